@@ -1,0 +1,86 @@
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { LessThan, Repository } from 'typeorm';
+import { AppConfig } from '../config/app-config';
+import { decoyHash, hashPassword, verifyPassword } from '../core/crypto/passwords';
+import { hashToken, newToken, randomString } from '../core/crypto/tokens';
+import { ErrorCode } from '../core/errors/error-code';
+import { ServiceError } from '../core/errors/service-error';
+import { JsonLogger } from '../core/logging/json-logger';
+import { isUniqueViolation } from '../database/pg-errors';
+import { AdminToken } from './admin-token.entity';
+import { AdminRole, AdminUser } from './admin-user.entity';
+import { AdminPrincipal } from './admin-principal';
+
+export interface IssuedAdminToken {
+  token: string;
+  expires_at: string;
+  role: AdminRole;
+}
+
+/** Back-office login, bearer tokens (stored hashed, expiring) and the bootstrap platform admin. */
+@Injectable()
+export class AdminAuthService implements OnApplicationBootstrap {
+  constructor(
+    @InjectRepository(AdminUser) private readonly users: Repository<AdminUser>,
+    @InjectRepository(AdminToken) private readonly tokens: Repository<AdminToken>,
+    private readonly config: AppConfig,
+    private readonly logger: JsonLogger,
+  ) {}
+
+  async login(username: string, password: string): Promise<IssuedAdminToken> {
+    const user = await this.users.createQueryBuilder('u').where('lower(u.username) = lower(:username)', { username }).getOne();
+    const valid = await verifyPassword(user?.passwordHash ?? (await decoyHash()), password);
+    if (!user || !valid) throw new ServiceError(ErrorCode.UNAUTHENTICATED, 'Wrong username or password');
+    if (user.status !== 'active') throw new ServiceError(ErrorCode.FORBIDDEN, 'This account is disabled');
+    const token = newToken();
+    const expiresAt = new Date(Date.now() + this.config.ADMIN_TOKEN_TTL_SECONDS * 1000);
+    await this.tokens.insert({ tokenHash: hashToken(token), userId: user.id, expiresAt });
+    await this.tokens.delete({ userId: user.id, expiresAt: LessThan(new Date()) });
+    return { token, expires_at: expiresAt.toISOString(), role: user.role };
+  }
+
+  async logout(principal: AdminPrincipal): Promise<void> {
+    await this.tokens.delete({ tokenHash: principal.tokenHash });
+  }
+
+  async authenticate(token: string): Promise<AdminPrincipal> {
+    const tokenHash = hashToken(token);
+    const row = await this.tokens.findOne({ where: { tokenHash }, relations: { user: true } });
+    if (!row || row.expiresAt.getTime() <= Date.now() || row.user.status !== 'active') {
+      throw new ServiceError(ErrorCode.UNAUTHENTICATED, 'The admin token is invalid or expired');
+    }
+    return { id: row.user.id, username: row.user.username, role: row.user.role, tokenHash };
+  }
+
+  /** Ends every admin token of an account (used when it is disabled or its password changes). */
+  async revokeAll(userId: string): Promise<void> {
+    await this.tokens.delete({ userId });
+  }
+
+  /** Creates the first platform admin from ADMIN_USERNAME / ADMIN_PASSWORD if that account is missing. */
+  async onApplicationBootstrap(): Promise<void> {
+    const username = this.config.ADMIN_USERNAME;
+    const exists = await this.users.createQueryBuilder('u').where('lower(u.username) = lower(:username)', { username }).getExists();
+    if (exists) return;
+    let password = this.config.ADMIN_PASSWORD;
+    let passwordFile: string | undefined;
+    if (!password) {
+      password = randomString(20, 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnpqrstuvwxyz23456789');
+      mkdirSync(this.config.DATA_DIR, { recursive: true });
+      passwordFile = join(this.config.DATA_DIR, 'admin-password.txt');
+      writeFileSync(passwordFile, password + '\n', { mode: 0o600 });
+    }
+    try {
+      await this.users.insert({ username, passwordHash: await hashPassword(password), role: 'platform_admin', status: 'active' });
+      this.logger.entry('info', 'bootstrap platform admin created', {
+        username,
+        password_source: passwordFile ? `generated into ${passwordFile}` : 'ADMIN_PASSWORD',
+      });
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error; // another instance created it first
+    }
+  }
+}

@@ -1,0 +1,43 @@
+import { ApiPropertyOptional, ApiProperty } from '@nestjs/swagger';
+import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Min, ValidateIf } from 'class-validator';
+import { PageQuery } from '../common/paging';
+
+export const USERNAME_RULE = /^[A-Za-z0-9_.-]{3,32}$/;
+
+export class CreateAuthorDto {
+  @ApiProperty({ example: 'alice' }) @IsString() @Matches(USERNAME_RULE, { message: 'username must be 3-32 of [A-Za-z0-9_.-]' })
+  username: string;
+
+  @ApiProperty({ example: 'a-long-password' }) @IsString() @Length(8, 128)
+  password: string;
+
+  @ApiPropertyOptional({ nullable: true, description: 'null = unlimited' })
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(0)
+  daily_api_quota?: number | null;
+
+  @ApiPropertyOptional({ nullable: true, description: 'null = unlimited' })
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(0)
+  daily_verify_quota?: number | null;
+}
+
+export class UpdateAuthorDto {
+  @ApiPropertyOptional({ enum: ['active', 'disabled'] }) @IsOptional() @IsIn(['active', 'disabled'])
+  status?: 'active' | 'disabled';
+
+  @ApiPropertyOptional() @IsOptional() @IsString() @Length(8, 128)
+  password?: string;
+
+  @ApiPropertyOptional({ nullable: true }) @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(0)
+  daily_api_quota?: number | null;
+
+  @ApiPropertyOptional({ nullable: true }) @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(0)
+  daily_verify_quota?: number | null;
+}
+
+export class ListAuthorsQuery extends PageQuery {
+  @ApiPropertyOptional({ enum: ['active', 'disabled'] }) @IsOptional() @IsIn(['active', 'disabled'])
+  status?: 'active' | 'disabled';
+
+  @ApiPropertyOptional({ description: 'username contains' }) @IsOptional() @IsString() @Length(1, 32)
+  q?: string;
+}

@@ -1,0 +1,94 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { AdminAuthService } from '../admin-auth/admin-auth.service';
+import { AdminUser } from '../admin-auth/admin-user.entity';
+import { Page, pageOf } from '../common/paging';
+import { hashPassword } from '../core/crypto/passwords';
+import { ErrorCode } from '../core/errors/error-code';
+import { ServiceError } from '../core/errors/service-error';
+import { isUniqueViolation } from '../database/pg-errors';
+import { CreateAuthorDto, ListAuthorsQuery, UpdateAuthorDto } from './author.dto';
+
+export interface AuthorView {
+  id: string;
+  username: string;
+  role: 'author';
+  status: string;
+  daily_api_quota: number | null;
+  daily_verify_quota: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export function toAuthorView(user: AdminUser): AuthorView {
+  return {
+    id: user.id,
+    username: user.username,
+    role: 'author',
+    status: user.status,
+    daily_api_quota: user.dailyApiQuota,
+    daily_verify_quota: user.dailyVerifyQuota,
+    created_at: user.createdAt.toISOString(),
+    updated_at: user.updatedAt.toISOString(),
+  };
+}
+
+/** Authors (project owners), managed by platform admins. */
+@Injectable()
+export class AuthorsService {
+  constructor(
+    @InjectRepository(AdminUser) private readonly users: Repository<AdminUser>,
+    private readonly auth: AdminAuthService,
+  ) {}
+
+  async create(input: CreateAuthorDto): Promise<AuthorView> {
+    const passwordHash = await hashPassword(input.password);
+    try {
+      const user = await this.users.save(
+        this.users.create({
+          username: input.username,
+          passwordHash,
+          role: 'author',
+          status: 'active',
+          dailyApiQuota: input.daily_api_quota ?? null,
+          dailyVerifyQuota: input.daily_verify_quota ?? null,
+        }),
+      );
+      return toAuthorView(user);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new ServiceError(ErrorCode.CONFLICT, 'This username is already taken', { details: ['username'] });
+      throw error;
+    }
+  }
+
+  async list(query: ListAuthorsQuery): Promise<Page<AuthorView>> {
+    const qb = this.users.createQueryBuilder('u').where('u.role = :role', { role: 'author' });
+    if (query.status) qb.andWhere('u.status = :status', { status: query.status });
+    if (query.q) qb.andWhere("u.username ILIKE :q ESCAPE '\\'", { q: `%${query.q.replace(/[\\%_]/g, '\\$&')}%` });
+    const [rows, total] = await qb.orderBy('u.created_at', 'DESC').skip(query.skip).take(query.page_size).getManyAndCount();
+    return pageOf(rows.map(toAuthorView), total, query);
+  }
+
+  async get(id: string): Promise<AuthorView> {
+    return toAuthorView(await this.find(id));
+  }
+
+  async update(id: string, input: UpdateAuthorDto): Promise<AuthorView> {
+    const user = await this.find(id);
+    if (input.status !== undefined) user.status = input.status;
+    if (input.daily_api_quota !== undefined) user.dailyApiQuota = input.daily_api_quota;
+    if (input.daily_verify_quota !== undefined) user.dailyVerifyQuota = input.daily_verify_quota;
+    if (input.password !== undefined) user.passwordHash = await hashPassword(input.password);
+    const saved = await this.users.save(user);
+    // A disabled author, or one whose password was reset, must log in again.
+    if (input.status === 'disabled' || input.password !== undefined) await this.auth.revokeAll(user.id);
+    return toAuthorView(saved);
+  }
+
+  private async find(id: string): Promise<AdminUser> {
+    const user = await this.users.findOneBy({ id, role: 'author' });
+    if (!user) throw new ServiceError(ErrorCode.NOT_FOUND, 'Author not found');
+    return user;
+  }
+}

@@ -1,0 +1,50 @@
+import { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { AppModule } from '../app.module';
+import { AppConfig } from '../config/app-config';
+import { requestContextMiddleware } from '../core/http/request-context';
+import { JsonLogger } from '../core/logging/json-logger';
+import { MetricsService } from '../core/metrics/metrics.service';
+
+const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * Builds the application on the configured HTTP adapter. Everything adapter-specific lives here;
+ * controllers, guards, interceptors and filters stay adapter-agnostic.
+ */
+export async function createApp(config: AppConfig, logger = new JsonLogger(config.LOG_LEVEL)): Promise<INestApplication> {
+  const fastify = config.HTTP_ADAPTER === 'fastify';
+  const adapter = fastify ? new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, trustProxy: false }) : new ExpressAdapter();
+  const app = await NestFactory.create(AppModule.forRoot(config, logger), adapter, { rawBody: true, logger, abortOnError: false });
+
+  // Before routing, so unmatched routes get a request id and are counted too.
+  app.use(requestContextMiddleware);
+  app.use(app.get(MetricsService).middleware);
+
+  if (fastify) {
+    const instance = (app as unknown as { register: (plugin: unknown, opts?: unknown) => Promise<void> });
+    await instance.register((await import('@fastify/formbody')).default, { bodyLimit: BODY_LIMIT_BYTES });
+    await instance.register((await import('@fastify/helmet')).default, { contentSecurityPolicy: false });
+  } else {
+    const { default: helmet } = await import('helmet');
+    app.use(helmet({ contentSecurityPolicy: false }));
+    const express = app as unknown as { useBodyParser: (type: string, opts: object) => void; set: (k: string, v: unknown) => void };
+    express.useBodyParser('json', { limit: BODY_LIMIT_BYTES });
+    express.useBodyParser('urlencoded', { limit: BODY_LIMIT_BYTES, extended: true });
+    express.set('etag', false);
+  }
+
+  const openApi = new DocumentBuilder()
+    .setTitle('Card-key login service')
+    .setDescription('Client families (Connect, HTTP V3, SDK v1, legacy) and the admin API. See docs/ in the repository.')
+    .setVersion('1')
+    .addBearerAuth()
+    .build();
+  SwaggerModule.setup('docs', app, () => SwaggerModule.createDocument(app, openApi), { jsonDocumentUrl: 'docs-json' });
+
+  app.enableShutdownHooks();
+  return app;
+}

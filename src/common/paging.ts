@@ -1,0 +1,26 @@
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+
+/** `page` (from 1) and `page_size` (1-100, default 20) of every admin list. */
+export class PageQuery {
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1)
+  page = 1;
+
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(100)
+  page_size = 20;
+
+  get skip(): number {
+    return (this.page - 1) * this.page_size;
+  }
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+export function pageOf<T>(items: T[], total: number, query: PageQuery): Page<T> {
+  return { items, total, page: query.page, page_size: query.page_size };
+}

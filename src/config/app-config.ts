@@ -1,0 +1,106 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import {
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  validateSync,
+} from 'class-validator';
+
+const toInt = ({ value }: { value: unknown }) =>
+  value === undefined || value === '' ? undefined : /^-?\d+$/.test(String(value)) ? Number(value) : value;
+const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Every environment variable the service reads, validated once at boot.
+ * Defaults live here and nowhere else. Fields marked "secret" are never logged.
+ */
+export class AppConfig {
+  @Transform(toInt) @IsOptional() @IsInt() @Min(0) @Max(65535)
+  PORT = 3000;
+
+  @Transform(emptyToUndefined) @IsOptional() @IsString()
+  HOST = '0.0.0.0';
+
+  @Transform(emptyToUndefined) @IsOptional() @IsIn(['express', 'fastify'])
+  HTTP_ADAPTER: 'express' | 'fastify' = 'express';
+
+  @Transform(emptyToUndefined) @IsOptional() @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_URL must be a postgres:// URL' })
+  DATABASE_URL?: string;
+
+  @Transform(emptyToUndefined) @IsOptional() @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
+  REDIS_URL?: string;
+
+  @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(1)
+  DATA_DIR = './data';
+
+  /** secret: 32 bytes as 64 hex characters or base64. */
+  @Transform(emptyToUndefined) @IsOptional() @Matches(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$/, {
+    message: 'APP_ENCRYPTION_KEY must be 32 bytes as 64 hex characters or base64',
+  })
+  APP_ENCRYPTION_KEY?: string;
+
+  @Transform(emptyToUndefined) @IsOptional() @IsString()
+  APP_TIMEZONE = 'UTC';
+
+  @Transform(emptyToUndefined) @IsOptional() @Matches(/^[A-Za-z0-9_.-]{3,32}$/, { message: 'ADMIN_USERNAME must be 3-32 of [A-Za-z0-9_.-]' })
+  ADMIN_USERNAME = 'admin';
+
+  /** secret */
+  @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(8) @MaxLength(128)
+  ADMIN_PASSWORD?: string;
+
+  @Transform(toInt) @IsOptional() @IsInt() @Min(60) @Max(30 * 86400)
+  ADMIN_TOKEN_TTL_SECONDS = 12 * 3600;
+
+  @Transform(emptyToUndefined) @IsOptional() @IsIn(['debug', 'info', 'warn', 'error'])
+  LOG_LEVEL: 'debug' | 'info' | 'warn' | 'error' = 'info';
+
+  /** Comma-separated proxy addresses whose X-Forwarded-For is believed; empty = trust none. */
+  @Transform(emptyToUndefined) @IsOptional() @IsString()
+  TRUST_PROXY = '';
+
+  @Transform(toInt) @IsOptional() @IsInt() @Min(0) @Max(120000)
+  SHUTDOWN_GRACE_MS = 10000;
+
+  get usesEmbeddedDatabase(): boolean {
+    return !this.DATABASE_URL;
+  }
+}
+
+export const CONFIG_KEYS = [
+  'PORT', 'HOST', 'HTTP_ADAPTER', 'DATABASE_URL', 'REDIS_URL', 'DATA_DIR', 'APP_ENCRYPTION_KEY', 'APP_TIMEZONE',
+  'ADMIN_USERNAME', 'ADMIN_PASSWORD', 'ADMIN_TOKEN_TTL_SECONDS', 'LOG_LEVEL', 'TRUST_PROXY', 'SHUTDOWN_GRACE_MS',
+] as const;
+
+export class ConfigError extends Error {}
+
+/** Builds the config from an environment, or throws one error naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const input: Record<string, unknown> = {};
+  for (const key of CONFIG_KEYS) if (env[key] !== undefined) input[key] = env[key];
+  const config = plainToInstance(AppConfig, input);
+  const problems = validateSync(config, { forbidUnknownValues: false }).map(
+    (e) => `${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`,
+  );
+  if (!isTimeZone(config.APP_TIMEZONE)) problems.push(`APP_TIMEZONE: unknown time zone "${config.APP_TIMEZONE}"`);
+  if (config.DATABASE_URL && !config.APP_ENCRYPTION_KEY) {
+    problems.push('APP_ENCRYPTION_KEY: required when DATABASE_URL is set');
+  }
+  if (problems.length) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  return config;
+}

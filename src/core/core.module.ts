@@ -1,0 +1,59 @@
+import { CacheModule } from '@nestjs/cache-manager';
+import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { APP_FILTER, DiscoveryModule } from '@nestjs/core';
+import KeyvRedis from '@keyv/redis';
+import { Keyv } from 'keyv';
+import type Redis from 'ioredis';
+import { AppConfig } from '../config/app-config';
+import { loadEncryptionKey } from './crypto/encryption-key';
+import { SecretBox } from './crypto/secret-box';
+import { EnvelopeExceptionFilter } from './envelope/envelope-exception.filter';
+import { EnvelopeInterceptor } from './envelope/envelope.interceptor';
+import { RouteRegistry } from './http/route-registry';
+import { JsonLogger } from './logging/json-logger';
+import { MetricsService } from './metrics/metrics.service';
+import { MemoryStore } from './store/memory-store';
+import { REDIS_CLIENT, redisClientProvider, sharedStoreProvider } from './store/store.providers';
+import { SharedStore } from './store/shared-store';
+
+/** Shared plumbing: config, logging, secrets, shared state, cache, envelopes, validation, metrics. */
+@Global()
+@Module({})
+export class CoreModule implements OnApplicationShutdown {
+  constructor(
+    @Inject(REDIS_CLIENT) private readonly redis: Redis | null,
+    private readonly store: SharedStore,
+  ) {}
+
+  static forRoot(config: AppConfig, logger: JsonLogger): DynamicModule {
+    return {
+      module: CoreModule,
+      imports: [
+        DiscoveryModule,
+        CacheModule.register({
+          isGlobal: true,
+          ttl: 30_000,
+          // @keyv/redis replaces the deprecated cache-manager-redis-yet (see README).
+          ...(config.REDIS_URL ? { stores: [new Keyv({ store: new KeyvRedis(config.REDIS_URL), namespace: 'ck-cache' })] } : {}),
+        }),
+      ],
+      providers: [
+        { provide: AppConfig, useValue: config },
+        { provide: JsonLogger, useValue: logger },
+        { provide: SecretBox, useFactory: () => new SecretBox(loadEncryptionKey(config)) },
+        redisClientProvider,
+        sharedStoreProvider,
+        RouteRegistry,
+        MetricsService,
+        EnvelopeInterceptor,
+        { provide: APP_FILTER, useClass: EnvelopeExceptionFilter },
+      ],
+      exports: [AppConfig, JsonLogger, SecretBox, REDIS_CLIENT, SharedStore, RouteRegistry, MetricsService, EnvelopeInterceptor],
+    };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.store instanceof MemoryStore) this.store.close();
+    await this.redis?.quit().catch(() => this.redis?.disconnect());
+  }
+}

@@ -1,0 +1,26 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { HttpAdapterHost, Reflector } from '@nestjs/core';
+import { map, Observable } from 'rxjs';
+import { requestIdOf } from '../http/request-context';
+import { ENVELOPE_FAMILY } from './envelope.decorator';
+import { Family } from './family';
+import { renderSuccess } from './render';
+
+@Injectable()
+export class EnvelopeInterceptor implements NestInterceptor {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const family = this.reflector.getAllAndOverride<Family>(ENVELOPE_FAMILY, [context.getHandler(), context.getClass()]);
+    const http = context.switchToHttp();
+    const requestId = requestIdOf(http.getRequest());
+    if (family !== 'admin') {
+      // Client families answer 200 on success whatever the method (Nest would pick 201 for POST).
+      this.adapterHost.httpAdapter.status(http.getResponse(), 200);
+    }
+    return next.handle().pipe(map((reply) => renderSuccess(family, reply, requestId)));
+  }
+}

@@ -1,0 +1,53 @@
+import { ServiceError } from '../errors/service-error';
+import { Family } from './family';
+
+/** What a client-family handler returns: `data` plus optional top-level extras (token, statecode...). */
+export interface ClientReply {
+  /** Human-readable message (Connect `reason`, standard and legacy `msg`). */
+  message?: string;
+  data?: unknown;
+  /** Extra top-level fields of the standard family (token, statecode). */
+  extras?: Record<string, unknown>;
+  /** Success code where a family's operation uses another one (standard-family unbind answers 1). */
+  successCode?: number;
+}
+
+const DEFAULT_MESSAGE = 'ok';
+
+/** Success body of a family. The success markers are written last so no payload can override them. */
+export function renderSuccess(family: Family, reply: unknown, requestId: string): unknown {
+  if (family === 'admin') return reply;
+  const r = (reply ?? {}) as ClientReply;
+  const message = r.message ?? DEFAULT_MESSAGE;
+  switch (family) {
+    case 'connect':
+      return { status: true, code: 1, reason: message, data: r.data ?? {}, request_id: requestId };
+    case 'standard':
+      return { ...r.extras, code: r.successCode ?? 0, success: true, msg: message, data: r.data ?? {}, request_id: requestId };
+    case 'legacy':
+      return { code: 1, msg: message, data: r.data ?? {}, request_id: requestId };
+  }
+}
+
+/** Failure body of a family; `error_id` only on platform faults. */
+export function renderFailure(family: Family, error: ServiceError, requestId: string): unknown {
+  const errorId = error.errorId ? { error_id: error.errorId } : {};
+  switch (family) {
+    case 'connect':
+      return { status: false, code: -error.code, reason: error.message, request_id: requestId, ...errorId };
+    case 'standard':
+      return { code: error.code, success: false, msg: error.message, request_id: requestId, ...errorId, ...details(error) };
+    case 'legacy':
+      return { code: error.code, msg: error.message, request_id: requestId, ...errorId, ...details(error) };
+    case 'admin':
+      return {
+        error: { code: error.code, message: error.message, ...(error.details !== undefined ? { details: error.details } : {}) },
+        request_id: requestId,
+        ...errorId,
+      };
+  }
+}
+
+function details(error: ServiceError): Record<string, unknown> {
+  return error.details !== undefined ? { details: error.details } : {};
+}

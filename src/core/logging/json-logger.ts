@@ -1,0 +1,52 @@
+import { LoggerService } from '@nestjs/common';
+import { currentRequestId } from '../http/request-context';
+
+const LEVELS = { debug: 10, info: 20, warn: 30, error: 40 } as const;
+export type LogLevel = keyof typeof LEVELS;
+
+/**
+ * One JSON object per line with the request id of the current request. Callers pass messages and
+ * safe fields only: request bodies, passwords, tokens and secrets are never handed to the logger.
+ */
+export class JsonLogger implements LoggerService {
+  constructor(
+    private readonly minimum: LogLevel = 'info',
+    private readonly write: (line: string) => void = (line) => process.stdout.write(line + '\n'),
+  ) {}
+
+  log(message: unknown, ...rest: unknown[]): void {
+    this.emit('info', message, rest);
+  }
+  error(message: unknown, ...rest: unknown[]): void {
+    this.emit('error', message, rest);
+  }
+  warn(message: unknown, ...rest: unknown[]): void {
+    this.emit('warn', message, rest);
+  }
+  debug(message: unknown, ...rest: unknown[]): void {
+    this.emit('debug', message, rest);
+  }
+  verbose(message: unknown, ...rest: unknown[]): void {
+    this.emit('debug', message, rest);
+  }
+
+  /** Structured entry: `fields` are merged into the line. */
+  entry(level: LogLevel, msg: string, fields: Record<string, unknown> = {}): void {
+    if (LEVELS[level] < LEVELS[this.minimum]) return;
+    const requestId = currentRequestId();
+    this.write(
+      JSON.stringify({ time: new Date().toISOString(), level, msg, ...(requestId ? { request_id: requestId } : {}), ...fields }),
+    );
+  }
+
+  private emit(level: LogLevel, message: unknown, rest: unknown[]): void {
+    // Nest passes (message, context) or (message, stack, context).
+    const context = typeof rest[rest.length - 1] === 'string' ? (rest[rest.length - 1] as string) : undefined;
+    const stack = rest.length > 1 && typeof rest[0] === 'string' ? rest[0] : undefined;
+    const msg = message instanceof Error ? message.message : typeof message === 'string' ? message : JSON.stringify(message);
+    this.entry(level, msg, {
+      ...(context ? { context } : {}),
+      ...(stack ? { stack } : message instanceof Error ? { stack: message.stack } : {}),
+    });
+  }
+}

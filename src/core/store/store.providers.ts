@@ -1,0 +1,27 @@
+import { Provider } from '@nestjs/common';
+import Redis from 'ioredis';
+import { AppConfig } from '../../config/app-config';
+import { MemoryStore } from './memory-store';
+import { RedisStore } from './redis-store';
+import { SharedStore } from './shared-store';
+
+export const REDIS_CLIENT = Symbol('REDIS_CLIENT');
+
+/** The app's one ioredis client, or null on the in-process default. */
+export const redisClientProvider: Provider = {
+  provide: REDIS_CLIENT,
+  inject: [AppConfig],
+  useFactory: async (config: AppConfig): Promise<Redis | null> => {
+    if (!config.REDIS_URL) return null;
+    // Few retries: a Redis fault must surface as SYSTEM_ERROR quickly, never as a silent pass.
+    const client = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, connectTimeout: 5000, lazyConnect: true });
+    await client.connect();
+    return client;
+  },
+};
+
+export const sharedStoreProvider: Provider = {
+  provide: SharedStore,
+  inject: [REDIS_CLIENT],
+  useFactory: (redis: Redis | null): SharedStore => (redis ? new RedisStore(redis) : new MemoryStore()),
+};

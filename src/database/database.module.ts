@@ -1,0 +1,64 @@
+import { DynamicModule, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { MIGRATIONS } from '../../migrations';
+import { AppConfig } from '../config/app-config';
+import { JsonLogger } from '../core/logging/json-logger';
+import { EmbeddedPostgres } from './embedded-postgres';
+import { runMigrations } from './migrate';
+
+const EMBEDDED = Symbol('EmbeddedPostgres');
+
+/**
+ * TypeORM on PostgreSQL: the server at DATABASE_URL, or PGlite in DATA_DIR. Migrations run at
+ * start on both; the schema is never synchronised from entities.
+ */
+@Module({})
+export class DatabaseModule implements OnApplicationShutdown {
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(EMBEDDED) private readonly embedded: EmbeddedPostgres,
+  ) {}
+
+  static forRoot(): DynamicModule {
+    const embedded = new EmbeddedPostgres();
+    const embeddedProvider = { provide: EMBEDDED, useValue: embedded };
+    return {
+      module: DatabaseModule,
+      providers: [embeddedProvider],
+      imports: [
+        TypeOrmModule.forRootAsync({
+          inject: [AppConfig, JsonLogger],
+          useFactory: async (config: AppConfig, logger: JsonLogger) => {
+            const target = config.DATABASE_URL
+              ? { url: config.DATABASE_URL, poolSize: 10 }
+              : { ...(await embedded.start(config.DATA_DIR)), username: 'postgres', database: 'postgres', poolSize: 1 };
+            if (!config.DATABASE_URL) logger.entry('info', 'embedded PostgreSQL started', { data_dir: config.DATA_DIR });
+            return {
+              type: 'postgres' as const,
+              ...target,
+              autoLoadEntities: true,
+              synchronize: false,
+              migrationsRun: false,
+              migrations: MIGRATIONS,
+              // A query issued outside the one embedded connection fails fast instead of waiting forever.
+              extra: { connectionTimeoutMillis: 10_000 },
+              logging: false,
+            };
+          },
+          dataSourceFactory: async (options) => {
+            const dataSource = await new DataSource(options!).initialize();
+            await runMigrations(dataSource, (options as { url?: string }).url !== undefined);
+            return dataSource;
+          },
+        }),
+      ],
+    };
+  }
+
+  /** The data source closes before the embedded server that it talks to. */
+  async onApplicationShutdown(): Promise<void> {
+    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+    await this.embedded.stop();
+  }
+}

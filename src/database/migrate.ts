@@ -1,0 +1,24 @@
+import { DataSource } from 'typeorm';
+
+// Any fixed number: instances starting together take turns running migrations.
+const MIGRATION_LOCK_ID = 7_311_042;
+
+/**
+ * Runs pending migrations. On a shared PostgreSQL an advisory lock serialises instances that start
+ * together; the embedded database has one connection and one instance, so it needs none.
+ */
+export async function runMigrations(dataSource: DataSource, shared: boolean): Promise<void> {
+  if (!shared) {
+    await dataSource.runMigrations({ transaction: 'each' });
+    return;
+  }
+  const runner = dataSource.createQueryRunner();
+  await runner.connect();
+  try {
+    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    await dataSource.runMigrations({ transaction: 'each' });
+  } finally {
+    await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
+    await runner.release();
+  }
+}

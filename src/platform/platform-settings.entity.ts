@@ -1,0 +1,22 @@
+import { Column, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+
+export type ConnectOpeningMode = 'base_package' | 'entitlement' | 'self_service';
+
+/** The single row of platform-wide settings (id is always 1). */
+@Entity('platform_settings')
+export class PlatformSettings {
+  @PrimaryColumn({ type: 'integer' })
+  id: number;
+
+  @Column({ name: 'connect_opening_mode', type: 'varchar', length: 20, default: 'base_package' })
+  connectOpeningMode: ConnectOpeningMode;
+
+  @Column({ name: 'connect_min_level', type: 'integer', default: 1 })
+  connectMinLevel: number;
+
+  @Column({ name: 'legacy_metering_enabled', type: 'boolean', default: true })
+  legacyMeteringEnabled: boolean;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

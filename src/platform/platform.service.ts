@@ -1,0 +1,105 @@
+import { CACHE_MANAGER, Cache } from '@nestjs/cache-manager';
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { Page, PageQuery, pageOf } from '../common/paging';
+import { ErrorCode } from '../core/errors/error-code';
+import { ServiceError } from '../core/errors/service-error';
+import { InterfaceName, INTERFACE_NAMES, isInterfaceName } from './interface-names';
+import { PlatformAnnouncement } from './platform-announcement.entity';
+import { PlatformInterface } from './platform-interface.entity';
+import { PlatformSettings } from './platform-settings.entity';
+import { CreatePlatformAnnouncementDto, UpdatePlatformSettingsDto } from './platform.dto';
+
+export interface PlatformSettingsView {
+  connect_opening_mode: PlatformSettings['connectOpeningMode'];
+  connect_min_level: number;
+  legacy_metering_enabled: boolean;
+  updated_at: string;
+}
+
+const SETTINGS_KEY = 'platform:settings';
+const INTERFACES_KEY = 'platform:interfaces';
+
+/**
+ * Platform-wide settings, interface switches and operator announcements. Settings and switches are
+ * read on client hot paths, so they are cached in the shared cache and dropped from it on change.
+ */
+@Injectable()
+export class PlatformService {
+  constructor(
+    @InjectRepository(PlatformSettings) private readonly settings: Repository<PlatformSettings>,
+    @InjectRepository(PlatformInterface) private readonly interfaces: Repository<PlatformInterface>,
+    @InjectRepository(PlatformAnnouncement) private readonly announcements: Repository<PlatformAnnouncement>,
+    @Inject(CACHE_MANAGER) private readonly cache: Cache,
+  ) {}
+
+  async getSettings(): Promise<PlatformSettingsView> {
+    const cached = await this.cache.get<PlatformSettingsView>(SETTINGS_KEY);
+    if (cached) return cached;
+    const row = await this.settings.findOneByOrFail({ id: 1 });
+    const view = toSettingsView(row);
+    await this.cache.set(SETTINGS_KEY, view);
+    return view;
+  }
+
+  async updateSettings(input: UpdatePlatformSettingsDto): Promise<PlatformSettingsView> {
+    const row = await this.settings.findOneByOrFail({ id: 1 });
+    if (input.connect_opening_mode !== undefined) row.connectOpeningMode = input.connect_opening_mode;
+    if (input.connect_min_level !== undefined) row.connectMinLevel = input.connect_min_level;
+    if (input.legacy_metering_enabled !== undefined) row.legacyMeteringEnabled = input.legacy_metering_enabled;
+    const view = toSettingsView(await this.settings.save(row));
+    await this.cache.del(SETTINGS_KEY);
+    return view;
+  }
+
+  /** Platform-wide status of every interface, by name. */
+  async interfaceStatus(): Promise<Record<InterfaceName, boolean>> {
+    const cached = await this.cache.get<Record<InterfaceName, boolean>>(INTERFACES_KEY);
+    if (cached) return cached;
+    const rows = await this.interfaces.find();
+    const status = Object.fromEntries(INTERFACE_NAMES.map((n) => [n, rows.find((r) => r.name === n)?.enabled ?? true])) as Record<InterfaceName, boolean>;
+    await this.cache.set(INTERFACES_KEY, status);
+    return status;
+  }
+
+  async listInterfaces(): Promise<{ items: Array<{ name: string; enabled: boolean }>; total: number }> {
+    const status = await this.interfaceStatus();
+    const items = INTERFACE_NAMES.map((name) => ({ name, enabled: status[name] }));
+    return { items, total: items.length };
+  }
+
+  async setInterfaceEnabled(name: string, enabled: boolean): Promise<{ name: string; enabled: boolean }> {
+    if (!isInterfaceName(name)) throw unknownInterface(name);
+    await this.interfaces.upsert({ name, enabled }, ['name']);
+    await this.cache.del(INTERFACES_KEY);
+    return { name, enabled };
+  }
+
+  async createAnnouncement(input: CreatePlatformAnnouncementDto, createdBy: string) {
+    const row = await this.announcements.save(this.announcements.create({ title: input.title, content: input.content, createdBy }));
+    return toAnnouncementView(row);
+  }
+
+  async listAnnouncements(query: PageQuery): Promise<Page<ReturnType<typeof toAnnouncementView>>> {
+    const [rows, total] = await this.announcements.findAndCount({ order: { id: 'DESC' }, skip: query.skip, take: query.page_size });
+    return pageOf(rows.map(toAnnouncementView), total, query);
+  }
+}
+
+export function unknownInterface(name: string): ServiceError {
+  return new ServiceError(ErrorCode.NOT_FOUND, `Unknown interface "${name}"`, { details: { allowed: INTERFACE_NAMES } });
+}
+
+function toSettingsView(row: PlatformSettings): PlatformSettingsView {
+  return {
+    connect_opening_mode: row.connectOpeningMode,
+    connect_min_level: row.connectMinLevel,
+    legacy_metering_enabled: row.legacyMeteringEnabled,
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+function toAnnouncementView(row: PlatformAnnouncement) {
+  return { id: row.id, title: row.title, content: row.content, created_at: row.createdAt.toISOString() };
+}

@@ -1,0 +1,22 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { AdminPrincipal, isPlatformAdmin } from '../admin-auth/admin-principal';
+import { ErrorCode } from '../core/errors/error-code';
+import { ServiceError } from '../core/errors/service-error';
+import { Project } from './project.entity';
+
+/**
+ * The one tenant rule of the admin API: a platform admin reaches every project, an author only its
+ * own; anything else is 404, exactly like a project that does not exist.
+ */
+@Injectable()
+export class ProjectAccess {
+  constructor(@InjectRepository(Project) private readonly projects: Repository<Project>) {}
+
+  async find(actor: AdminPrincipal, id: string): Promise<Project> {
+    const project = await this.projects.findOneBy(isPlatformAdmin(actor) ? { id } : { id, ownerId: actor.id });
+    if (!project) throw new ServiceError(ErrorCode.NOT_FOUND, 'Project not found');
+    return project;
+  }
+}

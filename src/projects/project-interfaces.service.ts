@@ -1,0 +1,45 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { AdminPrincipal } from '../admin-auth/admin-principal';
+import { INTERFACE_NAMES, isInterfaceName } from '../platform/interface-names';
+import { PlatformService, unknownInterface } from '../platform/platform.service';
+import { ProjectAccess } from './project-access';
+import { ProjectInterfaceDto } from './project.dto';
+import { ProjectInterface } from './project-interface.entity';
+
+export interface ProjectInterfaceView {
+  name: string;
+  authorized: boolean;
+  daily_quota: number | null;
+  platform_enabled: boolean;
+}
+
+/** Per-project interface authorization and daily quota, set by platform admins, readable by the owner. */
+@Injectable()
+export class ProjectInterfacesService {
+  constructor(
+    @InjectRepository(ProjectInterface) private readonly rows: Repository<ProjectInterface>,
+    private readonly access: ProjectAccess,
+    private readonly platform: PlatformService,
+  ) {}
+
+  async list(actor: AdminPrincipal, projectId: string): Promise<{ items: ProjectInterfaceView[]; total: number }> {
+    const project = await this.access.find(actor, projectId);
+    const [rows, platform] = await Promise.all([this.rows.findBy({ projectId: project.id }), this.platform.interfaceStatus()]);
+    const items = INTERFACE_NAMES.map((name) => {
+      const row = rows.find((r) => r.name === name);
+      return { name, authorized: row?.authorized ?? true, daily_quota: row?.dailyQuota ?? null, platform_enabled: platform[name] };
+    });
+    return { items, total: items.length };
+  }
+
+  async set(actor: AdminPrincipal, projectId: string, name: string, input: ProjectInterfaceDto): Promise<ProjectInterfaceView> {
+    if (!isInterfaceName(name)) throw unknownInterface(name);
+    const project = await this.access.find(actor, projectId);
+    const dailyQuota = input.daily_quota ?? null;
+    await this.rows.upsert({ projectId: project.id, name, authorized: input.authorized, dailyQuota }, ['projectId', 'name']);
+    const platform = await this.platform.interfaceStatus();
+    return { name, authorized: input.authorized, daily_quota: dailyQuota, platform_enabled: platform[name] };
+  }
+}

@@ -1,0 +1,81 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+
+export type ProjectStatus = 'active' | 'disabled';
+export type UserMachinePolicy = 'rebind' | 'locked' | 'free';
+export type TransportEncryption = 'none' | 'rc4' | 'aes';
+
+/** One client program (decisions §7). Secrets are AES-256-GCM ciphertexts (SecretBox). */
+@Entity('projects')
+export class Project {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ name: 'program_id', type: 'char', length: 8 })
+  programId: string;
+
+  @Column({ name: 'owner_id', type: 'uuid' })
+  ownerId: string;
+
+  @Column({ type: 'varchar', length: 100 })
+  name: string;
+
+  @Column({ type: 'varchar', length: 10, default: 'active' })
+  status: ProjectStatus;
+
+  @Column({ name: 'verification_enabled', type: 'boolean', default: true })
+  verificationEnabled: boolean;
+
+  @Column({ name: 'basic_package', type: 'boolean', default: true })
+  basicPackage: boolean;
+
+  @Column({ name: 'plan_level', type: 'integer', default: 0 })
+  planLevel: number;
+
+  @Column({ name: 'licence_verify', type: 'boolean', default: false })
+  licenceVerify: boolean;
+
+  @Column({ name: 'device_limit', type: 'integer', default: 1 })
+  deviceLimit: number;
+
+  @Column({ name: 'unbind_enabled', type: 'boolean', default: true })
+  unbindEnabled: boolean;
+
+  @Column({ name: 'unbind_deduct_seconds', type: 'integer', default: 0 })
+  unbindDeductSeconds: number;
+
+  @Column({ name: 'unbind_max', type: 'integer', nullable: true })
+  unbindMax: number | null;
+
+  @Column({ name: 'session_ttl_seconds', type: 'integer', default: 600 })
+  sessionTtlSeconds: number;
+
+  @Column({ name: 'heartbeat_interval_seconds', type: 'integer', default: 60 })
+  heartbeatIntervalSeconds: number;
+
+  @Column({ name: 'user_machine_policy', type: 'varchar', length: 10, default: 'rebind' })
+  userMachinePolicy: UserMachinePolicy;
+
+  @Column({ name: 'transport_encryption', type: 'varchar', length: 10, default: 'none' })
+  transportEncryption: TransportEncryption;
+
+  @Column({ name: 'ip_bindings', type: 'jsonb', default: () => "'[]'::jsonb" })
+  ipBindings: string[];
+
+  @Column({ name: 'connect_enabled', type: 'boolean', default: false })
+  connectEnabled: boolean;
+
+  @Column({ name: 'api_secret_enc', type: 'text' })
+  apiSecretEnc: string;
+
+  @Column({ name: 'legacy_secret_enc', type: 'text' })
+  legacySecretEnc: string;
+
+  @Column({ name: 'transport_key_enc', type: 'text' })
+  transportKeyEnc: string;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

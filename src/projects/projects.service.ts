@@ -1,0 +1,152 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { randomInt } from 'node:crypto';
+import { Repository } from 'typeorm';
+import { AdminPrincipal, isPlatformAdmin } from '../admin-auth/admin-principal';
+import { AdminUser } from '../admin-auth/admin-user.entity';
+import { Page, pageOf } from '../common/paging';
+import { SecretBox } from '../core/crypto/secret-box';
+import { ErrorCode } from '../core/errors/error-code';
+import { ServiceError } from '../core/errors/service-error';
+import { isUniqueViolation } from '../database/pg-errors';
+import { PlatformService } from '../platform/platform.service';
+import { Project } from './project.entity';
+import { CreateProjectDto, EntitlementsDto, ListProjectsQuery, ProjectSettingsDto, UpdateProjectDto } from './project.dto';
+import { generateSecret, isSecretName, SECRET_COLUMNS, SECRET_NAMES, SecretName } from './project-secrets';
+import { toProjectView, ProjectView } from './project.view';
+import { ProjectAccess } from './project-access';
+
+const PROGRAM_ID_ATTEMPTS = 8;
+const ENTITLEMENT_FIELDS = ['basic_package', 'plan_level', 'licence_verify'] as const;
+
+/** Projects (client programs) of authors: creation with secrets, settings, entitlements, rotation. */
+@Injectable()
+export class ProjectsService {
+  constructor(
+    @InjectRepository(Project) private readonly projects: Repository<Project>,
+    @InjectRepository(AdminUser) private readonly users: Repository<AdminUser>,
+    private readonly access: ProjectAccess,
+    private readonly box: SecretBox,
+    private readonly platform: PlatformService,
+  ) {}
+
+  /** Creates a project; the only answer that shows its secrets in clear. */
+  async create(actor: AdminPrincipal, input: CreateProjectDto): Promise<ProjectView> {
+    const ownerId = await this.ownerFor(actor, input.owner_id);
+    if (input.connect_enabled) await this.assertSelfServiceConnect();
+    const secrets = Object.fromEntries(SECRET_NAMES.map((n) => [n, generateSecret(n)])) as Record<SecretName, string>;
+    const project = this.projects.create({ name: input.name, ownerId, ipBindings: [] });
+    applySettings(project, input);
+    for (const name of SECRET_NAMES) project[SECRET_COLUMNS[name]] = this.box.encrypt(secrets[name]);
+    for (let attempt = 1; ; attempt++) {
+      project.programId = String(randomInt(10_000_000, 100_000_000));
+      try {
+        const saved = await this.projects.save(project);
+        return toProjectView(saved, this.box, secrets);
+      } catch (error) {
+        // The program ID is random: on the rare collision, draw again.
+        if (!isUniqueViolation(error) || attempt >= PROGRAM_ID_ATTEMPTS) throw error;
+        project.id = undefined as unknown as string;
+      }
+    }
+  }
+
+  async list(actor: AdminPrincipal, query: ListProjectsQuery): Promise<Page<ProjectView>> {
+    const qb = this.projects.createQueryBuilder('p');
+    if (!isPlatformAdmin(actor)) qb.where('p.owner_id = :me', { me: actor.id });
+    else if (query.owner_id) qb.where('p.owner_id = :owner', { owner: query.owner_id });
+    if (query.status) qb.andWhere('p.status = :status', { status: query.status });
+    if (query.q) {
+      qb.andWhere("(p.name ILIKE :like ESCAPE '\\' OR p.program_id = :q)", { like: `%${query.q.replace(/[\\%_]/g, '\\$&')}%`, q: query.q });
+    }
+    const [rows, total] = await qb.orderBy('p.created_at', 'DESC').skip(query.skip).take(query.page_size).getManyAndCount();
+    return pageOf(rows.map((p) => toProjectView(p, this.box)), total, query);
+  }
+
+  async get(actor: AdminPrincipal, id: string): Promise<ProjectView> {
+    return toProjectView(await this.access.find(actor, id), this.box);
+  }
+
+  async update(actor: AdminPrincipal, id: string, input: UpdateProjectDto): Promise<ProjectView> {
+    const project = await this.access.find(actor, id);
+    const entitlementFields = ENTITLEMENT_FIELDS.filter((f) => input[f] !== undefined);
+    if (entitlementFields.length && !isPlatformAdmin(actor)) {
+      throw new ServiceError(ErrorCode.FORBIDDEN, 'Entitlements are set by the platform admin', { details: entitlementFields });
+    }
+    if (input.connect_enabled !== undefined && input.connect_enabled !== project.connectEnabled) await this.assertSelfServiceConnect();
+    if (input.name !== undefined) project.name = input.name;
+    applySettings(project, input);
+    applyEntitlements(project, input);
+    return toProjectView(await this.projects.save(project), this.box);
+  }
+
+  async remove(actor: AdminPrincipal, id: string): Promise<void> {
+    const project = await this.access.find(actor, id);
+    await this.projects.delete({ id: project.id });
+  }
+
+  /** Replaces one secret; the new value is shown once, and the old one stops working at once. */
+  async rotateSecret(actor: AdminPrincipal, id: string, name: string): Promise<{ name: SecretName; value: string }> {
+    if (!isSecretName(name)) {
+      throw new ServiceError(ErrorCode.NOT_FOUND, `Unknown secret "${name}"`, { details: { allowed: SECRET_NAMES } });
+    }
+    const secretName = name;
+    const project = await this.access.find(actor, id);
+    const value = generateSecret(secretName);
+    await this.projects.update({ id: project.id }, { [SECRET_COLUMNS[secretName]]: this.box.encrypt(value) });
+    return { name: secretName, value };
+  }
+
+  async setEntitlements(actor: AdminPrincipal, id: string, input: EntitlementsDto): Promise<ProjectView> {
+    const project = await this.access.find(actor, id);
+    applyEntitlements(project, input);
+    return toProjectView(await this.projects.save(project), this.box);
+  }
+
+  /** The author's Connect switch; refused unless the platform's opening mode is self_service. */
+  async setConnectEnabled(actor: AdminPrincipal, id: string, enabled: boolean): Promise<ProjectView> {
+    const project = await this.access.find(actor, id);
+    await this.assertSelfServiceConnect();
+    project.connectEnabled = enabled;
+    return toProjectView(await this.projects.save(project), this.box);
+  }
+
+  private async assertSelfServiceConnect(): Promise<void> {
+    const { connect_opening_mode: mode } = await this.platform.getSettings();
+    if (mode !== 'self_service') {
+      throw new ServiceError(ErrorCode.CONFLICT, `Connect is opened by the platform (mode ${mode}); the self-service switch applies only in self_service mode`);
+    }
+  }
+
+  private async ownerFor(actor: AdminPrincipal, requested: string | undefined): Promise<string> {
+    if (!isPlatformAdmin(actor)) {
+      if (requested !== undefined && requested !== actor.id) throw new ServiceError(ErrorCode.FORBIDDEN, 'Authors create projects for themselves only');
+      return actor.id;
+    }
+    if (!requested) throw new ServiceError(ErrorCode.BAD_REQUEST, 'owner_id is required when a platform admin creates a project', { details: ['owner_id'] });
+    const owner = await this.users.findOneBy({ id: requested, role: 'author' });
+    if (!owner) throw new ServiceError(ErrorCode.BAD_REQUEST, 'owner_id does not name an author', { details: ['owner_id'] });
+    return owner.id;
+  }
+}
+
+function applySettings(project: Project, input: ProjectSettingsDto): void {
+  if (input.status !== undefined) project.status = input.status;
+  if (input.verification_enabled !== undefined) project.verificationEnabled = input.verification_enabled;
+  if (input.device_limit !== undefined) project.deviceLimit = input.device_limit;
+  if (input.unbind_enabled !== undefined) project.unbindEnabled = input.unbind_enabled;
+  if (input.unbind_deduct_seconds !== undefined) project.unbindDeductSeconds = input.unbind_deduct_seconds;
+  if (input.unbind_max !== undefined) project.unbindMax = input.unbind_max;
+  if (input.session_ttl_seconds !== undefined) project.sessionTtlSeconds = input.session_ttl_seconds;
+  if (input.heartbeat_interval_seconds !== undefined) project.heartbeatIntervalSeconds = input.heartbeat_interval_seconds;
+  if (input.user_machine_policy !== undefined) project.userMachinePolicy = input.user_machine_policy;
+  if (input.transport_encryption !== undefined) project.transportEncryption = input.transport_encryption;
+  if (input.ip_bindings !== undefined) project.ipBindings = [...new Set(input.ip_bindings)];
+  if (input.connect_enabled !== undefined) project.connectEnabled = input.connect_enabled;
+}
+
+function applyEntitlements(project: Project, input: Partial<EntitlementsDto>): void {
+  if (input.basic_package !== undefined) project.basicPackage = input.basic_package;
+  if (input.plan_level !== undefined) project.planLevel = input.plan_level;
+  if (input.licence_verify !== undefined) project.licenceVerify = input.licence_verify;
+}
