@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Throttle, ThrottlerGuard } from '@nestjs/throttler';
+import { Throttle } from '@nestjs/throttler';
+import { KeyedThrottlerGuard } from '../core/throttling/keyed-throttler.guard';
 import { Envelope } from '../core/envelope/envelope.decorator';
 import { DeclareAuthScheme } from '../core/http/auth-scheme';
 import { AdminAuth } from './admin-auth.decorator';
@@ -14,11 +15,11 @@ import { AdminPrincipal, CurrentAdmin } from './admin-principal';
 export class AdminAuthController {
   constructor(private readonly auth: AdminAuthService) {}
 
-  /** Brute force is slowed per client address (10 attempts a minute, shared across instances). */
+  /** Password guessing is slowed per client address and account (10 attempts a minute, counted across instances). */
   @Post('login')
   @HttpCode(200)
   @DeclareAuthScheme('none')
-  @UseGuards(ThrottlerGuard)
+  @UseGuards(KeyedThrottlerGuard)
   @Throttle({ default: { limit: 10, ttl: 60_000 } })
   login(@Body() body: AdminLoginDto) {
     return this.auth.login(body.username, body.password);

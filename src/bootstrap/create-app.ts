@@ -26,7 +26,6 @@ export async function createApp(config: AppConfig, logger = new JsonLogger(confi
 
   if (fastify) {
     const instance = (app as unknown as { register: (plugin: unknown, opts?: unknown) => Promise<void> });
-    await instance.register((await import('@fastify/formbody')).default, { bodyLimit: BODY_LIMIT_BYTES });
     await instance.register((await import('@fastify/helmet')).default, { contentSecurityPolicy: false });
   } else {
     const { default: helmet } = await import('helmet');

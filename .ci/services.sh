@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs (if missing) and starts PostgreSQL 15 and Redis on loopback, idempotently, then prints
+# the environment for the second test pass. Used by .ci/run; also handy on a developer machine.
+set -euo pipefail
+
+if ! command -v redis-server >/dev/null 2>&1; then
+  apt-get update -qq >&2
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >&2
+fi
+if ! redis-cli -p 6379 ping >/dev/null 2>&1; then
+  redis-server --port 6379 --bind 127.0.0.1 --save '' --appendonly no --daemonize yes --pidfile /tmp/redis-ci.pid >&2
+  until redis-cli -p 6379 ping >/dev/null 2>&1; do sleep 0.1; done
+fi
+
+if ! command -v pg_ctlcluster >/dev/null 2>&1; then
+  apt-get update -qq >&2
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >&2
+fi
+PG_VERSION=$(ls /usr/lib/postgresql | sort -n | tail -1)
+pg_ctlcluster "$PG_VERSION" main start >&2 2>/dev/null || true
+until pg_isready -q -h 127.0.0.1; do sleep 0.1; done
+su postgres -c "psql -qtAc \"SELECT 1 FROM pg_roles WHERE rolname='app'\"" | grep -q 1 ||
+  su postgres -c "psql -qc \"CREATE ROLE app LOGIN PASSWORD 'app'\"" >&2
+su postgres -c "psql -qtAc \"SELECT 1 FROM pg_database WHERE datname='app'\"" | grep -q 1 ||
+  su postgres -c "psql -qc 'CREATE DATABASE app OWNER app'" >&2

@@ -1,0 +1,31 @@
+// Nest 12 and the cache stack ship ESM only: SWC transpiles them (and our TypeScript) for Jest.
+const esmPackages = [
+  '@nestjs', '@nest-lab', 'file-type', 'strtok3', 'token-types', 'uint8array-extras', '@tokenizer', 'load-esm', 'uid',
+  'cache-manager', 'keyv', '@keyv', '@cacheable', 'cacheable', 'hookified', 'qified', 'content-disposition',
+];
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: true },
+      target: 'es2023',
+      keepClassNames: true,
+    },
+    module: { type: 'commonjs' },
+  },
+];
+const common = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.(t|j|mj)s$': swc },
+  transformIgnorePatterns: [`/node_modules/(?!(${esmPackages.join('|')})/)`],
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
+};
+
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'], slowTestThreshold: 30 },
+  ],
+  testTimeout: 60_000,
+};
