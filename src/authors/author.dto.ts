@@ -1,5 +1,6 @@
 import { ApiPropertyOptional, ApiProperty } from '@nestjs/swagger';
-import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Min, ValidateIf } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { MAX_INT32 } from '../common/limits';
 import { PageQuery } from '../common/paging';
 
 export const USERNAME_RULE = /^[A-Za-z0-9_.-]{3,32}$/;
@@ -12,11 +13,11 @@ export class CreateAuthorDto {
   password: string;
 
   @ApiPropertyOptional({ nullable: true, description: 'null = unlimited' })
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(0)
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(0) @Max(MAX_INT32)
   daily_api_quota?: number | null;
 
   @ApiPropertyOptional({ nullable: true, description: 'null = unlimited' })
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(0)
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(0) @Max(MAX_INT32)
   daily_verify_quota?: number | null;
 }
 
@@ -27,10 +28,10 @@ export class UpdateAuthorDto {
   @ApiPropertyOptional() @IsOptional() @IsString() @Length(8, 128)
   password?: string;
 
-  @ApiPropertyOptional({ nullable: true }) @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(0)
+  @ApiPropertyOptional({ nullable: true }) @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(0) @Max(MAX_INT32)
   daily_api_quota?: number | null;
 
-  @ApiPropertyOptional({ nullable: true }) @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(0)
+  @ApiPropertyOptional({ nullable: true }) @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(0) @Max(MAX_INT32)
   daily_verify_quota?: number | null;
 }
 

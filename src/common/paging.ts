@@ -1,9 +1,12 @@
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
-/** `page` (from 1) and `page_size` (1-100, default 20) of every admin list. */
+/** Keeps the row offset an ordinary integer (a page like 1e300 would reach SQL as `OFFSET 1e+302`). */
+export const MAX_PAGE = 10_000_000;
+
+/** `page` (1-10,000,000) and `page_size` (1-100, default 20) of every admin list. */
 export class PageQuery {
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1)
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(MAX_PAGE)
   page = 1;
 
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(100)

@@ -92,7 +92,8 @@ export class ConfigError extends Error {}
 /** Builds the config from an environment, or throws one error naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const input: Record<string, unknown> = {};
-  for (const key of CONFIG_KEYS) if (env[key] !== undefined) input[key] = env[key];
+  // An empty variable means unset: passing it on would replace the default with undefined.
+  for (const key of CONFIG_KEYS) if (env[key] !== undefined && env[key] !== '') input[key] = env[key];
   const config = plainToInstance(AppConfig, input);
   const problems = validateSync(config, { forbidUnknownValues: false }).map(
     (e) => `${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`,

@@ -58,7 +58,10 @@ export class DatabaseModule implements OnApplicationShutdown {
 
   /** The data source closes before the embedded server that it talks to. */
   async onApplicationShutdown(): Promise<void> {
-    if (this.dataSource.isInitialized) await this.dataSource.destroy();
-    await this.embedded.stop();
+    try {
+      if (this.dataSource.isInitialized) await this.dataSource.destroy();
+    } finally {
+      await this.embedded.stop();
+    }
   }
 }

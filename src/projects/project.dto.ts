@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsIP, IsOptional, IsString, IsUUID, Length, Max, Min, ValidateIf,
 } from 'class-validator';
+import { MAX_INT32 } from '../common/limits';
 import { PageQuery } from '../common/paging';
 
 /** Settings an author may set on its own project (decisions §7). */
@@ -97,7 +98,7 @@ export class ProjectInterfaceDto {
   authorized: boolean;
 
   @ApiPropertyOptional({ nullable: true, description: 'daily quota; null = unlimited' })
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(0)
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(0) @Max(MAX_INT32)
   daily_quota?: number | null;
 }
 

@@ -32,10 +32,11 @@ export class AdminClient {
   }
 
   /** Creates an author and returns a client logged in as that author. */
-  async createAuthor(fields: object = {}): Promise<{ client: AdminClient; id: string; username: string; password: string }> {
-    const username = unique('author');
-    const password = 'author-password-1';
-    const res = await this.post('/admin/v1/authors', { username, password, ...fields }).expect(201);
+  async createAuthor(
+    fields: { username?: string; password?: string; [field: string]: unknown } = {},
+  ): Promise<{ client: AdminClient; id: string; username: string; password: string }> {
+    const { username = unique('author'), password = 'author-password-1' } = fields;
+    const res = await this.post('/admin/v1/authors', { ...fields, username, password }).expect(201);
     return { client: new AdminClient(this.t, await login(this.t, username, password)), id: res.body.id, username, password };
   }
 

@@ -28,7 +28,8 @@ export class SecretBox {
   decrypt(stored: string): string {
     const [version, iv, tag, body] = stored.split('.');
     if (version !== VERSION || !iv || !tag || body === undefined) throw new Error('Unrecognised secret format');
-    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
+    // authTagLength pins the full 16-byte tag: GCM would otherwise accept a truncated one.
+    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'), { authTagLength: 16 });
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
   }

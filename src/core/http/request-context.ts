@@ -12,10 +12,12 @@ const CONTEXT_KEY = Symbol.for('cardkey.requestContext');
 
 type WithContext = { [CONTEXT_KEY]?: RequestContext; raw?: WithContext };
 
-/** Keeps a valid incoming X-Request-Id (8-64 of [A-Za-z0-9_.:-]); anything else is replaced. */
+/**
+ * Keeps a valid incoming X-Request-Id (8-64 of [A-Za-z0-9_.:-]); anything else is replaced,
+ * including several values (Node joins repeated headers with ", ", which is invalid too).
+ */
 export function chooseRequestId(incoming: unknown): string {
-  const value = Array.isArray(incoming) ? incoming[0] : incoming;
-  return typeof value === 'string' && VALID_INCOMING_ID.test(value) ? value : randomUUID().replace(/-/g, '');
+  return typeof incoming === 'string' && VALID_INCOMING_ID.test(incoming) ? incoming : randomUUID().replace(/-/g, '');
 }
 
 /**

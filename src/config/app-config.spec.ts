@@ -1,0 +1,101 @@
+import { ConfigError, loadConfig } from './app-config';
+
+const KEY_HEX = 'a'.repeat(64);
+
+function configError(env: NodeJS.ProcessEnv): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (e) {
+    if (e instanceof ConfigError) return e;
+    throw e;
+  }
+  throw new Error('expected loadConfig to throw a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('applies the defaults on an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      PORT: 3000,
+      HTTP_ADAPTER: 'express',
+      DATA_DIR: './data',
+      APP_TIMEZONE: 'UTC',
+      ADMIN_USERNAME: 'admin',
+      LOG_LEVEL: 'info',
+      TRUST_PROXY: '',
+    });
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.usesEmbeddedDatabase).toBe(true);
+  });
+
+  it('treats empty variables as unset, keeping the defaults', () => {
+    const config = loadConfig({ PORT: '', HTTP_ADAPTER: '', DATA_DIR: '', APP_TIMEZONE: '', ADMIN_PASSWORD: '' });
+    expect(config).toMatchObject({ PORT: 3000, HTTP_ADAPTER: 'express', DATA_DIR: './data', APP_TIMEZONE: 'UTC' });
+    expect(config.ADMIN_PASSWORD).toBeUndefined();
+  });
+
+  it('reads valid values and converts numbers', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HTTP_ADAPTER: 'fastify',
+      APP_TIMEZONE: 'Asia/Shanghai',
+      DATABASE_URL: 'postgresql://u:p@db:5432/cards',
+      APP_ENCRYPTION_KEY: KEY_HEX,
+      REDIS_URL: 'rediss://cache:6380',
+      ADMIN_PASSWORD: 'long-enough',
+    });
+    expect(config).toMatchObject({ PORT: 8080, HTTP_ADAPTER: 'fastify', APP_TIMEZONE: 'Asia/Shanghai', REDIS_URL: 'rediss://cache:6380' });
+    expect(config.usesEmbeddedDatabase).toBe(false);
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '3.5'],
+    ['HTTP_ADAPTER', 'koa'],
+    ['APP_TIMEZONE', 'Mars/Base'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['REDIS_URL', 'http://x'],
+    ['ADMIN_PASSWORD', 'short'],
+    ['APP_ENCRYPTION_KEY', 'not-a-key'],
+    ['ADMIN_USERNAME', 'a b'],
+    ['LOG_LEVEL', 'verbose'],
+  ])('rejects %s=%s, naming the variable', (name, value) => {
+    const env: NodeJS.ProcessEnv = { [name]: value };
+    if (name === 'DATABASE_URL') env.APP_ENCRYPTION_KEY = KEY_HEX;
+    const error = configError(env);
+    expect(error.message).toContain(name);
+  });
+
+  it('requires APP_ENCRYPTION_KEY when DATABASE_URL is set', () => {
+    const error = configError({ DATABASE_URL: 'postgres://u:p@db/cards' });
+    expect(error.message).toContain('APP_ENCRYPTION_KEY');
+    expect(error.message).not.toContain('DATABASE_URL:');
+  });
+
+  it('accepts a base64 encryption key', () => {
+    const key = Buffer.alloc(32, 7).toString('base64');
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/cards', APP_ENCRYPTION_KEY: key }).APP_ENCRYPTION_KEY).toBe(key);
+  });
+
+  it('names every bad variable in one error', () => {
+    const error = configError({ PORT: 'abc', HTTP_ADAPTER: 'koa', APP_TIMEZONE: 'Mars/Base', REDIS_URL: 'http://x' });
+    for (const name of ['PORT', 'HTTP_ADAPTER', 'APP_TIMEZONE', 'REDIS_URL']) expect(error.message).toContain(name);
+  });
+
+  it('does not name variables that are fine', () => {
+    const error = configError({ PORT: 'abc', HTTP_ADAPTER: 'fastify' });
+    expect(error.message).not.toContain('HTTP_ADAPTER');
+  });
+
+  it('never echoes a secret value in the error', () => {
+    const error = configError({ ADMIN_PASSWORD: 'pw1' });
+    expect(error.message).not.toContain('pw1');
+  });
+
+  it('ignores unknown variables', () => {
+    const config = loadConfig({ PATH: '/bin', HOME: '/root', SOMETHING_ELSE: '!!!' });
+    expect(config.PORT).toBe(3000);
+    expect(config).not.toHaveProperty('SOMETHING_ELSE');
+  });
+});
