@@ -1,4 +1,5 @@
 import { CreateFoundation1763800000000 } from './1763800000000-CreateFoundation';
+import { CreateCardsAndConnect1763900000000 } from './1763900000000-CreateCardsAndConnect';
 
 /** Every migration, in order. Listed explicitly so the same list works compiled and under Jest. */
-export const MIGRATIONS = [CreateFoundation1763800000000];
+export const MIGRATIONS = [CreateFoundation1763800000000, CreateCardsAndConnect1763900000000];

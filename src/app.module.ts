@@ -4,6 +4,7 @@ import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis'
 import type Redis from 'ioredis';
 import { AdminAuthModule } from './admin-auth/admin-auth.module';
 import { AuthorsModule } from './authors/authors.module';
+import { CardsModule } from './cards/cards.module';
 import { AppConfig } from './config/app-config';
 import { CoreModule } from './core/core.module';
 import { HealthController } from './core/health/health.controller';
@@ -33,6 +34,7 @@ export class AppModule {
         AuthorsModule,
         PlatformModule,
         ProjectsModule,
+        CardsModule,
       ],
       controllers: [HealthController],
     };

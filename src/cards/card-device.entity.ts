@@ -1,0 +1,19 @@
+import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Card } from './card.entity';
+
+/** A device bound to a card; the primary key makes a double binding impossible. */
+@Entity('card_devices')
+export class CardDevice {
+  @PrimaryColumn({ name: 'card_id', type: 'integer' })
+  cardId: number;
+
+  @PrimaryColumn({ name: 'machine_code', type: 'varchar', length: 128 })
+  machineCode: string;
+
+  @Column({ name: 'bound_at', type: 'timestamptz', default: () => 'now()' })
+  boundAt: Date;
+
+  @ManyToOne(() => Card, (c) => c.devices, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'card_id' })
+  card?: Card;
+}

@@ -1,0 +1,55 @@
+import { Column, CreateDateColumn, Entity, OneToMany, PrimaryGeneratedColumn } from 'typeorm';
+import { CardDevice } from './card-device.entity';
+
+export type CardStatus = 'unused' | 'active' | 'banned';
+
+const bigintAsNumber = { to: (v: number) => v, from: (v: string | null) => (v === null ? null : Number(v)) };
+
+/** A card key of one project (decisions §4). */
+@Entity('cards')
+export class Card {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ name: 'project_id', type: 'uuid' })
+  projectId: string;
+
+  @Column({ type: 'varchar', length: 64 })
+  code: string;
+
+  @Column({ name: 'duration_seconds', type: 'integer' })
+  durationSeconds: number;
+
+  @Column({ name: 'device_limit', type: 'integer' })
+  deviceLimit: number;
+
+  @Column({ type: 'varchar', length: 10, default: 'unused' })
+  status: CardStatus;
+
+  @Column({ name: 'activated_at', type: 'timestamptz', nullable: true })
+  activatedAt: Date | null;
+
+  @Column({ name: 'expires_at', type: 'timestamptz', nullable: true })
+  expiresAt: Date | null;
+
+  @Column({ name: 'use_count', type: 'bigint', default: 0, transformer: bigintAsNumber })
+  useCount: number;
+
+  @Column({ name: 'unbind_count', type: 'integer', default: 0 })
+  unbindCount: number;
+
+  @Column({ name: 'last_login_at', type: 'timestamptz', nullable: true })
+  lastLoginAt: Date | null;
+
+  @Column({ type: 'varchar', length: 200, nullable: true })
+  note: string | null;
+
+  @Column({ name: 'batch_id', type: 'uuid', nullable: true })
+  batchId: string | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @OneToMany(() => CardDevice, (d) => d.card)
+  devices?: CardDevice[];
+}

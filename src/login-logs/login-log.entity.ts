@@ -1,0 +1,40 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+export type ClientFamilyName = 'connect' | 'v3' | 'sdk' | 'legacy';
+
+/** One card-login attempt, success or failure (decisions §4). result_code 0 = success. */
+@Entity('login_logs')
+export class LoginLog {
+  @PrimaryGeneratedColumn('increment', { type: 'bigint' })
+  id: string;
+
+  @Column({ name: 'project_id', type: 'uuid' })
+  projectId: string;
+
+  @Column({ name: 'card_id', type: 'integer', nullable: true })
+  cardId: number | null;
+
+  @Column({ name: 'card_code', type: 'varchar', length: 128, nullable: true })
+  cardCode: string | null;
+
+  @Column({ name: 'machine_code', type: 'varchar', length: 128, nullable: true })
+  machineCode: string | null;
+
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  ip: string | null;
+
+  @Column({ type: 'varchar', length: 16 })
+  family: ClientFamilyName;
+
+  @Column({ type: 'varchar', length: 32 })
+  interface: string;
+
+  @Column({ name: 'result_code', type: 'integer' })
+  resultCode: number;
+
+  @Column({ name: 'request_id', type: 'varchar', length: 64 })
+  requestId: string;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+}
