@@ -5,6 +5,7 @@ import type Redis from 'ioredis';
 import { AdminAuthModule } from './admin-auth/admin-auth.module';
 import { AuthorsModule } from './authors/authors.module';
 import { CardsModule } from './cards/cards.module';
+import { ConnectModule } from './connect/connect.module';
 import { AppConfig } from './config/app-config';
 import { CoreModule } from './core/core.module';
 import { HealthController } from './core/health/health.controller';
@@ -35,6 +36,7 @@ export class AppModule {
         PlatformModule,
         ProjectsModule,
         CardsModule,
+        ConnectModule,
       ],
       controllers: [HealthController],
     };

@@ -8,6 +8,12 @@ import { startTestApp, TestApp } from './support/test-app';
  */
 const ROUTES = [
   'DELETE /admin/v1/projects/:id admin admin-bearer',
+  'DELETE /admin/v1/projects/:id/connect/customization admin admin-bearer',
+  'GET /admin/v1/projects/:id/connect/customization admin admin-bearer',
+  'POST /admin/v1/projects/:id/connect/customization/preview admin admin-bearer',
+  'PUT /admin/v1/projects/:id/connect/customization admin admin-bearer',
+  'POST /connect/:programId connect none',
+  'POST /conncet/:programId connect none',
   'GET /admin/v1/auth/me admin admin-bearer',
   'GET /admin/v1/authors admin admin-bearer',
   'GET /admin/v1/authors/:id admin admin-bearer',
@@ -54,8 +60,8 @@ describe('routing (e2e)', () => {
   });
 
   it.each([
-    ['/connect/12345678', { status: false, code: -10006 }],
-    ['/conncet/12345678', { status: false, code: -10006 }],
+    ['/connect/12345678/extra', { status: false, code: -10006 }],
+    ['/conncet', { status: false, code: -10006 }],
     ['/api/legacy/v3/nothing', { success: false, code: 10006 }],
     ['/api/v1/nothing', { success: false, code: 10006 }],
     ['/api/nothing', { code: 10006 }],

@@ -5,6 +5,7 @@ import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from '../app.module';
 import { AppConfig } from '../config/app-config';
+import { parseTrustedProxies } from '../core/http/client-ip';
 import { requestContextMiddleware } from '../core/http/request-context';
 import { JsonLogger } from '../core/logging/json-logger';
 import { MetricsService } from '../core/metrics/metrics.service';
@@ -21,7 +22,7 @@ export async function createApp(config: AppConfig, logger = new JsonLogger(confi
   const app = await NestFactory.create(AppModule.forRoot(config, logger), adapter, { rawBody: true, logger, abortOnError: false });
 
   // Before routing, so unmatched routes get a request id and are counted too.
-  app.use(requestContextMiddleware);
+  app.use(requestContextMiddleware(parseTrustedProxies(config.TRUST_PROXY)));
   app.use(app.get(MetricsService).middleware);
 
   if (fastify) {

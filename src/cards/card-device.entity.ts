@@ -1,4 +1,4 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
 import { Card } from './card.entity';
 
 /** A device bound to a card; the primary key makes a double binding impossible. */
@@ -15,5 +15,5 @@ export class CardDevice {
 
   @ManyToOne(() => Card, (c) => c.devices, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'card_id' })
-  card?: Card;
+  card?: Relation<Card>;
 }

@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, OneToMany, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, OneToMany, PrimaryGeneratedColumn, type Relation } from 'typeorm';
 import { CardDevice } from './card-device.entity';
 
 export type CardStatus = 'unused' | 'active' | 'banned';
@@ -51,5 +51,5 @@ export class Card {
   createdAt: Date;
 
   @OneToMany(() => CardDevice, (d) => d.card)
-  devices?: CardDevice[];
+  devices?: Relation<CardDevice[]>;
 }

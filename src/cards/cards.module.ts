@@ -1,14 +1,20 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AccessModule } from '../access/access.module';
+import { LoginLog } from '../login-logs/login-log.entity';
 import { ProjectsModule } from '../projects/projects.module';
+import { CardsAdminController } from './admin/cards-admin.controller';
+import { CardsAdminService } from './admin/cards-admin.service';
 import { CardBatch } from './card-batch.entity';
+import { CardCodeGenerator } from './card-codes';
 import { CardDevice } from './card-device.entity';
 import { Card } from './card.entity';
+import { CardLoginService } from './card-login.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Card, CardDevice, CardBatch]), ProjectsModule],
-  controllers: [],
-  providers: [],
-  exports: [TypeOrmModule],
+  imports: [TypeOrmModule.forFeature([Card, CardDevice, CardBatch, LoginLog]), ProjectsModule, AccessModule],
+  controllers: [CardsAdminController],
+  providers: [CardLoginService, CardsAdminService, CardCodeGenerator],
+  exports: [TypeOrmModule, CardLoginService],
 })
 export class CardsModule {}

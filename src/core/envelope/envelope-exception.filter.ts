@@ -8,6 +8,7 @@ import { RouteRegistry } from '../http/route-registry';
 import { JsonLogger } from '../logging/json-logger';
 import { familyOfPath, pathOf } from './family';
 import { renderFailure } from './render';
+import { applyRenames, responseRenamesOf } from './response-renames';
 
 /**
  * Renders every failure in the envelope of the path's family, with the catalog's HTTP status.
@@ -34,7 +35,8 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
 
     const error = thrown instanceof NotFoundException ? this.unmatched(method, path) : this.classify(thrown, method, path);
     for (const [name, value] of Object.entries(error.headers ?? {})) adapter.setHeader(res, name, value);
-    adapter.reply(res, renderFailure(familyOfPath(path), error, requestIdOf(req)), error.httpStatus);
+    const body = applyRenames(renderFailure(familyOfPath(path), error, requestIdOf(req)), responseRenamesOf(req));
+    adapter.reply(res, body, error.httpStatus);
   }
 
   private classify(thrown: unknown, method: string, path: string): ServiceError {

@@ -5,6 +5,7 @@ import { requestIdOf } from '../http/request-context';
 import { ENVELOPE_FAMILY } from './envelope.decorator';
 import { Family } from './family';
 import { renderSuccess } from './render';
+import { applyRenames, responseRenamesOf } from './response-renames';
 
 @Injectable()
 export class EnvelopeInterceptor implements NestInterceptor {
@@ -16,11 +17,12 @@ export class EnvelopeInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const family = this.reflector.getAllAndOverride<Family>(ENVELOPE_FAMILY, [context.getHandler(), context.getClass()]);
     const http = context.switchToHttp();
-    const requestId = requestIdOf(http.getRequest());
+    const request = http.getRequest();
+    const requestId = requestIdOf(request);
     if (family !== 'admin') {
       // Client families answer 200 on success whatever the method (Nest would pick 201 for POST).
       this.adapterHost.httpAdapter.status(http.getResponse(), 200);
     }
-    return next.handle().pipe(map((reply) => renderSuccess(family, reply, requestId)));
+    return next.handle().pipe(map((reply) => applyRenames(renderSuccess(family, reply, requestId), responseRenamesOf(request))));
   }
 }

@@ -53,7 +53,7 @@ describe('requestContextMiddleware', () => {
   it('echoes a valid incoming id in X-Request-Id and exposes it inside next()', () => {
     const { req, res, setHeader } = fakeExchange({ 'x-request-id': 'client-req-0001' });
     let seen: string | undefined;
-    requestContextMiddleware(req, res, () => {
+    requestContextMiddleware()(req, res, () => {
       seen = currentRequestId();
     });
     expect(setHeader).toHaveBeenCalledWith('X-Request-Id', 'client-req-0001');
@@ -64,7 +64,7 @@ describe('requestContextMiddleware', () => {
   it('generates an id for a bad incoming one and uses the same id everywhere', () => {
     const { req, res, setHeader } = fakeExchange({ 'x-request-id': 'x' });
     let seen: string | undefined;
-    requestContextMiddleware(req, res, () => {
+    requestContextMiddleware()(req, res, () => {
       seen = currentRequestId();
     });
     expect(seen).toMatch(GENERATED);
@@ -76,7 +76,7 @@ describe('requestContextMiddleware', () => {
   it('keeps the id visible across awaits inside next()', async () => {
     const { req, res } = fakeExchange({ 'x-request-id': 'async-req-0001' });
     const seen = await new Promise<string | undefined>((resolve) =>
-      requestContextMiddleware(req, res, () => {
+      requestContextMiddleware()(req, res, () => {
         void (async () => {
           await new Promise((r) => setTimeout(r, 1));
           resolve(currentRequestId());
@@ -90,8 +90,8 @@ describe('requestContextMiddleware', () => {
     const a = fakeExchange({ 'x-request-id': 'request-aaaa' });
     const b = fakeExchange({ 'x-request-id': 'request-bbbb' });
     const seen: Array<string | undefined> = [];
-    requestContextMiddleware(a.req, a.res, () => {
-      requestContextMiddleware(b.req, b.res, () => seen.push(currentRequestId()));
+    requestContextMiddleware()(a.req, a.res, () => {
+      requestContextMiddleware()(b.req, b.res, () => seen.push(currentRequestId()));
       seen.push(currentRequestId());
     });
     expect(seen).toEqual(['request-bbbb', 'request-aaaa']);

@@ -1,9 +1,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import { clientIpOf } from './client-ip';
 
 export interface RequestContext {
   requestId: string;
+  /** The caller's address: the socket peer, or X-Forwarded-For behind a trusted proxy only. */
+  clientIp: string;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();
@@ -22,19 +26,29 @@ export function chooseRequestId(incoming: unknown): string {
 
 /**
  * Plain Node middleware (works under Express and Fastify): picks the request id, echoes it in the
- * X-Request-Id header and makes it visible to every log line of this request.
+ * X-Request-Id header, settles the client address and makes both visible to every log line.
  */
-export function requestContextMiddleware(req: IncomingMessage, res: ServerResponse, next: () => void): void {
-  const context: RequestContext = { requestId: chooseRequestId(req.headers['x-request-id']) };
-  (req as unknown as WithContext)[CONTEXT_KEY] = context;
-  res.setHeader('X-Request-Id', context.requestId);
-  storage.run(context, next);
+export function requestContextMiddleware(trustedProxies: ReadonlySet<string> = new Set()) {
+  return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
+    const context: RequestContext = { requestId: chooseRequestId(req.headers['x-request-id']), clientIp: clientIpOf(req, trustedProxies) };
+    (req as unknown as WithContext)[CONTEXT_KEY] = context;
+    res.setHeader('X-Request-Id', context.requestId);
+    storage.run(context, next);
+  };
 }
+
+/** The context of an adapter request (Express req, Fastify request or raw IncomingMessage). */
+export function requestContextOf(req: unknown): RequestContext {
+  const r = req as WithContext | undefined;
+  return r?.[CONTEXT_KEY] ?? r?.raw?.[CONTEXT_KEY] ?? storage.getStore() ?? { requestId: chooseRequestId(undefined), clientIp: '' };
+}
+
+/** The request id and client address of the current request, as a handler parameter. */
+export const ClientContext = createParamDecorator((_: unknown, ctx: ExecutionContext) => requestContextOf(ctx.switchToHttp().getRequest()));
 
 /** The request id of an adapter request (Express req, Fastify request or raw IncomingMessage). */
 export function requestIdOf(req: unknown): string {
-  const r = req as WithContext | undefined;
-  return r?.[CONTEXT_KEY]?.requestId ?? r?.raw?.[CONTEXT_KEY]?.requestId ?? currentRequestId() ?? chooseRequestId(undefined);
+  return requestContextOf(req).requestId;
 }
 
 export function currentRequestId(): string | undefined {

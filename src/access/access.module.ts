@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { PlatformModule } from '../platform/platform.module';
+import { ProjectInterface } from '../projects/project-interface.entity';
+import { Project } from '../projects/project.entity';
+import { ClientProgramDirectory } from './client-program';
+import { DailyQuota } from './daily-quota';
+import { InterfaceGate } from './interface-gate';
+
+/** What every client family uses to find a program and admit a request to an interface. */
+@Module({
+  imports: [TypeOrmModule.forFeature([Project, ProjectInterface]), PlatformModule],
+  providers: [ClientProgramDirectory, DailyQuota, InterfaceGate],
+  exports: [ClientProgramDirectory, DailyQuota, InterfaceGate],
+})
+export class AccessModule {}

@@ -1,0 +1,35 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
+import { SharedStore } from '../core/store/shared-store';
+
+const TWO_DAYS = 2 * 86400;
+
+/**
+ * Daily counters that reset at midnight in APP_TIMEZONE, kept in the shared store so that every
+ * instance counts together. A use refused for quota is not counted.
+ */
+@Injectable()
+export class DailyQuota {
+  private readonly dayFormat: Intl.DateTimeFormat;
+
+  constructor(
+    config: AppConfig,
+    private readonly store: SharedStore,
+  ) {
+    this.dayFormat = new Intl.DateTimeFormat('en-CA', { timeZone: config.APP_TIMEZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
+  }
+
+  /** Counts one use of `subject`; false (and nothing counted) when `limit` is already reached. */
+  async consume(subject: string, limit: number | null): Promise<boolean> {
+    if (limit === null) return true;
+    return (await this.store.increment(`quota:${subject}:${this.today()}`, TWO_DAYS, limit)) !== null;
+  }
+
+  async used(subject: string): Promise<number> {
+    return Number((await this.store.get(`quota:${subject}:${this.today()}`)) ?? 0);
+  }
+
+  today(now = new Date()): string {
+    return this.dayFormat.format(now);
+  }
+}

@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { ErrorCode } from '../core/errors/error-code';
+import { ServiceError } from '../core/errors/service-error';
+import { InterfaceName } from '../platform/interface-names';
+import { PlatformService } from '../platform/platform.service';
+import { ProjectInterface } from '../projects/project-interface.entity';
+import { ClientProgram } from './client-program';
+import { DailyQuota } from './daily-quota';
+
+export interface GateOptions {
+  /** Standard, SDK and legacy routes need the standard API basic package. */
+  requireBasicPackage: boolean;
+  /** Connect routes need Connect opened by the platform's opening mode. */
+  requireConnect?: boolean;
+}
+
+/**
+ * The checks every client interface passes, in the order of decisions §3: program and author
+ * status, basic package (or Connect opening), verification switch, platform interface status,
+ * per-project authorization, then the daily quota (a refused request consumes none).
+ */
+@Injectable()
+export class InterfaceGate {
+  constructor(
+    private readonly platform: PlatformService,
+    @InjectRepository(ProjectInterface) private readonly authorizations: Repository<ProjectInterface>,
+    private readonly quota: DailyQuota,
+  ) {}
+
+  async admit(program: ClientProgram, name: InterfaceName, options: GateOptions): Promise<void> {
+    const { project } = program;
+    if (project.status !== 'active') throw new ServiceError(ErrorCode.PROGRAM_DISABLED);
+    if (program.authorStatus !== 'active') throw new ServiceError(ErrorCode.AUTHOR_DISABLED);
+    if (options.requireBasicPackage && !project.basicPackage) throw new ServiceError(ErrorCode.PACKAGE_NOT_ENABLED);
+    if (options.requireConnect && !(await this.connectOpen(program))) throw new ServiceError(ErrorCode.CONNECT_NOT_ENABLED);
+    if (!project.verificationEnabled) throw new ServiceError(ErrorCode.VERIFICATION_SWITCH_OFF);
+    if (!(await this.platform.interfaceStatus())[name]) throw new ServiceError(ErrorCode.INTERFACE_DISABLED);
+    const authorization = await this.authorizations.findOneBy({ projectId: project.id, name });
+    if (authorization && !authorization.authorized) throw new ServiceError(ErrorCode.INTERFACE_NOT_AUTHORIZED);
+    if (!(await this.quota.consume(`${project.id}:${name}`, authorization?.dailyQuota ?? null))) {
+      throw new ServiceError(ErrorCode.QUOTA_EXCEEDED);
+    }
+  }
+
+  /** Whether an interface is usable without consuming quota (e.g. to show an announcement). */
+  async isAuthorized(program: ClientProgram, name: InterfaceName): Promise<boolean> {
+    if (!(await this.platform.interfaceStatus())[name]) return false;
+    const authorization = await this.authorizations.findOneBy({ projectId: program.project.id, name });
+    return authorization?.authorized ?? true;
+  }
+
+  /** Connect opening mode (decisions §7). */
+  async connectOpen({ project }: ClientProgram): Promise<boolean> {
+    const settings = await this.platform.getSettings();
+    switch (settings.connect_opening_mode) {
+      case 'base_package':
+        return project.basicPackage;
+      case 'entitlement':
+        return project.planLevel >= settings.connect_min_level;
+      case 'self_service':
+        return project.connectEnabled;
+    }
+  }
+}

@@ -1,0 +1,109 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { ClientProgram } from '../access/client-program';
+import { GateOptions, InterfaceGate } from '../access/interface-gate';
+import { newToken } from '../core/crypto/tokens';
+import { ErrorCode } from '../core/errors/error-code';
+import { ServiceError } from '../core/errors/service-error';
+import { ClientFamilyName, LoginLog } from '../login-logs/login-log.entity';
+import { CardDevice } from './card-device.entity';
+import { Card } from './card.entity';
+
+export interface CardLoginRequest {
+  program: ClientProgram;
+  cardKey: string;
+  machine: string;
+  ip: string;
+  family: ClientFamilyName;
+  requestId: string;
+  gate: GateOptions;
+}
+
+export interface CardLoginSuccess {
+  card: Card;
+  /** A fresh compatible login token (32 random bytes, base64url). */
+  token: string;
+}
+
+const SUCCESS = 0;
+
+/**
+ * The one rule that decides a card login, for every family (decisions §4, §7): the interface gate
+ * (status, package or Connect opening, switch, platform status, authorization, quota), then, under
+ * a row lock on the card, its state, first-use activation and device binding. Every attempt writes
+ * one login-log row, in the same transaction as the card's changes when it gets that far.
+ */
+@Injectable()
+export class CardLoginService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly gate: InterfaceGate,
+  ) {}
+
+  async login(request: CardLoginRequest): Promise<CardLoginSuccess> {
+    try {
+      await this.gate.admit(request.program, 'card_login', request.gate);
+    } catch (error) {
+      if (error instanceof ServiceError) await this.dataSource.manager.insert(LoginLog, logRow(request, null, error.code));
+      throw error;
+    }
+    const outcome = await this.dataSource.transaction((em) => this.decide(em, request));
+    if (outcome instanceof ServiceError) throw outcome;
+    return { card: outcome, token: newToken() };
+  }
+
+  /** Returns the updated card, or the refusal (returned, not thrown, so its log row commits). */
+  private async decide(em: EntityManager, request: CardLoginRequest): Promise<Card | ServiceError> {
+    const card = await em
+      .getRepository(Card)
+      .createQueryBuilder('c')
+      .setLock('pessimistic_write')
+      .where('c.project_id = :projectId AND c.code = :code', { projectId: request.program.project.id, code: request.cardKey })
+      .getOne();
+    const refuse = async (code: ErrorCode) => {
+      await em.insert(LoginLog, logRow(request, card?.id ?? null, code));
+      return new ServiceError(code);
+    };
+    const now = new Date();
+    if (!card) return refuse(ErrorCode.CARD_INVALID);
+    if (card.status === 'banned') return refuse(ErrorCode.CARD_BANNED);
+    if (card.expiresAt && card.expiresAt.getTime() <= now.getTime()) return refuse(ErrorCode.CARD_EXPIRED);
+
+    const devices = em.getRepository(CardDevice);
+    if (!(await devices.existsBy({ cardId: card.id, machineCode: request.machine }))) {
+      // The card row is locked: concurrent logins of this card count and bind one at a time.
+      if ((await devices.countBy({ cardId: card.id })) >= card.deviceLimit) return refuse(ErrorCode.DEVICE_LIMIT_REACHED);
+      await devices.insert({ cardId: card.id, machineCode: request.machine, boundAt: now });
+    }
+    if (card.status === 'unused') {
+      card.status = 'active';
+      card.activatedAt = now;
+      card.expiresAt = card.durationSeconds > 0 ? new Date(now.getTime() + card.durationSeconds * 1000) : null;
+    }
+    card.useCount += 1;
+    card.lastLoginAt = now;
+    await em.update(Card, { id: card.id }, {
+      status: card.status,
+      activatedAt: card.activatedAt,
+      expiresAt: card.expiresAt,
+      lastLoginAt: now,
+      useCount: () => 'use_count + 1',
+    });
+    await em.insert(LoginLog, logRow(request, card.id, SUCCESS));
+    return card;
+  }
+}
+
+function logRow(request: CardLoginRequest, cardId: number | null, resultCode: number): Partial<LoginLog> {
+  return {
+    projectId: request.program.project.id,
+    cardId,
+    cardCode: request.cardKey.slice(0, 128),
+    machineCode: request.machine.slice(0, 128),
+    ip: request.ip.slice(0, 64),
+    family: request.family,
+    interface: 'card_login',
+    resultCode,
+    requestId: request.requestId,
+  };
+}

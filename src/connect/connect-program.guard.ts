@@ -1,0 +1,41 @@
+import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
+import { ClientProgram, ClientProgramDirectory } from '../access/client-program';
+import { DeclareAuthScheme } from '../core/http/auth-scheme';
+import { setResponseRenames } from '../core/envelope/response-renames';
+import { ConnectCustomization } from './connect-customization.entity';
+import { CustomizationService } from './customization/customization.service';
+
+export interface ConnectRequestContext {
+  program: ClientProgram;
+  customization: ConnectCustomization | null;
+}
+
+const CONNECT_CONTEXT = Symbol.for('cardkey.connectContext');
+
+/**
+ * Resolves the program of /connect/{program_id} before anything else, and installs its field
+ * renames so that every answer of the request, failures included, uses the owner's names.
+ */
+@Injectable()
+export class ConnectProgramGuard implements CanActivate {
+  constructor(
+    private readonly directory: ClientProgramDirectory,
+    private readonly customizations: CustomizationService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest();
+    const program = await this.directory.byProgramId(String(request.params?.programId ?? ''));
+    const customization = await this.customizations.findFor(program.project.id);
+    if (customization) setResponseRenames(request, customization.fieldNames);
+    request[CONNECT_CONTEXT] = { program, customization } satisfies ConnectRequestContext;
+    return true;
+  }
+}
+
+/** Connect routes: no signature (decisions §3); replay protection through the optional nonce. */
+export const ConnectClient = () => applyDecorators(DeclareAuthScheme('none'), UseGuards(ConnectProgramGuard));
+
+export const ConnectContext = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): ConnectRequestContext => ctx.switchToHttp().getRequest()[CONNECT_CONTEXT],
+);

@@ -1,0 +1,107 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { AdminPrincipal } from '../../admin-auth/admin-principal';
+import { SecretBox } from '../../core/crypto/secret-box';
+import { ErrorCode } from '../../core/errors/error-code';
+import { ServiceError } from '../../core/errors/service-error';
+import { renderFailure, renderSuccess } from '../../core/envelope/render';
+import { applyRenames } from '../../core/envelope/response-renames';
+import { ProjectAccess } from '../../projects/project-access';
+import { ConnectCustomization } from '../connect-customization.entity';
+import { PutCustomizationDto } from './customization.dto';
+import {
+  CONNECT_FIELDS, customToken, fieldNameProblems, renderTemplate, templateProblems, TOKEN_PLACEHOLDERS, usesSecret,
+} from './customization-rules';
+
+export interface CustomizationView {
+  customized: boolean;
+  field_names: Record<string, string>;
+  token_algorithm: string | null;
+  token_template: string | null;
+  has_secret: boolean;
+  updated_at: string | null;
+}
+
+/** The author's Connect customization of one program: replace, reset, read (never the secret), preview. */
+@Injectable()
+export class CustomizationService {
+  constructor(
+    @InjectRepository(ConnectCustomization) private readonly rows: Repository<ConnectCustomization>,
+    private readonly access: ProjectAccess,
+    private readonly box: SecretBox,
+  ) {}
+
+  /** The stored customization of a project, for the Connect routes (null = default response). */
+  findFor(projectId: string): Promise<ConnectCustomization | null> {
+    return this.rows.findOneBy({ projectId });
+  }
+
+  secretOf(row: ConnectCustomization): string | null {
+    return row.secretEnc ? this.box.decrypt(row.secretEnc) : null;
+  }
+
+  async get(actor: AdminPrincipal, projectId: string): Promise<CustomizationView> {
+    const project = await this.access.find(actor, projectId);
+    return toView(await this.findFor(project.id));
+  }
+
+  async put(actor: AdminPrincipal, projectId: string, input: PutCustomizationDto): Promise<CustomizationView> {
+    const project = await this.access.find(actor, projectId);
+    const existing = await this.findFor(project.id);
+    const algorithm = input.token_algorithm ?? null;
+    const template = input.token_template ?? null;
+    const secretEnc = input.secret === undefined ? (existing?.secretEnc ?? null) : input.secret === null ? null : this.box.encrypt(input.secret);
+
+    const problems = fieldNameProblems(input.field_names ?? {});
+    if ((algorithm === null) !== (template === null)) problems.push('token_algorithm and token_template: set both, or neither');
+    if (template !== null) problems.push(...templateProblems(template));
+    if ((algorithm === 'hmac_sha256' || (template !== null && usesSecret(template))) && !secretEnc) {
+      problems.push('secret: required by hmac_sha256 and by the {secret} placeholder');
+    }
+    if (problems.length) {
+      throw new ServiceError(ErrorCode.BAD_REQUEST, 'Invalid Connect customization', {
+        details: { problems, allowed_fields: CONNECT_FIELDS, allowed_placeholders: TOKEN_PLACEHOLDERS.map((p) => `{${p}}`) },
+      });
+    }
+    const saved = await this.rows.save(
+      this.rows.create({ projectId: project.id, fieldNames: input.field_names ?? {}, tokenAlgorithm: algorithm, tokenTemplate: template, secretEnc }),
+    );
+    return toView(saved);
+  }
+
+  async reset(actor: AdminPrincipal, projectId: string): Promise<void> {
+    const project = await this.access.find(actor, projectId);
+    await this.rows.delete({ projectId: project.id });
+  }
+
+  /** What clients would receive now: a sample success and a sample failure. */
+  async preview(actor: AdminPrincipal, projectId: string): Promise<{ success: unknown; failure: unknown }> {
+    const project = await this.access.find(actor, projectId);
+    const row = await this.findFor(project.id);
+    const sample = {
+      user_key: 'SAMPLE-CARD-KEY', serial: 'SAMPLE-DEVICE', program_id: project.programId, timestamp: '1767225600',
+      expires_at: '2026-12-31 23:59:59', nonce: 'sample-nonce', device_limit: '1', secret: '',
+    };
+    const token = row?.tokenAlgorithm && row.tokenTemplate
+      ? customToken(row.tokenAlgorithm, renderTemplate(row.tokenTemplate, { ...sample, secret: this.secretOf(row) ?? '' }), this.secretOf(row))
+      : '<random 43-character token>';
+    const data = { token, expires_at: sample.expires_at, device_limit: 1, server_time: 1767225600, machine_code: sample.serial, announcement: '' };
+    const renames = row?.fieldNames;
+    return {
+      success: applyRenames(renderSuccess('connect', { message: 'Login successful', data }, 'sample-request-id'), renames),
+      failure: applyRenames(renderFailure('connect', new ServiceError(ErrorCode.CARD_EXPIRED), 'sample-request-id'), renames),
+    };
+  }
+}
+
+function toView(row: ConnectCustomization | null): CustomizationView {
+  return {
+    customized: row !== null,
+    field_names: row?.fieldNames ?? {},
+    token_algorithm: row?.tokenAlgorithm ?? null,
+    token_template: row?.tokenTemplate ?? null,
+    has_secret: Boolean(row?.secretEnc),
+    updated_at: row?.updatedAt.toISOString() ?? null,
+  };
+}
