@@ -50,3 +50,26 @@ describe('admin auth (e2e)', () => {
     expect(all).not.toContain(res.body.token);
   });
 });
+
+describe('admin login throttling (e2e)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ ADMIN_LOGIN_ATTEMPTS_PER_MINUTE: '3' });
+  });
+  afterAll(() => t.close());
+
+  it('slows password guessing per address and account with 429 RATE_LIMITED and Retry-After', async () => {
+    const admin = await AdminClient.asPlatformAdmin(t);
+    const victim = await admin.createAuthor(); // logs in once: the first of its 3 attempts
+    for (let i = 0; i < 2; i++) {
+      await t.http().post('/admin/v1/auth/login').send({ username: victim.username, password: 'wrong-guess' }).expect(401);
+    }
+    const limited = await t.http().post('/admin/v1/auth/login').send({ username: victim.username, password: victim.password }).expect(429);
+    expect(limited.body.error.code).toBe(10302);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.body.token).toBeUndefined();
+    // Another account from the same address is not locked out by the guessing.
+    const other = await admin.createAuthor();
+    await t.http().post('/admin/v1/auth/login').send({ username: other.username, password: other.password }).expect(200);
+  });
+});

@@ -1,6 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Throttle } from '@nestjs/throttler';
 import { KeyedThrottlerGuard } from '../core/throttling/keyed-throttler.guard';
 import { Envelope } from '../core/envelope/envelope.decorator';
 import { DeclareAuthScheme } from '../core/http/auth-scheme';
@@ -15,12 +14,11 @@ import { AdminPrincipal, CurrentAdmin } from './admin-principal';
 export class AdminAuthController {
   constructor(private readonly auth: AdminAuthService) {}
 
-  /** Password guessing is slowed per client address and account (10 attempts a minute, counted across instances). */
+  /** Password guessing is slowed per client address and account (ADMIN_LOGIN_ATTEMPTS_PER_MINUTE, counted across instances). */
   @Post('login')
   @HttpCode(200)
   @DeclareAuthScheme('none')
   @UseGuards(KeyedThrottlerGuard)
-  @Throttle({ default: { limit: 10, ttl: 60_000 } })
   login(@Body() body: AdminLoginDto) {
     return this.auth.login(body.username, body.password);
   }

@@ -67,6 +67,10 @@ export class AppConfig {
   @Transform(toInt) @IsOptional() @IsInt() @Min(60) @Max(30 * 86400)
   ADMIN_TOKEN_TTL_SECONDS = 12 * 3600;
 
+  /** Admin login attempts a minute per client address and account. */
+  @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(100000)
+  ADMIN_LOGIN_ATTEMPTS_PER_MINUTE = 10;
+
   @Transform(emptyToUndefined) @IsOptional() @IsIn(['debug', 'info', 'warn', 'error'])
   LOG_LEVEL: 'debug' | 'info' | 'warn' | 'error' = 'info';
 
@@ -84,7 +88,7 @@ export class AppConfig {
 
 export const CONFIG_KEYS = [
   'PORT', 'HOST', 'HTTP_ADAPTER', 'DATABASE_URL', 'REDIS_URL', 'DATA_DIR', 'APP_ENCRYPTION_KEY', 'APP_TIMEZONE',
-  'ADMIN_USERNAME', 'ADMIN_PASSWORD', 'ADMIN_TOKEN_TTL_SECONDS', 'LOG_LEVEL', 'TRUST_PROXY', 'SHUTDOWN_GRACE_MS',
+  'ADMIN_USERNAME', 'ADMIN_PASSWORD', 'ADMIN_TOKEN_TTL_SECONDS', 'ADMIN_LOGIN_ATTEMPTS_PER_MINUTE', 'LOG_LEVEL', 'TRUST_PROXY', 'SHUTDOWN_GRACE_MS',
 ] as const;
 
 export class ConfigError extends Error {}

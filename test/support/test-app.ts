@@ -31,6 +31,8 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     ADMIN_PASSWORD,
     APP_ENCRYPTION_KEY: process.env.APP_ENCRYPTION_KEY ?? 'a'.repeat(64),
     LOG_LEVEL: 'info',
+    // Suites log in often; the throttle itself is tested with its own low limit.
+    ADMIN_LOGIN_ATTEMPTS_PER_MINUTE: '10000',
     ...env,
   });
   const logs: string[] = [];
