@@ -1,5 +1,5 @@
 import { AdminClient, login } from './support/admin-client';
-import { ADMIN_PASSWORD, startTestApp, TestApp } from './support/test-app';
+import { ADMIN_PASSWORD, startTestApp, TestApp, unique } from './support/test-app';
 
 describe('admin auth (e2e)', () => {
   let t: TestApp;
@@ -53,13 +53,15 @@ describe('admin auth (e2e)', () => {
 
 describe('admin login throttling (e2e)', () => {
   let t: TestApp;
+  // Its own bootstrap admin: with Redis, login counters are shared with every other suite's 'admin'.
+  const adminName = unique('throttle');
   beforeAll(async () => {
-    t = await startTestApp({ ADMIN_LOGIN_ATTEMPTS_PER_MINUTE: '3' });
+    t = await startTestApp({ ADMIN_LOGIN_ATTEMPTS_PER_MINUTE: '3', ADMIN_USERNAME: adminName });
   });
   afterAll(() => t.close());
 
   it('slows password guessing per address and account with 429 RATE_LIMITED and Retry-After', async () => {
-    const admin = await AdminClient.asPlatformAdmin(t);
+    const admin = await AdminClient.asPlatformAdmin(t, adminName);
     const victim = await admin.createAuthor(); // logs in once: the first of its 3 attempts
     for (let i = 0; i < 2; i++) {
       await t.http().post('/admin/v1/auth/login').send({ username: victim.username, password: 'wrong-guess' }).expect(401);

@@ -7,8 +7,8 @@ export class AdminClient {
     readonly token: string,
   ) {}
 
-  static async asPlatformAdmin(t: TestApp): Promise<AdminClient> {
-    return new AdminClient(t, await login(t, 'admin', ADMIN_PASSWORD));
+  static async asPlatformAdmin(t: TestApp, username = 'admin'): Promise<AdminClient> {
+    return new AdminClient(t, await login(t, username, ADMIN_PASSWORD));
   }
 
   auth(): { Authorization: string } {
