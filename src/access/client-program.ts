@@ -20,11 +20,20 @@ export class ClientProgramDirectory {
 
   async byProgramId(programId: string): Promise<ClientProgram> {
     if (!PROGRAM_ID_PATTERN.test(programId)) throw new ServiceError(ErrorCode.PROGRAM_NOT_FOUND);
+    return this.find('p.program_id = :programId', { programId });
+  }
+
+  /** The program of a session or another record that holds the internal key. */
+  async byProjectId(projectId: string): Promise<ClientProgram> {
+    return this.find('p.id = :projectId', { projectId });
+  }
+
+  private async find(where: string, params: Record<string, string>): Promise<ClientProgram> {
     const row = await this.projects
       .createQueryBuilder('p')
       .innerJoin('admin_users', 'u', 'u.id = p.owner_id')
       .addSelect('u.status', 'author_status')
-      .where('p.program_id = :programId', { programId })
+      .where(where, params)
       .getRawAndEntities();
     const project = row.entities[0];
     if (!project) throw new ServiceError(ErrorCode.PROGRAM_NOT_FOUND);

@@ -1,0 +1,37 @@
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { AdminAuth } from '../admin-auth/admin-auth.decorator';
+import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
+import { MAX_INT32 } from '../common/limits';
+import { UuidParamPipe } from '../common/uuid-param.pipe';
+import { Envelope } from '../core/envelope/envelope.decorator';
+import { ProjectAccess } from '../projects/project-access';
+import { SessionsService } from './sessions.service';
+
+export class RevokeSessionsDto {
+  @ApiPropertyOptional({ description: 'end the sessions of this card' }) @IsOptional() @IsInt() @Min(1) @Max(MAX_INT32)
+  card_id?: number;
+
+  @ApiPropertyOptional({ description: 'end the sessions of this program user' }) @IsOptional() @IsInt() @Min(1) @Max(MAX_INT32)
+  user_id?: number;
+}
+
+@ApiTags('admin: sessions')
+@Envelope('admin')
+@AdminAuth()
+@Controller('admin/v1/projects/:id/sessions')
+export class SessionsAdminController {
+  constructor(
+    private readonly sessions: SessionsService,
+    private readonly access: ProjectAccess,
+  ) {}
+
+  /** Forced offline: a card's, a user's, or (with neither) every session of the project. */
+  @Post('revoke')
+  @HttpCode(200)
+  async revoke(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Body() body: RevokeSessionsDto) {
+    const project = await this.access.find(actor, id);
+    return { revoked: await this.sessions.revokeWhere(project.id, { cardId: body.card_id, userId: body.user_id }) };
+  }
+}

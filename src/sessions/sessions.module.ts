@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ProjectsModule } from '../projects/projects.module';
+import { Session } from './session.entity';
+import { SessionsAdminController } from './sessions-admin.controller';
+import { SessionsService } from './sessions.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([Session]), ProjectsModule],
+  controllers: [SessionsAdminController],
+  providers: [SessionsService],
+  exports: [SessionsService],
+})
+export class SessionsModule {}

@@ -1,0 +1,84 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { IsNull, Repository } from 'typeorm';
+import { hashToken, newToken } from '../core/crypto/tokens';
+import { ErrorCode } from '../core/errors/error-code';
+import { ServiceError } from '../core/errors/service-error';
+import { Session, SessionType } from './session.entity';
+
+export interface OpenSession {
+  token: string;
+  session: Session;
+}
+
+/**
+ * SDK sessions (decisions §5): opened at SDK login, renewed by heartbeats, revoked by forced
+ * offline, unbinding or a ban. Every check reads PostgreSQL, which all instances share, so a
+ * revocation is seen by the next heartbeat on any instance.
+ */
+@Injectable()
+export class SessionsService {
+  constructor(@InjectRepository(Session) private readonly sessions: Repository<Session>) {}
+
+  async open(fields: { type: SessionType; projectId: string; cardId?: number; userId?: number; machine: string; expiresAt: Date }): Promise<OpenSession> {
+    const token = newToken();
+    const session = await this.sessions.save(
+      this.sessions.create({
+        tokenHash: hashToken(token),
+        type: fields.type,
+        projectId: fields.projectId,
+        cardId: fields.cardId ?? null,
+        userId: fields.userId ?? null,
+        machineCode: fields.machine,
+        expiresAt: fields.expiresAt,
+        lastSeenAt: new Date(),
+      }),
+    );
+    return { token, session };
+  }
+
+  /**
+   * The live session behind a bearer token, of the expected type and machine. Unknown, expired and
+   * revoked are SESSION_INVALID; the other type is SESSION_TYPE_MISMATCH; another machine is
+   * MACHINE_MISMATCH.
+   */
+  async resolve(token: string, type: SessionType, machine: string): Promise<Session> {
+    const session = await this.sessions.findOneBy({ tokenHash: hashToken(token) });
+    if (!session || session.revokedAt || session.expiresAt.getTime() <= Date.now()) throw new ServiceError(ErrorCode.SESSION_INVALID);
+    if (session.type !== type) throw new ServiceError(ErrorCode.SESSION_TYPE_MISMATCH);
+    if (session.machineCode !== machine) throw new ServiceError(ErrorCode.MACHINE_MISMATCH);
+    return session;
+  }
+
+  /**
+   * Extends a session to `now + ttl` (capped). To keep heartbeats off the write path, the row is
+   * only written once less than half the lifetime is left; until then the stored expiry stands.
+   */
+  async renew(session: Session, ttlSeconds: number, cap: Date | null): Promise<Date> {
+    const now = Date.now();
+    if (session.expiresAt.getTime() - now > (ttlSeconds * 1000) / 2) return session.expiresAt;
+    const target = new Date(Math.min(now + ttlSeconds * 1000, cap?.getTime() ?? Infinity));
+    if (target.getTime() > session.expiresAt.getTime()) {
+      await this.sessions.update({ id: session.id }, { expiresAt: target, lastSeenAt: new Date(now) });
+      session.expiresAt = target;
+    }
+    return session.expiresAt;
+  }
+
+  async revoke(id: string): Promise<void> {
+    await this.sessions.update({ id, revokedAt: IsNull() }, { revokedAt: new Date() });
+  }
+
+  /** Forced offline: every live session of a card, a program user, or (with neither) a whole project. */
+  async revokeWhere(projectId: string, target: { cardId?: number; userId?: number; machine?: string }): Promise<number> {
+    const where = {
+      projectId,
+      revokedAt: IsNull(),
+      ...(target.cardId !== undefined ? { cardId: target.cardId } : {}),
+      ...(target.userId !== undefined ? { userId: target.userId, type: 'app_user' as const } : {}),
+      ...(target.machine !== undefined ? { machineCode: target.machine } : {}),
+    };
+    const result = await this.sessions.update(where, { revokedAt: new Date() });
+    return result.affected ?? 0;
+  }
+}

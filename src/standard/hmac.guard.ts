@@ -1,0 +1,74 @@
+import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ClientProgram, ClientProgramDirectory } from '../access/client-program';
+import { PROGRAM_ID_PATTERN } from '../common/field-rules';
+import { unixSeconds } from '../common/time';
+import { SecretBox } from '../core/crypto/secret-box';
+import { pathOf } from '../core/envelope/family';
+import { ErrorCode } from '../core/errors/error-code';
+import { ServiceError } from '../core/errors/service-error';
+import { DeclareAuthScheme } from '../core/http/auth-scheme';
+import { SharedStore } from '../core/store/shared-store';
+import { HMAC_NONCE_PATTERN, SIGNATURE_HEADERS, SIGNATURE_WINDOW_SECONDS, signatureMatches } from './hmac-signature';
+
+type BodyKind = 'form' | 'json';
+const BODY_KIND = 'cardkey:hmac-body-kind';
+const SIGNED_PROGRAM = Symbol.for('cardkey.signedProgram');
+const UUID_LIKE = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+const CONTENT_TYPES: Record<BodyKind, string> = { form: 'application/x-www-form-urlencoded', json: 'application/json' };
+
+/**
+ * V3 and SDK authentication, in the order of decisions §3: content type, then the `app` rules
+ * (missing, only inside `data`, a `data` ciphertext, an internal key) before anything is decrypted
+ * or looked up, then program, signature, timestamp and a nonce claimed once per program for 300 s
+ * in the shared store.
+ */
+@Injectable()
+export class HmacGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly directory: ClientProgramDirectory,
+    private readonly box: SecretBox,
+    private readonly store: SharedStore,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest();
+    const kind = this.reflector.getAllAndOverride<BodyKind>(BODY_KIND, [context.getHandler(), context.getClass()]);
+    const contentType = String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    if (contentType !== CONTENT_TYPES[kind]) {
+      throw new ServiceError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, `Send the body as ${CONTENT_TYPES[kind]}`);
+    }
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const app = typeof body.app === 'string' ? body.app.trim() : '';
+    if (!app) throw new ServiceError(ErrorCode.APP_REQUIRED);
+    if (body.data !== undefined) throw new ServiceError(ErrorCode.CIPHERTEXT_NOT_ALLOWED);
+    if (UUID_LIKE.test(app)) throw new ServiceError(ErrorCode.INTERNAL_KEY_NOT_ACCEPTED);
+    if (!PROGRAM_ID_PATTERN.test(app)) throw new ServiceError(ErrorCode.PROGRAM_NOT_FOUND);
+    const program = await this.directory.byProgramId(app);
+
+    const header = (name: string) => (typeof request.headers[name] === 'string' ? (request.headers[name] as string) : '');
+    const timestamp = header(SIGNATURE_HEADERS.timestamp);
+    const nonce = header(SIGNATURE_HEADERS.nonce);
+    const signature = header(SIGNATURE_HEADERS.signature);
+    const rawBody: Buffer | undefined = request.rawBody ?? request.raw?.rawBody;
+    const parts = { method: request.method, path: pathOf(request.originalUrl ?? request.url), timestamp, nonce, rawBody: rawBody ?? '' };
+    if (!signature || !signatureMatches(this.box.decrypt(program.project.apiSecretEnc), parts, signature)) {
+      throw new ServiceError(ErrorCode.SIGNATURE_INVALID);
+    }
+    if (!/^\d{1,12}$/.test(timestamp) || Math.abs(unixSeconds() - Number(timestamp)) > SIGNATURE_WINDOW_SECONDS) {
+      throw new ServiceError(ErrorCode.TIMESTAMP_OUT_OF_WINDOW);
+    }
+    if (!HMAC_NONCE_PATTERN.test(nonce)) throw new ServiceError(ErrorCode.BAD_REQUEST, 'X-Svc-Nonce must be 8-96 of [A-Za-z0-9_.:-]');
+    if (!(await this.store.claim(`hmac-nonce:${program.project.id}:${nonce}`, SIGNATURE_WINDOW_SECONDS))) {
+      throw new ServiceError(ErrorCode.NONCE_REPLAYED);
+    }
+    request[SIGNED_PROGRAM] = program;
+    return true;
+  }
+}
+
+/** HMAC-signed client route whose body is form-encoded (V3) or JSON (SDK). */
+export const HmacSigned = (body: BodyKind) => applyDecorators(DeclareAuthScheme('hmac'), SetMetadata(BODY_KIND, body), UseGuards(HmacGuard));
+
+export const SignedProgram = createParamDecorator((_: unknown, ctx: ExecutionContext): ClientProgram => ctx.switchToHttp().getRequest()[SIGNED_PROGRAM]);
