@@ -95,10 +95,18 @@ describe('authors admin API (e2e)', () => {
       ['a missing password', (b) => ({ username: b }), 'password'],
       ['a password over 128 characters', (b) => ({ username: b, password: 'p'.repeat(129) }), 'password'],
       ['a negative daily_api_quota', (b) => ({ username: b, password: PASSWORD, daily_api_quota: -1 }), 'daily_api_quota'],
-      ['a negative daily_verify_quota', (b) => ({ username: b, password: PASSWORD, daily_verify_quota: -5 }), 'daily_verify_quota'],
+      [
+        'a negative daily_verify_quota',
+        (b) => ({ username: b, password: PASSWORD, daily_verify_quota: -5 }),
+        'daily_verify_quota',
+      ],
       ['a fractional quota', (b) => ({ username: b, password: PASSWORD, daily_api_quota: 1.5 }), 'daily_api_quota'],
       ['a quota sent as a string', (b) => ({ username: b, password: PASSWORD, daily_verify_quota: '10' }), 'daily_verify_quota'],
-      ['a quota beyond the 32-bit range', (b) => ({ username: b, password: PASSWORD, daily_api_quota: 2 ** 31 }), 'daily_api_quota'],
+      [
+        'a quota beyond the 32-bit range',
+        (b) => ({ username: b, password: PASSWORD, daily_api_quota: 2 ** 31 }),
+        'daily_api_quota',
+      ],
       ['an unknown field', (b) => ({ username: b, password: PASSWORD, role: 'platform_admin' }), 'role'],
       ['a status on create', (b) => ({ username: b, password: PASSWORD, status: 'disabled' }), 'status'],
     ];
@@ -121,7 +129,9 @@ describe('authors admin API (e2e)', () => {
       const tag = unique('pg');
       const created: string[] = [];
       for (const suffix of ['a', 'b', 'c']) {
-        created.push((await admin.post('/admin/v1/authors', { username: `${tag}${suffix}`, password: PASSWORD }).expect(201)).body.username);
+        created.push(
+          (await admin.post('/admin/v1/authors', { username: `${tag}${suffix}`, password: PASSWORD }).expect(201)).body.username,
+        );
       }
       const first = await search(tag, '&page_size=2');
       expect(first).toMatchObject({ total: 3, page: 1, page_size: 2 });
@@ -135,9 +145,16 @@ describe('authors admin API (e2e)', () => {
       const defaults = await search(tag);
       expect(defaults).toMatchObject({ total: 3, page: 1, page_size: 20 });
       for (const item of defaults.items) {
-        expect(Object.keys(item).sort()).toEqual(
-          ['created_at', 'daily_api_quota', 'daily_verify_quota', 'id', 'role', 'status', 'updated_at', 'username'],
-        );
+        expect(Object.keys(item).sort()).toEqual([
+          'created_at',
+          'daily_api_quota',
+          'daily_verify_quota',
+          'id',
+          'role',
+          'status',
+          'updated_at',
+          'username',
+        ]);
         expect(item.role).toBe('author');
       }
     });
@@ -249,7 +266,10 @@ describe('authors admin API (e2e)', () => {
       expect(res.body).toEqual({ ...before, daily_api_quota: 500, updated_at: expect.stringMatching(ISO_TIME) });
       const cleared = await admin.patch(`/admin/v1/authors/${id}`, { daily_verify_quota: null }).expect(200);
       expect(cleared.body).toMatchObject({ daily_api_quota: 500, daily_verify_quota: null, status: 'active' });
-      expect((await admin.get(`/admin/v1/authors/${id}`).expect(200)).body).toMatchObject({ daily_api_quota: 500, daily_verify_quota: null });
+      expect((await admin.get(`/admin/v1/authors/${id}`).expect(200)).body).toMatchObject({
+        daily_api_quota: 500,
+        daily_verify_quota: null,
+      });
     });
 
     it.each<[string, Record<string, unknown>, string]>([

@@ -4,8 +4,20 @@ import { PlatformSettingsBody, withPlatformLock } from './support/platform-state
 import { startTestApp, TestApp, unique } from './support/test-app';
 
 const INTERFACES = [
-  'card_login', 'card_unbind', 'card_heartbeat', 'user_register', 'user_login', 'user_heartbeat', 'announcement',
-  'app_config', 'get_file', 'app_profile', 'version_check', 'state_check', 'paycheck', 'licence_verify',
+  'card_login',
+  'card_unbind',
+  'card_heartbeat',
+  'user_register',
+  'user_login',
+  'user_heartbeat',
+  'announcement',
+  'app_config',
+  'get_file',
+  'app_profile',
+  'version_check',
+  'state_check',
+  'paycheck',
+  'licence_verify',
 ];
 const SETTINGS = '/admin/v1/platform/settings';
 const INTERFACES_PATH = '/admin/v1/platform/interfaces';
@@ -59,13 +71,21 @@ describe('platform admin API (e2e)', () => {
     const getSettings = async () => (await admin.get(SETTINGS).expect(200)).body as PlatformSettingsBody & { updated_at: string };
     const interfaceStatus = async () =>
       Object.fromEntries(
-        ((await admin.get(INTERFACES_PATH).expect(200)).body.items as Array<{ name: string; enabled: boolean }>).map((i) => [i.name, i.enabled]),
+        ((await admin.get(INTERFACES_PATH).expect(200)).body.items as Array<{ name: string; enabled: boolean }>).map((i) => [
+          i.name,
+          i.enabled,
+        ]),
       );
 
     describe('settings', () => {
       it('answers the three settings with their types', async () => {
         const body = await getSettings();
-        expect(Object.keys(body).sort()).toEqual(['connect_min_level', 'connect_opening_mode', 'legacy_metering_enabled', 'updated_at']);
+        expect(Object.keys(body).sort()).toEqual([
+          'connect_min_level',
+          'connect_opening_mode',
+          'legacy_metering_enabled',
+          'updated_at',
+        ]);
         expect(['base_package', 'entitlement', 'self_service']).toContain(body.connect_opening_mode);
         expect(Number.isInteger(body.connect_min_level)).toBe(true);
         expect(typeof body.legacy_metering_enabled).toBe('boolean');
@@ -86,7 +106,11 @@ describe('platform admin API (e2e)', () => {
 
             await admin.put(SETTINGS, { legacy_metering_enabled: !before.legacy_metering_enabled }).expect(200);
             const after = await getSettings();
-            expect(after).toMatchObject({ connect_opening_mode: mode, connect_min_level: level, legacy_metering_enabled: !before.legacy_metering_enabled });
+            expect(after).toMatchObject({
+              connect_opening_mode: mode,
+              connect_min_level: level,
+              legacy_metering_enabled: !before.legacy_metering_enabled,
+            });
             expect(new Date(after.updated_at).getTime()).toBeGreaterThanOrEqual(new Date(before.updated_at).getTime());
 
             const empty = await admin.put(SETTINGS, {}).expect(200);
@@ -108,7 +132,9 @@ describe('platform admin API (e2e)', () => {
           const before = await getSettings();
           try {
             for (const mode of ['self_service', 'entitlement', 'base_package']) {
-              expect((await admin.put(SETTINGS, { connect_opening_mode: mode }).expect(200)).body.connect_opening_mode).toBe(mode);
+              expect((await admin.put(SETTINGS, { connect_opening_mode: mode }).expect(200)).body.connect_opening_mode).toBe(
+                mode,
+              );
               expect((await getSettings()).connect_opening_mode).toBe(mode);
             }
           } finally {
@@ -240,7 +266,11 @@ describe('platform admin API (e2e)', () => {
           expectAdminError(await author.get(SETTINGS), 403, FORBIDDEN);
           expectAdminError(await author.put(SETTINGS, { connect_opening_mode: 'self_service' }), 403, FORBIDDEN);
           expectAdminError(await author.get(INTERFACES_PATH), 403, FORBIDDEN);
-          expectAdminError(await author.put(`${INTERFACES_PATH}/card_login`, { enabled: !interfaces.card_login }), 403, FORBIDDEN);
+          expectAdminError(
+            await author.put(`${INTERFACES_PATH}/card_login`, { enabled: !interfaces.card_login }),
+            403,
+            FORBIDDEN,
+          );
           expect(await getSettings()).toEqual(settings);
           expect(await interfaceStatus()).toEqual(interfaces);
         });

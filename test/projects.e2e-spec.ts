@@ -7,8 +7,20 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const PROGRAM_ID = /^[1-9][0-9]{7}$/;
 const MASKED = /^\*{4}.{4}$/;
 const INTERFACES = [
-  'card_login', 'card_unbind', 'card_heartbeat', 'user_register', 'user_login', 'user_heartbeat', 'announcement',
-  'app_config', 'get_file', 'app_profile', 'version_check', 'state_check', 'paycheck', 'licence_verify',
+  'card_login',
+  'card_unbind',
+  'card_heartbeat',
+  'user_register',
+  'user_login',
+  'user_heartbeat',
+  'announcement',
+  'app_config',
+  'get_file',
+  'app_profile',
+  'version_check',
+  'state_check',
+  'paycheck',
+  'licence_verify',
 ];
 const SECRETS = ['api_secret', 'legacy_secret', 'transport_key'] as const;
 const PROJECTS = '/admin/v1/projects';
@@ -56,7 +68,12 @@ describe('projects admin API (e2e)', () => {
   }
   const get = async (client: AdminClient, id: string) => (await client.get(`${PROJECTS}/${id}`).expect(200)).body as Project;
   const list = async (client: AdminClient, query = '') =>
-    (await client.get(`${PROJECTS}?page_size=100${query}`).expect(200)).body as { items: Project[]; total: number; page: number; page_size: number };
+    (await client.get(`${PROJECTS}?page_size=100${query}`).expect(200)).body as {
+      items: Project[];
+      total: number;
+      page: number;
+      page_size: number;
+    };
 
   describe('create', () => {
     it('an author creates a project with the default settings, owned by itself, and sees its three secrets once', async () => {
@@ -98,9 +115,23 @@ describe('projects admin API (e2e)', () => {
     });
 
     it('takes settings at creation', async () => {
-      const p = await create(a.client, { device_limit: 3, transport_encryption: 'rc4', ip_bindings: ['192.0.2.7'], user_machine_policy: 'free' });
-      expect(p).toMatchObject({ device_limit: 3, transport_encryption: 'rc4', ip_bindings: ['192.0.2.7'], user_machine_policy: 'free' });
-      expect(await get(a.client, p.id)).toMatchObject({ device_limit: 3, transport_encryption: 'rc4', ip_bindings: ['192.0.2.7'] });
+      const p = await create(a.client, {
+        device_limit: 3,
+        transport_encryption: 'rc4',
+        ip_bindings: ['192.0.2.7'],
+        user_machine_policy: 'free',
+      });
+      expect(p).toMatchObject({
+        device_limit: 3,
+        transport_encryption: 'rc4',
+        ip_bindings: ['192.0.2.7'],
+        user_machine_policy: 'free',
+      });
+      expect(await get(a.client, p.id)).toMatchObject({
+        device_limit: 3,
+        transport_encryption: 'rc4',
+        ip_bindings: ['192.0.2.7'],
+      });
     });
 
     it('a platform admin must name an author as owner_id', async () => {
@@ -108,7 +139,12 @@ describe('projects admin API (e2e)', () => {
       const name = unique('AdminMade ');
       expectAdminError(await admin.post(PROJECTS, { name }), 400, BAD_REQUEST, 'owner_id');
       expectAdminError(await admin.post(PROJECTS, { name, owner_id: me.id }), 400, BAD_REQUEST, 'owner_id');
-      expectAdminError(await admin.post(PROJECTS, { name, owner_id: '5b0f8b0e-1c1d-4f8e-9d53-3a3b1c2d4e5f' }), 400, BAD_REQUEST, 'owner_id');
+      expectAdminError(
+        await admin.post(PROJECTS, { name, owner_id: '5b0f8b0e-1c1d-4f8e-9d53-3a3b1c2d4e5f' }),
+        400,
+        BAD_REQUEST,
+        'owner_id',
+      );
       expectAdminError(await admin.post(PROJECTS, { name, owner_id: 'alice' }), 400, BAD_REQUEST, 'owner_id');
       expect((await list(admin, `&q=${encodeURIComponent(name)}`)).total).toBe(0);
 
@@ -173,7 +209,14 @@ describe('projects admin API (e2e)', () => {
       };
       const res = await a.client.patch(`${PROJECTS}/${p.id}`, change).expect(200);
       const expected = { ...change, ip_bindings: ['203.0.113.9', '2001:db8::1'] };
-      expect(res.body).toMatchObject({ ...expected, id: p.id, program_id: p.program_id, owner_id: a.id, basic_package: true, connect_enabled: false });
+      expect(res.body).toMatchObject({
+        ...expected,
+        id: p.id,
+        program_id: p.program_id,
+        owner_id: a.id,
+        basic_package: true,
+        connect_enabled: false,
+      });
       expect(res.body.api_secret).toBe(`****${p.api_secret.slice(-4)}`);
       expect(await get(a.client, p.id)).toEqual(res.body);
 
@@ -215,12 +258,19 @@ describe('projects admin API (e2e)', () => {
     it('an author PATCHing an entitlement gets 403 and nothing changes; a platform admin can', async () => {
       const p = await create(a.client);
       const before = await get(a.client, p.id);
-      for (const body of [{ basic_package: false }, { plan_level: 3 }, { licence_verify: true }, { name: 'Sneaky', device_limit: 4, plan_level: 9 }]) {
+      for (const body of [
+        { basic_package: false },
+        { plan_level: 3 },
+        { licence_verify: true },
+        { name: 'Sneaky', device_limit: 4, plan_level: 9 },
+      ]) {
         expectAdminError(await a.client.patch(`${PROJECTS}/${p.id}`, body), 403, FORBIDDEN);
       }
       expect(await get(a.client, p.id)).toEqual(before);
 
-      const res = await admin.patch(`${PROJECTS}/${p.id}`, { basic_package: false, plan_level: 4, licence_verify: true }).expect(200);
+      const res = await admin
+        .patch(`${PROJECTS}/${p.id}`, { basic_package: false, plan_level: 4, licence_verify: true })
+        .expect(200);
       expect(res.body).toMatchObject({ basic_package: false, plan_level: 4, licence_verify: true, name: p.name, owner_id: a.id });
       expect(await get(a.client, p.id)).toMatchObject({ basic_package: false, plan_level: 4, licence_verify: true });
       // The owner may still change its own settings afterwards.
@@ -232,11 +282,21 @@ describe('projects admin API (e2e)', () => {
   describe('entitlements', () => {
     it('a platform admin PUTs all three; the author sees them', async () => {
       const p = await create(a.client);
-      const res = await admin.put(`${PROJECTS}/${p.id}/entitlements`, { basic_package: false, plan_level: 2, licence_verify: true }).expect(200);
-      expect(res.body).toMatchObject({ id: p.id, basic_package: false, plan_level: 2, licence_verify: true, ...pick(p, ['name', 'device_limit']) });
+      const res = await admin
+        .put(`${PROJECTS}/${p.id}/entitlements`, { basic_package: false, plan_level: 2, licence_verify: true })
+        .expect(200);
+      expect(res.body).toMatchObject({
+        id: p.id,
+        basic_package: false,
+        plan_level: 2,
+        licence_verify: true,
+        ...pick(p, ['name', 'device_limit']),
+      });
       expect(res.body.api_secret).toMatch(MASKED);
       expect(await get(a.client, p.id)).toMatchObject({ basic_package: false, plan_level: 2, licence_verify: true });
-      await admin.put(`${PROJECTS}/${p.id}/entitlements`, { basic_package: true, plan_level: 0, licence_verify: false }).expect(200);
+      await admin
+        .put(`${PROJECTS}/${p.id}/entitlements`, { basic_package: true, plan_level: 0, licence_verify: false })
+        .expect(200);
       expect(await get(a.client, p.id)).toMatchObject({ basic_package: true, plan_level: 0, licence_verify: false });
     });
 
@@ -245,9 +305,24 @@ describe('projects admin API (e2e)', () => {
       const before = await get(a.client, p.id);
       const full = { basic_package: false, plan_level: 5, licence_verify: true };
       expectAdminError(await a.client.put(`${PROJECTS}/${p.id}/entitlements`, full), 403, FORBIDDEN);
-      expectAdminError(await admin.put(`${PROJECTS}/${p.id}/entitlements`, { basic_package: false }), 400, BAD_REQUEST, 'plan_level');
-      expectAdminError(await admin.put(`${PROJECTS}/${p.id}/entitlements`, { ...full, plan_level: -1 }), 400, BAD_REQUEST, 'plan_level');
-      expectAdminError(await admin.put(`${PROJECTS}/${p.id}/entitlements`, { ...full, device_limit: 9 }), 400, BAD_REQUEST, 'device_limit');
+      expectAdminError(
+        await admin.put(`${PROJECTS}/${p.id}/entitlements`, { basic_package: false }),
+        400,
+        BAD_REQUEST,
+        'plan_level',
+      );
+      expectAdminError(
+        await admin.put(`${PROJECTS}/${p.id}/entitlements`, { ...full, plan_level: -1 }),
+        400,
+        BAD_REQUEST,
+        'plan_level',
+      );
+      expectAdminError(
+        await admin.put(`${PROJECTS}/${p.id}/entitlements`, { ...full, device_limit: 9 }),
+        400,
+        BAD_REQUEST,
+        'device_limit',
+      );
       expect(await get(a.client, p.id)).toEqual(before);
       expectAdminError(await admin.put(`${PROJECTS}/0d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6/entitlements`, full), 404, NOT_FOUND);
     });
@@ -293,10 +368,18 @@ describe('projects admin API (e2e)', () => {
     it('lists the 14 interfaces authorized, without quota, with the platform status', async () => {
       const p = await create(a.client);
       await withPlatformLock(async () => {
-        const platform = (await admin.get('/admin/v1/platform/interfaces').expect(200)).body.items as Array<{ name: string; enabled: boolean }>;
+        const platform = (await admin.get('/admin/v1/platform/interfaces').expect(200)).body.items as Array<{
+          name: string;
+          enabled: boolean;
+        }>;
         const res = await a.client.get(`${PROJECTS}/${p.id}/interfaces`).expect(200);
         expect(res.body).toEqual({
-          items: INTERFACES.map((name) => ({ name, authorized: true, daily_quota: null, platform_enabled: platform.find((i) => i.name === name)!.enabled })),
+          items: INTERFACES.map((name) => ({
+            name,
+            authorized: true,
+            daily_quota: null,
+            platform_enabled: platform.find((i) => i.name === name)!.enabled,
+          })),
           total: 14,
         });
         expect((await admin.get(`${PROJECTS}/${p.id}/interfaces`).expect(200)).body).toEqual(res.body);
@@ -308,7 +391,12 @@ describe('projects admin API (e2e)', () => {
       await a.client.get(`${PROJECTS}/${p.id}/interfaces`).expect(200);
       await withPlatformInterface(admin, 'paycheck', false, async () => {
         const items = (await a.client.get(`${PROJECTS}/${p.id}/interfaces`).expect(200)).body.items;
-        expect(items.find((i: { name: string }) => i.name === 'paycheck')).toEqual({ name: 'paycheck', authorized: true, daily_quota: null, platform_enabled: false });
+        expect(items.find((i: { name: string }) => i.name === 'paycheck')).toEqual({
+          name: 'paycheck',
+          authorized: true,
+          daily_quota: null,
+          platform_enabled: false,
+        });
       });
     });
 
@@ -321,10 +409,16 @@ describe('projects admin API (e2e)', () => {
       const items = (await a.client.get(`${PROJECTS}/${p.id}/interfaces`).expect(200)).body.items as Array<{ name: string }>;
       expect(items.find((i) => i.name === 'card_login')).toMatchObject({ authorized: false, daily_quota: 5 });
       expect(items.filter((i) => i.name !== 'card_login')).toEqual(
-        expect.arrayContaining(INTERFACES.filter((n) => n !== 'card_login').map((name) => expect.objectContaining({ name, authorized: true, daily_quota: null }))),
+        expect.arrayContaining(
+          INTERFACES.filter((n) => n !== 'card_login').map((name) =>
+            expect.objectContaining({ name, authorized: true, daily_quota: null }),
+          ),
+        ),
       );
       // Another project keeps its own authorization.
-      const otherItems = (await a.client.get(`${PROJECTS}/${other.id}/interfaces`).expect(200)).body.items as Array<{ name: string }>;
+      const otherItems = (await a.client.get(`${PROJECTS}/${other.id}/interfaces`).expect(200)).body.items as Array<{
+        name: string;
+      }>;
       expect(otherItems.find((i) => i.name === 'card_login')).toMatchObject({ authorized: true, daily_quota: null });
 
       // A quota left out means unlimited again; 0 is a real quota.
@@ -338,7 +432,11 @@ describe('projects admin API (e2e)', () => {
     it('refuses the author (403), an unknown interface (404) and a bad body (400), changing nothing', async () => {
       const p = await create(a.client);
       const before = (await a.client.get(`${PROJECTS}/${p.id}/interfaces`).expect(200)).body;
-      expectAdminError(await a.client.put(`${PROJECTS}/${p.id}/interfaces/card_login`, { authorized: true, daily_quota: 1000 }), 403, FORBIDDEN);
+      expectAdminError(
+        await a.client.put(`${PROJECTS}/${p.id}/interfaces/card_login`, { authorized: true, daily_quota: 1000 }),
+        403,
+        FORBIDDEN,
+      );
       for (const name of ['kmlogon', 'nope']) {
         expectAdminError(await admin.put(`${PROJECTS}/${p.id}/interfaces/${name}`, { authorized: false }), 404, NOT_FOUND);
       }
@@ -353,7 +451,11 @@ describe('projects admin API (e2e)', () => {
         expectAdminError(await admin.put(`${PROJECTS}/${p.id}/interfaces/card_login`, body), 400, BAD_REQUEST, field);
       }
       expect((await a.client.get(`${PROJECTS}/${p.id}/interfaces`).expect(200)).body).toEqual(before);
-      expectAdminError(await admin.put(`${PROJECTS}/0d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6/interfaces/card_login`, { authorized: false }), 404, NOT_FOUND);
+      expectAdminError(
+        await admin.put(`${PROJECTS}/0d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6/interfaces/card_login`, { authorized: false }),
+        404,
+        NOT_FOUND,
+      );
     });
   });
 
@@ -363,7 +465,11 @@ describe('projects admin API (e2e)', () => {
       for (const mode of ['base_package', 'entitlement'] as const) {
         await withPlatformSettings(admin, { connect_opening_mode: mode }, async () => {
           expectAdminError(await a.client.put(`${PROJECTS}/${p.id}/connect`, { enabled: true }), 409, CONFLICT);
-          expectAdminError(await a.client.patch(`${PROJECTS}/${p.id}`, { connect_enabled: true, device_limit: 2 }), 409, CONFLICT);
+          expectAdminError(
+            await a.client.patch(`${PROJECTS}/${p.id}`, { connect_enabled: true, device_limit: 2 }),
+            409,
+            CONFLICT,
+          );
         });
       }
       expect(await get(a.client, p.id)).toMatchObject({ connect_enabled: false, device_limit: 1 });
@@ -462,7 +568,9 @@ describe('projects admin API (e2e)', () => {
       expect((await list(admin, `&q=${fromA.program_id}`)).items.map((p) => p.id)).toEqual([fromA.id]);
       expect((await list(admin, `&owner_id=${c.id}&status=disabled`)).items.map((p) => p.id)).toEqual([second.id]);
       expect((await list(admin, `&owner_id=${c.id}&status=active`)).items.map((p) => p.id)).toEqual([first.id]);
-      expect((await list(admin, `&q=${encodeURIComponent(first.name.toLowerCase())}`)).items.map((p) => p.id)).toEqual([first.id]);
+      expect((await list(admin, `&q=${encodeURIComponent(String(first.name).toLowerCase())}`)).items.map((p) => p.id)).toEqual([
+        first.id,
+      ]);
       expect((await list(c.client, '&status=disabled')).items.map((p) => p.id)).toEqual([second.id]);
     });
 

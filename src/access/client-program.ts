@@ -3,40 +3,77 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { AccountStatus } from '../admin-auth/admin-user.entity';
 import { PROGRAM_ID_PATTERN } from '../common/field-rules';
+import { ProgramCache } from '../core/cache/program-cache';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
+import { InterfaceName } from '../platform/interface-names';
+import { ProjectInterface } from '../projects/project-interface.entity';
 import { Project } from '../projects/project.entity';
 
-/** A program as a client route sees it: the project and its author's status. */
-export interface ClientProgram {
-  project: Project;
-  authorStatus: AccountStatus;
+/** The project settings a client route reads (JSON-safe, so it can live in the shared cache). */
+export type ProgramSettings = Omit<Project, 'createdAt' | 'updatedAt' | 'ownerId' | 'name'>;
+
+export interface InterfaceAuthorization {
+  authorized: boolean;
+  dailyQuota: number | null;
 }
 
-/** Finds the program behind a public program ID (never an internal project key). */
+/** A program as a client route sees it: settings, its author's status and interface authorizations. */
+export interface ClientProgram {
+  project: ProgramSettings;
+  authorStatus: AccountStatus;
+  /** Rows set by the platform admin; an interface without one is authorized without quota. */
+  authorizations: Partial<Record<InterfaceName, InterfaceAuthorization>>;
+}
+
+const PROGRAM_ID_BY_PROJECT_LIMIT = 10_000;
+
+/**
+ * Finds the program behind a public program ID (never an internal project key), through the
+ * shared program cache: one client request costs no query here while the program is cached.
+ */
 @Injectable()
 export class ClientProgramDirectory {
-  constructor(@InjectRepository(Project) private readonly projects: Repository<Project>) {}
+  /** project id → program id never changes, so this map needs no invalidation. */
+  private readonly programIds = new Map<string, string>();
+
+  constructor(
+    @InjectRepository(Project) private readonly projects: Repository<Project>,
+    @InjectRepository(ProjectInterface) private readonly authorizations: Repository<ProjectInterface>,
+    private readonly cache: ProgramCache,
+  ) {}
 
   async byProgramId(programId: string): Promise<ClientProgram> {
     if (!PROGRAM_ID_PATTERN.test(programId)) throw new ServiceError(ErrorCode.PROGRAM_NOT_FOUND);
-    return this.find('p.program_id = :programId', { programId });
+    const program = await this.cache.through(programId, 'program', () => this.load(programId));
+    if (!program) throw new ServiceError(ErrorCode.PROGRAM_NOT_FOUND);
+    return program;
   }
 
-  /** The program of a session or another record that holds the internal key. */
+  /** The program of a record that holds the internal key (a session). */
   async byProjectId(projectId: string): Promise<ClientProgram> {
-    return this.find('p.id = :projectId', { projectId });
+    let programId = this.programIds.get(projectId);
+    if (!programId) {
+      const row = await this.projects.findOne({ where: { id: projectId }, select: { programId: true } });
+      if (!row) throw new ServiceError(ErrorCode.PROGRAM_NOT_FOUND);
+      if (this.programIds.size >= PROGRAM_ID_BY_PROJECT_LIMIT) this.programIds.clear();
+      this.programIds.set(projectId, (programId = row.programId));
+    }
+    return this.byProgramId(programId);
   }
 
-  private async find(where: string, params: Record<string, string>): Promise<ClientProgram> {
+  private async load(programId: string): Promise<ClientProgram | null> {
     const row = await this.projects
       .createQueryBuilder('p')
       .innerJoin('admin_users', 'u', 'u.id = p.owner_id')
       .addSelect('u.status', 'author_status')
-      .where(where, params)
+      .where('p.program_id = :programId', { programId })
       .getRawAndEntities();
     const project = row.entities[0];
-    if (!project) throw new ServiceError(ErrorCode.PROGRAM_NOT_FOUND);
-    return { project, authorStatus: row.raw[0].author_status };
+    if (!project) return null;
+    const { createdAt: _c, updatedAt: _u, ownerId: _o, name: _n, ...settings } = project;
+    const rows = await this.authorizations.findBy({ projectId: project.id });
+    const authorizations = Object.fromEntries(rows.map((r) => [r.name, { authorized: r.authorized, dailyQuota: r.dailyQuota }]));
+    return { project: settings, authorStatus: row.raw[0].author_status, authorizations };
   }
 }

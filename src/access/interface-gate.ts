@@ -1,11 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { InterfaceName } from '../platform/interface-names';
 import { PlatformService } from '../platform/platform.service';
-import { ProjectInterface } from '../projects/project-interface.entity';
 import { ClientProgram } from './client-program';
 import { DailyQuota } from './daily-quota';
 
@@ -25,7 +22,6 @@ export interface GateOptions {
 export class InterfaceGate {
   constructor(
     private readonly platform: PlatformService,
-    @InjectRepository(ProjectInterface) private readonly authorizations: Repository<ProjectInterface>,
     private readonly quota: DailyQuota,
   ) {}
 
@@ -37,7 +33,7 @@ export class InterfaceGate {
     if (options.requireConnect && !(await this.connectOpen(program))) throw new ServiceError(ErrorCode.CONNECT_NOT_ENABLED);
     if (!project.verificationEnabled) throw new ServiceError(ErrorCode.VERIFICATION_SWITCH_OFF);
     if (!(await this.platform.interfaceStatus())[name]) throw new ServiceError(ErrorCode.INTERFACE_DISABLED);
-    const authorization = await this.authorizations.findOneBy({ projectId: project.id, name });
+    const authorization = program.authorizations[name];
     if (authorization && !authorization.authorized) throw new ServiceError(ErrorCode.INTERFACE_NOT_AUTHORIZED);
     if (!(await this.quota.consume(`${project.id}:${name}`, authorization?.dailyQuota ?? null))) {
       throw new ServiceError(ErrorCode.QUOTA_EXCEEDED);
@@ -47,8 +43,7 @@ export class InterfaceGate {
   /** Whether an interface is usable without consuming quota (e.g. to show an announcement). */
   async isAuthorized(program: ClientProgram, name: InterfaceName): Promise<boolean> {
     if (!(await this.platform.interfaceStatus())[name]) return false;
-    const authorization = await this.authorizations.findOneBy({ projectId: program.project.id, name });
-    return authorization?.authorized ?? true;
+    return program.authorizations[name]?.authorized ?? true;
   }
 
   /** Connect opening mode (decisions §7). */

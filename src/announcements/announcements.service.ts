@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { AdminPrincipal } from '../admin-auth/admin-principal';
 import { Page, PageQuery, pageOf } from '../common/paging';
+import { ProgramCache } from '../core/cache/program-cache';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { ProjectAccess } from '../projects/project-access';
@@ -16,6 +17,7 @@ export class AnnouncementsService {
   constructor(
     @InjectRepository(Announcement) private readonly announcements: Repository<Announcement>,
     private readonly access: ProjectAccess,
+    private readonly programCache: ProgramCache,
   ) {}
 
   /** What a client of this program is shown: its newest enabled announcement, or none. */
@@ -23,10 +25,22 @@ export class AnnouncementsService {
     return this.announcements.findOne({ where: { projectId, enabled: true }, order: { id: 'DESC' } });
   }
 
+  /** The content clients are shown, through the program cache (client hot path). */
+  async clientText(program: { id: string; programId: string }): Promise<string> {
+    return this.programCache.through(program.programId, 'announcement', async () => (await this.latestEnabledFor(program.id))?.content ?? '');
+  }
+
   async create(actor: AdminPrincipal, projectId: string, input: CreateAnnouncementDto): Promise<AnnouncementView> {
     const project = await this.access.find(actor, projectId);
-    const row = this.announcements.create({ projectId: project.id, title: input.title, content: input.content, enabled: input.enabled ?? true });
-    return toAnnouncementView(await this.announcements.save(row));
+    const row = this.announcements.create({
+      projectId: project.id,
+      title: input.title,
+      content: input.content,
+      enabled: input.enabled ?? true,
+    });
+    const saved = await this.announcements.save(row);
+    await this.programCache.invalidate(project.programId);
+    return toAnnouncementView(saved);
   }
 
   /** Newest first. */
@@ -52,13 +66,16 @@ export class AnnouncementsService {
     if (input.title !== undefined) row.title = input.title;
     if (input.content !== undefined) row.content = input.content;
     if (input.enabled !== undefined) row.enabled = input.enabled;
-    return toAnnouncementView(await this.announcements.save(row));
+    const saved = await this.announcements.save(row);
+    await this.programCache.invalidate(project.programId);
+    return toAnnouncementView(saved);
   }
 
   async remove(actor: AdminPrincipal, projectId: string, id: number): Promise<void> {
     const project = await this.access.find(actor, projectId);
     const { affected } = await this.announcements.delete({ id, projectId: project.id });
     if (!affected) throw notFound();
+    await this.programCache.invalidate(project.programId);
   }
 
   private async find(projectId: string, id: number): Promise<Announcement> {

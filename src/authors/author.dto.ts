@@ -1,5 +1,6 @@
 import { ApiPropertyOptional, ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { Optional } from '../common/optional';
 import { MAX_INT32 } from '../common/limits';
 import { PageQuery } from '../common/paging';
 
@@ -22,10 +23,10 @@ export class CreateAuthorDto {
 }
 
 export class UpdateAuthorDto {
-  @ApiPropertyOptional({ enum: ['active', 'disabled'] }) @IsOptional() @IsIn(['active', 'disabled'])
+  @ApiPropertyOptional({ enum: ['active', 'disabled'] }) @Optional() @IsIn(['active', 'disabled'])
   status?: 'active' | 'disabled';
 
-  @ApiPropertyOptional() @IsOptional() @IsString() @Length(8, 128)
+  @ApiPropertyOptional() @Optional() @IsString() @Length(8, 128)
   password?: string;
 
   @ApiPropertyOptional({ nullable: true }) @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(0) @Max(MAX_INT32)
@@ -36,9 +37,9 @@ export class UpdateAuthorDto {
 }
 
 export class ListAuthorsQuery extends PageQuery {
-  @ApiPropertyOptional({ enum: ['active', 'disabled'] }) @IsOptional() @IsIn(['active', 'disabled'])
+  @ApiPropertyOptional({ enum: ['active', 'disabled'] }) @Optional() @IsIn(['active', 'disabled'])
   status?: 'active' | 'disabled';
 
-  @ApiPropertyOptional({ description: 'username contains' }) @IsOptional() @IsString() @Length(1, 32)
+  @ApiPropertyOptional({ description: 'username contains' }) @Optional() @IsString() @Length(1, 32)
   q?: string;
 }

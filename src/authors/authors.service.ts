@@ -3,6 +3,8 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { AdminAuthService } from '../admin-auth/admin-auth.service';
 import { AdminUser } from '../admin-auth/admin-user.entity';
+import { ProgramCache } from '../core/cache/program-cache';
+import { Project } from '../projects/project.entity';
 import { Page, pageOf } from '../common/paging';
 import { hashPassword } from '../core/crypto/passwords';
 import { ErrorCode } from '../core/errors/error-code';
@@ -40,6 +42,8 @@ export class AuthorsService {
   constructor(
     @InjectRepository(AdminUser) private readonly users: Repository<AdminUser>,
     private readonly auth: AdminAuthService,
+    @InjectRepository(Project) private readonly projects: Repository<Project>,
+    private readonly programCache: ProgramCache,
   ) {}
 
   async create(input: CreateAuthorDto): Promise<AuthorView> {
@@ -83,7 +87,14 @@ export class AuthorsService {
     const saved = await this.users.save(user);
     // A disabled author, or one whose password was reset, must log in again.
     if (input.status === 'disabled' || input.password !== undefined) await this.auth.revokeAll(user.id);
+    if (input.status !== undefined) await this.invalidateProgramsOf(user.id);
     return toAuthorView(saved);
+  }
+
+  /** Client routes check the author's status through the program cache. */
+  private async invalidateProgramsOf(ownerId: string): Promise<void> {
+    const projects = await this.projects.find({ where: { ownerId }, select: { programId: true } });
+    await this.programCache.invalidate(...projects.map((p) => p.programId));
   }
 
   private async find(id: string): Promise<AdminUser> {

@@ -47,9 +47,33 @@ export class CardLoginService {
       if (error instanceof ServiceError) await this.dataSource.manager.insert(LoginLog, logRow(request, null, error.code));
       throw error;
     }
-    const outcome = await this.dataSource.transaction((em) => this.decide(em, request));
-    if (outcome instanceof ServiceError) throw outcome;
-    return { card: outcome, token: newToken() };
+    const card = (await this.repeatLogin(request)) ?? (await this.dataSource.transaction((em) => this.decide(em, request)));
+    if (card instanceof ServiceError) throw card;
+    return { card, token: newToken() };
+  }
+
+  /**
+   * The common case in one statement: an active, unexpired card logging in again from a device it
+   * is already bound to needs no lock and binds nothing, so counting the use and writing the log
+   * row is one atomic UPDATE ... RETURNING with the insert beside it. Anything else (first use, a
+   * new device, any refusal) returns null and goes through `decide`.
+   */
+  private async repeatLogin(request: CardLoginRequest): Promise<Card | null> {
+    const log = logRow(request, null, SUCCESS);
+    const rows: Record<string, unknown>[] = await this.dataSource.query(
+      `WITH hit AS (
+         UPDATE cards c SET use_count = c.use_count + 1, last_login_at = now()
+         WHERE c.project_id = $1 AND c.code = $2 AND c.status = 'active' AND (c.expires_at IS NULL OR c.expires_at > now())
+           AND EXISTS (SELECT 1 FROM card_devices d WHERE d.card_id = c.id AND d.machine_code = $3)
+         RETURNING c.*
+       ), logged AS (
+         INSERT INTO login_logs (project_id, card_id, card_code, machine_code, ip, family, interface, result_code, request_id)
+         SELECT $1, hit.id, $4, $5, $6, $7, $8, $9, $10 FROM hit
+       )
+       SELECT * FROM hit`,
+      [log.projectId, request.cardKey, request.machine, log.cardCode, log.machineCode, log.ip, log.family, log.interface, log.resultCode, log.requestId],
+    );
+    return rows.length ? this.dataSource.getRepository(Card).create(cardFromRow(rows[0])) : null;
   }
 
   /** Returns the updated card, or the refusal (returned, not thrown, so its log row commits). */
@@ -92,6 +116,24 @@ export class CardLoginService {
     await em.insert(LoginLog, logRow(request, card.id, SUCCESS));
     return card;
   }
+}
+
+function cardFromRow(row: Record<string, unknown>): Partial<Card> {
+  return {
+    id: row.id as number,
+    projectId: row.project_id as string,
+    code: row.code as string,
+    durationSeconds: row.duration_seconds as number,
+    deviceLimit: row.device_limit as number,
+    status: row.status as Card['status'],
+    activatedAt: row.activated_at as Date | null,
+    expiresAt: row.expires_at as Date | null,
+    useCount: Number(row.use_count),
+    unbindCount: row.unbind_count as number,
+    lastLoginAt: row.last_login_at as Date | null,
+    note: row.note as string | null,
+    batchId: row.batch_id as string | null,
+  };
 }
 
 function logRow(request: CardLoginRequest, cardId: number | null, resultCode: number): Partial<LoginLog> {

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccessModule } from '../access/access.module';
 import { LoginLog } from '../login-logs/login-log.entity';
 import { ProjectsModule } from '../projects/projects.module';
+import { SessionsModule } from '../sessions/sessions.module';
 import { CardsAdminController } from './admin/cards-admin.controller';
 import { CardsAdminService } from './admin/cards-admin.service';
 import { CardBatch } from './card-batch.entity';
@@ -12,7 +13,7 @@ import { Card } from './card.entity';
 import { CardLoginService } from './card-login.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Card, CardDevice, CardBatch, LoginLog]), ProjectsModule, AccessModule],
+  imports: [TypeOrmModule.forFeature([Card, CardDevice, CardBatch, LoginLog]), ProjectsModule, AccessModule, SessionsModule],
   controllers: [CardsAdminController],
   providers: [CardLoginService, CardsAdminService, CardCodeGenerator],
   exports: [TypeOrmModule, CardLoginService],

@@ -2,19 +2,23 @@ import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, I
 import { ClientProgram, ClientProgramDirectory } from '../access/client-program';
 import { DeclareAuthScheme } from '../core/http/auth-scheme';
 import { setResponseRenames } from '../core/envelope/response-renames';
-import { ConnectCustomization } from './connect-customization.entity';
-import { CustomizationService } from './customization/customization.service';
+import { ErrorCode } from '../core/errors/error-code';
+import { ServiceError } from '../core/errors/service-error';
+import { ClientCustomization, CustomizationService } from './customization/customization.service';
 
 export interface ConnectRequestContext {
   program: ClientProgram;
-  customization: ConnectCustomization | null;
+  customization: ClientCustomization | null;
 }
 
 const CONNECT_CONTEXT = Symbol.for('cardkey.connectContext');
 
+const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
+
 /**
  * Resolves the program of /connect/{program_id} before anything else, and installs its field
  * renames so that every answer of the request, failures included, uses the owner's names.
+ * Connect is form-encoded (spec): any other body (JSON included) is refused as BAD_REQUEST.
  */
 @Injectable()
 export class ConnectProgramGuard implements CanActivate {
@@ -26,8 +30,10 @@ export class ConnectProgramGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest();
     const program = await this.directory.byProgramId(String(request.params?.programId ?? ''));
-    const customization = await this.customizations.findFor(program.project.id);
+    const customization = await this.customizations.clientCustomization(program.project);
     if (customization) setResponseRenames(request, customization.fieldNames);
+    const contentType = String(request.headers?.['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    if (contentType !== FORM_CONTENT_TYPE) throw new ServiceError(ErrorCode.BAD_REQUEST, `Connect expects an ${FORM_CONTENT_TYPE} body`);
     request[CONNECT_CONTEXT] = { program, customization } satisfies ConnectRequestContext;
     return true;
   }

@@ -75,6 +75,6 @@ export class ConnectService {
   /** The newest enabled announcement of this program where `announcement` is authorized; else empty. */
   private async announcementText(program: ConnectRequestContext['program']): Promise<string> {
     if (!(await this.gate.isAuthorized(program, 'announcement'))) return '';
-    return (await this.announcements.latestEnabledFor(program.project.id))?.content ?? '';
+    return this.announcements.clientText(program.project);
   }
 }

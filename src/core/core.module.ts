@@ -5,6 +5,7 @@ import KeyvRedis from '@keyv/redis';
 import { Keyv } from 'keyv';
 import type Redis from 'ioredis';
 import { AppConfig } from '../config/app-config';
+import { ProgramCache } from './cache/program-cache';
 import { loadEncryptionKey } from './crypto/encryption-key';
 import { SecretBox } from './crypto/secret-box';
 import { EnvelopeExceptionFilter } from './envelope/envelope-exception.filter';
@@ -45,10 +46,11 @@ export class CoreModule implements OnApplicationShutdown {
         sharedStoreProvider,
         RouteRegistry,
         MetricsService,
+        ProgramCache,
         EnvelopeInterceptor,
         { provide: APP_FILTER, useClass: EnvelopeExceptionFilter },
       ],
-      exports: [AppConfig, JsonLogger, SecretBox, REDIS_CLIENT, SharedStore, RouteRegistry, MetricsService, EnvelopeInterceptor],
+      exports: [AppConfig, JsonLogger, SecretBox, REDIS_CLIENT, SharedStore, RouteRegistry, MetricsService, EnvelopeInterceptor, ProgramCache],
     };
   }
 

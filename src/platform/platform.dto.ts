@@ -1,16 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsString, Length, Max, Min } from 'class-validator';
+import { Optional } from '../common/optional';
 import { MAX_INT32 } from '../common/limits';
 
 export class UpdatePlatformSettingsDto {
   @ApiPropertyOptional({ enum: ['base_package', 'entitlement', 'self_service'] })
-  @IsOptional() @IsIn(['base_package', 'entitlement', 'self_service'])
+  @Optional() @IsIn(['base_package', 'entitlement', 'self_service'])
   connect_opening_mode?: 'base_package' | 'entitlement' | 'self_service';
 
-  @ApiPropertyOptional() @IsOptional() @IsInt() @Min(0) @Max(MAX_INT32)
+  @ApiPropertyOptional() @Optional() @IsInt() @Min(0) @Max(MAX_INT32)
   connect_min_level?: number;
 
-  @ApiPropertyOptional() @IsOptional() @IsBoolean()
+  @ApiPropertyOptional() @Optional() @IsBoolean()
   legacy_metering_enabled?: boolean;
 }
 

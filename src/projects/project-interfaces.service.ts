@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { AdminPrincipal } from '../admin-auth/admin-principal';
 import { INTERFACE_NAMES, isInterfaceName } from '../platform/interface-names';
+import { ProgramCache } from '../core/cache/program-cache';
 import { PlatformService, unknownInterface } from '../platform/platform.service';
 import { ProjectAccess } from './project-access';
 import { ProjectInterfaceDto } from './project.dto';
@@ -22,6 +23,7 @@ export class ProjectInterfacesService {
     @InjectRepository(ProjectInterface) private readonly rows: Repository<ProjectInterface>,
     private readonly access: ProjectAccess,
     private readonly platform: PlatformService,
+    private readonly programCache: ProgramCache,
   ) {}
 
   async list(actor: AdminPrincipal, projectId: string): Promise<{ items: ProjectInterfaceView[]; total: number }> {
@@ -39,6 +41,7 @@ export class ProjectInterfacesService {
     const project = await this.access.find(actor, projectId);
     const dailyQuota = input.daily_quota ?? null;
     await this.rows.upsert({ projectId: project.id, name, authorized: input.authorized, dailyQuota }, ['projectId', 'name']);
+    await this.programCache.invalidate(project.programId);
     const platform = await this.platform.interfaceStatus();
     return { name, authorized: input.authorized, daily_quota: dailyQuota, platform_enabled: platform[name] };
   }

@@ -2,48 +2,49 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsIP, IsOptional, IsString, IsUUID, Length, Max, Min, ValidateIf,
 } from 'class-validator';
+import { Optional } from '../common/optional';
 import { MAX_INT32 } from '../common/limits';
 import { PageQuery } from '../common/paging';
 
 /** Settings an author may set on its own project (decisions §7). */
 export class ProjectSettingsDto {
-  @ApiPropertyOptional({ enum: ['active', 'disabled'] }) @IsOptional() @IsIn(['active', 'disabled'])
+  @ApiPropertyOptional({ enum: ['active', 'disabled'] }) @Optional() @IsIn(['active', 'disabled'])
   status?: 'active' | 'disabled';
 
-  @ApiPropertyOptional({ description: 'master verification switch' }) @IsOptional() @IsBoolean()
+  @ApiPropertyOptional({ description: 'master verification switch' }) @Optional() @IsBoolean()
   verification_enabled?: boolean;
 
-  @ApiPropertyOptional({ description: 'default device limit of new cards' }) @IsOptional() @IsInt() @Min(1) @Max(1000)
+  @ApiPropertyOptional({ description: 'default device limit of new cards' }) @Optional() @IsInt() @Min(1) @Max(1000)
   device_limit?: number;
 
-  @ApiPropertyOptional() @IsOptional() @IsBoolean()
+  @ApiPropertyOptional() @Optional() @IsBoolean()
   unbind_enabled?: boolean;
 
-  @ApiPropertyOptional() @IsOptional() @IsInt() @Min(0) @Max(10 * 365 * 86400)
+  @ApiPropertyOptional() @Optional() @IsInt() @Min(0) @Max(10 * 365 * 86400)
   unbind_deduct_seconds?: number;
 
   @ApiPropertyOptional({ nullable: true, description: 'unbinds per card; null = unlimited' })
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(0) @Max(100000)
   unbind_max?: number | null;
 
-  @ApiPropertyOptional() @IsOptional() @IsInt() @Min(30) @Max(30 * 86400)
+  @ApiPropertyOptional() @Optional() @IsInt() @Min(30) @Max(30 * 86400)
   session_ttl_seconds?: number;
 
-  @ApiPropertyOptional() @IsOptional() @IsInt() @Min(5) @Max(86400)
+  @ApiPropertyOptional() @Optional() @IsInt() @Min(5) @Max(86400)
   heartbeat_interval_seconds?: number;
 
-  @ApiPropertyOptional({ enum: ['rebind', 'locked', 'free'] }) @IsOptional() @IsIn(['rebind', 'locked', 'free'])
+  @ApiPropertyOptional({ enum: ['rebind', 'locked', 'free'] }) @Optional() @IsIn(['rebind', 'locked', 'free'])
   user_machine_policy?: 'rebind' | 'locked' | 'free';
 
-  @ApiPropertyOptional({ enum: ['none', 'rc4', 'aes'] }) @IsOptional() @IsIn(['none', 'rc4', 'aes'])
+  @ApiPropertyOptional({ enum: ['none', 'rc4', 'aes'] }) @Optional() @IsIn(['none', 'rc4', 'aes'])
   transport_encryption?: 'none' | 'rc4' | 'aes';
 
   @ApiPropertyOptional({ type: [String], description: 'client IPs the program is bound to; empty = any' })
-  @IsOptional() @IsArray() @ArrayMaxSize(100) @IsIP(undefined, { each: true })
+  @Optional() @IsArray() @ArrayMaxSize(100) @IsIP(undefined, { each: true })
   ip_bindings?: string[];
 
   @ApiPropertyOptional({ description: 'self-service Connect switch; only in the self_service opening mode' })
-  @IsOptional() @IsBoolean()
+  @Optional() @IsBoolean()
   connect_enabled?: boolean;
 }
 
@@ -52,7 +53,7 @@ export class CreateProjectDto extends ProjectSettingsDto {
   name: string;
 
   @ApiPropertyOptional({ description: 'platform admins only: the author who owns the project' })
-  @IsOptional() @IsUUID()
+  @Optional() @IsUUID()
   owner_id?: string;
 }
 
@@ -69,27 +70,27 @@ export class EntitlementsDto {
 
 /** PATCH: any subset of the settings; the entitlement fields are for platform admins only. */
 export class UpdateProjectDto extends ProjectSettingsDto {
-  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 100)
+  @ApiPropertyOptional() @Optional() @IsString() @Length(1, 100)
   name?: string;
 
-  @ApiPropertyOptional() @IsOptional() @IsBoolean()
+  @ApiPropertyOptional() @Optional() @IsBoolean()
   basic_package?: boolean;
 
-  @ApiPropertyOptional() @IsOptional() @IsInt() @Min(0) @Max(1000)
+  @ApiPropertyOptional() @Optional() @IsInt() @Min(0) @Max(1000)
   plan_level?: number;
 
-  @ApiPropertyOptional() @IsOptional() @IsBoolean()
+  @ApiPropertyOptional() @Optional() @IsBoolean()
   licence_verify?: boolean;
 }
 
 export class ListProjectsQuery extends PageQuery {
-  @ApiPropertyOptional() @IsOptional() @IsUUID()
+  @ApiPropertyOptional() @Optional() @IsUUID()
   owner_id?: string;
 
-  @ApiPropertyOptional({ enum: ['active', 'disabled'] }) @IsOptional() @IsIn(['active', 'disabled'])
+  @ApiPropertyOptional({ enum: ['active', 'disabled'] }) @Optional() @IsIn(['active', 'disabled'])
   status?: 'active' | 'disabled';
 
-  @ApiPropertyOptional({ description: 'name contains, or exact program ID' }) @IsOptional() @IsString() @Length(1, 100)
+  @ApiPropertyOptional({ description: 'name contains, or exact program ID' }) @Optional() @IsString() @Length(1, 100)
   q?: string;
 }
 

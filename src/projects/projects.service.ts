@@ -10,6 +10,7 @@ import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { isUniqueViolation } from '../database/pg-errors';
 import { PlatformService } from '../platform/platform.service';
+import { ProgramCache } from '../core/cache/program-cache';
 import { Project } from './project.entity';
 import { CreateProjectDto, EntitlementsDto, ListProjectsQuery, ProjectSettingsDto, UpdateProjectDto } from './project.dto';
 import { generateSecret, isSecretName, SECRET_COLUMNS, SECRET_NAMES, SecretName } from './project-secrets';
@@ -28,6 +29,7 @@ export class ProjectsService {
     private readonly access: ProjectAccess,
     private readonly box: SecretBox,
     private readonly platform: PlatformService,
+    private readonly programCache: ProgramCache,
   ) {}
 
   /** Creates a project; the only answer that shows its secrets in clear. */
@@ -77,12 +79,13 @@ export class ProjectsService {
     if (input.name !== undefined) project.name = input.name;
     applySettings(project, input);
     applyEntitlements(project, input);
-    return toProjectView(await this.projects.save(project), this.box);
+    return this.saveAndView(project);
   }
 
   async remove(actor: AdminPrincipal, id: string): Promise<void> {
     const project = await this.access.find(actor, id);
     await this.projects.delete({ id: project.id });
+    await this.programCache.invalidate(project.programId);
   }
 
   /** Replaces one secret; the new value is shown once, and the old one stops working at once. */
@@ -94,13 +97,14 @@ export class ProjectsService {
     const project = await this.access.find(actor, id);
     const value = generateSecret(secretName);
     await this.projects.update({ id: project.id }, { [SECRET_COLUMNS[secretName]]: this.box.encrypt(value) });
+    await this.programCache.invalidate(project.programId);
     return { name: secretName, value };
   }
 
   async setEntitlements(actor: AdminPrincipal, id: string, input: EntitlementsDto): Promise<ProjectView> {
     const project = await this.access.find(actor, id);
     applyEntitlements(project, input);
-    return toProjectView(await this.projects.save(project), this.box);
+    return this.saveAndView(project);
   }
 
   /** The author's Connect switch; refused unless the platform's opening mode is self_service. */
@@ -108,7 +112,14 @@ export class ProjectsService {
     const project = await this.access.find(actor, id);
     await this.assertSelfServiceConnect();
     project.connectEnabled = enabled;
-    return toProjectView(await this.projects.save(project), this.box);
+    return this.saveAndView(project);
+  }
+
+  /** Saves a changed project and drops what client routes cached of it. */
+  private async saveAndView(project: Project): Promise<ProjectView> {
+    const saved = await this.projects.save(project);
+    await this.programCache.invalidate(saved.programId);
+    return toProjectView(saved, this.box);
   }
 
   private async assertSelfServiceConnect(): Promise<void> {

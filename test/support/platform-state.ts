@@ -70,9 +70,16 @@ export async function withPlatformSettings<T>(
 }
 
 /** Runs `fn` with one platform interface switched on or off, under the lock, and puts it back. */
-export async function withPlatformInterface<T>(admin: AdminClient, name: string, enabled: boolean, fn: () => Promise<T>): Promise<T> {
+export async function withPlatformInterface<T>(
+  admin: AdminClient,
+  name: string,
+  enabled: boolean,
+  fn: () => Promise<T>,
+): Promise<T> {
   return withPlatformLock(async () => {
-    const list = (await admin.get('/admin/v1/platform/interfaces').expect(200)).body as { items: Array<{ name: string; enabled: boolean }> };
+    const list = (await admin.get('/admin/v1/platform/interfaces').expect(200)).body as {
+      items: Array<{ name: string; enabled: boolean }>;
+    };
     const before = list.items.find((i) => i.name === name)?.enabled ?? true;
     await admin.put(`/admin/v1/platform/interfaces/${name}`, { enabled }).expect(200);
     try {

@@ -54,7 +54,10 @@ export function usesSecret(template: string): boolean {
 
 /** Replaces each whitelisted placeholder with its value; nothing else is interpreted. */
 export function renderTemplate(template: string, values: TokenValues): string {
-  return template.replace(PLACEHOLDER, (whole, name: string) => (name in values ? values[name as keyof TokenValues] : whole));
+  // A whitelist check, not `name in values`: inherited names ({constructor}, {toString}) stay literal.
+  return template.replace(PLACEHOLDER, (whole, name: string) =>
+    (TOKEN_PLACEHOLDERS as readonly string[]).includes(name) ? values[name as keyof TokenValues] : whole,
+  );
 }
 
 /** Lowercase hex of the algorithm over the rendered template (`hmac_sha256` keys with the secret). */

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { AdminPrincipal } from '../../admin-auth/admin-principal';
+import { ProgramCache } from '../../core/cache/program-cache';
 import { SecretBox } from '../../core/crypto/secret-box';
 import { ErrorCode } from '../../core/errors/error-code';
 import { ServiceError } from '../../core/errors/service-error';
@@ -13,6 +14,8 @@ import { PutCustomizationDto } from './customization.dto';
 import {
   CONNECT_FIELDS, customToken, fieldNameProblems, renderTemplate, templateProblems, TOKEN_PLACEHOLDERS, usesSecret,
 } from './customization-rules';
+
+export type ClientCustomization = Pick<ConnectCustomization, 'fieldNames' | 'tokenAlgorithm' | 'tokenTemplate' | 'secretEnc'>;
 
 export interface CustomizationView {
   customized: boolean;
@@ -30,6 +33,7 @@ export class CustomizationService {
     @InjectRepository(ConnectCustomization) private readonly rows: Repository<ConnectCustomization>,
     private readonly access: ProjectAccess,
     private readonly box: SecretBox,
+    private readonly programCache: ProgramCache,
   ) {}
 
   /** The stored customization of a project, for the Connect routes (null = default response). */
@@ -37,7 +41,15 @@ export class CustomizationService {
     return this.rows.findOneBy({ projectId });
   }
 
-  secretOf(row: ConnectCustomization): string | null {
+  /** The customization a Connect request applies, through the program cache (JSON-safe). */
+  clientCustomization(program: { id: string; programId: string }): Promise<ClientCustomization | null> {
+    return this.programCache.through(program.programId, 'connect-customization', async () => {
+      const row = await this.findFor(program.id);
+      return row && { fieldNames: row.fieldNames, tokenAlgorithm: row.tokenAlgorithm, tokenTemplate: row.tokenTemplate, secretEnc: row.secretEnc };
+    });
+  }
+
+  secretOf(row: Pick<ConnectCustomization, 'secretEnc'>): string | null {
     return row.secretEnc ? this.box.decrypt(row.secretEnc) : null;
   }
 
@@ -67,12 +79,14 @@ export class CustomizationService {
     const saved = await this.rows.save(
       this.rows.create({ projectId: project.id, fieldNames: input.field_names ?? {}, tokenAlgorithm: algorithm, tokenTemplate: template, secretEnc }),
     );
+    await this.programCache.invalidate(project.programId);
     return toView(saved);
   }
 
   async reset(actor: AdminPrincipal, projectId: string): Promise<void> {
     const project = await this.access.find(actor, projectId);
     await this.rows.delete({ projectId: project.id });
+    await this.programCache.invalidate(project.programId);
   }
 
   /** What clients would receive now: a sample success and a sample failure. */

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { chooseRequestId, currentRequestId, requestContextMiddleware, requestIdOf } from './request-context';
+import { chooseRequestId, currentRequestId, requestContextMiddleware, requestContextOf, requestIdOf } from './request-context';
 
 const GENERATED = /^[0-9a-f]{32}$/;
 
@@ -84,6 +84,17 @@ describe('requestContextMiddleware', () => {
       }),
     );
     expect(seen).toBe('async-req-0001');
+  });
+
+  it('settles the client address, believing X-Forwarded-For only from a trusted proxy', () => {
+    const viaProxy = { headers: { 'x-forwarded-for': '198.51.100.9' }, socket: { remoteAddress: '10.0.0.1' } };
+    const direct = { headers: { 'x-forwarded-for': '198.51.100.9' }, socket: { remoteAddress: '203.0.113.7' } };
+    const res = { setHeader: jest.fn() } as unknown as ServerResponse;
+    const middleware = requestContextMiddleware(new Set(['10.0.0.1']));
+    middleware(viaProxy as unknown as IncomingMessage, res, () => undefined);
+    middleware(direct as unknown as IncomingMessage, res, () => undefined);
+    expect(requestContextOf(viaProxy).clientIp).toBe('198.51.100.9');
+    expect(requestContextOf(direct).clientIp).toBe('203.0.113.7');
   });
 
   it('keeps concurrent requests apart and leaks nothing outside next()', () => {

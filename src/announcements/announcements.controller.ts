@@ -1,0 +1,53 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { AdminAuth } from '../admin-auth/admin-auth.decorator';
+import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
+import { IntIdParamPipe } from '../common/int-id-param.pipe';
+import { PageQuery } from '../common/paging';
+import { UuidParamPipe } from '../common/uuid-param.pipe';
+import { Envelope } from '../core/envelope/envelope.decorator';
+import { CreateAnnouncementDto, UpdateAnnouncementDto } from './announcement.dto';
+import { AnnouncementsService } from './announcements.service';
+
+@ApiTags('admin: announcements')
+@Envelope('admin')
+@AdminAuth()
+@Controller('admin/v1/projects/:id/announcements')
+export class AnnouncementsController {
+  constructor(private readonly announcements: AnnouncementsService) {}
+
+  @Post()
+  create(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Body() body: CreateAnnouncementDto) {
+    return this.announcements.create(actor, id, body);
+  }
+
+  @Get()
+  list(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Query() query: PageQuery) {
+    return this.announcements.list(actor, id, query);
+  }
+
+  @Get(':annId')
+  get(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Param('annId', IntIdParamPipe) annId: number) {
+    return this.announcements.get(actor, id, annId);
+  }
+
+  @Patch(':annId')
+  update(
+    @CurrentAdmin() actor: AdminPrincipal,
+    @Param('id', UuidParamPipe) id: string,
+    @Param('annId', IntIdParamPipe) annId: number,
+    @Body() body: UpdateAnnouncementDto,
+  ) {
+    return this.announcements.update(actor, id, annId, body);
+  }
+
+  @Delete(':annId')
+  @HttpCode(204)
+  async remove(
+    @CurrentAdmin() actor: AdminPrincipal,
+    @Param('id', UuidParamPipe) id: string,
+    @Param('annId', IntIdParamPipe) annId: number,
+  ): Promise<void> {
+    await this.announcements.remove(actor, id, annId);
+  }
+}

@@ -1,0 +1,19 @@
+import { Injectable, PipeTransform } from '@nestjs/common';
+import { MAX_INT32 } from './limits';
+import { ErrorCode } from '../core/errors/error-code';
+import { ServiceError } from '../core/errors/service-error';
+
+const INT_ID = /^[1-9][0-9]{0,9}$/;
+
+/**
+ * A path id of an integer-keyed row (card, announcement): anything else names nothing, so 404.
+ * (The admin ValidationPipe may already have turned a `number` parameter into a number, or NaN.)
+ */
+@Injectable()
+export class IntIdParamPipe implements PipeTransform<string | number, number> {
+  transform(value: string | number): number {
+    const text = String(value);
+    if (!INT_ID.test(text) || Number(text) > MAX_INT32) throw new ServiceError(ErrorCode.NOT_FOUND);
+    return Number(text);
+  }
+}

@@ -1,0 +1,26 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { AdminAuth } from '../admin-auth/admin-auth.decorator';
+import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
+import { UuidParamPipe } from '../common/uuid-param.pipe';
+import { Envelope } from '../core/envelope/envelope.decorator';
+import { ListLoginLogsQuery, StatsQuery } from './login-log.dto';
+import { LoginLogsService } from './login-logs.service';
+
+@ApiTags('admin: login log')
+@Envelope('admin')
+@AdminAuth()
+@Controller('admin/v1/projects/:id')
+export class LoginLogsController {
+  constructor(private readonly logs: LoginLogsService) {}
+
+  @Get('logs')
+  list(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Query() query: ListLoginLogsQuery) {
+    return this.logs.list(actor, id, query);
+  }
+
+  @Get('stats')
+  stats(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Query() query: StatsQuery) {
+    return this.logs.stats(actor, id, query);
+  }
+}

@@ -1,0 +1,94 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { AdminPrincipal } from '../admin-auth/admin-principal';
+import { Page, pageOf } from '../common/paging';
+import { AppConfig } from '../config/app-config';
+import { ErrorCode } from '../core/errors/error-code';
+import { ServiceError } from '../core/errors/service-error';
+import { ProjectAccess } from '../projects/project-access';
+import { ListLoginLogsQuery, StatsQuery } from './login-log.dto';
+import { LoginLog } from './login-log.entity';
+import { LoginLogView, StatsItem, StatsView, toLoginLogView } from './login-log.view';
+
+/** Default stats window: today and the 6 days before, in the service time zone. */
+const DEFAULT_DAYS = 7;
+/** Longest stats window, so one request cannot scan years of log. */
+export const MAX_STATS_DAYS = 366;
+
+/**
+ * Counts per local day, interface and result. The day bounds are local midnights of APP_TIMEZONE
+ * turned into instants, so the range condition compares plain timestamptz values.
+ */
+const STATS_SQL = `
+  SELECT to_char((created_at AT TIME ZONE $2)::date, 'YYYY-MM-DD') AS day, interface, result_code, count(*)::integer AS count
+  FROM login_logs
+  WHERE project_id = $1
+    AND created_at >= (CAST($3 AS date)::timestamp AT TIME ZONE $2)
+    AND created_at < ((CAST($4 AS date) + 1)::timestamp AT TIME ZONE $2)
+  GROUP BY 1, 2, 3
+  ORDER BY 1, 2, 3`;
+
+/** The login log of a project (every card-login attempt) and its daily counts, for the author. */
+@Injectable()
+export class LoginLogsService {
+  private readonly dayFormat: Intl.DateTimeFormat;
+
+  constructor(
+    @InjectRepository(LoginLog) private readonly logs: Repository<LoginLog>,
+    private readonly access: ProjectAccess,
+    private readonly config: AppConfig,
+  ) {
+    this.dayFormat = new Intl.DateTimeFormat('en-CA', { timeZone: config.APP_TIMEZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
+  }
+
+  /** Newest first. */
+  async list(actor: AdminPrincipal, projectId: string, query: ListLoginLogsQuery): Promise<Page<LoginLogView>> {
+    const project = await this.access.find(actor, projectId);
+    const qb = this.logs.createQueryBuilder('l').where('l.project_id = :projectId', { projectId: project.id });
+    if (query.card_id !== undefined) qb.andWhere('l.card_id = :cardId', { cardId: query.card_id });
+    if (query.machine_code !== undefined) qb.andWhere('l.machine_code = :machine', { machine: query.machine_code });
+    if (query.result_code !== undefined) qb.andWhere('l.result_code = :resultCode', { resultCode: query.result_code });
+    if (query.family !== undefined) qb.andWhere('l.family = :family', { family: query.family });
+    if (query.interface !== undefined) qb.andWhere('l.interface = :iface', { iface: query.interface });
+    if (query.request_id !== undefined) qb.andWhere('l.request_id = :requestId', { requestId: query.request_id });
+    const [rows, total] = await qb.orderBy('l.id', 'DESC').skip(query.skip).take(query.page_size).getManyAndCount();
+    return pageOf(rows.map(toLoginLogView), total, query);
+  }
+
+  async stats(actor: AdminPrincipal, projectId: string, query: StatsQuery): Promise<StatsView> {
+    const project = await this.access.find(actor, projectId);
+    const { from, to } = this.window(query);
+    const timeZone = this.config.APP_TIMEZONE;
+    const rows: StatsItem[] = await this.logs.query(STATS_SQL, [project.id, timeZone, from, to]);
+    const items = rows.map((r) => ({ day: r.day, interface: r.interface, result_code: r.result_code, count: r.count }));
+    return { from, to, time_zone: timeZone, items };
+  }
+
+  private window(query: StatsQuery): { from: string; to: string } {
+    const to = query.to ?? (query.from ? maxDay(query.from, this.today()) : this.today());
+    const from = query.from ?? addDays(to, 1 - DEFAULT_DAYS);
+    if (from > to) throw new ServiceError(ErrorCode.BAD_REQUEST, 'from must not be after to', { details: ['from must not be after to'] });
+    if (addDays(from, MAX_STATS_DAYS - 1) < to) {
+      throw new ServiceError(ErrorCode.BAD_REQUEST, `At most ${MAX_STATS_DAYS} days at once`, {
+        details: [`to must be at most ${MAX_STATS_DAYS - 1} days after from`],
+      });
+    }
+    return { from, to };
+  }
+
+  private today(): string {
+    return this.dayFormat.format(new Date());
+  }
+}
+
+/** `YYYY-MM-DD` plus n calendar days. */
+function addDays(day: string, n: number): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + n);
+  return date.toISOString().slice(0, 10);
+}
+
+function maxDay(a: string, b: string): string {
+  return a > b ? a : b;
+}
