@@ -11,6 +11,18 @@ export interface OpenSession {
   session: Session;
 }
 
+/** What a card heartbeat re-checks, read in the same query as the session. */
+export interface SessionCardState {
+  status: string;
+  expiresAt: Date | null;
+  deviceBound: boolean;
+}
+
+export interface LiveSession {
+  session: Session;
+  card: SessionCardState | null;
+}
+
 /**
  * SDK sessions (decisions §5): opened at SDK login, renewed by heartbeats, revoked by forced
  * offline, unbinding or a ban. Every check reads PostgreSQL, which all instances share, so a
@@ -42,12 +54,23 @@ export class SessionsService {
    * revoked are SESSION_INVALID; the other type is SESSION_TYPE_MISMATCH; another machine is
    * MACHINE_MISMATCH.
    */
-  async resolve(token: string, type: SessionType, machine: string): Promise<Session> {
-    const session = await this.sessions.findOneBy({ tokenHash: hashToken(token) });
+  async resolve(token: string, type: SessionType, machine: string): Promise<LiveSession> {
+    // One query: the session and, for a card session, the card's state and its device binding.
+    const { entities, raw } = await this.sessions
+      .createQueryBuilder('s')
+      .leftJoin('cards', 'c', 'c.id = s.card_id')
+      .addSelect('c.status', 'card_status')
+      .addSelect('c.expires_at', 'card_expires_at')
+      .addSelect('EXISTS (SELECT 1 FROM card_devices d WHERE d.card_id = s.card_id AND d.machine_code = s.machine_code)', 'device_bound')
+      .where('s.token_hash = :hash', { hash: hashToken(token) })
+      .getRawAndEntities();
+    const session = entities[0];
     if (!session || session.revokedAt || session.expiresAt.getTime() <= Date.now()) throw new ServiceError(ErrorCode.SESSION_INVALID);
     if (session.type !== type) throw new ServiceError(ErrorCode.SESSION_TYPE_MISMATCH);
     if (session.machineCode !== machine) throw new ServiceError(ErrorCode.MACHINE_MISMATCH);
-    return session;
+    const row = raw[0];
+    const card = session.cardId === null ? null : { status: row.card_status, expiresAt: row.card_expires_at, deviceBound: Boolean(row.device_bound) };
+    return { session, card };
   }
 
   /**

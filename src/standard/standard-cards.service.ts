@@ -1,9 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { ClientProgram, ClientProgramDirectory } from '../access/client-program';
 import { InterfaceGate } from '../access/interface-gate';
-import { CardDevice } from '../cards/card-device.entity';
 import { CardLoginService } from '../cards/card-login.service';
 import { Card } from '../cards/card.entity';
 import { formatLocalTime, PERMANENT_EXPIRY, unixSeconds } from '../common/time';
@@ -28,8 +25,6 @@ export class StandardCardsService {
     private readonly sessions: SessionsService,
     private readonly directory: ClientProgramDirectory,
     private readonly gate: InterfaceGate,
-    @InjectRepository(Card) private readonly cards: Repository<Card>,
-    @InjectRepository(CardDevice) private readonly devices: Repository<CardDevice>,
     private readonly config: AppConfig,
   ) {}
 
@@ -56,21 +51,17 @@ export class StandardCardsService {
 
   /** Renews a card session after re-checking the card; anything wrong with it ends the session. */
   async heartbeat(token: string, machine: string): Promise<ClientReply> {
-    const session = await this.sessions.resolve(token, 'card', machine);
+    const { session, card } = await this.sessions.resolve(token, 'card', machine);
     const program = await this.directory.byProjectId(session.projectId);
     await this.gate.admit(program, 'card_heartbeat', STANDARD_GATE);
-    const card = await this.cards.findOneBy({ id: session.cardId! });
     const stillValid =
-      card !== null &&
-      card.status !== 'banned' &&
-      (card.expiresAt === null || card.expiresAt.getTime() > Date.now()) &&
-      (await this.devices.existsBy({ cardId: card.id, machineCode: machine }));
+      card !== null && card.status !== 'banned' && (card.expiresAt === null || card.expiresAt.getTime() > Date.now()) && card.deviceBound;
     if (!stillValid) {
       await this.sessions.revoke(session.id);
       throw new ServiceError(ErrorCode.SESSION_INVALID);
     }
     const expiresAt = await this.sessions.renew(session, program.project.sessionTtlSeconds, card.expiresAt);
-    return { message: 'Heartbeat accepted', data: { card_id: card.id, session_expires_at: this.time(expiresAt), server_time: unixSeconds() } };
+    return { message: 'Heartbeat accepted', data: { card_id: session.cardId, session_expires_at: this.time(expiresAt), server_time: unixSeconds() } };
   }
 
   private login(program: ClientProgram, cardKey: string, machine: string, client: RequestContext, family: 'v3' | 'sdk') {
