@@ -1,6 +1,7 @@
 import { CreateFoundation1763800000000 } from './1763800000000-CreateFoundation';
 import { CreateCardsAndConnect1763900000000 } from './1763900000000-CreateCardsAndConnect';
 import { CreateSessions1764000000000 } from './1764000000000-CreateSessions';
+import { CreateVersionsAndFiles1764100000000 } from './1764100000000-CreateVersionsAndFiles';
 
 /** Every migration, in order. Listed explicitly so the same list works compiled and under Jest. */
-export const MIGRATIONS = [CreateFoundation1763800000000, CreateCardsAndConnect1763900000000, CreateSessions1764000000000];
+export const MIGRATIONS = [CreateFoundation1763800000000, CreateCardsAndConnect1763900000000, CreateSessions1764000000000, CreateVersionsAndFiles1764100000000];

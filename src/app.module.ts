@@ -3,17 +3,23 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import type Redis from 'ioredis';
 import { AdminAuthModule } from './admin-auth/admin-auth.module';
+import { AnnouncementsModule } from './announcements/announcements.module';
 import { AuthorsModule } from './authors/authors.module';
 import { CardsModule } from './cards/cards.module';
 import { ConnectModule } from './connect/connect.module';
+import { StandardModule } from './standard/standard.module';
+import { BaselineController } from './bench/baseline.controller';
 import { AppConfig } from './config/app-config';
 import { CoreModule } from './core/core.module';
 import { HealthController } from './core/health/health.controller';
 import { JsonLogger } from './core/logging/json-logger';
 import { REDIS_CLIENT } from './core/store/store.providers';
 import { DatabaseModule } from './database/database.module';
+import { FilesModule } from './files/files.module';
+import { LoginLogsModule } from './login-logs/login-logs.module';
 import { PlatformModule } from './platform/platform.module';
 import { ProjectsModule } from './projects/projects.module';
+import { VersionsModule } from './versions/versions.module';
 
 @Module({})
 export class AppModule {
@@ -25,9 +31,10 @@ export class AppModule {
         DatabaseModule.forRoot(),
         ThrottlerModule.forRootAsync({
           inject: [REDIS_CLIENT],
-          // Rate-limit counters live in Redis when configured, so every instance counts together.
+          // Counters live in Redis when configured, so every instance counts together. The throttler
+          // guards only the routes that opt in (admin login).
           useFactory: (redis: Redis | null) => ({
-            throttlers: [{ name: 'default', ttl: 60_000, limit: 600 }],
+            throttlers: [{ name: 'default', ttl: 60_000, limit: config.ADMIN_LOGIN_ATTEMPTS_PER_MINUTE }],
             ...(redis ? { storage: new ThrottlerStorageRedisService(redis) } : {}),
           }),
         }),
@@ -36,9 +43,15 @@ export class AppModule {
         PlatformModule,
         ProjectsModule,
         CardsModule,
+        AnnouncementsModule,
+        LoginLogsModule,
         ConnectModule,
+        StandardModule,
+        FilesModule,
+        VersionsModule,
       ],
-      controllers: [HealthController],
+      // The benchmark's bare route (bench/run.mjs) exists only when asked for.
+      controllers: [HealthController, ...(config.BENCH_BASELINE === '1' ? [BaselineController] : [])],
     };
   }
 }

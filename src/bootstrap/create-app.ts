@@ -28,6 +28,12 @@ export async function createApp(config: AppConfig, logger = new JsonLogger(confi
   if (fastify) {
     const instance = (app as unknown as { register: (plugin: unknown, opts?: unknown) => Promise<void> });
     await instance.register((await import('@fastify/helmet')).default, { contentSecurityPolicy: false });
+    // File uploads read multipart themselves from the raw Node stream (src/files/multipart-upload.ts),
+    // as on Express, whose body parsers leave it unread: this parser only lets such requests through.
+    const server = app.getHttpAdapter().getInstance() as {
+      addContentTypeParser: (type: string, parser: (req: unknown, payload: unknown, done: (err: Error | null) => void) => void) => void;
+    };
+    server.addContentTypeParser('multipart/form-data', (_req, _payload, done) => done(null));
   } else {
     const { default: helmet } = await import('helmet');
     app.use(helmet({ contentSecurityPolicy: false }));

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { plainToInstance, Transform } from 'class-transformer';
 import {
   IsIn,
@@ -81,14 +82,35 @@ export class AppConfig {
   @Transform(toInt) @IsOptional() @IsInt() @Min(0) @Max(120000)
   SHUTDOWN_GRACE_MS = 10000;
 
+  /** Where uploaded files are kept; unset = `<DATA_DIR>/files` (see `filesDir`). */
+  @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(1)
+  FILES_DIR?: string;
+
+  /** Largest file an author may upload, in bytes (50 MiB). */
+  @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(10 * 1024 ** 3)
+  FILE_MAX_BYTES = 50 * 1024 * 1024;
+
+  /** Lifetime of a signed download address (`/api/download/{id}?expires=…&sig=…`). */
+  @Transform(toInt) @IsOptional() @IsInt() @Min(10) @Max(7 * 86400)
+  DOWNLOAD_URL_TTL_SECONDS = 600;
+
+  /** Adds the benchmark's bare baseline route (bench/run.mjs); never set in production. */
+  @Transform(emptyToUndefined) @IsOptional() @IsIn(['0', '1'])
+  BENCH_BASELINE: '0' | '1' = '0';
+
   get usesEmbeddedDatabase(): boolean {
     return !this.DATABASE_URL;
+  }
+
+  get filesDir(): string {
+    return this.FILES_DIR ?? join(this.DATA_DIR, 'files');
   }
 }
 
 export const CONFIG_KEYS = [
   'PORT', 'HOST', 'HTTP_ADAPTER', 'DATABASE_URL', 'REDIS_URL', 'DATA_DIR', 'APP_ENCRYPTION_KEY', 'APP_TIMEZONE',
-  'ADMIN_USERNAME', 'ADMIN_PASSWORD', 'ADMIN_TOKEN_TTL_SECONDS', 'ADMIN_LOGIN_ATTEMPTS_PER_MINUTE', 'LOG_LEVEL', 'TRUST_PROXY', 'SHUTDOWN_GRACE_MS',
+  'ADMIN_USERNAME', 'ADMIN_PASSWORD', 'ADMIN_TOKEN_TTL_SECONDS', 'ADMIN_LOGIN_ATTEMPTS_PER_MINUTE', 'LOG_LEVEL', 'TRUST_PROXY', 'SHUTDOWN_GRACE_MS', 'BENCH_BASELINE',
+  'FILES_DIR', 'FILE_MAX_BYTES', 'DOWNLOAD_URL_TTL_SECONDS',
 ] as const;
 
 export class ConfigError extends Error {}

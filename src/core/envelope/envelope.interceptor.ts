@@ -1,4 +1,4 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor, StreamableFile } from '@nestjs/common';
 import { HttpAdapterHost, Reflector } from '@nestjs/core';
 import { map, Observable } from 'rxjs';
 import { requestIdOf } from '../http/request-context';
@@ -23,6 +23,9 @@ export class EnvelopeInterceptor implements NestInterceptor {
       // Client families answer 200 on success whatever the method (Nest would pick 201 for POST).
       this.adapterHost.httpAdapter.status(http.getResponse(), 200);
     }
-    return next.handle().pipe(map((reply) => applyRenames(renderSuccess(family, reply, requestId), responseRenamesOf(request))));
+    return next
+      .handle()
+      // A file download answers its bytes, not an envelope.
+      .pipe(map((reply) => (reply instanceof StreamableFile ? reply : applyRenames(renderSuccess(family, reply, requestId), responseRenamesOf(request)))));
   }
 }

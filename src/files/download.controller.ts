@@ -1,0 +1,33 @@
+import { Controller, Get, Param, Query, Req, StreamableFile } from '@nestjs/common';
+import { ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { UuidParamPipe } from '../common/uuid-param.pipe';
+import { Envelope } from '../core/envelope/envelope.decorator';
+import { DeclareAuthScheme } from '../core/http/auth-scheme';
+import { attachmentDisposition } from './file-names';
+import { FilesService } from './files.service';
+
+/** `GET /api/download/{id}?expires=…&sig=…`: only an address the service issued works (decisions §9). */
+@ApiTags('client: legacy')
+@Envelope('legacy')
+@Controller('api/download')
+export class DownloadController {
+  constructor(private readonly files: FilesService) {}
+
+  @Get(':id')
+  @DeclareAuthScheme('signed-url')
+  @ApiProduces('application/octet-stream')
+  @ApiQuery({ name: 'expires', description: 'Unix seconds, as issued' })
+  @ApiQuery({ name: 'sig', description: 'lowercase hex HMAC-SHA256, as issued' })
+  async download(
+    @Param('id', UuidParamPipe) id: string,
+    @Query('expires') expires: unknown,
+    @Query('sig') sig: unknown,
+    @Req() request: { method: string },
+  ): Promise<StreamableFile> {
+    // HEAD (answered by the GET route on both adapters) shows the headers without counting a download.
+    const head = request.method.toUpperCase() === 'HEAD';
+    const { file, length, stream } = await this.files.openDownload(id, expires, sig, { count: !head, withBody: !head });
+    const headers = { type: 'application/octet-stream', disposition: attachmentDisposition(file.name), length };
+    return stream ? new StreamableFile(stream, headers) : new StreamableFile(new Uint8Array(0), headers);
+  }
+}

@@ -1,0 +1,43 @@
+import { Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
+import type { IncomingMessage } from 'node:http';
+import { AdminAuth } from '../admin-auth/admin-auth.decorator';
+import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
+import { PageQuery } from '../common/paging';
+import { UuidParamPipe } from '../common/uuid-param.pipe';
+import { Envelope } from '../core/envelope/envelope.decorator';
+import { FilesService, UPLOAD_FIELD } from './files.service';
+
+/** Express hands over the Node request itself, Fastify wraps it as `raw`; both leave multipart unread. */
+type AdapterRequest = IncomingMessage & { raw?: IncomingMessage };
+
+@ApiTags('admin: files')
+@Envelope('admin')
+@AdminAuth()
+@Controller('admin/v1/projects/:id/files')
+export class FilesController {
+  constructor(private readonly files: FilesService) {}
+
+  @Post()
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ schema: { type: 'object', required: [UPLOAD_FIELD], properties: { [UPLOAD_FIELD]: { type: 'string', format: 'binary' } } } })
+  upload(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Req() request: AdapterRequest) {
+    return this.files.upload(actor, id, request.raw ?? request);
+  }
+
+  @Get()
+  list(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Query() query: PageQuery) {
+    return this.files.list(actor, id, query);
+  }
+
+  @Get(':fileId')
+  get(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Param('fileId', UuidParamPipe) fileId: string) {
+    return this.files.get(actor, id, fileId);
+  }
+
+  @Delete(':fileId')
+  @HttpCode(204)
+  async remove(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Param('fileId', UuidParamPipe) fileId: string): Promise<void> {
+    await this.files.remove(actor, id, fileId);
+  }
+}

@@ -1,0 +1,49 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { AdminAuth } from '../admin-auth/admin-auth.decorator';
+import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
+import { IntIdParamPipe } from '../common/int-id-param.pipe';
+import { PageQuery } from '../common/paging';
+import { UuidParamPipe } from '../common/uuid-param.pipe';
+import { Envelope } from '../core/envelope/envelope.decorator';
+import { CreateVersionDto, UpdateVersionDto } from './version.dto';
+import { VersionsService } from './versions.service';
+
+@ApiTags('admin: versions')
+@Envelope('admin')
+@AdminAuth()
+@Controller('admin/v1/projects/:id/versions')
+export class VersionsController {
+  constructor(private readonly versions: VersionsService) {}
+
+  @Post()
+  create(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Body() body: CreateVersionDto) {
+    return this.versions.create(actor, id, body);
+  }
+
+  @Get()
+  list(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Query() query: PageQuery) {
+    return this.versions.list(actor, id, query);
+  }
+
+  @Get(':versionId')
+  get(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Param('versionId', IntIdParamPipe) versionId: number) {
+    return this.versions.get(actor, id, versionId);
+  }
+
+  @Patch(':versionId')
+  update(
+    @CurrentAdmin() actor: AdminPrincipal,
+    @Param('id', UuidParamPipe) id: string,
+    @Param('versionId', IntIdParamPipe) versionId: number,
+    @Body() body: UpdateVersionDto,
+  ) {
+    return this.versions.update(actor, id, versionId, body);
+  }
+
+  @Delete(':versionId')
+  @HttpCode(204)
+  async remove(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Param('versionId', IntIdParamPipe) versionId: number): Promise<void> {
+    await this.versions.remove(actor, id, versionId);
+  }
+}
