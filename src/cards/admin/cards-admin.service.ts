@@ -132,6 +132,8 @@ export class CardsAdminService {
     if (Object.keys(changes).length) {
       await this.cards.createQueryBuilder().update(Card).set(changes).where('id = :id', { id: card.id }).execute();
     }
+    // A ban ends the card's sessions for good: an unban later does not bring them back.
+    if (input.status === 'banned') await this.sessions.revokeWhere(project.id, { cardId: card.id });
     return this.view(await this.find(project.id, cardId));
   }
 

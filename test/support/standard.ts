@@ -1,0 +1,156 @@
+import { getRepositoryToken } from '@nestjs/typeorm';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Response } from 'supertest';
+import { Repository } from 'typeorm';
+import { Session } from '../../src/sessions/session.entity';
+import { signedPost, SignOptions } from './signing';
+import { TestApp } from './test-app';
+
+/** `YYYY-MM-DD HH:MM:SS` (spec: standard success `data.expires_at`). */
+export const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
+export const V3_LOGIN = '/api/legacy/v3/cards/login';
+export const SDK_LOGIN = '/api/v1/cards/login';
+export const CARD_HEARTBEAT = '/api/v1/cards/heartbeat';
+
+/** Catalog codes of decisions §2 used by the standard-family suites. */
+export const CODES = {
+  BAD_REQUEST: 10001,
+  METHOD_NOT_ALLOWED: 10002,
+  CIPHERTEXT_NOT_ALLOWED: 10003,
+  APP_REQUIRED: 10004,
+  INTERNAL_KEY_NOT_ACCEPTED: 10005,
+  NOT_FOUND: 10006,
+  UNSUPPORTED_MEDIA_TYPE: 10007,
+  SIGNATURE_INVALID: 10101,
+  TIMESTAMP_OUT_OF_WINDOW: 10102,
+  NONCE_REPLAYED: 10103,
+  PROGRAM_NOT_FOUND: 10201,
+  PROGRAM_DISABLED: 10202,
+  AUTHOR_DISABLED: 10203,
+  VERIFICATION_SWITCH_OFF: 10204,
+  PACKAGE_NOT_ENABLED: 10205,
+  INTERFACE_NOT_AUTHORIZED: 10206,
+  INTERFACE_DISABLED: 10207,
+  QUOTA_EXCEEDED: 10301,
+  CARD_INVALID: 20001,
+  CARD_EXPIRED: 20002,
+  CARD_BANNED: 20003,
+  DEVICE_LIMIT_REACHED: 20004,
+  MACHINE_MISMATCH: 30004,
+  SESSION_INVALID: 30101,
+  SESSION_TYPE_MISMATCH: 30102,
+} as const;
+
+/** How long a login waits out another test file's platform-wide card_login window. */
+const PLATFORM_WINDOW_WAIT_MS = 15_000;
+
+/** A response that can still be checked with `.expect(status)`, like a supertest request. */
+export class SettledRequest implements PromiseLike<Response> {
+  constructor(private readonly result: Promise<Response>) {}
+
+  then<A = Response, B = never>(
+    onFulfilled?: ((value: Response) => A | PromiseLike<A>) | null,
+    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ) {
+    return this.result.then(onFulfilled, onRejected);
+  }
+
+  expect(status: number): SettledRequest {
+    return new SettledRequest(
+      this.result.then((res) => {
+        if (res.status !== status) throw new Error(`expected HTTP ${status}, got ${res.status}: ${JSON.stringify(res.body)}`);
+        return res;
+      }),
+    );
+  }
+}
+
+/**
+ * With DATABASE_URL every test file shares the platform interface switches, and a file that tests
+ * the platform-wide switch turns card_login off for a moment (under its platform lock). A request
+ * that is not about that switch and meets such a window (INTERFACE_DISABLED, 10207 or Connect's
+ * -10207) is sent again, freshly signed, once the window has passed. Without DATABASE_URL nothing is
+ * shared and the first answer stands. Tests of the switch itself send their requests directly.
+ */
+export function throughPlatformWindows(send: () => PromiseLike<Response>): SettledRequest {
+  return new SettledRequest(
+    (async () => {
+      const deadline = Date.now() + PLATFORM_WINDOW_WAIT_MS;
+      for (;;) {
+        const res = await send();
+        const inWindow = res.status === 403 && Math.abs(Number(res.body?.code)) === 10207;
+        if (!inWindow || !process.env.DATABASE_URL || Date.now() > deadline) return res;
+        await sleep(50);
+      }
+    })(),
+  );
+}
+
+/**
+ * A signed V3 login (form-encoded `app, kami, imei`). Without a fixed nonce, it waits out another
+ * file's platform window (a request with a fixed nonce cannot be sent twice).
+ */
+export function v3Login(t: TestApp, secret: string, body: Record<string, string>, options: SignOptions = {}) {
+  const send = () => signedPost(t, V3_LOGIN, body, 'form', secret, options);
+  return options.nonce === undefined ? throughPlatformWindows(send) : new SettledRequest(Promise.resolve(send()));
+}
+
+/** A signed SDK card login (JSON `app, card_key, machine_id`), waiting out platform windows like v3Login. */
+export function sdkLogin(t: TestApp, secret: string, body: Record<string, string>, options: SignOptions = {}) {
+  const send = () => signedPost(t, SDK_LOGIN, body, 'json', secret, options);
+  return options.nonce === undefined ? throughPlatformWindows(send) : new SettledRequest(Promise.resolve(send()));
+}
+
+/** A card heartbeat: Bearer session token and JSON `{machine_id}`; no token header when `token` is null. */
+export function cardHeartbeat(t: TestApp, token: string | null, machine: string) {
+  const req = t.http().post(CARD_HEARTBEAT);
+  if (token !== null) req.set('Authorization', `Bearer ${token}`);
+  return req.send({ machine_id: machine });
+}
+
+export function sessionRepo(t: TestApp): Repository<Session> {
+  return t.app.get<Repository<Session>>(getRepositoryToken(Session));
+}
+
+/**
+ * Asserts the exact standard failure envelope `{code:N, success:false, msg, request_id}` (optionally
+ * `details`) with its HTTP status; N is never a success code and request_id is the X-Request-Id header.
+ */
+export function expectStandardFailure(res: Response, httpStatus: number, code: number): void {
+  expect(res.headers['content-type']).toMatch(/^application\/json/);
+  expect({ http: res.status, code: res.body?.code, success: res.body?.success }).toEqual({
+    http: httpStatus,
+    code,
+    success: false,
+  });
+  expect(code).not.toBe(0);
+  expect(code).not.toBe(1);
+  expect(typeof res.body.msg).toBe('string');
+  expect(res.body.msg.length).toBeGreaterThan(0);
+  expect(typeof res.headers['x-request-id']).toBe('string');
+  expect(res.body.request_id).toBe(res.headers['x-request-id']);
+  const extra = Object.keys(res.body).filter((k) => !['code', 'success', 'msg', 'request_id', 'details'].includes(k));
+  expect(extra).toEqual([]);
+  expect(res.body).not.toHaveProperty('token');
+  expect(res.body).not.toHaveProperty('data');
+}
+
+/** `YYYY-MM-DD HH:MM:SS` of an instant in a time zone, computed without the service's own helper. */
+export function wallClock(date: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('sv-SE', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  }).format(date);
+}
+
+/** The instant a `YYYY-MM-DD HH:MM:SS` string stands for, when the service time zone is UTC. */
+export function parseUtcWallClock(text: string): number {
+  return Date.parse(`${text.replace(' ', 'T')}Z`);
+}
