@@ -2,8 +2,7 @@ import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, I
 import { ClientProgram, ClientProgramDirectory } from '../access/client-program';
 import { DeclareAuthScheme } from '../core/http/auth-scheme';
 import { setResponseRenames } from '../core/envelope/response-renames';
-import { ErrorCode } from '../core/errors/error-code';
-import { ServiceError } from '../core/errors/service-error';
+import { FORM_CONTENT_TYPE, requireContentType } from '../core/http/content-type';
 import { ClientCustomization, CustomizationService } from './customization/customization.service';
 
 export interface ConnectRequestContext {
@@ -13,12 +12,10 @@ export interface ConnectRequestContext {
 
 const CONNECT_CONTEXT = Symbol.for('cardkey.connectContext');
 
-const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
-
 /**
  * Resolves the program of /connect/{program_id} before anything else, and installs its field
  * renames so that every answer of the request, failures included, uses the owner's names.
- * Connect is form-encoded (spec): any other body (JSON included) is refused as BAD_REQUEST.
+ * Connect is form-encoded (spec): any other body (JSON included) is UNSUPPORTED_MEDIA_TYPE.
  */
 @Injectable()
 export class ConnectProgramGuard implements CanActivate {
@@ -32,8 +29,7 @@ export class ConnectProgramGuard implements CanActivate {
     const program = await this.directory.byProgramId(String(request.params?.programId ?? ''));
     const customization = await this.customizations.clientCustomization(program.project);
     if (customization) setResponseRenames(request, customization.fieldNames);
-    const contentType = String(request.headers?.['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-    if (contentType !== FORM_CONTENT_TYPE) throw new ServiceError(ErrorCode.BAD_REQUEST, `Connect expects an ${FORM_CONTENT_TYPE} body`);
+    requireContentType(request, FORM_CONTENT_TYPE);
     request[CONNECT_CONTEXT] = { program, customization } satisfies ConnectRequestContext;
     return true;
   }

@@ -8,6 +8,7 @@ import { pathOf } from '../core/envelope/family';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { DeclareAuthScheme } from '../core/http/auth-scheme';
+import { FORM_CONTENT_TYPE, JSON_CONTENT_TYPE, requireContentType } from '../core/http/content-type';
 import { SharedStore } from '../core/store/shared-store';
 import { HMAC_NONCE_PATTERN, SIGNATURE_HEADERS, SIGNATURE_WINDOW_SECONDS, signatureMatches } from './hmac-signature';
 
@@ -15,7 +16,7 @@ type BodyKind = 'form' | 'json';
 const BODY_KIND = 'cardkey:hmac-body-kind';
 const SIGNED_PROGRAM = Symbol.for('cardkey.signedProgram');
 const UUID_LIKE = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
-const CONTENT_TYPES: Record<BodyKind, string> = { form: 'application/x-www-form-urlencoded', json: 'application/json' };
+const CONTENT_TYPES: Record<BodyKind, string> = { form: FORM_CONTENT_TYPE, json: JSON_CONTENT_TYPE };
 
 /**
  * V3 and SDK authentication, in the order of decisions §3: content type, then the `app` rules
@@ -35,10 +36,7 @@ export class HmacGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest();
     const kind = this.reflector.getAllAndOverride<BodyKind>(BODY_KIND, [context.getHandler(), context.getClass()]);
-    const contentType = String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-    if (contentType !== CONTENT_TYPES[kind]) {
-      throw new ServiceError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, `Send the body as ${CONTENT_TYPES[kind]}`);
-    }
+    requireContentType(request, CONTENT_TYPES[kind]);
     const body = (request.body ?? {}) as Record<string, unknown>;
     const app = typeof body.app === 'string' ? body.app.trim() : '';
     if (!app) throw new ServiceError(ErrorCode.APP_REQUIRED);

@@ -12,6 +12,8 @@ export const MAX_TEMPLATE_LENGTH = 512;
 export type TokenValues = Record<(typeof TOKEN_PLACEHOLDERS)[number], string>;
 
 const RENAME_TARGET = /^[A-Za-z_][A-Za-z0-9_]{0,31}$/;
+/** Names no rename may take: the other default fields, and `error_id`, which platform faults carry. */
+const RESERVED_TARGETS: readonly string[] = [...CONNECT_FIELDS, 'error_id'];
 const PLACEHOLDER = /\{([^{}]*)\}/g;
 
 /** Problems with a rename map; empty when it is valid. */
@@ -25,7 +27,7 @@ export function fieldNameProblems(renames: Record<string, unknown>): string[] {
     }
     if (typeof target !== 'string' || !RENAME_TARGET.test(target)) {
       problems.push(`field_names.${field}: must match [A-Za-z_][A-Za-z0-9_]{0,31}`);
-    } else if (target !== field && (CONNECT_FIELDS as readonly string[]).includes(target)) {
+    } else if (target !== field && RESERVED_TARGETS.includes(target)) {
       problems.push(`field_names.${field}: "${target}" is another default field name`);
     } else if (targets.has(target)) {
       problems.push(`field_names.${field}: "${target}" is used twice`);
