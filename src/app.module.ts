@@ -3,6 +3,7 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import type Redis from 'ioredis';
 import { AdminAuthModule } from './admin-auth/admin-auth.module';
+import { AppUsersModule } from './app-users/app-users.module';
 import { AnnouncementsModule } from './announcements/announcements.module';
 import { AuthorsModule } from './authors/authors.module';
 import { CardsModule } from './cards/cards.module';
@@ -49,6 +50,7 @@ export class AppModule {
         StandardModule,
         FilesModule,
         VersionsModule,
+        AppUsersModule,
       ],
       // The benchmark's bare route (bench/run.mjs) exists only when asked for.
       controllers: [HealthController, ...(config.BENCH_BASELINE === '1' ? [BaselineController] : [])],

@@ -72,6 +72,10 @@ export class AppConfig {
   @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(100000)
   ADMIN_LOGIN_ATTEMPTS_PER_MINUTE = 10;
 
+  /** Failed program-user logins a minute per (project, username) and per (project, client address). */
+  @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(100000)
+  APP_USER_LOGIN_ATTEMPTS_PER_MINUTE = 10;
+
   @Transform(emptyToUndefined) @IsOptional() @IsIn(['debug', 'info', 'warn', 'error'])
   LOG_LEVEL: 'debug' | 'info' | 'warn' | 'error' = 'info';
 
@@ -109,7 +113,7 @@ export class AppConfig {
 
 export const CONFIG_KEYS = [
   'PORT', 'HOST', 'HTTP_ADAPTER', 'DATABASE_URL', 'REDIS_URL', 'DATA_DIR', 'APP_ENCRYPTION_KEY', 'APP_TIMEZONE',
-  'ADMIN_USERNAME', 'ADMIN_PASSWORD', 'ADMIN_TOKEN_TTL_SECONDS', 'ADMIN_LOGIN_ATTEMPTS_PER_MINUTE', 'LOG_LEVEL', 'TRUST_PROXY', 'SHUTDOWN_GRACE_MS', 'BENCH_BASELINE',
+  'ADMIN_USERNAME', 'ADMIN_PASSWORD', 'ADMIN_TOKEN_TTL_SECONDS', 'ADMIN_LOGIN_ATTEMPTS_PER_MINUTE', 'APP_USER_LOGIN_ATTEMPTS_PER_MINUTE', 'LOG_LEVEL', 'TRUST_PROXY', 'SHUTDOWN_GRACE_MS', 'BENCH_BASELINE',
   'FILES_DIR', 'FILE_MAX_BYTES', 'DOWNLOAD_URL_TTL_SECONDS',
 ] as const;
 

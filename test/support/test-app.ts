@@ -33,6 +33,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     LOG_LEVEL: 'info',
     // Suites log in often; the throttle itself is tested with its own low limit.
     ADMIN_LOGIN_ATTEMPTS_PER_MINUTE: '10000',
+    APP_USER_LOGIN_ATTEMPTS_PER_MINUTE: '10000',
     ...env,
   });
   const logs: string[] = [];

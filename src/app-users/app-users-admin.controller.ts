@@ -1,0 +1,38 @@
+import { Body, Controller, Get, Param, Patch, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { AdminAuth } from '../admin-auth/admin-auth.decorator';
+import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
+import { IntIdParamPipe } from '../common/int-id-param.pipe';
+import { UuidParamPipe } from '../common/uuid-param.pipe';
+import { Envelope } from '../core/envelope/envelope.decorator';
+import { ListAppUsersQuery, UpdateAppUserDto } from './app-users.dto';
+import { AppUsersAdminService } from './app-users-admin.service';
+
+@ApiTags('admin: program users')
+@Envelope('admin')
+@AdminAuth()
+@Controller('admin/v1/projects/:id/app-users')
+export class AppUsersAdminController {
+  constructor(private readonly users: AppUsersAdminService) {}
+
+  @Get()
+  list(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Query() query: ListAppUsersQuery) {
+    return this.users.list(actor, id, query);
+  }
+
+  @Get(':userId')
+  get(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Param('userId', IntIdParamPipe) userId: number) {
+    return this.users.get(actor, id, userId);
+  }
+
+  /** Ban or unban (`status`), reset the password (`password`), unbind the machine (`machine_id: null`). */
+  @Patch(':userId')
+  update(
+    @CurrentAdmin() actor: AdminPrincipal,
+    @Param('id', UuidParamPipe) id: string,
+    @Param('userId', IntIdParamPipe) userId: number,
+    @Body() body: UpdateAppUserDto,
+  ) {
+    return this.users.update(actor, id, userId, body);
+  }
+}

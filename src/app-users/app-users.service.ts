@@ -1,0 +1,170 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
+import { ClientProgram, ClientProgramDirectory } from '../access/client-program';
+import { InterfaceGate } from '../access/interface-gate';
+import { formatLocalTime, unixSeconds } from '../common/time';
+import { AppConfig } from '../config/app-config';
+import { decoyHash, hashPassword, verifyPassword } from '../core/crypto/passwords';
+import { newToken } from '../core/crypto/tokens';
+import { ClientReply } from '../core/envelope/render';
+import { ErrorCode } from '../core/errors/error-code';
+import { ServiceError } from '../core/errors/service-error';
+import { RequestContext } from '../core/http/request-context';
+import { isUniqueViolation } from '../database/pg-errors';
+import { SessionsService } from '../sessions/sessions.service';
+import { usernameKey } from './app-user-rules';
+import { AppUser } from './app-user.entity';
+import { toProfile } from './app-user.view';
+import { LoginFailureLimiter } from './login-failure-limiter';
+import { decideMachine, MachineDecision, sessionFitsBinding } from './machine-policy';
+
+/** SDK and compatibility routes both need the standard API basic package (decisions §7). */
+const CLIENT_GATE = { requireBasicPackage: true };
+
+export interface AppUserCredentials {
+  username: string;
+  password: string;
+  machine_id: string;
+}
+
+interface Authenticated {
+  user: AppUser;
+  decision: MachineDecision;
+}
+
+/**
+ * Program users as a client program sees them (decisions §6): register, login (SDK: plus an
+ * `app_user` session; compatibility: a compatible token only) and the user heartbeat. The rules
+ * (gate, throttling, credentials, ban, machine policy) are the same for every route.
+ */
+@Injectable()
+export class AppUsersService {
+  constructor(
+    @InjectRepository(AppUser) private readonly users: Repository<AppUser>,
+    private readonly dataSource: DataSource,
+    private readonly sessions: SessionsService,
+    private readonly directory: ClientProgramDirectory,
+    private readonly gate: InterfaceGate,
+    private readonly limiter: LoginFailureLimiter,
+    private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * Creates an active user. A taken name (any case) is USERNAME_TAKEN, also when registrations of
+   * one name race: the unique index on (project, lower(username)) lets exactly one insert through.
+   * The registering machine becomes the binding unless the project's policy is `free`.
+   */
+  async register(program: ClientProgram, input: AppUserCredentials): Promise<ClientReply> {
+    await this.gate.admit(program, 'user_register', CLIENT_GATE);
+    const projectId = program.project.id;
+    const taken = () => new ServiceError(ErrorCode.USERNAME_TAKEN);
+    if (await this.byUsername(projectId, input.username).getExists()) throw taken();
+    const passwordHash = await hashPassword(input.password);
+    let id: number;
+    try {
+      const { identifiers } = await this.users.insert({
+        projectId,
+        username: input.username,
+        passwordHash,
+        status: 'active',
+        boundMachineId: program.project.userMachinePolicy === 'free' ? null : input.machine_id,
+      });
+      id = identifiers[0].id as number;
+    } catch (error) {
+      if (isUniqueViolation(error)) throw taken();
+      throw error;
+    }
+    return { message: 'Registration successful', data: { user_id: id, username: input.username, status: 'active' } };
+  }
+
+  /** SDK login: opens an `app_user` session on the login's machine. */
+  async sdkLogin(program: ClientProgram, input: AppUserCredentials, client: RequestContext): Promise<ClientReply> {
+    const { user, decision } = await this.login(program, input, client);
+    const { token, session } = await this.sessions.open({
+      type: 'app_user',
+      projectId: program.project.id,
+      userId: user.id,
+      machine: input.machine_id,
+      expiresAt: new Date(Date.now() + program.project.sessionTtlSeconds * 1000),
+    });
+    return {
+      message: 'Login successful',
+      data: {
+        profile: toProfile(user, this.config.APP_TIMEZONE),
+        session_token: token,
+        session_expires_at: this.time(session.expiresAt),
+        machine_id: decision.answered,
+      },
+    };
+  }
+
+  /** Compatibility login: the same rules, a compatible token and no SDK session (spec, legacy routes). */
+  async compatLogin(program: ClientProgram, input: AppUserCredentials, client: RequestContext): Promise<ClientReply> {
+    const { user, decision } = await this.login(program, input, client);
+    return {
+      message: 'Login successful',
+      data: { token: newToken(), profile: toProfile(user, this.config.APP_TIMEZONE), machine_id: decision.answered },
+    };
+  }
+
+  /**
+   * Renews a user session after re-checking the user: banned, gone, or (under `rebind` and
+   * `locked`) no longer bound to the session's machine ends the session for good.
+   */
+  async heartbeat(token: string, machine: string): Promise<ClientReply> {
+    const { session } = await this.sessions.resolve(token, 'app_user', machine);
+    const program = await this.directory.byProjectId(session.projectId);
+    await this.gate.admit(program, 'user_heartbeat', CLIENT_GATE);
+    const user =
+      session.userId === null
+        ? null
+        : await this.users.findOne({ where: { id: session.userId, projectId: session.projectId }, select: { id: true, status: true, boundMachineId: true } });
+    if (!user || user.status !== 'active' || !sessionFitsBinding(program.project.userMachinePolicy, user.boundMachineId, session.machineCode)) {
+      await this.sessions.revoke(session.id);
+      throw new ServiceError(ErrorCode.SESSION_INVALID);
+    }
+    const expiresAt = await this.sessions.renew(session, program.project.sessionTtlSeconds, null);
+    return { message: 'Heartbeat accepted', data: { user_id: user.id, session_expires_at: this.time(expiresAt), server_time: unixSeconds() } };
+  }
+
+  /**
+   * The shared login rule, inside the failed-login limiter: gate, credentials (a decoy hash when the
+   * name is unknown, so neither the answer nor its timing says which part was wrong), then under a
+   * row lock the ban and the machine policy. Under `rebind` the user's earlier sessions end.
+   */
+  private async login(program: ClientProgram, input: AppUserCredentials, client: RequestContext): Promise<Authenticated> {
+    const projectId = program.project.id;
+    const scopes = [`user:${projectId}:${usernameKey(input.username)}`, `ip:${projectId}:${client.clientIp}`];
+    const result = await this.limiter.guard(scopes, async () => {
+      await this.gate.admit(program, 'user_login', CLIENT_GATE);
+      const found = await this.byUsername(projectId, input.username).addSelect('u.passwordHash').getOne();
+      const valid = await verifyPassword(found?.passwordHash ?? (await decoyHash()), input.password);
+      if (!found || !valid) throw new ServiceError(ErrorCode.BAD_CREDENTIALS);
+      return this.dataSource.transaction(async (em): Promise<Authenticated> => {
+        const user = await em.getRepository(AppUser).createQueryBuilder('u').setLock('pessimistic_write').where('u.id = :id', { id: found.id }).getOne();
+        if (!user) throw new ServiceError(ErrorCode.BAD_CREDENTIALS);
+        if (user.status === 'banned') throw new ServiceError(ErrorCode.USER_BANNED);
+        const decision = decideMachine(program.project.userMachinePolicy, user.boundMachineId, input.machine_id);
+        if (!decision) throw new ServiceError(ErrorCode.MACHINE_MISMATCH);
+        const now = new Date();
+        await em.update(AppUser, { id: user.id }, { lastLoginAt: now, ...(decision.changed ? { boundMachineId: decision.bound } : {}) });
+        user.lastLoginAt = now;
+        user.boundMachineId = decision.bound;
+        return { user, decision };
+      });
+    });
+    // After the commit (the embedded database has one connection). A session a racing login opens
+    // on the old machine meanwhile no longer fits the binding and ends at its next heartbeat.
+    if (result.decision.revokeOthers) await this.sessions.revokeWhere(projectId, { userId: result.user.id });
+    return result;
+  }
+
+  private byUsername(projectId: string, username: string) {
+    return this.users.createQueryBuilder('u').where('u.project_id = :projectId AND lower(u.username) = lower(:username)', { projectId, username });
+  }
+
+  private time(date: Date): string {
+    return formatLocalTime(date, this.config.APP_TIMEZONE);
+  }
+}

@@ -1,0 +1,83 @@
+import { AppConfig } from '../config/app-config';
+import { ErrorCode } from '../core/errors/error-code';
+import { ServiceError } from '../core/errors/service-error';
+import { MemoryStore } from '../core/store/memory-store';
+import { failureWindow, LoginFailureLimiter } from './login-failure-limiter';
+
+const badCredentials = () => Promise.reject(new ServiceError(ErrorCode.BAD_CREDENTIALS));
+const banned = () => Promise.reject(new ServiceError(ErrorCode.USER_BANNED));
+const success = () => Promise.resolve('ok');
+
+async function codeOf(promise: Promise<unknown>): Promise<number | 'ok'> {
+  try {
+    await promise;
+    return 'ok';
+  } catch (error) {
+    return (error as ServiceError).code;
+  }
+}
+
+describe('failed-login limiter', () => {
+  let store: MemoryStore;
+  let limiter: LoginFailureLimiter;
+
+  beforeEach(() => {
+    jest.useFakeTimers({ now: new Date('2030-01-01T00:00:10Z'), doNotFake: ['setInterval', 'clearInterval'] });
+    store = new MemoryStore();
+    limiter = new LoginFailureLimiter(store, Object.assign(new AppConfig(), { APP_USER_LOGIN_ATTEMPTS_PER_MINUTE: 3 }));
+  });
+  afterEach(() => {
+    store.close();
+    jest.useRealTimers();
+  });
+
+  it('computes fixed one-minute windows and the seconds left in them', () => {
+    expect(failureWindow(Date.parse('2030-01-01T00:00:10Z'))).toEqual({ index: Math.floor(Date.parse('2030-01-01T00:00:00Z') / 60_000), retryAfter: 50 });
+    expect(failureWindow(Date.parse('2030-01-01T00:00:59.500Z')).retryAfter).toBe(1);
+    expect(failureWindow(Date.parse('2030-01-01T00:01:00Z')).retryAfter).toBe(60);
+  });
+
+  it('refuses after the limit of wrong passwords with RATE_LIMITED and Retry-After, without running the attempt', async () => {
+    for (let i = 0; i < 3; i++) expect(await codeOf(limiter.guard(['user:a'], badCredentials))).toBe(ErrorCode.BAD_CREDENTIALS);
+    const attempt = jest.fn(success);
+    const refused = await limiter.guard(['user:a'], attempt).catch((e: ServiceError) => e);
+    expect(refused).toBeInstanceOf(ServiceError);
+    expect((refused as ServiceError).code).toBe(ErrorCode.RATE_LIMITED);
+    expect((refused as ServiceError).headers).toEqual({ 'Retry-After': '50' });
+    expect(attempt).not.toHaveBeenCalled();
+  });
+
+  it('does not count successes or refusals other than a wrong password', async () => {
+    for (let i = 0; i < 10; i++) expect(await codeOf(limiter.guard(['user:a'], success))).toBe('ok');
+    for (let i = 0; i < 10; i++) expect(await codeOf(limiter.guard(['user:a'], banned))).toBe(ErrorCode.USER_BANNED);
+    for (let i = 0; i < 3; i++) expect(await codeOf(limiter.guard(['user:a'], badCredentials))).toBe(ErrorCode.BAD_CREDENTIALS);
+    expect(await codeOf(limiter.guard(['user:a'], success))).toBe(ErrorCode.RATE_LIMITED);
+  });
+
+  it('counts each scope on its own and refuses when any is over the limit', async () => {
+    for (let i = 0; i < 3; i++) await codeOf(limiter.guard([`user:${i}`, 'ip:x'], badCredentials));
+    expect(await codeOf(limiter.guard(['user:new', 'ip:x'], success))).toBe(ErrorCode.RATE_LIMITED);
+    expect(await codeOf(limiter.guard(['user:new', 'ip:y'], success))).toBe('ok');
+    // The refusal on ip:x gave user:new's reserved slot back.
+    for (let i = 0; i < 3; i++) expect(await codeOf(limiter.guard(['user:new', 'ip:z'], badCredentials))).toBe(ErrorCode.BAD_CREDENTIALS);
+  });
+
+  it('lets no more than the limit of concurrent guesses reach the password check', async () => {
+    let checked = 0;
+    const slowWrong = async () => {
+      checked += 1;
+      await Promise.resolve();
+      throw new ServiceError(ErrorCode.BAD_CREDENTIALS);
+    };
+    const codes = await Promise.all(Array.from({ length: 10 }, () => codeOf(limiter.guard(['user:a'], slowWrong))));
+    expect(checked).toBe(3);
+    expect(codes.filter((c) => c === ErrorCode.RATE_LIMITED)).toHaveLength(7);
+  });
+
+  it('starts counting afresh in the next window', async () => {
+    for (let i = 0; i < 3; i++) await codeOf(limiter.guard(['user:a'], badCredentials));
+    expect(await codeOf(limiter.guard(['user:a'], success))).toBe(ErrorCode.RATE_LIMITED);
+    jest.setSystemTime(new Date('2030-01-01T00:01:00Z'));
+    expect(await codeOf(limiter.guard(['user:a'], success))).toBe('ok');
+  });
+});
