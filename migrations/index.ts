@@ -1,5 +1,6 @@
 import { CreateFoundation1763800000000 } from './1763800000000-CreateFoundation';
 import { CreateCardsAndConnect1763900000000 } from './1763900000000-CreateCardsAndConnect';
+import { AddLoginTokenHash1764300000000 } from './1764300000000-AddLoginTokenHash';
 import { CreateSessions1764000000000 } from './1764000000000-CreateSessions';
 import { CreateVersionsAndFiles1764100000000 } from './1764100000000-CreateVersionsAndFiles';
 import { CreateAppUsers1764200000000 } from './1764200000000-CreateAppUsers';
@@ -7,5 +8,5 @@ import { CreateAppUsers1764200000000 } from './1764200000000-CreateAppUsers';
 /** Every migration, in order. Listed explicitly so the same list works compiled and under Jest. */
 export const MIGRATIONS = [
   CreateFoundation1763800000000, CreateCardsAndConnect1763900000000, CreateSessions1764000000000, CreateVersionsAndFiles1764100000000,
-  CreateAppUsers1764200000000,
+  CreateAppUsers1764200000000, AddLoginTokenHash1764300000000,
 ];

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { ClientProgram } from '../access/client-program';
 import { GateOptions, InterfaceGate } from '../access/interface-gate';
-import { newToken } from '../core/crypto/tokens';
+import { hashToken, newToken } from '../core/crypto/tokens';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { ClientFamilyName, LoginLog } from '../login-logs/login-log.entity';
@@ -21,7 +21,7 @@ export interface CardLoginRequest {
 
 export interface CardLoginSuccess {
   card: Card;
-  /** A fresh compatible login token (32 random bytes, base64url). */
+  /** A fresh compatible login token (32 random bytes, base64url); its hash is on the log row. */
   token: string;
 }
 
@@ -47,9 +47,11 @@ export class CardLoginService {
       if (error instanceof ServiceError) await this.dataSource.manager.insert(LoginLog, logRow(request, null, error.code));
       throw error;
     }
-    const card = (await this.repeatLogin(request)) ?? (await this.dataSource.transaction((em) => this.decide(em, request)));
+    const token = newToken();
+    const tokenHash = hashToken(token);
+    const card = (await this.repeatLogin(request, tokenHash)) ?? (await this.dataSource.transaction((em) => this.decide(em, request, tokenHash)));
     if (card instanceof ServiceError) throw card;
-    return { card, token: newToken() };
+    return { card, token };
   }
 
   /**
@@ -58,7 +60,7 @@ export class CardLoginService {
    * row is one atomic UPDATE ... RETURNING with the insert beside it. Anything else (first use, a
    * new device, any refusal) returns null and goes through `decide`.
    */
-  private async repeatLogin(request: CardLoginRequest): Promise<Card | null> {
+  private async repeatLogin(request: CardLoginRequest, tokenHash: string): Promise<Card | null> {
     const log = logRow(request, null, SUCCESS);
     const rows: Record<string, unknown>[] = await this.dataSource.query(
       `WITH hit AS (
@@ -67,17 +69,17 @@ export class CardLoginService {
            AND EXISTS (SELECT 1 FROM card_devices d WHERE d.card_id = c.id AND d.machine_code = $3)
          RETURNING c.*
        ), logged AS (
-         INSERT INTO login_logs (project_id, card_id, card_code, machine_code, ip, family, interface, result_code, request_id)
-         SELECT $1, hit.id, $4, $5, $6, $7, $8, $9, $10 FROM hit
+         INSERT INTO login_logs (project_id, card_id, card_code, machine_code, ip, family, interface, result_code, request_id, token_hash)
+         SELECT $1, hit.id, $4, $5, $6, $7, $8, $9, $10, $11 FROM hit
        )
        SELECT * FROM hit`,
-      [log.projectId, request.cardKey, request.machine, log.cardCode, log.machineCode, log.ip, log.family, log.interface, log.resultCode, log.requestId],
+      [log.projectId, request.cardKey, request.machine, log.cardCode, log.machineCode, log.ip, log.family, log.interface, log.resultCode, log.requestId, tokenHash],
     );
     return rows.length ? this.dataSource.getRepository(Card).create(cardFromRow(rows[0])) : null;
   }
 
   /** Returns the updated card, or the refusal (returned, not thrown, so its log row commits). */
-  private async decide(em: EntityManager, request: CardLoginRequest): Promise<Card | ServiceError> {
+  private async decide(em: EntityManager, request: CardLoginRequest, tokenHash: string): Promise<Card | ServiceError> {
     const card = await em
       .getRepository(Card)
       .createQueryBuilder('c')
@@ -113,7 +115,7 @@ export class CardLoginService {
       lastLoginAt: now,
       useCount: () => 'use_count + 1',
     });
-    await em.insert(LoginLog, logRow(request, card.id, SUCCESS));
+    await em.insert(LoginLog, { ...logRow(request, card.id, SUCCESS), tokenHash });
     return card;
   }
 }

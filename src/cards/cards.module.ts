@@ -11,11 +11,12 @@ import { CardCodeGenerator } from './card-codes';
 import { CardDevice } from './card-device.entity';
 import { Card } from './card.entity';
 import { CardLoginService } from './card-login.service';
+import { LoginTokensService } from './login-tokens.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Card, CardDevice, CardBatch, LoginLog]), ProjectsModule, AccessModule, SessionsModule],
   controllers: [CardsAdminController],
-  providers: [CardLoginService, CardsAdminService, CardCodeGenerator],
-  exports: [TypeOrmModule, CardLoginService],
+  providers: [CardLoginService, LoginTokensService, CardsAdminService, CardCodeGenerator],
+  exports: [TypeOrmModule, CardLoginService, LoginTokensService],
 })
 export class CardsModule {}

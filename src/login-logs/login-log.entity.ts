@@ -35,6 +35,10 @@ export class LoginLog {
   @Column({ name: 'request_id', type: 'varchar', length: 64 })
   requestId: string;
 
+  /** SHA-256 of the compatible token a successful login issued (never the token itself). */
+  @Column({ name: 'token_hash', type: 'char', length: 64, nullable: true, select: false })
+  tokenHash: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 }
