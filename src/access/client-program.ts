@@ -27,6 +27,8 @@ export interface ClientProgram {
 }
 
 const PROGRAM_ID_BY_PROJECT_LIMIT = 10_000;
+/** A UUID, with or without dashes: the shape of an internal project key. */
+const INTERNAL_KEY_LIKE = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 
 /**
  * Finds the program behind a public program ID (never an internal project key), through the
@@ -48,6 +50,17 @@ export class ClientProgramDirectory {
     const program = await this.cache.through(programId, 'program', () => this.load(programId));
     if (!program) throw new ServiceError(ErrorCode.PROGRAM_NOT_FOUND);
     return program;
+  }
+
+  /**
+   * The `app` field of a client request (decisions §3): missing is APP_REQUIRED, an internal
+   * project key is INTERNAL_KEY_NOT_ACCEPTED, anything else must be a known public program ID.
+   */
+  async byAppField(app: unknown): Promise<ClientProgram> {
+    const value = typeof app === 'string' ? app.trim() : '';
+    if (!value) throw new ServiceError(ErrorCode.APP_REQUIRED);
+    if (INTERNAL_KEY_LIKE.test(value)) throw new ServiceError(ErrorCode.INTERNAL_KEY_NOT_ACCEPTED);
+    return this.byProgramId(value);
   }
 
   /** The program of a record that holds the internal key (a session). */

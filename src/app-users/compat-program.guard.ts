@@ -1,12 +1,9 @@
 import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
 import { ClientProgram, ClientProgramDirectory } from '../access/client-program';
-import { ErrorCode } from '../core/errors/error-code';
-import { ServiceError } from '../core/errors/service-error';
 import { DeclareAuthScheme } from '../core/http/auth-scheme';
+import { FORM_CONTENT_TYPE, requireContentType } from '../core/http/content-type';
 
 const COMPAT_PROGRAM = Symbol.for('cardkey.compatProgram');
-const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
-const UUID_LIKE = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 
 /**
  * The program of a compatibility route (`/api/app-users/*`): form fields (decisions §10), `app` a
@@ -19,13 +16,8 @@ export class CompatProgramGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest();
-    const contentType = String(request.headers?.['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-    if (contentType !== FORM_CONTENT_TYPE) throw new ServiceError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, `Send the body as ${FORM_CONTENT_TYPE}`);
-    const body = (request.body ?? {}) as Record<string, unknown>;
-    const app = typeof body.app === 'string' ? body.app.trim() : '';
-    if (!app) throw new ServiceError(ErrorCode.APP_REQUIRED);
-    if (UUID_LIKE.test(app)) throw new ServiceError(ErrorCode.INTERNAL_KEY_NOT_ACCEPTED);
-    request[COMPAT_PROGRAM] = await this.directory.byProgramId(app);
+    requireContentType(request, FORM_CONTENT_TYPE);
+    request[COMPAT_PROGRAM] = await this.directory.byAppField(request.body?.app);
     return true;
   }
 }

@@ -1,7 +1,6 @@
 import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ClientProgram, ClientProgramDirectory } from '../access/client-program';
-import { PROGRAM_ID_PATTERN } from '../common/field-rules';
 import { unixSeconds } from '../common/time';
 import { SecretBox } from '../core/crypto/secret-box';
 import { pathOf } from '../core/envelope/family';
@@ -15,7 +14,6 @@ import { HMAC_NONCE_PATTERN, SIGNATURE_HEADERS, SIGNATURE_WINDOW_SECONDS, signat
 type BodyKind = 'form' | 'json';
 const BODY_KIND = 'cardkey:hmac-body-kind';
 const SIGNED_PROGRAM = Symbol.for('cardkey.signedProgram');
-const UUID_LIKE = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 const CONTENT_TYPES: Record<BodyKind, string> = { form: FORM_CONTENT_TYPE, json: JSON_CONTENT_TYPE };
 
 /**
@@ -38,12 +36,9 @@ export class HmacGuard implements CanActivate {
     const kind = this.reflector.getAllAndOverride<BodyKind>(BODY_KIND, [context.getHandler(), context.getClass()]);
     requireContentType(request, CONTENT_TYPES[kind]);
     const body = (request.body ?? {}) as Record<string, unknown>;
-    const app = typeof body.app === 'string' ? body.app.trim() : '';
-    if (!app) throw new ServiceError(ErrorCode.APP_REQUIRED);
-    if (body.data !== undefined) throw new ServiceError(ErrorCode.CIPHERTEXT_NOT_ALLOWED);
-    if (UUID_LIKE.test(app)) throw new ServiceError(ErrorCode.INTERNAL_KEY_NOT_ACCEPTED);
-    if (!PROGRAM_ID_PATTERN.test(app)) throw new ServiceError(ErrorCode.PROGRAM_NOT_FOUND);
-    const program = await this.directory.byProgramId(app);
+    // `app` only inside `data` is APP_REQUIRED; `app` beside a `data` ciphertext is refused too.
+    if (typeof body.app === 'string' && body.app.trim() && body.data !== undefined) throw new ServiceError(ErrorCode.CIPHERTEXT_NOT_ALLOWED);
+    const program = await this.directory.byAppField(body.app);
 
     const header = (name: string) => (typeof request.headers[name] === 'string' ? (request.headers[name] as string) : '');
     const timestamp = header(SIGNATURE_HEADERS.timestamp);
