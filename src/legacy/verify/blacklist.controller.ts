@@ -1,0 +1,37 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { AdminAuth } from '../../admin-auth/admin-auth.decorator';
+import { AdminPrincipal, CurrentAdmin } from '../../admin-auth/admin-principal';
+import { IntIdParamPipe } from '../../common/int-id-param.pipe';
+import { UuidParamPipe } from '../../common/uuid-param.pipe';
+import { Envelope } from '../../core/envelope/envelope.decorator';
+import { CreateBlacklistEntryDto, ListBlacklistQuery } from './blacklist.dto';
+import { BlacklistService } from './blacklist.service';
+
+@ApiTags('admin: licence verification')
+@Envelope('admin')
+@AdminAuth()
+@Controller('admin/v1/projects/:id/blacklist')
+export class BlacklistController {
+  constructor(private readonly blacklist: BlacklistService) {}
+
+  @Post()
+  create(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Body() body: CreateBlacklistEntryDto) {
+    return this.blacklist.create(actor, id, body);
+  }
+
+  @Get()
+  list(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Query() query: ListBlacklistQuery) {
+    return this.blacklist.list(actor, id, query);
+  }
+
+  @Delete(':entryId')
+  @HttpCode(204)
+  async remove(
+    @CurrentAdmin() actor: AdminPrincipal,
+    @Param('id', UuidParamPipe) id: string,
+    @Param('entryId', IntIdParamPipe) entryId: number,
+  ): Promise<void> {
+    await this.blacklist.remove(actor, id, entryId);
+  }
+}

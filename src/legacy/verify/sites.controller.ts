@@ -1,0 +1,53 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { AdminAuth } from '../../admin-auth/admin-auth.decorator';
+import { AdminPrincipal, CurrentAdmin } from '../../admin-auth/admin-principal';
+import { IntIdParamPipe } from '../../common/int-id-param.pipe';
+import { PageQuery } from '../../common/paging';
+import { UuidParamPipe } from '../../common/uuid-param.pipe';
+import { Envelope } from '../../core/envelope/envelope.decorator';
+import { CreateSiteDto, UpdateSiteDto } from './sites.dto';
+import { SitesService } from './sites.service';
+
+@ApiTags('admin: licence verification')
+@Envelope('admin')
+@AdminAuth()
+@Controller('admin/v1/projects/:id/sites')
+export class SitesController {
+  constructor(private readonly sites: SitesService) {}
+
+  @Post()
+  create(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Body() body: CreateSiteDto) {
+    return this.sites.create(actor, id, body);
+  }
+
+  @Get()
+  list(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Query() query: PageQuery) {
+    return this.sites.list(actor, id, query);
+  }
+
+  @Get(':siteId')
+  get(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Param('siteId', IntIdParamPipe) siteId: number) {
+    return this.sites.get(actor, id, siteId);
+  }
+
+  @Patch(':siteId')
+  update(
+    @CurrentAdmin() actor: AdminPrincipal,
+    @Param('id', UuidParamPipe) id: string,
+    @Param('siteId', IntIdParamPipe) siteId: number,
+    @Body() body: UpdateSiteDto,
+  ) {
+    return this.sites.update(actor, id, siteId, body);
+  }
+
+  @Delete(':siteId')
+  @HttpCode(204)
+  async remove(
+    @CurrentAdmin() actor: AdminPrincipal,
+    @Param('id', UuidParamPipe) id: string,
+    @Param('siteId', IntIdParamPipe) siteId: number,
+  ): Promise<void> {
+    await this.sites.remove(actor, id, siteId);
+  }
+}

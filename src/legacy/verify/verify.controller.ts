@@ -1,0 +1,27 @@
+import { Body, Controller, Post } from '@nestjs/common';
+import { ApiConsumes, ApiTags } from '@nestjs/swagger';
+import { ClientProgram } from '../../access/client-program';
+import { Envelope } from '../../core/envelope/envelope.decorator';
+import { ClientContext, RequestContext } from '../../core/http/request-context';
+import { LegacyClient, LegacyProgram } from '../legacy-program.guard';
+import { VerifyDto } from './verify.dto';
+import { VerifyService } from './verify.service';
+
+/**
+ * `POST /api/verify`: form fields `app`, `domain`, optional `licence`; legacy envelope (`code: 1`).
+ * Declared for POST only, so any other method answers JSON 405. The client IP is the connection's
+ * (or X-Forwarded-For behind a proxy named in TRUST_PROXY), never a field of the request.
+ */
+@ApiTags('client: legacy')
+@Envelope('legacy')
+@LegacyClient()
+@Controller('api/verify')
+export class VerifyController {
+  constructor(private readonly verifier: VerifyService) {}
+
+  @Post()
+  @ApiConsumes('application/x-www-form-urlencoded')
+  verify(@LegacyProgram() program: ClientProgram, @Body() body: VerifyDto, @ClientContext() client: RequestContext) {
+    return this.verifier.verify(program, body, client.clientIp);
+  }
+}
