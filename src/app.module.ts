@@ -14,12 +14,16 @@ import { AppConfig } from './config/app-config';
 import { CoreModule } from './core/core.module';
 import { HealthController } from './core/health/health.controller';
 import { JsonLogger } from './core/logging/json-logger';
+import { LegacyInfoModule } from './legacy/info/legacy-info.module';
+import { LegacyModule } from './legacy/legacy.module';
+import { VerifyModule } from './legacy/verify/verify.module';
 import { REDIS_CLIENT } from './core/store/store.providers';
 import { DatabaseModule } from './database/database.module';
 import { FilesModule } from './files/files.module';
 import { LoginLogsModule } from './login-logs/login-logs.module';
 import { PlatformModule } from './platform/platform.module';
 import { ProjectsModule } from './projects/projects.module';
+import { RemoteVariablesModule } from './remote-variables/remote-variables.module';
 import { VersionsModule } from './versions/versions.module';
 
 @Module({})
@@ -51,6 +55,10 @@ export class AppModule {
         FilesModule,
         VersionsModule,
         AppUsersModule,
+        RemoteVariablesModule,
+        LegacyInfoModule,
+        LegacyModule,
+        VerifyModule,
       ],
       // The benchmark's bare route (bench/run.mjs) exists only when asked for.
       controllers: [HealthController, ...(config.BENCH_BASELINE === '1' ? [BaselineController] : [])],

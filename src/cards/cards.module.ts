@@ -11,12 +11,13 @@ import { CardCodeGenerator } from './card-codes';
 import { CardDevice } from './card-device.entity';
 import { Card } from './card.entity';
 import { CardLoginService } from './card-login.service';
+import { CardUnbindService } from './card-unbind.service';
 import { LoginTokensService } from './login-tokens.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Card, CardDevice, CardBatch, LoginLog]), ProjectsModule, AccessModule, SessionsModule],
   controllers: [CardsAdminController],
-  providers: [CardLoginService, LoginTokensService, CardsAdminService, CardCodeGenerator],
-  exports: [TypeOrmModule, CardLoginService, LoginTokensService],
+  providers: [CardLoginService, CardUnbindService, LoginTokensService, CardsAdminService, CardCodeGenerator],
+  exports: [TypeOrmModule, CardLoginService, CardUnbindService, LoginTokensService],
 })
 export class CardsModule {}

@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { ClientProgram } from '../access/client-program';
+import { GateOptions, InterfaceGate } from '../access/interface-gate';
+import { ErrorCode } from '../core/errors/error-code';
+import { ServiceError } from '../core/errors/service-error';
+import { SessionsService } from '../sessions/sessions.service';
+import { CardDevice } from './card-device.entity';
+import { Card } from './card.entity';
+
+export interface CardUnbindRequest {
+  program: ClientProgram;
+  cardKey: string;
+  machine: string;
+  gate: GateOptions;
+}
+
+/**
+ * The one card-unbind rule (decisions §4, §7), for every family: the `card_unbind` interface gate,
+ * the project's switch (`unbind_enabled`), then under a row lock on the card its state, the per-card
+ * maximum (`unbind_max`, counted in `unbind_count`; null = unlimited) and the device's binding.
+ * A granted unbind removes the device, counts it, takes `unbind_deduct_seconds` off a dated expiry
+ * and ends that device's sessions of the card.
+ */
+@Injectable()
+export class CardUnbindService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly gate: InterfaceGate,
+    private readonly sessions: SessionsService,
+  ) {}
+
+  async unbind(request: CardUnbindRequest): Promise<Card> {
+    const { project } = request.program;
+    await this.gate.admit(request.program, 'card_unbind', request.gate);
+    if (!project.unbindEnabled) throw new ServiceError(ErrorCode.UNBIND_REFUSED, 'Unbinding is switched off for this program');
+    const card = await this.dataSource.transaction((em) => this.decide(em, request));
+    // After the commit (the embedded database has one connection). A login racing in meanwhile has
+    // to bind the device again, which a later unbind handles.
+    await this.sessions.revokeWhere(project.id, { cardId: card.id, machine: request.machine });
+    return card;
+  }
+
+  private async decide(em: EntityManager, request: CardUnbindRequest): Promise<Card> {
+    const { project } = request.program;
+    const card = await em
+      .getRepository(Card)
+      .createQueryBuilder('c')
+      .setLock('pessimistic_write')
+      .where('c.project_id = :projectId AND c.code = :code', { projectId: project.id, code: request.cardKey })
+      .getOne();
+    if (!card) throw new ServiceError(ErrorCode.CARD_INVALID);
+    if (card.status === 'banned') throw new ServiceError(ErrorCode.CARD_BANNED);
+    if (card.expiresAt && card.expiresAt.getTime() <= Date.now()) throw new ServiceError(ErrorCode.CARD_EXPIRED);
+    if (project.unbindMax !== null && card.unbindCount >= project.unbindMax) {
+      throw new ServiceError(ErrorCode.UNBIND_REFUSED, 'This card has reached its maximum number of unbinds');
+    }
+    const removed = await em.delete(CardDevice, { cardId: card.id, machineCode: request.machine });
+    if (!removed.affected) throw new ServiceError(ErrorCode.UNBIND_REFUSED, 'This device is not bound to the card');
+    card.unbindCount += 1;
+    if (card.expiresAt && project.unbindDeductSeconds > 0) card.expiresAt = new Date(card.expiresAt.getTime() - project.unbindDeductSeconds * 1000);
+    await em.update(Card, { id: card.id }, { unbindCount: () => 'unbind_count + 1', expiresAt: card.expiresAt });
+    return card;
+  }
+}

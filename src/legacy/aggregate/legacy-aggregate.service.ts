@@ -1,0 +1,104 @@
+import { Injectable } from '@nestjs/common';
+import { ClientProgram } from '../../access/client-program';
+import { InterfaceGate } from '../../access/interface-gate';
+import { AppUserCredentialsDto } from '../../app-users/app-users.dto';
+import { AppUsersService } from '../../app-users/app-users.service';
+import { SecretBox } from '../../core/crypto/secret-box';
+import { ClientReply } from '../../core/envelope/render';
+import { ErrorCode } from '../../core/errors/error-code';
+import { ServiceError } from '../../core/errors/service-error';
+import { RequestContext } from '../../core/http/request-context';
+import { FilesService } from '../../files/files.service';
+import { TransportEncryption } from '../../projects/project.entity';
+import { LEGACY_GATE, LegacyCardsService } from '../cards/legacy-cards.service';
+import { LegacyInfoService } from '../info/legacy-info.service';
+import { LegacyFields } from '../legacy-fields';
+import { validatedFields } from '../legacy-validation';
+import { LegacyCardDto, LegacyGetFileDto } from '../legacy.dto';
+import { verifyMd5Signature } from '../signing/md5-signature';
+import { openLegacyPayload, sealLegacyData } from '../transport/transport-codec';
+import { canonicalAction, LEGACY_ACTION_ALIASES, LEGACY_ACTIONS, LegacyAction, MD5_SIGNED_ACTIONS } from './legacy-actions';
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * The Legacy V1 aggregate entry (decisions §10). With the project's transport encryption (`rc4`,
+ * `aes`) only `app` (clear) and `data` are read from the form; every other field, `api` included,
+ * comes from the decrypted `data`, and the answer's `data` is sealed the same way. The MD5
+ * signature of the signed actions covers the decrypted fields plus `app`. An alias runs its
+ * canonical action, which passes the interface gate under the canonical name (one permission, one
+ * quota). Nothing changes before decryption, the action name and the signature have passed.
+ */
+@Injectable()
+export class LegacyAggregateService {
+  constructor(
+    private readonly cards: LegacyCardsService,
+    private readonly users: AppUsersService,
+    private readonly info: LegacyInfoService,
+    private readonly files: FilesService,
+    private readonly gate: InterfaceGate,
+    private readonly box: SecretBox,
+  ) {}
+
+  async handle(program: ClientProgram, form: LegacyFields, client: RequestContext): Promise<ClientReply> {
+    const mode = program.project.transportEncryption;
+    const transportKey = mode === 'none' ? '' : this.box.decrypt(program.project.transportKeyEnc);
+    const fields = mode === 'none' ? form : openFields(mode, transportKey, form);
+    const action = canonicalAction(fields.api);
+    if (!action) {
+      const known = [...LEGACY_ACTIONS, ...Object.keys(LEGACY_ACTION_ALIASES)].join(', ');
+      throw new ServiceError(ErrorCode.BAD_REQUEST, `Unknown api action; use one of ${known}`, { details: ['api'] });
+    }
+    if (MD5_SIGNED_ACTIONS.has(action)) verifyMd5Signature(fields, this.box.decrypt(program.project.legacySecretEnc));
+    const reply = await this.run(action, program, fields, client);
+    return mode === 'none' ? reply : { ...reply, data: sealLegacyData(mode, transportKey, reply.data ?? {}) };
+  }
+
+  private async run(action: LegacyAction, program: ClientProgram, fields: LegacyFields, client: RequestContext): Promise<ClientReply> {
+    switch (action) {
+      case 'card_login': {
+        const body = await validatedFields(LegacyCardDto, fields);
+        return this.cards.login(program, body.kami, body.imei, client);
+      }
+      case 'card_unbind': {
+        const body = await validatedFields(LegacyCardDto, fields);
+        return this.cards.unbind(program, body.kami, body.imei);
+      }
+      case 'user_login':
+        return this.users.compatLogin(program, await validatedFields(AppUserCredentialsDto, fields), client);
+      case 'user_register':
+        return this.users.register(program, await validatedFields(AppUserCredentialsDto, fields));
+      case 'announcement':
+        return this.info.announcement(program);
+      case 'app_config':
+        return this.info.appConfig(program, fields.token);
+      case 'app_profile':
+        return this.info.appProfile(program);
+      case 'get_file': {
+        const body = await validatedFields(LegacyGetFileDto, fields);
+        await this.gate.admit(program, 'get_file', LEGACY_GATE);
+        return { message: 'ok', data: await this.files.issueDownload(program.project.id, body.file_id) };
+      }
+    }
+  }
+}
+
+/**
+ * The fields of a transport-encrypted request: `data` must be base64 that decrypts to url-encoded
+ * fields; `app` stays the clear one (a different `app` inside is refused). Anything else is
+ * BAD_REQUEST, before any work.
+ */
+function openFields(mode: Exclude<TransportEncryption, 'none'>, transportKey: string, form: LegacyFields): LegacyFields {
+  const data = (form.data ?? '').replace(/\s/g, '');
+  if (!data || !BASE64.test(data)) throw new ServiceError(ErrorCode.BAD_REQUEST, `This program uses ${mode} transport encryption: send app and data (base64)`, { details: ['data'] });
+  let inner: LegacyFields;
+  try {
+    inner = openLegacyPayload(mode, transportKey, data);
+  } catch {
+    throw new ServiceError(ErrorCode.BAD_REQUEST, 'data could not be decrypted', { details: ['data'] });
+  }
+  if (inner.app !== undefined && inner.app.trim() !== form.app.trim()) {
+    throw new ServiceError(ErrorCode.BAD_REQUEST, 'app inside data differs from the clear app', { details: ['app'] });
+  }
+  return { ...inner, app: form.app };
+}

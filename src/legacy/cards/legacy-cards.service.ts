@@ -1,0 +1,105 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { ClientProgram } from '../../access/client-program';
+import { InterfaceGate } from '../../access/interface-gate';
+import { CardDevice } from '../../cards/card-device.entity';
+import { CardLoginService } from '../../cards/card-login.service';
+import { CardUnbindService } from '../../cards/card-unbind.service';
+import { Card } from '../../cards/card.entity';
+import { formatLocalTime, PERMANENT_EXPIRY } from '../../common/time';
+import { AppConfig } from '../../config/app-config';
+import { ClientReply } from '../../core/envelope/render';
+import { ErrorCode } from '../../core/errors/error-code';
+import { ServiceError } from '../../core/errors/service-error';
+import { RequestContext } from '../../core/http/request-context';
+
+/** Legacy routes need the standard API basic package, as V3 and SDK do (decisions §7). */
+export const LEGACY_GATE = { requireBasicPackage: true };
+
+/**
+ * The legacy family's card operations, shared by the dedicated routes and the aggregate entry:
+ * login and unbind through the one card-login and card-unbind rules, and the read-only state and
+ * payment checks (which renew, bind and activate nothing).
+ */
+@Injectable()
+export class LegacyCardsService {
+  constructor(
+    private readonly cardLogin: CardLoginService,
+    private readonly cardUnbind: CardUnbindService,
+    private readonly gate: InterfaceGate,
+    private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+  ) {}
+
+  async login(program: ClientProgram, cardKey: string, machine: string, client: RequestContext): Promise<ClientReply> {
+    const { card, token } = await this.cardLogin.login({
+      program,
+      cardKey,
+      machine,
+      ip: client.clientIp,
+      family: 'legacy',
+      requestId: client.requestId,
+      gate: LEGACY_GATE,
+    });
+    return {
+      message: 'Login successful',
+      data: { token, id: card.id, code: card.code, machine_code: machine, expires_at: this.expiry(card), device_limit: card.deviceLimit },
+    };
+  }
+
+  async unbind(program: ClientProgram, cardKey: string, machine: string): Promise<ClientReply> {
+    const card = await this.cardUnbind.unbind({ program, cardKey, machine, gate: LEGACY_GATE });
+    return {
+      message: 'Device unbound',
+      data: { id: card.id, code: card.code, machine_code: machine, expires_at: this.expiry(card), unbind_count: card.unbindCount },
+    };
+  }
+
+  /** `/api/check`: the card's state and this device's binding; an unknown card is CARD_INVALID. */
+  async check(program: ClientProgram, cardKey: string, machine: string): Promise<ClientReply> {
+    await this.gate.admit(program, 'state_check', LEGACY_GATE);
+    const card = await this.find(program, cardKey);
+    const devices = await this.dataSource.getRepository(CardDevice).findBy({ cardId: card.id });
+    return {
+      message: 'Card state',
+      data: {
+        status: card.status,
+        activated: card.status !== 'unused',
+        expired: isExpired(card),
+        expires_at: card.status === 'unused' ? null : this.expiry(card),
+        device_bound: devices.some((d) => d.machineCode === machine),
+        devices: devices.length,
+        device_limit: card.deviceLimit,
+      },
+    };
+  }
+
+  /** `/api/paycheck`: is the card activated, and valid (activated, not banned, not expired). */
+  async paycheck(program: ClientProgram, cardKey: string): Promise<ClientReply> {
+    await this.gate.admit(program, 'paycheck', LEGACY_GATE);
+    const card = await this.find(program, cardKey);
+    const activated = card.status !== 'unused';
+    return {
+      message: 'Payment check',
+      data: {
+        activated,
+        valid: activated && card.status !== 'banned' && !isExpired(card),
+        expires_at: activated ? this.expiry(card) : null,
+      },
+    };
+  }
+
+  private async find(program: ClientProgram, cardKey: string): Promise<Card> {
+    const card = await this.dataSource.getRepository(Card).findOneBy({ projectId: program.project.id, code: cardKey });
+    if (!card) throw new ServiceError(ErrorCode.CARD_INVALID);
+    return card;
+  }
+
+  private expiry(card: Card): string {
+    return card.expiresAt ? formatLocalTime(card.expiresAt, this.config.APP_TIMEZONE) : PERMANENT_EXPIRY;
+  }
+}
+
+function isExpired(card: Card): boolean {
+  return card.expiresAt !== null && card.expiresAt.getTime() <= Date.now();
+}

@@ -1,0 +1,52 @@
+import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ClientProgram, ClientProgramDirectory } from '../access/client-program';
+import { SecretBox } from '../core/crypto/secret-box';
+import { DeclareAuthScheme } from '../core/http/auth-scheme';
+import { FORM_CONTENT_TYPE, requireContentType } from '../core/http/content-type';
+import { plainFields } from './legacy-fields';
+import { verifyMd5Signature } from './signing/md5-signature';
+
+const MD5_REQUIRED = 'cardkey:legacy-md5';
+const LEGACY_PROGRAM = Symbol.for('cardkey.legacyProgram');
+
+/**
+ * The program of a legacy route, in the order of decisions §3: content type (form; a GET reads the
+ * query string), the `app` rules, the program, then — on MD5 routes — the parameter signature over
+ * every field and its timestamp. Nothing is looked at before `app` passes.
+ */
+@Injectable()
+export class LegacyProgramGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly directory: ClientProgramDirectory,
+    private readonly box: SecretBox,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest();
+    const isGet = String(request.method).toUpperCase() === 'GET';
+    if (!isGet) requireContentType(request, FORM_CONTENT_TYPE);
+    const fields = plainFields(isGet ? request.query : request.body);
+    const program = await this.directory.byAppField(fields.app);
+    if (this.reflector.getAllAndOverride<boolean>(MD5_REQUIRED, [context.getHandler(), context.getClass()])) {
+      verifyMd5Signature(fields, this.box.decrypt(program.project.legacySecretEnc));
+    }
+    request[LEGACY_PROGRAM] = program;
+    return true;
+  }
+}
+
+/** An unsigned legacy route: `app` is a plain field (or query parameter on GET). */
+export const LegacyClient = () => applyDecorators(DeclareAuthScheme('none'), UseGuards(LegacyProgramGuard));
+
+/** A legacy route that needs the MD5 parameter signature (`t`, `sign`; decisions §3). */
+export const Md5Signed = () => applyDecorators(DeclareAuthScheme('md5'), SetMetadata(MD5_REQUIRED, true), UseGuards(LegacyProgramGuard));
+
+export const LegacyProgram = createParamDecorator((_: unknown, ctx: ExecutionContext): ClientProgram => ctx.switchToHttp().getRequest()[LEGACY_PROGRAM]);
+
+/**
+ * The aggregate entry: this guard settles only the content type, `app` and the program; the entry
+ * itself opens a transport-encrypted `data` and checks the MD5 signature of the signed actions.
+ */
+export const LegacyAggregateClient = () => applyDecorators(DeclareAuthScheme('md5'), UseGuards(LegacyProgramGuard));
