@@ -95,11 +95,15 @@ export class CardLoginService {
     if (card.status === 'banned') return refuse(ErrorCode.CARD_BANNED);
     if (card.expiresAt && card.expiresAt.getTime() <= now.getTime()) return refuse(ErrorCode.CARD_EXPIRED);
 
-    const devices = em.getRepository(CardDevice);
-    if (!(await devices.existsBy({ cardId: card.id, machineCode: request.machine }))) {
-      // The card row is locked: concurrent logins of this card count and bind one at a time.
-      if ((await devices.countBy({ cardId: card.id })) >= card.deviceLimit) return refuse(ErrorCode.DEVICE_LIMIT_REACHED);
-      await devices.insert({ cardId: card.id, machineCode: request.machine, boundAt: now });
+    // Read only once the card row is locked (a statement started before the lock was granted would
+    // see an older snapshot): concurrent logins of this card count and bind one at a time.
+    const [binding] = await em.query(
+      'SELECT bool_or(machine_code = $2) AS bound, count(*)::int AS bound_devices FROM card_devices WHERE card_id = $1',
+      [card.id, request.machine],
+    );
+    if (!binding.bound) {
+      if (binding.bound_devices >= card.deviceLimit) return refuse(ErrorCode.DEVICE_LIMIT_REACHED);
+      await em.getRepository(CardDevice).insert({ cardId: card.id, machineCode: request.machine, boundAt: now });
     }
     if (card.status === 'unused') {
       card.status = 'active';
