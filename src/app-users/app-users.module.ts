@@ -8,7 +8,7 @@ import { AppUser } from './app-user.entity';
 import { AppUsersAdminController } from './app-users-admin.controller';
 import { AppUsersAdminService } from './app-users-admin.service';
 import { AppUsersService } from './app-users.service';
-import { CompatProgramGuard } from './compat-program.guard';
+import { LegacyProgramGuard } from '../legacy/legacy-program.guard';
 import { CompatUsersController } from './compat-users.controller';
 import { LoginFailureLimiter } from './login-failure-limiter';
 import { SdkUsersController } from './sdk-users.controller';
@@ -17,7 +17,7 @@ import { SdkUsersController } from './sdk-users.controller';
 @Module({
   imports: [TypeOrmModule.forFeature([AppUser]), AccessModule, ProjectsModule, SessionsModule, StandardModule],
   controllers: [SdkUsersController, CompatUsersController, AppUsersAdminController],
-  providers: [AppUsersService, AppUsersAdminService, LoginFailureLimiter, CompatProgramGuard],
+  providers: [AppUsersService, AppUsersAdminService, LoginFailureLimiter, LegacyProgramGuard],
   exports: [AppUsersService],
 })
 export class AppUsersModule {}
