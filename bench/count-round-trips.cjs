@@ -1,0 +1,47 @@
+'use strict';
+// Preloaded into the benchmarked service (`node -r bench/count-round-trips.cjs dist/src/main.js`,
+// started by bench/run.mjs with an IPC channel): counts the PostgreSQL queries sent through `pg`
+// (TypeORM's driver on both runtimes) and the commands sent to Redis, and answers the
+// message 'bench:round-trips' with the counts, so the bench can measure the round trips of one
+// login. Costs one increment per call. (Not a signal: Nest's shutdown hooks own SIGUSR2.)
+const counts = { pg: 0, redis: 0 };
+
+const pg = require('pg');
+const query = pg.Client.prototype.query;
+pg.Client.prototype.query = function countedQuery(...args) {
+  counts.pg += 1;
+  return query.apply(this, args);
+};
+
+// Redis is reached by two clients: ioredis (shared store: nonces, quotas, rate limits, revocations)
+// and node-redis under @keyv/redis (the cache). Both are counted.
+try {
+  const ioredis = require('ioredis');
+  const Redis = ioredis.default ?? ioredis;
+  const sendCommand = Redis.prototype.sendCommand;
+  Redis.prototype.sendCommand = function countedCommand(...args) {
+    counts.redis += 1;
+    return sendCommand.apply(this, args);
+  };
+} catch {
+  // no ioredis: nothing to count
+}
+
+try {
+  const NodeRedis = require('@redis/client/dist/lib/client').default;
+  const sendCommand = NodeRedis.prototype.sendCommand;
+  NodeRedis.prototype.sendCommand = function countedCommand(...args) {
+    counts.redis += 1;
+    return sendCommand.apply(this, args);
+  };
+} catch {
+  // no node-redis: nothing to count
+}
+
+if (process.send) {
+  process.on('message', (message) => {
+    if (message === 'bench:round-trips') process.send({ bench_round_trips: { ...counts } });
+  });
+  // The channel must not keep the service alive when it shuts down.
+  process.channel?.unref();
+}
