@@ -2,6 +2,8 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 
 /** `YYYY-MM-DD HH:MM:SS` in the given time zone (the spec's timestamp form). */
 export function formatLocalTime(date: Date, timeZone: string): string {
+  // UTC (the default zone) needs no ICU: the ISO form is the same text.
+  if (timeZone === 'UTC') return date.toISOString().slice(0, 19).replace('T', ' ');
   let format = formatters.get(timeZone);
   if (!format) {
     format = new Intl.DateTimeFormat('en-CA', {
