@@ -25,6 +25,11 @@ export class DailyQuota {
     return (await this.store.increment(`quota:${subject}:${this.today()}`, TWO_DAYS, limit)) !== null;
   }
 
+  /** Gives back a use counted by `consume` (when the request it admitted was refused further on). */
+  async release(subject: string, limit: number | null): Promise<void> {
+    if (limit !== null) await this.store.decrement(`quota:${subject}:${this.today()}`);
+  }
+
   async used(subject: string): Promise<number> {
     return Number((await this.store.get(`quota:${subject}:${this.today()}`)) ?? 0);
   }

@@ -21,7 +21,7 @@ export function failureWindow(nowMs: number, windowSeconds = FAILURE_WINDOW_SECO
  * Only failures count, and strictly under concurrency: each attempt first reserves a slot with an
  * atomic bounded increment (a burst of parallel guesses cannot slip past the limit), and an attempt
  * that turns out not to be a wrong password (success, banned, machine mismatch, a gate refusal)
- * gives its slot back as a credit that raises the window's limit. Over the limit the login is
+ * gives its slot back. Over the limit the login is
  * refused, before any password check and before the interface quota, with RATE_LIMITED and
  * Retry-After (the seconds left in the window); a refused attempt counts nothing.
  */
@@ -37,10 +37,9 @@ export class LoginFailureLimiter {
     const { index, retryAfter } = failureWindow(Date.now());
     const ttl = FAILURE_WINDOW_SECONDS * 2;
     const reserved: string[] = [];
-    const refund = () => Promise.all(reserved.map((scope) => this.store.increment(key(scope, 'ok', index), ttl)));
+    const refund = () => Promise.all(reserved.map((scope) => this.store.decrement(key(scope, index))));
     for (const scope of scopes) {
-      const credit = Number((await this.store.get(key(scope, 'ok', index))) ?? 0);
-      if ((await this.store.increment(key(scope, 'try', index), ttl, limit + credit)) === null) {
+      if ((await this.store.increment(key(scope, index), ttl, limit)) === null) {
         await refund();
         throw new ServiceError(ErrorCode.RATE_LIMITED, 'Too many failed logins; retry later', { headers: { 'Retry-After': String(retryAfter) } });
       }
@@ -57,6 +56,6 @@ export class LoginFailureLimiter {
   }
 }
 
-function key(scope: string, kind: 'try' | 'ok', window: number): string {
-  return `app-user-login:${scope}:${window}:${kind}`;
+function key(scope: string, window: number): string {
+  return `app-user-login:${scope}:${window}`;
 }

@@ -102,6 +102,18 @@ describe('MemoryStore', () => {
     });
   });
 
+  it('gives back one use with decrement, never below zero, so a freed slot can be taken again', async () => {
+    expect(await store.increment('slot', 60, 1)).toBe(1);
+    expect(await store.increment('slot', 60, 1)).toBeNull();
+    await store.decrement('slot');
+    expect(await store.increment('slot', 60, 1)).toBe(1);
+    await store.decrement('slot');
+    await store.decrement('slot');
+    expect(await store.get('slot')).toBe('0');
+    await store.decrement('never-set');
+    expect(await store.get('never-set')).toBeNull();
+  });
+
   it('answers ping', async () => {
     await expect(store.ping()).resolves.toBeUndefined();
   });

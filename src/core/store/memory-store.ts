@@ -24,6 +24,11 @@ export class MemoryStore extends SharedStore {
     return next;
   }
 
+  async decrement(key: string): Promise<void> {
+    const current = this.live(key);
+    if (current && Number(current.value) > 0) current.value = String(Number(current.value) - 1);
+  }
+
   async get(key: string): Promise<string | null> {
     return this.live(key)?.value ?? null;
   }

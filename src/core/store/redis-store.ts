@@ -12,6 +12,12 @@ if limit >= 0 and n > limit then
 end
 return n`;
 
+// DECR that never goes below zero nor creates a key without an expiry.
+const DECREMENT_TO_ZERO = `
+local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+if n > 0 then redis.call('DECR', KEYS[1]) end
+return 0`;
+
 /** SharedStore on Redis: every instance sees the same claims and counters. */
 export class RedisStore extends SharedStore {
   constructor(
@@ -28,6 +34,10 @@ export class RedisStore extends SharedStore {
   async increment(key: string, ttlSeconds: number, limit?: number | null): Promise<number | null> {
     const n = Number(await this.redis.eval(INCREMENT_WITHIN_LIMIT, 1, this.prefix + key, ttlSeconds, limit ?? -1));
     return n < 0 ? null : n;
+  }
+
+  async decrement(key: string): Promise<void> {
+    await this.redis.eval(DECREMENT_TO_ZERO, 1, this.prefix + key);
   }
 
   async get(key: string): Promise<string | null> {

@@ -12,6 +12,9 @@ export abstract class SharedStore {
    */
   abstract increment(key: string, ttlSeconds: number, limit?: number | null): Promise<number | null>;
 
+  /** Gives back one use taken by `increment` (never below zero; the expiry is kept). */
+  abstract decrement(key: string): Promise<void>;
+
   abstract get(key: string): Promise<string | null>;
   abstract set(key: string, value: string, ttlSeconds: number): Promise<void>;
   abstract delete(key: string): Promise<void>;
