@@ -8,13 +8,18 @@
 // request by process and round trips per login, and writes them into docs/performance.md (between
 // the bench:begin/end markers; the rest of that file is written by hand).
 //
+// Besides Connect, the standard client routes on the same seeded project: V3 login (HMAC-signed
+// form) of the bound pool, card and user heartbeats (Bearer session tokens opened by SDK logins
+// before measuring) and program-user login (argon2 verify per request; the bench also measures
+// argon2 hash() throughput in its own process, for comparison).
+//
 // Knobs for quick looks (a run with any of them changed does not touch docs/performance.md unless
 // BENCH_WRITE_DOC=1): BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS (numbers), BENCH_ADAPTERS
 // (e.g. `fastify`), BENCH_SCENARIOS (e.g. `baseline,bound`). BENCH_CPU_PROF=<dir> starts the
 // service with --cpu-prof into <dir> (summarise with `node bench/profile-summary.mjs <file>`).
 import autocannon from 'autocannon';
 import { execFileSync, spawn } from 'node:child_process';
-import { randomBytes, randomInt } from 'node:crypto';
+import { createHmac, randomBytes, randomInt } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -48,7 +53,8 @@ function positive(name, fallback) {
 }
 
 const DEFAULT_ADAPTERS = ['express', 'fastify'];
-const ALL_SCENARIOS = ['baseline', 'bound', 'new-device', 'nonce'];
+const ALL_SCENARIOS = ['baseline', 'bound', 'new-device', 'nonce', 'v3', 'card-heartbeat', 'user-login', 'user-heartbeat'];
+const JSON_TYPE = 'application/json';
 const S = {
   cards: 100_000,
   batchSize: 10_000,
@@ -60,6 +66,14 @@ const S = {
   /** Cards with device_limit 1000 that get a new device on every request (about 15 each per run). */
   newDevicePool: 256,
   newDeviceLimit: 1_000,
+  /** SDK card sessions opened before measuring (on the first cards of the bound pool, with their device). */
+  cardSessions: 256,
+  /** Program users registered before measuring (user_machine_policy 'free'), each logged in this often for the session pool. */
+  users: 64,
+  sessionsPerUser: 2,
+  /** argon2 hash() in the bench process: concurrent calls and seconds. */
+  argonConcurrency: 4,
+  argonSeconds: 5,
   connections: positive('BENCH_CONNECTIONS', 64),
   duration: positive('BENCH_DURATION', 10),
   warmup: positive('BENCH_WARMUP', 2),
@@ -88,6 +102,20 @@ const SCENARIOS = {
   bound: { title: 'Connect login, bound device', short: 'bound-device login', target: { ratio: 0.4, p99: 20 } },
   'new-device': { title: 'Connect login, new device each time', short: 'new-device login', target: { ratio: 0.25 } },
   nonce: { title: 'Connect login, bound device + unique nonce', short: 'login with nonce' },
+  v3: { title: 'V3 login (HMAC-signed form), bound device', short: 'V3 login', target: { ratio: 0.35 } },
+  'card-heartbeat': { title: 'SDK card heartbeat (Bearer session)', short: 'card heartbeat', target: { ratio: 0.6 } },
+  'user-login': { title: 'SDK program-user login (argon2 verify)', short: 'user login' },
+  'user-heartbeat': { title: 'SDK user heartbeat (Bearer session)', short: 'user heartbeat', target: { ratio: 0.6 } },
+};
+/** Scenarios on the standard routes (JSON answers with code 0 and success true). */
+const STANDARD = new Set(['v3', 'card-heartbeat', 'user-login', 'user-heartbeat']);
+const PATHS = {
+  v3: '/api/legacy/v3/cards/login',
+  sdkCardLogin: '/api/v1/cards/login',
+  'card-heartbeat': '/api/v1/cards/heartbeat',
+  userRegister: '/api/v1/users/register',
+  'user-login': '/api/v1/users/login',
+  'user-heartbeat': '/api/v1/users/heartbeat',
 };
 
 const targetText = (t) => (t ? `≥ ${t.ratio * 100} %${t.p99 ? `, p99 ≤ ${t.p99} ms` : ''}` : '');
@@ -202,8 +230,8 @@ async function startService(adapter, env, main) {
 // ---------------------------------------------------------------------------------------------
 // HTTP helpers
 
-async function api(base, method, route, { token, json, form } = {}) {
-  const headers = {};
+async function api(base, method, route, { token, json, form, body: raw, headers: extra } = {}) {
+  const headers = { ...extra };
   if (token) headers.authorization = `Bearer ${token}`;
   let body;
   if (json !== undefined) {
@@ -212,6 +240,8 @@ async function api(base, method, route, { token, json, form } = {}) {
   } else if (form !== undefined) {
     headers['content-type'] = FORM;
     body = form;
+  } else if (raw !== undefined) {
+    body = raw;
   }
   const res = await fetch(base + route, { method, headers, body });
   const text = await res.text();
@@ -307,7 +337,12 @@ async function seed(service, ctx) {
     projectId: project.id,
     newDevice: batches[0].slice(0, S.newDevicePool),
     bound: batches[1].slice(0, S.boundPool),
+    apiSecret: project.api_secret,
+    cardSessions: [],
+    users: [],
+    userSessions: [],
   };
+  if (typeof fixture.apiSecret !== 'string' || !fixture.apiSecret) fail('the project creation answer has no api_secret');
   // Every pool card logs in once: the bound pool binds its device, the new-device pool is
   // activated, so the measured requests are pure "bound device" / "new device on an active card".
   const preStarted = Date.now();
@@ -327,7 +362,69 @@ async function seed(service, ctx) {
     );
   }
   const preLoginSeconds = (Date.now() - preStarted) / 1000;
-  return { fixture, seed: { how, seconds: seedSeconds, preLogins: logins.length, preLoginSeconds } };
+  const clients = await seedClients(base, ctx, fixture, authorToken);
+  return { fixture, seed: { how, seconds: seedSeconds, preLogins: logins.length, preLoginSeconds, ...clients } };
+}
+
+/** Signature headers of a V3 / SDK request (decisions §3): HMAC-SHA256 over method, path, timestamp, nonce, raw body. */
+function signedHeaders(secret, route, body, nonce, contentType) {
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const signature = createHmac('sha256', secret).update(`POST\n${route}\n${timestamp}\n${nonce}\n${body}`).digest('hex');
+  return { 'content-type': contentType, 'x-svc-timestamp': timestamp, 'x-svc-nonce': nonce, 'x-svc-signature': signature };
+}
+
+/** A signed SDK call with a JSON body; fails the run unless the answer is HTTP 200 with code 0. */
+async function sdkCall(base, fixture, route, json, nonce) {
+  const body = JSON.stringify(json);
+  const res = await api(base, 'POST', route, { body, headers: signedHeaders(fixture.apiSecret, route, body, nonce, JSON_TYPE) });
+  if (res.status !== 200 || res.body?.code !== 0 || res.body?.success !== true) {
+    fail(`POST ${route} answered HTTP ${res.status}: ${JSON.stringify(res.body).slice(0, 400)}`);
+  }
+  return res.body;
+}
+
+/**
+ * The pools of the standard-route scenarios: SDK card sessions on the first bound-pool cards (their
+ * bound device), and program users (policy 'free', so that their logins do not revoke each other)
+ * with a few sessions each. Only what the selected scenarios need.
+ */
+async function seedClients(base, ctx, fixture, authorToken) {
+  const started = Date.now();
+  let n = 0;
+  const nonce = () => `seed-${ctx.tag}-${n++}`;
+  const app = fixture.programId;
+  if (S.scenarios.includes('card-heartbeat')) {
+    const count = Math.min(S.cardSessions, fixture.bound.length);
+    fixture.cardSessions = new Array(count);
+    await inParallel(Array.from({ length: count }, (_, i) => i), 16, async (i) => {
+      const answer = await sdkCall(base, fixture, PATHS.sdkCardLogin, { app, card_key: fixture.bound[i], machine_id: boundSerial(i) }, nonce());
+      const token = answer.data?.session_token;
+      if (typeof token !== 'string') fail(`SDK card login gave no session_token: ${JSON.stringify(answer).slice(0, 400)}`);
+      fixture.cardSessions[i] = { token, machine: boundSerial(i) };
+    });
+  }
+  if (S.scenarios.includes('user-login') || S.scenarios.includes('user-heartbeat')) {
+    await adminCall(base, 'PATCH', `/admin/v1/projects/${fixture.projectId}`, { token: authorToken, json: { user_machine_policy: 'free' } }, 200);
+    fixture.users = Array.from({ length: S.users }, (_, i) => ({ username: `bench_${ctx.tag}_${i}`, password: randomBytes(9).toString('base64url'), machine: `user-device-${i}` }));
+    await inParallel(fixture.users, 4, async (u) => {
+      await sdkCall(base, fixture, PATHS.userRegister, { app, username: u.username, password: u.password, machine_id: u.machine }, nonce());
+    });
+    if (S.scenarios.includes('user-heartbeat')) {
+      const logins = fixture.users.flatMap((u) => Array.from({ length: S.sessionsPerUser }, () => u));
+      await inParallel(logins, 4, async (u) => {
+        const answer = await sdkCall(base, fixture, PATHS['user-login'], { app, username: u.username, password: u.password, machine_id: u.machine }, nonce());
+        const token = answer.data?.session_token;
+        if (typeof token !== 'string') fail(`SDK user login gave no session_token: ${JSON.stringify(answer).slice(0, 400)}`);
+        fixture.userSessions.push({ token, machine: u.machine });
+      });
+    }
+  }
+  return {
+    cardSessions: fixture.cardSessions.length,
+    users: fixture.users.length,
+    userSessions: fixture.userSessions.length,
+    clientSeconds: (Date.now() - started) / 1000,
+  };
 }
 
 const boundSerial = (i) => `bound-device-${i}`;
@@ -357,7 +454,60 @@ function bodies(name, fixture, runTag) {
   }
 }
 
-const routeOf = (name, fixture) => (name === 'baseline' ? '/bench/baseline' : `/connect/${fixture.programId}`);
+const routeOf = (name, fixture) => PATHS[name] ?? (name === 'baseline' ? '/bench/baseline' : `/connect/${fixture.programId}`);
+
+/**
+ * The next request of a scenario as { headers, body }: Connect and the baseline post a form; the
+ * signed routes sign every request (its own timestamp and a unique nonce); heartbeats carry a
+ * session token of the pool, round-robin, with the session's machine.
+ */
+function requests(name, fixture, runTag) {
+  const route = routeOf(name, fixture);
+  const app = fixture.programId;
+  let n = 0;
+  const signed = (body, contentType) => ({ headers: signedHeaders(fixture.apiSecret, route, body, `${runTag}-${name}-${n++}`, contentType), body });
+  const bearer = (pool) => {
+    if (!pool.length) fail(`${name}: the session pool is empty`);
+    const s = pool[n++ % pool.length];
+    return { headers: { 'content-type': JSON_TYPE, authorization: `Bearer ${s.token}` }, body: JSON.stringify({ machine_id: s.machine }) };
+  };
+  switch (name) {
+    case 'v3': {
+      const { bound } = fixture;
+      return () => {
+        const i = n % bound.length;
+        return signed(`app=${app}&kami=${bound[i]}&imei=${boundSerial(i)}`, FORM);
+      };
+    }
+    case 'card-heartbeat':
+      return () => bearer(fixture.cardSessions);
+    case 'user-heartbeat':
+      return () => bearer(fixture.userSessions);
+    case 'user-login': {
+      const { users } = fixture;
+      if (!users.length) fail('user-login: no users were registered');
+      return () => {
+        const u = users[n % users.length];
+        return signed(JSON.stringify({ app, username: u.username, password: u.password, machine_id: u.machine }), JSON_TYPE);
+      };
+    }
+    default: {
+      const nextBody = bodies(name, fixture, runTag);
+      return () => ({ headers: { 'content-type': FORM }, body: nextBody() });
+    }
+  }
+}
+
+/** Whether a parsed answer body is a success of the scenario. */
+function succeeded(name, body) {
+  if (STANDARD.has(name)) {
+    if (body?.code !== 0 || body?.success !== true) return false;
+    if (name === 'user-login') return typeof body.data?.session_token === 'string';
+    if (name === 'v3') return typeof body.token === 'string';
+    return true;
+  }
+  return body?.status === true && (name === 'baseline' || typeof body?.data?.token === 'string');
+}
 
 // CPU time by process around each measured run (Linux /proc): who uses the cores.
 let clockTicks = 100;
@@ -422,14 +572,37 @@ function cpuPerRequest(before, after, requests) {
 const hrMicros = () => Number(process.hrtime.bigint() / 1000n);
 const profileWindows = {};
 
-/** One request checked in full: HTTP 200 and a JSON body with status === true (and a token on logins). */
-async function sample(base, name, route, form) {
-  const res = await api(base, 'POST', route, { form });
-  const ok = res.status === 200 && res.body?.status === true && (name === 'baseline' || typeof res.body?.data?.token === 'string');
+/**
+ * One request checked in full: HTTP 200 and a JSON body with status === true (and a token on
+ * logins), or on the standard routes code 0 and success true (and a token on logins).
+ */
+async function sample(base, name, route, request) {
+  const res = await api(base, 'POST', route, request);
+  const ok = res.status === 200 && succeeded(name, res.body);
   return { ok, status: res.status, body: res.body };
 }
 
-function cannon(base, route, nextBody, duration, failures = []) {
+/** Every answer body checked during the run (a cheap prefix test for Connect, parsed on the standard routes). */
+function bodyCheck(name, failures) {
+  const ok = STANDARD.has(name)
+    ? (body) => {
+        try {
+          const parsed = JSON.parse(body);
+          return parsed.code === 0 && parsed.success === true;
+        } catch {
+          return false;
+        }
+      }
+    : // Connect refusals are HTTP 200 with status false; success bodies of Connect and the baseline both start like this.
+      (body) => body.startsWith('{"status":true');
+  return (body) => {
+    if (ok(body)) return true;
+    if (failures.length < 3) failures.push(body.slice(0, 300));
+    return false;
+  };
+}
+
+function cannon(base, name, route, nextRequest, duration, failures = []) {
   return autocannon({
     url: base,
     connections: S.connections,
@@ -439,38 +612,34 @@ function cannon(base, route, nextBody, duration, failures = []) {
       {
         method: 'POST',
         path: route,
-        headers: { 'content-type': FORM },
-        setupRequest: (req) => ({ ...req, body: nextBody() }),
+        setupRequest: (req) => {
+          const { headers, body } = nextRequest();
+          return { ...req, headers: { ...req.headers, ...headers }, body };
+        },
       },
     ],
-    // Connect refusals are HTTP 200 with status false: every body is checked (a cheap prefix test;
-    // success bodies of Connect and the baseline both start like this).
-    verifyBody: (body) => {
-      if (body.startsWith('{"status":true')) return true;
-      if (failures.length < 3) failures.push(body.slice(0, 300));
-      return false;
-    },
+    verifyBody: bodyCheck(name, failures),
   });
 }
 
 async function runScenario(service, name, fixture, runTag) {
   const route = routeOf(name, fixture);
-  const nextBody = bodies(name, fixture, runTag);
-  const before = await sample(service.base, name, route, nextBody());
+  const nextRequest = requests(name, fixture, runTag);
+  const before = await sample(service.base, name, route, nextRequest());
   if (!before.ok) fail(`${service.adapter} / ${name}: the check before measuring failed: HTTP ${before.status} ${JSON.stringify(before.body)}`);
-  await cannon(service.base, route, nextBody, S.warmup);
+  await cannon(service.base, name, route, nextRequest, S.warmup);
   const from = hrMicros();
   const failures = [];
   const cpuBefore = cpuSnapshot(service.pid);
-  const r = await cannon(service.base, route, nextBody, S.duration, failures);
+  const r = await cannon(service.base, name, route, nextRequest, S.duration, failures);
   const cpu = cpuPerRequest(cpuBefore, cpuSnapshot(service.pid), r.requests.total);
   if (S.cpuProfDir) profileWindows[`${service.adapter}/${name}`] = { from, to: hrMicros() };
-  const afterForm = nextBody();
-  const after = await sample(service.base, name, route, afterForm);
+  const afterRequest = nextRequest();
+  const after = await sample(service.base, name, route, afterRequest);
   let replayRefused;
   if (name === 'nonce') {
     // The nonce of the last check, sent again: must be refused (HTTP 409, status false).
-    const replay = await api(service.base, 'POST', route, { form: afterForm });
+    const replay = await api(service.base, 'POST', route, afterRequest);
     replayRefused = replay.body?.status === false ? `HTTP ${replay.status}, code ${replay.body.code}` : false;
   }
   return {
@@ -494,19 +663,52 @@ async function runScenario(service, name, fixture, runTag) {
 /** Database queries and Redis commands per login, from sequential logins on an idle service. */
 async function probeRoundTrips(service, fixture, runTag) {
   const out = {};
-  for (const name of ['bound', 'new-device', 'nonce']) {
+  for (const name of ALL_SCENARIOS.filter((n) => n !== 'baseline')) {
     if (!S.scenarios.includes(name)) continue;
     const route = routeOf(name, fixture);
-    const nextBody = bodies(name, fixture, `probe-${runTag}`);
+    const nextRequest = requests(name, fixture, `probe-${runTag}`);
     const before = await service.roundTrips();
     for (let i = 0; i < S.probeLogins; i++) {
-      const res = await sample(service.base, name, route, nextBody());
+      const res = await sample(service.base, name, route, nextRequest());
       if (!res.ok) fail(`round-trip probe (${name}) got a failed login: ${JSON.stringify(res.body)}`);
     }
     const after = await service.roundTrips();
     out[name] = { pg: (after.pg - before.pg) / S.probeLogins, redis: (after.redis - before.redis) / S.probeLogins };
   }
   return out;
+}
+
+/**
+ * argon2id hash() throughput in this process with the library's defaults (as the service hashes and
+ * verifies passwords): S.argonConcurrency calls in flight (libuv's default pool has 4 threads) for
+ * S.argonSeconds, with the service stopped. A user login verifies one hash, which costs the same.
+ */
+async function argonRate() {
+  const { hash } = await import('@node-rs/argon2');
+  await hash('warm-up-password');
+  const started = performance.now();
+  const until = started + S.argonSeconds * 1000;
+  let count = 0;
+  await Promise.all(
+    Array.from({ length: S.argonConcurrency }, async (_, w) => {
+      while (performance.now() < until) {
+        await hash(`bench-password-${w}-${count}`);
+        count++;
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  return { count, seconds, rate: count / seconds, msEach: (seconds * 1000 * S.argonConcurrency) / count };
+}
+
+function argonLine(report) {
+  const a = report.argon;
+  if (!a) return null;
+  const logins = report.results.filter((r) => r.scenario === 'user-login').map((r) => `${r.adapter} ${fmtInt(r.rps)}`);
+  return (
+    `argon2 (\`@node-rs/argon2\` hash(), defaults, ${S.argonConcurrency} in flight, ${a.seconds.toFixed(1)} s in the bench process with the service stopped): ` +
+    `${fmtInt(a.rate)} hashes/s (${a.msEach.toFixed(0)} ms each); user logins/s: ${logins.join(', ') || 'not measured'}.`
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -688,7 +890,10 @@ function writeDoc(ctx, report) {
     `Load: autocannon ${S.connections} connections, ${S.duration} s per scenario after a ${S.warmup} s warm-up, in the same process as the`,
     `orchestrator, on the same ${m.cores} cores as the service${ctx.pg ? ', PostgreSQL and Redis' : ''}.`,
     `1-minute load average before / at the end of the run: ${m.loadBefore.toFixed(2)} / ${report.loadAfter.toFixed(2)} (the bench itself accounts for about 2).`,
-    `Data: ${fmtInt(S.cards)} cards seeded by ${report.seed.how} in ${report.seed.seconds.toFixed(1)} s; ${fmtInt(report.seed.preLogins)} pool cards logged in once beforehand.`,
+    `Data: ${fmtInt(S.cards)} cards seeded by ${report.seed.how} in ${report.seed.seconds.toFixed(1)} s; ${fmtInt(report.seed.preLogins)} pool cards logged in once beforehand` +
+      (report.seed.cardSessions || report.seed.users
+        ? `; ${fmtInt(report.seed.cardSessions)} SDK card sessions, ${fmtInt(report.seed.users)} program users (policy free) and ${fmtInt(report.seed.userSessions)} user sessions opened beforehand.`
+        : '.'),
     '',
     markdownTable(report.results),
     '',
@@ -696,7 +901,8 @@ function writeDoc(ctx, report) {
     '',
     cpuMarkdownTable(report.results),
     '',
-    `Round trips per login (${S.probeLogins} sequential logins each on the idle service, ${report.probeAdapter}): ${roundTripLines(report.probe).join('; ') || 'not measured'}.`,
+    `Round trips per request (${S.probeLogins} sequential requests each on the idle service, ${report.probeAdapter}): ${roundTripLines(report.probe).join('; ') || 'not measured'}.`,
+    ...(argonLine(report) ? ['', argonLine(report)] : []),
   ].join('\n');
   const begin = `<!-- bench:begin ${ctx.key} -->`;
   const end = `<!-- bench:end ${ctx.key} -->`;
@@ -782,6 +988,9 @@ async function main() {
     ADMIN_USERNAME: ctx.adminUsername,
     ADMIN_PASSWORD: ctx.adminPassword,
     ADMIN_LOGIN_ATTEMPTS_PER_MINUTE: '1000',
+    // The failed-login limiter reserves a slot per attempt in flight (refunded unless the password
+    // was wrong): with the default 10, more than 10 concurrent logins from one address are refused.
+    APP_USER_LOGIN_ATTEMPTS_PER_MINUTE: '100000',
   };
 
   const report = { code: codeVersion(), machine: machine(), date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC', results: [], probe: {} };
@@ -825,6 +1034,12 @@ async function main() {
             `[${adapter}] seeded ${fmtInt(S.cards)} cards by ${seeded.seed.how} in ${seeded.seed.seconds.toFixed(1)} s; ` +
               `${fmtInt(seeded.seed.preLogins)} first logins in ${seeded.seed.preLoginSeconds.toFixed(1)} s`,
           );
+          if (seeded.seed.cardSessions || seeded.seed.users) {
+            log(
+              `[${adapter}] ${seeded.seed.cardSessions} card sessions, ${seeded.seed.users} users, ${seeded.seed.userSessions} user sessions ` +
+                `in ${seeded.seed.clientSeconds.toFixed(1)} s`,
+            );
+          }
           report.probe = await probeRoundTrips(service, fixture, tag);
           report.probeAdapter = adapter;
           for (const line of roundTripLines(report.probe)) log(`[${adapter}] ${line}`);
@@ -837,6 +1052,10 @@ async function main() {
       } finally {
         await service.stop();
       }
+    }
+    if (S.scenarios.includes('user-login')) {
+      report.argon = await argonRate();
+      log(`\nargon2 hash() in the bench process: ${fmtInt(report.argon.rate)} hashes/s (${report.argon.msEach.toFixed(0)} ms each, ${S.argonConcurrency} in flight)`);
     }
   } finally {
     await cleanup(ctx);
@@ -851,8 +1070,9 @@ async function main() {
   log(textTable(report.results));
   log('\nCPU time per request (ms):');
   log(cpuTextTable(report.results));
-  log('\nround trips per login (sequential logins, idle service):');
+  log('\nround trips per request (sequential requests, idle service):');
   for (const line of roundTripLines(report.probe)) log(`  ${line}`);
+  if (argonLine(report)) log(`\n${argonLine(report)}`);
   log(`\nThe load generator runs on the same ${report.machine.cores} cores as the service: ratios are comparable, absolute figures are pessimistic.`);
   log(`1-minute load average before / at the end: ${report.machine.loadBefore.toFixed(2)} / ${report.loadAfter.toFixed(2)} (the bench itself accounts for about 2).`);
   if (WRITE_DOC) {

@@ -114,6 +114,14 @@ describe('program users: failed-login throttling (e2e)', () => {
     expect(codes.filter((c) => c === RATE_LIMITED)).toHaveLength(12 - LIMIT);
   });
 
+  it('lets many users behind one address log in at the same time: only failures count there', async () => {
+    const users = await fresh();
+    const names = Array.from({ length: 12 }, () => unique('office'));
+    for (const name of names) await users.register(name);
+    const results = await Promise.all(names.map((name) => users.login(name, PASSWORD, '10.6.0.1')));
+    expect(results.map((r) => r.body.code)).toEqual(names.map(() => 0));
+  });
+
   it('keeps projects apart: failures in one project do not throttle the same username or address in another', async () => {
     const one = await fresh();
     const two = new Users(t, await author.createProject());

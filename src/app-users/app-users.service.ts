@@ -135,7 +135,7 @@ export class AppUsersService {
    */
   private async login(program: ClientProgram, input: AppUserCredentials, client: RequestContext): Promise<Authenticated> {
     const projectId = program.project.id;
-    const scopes = [`user:${projectId}:${usernameKey(input.username)}`, `ip:${projectId}:${client.clientIp}`];
+    const scopes = { account: `user:${projectId}:${usernameKey(input.username)}`, address: `ip:${projectId}:${client.clientIp}` };
     const result = await this.limiter.guard(scopes, async () => {
       await this.gate.admit(program, 'user_login', CLIENT_GATE);
       const found = await this.byUsername(projectId, input.username).addSelect('u.passwordHash').getOne();

@@ -38,9 +38,9 @@ describe('failed-login limiter', () => {
   });
 
   it('refuses after the limit of wrong passwords with RATE_LIMITED and Retry-After, without running the attempt', async () => {
-    for (let i = 0; i < 3; i++) expect(await codeOf(limiter.guard(['user:a'], badCredentials))).toBe(ErrorCode.BAD_CREDENTIALS);
+    for (let i = 0; i < 3; i++) expect(await codeOf(limiter.guard({ account: 'user:a', address: 'ip:a' }, badCredentials))).toBe(ErrorCode.BAD_CREDENTIALS);
     const attempt = jest.fn(success);
-    const refused = await limiter.guard(['user:a'], attempt).catch((e: ServiceError) => e);
+    const refused = await limiter.guard({ account: 'user:a', address: 'ip:a' }, attempt).catch((e: ServiceError) => e);
     expect(refused).toBeInstanceOf(ServiceError);
     expect((refused as ServiceError).code).toBe(ErrorCode.RATE_LIMITED);
     expect((refused as ServiceError).headers).toEqual({ 'Retry-After': '50' });
@@ -48,18 +48,18 @@ describe('failed-login limiter', () => {
   });
 
   it('does not count successes or refusals other than a wrong password', async () => {
-    for (let i = 0; i < 10; i++) expect(await codeOf(limiter.guard(['user:a'], success))).toBe('ok');
-    for (let i = 0; i < 10; i++) expect(await codeOf(limiter.guard(['user:a'], banned))).toBe(ErrorCode.USER_BANNED);
-    for (let i = 0; i < 3; i++) expect(await codeOf(limiter.guard(['user:a'], badCredentials))).toBe(ErrorCode.BAD_CREDENTIALS);
-    expect(await codeOf(limiter.guard(['user:a'], success))).toBe(ErrorCode.RATE_LIMITED);
+    for (let i = 0; i < 10; i++) expect(await codeOf(limiter.guard({ account: 'user:a', address: 'ip:a' }, success))).toBe('ok');
+    for (let i = 0; i < 10; i++) expect(await codeOf(limiter.guard({ account: 'user:a', address: 'ip:a' }, banned))).toBe(ErrorCode.USER_BANNED);
+    for (let i = 0; i < 3; i++) expect(await codeOf(limiter.guard({ account: 'user:a', address: 'ip:a' }, badCredentials))).toBe(ErrorCode.BAD_CREDENTIALS);
+    expect(await codeOf(limiter.guard({ account: 'user:a', address: 'ip:a' }, success))).toBe(ErrorCode.RATE_LIMITED);
   });
 
   it('counts each scope on its own and refuses when any is over the limit', async () => {
-    for (let i = 0; i < 3; i++) await codeOf(limiter.guard([`user:${i}`, 'ip:x'], badCredentials));
-    expect(await codeOf(limiter.guard(['user:new', 'ip:x'], success))).toBe(ErrorCode.RATE_LIMITED);
-    expect(await codeOf(limiter.guard(['user:new', 'ip:y'], success))).toBe('ok');
+    for (let i = 0; i < 3; i++) await codeOf(limiter.guard({ account: `user:${i}`, address: 'ip:x' }, badCredentials));
+    expect(await codeOf(limiter.guard({ account: 'user:new', address: 'ip:x' }, success))).toBe(ErrorCode.RATE_LIMITED);
+    expect(await codeOf(limiter.guard({ account: 'user:new', address: 'ip:y' }, success))).toBe('ok');
     // The refusal on ip:x gave user:new's reserved slot back.
-    for (let i = 0; i < 3; i++) expect(await codeOf(limiter.guard(['user:new', 'ip:z'], badCredentials))).toBe(ErrorCode.BAD_CREDENTIALS);
+    for (let i = 0; i < 3; i++) expect(await codeOf(limiter.guard({ account: 'user:new', address: 'ip:z' }, badCredentials))).toBe(ErrorCode.BAD_CREDENTIALS);
   });
 
   it('lets no more than the limit of concurrent guesses reach the password check', async () => {
@@ -69,15 +69,15 @@ describe('failed-login limiter', () => {
       await Promise.resolve();
       throw new ServiceError(ErrorCode.BAD_CREDENTIALS);
     };
-    const codes = await Promise.all(Array.from({ length: 10 }, () => codeOf(limiter.guard(['user:a'], slowWrong))));
+    const codes = await Promise.all(Array.from({ length: 10 }, () => codeOf(limiter.guard({ account: 'user:a', address: 'ip:a' }, slowWrong))));
     expect(checked).toBe(3);
     expect(codes.filter((c) => c === ErrorCode.RATE_LIMITED)).toHaveLength(7);
   });
 
   it('starts counting afresh in the next window', async () => {
-    for (let i = 0; i < 3; i++) await codeOf(limiter.guard(['user:a'], badCredentials));
-    expect(await codeOf(limiter.guard(['user:a'], success))).toBe(ErrorCode.RATE_LIMITED);
+    for (let i = 0; i < 3; i++) await codeOf(limiter.guard({ account: 'user:a', address: 'ip:a' }, badCredentials));
+    expect(await codeOf(limiter.guard({ account: 'user:a', address: 'ip:a' }, success))).toBe(ErrorCode.RATE_LIMITED);
     jest.setSystemTime(new Date('2030-01-01T00:01:00Z'));
-    expect(await codeOf(limiter.guard(['user:a'], success))).toBe('ok');
+    expect(await codeOf(limiter.guard({ account: 'user:a', address: 'ip:a' }, success))).toBe('ok');
   });
 });

@@ -16,14 +16,15 @@ export function failureWindow(nowMs: number, windowSeconds = FAILURE_WINDOW_SECO
 /**
  * Slows password guessing on program-user logins (decisions §6): at most
  * APP_USER_LOGIN_ATTEMPTS_PER_MINUTE failed logins per minute per (project, username) and per
- * (project, client address), counted in the shared store so every instance counts together.
+ * (project, client address), counted in the shared store so every instance counts together. Only
+ * wrong passwords count; over the limit a login is refused before any password check and before
+ * the interface quota, with RATE_LIMITED and Retry-After (the seconds left in the window).
  *
- * Only failures count, and strictly under concurrency: each attempt first reserves a slot with an
- * atomic bounded increment (a burst of parallel guesses cannot slip past the limit), and an attempt
- * that turns out not to be a wrong password (success, banned, machine mismatch, a gate refusal)
- * gives its slot back. Over the limit the login is
- * refused, before any password check and before the interface quota, with RATE_LIMITED and
- * Retry-After (the seconds left in the window); a refused attempt counts nothing.
+ * The account scope is strict under concurrency: each attempt reserves a slot with an atomic bounded
+ * increment (a burst of parallel guesses at one account cannot slip past the limit) and gives it
+ * back unless the password was wrong. The address scope only refuses once its failures reach the
+ * limit and counts a failure after the fact, so many users behind one address (an office, a
+ * carrier NAT) can log in at the same time.
  */
 @Injectable()
 export class LoginFailureLimiter {
@@ -32,25 +33,22 @@ export class LoginFailureLimiter {
     private readonly config: AppConfig,
   ) {}
 
-  async guard<T>(scopes: string[], attempt: () => Promise<T>): Promise<T> {
+  async guard<T>(scopes: { account: string; address: string }, attempt: () => Promise<T>): Promise<T> {
     const limit = this.config.APP_USER_LOGIN_ATTEMPTS_PER_MINUTE;
     const { index, retryAfter } = failureWindow(Date.now());
     const ttl = FAILURE_WINDOW_SECONDS * 2;
-    const reserved: string[] = [];
-    const refund = () => Promise.all(reserved.map((scope) => this.store.decrement(key(scope, index))));
-    for (const scope of scopes) {
-      if ((await this.store.increment(key(scope, index), ttl, limit)) === null) {
-        await refund();
-        throw new ServiceError(ErrorCode.RATE_LIMITED, 'Too many failed logins; retry later', { headers: { 'Retry-After': String(retryAfter) } });
-      }
-      reserved.push(scope);
-    }
+    const accountKey = key(scopes.account, index);
+    const addressKey = key(scopes.address, index);
+    const refuse = () => new ServiceError(ErrorCode.RATE_LIMITED, 'Too many failed logins; retry later', { headers: { 'Retry-After': String(retryAfter) } });
+    if (Number((await this.store.get(addressKey)) ?? 0) >= limit) throw refuse();
+    if ((await this.store.increment(accountKey, ttl, limit)) === null) throw refuse();
     try {
       const result = await attempt();
-      await refund();
+      await this.store.decrement(accountKey);
       return result;
     } catch (error) {
-      if (!(error instanceof ServiceError && error.code === ErrorCode.BAD_CREDENTIALS)) await refund();
+      if (error instanceof ServiceError && error.code === ErrorCode.BAD_CREDENTIALS) await this.store.increment(addressKey, ttl);
+      else await this.store.decrement(accountKey);
       throw error;
     }
   }
