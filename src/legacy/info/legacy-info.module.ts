@@ -7,7 +7,6 @@ import { RemoteVariablesModule } from '../../remote-variables/remote-variables.m
 import { VersionsModule } from '../../versions/versions.module';
 import { LegacyInfoController } from './legacy-info.controller';
 import { LegacyInfoService } from './legacy-info.service';
-import { LegacyProgramResolver } from './legacy-program';
 
 /**
  * The read-only legacy actions (announcement, latest version, app_config, app_profile) and the
@@ -16,7 +15,7 @@ import { LegacyProgramResolver } from './legacy-program';
 @Module({
   imports: [AccessModule, AnnouncementsModule, VersionsModule, CardsModule, RemoteVariablesModule, ProjectsModule],
   controllers: [LegacyInfoController],
-  providers: [LegacyInfoService, LegacyProgramResolver],
-  exports: [LegacyInfoService, LegacyProgramResolver],
+  providers: [LegacyInfoService],
+  exports: [LegacyInfoService],
 })
 export class LegacyInfoModule {}
