@@ -8,6 +8,7 @@ import { ServiceError } from '../core/errors/service-error';
 import { ClientFamilyName, LoginLog } from '../login-logs/login-log.entity';
 import { CardDevice } from './card-device.entity';
 import { Card } from './card.entity';
+import { cardRefusal } from './card-state';
 
 export interface CardLoginRequest {
   program: ClientProgram;
@@ -92,8 +93,8 @@ export class CardLoginService {
     };
     const now = new Date();
     if (!card) return refuse(ErrorCode.CARD_INVALID);
-    if (card.status === 'banned') return refuse(ErrorCode.CARD_BANNED);
-    if (card.expiresAt && card.expiresAt.getTime() <= now.getTime()) return refuse(ErrorCode.CARD_EXPIRED);
+    const refusal = cardRefusal(card, now.getTime());
+    if (refusal) return refuse(refusal);
 
     // Read only once the card row is locked (a statement started before the lock was granted would
     // see an older snapshot): concurrent logins of this card count and bind one at a time.

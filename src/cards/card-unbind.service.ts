@@ -7,6 +7,7 @@ import { ServiceError } from '../core/errors/service-error';
 import { SessionsService } from '../sessions/sessions.service';
 import { CardDevice } from './card-device.entity';
 import { Card } from './card.entity';
+import { cardRefusal } from './card-state';
 
 export interface CardUnbindRequest {
   program: ClientProgram;
@@ -50,8 +51,8 @@ export class CardUnbindService {
       .where('c.project_id = :projectId AND c.code = :code', { projectId: project.id, code: request.cardKey })
       .getOne();
     if (!card) throw new ServiceError(ErrorCode.CARD_INVALID);
-    if (card.status === 'banned') throw new ServiceError(ErrorCode.CARD_BANNED);
-    if (card.expiresAt && card.expiresAt.getTime() <= Date.now()) throw new ServiceError(ErrorCode.CARD_EXPIRED);
+    const refusal = cardRefusal(card);
+    if (refusal) throw new ServiceError(refusal);
     if (project.unbindMax !== null && card.unbindCount >= project.unbindMax) {
       throw new ServiceError(ErrorCode.UNBIND_REFUSED, 'This card has reached its maximum number of unbinds');
     }

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InterfaceGate } from '../access/interface-gate';
 import { AnnouncementsService } from '../announcements/announcements.service';
 import { CardLoginService } from '../cards/card-login.service';
-import { formatLocalTime, PERMANENT_EXPIRY, unixSeconds } from '../common/time';
+import { clientExpiry } from '../cards/card-state';
+import { unixSeconds } from '../common/time';
 import { AppConfig } from '../config/app-config';
 import { ClientReply } from '../core/envelope/render';
 import { ErrorCode } from '../core/errors/error-code';
@@ -43,7 +44,7 @@ export class ConnectService {
       gate: { requireBasicPackage: false, requireConnect: true },
     });
     const now = new Date();
-    const expiresAt = card.expiresAt ? formatLocalTime(card.expiresAt, this.config.APP_TIMEZONE) : PERMANENT_EXPIRY;
+    const expiresAt = clientExpiry(card, this.config.APP_TIMEZONE);
     let successToken = token;
     if (customization?.tokenAlgorithm && customization.tokenTemplate) {
       const secret = this.customizations.secretOf(customization);

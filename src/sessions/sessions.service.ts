@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
+import type { CardStatus } from '../cards/card.entity';
 import { hashToken, newToken } from '../core/crypto/tokens';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
@@ -13,7 +14,7 @@ export interface OpenSession {
 
 /** What a card heartbeat re-checks, read in the same query as the session. */
 export interface SessionCardState {
-  status: string;
+  status: CardStatus;
   expiresAt: Date | null;
   deviceBound: boolean;
 }

@@ -3,7 +3,8 @@ import { ClientProgram, ClientProgramDirectory } from '../access/client-program'
 import { InterfaceGate } from '../access/interface-gate';
 import { CardLoginService } from '../cards/card-login.service';
 import { Card } from '../cards/card.entity';
-import { formatLocalTime, PERMANENT_EXPIRY, unixSeconds } from '../common/time';
+import { cardRefusal, clientExpiry } from '../cards/card-state';
+import { formatLocalTime, unixSeconds } from '../common/time';
 import { AppConfig } from '../config/app-config';
 import { ClientReply } from '../core/envelope/render';
 import { ErrorCode } from '../core/errors/error-code';
@@ -55,7 +56,7 @@ export class StandardCardsService {
     const program = await this.directory.byProjectId(session.projectId);
     await this.gate.admit(program, 'card_heartbeat', STANDARD_GATE);
     const stillValid =
-      card !== null && card.status !== 'banned' && (card.expiresAt === null || card.expiresAt.getTime() > Date.now()) && card.deviceBound;
+      card !== null && cardRefusal(card) === null && card.deviceBound;
     if (!stillValid) {
       await this.sessions.revoke(session.id);
       throw new ServiceError(ErrorCode.SESSION_INVALID);
@@ -69,7 +70,7 @@ export class StandardCardsService {
   }
 
   private cardData(card: Card, machine: string) {
-    return { id: card.id, code: card.code, machine_code: machine, expires_at: card.expiresAt ? this.time(card.expiresAt) : PERMANENT_EXPIRY };
+    return { id: card.id, code: card.code, machine_code: machine, expires_at: clientExpiry(card, this.config.APP_TIMEZONE) };
   }
 
   private time(date: Date): string {

@@ -6,7 +6,7 @@ import { CardDevice } from '../../cards/card-device.entity';
 import { CardLoginService } from '../../cards/card-login.service';
 import { CardUnbindService } from '../../cards/card-unbind.service';
 import { Card } from '../../cards/card.entity';
-import { formatLocalTime, PERMANENT_EXPIRY } from '../../common/time';
+import { cardRefusal, clientExpiry, isCardExpired } from '../../cards/card-state';
 import { AppConfig } from '../../config/app-config';
 import { ClientReply } from '../../core/envelope/render';
 import { ErrorCode } from '../../core/errors/error-code';
@@ -65,7 +65,7 @@ export class LegacyCardsService {
       data: {
         status: card.status,
         activated: card.status !== 'unused',
-        expired: isExpired(card),
+        expired: isCardExpired(card),
         expires_at: card.status === 'unused' ? null : this.expiry(card),
         device_bound: devices.some((d) => d.machineCode === machine),
         devices: devices.length,
@@ -83,7 +83,7 @@ export class LegacyCardsService {
       message: 'Payment check',
       data: {
         activated,
-        valid: activated && card.status !== 'banned' && !isExpired(card),
+        valid: activated && cardRefusal(card) === null,
         expires_at: activated ? this.expiry(card) : null,
       },
     };
@@ -96,10 +96,6 @@ export class LegacyCardsService {
   }
 
   private expiry(card: Card): string {
-    return card.expiresAt ? formatLocalTime(card.expiresAt, this.config.APP_TIMEZONE) : PERMANENT_EXPIRY;
+    return clientExpiry(card, this.config.APP_TIMEZONE);
   }
-}
-
-function isExpired(card: Card): boolean {
-  return card.expiresAt !== null && card.expiresAt.getTime() <= Date.now();
 }
