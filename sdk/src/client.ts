@@ -1,0 +1,274 @@
+import { ClientErrorCode, SESSION_ENDED_CODES } from './error-codes';
+import { HeartbeatHandle, HeartbeatLoop, HeartbeatOptions } from './heartbeat';
+import { ConnectFieldNames, Family, judge, Result } from './result';
+import { md5SignedFields, newNonce, signatureHeaders } from './signing';
+import { Call, FetchLike, send, TransportOptions } from './transport';
+import {
+  ConnectLoginData,
+  HeartbeatData,
+  LegacyLoginData,
+  LegacyUnbindData,
+  SdkCardLoginData,
+  Session,
+  StandardCardData,
+  UserLoginData,
+  UserRegisterData,
+  VersionData,
+} from './types';
+
+export interface ClientOptions {
+  /** The service's address, e.g. `https://licence.example.com` (no route path). */
+  baseUrl: string;
+  /** The public program ID (8 digits), never the internal project key. */
+  programId: string;
+  /** The project's api_secret: signs V3 and SDK requests. */
+  apiSecret: string;
+  /** The project's legacy_secret: needed only by the `legacy` helpers. */
+  legacySecret?: string;
+  /** The program's Connect field names, when its author customized them. */
+  connectFieldNames?: ConnectFieldNames;
+  /** Per attempt; default 10 s. */
+  timeoutMs?: number;
+  /** Further attempts after a network failure of an idempotent call; default 2. */
+  retries?: number;
+  /** First backoff delay, doubled each attempt; default 250 ms. */
+  retryDelayMs?: number;
+  /** A fetch implementation; default the global fetch of Node ≥ 18. */
+  fetch?: FetchLike;
+}
+
+export interface CardCredentials {
+  cardKey: string;
+  machineId: string;
+}
+
+export interface UserCredentials {
+  username: string;
+  password: string;
+  machineId: string;
+}
+
+export interface ConnectLoginInput {
+  cardKey: string;
+  serial: string;
+  /**
+   * Replay protection. Default: a fresh random nonce per attempt. A string of your own is sent as
+   * is and never retried (the service answers a repeat with 409); `false` sends none.
+   */
+  nonce?: string | false;
+}
+
+const DEFAULT_HEARTBEAT_MS = 60_000;
+const FORM = 'application/x-www-form-urlencoded';
+const JSON_TYPE = 'application/json';
+
+/**
+ * The official client of the card-key login service. It signs requests as the service verifies
+ * them, applies each family's success rule, holds the session of an SDK card or user login, and
+ * keeps it alive with a heartbeat loop.
+ */
+export class Client {
+  /** The legacy V1 card routes (MD5-signed); need `legacySecret`. */
+  readonly legacy: {
+    cardLogin: (input: CardCredentials) => Promise<Result<LegacyLoginData>>;
+    unbind: (input: CardCredentials) => Promise<Result<LegacyUnbindData>>;
+  };
+
+  private readonly transport: TransportOptions;
+  private current: Session | undefined;
+  private loop: HeartbeatLoop | undefined;
+
+  constructor(private readonly options: ClientOptions) {
+    requireText(options.baseUrl, 'baseUrl');
+    if (!/^https?:\/\//i.test(options.baseUrl)) throw new TypeError('baseUrl must be an http or https address');
+    requireText(options.programId, 'programId');
+    requireText(options.apiSecret, 'apiSecret');
+    const fetchImpl = options.fetch ?? (globalThis.fetch as unknown as FetchLike | undefined);
+    if (!fetchImpl) throw new TypeError('No fetch available: use Node 18 or later, or pass options.fetch');
+    this.transport = {
+      baseUrl: options.baseUrl,
+      fetch: fetchImpl,
+      timeoutMs: options.timeoutMs ?? 10_000,
+      retries: options.retries ?? 2,
+      retryDelayMs: options.retryDelayMs ?? 250,
+    };
+    this.legacy = {
+      cardLogin: (input) => this.legacyCall<LegacyLoginData>('/api/card_login', input, true),
+      unbind: (input) => this.legacyCall<LegacyUnbindData>('/api/unbind_machine', input, false),
+    };
+  }
+
+  /** The session held after an SDK card or user login, if any. */
+  get session(): Session | undefined {
+    return this.current ? { ...this.current } : undefined;
+  }
+
+  /** Forgets the session and stops the heartbeat loop (the session itself simply expires). */
+  clearSession(): void {
+    this.current = undefined;
+    this.stopHeartbeat();
+  }
+
+  /** SDK card login (`/api/v1/cards/login`): on success the client holds a card session. */
+  async cardLogin(input: CardCredentials): Promise<Result<SdkCardLoginData>> {
+    const result = topLevelIntoData(
+      await this.signedJson<SdkCardLoginData>('/api/v1/cards/login', { card_key: input.cardKey, machine_id: input.machineId }, true),
+    );
+    if (result.success && result.data) this.hold('card', input.machineId, result.data);
+    return result;
+  }
+
+  /** Renews the held card session; SESSION_INVALID or SESSION_TYPE_MISMATCH clears it. */
+  cardHeartbeat(): Promise<Result<HeartbeatData>> {
+    return this.heartbeat('card');
+  }
+
+  /** SDK program-user registration; never retried (a repeat would find the name taken). */
+  userRegister(input: UserCredentials): Promise<Result<UserRegisterData>> {
+    return this.signedJson<UserRegisterData>('/api/v1/users/register', userFields(input), false);
+  }
+
+  /** SDK program-user login: on success the client holds a user session on the bound machine. */
+  async userLogin(input: UserCredentials): Promise<Result<UserLoginData>> {
+    const result = await this.signedJson<UserLoginData>('/api/v1/users/login', userFields(input), true);
+    if (result.success && result.data) this.hold('app_user', result.data.machine_id ?? input.machineId, result.data);
+    return result;
+  }
+
+  /** Renews the held user session; SESSION_INVALID or SESSION_TYPE_MISMATCH clears it. */
+  userHeartbeat(): Promise<Result<HeartbeatData>> {
+    return this.heartbeat('app_user');
+  }
+
+  /** SDK version check (`/api/v1/apps/version`). */
+  checkVersion(input: { version: string }): Promise<Result<VersionData>> {
+    return this.signedJson<VersionData>('/api/v1/apps/version', { version: input.version }, true);
+  }
+
+  /** HTTP V3 card login: a compatible token, no session. */
+  async v3CardLogin(input: CardCredentials): Promise<Result<StandardCardData>> {
+    const path = '/api/legacy/v3/cards/login';
+    const body = new URLSearchParams({ app: this.options.programId, kami: input.cardKey, imei: input.machineId }).toString();
+    return topLevelIntoData(
+      await this.call<StandardCardData>('standard', {
+        method: 'POST',
+        path,
+        idempotent: true,
+        build: () => ({ headers: { ...this.headers(FORM), ...signatureHeaders(this.options.apiSecret, { method: 'POST', path, body }) }, body }),
+      }),
+    );
+  }
+
+  /** Connect login (`/connect/{program_id}`): unsigned, with a fresh nonce per attempt by default. */
+  connectLogin(input: ConnectLoginInput): Promise<Result<ConnectLoginData>> {
+    const fixedNonce = typeof input.nonce === 'string';
+    return this.call<ConnectLoginData>('connect', {
+      method: 'POST',
+      path: `/connect/${encodeURIComponent(this.options.programId)}`,
+      idempotent: !fixedNonce,
+      build: () => {
+        const fields: Record<string, string> = { user_key: input.cardKey, serial: input.serial };
+        if (input.nonce !== false) fields.nonce = fixedNonce ? (input.nonce as string) : newNonce();
+        return { headers: this.headers(FORM), body: new URLSearchParams(fields).toString() };
+      },
+    });
+  }
+
+  /**
+   * Heartbeats the held session every `intervalMs` until it ends, the client clears it or the
+   * handle is stopped. One loop per client: starting another stops the previous one.
+   */
+  startHeartbeat(options: HeartbeatOptions = {}): HeartbeatHandle {
+    if (!this.current) throw new Error('startHeartbeat needs a session: log in with cardLogin or userLogin first');
+    this.stopHeartbeat();
+    const fromServer = this.current.heartbeatIntervalSeconds;
+    const intervalMs = options.intervalMs ?? (fromServer ? fromServer * 1000 : DEFAULT_HEARTBEAT_MS);
+    if (!(intervalMs > 0)) throw new RangeError('intervalMs must be a positive number of milliseconds');
+    this.loop = new HeartbeatLoop(async () => (this.current ? this.heartbeat(this.current.type) : undefined), intervalMs, options);
+    return this.loop;
+  }
+
+  private stopHeartbeat(): void {
+    this.loop?.stop();
+    this.loop = undefined;
+  }
+
+  private async heartbeat(type: Session['type']): Promise<Result<HeartbeatData>> {
+    const session = this.current;
+    if (!session || session.type !== type) {
+      return { success: false, code: ClientErrorCode.NO_SESSION, message: `No ${type === 'card' ? 'card' : 'user'} session: log in first` };
+    }
+    const path = type === 'card' ? '/api/v1/cards/heartbeat' : '/api/v1/users/heartbeat';
+    const body = JSON.stringify({ machine_id: session.machineId });
+    const result = await this.call<HeartbeatData>('standard', {
+      method: 'POST',
+      path,
+      idempotent: true,
+      build: () => ({ headers: { ...this.headers(JSON_TYPE), Authorization: `Bearer ${session.token}` }, body }),
+    });
+    if (this.current === session) {
+      if (result.success && typeof result.data?.session_expires_at === 'string') session.expiresAt = result.data.session_expires_at;
+      if (!result.success && SESSION_ENDED_CODES.includes(result.code)) this.current = undefined;
+    }
+    return result;
+  }
+
+  private hold(type: Session['type'], machineId: string, data: { session_token: string; session_expires_at: string; heartbeat_interval_seconds?: number }): void {
+    this.current = {
+      type,
+      token: data.session_token,
+      machineId,
+      expiresAt: data.session_expires_at,
+      ...(typeof data.heartbeat_interval_seconds === 'number' ? { heartbeatIntervalSeconds: data.heartbeat_interval_seconds } : {}),
+    };
+  }
+
+  /** An SDK request: JSON with `app` in the body, HMAC-signed afresh for each attempt. */
+  private signedJson<T>(path: string, payload: Record<string, string>, idempotent: boolean): Promise<Result<T>> {
+    const body = JSON.stringify({ app: this.options.programId, ...payload });
+    return this.call<T>('standard', {
+      method: 'POST',
+      path,
+      idempotent,
+      build: () => ({ headers: { ...this.headers(JSON_TYPE), ...signatureHeaders(this.options.apiSecret, { method: 'POST', path, body }) }, body }),
+    });
+  }
+
+  private legacyCall<T>(path: string, input: CardCredentials, idempotent: boolean): Promise<Result<T>> {
+    const secret = this.options.legacySecret;
+    if (!secret) throw new TypeError('The legacy helpers need options.legacySecret');
+    return this.call<T>('legacy', {
+      method: 'POST',
+      path,
+      idempotent,
+      build: () => {
+        const fields = md5SignedFields({ app: this.options.programId, kami: input.cardKey, imei: input.machineId }, secret);
+        return { headers: this.headers(FORM), body: new URLSearchParams(fields).toString() };
+      },
+    });
+  }
+
+  private async call<T>(family: Family, call: Call): Promise<Result<T>> {
+    const sent = await send(this.transport, call);
+    return sent.ok ? judge<T>(family, sent.answer, this.options.connectFieldNames) : sent.failure;
+  }
+
+  private headers(contentType: string): Record<string, string> {
+    return { 'Content-Type': contentType, Accept: JSON_TYPE };
+  }
+}
+
+/** The standard family's card logins carry `token` and `statecode` at the top level: offer them in `data` too. */
+function topLevelIntoData<T extends object>(result: Result<T>): Result<T> {
+  if (!result.success || !result.data || !result.body) return result;
+  const { token, statecode } = result.body;
+  return { ...result, data: { ...result.data, ...(token !== undefined ? { token } : {}), ...(statecode !== undefined ? { statecode } : {}) } };
+}
+
+function userFields(input: UserCredentials): Record<string, string> {
+  return { username: input.username, password: input.password, machine_id: input.machineId };
+}
+
+function requireText(value: unknown, name: string): void {
+  if (typeof value !== 'string' || value.length === 0) throw new TypeError(`options.${name} is required`);
+}

@@ -1,0 +1,59 @@
+/**
+ * The service's error catalog (docs/errors.md), so callers can compare `Result.code` by name.
+ * Failures carry these codes in every family (Connect's negative sign is removed by the SDK).
+ * The server's tests check that this list matches the server's catalog.
+ */
+export const ErrorCode = {
+  BAD_REQUEST: 10001,
+  METHOD_NOT_ALLOWED: 10002,
+  CIPHERTEXT_NOT_ALLOWED: 10003,
+  APP_REQUIRED: 10004,
+  INTERNAL_KEY_NOT_ACCEPTED: 10005,
+  NOT_FOUND: 10006,
+  UNSUPPORTED_MEDIA_TYPE: 10007,
+  PAYLOAD_TOO_LARGE: 10008,
+  SIGNATURE_INVALID: 10101,
+  TIMESTAMP_OUT_OF_WINDOW: 10102,
+  NONCE_REPLAYED: 10103,
+  PROGRAM_NOT_FOUND: 10201,
+  PROGRAM_DISABLED: 10202,
+  AUTHOR_DISABLED: 10203,
+  VERIFICATION_SWITCH_OFF: 10204,
+  PACKAGE_NOT_ENABLED: 10205,
+  INTERFACE_NOT_AUTHORIZED: 10206,
+  INTERFACE_DISABLED: 10207,
+  CONNECT_NOT_ENABLED: 10208,
+  QUOTA_EXCEEDED: 10301,
+  RATE_LIMITED: 10302,
+  UNAUTHENTICATED: 11001,
+  FORBIDDEN: 11002,
+  CONFLICT: 11003,
+  CARD_INVALID: 20001,
+  CARD_EXPIRED: 20002,
+  CARD_BANNED: 20003,
+  DEVICE_LIMIT_REACHED: 20004,
+  UNBIND_REFUSED: 20005,
+  USERNAME_TAKEN: 30001,
+  BAD_CREDENTIALS: 30002,
+  USER_BANNED: 30003,
+  MACHINE_MISMATCH: 30004,
+  SESSION_INVALID: 30101,
+  SESSION_TYPE_MISMATCH: 30102,
+  SITE_NOT_AUTHORIZED: 40001,
+  BLACKLISTED: 40002,
+  IP_NOT_BOUND: 40003,
+  SYSTEM_ERROR: 50000,
+} as const;
+
+/** Codes the SDK produces itself; the server never sends them. */
+export const ClientErrorCode = {
+  /** No answer: connection refused or reset, DNS failure, timeout (after the retries of idempotent calls). */
+  NETWORK_ERROR: 90001,
+  /** An answer that is not the family's JSON: HTML, a redirect, an empty body. The address is wrong. */
+  UNEXPECTED_RESPONSE: 90002,
+  /** A heartbeat was asked for while the client holds no session of that type. */
+  NO_SESSION: 90003,
+} as const;
+
+/** Answers after which the session is gone for good: clear it, leave protected functions, log in again. */
+export const SESSION_ENDED_CODES: readonly number[] = [ErrorCode.SESSION_INVALID, ErrorCode.SESSION_TYPE_MISMATCH];

@@ -1,0 +1,19 @@
+export { Client } from './client';
+export type { CardCredentials, ClientOptions, ConnectLoginInput, UserCredentials } from './client';
+export { ClientErrorCode, ErrorCode, SESSION_ENDED_CODES } from './error-codes';
+export type { HeartbeatHandle, HeartbeatOptions } from './heartbeat';
+export { judge } from './result';
+export type { ConnectField, ConnectFieldNames, Family, RawAnswer, Result } from './result';
+export {
+  SIGNATURE_HEADERS,
+  hmacSignature,
+  hmacSigningInput,
+  md5Sign,
+  md5SignedFields,
+  md5SigningInput,
+  newNonce,
+  signatureHeaders,
+} from './signing';
+export type { HmacParts } from './signing';
+export type { FetchLike } from './transport';
+export * from './types';

@@ -1,0 +1,126 @@
+import { ClientErrorCode } from './error-codes';
+
+/** The protocol families; each has its own success rule. */
+export type Family = 'connect' | 'standard' | 'legacy';
+
+/** One answer of the service, whatever the family, judged by that family's success rule. */
+export interface Result<T = Record<string, unknown>> {
+  success: boolean;
+  /**
+   * On failure the catalog code (always positive: Connect's `-N` is given as `N`; compare with
+   * `ErrorCode`), or a `ClientErrorCode` when no usable answer came back. On success the family's
+   * success code as sent (Connect 1, standard 0, legacy 1).
+   */
+  code: number;
+  /** Connect `reason`, standard and legacy `msg`: may be shown to the end user. */
+  message: string;
+  /** Body `request_id`, else the X-Request-Id header: keep it for the administrator. */
+  requestId?: string;
+  /** Present on platform faults (SYSTEM_ERROR): keep it for the administrator. */
+  errorId?: string;
+  /** The answer's `data` on success, every field kept. */
+  data?: T;
+  /** HTTP status; absent when no answer came back. */
+  httpStatus?: number;
+  /** Seconds from a Retry-After header (RATE_LIMITED). */
+  retryAfterSeconds?: number;
+  /** The whole answer as received, unknown fields included. */
+  body?: Record<string, unknown>;
+}
+
+/** An HTTP answer as the transport read it. */
+export interface RawAnswer {
+  status: number;
+  headers: { get(name: string): string | null };
+  text: string;
+}
+
+/** Connect response field names after a per-program customization (default name → configured name). */
+export type ConnectFieldNames = Partial<Record<ConnectField, string>>;
+export type ConnectField =
+  | 'status' | 'code' | 'reason' | 'data' | 'request_id'
+  | 'token' | 'expires_at' | 'device_limit' | 'server_time' | 'machine_code' | 'announcement';
+
+const CONNECT_DATA_FIELDS: readonly ConnectField[] = ['token', 'expires_at', 'device_limit', 'server_time', 'machine_code', 'announcement'];
+
+/**
+ * Judges an answer by its family's rule: Connect `status === true` (never `code`); standard
+ * `success`, or where `success` is absent `code` 0 or 1 (a body saying `success: false` is a failure
+ * whatever its code); legacy `code === 1`. Anything that is not a JSON object is UNEXPECTED_RESPONSE.
+ */
+export function judge<T>(family: Family, answer: RawAnswer, connectFields: ConnectFieldNames = {}): Result<T> {
+  const received = parseObject(answer.text);
+  const body = family === 'connect' ? renameConnectBody(received, connectFields) : received;
+  const common = {
+    httpStatus: answer.status,
+    requestId: stringOr(body?.request_id) ?? answer.headers.get('x-request-id') ?? undefined,
+    ...retryAfter(answer),
+  };
+  if (body === undefined || (answer.status >= 300 && answer.status < 400)) {
+    return { ...common, success: false, code: ClientErrorCode.UNEXPECTED_RESPONSE, message: unexpectedMessage(answer) };
+  }
+  const success = isSuccess(family, body);
+  const rawCode = typeof body.code === 'number' ? body.code : Number.NaN;
+  const message = stringOr(family === 'connect' ? body.reason : body.msg) ?? '';
+  if (success) {
+    return { ...common, success, code: rawCode, message, data: objectOr(body.data) as T, body: received };
+  }
+  const code = Number.isInteger(rawCode) ? Math.abs(rawCode) : ClientErrorCode.UNEXPECTED_RESPONSE;
+  return { ...common, success, code, message: message || unexpectedMessage(answer), errorId: stringOr(body.error_id), body: received };
+}
+
+function isSuccess(family: Family, body: Record<string, unknown>): boolean {
+  switch (family) {
+    case 'connect':
+      return body.status === true;
+    case 'standard':
+      return typeof body.success === 'boolean' ? body.success : body.code === 0 || body.code === 1;
+    case 'legacy':
+      return body.code === 1;
+  }
+}
+
+/** Maps a customized Connect answer back to the default names (unknown fields stay as they are). */
+function renameConnectBody(body: Record<string, unknown> | undefined, names: ConnectFieldNames): Record<string, unknown> | undefined {
+  if (body === undefined || Object.keys(names).length === 0) return body;
+  const back = (source: Record<string, unknown>, fields: readonly ConnectField[]) => {
+    const out = { ...source };
+    for (const field of fields) {
+      const custom = names[field];
+      if (custom === undefined || custom === field || !(custom in source)) continue;
+      out[field] = source[custom];
+      delete out[custom];
+    }
+    return out;
+  };
+  const top = back(body, ['status', 'code', 'reason', 'data', 'request_id']);
+  const data = objectOr(top.data);
+  return data ? { ...top, data: back(data, CONNECT_DATA_FIELDS) } : top;
+}
+
+function parseObject(text: string): Record<string, unknown> | undefined {
+  try {
+    return objectOr(JSON.parse(text));
+  } catch {
+    return undefined;
+  }
+}
+
+function objectOr(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+function stringOr(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function retryAfter(answer: RawAnswer): { retryAfterSeconds?: number } {
+  const seconds = Number(answer.headers.get('retry-after'));
+  return answer.headers.get('retry-after') !== null && Number.isFinite(seconds) ? { retryAfterSeconds: seconds } : {};
+}
+
+function unexpectedMessage(answer: RawAnswer): string {
+  const type = answer.headers.get('content-type') ?? 'no content type';
+  if (answer.status >= 300 && answer.status < 400) return `Unexpected redirect (HTTP ${answer.status}): check the service address`;
+  return `Unexpected answer (HTTP ${answer.status}, ${type}): check the service address`;
+}

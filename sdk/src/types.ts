@@ -1,0 +1,91 @@
+/** Answers' `data`, as the service sends it (snake_case); further fields may appear at any time. */
+type Open = Record<string, unknown>;
+
+/** A card login of the standard family; `token` and `statecode` are copied from the answer's top level. */
+export interface StandardCardData extends Open {
+  id: number;
+  code: string;
+  machine_code: string;
+  expires_at: string;
+  token: string;
+  statecode: string;
+}
+
+export interface SdkCardLoginData extends StandardCardData {
+  session_token: string;
+  session_expires_at: string;
+  heartbeat_interval_seconds?: number;
+}
+
+export interface HeartbeatData extends Open {
+  session_expires_at: string;
+  server_time: number;
+  card_id?: number;
+  user_id?: number;
+}
+
+export interface UserProfile extends Open {
+  user_id: number;
+  username: string;
+  status: string;
+  created_at: string;
+  last_login_at: string | null;
+}
+
+export interface UserRegisterData extends Open {
+  user_id: number;
+  username: string;
+  status: string;
+}
+
+export interface UserLoginData extends Open {
+  profile: UserProfile;
+  session_token: string;
+  session_expires_at: string;
+  /** The machine the account is finally bound to. */
+  machine_id: string;
+  heartbeat_interval_seconds?: number;
+}
+
+export interface VersionData extends Open {
+  latest_version: string | null;
+  update_available: boolean;
+  force_update: boolean;
+  changelog: string | null;
+  download_url: string | null;
+}
+
+export interface ConnectLoginData extends Open {
+  token: string;
+  expires_at: string;
+  device_limit: number;
+  server_time: number;
+  machine_code: string;
+  announcement: string;
+}
+
+export interface LegacyCardData extends Open {
+  id: number;
+  code: string;
+  machine_code: string;
+  expires_at: string;
+}
+
+export interface LegacyLoginData extends LegacyCardData {
+  token: string;
+  device_limit: number;
+}
+
+export interface LegacyUnbindData extends LegacyCardData {
+  unbind_count: number;
+}
+
+/** The session the client holds after an SDK card or user login. */
+export interface Session {
+  type: 'card' | 'app_user';
+  token: string;
+  machineId: string;
+  expiresAt: string;
+  /** The program's heartbeat interval, when the service sent it. */
+  heartbeatIntervalSeconds?: number;
+}

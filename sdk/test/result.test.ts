@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ClientErrorCode, ErrorCode, Family, judge, RawAnswer } from '../src';
+
+function answer(body: unknown, status = 200, headers: Record<string, string> = {}): RawAnswer {
+  const all = new Map(Object.entries({ 'content-type': 'application/json', ...headers }));
+  return { status, headers: { get: (name) => all.get(name.toLowerCase()) ?? null }, text: typeof body === 'string' ? body : JSON.stringify(body) };
+}
+
+describe('success rules', () => {
+  const cases: Array<[Family, unknown, boolean]> = [
+    ['connect', { status: true, code: 1, reason: 'ok', data: {} }, true],
+    ['connect', { status: false, code: -20001, reason: 'no' }, false],
+    ['connect', { status: 'true', code: 1, reason: 'ok' }, false],
+    ['connect', { code: 0, reason: 'code 0 is never a Connect success' }, false],
+    ['connect', { code: 1, reason: 'neither is code 1 without status' }, false],
+    ['standard', { code: 0, success: true, msg: 'ok' }, true],
+    ['standard', { code: 0, msg: 'ok' }, true],
+    ['standard', { code: 1, msg: 'unbind answers 1' }, true],
+    ['standard', { code: 20001, success: false, msg: 'no' }, false],
+    ['standard', { code: 0, success: false, msg: 'success false wins' }, false],
+    ['standard', { code: 20001, msg: 'no' }, false],
+    ['legacy', { code: 1, msg: 'ok', data: {} }, true],
+    ['legacy', { code: 0, msg: 'legacy success is code 1 only' }, false],
+    ['legacy', { code: 20002, msg: 'expired' }, false],
+  ];
+  for (const [family, body, success] of cases) {
+    it(`${family} ${JSON.stringify(body)} → ${success ? 'success' : 'failure'}`, () => {
+      assert.equal(judge(family, answer(body)).success, success);
+    });
+  }
+});
+
+describe('results', () => {
+  it('gives a Connect failure its positive catalog code, reason, request and error ids', () => {
+    const r = judge('connect', answer({ status: false, code: -50000, reason: 'System error', request_id: 'req-1', error_id: 'err-1' }, 500));
+    assert.deepEqual(
+      { success: r.success, code: r.code, message: r.message, requestId: r.requestId, errorId: r.errorId, httpStatus: r.httpStatus },
+      { success: false, code: ErrorCode.SYSTEM_ERROR, message: 'System error', requestId: 'req-1', errorId: 'err-1', httpStatus: 500 },
+    );
+  });
+
+  it('keeps unknown fields in data and body', () => {
+    const r = judge('standard', answer({ code: 0, success: true, msg: 'ok', token: 't', extra_top: 1, data: { id: 3, added_later: 'x' }, request_id: 'r' }));
+    assert.deepEqual(r.data, { id: 3, added_later: 'x' });
+    assert.equal(r.body?.extra_top, 1);
+    assert.equal(r.message, 'ok');
+  });
+
+  it('takes the request id from the X-Request-Id header when the body has none', () => {
+    assert.equal(judge('legacy', answer({ code: 20001, msg: 'no' }, 200, { 'x-request-id': 'from-header' })).requestId, 'from-header');
+  });
+
+  it('reads Retry-After', () => {
+    const r = judge('standard', answer({ code: 10302, success: false, msg: 'slow down' }, 429, { 'retry-after': '7' }));
+    assert.equal(r.code, ErrorCode.RATE_LIMITED);
+    assert.equal(r.retryAfterSeconds, 7);
+  });
+
+  it('calls HTML, an empty body and a redirect an unexpected answer, never a success', () => {
+    for (const a of [
+      answer('<html>login</html>', 200, { 'content-type': 'text/html' }),
+      answer('', 200),
+      answer({ code: 0, success: true, msg: 'ok' }, 302, { location: '/elsewhere' }),
+      answer('[1,2]', 200),
+    ]) {
+      for (const family of ['connect', 'standard', 'legacy'] as const) {
+        const r = judge(family, a);
+        assert.equal(r.success, false);
+        assert.equal(r.code, ClientErrorCode.UNEXPECTED_RESPONSE);
+        assert.match(r.message, /check the service address/);
+      }
+    }
+  });
+
+  it('reads a customized Connect answer through its field names', () => {
+    const names = { status: 'ok', reason: 'text', data: 'payload', token: 'licence', expires_at: 'until' };
+    const body = { ok: true, code: 1, text: 'welcome', payload: { licence: 'abc', until: '2027-01-01 00:00:00', device_limit: 2, extra: true }, request_id: 'r' };
+    const r = judge('connect', answer(body), names);
+    assert.equal(r.success, true);
+    assert.equal(r.message, 'welcome');
+    assert.deepEqual(r.data, { token: 'abc', expires_at: '2027-01-01 00:00:00', device_limit: 2, extra: true });
+    assert.deepEqual(r.body, body, 'body stays the answer as received');
+    const failure = judge('connect', answer({ ok: false, code: -20002, text: 'expired', request_id: 'r' }), names);
+    assert.deepEqual([failure.success, failure.code, failure.message], [false, ErrorCode.CARD_EXPIRED, 'expired']);
+  });
+});
