@@ -118,6 +118,7 @@ describe('program users: SDK and compatibility register, login, heartbeat (e2e)'
           session_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
           session_expires_at: expect.stringMatching(TIMESTAMP),
           machine_id: 'pc-1',
+          heartbeat_interval_seconds: 60,
         },
         request_id: res.headers['x-request-id'],
       });

@@ -185,6 +185,7 @@ describe('standard family: V3 and SDK card login, card heartbeat (e2e)', () => {
           expires_at: expect.stringMatching(TIMESTAMP),
           session_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
           session_expires_at: expect.stringMatching(TIMESTAMP),
+          heartbeat_interval_seconds: 60,
         },
         request_id: res.headers['x-request-id'],
       });

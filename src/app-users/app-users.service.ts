@@ -95,6 +95,7 @@ export class AppUsersService {
         session_token: token,
         session_expires_at: this.time(session.expiresAt),
         machine_id: decision.answered,
+        heartbeat_interval_seconds: program.project.heartbeatIntervalSeconds,
       },
     };
   }

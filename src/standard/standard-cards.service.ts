@@ -46,7 +46,12 @@ export class StandardCardsService {
     return {
       message: 'Login successful',
       extras: { token, statecode: card.status },
-      data: { ...this.cardData(card, machine), session_token: sessionToken, session_expires_at: this.time(session.expiresAt) },
+      data: {
+        ...this.cardData(card, machine),
+        session_token: sessionToken,
+        session_expires_at: this.time(session.expiresAt),
+        heartbeat_interval_seconds: program.project.heartbeatIntervalSeconds,
+      },
     };
   }
 
