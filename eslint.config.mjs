@@ -1,7 +1,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'sdk/dist/**', 'data/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'sdk/dist/**', 'sdk/build/**', 'sdk/node_modules/**', 'data/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
@@ -11,5 +11,15 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
       'no-console': 'error',
     },
+  },
+  {
+    // The official client is its own package with its own compiler settings.
+    files: ['sdk/**/*.ts'],
+    languageOptions: { parserOptions: { project: './sdk/tsconfig.json', tsconfigRootDir: import.meta.dirname } },
+  },
+  {
+    // node:test's describe and it return promises that the runner itself awaits.
+    files: ['sdk/test/**/*.ts'],
+    rules: { '@typescript-eslint/no-floating-promises': 'off' },
   },
 );

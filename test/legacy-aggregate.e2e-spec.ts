@@ -4,16 +4,7 @@ import { AdminClient } from './support/admin-client';
 import { cardRepos, insertCard } from './support/cards';
 import { CODES, throughPlatformWindows, TIMESTAMP } from './support/standard';
 import { startTestApp, TestApp, unique } from './support/test-app';
-
-/** decisions §3, computed here independently: sorted non-empty fields but sign, `k=v&…&key=secret`, MD5 hex. */
-function md5Sign(fields: Record<string, string>, secret: string): string {
-  const text = Object.keys(fields)
-    .filter((k) => k !== 'sign' && fields[k] !== '')
-    .sort()
-    .map((k) => `${k}=${fields[k]}`)
-    .join('&');
-  return createHash('md5').update(`${text}&key=${secret}`).digest('hex');
-}
+import { md5Sign } from '../sdk/src';
 
 function signed(fields: Record<string, string>, secret: string, t = Math.floor(Date.now() / 1000)): Record<string, string> {
   const withT = { ...fields, t: String(t) };

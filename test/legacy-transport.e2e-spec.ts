@@ -5,6 +5,7 @@ import { cardRepos, insertCard } from './support/cards';
 import { signedPost } from './support/signing';
 import { CODES, throughPlatformWindows, V3_LOGIN } from './support/standard';
 import { startTestApp, TestApp } from './support/test-app';
+import { md5Sign } from '../sdk/src';
 
 /** RC4, written here independently of the service (KSA + PRGA). */
 function rc4(key: Buffer, data: Buffer): Buffer {
@@ -48,15 +49,6 @@ const open = (mode: Mode, key: string, data: string) => {
   const cipher = Buffer.from(data, 'base64');
   return JSON.parse((mode === 'rc4' ? rc4(Buffer.from(key, 'utf8'), cipher) : aesDecrypt(key, cipher)).toString('utf8'));
 };
-
-function md5Sign(fields: Record<string, string>, secret: string): string {
-  const text = Object.keys(fields)
-    .filter((k) => k !== 'sign' && fields[k] !== '')
-    .sort()
-    .map((k) => `${k}=${fields[k]}`)
-    .join('&');
-  return createHash('md5').update(`${text}&key=${secret}`).digest('hex');
-}
 
 /** Signs the decrypted fields plus the clear `app` (the service's documented rule). */
 function signedInner(app: string, fields: Record<string, string>, secret: string): Record<string, string> {

@@ -7,6 +7,7 @@ import {
   signingInput,
   SignedParts,
 } from './hmac-signature';
+import vectors from '../../sdk/vectors/signing-vectors.json';
 
 /**
  * A fixed vector (decisions §3), computed once outside this code base:
@@ -111,5 +112,14 @@ describe('HMAC signature of V3 and SDK requests', () => {
     expect(HMAC_NONCE_PATTERN.test('Az09_.:-')).toBe(true);
     expect(HMAC_NONCE_PATTERN.test('nonce 01')).toBe(false);
     expect(HMAC_NONCE_PATTERN.test('nonce/01')).toBe(false);
+  });
+});
+
+describe('the vectors the official client is tested against (sdk/vectors)', () => {
+  it.each(vectors.hmac.map((v) => [v.name, v] as const))('%s', (_name, v) => {
+    const parts: SignedParts = { method: v.method, path: v.path, timestamp: v.timestamp, nonce: v.nonce, rawBody: v.body };
+    expect(signingInput(parts).toString('utf8')).toBe(v.input);
+    expect(sign(v.secret, parts)).toBe(v.signature);
+    expect(signatureMatches(v.secret, parts, v.signature)).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { hmacSignature } from '../../sdk/src';
 import { TestApp } from './test-app';
 
 export interface SignOptions {
@@ -9,14 +10,14 @@ export interface SignOptions {
 }
 
 /**
- * Sends a V3 (form) or SDK (JSON) request signed the way decisions §3 says, computed here
- * independently of the server's code: HMAC-SHA256(api_secret, METHOD\nPATH\nts\nnonce\nRAW_BODY).
+ * Sends a V3 (form) or SDK (JSON) request signed the way decisions §3 says, by the official
+ * client's signer (sdk/), not the server's: HMAC-SHA256(api_secret, METHOD\nPATH\nts\nnonce\nRAW_BODY).
  */
 export function signedPost(t: TestApp, path: string, body: Record<string, string>, kind: 'form' | 'json', secret: string, options: SignOptions = {}) {
   const raw = kind === 'form' ? new URLSearchParams(body).toString() : JSON.stringify(body);
   const timestamp = String(options.timestamp ?? Math.floor(Date.now() / 1000));
   const nonce = options.nonce ?? randomBytes(12).toString('hex');
-  const signature = options.signature ?? createHmac('sha256', secret).update(`POST\n${path}\n${timestamp}\n${nonce}\n${raw}`).digest('hex');
+  const signature = options.signature ?? hmacSignature(secret, { method: 'POST', path, timestamp, nonce, body: raw });
   const headers: Record<string, string> = {
     'Content-Type': kind === 'form' ? 'application/x-www-form-urlencoded' : 'application/json',
     'X-Svc-Timestamp': timestamp,

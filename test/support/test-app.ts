@@ -13,6 +13,8 @@ export const ADMIN_PASSWORD = 'admin-password-for-tests';
 export interface TestApp {
   app: INestApplication;
   http: () => ReturnType<typeof request>;
+  /** Listens on a free local port (once) and gives the service's address, for clients that use fetch. */
+  baseUrl: () => Promise<string>;
   logs: string[];
   close: () => Promise<void>;
 }
@@ -46,10 +48,12 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     throw error;
   }
   const server = app.getHttpServer();
+  let listening: Promise<string> | undefined;
   return {
     app,
     logs,
     http: () => request(server),
+    baseUrl: () => (listening ??= app.listen(0, '127.0.0.1').then(() => app.getUrl())),
     close: async () => {
       await app.close();
       rmSync(dataDir, { recursive: true, force: true });

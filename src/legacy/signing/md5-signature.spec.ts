@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { ErrorCode } from '../../core/errors/error-code';
 import { ServiceError } from '../../core/errors/service-error';
 import { md5Sign, md5SigningInput, verifyMd5Signature } from './md5-signature';
+import vectors from '../../../sdk/vectors/signing-vectors.json';
 
 const md5 = (text: string) => createHash('md5').update(text).digest('hex');
 const codeOf = (fn: () => void) => {
@@ -46,5 +47,13 @@ describe('verifyMd5Signature', () => {
     expect(codeOf(() => verifyMd5Signature(signed({ t: String(now - 301) }), 'k', now))).toBe(ErrorCode.TIMESTAMP_OUT_OF_WINDOW);
     expect(codeOf(() => verifyMd5Signature(signed({ t: String(now + 301) }), 'k', now))).toBe(ErrorCode.TIMESTAMP_OUT_OF_WINDOW);
     expect(codeOf(() => verifyMd5Signature(signed({ app: '1' }), 'k', now))).toBe(ErrorCode.TIMESTAMP_OUT_OF_WINDOW);
+  });
+});
+
+describe('the vectors the official client is tested against (sdk/vectors)', () => {
+  it.each(vectors.md5.map((v) => [v.name, v] as const))('%s', (_name, v) => {
+    const fields = v.fields as unknown as Record<string, string>;
+    expect(md5SigningInput(fields, v.secret)).toBe(v.input);
+    expect(md5Sign(fields, v.secret)).toBe(v.sign);
   });
 });

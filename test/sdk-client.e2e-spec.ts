@@ -1,0 +1,281 @@
+import { createServer as createHttpServer } from 'node:http';
+import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client, ClientErrorCode, ClientOptions, ErrorCode, HeartbeatData, Result } from '../sdk/src';
+import { AdminClient } from './support/admin-client';
+import { insertCard } from './support/cards';
+import { openConnectInEveryMode } from './support/connect';
+import { withPlatformLock } from './support/platform-state';
+import { sessionRepo, TIMESTAMP } from './support/standard';
+import { startTestApp, TestApp, unique } from './support/test-app';
+import { hashToken } from '../src/core/crypto/tokens';
+
+type Project = Awaited<ReturnType<AdminClient['createProject']>>;
+
+/**
+ * Every method of the official client (sdk/) against the real service over real HTTP: the SDK
+ * family's end-to-end tests go through the client, so client and server cannot drift apart.
+ * Logins run under the platform lock: with DATABASE_URL other files switch platform interfaces
+ * for a moment, and a client, like any real one, would see those windows.
+ */
+describe('official client against the service (e2e)', () => {
+  let t: TestApp;
+  let baseUrl: string;
+  let author: AdminClient;
+  let project: Project;
+
+  const clientFor = (target: Project, extra: Partial<ClientOptions> = {}) =>
+    new Client({ baseUrl, programId: target.program_id, apiSecret: target.api_secret, legacySecret: target.legacy_secret, retryDelayMs: 10, ...extra });
+  const exclusive = <T>(call: () => Promise<T>) => withPlatformLock(call);
+
+  /** Waits until `done()` holds, polling; fails with `what` after 10 s. */
+  async function eventually(done: () => boolean, what: string): Promise<void> {
+    const deadline = Date.now() + 10_000;
+    while (!done()) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+      await sleep(20);
+    }
+  }
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    baseUrl = await t.baseUrl();
+    const admin = await AdminClient.asPlatformAdmin(t);
+    author = (await admin.createAuthor()).client;
+    project = await author.createProject();
+  });
+  afterAll(() => t.close());
+
+  describe('SDK card login and heartbeat', () => {
+    it('logs in, holds the stored card session, and renews it by heartbeat', async () => {
+      const card = await insertCard(t, project.id);
+      const client = clientFor(project);
+      const login = await exclusive(() => client.cardLogin({ cardKey: card.code, machineId: 'sdk-pc-1' }));
+      expect(login).toMatchObject({
+        success: true,
+        code: 0,
+        httpStatus: 200,
+        requestId: expect.any(String),
+        data: {
+          id: card.id,
+          code: card.code,
+          machine_code: 'sdk-pc-1',
+          expires_at: expect.stringMatching(TIMESTAMP),
+          session_token: expect.any(String),
+          session_expires_at: expect.stringMatching(TIMESTAMP),
+          heartbeat_interval_seconds: 60,
+          token: expect.any(String),
+          statecode: 'active',
+        },
+      });
+      expect(client.session).toEqual({
+        type: 'card',
+        token: login.data!.session_token,
+        machineId: 'sdk-pc-1',
+        expiresAt: login.data!.session_expires_at,
+        heartbeatIntervalSeconds: 60,
+      });
+      const row = await sessionRepo(t).findOneByOrFail({ tokenHash: hashToken(login.data!.session_token) });
+      expect({ type: row.type, cardId: row.cardId, machine: row.machineCode }).toEqual({ type: 'card', cardId: card.id, machine: 'sdk-pc-1' });
+
+      const beat = await client.cardHeartbeat();
+      expect(beat).toMatchObject({ success: true, code: 0, data: { card_id: card.id, session_expires_at: expect.stringMatching(TIMESTAMP), server_time: expect.any(Number) } });
+    });
+
+    it('gives a business rejection its catalog code and message and holds no session', async () => {
+      const client = clientFor(project);
+      const result = await exclusive(() => client.cardLogin({ cardKey: 'NO-SUCH-CARD-KEY', machineId: 'sdk-pc-1' }));
+      expect(result).toMatchObject({ success: false, code: ErrorCode.CARD_INVALID, httpStatus: 200, message: expect.any(String), requestId: expect.any(String) });
+      expect(result.message.length).toBeGreaterThan(0);
+      expect(client.session).toBeUndefined();
+      expect((await client.cardHeartbeat()).code).toBe(ClientErrorCode.NO_SESSION);
+    });
+
+    it('reports a wrong api_secret as SIGNATURE_INVALID and an unknown program as PROGRAM_NOT_FOUND', async () => {
+      const card = await insertCard(t, project.id);
+      const wrongSecret = await clientFor(project, { apiSecret: 'not-the-secret' }).cardLogin({ cardKey: card.code, machineId: 'm' });
+      expect(wrongSecret).toMatchObject({ success: false, code: ErrorCode.SIGNATURE_INVALID, httpStatus: 401 });
+      const unknown = await clientFor({ ...project, program_id: '00000001' }).cardLogin({ cardKey: card.code, machineId: 'm' });
+      expect(unknown).toMatchObject({ success: false, code: ErrorCode.PROGRAM_NOT_FOUND, httpStatus: 404 });
+    });
+
+    it('ends the heartbeat loop when an admin forces the card offline: session cleared, onSessionEnded called once', async () => {
+      const card = await insertCard(t, project.id);
+      const client = clientFor(project);
+      expect((await exclusive(() => client.cardLogin({ cardKey: card.code, machineId: 'sdk-loop' }))).success).toBe(true);
+      let beats = 0;
+      const ended: Array<Result<HeartbeatData>> = [];
+      const errors: Array<Result<HeartbeatData>> = [];
+      const loop = client.startHeartbeat({ intervalMs: 50, onBeat: () => (beats += 1), onSessionEnded: (r) => ended.push(r), onError: (r) => errors.push(r) });
+      try {
+        await eventually(() => beats >= 2, 'two heartbeats succeeded');
+        await author.post(`/admin/v1/projects/${project.id}/sessions/revoke`, { card_id: card.id }).expect((res) => expect(res.status).toBeLessThan(300));
+        await eventually(() => !loop.running, 'the loop stopped');
+      } finally {
+        loop.stop();
+      }
+      expect(ended.map((r) => [r.code, r.httpStatus])).toEqual([[ErrorCode.SESSION_INVALID, 401]]);
+      expect(errors).toEqual([]);
+      expect(client.session).toBeUndefined();
+      const beatsAtEnd = beats;
+      await sleep(200);
+      expect(beats).toBe(beatsAtEnd);
+    });
+  });
+
+  describe('program users', () => {
+    it('registers once (a second registration of the name is USERNAME_TAKEN)', async () => {
+      const client = clientFor(project);
+      const username = unique('sdkuser');
+      const first = await client.userRegister({ username, password: 'pass-word-1', machineId: 'u-pc' });
+      expect(first).toMatchObject({ success: true, data: { user_id: expect.any(Number), username, status: 'active' } });
+      const again = await client.userRegister({ username, password: 'pass-word-1', machineId: 'u-pc' });
+      expect(again).toMatchObject({ success: false, code: ErrorCode.USERNAME_TAKEN });
+    });
+
+    it('logs in with a user session, heartbeats it, and refuses a wrong password', async () => {
+      const client = clientFor(project);
+      const username = unique('sdkuser');
+      await client.userRegister({ username, password: 'pass-word-1', machineId: 'u-pc' });
+      const wrong = await exclusive(() => client.userLogin({ username, password: 'wrong-pass', machineId: 'u-pc' }));
+      expect(wrong).toMatchObject({ success: false, code: ErrorCode.BAD_CREDENTIALS });
+      expect(client.session).toBeUndefined();
+
+      const login = await exclusive(() => client.userLogin({ username, password: 'pass-word-1', machineId: 'u-pc' }));
+      expect(login).toMatchObject({
+        success: true,
+        data: { profile: { username, status: 'active' }, session_token: expect.any(String), machine_id: 'u-pc', heartbeat_interval_seconds: 60 },
+      });
+      expect(client.session).toMatchObject({ type: 'app_user', machineId: 'u-pc' });
+      expect(await client.userHeartbeat()).toMatchObject({ success: true, data: { user_id: login.data!.profile.user_id } });
+      expect((await client.cardHeartbeat()).code).toBe(ClientErrorCode.NO_SESSION);
+    });
+
+    it('ends the user heartbeat loop when an admin forces the user offline', async () => {
+      const client = clientFor(project);
+      const username = unique('sdkuser');
+      const registered = await client.userRegister({ username, password: 'pass-word-1', machineId: 'u-loop' });
+      await exclusive(() => client.userLogin({ username, password: 'pass-word-1', machineId: 'u-loop' }));
+      let beats = 0;
+      const ended: number[] = [];
+      const loop = client.startHeartbeat({ intervalMs: 50, onBeat: () => (beats += 1), onSessionEnded: (r) => ended.push(r.code) });
+      try {
+        await eventually(() => beats >= 1, 'a heartbeat succeeded');
+        await author.post(`/admin/v1/projects/${project.id}/sessions/revoke`, { user_id: registered.data!.user_id }).expect((res) => expect(res.status).toBeLessThan(300));
+        await eventually(() => !loop.running, 'the loop stopped');
+      } finally {
+        loop.stop();
+      }
+      expect(ended).toEqual([ErrorCode.SESSION_INVALID]);
+      expect(client.session).toBeUndefined();
+    });
+  });
+
+  it('checks the version', async () => {
+    const target = await author.createProject();
+    await author.post(`/admin/v1/projects/${target.id}/versions`, { version: '1.0.0', changelog: 'first', force_update: false, enabled: true }).expect(201);
+    await author.post(`/admin/v1/projects/${target.id}/versions`, { version: '1.2.0', changelog: 'fixes', force_update: true, enabled: true }).expect(201);
+    const client = clientFor(target);
+    expect(await client.checkVersion({ version: '1.1.0' })).toMatchObject({
+      success: true,
+      data: { latest_version: '1.2.0', update_available: true, force_update: true, changelog: 'fixes' },
+    });
+    expect(await client.checkVersion({ version: '1.2.0' })).toMatchObject({ success: true, data: { update_available: false, force_update: false } });
+    expect(await client.checkVersion({ version: 'not a version' })).toMatchObject({ success: false, code: ErrorCode.BAD_REQUEST, httpStatus: 400 });
+  });
+
+  it('logs in over HTTP V3 without holding a session', async () => {
+    const card = await insertCard(t, project.id);
+    const client = clientFor(project);
+    const login = await exclusive(() => client.v3CardLogin({ cardKey: card.code, machineId: 'v3-pc' }));
+    expect(login).toMatchObject({ success: true, code: 0, data: { id: card.id, machine_code: 'v3-pc', token: expect.any(String), statecode: 'active' } });
+    expect(login.data).not.toHaveProperty('session_token');
+    expect(client.session).toBeUndefined();
+  });
+
+  describe('Connect', () => {
+    it('logs in with a fresh nonce each time, and a repeated nonce of the caller is refused with 409', async () => {
+      const target = await author.createProject();
+      await openConnectInEveryMode(t, target.id);
+      const card = await insertCard(t, target.id);
+      const client = clientFor(target);
+      const first = await exclusive(() => client.connectLogin({ cardKey: card.code, serial: 'c-pc' }));
+      expect(first).toMatchObject({ success: true, code: 1, data: { token: expect.any(String), machine_code: 'c-pc', device_limit: card.deviceLimit } });
+      expect((await exclusive(() => client.connectLogin({ cardKey: card.code, serial: 'c-pc' }))).success).toBe(true);
+
+      const nonce = unique('nonce');
+      expect((await exclusive(() => client.connectLogin({ cardKey: card.code, serial: 'c-pc', nonce }))).success).toBe(true);
+      const replay = await exclusive(() => client.connectLogin({ cardKey: card.code, serial: 'c-pc', nonce }));
+      expect(replay).toMatchObject({ success: false, code: ErrorCode.NONCE_REPLAYED, httpStatus: 409 });
+
+      const expired = await insertCard(t, target.id, { status: 'active', activatedAt: new Date(Date.now() - 7200_000), expiresAt: new Date(Date.now() - 3600_000) });
+      const refused = await exclusive(() => client.connectLogin({ cardKey: expired.code, serial: 'c-pc' }));
+      expect(refused).toMatchObject({ success: false, code: ErrorCode.CARD_EXPIRED, httpStatus: 200 });
+    });
+
+    it("reads a program's customized field names", async () => {
+      const target = await author.createProject();
+      await openConnectInEveryMode(t, target.id);
+      const names = { status: 'ok', reason: 'text', data: 'payload', token: 'licence' };
+      await author.put(`/admin/v1/projects/${target.id}/connect/customization`, { field_names: names }).expect(200);
+      const card = await insertCard(t, target.id);
+      const plain = await exclusive(() => clientFor(target).connectLogin({ cardKey: card.code, serial: 'c-pc' }));
+      expect(plain.success).toBe(false); // without the names the answer is not a Connect success
+      const result = await exclusive(() => clientFor(target, { connectFieldNames: names }).connectLogin({ cardKey: card.code, serial: 'c-pc' }));
+      expect(result).toMatchObject({ success: true, data: { token: expect.any(String), machine_code: 'c-pc' } });
+      expect(result.body).toMatchObject({ ok: true, text: expect.any(String), payload: { licence: expect.any(String) } });
+    });
+  });
+
+  describe('legacy helpers', () => {
+    it('log in and unbind with MD5-signed requests, following the project unbind rules', async () => {
+      const target = await author.createProject();
+      const card = await insertCard(t, target.id);
+      const client = clientFor(target);
+      const login = await exclusive(() => client.legacy.cardLogin({ cardKey: card.code, machineId: 'legacy-pc' }));
+      expect(login).toMatchObject({ success: true, code: 1, data: { id: card.id, token: expect.any(String), machine_code: 'legacy-pc' } });
+
+      await author.patch(`/admin/v1/projects/${target.id}`, { unbind_enabled: false }).expect(200);
+      expect(await client.legacy.unbind({ cardKey: card.code, machineId: 'legacy-pc' })).toMatchObject({ success: false, code: ErrorCode.UNBIND_REFUSED });
+      await author.patch(`/admin/v1/projects/${target.id}`, { unbind_enabled: true }).expect(200);
+      expect(await client.legacy.unbind({ cardKey: card.code, machineId: 'legacy-pc' })).toMatchObject({ success: true, code: 1, data: { unbind_count: 1 } });
+
+      const wrongKey = await clientFor(target, { legacySecret: 'not-the-secret' }).legacy.cardLogin({ cardKey: card.code, machineId: 'legacy-pc' });
+      expect(wrongKey).toMatchObject({ success: false, code: ErrorCode.SIGNATURE_INVALID });
+    });
+  });
+
+  describe('when the service cannot be reached', () => {
+    it('answers NETWORK_ERROR when nothing listens at the address', async () => {
+      const closedPort = await new Promise<number>((resolve) => {
+        const probe = createServer().listen(0, '127.0.0.1', () => {
+          const { port } = probe.address() as { port: number };
+          probe.close(() => resolve(port));
+        });
+      });
+      const client = new Client({ baseUrl: `http://127.0.0.1:${closedPort}`, programId: project.program_id, apiSecret: project.api_secret, retries: 2, retryDelayMs: 5 });
+      const result = await client.checkVersion({ version: '1.0.0' });
+      expect(result).toMatchObject({ success: false, code: ClientErrorCode.NETWORK_ERROR, message: expect.stringContaining('ECONNREFUSED') });
+      expect(result.httpStatus).toBeUndefined();
+    });
+
+    it('calls an HTML page or a redirect from a wrong address UNEXPECTED_RESPONSE, never a success', async () => {
+      // What a client meets when its base URL points at a web server or a login proxy instead.
+      const wrong = createHttpServer((req, res) => {
+        if (req.url?.includes('cards')) res.writeHead(302, { Location: '/login' }).end();
+        else res.writeHead(200, { 'Content-Type': 'text/html' }).end('<html><body>Welcome</body></html>');
+      });
+      await new Promise<void>((resolve) => wrong.listen(0, '127.0.0.1', resolve));
+      try {
+        const { port } = wrong.address() as { port: number };
+        const client = clientFor(project, { baseUrl: `http://127.0.0.1:${port}` });
+        for (const result of [await client.checkVersion({ version: '1.0.0' }), await client.cardLogin({ cardKey: 'K', machineId: 'm' })]) {
+          expect(result).toMatchObject({ success: false, code: ClientErrorCode.UNEXPECTED_RESPONSE, message: expect.stringContaining('service address') });
+        }
+        expect(client.session).toBeUndefined();
+      } finally {
+        await new Promise((resolve) => wrong.close(resolve));
+      }
+    });
+  });
+});
