@@ -97,6 +97,15 @@ function fileSuite(adapter: 'express' | 'fastify', full: boolean) {
       expect((await a.client.get(`${base(p)}/${file.id}`).expect(200)).body.download_count).toBe(2);
     });
 
+    it("removes a deleted project's stored bytes with it", async () => {
+      const p = await a.client.createProject();
+      await upload(p, randomBytes(1000)).expect(201);
+      await upload(p, randomBytes(10)).expect(201);
+      expect(stored(p)).toHaveLength(2);
+      await a.client.delete(`/admin/v1/projects/${p.id}`).expect(204);
+      expect(existsSync(join(filesDir, p.id))).toBe(false);
+    });
+
     it('deletes a file and its stored bytes; its address then answers 404', async () => {
       const p = await a.client.createProject();
       const file: FileBody = (await upload(p, randomBytes(1000)).expect(201)).body;

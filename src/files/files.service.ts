@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { createReadStream, ReadStream } from 'node:fs';
@@ -14,6 +14,7 @@ import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { isForeignKeyViolation } from '../database/pg-errors';
 import { ProjectAccess } from '../projects/project-access';
+import { ProjectsService } from '../projects/projects.service';
 import { DownloadSigner } from './download-signer';
 import { StoredFile } from './file.entity';
 import { FileView, toFileView } from './file.view';
@@ -47,6 +48,7 @@ export interface OpenedDownload {
  */
 @Injectable()
 export class FilesService {
+  private readonly logger = new Logger(FilesService.name);
   private readonly root: string;
   private readonly tempDir: string;
 
@@ -55,9 +57,20 @@ export class FilesService {
     private readonly access: ProjectAccess,
     private readonly signer: DownloadSigner,
     private readonly config: AppConfig,
+    projects: ProjectsService,
   ) {
     this.root = resolve(config.filesDir);
     this.tempDir = join(this.root, '.incoming');
+    projects.onRemoved((projectId) => this.removeProjectBytes(projectId));
+  }
+
+  /** A deleted project's bytes. A failure is logged, not answered: the project itself is gone. */
+  private async removeProjectBytes(projectId: string): Promise<void> {
+    try {
+      await rm(join(this.root, projectId), { recursive: true, force: true });
+    } catch (error) {
+      this.logger.warn(`Could not remove the stored files of deleted project ${projectId}: ${(error as Error).message}`);
+    }
   }
 
   /** Streams the request's multipart `file` to disk, then records it; a failure leaves nothing behind. */

@@ -23,6 +23,8 @@ const ENTITLEMENT_FIELDS = ['basic_package', 'plan_level', 'licence_verify'] as 
 /** Projects (client programs) of authors: creation with secrets, settings, entitlements, rotation. */
 @Injectable()
 export class ProjectsService {
+  private readonly removalListeners: Array<(projectId: string) => Promise<void>> = [];
+
   constructor(
     @InjectRepository(Project) private readonly projects: Repository<Project>,
     @InjectRepository(AdminUser) private readonly users: Repository<AdminUser>,
@@ -86,6 +88,15 @@ export class ProjectsService {
     const project = await this.access.find(actor, id);
     await this.projects.delete({ id: project.id });
     await this.programCache.invalidate(project.programId);
+    for (const listener of this.removalListeners) await listener(project.id);
+  }
+
+  /**
+   * Lets a module that keeps a project's data outside the database (the files module's bytes on
+   * disk) clean up after a deletion, without this module depending on it. Rows go by cascade.
+   */
+  onRemoved(listener: (projectId: string) => Promise<void>): void {
+    this.removalListeners.push(listener);
   }
 
   /** Replaces one secret; the new value is shown once, and the old one stops working at once. */
