@@ -41,6 +41,9 @@ export type ConnectField =
   | 'status' | 'code' | 'reason' | 'data' | 'request_id'
   | 'token' | 'expires_at' | 'device_limit' | 'server_time' | 'machine_code' | 'announcement';
 
+/** The success code a family sends, for an answer that is a success by another marker. */
+const SUCCESS_CODES: Readonly<Record<Family, number>> = { connect: 1, standard: 0, legacy: 1 };
+
 const CONNECT_DATA_FIELDS: readonly ConnectField[] = ['token', 'expires_at', 'device_limit', 'server_time', 'machine_code', 'announcement'];
 
 /**
@@ -63,7 +66,8 @@ export function judge<T>(family: Family, answer: RawAnswer, connectFields: Conne
   const rawCode = typeof body.code === 'number' ? body.code : Number.NaN;
   const message = stringOr(family === 'connect' ? body.reason : body.msg) ?? '';
   if (success) {
-    return { ...common, success, code: rawCode, message, data: objectOr(body.data) as T, body: received };
+    const code = Number.isInteger(rawCode) ? rawCode : SUCCESS_CODES[family];
+    return { ...common, success, code, message, data: objectOr(body.data) as T, body: received };
   }
   const code = Number.isInteger(rawCode) ? Math.abs(rawCode) : ClientErrorCode.UNEXPECTED_RESPONSE;
   return { ...common, success, code, message: message || unexpectedMessage(answer), errorId: stringOr(body.error_id), body: received };

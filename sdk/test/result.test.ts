@@ -47,6 +47,11 @@ describe('results', () => {
     assert.equal(r.message, 'ok');
   });
 
+  it("gives a success without a numeric code its family's success code", () => {
+    assert.equal(judge('standard', answer({ success: true, msg: 'ok' })).code, 0);
+    assert.equal(judge('connect', answer({ status: true, reason: 'ok' })).code, 1);
+  });
+
   it('takes the request id from the X-Request-Id header when the body has none', () => {
     assert.equal(judge('legacy', answer({ code: 20001, msg: 'no' }, 200, { 'x-request-id': 'from-header' })).requestId, 'from-header');
   });
