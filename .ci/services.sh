@@ -1,7 +1,15 @@
 #!/usr/bin/env bash
-# Installs (if missing) and starts PostgreSQL 15 and Redis on loopback, idempotently, then prints
+# Installs (if missing) curl, jq and openssl, and PostgreSQL 15 and Redis, starting them on loopback, idempotently, then prints
 # the environment for the second test pass. Used by .ci/run; also handy on a developer machine.
 set -euo pipefail
+
+# The examples' end-to-end test runs the curl script: it needs curl, jq and openssl.
+missing=()
+for tool in curl jq openssl; do command -v "$tool" >/dev/null 2>&1 || missing+=("$tool"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  apt-get update -qq >&2
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >&2
+fi
 
 if ! command -v redis-server >/dev/null 2>&1; then
   apt-get update -qq >&2

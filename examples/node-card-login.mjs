@@ -1,0 +1,76 @@
+#!/usr/bin/env node
+// A card login with the official client (sdk/), Node >= 18:
+//   version check -> SDK card login -> a few heartbeats -> stop.
+//
+// Environment (see examples/setup-demo.sh): BASE_URL, PROGRAM_ID, API_SECRET, CARD_KEY;
+// MACHINE_ID (default demo-machine-1), APP_VERSION (default 1.0.0), HEARTBEAT_MS (default 5000),
+// BEATS (default 3). Exit codes: 0 done, 1 login or a heartbeat failed, 2 session ended, 3 bad
+// environment.
+//
+// Build the client first: `cd sdk && npm install && npm run build`.
+
+// The client is CommonJS; this example loads it from the checkout. An application depends on the
+// package instead and writes:  import { Client } from '@cardkey/client';
+import sdk from '../sdk/dist/index.js';
+
+const { Client } = sdk;
+
+const env = (name, fallback) => process.env[name] || fallback;
+const missing = ['BASE_URL', 'PROGRAM_ID', 'API_SECRET', 'CARD_KEY'].filter((name) => !process.env[name]);
+if (missing.length > 0) {
+  console.error(`Missing ${missing.join(', ')}: run  eval "$(examples/setup-demo.sh)"  first`);
+  process.exit(3);
+}
+const machineId = env('MACHINE_ID', 'demo-machine-1');
+const intervalMs = Number(env('HEARTBEAT_MS', '5000'));
+const beats = Number(env('BEATS', '3'));
+
+const client = new Client({
+  baseUrl: process.env.BASE_URL,
+  programId: process.env.PROGRAM_ID, // the public 8-digit program ID
+  apiSecret: process.env.API_SECRET, // signs every V3 and SDK request (HMAC-SHA256)
+});
+
+// Optional: is there a newer version of this program? A program without published versions
+// answers success with latest_version null; a refusal here does not stop the login.
+const version = await client.checkVersion({ version: env('APP_VERSION', '1.0.0') });
+if (version.success && version.data?.latest_version) {
+  console.log(`latest version ${version.data.latest_version}, update available: ${version.data.update_available}`);
+} else if (!version.success) {
+  console.log(`version check skipped: ${version.message} (code ${version.code})`);
+}
+
+// Every method answers a Result and never throws for what the service or the network does.
+const login = await client.cardLogin({ cardKey: process.env.CARD_KEY, machineId });
+if (!login.success) {
+  // Business rejections (invalid, expired, banned card, device limit) are not worth retrying.
+  console.error(`card login failed: ${login.message} (code ${login.code}, request_id ${login.requestId ?? '-'})`);
+  process.exit(1);
+}
+const { code, machine_code, expires_at, session_expires_at } = login.data;
+console.log(`card login ok: card ${code} on ${machine_code}, valid until ${expires_at}, session until ${session_expires_at}`);
+
+// The client holds the session; the loop renews it. Stop after BEATS heartbeats.
+let count = 0;
+const counted = (ok) => {
+  count += 1;
+  if (!ok) process.exitCode = 1;
+  if (count >= beats) heartbeat.stop(); // nothing left to wait for: the script ends
+};
+const heartbeat = client.startHeartbeat({
+  intervalMs,
+  onBeat: (beat) => {
+    console.log(`heartbeat ${count + 1}: ok, session until ${beat.data.session_expires_at}`);
+    counted(true);
+  },
+  // Anything else (network, quota...): the loop keeps its rhythm.
+  onError: (result) => {
+    console.error(`heartbeat ${count + 1} failed: ${result.message} (code ${result.code}, request_id ${result.requestId ?? '-'})`);
+    counted(false);
+  },
+  // Forced offline, card banned or expired: the session is already cleared; log in again.
+  onSessionEnded: (result) => {
+    console.error(`session ended: ${result.message} (code ${result.code}, request_id ${result.requestId ?? '-'})`);
+    process.exit(2);
+  },
+});

@@ -1,0 +1,111 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { withPlatformLock } from './support/platform-state';
+import { ADMIN_PASSWORD, startTestApp, TestApp } from './support/test-app';
+
+const ROOT = join(__dirname, '..');
+const EXAMPLES = join(ROOT, 'examples');
+const CHILD_TIMEOUT_MS = 30_000;
+
+interface Outcome {
+  /** The exit code; null when the child was killed (e.g. by the timeout), with `signal` set. */
+  code: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a program to its end, never rejecting: the test asserts on the whole outcome, so a failure shows the output. */
+function run(file: string, args: string[], env: Record<string, string>): Promise<Outcome> {
+  return new Promise((resolve) => {
+    execFile(
+      file,
+      args,
+      { cwd: ROOT, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...env }, timeout: CHILD_TIMEOUT_MS, killSignal: 'SIGKILL' },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        resolve({ code, signal: error?.signal ?? null, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** The `export NAME=value` lines setup-demo.sh prints (values it quoted with %q would not parse: they must not occur). */
+function exportsOf(stdout: string): Record<string, string> {
+  return Object.fromEntries([...stdout.matchAll(/^export ([A-Z_]+)=(.*)$/gm)].map((m) => [m[1], m[2]]));
+}
+
+/**
+ * The examples in examples/ and docs/quickstart.md, run as a reader runs them against the real
+ * service: setup-demo.sh prepares a program and a card, then the curl and the SDK card logins must
+ * succeed. Card logins run under the platform lock: with DATABASE_URL other files switch platform
+ * interfaces off for a moment.
+ */
+describe('examples (e2e)', () => {
+  let t: TestApp;
+  let demo: Record<string, string>;
+
+  beforeAll(async () => {
+    // The Node example loads the built client from sdk/dist.
+    const build = await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'sdk/tsconfig.build.json'], {});
+    expect(build).toMatchObject({ code: 0 });
+    t = await startTestApp();
+    const setup = await run(join(EXAMPLES, 'setup-demo.sh'), [], {
+      BASE_URL: await t.baseUrl(),
+      ADMIN_USERNAME: 'admin',
+      ADMIN_PASSWORD,
+    });
+    expect(setup).toMatchObject({ code: 0, signal: null, stderr: '' });
+    demo = exportsOf(setup.stdout);
+    expect(Object.keys(demo).sort()).toEqual(['API_SECRET', 'BASE_URL', 'CARD_KEY', 'LEGACY_SECRET', 'PROGRAM_ID']);
+    for (const value of Object.values(demo)) expect(value).toMatch(/^[A-Za-z0-9_.:/-]+$/);
+    expect(demo.PROGRAM_ID).toMatch(/^[1-9]\d{7}$/);
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('setup-demo.sh stops with the answer on stderr when the admin login fails', async () => {
+    const outcome = await run(join(EXAMPLES, 'setup-demo.sh'), [], { BASE_URL: demo.BASE_URL, ADMIN_PASSWORD: 'not-the-password' });
+    expect(outcome).toMatchObject({ code: 1, stdout: '' });
+    expect(outcome.stderr).toMatch(/HTTP 401: .*"code":11001/);
+  });
+
+  it('curl-card-login.sh: HTTP V3 login, SDK login and a heartbeat all succeed', async () => {
+    const outcome = await withPlatformLock(() => run(join(EXAMPLES, 'curl-card-login.sh'), [], demo));
+    expect(outcome).toMatchObject({ code: 0, signal: null, stderr: '' });
+    const steps = outcome.stdout.match(/^== .*$/gm);
+    expect(steps).toEqual(['== HTTP V3 card login', '== SDK card login', '== card heartbeat']);
+    const [v3, sdk, beat] = outcome.stdout.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
+    expect(v3).toMatchObject({ code: 0, success: true, token: expect.any(String), data: { code: demo.CARD_KEY, machine_code: 'demo-machine-1' } });
+    expect(sdk).toMatchObject({ code: 0, success: true, data: { code: demo.CARD_KEY, session_token: expect.stringMatching(/^[\w-]{43}$/) } });
+    expect(beat).toMatchObject({ code: 0, success: true, data: { card_id: sdk.data.id } });
+  });
+
+  it('node-card-login.mjs: the official client logs in and beats until it stops', async () => {
+    const outcome = await withPlatformLock(() =>
+      run(process.execPath, [join(EXAMPLES, 'node-card-login.mjs')], { ...demo, HEARTBEAT_MS: '100', BEATS: '2' }),
+    );
+    expect(outcome).toMatchObject({ code: 0, signal: null, stderr: '' });
+    expect(outcome.stdout).toContain(`card login ok: card ${demo.CARD_KEY} on demo-machine-1, valid until `);
+    expect(outcome.stdout).toMatch(/^heartbeat 1: ok/m);
+    expect(outcome.stdout).toMatch(/^heartbeat 2: ok/m);
+    expect(outcome.stdout).not.toMatch(/^heartbeat 3/m);
+  });
+
+  it('curl-card-login.sh fails on a wrong API_SECRET and shows the signature failure', async () => {
+    const outcome = await withPlatformLock(() => run(join(EXAMPLES, 'curl-card-login.sh'), [], { ...demo, API_SECRET: 'not-the-secret' }));
+    expect(outcome.code).toBe(1);
+    expect(outcome.stdout).toContain('"code":10101');
+    expect(outcome.stderr).toContain('HTTP V3 card login failed: code 10101');
+    expect(outcome.stdout).not.toContain('== SDK card login');
+  });
+
+  it('node-card-login.mjs reports a refused login with its code and request id', async () => {
+    const outcome = await withPlatformLock(() =>
+      run(process.execPath, [join(EXAMPLES, 'node-card-login.mjs')], { ...demo, CARD_KEY: 'NO-SUCH-CARD' }),
+    );
+    expect(outcome.code).toBe(1);
+    expect(outcome.stderr).toMatch(/card login failed: .* \(code 20001, request_id [0-9a-f]{32}\)/);
+  });
+});
