@@ -4,6 +4,7 @@ import { AdminClient } from './support/admin-client';
 import { signedPost } from './support/signing';
 import { expectStandardFailure, throughPlatformWindows } from './support/standard';
 import { startTestApp, TestApp, unique } from './support/test-app';
+import { ErrorCode } from '../sdk/src';
 
 /**
  * Failed program-user logins are throttled per (project, username) and per (project, client address)
@@ -13,8 +14,7 @@ import { startTestApp, TestApp, unique } from './support/test-app';
  */
 
 const LIMIT = 3;
-const RATE_LIMITED = 10302;
-const BAD_CREDENTIALS = 30002;
+const { RATE_LIMITED, BAD_CREDENTIALS } = ErrorCode;
 const PASSWORD = 'throttle-pass-1';
 const ENV = { APP_USER_LOGIN_ATTEMPTS_PER_MINUTE: String(LIMIT), TRUST_PROXY: '127.0.0.1,::1' };
 

@@ -12,15 +12,10 @@ import { withPlatformInterface, withPlatformSettings } from './support/platform-
 import { startTestApp, TestApp, unique } from './support/test-app';
 import { Card } from '../src/cards/card.entity';
 import { ProgramCache } from '../src/core/cache/program-cache';
+import { ErrorCode } from '../sdk/src';
 
 /** Catalog codes (decisions §2); Connect shows their negatives. */
-const PROGRAM_DISABLED = 10202;
-const AUTHOR_DISABLED = 10203;
-const VERIFICATION_SWITCH_OFF = 10204;
-const INTERFACE_NOT_AUTHORIZED = 10206;
-const INTERFACE_DISABLED = 10207;
-const CONNECT_NOT_ENABLED = 10208;
-const QUOTA_EXCEEDED = 10301;
+const { PROGRAM_DISABLED, AUTHOR_DISABLED, VERIFICATION_SWITCH_OFF, INTERFACE_NOT_AUTHORIZED, INTERFACE_DISABLED, CONNECT_NOT_ENABLED, QUOTA_EXCEEDED } = ErrorCode;
 const SUCCESS = 0;
 
 type Project = Awaited<ReturnType<AdminClient['createProject']>>;

@@ -14,15 +14,10 @@ import { AppConfig } from '../src/config/app-config';
 import { CardLoginService } from '../src/cards/card-login.service';
 import { SharedStore } from '../src/core/store/shared-store';
 import { Card } from '../src/cards/card.entity';
+import { ErrorCode } from '../sdk/src';
 
 /** Catalog codes (decisions §2); Connect shows their negatives. */
-const BAD_REQUEST = 10001;
-const NONCE_REPLAYED = 10103;
-const PROGRAM_NOT_FOUND = 10201;
-const CARD_INVALID = 20001;
-const CARD_EXPIRED = 20002;
-const CARD_BANNED = 20003;
-const DEVICE_LIMIT_REACHED = 20004;
+const { BAD_REQUEST, NONCE_REPLAYED, PROGRAM_NOT_FOUND, CARD_INVALID, CARD_EXPIRED, CARD_BANNED, DEVICE_LIMIT_REACHED } = ErrorCode;
 const SUCCESS = 0;
 
 /** `YYYY-MM-DD HH:MM:SS` of an instant in a time zone, computed without the service's own helper. */

@@ -8,14 +8,13 @@ import { FilesService } from '../src/files/files.service';
 import { AdminClient } from './support/admin-client';
 import { BAD_REQUEST, expectAdminError, NOT_FOUND } from './support/admin-errors';
 import { startTestApp, TestApp } from './support/test-app';
+import { ErrorCode } from '../sdk/src';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const LOCAL_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 /** Past the 1 MiB JSON/form body limit, so an upload is shown not to go through those parsers. */
 const MAX_BYTES = 1_500_000;
-const FORBIDDEN = 11002;
-const PAYLOAD_TOO_LARGE = 10008;
-const UNSUPPORTED_MEDIA_TYPE = 10007;
+const { FORBIDDEN, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE } = ErrorCode;
 
 type FileBody = { id: string; name: string; size: number; sha256: string; download_count: number; created_at: string };
 

@@ -4,7 +4,7 @@ import { cardRepos, insertCard } from './support/cards';
 import { cardHeartbeat, CODES, parseUtcWallClock, sdkLogin, throughPlatformWindows, TIMESTAMP, wallClock } from './support/standard';
 import { startTestApp, TestApp } from './support/test-app';
 import { AppConfig } from '../src/config/app-config';
-import { md5Sign } from '../sdk/src';
+import { ErrorCode, md5Sign } from '../sdk/src';
 
 function signed(fields: Record<string, string>, secret: string, t = Math.floor(Date.now() / 1000)): Record<string, string> {
   const withT = { ...fields, t: String(t) };
@@ -21,7 +21,7 @@ function expectLegacyFailure(res: Response, httpStatus: number, code: number): v
   });
 }
 
-const UNBIND_REFUSED = 20005;
+const { UNBIND_REFUSED } = ErrorCode;
 
 describe('legacy family: card routes, MD5 signature, unbind, state checks (e2e)', () => {
   let t: TestApp;

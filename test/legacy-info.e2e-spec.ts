@@ -5,16 +5,10 @@ import { AdminClient } from './support/admin-client';
 import { insertCard } from './support/cards';
 import { connectLogin, openConnectInEveryMode, unusedProgramId, updateProgramSettings } from './support/connect';
 import { startTestApp, TestApp } from './support/test-app';
+import { ErrorCode } from '../sdk/src';
 
 /** Catalog codes (decisions §2). */
-const BAD_REQUEST = 10001;
-const APP_REQUIRED = 10004;
-const INTERNAL_KEY_NOT_ACCEPTED = 10005;
-const UNSUPPORTED_MEDIA_TYPE = 10007;
-const PROGRAM_NOT_FOUND = 10201;
-const PROGRAM_DISABLED = 10202;
-const INTERFACE_NOT_AUTHORIZED = 10206;
-const QUOTA_EXCEEDED = 10301;
+const { BAD_REQUEST, APP_REQUIRED, INTERNAL_KEY_NOT_ACCEPTED, UNSUPPORTED_MEDIA_TYPE, PROGRAM_NOT_FOUND, PROGRAM_DISABLED, INTERFACE_NOT_AUTHORIZED, QUOTA_EXCEEDED } = ErrorCode;
 
 type Project = Awaited<ReturnType<AdminClient['createProject']>>;
 type Method = 'GET' | 'POST';

@@ -2,23 +2,10 @@ import type { Response } from 'supertest';
 import { AdminClient } from './support/admin-client';
 import { withPlatformInterface, withPlatformLock, withPlatformSettings } from './support/platform-state';
 import { startTestApp, TestApp } from './support/test-app';
+import { ErrorCode } from '../sdk/src';
 
 /** Catalog codes (decisions §2). */
-const BAD_REQUEST = 10001;
-const METHOD_NOT_ALLOWED = 10002;
-const APP_REQUIRED = 10004;
-const INTERNAL_KEY_NOT_ACCEPTED = 10005;
-const UNSUPPORTED_MEDIA_TYPE = 10007;
-const PROGRAM_NOT_FOUND = 10201;
-const PROGRAM_DISABLED = 10202;
-const AUTHOR_DISABLED = 10203;
-const VERIFICATION_SWITCH_OFF = 10204;
-const INTERFACE_NOT_AUTHORIZED = 10206;
-const INTERFACE_DISABLED = 10207;
-const QUOTA_EXCEEDED = 10301;
-const SITE_NOT_AUTHORIZED = 40001;
-const BLACKLISTED = 40002;
-const IP_NOT_BOUND = 40003;
+const { BAD_REQUEST, METHOD_NOT_ALLOWED, APP_REQUIRED, INTERNAL_KEY_NOT_ACCEPTED, UNSUPPORTED_MEDIA_TYPE, PROGRAM_NOT_FOUND, PROGRAM_DISABLED, AUTHOR_DISABLED, VERIFICATION_SWITCH_OFF, INTERFACE_NOT_AUTHORIZED, INTERFACE_DISABLED, QUOTA_EXCEEDED, SITE_NOT_AUTHORIZED, BLACKLISTED, IP_NOT_BOUND } = ErrorCode;
 
 const PROJECTS = '/admin/v1/projects';
 /** supertest reaches the app over loopback: this is the socket address the service sees. */

@@ -1,4 +1,5 @@
 import type { Response } from 'supertest';
+import { ErrorCode } from '../../sdk/src';
 
 /**
  * Asserts the admin failure envelope `{error: {code, message, details?}, request_id}` with the HTTP
@@ -16,8 +17,4 @@ export function expectAdminError(res: Response, status: number, code: number, fi
   }
 }
 
-export const BAD_REQUEST = 10001;
-export const NOT_FOUND = 10006;
-export const UNAUTHENTICATED = 11001;
-export const FORBIDDEN = 11002;
-export const CONFLICT = 11003;
+export const { BAD_REQUEST, NOT_FOUND, UNAUTHENTICATED, FORBIDDEN, CONFLICT } = ErrorCode;

@@ -2,6 +2,7 @@ import { getRepositoryToken } from '@nestjs/typeorm';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Response } from 'supertest';
 import { Repository } from 'typeorm';
+import { ErrorCode } from '../../sdk/src';
 import { Session } from '../../src/sessions/session.entity';
 import { signedPost, SignOptions } from './signing';
 import { TestApp } from './test-app';
@@ -13,34 +14,8 @@ export const V3_LOGIN = '/api/legacy/v3/cards/login';
 export const SDK_LOGIN = '/api/v1/cards/login';
 export const CARD_HEARTBEAT = '/api/v1/cards/heartbeat';
 
-/** Catalog codes of decisions §2 used by the standard-family suites. */
-export const CODES = {
-  BAD_REQUEST: 10001,
-  METHOD_NOT_ALLOWED: 10002,
-  CIPHERTEXT_NOT_ALLOWED: 10003,
-  APP_REQUIRED: 10004,
-  INTERNAL_KEY_NOT_ACCEPTED: 10005,
-  NOT_FOUND: 10006,
-  UNSUPPORTED_MEDIA_TYPE: 10007,
-  SIGNATURE_INVALID: 10101,
-  TIMESTAMP_OUT_OF_WINDOW: 10102,
-  NONCE_REPLAYED: 10103,
-  PROGRAM_NOT_FOUND: 10201,
-  PROGRAM_DISABLED: 10202,
-  AUTHOR_DISABLED: 10203,
-  VERIFICATION_SWITCH_OFF: 10204,
-  PACKAGE_NOT_ENABLED: 10205,
-  INTERFACE_NOT_AUTHORIZED: 10206,
-  INTERFACE_DISABLED: 10207,
-  QUOTA_EXCEEDED: 10301,
-  CARD_INVALID: 20001,
-  CARD_EXPIRED: 20002,
-  CARD_BANNED: 20003,
-  DEVICE_LIMIT_REACHED: 20004,
-  MACHINE_MISMATCH: 30004,
-  SESSION_INVALID: 30101,
-  SESSION_TYPE_MISMATCH: 30102,
-} as const;
+/** Catalog codes (decisions §2): the official client's table, itself checked against the service's catalog. */
+export const CODES = ErrorCode;
 
 /** How long a login waits out another test file's platform-wide card_login window. */
 const PLATFORM_WINDOW_WAIT_MS = 15_000;
