@@ -151,6 +151,28 @@ describe('official client against the service (e2e)', () => {
       expect((await client.cardHeartbeat()).code).toBe(ClientErrorCode.NO_SESSION);
     });
 
+    it('ends the loop on SESSION_TYPE_MISMATCH: a card session restored as a user session', async () => {
+      const card = await insertCard(t, project.id);
+      const cardClient = clientFor(project);
+      await exclusive(() => cardClient.cardLogin({ cardKey: card.code, machineId: 'mix-pc' }));
+      const kept = cardClient.session!;
+
+      const client = clientFor(project);
+      client.restoreSession({ ...kept, type: 'app_user' });
+      const ended: number[] = [];
+      const loop = client.startHeartbeat({ intervalMs: 20, onSessionEnded: (r) => ended.push(r.code) });
+      try {
+        await eventually(() => !loop.running, 'the loop stopped');
+      } finally {
+        loop.stop();
+      }
+      expect(ended).toEqual([ErrorCode.SESSION_TYPE_MISMATCH]);
+      expect(client.session).toBeUndefined();
+      // Restored as what it is, the same token still works.
+      client.restoreSession(kept);
+      expect(await client.cardHeartbeat()).toMatchObject({ success: true, data: { card_id: card.id } });
+    });
+
     it('ends the user heartbeat loop when an admin forces the user offline', async () => {
       const client = clientFor(project);
       const username = unique('sdkuser');

@@ -103,6 +103,18 @@ export class Client {
     return this.current ? { ...this.current } : undefined;
   }
 
+  /**
+   * Takes up a session kept from an earlier run (e.g. `client.session` saved at exit), so a program
+   * that restarts can go on heartbeating without a new login. The next heartbeat tells whether the
+   * service still accepts it; if not, the session is cleared as usual.
+   */
+  restoreSession(session: Session): void {
+    if (session.type !== 'card' && session.type !== 'app_user') throw new TypeError("session.type must be 'card' or 'app_user'");
+    requireText(session.token, 'session.token');
+    requireText(session.machineId, 'session.machineId');
+    this.current = { ...session };
+  }
+
   /** Forgets the session and stops the heartbeat loop (the session itself simply expires). */
   clearSession(): void {
     this.current = undefined;
@@ -270,5 +282,5 @@ function userFields(input: UserCredentials): Record<string, string> {
 }
 
 function requireText(value: unknown, name: string): void {
-  if (typeof value !== 'string' || value.length === 0) throw new TypeError(`options.${name} is required`);
+  if (typeof value !== 'string' || value.length === 0) throw new TypeError(`${name.includes('.') ? name : `options.${name}`} is required`);
 }

@@ -70,6 +70,16 @@ describe('SDK card login and heartbeat', () => {
     assert.equal(client.session?.token, 'sess-1');
   });
 
+  it('takes up a restored session and heartbeats with it', async () => {
+    const service = fakeService(heartbeatOk);
+    const client = new Client(options(service.fetch));
+    client.restoreSession({ type: 'card', token: 'kept', machineId: 'PC-9', expiresAt: 'x' });
+    assert.equal((await client.cardHeartbeat()).success, true);
+    assert.equal(service.seen[0].headers.Authorization, 'Bearer kept');
+    assert.deepEqual(JSON.parse(service.seen[0].body), { machine_id: 'PC-9' });
+    assert.throws(() => client.restoreSession({ type: 'card', token: '', machineId: 'm', expiresAt: 'x' }), /session.token/);
+  });
+
   it('does not heartbeat a user session as a card session', async () => {
     const service = fakeService(standardOk({ profile: {}, session_token: 'u', session_expires_at: 'x', machine_id: 'PC-1' }));
     const client = new Client(options(service.fetch));
