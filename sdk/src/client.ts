@@ -220,7 +220,11 @@ export class Client {
     });
     if (this.current === session) {
       if (result.success && typeof result.data?.session_expires_at === 'string') session.expiresAt = result.data.session_expires_at;
-      if (!result.success && SESSION_ENDED_CODES.includes(result.code)) this.current = undefined;
+      if (!result.success && SESSION_ENDED_CODES.includes(result.code)) {
+        this.current = undefined;
+        this.loop?.end(result); // also when a direct call, not the loop, met the end
+        this.loop = undefined;
+      }
     }
     return result;
   }

@@ -38,6 +38,13 @@ export class HeartbeatLoop implements HeartbeatHandle {
     return !this.stopped;
   }
 
+  /** The session is over: stop, then tell the owner once (whoever saw the answer first). */
+  end(result: Result<HeartbeatData>): void {
+    if (this.stopped) return;
+    this.stop();
+    this.options.onSessionEnded?.(result);
+  }
+
   stop(): void {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
@@ -53,11 +60,7 @@ export class HeartbeatLoop implements HeartbeatHandle {
     const result = await this.beat();
     if (this.stopped) return;
     if (result === undefined) return this.stop();
-    if (!result.success && SESSION_ENDED_CODES.includes(result.code)) {
-      this.stop();
-      this.options.onSessionEnded?.(result);
-      return;
-    }
+    if (!result.success && SESSION_ENDED_CODES.includes(result.code)) return this.end(result);
     this.schedule(); // before the callback, so a throwing callback cannot end the loop
     (result.success ? this.options.onBeat : this.options.onError)?.(result);
   }

@@ -106,6 +106,17 @@ describe('heartbeat loop', () => {
     assert.equal(service.seen.length, 4, 'no heartbeat after the session ended');
   });
 
+  it('ends when a direct heartbeat call meets the end of the session', async () => {
+    const service = fakeService(standardOk(cardSession), standardFailure(ErrorCode.SESSION_INVALID, 401));
+    const client = new Client(options(service.fetch));
+    await client.cardLogin({ cardKey: 'CK', machineId: 'PC-1' });
+    const ended: number[] = [];
+    const loop = client.startHeartbeat({ intervalMs: 60_000, onSessionEnded: (r) => ended.push(r.code) });
+    assert.equal((await client.cardHeartbeat()).code, ErrorCode.SESSION_INVALID);
+    assert.equal(loop.running, false);
+    assert.deepEqual(ended, [ErrorCode.SESSION_INVALID]);
+  });
+
   it('goes on through other failures, reporting them to onError', async () => {
     const service = fakeService(standardOk(cardSession), standardFailure(ErrorCode.SYSTEM_ERROR, 500), connectionRefused(), heartbeatOk);
     const client = new Client({ ...options(service.fetch), retries: 0 });
