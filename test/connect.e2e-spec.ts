@@ -14,6 +14,7 @@ import { AppConfig } from '../src/config/app-config';
 import { CardLoginService } from '../src/cards/card-login.service';
 import { SharedStore } from '../src/core/store/shared-store';
 import { Card } from '../src/cards/card.entity';
+import { DataSource } from 'typeorm';
 import { ErrorCode } from '../sdk/src';
 
 /** Catalog codes (decisions §2); Connect shows their negatives. */
@@ -314,6 +315,24 @@ describe('Connect card login (e2e)', () => {
         });
       }
       expect(await devicesOf(card)).toHaveLength(1);
+    });
+
+    it('keeps logging in a bound device after a migration adds a column to cards while the service runs', async () => {
+      // The repeat login is a prepared statement: its plan must survive a schema change of a
+      // rolling deploy (another instance migrating) instead of failing until a reconnect.
+      const card = await insertCard(t, project.id);
+      await connect({ user_key: card.code, serial: 'prepared' }).expect(200);
+      expect((await connect({ user_key: card.code, serial: 'prepared' }).expect(200)).body.status).toBe(true);
+      const db = t.app.get(DataSource);
+      const column = `added_by_test_${process.pid}`;
+      await db.query(`ALTER TABLE cards ADD COLUMN ${column} integer`);
+      try {
+        const res = await connect({ user_key: card.code, serial: 'prepared' }).expect(200);
+        expect(res.body.status).toBe(true);
+        expect((await reload(card)).useCount).toBe(3);
+      } finally {
+        await db.query(`ALTER TABLE cards DROP COLUMN ${column}`);
+      }
     });
 
     it('writes the incoming X-Request-Id into the log row and the body', async () => {

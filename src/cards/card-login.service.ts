@@ -5,6 +5,7 @@ import { GateOptions, InterfaceGate } from '../access/interface-gate';
 import { hashToken, newToken } from '../core/crypto/tokens';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
+import { PreparedStatements, PreparedStatement } from '../database/prepared-statements';
 import { ClientFamilyName, LoginLog } from '../login-logs/login-log.entity';
 import { CardDevice } from './card-device.entity';
 import { Card } from './card.entity';
@@ -28,6 +29,24 @@ export interface CardLoginSuccess {
 
 const SUCCESS = 0;
 
+/** The columns `cardFromRow` reads, listed so that the prepared plan's result type never changes. */
+const CARD_COLUMNS = ['id', 'project_id', 'code', 'duration_seconds', 'device_limit', 'status', 'activated_at', 'expires_at', 'use_count', 'unbind_count', 'last_login_at', 'note', 'batch_id'];
+
+/** An active, unexpired card on a device it is bound to: count the use and log it, in one statement. */
+const REPEAT_LOGIN: PreparedStatement = {
+  name: 'card_repeat_login_v1',
+  text: `WITH hit AS (
+      UPDATE cards c SET use_count = c.use_count + 1, last_login_at = now()
+      WHERE c.project_id = $1 AND c.code = $2 AND c.status = 'active' AND (c.expires_at IS NULL OR c.expires_at > now())
+        AND EXISTS (SELECT 1 FROM card_devices d WHERE d.card_id = c.id AND d.machine_code = $3)
+      RETURNING ${CARD_COLUMNS.map((column) => `c.${column}`).join(', ')}
+    ), logged AS (
+      INSERT INTO login_logs (project_id, card_id, card_code, machine_code, ip, family, interface, result_code, request_id, token_hash)
+      SELECT $1, hit.id, $4, $5, $6, $7, $8, $9, $10, $11 FROM hit
+    )
+    SELECT ${CARD_COLUMNS.join(', ')} FROM hit`,
+};
+
 /**
  * The one rule that decides a card login, for every family (decisions §4, §7): the interface gate
  * (status, package or Connect opening, switch, platform status, authorization, quota), then, under
@@ -39,6 +58,7 @@ export class CardLoginService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly gate: InterfaceGate,
+    private readonly statements: PreparedStatements,
   ) {}
 
   async login(request: CardLoginRequest): Promise<CardLoginSuccess> {
@@ -63,19 +83,19 @@ export class CardLoginService {
    */
   private async repeatLogin(request: CardLoginRequest, tokenHash: string): Promise<Card | null> {
     const log = logRow(request, null, SUCCESS);
-    const rows: Record<string, unknown>[] = await this.dataSource.query(
-      `WITH hit AS (
-         UPDATE cards c SET use_count = c.use_count + 1, last_login_at = now()
-         WHERE c.project_id = $1 AND c.code = $2 AND c.status = 'active' AND (c.expires_at IS NULL OR c.expires_at > now())
-           AND EXISTS (SELECT 1 FROM card_devices d WHERE d.card_id = c.id AND d.machine_code = $3)
-         RETURNING c.*
-       ), logged AS (
-         INSERT INTO login_logs (project_id, card_id, card_code, machine_code, ip, family, interface, result_code, request_id, token_hash)
-         SELECT $1, hit.id, $4, $5, $6, $7, $8, $9, $10, $11 FROM hit
-       )
-       SELECT * FROM hit`,
-      [log.projectId, request.cardKey, request.machine, log.cardCode, log.machineCode, log.ip, log.family, log.interface, log.resultCode, log.requestId, tokenHash],
-    );
+    const rows = await this.statements.rows(REPEAT_LOGIN, [
+      log.projectId,
+      request.cardKey,
+      request.machine,
+      log.cardCode,
+      log.machineCode,
+      log.ip,
+      log.family,
+      log.interface,
+      log.resultCode,
+      log.requestId,
+      tokenHash,
+    ]);
     return rows.length ? this.dataSource.getRepository(Card).create(cardFromRow(rows[0])) : null;
   }
 

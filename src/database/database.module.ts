@@ -6,6 +6,7 @@ import { AppConfig } from '../config/app-config';
 import { JsonLogger } from '../core/logging/json-logger';
 import { EmbeddedPostgres } from './embedded-postgres';
 import { runMigrations } from './migrate';
+import { PreparedStatements } from './prepared-statements';
 
 const EMBEDDED = Symbol('EmbeddedPostgres');
 
@@ -25,7 +26,9 @@ export class DatabaseModule implements OnApplicationShutdown {
     const embeddedProvider = { provide: EMBEDDED, useValue: embedded };
     return {
       module: DatabaseModule,
-      providers: [embeddedProvider],
+      global: true,
+      providers: [embeddedProvider, PreparedStatements],
+      exports: [PreparedStatements],
       imports: [
         TypeOrmModule.forRootAsync({
           inject: [AppConfig, JsonLogger],
