@@ -5,7 +5,18 @@ import type { CardStatus } from '../cards/card.entity';
 import { hashToken, newToken } from '../core/crypto/tokens';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
+import { PreparedStatement, PreparedStatements } from '../database/prepared-statements';
 import { Session, SessionType } from './session.entity';
+
+/** Every heartbeat: the session and, for a card session, the card's state and its device binding. */
+const RESOLVE_SESSION: PreparedStatement = {
+  name: 'session_resolve_v1',
+  text: `SELECT s.id, s.type, s.project_id, s.card_id, s.user_id, s.machine_code, s.expires_at, s.revoked_at, s.last_seen_at,
+      c.status AS card_status, c.expires_at AS card_expires_at,
+      EXISTS (SELECT 1 FROM card_devices d WHERE d.card_id = s.card_id AND d.machine_code = s.machine_code) AS device_bound
+    FROM sessions s LEFT JOIN cards c ON c.id = s.card_id
+    WHERE s.token_hash = $1`,
+};
 
 export interface OpenSession {
   token: string;
@@ -31,7 +42,10 @@ export interface LiveSession {
  */
 @Injectable()
 export class SessionsService {
-  constructor(@InjectRepository(Session) private readonly sessions: Repository<Session>) {}
+  constructor(
+    @InjectRepository(Session) private readonly sessions: Repository<Session>,
+    private readonly statements: PreparedStatements,
+  ) {}
 
   async open(fields: { type: SessionType; projectId: string; cardId?: number; userId?: number; machine: string; expiresAt: Date }): Promise<OpenSession> {
     const token = newToken();
@@ -56,21 +70,15 @@ export class SessionsService {
    * MACHINE_MISMATCH.
    */
   async resolve(token: string, type: SessionType, machine: string): Promise<LiveSession> {
-    // One query: the session and, for a card session, the card's state and its device binding.
-    const { entities, raw } = await this.sessions
-      .createQueryBuilder('s')
-      .leftJoin('cards', 'c', 'c.id = s.card_id')
-      .addSelect('c.status', 'card_status')
-      .addSelect('c.expires_at', 'card_expires_at')
-      .addSelect('EXISTS (SELECT 1 FROM card_devices d WHERE d.card_id = s.card_id AND d.machine_code = s.machine_code)', 'device_bound')
-      .where('s.token_hash = :hash', { hash: hashToken(token) })
-      .getRawAndEntities();
-    const session = entities[0];
+    const [row] = await this.statements.rows(RESOLVE_SESSION, [hashToken(token)]);
+    const session = row ? sessionFromRow(this.sessions, row) : undefined;
     if (!session || session.revokedAt || session.expiresAt.getTime() <= Date.now()) throw new ServiceError(ErrorCode.SESSION_INVALID);
     if (session.type !== type) throw new ServiceError(ErrorCode.SESSION_TYPE_MISMATCH);
     if (session.machineCode !== machine) throw new ServiceError(ErrorCode.MACHINE_MISMATCH);
-    const row = raw[0];
-    const card = session.cardId === null ? null : { status: row.card_status, expiresAt: row.card_expires_at, deviceBound: Boolean(row.device_bound) };
+    const card =
+      session.cardId === null
+        ? null
+        : { status: row.card_status as CardStatus, expiresAt: row.card_expires_at as Date | null, deviceBound: row.device_bound === true };
     return { session, card };
   }
 
@@ -105,4 +113,18 @@ export class SessionsService {
     const result = await this.sessions.update(where, { revokedAt: new Date() });
     return result.affected ?? 0;
   }
+}
+
+function sessionFromRow(sessions: Repository<Session>, row: Record<string, unknown>): Session {
+  return sessions.create({
+    id: String(row.id),
+    type: row.type as SessionType,
+    projectId: row.project_id as string,
+    cardId: row.card_id as number | null,
+    userId: row.user_id as number | null,
+    machineCode: row.machine_code as string,
+    expiresAt: row.expires_at as Date,
+    revokedAt: row.revoked_at as Date | null,
+    lastSeenAt: row.last_seen_at as Date,
+  });
 }
