@@ -114,13 +114,9 @@ export class AppUsersService {
    * `locked`) no longer bound to the session's machine ends the session for good.
    */
   async heartbeat(token: string, machine: string): Promise<ClientReply> {
-    const { session } = await this.sessions.resolve(token, 'app_user', machine);
+    const { session, user } = await this.sessions.resolve(token, 'app_user', machine);
     const program = await this.directory.byProjectId(session.projectId);
     await this.gate.admit(program, 'user_heartbeat', CLIENT_GATE);
-    const user =
-      session.userId === null
-        ? null
-        : await this.users.findOne({ where: { id: session.userId, projectId: session.projectId }, select: { id: true, status: true, boundMachineId: true } });
     if (!user || user.status !== 'active' || !sessionFitsBinding(program.project.userMachinePolicy, user.boundMachineId, session.machineCode)) {
       await this.sessions.revoke(session.id);
       throw new ServiceError(ErrorCode.SESSION_INVALID);

@@ -8,13 +8,19 @@ import { ServiceError } from '../core/errors/service-error';
 import { PreparedStatement, PreparedStatements } from '../database/prepared-statements';
 import { Session, SessionType } from './session.entity';
 
-/** Every heartbeat: the session and, for a card session, the card's state and its device binding. */
+/**
+ * Every heartbeat in one statement: the session and, for a card session, the card's state and its
+ * device binding, for a user session the user's state and bound machine.
+ */
 const RESOLVE_SESSION: PreparedStatement = {
-  name: 'session_resolve_v1',
+  name: 'session_resolve_v2',
   text: `SELECT s.id, s.type, s.project_id, s.card_id, s.user_id, s.machine_code, s.expires_at, s.revoked_at, s.last_seen_at,
       c.status AS card_status, c.expires_at AS card_expires_at,
-      EXISTS (SELECT 1 FROM card_devices d WHERE d.card_id = s.card_id AND d.machine_code = s.machine_code) AS device_bound
-    FROM sessions s LEFT JOIN cards c ON c.id = s.card_id
+      EXISTS (SELECT 1 FROM card_devices d WHERE d.card_id = s.card_id AND d.machine_code = s.machine_code) AS device_bound,
+      u.id AS user_row_id, u.status AS user_status, u.bound_machine_id AS user_bound_machine_id
+    FROM sessions s
+      LEFT JOIN cards c ON c.id = s.card_id
+      LEFT JOIN app_users u ON u.id = s.user_id AND u.project_id = s.project_id
     WHERE s.token_hash = $1`,
 };
 
@@ -30,9 +36,19 @@ export interface SessionCardState {
   deviceBound: boolean;
 }
 
+/** What a user heartbeat re-checks, read in the same query as the session. */
+export interface SessionUserState {
+  id: number;
+  status: string;
+  boundMachineId: string | null;
+}
+
 export interface LiveSession {
   session: Session;
+  /** For a card session: its card, null when the card is gone. */
   card: SessionCardState | null;
+  /** For a user session: its program user, null when the user is gone. */
+  user: SessionUserState | null;
 }
 
 /**
@@ -76,10 +92,14 @@ export class SessionsService {
     if (session.type !== type) throw new ServiceError(ErrorCode.SESSION_TYPE_MISMATCH);
     if (session.machineCode !== machine) throw new ServiceError(ErrorCode.MACHINE_MISMATCH);
     const card =
-      session.cardId === null
+      session.cardId === null || row.card_status === null
         ? null
         : { status: row.card_status as CardStatus, expiresAt: row.card_expires_at as Date | null, deviceBound: row.device_bound === true };
-    return { session, card };
+    const user =
+      row.user_row_id === null
+        ? null
+        : { id: row.user_row_id as number, status: row.user_status as string, boundMachineId: row.user_bound_machine_id as string | null };
+    return { session, card, user };
   }
 
   /**
