@@ -98,6 +98,13 @@ export class AppConfig {
   @Transform(toInt) @IsOptional() @IsInt() @Min(10) @Max(7 * 86400)
   DOWNLOAD_URL_TTL_SECONDS = 600;
 
+  /**
+   * Hot statements as named prepared statements (with DATABASE_URL only). `false` behind a pooler
+   * that cannot keep them across transactions (PgBouncer in transaction mode before 1.21).
+   */
+  @Transform(emptyToUndefined) @IsOptional() @IsIn(['true', 'false'])
+  DATABASE_PREPARED_STATEMENTS: 'true' | 'false' = 'true';
+
   /** Adds the benchmark's bare baseline route (bench/run.mjs); never set in production. */
   @Transform(emptyToUndefined) @IsOptional() @IsIn(['0', '1'])
   BENCH_BASELINE: '0' | '1' = '0';
@@ -114,7 +121,7 @@ export class AppConfig {
 export const CONFIG_KEYS = [
   'PORT', 'HOST', 'HTTP_ADAPTER', 'DATABASE_URL', 'REDIS_URL', 'DATA_DIR', 'APP_ENCRYPTION_KEY', 'APP_TIMEZONE',
   'ADMIN_USERNAME', 'ADMIN_PASSWORD', 'ADMIN_TOKEN_TTL_SECONDS', 'ADMIN_LOGIN_ATTEMPTS_PER_MINUTE', 'APP_USER_LOGIN_ATTEMPTS_PER_MINUTE', 'LOG_LEVEL', 'TRUST_PROXY', 'SHUTDOWN_GRACE_MS', 'BENCH_BASELINE',
-  'FILES_DIR', 'FILE_MAX_BYTES', 'DOWNLOAD_URL_TTL_SECONDS',
+  'FILES_DIR', 'FILE_MAX_BYTES', 'DOWNLOAD_URL_TTL_SECONDS', 'DATABASE_PREPARED_STATEMENTS',
 ] as const;
 
 export class ConfigError extends Error {}
