@@ -5,6 +5,7 @@ import KeyvRedis from '@keyv/redis';
 import { Keyv } from 'keyv';
 import type Redis from 'ioredis';
 import { AppConfig } from '../config/app-config';
+import { HotCache } from './cache/hot-cache';
 import { ProgramCache } from './cache/program-cache';
 import { loadEncryptionKey } from './crypto/encryption-key';
 import { SecretBox } from './crypto/secret-box';
@@ -46,11 +47,12 @@ export class CoreModule implements OnApplicationShutdown {
         sharedStoreProvider,
         RouteRegistry,
         MetricsService,
+        HotCache,
         ProgramCache,
         EnvelopeInterceptor,
         { provide: APP_FILTER, useClass: EnvelopeExceptionFilter },
       ],
-      exports: [AppConfig, JsonLogger, SecretBox, REDIS_CLIENT, SharedStore, RouteRegistry, MetricsService, EnvelopeInterceptor, ProgramCache],
+      exports: [AppConfig, JsonLogger, SecretBox, REDIS_CLIENT, SharedStore, RouteRegistry, MetricsService, EnvelopeInterceptor, HotCache, ProgramCache],
     };
   }
 

@@ -1,8 +1,8 @@
-import { CACHE_MANAGER, Cache } from '@nestjs/cache-manager';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { Page, PageQuery, pageOf } from '../common/paging';
+import { HotCache } from '../core/cache/hot-cache';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { InterfaceName, INTERFACE_NAMES, isInterfaceName } from './interface-names';
@@ -18,12 +18,12 @@ export interface PlatformSettingsView {
   updated_at: string;
 }
 
-const SETTINGS_KEY = 'platform:settings';
-const INTERFACES_KEY = 'platform:interfaces';
+/** The hot-cache scope of the platform-wide values below. */
+const CACHE_SCOPE = 'platform';
 
 /**
  * Platform-wide settings, interface switches and operator announcements. Settings and switches are
- * read on client hot paths, so they are cached in the shared cache and dropped from it on change.
+ * read on client hot paths, so they are in the hot cache, invalidated on change.
  */
 @Injectable()
 export class PlatformService {
@@ -31,16 +31,11 @@ export class PlatformService {
     @InjectRepository(PlatformSettings) private readonly settings: Repository<PlatformSettings>,
     @InjectRepository(PlatformInterface) private readonly interfaces: Repository<PlatformInterface>,
     @InjectRepository(PlatformAnnouncement) private readonly announcements: Repository<PlatformAnnouncement>,
-    @Inject(CACHE_MANAGER) private readonly cache: Cache,
+    private readonly cache: HotCache,
   ) {}
 
   async getSettings(): Promise<PlatformSettingsView> {
-    const cached = await this.cache.get<PlatformSettingsView>(SETTINGS_KEY);
-    if (cached) return cached;
-    const row = await this.settings.findOneByOrFail({ id: 1 });
-    const view = toSettingsView(row);
-    await this.cache.set(SETTINGS_KEY, view);
-    return view;
+    return this.cache.through(CACHE_SCOPE, 'settings', async () => toSettingsView(await this.settings.findOneByOrFail({ id: 1 })));
   }
 
   async updateSettings(input: UpdatePlatformSettingsDto): Promise<PlatformSettingsView> {
@@ -49,18 +44,16 @@ export class PlatformService {
     if (input.connect_min_level !== undefined) row.connectMinLevel = input.connect_min_level;
     if (input.legacy_metering_enabled !== undefined) row.legacyMeteringEnabled = input.legacy_metering_enabled;
     const view = toSettingsView(await this.settings.save(row));
-    await this.cache.del(SETTINGS_KEY);
+    await this.cache.invalidate(CACHE_SCOPE);
     return view;
   }
 
   /** Platform-wide status of every interface, by name. */
   async interfaceStatus(): Promise<Record<InterfaceName, boolean>> {
-    const cached = await this.cache.get<Record<InterfaceName, boolean>>(INTERFACES_KEY);
-    if (cached) return cached;
-    const rows = await this.interfaces.find();
-    const status = Object.fromEntries(INTERFACE_NAMES.map((n) => [n, rows.find((r) => r.name === n)?.enabled ?? true])) as Record<InterfaceName, boolean>;
-    await this.cache.set(INTERFACES_KEY, status);
-    return status;
+    return this.cache.through(CACHE_SCOPE, 'interfaces', async () => {
+      const rows = await this.interfaces.find();
+      return Object.fromEntries(INTERFACE_NAMES.map((n) => [n, rows.find((r) => r.name === n)?.enabled ?? true])) as Record<InterfaceName, boolean>;
+    });
   }
 
   async listInterfaces(): Promise<{ items: Array<{ name: string; enabled: boolean }>; total: number }> {
@@ -72,7 +65,7 @@ export class PlatformService {
   async setInterfaceEnabled(name: string, enabled: boolean): Promise<{ name: string; enabled: boolean }> {
     if (!isInterfaceName(name)) throw unknownInterface(name);
     await this.interfaces.upsert({ name, enabled }, ['name']);
-    await this.cache.del(INTERFACES_KEY);
+    await this.cache.invalidate(CACHE_SCOPE);
     return { name, enabled };
   }
 

@@ -8,6 +8,8 @@ export interface RequestContext {
   requestId: string;
   /** The caller's address: the socket peer, or X-Forwarded-For behind a trusted proxy only. */
   clientIp: string;
+  /** Values computed once per request (see `perRequest`). */
+  memo?: Map<symbol, unknown>;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();
@@ -53,4 +55,16 @@ export function requestIdOf(req: unknown): string {
 
 export function currentRequestId(): string | undefined {
   return storage.getStore()?.requestId;
+}
+
+/**
+ * `make()` once per request under `key` (its first result is shared by the rest of the request),
+ * or on every call outside a request.
+ */
+export function perRequest<T>(key: symbol, make: () => T): T {
+  const context = storage.getStore();
+  if (!context) return make();
+  context.memo ??= new Map();
+  if (!context.memo.has(key)) context.memo.set(key, make());
+  return context.memo.get(key) as T;
 }

@@ -1,0 +1,111 @@
+import type { Cache } from '@nestjs/cache-manager';
+import { createCache } from 'cache-manager';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { requestContextMiddleware } from '../http/request-context';
+import { MemoryStore } from '../store/memory-store';
+import { HotCache } from './hot-cache';
+
+/** Two service instances: each its own process memory, both on one shared store and shared cache. */
+function twoInstances() {
+  const store = new MemoryStore();
+  const gets = { count: 0 };
+  const get = store.get.bind(store);
+  store.get = (key: string) => {
+    gets.count += 1;
+    return get(key);
+  };
+  const shared = createCache() as unknown as Cache;
+  return { a: new HotCache(shared, store), b: new HotCache(shared, store), gets };
+}
+
+/** Runs `fn` inside one request's context, as the request middleware does. */
+function inRequest<T>(fn: () => Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const res = { setHeader: () => undefined } as unknown as ServerResponse;
+    const req = { headers: {}, socket: { remoteAddress: '127.0.0.1' } } as unknown as IncomingMessage;
+    requestContextMiddleware()(req, res, () => void fn().then(resolve, reject));
+  });
+}
+
+describe('HotCache', () => {
+  it('loads once, then answers from process memory', async () => {
+    const { a } = twoInstances();
+    const load = jest.fn(async () => ({ name: 'p', limit: 2 }));
+    expect(await a.through('s', 'k', load)).toEqual({ name: 'p', limit: 2 });
+    expect(await a.through('s', 'k', load)).toEqual({ name: 'p', limit: 2 });
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows a change saved through one instance on the next read of the other', async () => {
+    const { a, b } = twoInstances();
+    let stored = 'old';
+    const load = async () => ({ value: stored });
+    expect(await a.through('s', 'k', load)).toEqual({ value: 'old' });
+    expect(await b.through('s', 'k', load)).toEqual({ value: 'old' });
+    stored = 'new';
+    await a.invalidate('s');
+    expect(await b.through('s', 'k', load)).toEqual({ value: 'new' });
+    expect(await a.through('s', 'k', load)).toEqual({ value: 'new' });
+  });
+
+  it('never serves again a value that a read loaded while a write committed and invalidated', async () => {
+    const { a, b } = twoInstances();
+    let stored = 'old';
+    const racing = a.through('s', 'k', async () => {
+      const seen = stored; // the read sees the row before the write...
+      stored = 'new'; // ...the write commits...
+      await b.invalidate('s'); // ...and invalidates before the read caches what it saw
+      return { value: seen };
+    });
+    expect(await racing).toEqual({ value: 'old' });
+    const load = async () => ({ value: stored });
+    expect(await a.through('s', 'k', load)).toEqual({ value: 'new' });
+    expect(await b.through('s', 'k', load)).toEqual({ value: 'new' });
+  });
+
+  it('reads each scope generation once per request, whatever the number of keys', async () => {
+    const { a, gets } = twoInstances();
+    await inRequest(async () => {
+      await a.through('s', 'one', async () => 1);
+      await a.through('s', 'two', async () => 2);
+      await a.through('t', 'three', async () => 3);
+      await a.through('s', 'one', async () => 1);
+    });
+    expect(gets.count).toBe(2);
+    await inRequest(() => a.through('s', 'one', async () => 1));
+    expect(gets.count).toBe(3);
+  });
+
+  it('invalidates one scope only', async () => {
+    const { a, b } = twoInstances();
+    const loads = { s: 0, t: 0 };
+    const load = (scope: 's' | 't') => async () => (loads[scope] += 1);
+    await a.through('s', 'k', load('s'));
+    await a.through('t', 'k', load('t'));
+    await b.invalidate('s');
+    await a.through('s', 'k', load('s'));
+    await a.through('t', 'k', load('t'));
+    expect(loads).toEqual({ s: 2, t: 1 });
+  });
+
+  it('gives frozen plain-JSON values, the same shape from either tier', async () => {
+    const { a, b } = twoInstances();
+    const at = new Date('2026-01-02T03:04:05Z');
+    const first = await a.through('s', 'k', async () => ({ at, nested: { list: [1] } }));
+    const second = await b.through('s', 'k', async () => ({ at, nested: { list: [1] } }));
+    expect(first).toEqual({ at: '2026-01-02T03:04:05.000Z', nested: { list: [1] } });
+    expect(second).toEqual(first);
+    expect(() => {
+      (first.nested.list as number[]).push(2);
+    }).toThrow(TypeError);
+    expect(Object.isFrozen(second.nested)).toBe(true);
+  });
+
+  it('caches a missing value (null) like any other', async () => {
+    const { a } = twoInstances();
+    const load = jest.fn(async () => null);
+    expect(await a.through('s', 'gone', load)).toBeNull();
+    expect(await a.through('s', 'gone', load)).toBeNull();
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+});

@@ -1,0 +1,82 @@
+import { CACHE_MANAGER, Cache } from '@nestjs/cache-manager';
+import { Inject, Injectable } from '@nestjs/common';
+import { perRequest } from '../http/request-context';
+import { SharedStore } from '../store/shared-store';
+
+/** A safety net only: every write that changes cached data moves the generation at once. */
+const TTL_MS = 10_000;
+/** Entries kept in process at most (programs read in the last TTL); past it the map starts over. */
+const LOCAL_LIMIT = 10_000;
+/** A generation counter may expire and start over: no entry outlives TTL_MS, so old numbers are never met. */
+const GENERATION_TTL_SECONDS = 30 * 86_400;
+const GENERATIONS_OF_REQUEST = Symbol('cache generations read by this request');
+
+interface LocalEntry {
+  generation: string;
+  value: unknown;
+  expiresAt: number;
+}
+
+/**
+ * Configuration read on client hot paths (a program's settings, the platform switches...), cached
+ * in two tiers. Values belong to a scope (`platform`, `program:<id>`) whose generation counter
+ * every instance shares (the shared store: Redis when configured). A request reads each scope's
+ * generation once (one GET) and then finds values in process; only values of an older generation
+ * are looked up again, in the shared cache (keyed by generation) and then the database. A write
+ * that changes cached data moves its scope's generation (`invalidate`) after its commit: the next
+ * request on any instance sees the change, and a read that raced the write can only have cached
+ * its stale value under the old generation, which nobody asks for again.
+ */
+@Injectable()
+export class HotCache {
+  private readonly local = new Map<string, LocalEntry>();
+
+  constructor(
+    @Inject(CACHE_MANAGER) private readonly shared: Cache,
+    private readonly store: SharedStore,
+  ) {}
+
+  async through<T>(scope: string, name: string, load: () => Promise<T>): Promise<T> {
+    const generation = await this.generation(scope);
+    const key = `${scope}:${name}`;
+    const now = Date.now();
+    const hit = this.local.get(key);
+    if (hit && hit.generation === generation && hit.expiresAt > now) return hit.value as T;
+    const sharedKey = `${key}@${generation}`;
+    const stored = await this.shared.get<{ value: T }>(sharedKey);
+    // A plain JSON copy, deep-frozen: the same shape whichever tier answers, and no caller can
+    // change what the next request reads.
+    const value = deepFreeze(stored ? stored.value : (JSON.parse(JSON.stringify((await load()) ?? null)) as T));
+    if (!stored) await this.shared.set(sharedKey, { value }, TTL_MS);
+    if (this.local.size >= LOCAL_LIMIT) this.local.clear();
+    this.local.set(key, { generation, value, expiresAt: now + TTL_MS });
+    return value;
+  }
+
+  /** Called after every committed write that changes what `through` returns in this scope. */
+  async invalidate(scope: string): Promise<void> {
+    await this.store.increment(generationKey(scope), GENERATION_TTL_SECONDS);
+  }
+
+  private generation(scope: string): Promise<string> {
+    const read = perRequest(GENERATIONS_OF_REQUEST, () => new Map<string, Promise<string>>());
+    let generation = read.get(scope);
+    if (!generation) {
+      generation = this.store.get(generationKey(scope)).then((value) => value ?? '0');
+      read.set(scope, generation);
+    }
+    return generation;
+  }
+}
+
+function generationKey(scope: string): string {
+  return `cache:generation:${scope}`;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
