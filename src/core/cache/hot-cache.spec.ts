@@ -1,12 +1,15 @@
 import type { Cache } from '@nestjs/cache-manager';
 import { createCache } from 'cache-manager';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AppConfig } from '../../config/app-config';
 import { requestContextMiddleware } from '../http/request-context';
 import { MemoryStore } from '../store/memory-store';
 import { HotCache } from './hot-cache';
 
+const WITH_REDIS = { REDIS_URL: 'redis://shared' } as AppConfig;
+
 /** Two service instances: each its own process memory, both on one shared store and shared cache. */
-function twoInstances() {
+function twoInstances(config = WITH_REDIS) {
   const store = new MemoryStore();
   const gets = { count: 0 };
   const get = store.get.bind(store);
@@ -15,7 +18,7 @@ function twoInstances() {
     return get(key);
   };
   const shared = createCache() as unknown as Cache;
-  return { a: new HotCache(shared, store), b: new HotCache(shared, store), gets };
+  return { a: new HotCache(shared, store, config), b: new HotCache(shared, store, config), gets, shared };
 }
 
 /** Runs `fn` inside one request's context, as the request middleware does. */
@@ -99,6 +102,24 @@ describe('HotCache', () => {
       (first.nested.list as number[]).push(2);
     }).toThrow(TypeError);
     expect(Object.isFrozen(second.nested)).toBe(true);
+  });
+
+  it('answers a second instance from the shared cache without loading again', async () => {
+    const { a, b } = twoInstances();
+    const load = jest.fn(async () => ({ v: 1 }));
+    await a.through('s', 'k', load);
+    expect(await b.through('s', 'k', load)).toEqual({ v: 1 });
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps no shared copy without Redis (one instance: process memory is enough)', async () => {
+    const { a, shared } = twoInstances({} as AppConfig);
+    const set = jest.spyOn(shared, 'set');
+    const load = jest.fn(async () => ({ v: 1 }));
+    await a.through('s', 'k', load);
+    await a.through('s', 'k', load);
+    expect(load).toHaveBeenCalledTimes(1);
+    expect(set).not.toHaveBeenCalled();
   });
 
   it('caches a missing value (null) like any other', async () => {

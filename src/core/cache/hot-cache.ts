@@ -1,5 +1,6 @@
 import { CACHE_MANAGER, Cache } from '@nestjs/cache-manager';
 import { Inject, Injectable } from '@nestjs/common';
+import { AppConfig } from '../../config/app-config';
 import { perRequest } from '../http/request-context';
 import { SharedStore } from '../store/shared-store';
 
@@ -30,11 +31,19 @@ interface LocalEntry {
 @Injectable()
 export class HotCache {
   private readonly local = new Map<string, LocalEntry>();
+  /**
+   * The shared tier, with Redis only: one instance gains nothing from a second in-process copy,
+   * whose entries of old generations would only be dropped when read, that is never.
+   */
+  private readonly shared: Cache | null;
 
   constructor(
-    @Inject(CACHE_MANAGER) private readonly shared: Cache,
+    @Inject(CACHE_MANAGER) cache: Cache,
     private readonly store: SharedStore,
-  ) {}
+    config: AppConfig,
+  ) {
+    this.shared = config.REDIS_URL ? cache : null;
+  }
 
   async through<T>(scope: string, name: string, load: () => Promise<T>): Promise<T> {
     const generation = await this.generation(scope);
@@ -43,11 +52,11 @@ export class HotCache {
     const hit = this.local.get(key);
     if (hit && hit.generation === generation && hit.expiresAt > now) return hit.value as T;
     const sharedKey = `${key}@${generation}`;
-    const stored = await this.shared.get<{ value: T }>(sharedKey);
+    const stored = this.shared ? await this.shared.get<{ value: T }>(sharedKey) : undefined;
     // A plain JSON copy, deep-frozen: the same shape whichever tier answers, and no caller can
     // change what the next request reads.
     const value = deepFreeze(stored ? stored.value : (JSON.parse(JSON.stringify((await load()) ?? null)) as T));
-    if (!stored) await this.shared.set(sharedKey, { value }, TTL_MS);
+    if (!stored && this.shared) await this.shared.set(sharedKey, { value }, TTL_MS);
     if (this.local.size >= LOCAL_LIMIT) this.local.clear();
     this.local.set(key, { generation, value, expiresAt: now + TTL_MS });
     return value;
