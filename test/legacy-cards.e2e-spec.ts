@@ -230,40 +230,80 @@ describe('legacy family: card routes, MD5 signature, unbind, state checks (e2e)'
   });
 
   describe('state checks', () => {
-    it('/api/check reports the state of card and device without activating or binding', async () => {
+    const check = (p: typeof project, kami: string, imei: string) => post('/api/check', { app: p.program_id, kami, imei });
+
+    it('/api/check answers code 1 with the state in data for a valid card checked from its bound device', async () => {
       const card = await insertCard(t, project.id, { deviceLimit: 3 });
-      const before = await post('/api/check', { app: project.program_id, kami: card.code, imei: 'chk-1' }).expect(200);
-      expect(before.body).toStrictEqual({
+      const loggedIn = await login(project, card.code, 'chk-1');
+      const res = await check(project, card.code, 'chk-1').expect(200);
+      expect(res.body).toStrictEqual({
         code: 1,
         msg: expect.any(String),
-        data: { status: 'unused', activated: false, expired: false, expires_at: null, device_bound: false, devices: 0, device_limit: 3 },
-        request_id: before.headers['x-request-id'],
+        data: {
+          status: 'active',
+          activated: true,
+          expired: false,
+          expires_at: loggedIn.body.data.expires_at,
+          device_bound: true,
+          devices: 1,
+          device_limit: 3,
+        },
+        request_id: res.headers['x-request-id'],
       });
-      const stored = await cardRepos(t).cards.findOneByOrFail({ id: card.id });
-      expect(stored.status).toBe('unused');
-      expect(await cardRepos(t).devices.countBy({ cardId: card.id })).toBe(0);
+      const permanent = await insertCard(t, project.id, { durationSeconds: 0 });
+      await login(project, permanent.code, 'chk-p');
+      const p = await check(project, permanent.code, 'chk-p').expect(200);
+      expect(p.body).toMatchObject({ code: 1, data: { status: 'active', expired: false, expires_at: '9999-12-31 23:59:59', device_bound: true } });
+    });
 
-      const loggedIn = await login(project, card.code, 'chk-1');
-      const after = await post('/api/check', { app: project.program_id, kami: card.code, imei: 'chk-1' }).expect(200);
-      expect(after.body.data).toEqual({
-        status: 'active',
-        activated: true,
-        expired: false,
-        expires_at: loggedIn.body.data.expires_at,
-        device_bound: true,
-        devices: 1,
-        device_limit: 3,
-      });
-      const other = await post('/api/check', { app: project.program_id, kami: card.code, imei: 'chk-2' }).expect(200);
-      expect(other.body.data.device_bound).toBe(false);
+    it('/api/check refuses an unused card with DEVICE_NOT_BOUND (HTTP 200) and activates or binds nothing', async () => {
+      const card = await insertCard(t, project.id, { deviceLimit: 3 });
+      expectLegacyFailure(await check(project, card.code, 'chk-u'), 200, CODES.DEVICE_NOT_BOUND);
+      const stored = await cardRepos(t).cards.findOneByOrFail({ id: card.id });
+      expect([stored.status, stored.activatedAt, stored.expiresAt, stored.useCount]).toEqual(['unused', null, null, 0]);
+      expect(await cardRepos(t).devices.countBy({ cardId: card.id })).toBe(0);
+    });
+
+    it('/api/check refuses a valid card checked from a device not bound to it with DEVICE_NOT_BOUND, binding nothing', async () => {
+      const card = await insertCard(t, project.id, { deviceLimit: 3 });
+      await login(project, card.code, 'chk-a');
+      expectLegacyFailure(await check(project, card.code, 'chk-b'), 200, CODES.DEVICE_NOT_BOUND);
+      expect((await cardRepos(t).devices.findBy({ cardId: card.id })).map((d) => d.machineCode)).toEqual(['chk-a']);
+      expect((await check(project, card.code, 'chk-a').expect(200)).body.code).toBe(1);
+    });
+
+    it('/api/check refuses an expired card with CARD_EXPIRED, also from its bound device', async () => {
+      const never = await insertCard(t, project.id, { status: 'active', activatedAt: new Date(Date.now() - 7200_000), expiresAt: new Date(Date.now() - 3600_000) });
+      expectLegacyFailure(await check(project, never.code, 'x'), 200, CODES.CARD_EXPIRED);
+
+      const card = await insertCard(t, project.id);
+      await login(project, card.code, 'chk-exp');
+      expect((await check(project, card.code, 'chk-exp').expect(200)).body.code).toBe(1);
+      await cardRepos(t).cards.update({ id: card.id }, { expiresAt: new Date(Date.now() - 1000) });
+      expectLegacyFailure(await check(project, card.code, 'chk-exp'), 200, CODES.CARD_EXPIRED);
       expect(await cardRepos(t).devices.countBy({ cardId: card.id })).toBe(1);
     });
 
-    it('/api/check shows an expired card as expired and an unknown card as CARD_INVALID', async () => {
-      const card = await insertCard(t, project.id, { status: 'active', activatedAt: new Date(Date.now() - 7200_000), expiresAt: new Date(Date.now() - 3600_000) });
-      const res = await post('/api/check', { app: project.program_id, kami: card.code, imei: 'x' }).expect(200);
-      expect(res.body.data).toMatchObject({ status: 'active', activated: true, expired: true, expires_at: wallClock(card.expiresAt!, timeZone) });
-      expectLegacyFailure(await post('/api/check', { app: project.program_id, kami: 'NO-SUCH', imei: 'x' }), 200, CODES.CARD_INVALID);
+    it('/api/check refuses a banned card with CARD_BANNED, also from its bound device', async () => {
+      const unused = await insertCard(t, project.id, { status: 'banned' });
+      expectLegacyFailure(await check(project, unused.code, 'x'), 200, CODES.CARD_BANNED);
+
+      const card = await insertCard(t, project.id);
+      await login(project, card.code, 'chk-ban');
+      await cardRepos(t).cards.update({ id: card.id }, { status: 'banned' });
+      expectLegacyFailure(await check(project, card.code, 'chk-ban'), 200, CODES.CARD_BANNED);
+    });
+
+    it('/api/check refuses an unknown card with CARD_INVALID', async () => {
+      expectLegacyFailure(await check(project, 'NO-SUCH', 'x'), 200, CODES.CARD_INVALID);
+    });
+
+    it('/api/check refusals still pass the state_check gate and count against its daily quota', async () => {
+      const p = await author.createProject();
+      await admin.put(`/admin/v1/projects/${p.id}/interfaces/state_check`, { authorized: true, daily_quota: 1 }).expect(200);
+      const card = await insertCard(t, p.id);
+      expectLegacyFailure(await check(p, card.code, 'q-1'), 200, CODES.DEVICE_NOT_BOUND);
+      expectLegacyFailure(await check(p, card.code, 'q-1'), 429, CODES.QUOTA_EXCEEDED);
     });
 
     it('/api/paycheck answers over GET (query string) and POST', async () => {

@@ -52,6 +52,11 @@ describe('results', () => {
     assert.equal(judge('connect', answer({ status: true, reason: 'ok' })).code, 1);
   });
 
+  it('judges a legacy DEVICE_NOT_BOUND refusal (HTTP 200, e.g. /api/check from another device) a failure with its code', () => {
+    const r = judge('legacy', answer({ code: 20010, msg: 'This device is not bound to the card', request_id: 'req-nb' }));
+    assert.deepEqual([r.success, r.code, r.requestId, r.httpStatus], [false, ErrorCode.DEVICE_NOT_BOUND, 'req-nb', 200]);
+  });
+
   it('takes the request id from the X-Request-Id header when the body has none', () => {
     assert.equal(judge('legacy', answer({ code: 20001, msg: 'no' }, 200, { 'x-request-id': 'from-header' })).requestId, 'from-header');
   });

@@ -3,7 +3,7 @@ import { ServiceError } from './service-error';
 
 const ALL_CODES = Object.values(ErrorCode).filter((v): v is ErrorCode => typeof v === 'number');
 
-/** The table of decisions.md §2: code, name, HTTP status. */
+/** The table of decisions.md §2 (and §16's DEVICE_NOT_BOUND): code, name, HTTP status. */
 const DECIDED: ReadonlyArray<[number, string, number]> = [
   [10001, 'BAD_REQUEST', 400],
   [10002, 'METHOD_NOT_ALLOWED', 405],
@@ -28,6 +28,7 @@ const DECIDED: ReadonlyArray<[number, string, number]> = [
   [20003, 'CARD_BANNED', 200],
   [20004, 'DEVICE_LIMIT_REACHED', 200],
   [20005, 'UNBIND_REFUSED', 200],
+  [20010, 'DEVICE_NOT_BOUND', 200], // decisions §16
   [30001, 'USERNAME_TAKEN', 200],
   [30002, 'BAD_CREDENTIALS', 200],
   [30003, 'USER_BANNED', 200],

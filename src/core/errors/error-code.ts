@@ -1,7 +1,8 @@
 /**
  * The one error catalog shared by every client family and the admin API (decisions §2).
  * No code is 0 or 1, so no failure can ever satisfy a family's success rule.
- * Codes 10006-10008 and 11001-11003 are this service's additions for routing and the admin API.
+ * Codes 10006-10008 and 11001-11003 are this service's additions for routing and the admin API;
+ * 20010 is decided by decisions §16 (the legacy state check).
  */
 export enum ErrorCode {
   BAD_REQUEST = 10001,
@@ -33,6 +34,7 @@ export enum ErrorCode {
   CARD_BANNED = 20003,
   DEVICE_LIMIT_REACHED = 20004,
   UNBIND_REFUSED = 20005,
+  DEVICE_NOT_BOUND = 20010,
   USERNAME_TAKEN = 30001,
   BAD_CREDENTIALS = 30002,
   USER_BANNED = 30003,
@@ -80,6 +82,7 @@ export const ERROR_CATALOG: Readonly<Record<ErrorCode, CatalogEntry>> = {
   [ErrorCode.CARD_BANNED]: { http: 200, message: 'The card key is banned' },
   [ErrorCode.DEVICE_LIMIT_REACHED]: { http: 200, message: 'The card is already bound to the maximum number of devices' },
   [ErrorCode.UNBIND_REFUSED]: { http: 200, message: 'Unbinding is not possible for this card and device' },
+  [ErrorCode.DEVICE_NOT_BOUND]: { http: 200, message: 'This device is not bound to the card' },
   [ErrorCode.USERNAME_TAKEN]: { http: 200, message: 'This username is already taken' },
   [ErrorCode.BAD_CREDENTIALS]: { http: 200, message: 'Wrong username or password' },
   [ErrorCode.USER_BANNED]: { http: 200, message: 'This user is banned' },

@@ -55,19 +55,30 @@ export class LegacyCardsService {
     };
   }
 
-  /** `/api/check`: the card's state and this device's binding; an unknown card is CARD_INVALID. */
+  /**
+   * `/api/check` (decisions §16): `code: 1`, with the state in `data`, only when the card would let
+   * this device in right now (active, not banned, not expired, the device bound); otherwise the
+   * refusal: CARD_INVALID, CARD_BANNED, CARD_EXPIRED (the one card-state rule), or DEVICE_NOT_BOUND
+   * for a card never activated or a device not bound to it. Renews, binds and activates nothing.
+   */
   async check(program: ClientProgram, cardKey: string, machine: string): Promise<ClientReply> {
     await this.gate.admit(program, 'state_check', LEGACY_GATE);
     const card = await this.find(program, cardKey);
+    const now = Date.now();
+    const refusal = cardRefusal(card, now);
+    if (refusal) throw new ServiceError(refusal);
+    if (card.status !== 'active') throw new ServiceError(ErrorCode.DEVICE_NOT_BOUND, 'The card has not been activated yet; log in with it first');
     const devices = await this.dataSource.getRepository(CardDevice).findBy({ cardId: card.id });
+    const deviceBound = devices.some((d) => d.machineCode === machine);
+    if (!deviceBound) throw new ServiceError(ErrorCode.DEVICE_NOT_BOUND);
     return {
       message: 'Card state',
       data: {
         status: card.status,
-        activated: card.status !== 'unused',
-        expired: isCardExpired(card),
-        expires_at: card.status === 'unused' ? null : this.expiry(card),
-        device_bound: devices.some((d) => d.machineCode === machine),
+        activated: true,
+        expired: isCardExpired(card, now),
+        expires_at: this.expiry(card),
+        device_bound: deviceBound,
         devices: devices.length,
         device_limit: card.deviceLimit,
       },
