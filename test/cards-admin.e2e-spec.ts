@@ -345,6 +345,22 @@ describe('cards admin API (e2e)', () => {
       expect(res.text).toContain('"first, ""quoted""\nbatch"');
     });
 
+    it('neutralises cells a spreadsheet would run as formulas: a quote inside the quoted cell (OWASP)', async () => {
+      const q = await a.client.createProject();
+      const formula = '=HYPERLINK("http://evil.example","click")';
+      const [linked] = (await generate(q, { count: 1, duration_seconds: 60, note: formula })).items;
+      const [signed] = (await generate(q, { count: 1, duration_seconds: 60, prefix: '-X', note: '+1' })).items;
+      const res = await a.client.get(`${cardsOf(q)}/export.csv`).expect(200);
+      const rows = parseCsv(res.text);
+      expect(rows.slice(1).map((r) => [r[0], r[1], r[9]])).toEqual([
+        [String(linked.id), linked.code, `'${formula}`],
+        [String(signed.id), `'${signed.code}`, "'+1"],
+      ]);
+      expect(res.text).toContain(`,"'=HYPERLINK(""http://evil.example"",""click"")",`);
+      expect(res.text).toContain(`,"'${signed.code}",`);
+      expect(res.text).toContain(`,"'+1",`);
+    });
+
     it('applies the filters to the export and refuses paging and bad filters', async () => {
       const banned = parseCsv((await a.client.get(`${cardsOf(p)}/export.csv?status=banned`).expect(200)).text);
       expect(banned.map((r) => r[0])).toEqual(['id', String(ids.banned)]);

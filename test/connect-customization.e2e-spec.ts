@@ -133,6 +133,16 @@ describe('Connect response customization (e2e)', () => {
       expect(await view(project)).toStrictEqual(expected);
     });
 
+    it('PUT is idempotent: the same body again answers 200 with the same resource', async () => {
+      const project = await program();
+      for (const body of [{ field_names: { status: 'ok' }, token_algorithm: 'md5', token_template: '{serial}' }, {}]) {
+        const first = await put(project, body).expect(200);
+        const again = await put(project, body).expect(200);
+        expect(again.body).toStrictEqual(first.body);
+        expect(await view(project)).toStrictEqual(first.body);
+      }
+    });
+
     it('PUT replaces the whole customization (earlier renames and token settings go)', async () => {
       const project = await program();
       await put(project, {
@@ -357,6 +367,43 @@ describe('Connect response customization (e2e)', () => {
         expect(ok.body.data.token).toBe(md5('kept'));
       },
     );
+
+    it.each([
+      ['status', '__proto__'],
+      ['status', 'constructor'],
+      ['status', 'prototype'],
+      ['status', 'toString'],
+      ['data', 'hasOwnProperty'],
+      ['data', 'valueOf'],
+    ])('refuses renaming %s to %s, a built-in object property, and the answers keep their fields', async (field, target) => {
+      const project = await program();
+      const res = await expectRefusedPut(project, { field_names: { [field]: target } }, 'allowed_fields');
+      expect(JSON.stringify(res.body.error.details.problems)).toContain(`field_names.${field}`);
+      const card = await insertCard(t, project.id);
+      const ok = await login(project, { user_key: card.code, serial: 'd' }).expect(200);
+      expect(Object.keys(ok.body).sort()).toEqual(['code', 'data', 'reason', 'request_id', 'status']);
+      expect(ok.body).toMatchObject({ status: true, data: { machine_code: 'd' } });
+    });
+
+    it('keeps every field even when a stored rename targets __proto__ (renaming never reaches the prototype)', async () => {
+      const project = await program();
+      // Written past the PUT checks, as rows stored before they existed may be.
+      await connectRepos(t).customizations.save({
+        projectId: project.id,
+        fieldNames: { status: '__proto__', data: 'constructor', token: '__proto__' },
+        tokenAlgorithm: null,
+        tokenTemplate: null,
+        secretEnc: null,
+      });
+      const card = await insertCard(t, project.id);
+      const res = await login(project, { user_key: card.code, serial: 'proto' }).expect(200);
+      expect(res.text).toMatch(/^\{"__proto__":true,"code":1,/);
+      expect(Object.keys(res.body).sort()).toEqual(['__proto__', 'code', 'constructor', 'reason', 'request_id']);
+      expect(Object.keys(res.body.constructor)).toContain('__proto__');
+      expect(res.body.constructor).toMatchObject({ machine_code: 'proto' });
+      const failed = await login(project, { user_key: 'NO-SUCH', serial: 'x' }).expect(200);
+      expect(failed.text).toMatch(/^\{"__proto__":false,"code":-20001,/);
+    });
 
     it('refuses field_names that is not an object', async () => {
       const project = await program();

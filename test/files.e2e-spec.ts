@@ -117,6 +117,17 @@ function fileSuite(adapter: 'express' | 'fastify', full: boolean) {
       expect(res.body).toEqual({ code: NOT_FOUND, msg: expect.any(String), request_id: res.headers['x-request-id'] });
     });
 
+    it('keeps a non-ASCII file name exactly (sent as UTF-8): in the answer, the list and the download', async () => {
+      const p = await a.client.createProject();
+      const name = '报告-ü.zip';
+      const file: FileBody = (await upload(p, Buffer.from('x'), name).expect(201)).body;
+      expect(file.name).toBe(name);
+      expect((await a.client.get(base(p)).expect(200)).body.items.map((f: FileBody) => f.name)).toEqual([name]);
+      const { url } = await t.app.get(FilesService).issueDownload(p.id, file.id);
+      const res = await download(url).expect(200);
+      expect(res.headers['content-disposition']).toBe(`attachment; filename="__-_.zip"; filename*=UTF-8''${encodeURIComponent(name)}`);
+    });
+
     if (!full) return;
 
     it('lists newest first, with paging', async () => {

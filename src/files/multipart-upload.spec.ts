@@ -61,6 +61,17 @@ describe('receiveSingleFile', () => {
     expect(readFileSync(file.tempPath).equals(bytes)).toBe(true);
   });
 
+  it('reads a file name sent as raw UTF-8 (what browsers and HTTP clients send) exactly', async () => {
+    const file = await receiveSingleFile(request(multipart([{ name: 'file', filename: '报告-ü.zip', body: 'x' }])), options());
+    expect(file.name).toBe('报告-ü.zip');
+  });
+
+  it("reads an RFC 5987 filename*=UTF-8'' name exactly", async () => {
+    const head = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename*=UTF-8''${encodeURIComponent('报告-ü.zip')}\r\n\r\n`;
+    const body = Buffer.from(`${head}x\r\n--${BOUNDARY}--\r\n`);
+    expect((await receiveSingleFile(request(body), options())).name).toBe('报告-ü.zip');
+  });
+
   it('takes an empty file', async () => {
     const file = await receiveSingleFile(request(multipart([{ name: 'file', filename: 'empty', body: '' }])), options());
     expect(file).toMatchObject({ name: 'empty', size: 0, sha256: createHash('sha256').digest('hex') });

@@ -49,7 +49,8 @@ export async function receiveSingleFile(req: IncomingMessage, options: ReceiveOp
   let parser: busboy.Busboy;
   try {
     // busboy calls reaching fileSize a breach, so a file of exactly maxBytes needs one byte more.
-    parser = busboy({ headers: req.headers, limits: { fileSize: maxBytes + 1, files: 1, fields: 20, parts: 25, fieldSize: 64 * 1024 } });
+    // Browsers and HTTP clients send a plain `filename="..."` as raw UTF-8; busboy's default reads it as latin1.
+    parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fileSize: maxBytes + 1, files: 1, fields: 20, parts: 25, fieldSize: 64 * 1024 } });
   } catch (error) {
     throw new ServiceError(ErrorCode.BAD_REQUEST, 'Malformed multipart/form-data content type', { cause: error });
   }

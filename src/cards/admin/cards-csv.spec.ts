@@ -33,4 +33,42 @@ describe(cardsCsv.name, () => {
     ['two\r\nlines', '"two\r\nlines"'],
     [' padded ', '" padded "'],
   ])('field %p → %p', (value, expected) => expect(csvField(value)).toBe(expected));
+
+  describe('formula injection (OWASP: a quote before = + - @ tab CR, inside a quoted cell)', () => {
+    it.each<[string, string]>([
+      ['=1+1', `"'=1+1"`],
+      ['=HYPERLINK("http://evil.example","click")', `"'=HYPERLINK(""http://evil.example"",""click"")"`],
+      ['+1', `"'+1"`],
+      ['-2+3', `"'-2+3"`],
+      ['@SUM(A1:A2)', `"'@SUM(A1:A2)"`],
+      ['\t=1', `"'\t=1"`],
+      ['\r=1', `"'\r=1"`],
+      ['=a,b', `"'=a,b"`],
+    ])('neutralises %p as %p', (value, expected) => expect(csvField(value)).toBe(expected));
+
+    it.each<[string | number, string]>([
+      ['a=1', 'a=1'],
+      ['VIP-ABC', 'VIP-ABC'],
+      [' =1', '" =1"'],
+      [0, '0'],
+    ])('leaves %p alone: not at the start, or not text', (value, expected) => expect(csvField(value)).toBe(expected));
+
+    it('applies to codes and notes of exported cards', () => {
+      const card = Object.assign(new Card(), {
+        id: 8,
+        code: '-ABCDEFGHJKMNPQRSTUVW',
+        status: 'unused',
+        durationSeconds: 60,
+        deviceLimit: 1,
+        activatedAt: null,
+        expiresAt: null,
+        useCount: 0,
+        lastLoginAt: null,
+        note: '=cmd|" /C calc"!A0',
+        batchId: null,
+        devices: [],
+      });
+      expect(cardsCsv([card]).split('\r\n')[1]).toBe(`8,"'-ABCDEFGHJKMNPQRSTUVW",unused,60,1,,,0,,"'=cmd|"" /C calc""!A0",`);
+    });
+  });
 });

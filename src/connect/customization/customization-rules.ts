@@ -14,6 +14,11 @@ export type TokenValues = Record<(typeof TOKEN_PLACEHOLDERS)[number], string>;
 const RENAME_TARGET = /^[A-Za-z_][A-Za-z0-9_]{0,31}$/;
 /** Names no rename may take: the other default fields, and `error_id`, which platform faults carry. */
 const RESERVED_TARGETS: readonly string[] = [...CONNECT_FIELDS, 'error_id'];
+/**
+ * Names every JavaScript object already has (`__proto__`, `constructor`, `toString`, ...) and
+ * `prototype`: as keys they reach object internals here and in clients, so a field would vanish.
+ */
+const OBJECT_INTERNALS: ReadonlySet<string> = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
 const PLACEHOLDER = /\{([^{}]*)\}/g;
 
 /** Problems with a rename map; empty when it is valid. */
@@ -27,6 +32,8 @@ export function fieldNameProblems(renames: Record<string, unknown>): string[] {
     }
     if (typeof target !== 'string' || !RENAME_TARGET.test(target)) {
       problems.push(`field_names.${field}: must match [A-Za-z_][A-Za-z0-9_]{0,31}`);
+    } else if (OBJECT_INTERNALS.has(target)) {
+      problems.push(`field_names.${field}: "${target}" is a built-in JavaScript object property`);
     } else if (target !== field && RESERVED_TARGETS.includes(target)) {
       problems.push(`field_names.${field}: "${target}" is another default field name`);
     } else if (targets.has(target)) {

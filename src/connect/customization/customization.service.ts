@@ -76,11 +76,12 @@ export class CustomizationService {
         details: { problems, allowed_fields: CONNECT_FIELDS, allowed_placeholders: TOKEN_PLACEHOLDERS.map((p) => `{${p}}`) },
       });
     }
-    const saved = await this.rows.save(
+    await this.rows.save(
       this.rows.create({ projectId: project.id, fieldNames: input.field_names ?? {}, tokenAlgorithm: algorithm, tokenTemplate: template, secretEnc }),
     );
     await this.programCache.invalidate(project.programId);
-    return toView(saved);
+    // Answer the stored row: a save that changes nothing runs no UPDATE and returns no updated_at.
+    return toView(await this.rows.findOneByOrFail({ projectId: project.id }));
   }
 
   async reset(actor: AdminPrincipal, projectId: string): Promise<void> {

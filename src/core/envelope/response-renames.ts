@@ -16,17 +16,22 @@ export function responseRenamesOf(req: unknown): FieldRenames | undefined {
   return (req as WithRenames | undefined)?.[RENAMES];
 }
 
+// Object.fromEntries defines each key as an own property: a target such as `__proto__` stays an
+// ordinary JSON key instead of hitting the prototype setter (and the field vanishing).
 export function applyRenames(body: unknown, renames: FieldRenames | undefined): unknown {
   if (!renames || Object.keys(renames).length === 0 || !isPlainObject(body)) return body;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(body)) {
-    out[renames[key] ?? key] = key === 'data' && isPlainObject(value) ? renameKeys(value, renames) : value;
-  }
-  return out;
+  return Object.fromEntries(
+    Object.entries(body).map(([key, value]) => [renamedKey(key, renames), key === 'data' && isPlainObject(value) ? renameKeys(value, renames) : value]),
+  );
 }
 
 function renameKeys(obj: Record<string, unknown>, renames: FieldRenames): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(obj).map(([k, v]) => [renames[k] ?? k, v]));
+  return Object.fromEntries(Object.entries(obj).map(([key, value]) => [renamedKey(key, renames), value]));
+}
+
+/** Own entries only: an inherited name (`constructor`, `toString`) of the map is no rename. */
+function renamedKey(key: string, renames: FieldRenames): string {
+  return Object.hasOwn(renames, key) ? renames[key] : key;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
