@@ -8,7 +8,6 @@ import {
   UnauthorizedException,
   UnsupportedMediaTypeException,
 } from '@nestjs/common';
-import { ThrottlerException } from '@nestjs/throttler';
 import { ErrorCode } from './error-code';
 import { ServiceError } from './service-error';
 import { classifyError } from './to-service-error';
@@ -26,6 +25,15 @@ describe('classifyError', () => {
   it('treats a thrown SYSTEM_ERROR ServiceError as a fault', () => {
     const original = new ServiceError(ErrorCode.SYSTEM_ERROR, undefined, { errorId: 'e1' });
     expect(classifyError(original)).toEqual({ error: original, fault: true });
+  });
+
+  it('maps a value PostgreSQL refuses (data exception, as TypeORM wraps it) to BAD_REQUEST, not a fault', () => {
+    for (const code of ['22021', '22001', '22P02', '54000']) {
+      const thrown = Object.assign(new Error('query failed'), { driverError: { code } });
+      const { error, fault } = classifyError(thrown);
+      expect([error.code, fault, error.errorId]).toEqual([ErrorCode.BAD_REQUEST, false, undefined]);
+    }
+    expect(classifyError(Object.assign(new Error('deadlock'), { code: '40P01' })).fault).toBe(true);
   });
 
   it('maps a validation BadRequestException to BAD_REQUEST with the field messages', () => {
@@ -49,7 +57,7 @@ describe('classifyError', () => {
     ['NotFoundException', new NotFoundException(), ErrorCode.NOT_FOUND, 404],
     ['PayloadTooLargeException', new PayloadTooLargeException(), ErrorCode.PAYLOAD_TOO_LARGE, 413],
     ['UnsupportedMediaTypeException', new UnsupportedMediaTypeException(), ErrorCode.UNSUPPORTED_MEDIA_TYPE, 415],
-    ['ThrottlerException', new ThrottlerException(), ErrorCode.RATE_LIMITED, 429],
+    ['HttpException 429', new HttpException('Too Many Requests', 429), ErrorCode.RATE_LIMITED, 429],
     ['UnauthorizedException', new UnauthorizedException(), ErrorCode.UNAUTHENTICATED, 401],
     ['ForbiddenException', new ForbiddenException(), ErrorCode.FORBIDDEN, 403],
     ['HttpException 405', new HttpException('x', 405), ErrorCode.METHOD_NOT_ALLOWED, 405],

@@ -30,6 +30,9 @@ export function classifyError(thrown: unknown): Classified {
   if (thrown instanceof ServiceError) {
     return { error: thrown, fault: thrown.code === ErrorCode.SYSTEM_ERROR };
   }
+  if (isCallersDataError(thrown)) {
+    return { error: new ServiceError(ErrorCode.BAD_REQUEST, 'A value in the request cannot be stored'), fault: false };
+  }
   const status = httpStatusOf(thrown);
   const code = status !== undefined ? BY_HTTP_STATUS[status] : undefined;
   if (code !== undefined) {
@@ -37,6 +40,17 @@ export function classifyError(thrown: unknown): Classified {
   }
   const errorId = randomUUID();
   return { error: new ServiceError(ErrorCode.SYSTEM_ERROR, undefined, { errorId, cause: thrown }), fault: true };
+}
+
+/**
+ * PostgreSQL refused a value the caller sent (SQLSTATE class 22, data exception: a byte the
+ * encoding refuses, a string or number out of range), or a value too large for an index (54000).
+ * The input boundary refuses these before any statement; this keeps a missed one a 400, not a 500.
+ */
+function isCallersDataError(thrown: unknown): boolean {
+  const t = thrown as { code?: unknown; driverError?: { code?: unknown } } | null;
+  const code = typeof t?.driverError?.code === 'string' ? t.driverError.code : typeof t?.code === 'string' ? t.code : '';
+  return /^22[0-9A-Z]{3}$/.test(code) || code === '54000';
 }
 
 function httpStatusOf(thrown: unknown): number | undefined {
