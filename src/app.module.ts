@@ -1,7 +1,4 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { ThrottlerModule } from '@nestjs/throttler';
-import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
-import type Redis from 'ioredis';
 import { AdminAuthModule } from './admin-auth/admin-auth.module';
 import { AppUsersModule } from './app-users/app-users.module';
 import { AnnouncementsModule } from './announcements/announcements.module';
@@ -17,7 +14,6 @@ import { JsonLogger } from './core/logging/json-logger';
 import { LegacyInfoModule } from './legacy/info/legacy-info.module';
 import { LegacyModule } from './legacy/legacy.module';
 import { VerifyModule } from './legacy/verify/verify.module';
-import { REDIS_CLIENT } from './core/store/store.providers';
 import { DatabaseModule } from './database/database.module';
 import { FilesModule } from './files/files.module';
 import { LoginLogsModule } from './login-logs/login-logs.module';
@@ -34,15 +30,6 @@ export class AppModule {
       imports: [
         CoreModule.forRoot(config, logger),
         DatabaseModule.forRoot(),
-        ThrottlerModule.forRootAsync({
-          inject: [REDIS_CLIENT],
-          // Counters live in Redis when configured, so every instance counts together. The throttler
-          // guards only the routes that opt in (admin login).
-          useFactory: (redis: Redis | null) => ({
-            throttlers: [{ name: 'default', ttl: 60_000, limit: config.ADMIN_LOGIN_ATTEMPTS_PER_MINUTE }],
-            ...(redis ? { storage: new ThrottlerStorageRedisService(redis) } : {}),
-          }),
-        }),
         AdminAuthModule,
         AuthorsModule,
         PlatformModule,

@@ -649,11 +649,12 @@ describe('Connect card login (e2e)', () => {
       expect((await reload(card)).useCount).toBe(0);
     });
 
-    it('answers an unknown program before looking at the body', async () => {
+    it('answers an unknown program before looking at the fields (the body type is checked first, at the input boundary)', async () => {
       const res = await t
         .http()
         .post(`/connect/${await unusedProgramId(t)}`)
-        .send({});
+        .type('form')
+        .send('');
       expectConnectFailure(res, 404, -PROGRAM_NOT_FOUND);
     });
   });

@@ -125,14 +125,18 @@ describe('legacy family: transport encryption of the aggregate entry (e2e)', () 
       expect((await cardRepos(t).cards.findOneByOrFail({ id: card.id })).status).toBe('unused');
     });
 
-    it('checks the MD5 signature over the decrypted fields plus app', async () => {
+    it('checks the MD5 signature over the decrypted fields plus app (a failure is the one transport failure, no oracle)', async () => {
       const card = await insertCard(t, project.id);
       const inner = signedInner(project.program_id, { api: 'card_login', kami: card.code, imei: 'sig' }, project.legacy_secret);
       const tampered = { ...inner, imei: 'sig-other' };
-      expectLegacyFailure(await post({ app: project.program_id, data: seal(mode, project.transport_key, tampered) }), 401, CODES.SIGNATURE_INVALID);
+      expectLegacyFailure(await post({ app: project.program_id, data: seal(mode, project.transport_key, tampered) }), 400, CODES.BAD_REQUEST);
       const { app: _app, ...noApp } = { ...inner, app: '' };
       const signedWithoutApp = { ...noApp, sign: md5Sign({ ...noApp, sign: '' }, project.legacy_secret) };
-      expectLegacyFailure(await post({ app: project.program_id, data: seal(mode, project.transport_key, signedWithoutApp) }), 401, CODES.SIGNATURE_INVALID);
+      expectLegacyFailure(await post({ app: project.program_id, data: seal(mode, project.transport_key, signedWithoutApp) }), 400, CODES.BAD_REQUEST);
+      // The same signed fields sent in clear to a program without encryption name the failure.
+      const clear = await author.createProject({ transport_encryption: 'none' });
+      const clearTampered = { ...signedInner(clear.program_id, { api: 'notice' }, clear.legacy_secret), api: 'card_login', kami: card.code, imei: 'x' };
+      expectLegacyFailure(await post({ app: clear.program_id, ...clearTampered }), 401, CODES.SIGNATURE_INVALID);
       expect((await cardRepos(t).cards.findOneByOrFail({ id: card.id })).status).toBe('unused');
     });
 

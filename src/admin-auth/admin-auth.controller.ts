@@ -1,8 +1,8 @@
-import { Body, Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { KeyedThrottlerGuard } from '../core/throttling/keyed-throttler.guard';
 import { Envelope } from '../core/envelope/envelope.decorator';
 import { DeclareAuthScheme } from '../core/http/auth-scheme';
+import { ClientContext, RequestContext } from '../core/http/request-context';
 import { AdminAuth } from './admin-auth.decorator';
 import { AdminLoginDto } from './admin-auth.dto';
 import { AdminAuthService } from './admin-auth.service';
@@ -14,13 +14,12 @@ import { AdminPrincipal, CurrentAdmin } from './admin-principal';
 export class AdminAuthController {
   constructor(private readonly auth: AdminAuthService) {}
 
-  /** Password guessing is slowed per client address and account (ADMIN_LOGIN_ATTEMPTS_PER_MINUTE, counted across instances). */
+  /** Password guessing is slowed per account and per client address (ADMIN_LOGIN_ATTEMPTS_PER_MINUTE failures, counted across instances). */
   @Post('login')
   @HttpCode(200)
   @DeclareAuthScheme('none')
-  @UseGuards(KeyedThrottlerGuard)
-  login(@Body() body: AdminLoginDto) {
-    return this.auth.login(body.username, body.password);
+  login(@Body() body: AdminLoginDto, @ClientContext() client: RequestContext) {
+    return this.auth.login(body.username, body.password, client.clientIp);
   }
 
   @Post('logout')

@@ -9,6 +9,7 @@ import { hashToken, newToken, randomString } from '../core/crypto/tokens';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { JsonLogger } from '../core/logging/json-logger';
+import { FailureLimiter } from '../core/throttling/failure-limiter';
 import { isUniqueViolation } from '../database/pg-errors';
 import { AdminToken } from './admin-token.entity';
 import { AdminRole, AdminUser } from './admin-user.entity';
@@ -28,9 +29,20 @@ export class AdminAuthService implements OnApplicationBootstrap {
     @InjectRepository(AdminToken) private readonly tokens: Repository<AdminToken>,
     private readonly config: AppConfig,
     private readonly logger: JsonLogger,
+    private readonly limiter: FailureLimiter,
   ) {}
 
-  async login(username: string, password: string): Promise<IssuedAdminToken> {
+  /**
+   * Wrong passwords are limited per account from any address, and per address over any accounts
+   * (ADMIN_LOGIN_ATTEMPTS_PER_MINUTE each): neither many names from one address nor one name from
+   * many addresses gets more guesses.
+   */
+  async login(username: string, password: string, clientIp: string): Promise<IssuedAdminToken> {
+    const policy = { name: 'admin-login', limit: this.config.ADMIN_LOGIN_ATTEMPTS_PER_MINUTE, failure: ErrorCode.UNAUTHENTICATED };
+    return this.limiter.guard(policy, { account: username.toLowerCase(), address: clientIp }, () => this.checkedLogin(username, password));
+  }
+
+  private async checkedLogin(username: string, password: string): Promise<IssuedAdminToken> {
     const user = await this.users.createQueryBuilder('u').where('lower(u.username) = lower(:username)', { username }).getOne();
     const valid = await verifyPassword(user?.passwordHash ?? (await decoyHash()), password);
     if (!user || !valid) throw new ServiceError(ErrorCode.UNAUTHENTICATED, 'Wrong username or password');

@@ -10,14 +10,13 @@ import { AppUsersAdminService } from './app-users-admin.service';
 import { AppUsersService } from './app-users.service';
 import { LegacyProgramGuard } from '../legacy/legacy-program.guard';
 import { CompatUsersController } from './compat-users.controller';
-import { LoginFailureLimiter } from './login-failure-limiter';
 import { SdkUsersController } from './sdk-users.controller';
 
 /** Program users (decisions §6): SDK and compatibility client routes, and their administration. */
 @Module({
   imports: [TypeOrmModule.forFeature([AppUser]), AccessModule, ProjectsModule, SessionsModule, StandardModule],
   controllers: [SdkUsersController, CompatUsersController, AppUsersAdminController],
-  providers: [AppUsersService, AppUsersAdminService, LoginFailureLimiter, LegacyProgramGuard],
+  providers: [AppUsersService, AppUsersAdminService, LegacyProgramGuard],
   exports: [AppUsersService],
 })
 export class AppUsersModule {}

@@ -16,7 +16,7 @@ import { SessionsService } from '../sessions/sessions.service';
 import { usernameKey } from './app-user-rules';
 import { AppUser } from './app-user.entity';
 import { toProfile } from './app-user.view';
-import { LoginFailureLimiter } from './login-failure-limiter';
+import { FailureLimiter } from '../core/throttling/failure-limiter';
 import { decideMachine, MachineDecision, sessionFitsBinding } from './machine-policy';
 
 /** SDK and compatibility routes both need the standard API basic package (decisions §7). */
@@ -46,7 +46,7 @@ export class AppUsersService {
     private readonly sessions: SessionsService,
     private readonly directory: ClientProgramDirectory,
     private readonly gate: InterfaceGate,
-    private readonly limiter: LoginFailureLimiter,
+    private readonly limiter: FailureLimiter,
     private readonly config: AppConfig,
   ) {}
 
@@ -133,7 +133,8 @@ export class AppUsersService {
   private async login(program: ClientProgram, input: AppUserCredentials, client: RequestContext): Promise<Authenticated> {
     const projectId = program.project.id;
     const scopes = { account: `user:${projectId}:${usernameKey(input.username)}`, address: `ip:${projectId}:${client.clientIp}` };
-    const result = await this.limiter.guard(scopes, async () => {
+    const policy = { name: 'app-user-login', limit: this.config.APP_USER_LOGIN_ATTEMPTS_PER_MINUTE, failure: ErrorCode.BAD_CREDENTIALS };
+    const result = await this.limiter.guard(policy, scopes, async () => {
       await this.gate.admit(program, 'user_login', CLIENT_GATE);
       const found = await this.byUsername(projectId, input.username).addSelect('u.passwordHash').getOne();
       const valid = await verifyPassword(found?.passwordHash ?? (await decoyHash()), input.password);

@@ -1,6 +1,7 @@
 import { Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { DeclareAuthScheme } from '../core/http/auth-scheme';
+import { AcceptsBody } from '../core/http/content-type';
 
 /**
  * The benchmark's yardstick (`npm run bench`): a bare route on the same adapter and global
@@ -11,6 +12,7 @@ import { DeclareAuthScheme } from '../core/http/auth-scheme';
 @Controller('bench')
 export class BaselineController {
   @Post('baseline')
+  @AcceptsBody('form')
   @HttpCode(200)
   baseline(): { status: true } {
     return { status: true };

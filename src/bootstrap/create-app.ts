@@ -34,6 +34,9 @@ export async function createApp(config: AppConfig, logger = new JsonLogger(confi
       addContentTypeParser: (type: string, parser: (req: unknown, payload: unknown, done: (err: Error | null) => void) => void) => void;
     };
     server.addContentTypeParser('multipart/form-data', (_req, _payload, done) => done(null));
+    // Any other type reaches the input boundary unread, which answers 415 in the route family's
+    // envelope (Fastify's own 415 would carry neither the envelope nor the request id).
+    server.addContentTypeParser('*', (_req, _payload, done) => done(null));
   } else {
     const { default: helmet } = await import('helmet');
     app.use(helmet({ contentSecurityPolicy: false }));

@@ -68,13 +68,17 @@ export class AppConfig {
   @Transform(toInt) @IsOptional() @IsInt() @Min(60) @Max(30 * 86400)
   ADMIN_TOKEN_TTL_SECONDS = 12 * 3600;
 
-  /** Admin login attempts a minute per client address and account. */
+  /** Failed admin logins a minute per account (any address) and per client address (any account). */
   @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(100000)
   ADMIN_LOGIN_ATTEMPTS_PER_MINUTE = 10;
 
   /** Failed program-user logins a minute per (project, username) and per (project, client address). */
   @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(100000)
   APP_USER_LOGIN_ATTEMPTS_PER_MINUTE = 10;
+
+  /** Legacy transport ciphertexts that fail to open, a minute per client address, before RATE_LIMITED. */
+  @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(100000)
+  TRANSPORT_FAILURES_PER_MINUTE = 20;
 
   @Transform(emptyToUndefined) @IsOptional() @IsIn(['debug', 'info', 'warn', 'error'])
   LOG_LEVEL: 'debug' | 'info' | 'warn' | 'error' = 'info';
@@ -120,7 +124,7 @@ export class AppConfig {
 
 export const CONFIG_KEYS = [
   'PORT', 'HOST', 'HTTP_ADAPTER', 'DATABASE_URL', 'REDIS_URL', 'DATA_DIR', 'APP_ENCRYPTION_KEY', 'APP_TIMEZONE',
-  'ADMIN_USERNAME', 'ADMIN_PASSWORD', 'ADMIN_TOKEN_TTL_SECONDS', 'ADMIN_LOGIN_ATTEMPTS_PER_MINUTE', 'APP_USER_LOGIN_ATTEMPTS_PER_MINUTE', 'LOG_LEVEL', 'TRUST_PROXY', 'SHUTDOWN_GRACE_MS', 'BENCH_BASELINE',
+  'ADMIN_USERNAME', 'ADMIN_PASSWORD', 'ADMIN_TOKEN_TTL_SECONDS', 'ADMIN_LOGIN_ATTEMPTS_PER_MINUTE', 'APP_USER_LOGIN_ATTEMPTS_PER_MINUTE', 'TRANSPORT_FAILURES_PER_MINUTE', 'LOG_LEVEL', 'TRUST_PROXY', 'SHUTDOWN_GRACE_MS', 'BENCH_BASELINE',
   'FILES_DIR', 'FILE_MAX_BYTES', 'DOWNLOAD_URL_TTL_SECONDS', 'DATABASE_PREPARED_STATEMENTS',
 ] as const;
 

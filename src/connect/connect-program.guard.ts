@@ -2,7 +2,6 @@ import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, I
 import { ClientProgram, ClientProgramDirectory } from '../access/client-program';
 import { DeclareAuthScheme } from '../core/http/auth-scheme';
 import { setResponseRenames } from '../core/envelope/response-renames';
-import { FORM_CONTENT_TYPE, requireContentType } from '../core/http/content-type';
 import { ClientCustomization, CustomizationService } from './customization/customization.service';
 
 export interface ConnectRequestContext {
@@ -15,7 +14,7 @@ const CONNECT_CONTEXT = Symbol.for('cardkey.connectContext');
 /**
  * Resolves the program of /connect/{program_id} before anything else, and installs its field
  * renames so that every answer of the request, failures included, uses the owner's names.
- * Connect is form-encoded (spec): any other body (JSON included) is UNSUPPORTED_MEDIA_TYPE.
+ * Connect is form-encoded (spec): the input boundary refuses any other body before this guard runs.
  */
 @Injectable()
 export class ConnectProgramGuard implements CanActivate {
@@ -29,7 +28,6 @@ export class ConnectProgramGuard implements CanActivate {
     const program = await this.directory.byProgramId(String(request.params?.programId ?? ''));
     const customization = await this.customizations.clientCustomization(program.project);
     if (customization) setResponseRenames(request, customization.fieldNames);
-    requireContentType(request, FORM_CONTENT_TYPE);
     request[CONNECT_CONTEXT] = { program, customization } satisfies ConnectRequestContext;
     return true;
   }

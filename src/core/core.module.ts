@@ -1,6 +1,6 @@
 import { CacheModule } from '@nestjs/cache-manager';
 import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
-import { APP_FILTER, DiscoveryModule } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import KeyvRedis from '@keyv/redis';
 import { Keyv } from 'keyv';
 import type Redis from 'ioredis';
@@ -11,8 +11,10 @@ import { loadEncryptionKey } from './crypto/encryption-key';
 import { SecretBox } from './crypto/secret-box';
 import { EnvelopeExceptionFilter } from './envelope/envelope-exception.filter';
 import { EnvelopeInterceptor } from './envelope/envelope.interceptor';
+import { InputBoundaryGuard } from './http/input-boundary.guard';
 import { RouteRegistry } from './http/route-registry';
 import { JsonLogger } from './logging/json-logger';
+import { FailureLimiter } from './throttling/failure-limiter';
 import { MetricsService } from './metrics/metrics.service';
 import { MemoryStore } from './store/memory-store';
 import { REDIS_CLIENT, redisClientProvider, sharedStoreProvider } from './store/store.providers';
@@ -50,9 +52,12 @@ export class CoreModule implements OnApplicationShutdown {
         HotCache,
         ProgramCache,
         EnvelopeInterceptor,
+        FailureLimiter,
         { provide: APP_FILTER, useClass: EnvelopeExceptionFilter },
+        // Global, so it runs before every route's own guards.
+        { provide: APP_GUARD, useClass: InputBoundaryGuard },
       ],
-      exports: [AppConfig, JsonLogger, SecretBox, REDIS_CLIENT, SharedStore, RouteRegistry, MetricsService, EnvelopeInterceptor, HotCache, ProgramCache],
+      exports: [AppConfig, JsonLogger, SecretBox, REDIS_CLIENT, SharedStore, RouteRegistry, MetricsService, EnvelopeInterceptor, HotCache, ProgramCache, FailureLimiter],
     };
   }
 

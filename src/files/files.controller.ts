@@ -6,6 +6,7 @@ import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
 import { PageQuery } from '../common/paging';
 import { UuidParamPipe } from '../common/uuid-param.pipe';
 import { Envelope } from '../core/envelope/envelope.decorator';
+import { AcceptsBody, MULTIPART_CONTENT_TYPE } from '../core/http/content-type';
 import { FilesService, UPLOAD_FIELD } from './files.service';
 
 /** Express hands over the Node request itself, Fastify wraps it as `raw`; both leave multipart unread. */
@@ -19,7 +20,8 @@ export class FilesController {
   constructor(private readonly files: FilesService) {}
 
   @Post()
-  @ApiConsumes('multipart/form-data')
+  @AcceptsBody('multipart')
+  @ApiConsumes(MULTIPART_CONTENT_TYPE)
   @ApiBody({ schema: { type: 'object', required: [UPLOAD_FIELD], properties: { [UPLOAD_FIELD]: { type: 'string', format: 'binary' } } } })
   upload(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Req() request: AdapterRequest) {
     return this.files.upload(actor, id, request.raw ?? request);

@@ -3,7 +3,6 @@ import { Reflector } from '@nestjs/core';
 import { ClientProgram, ClientProgramDirectory } from '../access/client-program';
 import { SecretBox } from '../core/crypto/secret-box';
 import { DeclareAuthScheme } from '../core/http/auth-scheme';
-import { FORM_CONTENT_TYPE, requireContentType } from '../core/http/content-type';
 import { plainFields } from './legacy-fields';
 import { verifyMd5Signature } from './signing/md5-signature';
 
@@ -11,8 +10,8 @@ const MD5_REQUIRED = 'cardkey:legacy-md5';
 const LEGACY_PROGRAM = Symbol.for('cardkey.legacyProgram');
 
 /**
- * The program of a legacy route, in the order of decisions §3: content type (form; a GET reads the
- * query string), the `app` rules, the program, then — on MD5 routes — the parameter signature over
+ * The program of a legacy route, in the order of decisions §3 (the input boundary has checked the
+ * form content type already; a GET reads the query string): the `app` rules, the program, then — on MD5 routes — the parameter signature over
  * every field and its timestamp. Nothing is looked at before `app` passes.
  */
 @Injectable()
@@ -26,7 +25,6 @@ export class LegacyProgramGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest();
     const isGet = String(request.method).toUpperCase() === 'GET';
-    if (!isGet) requireContentType(request, FORM_CONTENT_TYPE);
     const fields = plainFields(isGet ? request.query : request.body);
     const program = await this.directory.byAppField(fields.app);
     if (this.reflector.getAllAndOverride<boolean>(MD5_REQUIRED, [context.getHandler(), context.getClass()])) {

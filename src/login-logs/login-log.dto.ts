@@ -2,24 +2,22 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
 import { MAX_INT32 } from '../common/limits';
-import { PageQuery } from '../common/paging';
+import { decimalInteger, PageQuery } from '../common/paging';
 import { ClientFamilyName } from './login-log.entity';
 
 export const CLIENT_FAMILIES = ['connect', 'v3', 'sdk', 'legacy'] as const;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-/** A decimal integer in a query string becomes a number; anything else (also an empty value) stays and fails @IsInt. */
-const queryInteger = ({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d{1,10}$/.test(value) ? Number(value) : value);
 
 export class ListLoginLogsQuery extends PageQuery {
-  @ApiPropertyOptional() @IsOptional() @Transform(queryInteger) @IsInt() @Min(1) @Max(MAX_INT32)
+  @ApiPropertyOptional() @IsOptional() @Transform(decimalInteger) @IsInt() @Min(1) @Max(MAX_INT32)
   card_id?: number;
 
   @ApiPropertyOptional({ description: 'exact device code' }) @IsOptional() @IsString() @Length(1, 128)
   machine_code?: string;
 
   @ApiPropertyOptional({ description: '0 = success, else the error catalog code' })
-  @IsOptional() @Transform(queryInteger) @IsInt() @Min(0) @Max(MAX_INT32)
+  @IsOptional() @Transform(decimalInteger) @IsInt() @Min(0) @Max(MAX_INT32)
   result_code?: number;
 
   @ApiPropertyOptional({ enum: CLIENT_FAMILIES }) @IsOptional() @IsIn(CLIENT_FAMILIES)

@@ -5,6 +5,7 @@ import {
 import { Optional } from '../common/optional';
 import { MAX_INT32 } from '../common/limits';
 import { PageQuery } from '../common/paging';
+import { TRANSPORT_ENCRYPTIONS, TransportEncryption } from './project.entity';
 
 /** Settings an author may set on its own project (decisions §7). */
 export class ProjectSettingsDto {
@@ -36,8 +37,9 @@ export class ProjectSettingsDto {
   @ApiPropertyOptional({ enum: ['rebind', 'locked', 'free'] }) @Optional() @IsIn(['rebind', 'locked', 'free'])
   user_machine_policy?: 'rebind' | 'locked' | 'free';
 
-  @ApiPropertyOptional({ enum: ['none', 'rc4', 'aes'] }) @Optional() @IsIn(['none', 'rc4', 'aes'])
-  transport_encryption?: 'none' | 'rc4' | 'aes';
+  @ApiPropertyOptional({ enum: TRANSPORT_ENCRYPTIONS, description: '`aes-gcm` is authenticated; prefer it for new clients (`aes` is CBC, kept for old ones)' })
+  @Optional() @IsIn(TRANSPORT_ENCRYPTIONS)
+  transport_encryption?: TransportEncryption;
 
   @ApiPropertyOptional({ type: [String], description: 'client IPs the program is bound to; empty = any' })
   @Optional() @IsArray() @ArrayMaxSize(100) @IsIP(undefined, { each: true })

@@ -2,7 +2,8 @@ import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateCol
 
 export type ProjectStatus = 'active' | 'disabled';
 export type UserMachinePolicy = 'rebind' | 'locked' | 'free';
-export type TransportEncryption = 'none' | 'rc4' | 'aes';
+export const TRANSPORT_ENCRYPTIONS = ['none', 'rc4', 'aes', 'aes-gcm'] as const;
+export type TransportEncryption = (typeof TRANSPORT_ENCRYPTIONS)[number];
 
 /** One client program (decisions §7). Secrets are AES-256-GCM ciphertexts (SecretBox). */
 @Entity('projects')

@@ -1,5 +1,4 @@
-import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
 import { ClientProgram, ClientProgramDirectory } from '../access/client-program';
 import { unixSeconds } from '../common/time';
 import { SecretBox } from '../core/crypto/secret-box';
@@ -7,17 +6,15 @@ import { pathOf } from '../core/envelope/family';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { DeclareAuthScheme } from '../core/http/auth-scheme';
-import { FORM_CONTENT_TYPE, JSON_CONTENT_TYPE, requireContentType } from '../core/http/content-type';
+import { AcceptsBody } from '../core/http/content-type';
 import { SharedStore } from '../core/store/shared-store';
 import { HMAC_NONCE_PATTERN, SIGNATURE_HEADERS, SIGNATURE_WINDOW_SECONDS, signatureMatches } from './hmac-signature';
 
-type BodyKind = 'form' | 'json';
-const BODY_KIND = 'cardkey:hmac-body-kind';
 const SIGNED_PROGRAM = Symbol.for('cardkey.signedProgram');
-const CONTENT_TYPES: Record<BodyKind, string> = { form: FORM_CONTENT_TYPE, json: JSON_CONTENT_TYPE };
 
 /**
- * V3 and SDK authentication, in the order of decisions §3: content type, then the `app` rules
+ * V3 and SDK authentication, in the order of decisions §3: content type (checked by the input
+ * boundary, which runs first), then the `app` rules
  * (missing, only inside `data`, a `data` ciphertext, an internal key) before anything is decrypted
  * or looked up, then program, signature, timestamp and a nonce claimed once per program for 300 s
  * in the shared store.
@@ -25,7 +22,6 @@ const CONTENT_TYPES: Record<BodyKind, string> = { form: FORM_CONTENT_TYPE, json:
 @Injectable()
 export class HmacGuard implements CanActivate {
   constructor(
-    private readonly reflector: Reflector,
     private readonly directory: ClientProgramDirectory,
     private readonly box: SecretBox,
     private readonly store: SharedStore,
@@ -33,8 +29,6 @@ export class HmacGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest();
-    const kind = this.reflector.getAllAndOverride<BodyKind>(BODY_KIND, [context.getHandler(), context.getClass()]);
-    requireContentType(request, CONTENT_TYPES[kind]);
     const body = (request.body ?? {}) as Record<string, unknown>;
     // `app` only inside `data` is APP_REQUIRED; `app` beside a `data` ciphertext is refused too.
     if (typeof body.app === 'string' && body.app.trim() && body.data !== undefined) throw new ServiceError(ErrorCode.CIPHERTEXT_NOT_ALLOWED);
@@ -62,6 +56,6 @@ export class HmacGuard implements CanActivate {
 }
 
 /** HMAC-signed client route whose body is form-encoded (V3) or JSON (SDK). */
-export const HmacSigned = (body: BodyKind) => applyDecorators(DeclareAuthScheme('hmac'), SetMetadata(BODY_KIND, body), UseGuards(HmacGuard));
+export const HmacSigned = (body: 'form' | 'json') => applyDecorators(DeclareAuthScheme('hmac'), AcceptsBody(body), UseGuards(HmacGuard));
 
 export const SignedProgram = createParamDecorator((_: unknown, ctx: ExecutionContext): ClientProgram => ctx.switchToHttp().getRequest()[SIGNED_PROGRAM]);

@@ -24,7 +24,7 @@ export interface TestApp {
  * directory, or the PostgreSQL at DATABASE_URL when the environment sets it (with REDIS_URL for
  * shared state); HTTP_ADAPTER picks Express or Fastify. Log lines are captured for assertions.
  */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: { clientAddress?: string } = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ck-test-'));
   const config = loadConfig({
     ...process.env,
@@ -36,6 +36,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     // Suites log in often; the throttle itself is tested with its own low limit.
     ADMIN_LOGIN_ATTEMPTS_PER_MINUTE: '10000',
     APP_USER_LOGIN_ATTEMPTS_PER_MINUTE: '10000',
+    ...(options.clientAddress ? { TRUST_PROXY: '127.0.0.1' } : {}),
     ...env,
   });
   const logs: string[] = [];
@@ -52,13 +53,29 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   return {
     app,
     logs,
-    http: () => request(server),
+    http: options.clientAddress ? () => fromAddress(request(server), options.clientAddress!) : () => request(server),
     baseUrl: () => (listening ??= app.listen(0, '127.0.0.1').then(() => app.getUrl())),
     close: async () => {
       await app.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Requests that come from `address` (X-Forwarded-For, believed from loopback): with Redis, failure
+ * counters of an address are shared by every suite, so a suite that tests them needs its own.
+ */
+function fromAddress(agent: ReturnType<typeof request>, address: string): ReturnType<typeof request> {
+  return new Proxy(agent, {
+    get: (target, method: string) => (url: string) => (target[method as 'get'](url) as request.Test).set('X-Forwarded-For', address),
+  });
+}
+
+/** A client address no other run or suite uses (for tests of per-address limits). */
+export function uniqueAddress(): string {
+  const octet = () => Math.floor(Math.random() * 250) + 1;
+  return `10.${octet()}.${octet()}.${octet()}`;
 }
 
 let counter = 0;

@@ -1,11 +1,21 @@
-import { ErrorCode } from '../errors/error-code';
-import { ServiceError } from '../errors/service-error';
+import { SetMetadata } from '@nestjs/common';
 
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 export const JSON_CONTENT_TYPE = 'application/json';
+export const MULTIPART_CONTENT_TYPE = 'multipart/form-data';
 
-/** A client route reads one body type; any other (or none) is UNSUPPORTED_MEDIA_TYPE, before any work. */
-export function requireContentType(request: { headers?: Record<string, unknown> }, expected: string): void {
-  const actual = String(request.headers?.['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  if (actual !== expected) throw new ServiceError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, `Send the body as ${expected}`);
+export type BodyType = 'form' | 'json' | 'multipart';
+export const BODY_TYPE = 'cardkey:body-type';
+export const CONTENT_TYPES: Readonly<Record<BodyType, string>> = { form: FORM_CONTENT_TYPE, json: JSON_CONTENT_TYPE, multipart: MULTIPART_CONTENT_TYPE };
+
+/**
+ * The one body type a route reads. The input boundary refuses any other (or none, on a client
+ * route) with UNSUPPORTED_MEDIA_TYPE before any other check. Undeclared routes read their family's
+ * type: form for Connect and legacy, JSON for SDK and the admin API.
+ */
+export const AcceptsBody = (type: BodyType) => SetMetadata(BODY_TYPE, type);
+
+/** The media type of a request, lowercased, without parameters ('' when absent). */
+export function mediaTypeOf(request: { headers?: Record<string, unknown> }): string {
+  return String(request.headers?.['content-type'] ?? '').split(';')[0].trim().toLowerCase();
 }

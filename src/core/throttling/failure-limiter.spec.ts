@@ -1,8 +1,9 @@
-import { AppConfig } from '../config/app-config';
-import { ErrorCode } from '../core/errors/error-code';
-import { ServiceError } from '../core/errors/service-error';
-import { MemoryStore } from '../core/store/memory-store';
-import { failureWindow, LoginFailureLimiter } from './login-failure-limiter';
+import { ErrorCode } from '../errors/error-code';
+import { ServiceError } from '../errors/service-error';
+import { MemoryStore } from '../store/memory-store';
+import { FailureLimiter, FailurePolicy, FailureScopes, failureWindow } from './failure-limiter';
+
+const POLICY: FailurePolicy = { name: 'test-login', limit: 3, failure: ErrorCode.BAD_CREDENTIALS };
 
 const badCredentials = () => Promise.reject(new ServiceError(ErrorCode.BAD_CREDENTIALS));
 const banned = () => Promise.reject(new ServiceError(ErrorCode.USER_BANNED));
@@ -17,14 +18,15 @@ async function codeOf(promise: Promise<unknown>): Promise<number | 'ok'> {
   }
 }
 
-describe('failed-login limiter', () => {
+describe(FailureLimiter.name, () => {
   let store: MemoryStore;
-  let limiter: LoginFailureLimiter;
+  let limiter: { guard: <T>(scopes: FailureScopes, attempt: () => Promise<T>) => Promise<T> };
 
   beforeEach(() => {
     jest.useFakeTimers({ now: new Date('2030-01-01T00:00:10Z'), doNotFake: ['setInterval', 'clearInterval'] });
     store = new MemoryStore();
-    limiter = new LoginFailureLimiter(store, Object.assign(new AppConfig(), { APP_USER_LOGIN_ATTEMPTS_PER_MINUTE: 3 }));
+    const real = new FailureLimiter(store);
+    limiter = { guard: (scopes, attempt) => real.guard(POLICY, scopes, attempt) };
   });
   afterEach(() => {
     store.close();
@@ -72,6 +74,12 @@ describe('failed-login limiter', () => {
     const codes = await Promise.all(Array.from({ length: 10 }, () => codeOf(limiter.guard({ account: 'user:a', address: 'ip:a' }, slowWrong))));
     expect(checked).toBe(3);
     expect(codes.filter((c) => c === ErrorCode.RATE_LIMITED)).toHaveLength(7);
+  });
+
+  it('limits by address alone when there is no account', async () => {
+    for (let i = 0; i < 3; i++) expect(await codeOf(limiter.guard({ address: 'ip:a' }, badCredentials))).toBe(ErrorCode.BAD_CREDENTIALS);
+    expect(await codeOf(limiter.guard({ address: 'ip:a' }, success))).toBe(ErrorCode.RATE_LIMITED);
+    expect(await codeOf(limiter.guard({ address: 'ip:b' }, success))).toBe('ok');
   });
 
   it('starts counting afresh in the next window', async () => {

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from '../config/app-config';
-import { ErrorCode } from '../core/errors/error-code';
-import { ServiceError } from '../core/errors/service-error';
-import { SharedStore } from '../core/store/shared-store';
+import { ErrorCode } from '../errors/error-code';
+import { ServiceError } from '../errors/service-error';
+import { SharedStore } from '../store/shared-store';
 
 export const FAILURE_WINDOW_SECONDS = 60;
 
@@ -13,47 +12,55 @@ export function failureWindow(nowMs: number, windowSeconds = FAILURE_WINDOW_SECO
   return { index, retryAfter: Math.max(1, Math.ceil(((index + 1) * windowMs - nowMs) / 1000)) };
 }
 
+/** What is limited: a name for the counters, failures allowed per minute and scope, and the code that counts as one. */
+export interface FailurePolicy {
+  name: string;
+  limit: number;
+  failure: ErrorCode;
+}
+
+/** `account` (optional) is strict under concurrency; `address` tolerates many callers behind one address. */
+export interface FailureScopes {
+  account?: string;
+  address: string;
+}
+
 /**
- * Slows password guessing on program-user logins (decisions §6): at most
- * APP_USER_LOGIN_ATTEMPTS_PER_MINUTE failed logins per minute per (project, username) and per
- * (project, client address), counted in the shared store so every instance counts together. Only
- * wrong passwords count; over the limit a login is refused before any password check and before
- * the interface quota, with RATE_LIMITED and Retry-After (the seconds left in the window).
+ * Slows guessing (program-user and admin passwords, legacy transport ciphertexts): at most
+ * `limit` failures per minute per account and per client address, counted in the shared store so
+ * every instance counts together. Only the policy's failure code counts; over the limit an attempt
+ * is refused before it runs, with RATE_LIMITED and Retry-After (the seconds left in the window).
  *
  * The account scope is strict under concurrency: each attempt reserves a slot with an atomic bounded
  * increment (a burst of parallel guesses at one account cannot slip past the limit) and gives it
- * back unless the password was wrong. The address scope only refuses once its failures reach the
+ * back unless the attempt failed. The address scope only refuses once its failures reach the
  * limit and counts a failure after the fact, so many users behind one address (an office, a
- * carrier NAT) can log in at the same time.
+ * carrier NAT) can succeed at the same time.
  */
 @Injectable()
-export class LoginFailureLimiter {
-  constructor(
-    private readonly store: SharedStore,
-    private readonly config: AppConfig,
-  ) {}
+export class FailureLimiter {
+  constructor(private readonly store: SharedStore) {}
 
-  async guard<T>(scopes: { account: string; address: string }, attempt: () => Promise<T>): Promise<T> {
-    const limit = this.config.APP_USER_LOGIN_ATTEMPTS_PER_MINUTE;
+  async guard<T>(policy: FailurePolicy, scopes: FailureScopes, attempt: () => Promise<T>): Promise<T> {
     const { index, retryAfter } = failureWindow(Date.now());
     const ttl = FAILURE_WINDOW_SECONDS * 2;
-    const accountKey = key(scopes.account, index);
-    const addressKey = key(scopes.address, index);
-    const refuse = () => new ServiceError(ErrorCode.RATE_LIMITED, 'Too many failed logins; retry later', { headers: { 'Retry-After': String(retryAfter) } });
-    if (Number((await this.store.get(addressKey)) ?? 0) >= limit) throw refuse();
-    if ((await this.store.increment(accountKey, ttl, limit)) === null) throw refuse();
+    const accountKey = scopes.account === undefined ? undefined : key(policy, scopes.account, index);
+    const addressKey = key(policy, scopes.address, index);
+    const refuse = () => new ServiceError(ErrorCode.RATE_LIMITED, 'Too many failed attempts; retry later', { headers: { 'Retry-After': String(retryAfter) } });
+    if (Number((await this.store.get(addressKey)) ?? 0) >= policy.limit) throw refuse();
+    if (accountKey && (await this.store.increment(accountKey, ttl, policy.limit)) === null) throw refuse();
     try {
       const result = await attempt();
-      await this.store.decrement(accountKey);
+      if (accountKey) await this.store.decrement(accountKey);
       return result;
     } catch (error) {
-      if (error instanceof ServiceError && error.code === ErrorCode.BAD_CREDENTIALS) await this.store.increment(addressKey, ttl);
-      else await this.store.decrement(accountKey);
+      if (error instanceof ServiceError && error.code === policy.failure) await this.store.increment(addressKey, ttl);
+      else if (accountKey) await this.store.decrement(accountKey);
       throw error;
     }
   }
 }
 
-function key(scope: string, window: number): string {
-  return `app-user-login:${scope}:${window}`;
+function key(policy: FailurePolicy, scope: string, window: number): string {
+  return `${policy.name}-failures:${scope}:${window}`;
 }

@@ -3,11 +3,14 @@ import { ClientProgram } from '../../access/client-program';
 import { InterfaceGate } from '../../access/interface-gate';
 import { AppUserCredentialsDto } from '../../app-users/app-users.dto';
 import { AppUsersService } from '../../app-users/app-users.service';
+import { AppConfig } from '../../config/app-config';
 import { SecretBox } from '../../core/crypto/secret-box';
 import { ClientReply } from '../../core/envelope/render';
 import { ErrorCode } from '../../core/errors/error-code';
 import { ServiceError } from '../../core/errors/service-error';
+import { findInputProblem, hasBrokenPercentEncoding } from '../../core/http/input-rules';
 import { RequestContext } from '../../core/http/request-context';
+import { FailureLimiter } from '../../core/throttling/failure-limiter';
 import { FilesService } from '../../files/files.service';
 import { TransportEncryption } from '../../projects/project.entity';
 import { LEGACY_GATE, LegacyCardsService } from '../cards/legacy-cards.service';
@@ -20,6 +23,15 @@ import { openLegacyPayload, sealLegacyData } from '../transport/transport-codec'
 import { canonicalAction, LEGACY_ACTION_ALIASES, LEGACY_ACTIONS, LegacyAction, MD5_SIGNED_ACTIONS } from './legacy-actions';
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * The one answer to every ciphertext that does not open into a request: bad base64, bad padding,
+ * a wrong tag, a plaintext that is not UTF-8 or not well-formed fields, an unknown action, another
+ * `app`, or a signature that does not verify. One code, one message, one status, so that no answer
+ * tells a padding oracle which step failed (docs/security.md).
+ */
+const TRANSPORT_FAILURE = 'data could not be decrypted and verified';
+const transportFailure = () => new ServiceError(ErrorCode.BAD_REQUEST, TRANSPORT_FAILURE, { details: ['data'] });
 
 /**
  * The Legacy V1 aggregate entry (decisions §10). With the project's transport encryption (`rc4`,
@@ -38,20 +50,40 @@ export class LegacyAggregateService {
     private readonly files: FilesService,
     private readonly gate: InterfaceGate,
     private readonly box: SecretBox,
+    private readonly limiter: FailureLimiter,
+    private readonly config: AppConfig,
   ) {}
 
   async handle(program: ClientProgram, form: LegacyFields, client: RequestContext): Promise<ClientReply> {
     const mode = program.project.transportEncryption;
-    const transportKey = mode === 'none' ? '' : this.box.decrypt(program.project.transportKeyEnc);
-    const fields = mode === 'none' ? form : openFields(mode, transportKey, form);
-    const action = canonicalAction(fields.api);
-    if (!action) {
-      const known = [...LEGACY_ACTIONS, ...Object.keys(LEGACY_ACTION_ALIASES)].join(', ');
-      throw new ServiceError(ErrorCode.BAD_REQUEST, `Unknown api action; use one of ${known}`, { details: ['api'] });
+    if (mode === 'none') {
+      const action = actionOf(form);
+      if (MD5_SIGNED_ACTIONS.has(action)) verifyMd5Signature(form, this.box.decrypt(program.project.legacySecretEnc));
+      return this.run(action, program, form, client);
     }
-    if (MD5_SIGNED_ACTIONS.has(action)) verifyMd5Signature(fields, this.box.decrypt(program.project.legacySecretEnc));
+    const transportKey = this.box.decrypt(program.project.transportKeyEnc);
+    const { action, fields } = await this.openRequest(program, mode, transportKey, form, client);
     const reply = await this.run(action, program, fields, client);
-    return mode === 'none' ? reply : { ...reply, data: sealLegacyData(mode, transportKey, reply.data ?? {}) };
+    return { ...reply, data: sealLegacyData(mode, transportKey, reply.data ?? {}) };
+  }
+
+  /**
+   * Opens and authenticates an encrypted request. Every failure up to a verified signature is the
+   * same TRANSPORT_FAILURE, and failures are limited per client address (TRANSPORT_FAILURES_PER_MINUTE).
+   */
+  private async openRequest(program: ClientProgram, mode: Exclude<TransportEncryption, 'none'>, transportKey: string, form: LegacyFields, client: RequestContext) {
+    const policy = { name: 'transport', limit: this.config.TRANSPORT_FAILURES_PER_MINUTE, failure: ErrorCode.BAD_REQUEST };
+    return this.limiter.guard(policy, { address: client.clientIp }, async () => {
+      try {
+        const fields = openFields(mode, transportKey, form);
+        const action = actionOf(fields);
+        if (MD5_SIGNED_ACTIONS.has(action)) verifyMd5Signature(fields, this.box.decrypt(program.project.legacySecretEnc));
+        return { action, fields };
+      } catch (error) {
+        if (error instanceof ServiceError) throw transportFailure();
+        throw error;
+      }
+    });
   }
 
   private async run(action: LegacyAction, program: ClientProgram, fields: LegacyFields, client: RequestContext): Promise<ClientReply> {
@@ -83,22 +115,30 @@ export class LegacyAggregateService {
   }
 }
 
+/** The canonical action named by `api`, or BAD_REQUEST listing the known ones. */
+function actionOf(fields: LegacyFields): LegacyAction {
+  const action = canonicalAction(fields.api);
+  if (action) return action;
+  const known = [...LEGACY_ACTIONS, ...Object.keys(LEGACY_ACTION_ALIASES)].join(', ');
+  throw new ServiceError(ErrorCode.BAD_REQUEST, `Unknown api action; use one of ${known}`, { details: ['api'] });
+}
+
 /**
- * The fields of a transport-encrypted request: `data` must be base64 that decrypts to url-encoded
- * fields; `app` stays the clear one (a different `app` inside is refused). Anything else is
- * BAD_REQUEST, before any work.
+ * The fields of a transport-encrypted request: `data` must be base64 that decrypts to UTF-8
+ * url-encoded fields that pass the input boundary's rules; `app` stays the clear one (a different
+ * `app` inside is refused). Any failure throws; the caller turns it into TRANSPORT_FAILURE.
  */
 function openFields(mode: Exclude<TransportEncryption, 'none'>, transportKey: string, form: LegacyFields): LegacyFields {
   const data = (form.data ?? '').replace(/\s/g, '');
-  if (!data || !BASE64.test(data)) throw new ServiceError(ErrorCode.BAD_REQUEST, `This program uses ${mode} transport encryption: send app and data (base64)`, { details: ['data'] });
-  let inner: LegacyFields;
+  if (!data || !BASE64.test(data)) throw transportFailure();
+  let plain: string;
   try {
-    inner = openLegacyPayload(mode, transportKey, data);
+    plain = new TextDecoder('utf-8', { fatal: true }).decode(openLegacyPayload(mode, transportKey, data));
   } catch {
-    throw new ServiceError(ErrorCode.BAD_REQUEST, 'data could not be decrypted', { details: ['data'] });
+    throw transportFailure();
   }
-  if (inner.app !== undefined && inner.app.trim() !== form.app.trim()) {
-    throw new ServiceError(ErrorCode.BAD_REQUEST, 'app inside data differs from the clear app', { details: ['app'] });
-  }
+  if (hasBrokenPercentEncoding(plain)) throw transportFailure();
+  const inner: LegacyFields = Object.fromEntries(new URLSearchParams(plain));
+  if (findInputProblem(inner, 'data') || (inner.app !== undefined && inner.app.trim() !== form.app.trim())) throw transportFailure();
   return { ...inner, app: form.app };
 }

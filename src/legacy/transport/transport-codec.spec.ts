@@ -20,7 +20,26 @@ describe('openLegacyPayload / sealLegacyData', () => {
     const iv = randomBytes(16);
     const cipher = createCipheriv('aes-256-cbc', aesKey('tk'), iv);
     const data = Buffer.concat([iv, cipher.update('api=notice&x=a%20b'), cipher.final()]).toString('base64');
-    expect(openLegacyPayload('aes', 'tk', data)).toEqual({ api: 'notice', x: 'a b' });
+    expect(openLegacyPayload('aes', 'tk', data).toString('utf8')).toBe('api=notice&x=a%20b');
+  });
+
+  it('round-trips aes-gcm and refuses a ciphertext with one flipped byte (authenticated)', () => {
+    const sealed = Buffer.from(sealLegacyData('aes-gcm', 'tk', { ok: 1 }), 'base64');
+    expect(JSON.parse(openLegacyPayload('aes-gcm', 'tk', sealed.toString('base64')).toString())).toEqual({ ok: 1 });
+    for (const at of [0, 12, sealed.length - 1]) {
+      const flipped = Buffer.from(sealed);
+      flipped[at] ^= 1;
+      expect(() => openLegacyPayload('aes-gcm', 'tk', flipped.toString('base64'))).toThrow();
+    }
+    expect(() => openLegacyPayload('aes-gcm', 'other-key', sealed.toString('base64'))).toThrow();
+  });
+
+  it('opens aes-gcm made outside the codec: IV (12) ‖ ciphertext ‖ tag (16), key SHA-256(transport key)', () => {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', aesKey('tk'), iv);
+    const body = Buffer.concat([cipher.update('api=notice'), cipher.final()]);
+    const data = Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64');
+    expect(openLegacyPayload('aes-gcm', 'tk', data).toString()).toBe('api=notice');
   });
 
   it('seals AES answers that decrypt outside the codec, with a fresh IV each time', () => {
