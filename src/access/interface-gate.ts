@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
+import { onFault } from '../core/http/request-context';
 import { InterfaceName } from '../platform/interface-names';
 import { PlatformService } from '../platform/platform.service';
 import { ClientProgram } from './client-program';
@@ -16,7 +17,8 @@ export interface GateOptions {
 /**
  * The checks every client interface passes, in the order of decisions §3: program and author
  * status, basic package (or Connect opening), verification switch, platform interface status,
- * per-project authorization, then the daily quota (a refused request consumes none).
+ * per-project authorization, then the daily quota (a refused request consumes none, and a request
+ * that ends in a platform fault gives its unit back).
  */
 @Injectable()
 export class InterfaceGate {
@@ -35,9 +37,10 @@ export class InterfaceGate {
     if (!(await this.platform.interfaceStatus())[name]) throw new ServiceError(ErrorCode.INTERFACE_DISABLED);
     const authorization = program.authorizations[name];
     if (authorization && !authorization.authorized) throw new ServiceError(ErrorCode.INTERFACE_NOT_AUTHORIZED);
-    if (!(await this.quota.consume(`${project.id}:${name}`, authorization?.dailyQuota ?? null))) {
-      throw new ServiceError(ErrorCode.QUOTA_EXCEEDED);
-    }
+    const subject = `${project.id}:${name}`;
+    const limit = authorization?.dailyQuota ?? null;
+    if (!(await this.quota.consume(subject, limit))) throw new ServiceError(ErrorCode.QUOTA_EXCEEDED);
+    if (limit !== null) onFault(() => this.quota.release(subject, limit));
   }
 
   /** Whether an interface is usable without consuming quota (e.g. to show an announcement). */

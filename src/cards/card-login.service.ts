@@ -65,14 +65,32 @@ export class CardLoginService {
     try {
       await this.gate.admit(request.program, 'card_login', request.gate);
     } catch (error) {
-      if (error instanceof ServiceError) await this.dataSource.manager.insert(LoginLog, logRow(request, null, error.code));
+      await this.logRefusal(request, error);
       throw error;
     }
     const token = newToken();
     const tokenHash = hashToken(token);
-    const card = (await this.repeatLogin(request, tokenHash)) ?? (await this.dataSource.transaction((em) => this.decide(em, request, tokenHash)));
+    let card: Card | ServiceError;
+    try {
+      card = (await this.repeatLogin(request, tokenHash)) ?? (await this.dataSource.transaction((em) => this.decide(em, request, tokenHash)));
+    } catch (fault) {
+      await this.logRefusal(request, fault);
+      throw fault;
+    }
     if (card instanceof ServiceError) throw card;
     return { card, token };
+  }
+
+  /**
+   * The log row of an attempt refused by the gate or failed by a fault: every attempt that reaches
+   * the gate is logged. A fault's row is written if the database still can (SYSTEM_ERROR).
+   */
+  private async logRefusal(request: CardLoginRequest, error: unknown): Promise<void> {
+    if (error instanceof ServiceError && error.code !== ErrorCode.SYSTEM_ERROR) {
+      await this.dataSource.manager.insert(LoginLog, logRow(request, null, error.code));
+    } else {
+      await this.dataSource.manager.insert(LoginLog, logRow(request, null, ErrorCode.SYSTEM_ERROR)).catch(() => undefined);
+    }
   }
 
   /**

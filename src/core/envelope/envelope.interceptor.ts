@@ -1,7 +1,8 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor, StreamableFile } from '@nestjs/common';
 import { HttpAdapterHost, Reflector } from '@nestjs/core';
-import { map, Observable } from 'rxjs';
-import { requestIdOf } from '../http/request-context';
+import { catchError, from, map, Observable, switchMap, throwError } from 'rxjs';
+import { classifyError } from '../errors/to-service-error';
+import { requestIdOf, undoAfterFault } from '../http/request-context';
 import { ENVELOPE_FAMILY } from './envelope.decorator';
 import { Family } from './family';
 import { renderSuccess } from './render';
@@ -26,6 +27,10 @@ export class EnvelopeInterceptor implements NestInterceptor {
     return next
       .handle()
       // A file download answers its bytes, not an envelope.
-      .pipe(map((reply) => (reply instanceof StreamableFile ? reply : applyRenames(renderSuccess(family, reply, requestId), responseRenamesOf(request)))));
+      .pipe(
+        map((reply) => (reply instanceof StreamableFile ? reply : applyRenames(renderSuccess(family, reply, requestId), responseRenamesOf(request)))),
+        // A platform fault gives back what the request consumed (quota units) before it is answered.
+        catchError((error: unknown) => (classifyError(error).fault ? from(undoAfterFault(request)).pipe(switchMap(() => throwError(() => error))) : throwError(() => error))),
+      );
   }
 }

@@ -10,6 +10,8 @@ export interface RequestContext {
   clientIp: string;
   /** Values computed once per request (see `perRequest`). */
   memo?: Map<symbol, unknown>;
+  /** What to undo if the request ends in a platform fault (see `onFault`). */
+  undoOnFault?: Array<() => Promise<void>>;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();
@@ -55,6 +57,23 @@ export function requestIdOf(req: unknown): string {
 
 export function currentRequestId(): string | undefined {
   return storage.getStore()?.requestId;
+}
+
+/**
+ * Registers work to undo when the current request ends in a platform fault (SYSTEM_ERROR): a quota
+ * unit is spent only by a request that was answered. The envelope interceptor runs them.
+ */
+export function onFault(undo: () => Promise<void>): void {
+  const context = storage.getStore();
+  if (context) (context.undoOnFault ??= []).push(undo);
+}
+
+/** Runs (once) what `onFault` registered for this request; failures to undo are swallowed by design. */
+export async function undoAfterFault(req: unknown): Promise<void> {
+  const context = requestContextOf(req);
+  const undo = context.undoOnFault ?? [];
+  context.undoOnFault = undefined;
+  await Promise.all(undo.map((fn) => fn().catch(() => undefined)));
 }
 
 /**
