@@ -2,15 +2,30 @@ import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from '../app.module';
 import { AppConfig } from '../config/app-config';
 import { parseTrustedProxies } from '../core/http/client-ip';
-import { requestContextMiddleware } from '../core/http/request-context';
+import { familyOfPath, pathOf } from '../core/envelope/family';
+import { renderFailure } from '../core/envelope/render';
+import { ErrorCode } from '../core/errors/error-code';
+import { ServiceError } from '../core/errors/service-error';
+import { chooseRequestId, requestContextMiddleware } from '../core/http/request-context';
 import { JsonLogger } from '../core/logging/json-logger';
 import { MetricsService } from '../core/metrics/metrics.service';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * Fastify refuses a URL it cannot decode (a broken percent escape) before routing, so before the
+ * request context and the exception filter: answer it here in the path's family envelope.
+ */
+function answerBadUrl(_error: unknown, request: FastifyRequest, reply: FastifyReply): void {
+  const requestId = chooseRequestId(request.headers['x-request-id']);
+  const error = new ServiceError(ErrorCode.BAD_REQUEST, 'The URL has a percent escape that is not UTF-8');
+  void reply.code(error.httpStatus).header('X-Request-Id', requestId).send(renderFailure(familyOfPath(pathOf(request.url)), error, requestId));
+}
 
 /**
  * Builds the application on the configured HTTP adapter. Everything adapter-specific lives here;
@@ -18,7 +33,7 @@ const BODY_LIMIT_BYTES = 1024 * 1024;
  */
 export async function createApp(config: AppConfig, logger = new JsonLogger(config.LOG_LEVEL)): Promise<INestApplication> {
   const fastify = config.HTTP_ADAPTER === 'fastify';
-  const adapter = fastify ? new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, trustProxy: false }) : new ExpressAdapter();
+  const adapter = fastify ? new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, trustProxy: false, frameworkErrors: answerBadUrl }) : new ExpressAdapter();
   const app = await NestFactory.create(AppModule.forRoot(config, logger), adapter, { rawBody: true, logger, abortOnError: false });
 
   // Before routing, so unmatched routes get a request id and are counted too.
