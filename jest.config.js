@@ -25,7 +25,17 @@ const common = {
 module.exports = {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
-    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'], slowTestThreshold: 30 },
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      slowTestThreshold: 30,
+      // One migrated embedded database per run; each test app starts from a copy of it.
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+    },
   ],
   testTimeout: 60_000,
+  // A worker per core: e2e files have their own embedded database each (the shared-database CI passes set 1).
+  maxWorkers: '100%',
 };

@@ -1,12 +1,13 @@
 import { INestApplication } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { createApp } from '../../src/bootstrap/create-app';
 import { loadConfig } from '../../src/config/app-config';
 import { JsonLogger } from '../../src/core/logging/json-logger';
+import { TEMPLATE_ENV } from './global-setup';
 
 export const ADMIN_PASSWORD = 'admin-password-for-tests';
 
@@ -26,6 +27,8 @@ export interface TestApp {
  */
 export async function startTestApp(env: Record<string, string> = {}, options: { clientAddress?: string } = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ck-test-'));
+  const template = process.env[TEMPLATE_ENV];
+  if (template && !process.env.DATABASE_URL) cpSync(template, join(dataDir, 'pgdata'), { recursive: true });
   const config = loadConfig({
     ...process.env,
     DATA_DIR: dataDir,
