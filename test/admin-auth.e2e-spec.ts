@@ -1,4 +1,5 @@
 import { AdminClient, login } from './support/admin-client';
+import { freshWindow } from './support/failure-window';
 import { ADMIN_PASSWORD, startTestApp, TestApp, unique, uniqueAddress } from './support/test-app';
 
 describe('admin auth (e2e)', () => {
@@ -64,6 +65,7 @@ describe('admin login throttling (e2e)', () => {
     const admin = await AdminClient.asPlatformAdmin(t, adminName);
     const victim = await admin.createAuthor(); // its successful login does not count
     const other = await admin.createAuthor();
+    await freshWindow();
     for (let i = 0; i < 3; i++) {
       await t.http().post('/admin/v1/auth/login').send({ username: victim.username, password: 'wrong-guess' }).expect(401);
     }

@@ -1,8 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Response } from 'supertest';
 import { AdminClient } from './support/admin-client';
 import { signedPost } from './support/signing';
 import { expectStandardFailure, throughPlatformWindows } from './support/standard';
+import { freshWindow } from './support/failure-window';
 import { startTestApp, TestApp, unique } from './support/test-app';
 import { ErrorCode } from '../sdk/src';
 
@@ -20,11 +20,6 @@ const ENV = { APP_USER_LOGIN_ATTEMPTS_PER_MINUTE: String(LIMIT), TRUST_PROXY: '1
 
 type Project = Awaited<ReturnType<AdminClient['createProject']>>;
 
-/** Failures are counted per clock minute: start a test early enough in one to finish inside it. */
-async function freshWindow(): Promise<void> {
-  const intoMinute = Date.now() % 60_000;
-  if (intoMinute > 40_000) await sleep(60_000 - intoMinute + 200);
-}
 
 function expectRateLimited(res: Response): void {
   expectStandardFailure(res, 429, RATE_LIMITED);

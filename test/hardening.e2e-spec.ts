@@ -6,6 +6,7 @@ import { DailyQuota } from '../src/access/daily-quota';
 import { PreparedStatements } from '../src/database/prepared-statements';
 import { AdminClient } from './support/admin-client';
 import { cardRepos, insertCard } from './support/cards';
+import { freshWindow } from './support/failure-window';
 import { connectLogin, logRowsOf, openConnectInEveryMode } from './support/connect';
 import { signedPost } from './support/signing';
 import { CARD_HEARTBEAT, CODES, SDK_LOGIN, V3_LOGIN } from './support/standard';
@@ -150,6 +151,7 @@ describe('hardening (e2e)', () => {
     });
 
     it('rate-limits repeated failures from one address with RATE_LIMITED and Retry-After, other addresses unaffected', async () => {
+      await freshWindow();
       const address = newAddress();
       for (let i = 0; i < 5; i++) expect((await send(aes, cbc('wrong-key', Buffer.from('api=notice')), address)).status).toBe(400);
       const limited = await send(aes, cbc(aes.transport_key, Buffer.from('api=notice')), address);
@@ -187,6 +189,7 @@ describe('hardening (e2e)', () => {
       t.http().post('/admin/v1/auth/login').set('X-Forwarded-For', address).send({ username, password });
 
     it('stops many usernames guessed from one address', async () => {
+      await freshWindow();
       const address = newAddress();
       for (let i = 0; i < 3; i++) expect((await attempt(unique('nobody'), 'wrong-password', address)).status).toBe(401);
       expectBadRequest(await attempt(unique('nobody'), 'wrong-password', address), 'admin', 429, CODES.RATE_LIMITED);
@@ -195,6 +198,7 @@ describe('hardening (e2e)', () => {
 
     it('stops one account guessed from many addresses, even with the right password', async () => {
       const victim = await admin.createAuthor();
+      await freshWindow();
       for (let i = 0; i < 3; i++) expect((await attempt(victim.username, 'wrong-password', newAddress())).status).toBe(401);
       const limited = await attempt(victim.username, victim.password, newAddress());
       expectBadRequest(limited, 'admin', 429, CODES.RATE_LIMITED);
