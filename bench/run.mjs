@@ -53,7 +53,7 @@ function positive(name, fallback) {
 }
 
 const DEFAULT_ADAPTERS = ['express', 'fastify'];
-const ALL_SCENARIOS = ['baseline', 'bound', 'new-device', 'nonce', 'v3', 'card-heartbeat', 'user-login', 'user-heartbeat'];
+const ALL_SCENARIOS = ['baseline', 'bound', 'bound-unsigned', 'new-device', 'nonce', 'v3', 'v3-unsigned', 'card-heartbeat', 'user-login', 'user-heartbeat'];
 const JSON_TYPE = 'application/json';
 const S = {
   cards: 100_000,
@@ -100,17 +100,23 @@ function list(name, allowed) {
 const SCENARIOS = {
   baseline: { title: 'baseline: bare route, constant answer', short: 'baseline' },
   bound: { title: 'Connect login, bound device', short: 'bound-device login', target: { ratio: 0.4, p99: 20 } },
+  // The same requests with the project's response_signing off: what Ed25519-signed answers cost (decisions §15).
+  'bound-unsigned': { title: 'Connect login, bound device, answers unsigned', short: 'bound-device login, unsigned' },
   'new-device': { title: 'Connect login, new device each time', short: 'new-device login', target: { ratio: 0.25 } },
   nonce: { title: 'Connect login, bound device + unique nonce', short: 'login with nonce' },
   v3: { title: 'V3 login (HMAC-signed form), bound device', short: 'V3 login', target: { ratio: 0.35 } },
+  'v3-unsigned': { title: 'V3 login, bound device, answers unsigned', short: 'V3 login, unsigned' },
   'card-heartbeat': { title: 'SDK card heartbeat (Bearer session)', short: 'card heartbeat', target: { ratio: 0.6 } },
   'user-login': { title: 'SDK program-user login (argon2 verify)', short: 'user login' },
   'user-heartbeat': { title: 'SDK user heartbeat (Bearer session)', short: 'user heartbeat', target: { ratio: 0.6 } },
 };
 /** Scenarios on the standard routes (JSON answers with code 0 and success true). */
-const STANDARD = new Set(['v3', 'card-heartbeat', 'user-login', 'user-heartbeat']);
+const STANDARD = new Set(['v3', 'v3-unsigned', 'card-heartbeat', 'user-login', 'user-heartbeat']);
+/** Scenarios run with the project's response_signing switched off. */
+const UNSIGNED = new Set(['bound-unsigned', 'v3-unsigned']);
 const PATHS = {
   v3: '/api/legacy/v3/cards/login',
+  'v3-unsigned': '/api/legacy/v3/cards/login',
   sdkCardLogin: '/api/v1/cards/login',
   'card-heartbeat': '/api/v1/cards/heartbeat',
   userRegister: '/api/v1/users/register',
@@ -338,6 +344,7 @@ async function seed(service, ctx) {
     newDevice: batches[0].slice(0, S.newDevicePool),
     bound: batches[1].slice(0, S.boundPool),
     apiSecret: project.api_secret,
+    authorToken,
     cardSessions: [],
     users: [],
     userSessions: [],
@@ -364,6 +371,11 @@ async function seed(service, ctx) {
   const preLoginSeconds = (Date.now() - preStarted) / 1000;
   const clients = await seedClients(base, ctx, fixture, authorToken);
   return { fixture, seed: { how, seconds: seedSeconds, preLogins: logins.length, preLoginSeconds, ...clients } };
+}
+
+/** Switches the benchmark project's signed answers on or off (the admin PATCH drops the cached program everywhere). */
+async function setResponseSigning(service, fixture, on) {
+  await adminCall(service.base, 'PATCH', `/admin/v1/projects/${fixture.projectId}`, { token: fixture.authorToken, json: { response_signing: on } }, 200);
 }
 
 /** Signature headers of a V3 / SDK request (decisions §3): HMAC-SHA256 over method, path, timestamp, nonce, raw body. */
@@ -440,6 +452,7 @@ function bodies(name, fixture, runTag) {
     case 'baseline':
       return () => `user_key=${bound[n++ % bound.length]}&serial=${boundSerial(0)}`;
     case 'bound':
+    case 'bound-unsigned':
       return () => {
         const i = n++ % bound.length;
         return `user_key=${bound[i]}&serial=${boundSerial(i)}`;
@@ -472,7 +485,8 @@ function requests(name, fixture, runTag) {
     return { headers: { 'content-type': JSON_TYPE, authorization: `Bearer ${s.token}` }, body: JSON.stringify({ machine_id: s.machine }) };
   };
   switch (name) {
-    case 'v3': {
+    case 'v3':
+    case 'v3-unsigned': {
       const { bound } = fixture;
       return () => {
         const i = n % bound.length;
@@ -503,7 +517,7 @@ function succeeded(name, body) {
   if (STANDARD.has(name)) {
     if (body?.code !== 0 || body?.success !== true) return false;
     if (name === 'user-login') return typeof body.data?.session_token === 'string';
-    if (name === 'v3') return typeof body.token === 'string';
+    if (name === 'v3' || name === 'v3-unsigned') return typeof body.token === 'string';
     return true;
   }
   return body?.status === true && (name === 'baseline' || typeof body?.data?.token === 'string');
@@ -1045,7 +1059,8 @@ async function main() {
           for (const line of roundTripLines(report.probe)) log(`[${adapter}] ${line}`);
         }
         for (const name of S.scenarios) {
-          const result = await runScenario(service, name, fixture, `${tag}-${adapter}`);
+          if (UNSIGNED.has(name)) await setResponseSigning(service, fixture, false);
+          const result = await runScenario(service, name, fixture, `${tag}-${adapter}`).finally(() => UNSIGNED.has(name) && setResponseSigning(service, fixture, true));
           report.results.push(result);
           log(`[${adapter}] ${SCENARIOS[name].title}: ${fmtInt(result.rps)} req/s, p50 ${fmtMs(result.p50)} ms, p99 ${fmtMs(result.p99)} ms`);
         }

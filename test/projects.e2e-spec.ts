@@ -41,6 +41,8 @@ const DEFAULT_SETTINGS = {
   transport_encryption: 'none',
   ip_bindings: [],
   connect_enabled: false,
+  response_signing: true,
+  offline_grace_seconds: 0,
 };
 
 type Project = Record<string, unknown> & { id: string; program_id: string; owner_id: string; name: string };

@@ -300,4 +300,34 @@ describe('official client against the service (e2e)', () => {
       }
     });
   });
+
+  describe('signed answers and offline licences (decisions §15)', () => {
+    it('trusts only answers signed with the pinned keys, on every family, and verifies a checkout licence offline', async () => {
+      const target = await author.createProject({ offline_grace_seconds: 3600 });
+      await openConnectInEveryMode(t, target.id);
+      const published = (await author.get(`/admin/v1/projects/${target.id}/signing-keys`).expect(200)).body.items as Array<{ kid: string; public_key: string }>;
+      const responseKeys = Object.fromEntries(published.map((k) => [k.kid, k.public_key]));
+      const card = await insertCard(t, target.id);
+      const client = clientFor(target, { responseKeys });
+      expect((await client.cardLogin({ cardKey: card.code, machineId: 'pinned-pc' })).success).toBe(true);
+      expect((await client.cardHeartbeat()).success).toBe(true);
+      expect((await client.v3CardLogin({ cardKey: card.code, machineId: 'pinned-pc' })).success).toBe(true);
+      expect((await client.connectLogin({ cardKey: card.code, serial: 'pinned-pc' })).success).toBe(true);
+      expect((await client.legacy.cardLogin({ cardKey: card.code, machineId: 'pinned-pc' })).success).toBe(true);
+      const refused = await client.cardLogin({ cardKey: card.code, machineId: 'second-pc' });
+      expect([refused.success, refused.code]).toEqual([false, ErrorCode.DEVICE_LIMIT_REACHED]);
+
+      const checkout = await client.cardCheckout({ cardKey: card.code, machineId: 'pinned-pc' });
+      expect(checkout.success).toBe(true);
+      const check = client.checkLicence(checkout.data!.licence, { cardKey: card.code, machineId: 'pinned-pc' });
+      expect(check).toMatchObject({ valid: true, payload: { machine_id: 'pinned-pc', program_id: target.program_id } });
+      expect(client.checkLicence(checkout.data!.licence, { cardKey: card.code, machineId: 'another-pc' }).valid).toBe(false);
+
+      // Pinned to another program's keys, the same service's answers are not trusted.
+      const foreign = (await author.get(`/admin/v1/projects/${project.id}/signing-keys`).expect(200)).body.items as Array<{ kid: string; public_key: string }>;
+      const wrongKeys = clientFor(target, { responseKeys: Object.fromEntries(foreign.map((k) => [k.kid, k.public_key])) });
+      const untrusted = await wrongKeys.cardLogin({ cardKey: card.code, machineId: 'pinned-pc' });
+      expect([untrusted.success, untrusted.code]).toEqual([false, ClientErrorCode.UNTRUSTED_RESPONSE]);
+    });
+  });
 });

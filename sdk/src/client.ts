@@ -3,6 +3,8 @@ import { HeartbeatHandle, HeartbeatLoop, HeartbeatOptions } from './heartbeat';
 import { ConnectFieldNames, Family, judge, Result } from './result';
 import { md5SignedFields, newNonce, signatureHeaders } from './signing';
 import { Call, FetchLike, send, TransportOptions } from './transport';
+import { answerDistrust, ResponseKeys } from './trust';
+import { LicenceCheck, verifyLicence } from './licence';
 import {
   ConnectLoginData,
   HeartbeatData,
@@ -14,6 +16,7 @@ import {
   UserLoginData,
   UserRegisterData,
   VersionData,
+  CheckoutData,
 } from './types';
 
 export interface ClientOptions {
@@ -35,6 +38,19 @@ export interface ClientOptions {
   retryDelayMs?: number;
   /** A fetch implementation; default the global fetch of Node ≥ 18. */
   fetch?: FetchLike;
+  /**
+   * The author's response-signing public keys (kid → base64url, from the admin API's
+   * signing-keys), compiled into the program. When set, every answer must carry a valid Ed25519
+   * signature of one of them over this request, else it is UNTRUSTED_RESPONSE, never a success.
+   */
+  responseKeys?: ResponseKeys;
+  /** Allowed distance between the answer's signing time and this machine's clock; default 300 s. */
+  responseMaxSkewSeconds?: number;
+}
+
+export interface CheckoutInput extends CardCredentials {
+  /** Wanted licence lifetime; the service caps it at the program's offline_grace_seconds. */
+  ttlSeconds?: number;
 }
 
 export interface CardCredentials {
@@ -130,6 +146,23 @@ export class Client {
     return result;
   }
 
+  /** An offline licence for this bound device (`/api/v1/cards/checkout`); keep it to run through an outage. */
+  cardCheckout(input: CheckoutInput): Promise<Result<CheckoutData>> {
+    const payload: Record<string, unknown> = { card_key: input.cardKey, machine_id: input.machineId };
+    if (input.ttlSeconds !== undefined) payload.ttl_seconds = input.ttlSeconds;
+    return this.signedJson<CheckoutData>('/api/v1/cards/checkout', payload, true);
+  }
+
+  /**
+   * Checks a kept offline licence for this program and device without a network (pinned
+   * `responseKeys` needed). Use it when a login answers NETWORK_ERROR; never when the service
+   * answered a refusal: a banned card must stop.
+   */
+  checkLicence(licence: string, input: CardCredentials, now?: number): LicenceCheck {
+    if (!this.options.responseKeys) throw new TypeError('checkLicence needs options.responseKeys');
+    return verifyLicence(licence, { keys: this.options.responseKeys, programId: this.options.programId, machineId: input.machineId, cardKey: input.cardKey, now });
+  }
+
   /** Renews the held card session; SESSION_INVALID or SESSION_TYPE_MISMATCH clears it. */
   cardHeartbeat(): Promise<Result<HeartbeatData>> {
     return this.heartbeat('card');
@@ -166,7 +199,7 @@ export class Client {
         method: 'POST',
         path,
         idempotent: true,
-        build: () => ({ headers: { ...this.headers(FORM), ...signatureHeaders(this.options.apiSecret, { method: 'POST', path, body }) }, body }),
+        build: () => signed(this.headers(FORM), signatureHeaders(this.options.apiSecret, { method: 'POST', path, body }), body),
       }),
     );
   }
@@ -181,7 +214,7 @@ export class Client {
       build: () => {
         const fields: Record<string, string> = { user_key: input.cardKey, serial: input.serial };
         if (input.nonce !== false) fields.nonce = fixedNonce ? (input.nonce as string) : newNonce();
-        return { headers: this.headers(FORM), body: new URLSearchParams(fields).toString() };
+        return { headers: this.headers(FORM), body: new URLSearchParams(fields).toString(), nonce: fields.nonce };
       },
     });
   }
@@ -216,7 +249,11 @@ export class Client {
       method: 'POST',
       path,
       idempotent: true,
-      build: () => ({ headers: { ...this.headers(JSON_TYPE), Authorization: `Bearer ${session.token}` }, body }),
+      // A nonce binds the signed answer to this heartbeat: an old answer cannot be replayed.
+      build: () => {
+        const nonce = newNonce();
+        return { headers: { ...this.headers(JSON_TYPE), Authorization: `Bearer ${session.token}`, 'X-Svc-Nonce': nonce }, body, nonce };
+      },
     });
     if (this.current === session) {
       if (result.success && typeof result.data?.session_expires_at === 'string') session.expiresAt = result.data.session_expires_at;
@@ -240,13 +277,13 @@ export class Client {
   }
 
   /** An SDK request: JSON with `app` in the body, HMAC-signed afresh for each attempt. */
-  private signedJson<T>(path: string, payload: Record<string, string>, idempotent: boolean): Promise<Result<T>> {
+  private signedJson<T>(path: string, payload: Record<string, unknown>, idempotent: boolean): Promise<Result<T>> {
     const body = JSON.stringify({ app: this.options.programId, ...payload });
     return this.call<T>('standard', {
       method: 'POST',
       path,
       idempotent,
-      build: () => ({ headers: { ...this.headers(JSON_TYPE), ...signatureHeaders(this.options.apiSecret, { method: 'POST', path, body }) }, body }),
+      build: () => signed(this.headers(JSON_TYPE), signatureHeaders(this.options.apiSecret, { method: 'POST', path, body }), body),
     });
   }
 
@@ -258,20 +295,32 @@ export class Client {
       path,
       idempotent,
       build: () => {
-        const fields = md5SignedFields({ app: this.options.programId, kami: input.cardKey, imei: input.machineId }, secret);
-        return { headers: this.headers(FORM), body: new URLSearchParams(fields).toString() };
+        const fields = md5SignedFields({ app: this.options.programId, kami: input.cardKey, imei: input.machineId, nonce: newNonce() }, secret);
+        return { headers: this.headers(FORM), body: new URLSearchParams(fields).toString(), nonce: fields.nonce };
       },
     });
   }
 
   private async call<T>(family: Family, call: Call): Promise<Result<T>> {
     const sent = await send(this.transport, call);
-    return sent.ok ? judge<T>(family, sent.answer, this.options.connectFieldNames) : sent.failure;
+    if (!sent.ok) return sent.failure;
+    const keys = this.options.responseKeys;
+    if (keys) {
+      const answer = { status: sent.answer.status, headers: sent.answer.headers, body: sent.answer.bytes ?? Buffer.from(sent.answer.text, 'utf8') };
+      const distrust = answerDistrust(answer, { method: call.method, path: call.path, nonce: sent.nonce }, keys, this.options.responseMaxSkewSeconds);
+      if (distrust) return { success: false, code: ClientErrorCode.UNTRUSTED_RESPONSE, message: `Untrusted answer: ${distrust}`, httpStatus: sent.answer.status };
+    }
+    return judge<T>(family, sent.answer, this.options.connectFieldNames);
   }
 
   private headers(contentType: string): Record<string, string> {
     return { 'Content-Type': contentType, Accept: JSON_TYPE };
   }
+}
+
+/** A signed request's headers and body, with the nonce it carries (the signed answer echoes it). */
+function signed(base: Record<string, string>, signature: Record<string, string>, body: string): { headers: Record<string, string>; body: string; nonce: string } {
+  return { headers: { ...base, ...signature }, body, nonce: signature['X-Svc-Nonce'] };
 }
 
 /** The standard family's card logins carry `token` and `statecode` at the top level: offer them in `data` too. */

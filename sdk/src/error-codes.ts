@@ -33,6 +33,7 @@ export const ErrorCode = {
   CARD_BANNED: 20003,
   DEVICE_LIMIT_REACHED: 20004,
   UNBIND_REFUSED: 20005,
+  CHECKOUT_DISABLED: 20009,
   DEVICE_NOT_BOUND: 20010,
   USERNAME_TAKEN: 30001,
   BAD_CREDENTIALS: 30002,
@@ -54,6 +55,11 @@ export const ClientErrorCode = {
   UNEXPECTED_RESPONSE: 90002,
   /** A heartbeat was asked for while the client holds no session of that type. */
   NO_SESSION: 90003,
+  /**
+   * With `responseKeys` pinned: an answer without a valid signature of a pinned key over this
+   * request (a proxy faking the service, a replayed answer, a tampered body). Never a success.
+   */
+  UNTRUSTED_RESPONSE: 90004,
 } as const;
 
 /** Answers after which the session is gone for good: clear it, leave protected functions, log in again. */

@@ -1,5 +1,9 @@
 export { Client } from './client';
-export type { CardCredentials, ClientOptions, ConnectLoginInput, UserCredentials } from './client';
+export type { CardCredentials, CheckoutInput, ClientOptions, ConnectLoginInput, UserCredentials } from './client';
+export { verifyLicence } from './licence';
+export type { LicenceCheck, LicenceExpectations, LicencePayload } from './licence';
+export { answerDistrust, RESPONSE_SIGNATURE_HEADERS, responseSigningInput } from './trust';
+export type { ReceivedAnswer, ResponseKeys, SentRequest } from './trust';
 export { ClientErrorCode, ErrorCode, SESSION_ENDED_CODES } from './error-codes';
 export type { HeartbeatHandle, HeartbeatOptions } from './heartbeat';
 export { judge } from './result';

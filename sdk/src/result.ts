@@ -33,6 +33,8 @@ export interface RawAnswer {
   status: number;
   headers: { get(name: string): string | null };
   text: string;
+  /** The body bytes as received (the text is their UTF-8 reading). */
+  bytes?: Buffer;
 }
 
 /** Connect response field names after a per-program customization (default name → configured name). */

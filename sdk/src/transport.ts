@@ -8,7 +8,7 @@ export type FetchLike = (url: string, init: {
   body?: string;
   redirect: 'manual';
   signal: AbortSignal;
-}) => Promise<{ status: number; headers: { get(name: string): string | null }; text(): Promise<string> }>;
+}) => Promise<{ status: number; headers: { get(name: string): string | null }; text(): Promise<string>; arrayBuffer?(): Promise<ArrayBuffer> }>;
 
 export interface TransportOptions {
   baseUrl: string;
@@ -23,13 +23,13 @@ export interface TransportOptions {
 export interface Call {
   method: 'GET' | 'POST';
   path: string;
-  /** Built per attempt, so each attempt is freshly signed (a new timestamp and nonce). */
-  build: () => { headers: Record<string, string>; body?: string };
+  /** Built per attempt, so each attempt is freshly signed (a new timestamp and nonce); `nonce` is the one it sent. */
+  build: () => { headers: Record<string, string>; body?: string; nonce?: string };
   /** Sending it twice has the effect of sending it once: only then is a network failure retried. */
   idempotent: boolean;
 }
 
-export type Sent = { ok: true; answer: RawAnswer } | { ok: false; failure: Result<never> };
+export type Sent = { ok: true; answer: RawAnswer; nonce: string } | { ok: false; failure: Result<never> };
 
 /** Gateway answers that mean the service was not reached; retried like a network failure. */
 const GATEWAY_STATUSES = new Set([502, 503, 504]);
@@ -46,7 +46,7 @@ export async function send(options: TransportOptions, call: Call): Promise<Sent>
   for (let attempt = 0; attempt < attempts; attempt += 1) {
     if (attempt > 0) await sleep(backoff(options.retryDelayMs, attempt));
     try {
-      const { headers, body } = call.build();
+      const { headers, body, nonce } = call.build();
       const response = await options.fetch(url, {
         method: call.method,
         headers,
@@ -54,8 +54,10 @@ export async function send(options: TransportOptions, call: Call): Promise<Sent>
         redirect: 'manual',
         signal: AbortSignal.timeout(options.timeoutMs),
       });
-      const answer: RawAnswer = { status: response.status, headers: response.headers, text: await response.text() };
-      if (!isGatewayFailure(answer)) return { ok: true, answer };
+      // The bytes as received: a signed answer is verified over them, not over a re-encoding.
+      const bytes = response.arrayBuffer ? Buffer.from(await response.arrayBuffer()) : Buffer.from(await response.text(), 'utf8');
+      const answer: RawAnswer = { status: response.status, headers: response.headers, text: bytes.toString('utf8'), bytes };
+      if (!isGatewayFailure(answer)) return { ok: true, answer, nonce: nonce ?? '' };
       lastError = `HTTP ${answer.status} from a gateway`;
     } catch (error) {
       lastError = describe(error);

@@ -89,3 +89,14 @@ export interface Session {
   /** The program's heartbeat interval, when the service sent it. */
   heartbeatIntervalSeconds?: number;
 }
+
+/** `/api/v1/cards/checkout` success data (decisions §15). */
+export interface CheckoutData extends Open {
+  /** `base64url(payload).base64url(signature)`: keep it; verify it with `checkLicence`. */
+  licence: string;
+  kid: string;
+  /** `YYYY-MM-DD HH:MM:SS` in the service time zone. */
+  expires_at: string;
+  /** Unix seconds. */
+  valid_until: number;
+}

@@ -254,7 +254,8 @@ describe('other families', () => {
     for (const request of service.seen) {
       const fields = Object.fromEntries(new URLSearchParams(request.body));
       const { sign, ...signed } = fields;
-      assert.deepEqual(Object.keys(signed).sort(), ['app', 'imei', 'kami', 't']);
+      // `nonce` binds the signed answer to this request (decisions §15); it is signed like every field.
+      assert.deepEqual(Object.keys(signed).sort(), ['app', 'imei', 'kami', 'nonce', 't']);
       assert.equal(sign, md5Sign(signed, 'legacy-secret'));
     }
     assert.throws(() => new Client({ ...options(service.fetch), legacySecret: undefined }).legacy.cardLogin({ cardKey: 'CK', machineId: 'm' }), /legacySecret/);

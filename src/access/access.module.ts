@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PlatformModule } from '../platform/platform.module';
+import { SigningModule } from '../signing/signing.module';
 import { ProjectInterface } from '../projects/project-interface.entity';
 import { Project } from '../projects/project.entity';
 import { ClientProgramDirectory } from './client-program';
@@ -9,7 +10,7 @@ import { InterfaceGate } from './interface-gate';
 
 /** What every client family uses to find a program and admit a request to an interface. */
 @Module({
-  imports: [TypeOrmModule.forFeature([Project, ProjectInterface]), PlatformModule],
+  imports: [TypeOrmModule.forFeature([Project, ProjectInterface]), PlatformModule, SigningModule],
   providers: [ClientProgramDirectory, DailyQuota, InterfaceGate],
   exports: [ClientProgramDirectory, DailyQuota, InterfaceGate],
 })

@@ -9,6 +9,8 @@ import { ServiceError } from '../core/errors/service-error';
 import { InterfaceName } from '../platform/interface-names';
 import { ProjectInterface } from '../projects/project-interface.entity';
 import { Project } from '../projects/project.entity';
+import { ResponseSigner } from '../signing/response-signer';
+import { ActiveSigningKey, SigningKeysService } from '../signing/signing-keys.service';
 
 /** The project settings a client route reads (JSON-safe, so it can live in the shared cache). */
 export type ProgramSettings = Omit<Project, 'createdAt' | 'updatedAt' | 'ownerId' | 'name'>;
@@ -24,6 +26,8 @@ export interface ClientProgram {
   authorStatus: AccountStatus;
   /** Rows set by the platform admin; an interface without one is authorized without quota. */
   authorizations: Partial<Record<InterfaceName, InterfaceAuthorization>>;
+  /** The key that signs this program's answers (decisions §15). */
+  signingKey: ActiveSigningKey | null;
 }
 
 const PROGRAM_ID_BY_PROJECT_LIMIT = 10_000;
@@ -33,6 +37,8 @@ const INTERNAL_KEY_LIKE = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?
 /**
  * Finds the program behind a public program ID (never an internal project key), through the
  * shared program cache: one client request costs no query here while the program is cached.
+ * Finding it marks the request's answer to be signed (decisions §15): refusals included, and
+ * nothing answered before the program is known.
  */
 @Injectable()
 export class ClientProgramDirectory {
@@ -43,12 +49,16 @@ export class ClientProgramDirectory {
     @InjectRepository(Project) private readonly projects: Repository<Project>,
     @InjectRepository(ProjectInterface) private readonly authorizations: Repository<ProjectInterface>,
     private readonly cache: ProgramCache,
+    private readonly signingKeys: SigningKeysService,
+    private readonly signer: ResponseSigner,
   ) {}
 
   async byProgramId(programId: string): Promise<ClientProgram> {
     if (!PROGRAM_ID_PATTERN.test(programId)) throw new ServiceError(ErrorCode.PROGRAM_NOT_FOUND);
     const program = await this.cache.through(programId, 'program', () => this.load(programId));
     if (!program) throw new ServiceError(ErrorCode.PROGRAM_NOT_FOUND);
+    // From here on the request's answer, whatever it is, is signed with the program's key.
+    this.signer.signAnswer(program.project.responseSigning, program.signingKey);
     return program;
   }
 
@@ -87,6 +97,6 @@ export class ClientProgramDirectory {
     const { createdAt: _c, updatedAt: _u, ownerId: _o, name: _n, ...settings } = project;
     const rows = await this.authorizations.findBy({ projectId: project.id });
     const authorizations = Object.fromEntries(rows.map((r) => [r.name, { authorized: r.authorized, dailyQuota: r.dailyQuota }]));
-    return { project: settings, authorStatus: row.raw[0].author_status, authorizations };
+    return { project: settings, authorStatus: row.raw[0].author_status, authorizations, signingKey: await this.signingKeys.activeKey(project.id) };
   }
 }

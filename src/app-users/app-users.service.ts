@@ -114,8 +114,7 @@ export class AppUsersService {
    * `locked`) no longer bound to the session's machine ends the session for good.
    */
   async heartbeat(token: string, machine: string): Promise<ClientReply> {
-    const { session, user } = await this.sessions.resolve(token, 'app_user', machine);
-    const program = await this.directory.byProjectId(session.projectId);
+    const { session, user, program } = await this.sessions.resolve(token, 'app_user', machine, (id) => this.directory.byProjectId(id));
     await this.gate.admit(program, 'user_heartbeat', CLIENT_GATE);
     if (!user || user.status !== 'active' || !sessionFitsBinding(program.project.userMachinePolicy, user.boundMachineId, session.machineCode)) {
       await this.sessions.revoke(session.id);

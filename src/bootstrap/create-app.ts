@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from '../app.module';
 import { AppConfig } from '../config/app-config';
@@ -11,11 +12,29 @@ import { familyOfPath, pathOf } from '../core/envelope/family';
 import { renderFailure } from '../core/envelope/render';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
+import { answerSignatureHeaders } from '../core/http/answer-signing';
 import { chooseRequestId, requestContextMiddleware } from '../core/http/request-context';
 import { JsonLogger } from '../core/logging/json-logger';
 import { MetricsService } from '../core/metrics/metrics.service';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * Express: signed answers (decisions §15) get their headers in `end`, which receives the body bytes
+ * as sent, before the head goes out. Streamed bodies (file downloads) are never marked for signing.
+ */
+function signAnswersOnEnd(req: IncomingMessage, res: ServerResponse, next: () => void): void {
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.end = ((...args: unknown[]) => {
+    const chunk = typeof args[0] === 'function' ? undefined : args[0];
+    if (!res.headersSent && (chunk === undefined || typeof chunk === 'string' || Buffer.isBuffer(chunk))) {
+      const headers = answerSignatureHeaders(req, res.statusCode, chunk as string | Buffer | undefined);
+      for (const [name, value] of Object.entries(headers ?? {})) res.setHeader(name, value);
+    }
+    return end(...args);
+  }) as ServerResponse['end'];
+  next();
+}
 
 /**
  * Fastify refuses a URL it cannot decode (a broken percent escape) before routing, so before the
@@ -41,7 +60,18 @@ export async function createApp(config: AppConfig, logger = new JsonLogger(confi
   app.use(app.get(MetricsService).middleware);
 
   if (fastify) {
-    const instance = (app as unknown as { register: (plugin: unknown, opts?: unknown) => Promise<void> });
+    const instance = app as unknown as {
+      register: (plugin: unknown, opts?: unknown) => Promise<void>;
+      getHttpAdapter: () => { getInstance: () => { addHook: (name: 'onSend', hook: (request: FastifyRequest, reply: FastifyReply, payload: unknown) => Promise<unknown>) => void } };
+    };
+    // Signed answers (decisions §15): the payload here is the serialised body, exactly as sent.
+    instance.getHttpAdapter().getInstance().addHook('onSend', async (request, reply, payload) => {
+      if (typeof payload === 'string' || Buffer.isBuffer(payload)) {
+        const headers = answerSignatureHeaders(request, reply.statusCode, payload);
+        if (headers) void reply.headers(headers);
+      }
+      return payload;
+    });
     await instance.register((await import('@fastify/helmet')).default, { contentSecurityPolicy: false });
     // File uploads read multipart themselves from the raw Node stream (src/files/multipart-upload.ts),
     // as on Express, whose body parsers leave it unread: this parser only lets such requests through.
@@ -53,6 +83,7 @@ export async function createApp(config: AppConfig, logger = new JsonLogger(confi
     // envelope (Fastify's own 415 would carry neither the envelope nor the request id).
     server.addContentTypeParser('*', (_req, _payload, done) => done(null));
   } else {
+    app.use(signAnswersOnEnd);
     const { default: helmet } = await import('helmet');
     app.use(helmet({ contentSecurityPolicy: false }));
     const express = app as unknown as { useBodyParser: (type: string, opts: object) => void; set: (k: string, v: unknown) => void };

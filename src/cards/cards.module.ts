@@ -11,13 +11,15 @@ import { CardCodeGenerator } from './card-codes';
 import { CardDevice } from './card-device.entity';
 import { Card } from './card.entity';
 import { CardLoginService } from './card-login.service';
+import { CardCheckoutService } from './card-checkout.service';
 import { CardUnbindService } from './card-unbind.service';
+import { SigningModule } from '../signing/signing.module';
 import { LoginTokensService } from './login-tokens.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Card, CardDevice, CardBatch, LoginLog]), ProjectsModule, AccessModule, SessionsModule],
+  imports: [TypeOrmModule.forFeature([Card, CardDevice, CardBatch, LoginLog]), ProjectsModule, AccessModule, SessionsModule, SigningModule],
   controllers: [CardsAdminController],
-  providers: [CardLoginService, CardUnbindService, LoginTokensService, CardsAdminService, CardCodeGenerator],
-  exports: [TypeOrmModule, CardLoginService, CardUnbindService, LoginTokensService],
+  providers: [CardLoginService, CardUnbindService, CardCheckoutService, LoginTokensService, CardsAdminService, CardCodeGenerator],
+  exports: [TypeOrmModule, CardLoginService, CardUnbindService, CardCheckoutService, LoginTokensService],
 })
 export class CardsModule {}

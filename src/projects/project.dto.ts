@@ -7,6 +7,8 @@ import { MAX_INT32 } from '../common/limits';
 import { PageQuery } from '../common/paging';
 import { TRANSPORT_ENCRYPTIONS, TransportEncryption } from './project.entity';
 
+export const MAX_OFFLINE_GRACE_SECONDS = 30 * 86400;
+
 /** Settings an author may set on its own project (decisions §7). */
 export class ProjectSettingsDto {
   @ApiPropertyOptional({ enum: ['active', 'disabled'] }) @Optional() @IsIn(['active', 'disabled'])
@@ -48,6 +50,14 @@ export class ProjectSettingsDto {
   @ApiPropertyOptional({ description: 'self-service Connect switch; only in the self_service opening mode' })
   @Optional() @IsBoolean()
   connect_enabled?: boolean;
+
+  @ApiPropertyOptional({ description: 'Ed25519-sign every client-route answer (X-Svc-Response-* headers); default true' })
+  @Optional() @IsBoolean()
+  response_signing?: boolean;
+
+  @ApiPropertyOptional({ description: 'longest offline licence from /api/v1/cards/checkout, in seconds (0 = off, at most 30 days)' })
+  @Optional() @IsInt() @Min(0) @Max(MAX_OFFLINE_GRACE_SECONDS)
+  offline_grace_seconds?: number;
 }
 
 export class CreateProjectDto extends ProjectSettingsDto {

@@ -65,6 +65,14 @@ export class Project {
   @Column({ name: 'connect_enabled', type: 'boolean', default: false })
   connectEnabled: boolean;
 
+  /** Ed25519-signed answers on the client routes (decisions §15). */
+  @Column({ name: 'response_signing', type: 'boolean', default: true })
+  responseSigning: boolean;
+
+  /** Longest offline licence (checkout); 0 = checkout off. */
+  @Column({ name: 'offline_grace_seconds', type: 'integer', default: 0 })
+  offlineGraceSeconds: number;
+
   @Column({ name: 'api_secret_enc', type: 'text' })
   apiSecretEnc: string;
 

@@ -27,6 +27,8 @@ export function toProjectView(project: Project, box: SecretBox, revealed?: Recor
     transport_encryption: project.transportEncryption,
     ip_bindings: project.ipBindings,
     connect_enabled: project.connectEnabled,
+    response_signing: project.responseSigning,
+    offline_grace_seconds: project.offlineGraceSeconds,
     ...secrets,
     created_at: project.createdAt.toISOString(),
     updated_at: project.updatedAt.toISOString(),

@@ -24,6 +24,7 @@ const ENTITLEMENT_FIELDS = ['basic_package', 'plan_level', 'licence_verify'] as 
 @Injectable()
 export class ProjectsService {
   private readonly removalListeners: Array<(projectId: string) => Promise<void>> = [];
+  private readonly creationListeners: Array<(projectId: string) => Promise<void>> = [];
 
   constructor(
     @InjectRepository(Project) private readonly projects: Repository<Project>,
@@ -46,6 +47,7 @@ export class ProjectsService {
       project.programId = String(randomInt(10_000_000, 100_000_000));
       try {
         const saved = await this.projects.save(project);
+        for (const listener of this.creationListeners) await listener(saved.id);
         return toProjectView(saved, this.box, secrets);
       } catch (error) {
         // The program ID is random: on the rare collision, draw again.
@@ -97,6 +99,11 @@ export class ProjectsService {
    */
   onRemoved(listener: (projectId: string) => Promise<void>): void {
     this.removalListeners.push(listener);
+  }
+
+  /** Lets a module that owns per-project data (the signing keys) create it with the project. */
+  onCreated(listener: (projectId: string) => Promise<void>): void {
+    this.creationListeners.push(listener);
   }
 
   /** Replaces one secret; the new value is shown once, and the old one stops working at once. */
@@ -165,6 +172,8 @@ function applySettings(project: Project, input: ProjectSettingsDto): void {
   if (input.transport_encryption !== undefined) project.transportEncryption = input.transport_encryption;
   if (input.ip_bindings !== undefined) project.ipBindings = [...new Set(input.ip_bindings)];
   if (input.connect_enabled !== undefined) project.connectEnabled = input.connect_enabled;
+  if (input.response_signing !== undefined) project.responseSigning = input.response_signing;
+  if (input.offline_grace_seconds !== undefined) project.offlineGraceSeconds = input.offline_grace_seconds;
 }
 
 function applyEntitlements(project: Project, input: Partial<EntitlementsDto>): void {

@@ -83,12 +83,15 @@ export class SessionsService {
   /**
    * The live session behind a bearer token, of the expected type and machine. Unknown, expired and
    * revoked are SESSION_INVALID; the other type is SESSION_TYPE_MISMATCH; another machine is
-   * MACHINE_MISMATCH.
+   * MACHINE_MISMATCH. `programOf` is asked for the session's program as soon as the session is
+   * found, so that the refusals after it are that program's answers (signed, decisions §15).
    */
-  async resolve(token: string, type: SessionType, machine: string): Promise<LiveSession> {
+  async resolve<P>(token: string, type: SessionType, machine: string, programOf: (projectId: string) => Promise<P>): Promise<LiveSession & { program: P }> {
     const [row] = await this.statements.rows(RESOLVE_SESSION, [hashToken(token)]);
     const session = row ? sessionFromRow(this.sessions, row) : undefined;
     if (!session || session.revokedAt || session.expiresAt.getTime() <= Date.now()) throw new ServiceError(ErrorCode.SESSION_INVALID);
+    // The session's program is known from here on: its answers, refusals included, are its program's.
+    const program = await programOf(session.projectId);
     if (session.type !== type) throw new ServiceError(ErrorCode.SESSION_TYPE_MISMATCH);
     if (session.machineCode !== machine) throw new ServiceError(ErrorCode.MACHINE_MISMATCH);
     const card =
@@ -99,7 +102,7 @@ export class SessionsService {
       row.user_row_id === null
         ? null
         : { id: row.user_row_id as number, status: row.user_status as string, boundMachineId: row.user_bound_machine_id as string | null };
-    return { session, card, user };
+    return { session, card, user, program };
   }
 
   /**

@@ -57,8 +57,7 @@ export class StandardCardsService {
 
   /** Renews a card session after re-checking the card; anything wrong with it ends the session. */
   async heartbeat(token: string, machine: string): Promise<ClientReply> {
-    const { session, card } = await this.sessions.resolve(token, 'card', machine);
-    const program = await this.directory.byProjectId(session.projectId);
+    const { session, card, program } = await this.sessions.resolve(token, 'card', machine, (id) => this.directory.byProjectId(id));
     await this.gate.admit(program, 'card_heartbeat', STANDARD_GATE);
     const stillValid =
       card !== null && cardRefusal(card) === null && card.deviceBound;

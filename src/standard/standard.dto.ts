@@ -1,5 +1,7 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsString } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsInt, IsString, Max, Min } from 'class-validator';
+import { Optional } from '../common/optional';
+import { MAX_OFFLINE_GRACE_SECONDS } from '../projects/project.dto';
 import { IsCardKey, IsDeviceCode } from '../common/field-rules';
 
 /** HTTP V3 card login form: `app` travels as a plain field (checked by the HMAC guard). */
@@ -24,6 +26,13 @@ export class SdkCardLoginDto {
 
   @ApiProperty() @IsDeviceCode()
   machine_id: string;
+}
+
+/** SDK offline-licence checkout (decisions §15). */
+export class SdkCheckoutDto extends SdkCardLoginDto {
+  @ApiPropertyOptional({ description: 'wanted licence lifetime in seconds; capped by the project\'s offline_grace_seconds' })
+  @Optional() @IsInt() @Min(1) @Max(MAX_OFFLINE_GRACE_SECONDS)
+  ttl_seconds?: number;
 }
 
 /** Heartbeat JSON body (card or program-user session). */

@@ -28,6 +28,7 @@ const DECIDED: ReadonlyArray<[number, string, number]> = [
   [20003, 'CARD_BANNED', 200],
   [20004, 'DEVICE_LIMIT_REACHED', 200],
   [20005, 'UNBIND_REFUSED', 200],
+  [20009, 'CHECKOUT_DISABLED', 200], // decisions §15
   [20010, 'DEVICE_NOT_BOUND', 200], // decisions §16
   [30001, 'USERNAME_TAKEN', 200],
   [30002, 'BAD_CREDENTIALS', 200],

@@ -1,0 +1,71 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { createHash } from 'node:crypto';
+import { ClientProgram } from '../access/client-program';
+import { GateOptions, InterfaceGate } from '../access/interface-gate';
+import { formatLocalTime, unixSeconds } from '../common/time';
+import { AppConfig } from '../config/app-config';
+import { ClientReply } from '../core/envelope/render';
+import { ErrorCode } from '../core/errors/error-code';
+import { ServiceError } from '../core/errors/service-error';
+import { signLicence } from '../signing/ed25519';
+import { ResponseSigner } from '../signing/response-signer';
+import { CardDevice } from './card-device.entity';
+import { Card } from './card.entity';
+import { cardRefusal } from './card-state';
+
+export interface CheckoutRequest {
+  program: ClientProgram;
+  cardKey: string;
+  machine: string;
+  ttlSeconds?: number;
+  gate: GateOptions;
+}
+
+/**
+ * Offline licences (decisions §15): for a device already bound to a card the card rules allow
+ * now, a licence signed with the program's key, valid for at most `offline_grace_seconds` and never
+ * past the card's expiry. Takes no use; counts as `card_login` (authorization and quota).
+ */
+@Injectable()
+export class CardCheckoutService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly gate: InterfaceGate,
+    private readonly signer: ResponseSigner,
+    private readonly config: AppConfig,
+  ) {}
+
+  async checkout({ program, cardKey, machine, ttlSeconds, gate }: CheckoutRequest): Promise<ClientReply> {
+    const { project, signingKey } = program;
+    if (project.offlineGraceSeconds === 0 || !signingKey) throw new ServiceError(ErrorCode.CHECKOUT_DISABLED);
+    await this.gate.admit(program, 'card_login', gate);
+    const card = await this.dataSource.getRepository(Card).findOneBy({ projectId: project.id, code: cardKey });
+    if (!card) throw new ServiceError(ErrorCode.CARD_INVALID);
+    const now = Date.now();
+    const refusal = cardRefusal(card, now);
+    if (refusal) throw new ServiceError(refusal);
+    const bound = card.status === 'active' && (await this.dataSource.getRepository(CardDevice).existsBy({ cardId: card.id, machineCode: machine }));
+    if (!bound) throw new ServiceError(ErrorCode.DEVICE_NOT_BOUND);
+
+    const issuedAt = unixSeconds(new Date(now));
+    const cardExpiresAt = card.expiresAt ? unixSeconds(card.expiresAt) : null;
+    const ttl = Math.min(ttlSeconds ?? project.offlineGraceSeconds, project.offlineGraceSeconds);
+    const validUntil = Math.min(issuedAt + ttl, cardExpiresAt ?? Number.MAX_SAFE_INTEGER);
+    const licence = signLicence(this.signer.privateKey(signingKey), {
+      v: 1,
+      program_id: project.programId,
+      card_id: card.id,
+      card_code_sha256: createHash('sha256').update(card.code, 'utf8').digest('hex'),
+      machine_id: machine,
+      kid: signingKey.kid,
+      issued_at: issuedAt,
+      valid_until: validUntil,
+      card_expires_at: cardExpiresAt,
+    });
+    return {
+      message: 'Offline licence issued',
+      data: { licence, kid: signingKey.kid, expires_at: formatLocalTime(new Date(validUntil * 1000), this.config.APP_TIMEZONE), valid_until: validUntil },
+    };
+  }
+}

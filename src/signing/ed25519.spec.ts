@@ -1,0 +1,32 @@
+import vectors from '../../sdk/vectors/signing-vectors.json';
+import { generateSigningKey, kidOf, LicencePayload, privateKeyFromDer, responseSigningInput, signEd25519, signLicence } from './ed25519';
+
+const { ed25519 } = vectors;
+/** The RFC 8032 test key as the service stores keys: PKCS#8 DER. */
+const key = privateKeyFromDer(Buffer.from(`302e020100300506032b657004220420${ed25519.seed}`, 'hex').toString('base64'));
+
+describe('Ed25519 signing: the vectors the official clients verify (sdk/vectors)', () => {
+  it('derives the kid from the raw public key (RFC 8032 test 1)', () => {
+    expect(ed25519.public_key_hex).toBe('d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a');
+    expect(kidOf(Buffer.from(ed25519.public_key_hex, 'hex'))).toBe(ed25519.kid);
+  });
+
+  it.each(ed25519.responses.map((v) => [v.name, v] as const))('signs the answer vector: %s', (_name, v) => {
+    const input = responseSigningInput({ method: v.method, path: v.path, nonce: v.nonce, timestamp: Number(v.timestamp), status: v.status, body: Buffer.from(v.body, 'utf8') });
+    expect(input.toString('utf8')).toBe(v.input);
+    expect(signEd25519(key, input)).toBe(v.signature);
+  });
+
+  it('issues the licence vector byte for byte', () => {
+    const [v] = ed25519.licences;
+    expect(signLicence(key, v.payload as LicencePayload)).toBe(v.licence);
+  });
+
+  it('generates distinct keys whose kid is that of their public key', () => {
+    const a = generateSigningKey();
+    const b = generateSigningKey();
+    expect(a.kid).not.toBe(b.kid);
+    expect(a.kid).toBe(kidOf(Buffer.from(a.publicKey, 'base64url')));
+    expect(signEd25519(privateKeyFromDer(a.privateKeyDer), Buffer.from('x'))).toMatch(/^[A-Za-z0-9_-]{86}$/);
+  });
+});

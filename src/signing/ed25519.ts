@@ -1,0 +1,59 @@
+import { createHash, createPrivateKey, generateKeyPairSync, KeyObject, sign } from 'node:crypto';
+
+/** A fresh Ed25519 key pair: the raw 32-byte public key (base64url), its kid, the private key as PKCS#8 DER (base64). */
+export function generateSigningKey(): { kid: string; publicKey: string; privateKeyDer: string } {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const raw = Buffer.from(publicKey.export({ format: 'jwk' }).x as string, 'base64url');
+  return { kid: kidOf(raw), publicKey: raw.toString('base64url'), privateKeyDer: privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64') };
+}
+
+/** decisions §15: the first 16 hex characters of SHA-256 of the raw public key. */
+export function kidOf(rawPublicKey: Buffer): string {
+  return createHash('sha256').update(rawPublicKey).digest('hex').slice(0, 16);
+}
+
+export function privateKeyFromDer(der: string): KeyObject {
+  return createPrivateKey({ key: Buffer.from(der, 'base64'), format: 'der', type: 'pkcs8' });
+}
+
+export interface SignedAnswer {
+  method: string;
+  /** Without the query. */
+  path: string;
+  /** X-Svc-Nonce, else the request's `nonce` field, else empty. */
+  nonce: string;
+  timestamp: number;
+  status: number;
+  /** The body bytes exactly as sent. */
+  body: Buffer;
+}
+
+/** `"svc-response-v1\n" + METHOD + "\n" + PATH + "\n" + NONCE + "\n" + TIMESTAMP + "\n" + STATUS + "\n" + RAW_BODY` */
+export function responseSigningInput(answer: SignedAnswer): Buffer {
+  const head = `svc-response-v1\n${answer.method}\n${answer.path}\n${answer.nonce}\n${answer.timestamp}\n${answer.status}\n`;
+  return Buffer.concat([Buffer.from(head, 'utf8'), answer.body]);
+}
+
+/** Ed25519 over `data`, base64url without padding. */
+export function signEd25519(key: KeyObject, data: Buffer): string {
+  return sign(null, data, key).toString('base64url');
+}
+
+/** The offline licence payload of decisions §15 (Unix seconds; `card_expires_at` null for a permanent card). */
+export interface LicencePayload {
+  v: 1;
+  program_id: string;
+  card_id: number;
+  card_code_sha256: string;
+  machine_id: string;
+  kid: string;
+  issued_at: number;
+  valid_until: number;
+  card_expires_at: number | null;
+}
+
+/** `base64url(payload) + "." + base64url(Ed25519 over "svc-licence-v1." + base64url(payload))` */
+export function signLicence(key: KeyObject, payload: LicencePayload): string {
+  const encoded = Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
+  return `${encoded}.${signEd25519(key, Buffer.from(`svc-licence-v1.${encoded}`, 'utf8'))}`;
+}

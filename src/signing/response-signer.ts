@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import { KeyObject } from 'node:crypto';
+import { unixSeconds } from '../common/time';
+import { SecretBox } from '../core/crypto/secret-box';
+import { signAnswerWith } from '../core/http/answer-signing';
+import { privateKeyFromDer, responseSigningInput, signEd25519 } from './ed25519';
+import { ActiveSigningKey } from './signing-keys.service';
+
+export const RESPONSE_SIGNATURE_HEADERS = {
+  timestamp: 'X-Svc-Response-Timestamp',
+  key: 'X-Svc-Response-Key',
+  signature: 'X-Svc-Response-Signature',
+} as const;
+
+const KEY_CACHE_LIMIT = 10_000;
+
+/**
+ * Signs the answer of a client route once its program is known (decisions §15), when the program
+ * has `response_signing` on. Decrypted private keys are kept in memory by kid (a kid names one key
+ * for ever), so a signature costs one Ed25519 operation.
+ */
+@Injectable()
+export class ResponseSigner {
+  private readonly keys = new Map<string, KeyObject>();
+
+  constructor(private readonly box: SecretBox) {}
+
+  signAnswer(responseSigning: boolean, key: ActiveSigningKey | null): void {
+    if (!responseSigning || !key) return;
+    signAnswerWith((answer) => {
+      const timestamp = unixSeconds();
+      return {
+        [RESPONSE_SIGNATURE_HEADERS.timestamp]: String(timestamp),
+        [RESPONSE_SIGNATURE_HEADERS.key]: key.kid,
+        [RESPONSE_SIGNATURE_HEADERS.signature]: signEd25519(this.privateKey(key), responseSigningInput({ ...answer, timestamp })),
+      };
+    });
+  }
+
+  privateKey(key: ActiveSigningKey): KeyObject {
+    let found = this.keys.get(key.kid);
+    if (!found) {
+      if (this.keys.size >= KEY_CACHE_LIMIT) this.keys.clear();
+      found = privateKeyFromDer(this.box.decrypt(key.privateKeyEnc));
+      this.keys.set(key.kid, found);
+    }
+    return found;
+  }
+}

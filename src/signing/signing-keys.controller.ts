@@ -1,0 +1,34 @@
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { IsInt, Max, Min } from 'class-validator';
+import { AdminAuth } from '../admin-auth/admin-auth.decorator';
+import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
+import { Optional } from '../common/optional';
+import { UuidParamPipe } from '../common/uuid-param.pipe';
+import { Envelope } from '../core/envelope/envelope.decorator';
+import { SigningKeysService } from './signing-keys.service';
+
+export class RotateSigningKeyDto {
+  @ApiPropertyOptional({ description: 'seconds the previous key stays published (default 7 days)' })
+  @Optional() @IsInt() @Min(0) @Max(365 * 86400)
+  retire_after_seconds?: number;
+}
+
+@ApiTags('admin: projects')
+@Envelope('admin')
+@AdminAuth()
+@Controller('admin/v1/projects/:id/signing-keys')
+export class SigningKeysController {
+  constructor(private readonly keys: SigningKeysService) {}
+
+  @Get()
+  list(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string) {
+    return this.keys.list(actor, id);
+  }
+
+  @Post('rotate')
+  @HttpCode(200)
+  rotate(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Body() body: RotateSigningKeyDto) {
+    return this.keys.rotate(actor, id, body.retire_after_seconds);
+  }
+}
