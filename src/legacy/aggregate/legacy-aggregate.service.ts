@@ -56,11 +56,7 @@ export class LegacyAggregateService {
 
   async handle(program: ClientProgram, form: LegacyFields, client: RequestContext): Promise<ClientReply> {
     const mode = program.project.transportEncryption;
-    if (mode === 'none') {
-      const action = actionOf(form);
-      if (MD5_SIGNED_ACTIONS.has(action)) verifyMd5Signature(form, this.box.decrypt(program.project.legacySecretEnc));
-      return this.run(action, program, form, client);
-    }
+    if (mode === 'none') return this.run(this.authenticatedAction(program, form), program, form, client);
     const transportKey = this.box.decrypt(program.project.transportKeyEnc);
     const { action, fields } = await this.openRequest(program, mode, transportKey, form, client);
     const reply = await this.run(action, program, fields, client);
@@ -76,14 +72,19 @@ export class LegacyAggregateService {
     return this.limiter.guard(policy, { address: client.clientIp }, async () => {
       try {
         const fields = openFields(mode, transportKey, form);
-        const action = actionOf(fields);
-        if (MD5_SIGNED_ACTIONS.has(action)) verifyMd5Signature(fields, this.box.decrypt(program.project.legacySecretEnc));
-        return { action, fields };
+        return { action: this.authenticatedAction(program, fields), fields };
       } catch (error) {
         if (error instanceof ServiceError) throw transportFailure();
         throw error;
       }
     });
+  }
+
+  /** The action named by `api`, once the MD5 signature of a signed action has passed. */
+  private authenticatedAction(program: ClientProgram, fields: LegacyFields): LegacyAction {
+    const action = actionOf(fields);
+    if (MD5_SIGNED_ACTIONS.has(action)) verifyMd5Signature(fields, this.box.decrypt(program.project.legacySecretEnc));
+    return action;
   }
 
   private async run(action: LegacyAction, program: ClientProgram, fields: LegacyFields, client: RequestContext): Promise<ClientReply> {
