@@ -1,0 +1,71 @@
+"""The official Python client of the card-key login service (standard library only, Python 3.9+).
+
+    from cardkey_client import Client, ErrorCode
+
+    client = Client(base_url="https://licence.example.com", program_id="48213907", api_secret="...")
+    login = client.card_login(card_key="CK-7QH2-9XKD-M3PA", machine_id="PC-001")
+    if login.success:
+        client.start_heartbeat(on_session_ended=lambda r: print("session ended:", r.message))
+
+See clients/python/README.md, docs/protocol.md and docs/errors.md.
+"""
+
+from .client import Client, LegacyRoutes
+from .errors import SESSION_ENDED_CODES, ClientErrorCode, ErrorCode
+from .heartbeat import HeartbeatLoop
+from .licence import LicenceCheck, verify_licence
+from .result import FAMILIES, RawAnswer, Result, is_success, judge
+from .signing import (
+    NONCE_HEADER,
+    SIGNATURE_HEADER,
+    TIMESTAMP_HEADER,
+    hmac_signature,
+    hmac_signing_input,
+    md5_sign,
+    md5_signed_fields,
+    md5_signing_input,
+    new_nonce,
+    signature_headers,
+)
+from .trust import (
+    RESPONSE_KEY_HEADER,
+    RESPONSE_SIGNATURE_HEADER,
+    RESPONSE_TIMESTAMP_HEADER,
+    answer_distrust,
+    response_signing_input,
+)
+from .types import Session
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Client",
+    "LegacyRoutes",
+    "ErrorCode",
+    "ClientErrorCode",
+    "SESSION_ENDED_CODES",
+    "HeartbeatLoop",
+    "LicenceCheck",
+    "verify_licence",
+    "FAMILIES",
+    "RawAnswer",
+    "Result",
+    "is_success",
+    "judge",
+    "NONCE_HEADER",
+    "SIGNATURE_HEADER",
+    "TIMESTAMP_HEADER",
+    "hmac_signature",
+    "hmac_signing_input",
+    "md5_sign",
+    "md5_signed_fields",
+    "md5_signing_input",
+    "new_nonce",
+    "signature_headers",
+    "RESPONSE_KEY_HEADER",
+    "RESPONSE_SIGNATURE_HEADER",
+    "RESPONSE_TIMESTAMP_HEADER",
+    "answer_distrust",
+    "response_signing_input",
+    "Session",
+]

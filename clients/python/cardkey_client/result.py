@@ -1,0 +1,157 @@
+"""Results and the success rule of each protocol family (docs/protocol.md §1, docs/errors.md).
+
+Every client method answers a :class:`Result`; none raises for anything the service or the
+network does. A failure always carries a positive catalog code (or a client code) and never
+passes a success rule, so ``if result.success`` is the one test a caller needs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Dict, Generic, Mapping, Optional, Sequence, TypeVar
+
+from ._values import Number, as_integer, as_number, as_object, as_str, parse_object
+from .errors import ClientErrorCode
+
+T = TypeVar("T")
+
+#: The protocol families; each has its own success rule.
+FAMILIES = ("connect", "standard", "legacy")
+
+#: The success code a family sends, for an answer that is a success by another marker.
+_SUCCESS_CODES = {"connect": 1, "standard": 0, "legacy": 1}
+
+_CONNECT_TOP_FIELDS = ("status", "code", "reason", "data", "request_id")
+_CONNECT_DATA_FIELDS = ("token", "expires_at", "device_limit", "server_time", "machine_code", "announcement")
+
+
+@dataclass
+class Result(Generic[T]):
+    """One answer of the service, whatever the family, judged by that family's success rule."""
+
+    #: The family's success rule: Connect ``status is True``; standard ``success`` (or, where it is
+    #: absent, ``code`` 0 or 1); legacy ``code == 1``.
+    success: bool
+    #: On failure the catalog code, always positive (compare with ``ErrorCode``), or a
+    #: ``ClientErrorCode``; on success the family's success code as sent (Connect 1, standard 0, legacy 1).
+    code: int
+    #: Connect ``reason``, standard and legacy ``msg``: may be shown to the end user.
+    message: str
+    #: Body ``request_id``, else the X-Request-Id header: keep it for the administrator.
+    request_id: Optional[str] = None
+    #: Present on platform faults (SYSTEM_ERROR): keep it for the administrator.
+    error_id: Optional[str] = None
+    #: The answer's ``data`` on success, every field kept (fields may be added at any time).
+    data: Optional[T] = None
+    #: HTTP status; None when no answer came back.
+    http_status: Optional[int] = None
+    #: Seconds from a Retry-After header (RATE_LIMITED).
+    retry_after_seconds: Optional[Number] = None
+    #: The whole answer as received, unknown fields included.
+    body: Optional[Dict[str, Any]] = field(default=None, repr=False)
+
+
+@dataclass(frozen=True)
+class RawAnswer:
+    """An HTTP answer as the transport read it: headers are keyed by lower-case name."""
+
+    status: int
+    headers: Mapping[str, str]
+    #: The body bytes as received (a signed answer is verified over them, never a re-encoding).
+    body: bytes = b""
+
+    @property
+    def text(self) -> str:
+        return self.body.decode("utf-8", errors="replace")
+
+    def header(self, name: str) -> Optional[str]:
+        return self.headers.get(name.lower())
+
+
+def judge(family: str, answer: RawAnswer, connect_field_names: Optional[Mapping[str, str]] = None) -> Result[Any]:
+    """Judges an answer by its family's rule; anything that is not a JSON object is UNEXPECTED_RESPONSE.
+
+    ``connect_field_names`` maps default Connect names to a program's customized ones
+    (``{"status": "ok"}``); ``data`` then comes back under the default names, ``body`` as received.
+    """
+    if family not in FAMILIES:
+        raise ValueError(f"family must be one of {', '.join(FAMILIES)}")
+    received = parse_object(answer.text)
+    body = _rename_connect_body(received, connect_field_names or {}) if family == "connect" else received
+    common: Dict[str, Any] = {
+        "http_status": answer.status,
+        "request_id": as_str(body.get("request_id")) if body else None,
+        "retry_after_seconds": _retry_after(answer),
+    }
+    if common["request_id"] is None:
+        common["request_id"] = answer.header("x-request-id")
+    if body is None or 300 <= answer.status < 400:
+        return Result(success=False, code=ClientErrorCode.UNEXPECTED_RESPONSE, message=_unexpected_message(answer), **common)
+    raw_code = as_integer(body.get("code"))
+    message = as_str(body.get("reason" if family == "connect" else "msg")) or ""
+    if is_success(family, body):
+        code = raw_code if raw_code is not None else _SUCCESS_CODES[family]
+        return Result(success=True, code=code, message=message, data=as_object(body.get("data")), body=received, **common)
+    return Result(
+        success=False,
+        code=abs(raw_code) if raw_code is not None else ClientErrorCode.UNEXPECTED_RESPONSE,
+        message=message or _unexpected_message(answer),
+        error_id=as_str(body.get("error_id")),
+        body=received,
+        **common,
+    )
+
+
+def is_success(family: str, body: Mapping[str, Any]) -> bool:
+    """The success rule alone: Connect ``status is True`` (never ``code``); standard ``success`` when it
+    is a boolean, else ``code`` 0 or 1 (unbind answers 1); legacy ``code == 1``."""
+    if family == "connect":
+        return body.get("status") is True
+    if family == "standard":
+        success = body.get("success")
+        if isinstance(success, bool):
+            return success
+        return as_number(body.get("code")) in (0, 1)
+    if family == "legacy":
+        return as_number(body.get("code")) == 1
+    raise ValueError(f"family must be one of {', '.join(FAMILIES)}")
+
+
+def _rename_connect_body(body: Optional[Dict[str, Any]], names: Mapping[str, str]) -> Optional[Dict[str, Any]]:
+    """Maps a customized Connect answer back to the default names (unknown fields stay as they are)."""
+    if body is None or not names:
+        return body
+    top = _rename_back(body, names, _CONNECT_TOP_FIELDS)
+    data = as_object(top.get("data"))
+    if data is not None:
+        top["data"] = _rename_back(data, names, _CONNECT_DATA_FIELDS)
+    return top
+
+
+def _rename_back(source: Mapping[str, Any], names: Mapping[str, str], fields: Sequence[str]) -> Dict[str, Any]:
+    out = dict(source)
+    for default in fields:
+        custom = names.get(default)
+        if custom is None or custom == default or custom not in source:
+            continue
+        out[default] = source[custom]
+        out.pop(custom, None)
+    return out
+
+
+def _retry_after(answer: RawAnswer) -> Optional[Number]:
+    value = answer.header("retry-after")
+    if value is None:
+        return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        return None
+    return as_number(int(seconds) if seconds.is_integer() else seconds)
+
+
+def _unexpected_message(answer: RawAnswer) -> str:
+    if 300 <= answer.status < 400:
+        return f"Unexpected redirect (HTTP {answer.status}): check the service address"
+    content_type = answer.header("content-type") or "no content type"
+    return f"Unexpected answer (HTTP {answer.status}, {content_type}): check the service address"

@@ -1,0 +1,133 @@
+"""Shapes of the answers' ``data`` and of the held session.
+
+The ``data`` dictionaries are the service's own (snake_case) and may gain fields at any time: the
+TypedDicts document the fields a caller can rely on, they do not restrict what is kept.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Dict, Mapping, Optional, TypedDict
+
+#: The kinds of session an SDK login opens.
+SESSION_TYPES = ("card", "app_user")
+
+
+class StandardCardData(TypedDict):
+    """V3 and SDK card login; ``token`` and ``statecode`` are copied in from the answer's top level."""
+
+    id: int
+    code: str
+    machine_code: str
+    expires_at: str
+    token: str
+    statecode: str
+
+
+class SdkCardLoginData(StandardCardData, total=False):
+    session_token: str
+    session_expires_at: str
+    heartbeat_interval_seconds: int
+
+
+class HeartbeatData(TypedDict, total=False):
+    session_expires_at: str
+    server_time: int
+    card_id: int
+    user_id: int
+
+
+class UserProfile(TypedDict):
+    user_id: int
+    username: str
+    status: str
+    created_at: str
+    last_login_at: Optional[str]
+
+
+class UserRegisterData(TypedDict):
+    user_id: int
+    username: str
+    status: str
+
+
+class UserLoginData(TypedDict, total=False):
+    profile: UserProfile
+    session_token: str
+    session_expires_at: str
+    #: The machine the account is finally bound to.
+    machine_id: str
+    heartbeat_interval_seconds: int
+
+
+class VersionData(TypedDict):
+    latest_version: Optional[str]
+    update_available: bool
+    force_update: bool
+    changelog: Optional[str]
+    download_url: Optional[str]
+
+
+class ConnectLoginData(TypedDict):
+    token: str
+    expires_at: str
+    device_limit: int
+    server_time: int
+    machine_code: str
+    announcement: str
+
+
+class LegacyLoginData(TypedDict):
+    token: str
+    id: int
+    code: str
+    machine_code: str
+    expires_at: str
+    device_limit: int
+
+
+class LegacyUnbindData(TypedDict):
+    id: int
+    code: str
+    machine_code: str
+    expires_at: str
+    unbind_count: int
+
+
+class CheckoutData(TypedDict):
+    #: ``base64url(payload).base64url(signature)``: keep it; verify it with ``Client.check_licence``.
+    licence: str
+    kid: str
+    #: ``YYYY-MM-DD HH:MM:SS`` in the service time zone.
+    expires_at: str
+    #: Unix seconds.
+    valid_until: int
+
+
+@dataclass
+class Session:
+    """The session the client holds after an SDK card or user login.
+
+    Save ``session.to_dict()`` at exit and give ``Session.from_dict(saved)`` to
+    ``Client.restore_session`` at the next start, to go on heartbeating without a new login.
+    """
+
+    type: str  # "card" or "app_user"
+    token: str
+    machine_id: str
+    expires_at: str
+    #: The program's heartbeat interval, when the service sent it.
+    heartbeat_interval_seconds: Optional[int] = None
+
+    def to_dict(self) -> Dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, saved: Mapping[str, Any]) -> "Session":
+        return cls(
+            type=saved["type"],
+            token=saved["token"],
+            machine_id=saved["machine_id"],
+            expires_at=saved.get("expires_at", ""),
+            heartbeat_interval_seconds=saved.get("heartbeat_interval_seconds"),
+        )

@@ -1,0 +1,106 @@
+"""The client with pinned response keys: only answers signed over this request are believed."""
+
+from __future__ import annotations
+
+import base64
+import json
+import time
+import unittest
+
+from cardkey_client import Client, ClientErrorCode, ErrorCode, response_signing_input
+from ed25519_signer import sign
+from support import Reply, SeenRequest, closed_port, load_vectors
+from test_client import CARD_SESSION, ServiceTestCase, client_for
+
+ED25519 = load_vectors()["ed25519"]
+KEYS = {ED25519["kid"]: ED25519["public_key"]}
+SEED = bytes.fromhex(ED25519["seed"])
+
+
+def signed(body: dict, path: str, nonce: str, status: int = 200, timestamp: int = 0) -> Reply:
+    """An answer signed as the service signs it, over the given request path and nonce."""
+    text = json.dumps(body, ensure_ascii=False)
+    stamp = str(timestamp or int(time.time()))
+    signature = sign(SEED, response_signing_input("POST", path, nonce, stamp, status, text.encode("utf-8")))
+    headers = {
+        "X-Svc-Response-Timestamp": stamp,
+        "X-Svc-Response-Key": ED25519["kid"],
+        "X-Svc-Response-Signature": base64.urlsafe_b64encode(signature).decode("ascii").rstrip("="),
+        "Content-Type": "application/json",
+    }
+    return Reply(status=status, text=text, headers=headers)
+
+
+def signed_for_request(body: dict, status: int = 200):
+    """Signs over whatever nonce the request carried: the header (V3, SDK) or the form field (Connect, legacy)."""
+
+    def reply(request: SeenRequest) -> Reply:
+        nonce = request.headers.get("x-svc-nonce") or request.form().get("nonce", "")
+        return signed(body, request.path, nonce, status)
+
+    return reply
+
+
+STANDARD_SUCCESS = {"code": 0, "success": True, "msg": "ok", "token": "t", "data": CARD_SESSION, "request_id": "r"}
+
+
+class PinnedKeysTest(ServiceTestCase):
+    def test_an_unsigned_success_is_untrusted_and_never_a_success(self) -> None:
+        client = client_for(self.service(Reply(json=STANDARD_SUCCESS)), response_keys=KEYS, retries=0)
+        result = client.card_login("CK", "PC")
+        self.assertEqual((result.success, result.code, result.http_status), (False, ClientErrorCode.UNTRUSTED_RESPONSE, 200))
+        self.assertIn("not signed", result.message)
+        self.assertIsNone(client.session)
+
+    def test_an_empty_set_of_pinned_keys_trusts_nothing(self) -> None:
+        service = self.service(signed_for_request(STANDARD_SUCCESS))
+        self.assertEqual(client_for(service, response_keys={}).card_login("CK", "PC").code, ClientErrorCode.UNTRUSTED_RESPONSE)
+
+    def test_an_answer_signed_for_another_request_is_untrusted(self) -> None:
+        # A signature made for another nonce: an old answer replayed by a proxy.
+        client = client_for(self.service(signed(STANDARD_SUCCESS, "/api/v1/cards/login", "old-nonce")), response_keys=KEYS)
+        self.assertEqual(client.card_login("CK", "PC").code, ClientErrorCode.UNTRUSTED_RESPONSE)
+        stale = signed(STANDARD_SUCCESS, "/api/v1/cards/login", "n", timestamp=int(time.time()) - 3600)
+        self.assertEqual(client_for(self.service(stale), response_keys=KEYS).card_login("CK", "PC").code, ClientErrorCode.UNTRUSTED_RESPONSE)
+
+    def test_every_family_is_believed_when_signed_over_this_request(self) -> None:
+        heartbeat = {"code": 0, "success": True, "msg": "ok", "data": {"card_id": 7, "session_expires_at": "z", "server_time": 1}}
+        service = self.service(
+            signed_for_request(STANDARD_SUCCESS),
+            signed_for_request(heartbeat),
+            signed_for_request(STANDARD_SUCCESS),
+            signed_for_request({"status": True, "code": 1, "reason": "ok", "data": {"token": "c"}}),
+            signed_for_request({"code": 1, "msg": "ok", "data": {"token": "l"}}),
+            signed_for_request({"code": 20004, "success": False, "msg": "device limit"}),
+        )
+        client = client_for(service, response_keys=KEYS)
+        self.assertTrue(client.card_login("CK", "PC").success)
+        self.assertTrue(client.card_heartbeat().success)
+        self.assertTrue(client.v3_card_login("CK", "PC").success)
+        self.assertTrue(client.connect_login("CK", "PC").success)
+        self.assertTrue(client.legacy.card_login("CK", "PC").success)
+        refused = client.card_login("CK", "PC-2")
+        self.assertEqual((refused.success, refused.code), (False, ErrorCode.DEVICE_LIMIT_REACHED), "a signed refusal is a refusal")
+
+    def test_falls_back_on_a_kept_licence_only_when_the_service_cannot_be_reached(self) -> None:
+        licence = ED25519["licences"][0]
+        payload = licence["payload"]
+        client = Client(base_url=f"http://127.0.0.1:{closed_port()}", program_id=payload["program_id"], api_secret="k", response_keys=KEYS, retries=0)
+        login = client.card_login(licence["card_key"], payload["machine_id"])
+        self.assertEqual(login.code, ClientErrorCode.NETWORK_ERROR)
+        check = client.check_licence(licence["licence"], licence["card_key"], payload["machine_id"], now=payload["issued_at"] + 60)
+        self.assertTrue(check.valid)
+        self.assertFalse(client.check_licence(licence["licence"], licence["card_key"], "PC-002", now=payload["issued_at"] + 60).valid)
+        with self.assertRaisesRegex(ValueError, "response_keys"):
+            Client(base_url="http://x", program_id="1", api_secret="k").check_licence(licence["licence"], "c", "m")
+
+    def test_checkout_sends_the_ttl(self) -> None:
+        data = {"licence": "a.b", "kid": ED25519["kid"], "expires_at": "x", "valid_until": 1}
+        service = self.service(signed_for_request({"code": 0, "success": True, "msg": "ok", "data": data}))
+        result = client_for(service, response_keys=KEYS).card_checkout("CK", "PC", ttl_seconds=600)
+        self.assertEqual((result.success, result.data), (True, data))
+        self.assertEqual(service.seen[0].json(), {"app": "48213907", "card_key": "CK", "machine_id": "PC", "ttl_seconds": 600})
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,124 @@
+"""Each family's success rule and the shape of results (the twin of sdk/test/result.test.ts)."""
+
+from __future__ import annotations
+
+import json
+import unittest
+
+from cardkey_client import ClientErrorCode, ErrorCode, RawAnswer, judge
+
+
+def answer(body, status=200, headers=None) -> RawAnswer:
+    text = body if isinstance(body, str) else json.dumps(body)
+    return RawAnswer(status=status, headers={"content-type": "application/json", **(headers or {})}, body=text.encode("utf-8"))
+
+
+RULES = [
+    ("connect", {"status": True, "code": 1, "reason": "ok", "data": {}}, True),
+    ("connect", {"status": False, "code": -20001, "reason": "no"}, False),
+    ("connect", {"status": "true", "code": 1, "reason": "ok"}, False),
+    ("connect", {"status": 1, "code": 1, "reason": "1 is not true"}, False),
+    ("connect", {"code": 0, "reason": "code 0 is never a Connect success"}, False),
+    ("connect", {"code": 1, "reason": "neither is code 1 without status"}, False),
+    ("standard", {"code": 0, "success": True, "msg": "ok"}, True),
+    ("standard", {"code": 0, "msg": "ok"}, True),
+    ("standard", {"code": 1, "msg": "unbind answers 1"}, True),
+    ("standard", {"code": 20001, "success": False, "msg": "no"}, False),
+    ("standard", {"code": 0, "success": False, "msg": "success false wins"}, False),
+    ("standard", {"code": 20001, "msg": "no"}, False),
+    ("standard", {"code": 20001, "success": "true", "msg": "a string is not a boolean"}, False),
+    ("standard", {"code": False, "msg": "false is not 0"}, False),
+    ("legacy", {"code": 1, "msg": "ok", "data": {}}, True),
+    ("legacy", {"code": 1.0, "msg": "1.0 is the number 1"}, True),
+    ("legacy", {"code": True, "msg": "true is not 1"}, False),
+    ("legacy", {"code": "1", "msg": "a string is not 1"}, False),
+    ("legacy", {"code": 0, "msg": "legacy success is code 1 only"}, False),
+    ("legacy", {"code": 20002, "msg": "expired"}, False),
+]
+
+
+class SuccessRulesTest(unittest.TestCase):
+    def test_each_family_rule(self) -> None:
+        for family, body, success in RULES:
+            with self.subTest(family=family, body=body):
+                self.assertIs(judge(family, answer(body)).success, success)
+
+    def test_no_catalog_code_passes_any_rule(self) -> None:
+        codes = [value for name, value in vars(ErrorCode).items() if name.isupper()]
+        self.assertGreater(len(codes), 30)
+        for code in codes:
+            with self.subTest(code=code):
+                self.assertFalse(judge("connect", answer({"status": False, "code": -code, "reason": "x"})).success)
+                self.assertFalse(judge("standard", answer({"code": code, "success": False, "msg": "x"})).success)
+                self.assertFalse(judge("standard", answer({"code": code, "msg": "x"})).success)
+                self.assertFalse(judge("legacy", answer({"code": code, "msg": "x"})).success)
+
+    def test_refuses_an_unknown_family(self) -> None:
+        with self.assertRaises(ValueError):
+            judge("v3", answer({"code": 0}))
+
+
+class ResultsTest(unittest.TestCase):
+    def test_a_connect_failure_has_its_positive_catalog_code_reason_request_and_error_ids(self) -> None:
+        r = judge("connect", answer({"status": False, "code": -50000, "reason": "System error", "request_id": "req-1", "error_id": "err-1"}, 500))
+        self.assertEqual(
+            (r.success, r.code, r.message, r.request_id, r.error_id, r.http_status),
+            (False, ErrorCode.SYSTEM_ERROR, "System error", "req-1", "err-1", 500),
+        )
+
+    def test_keeps_unknown_fields_in_data_and_body(self) -> None:
+        r = judge("standard", answer({"code": 0, "success": True, "msg": "ok", "token": "t", "extra_top": 1, "data": {"id": 3, "added_later": "x"}, "request_id": "r"}))
+        self.assertEqual(r.data, {"id": 3, "added_later": "x"})
+        self.assertEqual(r.body["extra_top"], 1)
+        self.assertEqual(r.message, "ok")
+
+    def test_a_success_without_a_numeric_code_gets_the_family_success_code(self) -> None:
+        self.assertEqual(judge("standard", answer({"success": True, "msg": "ok"})).code, 0)
+        self.assertEqual(judge("connect", answer({"status": True, "reason": "ok"})).code, 1)
+
+    def test_a_legacy_device_not_bound_refusal_is_a_failure_with_its_code(self) -> None:
+        r = judge("legacy", answer({"code": 20010, "msg": "This device is not bound to the card", "request_id": "req-nb"}))
+        self.assertEqual((r.success, r.code, r.request_id, r.http_status), (False, ErrorCode.DEVICE_NOT_BOUND, "req-nb", 200))
+
+    def test_takes_the_request_id_from_the_header_when_the_body_has_none(self) -> None:
+        self.assertEqual(judge("legacy", answer({"code": 20001, "msg": "no"}, 200, {"x-request-id": "from-header"})).request_id, "from-header")
+
+    def test_reads_retry_after(self) -> None:
+        r = judge("standard", answer({"code": 10302, "success": False, "msg": "slow down"}, 429, {"retry-after": "7"}))
+        self.assertEqual((r.code, r.retry_after_seconds), (ErrorCode.RATE_LIMITED, 7))
+        self.assertIsNone(judge("standard", answer({"code": 10302, "msg": "x"}, 429, {"retry-after": "soon"})).retry_after_seconds)
+
+    def test_html_an_empty_body_a_redirect_and_non_objects_are_unexpected_never_a_success(self) -> None:
+        answers = [
+            answer("<html>login</html>", 200, {"content-type": "text/html"}),
+            answer("", 200),
+            answer({"code": 0, "success": True, "msg": "ok"}, 302, {"location": "/elsewhere"}),
+            answer("[1,2]", 200),
+            answer('{"code": NaN, "status": true}', 200),
+        ]
+        for raw in answers:
+            for family in ("connect", "standard", "legacy"):
+                with self.subTest(family=family, body=raw.text, status=raw.status):
+                    r = judge(family, raw)
+                    self.assertFalse(r.success)
+                    self.assertEqual(r.code, ClientErrorCode.UNEXPECTED_RESPONSE)
+                    self.assertIn("check the service address", r.message)
+
+    def test_a_failure_without_a_code_is_unexpected(self) -> None:
+        r = judge("standard", answer({"success": False}))
+        self.assertEqual((r.success, r.code), (False, ClientErrorCode.UNEXPECTED_RESPONSE))
+
+    def test_reads_a_customized_connect_answer_through_its_field_names(self) -> None:
+        names = {"status": "ok", "reason": "text", "data": "payload", "token": "licence", "expires_at": "until"}
+        body = {"ok": True, "code": 1, "text": "welcome", "payload": {"licence": "abc", "until": "2027-01-01 00:00:00", "device_limit": 2, "extra": True}, "request_id": "r"}
+        r = judge("connect", answer(body), names)
+        self.assertTrue(r.success)
+        self.assertEqual(r.message, "welcome")
+        self.assertEqual(r.data, {"token": "abc", "expires_at": "2027-01-01 00:00:00", "device_limit": 2, "extra": True})
+        self.assertEqual(r.body, body, "body stays the answer as received")
+        failure = judge("connect", answer({"ok": False, "code": -20002, "text": "expired", "request_id": "r"}), names)
+        self.assertEqual((failure.success, failure.code, failure.message), (False, ErrorCode.CARD_EXPIRED, "expired"))
+
+
+if __name__ == "__main__":
+    unittest.main()
