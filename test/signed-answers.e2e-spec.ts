@@ -141,6 +141,26 @@ describe('signed answers and offline licences (e2e)', () => {
     await other.get(`/admin/v1/projects/${p.id}/signing-keys`).expect(404);
   });
 
+  it('keeps exactly one active key under racing rotations and racing first uses', async () => {
+    const p = await author.createProject();
+    const rotations = await Promise.all(Array.from({ length: 8 }, () => author.post(`/admin/v1/projects/${p.id}/signing-keys/rotate`, {})));
+    expect(rotations.map((r) => r.status)).toEqual(Array(8).fill(200));
+    const statuses = async (id: string) =>
+      (await cardRepos(t).cards.manager.query('SELECT status, count(*)::int AS n FROM signing_keys WHERE project_id = $1 GROUP BY status ORDER BY status', [id])) as Array<{ status: string; n: number }>;
+    expect(await statuses(p.id)).toEqual([
+      { status: 'active', n: 1 },
+      { status: 'retiring', n: 8 },
+    ]);
+    // A project older than signing: its key is made on first need, once, however many ask at once.
+    const older = await author.createProject();
+    await cardRepos(t).cards.manager.query('DELETE FROM signing_keys WHERE project_id = $1', [older.id]);
+    await Promise.all([
+      ...Array.from({ length: 4 }, () => author.get(`/admin/v1/projects/${older.id}/signing-keys`).expect(200)),
+      ...Array.from({ length: 4 }, () => form('/api/kmlogon', { app: older.program_id, kami: 'NOPE', imei: 'd' })),
+    ]);
+    expect(await statuses(older.id)).toEqual([{ status: 'active', n: 1 }]);
+  });
+
   describe('offline licences (POST /api/v1/cards/checkout)', () => {
     const checkout = (p: Project, body: Record<string, unknown>) => signedPost(t, '/api/v1/cards/checkout', { app: p.program_id, ...body } as Record<string, string>, 'json', p.api_secret);
     const decode = (licence: string) => {
