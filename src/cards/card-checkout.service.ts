@@ -12,7 +12,7 @@ import { signLicence } from '../signing/ed25519';
 import { ResponseSigner } from '../signing/response-signer';
 import { CardDevice } from './card-device.entity';
 import { Card } from './card.entity';
-import { cardRefusal } from './card-state';
+import { deviceRefusal } from './card-state';
 
 export interface CheckoutRequest {
   program: ClientProgram;
@@ -43,10 +43,9 @@ export class CardCheckoutService {
     const card = await this.dataSource.getRepository(Card).findOneBy({ projectId: project.id, code: cardKey });
     if (!card) throw new ServiceError(ErrorCode.CARD_INVALID);
     const now = Date.now();
-    const refusal = cardRefusal(card, now);
+    const bound = await this.dataSource.getRepository(CardDevice).existsBy({ cardId: card.id, machineCode: machine });
+    const refusal = deviceRefusal(card, bound, now);
     if (refusal) throw new ServiceError(refusal);
-    const bound = card.status === 'active' && (await this.dataSource.getRepository(CardDevice).existsBy({ cardId: card.id, machineCode: machine }));
-    if (!bound) throw new ServiceError(ErrorCode.DEVICE_NOT_BOUND);
 
     const issuedAt = unixSeconds(new Date(now));
     const cardExpiresAt = card.expiresAt ? unixSeconds(card.expiresAt) : null;

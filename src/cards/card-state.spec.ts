@@ -1,5 +1,5 @@
 import { ErrorCode } from '../core/errors/error-code';
-import { cardRefusal, clientExpiry, isCardExpired } from './card-state';
+import { cardRefusal, clientExpiry, deviceRefusal, isCardExpired } from './card-state';
 
 describe('card state', () => {
   const now = Date.parse('2026-06-01T00:00:00Z');
@@ -18,6 +18,15 @@ describe('card state', () => {
     expect(cardRefusal({ status: 'banned', expiresAt: at('2020-01-01T00:00:00Z') }, now)).toBe(ErrorCode.CARD_BANNED);
     expect(cardRefusal({ status: 'active', expiresAt: at('2020-01-01T00:00:00Z') }, now)).toBe(ErrorCode.CARD_EXPIRED);
     expect(cardRefusal({ status: 'unused', expiresAt: null }, now)).toBeNull();
+  });
+
+  it('lets a device in only on an active, valid card it is bound to', () => {
+    const active = { status: 'active' as const, expiresAt: at('2026-07-01T00:00:00Z') };
+    expect(deviceRefusal(active, true, now)).toBeNull();
+    expect(deviceRefusal(active, false, now)).toBe(ErrorCode.DEVICE_NOT_BOUND);
+    expect(deviceRefusal({ status: 'unused', expiresAt: null }, false, now)).toBe(ErrorCode.DEVICE_NOT_BOUND);
+    expect(deviceRefusal({ status: 'banned', expiresAt: null }, true, now)).toBe(ErrorCode.CARD_BANNED);
+    expect(deviceRefusal({ status: 'active', expiresAt: at('2026-05-01T00:00:00Z') }, true, now)).toBe(ErrorCode.CARD_EXPIRED);
   });
 
   it('shows a permanent card as 9999-12-31 23:59:59 and others in local time', () => {

@@ -16,6 +16,15 @@ export function cardRefusal(card: CardState, now = Date.now()): ErrorCode.CARD_B
   return null;
 }
 
+/**
+ * Why a card would not let this device in right now without a login (decisions §16: `/api/check`,
+ * offline checkout): banned or expired first, then DEVICE_NOT_BOUND for a card never activated or
+ * a device not bound to it; null when it would.
+ */
+export function deviceRefusal(card: CardState, deviceBound: boolean, now = Date.now()): ErrorCode | null {
+  return cardRefusal(card, now) ?? (card.status === 'active' && deviceBound ? null : ErrorCode.DEVICE_NOT_BOUND);
+}
+
 /** A card's expiry as clients see it: local `YYYY-MM-DD HH:MM:SS`, or the far date of a permanent card. */
 export function clientExpiry(card: Pick<Card, 'expiresAt'>, timeZone: string): string {
   return card.expiresAt ? formatLocalTime(card.expiresAt, timeZone) : PERMANENT_EXPIRY;

@@ -6,7 +6,7 @@ import { CardDevice } from '../../cards/card-device.entity';
 import { CardLoginService } from '../../cards/card-login.service';
 import { CardUnbindService } from '../../cards/card-unbind.service';
 import { Card } from '../../cards/card.entity';
-import { cardRefusal, clientExpiry, isCardExpired } from '../../cards/card-state';
+import { cardRefusal, clientExpiry, deviceRefusal, isCardExpired } from '../../cards/card-state';
 import { AppConfig } from '../../config/app-config';
 import { ClientReply } from '../../core/envelope/render';
 import { ErrorCode } from '../../core/errors/error-code';
@@ -65,12 +65,11 @@ export class LegacyCardsService {
     await this.gate.admit(program, 'state_check', LEGACY_GATE);
     const card = await this.find(program, cardKey);
     const now = Date.now();
-    const refusal = cardRefusal(card, now);
-    if (refusal) throw new ServiceError(refusal);
-    if (card.status !== 'active') throw new ServiceError(ErrorCode.DEVICE_NOT_BOUND, 'The card has not been activated yet; log in with it first');
     const devices = await this.dataSource.getRepository(CardDevice).findBy({ cardId: card.id });
     const deviceBound = devices.some((d) => d.machineCode === machine);
-    if (!deviceBound) throw new ServiceError(ErrorCode.DEVICE_NOT_BOUND);
+    const refusal = deviceRefusal(card, deviceBound, now);
+    if (refusal === ErrorCode.DEVICE_NOT_BOUND && card.status === 'unused') throw new ServiceError(refusal, 'The card has not been activated yet; log in with it first');
+    if (refusal) throw new ServiceError(refusal);
     return {
       message: 'Card state',
       data: {
