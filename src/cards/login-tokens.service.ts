@@ -4,6 +4,7 @@ import { Repository } from 'typeorm';
 import { hashToken } from '../core/crypto/tokens';
 import { LoginLog } from '../login-logs/login-log.entity';
 import { Card } from './card.entity';
+import { cardSql } from './card-rule';
 
 /** How long a compatible login token (V3, Connect, legacy) proves a login. */
 export const LOGIN_TOKEN_LIFETIME_MS = 24 * 3600 * 1000;
@@ -23,7 +24,7 @@ export class LoginTokensService {
       .innerJoin(Card, 'c', 'c.id = l.card_id')
       .where('l.token_hash = :hash AND l.project_id = :projectId AND l.result_code = 0', { hash: hashToken(token), projectId })
       .andWhere('l.created_at > :since', { since: new Date(Date.now() - LOGIN_TOKEN_LIFETIME_MS) })
-      .andWhere("c.status <> 'banned' AND (c.expires_at IS NULL OR c.expires_at > now())")
+      .andWhere(cardSql.usable('c'))
       .getExists();
     return row;
   }

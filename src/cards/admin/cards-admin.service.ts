@@ -11,6 +11,7 @@ import { CardBatch } from '../card-batch.entity';
 import { CARD_CODE_LENGTH, CardCodeGenerator } from '../card-codes';
 import { CardDevice } from '../card-device.entity';
 import { Card } from '../card.entity';
+import { cardSql } from '../card-rule';
 import { SessionsService } from '../../sessions/sessions.service';
 import { CardFilters, CreateCardsDto, ExportCardsQuery, ListCardsQuery, UpdateCardDto } from './card-admin.dto';
 import { CardBatchView, CardView, toCardView, toCardViews } from './card.view';
@@ -218,7 +219,7 @@ export class CardsAdminService {
     if (filters.q) qb.andWhere("c.code ILIKE :like ESCAPE '\\'", { like: `%${filters.q.replace(/[\\%_]/g, '\\$&')}%` });
     if (filters.activated !== undefined) qb.andWhere(filters.activated ? 'c.activated_at IS NOT NULL' : 'c.activated_at IS NULL');
     if (filters.expired !== undefined) {
-      qb.andWhere(filters.expired ? 'c.expires_at < now()' : '(c.expires_at IS NULL OR c.expires_at >= now())');
+      qb.andWhere(filters.expired ? cardSql.expired('c') : `NOT ${cardSql.expired('c')}`);
     }
     return qb;
   }
