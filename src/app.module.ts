@@ -5,7 +5,8 @@ import { AnnouncementsModule } from './announcements/announcements.module';
 import { AuthorsModule } from './authors/authors.module';
 import { CardsModule } from './cards/cards.module';
 import { ConnectModule } from './connect/connect.module';
-import { StandardModule } from './standard/standard.module';
+import { SdkModule } from './sdk/sdk.module';
+import { V3Module } from './v3/v3.module';
 import { BaselineController } from './bench/baseline.controller';
 import { AppConfig } from './config/app-config';
 import { CoreModule } from './core/core.module';
@@ -38,7 +39,8 @@ export class AppModule {
         AnnouncementsModule,
         LoginLogsModule,
         ConnectModule,
-        StandardModule,
+        V3Module,
+        SdkModule,
         FilesModule,
         VersionsModule,
         AppUsersModule,

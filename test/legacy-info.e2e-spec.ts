@@ -1,10 +1,11 @@
 import type { Response } from 'supertest';
-import { ClientProgram, ClientProgramDirectory } from '../src/access/client-program';
+import { ClientCall } from '../src/access/client-call';
+import { ClientProgramDirectory } from '../src/access/client-program';
 import { LegacyInfoService } from '../src/legacy/info/legacy-info.service';
 import { AdminClient } from './support/admin-client';
 import { insertCard } from './support/cards';
 import { connectLogin, openConnectInEveryMode, unusedProgramId, updateProgramSettings } from './support/connect';
-import { startTestApp, TestApp } from './support/test-app';
+import { startTestApp, TestApp, unique } from './support/test-app';
 import { ErrorCode } from '../sdk/src';
 
 /** Catalog codes (decisions §2). */
@@ -49,7 +50,13 @@ describe('legacy info: announcement, latest version, app_config, app_profile (e2
   function call(method: Method, path: string, fields: Record<string, string>) {
     return method === 'GET' ? t.http().get(path).query(fields) : t.http().post(path).type('form').send(fields);
   }
-  const programOf = (p: Project): Promise<ClientProgram> => t.app.get(ClientProgramDirectory).byProgramId(p.program_id);
+  /** The call a legacy route's guard would establish for this project. */
+  const programOf = async (p: Project): Promise<ClientCall> => ({
+    program: await t.app.get(ClientProgramDirectory).byProgramId(p.program_id),
+    family: 'legacy',
+    ip: '127.0.0.1',
+    requestId: unique('req'),
+  });
   const announce = (p: Project, body: object, client = author) =>
     client.post(`/admin/v1/projects/${p.id}/announcements`, { title: 'T', content: 'C', ...body }).expect(201);
   const authorize = (p: Project, name: string, authorized: boolean, daily_quota: number | null = null) =>

@@ -4,9 +4,11 @@ import { ServiceError } from '../core/errors/service-error';
 import { onFault } from '../core/http/request-context';
 import { InterfaceName } from '../platform/interface-names';
 import { PlatformService } from '../platform/platform.service';
+import { ClientCall, FAMILY_GATES } from './client-call';
 import { ClientProgram } from './client-program';
 import { DailyQuota } from './daily-quota';
 
+/** What a family's routes need besides the common checks (see `FAMILY_GATES`). */
 export interface GateOptions {
   /** Standard, SDK and legacy routes need the standard API basic package. */
   requireBasicPackage: boolean;
@@ -27,8 +29,11 @@ export class InterfaceGate {
     private readonly quota: DailyQuota,
   ) {}
 
-  async admit(program: ClientProgram, name: InterfaceName, options: GateOptions): Promise<void> {
+  /** Admits `call` to interface `name` with the options of its family (`FAMILY_GATES`). */
+  async admit(call: Pick<ClientCall, 'program' | 'family'>, name: InterfaceName): Promise<void> {
+    const { program } = call;
     const { project } = program;
+    const options = FAMILY_GATES[call.family];
     if (project.status !== 'active') throw new ServiceError(ErrorCode.PROGRAM_DISABLED);
     if (program.authorStatus !== 'active') throw new ServiceError(ErrorCode.AUTHOR_DISABLED);
     if (options.requireBasicPackage && !project.basicPackage) throw new ServiceError(ErrorCode.PACKAGE_NOT_ENABLED);

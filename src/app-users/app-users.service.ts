@@ -1,26 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
-import { ClientProgram, ClientProgramDirectory } from '../access/client-program';
+import { ClientCall } from '../access/client-call';
+import { ClientProgramDirectory } from '../access/client-program';
 import { InterfaceGate } from '../access/interface-gate';
 import { formatLocalTime, unixSeconds } from '../common/time';
 import { AppConfig } from '../config/app-config';
 import { decoyHash, hashPassword, verifyPassword } from '../core/crypto/passwords';
 import { newToken } from '../core/crypto/tokens';
-import { ClientReply } from '../core/envelope/render';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
-import { RequestContext } from '../core/http/request-context';
 import { isUniqueViolation } from '../database/pg-errors';
 import { SessionsService } from '../sessions/sessions.service';
 import { usernameKey } from './app-user-rules';
 import { AppUser } from './app-user.entity';
-import { toProfile } from './app-user.view';
+import { AppUserProfile, toProfile } from './app-user.view';
 import { FailureLimiter } from '../core/throttling/failure-limiter';
 import { decideMachine, MachineDecision, sessionFitsBinding } from './machine-policy';
-
-/** SDK and compatibility routes both need the standard API basic package (decisions §7). */
-const CLIENT_GATE = { requireBasicPackage: true };
 
 export interface AppUserCredentials {
   username: string;
@@ -31,6 +27,32 @@ export interface AppUserCredentials {
 interface Authenticated {
   user: AppUser;
   decision: MachineDecision;
+}
+
+export interface RegisteredUser {
+  user_id: number;
+  username: string;
+  status: 'active';
+}
+
+export interface SdkUserLogin {
+  profile: AppUserProfile;
+  session_token: string;
+  session_expires_at: string;
+  machine_id: string;
+  heartbeat_interval_seconds: number;
+}
+
+export interface CompatUserLogin {
+  token: string;
+  profile: AppUserProfile;
+  machine_id: string;
+}
+
+export interface UserHeartbeat {
+  user_id: number;
+  session_expires_at: string;
+  server_time: number;
 }
 
 /**
@@ -55,8 +77,9 @@ export class AppUsersService {
    * one name race: the unique index on (project, lower(username)) lets exactly one insert through.
    * The registering machine becomes the binding unless the project's policy is `free`.
    */
-  async register(program: ClientProgram, input: AppUserCredentials): Promise<ClientReply> {
-    await this.gate.admit(program, 'user_register', CLIENT_GATE);
+  async register(call: ClientCall, input: AppUserCredentials): Promise<RegisteredUser> {
+    await this.gate.admit(call, 'user_register');
+    const { program } = call;
     const projectId = program.project.id;
     const taken = () => new ServiceError(ErrorCode.USERNAME_TAKEN);
     if (await this.byUsername(projectId, input.username).getExists()) throw taken();
@@ -75,12 +98,13 @@ export class AppUsersService {
       if (isUniqueViolation(error)) throw taken();
       throw error;
     }
-    return { message: 'Registration successful', data: { user_id: id, username: input.username, status: 'active' } };
+    return { user_id: id, username: input.username, status: 'active' };
   }
 
   /** SDK login: opens an `app_user` session on the login's machine. */
-  async sdkLogin(program: ClientProgram, input: AppUserCredentials, client: RequestContext): Promise<ClientReply> {
-    const { user, decision } = await this.login(program, input, client);
+  async sdkLogin(call: ClientCall, input: AppUserCredentials): Promise<SdkUserLogin> {
+    const { program } = call;
+    const { user, decision } = await this.login(call, input);
     const { token, session } = await this.sessions.open({
       type: 'app_user',
       projectId: program.project.id,
@@ -89,39 +113,33 @@ export class AppUsersService {
       expiresAt: new Date(Date.now() + program.project.sessionTtlSeconds * 1000),
     });
     return {
-      message: 'Login successful',
-      data: {
-        profile: toProfile(user, this.config.APP_TIMEZONE),
-        session_token: token,
-        session_expires_at: this.time(session.expiresAt),
-        machine_id: decision.answered,
-        heartbeat_interval_seconds: program.project.heartbeatIntervalSeconds,
-      },
+      profile: toProfile(user, this.config.APP_TIMEZONE),
+      session_token: token,
+      session_expires_at: this.time(session.expiresAt),
+      machine_id: decision.answered,
+      heartbeat_interval_seconds: program.project.heartbeatIntervalSeconds,
     };
   }
 
   /** Compatibility login: the same rules, a compatible token and no SDK session (spec, legacy routes). */
-  async compatLogin(program: ClientProgram, input: AppUserCredentials, client: RequestContext): Promise<ClientReply> {
-    const { user, decision } = await this.login(program, input, client);
-    return {
-      message: 'Login successful',
-      data: { token: newToken(), profile: toProfile(user, this.config.APP_TIMEZONE), machine_id: decision.answered },
-    };
+  async compatLogin(call: ClientCall, input: AppUserCredentials): Promise<CompatUserLogin> {
+    const { user, decision } = await this.login(call, input);
+    return { token: newToken(), profile: toProfile(user, this.config.APP_TIMEZONE), machine_id: decision.answered };
   }
 
   /**
    * Renews a user session after re-checking the user: banned, gone, or (under `rebind` and
    * `locked`) no longer bound to the session's machine ends the session for good.
    */
-  async heartbeat(token: string, machine: string): Promise<ClientReply> {
+  async heartbeat(token: string, machine: string): Promise<UserHeartbeat> {
     const { session, user, program } = await this.sessions.resolve(token, 'app_user', machine, (id) => this.directory.byProjectId(id));
-    await this.gate.admit(program, 'user_heartbeat', CLIENT_GATE);
+    await this.gate.admit({ program, family: 'sdk' }, 'user_heartbeat');
     if (!user || user.status !== 'active' || !sessionFitsBinding(program.project.userMachinePolicy, user.boundMachineId, session.machineCode)) {
       await this.sessions.revoke(session.id);
       throw new ServiceError(ErrorCode.SESSION_INVALID);
     }
     const expiresAt = await this.sessions.renew(session, program.project.sessionTtlSeconds, null);
-    return { message: 'Heartbeat accepted', data: { user_id: user.id, session_expires_at: this.time(expiresAt), server_time: unixSeconds() } };
+    return { user_id: user.id, session_expires_at: this.time(expiresAt), server_time: unixSeconds() };
   }
 
   /**
@@ -129,12 +147,13 @@ export class AppUsersService {
    * name is unknown, so neither the answer nor its timing says which part was wrong), then under a
    * row lock the ban and the machine policy. Under `rebind` the user's earlier sessions end.
    */
-  private async login(program: ClientProgram, input: AppUserCredentials, client: RequestContext): Promise<Authenticated> {
+  private async login(call: ClientCall, input: AppUserCredentials): Promise<Authenticated> {
+    const { program } = call;
     const projectId = program.project.id;
-    const scopes = { account: `user:${projectId}:${usernameKey(input.username)}`, address: `ip:${projectId}:${client.clientIp}` };
+    const scopes = { account: `user:${projectId}:${usernameKey(input.username)}`, address: `ip:${projectId}:${call.ip}` };
     const policy = { name: 'app-user-login', limit: this.config.APP_USER_LOGIN_ATTEMPTS_PER_MINUTE, failure: ErrorCode.BAD_CREDENTIALS };
     const result = await this.limiter.guard(policy, scopes, async () => {
-      await this.gate.admit(program, 'user_login', CLIENT_GATE);
+      await this.gate.admit(call, 'user_login');
       const found = await this.byUsername(projectId, input.username).addSelect('u.passwordHash').getOne();
       const valid = await verifyPassword(found?.passwordHash ?? (await decoyHash()), input.password);
       if (!found || !valid) throw new ServiceError(ErrorCode.BAD_CREDENTIALS);

@@ -1,25 +1,31 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { createHash } from 'node:crypto';
-import { ClientProgram } from '../access/client-program';
-import { GateOptions, InterfaceGate } from '../access/interface-gate';
+import { ClientCall } from '../access/client-call';
+import { InterfaceGate } from '../access/interface-gate';
 import { formatLocalTime, unixSeconds } from '../common/time';
 import { AppConfig } from '../config/app-config';
-import { ClientReply } from '../core/envelope/render';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { signLicence } from '../signing/ed25519';
 import { ResponseSigner } from '../signing/response-signer';
 import { CardDevice } from './card-device.entity';
 import { Card } from './card.entity';
-import { deviceRefusal } from './card-state';
+import { deviceRefusal } from './card-rule';
 
 export interface CheckoutRequest {
-  program: ClientProgram;
+  call: ClientCall;
   cardKey: string;
   machine: string;
   ttlSeconds?: number;
-  gate: GateOptions;
+}
+
+/** An offline licence as the checkout answers it (decisions §15). */
+export interface CheckoutData {
+  licence: string;
+  kid: string;
+  expires_at: string;
+  valid_until: number;
 }
 
 /**
@@ -36,10 +42,10 @@ export class CardCheckoutService {
     private readonly config: AppConfig,
   ) {}
 
-  async checkout({ program, cardKey, machine, ttlSeconds, gate }: CheckoutRequest): Promise<ClientReply> {
-    const { project, signingKey } = program;
+  async checkout({ call, cardKey, machine, ttlSeconds }: CheckoutRequest): Promise<CheckoutData> {
+    const { project, signingKey } = call.program;
     if (project.offlineGraceSeconds === 0 || !signingKey) throw new ServiceError(ErrorCode.CHECKOUT_DISABLED);
-    await this.gate.admit(program, 'card_login', gate);
+    await this.gate.admit(call, 'card_login');
     const card = await this.dataSource.getRepository(Card).findOneBy({ projectId: project.id, code: cardKey });
     if (!card) throw new ServiceError(ErrorCode.CARD_INVALID);
     const now = Date.now();
@@ -62,9 +68,6 @@ export class CardCheckoutService {
       valid_until: validUntil,
       card_expires_at: cardExpiresAt,
     });
-    return {
-      message: 'Offline licence issued',
-      data: { licence, kid: signingKey.kid, expires_at: formatLocalTime(new Date(validUntil * 1000), this.config.APP_TIMEZONE), valid_until: validUntil },
-    };
+    return { licence, kid: signingKey.kid, expires_at: formatLocalTime(new Date(validUntil * 1000), this.config.APP_TIMEZONE), valid_until: validUntil };
   }
 }

@@ -1,24 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { ClientProgram } from '../access/client-program';
-import { GateOptions, InterfaceGate } from '../access/interface-gate';
+import { ClientCall } from '../access/client-call';
+import { InterfaceGate } from '../access/interface-gate';
 import { hashToken, newToken } from '../core/crypto/tokens';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { PreparedStatements, PreparedStatement } from '../database/prepared-statements';
-import { ClientFamilyName, LoginLog } from '../login-logs/login-log.entity';
+import { LoginLog } from '../login-logs/login-log.entity';
 import { CardDevice } from './card-device.entity';
 import { Card } from './card.entity';
-import { cardRefusal } from './card-state';
+import { cardRefusal, cardSql } from './card-rule';
 
 export interface CardLoginRequest {
-  program: ClientProgram;
+  call: ClientCall;
   cardKey: string;
   machine: string;
-  ip: string;
-  family: ClientFamilyName;
-  requestId: string;
-  gate: GateOptions;
 }
 
 export interface CardLoginSuccess {
@@ -37,8 +33,7 @@ const REPEAT_LOGIN: PreparedStatement = {
   name: 'card_repeat_login_v1',
   text: `WITH hit AS (
       UPDATE cards c SET use_count = c.use_count + 1, last_login_at = now()
-      WHERE c.project_id = $1 AND c.code = $2 AND c.status = 'active' AND (c.expires_at IS NULL OR c.expires_at > now())
-        AND EXISTS (SELECT 1 FROM card_devices d WHERE d.card_id = c.id AND d.machine_code = $3)
+      WHERE c.project_id = $1 AND c.code = $2 AND ${cardSql.admitsDevice('c', '$3')}
       RETURNING ${CARD_COLUMNS.map((column) => `c.${column}`).join(', ')}
     ), logged AS (
       INSERT INTO login_logs (project_id, card_id, card_code, machine_code, ip, family, interface, result_code, request_id, token_hash)
@@ -63,7 +58,7 @@ export class CardLoginService {
 
   async login(request: CardLoginRequest): Promise<CardLoginSuccess> {
     try {
-      await this.gate.admit(request.program, 'card_login', request.gate);
+      await this.gate.admit(request.call, 'card_login');
     } catch (error) {
       await this.logRefusal(request, error);
       throw error;
@@ -123,7 +118,7 @@ export class CardLoginService {
       .getRepository(Card)
       .createQueryBuilder('c')
       .setLock('pessimistic_write')
-      .where('c.project_id = :projectId AND c.code = :code', { projectId: request.program.project.id, code: request.cardKey })
+      .where('c.project_id = :projectId AND c.code = :code', { projectId: request.call.program.project.id, code: request.cardKey })
       .getOne();
     const refuse = async (code: ErrorCode) => {
       await em.insert(LoginLog, logRow(request, card?.id ?? null, code));
@@ -181,16 +176,16 @@ function cardFromRow(row: Record<string, unknown>): Partial<Card> {
   };
 }
 
-function logRow(request: CardLoginRequest, cardId: number | null, resultCode: number): Partial<LoginLog> {
+function logRow({ call, cardKey, machine }: CardLoginRequest, cardId: number | null, resultCode: number): Partial<LoginLog> {
   return {
-    projectId: request.program.project.id,
+    projectId: call.program.project.id,
     cardId,
-    cardCode: request.cardKey.slice(0, 128),
-    machineCode: request.machine.slice(0, 128),
-    ip: request.ip.slice(0, 64),
-    family: request.family,
+    cardCode: cardKey.slice(0, 128),
+    machineCode: machine.slice(0, 128),
+    ip: call.ip.slice(0, 64),
+    family: call.family,
     interface: 'card_login',
     resultCode,
-    requestId: request.requestId,
+    requestId: call.requestId,
   };
 }

@@ -1,19 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { ClientProgram } from '../access/client-program';
-import { GateOptions, InterfaceGate } from '../access/interface-gate';
+import { ClientCall } from '../access/client-call';
+import { InterfaceGate } from '../access/interface-gate';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { SessionsService } from '../sessions/sessions.service';
 import { CardDevice } from './card-device.entity';
 import { Card } from './card.entity';
-import { cardRefusal } from './card-state';
+import { cardRefusal } from './card-rule';
 
 export interface CardUnbindRequest {
-  program: ClientProgram;
+  call: Pick<ClientCall, 'program' | 'family'>;
   cardKey: string;
   machine: string;
-  gate: GateOptions;
 }
 
 /**
@@ -32,8 +31,8 @@ export class CardUnbindService {
   ) {}
 
   async unbind(request: CardUnbindRequest): Promise<Card> {
-    const { project } = request.program;
-    await this.gate.admit(request.program, 'card_unbind', request.gate);
+    const { project } = request.call.program;
+    await this.gate.admit(request.call, 'card_unbind');
     if (!project.unbindEnabled) throw new ServiceError(ErrorCode.UNBIND_REFUSED, 'Unbinding is switched off for this program');
     const card = await this.dataSource.transaction((em) => this.decide(em, request));
     // After the commit (the embedded database has one connection). A login racing in meanwhile has
@@ -43,7 +42,7 @@ export class CardUnbindService {
   }
 
   private async decide(em: EntityManager, request: CardUnbindRequest): Promise<Card> {
-    const { project } = request.program;
+    const { project } = request.call.program;
     const card = await em
       .getRepository(Card)
       .createQueryBuilder('c')

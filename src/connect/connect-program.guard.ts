@@ -1,19 +1,37 @@
 import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
-import { ClientProgram, ClientProgramDirectory } from '../access/client-program';
-import { DeclareAuthScheme } from '../core/http/auth-scheme';
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { ClientCall, establishCall } from '../access/client-call';
+import { ClientProgramDirectory } from '../access/client-program';
 import { setResponseRenames } from '../core/envelope/response-renames';
+import { ErrorCode } from '../core/errors/error-code';
+import { ServiceError } from '../core/errors/service-error';
+import { DeclareAuthScheme } from '../core/http/auth-scheme';
+import { SharedStore } from '../core/store/shared-store';
+import { ConnectLoginDto } from './connect.dto';
 import { ClientCustomization, CustomizationService } from './customization/customization.service';
 
+/** A Connect nonce is refused when it comes again within this window (spec). */
+const NONCE_WINDOW_SECONDS = 60;
+
 export interface ConnectRequestContext {
-  program: ClientProgram;
+  call: ClientCall;
   customization: ClientCustomization | null;
 }
 
 const CONNECT_CONTEXT = Symbol.for('cardkey.connectContext');
 
+/** The login form's own rules (ConnectLoginDto), checked here because guards run before pipes. */
+function isWellFormed(body: unknown): boolean {
+  return validateSync(plainToInstance(ConnectLoginDto, body ?? {}), { whitelist: true }).length === 0;
+}
+
 /**
- * Resolves the program of /connect/{program_id} before anything else, and installs its field
- * renames so that every answer of the request, failures included, uses the owner's names.
+ * Connect's authentication, as the HMAC guard is V3's: resolves the program of /connect/{program_id}
+ * before anything else and installs its field renames (every answer of the request, failures
+ * included, uses the owner's names), then claims the optional nonce once per program for 60 s.
+ * A malformed form claims nothing (its validation answers it, and the client may send the nonce
+ * again with the form corrected).
  * Connect is form-encoded (spec): the input boundary refuses any other body before this guard runs.
  */
 @Injectable()
@@ -21,6 +39,7 @@ export class ConnectProgramGuard implements CanActivate {
   constructor(
     private readonly directory: ClientProgramDirectory,
     private readonly customizations: CustomizationService,
+    private readonly store: SharedStore,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -28,7 +47,13 @@ export class ConnectProgramGuard implements CanActivate {
     const program = await this.directory.byProgramId(String(request.params?.programId ?? ''));
     const customization = await this.customizations.clientCustomization(program.project);
     if (customization) setResponseRenames(request, customization.fieldNames);
-    request[CONNECT_CONTEXT] = { program, customization } satisfies ConnectRequestContext;
+    const nonce: unknown = request.body?.nonce;
+    if (typeof nonce === 'string' && isWellFormed(request.body)) {
+      if (!(await this.store.claim(`connect-nonce:${program.project.id}:${nonce}`, NONCE_WINDOW_SECONDS))) {
+        throw new ServiceError(ErrorCode.NONCE_REPLAYED);
+      }
+    }
+    request[CONNECT_CONTEXT] = { call: establishCall(request, program, 'connect'), customization } satisfies ConnectRequestContext;
     return true;
   }
 }

@@ -1,7 +1,7 @@
 import { Body, Controller, Post } from '@nestjs/common';
 import { ApiConsumes, ApiTags } from '@nestjs/swagger';
 import { Envelope } from '../core/envelope/envelope.decorator';
-import { ClientContext, RequestContext } from '../core/http/request-context';
+import { ClientReply } from '../core/envelope/render';
 import { ConnectClient, ConnectContext, ConnectRequestContext } from './connect-program.guard';
 import { ConnectLoginDto } from './connect.dto';
 import { ConnectService } from './connect.service';
@@ -16,7 +16,7 @@ export class ConnectController {
   /** `/conncet` is the historical spelling, kept for old clients. */
   @Post(['connect/:programId', 'conncet/:programId'])
   @ApiConsumes('application/x-www-form-urlencoded')
-  login(@ConnectContext() context: ConnectRequestContext, @Body() body: ConnectLoginDto, @ClientContext() client: RequestContext) {
-    return this.connect.login(context, body, client);
+  async login(@ConnectContext() context: ConnectRequestContext, @Body() body: ConnectLoginDto): Promise<ClientReply> {
+    return { message: 'Login successful', data: await this.connect.login(context, body) };
   }
 }

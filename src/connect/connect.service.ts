@@ -1,23 +1,26 @@
 import { Injectable } from '@nestjs/common';
+import { ClientProgram } from '../access/client-program';
 import { InterfaceGate } from '../access/interface-gate';
 import { AnnouncementsService } from '../announcements/announcements.service';
 import { CardLoginService } from '../cards/card-login.service';
-import { clientExpiry } from '../cards/card-state';
+import { clientExpiry } from '../cards/card-rule';
 import { unixSeconds } from '../common/time';
 import { AppConfig } from '../config/app-config';
-import { ClientReply } from '../core/envelope/render';
-import { ErrorCode } from '../core/errors/error-code';
-import { ServiceError } from '../core/errors/service-error';
-import { RequestContext } from '../core/http/request-context';
-import { SharedStore } from '../core/store/shared-store';
 import { ConnectRequestContext } from './connect-program.guard';
 import { ConnectLoginDto } from './connect.dto';
 import { CustomizationService } from './customization/customization.service';
-import { customToken, renderTemplate } from './customization/customization-rules';
 
-const NONCE_WINDOW_SECONDS = 60;
+/** What a Connect login answers in `data` (field names before the owner's renames). */
+export interface ConnectLoginData {
+  token: string;
+  expires_at: string;
+  device_limit: number;
+  server_time: number;
+  machine_code: string;
+  announcement: string;
+}
 
-/** Connect card login: nonce replay protection, the shared card-login rule, the Connect answer. */
+/** Connect card login: the shared card-login rule, then the owner's token and the announcement. */
 @Injectable()
 export class ConnectService {
   constructor(
@@ -25,56 +28,37 @@ export class ConnectService {
     private readonly gate: InterfaceGate,
     private readonly announcements: AnnouncementsService,
     private readonly customizations: CustomizationService,
-    private readonly store: SharedStore,
     private readonly config: AppConfig,
   ) {}
 
-  async login({ program, customization }: ConnectRequestContext, input: ConnectLoginDto, client: RequestContext): Promise<ClientReply> {
-    const { project } = program;
-    if (input.nonce !== undefined && !(await this.store.claim(`connect-nonce:${project.id}:${input.nonce}`, NONCE_WINDOW_SECONDS))) {
-      throw new ServiceError(ErrorCode.NONCE_REPLAYED);
-    }
-    const { card, token } = await this.cardLogin.login({
-      program,
-      cardKey: input.user_key,
-      machine: input.serial,
-      ip: client.clientIp,
-      family: 'connect',
-      requestId: client.requestId,
-      gate: { requireBasicPackage: false, requireConnect: true },
-    });
+  async login({ call, customization }: ConnectRequestContext, input: ConnectLoginDto): Promise<ConnectLoginData> {
+    const { card, token } = await this.cardLogin.login({ call, cardKey: input.user_key, machine: input.serial });
     const now = new Date();
     const expiresAt = clientExpiry(card, this.config.APP_TIMEZONE);
-    let successToken = token;
-    if (customization?.tokenAlgorithm && customization.tokenTemplate) {
-      const secret = this.customizations.secretOf(customization);
-      const rendered = renderTemplate(customization.tokenTemplate, {
-        user_key: input.user_key,
-        serial: input.serial,
-        program_id: project.programId,
-        timestamp: String(unixSeconds(now)),
-        expires_at: expiresAt,
-        nonce: input.nonce ?? '',
-        device_limit: String(card.deviceLimit),
-        secret: secret ?? '',
-      });
-      successToken = customToken(customization.tokenAlgorithm, rendered, secret);
-    }
+    const ownerToken = this.customizations.successToken(customization, {
+      user_key: input.user_key,
+      serial: input.serial,
+      program_id: call.program.project.programId,
+      timestamp: String(unixSeconds(now)),
+      expires_at: expiresAt,
+      nonce: input.nonce ?? '',
+      device_limit: String(card.deviceLimit),
+    });
     return {
-      message: 'Login successful',
-      data: {
-        token: successToken,
-        expires_at: expiresAt,
-        device_limit: card.deviceLimit,
-        server_time: unixSeconds(now),
-        machine_code: input.serial,
-        announcement: await this.announcementText(program),
-      },
+      token: ownerToken ?? token,
+      expires_at: expiresAt,
+      device_limit: card.deviceLimit,
+      server_time: unixSeconds(now),
+      machine_code: input.serial,
+      announcement: await this.announcementText(call.program),
     };
   }
 
-  /** The newest enabled announcement of this program where `announcement` is authorized; else empty. */
-  private async announcementText(program: ConnectRequestContext['program']): Promise<string> {
+  /**
+   * The newest enabled announcement where `announcement` is authorized, else empty. Asked without
+   * the gate: showing it beside a login spends no `announcement` quota.
+   */
+  private async announcementText(program: ClientProgram): Promise<string> {
     if (!(await this.gate.isAuthorized(program, 'announcement'))) return '';
     return this.announcements.clientText(program.project);
   }

@@ -1,13 +1,13 @@
-import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
+import { applyDecorators, CanActivate, ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ClientProgram, ClientProgramDirectory } from '../access/client-program';
+import { establishCall } from '../access/client-call';
+import { ClientProgramDirectory } from '../access/client-program';
 import { SecretBox } from '../core/crypto/secret-box';
 import { DeclareAuthScheme } from '../core/http/auth-scheme';
 import { plainFields } from './legacy-fields';
 import { verifyMd5Signature } from './signing/md5-signature';
 
 const MD5_REQUIRED = 'cardkey:legacy-md5';
-const LEGACY_PROGRAM = Symbol.for('cardkey.legacyProgram');
 
 /**
  * The program of a legacy route, in the order of decisions §3 (the input boundary has checked the
@@ -30,7 +30,7 @@ export class LegacyProgramGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(MD5_REQUIRED, [context.getHandler(), context.getClass()])) {
       verifyMd5Signature(fields, this.box.decrypt(program.project.legacySecretEnc));
     }
-    request[LEGACY_PROGRAM] = program;
+    establishCall(request, program, 'legacy');
     return true;
   }
 }
@@ -40,8 +40,6 @@ export const LegacyClient = () => applyDecorators(DeclareAuthScheme('none'), Use
 
 /** A legacy route that needs the MD5 parameter signature (`t`, `sign`; decisions §3). */
 export const Md5Signed = () => applyDecorators(DeclareAuthScheme('md5'), SetMetadata(MD5_REQUIRED, true), UseGuards(LegacyProgramGuard));
-
-export const LegacyProgram = createParamDecorator((_: unknown, ctx: ExecutionContext): ClientProgram => ctx.switchToHttp().getRequest()[LEGACY_PROGRAM]);
 
 /**
  * The aggregate entry: this guard settles only the content type, `app` and the program; the entry

@@ -9,14 +9,16 @@ import { LegacyCardsController } from './cards/legacy-cards.controller';
 import { LegacyCardsService } from './cards/legacy-cards.service';
 import { LegacyInfoModule } from './info/legacy-info.module';
 import { LegacyProgramGuard } from './legacy-program.guard';
+import { CompatUsersController } from './users/compat-users.controller';
 
 /**
- * Legacy V1 client routes (legacy envelope): the card routes, the state checks and the aggregate
- * entry with its aliases, MD5 parameter signature and transport encryption.
+ * Legacy V1 client routes (legacy envelope): the card routes, the state checks, the compatibility
+ * program-user routes and the aggregate entry with its aliases, MD5 parameter signature and
+ * transport encryption.
  */
 @Module({
   imports: [AccessModule, CardsModule, AppUsersModule, FilesModule, LegacyInfoModule],
-  controllers: [LegacyCardsController, LegacyAggregateController],
+  controllers: [LegacyCardsController, LegacyAggregateController, CompatUsersController],
   providers: [LegacyProgramGuard, LegacyCardsService, LegacyAggregateService],
 })
 export class LegacyModule {}

@@ -1,6 +1,7 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import type { ClientFamilyName } from '../access/client-call';
 
-export type ClientFamilyName = 'connect' | 'v3' | 'sdk' | 'legacy';
+export type { ClientFamilyName };
 
 /** One card-login attempt, success or failure (decisions §4). result_code 0 = success. */
 @Entity('login_logs')

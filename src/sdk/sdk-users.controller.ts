@@ -1,13 +1,13 @@
 import { Body, Controller, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ClientProgram } from '../access/client-program';
+import { Caller, ClientCall } from '../access/client-call';
+import { AppUserCredentialsDto } from '../app-users/app-users.dto';
+import { AppUsersService } from '../app-users/app-users.service';
 import { Envelope } from '../core/envelope/envelope.decorator';
-import { ClientContext, RequestContext } from '../core/http/request-context';
+import { ClientReply } from '../core/envelope/render';
 import { BearerToken, SessionBearer } from '../sessions/session-bearer';
-import { HmacSigned, SignedProgram } from '../standard/hmac.guard';
-import { HeartbeatDto } from '../standard/standard.dto';
-import { AppUserCredentialsDto } from './app-users.dto';
-import { AppUsersService } from './app-users.service';
+import { SdkSigned } from '../standard/hmac.guard';
+import { HeartbeatDto } from './sdk.dto';
 
 /** Program users over the SDK: signed JSON register and login, Bearer heartbeat (spec "SDK"). */
 @ApiTags('client: SDK v1')
@@ -17,20 +17,20 @@ export class SdkUsersController {
   constructor(private readonly users: AppUsersService) {}
 
   @Post('register')
-  @HmacSigned('json')
-  register(@SignedProgram() program: ClientProgram, @Body() body: AppUserCredentialsDto) {
-    return this.users.register(program, body);
+  @SdkSigned()
+  async register(@Caller() call: ClientCall, @Body() body: AppUserCredentialsDto): Promise<ClientReply> {
+    return { message: 'Registration successful', data: await this.users.register(call, body) };
   }
 
   @Post('login')
-  @HmacSigned('json')
-  login(@SignedProgram() program: ClientProgram, @Body() body: AppUserCredentialsDto, @ClientContext() client: RequestContext) {
-    return this.users.sdkLogin(program, body, client);
+  @SdkSigned()
+  async login(@Caller() call: ClientCall, @Body() body: AppUserCredentialsDto): Promise<ClientReply> {
+    return { message: 'Login successful', data: await this.users.sdkLogin(call, body) };
   }
 
   @Post('heartbeat')
   @SessionBearer()
-  heartbeat(@BearerToken() token: string, @Body() body: HeartbeatDto) {
-    return this.users.heartbeat(token, body.machine_id);
+  async heartbeat(@BearerToken() token: string, @Body() body: HeartbeatDto): Promise<ClientReply> {
+    return { message: 'Heartbeat accepted', data: await this.users.heartbeat(token, body.machine_id) };
   }
 }

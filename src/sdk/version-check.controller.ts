@@ -1,10 +1,11 @@
 import { Body, Controller, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ClientProgram } from '../access/client-program';
+import { Caller, ClientCall } from '../access/client-call';
 import { Envelope } from '../core/envelope/envelope.decorator';
-import { HmacSigned, SignedProgram } from '../standard/hmac.guard';
-import { VersionCheckDto } from './version.dto';
-import { VersionsService } from './versions.service';
+import { ClientReply } from '../core/envelope/render';
+import { SdkSigned } from '../standard/hmac.guard';
+import { VersionCheckDto } from '../versions/version.dto';
+import { VersionsService } from '../versions/versions.service';
 
 /** The SDK's version check: signed JSON `{app, version}` (decisions §3, §9). */
 @ApiTags('client: SDK v1')
@@ -14,8 +15,8 @@ export class VersionCheckController {
   constructor(private readonly versions: VersionsService) {}
 
   @Post('version')
-  @HmacSigned('json')
-  check(@SignedProgram() program: ClientProgram, @Body() body: VersionCheckDto) {
-    return this.versions.sdkCheck(program, body.version);
+  @SdkSigned()
+  async check(@Caller() call: ClientCall, @Body() body: VersionCheckDto): Promise<ClientReply> {
+    return { message: 'Version checked', data: await this.versions.clientCheck(call, body.version) };
   }
 }

@@ -1,5 +1,7 @@
-import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
-import { ClientProgram, ClientProgramDirectory } from '../access/client-program';
+import { applyDecorators, CanActivate, ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ClientFamily, declaredFamily, establishCall } from '../access/client-call';
+import { ClientProgramDirectory } from '../access/client-program';
 import { unixSeconds } from '../common/time';
 import { SecretBox } from '../core/crypto/secret-box';
 import { pathOf } from '../core/envelope/family';
@@ -9,8 +11,6 @@ import { DeclareAuthScheme } from '../core/http/auth-scheme';
 import { AcceptsBody } from '../core/http/content-type';
 import { SharedStore } from '../core/store/shared-store';
 import { HMAC_NONCE_PATTERN, SIGNATURE_HEADERS, SIGNATURE_WINDOW_SECONDS, signatureMatches } from './hmac-signature';
-
-const SIGNED_PROGRAM = Symbol.for('cardkey.signedProgram');
 
 /**
  * V3 and SDK authentication, in the order of decisions §3: content type (checked by the input
@@ -22,6 +22,7 @@ const SIGNED_PROGRAM = Symbol.for('cardkey.signedProgram');
 @Injectable()
 export class HmacGuard implements CanActivate {
   constructor(
+    private readonly reflector: Reflector,
     private readonly directory: ClientProgramDirectory,
     private readonly box: SecretBox,
     private readonly store: SharedStore,
@@ -50,12 +51,15 @@ export class HmacGuard implements CanActivate {
     if (!(await this.store.claim(`hmac-nonce:${program.project.id}:${nonce}`, SIGNATURE_WINDOW_SECONDS))) {
       throw new ServiceError(ErrorCode.NONCE_REPLAYED);
     }
-    request[SIGNED_PROGRAM] = program;
+    establishCall(request, program, declaredFamily(this.reflector, context));
     return true;
   }
 }
 
-/** HMAC-signed client route whose body is form-encoded (V3) or JSON (SDK). */
-export const HmacSigned = (body: 'form' | 'json') => applyDecorators(DeclareAuthScheme('hmac'), AcceptsBody(body), UseGuards(HmacGuard));
+const hmacSigned = (body: 'form' | 'json') => applyDecorators(DeclareAuthScheme('hmac'), AcceptsBody(body), UseGuards(HmacGuard));
 
-export const SignedProgram = createParamDecorator((_: unknown, ctx: ExecutionContext): ClientProgram => ctx.switchToHttp().getRequest()[SIGNED_PROGRAM]);
+/** An HTTP V3 route: HMAC-signed, form-encoded; the handler reads the call with `@Caller()`. */
+export const V3Signed = () => applyDecorators(ClientFamily('v3'), hmacSigned('form'));
+
+/** An SDK v1 route: HMAC-signed JSON; the handler reads the call with `@Caller()`. */
+export const SdkSigned = () => applyDecorators(ClientFamily('sdk'), hmacSigned('json'));

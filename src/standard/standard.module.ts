@@ -1,18 +1,14 @@
 import { Module } from '@nestjs/common';
 import { AccessModule } from '../access/access.module';
-import { CardsModule } from '../cards/cards.module';
+import { SessionBearerGuard } from '../sessions/session-bearer';
 import { SessionsModule } from '../sessions/sessions.module';
 import { HmacGuard } from './hmac.guard';
-import { SdkCardsController } from './sdk-cards.controller';
-import { StandardCardsService } from './standard-cards.service';
-import { V3Controller } from './v3.controller';
-import { SessionBearerGuard } from '../sessions/session-bearer';
 
-/** HTTP V3 and SDK v1 card routes (the standard envelope). */
+/** What the standard family's two protocols share (V3 and SDK): HMAC request signing, session Bearer. */
 @Module({
-  imports: [AccessModule, CardsModule, SessionsModule],
-  controllers: [V3Controller, SdkCardsController],
-  providers: [StandardCardsService, HmacGuard, SessionBearerGuard],
-  exports: [HmacGuard, SessionBearerGuard],
+  imports: [AccessModule, SessionsModule],
+  providers: [HmacGuard, SessionBearerGuard],
+  // Re-exported: a guard named in UseGuards is built in the module of the route that uses it.
+  exports: [HmacGuard, SessionBearerGuard, AccessModule, SessionsModule],
 })
 export class StandardModule {}

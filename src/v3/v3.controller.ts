@@ -1,22 +1,33 @@
 import { Body, Controller, Post } from '@nestjs/common';
 import { ApiConsumes, ApiTags } from '@nestjs/swagger';
-import { ClientProgram } from '../access/client-program';
+import { Caller, ClientCall } from '../access/client-call';
+import { CardLoginService } from '../cards/card-login.service';
+import { AppConfig } from '../config/app-config';
 import { Envelope } from '../core/envelope/envelope.decorator';
-import { ClientContext, RequestContext } from '../core/http/request-context';
-import { HmacSigned, SignedProgram } from './hmac.guard';
-import { V3CardLoginDto } from './standard.dto';
-import { StandardCardsService } from './standard-cards.service';
+import { ClientReply } from '../core/envelope/render';
+import { standardCardData } from '../standard/card-data';
+import { V3Signed } from '../standard/hmac.guard';
+import { V3CardLoginDto } from './v3.dto';
 
+/** HTTP V3 card login: the shared card-login rule; a compatible token, no session (decisions §3). */
 @ApiTags('client: HTTP V3')
 @Envelope('standard')
 @Controller('api/legacy/v3')
 export class V3Controller {
-  constructor(private readonly cards: StandardCardsService) {}
+  constructor(
+    private readonly cardLogin: CardLoginService,
+    private readonly config: AppConfig,
+  ) {}
 
   @Post('cards/login')
-  @HmacSigned('form')
+  @V3Signed()
   @ApiConsumes('application/x-www-form-urlencoded')
-  login(@SignedProgram() program: ClientProgram, @Body() body: V3CardLoginDto, @ClientContext() client: RequestContext) {
-    return this.cards.v3Login(program, body.kami, body.imei, client);
+  async login(@Caller() call: ClientCall, @Body() body: V3CardLoginDto): Promise<ClientReply> {
+    const { card, token } = await this.cardLogin.login({ call, cardKey: body.kami, machine: body.imei });
+    return {
+      message: 'Login successful',
+      extras: { token, statecode: card.status },
+      data: standardCardData(card, body.imei, this.config.APP_TIMEZONE),
+    };
   }
 }

@@ -3,16 +3,14 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccessModule } from '../access/access.module';
 import { FilesModule } from '../files/files.module';
 import { ProjectsModule } from '../projects/projects.module';
-import { StandardModule } from '../standard/standard.module';
 import { AppVersion } from './version.entity';
-import { VersionCheckController } from './version-check.controller';
 import { VersionsController } from './versions.controller';
 import { VersionsService } from './versions.service';
 
-/** A program's versions (admin API) and the SDK version check; VersionsService.check serves legacy too. */
+/** A program's versions (admin API) and the version check every client family uses. */
 @Module({
-  imports: [TypeOrmModule.forFeature([AppVersion]), ProjectsModule, AccessModule, FilesModule, StandardModule],
-  controllers: [VersionsController, VersionCheckController],
+  imports: [TypeOrmModule.forFeature([AppVersion]), ProjectsModule, AccessModule, FilesModule],
+  controllers: [VersionsController],
   providers: [VersionsService],
   exports: [VersionsService],
 })

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { ClientProgram } from '../access/client-program';
+import { ClientCall } from '../access/client-call';
 import { InterfaceGate } from '../access/interface-gate';
 import { AdminPrincipal } from '../admin-auth/admin-principal';
 import { Page, PageQuery, pageOf } from '../common/paging';
-import { ClientReply } from '../core/envelope/render';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { isForeignKeyViolation, isUniqueViolation } from '../database/pg-errors';
@@ -25,7 +24,6 @@ export interface VersionCheck {
   download_url: string | null;
 }
 
-const STANDARD_GATE = { requireBasicPackage: true };
 
 /** Numeric order of the version column (parts of at most 9 digits always fit an integer). */
 const NUMERIC_ORDER = "string_to_array(v.version, '.')::int[]";
@@ -43,10 +41,10 @@ export class VersionsService {
     private readonly gate: InterfaceGate,
   ) {}
 
-  /** The SDK route: `version_check` authorization and quota, then the check. */
-  async sdkCheck(program: ClientProgram, clientVersion: string): Promise<ClientReply> {
-    await this.gate.admit(program, 'version_check', STANDARD_GATE);
-    return { message: 'Version checked', data: await this.check(program.project.id, clientVersion) };
+  /** A client's check: `version_check` authorization and quota for the call's family, then the check. */
+  async clientCheck(call: ClientCall, clientVersion: string): Promise<VersionCheck> {
+    await this.gate.admit(call, 'version_check');
+    return this.check(call.program.project.id, clientVersion);
   }
 
   /**

@@ -12,7 +12,7 @@ import { ProjectAccess } from '../../projects/project-access';
 import { ConnectCustomization } from '../connect-customization.entity';
 import { PutCustomizationDto } from './customization.dto';
 import {
-  CONNECT_FIELDS, customToken, fieldNameProblems, renderTemplate, templateProblems, TOKEN_PLACEHOLDERS, usesSecret,
+  CONNECT_FIELDS, customToken, fieldNameProblems, renderTemplate, templateProblems, TOKEN_PLACEHOLDERS, TokenValues, usesSecret,
 } from './customization-rules';
 
 export type ClientCustomization = Pick<ConnectCustomization, 'fieldNames' | 'tokenAlgorithm' | 'tokenTemplate' | 'secretEnc'>;
@@ -49,8 +49,14 @@ export class CustomizationService {
     });
   }
 
-  secretOf(row: Pick<ConnectCustomization, 'secretEnc'>): string | null {
-    return row.secretEnc ? this.box.decrypt(row.secretEnc) : null;
+  /**
+   * The owner's success token for these values (template rendered, then hashed or signed with the
+   * customization's secret), or null when the program keeps the random token.
+   */
+  successToken(row: ClientCustomization | null, values: Omit<TokenValues, 'secret'>): string | null {
+    if (!row?.tokenAlgorithm || !row.tokenTemplate) return null;
+    const secret = row.secretEnc ? this.box.decrypt(row.secretEnc) : null;
+    return customToken(row.tokenAlgorithm, renderTemplate(row.tokenTemplate, { ...values, secret: secret ?? '' }), secret);
   }
 
   async get(actor: AdminPrincipal, projectId: string): Promise<CustomizationView> {
@@ -96,11 +102,9 @@ export class CustomizationService {
     const row = await this.findFor(project.id);
     const sample = {
       user_key: 'SAMPLE-CARD-KEY', serial: 'SAMPLE-DEVICE', program_id: project.programId, timestamp: '1767225600',
-      expires_at: '2026-12-31 23:59:59', nonce: 'sample-nonce', device_limit: '1', secret: '',
+      expires_at: '2026-12-31 23:59:59', nonce: 'sample-nonce', device_limit: '1',
     };
-    const token = row?.tokenAlgorithm && row.tokenTemplate
-      ? customToken(row.tokenAlgorithm, renderTemplate(row.tokenTemplate, { ...sample, secret: this.secretOf(row) ?? '' }), this.secretOf(row))
-      : '<random 43-character token>';
+    const token = this.successToken(row, sample) ?? '<random 43-character token>';
     const data = { token, expires_at: sample.expires_at, device_limit: 1, server_time: 1767225600, machine_code: sample.serial, announcement: '' };
     const renames = row?.fieldNames;
     return {

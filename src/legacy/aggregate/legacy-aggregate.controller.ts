@@ -1,10 +1,9 @@
 import { Body, Controller, Post } from '@nestjs/common';
 import { ApiConsumes, ApiTags } from '@nestjs/swagger';
-import { ClientProgram } from '../../access/client-program';
+import { Caller, ClientCall } from '../../access/client-call';
 import { Envelope } from '../../core/envelope/envelope.decorator';
-import { ClientContext, RequestContext } from '../../core/http/request-context';
 import { plainFields } from '../legacy-fields';
-import { LegacyAggregateClient, LegacyProgram } from '../legacy-program.guard';
+import { LegacyAggregateClient } from '../legacy-program.guard';
 import { LegacyAggregateService } from './legacy-aggregate.service';
 
 /**
@@ -21,14 +20,14 @@ export class LegacyAggregateController {
   @Post('app')
   @LegacyAggregateClient()
   @ApiConsumes('application/x-www-form-urlencoded')
-  app(@LegacyProgram() program: ClientProgram, @Body() body: unknown, @ClientContext() client: RequestContext) {
-    return this.aggregate.handle(program, plainFields(body), client);
+  app(@Caller() call: ClientCall, @Body() body: unknown) {
+    return this.aggregate.handle(call, plainFields(body));
   }
 
   @Post('legacy/v1/app')
   @LegacyAggregateClient()
   @ApiConsumes('application/x-www-form-urlencoded')
-  canonical(@LegacyProgram() program: ClientProgram, @Body() body: unknown, @ClientContext() client: RequestContext) {
-    return this.aggregate.handle(program, plainFields(body), client);
+  canonical(@Caller() call: ClientCall, @Body() body: unknown) {
+    return this.aggregate.handle(call, plainFields(body));
   }
 }

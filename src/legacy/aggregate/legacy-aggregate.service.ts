@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ClientCall } from '../../access/client-call';
 import { ClientProgram } from '../../access/client-program';
 import { InterfaceGate } from '../../access/interface-gate';
 import { AppUserCredentialsDto } from '../../app-users/app-users.dto';
@@ -9,11 +10,10 @@ import { ClientReply } from '../../core/envelope/render';
 import { ErrorCode } from '../../core/errors/error-code';
 import { ServiceError } from '../../core/errors/service-error';
 import { findInputProblem, hasBrokenPercentEncoding } from '../../core/http/input-rules';
-import { RequestContext } from '../../core/http/request-context';
 import { FailureLimiter } from '../../core/throttling/failure-limiter';
 import { FilesService } from '../../files/files.service';
 import { TransportEncryption } from '../../projects/project.entity';
-import { LEGACY_GATE, LegacyCardsService } from '../cards/legacy-cards.service';
+import { LegacyCardsService } from '../cards/legacy-cards.service';
 import { LegacyInfoService } from '../info/legacy-info.service';
 import { LegacyFields } from '../legacy-fields';
 import { validatedFields } from '../legacy-validation';
@@ -54,12 +54,13 @@ export class LegacyAggregateService {
     private readonly config: AppConfig,
   ) {}
 
-  async handle(program: ClientProgram, form: LegacyFields, client: RequestContext): Promise<ClientReply> {
+  async handle(call: ClientCall, form: LegacyFields): Promise<ClientReply> {
+    const { program } = call;
     const mode = program.project.transportEncryption;
-    if (mode === 'none') return this.run(this.authenticatedAction(program, form), program, form, client);
+    if (mode === 'none') return this.run(this.authenticatedAction(program, form), call, form);
     const transportKey = this.box.decrypt(program.project.transportKeyEnc);
-    const { action, fields } = await this.openRequest(program, mode, transportKey, form, client);
-    const reply = await this.run(action, program, fields, client);
+    const { action, fields } = await this.openRequest(call, mode, transportKey, form);
+    const reply = await this.run(action, call, fields);
     return { ...reply, data: sealLegacyData(mode, transportKey, reply.data ?? {}) };
   }
 
@@ -67,12 +68,12 @@ export class LegacyAggregateService {
    * Opens and authenticates an encrypted request. Every failure up to a verified signature is the
    * same TRANSPORT_FAILURE, and failures are limited per client address (TRANSPORT_FAILURES_PER_MINUTE).
    */
-  private async openRequest(program: ClientProgram, mode: Exclude<TransportEncryption, 'none'>, transportKey: string, form: LegacyFields, client: RequestContext) {
+  private async openRequest(call: ClientCall, mode: Exclude<TransportEncryption, 'none'>, transportKey: string, form: LegacyFields) {
     const policy = { name: 'transport', limit: this.config.TRANSPORT_FAILURES_PER_MINUTE, failure: ErrorCode.BAD_REQUEST };
-    return this.limiter.guard(policy, { address: client.clientIp }, async () => {
+    return this.limiter.guard(policy, { address: call.ip }, async () => {
       try {
         const fields = openFields(mode, transportKey, form);
-        return { action: this.authenticatedAction(program, fields), fields };
+        return { action: this.authenticatedAction(call.program, fields), fields };
       } catch (error) {
         if (error instanceof ServiceError) throw transportFailure();
         throw error;
@@ -87,30 +88,30 @@ export class LegacyAggregateService {
     return action;
   }
 
-  private async run(action: LegacyAction, program: ClientProgram, fields: LegacyFields, client: RequestContext): Promise<ClientReply> {
+  private async run(action: LegacyAction, call: ClientCall, fields: LegacyFields): Promise<ClientReply> {
     switch (action) {
       case 'card_login': {
         const body = await validatedFields(LegacyCardDto, fields);
-        return this.cards.login(program, body.kami, body.imei, client);
+        return this.cards.login(call, body.kami, body.imei);
       }
       case 'card_unbind': {
         const body = await validatedFields(LegacyCardDto, fields);
-        return this.cards.unbind(program, body.kami, body.imei);
+        return this.cards.unbind(call, body.kami, body.imei);
       }
       case 'user_login':
-        return this.users.compatLogin(program, await validatedFields(AppUserCredentialsDto, fields), client);
+        return { message: 'Login successful', data: await this.users.compatLogin(call, await validatedFields(AppUserCredentialsDto, fields)) };
       case 'user_register':
-        return this.users.register(program, await validatedFields(AppUserCredentialsDto, fields));
+        return { message: 'Registration successful', data: await this.users.register(call, await validatedFields(AppUserCredentialsDto, fields)) };
       case 'announcement':
-        return this.info.announcement(program);
+        return this.info.announcement(call);
       case 'app_config':
-        return this.info.appConfig(program, fields.token);
+        return this.info.appConfig(call, fields.token);
       case 'app_profile':
-        return this.info.appProfile(program);
+        return this.info.appProfile(call);
       case 'get_file': {
         const body = await validatedFields(LegacyGetFileDto, fields);
-        await this.gate.admit(program, 'get_file', LEGACY_GATE);
-        return { message: 'ok', data: await this.files.issueDownload(program.project.id, body.file_id) };
+        await this.gate.admit(call, 'get_file');
+        return { message: 'ok', data: await this.files.issueDownload(call.program.project.id, body.file_id) };
       }
     }
   }

@@ -1,9 +1,8 @@
 import { Body, Controller, Get, Post, Query } from '@nestjs/common';
 import { ApiConsumes, ApiTags } from '@nestjs/swagger';
-import { ClientProgram } from '../../access/client-program';
+import { Caller, ClientCall } from '../../access/client-call';
 import { Envelope } from '../../core/envelope/envelope.decorator';
-import { ClientContext, RequestContext } from '../../core/http/request-context';
-import { LegacyClient, LegacyProgram, Md5Signed } from '../legacy-program.guard';
+import { LegacyClient, Md5Signed } from '../legacy-program.guard';
 import { LegacyCardDto, LegacyPaycheckDto } from '../legacy.dto';
 import { LegacyCardsService } from './legacy-cards.service';
 
@@ -23,48 +22,48 @@ export class LegacyCardsController {
   @Post('kmlogon')
   @LegacyClient()
   @ApiConsumes(FORM)
-  kmlogon(@LegacyProgram() program: ClientProgram, @Body() body: LegacyCardDto, @ClientContext() client: RequestContext) {
-    return this.cards.login(program, body.kami, body.imei, client);
+  kmlogon(@Caller() call: ClientCall, @Body() body: LegacyCardDto) {
+    return this.cards.login(call, body.kami, body.imei);
   }
 
   @Post('card_login')
   @Md5Signed()
   @ApiConsumes(FORM)
-  cardLogin(@LegacyProgram() program: ClientProgram, @Body() body: LegacyCardDto, @ClientContext() client: RequestContext) {
-    return this.cards.login(program, body.kami, body.imei, client);
+  cardLogin(@Caller() call: ClientCall, @Body() body: LegacyCardDto) {
+    return this.cards.login(call, body.kami, body.imei);
   }
 
   @Post('kmunmachine')
   @LegacyClient()
   @ApiConsumes(FORM)
-  kmunmachine(@LegacyProgram() program: ClientProgram, @Body() body: LegacyCardDto) {
-    return this.cards.unbind(program, body.kami, body.imei);
+  kmunmachine(@Caller() call: ClientCall, @Body() body: LegacyCardDto) {
+    return this.cards.unbind(call, body.kami, body.imei);
   }
 
   @Post('unbind_machine')
   @Md5Signed()
   @ApiConsumes(FORM)
-  unbindMachine(@LegacyProgram() program: ClientProgram, @Body() body: LegacyCardDto) {
-    return this.cards.unbind(program, body.kami, body.imei);
+  unbindMachine(@Caller() call: ClientCall, @Body() body: LegacyCardDto) {
+    return this.cards.unbind(call, body.kami, body.imei);
   }
 
   @Post('check')
   @LegacyClient()
   @ApiConsumes(FORM)
-  check(@LegacyProgram() program: ClientProgram, @Body() body: LegacyCardDto) {
-    return this.cards.check(program, body.kami, body.imei);
+  check(@Caller() call: ClientCall, @Body() body: LegacyCardDto) {
+    return this.cards.check(call, body.kami, body.imei);
   }
 
   @Get('paycheck')
   @LegacyClient()
-  paycheckGet(@LegacyProgram() program: ClientProgram, @Query() query: LegacyPaycheckDto) {
-    return this.cards.paycheck(program, query.kami);
+  paycheckGet(@Caller() call: ClientCall, @Query() query: LegacyPaycheckDto) {
+    return this.cards.paycheck(call, query.kami);
   }
 
   @Post('paycheck')
   @LegacyClient()
   @ApiConsumes(FORM)
-  paycheckPost(@LegacyProgram() program: ClientProgram, @Body() body: LegacyPaycheckDto) {
-    return this.cards.paycheck(program, body.kami);
+  paycheckPost(@Caller() call: ClientCall, @Body() body: LegacyPaycheckDto) {
+    return this.cards.paycheck(call, body.kami);
   }
 }

@@ -1,20 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ClientProgram } from '../../access/client-program';
+import { ClientCall } from '../../access/client-call';
 import { InterfaceGate } from '../../access/interface-gate';
 import { CardDevice } from '../../cards/card-device.entity';
 import { CardLoginService } from '../../cards/card-login.service';
 import { CardUnbindService } from '../../cards/card-unbind.service';
 import { Card } from '../../cards/card.entity';
-import { cardRefusal, clientExpiry, deviceRefusal, isCardExpired } from '../../cards/card-state';
+import { cardRefusal, clientExpiry, deviceRefusal, isCardExpired } from '../../cards/card-rule';
 import { AppConfig } from '../../config/app-config';
 import { ClientReply } from '../../core/envelope/render';
 import { ErrorCode } from '../../core/errors/error-code';
 import { ServiceError } from '../../core/errors/service-error';
-import { RequestContext } from '../../core/http/request-context';
-
-/** Legacy routes need the standard API basic package, as V3 and SDK do (decisions §7). */
-export const LEGACY_GATE = { requireBasicPackage: true };
 
 /**
  * The legacy family's card operations, shared by the dedicated routes and the aggregate entry:
@@ -31,24 +27,16 @@ export class LegacyCardsService {
     private readonly config: AppConfig,
   ) {}
 
-  async login(program: ClientProgram, cardKey: string, machine: string, client: RequestContext): Promise<ClientReply> {
-    const { card, token } = await this.cardLogin.login({
-      program,
-      cardKey,
-      machine,
-      ip: client.clientIp,
-      family: 'legacy',
-      requestId: client.requestId,
-      gate: LEGACY_GATE,
-    });
+  async login(call: ClientCall, cardKey: string, machine: string): Promise<ClientReply> {
+    const { card, token } = await this.cardLogin.login({ call, cardKey, machine });
     return {
       message: 'Login successful',
       data: { token, id: card.id, code: card.code, machine_code: machine, expires_at: this.expiry(card), device_limit: card.deviceLimit },
     };
   }
 
-  async unbind(program: ClientProgram, cardKey: string, machine: string): Promise<ClientReply> {
-    const card = await this.cardUnbind.unbind({ program, cardKey, machine, gate: LEGACY_GATE });
+  async unbind(call: ClientCall, cardKey: string, machine: string): Promise<ClientReply> {
+    const card = await this.cardUnbind.unbind({ call, cardKey, machine });
     return {
       message: 'Device unbound',
       data: { id: card.id, code: card.code, machine_code: machine, expires_at: this.expiry(card), unbind_count: card.unbindCount },
@@ -61,9 +49,9 @@ export class LegacyCardsService {
    * refusal: CARD_INVALID, CARD_BANNED, CARD_EXPIRED (the one card-state rule), or DEVICE_NOT_BOUND
    * for a card never activated or a device not bound to it. Renews, binds and activates nothing.
    */
-  async check(program: ClientProgram, cardKey: string, machine: string): Promise<ClientReply> {
-    await this.gate.admit(program, 'state_check', LEGACY_GATE);
-    const card = await this.find(program, cardKey);
+  async check(call: ClientCall, cardKey: string, machine: string): Promise<ClientReply> {
+    await this.gate.admit(call, 'state_check');
+    const card = await this.find(call, cardKey);
     const now = Date.now();
     const devices = await this.dataSource.getRepository(CardDevice).findBy({ cardId: card.id });
     const deviceBound = devices.some((d) => d.machineCode === machine);
@@ -85,9 +73,9 @@ export class LegacyCardsService {
   }
 
   /** `/api/paycheck`: is the card activated, and valid (activated, not banned, not expired). */
-  async paycheck(program: ClientProgram, cardKey: string): Promise<ClientReply> {
-    await this.gate.admit(program, 'paycheck', LEGACY_GATE);
-    const card = await this.find(program, cardKey);
+  async paycheck(call: ClientCall, cardKey: string): Promise<ClientReply> {
+    await this.gate.admit(call, 'paycheck');
+    const card = await this.find(call, cardKey);
     const activated = card.status !== 'unused';
     return {
       message: 'Payment check',
@@ -99,7 +87,7 @@ export class LegacyCardsService {
     };
   }
 
-  private async find(program: ClientProgram, cardKey: string): Promise<Card> {
+  private async find({ program }: ClientCall, cardKey: string): Promise<Card> {
     const card = await this.dataSource.getRepository(Card).findOneBy({ projectId: program.project.id, code: cardKey });
     if (!card) throw new ServiceError(ErrorCode.CARD_INVALID);
     return card;

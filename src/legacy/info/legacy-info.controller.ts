@@ -1,9 +1,9 @@
 import { Body, Controller, Get, Post, Query } from '@nestjs/common';
 import { ApiConsumes, ApiTags } from '@nestjs/swagger';
-import { ClientProgram } from '../../access/client-program';
+import { Caller, ClientCall } from '../../access/client-call';
 import { Envelope } from '../../core/envelope/envelope.decorator';
 import { FORM_CONTENT_TYPE } from '../../core/http/content-type';
-import { LegacyClient, LegacyProgram } from '../legacy-program.guard';
+import { LegacyClient } from '../legacy-program.guard';
 import { LegacyAppDto, LegacyVersionDto } from './legacy-info.dto';
 import { LegacyInfoService } from './legacy-info.service';
 
@@ -20,24 +20,24 @@ export class LegacyInfoController {
   constructor(private readonly info: LegacyInfoService) {}
 
   @Get('announcement')
-  announcementByGet(@LegacyProgram() program: ClientProgram, @Query() _query: LegacyAppDto) {
-    return this.info.announcement(program);
+  announcementByGet(@Caller() call: ClientCall, @Query() _query: LegacyAppDto) {
+    return this.info.announcement(call);
   }
 
   @Post('announcement')
   @ApiConsumes(FORM_CONTENT_TYPE)
-  announcementByPost(@LegacyProgram() program: ClientProgram, @Body() _body: LegacyAppDto) {
-    return this.info.announcement(program);
+  announcementByPost(@Caller() call: ClientCall, @Body() _body: LegacyAppDto) {
+    return this.info.announcement(call);
   }
 
   @Get('latest_version')
-  latestVersionByGet(@LegacyProgram() program: ClientProgram, @Query() query: LegacyVersionDto) {
-    return this.info.latestVersion(program, query.version as string);
+  latestVersionByGet(@Caller() call: ClientCall, @Query() query: LegacyVersionDto) {
+    return this.info.latestVersion(call, query.version as string);
   }
 
   @Post('latest_version')
   @ApiConsumes(FORM_CONTENT_TYPE)
-  latestVersionByPost(@LegacyProgram() program: ClientProgram, @Body() body: LegacyVersionDto) {
-    return this.info.latestVersion(program, body.version as string);
+  latestVersionByPost(@Caller() call: ClientCall, @Body() body: LegacyVersionDto) {
+    return this.info.latestVersion(call, body.version as string);
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { ClientProgram } from '../../access/client-program';
+import { ClientCall } from '../../access/client-call';
 import { InterfaceGate } from '../../access/interface-gate';
 import { AnnouncementsService } from '../../announcements/announcements.service';
 import { LoginTokensService } from '../../cards/login-tokens.service';
@@ -13,8 +13,6 @@ import { Project } from '../../projects/project.entity';
 import { RemoteVariablesService } from '../../remote-variables/remote-variables.service';
 import { parseVersion, VERSION_RULE } from '../../versions/version-order';
 import { VersionsService } from '../../versions/versions.service';
-
-const LEGACY_GATE = { requireBasicPackage: true };
 
 /** Longer than any token this service issues; a longer one is simply not valid (never an error). */
 const TOKEN_MAX_LENGTH = 512;
@@ -40,21 +38,20 @@ export class LegacyInfoService {
   ) {}
 
   /** This program's newest enabled announcement ('' if none); never a platform announcement. */
-  async announcement(program: ClientProgram): Promise<ClientReply> {
-    await this.gate.admit(program, 'announcement', LEGACY_GATE);
-    return { message: 'ok', data: { announcement: await this.announcements.clientText(program.project) } };
+  async announcement(call: ClientCall): Promise<ClientReply> {
+    await this.gate.admit(call, 'announcement');
+    return { message: 'ok', data: { announcement: await this.announcements.clientText(call.program.project) } };
   }
 
   /**
    * The version check of VersionsService. A client version that is not one is BAD_REQUEST, found
    * before the gate so that a malformed request consumes no quota (as the SDK route's validation).
    */
-  async latestVersion(program: ClientProgram, clientVersion: string): Promise<ClientReply> {
+  async latestVersion(call: ClientCall, clientVersion: string): Promise<ClientReply> {
     if (typeof clientVersion !== 'string' || !parseVersion(clientVersion)) {
       throw new ServiceError(ErrorCode.BAD_REQUEST, `version must be ${VERSION_RULE}`, { details: [`version must be ${VERSION_RULE}`] });
     }
-    await this.gate.admit(program, 'version_check', LEGACY_GATE);
-    return { message: 'Version checked', data: await this.versions.check(program.project.id, clientVersion) };
+    return { message: 'Version checked', data: await this.versions.clientCheck(call, clientVersion) };
   }
 
   /**
@@ -64,8 +61,9 @@ export class LegacyInfoService {
    * accepted here. A missing or invalid token is not an error: the answer then holds the public
    * variables only, and `login_variables: false` says so.
    */
-  async appConfig(program: ClientProgram, token?: string): Promise<ClientReply> {
-    await this.gate.admit(program, 'app_config', LEGACY_GATE);
+  async appConfig(call: ClientCall, token?: string): Promise<ClientReply> {
+    await this.gate.admit(call, 'app_config');
+    const { program } = call;
     const loggedIn =
       typeof token === 'string' && token.length > 0 && token.length <= TOKEN_MAX_LENGTH && (await this.loginTokens.isValid(program.project.id, token));
     const variables = await this.variables.clientValues(program.project.id, loggedIn);
@@ -77,8 +75,9 @@ export class LegacyInfoService {
    * authorization without consuming their quota (null and '' where not authorized), as Connect
    * shows the announcement.
    */
-  async appProfile(program: ClientProgram): Promise<ClientReply> {
-    await this.gate.admit(program, 'app_profile', LEGACY_GATE);
+  async appProfile(call: ClientCall): Promise<ClientReply> {
+    await this.gate.admit(call, 'app_profile');
+    const { program } = call;
     const { project } = program;
     const [row, latestVersion, announcement] = await Promise.all([
       this.projects.findOne({ where: { id: project.id }, select: { id: true, name: true } }),

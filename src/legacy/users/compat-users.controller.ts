@@ -1,11 +1,11 @@
 import { Body, Controller, Post } from '@nestjs/common';
 import { ApiConsumes, ApiTags } from '@nestjs/swagger';
-import { ClientProgram } from '../access/client-program';
-import { Envelope } from '../core/envelope/envelope.decorator';
-import { ClientContext, RequestContext } from '../core/http/request-context';
-import { AppUserCredentialsDto } from './app-users.dto';
-import { AppUsersService } from './app-users.service';
-import { LegacyClient, LegacyProgram } from '../legacy/legacy-program.guard';
+import { Caller, ClientCall } from '../../access/client-call';
+import { AppUserCredentialsDto } from '../../app-users/app-users.dto';
+import { AppUsersService } from '../../app-users/app-users.service';
+import { Envelope } from '../../core/envelope/envelope.decorator';
+import { ClientReply } from '../../core/envelope/render';
+import { LegacyClient } from '../legacy-program.guard';
 
 /** Compatibility program-user routes: form fields, legacy envelope (`code: 1`), no SDK session. */
 @ApiTags('client: legacy')
@@ -17,13 +17,13 @@ export class CompatUsersController {
 
   @Post('register')
   @ApiConsumes('application/x-www-form-urlencoded')
-  register(@LegacyProgram() program: ClientProgram, @Body() body: AppUserCredentialsDto) {
-    return this.users.register(program, body);
+  async register(@Caller() call: ClientCall, @Body() body: AppUserCredentialsDto): Promise<ClientReply> {
+    return { message: 'Registration successful', data: await this.users.register(call, body) };
   }
 
   @Post('login')
   @ApiConsumes('application/x-www-form-urlencoded')
-  login(@LegacyProgram() program: ClientProgram, @Body() body: AppUserCredentialsDto, @ClientContext() client: RequestContext) {
-    return this.users.compatLogin(program, body, client);
+  async login(@Caller() call: ClientCall, @Body() body: AppUserCredentialsDto): Promise<ClientReply> {
+    return { message: 'Login successful', data: await this.users.compatLogin(call, body) };
   }
 }

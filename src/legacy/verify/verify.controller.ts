@@ -1,9 +1,8 @@
 import { Body, Controller, Post } from '@nestjs/common';
 import { ApiConsumes, ApiTags } from '@nestjs/swagger';
-import { ClientProgram } from '../../access/client-program';
+import { Caller, ClientCall } from '../../access/client-call';
 import { Envelope } from '../../core/envelope/envelope.decorator';
-import { ClientContext, RequestContext } from '../../core/http/request-context';
-import { LegacyClient, LegacyProgram } from '../legacy-program.guard';
+import { LegacyClient } from '../legacy-program.guard';
 import { VerifyDto } from './verify.dto';
 import { VerifyService } from './verify.service';
 
@@ -21,7 +20,7 @@ export class VerifyController {
 
   @Post()
   @ApiConsumes('application/x-www-form-urlencoded')
-  verify(@LegacyProgram() program: ClientProgram, @Body() body: VerifyDto, @ClientContext() client: RequestContext) {
-    return this.verifier.verify(program, body, client.clientIp);
+  verify(@Caller() call: ClientCall, @Body() body: VerifyDto) {
+    return this.verifier.verify(call, body);
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { In, Repository } from 'typeorm';
-import { ClientProgram } from '../../access/client-program';
+import { ClientCall } from '../../access/client-call';
 import { AdminUser } from '../../admin-auth/admin-user.entity';
 import { unixSeconds } from '../../common/time';
 import { ErrorCode } from '../../core/errors/error-code';
@@ -31,7 +31,7 @@ export class VerifyService {
   ) {}
 
   /** The checks, in the spec's order; each refusal has its catalog code and counts nothing. */
-  async verify(program: ClientProgram, input: VerifyDto, clientIp: string): Promise<ClientReply> {
+  async verify({ program, ip: clientIp }: ClientCall, input: VerifyDto): Promise<ClientReply> {
     const { project } = program;
     if (!(await this.platform.interfaceStatus()).licence_verify) throw new ServiceError(ErrorCode.INTERFACE_DISABLED);
     if (project.status !== 'active') throw new ServiceError(ErrorCode.PROGRAM_DISABLED);

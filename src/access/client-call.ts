@@ -1,0 +1,61 @@
+import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { requestContextOf } from '../core/http/request-context';
+import { ClientProgram } from './client-program';
+import type { GateOptions } from './interface-gate';
+
+/** The four client families as the login log names them (decisions §2). */
+export type ClientFamilyName = 'connect' | 'v3' | 'sdk' | 'legacy';
+
+const BASIC_PACKAGE: GateOptions = { requireBasicPackage: true };
+
+/**
+ * What the interface gate asks of each family (decisions §3, §7): Connect needs Connect opened by
+ * the platform's opening mode; the standard family (V3, SDK) and the legacy family the basic package.
+ */
+export const FAMILY_GATES: Readonly<Record<ClientFamilyName, GateOptions>> = {
+  connect: { requireBasicPackage: false, requireConnect: true },
+  v3: BASIC_PACKAGE,
+  sdk: BASIC_PACKAGE,
+  legacy: BASIC_PACKAGE,
+};
+
+/**
+ * A client request as its family's guard established it: the program, the family (hence the gate
+ * it passes and the name on its log rows), and the caller's address and request id.
+ */
+export interface ClientCall {
+  program: ClientProgram;
+  family: ClientFamilyName;
+  ip: string;
+  requestId: string;
+}
+
+const CLIENT_CALL = Symbol.for('cardkey.clientCall');
+const CLIENT_FAMILY = 'cardkey:client-family';
+
+/** Part of a family's auth decorator: which family a route belongs to. */
+export const ClientFamily = (family: ClientFamilyName) => SetMetadata(CLIENT_FAMILY, family);
+
+/** The family a route declared with `ClientFamily` (for a guard that serves several families). */
+export function declaredFamily(reflector: Reflector, context: ExecutionContext): ClientFamilyName {
+  const family = reflector.getAllAndOverride<ClientFamilyName | undefined>(CLIENT_FAMILY, [context.getHandler(), context.getClass()]);
+  if (!family) throw new Error(`${context.getClass().name}.${context.getHandler().name} declares no client family`);
+  return family;
+}
+
+/** Called by a family's guard once the program is known and the caller authenticated. */
+export function establishCall(request: Record<symbol, unknown>, program: ClientProgram, family: ClientFamilyName): ClientCall {
+  const { clientIp, requestId } = requestContextOf(request);
+  const call: ClientCall = { program, family, ip: clientIp, requestId };
+  request[CLIENT_CALL] = call;
+  return call;
+}
+
+/** The call the route's family guard established, as a handler parameter. */
+export const Caller = createParamDecorator((_: unknown, ctx: ExecutionContext): ClientCall => ctx.switchToHttp().getRequest()[CLIENT_CALL]);
+
+/** A call on a route without a family guard (session routes: the program comes from the session). */
+export function callOf(program: ClientProgram, family: ClientFamilyName, request: { clientIp: string; requestId: string }): ClientCall {
+  return { program, family, ip: request.clientIp, requestId: request.requestId };
+}
