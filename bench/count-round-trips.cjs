@@ -1,6 +1,7 @@
 'use strict';
+/* eslint-disable @typescript-eslint/no-require-imports -- a CommonJS preload: require() patches the drivers before the service loads them */
 // Preloaded into the benchmarked service (`node -r bench/count-round-trips.cjs dist/src/main.js`,
-// started by bench/run.mjs with an IPC channel): counts the PostgreSQL queries sent through `pg`
+// started by bench/service-process.ts with an IPC channel): counts the PostgreSQL queries sent through `pg`
 // (TypeORM's driver on both runtimes) and the commands sent to Redis, and answers the
 // message 'bench:round-trips' with the counts, so the bench can measure the round trips of one
 // login. Costs one increment per call. (Not a signal: Nest's shutdown hooks own SIGUSR2.)

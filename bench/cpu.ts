@@ -1,0 +1,96 @@
+// CPU time by process around each measured run (Linux /proc): who uses the cores.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+
+/** CPU ms so far by consumer, and the machine's total and busy CPU ms. */
+export interface CpuSnapshot {
+  service: number;
+  loadgen: number;
+  postgres: number;
+  redis: number;
+  machineTotal: number;
+  machineBusy: number;
+}
+
+/** CPU ms per request by consumer. */
+export interface CpuPerRequest {
+  service: number;
+  loadgen: number;
+  postgres: number;
+  redis: number;
+  /** The rest of the machine's busy time (other programs, kernel). */
+  other: number;
+  busyShare: number;
+  /** The service's CPU time over the wall time: 1.0 = one core busy all along. */
+  serviceCores: number;
+}
+
+function readClockTicks(): number {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+}
+const clockTicks = readClockTicks();
+
+function processCpuMs(pid: number | string): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU ms so far of the service, the load generator (this process), PostgreSQL and Redis processes, and the machine. */
+export function cpuSnapshot(servicePid: number): CpuSnapshot | null {
+  if (!existsSync('/proc/stat')) return null;
+  const own = process.cpuUsage();
+  let postgres = 0;
+  let redis = 0;
+  const service = processCpuMs(servicePid);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let comm: string;
+    try {
+      comm = readFileSync(`/proc/${entry}/comm`, 'utf8').trim();
+    } catch {
+      continue;
+    }
+    if (comm === 'postgres') postgres += processCpuMs(entry);
+    else if (comm === 'redis-server') redis += processCpuMs(entry);
+  }
+  const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const total = cpu.slice(0, 8).reduce((a, b) => a + b, 0);
+  return {
+    service,
+    loadgen: (own.user + own.system) / 1000,
+    postgres,
+    redis,
+    machineTotal: (total * 1000) / clockTicks,
+    machineBusy: ((total - cpu[3] - cpu[4]) * 1000) / clockTicks,
+  };
+}
+
+/** CPU ms per request by consumer; `other` is the rest of the machine's busy time (other programs, kernel). */
+export function cpuPerRequest(before: CpuSnapshot | null, after: CpuSnapshot | null, requests: number): CpuPerRequest | null {
+  if (!before || !after || !requests) return null;
+  const d = (k: keyof CpuSnapshot): number => after[k] - before[k];
+  const known = d('service') + d('loadgen') + d('postgres') + d('redis');
+  return {
+    service: d('service') / requests,
+    loadgen: d('loadgen') / requests,
+    // A PostgreSQL backend that exits during the run takes its CPU time with it: never below 0.
+    postgres: Math.max(0, d('postgres')) / requests,
+    redis: d('redis') / requests,
+    other: Math.max(0, d('machineBusy') - known) / requests,
+    busyShare: d('machineBusy') / d('machineTotal'),
+    serviceCores: d('service') / (d('machineTotal') / os.cpus().length),
+  };
+}
+
+/** CLOCK_MONOTONIC in µs, the clock of V8 CPU profiles: bench/profile-summary.ts --window uses it. */
+export const hrMicros = (): number => Number(process.hrtime.bigint() / 1000n);

@@ -1,0 +1,126 @@
+// The report: what was measured on which machine, printed at the end and written into
+// docs/performance.md between the bench:begin / bench:end markers of the run's section.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { SCENARIOS } from './scenarios';
+import { ALL_SCENARIOS, DOC, fail, ROOT, S } from './settings';
+import { CPU_NOTE, cpuMarkdownTable, cpuTextTable, fmtInt, markdownTable, textTable } from './tables';
+import type { BenchContext, MachineInfo, Report, RoundTripProbe } from './types';
+
+const fmtRt = (x: number): string => (Number.isInteger(x) ? String(x) : x.toFixed(1));
+
+export function roundTripLines(probe: RoundTripProbe): string[] {
+  const count = (n: number, one: string, many: string): string => `${fmtRt(n)} ${n === 1 ? one : many}`;
+  return ALL_SCENARIOS.flatMap((name) => {
+    const v = probe[name];
+    return v
+      ? [
+          `${SCENARIOS[name].short}: ${count(v.pg, 'database query', 'database queries')}, ${count(v.redis, 'Redis command', 'Redis commands')}`,
+        ]
+      : [];
+  });
+}
+
+function argonLine(report: Report): string | null {
+  const a = report.argon;
+  if (!a) return null;
+  const logins = report.results.filter((r) => r.scenario === 'user-login').map((r) => `${r.adapter} ${fmtInt(r.rps)}`);
+  return (
+    `argon2 (\`@node-rs/argon2\` hash(), defaults, ${S.argonConcurrency} in flight, ${a.seconds.toFixed(1)} s in the bench process with the service stopped): ` +
+    `${fmtInt(a.rate)} hashes/s (${a.msEach.toFixed(0)} ms each); user logins/s: ${logins.join(', ') || 'not measured'}.`
+  );
+}
+
+export function machine(): MachineInfo {
+  const cpuinfo = existsSync('/proc/cpuinfo') ? readFileSync('/proc/cpuinfo', 'utf8') : '';
+  const model = /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1]?.trim() ?? os.cpus()[0]?.model ?? 'unknown';
+  const cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
+  return {
+    cores,
+    model,
+    memory: `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
+    node: process.version,
+    platform: `${os.type()} ${os.release()}`,
+    loadBefore: os.loadavg()[0],
+  };
+}
+
+/** The code measured: HEAD and whether the working tree differs (read-only git commands). */
+export function codeVersion(): string {
+  try {
+    const git = (...args: string[]): string =>
+      execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const dirty = git('status', '--porcelain', '--untracked-files=no', '--', 'src', 'migrations') !== '';
+    return `commit ${git('rev-parse', '--short', 'HEAD')}${dirty ? ' with uncommitted changes in src/ or migrations/' : ''}`;
+  } catch {
+    return 'unknown commit';
+  }
+}
+
+function commandLine(ctx: BenchContext): string {
+  const vars: string[] = [];
+  if (ctx.pg) vars.push('DATABASE_URL=postgres://…');
+  if (process.env.REDIS_URL) vars.push('REDIS_URL=redis://…');
+  if (ctx.pg) vars.push('APP_ENCRYPTION_KEY=<64 hex>');
+  for (const name of ['BENCH_DURATION', 'BENCH_WARMUP', 'BENCH_CONNECTIONS', 'BENCH_ADAPTERS', 'BENCH_SCENARIOS']) {
+    if (process.env[name]) vars.push(`${name}=${process.env[name]}`);
+  }
+  return [...vars, 'npm run bench'].join(' ');
+}
+
+/** The figures, CPU time, round trips and argon2 rate on the terminal. */
+export function printReport(ctx: BenchContext, report: Report, log: (message: string) => void): void {
+  log(`\n${ctx.label} — ${fmtInt(S.cards)} cards — autocannon ${S.connections} connections, ${S.duration} s per scenario\n`);
+  log(textTable(report.results));
+  log('\nCPU time per request (ms):');
+  log(cpuTextTable(report.results));
+  log('\nround trips per request (sequential requests, idle service):');
+  for (const line of roundTripLines(report.probe)) log(`  ${line}`);
+  const argon = argonLine(report);
+  if (argon) log(`\n${argon}`);
+  log(
+    `\nThe load generator runs on the same ${report.machine.cores} cores as the service: ratios are comparable, absolute figures are pessimistic.`,
+  );
+  log(
+    `1-minute load average before / at the end: ${report.machine.loadBefore.toFixed(2)} / ${report.loadAfter.toFixed(2)} (the bench itself accounts for about 2).`,
+  );
+}
+
+export function writeDoc(ctx: BenchContext, report: Report): void {
+  const m = report.machine;
+  const seed = report.seed ?? fail('no seeding was recorded');
+  const argon = argonLine(report);
+  const block = [
+    `### ${ctx.label}`,
+    '',
+    `Measured ${report.date} with \`${commandLine(ctx)}\` on ${report.code}.`,
+    `Machine: ${m.cores} cores (${m.model}), ${m.memory} RAM, ${m.platform}, Node ${m.node}${ctx.versions ? `, ${ctx.versions}` : ''}.`,
+    `Load: autocannon ${S.connections} connections, ${S.duration} s per scenario after a ${S.warmup} s warm-up, in the same process as the`,
+    `orchestrator, on the same ${m.cores} cores as the service${ctx.pg ? ', PostgreSQL and Redis' : ''}.`,
+    `1-minute load average before / at the end of the run: ${m.loadBefore.toFixed(2)} / ${report.loadAfter.toFixed(2)} (the bench itself accounts for about 2).`,
+    `Data: ${fmtInt(S.cards)} cards seeded by ${seed.how} in ${seed.seconds.toFixed(1)} s; ${fmtInt(seed.preLogins)} pool cards logged in once beforehand` +
+      (seed.cardSessions || seed.users
+        ? `; ${fmtInt(seed.cardSessions)} SDK card sessions, ${fmtInt(seed.users)} program users (policy free) and ${fmtInt(seed.userSessions)} user sessions opened beforehand.`
+        : '.'),
+    '',
+    markdownTable(report.results),
+    '',
+    `${CPU_NOTE}`,
+    '',
+    cpuMarkdownTable(report.results),
+    '',
+    `Round trips per request (${S.probeLogins} sequential requests each on the idle service, ${report.probeAdapter}): ${roundTripLines(report.probe).join('; ') || 'not measured'}.`,
+    ...(argon ? ['', argon] : []),
+  ].join('\n');
+  const begin = `<!-- bench:begin ${ctx.key} -->`;
+  const end = `<!-- bench:end ${ctx.key} -->`;
+  let doc = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '# Performance\n';
+  const from = doc.indexOf(begin);
+  const to = doc.indexOf(end);
+  if (from >= 0 && to > from) doc = `${doc.slice(0, from + begin.length)}\n${block}\n${doc.slice(to)}`;
+  else doc = `${doc.trimEnd()}\n\n${begin}\n${block}\n${end}\n`;
+  mkdirSync(path.dirname(DOC), { recursive: true });
+  writeFileSync(DOC, doc);
+}

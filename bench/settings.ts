@@ -1,0 +1,128 @@
+// The bench's knobs (environment variables, checked before anything starts) and fixed sizes.
+import path from 'node:path';
+
+/** The repository: two levels above the compiled module (dist/bench/), one above a source module. */
+function repositoryRoot(): string {
+  const up = path.resolve(__dirname, '..');
+  return path.basename(up) === 'dist' ? path.dirname(up) : up;
+}
+
+export const ROOT = repositoryRoot();
+export const MAIN = path.join(ROOT, 'dist/src/main.js');
+export const PRELOAD = path.join(ROOT, 'bench/count-round-trips.cjs');
+export const DOC = path.join(ROOT, 'docs/performance.md');
+export const FORM = 'application/x-www-form-urlencoded';
+export const JSON_TYPE = 'application/json';
+
+export class BenchError extends Error {}
+
+export function fail(message: string): never {
+  throw new BenchError(message);
+}
+
+/** A bad knob stops the run before anything starts. */
+function badSetting(message: string): never {
+  process.stderr.write(`bench: ${message}\n`);
+  process.exit(2);
+}
+
+function positive(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) badSetting(`${name} must be a positive number, got "${raw}"`);
+  return value;
+}
+
+function list<T extends string>(name: string, allowed: readonly T[]): T[] {
+  const raw = process.env[name];
+  if (!raw) return [...allowed];
+  const values = raw
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+  const known: readonly string[] = allowed;
+  const unknown = values.filter((v) => !known.includes(v));
+  if (unknown.length || !values.length)
+    badSetting(`${name}: unknown value(s) ${unknown.join(', ')}; allowed: ${allowed.join(', ')}`);
+  return allowed.filter((v) => values.includes(v));
+}
+
+export const DEFAULT_ADAPTERS = ['express', 'fastify'] as const;
+export type Adapter = (typeof DEFAULT_ADAPTERS)[number];
+
+export const ALL_SCENARIOS = [
+  'baseline',
+  'bound',
+  'bound-unsigned',
+  'count',
+  'new-device',
+  'nonce',
+  'v3',
+  'v3-unsigned',
+  'card-heartbeat',
+  'user-login',
+  'user-heartbeat',
+] as const;
+export type ScenarioName = (typeof ALL_SCENARIOS)[number];
+
+export interface Settings {
+  cards: number;
+  batchSize: number;
+  /**
+   * Cards logged in once before measuring, then hammered with their bound device. Requests take
+   * them round-robin, so the 64 in flight always hold 64 different cards (no row-lock queue).
+   */
+  boundPool: number;
+  /** Cards with device_limit 1000 that get a new device on every request (about 15 each per run). */
+  newDevicePool: number;
+  newDeviceLimit: number;
+  /** SDK card sessions opened before measuring (on the first cards of the bound pool, with their device). */
+  cardSessions: number;
+  /** Program users registered before measuring (user_machine_policy 'free'), each logged in this often for the session pool. */
+  users: number;
+  sessionsPerUser: number;
+  /** argon2 hash() in the bench process: concurrent calls and seconds. */
+  argonConcurrency: number;
+  argonSeconds: number;
+  connections: number;
+  /** Seconds per measured run (halved while a signed / unsigned pair runs). */
+  duration: number;
+  warmup: number;
+  adapters: Adapter[];
+  scenarios: ScenarioName[];
+  cpuProfDir: string | null;
+  /** Sequential logins per scenario when counting database / Redis round trips. */
+  probeLogins: number;
+}
+
+export const S: Settings = {
+  cards: 100_000,
+  batchSize: 10_000,
+  boundPool: 512,
+  newDevicePool: 256,
+  newDeviceLimit: 1_000,
+  cardSessions: 256,
+  users: 64,
+  sessionsPerUser: 2,
+  argonConcurrency: 4,
+  argonSeconds: 5,
+  connections: positive('BENCH_CONNECTIONS', 64),
+  duration: positive('BENCH_DURATION', 10),
+  warmup: positive('BENCH_WARMUP', 2),
+  adapters: list('BENCH_ADAPTERS', DEFAULT_ADAPTERS),
+  scenarios: list('BENCH_SCENARIOS', ALL_SCENARIOS),
+  cpuProfDir: process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : null,
+  probeLogins: 20,
+};
+
+const IS_DEFAULT_RUN =
+  S.connections === 64 &&
+  S.duration === 10 &&
+  S.warmup === 2 &&
+  !S.cpuProfDir &&
+  S.adapters.join() === DEFAULT_ADAPTERS.join() &&
+  S.scenarios.join() === ALL_SCENARIOS.join();
+
+/** Whether this run writes its figures into docs/performance.md. */
+export const WRITE_DOC = process.env.BENCH_WRITE_DOC ? process.env.BENCH_WRITE_DOC === '1' : IS_DEFAULT_RUN;
