@@ -24,18 +24,20 @@ const common = {
 
 module.exports = {
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
+    // test/*.spec.ts: tests of the whole application that need no running instance (the route snapshot).
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'] },
     {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       slowTestThreshold: 30,
-      // One migrated embedded database per run; each test app starts from a copy of it.
+      // One migrated template per run (embedded data directory or, with DATABASE_URL, a template
+      // database); each test app starts from a copy of it, on stores of its own (test/support/stores.ts).
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
   ],
   testTimeout: 60_000,
-  // A worker per core: e2e files have their own embedded database each (the shared-database CI passes set 1).
+  // A worker per core on every runtime: no two test apps share a database or a Redis database.
   maxWorkers: '100%',
 };

@@ -29,5 +29,7 @@ pg_ctlcluster "$PG_VERSION" main start >&2 2>/dev/null || true
 until pg_isready -q -h 127.0.0.1; do sleep 0.1; done
 su postgres -c "psql -qtAc \"SELECT 1 FROM pg_roles WHERE rolname='app'\"" | grep -q 1 ||
   su postgres -c "psql -qc \"CREATE ROLE app LOGIN PASSWORD 'app'\"" >&2
+# The e2e suites clone a migrated template database per test app (test/support/stores.ts).
+su postgres -c "psql -qc 'ALTER ROLE app CREATEDB'" >&2
 su postgres -c "psql -qtAc \"SELECT 1 FROM pg_database WHERE datname='app'\"" | grep -q 1 ||
   su postgres -c "psql -qc 'CREATE DATABASE app OWNER app'" >&2

@@ -1,6 +1,12 @@
 import { AnnouncementsService } from '../src/announcements/announcements.service';
 import { AdminClient } from './support/admin-client';
-import { BAD_REQUEST, expectAdminError, NOT_FOUND, UNAUTHENTICATED } from './support/admin-errors';
+import {
+  ANNOUNCEMENT_NOT_FOUND,
+  BAD_REQUEST,
+  expectAdminError,
+  PROJECT_NOT_FOUND,
+  UNAUTHENTICATED,
+} from './support/admin-errors';
 import { startTestApp, TestApp } from './support/test-app';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -88,9 +94,9 @@ describe('announcements admin API (e2e)', () => {
     const kept = await create(p);
     const res = await a.client.delete(`${base(p)}/${made.id}`).expect(204);
     expect(res.text).toBe('');
-    expectAdminError(await a.client.get(`${base(p)}/${made.id}`), 404, NOT_FOUND);
-    expectAdminError(await a.client.patch(`${base(p)}/${made.id}`, { title: 'x' }), 404, NOT_FOUND);
-    expectAdminError(await a.client.delete(`${base(p)}/${made.id}`), 404, NOT_FOUND);
+    expectAdminError(await a.client.get(`${base(p)}/${made.id}`), 404, ANNOUNCEMENT_NOT_FOUND);
+    expectAdminError(await a.client.patch(`${base(p)}/${made.id}`, { title: 'x' }), 404, ANNOUNCEMENT_NOT_FOUND);
+    expectAdminError(await a.client.delete(`${base(p)}/${made.id}`), 404, ANNOUNCEMENT_NOT_FOUND);
     expect((await list(p)).items.map((x) => x.id)).toEqual([kept.id]);
   });
 
@@ -166,11 +172,11 @@ describe('announcements admin API (e2e)', () => {
     it("another author gets 404 for everything on A's project, and nothing changes", async () => {
       const p = await a.client.createProject();
       const made = await create(p);
-      expectAdminError(await b.client.post(base(p), { title: 'x', content: 'y' }), 404, NOT_FOUND);
-      expectAdminError(await b.client.get(base(p)), 404, NOT_FOUND);
-      expectAdminError(await b.client.get(`${base(p)}/${made.id}`), 404, NOT_FOUND);
-      expectAdminError(await b.client.patch(`${base(p)}/${made.id}`, { title: 'taken' }), 404, NOT_FOUND);
-      expectAdminError(await b.client.delete(`${base(p)}/${made.id}`), 404, NOT_FOUND);
+      expectAdminError(await b.client.post(base(p), { title: 'x', content: 'y' }), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await b.client.get(base(p)), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await b.client.get(`${base(p)}/${made.id}`), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await b.client.patch(`${base(p)}/${made.id}`, { title: 'taken' }), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await b.client.delete(`${base(p)}/${made.id}`), 404, PROJECT_NOT_FOUND);
       expect((await list(p)).items).toEqual([made]);
     });
 
@@ -181,9 +187,9 @@ describe('announcements admin API (e2e)', () => {
       const ownElsewhere = await create(sibling);
       const foreign = await create(theirs, {}, b.client);
       for (const made of [ownElsewhere, foreign]) {
-        expectAdminError(await a.client.get(`${base(mine)}/${made.id}`), 404, NOT_FOUND);
-        expectAdminError(await a.client.patch(`${base(mine)}/${made.id}`, { title: 'moved' }), 404, NOT_FOUND);
-        expectAdminError(await a.client.delete(`${base(mine)}/${made.id}`), 404, NOT_FOUND);
+        expectAdminError(await a.client.get(`${base(mine)}/${made.id}`), 404, ANNOUNCEMENT_NOT_FOUND);
+        expectAdminError(await a.client.patch(`${base(mine)}/${made.id}`, { title: 'moved' }), 404, ANNOUNCEMENT_NOT_FOUND);
+        expectAdminError(await a.client.delete(`${base(mine)}/${made.id}`), 404, ANNOUNCEMENT_NOT_FOUND);
       }
       expect(await get(sibling, ownElsewhere.id)).toEqual(ownElsewhere);
       expect((await b.client.get(`${base(theirs)}/${foreign.id}`).expect(200)).body).toEqual(foreign);
@@ -192,13 +198,13 @@ describe('announcements admin API (e2e)', () => {
     it('answers 404 for an id that is not a positive integer, and for an unknown project', async () => {
       const p = await a.client.createProject();
       for (const id of ['abc', '1.5', '0', '-3', '2147483648']) {
-        expectAdminError(await a.client.get(`${base(p)}/${id}`), 404, NOT_FOUND);
-        expectAdminError(await a.client.patch(`${base(p)}/${id}`, { title: 'x' }), 404, NOT_FOUND);
-        expectAdminError(await a.client.delete(`${base(p)}/${id}`), 404, NOT_FOUND);
+        expectAdminError(await a.client.get(`${base(p)}/${id}`), 404, ANNOUNCEMENT_NOT_FOUND);
+        expectAdminError(await a.client.patch(`${base(p)}/${id}`, { title: 'x' }), 404, ANNOUNCEMENT_NOT_FOUND);
+        expectAdminError(await a.client.delete(`${base(p)}/${id}`), 404, ANNOUNCEMENT_NOT_FOUND);
       }
       for (const id of ['not-a-uuid', '0d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6']) {
-        expectAdminError(await a.client.get(`/admin/v1/projects/${id}/announcements`), 404, NOT_FOUND);
-        expectAdminError(await a.client.post(`/admin/v1/projects/${id}/announcements`, { title: 'x', content: 'y' }), 404, NOT_FOUND);
+        expectAdminError(await a.client.get(`/admin/v1/projects/${id}/announcements`), 404, PROJECT_NOT_FOUND);
+        expectAdminError(await a.client.post(`/admin/v1/projects/${id}/announcements`, { title: 'x', content: 'y' }), 404, PROJECT_NOT_FOUND);
       }
     });
 

@@ -1,7 +1,7 @@
 import { AdminClient } from './support/admin-client';
-import { BAD_REQUEST, expectAdminError, NOT_FOUND } from './support/admin-errors';
+import { APP_USER_NOT_FOUND, BAD_REQUEST, expectAdminError, PROJECT_NOT_FOUND } from './support/admin-errors';
 import { signedPost } from './support/signing';
-import { CODES, expectStandardFailure, throughPlatformWindows } from './support/standard';
+import { CODES, expectStandardFailure } from './support/standard';
 import { startTestApp, TestApp, unique } from './support/test-app';
 
 /** The author's administration of program users (decisions §11: GET, PATCH /projects/:id/app-users[/:userId]). */
@@ -28,7 +28,7 @@ describe('program users: admin API (e2e)', () => {
   const base = (target: Project = project) => `/admin/v1/projects/${target.id}/app-users`;
 
   function signed(path: string, target: Project, body: Record<string, string>) {
-    return throughPlatformWindows(() => signedPost(t, path, { app: target.program_id, ...body }, 'json', target.api_secret));
+    return signedPost(t, path, { app: target.program_id, ...body }, 'json', target.api_secret);
   }
   async function registerUser(username = unique('adm'), machine = 'm-1', target: Project = project): Promise<number> {
     const res = await signed('/api/v1/users/register', target, { username, password: PASSWORD, machine_id: machine }).expect(200);
@@ -39,7 +39,7 @@ describe('program users: admin API (e2e)', () => {
     return signed('/api/v1/users/login', project, { username, password, machine_id: machine }).expect(200);
   }
   const heartbeat = (token: string, machine = 'm-1') =>
-    throughPlatformWindows(() => t.http().post('/api/v1/users/heartbeat').set('Authorization', `Bearer ${token}`).send({ machine_id: machine }));
+    t.http().post('/api/v1/users/heartbeat').set('Authorization', `Bearer ${token}`).send({ machine_id: machine });
 
   it('gets one user as {user_id, username, status, machine_id, created_at, last_login_at}, never the password', async () => {
     const username = unique('Shape');
@@ -139,19 +139,19 @@ describe('program users: admin API (e2e)', () => {
   it('answers 404 for a user of another project, an unknown id and a non-integer id', async () => {
     const other = await author.createProject();
     const id = await registerUser(unique('elsewhere'), 'm', other);
-    expectAdminError(await author.get(`${base()}/${id}`), 404, NOT_FOUND);
-    expectAdminError(await author.patch(`${base()}/${id}`, { status: 'banned' }), 404, NOT_FOUND);
-    expectAdminError(await author.get(`${base()}/2147483647`), 404, NOT_FOUND);
-    expectAdminError(await author.get(`${base()}/abc`), 404, NOT_FOUND);
+    expectAdminError(await author.get(`${base()}/${id}`), 404, APP_USER_NOT_FOUND);
+    expectAdminError(await author.patch(`${base()}/${id}`, { status: 'banned' }), 404, APP_USER_NOT_FOUND);
+    expectAdminError(await author.get(`${base()}/2147483647`), 404, APP_USER_NOT_FOUND);
+    expectAdminError(await author.get(`${base()}/abc`), 404, APP_USER_NOT_FOUND);
     expect((await author.get(`${base(other)}/${id}`).expect(200)).body.status).toBe('active');
   });
 
   it("hides another author's project users (404) and lets the platform admin see them", async () => {
     const stranger = (await admin.createAuthor()).client;
     const id = await registerUser();
-    expectAdminError(await stranger.get(base()), 404, NOT_FOUND);
-    expectAdminError(await stranger.get(`${base()}/${id}`), 404, NOT_FOUND);
-    expectAdminError(await stranger.patch(`${base()}/${id}`, { status: 'banned' }), 404, NOT_FOUND);
+    expectAdminError(await stranger.get(base()), 404, PROJECT_NOT_FOUND);
+    expectAdminError(await stranger.get(`${base()}/${id}`), 404, PROJECT_NOT_FOUND);
+    expectAdminError(await stranger.patch(`${base()}/${id}`, { status: 'banned' }), 404, PROJECT_NOT_FOUND);
     expect((await admin.get(`${base()}/${id}`).expect(200)).body.user_id).toBe(id);
     await t.http().get(base()).expect(401);
   });

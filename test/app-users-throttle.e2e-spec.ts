@@ -1,8 +1,8 @@
 import type { Response } from 'supertest';
 import { AdminClient } from './support/admin-client';
 import { signedPost } from './support/signing';
-import { expectStandardFailure, throughPlatformWindows } from './support/standard';
-import { freshWindow } from './support/failure-window';
+import { expectStandardFailure } from './support/standard';
+import { itInOneWindow } from './support/failure-window';
 import { startTestApp, TestApp, unique } from './support/test-app';
 import { ErrorCode } from '../sdk/src';
 
@@ -37,17 +37,17 @@ class Users {
 
   register(username: string) {
     const body = { app: this.project.program_id, username, password: PASSWORD, machine_id: 'm-1' };
-    return throughPlatformWindows(() => signedPost(this.t, '/api/v1/users/register', body, 'json', this.project.api_secret)).expect(200);
+    return signedPost(this.t, '/api/v1/users/register', body, 'json', this.project.api_secret).expect(200);
   }
 
   login(username: string, password: string, ip: string, on: TestApp = this.t) {
     const body = { app: this.project.program_id, username, password, machine_id: 'm-1' };
-    return throughPlatformWindows(() => signedPost(on, '/api/v1/users/login', body, 'json', this.project.api_secret).set('X-Forwarded-For', ip));
+    return signedPost(on, '/api/v1/users/login', body, 'json', this.project.api_secret).set('X-Forwarded-For', ip);
   }
 
   compatLogin(username: string, password: string, ip: string) {
     const body = new URLSearchParams({ app: this.project.program_id, username, password, machine_id: 'm-1' }).toString();
-    return throughPlatformWindows(() => this.t.http().post('/api/app-users/login').set('X-Forwarded-For', ip).type('form').send(body));
+    return this.t.http().post('/api/app-users/login').set('X-Forwarded-For', ip).type('form').send(body);
   }
 }
 
@@ -63,12 +63,12 @@ describe('program users: failed-login throttling (e2e)', () => {
   });
   afterAll(() => t.close());
 
+  /** A fresh project: the throttles count per project. Tests run in one failure window (itInOneWindow). */
   async function fresh(): Promise<Users> {
-    await freshWindow();
     return new Users(t, await author.createProject());
   }
 
-  it('refuses a username after LIMIT failures from any addresses with 429 RATE_LIMITED and Retry-After, even with the right password', async () => {
+  itInOneWindow('refuses a username after LIMIT failures from any addresses with 429 RATE_LIMITED and Retry-After, even with the right password', async () => {
     const users = await fresh();
     const name = unique('victim');
     await users.register(name);
@@ -81,7 +81,7 @@ describe('program users: failed-login throttling (e2e)', () => {
     expect((await users.login(other, PASSWORD, '10.1.0.101')).body.code).toBe(0);
   });
 
-  it('refuses an address after LIMIT failures on any usernames, and no other address', async () => {
+  itInOneWindow('refuses an address after LIMIT failures on any usernames, and no other address', async () => {
     const users = await fresh();
     const name = unique('real');
     await users.register(name);
@@ -90,7 +90,7 @@ describe('program users: failed-login throttling (e2e)', () => {
     expect((await users.login(name, PASSWORD, '10.2.0.2')).body.code).toBe(0);
   });
 
-  it('counts only failed logins: successes never use up the limit', async () => {
+  itInOneWindow('counts only failed logins: successes never use up the limit', async () => {
     const users = await fresh();
     const name = unique('often');
     await users.register(name);
@@ -99,7 +99,7 @@ describe('program users: failed-login throttling (e2e)', () => {
     expectRateLimited(await users.login(name, PASSWORD, '10.3.0.1'));
   });
 
-  it('lets exactly LIMIT of 12 concurrent wrong guesses through to a password check', async () => {
+  itInOneWindow('lets exactly LIMIT of 12 concurrent wrong guesses through to a password check', async () => {
     const users = await fresh();
     const name = unique('burst');
     await users.register(name);
@@ -109,7 +109,7 @@ describe('program users: failed-login throttling (e2e)', () => {
     expect(codes.filter((c) => c === RATE_LIMITED)).toHaveLength(12 - LIMIT);
   });
 
-  it('lets many users behind one address log in at the same time: only failures count there', async () => {
+  itInOneWindow('lets many users behind one address log in at the same time: only failures count there', async () => {
     const users = await fresh();
     const names = Array.from({ length: 12 }, () => unique('office'));
     for (const name of names) await users.register(name);
@@ -117,7 +117,7 @@ describe('program users: failed-login throttling (e2e)', () => {
     expect(results.map((r) => r.body.code)).toEqual(names.map(() => 0));
   });
 
-  it('keeps projects apart: failures in one project do not throttle the same username or address in another', async () => {
+  itInOneWindow('keeps projects apart: failures in one project do not throttle the same username or address in another', async () => {
     const one = await fresh();
     const two = new Users(t, await author.createProject());
     const name = unique('twin');
@@ -128,7 +128,7 @@ describe('program users: failed-login throttling (e2e)', () => {
     expect((await two.login(name, PASSWORD, '10.5.0.1')).body.code).toBe(0);
   });
 
-  it('throttles the compatibility login too, answering in the legacy envelope with Retry-After', async () => {
+  itInOneWindow('throttles the compatibility login too, answering in the legacy envelope with Retry-After', async () => {
     const users = await fresh();
     const name = unique('legacy');
     await users.register(name);
@@ -141,7 +141,7 @@ describe('program users: failed-login throttling (e2e)', () => {
     expectRateLimited(await users.login(name, PASSWORD, '10.6.0.2'));
   });
 
-  it('leaves the admin login to its own throttle', async () => {
+  itInOneWindow('leaves the admin login to its own throttle', async () => {
     const users = await fresh();
     const name = unique('adm');
     await users.register(name);
@@ -161,7 +161,7 @@ describeShared('program users: failed-login throttling across two instances (e2e
 
   beforeAll(async () => {
     one = await startTestApp(ENV);
-    two = await startTestApp(ENV);
+    two = await startTestApp(ENV, { shareWith: one });
     const admin = await AdminClient.asPlatformAdmin(one);
     author = (await admin.createAuthor()).client;
   });
@@ -169,8 +169,7 @@ describeShared('program users: failed-login throttling across two instances (e2e
     await Promise.all([one?.close(), two?.close()]);
   });
 
-  it('counts failures on both instances together and refuses on either with 429 RATE_LIMITED', async () => {
-    await freshWindow();
+  itInOneWindow('counts failures on both instances together and refuses on either with 429 RATE_LIMITED', async () => {
     const users = new Users(one, await author.createProject());
     const name = unique('multi');
     await users.register(name);

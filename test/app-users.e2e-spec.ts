@@ -14,7 +14,6 @@ import {
   parseUtcWallClock,
   sdkLogin,
   sessionRepo,
-  throughPlatformWindows,
   TIMESTAMP,
 } from './support/standard';
 import { startTestApp, TestApp, unique } from './support/test-app';
@@ -55,17 +54,17 @@ describe('program users: SDK and compatibility register, login, heartbeat (e2e)'
   const users = () => t.app.get<Repository<AppUser>>(getRepositoryToken(AppUser));
 
   function signed(path: string, target: Project, body: Record<string, string>) {
-    return throughPlatformWindows(() => signedPost(t, path, { app: target.program_id, ...body }, 'json', target.api_secret));
+    return signedPost(t, path, { app: target.program_id, ...body }, 'json', target.api_secret);
   }
   const register = (target: Project, username: string, machine = 'm-1', password = PASSWORD) =>
     signed(REGISTER, target, { username, password, machine_id: machine });
   const login = (target: Project, username: string, machine = 'm-1', password = PASSWORD) =>
     signed(LOGIN, target, { username, password, machine_id: machine });
   function heartbeat(token: string, machine = 'm-1') {
-    return throughPlatformWindows(() => t.http().post(HEARTBEAT).set('Authorization', `Bearer ${token}`).send({ machine_id: machine }));
+    return t.http().post(HEARTBEAT).set('Authorization', `Bearer ${token}`).send({ machine_id: machine });
   }
   function compat(path: string, fields: Record<string, string>) {
-    return throughPlatformWindows(() => t.http().post(path).type('form').send(new URLSearchParams(fields).toString()));
+    return t.http().post(path).type('form').send(new URLSearchParams(fields).toString());
   }
 
   /** Registers a fresh user and logs it in; answers its id, name and session token. */
@@ -186,9 +185,7 @@ describe('program users: SDK and compatibility register, login, heartbeat (e2e)'
     });
 
     it('refuses a missing field with BAD_REQUEST naming it', async () => {
-      const res = await throughPlatformWindows(() =>
-        signedPost(t, REGISTER, { app: project.program_id, username: unique('nopw'), machine_id: 'm' }, 'json', project.api_secret),
-      );
+      const res = await signedPost(t, REGISTER, { app: project.program_id, username: unique('nopw'), machine_id: 'm' }, 'json', project.api_secret);
       expectBadField(res, 'password');
     });
   });

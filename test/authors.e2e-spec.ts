@@ -1,5 +1,13 @@
 import { AdminClient, login } from './support/admin-client';
-import { BAD_REQUEST, CONFLICT, expectAdminError, FORBIDDEN, NOT_FOUND, UNAUTHENTICATED } from './support/admin-errors';
+import {
+  ACCOUNT_DISABLED,
+  AUTHOR_NOT_FOUND,
+  AUTHOR_USERNAME_TAKEN,
+  BAD_REQUEST,
+  expectAdminError,
+  FORBIDDEN,
+  UNAUTHENTICATED,
+} from './support/admin-errors';
 import { startTestApp, TestApp, unique } from './support/test-app';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -69,13 +77,13 @@ describe('authors admin API (e2e)', () => {
       expect(zero.body).toMatchObject({ daily_api_quota: 0, daily_verify_quota: null });
     });
 
-    it('refuses a username taken in any letter case with 409 (11003) and keeps the first account untouched', async () => {
+    it('refuses a username taken in any letter case with 409 (11201 AUTHOR_USERNAME_TAKEN) and keeps the first account untouched', async () => {
       const username = unique('dup');
       await admin.post('/admin/v1/authors', { username, password: PASSWORD }).expect(201);
       const again = await admin.post('/admin/v1/authors', { username: username.toUpperCase(), password: 'another-password' });
-      expectAdminError(again, 409, CONFLICT, 'username');
+      expectAdminError(again, 409, AUTHOR_USERNAME_TAKEN, 'username');
       const same = await admin.post('/admin/v1/authors', { username, password: 'another-password' });
-      expectAdminError(same, 409, CONFLICT);
+      expectAdminError(same, 409, AUTHOR_USERNAME_TAKEN);
 
       const found = await search(username);
       expect(found.total).toBe(1);
@@ -207,8 +215,8 @@ describe('authors admin API (e2e)', () => {
       const listed = await search('admin', '&page_size=100');
       expect(listed.items.map((a) => a.id)).not.toContain(me.id);
       expect(listed.items.every((a) => a.role === 'author')).toBe(true);
-      expectAdminError(await admin.get(`/admin/v1/authors/${me.id}`), 404, NOT_FOUND);
-      expectAdminError(await admin.patch(`/admin/v1/authors/${me.id}`, { status: 'disabled' }), 404, NOT_FOUND);
+      expectAdminError(await admin.get(`/admin/v1/authors/${me.id}`), 404, AUTHOR_NOT_FOUND);
+      expectAdminError(await admin.patch(`/admin/v1/authors/${me.id}`, { status: 'disabled' }), 404, AUTHOR_NOT_FOUND);
       await admin.get('/admin/v1/auth/me').expect(200);
     });
   });
@@ -242,13 +250,13 @@ describe('authors admin API (e2e)', () => {
       expect((await admin.get(`/admin/v1/authors/${id}`).expect(200)).body.daily_api_quota).toBeNull();
     });
 
-    it('answers 404 (10006) for an unknown id and for an id that is not a UUID', async () => {
+    it('answers 404 (11102 AUTHOR_NOT_FOUND) for an unknown id and for an id that is not a UUID', async () => {
       const unknown = '3f0c1a52-9b7e-4d1c-8a55-0d6f2b9e7c41';
-      expectAdminError(await admin.get(`/admin/v1/authors/${unknown}`), 404, NOT_FOUND);
-      expectAdminError(await admin.patch(`/admin/v1/authors/${unknown}`, { status: 'disabled' }), 404, NOT_FOUND);
+      expectAdminError(await admin.get(`/admin/v1/authors/${unknown}`), 404, AUTHOR_NOT_FOUND);
+      expectAdminError(await admin.patch(`/admin/v1/authors/${unknown}`, { status: 'disabled' }), 404, AUTHOR_NOT_FOUND);
       for (const bad of ['123', 'not-a-uuid', `${unknown}x`]) {
-        expectAdminError(await admin.get(`/admin/v1/authors/${bad}`), 404, NOT_FOUND);
-        expectAdminError(await admin.patch(`/admin/v1/authors/${bad}`, { status: 'disabled' }), 404, NOT_FOUND);
+        expectAdminError(await admin.get(`/admin/v1/authors/${bad}`), 404, AUTHOR_NOT_FOUND);
+        expectAdminError(await admin.patch(`/admin/v1/authors/${bad}`, { status: 'disabled' }), 404, AUTHOR_NOT_FOUND);
       }
     });
 
@@ -296,7 +304,7 @@ describe('authors admin API (e2e)', () => {
       expectAdminError(await client.get('/admin/v1/auth/me'), 401, UNAUTHENTICATED);
       expectAdminError(await client.get('/admin/v1/projects'), 401, UNAUTHENTICATED);
       const refused = await t.http().post('/admin/v1/auth/login').send({ username, password });
-      expectAdminError(refused, 403, FORBIDDEN);
+      expectAdminError(refused, 403, ACCOUNT_DISABLED);
       expect(refused.body.token).toBeUndefined();
 
       await admin.patch(`/admin/v1/authors/${id}`, { status: 'active' }).expect(200);

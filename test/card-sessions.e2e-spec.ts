@@ -10,7 +10,8 @@ import {
   v3Login,
   wallClock,
 } from './support/standard';
-import { startTestApp, TestApp } from './support/test-app';
+import { TestApp } from './support/test-app';
+import { buildWorld } from './support/world';
 import { Card } from '../src/cards/card.entity';
 import { AppConfig } from '../src/config/app-config';
 import { hashToken } from '../src/core/crypto/tokens';
@@ -57,11 +58,8 @@ describe('card sessions: SDK login, card heartbeat, renewal and forced offline (
   }
 
   beforeAll(async () => {
-    t = await startTestApp();
+    ({ t, admin, author, project } = await buildWorld());
     timeZone = t.app.get(AppConfig).APP_TIMEZONE;
-    admin = await AdminClient.asPlatformAdmin(t);
-    author = (await admin.createAuthor()).client;
-    project = await author.createProject();
   });
   afterAll(() => t.close());
 

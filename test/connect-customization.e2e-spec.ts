@@ -1,7 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import type { Response } from 'supertest';
 import { AdminClient } from './support/admin-client';
-import { BAD_REQUEST, expectAdminError, NOT_FOUND, UNAUTHENTICATED } from './support/admin-errors';
+import { BAD_REQUEST, expectAdminError, PROJECT_NOT_FOUND, UNAUTHENTICATED } from './support/admin-errors';
 import { cardRepos, insertCard } from './support/cards';
 import { connectLogin, connectRepos, expectOneLogRow, openConnectInEveryMode, TIMESTAMP } from './support/connect';
 import { startTestApp, TestApp } from './support/test-app';
@@ -207,10 +207,10 @@ describe('Connect response customization (e2e)', () => {
       const project = await program();
       await put(project, { field_names: { status: 'ok' } }).expect(200);
       const before = await view(project);
-      expectAdminError(await stranger.get(path(project)), 404, NOT_FOUND);
-      expectAdminError(await put(project, { field_names: { status: 'hijacked' } }, stranger), 404, NOT_FOUND);
-      expectAdminError(await stranger.delete(path(project)), 404, NOT_FOUND);
-      expectAdminError(await stranger.post(`${path(project)}/preview`), 404, NOT_FOUND);
+      expectAdminError(await stranger.get(path(project)), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await put(project, { field_names: { status: 'hijacked' } }, stranger), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await stranger.delete(path(project)), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await stranger.post(`${path(project)}/preview`), 404, PROJECT_NOT_FOUND);
       expect(await view(project)).toEqual(before);
     });
 

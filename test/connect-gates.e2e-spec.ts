@@ -112,7 +112,7 @@ describe('Connect gates: program, author, switches, interfaces, quota, opening m
     it('refuses with 403 -10207 while card_login is disabled platform-wide, and logs 10207', async () => {
       const project = await openProgram();
       const card = await insertCard(t, project.id);
-      // Platform switches are shared by every test file when DATABASE_URL is set: keep the window to one request.
+      // A platform switch: keep the window to one request and restore it in any case.
       const res = await withPlatformInterface(admin, 'card_login', false, () => login(project, card));
       expectConnectFailure(res, 403, -INTERFACE_DISABLED);
       await expectOneLogRow(t, res, INTERFACE_DISABLED, project.id);

@@ -26,7 +26,7 @@ describeShared('Connect across two instances sharing PostgreSQL and Redis (e2e)'
 
   beforeAll(async () => {
     one = await startTestApp();
-    two = await startTestApp();
+    two = await startTestApp({}, { shareWith: one });
     admin = await AdminClient.asPlatformAdmin(one);
     author = (await admin.createAuthor()).client;
     project = await author.createProject();

@@ -10,6 +10,7 @@ import {
   unusedProgramId,
 } from './support/connect';
 import { startTestApp, TestApp } from './support/test-app';
+import { buildWorld } from './support/world';
 import { AppConfig } from '../src/config/app-config';
 import { CardLoginService } from '../src/cards/card-login.service';
 import { SharedStore } from '../src/core/store/shared-store';
@@ -37,7 +38,6 @@ function wallClock(date: Date, timeZone: string): string {
 
 describe('Connect card login (e2e)', () => {
   let t: TestApp;
-  let admin: AdminClient;
   let author: AdminClient;
   let project: Awaited<ReturnType<AdminClient['createProject']>>;
   let timeZone: string;
@@ -56,12 +56,8 @@ describe('Connect card login (e2e)', () => {
   }
 
   beforeAll(async () => {
-    t = await startTestApp();
+    ({ t, author, project } = await buildWorld({ connect: true }));
     timeZone = t.app.get(AppConfig).APP_TIMEZONE;
-    admin = await AdminClient.asPlatformAdmin(t);
-    author = (await admin.createAuthor()).client;
-    project = await author.createProject();
-    await openConnectInEveryMode(t, project.id);
   });
   afterAll(() => t.close());
 
@@ -585,7 +581,7 @@ describe('Connect card login (e2e)', () => {
     it('shows expires_at in the service time zone (APP_TIMEZONE)', async () => {
       const tokyo = await startTestApp({ APP_TIMEZONE: 'Asia/Tokyo' });
       try {
-        // Its own program: without DATABASE_URL the second app has a database of its own.
+        // Its own program: the second app has a database of its own.
         const owner = (await (await AdminClient.asPlatformAdmin(tokyo)).createAuthor()).client;
         const program = await owner.createProject();
         await openConnectInEveryMode(tokyo, program.id);

@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { withPlatformLock } from './support/platform-state';
 import { ADMIN_PASSWORD, startTestApp, TestApp } from './support/test-app';
 
 const ROOT = join(__dirname, '..');
@@ -38,8 +37,7 @@ function exportsOf(stdout: string): Record<string, string> {
 /**
  * The examples in examples/ and docs/quickstart.md, run as a reader runs them against the real
  * service: setup-demo.sh prepares a program and a card, then the curl and the SDK card logins must
- * succeed. Card logins run under the platform lock: with DATABASE_URL other files switch platform
- * interfaces off for a moment.
+ * succeed.
  */
 describe('examples (e2e)', () => {
   let t: TestApp;
@@ -72,7 +70,7 @@ describe('examples (e2e)', () => {
   });
 
   it('curl-card-login.sh: HTTP V3 login, SDK login and a heartbeat all succeed', async () => {
-    const outcome = await withPlatformLock(() => run(join(EXAMPLES, 'curl-card-login.sh'), [], demo));
+    const outcome = await run(join(EXAMPLES, 'curl-card-login.sh'), [], demo);
     expect(outcome).toMatchObject({ code: 0, signal: null, stderr: '' });
     const steps = outcome.stdout.match(/^== .*$/gm);
     expect(steps).toEqual(['== HTTP V3 card login', '== SDK card login', '== card heartbeat']);
@@ -83,9 +81,7 @@ describe('examples (e2e)', () => {
   });
 
   it('node-card-login.mjs: the official client logs in and beats until it stops', async () => {
-    const outcome = await withPlatformLock(() =>
-      run(process.execPath, [join(EXAMPLES, 'node-card-login.mjs')], { ...demo, HEARTBEAT_MS: '100', BEATS: '2' }),
-    );
+    const outcome = await run(process.execPath, [join(EXAMPLES, 'node-card-login.mjs')], { ...demo, HEARTBEAT_MS: '100', BEATS: '2' });
     expect(outcome).toMatchObject({ code: 0, signal: null, stderr: '' });
     expect(outcome.stdout).toContain(`card login ok: card ${demo.CARD_KEY} on demo-machine-1, valid until `);
     expect(outcome.stdout).toMatch(/^heartbeat 1: ok/m);
@@ -94,7 +90,7 @@ describe('examples (e2e)', () => {
   });
 
   it('curl-card-login.sh fails on a wrong API_SECRET and shows the signature failure', async () => {
-    const outcome = await withPlatformLock(() => run(join(EXAMPLES, 'curl-card-login.sh'), [], { ...demo, API_SECRET: 'not-the-secret' }));
+    const outcome = await run(join(EXAMPLES, 'curl-card-login.sh'), [], { ...demo, API_SECRET: 'not-the-secret' });
     expect(outcome.code).toBe(1);
     expect(outcome.stdout).toContain('"code":10101');
     expect(outcome.stderr).toContain('HTTP V3 card login failed: code 10101');
@@ -102,9 +98,7 @@ describe('examples (e2e)', () => {
   });
 
   it('node-card-login.mjs reports a refused login with its code and request id', async () => {
-    const outcome = await withPlatformLock(() =>
-      run(process.execPath, [join(EXAMPLES, 'node-card-login.mjs')], { ...demo, CARD_KEY: 'NO-SUCH-CARD' }),
-    );
+    const outcome = await run(process.execPath, [join(EXAMPLES, 'node-card-login.mjs')], { ...demo, CARD_KEY: 'NO-SUCH-CARD' });
     expect(outcome.code).toBe(1);
     expect(outcome.stderr).toMatch(/card login failed: .* \(code 20001, request_id [0-9a-f]{32}\)/);
   });

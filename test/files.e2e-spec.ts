@@ -6,7 +6,7 @@ import { AppConfig } from '../src/config/app-config';
 import { DownloadSigner } from '../src/files/download-signer';
 import { FilesService } from '../src/files/files.service';
 import { AdminClient } from './support/admin-client';
-import { BAD_REQUEST, expectAdminError, NOT_FOUND } from './support/admin-errors';
+import { BAD_REQUEST, expectAdminError, FILE_NOT_FOUND, FILE_TOO_LARGE, PROJECT_NOT_FOUND } from './support/admin-errors';
 import { startTestApp, TestApp } from './support/test-app';
 import { ErrorCode } from '../sdk/src';
 
@@ -14,7 +14,7 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const LOCAL_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 /** Past the 1 MiB JSON/form body limit, so an upload is shown not to go through those parsers. */
 const MAX_BYTES = 1_500_000;
-const { FORBIDDEN, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE } = ErrorCode;
+const { DOWNLOAD_ADDRESS_INVALID, UNSUPPORTED_MEDIA_TYPE } = ErrorCode;
 
 type FileBody = { id: string; name: string; size: number; sha256: string; download_count: number; created_at: string };
 
@@ -71,7 +71,7 @@ function fileSuite(adapter: 'express' | 'fastify', full: boolean) {
       expect(atLimit.body.size).toBe(MAX_BYTES);
       for (const size of [MAX_BYTES + 1, MAX_BYTES * 3]) {
         const res = await upload(p, randomBytes(size));
-        expectAdminError(res, 413, PAYLOAD_TOO_LARGE);
+        expectAdminError(res, 413, FILE_TOO_LARGE);
       }
       expect((await a.client.get(base(p)).expect(200)).body.total).toBe(1);
       expect(stored(p)).toEqual([atLimit.body.id]);
@@ -111,10 +111,10 @@ function fileSuite(adapter: 'express' | 'fastify', full: boolean) {
       const { url } = await t.app.get(FilesService).issueDownload(p.id, file.id);
       await a.client.delete(`${base(p)}/${file.id}`).expect(204);
       expect(stored(p)).toEqual([]);
-      expectAdminError(await a.client.get(`${base(p)}/${file.id}`), 404, NOT_FOUND);
-      expectAdminError(await a.client.delete(`${base(p)}/${file.id}`), 404, NOT_FOUND);
+      expectAdminError(await a.client.get(`${base(p)}/${file.id}`), 404, FILE_NOT_FOUND);
+      expectAdminError(await a.client.delete(`${base(p)}/${file.id}`), 404, FILE_NOT_FOUND);
       const res = await t.http().get(url).expect(404);
-      expect(res.body).toEqual({ code: NOT_FOUND, msg: expect.any(String), request_id: res.headers['x-request-id'] });
+      expect(res.body).toEqual({ code: FILE_NOT_FOUND, msg: expect.any(String), request_id: res.headers['x-request-id'] });
     });
 
     it('keeps a non-ASCII file name exactly (sent as UTF-8): in the answer, the list and the download', async () => {
@@ -159,18 +159,18 @@ function fileSuite(adapter: 'express' | 'fastify', full: boolean) {
       const p = await a.client.createProject();
       const file: FileBody = (await upload(p, Buffer.from('secret')).expect(201)).body;
       const q = await b.client.createProject();
-      expectAdminError(await upload(p, Buffer.from('x'), 'x.bin', b.client), 404, NOT_FOUND);
-      expectAdminError(await b.client.get(base(p)), 404, NOT_FOUND);
-      expectAdminError(await b.client.get(`${base(p)}/${file.id}`), 404, NOT_FOUND);
-      expectAdminError(await b.client.delete(`${base(p)}/${file.id}`), 404, NOT_FOUND);
-      expectAdminError(await b.client.get(`${base(q)}/${file.id}`), 404, NOT_FOUND);
-      expectAdminError(await b.client.delete(`${base(q)}/${file.id}`), 404, NOT_FOUND);
-      expectAdminError(await a.client.get(`${base(p)}/not-a-uuid`), 404, NOT_FOUND);
+      expectAdminError(await upload(p, Buffer.from('x'), 'x.bin', b.client), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await b.client.get(base(p)), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await b.client.get(`${base(p)}/${file.id}`), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await b.client.delete(`${base(p)}/${file.id}`), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await b.client.get(`${base(q)}/${file.id}`), 404, FILE_NOT_FOUND);
+      expectAdminError(await b.client.delete(`${base(q)}/${file.id}`), 404, FILE_NOT_FOUND);
+      expectAdminError(await a.client.get(`${base(p)}/not-a-uuid`), 404, FILE_NOT_FOUND);
       await t.http().post(base(p)).attach('file', Buffer.from('x'), 'x.bin').expect(401);
       expect((await admin.get(`${base(p)}/${file.id}`).expect(200)).body.id).toBe(file.id);
       expect(stored(p)).toEqual([file.id]);
-      await expect(t.app.get(FilesService).issueDownload(q.id, file.id)).rejects.toMatchObject({ code: NOT_FOUND });
-      await expect(t.app.get(FilesService).issueDownload(p.id, 'nope')).rejects.toMatchObject({ code: NOT_FOUND });
+      await expect(t.app.get(FilesService).issueDownload(q.id, file.id)).rejects.toMatchObject({ code: FILE_NOT_FOUND });
+      await expect(t.app.get(FilesService).issueDownload(p.id, 'nope')).rejects.toMatchObject({ code: FILE_NOT_FOUND });
     });
 
     it('refuses a missing, tampered or expired signature with 403 and an unknown file with 404', async () => {
@@ -182,9 +182,9 @@ function fileSuite(adapter: 'express' | 'fastify', full: boolean) {
       const params = new URLSearchParams(query);
       const sig = params.get('sig')!;
       const expires = Number(params.get('expires'));
-      const refused = async (target: string) => {
+      const refused = async (target: string, reason: 'invalid' | 'expired' = 'invalid') => {
         const res: Response = await t.http().get(target).expect(403);
-        expect(res.body).toEqual({ code: FORBIDDEN, msg: expect.any(String), request_id: res.headers['x-request-id'] });
+        expect(res.body).toEqual({ code: DOWNLOAD_ADDRESS_INVALID, msg: expect.any(String), request_id: res.headers['x-request-id'], details: { reason } });
         expect(res.headers['content-type']).toMatch(/^application\/json/);
       };
       await refused(path);
@@ -193,10 +193,10 @@ function fileSuite(adapter: 'express' | 'fastify', full: boolean) {
       await refused(`${path}?expires=${expires + 3600}&sig=${sig}`);
       await refused(`${path}?expires=${expires}&sig=${sig.slice(0, -1)}${sig.endsWith('0') ? '1' : '0'}`);
       await refused(`/api/download/${randomUUID()}?expires=${expires}&sig=${sig}`);
-      await refused(signer.issue(file.id, Math.floor(Date.now() / 1000) - 601).url); // expired a second ago
+      await refused(signer.issue(file.id, Math.floor(Date.now() / 1000) - 601).url, 'expired'); // expired a second ago
       await t.http().head(path).expect(403);
       const unknown = await t.http().get(signer.issue(randomUUID()).url).expect(404);
-      expect(unknown.body.code).toBe(NOT_FOUND);
+      expect(unknown.body.code).toBe(FILE_NOT_FOUND);
       expect((await a.client.get(`${base(p)}/${file.id}`).expect(200)).body.download_count).toBe(0);
       await download(url).expect(200);
     });

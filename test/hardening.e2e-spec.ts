@@ -6,7 +6,7 @@ import { DailyQuota } from '../src/access/daily-quota';
 import { PreparedStatements } from '../src/database/prepared-statements';
 import { AdminClient } from './support/admin-client';
 import { cardRepos, insertCard } from './support/cards';
-import { freshWindow } from './support/failure-window';
+import { itInOneWindow } from './support/failure-window';
 import { connectLogin, logRowsOf, openConnectInEveryMode } from './support/connect';
 import { signedPost } from './support/signing';
 import { CARD_HEARTBEAT, CODES, SDK_LOGIN, V3_LOGIN } from './support/standard';
@@ -150,8 +150,7 @@ describe('hardening (e2e)', () => {
       expect((await send(aes, good, newAddress())).body.code).toBe(1);
     });
 
-    it('rate-limits repeated failures from one address with RATE_LIMITED and Retry-After, other addresses unaffected', async () => {
-      await freshWindow();
+    itInOneWindow('rate-limits repeated failures from one address with RATE_LIMITED and Retry-After, other addresses unaffected', async () => {
       const address = newAddress();
       for (let i = 0; i < 5; i++) expect((await send(aes, cbc('wrong-key', Buffer.from('api=notice')), address)).status).toBe(400);
       const limited = await send(aes, cbc(aes.transport_key, Buffer.from('api=notice')), address);
@@ -188,17 +187,15 @@ describe('hardening (e2e)', () => {
     const attempt = (username: string, password: string, address: string) =>
       t.http().post('/admin/v1/auth/login').set('X-Forwarded-For', address).send({ username, password });
 
-    it('stops many usernames guessed from one address', async () => {
-      await freshWindow();
+    itInOneWindow('stops many usernames guessed from one address', async () => {
       const address = newAddress();
       for (let i = 0; i < 3; i++) expect((await attempt(unique('nobody'), 'wrong-password', address)).status).toBe(401);
       expectBadRequest(await attempt(unique('nobody'), 'wrong-password', address), 'admin', 429, CODES.RATE_LIMITED);
       expect((await attempt(adminName, ADMIN_PASSWORD, newAddress())).status).toBe(200);
     });
 
-    it('stops one account guessed from many addresses, even with the right password', async () => {
+    itInOneWindow('stops one account guessed from many addresses, even with the right password', async () => {
       const victim = await admin.createAuthor();
-      await freshWindow();
       for (let i = 0; i < 3; i++) expect((await attempt(victim.username, 'wrong-password', newAddress())).status).toBe(401);
       const limited = await attempt(victim.username, victim.password, newAddress());
       expectBadRequest(limited, 'admin', 429, CODES.RATE_LIMITED);

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Response } from 'supertest';
 import { AdminClient } from './support/admin-client';
 import { cardRepos, insertCard } from './support/cards';
-import { CODES, throughPlatformWindows, TIMESTAMP } from './support/standard';
+import { CODES, TIMESTAMP } from './support/standard';
 import { startTestApp, TestApp, unique } from './support/test-app';
 import { md5Sign } from '../sdk/src';
 
@@ -32,7 +32,7 @@ describe('legacy family: aggregate entry /api/app and /api/legacy/v1/app (e2e)',
   afterAll(() => t.close());
 
   const post = (path: string, fields: Record<string, string>) =>
-    throughPlatformWindows(() => t.http().post(path).type('form').send(new URLSearchParams(fields).toString()));
+    t.http().post(path).type('form').send(new URLSearchParams(fields).toString());
   const app = (fields: Record<string, string>, path = '/api/app') => post(path, fields);
   const upload = (projectId: string) => t.http().post(`/admin/v1/projects/${projectId}/files`).set(author.auth());
   const signedApp = (p: typeof project, fields: Record<string, string>, path = '/api/app') => app(signed({ app: p.program_id, ...fields }, p.legacy_secret), path);
@@ -160,7 +160,7 @@ describe('legacy family: aggregate entry /api/app and /api/legacy/v1/app (e2e)',
     it('refuses get_file for a file of another program, a missing file_id, or without the permission', async () => {
       const other = await author.createProject();
       const file = (await upload(other.id).attach('file', randomBytes(10), 'x.bin').expect(201)).body;
-      expectLegacyFailure(await app({ app: project.program_id, api: 'get_file', file_id: file.id }), 404, CODES.NOT_FOUND);
+      expectLegacyFailure(await app({ app: project.program_id, api: 'get_file', file_id: file.id }), 404, CODES.FILE_NOT_FOUND);
       expectLegacyFailure(await app({ app: project.program_id, api: 'get_file' }), 400, CODES.BAD_REQUEST);
       await admin.put(`/admin/v1/projects/${other.id}/interfaces/get_file`, { authorized: false }).expect(200);
       expectLegacyFailure(await app({ app: other.program_id, api: 'getfile', file_id: file.id }), 403, CODES.INTERFACE_NOT_AUTHORIZED);

@@ -1,7 +1,7 @@
 import type { Response } from 'supertest';
 import { AdminClient } from './support/admin-client';
 import { cardRepos, insertCard } from './support/cards';
-import { cardHeartbeat, CODES, parseUtcWallClock, sdkLogin, throughPlatformWindows, TIMESTAMP, wallClock } from './support/standard';
+import { cardHeartbeat, CODES, parseUtcWallClock, sdkLogin, TIMESTAMP, wallClock } from './support/standard';
 import { startTestApp, TestApp } from './support/test-app';
 import { AppConfig } from '../src/config/app-config';
 import { ErrorCode, md5Sign } from '../sdk/src';
@@ -40,7 +40,7 @@ describe('legacy family: card routes, MD5 signature, unbind, state checks (e2e)'
   afterAll(() => t.close());
 
   const post = (path: string, fields: Record<string, string>) =>
-    throughPlatformWindows(() => t.http().post(path).type('form').send(new URLSearchParams(fields).toString()));
+    t.http().post(path).type('form').send(new URLSearchParams(fields).toString());
   const login = (p: typeof project, kami: string, imei: string) => post('/api/kmlogon', { app: p.program_id, kami, imei }).expect(200);
 
   describe('login', () => {
@@ -308,7 +308,7 @@ describe('legacy family: card routes, MD5 signature, unbind, state checks (e2e)'
 
     it('/api/paycheck answers over GET (query string) and POST', async () => {
       const card = await insertCard(t, project.id);
-      const unused = await throughPlatformWindows(() => t.http().get('/api/paycheck').query({ app: project.program_id, kami: card.code })).expect(200);
+      const unused = await t.http().get('/api/paycheck').query({ app: project.program_id, kami: card.code }).expect(200);
       expect(unused.body).toStrictEqual({
         code: 1,
         msg: expect.any(String),

@@ -3,7 +3,7 @@ import type { Response } from 'supertest';
 import { AdminClient } from './support/admin-client';
 import { cardRepos, insertCard } from './support/cards';
 import { signedPost } from './support/signing';
-import { CODES, throughPlatformWindows, V3_LOGIN } from './support/standard';
+import { CODES, V3_LOGIN } from './support/standard';
 import { startTestApp, TestApp } from './support/test-app';
 import { md5Sign } from '../sdk/src';
 
@@ -73,7 +73,7 @@ describe('legacy family: transport encryption of the aggregate entry (e2e)', () 
   afterAll(() => t.close());
 
   const post = (fields: Record<string, string>, path = '/api/app') =>
-    throughPlatformWindows(() => t.http().post(path).type('form').send(new URLSearchParams(fields).toString()));
+    t.http().post(path).type('form').send(new URLSearchParams(fields).toString());
 
   it('the test RC4 matches the published vector Key/Plaintext → bbf316e8d940af0ad3', () => {
     expect(rc4(Buffer.from('Key'), Buffer.from('Plaintext')).toString('hex')).toBe('bbf316e8d940af0ad3');

@@ -1,6 +1,6 @@
 import type { Response } from 'supertest';
 import { AdminClient } from './support/admin-client';
-import { withPlatformInterface, withPlatformLock, withPlatformSettings } from './support/platform-state';
+import { withPlatformInterface, withPlatformSettings } from './support/platform-state';
 import { startTestApp, TestApp } from './support/test-app';
 import { ErrorCode } from '../sdk/src';
 
@@ -216,19 +216,13 @@ describe('licence-file core verification, POST /api/verify (e2e)', () => {
         [429, QUOTA_EXCEEDED, () => w.setAuthor(owner, { daily_verify_quota: null })],
       ];
       await withPlatformInterface(w.admin, 'licence_verify', false, async () => expectVerifyFailure(await w.verify(project), 403, INTERFACE_DISABLED));
-      // Metering must be on for the quota step; the lock keeps other files from switching it meanwhile.
-      await withPlatformLock(async () => {
-        const metering = (await w.admin.get('/admin/v1/platform/settings').expect(200)).body.legacy_metering_enabled;
-        await w.admin.put('/admin/v1/platform/settings', { legacy_metering_enabled: true }).expect(200);
-        try {
-          for (const [http, code, fix] of steps) {
-            expectVerifyFailure(await w.verify(project), http, code);
-            await fix();
-          }
-          expectVerified(await w.verify(project), 'shop.example.com', 'shop.example.com');
-        } finally {
-          await w.admin.put('/admin/v1/platform/settings', { legacy_metering_enabled: metering }).expect(200);
+      // Metering must be on for the quota step.
+      await withPlatformSettings(w.admin, { legacy_metering_enabled: true }, async () => {
+        for (const [http, code, fix] of steps) {
+          expectVerifyFailure(await w.verify(project), http, code);
+          await fix();
         }
+        expectVerified(await w.verify(project), 'shop.example.com', 'shop.example.com');
       });
     });
 
@@ -350,7 +344,7 @@ describe('licence-file core verification, POST /api/verify (e2e)', () => {
   });
 
   describe("author's daily quotas", () => {
-    /** Metering on for the duration (it is a shared platform setting), then put back. */
+    /** Metering on for the duration (a platform setting), then put back. */
     const metered = <T>(fn: () => Promise<T>) => withPlatformSettings(w.admin, { legacy_metering_enabled: true }, fn);
 
     it('admits exactly N of 2N concurrent verifications under a daily API quota of N; the rest are 429 10301', async () => {
@@ -428,7 +422,7 @@ describe('licence-file core verification, POST /api/verify (e2e)', () => {
         await w.setInterface(project, { authorized: false });
         expectVerifyFailure(await w.verify(project), 403, INTERFACE_NOT_AUTHORIZED);
         await w.setInterface(project, { authorized: true });
-        // The lock is held by withPlatformSettings: switch the interface directly and put it back.
+        // The platform switch, off and back on.
         await w.admin.put('/admin/v1/platform/interfaces/licence_verify', { enabled: false }).expect(200);
         try {
           expectVerifyFailure(await w.verify(project), 403, INTERFACE_DISABLED);

@@ -3,7 +3,7 @@ import { Repository } from 'typeorm';
 import { LoginLog } from '../src/login-logs/login-log.entity';
 import { LoginLogsService } from '../src/login-logs/login-logs.service';
 import { AdminClient } from './support/admin-client';
-import { BAD_REQUEST, expectAdminError, NOT_FOUND, UNAUTHENTICATED } from './support/admin-errors';
+import { BAD_REQUEST, expectAdminError, PROJECT_NOT_FOUND, UNAUTHENTICATED } from './support/admin-errors';
 import { startTestApp, TestApp, unique } from './support/test-app';
 
 /** UTC+8 without daylight saving: a local day runs from 16:00 UTC the day before. */
@@ -248,14 +248,14 @@ describe('login log and stats admin API (e2e)', () => {
     it("another author gets 404 for the log and stats of A's project", async () => {
       const p = await a.client.createProject();
       await write(p.id, [{}]);
-      expectAdminError(await b.client.get(logsOf(p)), 404, NOT_FOUND);
-      expectAdminError(await b.client.get(statsOf(p)), 404, NOT_FOUND);
+      expectAdminError(await b.client.get(logsOf(p)), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await b.client.get(statsOf(p)), 404, PROJECT_NOT_FOUND);
       expect((await a.client.get(logsOf(p)).expect(200)).body.total).toBe(1);
       expect((await admin.get(logsOf(p)).expect(200)).body.total).toBe(1);
       await admin.get(statsOf(p)).expect(200);
       for (const id of ['not-a-uuid', '0d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6']) {
-        expectAdminError(await a.client.get(`/admin/v1/projects/${id}/logs`), 404, NOT_FOUND);
-        expectAdminError(await a.client.get(`/admin/v1/projects/${id}/stats`), 404, NOT_FOUND);
+        expectAdminError(await a.client.get(`/admin/v1/projects/${id}/logs`), 404, PROJECT_NOT_FOUND);
+        expectAdminError(await a.client.get(`/admin/v1/projects/${id}/stats`), 404, PROJECT_NOT_FOUND);
       }
     });
 

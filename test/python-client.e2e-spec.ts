@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { Client } from '../sdk/src';
 import { AdminClient } from './support/admin-client';
 import { openConnectInEveryMode } from './support/connect';
-import { withPlatformLock } from './support/platform-state';
 import { startTestApp, TestApp, unique } from './support/test-app';
 
 const CLIENT_DIR = join(__dirname, '..', 'clients', 'python');
@@ -87,8 +86,7 @@ function python(args: string[], env: Record<string, string>): Promise<Outcome> {
   });
 
   it('passes every live test of clients/python/tests_live', async () => {
-    // Logins run under the platform lock: with DATABASE_URL other files switch platform interfaces for a moment.
-    const outcome = await withPlatformLock(() => python(['-m', 'unittest', 'discover', '-s', 'tests_live', '-v'], env));
+    const outcome = await python(['-m', 'unittest', 'discover', '-s', 'tests_live', '-v'], env);
     if (outcome.code !== 0) throw new Error(`python3 exited with ${outcome.code ?? outcome.signal}:\n${outcome.output}`);
     expect(outcome.output).toContain(`Ran ${LIVE_TESTS} tests`);
     expect(outcome.output).toMatch(/^OK$/m); // "OK (skipped=N)" would mean the environment did not arrive

@@ -1,5 +1,12 @@
 import { AdminClient } from './support/admin-client';
-import { BAD_REQUEST, CONFLICT, expectAdminError, NOT_FOUND, UNAUTHENTICATED } from './support/admin-errors';
+import {
+  BAD_REQUEST,
+  expectAdminError,
+  PROJECT_NOT_FOUND,
+  UNAUTHENTICATED,
+  VARIABLE_NAME_TAKEN,
+  VARIABLE_NOT_FOUND,
+} from './support/admin-errors';
 import { startTestApp, TestApp } from './support/test-app';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -71,18 +78,18 @@ describe('remote variables admin API (e2e)', () => {
     expect((await a.client.patch(`${base(p)}/${made.id}`, {}).expect(200)).body).toEqual(renamed);
     const res = await a.client.delete(`${base(p)}/${made.id}`).expect(204);
     expect(res.text).toBe('');
-    expectAdminError(await a.client.get(`${base(p)}/${made.id}`), 404, NOT_FOUND);
-    expectAdminError(await a.client.patch(`${base(p)}/${made.id}`, { value: 'x' }), 404, NOT_FOUND);
-    expectAdminError(await a.client.delete(`${base(p)}/${made.id}`), 404, NOT_FOUND);
+    expectAdminError(await a.client.get(`${base(p)}/${made.id}`), 404, VARIABLE_NOT_FOUND);
+    expectAdminError(await a.client.patch(`${base(p)}/${made.id}`, { value: 'x' }), 404, VARIABLE_NOT_FOUND);
+    expectAdminError(await a.client.delete(`${base(p)}/${made.id}`), 404, VARIABLE_NOT_FOUND);
   });
 
   describe('duplicate names', () => {
-    it('answers 409 CONFLICT for a name the project already has, on create and on rename', async () => {
+    it('answers 409 VARIABLE_NAME_TAKEN for a name the project already has, on create and on rename', async () => {
       const p = await a.client.createProject();
       const first = await create(p, { name: 'dup' });
       const second = await create(p, { name: 'other' });
-      expectAdminError(await a.client.post(base(p), { name: 'dup', value: 'x' }), 409, CONFLICT);
-      expectAdminError(await a.client.patch(`${base(p)}/${second.id}`, { name: 'dup' }), 409, CONFLICT);
+      expectAdminError(await a.client.post(base(p), { name: 'dup', value: 'x' }), 409, VARIABLE_NAME_TAKEN, 'name');
+      expectAdminError(await a.client.patch(`${base(p)}/${second.id}`, { name: 'dup' }), 409, VARIABLE_NAME_TAKEN, 'name');
       expect(await get(p, second.id)).toEqual(second);
       expect((await list(p)).items).toEqual([first, second]);
     });
@@ -147,11 +154,11 @@ describe('remote variables admin API (e2e)', () => {
     it("another author gets 404 for everything on A's project, and nothing changes", async () => {
       const p = await a.client.createProject();
       const made = await create(p);
-      expectAdminError(await b.client.post(base(p), { name: 'x', value: 'y' }), 404, NOT_FOUND);
-      expectAdminError(await b.client.get(base(p)), 404, NOT_FOUND);
-      expectAdminError(await b.client.get(`${base(p)}/${made.id}`), 404, NOT_FOUND);
-      expectAdminError(await b.client.patch(`${base(p)}/${made.id}`, { value: 'taken' }), 404, NOT_FOUND);
-      expectAdminError(await b.client.delete(`${base(p)}/${made.id}`), 404, NOT_FOUND);
+      expectAdminError(await b.client.post(base(p), { name: 'x', value: 'y' }), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await b.client.get(base(p)), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await b.client.get(`${base(p)}/${made.id}`), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await b.client.patch(`${base(p)}/${made.id}`, { value: 'taken' }), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await b.client.delete(`${base(p)}/${made.id}`), 404, PROJECT_NOT_FOUND);
       expect((await list(p)).items).toEqual([made]);
     });
 
@@ -162,9 +169,9 @@ describe('remote variables admin API (e2e)', () => {
       const ownElsewhere = await create(sibling);
       const foreign = await create(theirs, {}, b.client);
       for (const made of [ownElsewhere, foreign]) {
-        expectAdminError(await a.client.get(`${base(mine)}/${made.id}`), 404, NOT_FOUND);
-        expectAdminError(await a.client.patch(`${base(mine)}/${made.id}`, { value: 'moved' }), 404, NOT_FOUND);
-        expectAdminError(await a.client.delete(`${base(mine)}/${made.id}`), 404, NOT_FOUND);
+        expectAdminError(await a.client.get(`${base(mine)}/${made.id}`), 404, VARIABLE_NOT_FOUND);
+        expectAdminError(await a.client.patch(`${base(mine)}/${made.id}`, { value: 'moved' }), 404, VARIABLE_NOT_FOUND);
+        expectAdminError(await a.client.delete(`${base(mine)}/${made.id}`), 404, VARIABLE_NOT_FOUND);
       }
       expect(await get(sibling, ownElsewhere.id)).toEqual(ownElsewhere);
       expect((await b.client.get(`${base(theirs)}/${foreign.id}`).expect(200)).body).toEqual(foreign);
@@ -173,12 +180,12 @@ describe('remote variables admin API (e2e)', () => {
     it('answers 404 for an id that is not a positive integer, and for an unknown project', async () => {
       const p = await a.client.createProject();
       for (const id of ['abc', '1.5', '0', '-3', '2147483648']) {
-        expectAdminError(await a.client.get(`${base(p)}/${id}`), 404, NOT_FOUND);
-        expectAdminError(await a.client.delete(`${base(p)}/${id}`), 404, NOT_FOUND);
+        expectAdminError(await a.client.get(`${base(p)}/${id}`), 404, VARIABLE_NOT_FOUND);
+        expectAdminError(await a.client.delete(`${base(p)}/${id}`), 404, VARIABLE_NOT_FOUND);
       }
       for (const id of ['not-a-uuid', '0d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6']) {
-        expectAdminError(await a.client.get(`/admin/v1/projects/${id}/variables`), 404, NOT_FOUND);
-        expectAdminError(await a.client.post(`/admin/v1/projects/${id}/variables`, { name: 'x', value: 'y' }), 404, NOT_FOUND);
+        expectAdminError(await a.client.get(`/admin/v1/projects/${id}/variables`), 404, PROJECT_NOT_FOUND);
+        expectAdminError(await a.client.post(`/admin/v1/projects/${id}/variables`, { name: 'x', value: 'y' }), 404, PROJECT_NOT_FOUND);
       }
     });
 
@@ -209,7 +216,7 @@ describe('remote variables admin API (e2e)', () => {
       const p = await a.client.createProject();
       await create(p);
       await a.client.delete(`/admin/v1/projects/${p.id}`).expect(204);
-      expectAdminError(await a.client.get(base(p)), 404, NOT_FOUND);
+      expectAdminError(await a.client.get(base(p)), 404, PROJECT_NOT_FOUND);
     });
   });
 });

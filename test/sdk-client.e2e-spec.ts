@@ -5,7 +5,6 @@ import { Client, ClientErrorCode, ClientOptions, ErrorCode, HeartbeatData, Resul
 import { AdminClient } from './support/admin-client';
 import { insertCard } from './support/cards';
 import { openConnectInEveryMode } from './support/connect';
-import { withPlatformLock } from './support/platform-state';
 import { sessionRepo, TIMESTAMP } from './support/standard';
 import { startTestApp, TestApp, unique } from './support/test-app';
 import { hashToken } from '../src/core/crypto/tokens';
@@ -15,8 +14,6 @@ type Project = Awaited<ReturnType<AdminClient['createProject']>>;
 /**
  * Every method of the official client (sdk/) against the real service over real HTTP: the SDK
  * family's end-to-end tests go through the client, so client and server cannot drift apart.
- * Logins run under the platform lock: with DATABASE_URL other files switch platform interfaces
- * for a moment, and a client, like any real one, would see those windows.
  */
 describe('official client against the service (e2e)', () => {
   let t: TestApp;
@@ -26,7 +23,6 @@ describe('official client against the service (e2e)', () => {
 
   const clientFor = (target: Project, extra: Partial<ClientOptions> = {}) =>
     new Client({ baseUrl, programId: target.program_id, apiSecret: target.api_secret, legacySecret: target.legacy_secret, retryDelayMs: 10, ...extra });
-  const exclusive = <T>(call: () => Promise<T>) => withPlatformLock(call);
 
   /** Waits until `done()` holds, polling; fails with `what` after 10 s. */
   async function eventually(done: () => boolean, what: string): Promise<void> {
@@ -50,7 +46,7 @@ describe('official client against the service (e2e)', () => {
     it('logs in, holds the stored card session, and renews it by heartbeat', async () => {
       const card = await insertCard(t, project.id);
       const client = clientFor(project);
-      const login = await exclusive(() => client.cardLogin({ cardKey: card.code, machineId: 'sdk-pc-1' }));
+      const login = await client.cardLogin({ cardKey: card.code, machineId: 'sdk-pc-1' });
       expect(login).toMatchObject({
         success: true,
         code: 0,
@@ -84,7 +80,7 @@ describe('official client against the service (e2e)', () => {
 
     it('gives a business rejection its catalog code and message and holds no session', async () => {
       const client = clientFor(project);
-      const result = await exclusive(() => client.cardLogin({ cardKey: 'NO-SUCH-CARD-KEY', machineId: 'sdk-pc-1' }));
+      const result = await client.cardLogin({ cardKey: 'NO-SUCH-CARD-KEY', machineId: 'sdk-pc-1' });
       expect(result).toMatchObject({ success: false, code: ErrorCode.CARD_INVALID, httpStatus: 200, message: expect.any(String), requestId: expect.any(String) });
       expect(result.message.length).toBeGreaterThan(0);
       expect(client.session).toBeUndefined();
@@ -102,7 +98,7 @@ describe('official client against the service (e2e)', () => {
     it('ends the heartbeat loop when an admin forces the card offline: session cleared, onSessionEnded called once', async () => {
       const card = await insertCard(t, project.id);
       const client = clientFor(project);
-      expect((await exclusive(() => client.cardLogin({ cardKey: card.code, machineId: 'sdk-loop' }))).success).toBe(true);
+      expect((await client.cardLogin({ cardKey: card.code, machineId: 'sdk-loop' })).success).toBe(true);
       let beats = 0;
       const ended: Array<Result<HeartbeatData>> = [];
       const errors: Array<Result<HeartbeatData>> = [];
@@ -137,11 +133,11 @@ describe('official client against the service (e2e)', () => {
       const client = clientFor(project);
       const username = unique('sdkuser');
       await client.userRegister({ username, password: 'pass-word-1', machineId: 'u-pc' });
-      const wrong = await exclusive(() => client.userLogin({ username, password: 'wrong-pass', machineId: 'u-pc' }));
+      const wrong = await client.userLogin({ username, password: 'wrong-pass', machineId: 'u-pc' });
       expect(wrong).toMatchObject({ success: false, code: ErrorCode.BAD_CREDENTIALS });
       expect(client.session).toBeUndefined();
 
-      const login = await exclusive(() => client.userLogin({ username, password: 'pass-word-1', machineId: 'u-pc' }));
+      const login = await client.userLogin({ username, password: 'pass-word-1', machineId: 'u-pc' });
       expect(login).toMatchObject({
         success: true,
         data: { profile: { username, status: 'active' }, session_token: expect.any(String), machine_id: 'u-pc', heartbeat_interval_seconds: 60 },
@@ -154,7 +150,7 @@ describe('official client against the service (e2e)', () => {
     it('ends the loop on SESSION_TYPE_MISMATCH: a card session restored as a user session', async () => {
       const card = await insertCard(t, project.id);
       const cardClient = clientFor(project);
-      await exclusive(() => cardClient.cardLogin({ cardKey: card.code, machineId: 'mix-pc' }));
+      await cardClient.cardLogin({ cardKey: card.code, machineId: 'mix-pc' });
       const kept = cardClient.session!;
 
       const client = clientFor(project);
@@ -177,7 +173,7 @@ describe('official client against the service (e2e)', () => {
       const client = clientFor(project);
       const username = unique('sdkuser');
       const registered = await client.userRegister({ username, password: 'pass-word-1', machineId: 'u-loop' });
-      await exclusive(() => client.userLogin({ username, password: 'pass-word-1', machineId: 'u-loop' }));
+      await client.userLogin({ username, password: 'pass-word-1', machineId: 'u-loop' });
       let beats = 0;
       const ended: number[] = [];
       const loop = client.startHeartbeat({ intervalMs: 50, onBeat: () => (beats += 1), onSessionEnded: (r) => ended.push(r.code) });
@@ -209,7 +205,7 @@ describe('official client against the service (e2e)', () => {
   it('logs in over HTTP V3 without holding a session', async () => {
     const card = await insertCard(t, project.id);
     const client = clientFor(project);
-    const login = await exclusive(() => client.v3CardLogin({ cardKey: card.code, machineId: 'v3-pc' }));
+    const login = await client.v3CardLogin({ cardKey: card.code, machineId: 'v3-pc' });
     expect(login).toMatchObject({ success: true, code: 0, data: { id: card.id, machine_code: 'v3-pc', token: expect.any(String), statecode: 'active' } });
     expect(login.data).not.toHaveProperty('session_token');
     expect(client.session).toBeUndefined();
@@ -221,17 +217,17 @@ describe('official client against the service (e2e)', () => {
       await openConnectInEveryMode(t, target.id);
       const card = await insertCard(t, target.id);
       const client = clientFor(target);
-      const first = await exclusive(() => client.connectLogin({ cardKey: card.code, serial: 'c-pc' }));
+      const first = await client.connectLogin({ cardKey: card.code, serial: 'c-pc' });
       expect(first).toMatchObject({ success: true, code: 1, data: { token: expect.any(String), machine_code: 'c-pc', device_limit: card.deviceLimit } });
-      expect((await exclusive(() => client.connectLogin({ cardKey: card.code, serial: 'c-pc' }))).success).toBe(true);
+      expect((await client.connectLogin({ cardKey: card.code, serial: 'c-pc' })).success).toBe(true);
 
       const nonce = unique('nonce');
-      expect((await exclusive(() => client.connectLogin({ cardKey: card.code, serial: 'c-pc', nonce }))).success).toBe(true);
-      const replay = await exclusive(() => client.connectLogin({ cardKey: card.code, serial: 'c-pc', nonce }));
+      expect((await client.connectLogin({ cardKey: card.code, serial: 'c-pc', nonce })).success).toBe(true);
+      const replay = await client.connectLogin({ cardKey: card.code, serial: 'c-pc', nonce });
       expect(replay).toMatchObject({ success: false, code: ErrorCode.NONCE_REPLAYED, httpStatus: 409 });
 
       const expired = await insertCard(t, target.id, { status: 'active', activatedAt: new Date(Date.now() - 7200_000), expiresAt: new Date(Date.now() - 3600_000) });
-      const refused = await exclusive(() => client.connectLogin({ cardKey: expired.code, serial: 'c-pc' }));
+      const refused = await client.connectLogin({ cardKey: expired.code, serial: 'c-pc' });
       expect(refused).toMatchObject({ success: false, code: ErrorCode.CARD_EXPIRED, httpStatus: 200 });
     });
 
@@ -241,9 +237,9 @@ describe('official client against the service (e2e)', () => {
       const names = { status: 'ok', reason: 'text', data: 'payload', token: 'licence' };
       await author.put(`/admin/v1/projects/${target.id}/connect/customization`, { field_names: names }).expect(200);
       const card = await insertCard(t, target.id);
-      const plain = await exclusive(() => clientFor(target).connectLogin({ cardKey: card.code, serial: 'c-pc' }));
+      const plain = await clientFor(target).connectLogin({ cardKey: card.code, serial: 'c-pc' });
       expect(plain.success).toBe(false); // without the names the answer is not a Connect success
-      const result = await exclusive(() => clientFor(target, { connectFieldNames: names }).connectLogin({ cardKey: card.code, serial: 'c-pc' }));
+      const result = await clientFor(target, { connectFieldNames: names }).connectLogin({ cardKey: card.code, serial: 'c-pc' });
       expect(result).toMatchObject({ success: true, data: { token: expect.any(String), machine_code: 'c-pc' } });
       expect(result.body).toMatchObject({ ok: true, text: expect.any(String), payload: { licence: expect.any(String) } });
     });
@@ -254,7 +250,7 @@ describe('official client against the service (e2e)', () => {
       const target = await author.createProject();
       const card = await insertCard(t, target.id);
       const client = clientFor(target);
-      const login = await exclusive(() => client.legacy.cardLogin({ cardKey: card.code, machineId: 'legacy-pc' }));
+      const login = await client.legacy.cardLogin({ cardKey: card.code, machineId: 'legacy-pc' });
       expect(login).toMatchObject({ success: true, code: 1, data: { id: card.id, token: expect.any(String), machine_code: 'legacy-pc' } });
 
       await author.patch(`/admin/v1/projects/${target.id}`, { unbind_enabled: false }).expect(200);

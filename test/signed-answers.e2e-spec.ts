@@ -2,10 +2,10 @@ import { createHash, createPublicKey, verify } from 'node:crypto';
 import type { Response } from 'supertest';
 import { AdminClient } from './support/admin-client';
 import { cardRepos, insertCard } from './support/cards';
-import { openConnectInEveryMode } from './support/connect';
 import { signedPost } from './support/signing';
 import { cardHeartbeat, CODES, SDK_LOGIN, V3_LOGIN } from './support/standard';
-import { startTestApp, TestApp } from './support/test-app';
+import { TestApp } from './support/test-app';
+import { buildWorld } from './support/world';
 
 type Project = Awaited<ReturnType<AdminClient['createProject']>>;
 interface Published {
@@ -42,11 +42,7 @@ describe('signed answers and offline licences (e2e)', () => {
   const form = (path: string, fields: Record<string, string>) => t.http().post(path).type('form').send(new URLSearchParams(fields).toString());
 
   beforeAll(async () => {
-    t = await startTestApp();
-    admin = await AdminClient.asPlatformAdmin(t);
-    author = (await admin.createAuthor()).client;
-    project = await author.createProject();
-    await openConnectInEveryMode(t, project.id);
+    ({ t, admin, author, project } = await buildWorld({ connect: true }));
     keys = await publishedKeys(project);
   });
   afterAll(() => t.close());

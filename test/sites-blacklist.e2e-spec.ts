@@ -1,5 +1,14 @@
 import { AdminClient } from './support/admin-client';
-import { BAD_REQUEST, CONFLICT, expectAdminError, NOT_FOUND, UNAUTHENTICATED } from './support/admin-errors';
+import {
+  BAD_REQUEST,
+  BLACKLIST_ENTRY_EXISTS,
+  BLACKLIST_ENTRY_NOT_FOUND,
+  expectAdminError,
+  PROJECT_NOT_FOUND,
+  SITE_EXISTS,
+  SITE_NOT_FOUND,
+  UNAUTHENTICATED,
+} from './support/admin-errors';
 import { startTestApp, TestApp } from './support/test-app';
 
 const PROJECTS = '/admin/v1/projects';
@@ -59,8 +68,8 @@ describe('authorized sites and blacklists admin API (e2e)', () => {
     it('gets one site, and 404 for an unknown or malformed site id', async () => {
       const created = (await a.post(sites(), { domain: 'get.example.com' }).expect(201)).body;
       expect((await a.get(`${sites()}/${created.id}`).expect(200)).body).toEqual(created);
-      expectAdminError(await a.get(`${sites()}/999999999`), 404, NOT_FOUND);
-      expectAdminError(await a.get(`${sites()}/abc`), 404, NOT_FOUND);
+      expectAdminError(await a.get(`${sites()}/999999999`), 404, SITE_NOT_FOUND);
+      expectAdminError(await a.get(`${sites()}/abc`), 404, SITE_NOT_FOUND);
     });
 
     it('updates any subset with PATCH; null clears licence, expiry and note', async () => {
@@ -75,15 +84,15 @@ describe('authorized sites and blacklists admin API (e2e)', () => {
     it('deletes a site with 204; it is gone, and a second delete is 404', async () => {
       const created = (await a.post(sites(), { domain: 'delete.example.com' }).expect(201)).body;
       await a.delete(`${sites()}/${created.id}`).expect(204);
-      expectAdminError(await a.get(`${sites()}/${created.id}`), 404, NOT_FOUND);
-      expectAdminError(await a.delete(`${sites()}/${created.id}`), 404, NOT_FOUND);
+      expectAdminError(await a.get(`${sites()}/${created.id}`), 404, SITE_NOT_FOUND);
+      expectAdminError(await a.delete(`${sites()}/${created.id}`), 404, SITE_NOT_FOUND);
     });
 
     it('refuses a second site with the same domain (ignoring case) with 409', async () => {
       await a.post(sites(), { domain: 'dup.example.com' }).expect(201);
-      expectAdminError(await a.post(sites(), { domain: 'DUP.example.com' }), 409, CONFLICT, 'domain');
+      expectAdminError(await a.post(sites(), { domain: 'DUP.example.com' }), 409, SITE_EXISTS, 'domain');
       const other = (await a.post(sites(), { domain: 'dup2.example.com' }).expect(201)).body;
-      expectAdminError(await a.patch(`${sites()}/${other.id}`, { domain: 'dup.example.com' }), 409, CONFLICT, 'domain');
+      expectAdminError(await a.patch(`${sites()}/${other.id}`, { domain: 'dup.example.com' }), 409, SITE_EXISTS, 'domain');
       // The same domain on another project is fine.
       await a.post(sites(await a.createProject()), { domain: 'dup.example.com' }).expect(201);
     });
@@ -127,15 +136,15 @@ describe('authorized sites and blacklists admin API (e2e)', () => {
 
     it("answers 404 to another author on every site route of a project it does not own, and changes nothing", async () => {
       const created = (await a.post(sites(), { domain: 'tenant.example.com' }).expect(201)).body;
-      expectAdminError(await b.post(sites(), { domain: 'intruder.example.com' }), 404, NOT_FOUND);
-      expectAdminError(await b.get(sites()), 404, NOT_FOUND);
-      expectAdminError(await b.get(`${sites()}/${created.id}`), 404, NOT_FOUND);
-      expectAdminError(await b.patch(`${sites()}/${created.id}`, { note: 'x' }), 404, NOT_FOUND);
-      expectAdminError(await b.delete(`${sites()}/${created.id}`), 404, NOT_FOUND);
+      expectAdminError(await b.post(sites(), { domain: 'intruder.example.com' }), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await b.get(sites()), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await b.get(`${sites()}/${created.id}`), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await b.patch(`${sites()}/${created.id}`, { note: 'x' }), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await b.delete(`${sites()}/${created.id}`), 404, PROJECT_NOT_FOUND);
       // Through its own project, the other project's site id names nothing either.
       const own = await b.createProject();
-      expectAdminError(await b.get(`${sites(own)}/${created.id}`), 404, NOT_FOUND);
-      expectAdminError(await b.delete(`${sites(own)}/${created.id}`), 404, NOT_FOUND);
+      expectAdminError(await b.get(`${sites(own)}/${created.id}`), 404, SITE_NOT_FOUND);
+      expectAdminError(await b.delete(`${sites(own)}/${created.id}`), 404, SITE_NOT_FOUND);
       expect((await a.get(`${sites()}/${created.id}`).expect(200)).body).toEqual(created);
       expect((await a.get(`${sites()}?page_size=100`).expect(200)).body.items.map((s: { domain: string }) => s.domain)).not.toContain('intruder.example.com');
     });
@@ -148,8 +157,8 @@ describe('authorized sites and blacklists admin API (e2e)', () => {
     });
 
     it('answers 404 for an unknown or malformed project id, and 401 without a token', async () => {
-      expectAdminError(await a.get(`${PROJECTS}/00000000-0000-4000-8000-000000000000/sites`), 404, NOT_FOUND);
-      expectAdminError(await a.get(`${PROJECTS}/not-a-uuid/sites`), 404, NOT_FOUND);
+      expectAdminError(await a.get(`${PROJECTS}/00000000-0000-4000-8000-000000000000/sites`), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await a.get(`${PROJECTS}/not-a-uuid/sites`), 404, PROJECT_NOT_FOUND);
       expectAdminError(await t.http().get(sites()), 401, UNAUTHENTICATED);
     });
   });
@@ -164,7 +173,7 @@ describe('authorized sites and blacklists admin API (e2e)', () => {
       expect((await a.post(blacklist(), { kind: 'ip', value: '198.51.100.7' }).expect(201)).body.value).toBe('198.51.100.7');
       expect((await a.post(blacklist(), { kind: 'ip', value: '2001:DB8:0:0:0:0:0:7' }).expect(201)).body.value).toBe('2001:db8::7');
       expect((await a.post(blacklist(), { kind: 'ip', value: '::ffff:198.51.100.8' }).expect(201)).body.value).toBe('198.51.100.8');
-      expectAdminError(await a.post(blacklist(), { kind: 'ip', value: '::ffff:198.51.100.7' }), 409, CONFLICT, 'value');
+      expectAdminError(await a.post(blacklist(), { kind: 'ip', value: '::ffff:198.51.100.7' }), 409, BLACKLIST_ENTRY_EXISTS, 'value');
     });
 
     it('lists entries oldest first, with paging and a kind filter', async () => {
@@ -183,13 +192,13 @@ describe('authorized sites and blacklists admin API (e2e)', () => {
     it('deletes an entry with 204; a second delete is 404', async () => {
       const entry = (await a.post(blacklist(), { kind: 'domain', value: 'gone.example.com' }).expect(201)).body;
       await a.delete(`${blacklist()}/${entry.id}`).expect(204);
-      expectAdminError(await a.delete(`${blacklist()}/${entry.id}`), 404, NOT_FOUND);
+      expectAdminError(await a.delete(`${blacklist()}/${entry.id}`), 404, BLACKLIST_ENTRY_NOT_FOUND);
       expect((await a.get(`${blacklist()}?page_size=100`).expect(200)).body.items.map((e: { id: number }) => e.id)).not.toContain(entry.id);
     });
 
     it('refuses a duplicate entry with 409', async () => {
       await a.post(blacklist(), { kind: 'domain', value: 'twice.example.com' }).expect(201);
-      expectAdminError(await a.post(blacklist(), { kind: 'domain', value: 'TWICE.example.com' }), 409, CONFLICT, 'value');
+      expectAdminError(await a.post(blacklist(), { kind: 'domain', value: 'TWICE.example.com' }), 409, BLACKLIST_ENTRY_EXISTS, 'value');
     });
 
     it.each([
@@ -208,10 +217,10 @@ describe('authorized sites and blacklists admin API (e2e)', () => {
 
     it('answers 404 to another author on every blacklist route of a project it does not own', async () => {
       const entry = (await a.post(blacklist(), { kind: 'ip', value: '192.0.2.200' }).expect(201)).body;
-      expectAdminError(await b.post(blacklist(), { kind: 'ip', value: '192.0.2.201' }), 404, NOT_FOUND);
-      expectAdminError(await b.get(blacklist()), 404, NOT_FOUND);
-      expectAdminError(await b.delete(`${blacklist()}/${entry.id}`), 404, NOT_FOUND);
-      expectAdminError(await b.delete(`${blacklist(await b.createProject())}/${entry.id}`), 404, NOT_FOUND);
+      expectAdminError(await b.post(blacklist(), { kind: 'ip', value: '192.0.2.201' }), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await b.get(blacklist()), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await b.delete(`${blacklist()}/${entry.id}`), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await b.delete(`${blacklist(await b.createProject())}/${entry.id}`), 404, BLACKLIST_ENTRY_NOT_FOUND);
       expect((await a.get(`${blacklist()}?page_size=100`).expect(200)).body.items.map((e: { id: number }) => e.id)).toContain(entry.id);
     });
 
@@ -227,7 +236,7 @@ describe('authorized sites and blacklists admin API (e2e)', () => {
     await a.post(sites(p), { domain: 'cascade.example.com' }).expect(201);
     await a.post(blacklist(p), { kind: 'ip', value: '192.0.2.9' }).expect(201);
     await a.delete(`${PROJECTS}/${p.id}`).expect(204);
-    expectAdminError(await a.get(sites(p)), 404, NOT_FOUND);
-    expectAdminError(await a.get(blacklist(p)), 404, NOT_FOUND);
+    expectAdminError(await a.get(sites(p)), 404, PROJECT_NOT_FOUND);
+    expectAdminError(await a.get(blacklist(p)), 404, PROJECT_NOT_FOUND);
   });
 });

@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { AdminClient } from './support/admin-client';
 import { cardRepos, insertCard } from './support/cards';
 import { unusedProgramId } from './support/connect';
-import { CODES, expectStandardFailure, SDK_LOGIN, sdkLogin, throughPlatformWindows, V3_LOGIN, v3Login } from './support/standard';
+import { CODES, expectStandardFailure, SDK_LOGIN, sdkLogin, V3_LOGIN, v3Login } from './support/standard';
 import { startTestApp, TestApp } from './support/test-app';
 
 type Project = Awaited<ReturnType<AdminClient['createProject']>>;
@@ -40,8 +40,8 @@ describe('standard family authentication: app rules, HMAC signature, timestamp, 
   }
 
   /**
-   * A request signed here by hand over `raw` for `signedPath`, with a fresh timestamp and nonce per
-   * attempt, waiting out another file's platform window; `shape` may alter the signature sent.
+   * A request signed here by hand over `raw` for `signedPath`, with a fresh timestamp and nonce;
+   * `shape` may alter the signature sent.
    */
   function handSigned(
     url: string,
@@ -50,14 +50,12 @@ describe('standard family authentication: app rules, HMAC signature, timestamp, 
     signedPath: string,
     shape: (signature: string) => string = (s) => s,
   ) {
-    return throughPlatformWindows(() => {
-      const ts = String(now());
-      const nonce = freshNonce();
-      return rawPost(url, contentType, raw, {
-        timestamp: ts,
-        nonce,
-        signature: shape(hmac(project.api_secret, signedPath, ts, nonce, raw)),
-      });
+    const ts = String(now());
+    const nonce = freshNonce();
+    return rawPost(url, contentType, raw, {
+      timestamp: ts,
+      nonce,
+      signature: shape(hmac(project.api_secret, signedPath, ts, nonce, raw)),
     });
   }
 

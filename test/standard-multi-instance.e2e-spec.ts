@@ -40,7 +40,7 @@ describeShared('standard family across two instances sharing PostgreSQL and Redi
 
   beforeAll(async () => {
     one = await startTestApp();
-    two = await startTestApp();
+    two = await startTestApp({}, { shareWith: one });
     admin = await AdminClient.asPlatformAdmin(one);
     author = (await admin.createAuthor()).client;
     project = await author.createProject();
@@ -134,7 +134,6 @@ describeShared('standard family across two instances sharing PostgreSQL and Redi
 
   it('sees card_login disabled platform-wide through instance A on instance B', async () => {
     const card = await insertCard(one, project.id);
-    // Sent directly (signedPost): v3Login would wait this very window out.
     const res = await withPlatformInterface(admin, 'card_login', false, async () =>
       signedPost(two, V3_LOGIN, { app: project.program_id, kami: card.code, imei: 'plat' }, 'form', project.api_secret),
     );

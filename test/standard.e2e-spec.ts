@@ -11,13 +11,13 @@ import {
   SDK_LOGIN,
   sdkLogin,
   sessionRepo,
-  throughPlatformWindows,
   TIMESTAMP,
   V3_LOGIN,
   v3Login,
   wallClock,
 } from './support/standard';
-import { startTestApp, TestApp } from './support/test-app';
+import { TestApp } from './support/test-app';
+import { buildWorld } from './support/world';
 import { Card } from '../src/cards/card.entity';
 import { AppConfig } from '../src/config/app-config';
 
@@ -29,11 +29,8 @@ describe('standard family: V3 and SDK card login, card heartbeat (e2e)', () => {
   let project: Awaited<ReturnType<AdminClient['createProject']>>;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    ({ t, admin, author, project } = await buildWorld());
     timeZone = t.app.get(AppConfig).APP_TIMEZONE;
-    admin = await AdminClient.asPlatformAdmin(t);
-    author = (await admin.createAuthor()).client;
-    project = await author.createProject();
   });
   afterAll(() => t.close());
 
@@ -372,8 +369,7 @@ describe('standard family: V3 and SDK card login, card heartbeat (e2e)', () => {
       const target = await author.createProject();
       const v3Card = await insertCard(t, target.id);
       const sdkCard = await insertCard(t, target.id);
-      // Shared platform state: keep the window to the two requests and restore it in any case.
-      // Sent directly (signedPost): the login helpers would wait this very window out.
+      // Platform state: keep the window to the two requests and restore it in any case.
       const [v3Res, sdkRes] = await withPlatformInterface(admin, 'card_login', false, () =>
         Promise.all([
           signedPost(t, V3_LOGIN, { app: target.program_id, kami: v3Card.code, imei: 'off' }, 'form', target.api_secret),
@@ -445,9 +441,7 @@ describe('standard family: V3 and SDK card login, card heartbeat (e2e)', () => {
       expect((await loginBy('sdk', target, card.code, 'q-sdk').expect(200)).body.code).toBe(0);
       expect(
         (
-          await throughPlatformWindows(() =>
-            connectLogin(t, target.program_id, { user_key: card.code, serial: 'q-connect' }),
-          ).expect(200)
+          await connectLogin(t, target.program_id, { user_key: card.code, serial: 'q-connect' }).expect(200)
         ).body.status,
       ).toBe(true);
       const before = await snapshot(card);
@@ -457,9 +451,7 @@ describe('standard family: V3 and SDK card login, card heartbeat (e2e)', () => {
         expectStandardFailure(res, 429, CODES.QUOTA_EXCEEDED);
         await expectOneLogRow(res, family, CODES.QUOTA_EXCEEDED, target.id, null);
       }
-      const connectRes = await throughPlatformWindows(() =>
-        connectLogin(t, target.program_id, { user_key: card.code, serial: 'q-connect' }),
-      );
+      const connectRes = await connectLogin(t, target.program_id, { user_key: card.code, serial: 'q-connect' });
       expect(connectRes.status).toBe(429);
       expect(connectRes.body).toMatchObject({ status: false, code: -CODES.QUOTA_EXCEEDED });
       await expectOneLogRow(connectRes, 'connect', CODES.QUOTA_EXCEEDED, target.id, null);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { VersionsService } from '../src/versions/versions.service';
 import { AdminClient } from './support/admin-client';
-import { BAD_REQUEST, CONFLICT, expectAdminError, NOT_FOUND } from './support/admin-errors';
+import { BAD_REQUEST, expectAdminError, PROJECT_NOT_FOUND, VERSION_EXISTS, VERSION_NOT_FOUND } from './support/admin-errors';
 import { signedPost } from './support/signing';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -93,9 +93,9 @@ describe('versions: admin API and the SDK version check (e2e)', () => {
       const renamed = (await a.client.patch(`${base(p)}/${v.id}`, { version: '3.0.1', enabled: false }).expect(200)).body;
       expect(renamed).toMatchObject({ version: '3.0.1', enabled: false, file_id: file.id, changelog: 'New' });
       await a.client.delete(`${base(p)}/${v.id}`).expect(204);
-      expectAdminError(await a.client.get(`${base(p)}/${v.id}`), 404, NOT_FOUND);
-      expectAdminError(await a.client.delete(`${base(p)}/${v.id}`), 404, NOT_FOUND);
-      expectAdminError(await a.client.patch(`${base(p)}/${v.id}`, { enabled: true }), 404, NOT_FOUND);
+      expectAdminError(await a.client.get(`${base(p)}/${v.id}`), 404, VERSION_NOT_FOUND);
+      expectAdminError(await a.client.delete(`${base(p)}/${v.id}`), 404, VERSION_NOT_FOUND);
+      expectAdminError(await a.client.patch(`${base(p)}/${v.id}`, { enabled: true }), 404, VERSION_NOT_FOUND);
     });
 
     it('forgets the file of a version when the file is deleted', async () => {
@@ -142,11 +142,11 @@ describe('versions: admin API and the SDK version check (e2e)', () => {
     it('refuses a version that exists already, also written another way (1.2 = 1.2.0)', async () => {
       const p = await a.client.createProject();
       const v = await create(p, { version: '1.2.0' });
-      expectAdminError(await a.client.post(base(p), { version: '1.2.0' }), 409, CONFLICT);
-      expectAdminError(await a.client.post(base(p), { version: '1.2' }), 409, CONFLICT);
-      expectAdminError(await a.client.post(base(p), { version: '01.2.0.0' }), 409, CONFLICT);
+      expectAdminError(await a.client.post(base(p), { version: '1.2.0' }), 409, VERSION_EXISTS, 'version');
+      expectAdminError(await a.client.post(base(p), { version: '1.2' }), 409, VERSION_EXISTS, 'version');
+      expectAdminError(await a.client.post(base(p), { version: '01.2.0.0' }), 409, VERSION_EXISTS, 'version');
       const other = await create(p, { version: '1.3' });
-      expectAdminError(await a.client.patch(`${base(p)}/${other.id}`, { version: '1.2' }), 409, CONFLICT);
+      expectAdminError(await a.client.patch(`${base(p)}/${other.id}`, { version: '1.2' }), 409, VERSION_EXISTS, 'version');
       expect((await a.client.patch(`${base(p)}/${v.id}`, { version: '1.2' }).expect(200)).body.version).toBe('1.2');
       await create(await a.client.createProject(), { version: '1.2.0' }); // another project may have it
     });
@@ -155,13 +155,13 @@ describe('versions: admin API and the SDK version check (e2e)', () => {
       const p = await a.client.createProject();
       const v = await create(p, { version: '1.0' });
       const q = await b.client.createProject();
-      expectAdminError(await b.client.post(base(p), { version: '2.0' }), 404, NOT_FOUND);
-      expectAdminError(await b.client.get(base(p)), 404, NOT_FOUND);
-      expectAdminError(await b.client.get(`${base(p)}/${v.id}`), 404, NOT_FOUND);
-      expectAdminError(await b.client.patch(`${base(p)}/${v.id}`, { enabled: false }), 404, NOT_FOUND);
-      expectAdminError(await b.client.delete(`${base(p)}/${v.id}`), 404, NOT_FOUND);
-      expectAdminError(await b.client.get(`${base(q)}/${v.id}`), 404, NOT_FOUND);
-      expectAdminError(await a.client.get(`${base(p)}/abc`), 404, NOT_FOUND);
+      expectAdminError(await b.client.post(base(p), { version: '2.0' }), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await b.client.get(base(p)), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await b.client.get(`${base(p)}/${v.id}`), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await b.client.patch(`${base(p)}/${v.id}`, { enabled: false }), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await b.client.delete(`${base(p)}/${v.id}`), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await b.client.get(`${base(q)}/${v.id}`), 404, VERSION_NOT_FOUND);
+      expectAdminError(await a.client.get(`${base(p)}/abc`), 404, VERSION_NOT_FOUND);
       await t.http().get(base(p)).expect(401);
       expect((await a.client.get(`${base(p)}/${v.id}`).expect(200)).body.enabled).toBe(true);
     });

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { unreachable } from '../common/unreachable';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { onFault } from '../core/http/request-context';
@@ -64,6 +65,8 @@ export class InterfaceGate {
         return project.planLevel >= settings.connect_min_level;
       case 'self_service':
         return project.connectEnabled;
+      default:
+        return unreachable(settings.connect_opening_mode, 'Connect opening mode');
     }
   }
 }

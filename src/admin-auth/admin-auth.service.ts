@@ -46,7 +46,7 @@ export class AdminAuthService implements OnApplicationBootstrap {
     const user = await this.users.createQueryBuilder('u').where('lower(u.username) = lower(:username)', { username }).getOne();
     const valid = await verifyPassword(user?.passwordHash ?? (await decoyHash()), password);
     if (!user || !valid) throw new ServiceError(ErrorCode.UNAUTHENTICATED, 'Wrong username or password');
-    if (user.status !== 'active') throw new ServiceError(ErrorCode.FORBIDDEN, 'This account is disabled');
+    if (user.status !== 'active') throw new ServiceError(ErrorCode.ACCOUNT_DISABLED);
     const token = newToken();
     const expiresAt = new Date(Date.now() + this.config.ADMIN_TOKEN_TTL_SECONDS * 1000);
     await this.tokens.insert({ tokenHash: hashToken(token), userId: user.id, expiresAt });

@@ -4,10 +4,13 @@ import { AdminAuth } from '../admin-auth/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
 import { IntIdParamPipe } from '../common/int-id-param.pipe';
 import { PageQuery } from '../common/paging';
-import { UuidParamPipe } from '../common/uuid-param.pipe';
+import { PROJECT_ID_PIPE } from '../common/uuid-param.pipe';
 import { Envelope } from '../core/envelope/envelope.decorator';
+import { ErrorCode } from '../core/errors/error-code';
 import { CreateAnnouncementDto, UpdateAnnouncementDto } from './announcement.dto';
 import { AnnouncementsService } from './announcements.service';
+
+const ANNOUNCEMENT_ID_PIPE = new IntIdParamPipe(ErrorCode.ANNOUNCEMENT_NOT_FOUND);
 
 @ApiTags('admin: announcements')
 @Envelope('admin')
@@ -17,25 +20,25 @@ export class AnnouncementsController {
   constructor(private readonly announcements: AnnouncementsService) {}
 
   @Post()
-  create(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Body() body: CreateAnnouncementDto) {
+  create(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Body() body: CreateAnnouncementDto) {
     return this.announcements.create(actor, id, body);
   }
 
   @Get()
-  list(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Query() query: PageQuery) {
+  list(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Query() query: PageQuery) {
     return this.announcements.list(actor, id, query);
   }
 
   @Get(':annId')
-  get(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Param('annId', IntIdParamPipe) annId: number) {
+  get(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Param('annId', ANNOUNCEMENT_ID_PIPE) annId: number) {
     return this.announcements.get(actor, id, annId);
   }
 
   @Patch(':annId')
   update(
     @CurrentAdmin() actor: AdminPrincipal,
-    @Param('id', UuidParamPipe) id: string,
-    @Param('annId', IntIdParamPipe) annId: number,
+    @Param('id', PROJECT_ID_PIPE) id: string,
+    @Param('annId', ANNOUNCEMENT_ID_PIPE) annId: number,
     @Body() body: UpdateAnnouncementDto,
   ) {
     return this.announcements.update(actor, id, annId, body);
@@ -45,8 +48,8 @@ export class AnnouncementsController {
   @HttpCode(204)
   async remove(
     @CurrentAdmin() actor: AdminPrincipal,
-    @Param('id', UuidParamPipe) id: string,
-    @Param('annId', IntIdParamPipe) annId: number,
+    @Param('id', PROJECT_ID_PIPE) id: string,
+    @Param('annId', ANNOUNCEMENT_ID_PIPE) annId: number,
   ): Promise<void> {
     await this.announcements.remove(actor, id, annId);
   }

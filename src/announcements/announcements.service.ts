@@ -86,5 +86,5 @@ export class AnnouncementsService {
 }
 
 function notFound(): ServiceError {
-  return new ServiceError(ErrorCode.NOT_FOUND, 'Announcement not found');
+  return new ServiceError(ErrorCode.ANNOUNCEMENT_NOT_FOUND);
 }

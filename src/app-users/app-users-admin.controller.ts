@@ -3,10 +3,13 @@ import { ApiTags } from '@nestjs/swagger';
 import { AdminAuth } from '../admin-auth/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
 import { IntIdParamPipe } from '../common/int-id-param.pipe';
-import { UuidParamPipe } from '../common/uuid-param.pipe';
+import { PROJECT_ID_PIPE } from '../common/uuid-param.pipe';
 import { Envelope } from '../core/envelope/envelope.decorator';
+import { ErrorCode } from '../core/errors/error-code';
 import { ListAppUsersQuery, UpdateAppUserDto } from './app-users.dto';
 import { AppUsersAdminService } from './app-users-admin.service';
+
+const USER_ID_PIPE = new IntIdParamPipe(ErrorCode.APP_USER_NOT_FOUND);
 
 @ApiTags('admin: program users')
 @Envelope('admin')
@@ -16,12 +19,12 @@ export class AppUsersAdminController {
   constructor(private readonly users: AppUsersAdminService) {}
 
   @Get()
-  list(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Query() query: ListAppUsersQuery) {
+  list(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Query() query: ListAppUsersQuery) {
     return this.users.list(actor, id, query);
   }
 
   @Get(':userId')
-  get(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Param('userId', IntIdParamPipe) userId: number) {
+  get(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Param('userId', USER_ID_PIPE) userId: number) {
     return this.users.get(actor, id, userId);
   }
 
@@ -29,8 +32,8 @@ export class AppUsersAdminController {
   @Patch(':userId')
   update(
     @CurrentAdmin() actor: AdminPrincipal,
-    @Param('id', UuidParamPipe) id: string,
-    @Param('userId', IntIdParamPipe) userId: number,
+    @Param('id', PROJECT_ID_PIPE) id: string,
+    @Param('userId', USER_ID_PIPE) userId: number,
     @Body() body: UpdateAppUserDto,
   ) {
     return this.users.update(actor, id, userId, body);

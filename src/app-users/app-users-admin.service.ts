@@ -58,7 +58,7 @@ export class AppUsersAdminService {
 
   private async find(projectId: string, userId: number): Promise<AppUser> {
     const user = await this.users.findOneBy({ id: userId, projectId });
-    if (!user) throw new ServiceError(ErrorCode.NOT_FOUND, 'Program user not found');
+    if (!user) throw new ServiceError(ErrorCode.APP_USER_NOT_FOUND);
     return user;
   }
 }

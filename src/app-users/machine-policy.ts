@@ -1,3 +1,4 @@
+import { unreachable } from '../common/unreachable';
 import { UserMachinePolicy } from '../projects/project.entity';
 
 export interface MachineDecision {
@@ -25,6 +26,8 @@ export function decideMachine(policy: UserMachinePolicy, bound: string | null, m
       return bound === machine ? { bound, changed: false, revokeOthers: false, answered: machine } : null;
     case 'free':
       return { bound, changed: false, revokeOthers: false, answered: machine };
+    default:
+      return unreachable(policy, 'user machine policy');
   }
 }
 

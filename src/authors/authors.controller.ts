@@ -3,8 +3,11 @@ import { ApiTags } from '@nestjs/swagger';
 import { AdminAuth, AdminRoles } from '../admin-auth/admin-auth.decorator';
 import { UuidParamPipe } from '../common/uuid-param.pipe';
 import { Envelope } from '../core/envelope/envelope.decorator';
+import { ErrorCode } from '../core/errors/error-code';
 import { CreateAuthorDto, ListAuthorsQuery, UpdateAuthorDto } from './author.dto';
 import { AuthorsService } from './authors.service';
+
+const AUTHOR_ID_PIPE = new UuidParamPipe(ErrorCode.AUTHOR_NOT_FOUND);
 
 @ApiTags('admin: authors')
 @Envelope('admin')
@@ -25,12 +28,12 @@ export class AuthorsController {
   }
 
   @Get(':id')
-  get(@Param('id', UuidParamPipe) id: string) {
+  get(@Param('id', AUTHOR_ID_PIPE) id: string) {
     return this.authors.get(id);
   }
 
   @Patch(':id')
-  update(@Param('id', UuidParamPipe) id: string, @Body() body: UpdateAuthorDto) {
+  update(@Param('id', AUTHOR_ID_PIPE) id: string, @Body() body: UpdateAuthorDto) {
     return this.authors.update(id, body);
   }
 }

@@ -61,7 +61,7 @@ export class AuthorsService {
       );
       return toAuthorView(user);
     } catch (error) {
-      if (isUniqueViolation(error)) throw new ServiceError(ErrorCode.CONFLICT, 'This username is already taken', { details: ['username'] });
+      if (isUniqueViolation(error)) throw new ServiceError(ErrorCode.AUTHOR_USERNAME_TAKEN, undefined, { details: ['username'] });
       throw error;
     }
   }
@@ -99,7 +99,7 @@ export class AuthorsService {
 
   private async find(id: string): Promise<AdminUser> {
     const user = await this.users.findOneBy({ id, role: 'author' });
-    if (!user) throw new ServiceError(ErrorCode.NOT_FOUND, 'Author not found');
+    if (!user) throw new ServiceError(ErrorCode.AUTHOR_NOT_FOUND);
     return user;
   }
 }

@@ -2,9 +2,12 @@ import { Controller, Get, Param, Query, Req, StreamableFile } from '@nestjs/comm
 import { ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { UuidParamPipe } from '../common/uuid-param.pipe';
 import { Envelope } from '../core/envelope/envelope.decorator';
+import { ErrorCode } from '../core/errors/error-code';
 import { DeclareAuthScheme } from '../core/http/auth-scheme';
 import { attachmentDisposition } from './file-names';
 import { FilesService } from './files.service';
+
+const FILE_ID_PIPE = new UuidParamPipe(ErrorCode.FILE_NOT_FOUND);
 
 /** `GET /api/download/{id}?expires=…&sig=…`: only an address the service issued works (decisions §9). */
 @ApiTags('client: legacy')
@@ -19,7 +22,7 @@ export class DownloadController {
   @ApiQuery({ name: 'expires', description: 'Unix seconds, as issued' })
   @ApiQuery({ name: 'sig', description: 'lowercase hex HMAC-SHA256, as issued' })
   async download(
-    @Param('id', UuidParamPipe) id: string,
+    @Param('id', FILE_ID_PIPE) id: string,
     @Query('expires') expires: unknown,
     @Query('sig') sig: unknown,
     @Req() request: { method: string },

@@ -4,13 +4,16 @@ import type { IncomingMessage } from 'node:http';
 import { AdminAuth } from '../admin-auth/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
 import { PageQuery } from '../common/paging';
-import { UuidParamPipe } from '../common/uuid-param.pipe';
+import { PROJECT_ID_PIPE, UuidParamPipe } from '../common/uuid-param.pipe';
 import { Envelope } from '../core/envelope/envelope.decorator';
+import { ErrorCode } from '../core/errors/error-code';
 import { AcceptsBody, MULTIPART_CONTENT_TYPE } from '../core/http/content-type';
 import { FilesService, UPLOAD_FIELD } from './files.service';
 
 /** Express hands over the Node request itself, Fastify wraps it as `raw`; both leave multipart unread. */
 type AdapterRequest = IncomingMessage & { raw?: IncomingMessage };
+
+const FILE_ID_PIPE = new UuidParamPipe(ErrorCode.FILE_NOT_FOUND);
 
 @ApiTags('admin: files')
 @Envelope('admin')
@@ -23,23 +26,23 @@ export class FilesController {
   @AcceptsBody('multipart')
   @ApiConsumes(MULTIPART_CONTENT_TYPE)
   @ApiBody({ schema: { type: 'object', required: [UPLOAD_FIELD], properties: { [UPLOAD_FIELD]: { type: 'string', format: 'binary' } } } })
-  upload(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Req() request: AdapterRequest) {
+  upload(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Req() request: AdapterRequest) {
     return this.files.upload(actor, id, request.raw ?? request);
   }
 
   @Get()
-  list(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Query() query: PageQuery) {
+  list(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Query() query: PageQuery) {
     return this.files.list(actor, id, query);
   }
 
   @Get(':fileId')
-  get(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Param('fileId', UuidParamPipe) fileId: string) {
+  get(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Param('fileId', FILE_ID_PIPE) fileId: string) {
     return this.files.get(actor, id, fileId);
   }
 
   @Delete(':fileId')
   @HttpCode(204)
-  async remove(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Param('fileId', UuidParamPipe) fileId: string): Promise<void> {
+  async remove(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Param('fileId', FILE_ID_PIPE) fileId: string): Promise<void> {
     await this.files.remove(actor, id, fileId);
   }
 }

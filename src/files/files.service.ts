@@ -92,7 +92,7 @@ export class FilesService {
       return toFileView(await this.files.save(row));
     } catch (error) {
       await rm(target, { force: true });
-      if (isForeignKeyViolation(error)) throw new ServiceError(ErrorCode.NOT_FOUND, 'Project not found');
+      if (isForeignKeyViolation(error)) throw new ServiceError(ErrorCode.PROJECT_NOT_FOUND);
       throw error;
     }
   }
@@ -135,7 +135,7 @@ export class FilesService {
 
   /**
    * For the legacy `get_file` action: a signed address of one of this project's files with what the
-   * client needs to check it. Another project's file, or an id that is not one, is NOT_FOUND.
+   * client needs to check it. Another project's file, or an id that is not one, is FILE_NOT_FOUND.
    */
   async issueDownload(projectId: string, fileId: string): Promise<IssuedFileDownload> {
     const file = await this.find(projectId, fileId);
@@ -150,15 +150,15 @@ export class FilesService {
   }
 
   /**
-   * Opens a download for a signed address: 403 FORBIDDEN when `expires`/`sig` are missing,
+   * Opens a download for a signed address: 403 DOWNLOAD_ADDRESS_INVALID when `expires`/`sig` are missing,
    * tampered with or expired (checked before the file is looked up, so an address reveals nothing
-   * without a valid signature), 404 when the file no longer exists. `count` (a GET, not a HEAD)
+   * without a valid signature), 404 FILE_NOT_FOUND when the file no longer exists. `count` (a GET, not a HEAD)
    * raises the file's download count; `withBody` false opens no stream.
    */
   async openDownload(fileId: string, expires: unknown, sig: unknown, options: { count: boolean; withBody: boolean }): Promise<OpenedDownload> {
     const check = this.signer.check(fileId, expires, sig);
     if (check !== 'valid') {
-      throw new ServiceError(ErrorCode.FORBIDDEN, check === 'expired' ? 'This download address has expired' : 'This download address is not valid');
+      throw new ServiceError(ErrorCode.DOWNLOAD_ADDRESS_INVALID, undefined, { details: { reason: check } });
     }
     const file = await this.files.findOneBy({ id: fileId });
     if (!file) throw notFound();
@@ -180,5 +180,5 @@ export class FilesService {
 }
 
 function notFound(): ServiceError {
-  return new ServiceError(ErrorCode.NOT_FOUND, 'File not found');
+  return new ServiceError(ErrorCode.FILE_NOT_FOUND);
 }

@@ -81,13 +81,13 @@ describe('receiveSingleFile', () => {
     await expect(receiveSingleFile(request(multipart([{ name: 'file', filename: 'a', body: randomBytes(1000) }])), options(1000))).resolves.toMatchObject({ size: 1000 });
     rmSync(join(dir, 'incoming'), { recursive: true });
     const error = await failure(receiveSingleFile(request(multipart([{ name: 'file', filename: 'a', body: randomBytes(1001) }])), options(1000)));
-    expect(error.code).toBe(ErrorCode.PAYLOAD_TOO_LARGE);
+    expect(error).toMatchObject({ code: ErrorCode.FILE_TOO_LARGE, httpStatus: 413, details: { max_bytes: 1000 } });
     expect(readdirSync(join(dir, 'incoming'))).toEqual([]);
   });
 
   it('refuses a declared Content-Length far past the limit before reading anything', async () => {
     const req = request(multipart([{ name: 'file', filename: 'a', body: 'x' }]), { 'content-length': String(10_000_000) });
-    expect((await failure(receiveSingleFile(req, options(1000)))).code).toBe(ErrorCode.PAYLOAD_TOO_LARGE);
+    expect((await failure(receiveSingleFile(req, options(1000)))).code).toBe(ErrorCode.FILE_TOO_LARGE);
   });
 
   it('refuses a body without the file field', async () => {

@@ -34,7 +34,7 @@ const MULTIPART_ALLOWANCE = 64 * 1024;
  * Reads one file from a multipart/form-data request straight off the Node stream (adapter-agnostic:
  * Express leaves multipart unread, Fastify has a pass-through parser for it), hashing it with
  * SHA-256 while it streams into a temporary file; the file is never held in memory. Past `maxBytes`
- * it stops at once with PAYLOAD_TOO_LARGE and keeps nothing; the rest of the body is drained so the
+ * it stops at once with FILE_TOO_LARGE and keeps nothing; the rest of the body is drained so the
  * answer reaches the client. Other fields are ignored; a second file part is refused.
  */
 export async function receiveSingleFile(req: IncomingMessage, options: ReceiveOptions): Promise<ReceivedFile> {
@@ -125,5 +125,5 @@ export async function receiveSingleFile(req: IncomingMessage, options: ReceiveOp
 }
 
 function tooLarge(maxBytes: number): ServiceError {
-  return new ServiceError(ErrorCode.PAYLOAD_TOO_LARGE, `The file is larger than the limit of ${maxBytes} bytes`);
+  return new ServiceError(ErrorCode.FILE_TOO_LARGE, undefined, { details: { max_bytes: maxBytes } });
 }

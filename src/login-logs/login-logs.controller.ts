@@ -2,7 +2,7 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminAuth } from '../admin-auth/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
-import { UuidParamPipe } from '../common/uuid-param.pipe';
+import { PROJECT_ID_PIPE } from '../common/uuid-param.pipe';
 import { Envelope } from '../core/envelope/envelope.decorator';
 import { ListLoginLogsQuery, StatsQuery } from './login-log.dto';
 import { LoginLogsService } from './login-logs.service';
@@ -15,12 +15,12 @@ export class LoginLogsController {
   constructor(private readonly logs: LoginLogsService) {}
 
   @Get('logs')
-  list(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Query() query: ListLoginLogsQuery) {
+  list(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Query() query: ListLoginLogsQuery) {
     return this.logs.list(actor, id, query);
   }
 
   @Get('stats')
-  stats(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Query() query: StatsQuery) {
+  stats(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Query() query: StatsQuery) {
     return this.logs.stats(actor, id, query);
   }
 }

@@ -81,7 +81,7 @@ export class PlatformService {
 }
 
 export function unknownInterface(name: string): ServiceError {
-  return new ServiceError(ErrorCode.NOT_FOUND, `Unknown interface "${name}"`, { details: { allowed: INTERFACE_NAMES } });
+  return new ServiceError(ErrorCode.INTERFACE_NOT_FOUND, undefined, { details: { name, allowed: INTERFACE_NAMES } });
 }
 
 function toSettingsView(row: PlatformSettings): PlatformSettingsView {

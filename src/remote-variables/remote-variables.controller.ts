@@ -4,10 +4,13 @@ import { AdminAuth } from '../admin-auth/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
 import { IntIdParamPipe } from '../common/int-id-param.pipe';
 import { PageQuery } from '../common/paging';
-import { UuidParamPipe } from '../common/uuid-param.pipe';
+import { PROJECT_ID_PIPE } from '../common/uuid-param.pipe';
 import { Envelope } from '../core/envelope/envelope.decorator';
+import { ErrorCode } from '../core/errors/error-code';
 import { CreateRemoteVariableDto, UpdateRemoteVariableDto } from './remote-variable.dto';
 import { RemoteVariablesService } from './remote-variables.service';
+
+const VARIABLE_ID_PIPE = new IntIdParamPipe(ErrorCode.VARIABLE_NOT_FOUND);
 
 @ApiTags('admin: remote variables')
 @Envelope('admin')
@@ -17,20 +20,20 @@ export class RemoteVariablesController {
   constructor(private readonly variables: RemoteVariablesService) {}
 
   @Post()
-  create(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Body() body: CreateRemoteVariableDto) {
+  create(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Body() body: CreateRemoteVariableDto) {
     return this.variables.create(actor, id, body);
   }
 
   @Get()
-  list(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Query() query: PageQuery) {
+  list(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Query() query: PageQuery) {
     return this.variables.list(actor, id, query);
   }
 
   @Get(':variableId')
   get(
     @CurrentAdmin() actor: AdminPrincipal,
-    @Param('id', UuidParamPipe) id: string,
-    @Param('variableId', IntIdParamPipe) variableId: number,
+    @Param('id', PROJECT_ID_PIPE) id: string,
+    @Param('variableId', VARIABLE_ID_PIPE) variableId: number,
   ) {
     return this.variables.get(actor, id, variableId);
   }
@@ -38,8 +41,8 @@ export class RemoteVariablesController {
   @Patch(':variableId')
   update(
     @CurrentAdmin() actor: AdminPrincipal,
-    @Param('id', UuidParamPipe) id: string,
-    @Param('variableId', IntIdParamPipe) variableId: number,
+    @Param('id', PROJECT_ID_PIPE) id: string,
+    @Param('variableId', VARIABLE_ID_PIPE) variableId: number,
     @Body() body: UpdateRemoteVariableDto,
   ) {
     return this.variables.update(actor, id, variableId, body);
@@ -49,8 +52,8 @@ export class RemoteVariablesController {
   @HttpCode(204)
   async remove(
     @CurrentAdmin() actor: AdminPrincipal,
-    @Param('id', UuidParamPipe) id: string,
-    @Param('variableId', IntIdParamPipe) variableId: number,
+    @Param('id', PROJECT_ID_PIPE) id: string,
+    @Param('variableId', VARIABLE_ID_PIPE) variableId: number,
   ): Promise<void> {
     await this.variables.remove(actor, id, variableId);
   }

@@ -74,12 +74,12 @@ export class RemoteVariablesService {
     if (!affected) throw notFound();
   }
 
-  /** Saves; the unique index (project, name) turns a duplicate name into CONFLICT, also under races. */
+  /** Saves; the unique index (project, name) turns a duplicate name into VARIABLE_NAME_TAKEN, also under races. */
   private async store(row: RemoteVariable): Promise<RemoteVariable> {
     try {
       return await this.variables.save(row);
     } catch (error) {
-      if (isUniqueViolation(error)) throw new ServiceError(ErrorCode.CONFLICT, `A variable named ${row.name} already exists`);
+      if (isUniqueViolation(error)) throw new ServiceError(ErrorCode.VARIABLE_NAME_TAKEN, undefined, { details: ['name'] });
       throw error;
     }
   }
@@ -92,5 +92,5 @@ export class RemoteVariablesService {
 }
 
 function notFound(): ServiceError {
-  return new ServiceError(ErrorCode.NOT_FOUND, 'Variable not found');
+  return new ServiceError(ErrorCode.VARIABLE_NOT_FOUND);
 }

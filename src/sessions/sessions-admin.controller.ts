@@ -4,7 +4,7 @@ import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { AdminAuth } from '../admin-auth/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
 import { MAX_INT32 } from '../common/limits';
-import { UuidParamPipe } from '../common/uuid-param.pipe';
+import { PROJECT_ID_PIPE } from '../common/uuid-param.pipe';
 import { Envelope } from '../core/envelope/envelope.decorator';
 import { ProjectAccess } from '../projects/project-access';
 import { SessionsService } from './sessions.service';
@@ -30,7 +30,7 @@ export class SessionsAdminController {
   /** Forced offline: a card's, a user's, or (with neither) every session of the project. */
   @Post('revoke')
   @HttpCode(200)
-  async revoke(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Body() body: RevokeSessionsDto) {
+  async revoke(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Body() body: RevokeSessionsDto) {
     const project = await this.access.find(actor, id);
     return { revoked: await this.sessions.revokeWhere(project.id, { cardId: body.card_id, userId: body.user_id }) };
   }

@@ -4,7 +4,7 @@ import { IsInt, Max, Min } from 'class-validator';
 import { AdminAuth } from '../admin-auth/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
 import { Optional } from '../common/optional';
-import { UuidParamPipe } from '../common/uuid-param.pipe';
+import { PROJECT_ID_PIPE } from '../common/uuid-param.pipe';
 import { Envelope } from '../core/envelope/envelope.decorator';
 import { SigningKeysService } from './signing-keys.service';
 
@@ -22,13 +22,13 @@ export class SigningKeysController {
   constructor(private readonly keys: SigningKeysService) {}
 
   @Get()
-  list(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string) {
+  list(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string) {
     return this.keys.list(actor, id);
   }
 
   @Post('rotate')
   @HttpCode(200)
-  rotate(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Body() body: RotateSigningKeyDto) {
+  rotate(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Body() body: RotateSigningKeyDto) {
     return this.keys.rotate(actor, id, body.retire_after_seconds);
   }
 }

@@ -4,10 +4,13 @@ import { AdminAuth } from '../admin-auth/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
 import { IntIdParamPipe } from '../common/int-id-param.pipe';
 import { PageQuery } from '../common/paging';
-import { UuidParamPipe } from '../common/uuid-param.pipe';
+import { PROJECT_ID_PIPE } from '../common/uuid-param.pipe';
 import { Envelope } from '../core/envelope/envelope.decorator';
+import { ErrorCode } from '../core/errors/error-code';
 import { CreateVersionDto, UpdateVersionDto } from './version.dto';
 import { VersionsService } from './versions.service';
+
+const VERSION_ID_PIPE = new IntIdParamPipe(ErrorCode.VERSION_NOT_FOUND);
 
 @ApiTags('admin: versions')
 @Envelope('admin')
@@ -17,25 +20,25 @@ export class VersionsController {
   constructor(private readonly versions: VersionsService) {}
 
   @Post()
-  create(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Body() body: CreateVersionDto) {
+  create(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Body() body: CreateVersionDto) {
     return this.versions.create(actor, id, body);
   }
 
   @Get()
-  list(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Query() query: PageQuery) {
+  list(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Query() query: PageQuery) {
     return this.versions.list(actor, id, query);
   }
 
   @Get(':versionId')
-  get(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Param('versionId', IntIdParamPipe) versionId: number) {
+  get(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Param('versionId', VERSION_ID_PIPE) versionId: number) {
     return this.versions.get(actor, id, versionId);
   }
 
   @Patch(':versionId')
   update(
     @CurrentAdmin() actor: AdminPrincipal,
-    @Param('id', UuidParamPipe) id: string,
-    @Param('versionId', IntIdParamPipe) versionId: number,
+    @Param('id', PROJECT_ID_PIPE) id: string,
+    @Param('versionId', VERSION_ID_PIPE) versionId: number,
     @Body() body: UpdateVersionDto,
   ) {
     return this.versions.update(actor, id, versionId, body);
@@ -43,7 +46,7 @@ export class VersionsController {
 
   @Delete(':versionId')
   @HttpCode(204)
-  async remove(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Param('versionId', IntIdParamPipe) versionId: number): Promise<void> {
+  async remove(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Param('versionId', VERSION_ID_PIPE) versionId: number): Promise<void> {
     await this.versions.remove(actor, id, versionId);
   }
 }

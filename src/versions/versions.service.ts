@@ -138,11 +138,11 @@ export class VersionsService {
     }
     const siblings = await this.versions.find({ where: { projectId: row.projectId }, select: { id: true, version: true } });
     const same = siblings.find((s) => s.id !== row.id && compareVersions(s.version, row.version) === 0);
-    if (same) throw conflict(row.version, same.version);
+    if (same) throw versionExists(row.version, same.version);
     try {
       return await this.versions.save(row);
     } catch (error) {
-      if (isUniqueViolation(error)) throw conflict(row.version, row.version);
+      if (isUniqueViolation(error)) throw versionExists(row.version, row.version);
       if (isForeignKeyViolation(error)) throw badRequest('file_id must be a file of this project');
       throw error;
     }
@@ -156,13 +156,14 @@ export class VersionsService {
 }
 
 function notFound(): ServiceError {
-  return new ServiceError(ErrorCode.NOT_FOUND, 'Version not found');
+  return new ServiceError(ErrorCode.VERSION_NOT_FOUND);
 }
 
 function badRequest(detail: string): ServiceError {
   return new ServiceError(ErrorCode.BAD_REQUEST, detail, { details: [detail] });
 }
 
-function conflict(version: string, existing: string): ServiceError {
-  return new ServiceError(ErrorCode.CONFLICT, `Version ${version} already exists${existing !== version ? ` (as ${existing})` : ''}`);
+/** VERSION_EXISTS; the details name the stored version it equals (`1.2` equals `1.2.0`). */
+function versionExists(version: string, existing: string): ServiceError {
+  return new ServiceError(ErrorCode.VERSION_EXISTS, undefined, { details: [`version ${version} equals the existing version ${existing}`] });
 }

@@ -18,3 +18,29 @@ export function expectAdminError(res: Response, status: number, code: number, fi
 }
 
 export const { BAD_REQUEST, NOT_FOUND, UNAUTHENTICATED, FORBIDDEN, CONFLICT } = ErrorCode;
+
+/** The admin API's own codes: one "not found" per resource, one code per conflict (docs/errors.md). */
+export const {
+  ACCOUNT_DISABLED,
+  FILE_TOO_LARGE,
+  PROJECT_NOT_FOUND,
+  AUTHOR_NOT_FOUND,
+  CARD_NOT_FOUND,
+  CARD_DEVICE_NOT_FOUND,
+  APP_USER_NOT_FOUND,
+  ANNOUNCEMENT_NOT_FOUND,
+  VERSION_NOT_FOUND,
+  FILE_NOT_FOUND,
+  SITE_NOT_FOUND,
+  BLACKLIST_ENTRY_NOT_FOUND,
+  VARIABLE_NOT_FOUND,
+  INTERFACE_NOT_FOUND,
+  SECRET_NOT_FOUND,
+  AUTHOR_USERNAME_TAKEN,
+  VERSION_EXISTS,
+  VARIABLE_NAME_TAKEN,
+  SITE_EXISTS,
+  BLACKLIST_ENTRY_EXISTS,
+  IDEMPOTENCY_KEY_REUSED,
+  CONNECT_NOT_SELF_SERVICE,
+} = ErrorCode;

@@ -33,9 +33,8 @@ export function connectRepos(t: TestApp) {
 
 /**
  * Makes a project pass the Connect opening check in every opening mode (basic package on, a plan
- * level above any minimum the tests set, the self-service switch on). With DATABASE_URL every test
- * file shares the platform settings, and another file may switch the opening mode for a moment:
- * projects that are not about the opening mode stay reachable through such a window.
+ * level above any minimum the tests set, the self-service switch on): projects that are not about
+ * the opening mode stay reachable while a test of the file switches the platform's opening mode.
  */
 export async function openConnectInEveryMode(t: TestApp, projectId: string): Promise<void> {
   await updateProgramSettings(t, projectId, { basicPackage: true, planLevel: 1000, connectEnabled: true });

@@ -1,5 +1,4 @@
 import { getRepositoryToken } from '@nestjs/typeorm';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Response } from 'supertest';
 import { Repository } from 'typeorm';
 import { ErrorCode } from '../../sdk/src';
@@ -17,10 +16,7 @@ export const CARD_HEARTBEAT = '/api/v1/cards/heartbeat';
 /** Catalog codes (decisions §2): the official client's table, itself checked against the service's catalog. */
 export const CODES = ErrorCode;
 
-/** How long a login waits out another test file's platform-wide card_login window. */
-const PLATFORM_WINDOW_WAIT_MS = 15_000;
-
-/** A response that can still be checked with `.expect(status)`, like a supertest request. */
+/** A response that can still be checked with `.expect(status)`, like a supertest request, saying the body when it fails. */
 export class SettledRequest implements PromiseLike<Response> {
   constructor(private readonly result: Promise<Response>) {}
 
@@ -41,40 +37,14 @@ export class SettledRequest implements PromiseLike<Response> {
   }
 }
 
-/**
- * With DATABASE_URL every test file shares the platform interface switches, and a file that tests
- * the platform-wide switch turns card_login off for a moment (under its platform lock). A request
- * that is not about that switch and meets such a window (INTERFACE_DISABLED, 10207 or Connect's
- * -10207) is sent again, freshly signed, once the window has passed. Without DATABASE_URL nothing is
- * shared and the first answer stands. Tests of the switch itself send their requests directly.
- */
-export function throughPlatformWindows(send: () => PromiseLike<Response>): SettledRequest {
-  return new SettledRequest(
-    (async () => {
-      const deadline = Date.now() + PLATFORM_WINDOW_WAIT_MS;
-      for (;;) {
-        const res = await send();
-        const inWindow = res.status === 403 && Math.abs(Number(res.body?.code)) === 10207;
-        if (!inWindow || !process.env.DATABASE_URL || Date.now() > deadline) return res;
-        await sleep(50);
-      }
-    })(),
-  );
-}
-
-/**
- * A signed V3 login (form-encoded `app, kami, imei`). Without a fixed nonce, it waits out another
- * file's platform window (a request with a fixed nonce cannot be sent twice).
- */
+/** A signed V3 login (form-encoded `app, kami, imei`). */
 export function v3Login(t: TestApp, secret: string, body: Record<string, string>, options: SignOptions = {}) {
-  const send = () => signedPost(t, V3_LOGIN, body, 'form', secret, options);
-  return options.nonce === undefined ? throughPlatformWindows(send) : new SettledRequest(Promise.resolve(send()));
+  return new SettledRequest(Promise.resolve(signedPost(t, V3_LOGIN, body, 'form', secret, options)));
 }
 
-/** A signed SDK card login (JSON `app, card_key, machine_id`), waiting out platform windows like v3Login. */
+/** A signed SDK card login (JSON `app, card_key, machine_id`). */
 export function sdkLogin(t: TestApp, secret: string, body: Record<string, string>, options: SignOptions = {}) {
-  const send = () => signedPost(t, SDK_LOGIN, body, 'json', secret, options);
-  return options.nonce === undefined ? throughPlatformWindows(send) : new SettledRequest(Promise.resolve(send()));
+  return new SettledRequest(Promise.resolve(signedPost(t, SDK_LOGIN, body, 'json', secret, options)));
 }
 
 /** A card heartbeat: Bearer session token and JSON `{machine_id}`; no token header when `token` is null. */

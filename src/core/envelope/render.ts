@@ -1,3 +1,4 @@
+import { unreachable } from '../../common/unreachable';
 import { ServiceError } from '../errors/service-error';
 import { Family } from './family';
 
@@ -26,6 +27,8 @@ export function renderSuccess(family: Family, reply: unknown, requestId: string)
       return { ...r.extras, code: r.successCode ?? 0, success: true, msg: message, data: r.data ?? {}, request_id: requestId };
     case 'legacy':
       return { code: 1, msg: message, data: r.data ?? {}, request_id: requestId };
+    default:
+      return unreachable(family, 'envelope family');
   }
 }
 
@@ -45,6 +48,8 @@ export function renderFailure(family: Family, error: ServiceError, requestId: st
         request_id: requestId,
         ...errorId,
       };
+    default:
+      return unreachable(family, 'envelope family');
   }
 }
 

@@ -71,6 +71,13 @@ describe('error catalog', () => {
     expect(ALL_CODES.filter((c) => ERROR_CATALOG[c].http === 500)).toEqual([ErrorCode.SYSTEM_ERROR]);
   });
 
+  it('keeps the ranges of the admin API: 111xx one "not found" per resource (404), 112xx conflicts (409)', () => {
+    for (const code of ALL_CODES.filter((c) => c >= 11100 && c < 11200)) {
+      expect([ErrorCode[code], ERROR_CATALOG[code].http]).toEqual([expect.stringMatching(/_NOT_FOUND$/), 404]);
+    }
+    for (const code of ALL_CODES.filter((c) => c >= 11200 && c < 11300)) expect([ErrorCode[code], ERROR_CATALOG[code].http]).toEqual([ErrorCode[code], 409]);
+  });
+
   it('gives the service additions their HTTP class', () => {
     expect(ERROR_CATALOG[ErrorCode.NOT_FOUND].http).toBe(404);
     expect(ERROR_CATALOG[ErrorCode.UNSUPPORTED_MEDIA_TYPE].http).toBe(415);

@@ -1,8 +1,18 @@
 /**
  * The one error catalog shared by every client family and the admin API (decisions §2).
  * No code is 0 or 1, so no failure can ever satisfy a family's success rule.
- * Codes 10006-10008 and 11001-11003 are this service's additions for routing and the admin API;
- * 20010 is decided by decisions §16 (the legacy state check).
+ * Codes 10006-10009 and 11xxx are this service's additions for routing and the admin API;
+ * 20006-20010 are decided by decisions §13, §15 and §16.
+ *
+ * A failure a caller can act on differently gets its own code with its own message here; the
+ * variable part (a field, the existing value, the allowed names) goes in `details`, not the text.
+ * The service's own ranges:
+ *   10006-10009  requests: unknown path, media type, body size, a signed download address
+ *   1100x        admin API access and upload rules (who may, which account, how large, what an import holds)
+ *   111xx        admin API "not found", one code per resource (an id that is not one is the same)
+ *   112xx        admin API conflicts with what exists: duplicates, a reused key, a refused switch
+ * The generic NOT_FOUND, FORBIDDEN and CONFLICT remain for unknown paths, role refusals and a
+ * framework error of that HTTP class.
  */
 export enum ErrorCode {
   BAD_REQUEST = 10001,
@@ -13,6 +23,7 @@ export enum ErrorCode {
   NOT_FOUND = 10006,
   UNSUPPORTED_MEDIA_TYPE = 10007,
   PAYLOAD_TOO_LARGE = 10008,
+  DOWNLOAD_ADDRESS_INVALID = 10009,
   SIGNATURE_INVALID = 10101,
   TIMESTAMP_OUT_OF_WINDOW = 10102,
   NONCE_REPLAYED = 10103,
@@ -29,11 +40,38 @@ export enum ErrorCode {
   UNAUTHENTICATED = 11001,
   FORBIDDEN = 11002,
   CONFLICT = 11003,
+  ACCOUNT_DISABLED = 11004,
+  FILE_TOO_LARGE = 11005,
+  CARD_IMPORT_INVALID = 11006,
+  PROJECT_NOT_FOUND = 11101,
+  AUTHOR_NOT_FOUND = 11102,
+  CARD_NOT_FOUND = 11103,
+  CARD_DEVICE_NOT_FOUND = 11104,
+  APP_USER_NOT_FOUND = 11105,
+  ANNOUNCEMENT_NOT_FOUND = 11106,
+  VERSION_NOT_FOUND = 11107,
+  FILE_NOT_FOUND = 11108,
+  SITE_NOT_FOUND = 11109,
+  BLACKLIST_ENTRY_NOT_FOUND = 11110,
+  VARIABLE_NOT_FOUND = 11111,
+  INTERFACE_NOT_FOUND = 11112,
+  SECRET_NOT_FOUND = 11113,
+  MATCHING_CARDS_NOT_FOUND = 11114,
+  AUTHOR_USERNAME_TAKEN = 11201,
+  VERSION_EXISTS = 11202,
+  VARIABLE_NAME_TAKEN = 11203,
+  SITE_EXISTS = 11204,
+  BLACKLIST_ENTRY_EXISTS = 11205,
+  IDEMPOTENCY_KEY_REUSED = 11206,
+  CONNECT_NOT_SELF_SERVICE = 11207,
   CARD_INVALID = 20001,
   CARD_EXPIRED = 20002,
   CARD_BANNED = 20003,
   DEVICE_LIMIT_REACHED = 20004,
   UNBIND_REFUSED = 20005,
+  CARD_NO_USES_LEFT = 20006,
+  SEATS_FULL = 20007,
+  TOPUP_REFUSED = 20008,
   CHECKOUT_DISABLED = 20009,
   DEVICE_NOT_BOUND = 20010,
   USERNAME_TAKEN = 30001,
@@ -62,6 +100,7 @@ export const ERROR_CATALOG: Readonly<Record<ErrorCode, CatalogEntry>> = {
   [ErrorCode.NOT_FOUND]: { http: 404, message: 'Not found' },
   [ErrorCode.UNSUPPORTED_MEDIA_TYPE]: { http: 415, message: 'Unsupported content type' },
   [ErrorCode.PAYLOAD_TOO_LARGE]: { http: 413, message: 'The request body is too large' },
+  [ErrorCode.DOWNLOAD_ADDRESS_INVALID]: { http: 403, message: 'This download address is not valid or has expired; ask for a fresh one' },
   [ErrorCode.SIGNATURE_INVALID]: { http: 401, message: 'The signature is invalid' },
   [ErrorCode.TIMESTAMP_OUT_OF_WINDOW]: { http: 401, message: 'The timestamp is outside the allowed window' },
   [ErrorCode.NONCE_REPLAYED]: { http: 409, message: 'This nonce was already used' },
@@ -78,11 +117,38 @@ export const ERROR_CATALOG: Readonly<Record<ErrorCode, CatalogEntry>> = {
   [ErrorCode.UNAUTHENTICATED]: { http: 401, message: 'Authentication is required' },
   [ErrorCode.FORBIDDEN]: { http: 403, message: 'Your role may not do this' },
   [ErrorCode.CONFLICT]: { http: 409, message: 'This conflicts with an existing resource' },
+  [ErrorCode.ACCOUNT_DISABLED]: { http: 403, message: 'This admin account is disabled' },
+  [ErrorCode.FILE_TOO_LARGE]: { http: 413, message: 'The file is larger than the upload limit' },
+  [ErrorCode.CARD_IMPORT_INVALID]: { http: 400, message: 'The card import has problems; nothing was imported' },
+  [ErrorCode.PROJECT_NOT_FOUND]: { http: 404, message: 'Project not found' },
+  [ErrorCode.AUTHOR_NOT_FOUND]: { http: 404, message: 'Author not found' },
+  [ErrorCode.CARD_NOT_FOUND]: { http: 404, message: 'Card not found' },
+  [ErrorCode.CARD_DEVICE_NOT_FOUND]: { http: 404, message: 'This device is not bound to the card' },
+  [ErrorCode.APP_USER_NOT_FOUND]: { http: 404, message: 'Program user not found' },
+  [ErrorCode.ANNOUNCEMENT_NOT_FOUND]: { http: 404, message: 'Announcement not found' },
+  [ErrorCode.VERSION_NOT_FOUND]: { http: 404, message: 'Version not found' },
+  [ErrorCode.FILE_NOT_FOUND]: { http: 404, message: 'File not found' },
+  [ErrorCode.SITE_NOT_FOUND]: { http: 404, message: 'Site not found' },
+  [ErrorCode.BLACKLIST_ENTRY_NOT_FOUND]: { http: 404, message: 'Blacklist entry not found' },
+  [ErrorCode.VARIABLE_NOT_FOUND]: { http: 404, message: 'Variable not found' },
+  [ErrorCode.INTERFACE_NOT_FOUND]: { http: 404, message: 'No interface has this name' },
+  [ErrorCode.SECRET_NOT_FOUND]: { http: 404, message: 'No secret has this name' },
+  [ErrorCode.MATCHING_CARDS_NOT_FOUND]: { http: 404, message: 'No card of the project matches; nothing was changed' },
+  [ErrorCode.AUTHOR_USERNAME_TAKEN]: { http: 409, message: 'An admin account with this username already exists' },
+  [ErrorCode.VERSION_EXISTS]: { http: 409, message: 'A version equal to this one already exists' },
+  [ErrorCode.VARIABLE_NAME_TAKEN]: { http: 409, message: 'The project already has a variable with this name' },
+  [ErrorCode.SITE_EXISTS]: { http: 409, message: 'This site is already authorized for the project' },
+  [ErrorCode.BLACKLIST_ENTRY_EXISTS]: { http: 409, message: "This value is already on the project's blacklist" },
+  [ErrorCode.IDEMPOTENCY_KEY_REUSED]: { http: 409, message: 'This Idempotency-Key was already used for a different request' },
+  [ErrorCode.CONNECT_NOT_SELF_SERVICE]: { http: 409, message: "Connect is opened by the platform; the project's switch applies only in the self_service mode" },
   [ErrorCode.CARD_INVALID]: { http: 200, message: 'The card key is invalid' },
   [ErrorCode.CARD_EXPIRED]: { http: 200, message: 'The card key has expired' },
   [ErrorCode.CARD_BANNED]: { http: 200, message: 'The card key is banned' },
   [ErrorCode.DEVICE_LIMIT_REACHED]: { http: 200, message: 'The card is already bound to the maximum number of devices' },
   [ErrorCode.UNBIND_REFUSED]: { http: 200, message: 'Unbinding is not possible for this card and device' },
+  [ErrorCode.CARD_NO_USES_LEFT]: { http: 200, message: 'The card has no uses left' },
+  [ErrorCode.SEATS_FULL]: { http: 200, message: 'Every seat of this card is in use' },
+  [ErrorCode.TOPUP_REFUSED]: { http: 200, message: 'This top-up is not possible' },
   [ErrorCode.CHECKOUT_DISABLED]: { http: 200, message: 'Offline licences are switched off for this program' },
   [ErrorCode.DEVICE_NOT_BOUND]: { http: 200, message: 'This device is not bound to the card' },
   [ErrorCode.USERNAME_TAKEN]: { http: 200, message: 'This username is already taken' },

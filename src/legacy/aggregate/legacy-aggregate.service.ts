@@ -5,6 +5,7 @@ import { InterfaceGate } from '../../access/interface-gate';
 import { AppUserCredentialsDto } from '../../app-users/app-users.dto';
 import { AppUsersService } from '../../app-users/app-users.service';
 import { AppConfig } from '../../config/app-config';
+import { unreachable } from '../../common/unreachable';
 import { SecretBox } from '../../core/crypto/secret-box';
 import { ClientReply } from '../../core/envelope/render';
 import { ErrorCode } from '../../core/errors/error-code';
@@ -113,6 +114,8 @@ export class LegacyAggregateService {
         await this.gate.admit(call, 'get_file');
         return { message: 'ok', data: await this.files.issueDownload(call.program.project.id, body.file_id) };
       }
+      default:
+        return unreachable(action, 'legacy action');
     }
   }
 }

@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { unreachable } from '../../common/unreachable';
 import { TransportEncryption } from '../../projects/project.entity';
 import { rc4 } from './rc4';
 
@@ -23,6 +24,8 @@ export function openLegacyPayload(mode: Sealed, transportKey: string, data: stri
       return aesCbcDecrypt(transportKey, cipher);
     case 'aes-gcm':
       return aesGcmDecrypt(transportKey, cipher);
+    default:
+      return unreachable(mode, 'transport encryption');
   }
 }
 
@@ -36,6 +39,8 @@ export function sealLegacyData(mode: Sealed, transportKey: string, payload: unkn
       return aesCbcEncrypt(transportKey, plain).toString('base64');
     case 'aes-gcm':
       return aesGcmEncrypt(transportKey, plain).toString('base64');
+    default:
+      return unreachable(mode, 'transport encryption');
   }
 }
 

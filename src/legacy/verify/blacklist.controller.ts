@@ -3,10 +3,13 @@ import { ApiTags } from '@nestjs/swagger';
 import { AdminAuth } from '../../admin-auth/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../../admin-auth/admin-principal';
 import { IntIdParamPipe } from '../../common/int-id-param.pipe';
-import { UuidParamPipe } from '../../common/uuid-param.pipe';
+import { PROJECT_ID_PIPE } from '../../common/uuid-param.pipe';
 import { Envelope } from '../../core/envelope/envelope.decorator';
+import { ErrorCode } from '../../core/errors/error-code';
 import { CreateBlacklistEntryDto, ListBlacklistQuery } from './blacklist.dto';
 import { BlacklistService } from './blacklist.service';
+
+const ENTRY_ID_PIPE = new IntIdParamPipe(ErrorCode.BLACKLIST_ENTRY_NOT_FOUND);
 
 @ApiTags('admin: licence verification')
 @Envelope('admin')
@@ -16,12 +19,12 @@ export class BlacklistController {
   constructor(private readonly blacklist: BlacklistService) {}
 
   @Post()
-  create(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Body() body: CreateBlacklistEntryDto) {
+  create(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Body() body: CreateBlacklistEntryDto) {
     return this.blacklist.create(actor, id, body);
   }
 
   @Get()
-  list(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Query() query: ListBlacklistQuery) {
+  list(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Query() query: ListBlacklistQuery) {
     return this.blacklist.list(actor, id, query);
   }
 
@@ -29,8 +32,8 @@ export class BlacklistController {
   @HttpCode(204)
   async remove(
     @CurrentAdmin() actor: AdminPrincipal,
-    @Param('id', UuidParamPipe) id: string,
-    @Param('entryId', IntIdParamPipe) entryId: number,
+    @Param('id', PROJECT_ID_PIPE) id: string,
+    @Param('entryId', ENTRY_ID_PIPE) entryId: number,
   ): Promise<void> {
     await this.blacklist.remove(actor, id, entryId);
   }

@@ -27,7 +27,7 @@ export class BlacklistService {
       return toBlacklistView(await this.entries.save(this.entries.create({ projectId: project.id, kind: input.kind, value })));
     } catch (error) {
       if (isUniqueViolation(error)) {
-        throw new ServiceError(ErrorCode.CONFLICT, `${value} is already on this project's ${input.kind} blacklist`, { details: ['value'] });
+        throw new ServiceError(ErrorCode.BLACKLIST_ENTRY_EXISTS, undefined, { details: ['value'] });
       }
       throw error;
     }
@@ -48,6 +48,6 @@ export class BlacklistService {
   async remove(actor: AdminPrincipal, projectId: string, id: number): Promise<void> {
     const project = await this.access.find(actor, projectId);
     const { affected } = await this.entries.delete({ id, projectId: project.id });
-    if (!affected) throw new ServiceError(ErrorCode.NOT_FOUND, 'Blacklist entry not found');
+    if (!affected) throw new ServiceError(ErrorCode.BLACKLIST_ENTRY_NOT_FOUND);
   }
 }

@@ -4,10 +4,13 @@ import { AdminAuth } from '../../admin-auth/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../../admin-auth/admin-principal';
 import { IntIdParamPipe } from '../../common/int-id-param.pipe';
 import { PageQuery } from '../../common/paging';
-import { UuidParamPipe } from '../../common/uuid-param.pipe';
+import { PROJECT_ID_PIPE } from '../../common/uuid-param.pipe';
 import { Envelope } from '../../core/envelope/envelope.decorator';
+import { ErrorCode } from '../../core/errors/error-code';
 import { CreateSiteDto, UpdateSiteDto } from './sites.dto';
 import { SitesService } from './sites.service';
+
+const SITE_ID_PIPE = new IntIdParamPipe(ErrorCode.SITE_NOT_FOUND);
 
 @ApiTags('admin: licence verification')
 @Envelope('admin')
@@ -17,25 +20,25 @@ export class SitesController {
   constructor(private readonly sites: SitesService) {}
 
   @Post()
-  create(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Body() body: CreateSiteDto) {
+  create(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Body() body: CreateSiteDto) {
     return this.sites.create(actor, id, body);
   }
 
   @Get()
-  list(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Query() query: PageQuery) {
+  list(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Query() query: PageQuery) {
     return this.sites.list(actor, id, query);
   }
 
   @Get(':siteId')
-  get(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Param('siteId', IntIdParamPipe) siteId: number) {
+  get(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Param('siteId', SITE_ID_PIPE) siteId: number) {
     return this.sites.get(actor, id, siteId);
   }
 
   @Patch(':siteId')
   update(
     @CurrentAdmin() actor: AdminPrincipal,
-    @Param('id', UuidParamPipe) id: string,
-    @Param('siteId', IntIdParamPipe) siteId: number,
+    @Param('id', PROJECT_ID_PIPE) id: string,
+    @Param('siteId', SITE_ID_PIPE) siteId: number,
     @Body() body: UpdateSiteDto,
   ) {
     return this.sites.update(actor, id, siteId, body);
@@ -45,8 +48,8 @@ export class SitesController {
   @HttpCode(204)
   async remove(
     @CurrentAdmin() actor: AdminPrincipal,
-    @Param('id', UuidParamPipe) id: string,
-    @Param('siteId', IntIdParamPipe) siteId: number,
+    @Param('id', PROJECT_ID_PIPE) id: string,
+    @Param('siteId', SITE_ID_PIPE) siteId: number,
   ): Promise<void> {
     await this.sites.remove(actor, id, siteId);
   }

@@ -73,7 +73,7 @@ export class SitesService {
       return await this.sites.save(row);
     } catch (error) {
       if (isUniqueViolation(error)) {
-        throw new ServiceError(ErrorCode.CONFLICT, `The site ${row.domain} is already authorized for this project`, { details: ['domain'] });
+        throw new ServiceError(ErrorCode.SITE_EXISTS, undefined, { details: ['domain'] });
       }
       throw error;
     }
@@ -87,5 +87,5 @@ export class SitesService {
 }
 
 function notFound(): ServiceError {
-  return new ServiceError(ErrorCode.NOT_FOUND, 'Site not found');
+  return new ServiceError(ErrorCode.SITE_NOT_FOUND);
 }

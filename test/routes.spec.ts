@@ -1,0 +1,148 @@
+import { familyOfPath } from '../src/core/envelope/family';
+import { declaredRoutes } from './support/routes';
+
+/**
+ * Every route with its method, envelope family and auth scheme. A route that loses its guard or
+ * moves family changes this list, and the diff is reviewed.
+ */
+const ROUTES = [
+  'DELETE /admin/v1/projects/:id/announcements/:annId admin admin-bearer',
+  'DELETE /admin/v1/projects/:id/cards/:cardId admin admin-bearer',
+  'DELETE /admin/v1/projects/:id/cards/:cardId/devices/:machine admin admin-bearer',
+  'GET /admin/v1/projects/:id/announcements admin admin-bearer',
+  'GET /admin/v1/projects/:id/app-users admin admin-bearer',
+  'GET /admin/v1/projects/:id/app-users/:userId admin admin-bearer',
+  'GET /admin/v1/projects/:id/announcements/:annId admin admin-bearer',
+  'GET /admin/v1/projects/:id/cards admin admin-bearer',
+  'GET /admin/v1/projects/:id/cards/:cardId admin admin-bearer',
+  'GET /admin/v1/projects/:id/cards/export.csv admin admin-bearer',
+  'GET /admin/v1/projects/:id/logs admin admin-bearer',
+  'GET /admin/v1/projects/:id/stats admin admin-bearer',
+  'PATCH /admin/v1/projects/:id/announcements/:annId admin admin-bearer',
+  'PATCH /admin/v1/projects/:id/app-users/:userId admin admin-bearer',
+  'PATCH /admin/v1/projects/:id/cards/:cardId admin admin-bearer',
+  'POST /admin/v1/projects/:id/announcements admin admin-bearer',
+  'POST /admin/v1/projects/:id/cards admin admin-bearer',
+  'POST /admin/v1/projects/:id/cards/bulk admin admin-bearer',
+  'POST /admin/v1/projects/:id/cards/import admin admin-bearer',
+  'POST /admin/v1/projects/:id/sessions/revoke admin admin-bearer',
+  'POST /api/app-users/login legacy none',
+  'POST /api/app-users/register legacy none',
+  'POST /api/legacy/v3/cards/login standard hmac',
+  'POST /api/v1/cards/login standard hmac',
+  'POST /api/v1/cards/checkout standard hmac',
+  'POST /api/v1/cards/heartbeat standard session-bearer',
+  'POST /api/v1/cards/info standard hmac',
+  'POST /api/v1/cards/topup standard hmac',
+  'POST /api/v1/cards/unbind standard hmac',
+  'POST /api/v1/portal/cards/info standard none',
+  'POST /api/v1/portal/cards/topup standard none',
+  'POST /api/v1/portal/cards/unbind standard none',
+  'POST /api/v1/users/heartbeat standard session-bearer',
+  'POST /api/v1/users/login standard hmac',
+  'POST /api/v1/users/register standard hmac',
+  'DELETE /admin/v1/projects/:id admin admin-bearer',
+  'DELETE /admin/v1/projects/:id/connect/customization admin admin-bearer',
+  'DELETE /admin/v1/projects/:id/files/:fileId admin admin-bearer',
+  'DELETE /admin/v1/projects/:id/versions/:versionId admin admin-bearer',
+  'DELETE /admin/v1/projects/:id/blacklist/:entryId admin admin-bearer',
+  'DELETE /admin/v1/projects/:id/sites/:siteId admin admin-bearer',
+  'DELETE /admin/v1/projects/:id/variables/:variableId admin admin-bearer',
+  'GET /admin/v1/projects/:id/connect/customization admin admin-bearer',
+  'POST /admin/v1/projects/:id/connect/customization/preview admin admin-bearer',
+  'PUT /admin/v1/projects/:id/connect/customization admin admin-bearer',
+  'POST /connect/:programId connect none',
+  'POST /conncet/:programId connect none',
+  'GET /admin/v1/auth/me admin admin-bearer',
+  'GET /admin/v1/authors admin admin-bearer',
+  'GET /admin/v1/authors/:id admin admin-bearer',
+  'GET /admin/v1/platform/announcements admin admin-bearer',
+  'GET /admin/v1/platform/interfaces admin admin-bearer',
+  'GET /admin/v1/platform/settings admin admin-bearer',
+  'GET /admin/v1/projects admin admin-bearer',
+  'GET /admin/v1/projects/:id admin admin-bearer',
+  'GET /admin/v1/projects/:id/files admin admin-bearer',
+  'GET /admin/v1/projects/:id/files/:fileId admin admin-bearer',
+  'GET /admin/v1/projects/:id/interfaces admin admin-bearer',
+  'GET /admin/v1/projects/:id/versions admin admin-bearer',
+  'GET /admin/v1/projects/:id/versions/:versionId admin admin-bearer',
+  'GET /admin/v1/projects/:id/blacklist admin admin-bearer',
+  'GET /admin/v1/projects/:id/sites admin admin-bearer',
+  'GET /admin/v1/projects/:id/sites/:siteId admin admin-bearer',
+  'GET /admin/v1/projects/:id/variables admin admin-bearer',
+  'GET /admin/v1/projects/:id/variables/:variableId admin admin-bearer',
+  'GET /api/announcement legacy none',
+  'GET /api/latest_version legacy none',
+  'GET /api/download/:id legacy signed-url',
+  'GET /api/paycheck legacy none',
+  'GET /health/live - none',
+  'GET /health/ready - none',
+  'GET /metrics - none',
+  'PATCH /admin/v1/authors/:id admin admin-bearer',
+  'PATCH /admin/v1/projects/:id admin admin-bearer',
+  'PATCH /admin/v1/projects/:id/versions/:versionId admin admin-bearer',
+  'PATCH /admin/v1/projects/:id/sites/:siteId admin admin-bearer',
+  'PATCH /admin/v1/projects/:id/variables/:variableId admin admin-bearer',
+  'POST /admin/v1/auth/login admin none',
+  'POST /admin/v1/auth/logout admin admin-bearer',
+  'POST /admin/v1/authors admin admin-bearer',
+  'POST /admin/v1/platform/announcements admin admin-bearer',
+  'POST /admin/v1/projects admin admin-bearer',
+  'POST /admin/v1/projects/:id/files admin admin-bearer',
+  'POST /admin/v1/projects/:id/secrets/:name/rotate admin admin-bearer',
+  'GET /admin/v1/projects/:id/signing-keys admin admin-bearer',
+  'POST /admin/v1/projects/:id/signing-keys/rotate admin admin-bearer',
+  'POST /admin/v1/projects/:id/versions admin admin-bearer',
+  'POST /admin/v1/projects/:id/blacklist admin admin-bearer',
+  'POST /admin/v1/projects/:id/sites admin admin-bearer',
+  'POST /admin/v1/projects/:id/variables admin admin-bearer',
+  'POST /api/announcement legacy none',
+  'POST /api/latest_version legacy none',
+  'POST /api/app legacy md5',
+  'POST /api/card_login legacy md5',
+  'POST /api/check legacy none',
+  'POST /api/kmlogon legacy none',
+  'POST /api/kmunmachine legacy none',
+  'POST /api/legacy/v1/app legacy md5',
+  'POST /api/paycheck legacy none',
+  'POST /api/unbind_machine legacy md5',
+  'POST /api/verify legacy none',
+  'POST /api/v1/apps/version standard hmac',
+  'PUT /admin/v1/platform/interfaces/:name admin admin-bearer',
+  'PUT /admin/v1/platform/settings admin admin-bearer',
+  'PUT /admin/v1/projects/:id/connect admin admin-bearer',
+  'PUT /admin/v1/projects/:id/entitlements admin admin-bearer',
+  'PUT /admin/v1/projects/:id/interfaces/:name admin admin-bearer',
+];
+
+/**
+ * The route snapshot, read from module and controller metadata without booting the application
+ * (test/support/routes.ts); test/routing.e2e-spec.ts checks that the booted application's route
+ * registry serves exactly these routes.
+ */
+describe('route snapshot', () => {
+  const routes = declaredRoutes();
+
+  it('lists every route with its family and auth scheme', () => {
+    expect(routes.map((r) => `${r.method} ${r.path} ${r.family ?? '-'} ${r.auth ?? '-'}`).sort()).toEqual([...ROUTES].sort());
+  });
+
+  it("declares on every client or admin route the envelope its path's family renders errors in", () => {
+    for (const route of routes) {
+      if (route.family) expect(`${route.path} ${familyOfPath(route.path)}`).toBe(`${route.path} ${route.family}`);
+    }
+  });
+
+  it('guards every route whose auth scheme is checked by a guard', () => {
+    const guardOf: Partial<Record<string, string>> = {
+      'admin-bearer': 'AdminAuthGuard',
+      hmac: 'HmacGuard',
+      md5: 'LegacyProgramGuard',
+      'session-bearer': 'SessionBearerGuard',
+    };
+    for (const route of routes) {
+      const guard = guardOf[route.auth ?? ''];
+      if (guard) expect(`${route.method} ${route.path} ${route.guards.join(',')}`).toContain(guard);
+    }
+  });
+});
