@@ -8,10 +8,11 @@ import { CreateSitesAndBlacklist1764400000000 } from './1764400000000-CreateSite
 import { CreateRemoteVariables1764500000000 } from './1764500000000-CreateRemoteVariables';
 import { AllowAesGcmTransport1764600000000 } from './1764600000000-AllowAesGcmTransport';
 import { CreateSigningKeys1764700000000 } from './1764700000000-CreateSigningKeys';
+import { AddCardKindsAndSeats1764800000000 } from './1764800000000-AddCardKindsAndSeats';
 
 /** Every migration, in order. Listed explicitly so the same list works compiled and under Jest. */
 export const MIGRATIONS = [
   CreateFoundation1763800000000, CreateCardsAndConnect1763900000000, CreateSessions1764000000000, CreateVersionsAndFiles1764100000000,
   CreateAppUsers1764200000000, AddLoginTokenHash1764300000000, CreateSitesAndBlacklist1764400000000, CreateRemoteVariables1764500000000,
-  AllowAesGcmTransport1764600000000, CreateSigningKeys1764700000000,
+  AllowAesGcmTransport1764600000000, CreateSigningKeys1764700000000, AddCardKindsAndSeats1764800000000,
 ];

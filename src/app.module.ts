@@ -5,6 +5,7 @@ import { AnnouncementsModule } from './announcements/announcements.module';
 import { AuthorsModule } from './authors/authors.module';
 import { CardsModule } from './cards/cards.module';
 import { ConnectModule } from './connect/connect.module';
+import { PortalModule } from './portal/portal.module';
 import { SdkModule } from './sdk/sdk.module';
 import { V3Module } from './v3/v3.module';
 import { BaselineController } from './bench/baseline.controller';
@@ -41,6 +42,7 @@ export class AppModule {
         ConnectModule,
         V3Module,
         SdkModule,
+        PortalModule,
         FilesModule,
         VersionsModule,
         AppUsersModule,
@@ -49,7 +51,7 @@ export class AppModule {
         LegacyModule,
         VerifyModule,
       ],
-      // The benchmark's bare route (bench/run.mjs) exists only when asked for.
+      // The benchmark's bare route (bench/run.ts) exists only when asked for.
       controllers: [HealthController, ...(config.BENCH_BASELINE === '1' ? [BaselineController] : [])],
     };
   }

@@ -5,14 +5,24 @@ import { CARD_CODE_ALPHABET, CardCodeGenerator } from '../src/cards/card-codes';
 import { CardDevice } from '../src/cards/card-device.entity';
 import { Card } from '../src/cards/card.entity';
 import { AdminClient } from './support/admin-client';
-import { BAD_REQUEST, CONFLICT, expectAdminError, NOT_FOUND, UNAUTHENTICATED } from './support/admin-errors';
+import {
+  BAD_REQUEST,
+  CARD_DEVICE_NOT_FOUND,
+  CARD_NOT_FOUND,
+  expectAdminError,
+  IDEMPOTENCY_KEY_REUSED,
+  PROJECT_NOT_FOUND,
+  UNAUTHENTICATED,
+} from './support/admin-errors';
 import { startTestApp, TestApp, unique } from './support/test-app';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const BODY = `[${CARD_CODE_ALPHABET}]{20}`;
 const CODE = new RegExp(`^${BODY}$`);
-const CSV_HEADER = 'id,code,status,duration_seconds,device_limit,activated_at,expires_at,use_count,last_login_at,note,batch_id';
+const CSV_HEADER =
+  'id,code,status,duration_seconds,device_limit,activated_at,expires_at,use_count,last_login_at,note,batch_id,' +
+  'kind,uses_left,concurrent_limit,unbind_count,created_at,devices';
 const DAY = 86_400_000;
 
 type CardBody = {
@@ -80,6 +90,9 @@ describe('cards admin API (e2e)', () => {
           id: expect.any(Number),
           code: expect.stringMatching(CODE),
           status: 'unused',
+          kind: 'time',
+          uses_left: null,
+          concurrent_limit: null,
           duration_seconds: 86400,
           device_limit: 3,
           activated_at: null,
@@ -175,7 +188,7 @@ describe('cards admin API (e2e)', () => {
         { count: 2, duration_seconds: 600, prefix: 'B-' },
         { count: 2, duration_seconds: 600 },
       ]) {
-        expectAdminError(await a.client.post(cardsOf(p), body).set('Idempotency-Key', key), 409, CONFLICT, 'Idempotency-Key');
+        expectAdminError(await a.client.post(cardsOf(p), body).set('Idempotency-Key', key), 409, IDEMPOTENCY_KEY_REUSED, 'Idempotency-Key');
       }
       expect((await list(p)).total).toBe(2);
     });
@@ -339,6 +352,7 @@ describe('cards admin API (e2e)', () => {
         expect(row).toEqual([
           String(card.id), card.code, card.status, String(card.duration_seconds), String(card.device_limit), card.activated_at ?? '',
           card.expires_at ?? '', String(card.use_count), card.last_login_at ?? '', card.note ?? '', card.batch_id ?? '',
+          'time', '', '', '0', expect.stringMatching(ISO), '',
         ]);
       }
       expect(rows[1][9]).toBe('first, "quoted"\nbatch');
@@ -438,9 +452,9 @@ describe('cards admin API (e2e)', () => {
       const [card, kept] = (await generate(project, { count: 2, duration_seconds: 60 })).items;
       const res = await a.client.delete(`${cardsOf(project)}/${card.id}`).expect(204);
       expect(res.text).toBe('');
-      expectAdminError(await a.client.get(`${cardsOf(project)}/${card.id}`), 404, NOT_FOUND);
-      expectAdminError(await a.client.patch(`${cardsOf(project)}/${card.id}`, { status: 'banned' }), 404, NOT_FOUND);
-      expectAdminError(await a.client.delete(`${cardsOf(project)}/${card.id}`), 404, NOT_FOUND);
+      expectAdminError(await a.client.get(`${cardsOf(project)}/${card.id}`), 404, CARD_NOT_FOUND);
+      expectAdminError(await a.client.patch(`${cardsOf(project)}/${card.id}`, { status: 'banned' }), 404, CARD_NOT_FOUND);
+      expectAdminError(await a.client.delete(`${cardsOf(project)}/${card.id}`), 404, CARD_NOT_FOUND);
       expect((await list(project, `&batch_id=${card.batch_id}`)).items.map((c) => c.id)).toEqual([kept.id]);
     });
 
@@ -458,8 +472,8 @@ describe('cards admin API (e2e)', () => {
       const res = await a.client.delete(`${cardsOf(project)}/${card.id}/devices/${encodeURIComponent('PC 01:ab')}`).expect(204);
       expect(res.text).toBe('');
       expect((await getCard(project, card.id)).devices).toEqual([{ machine_code: 'laptop-2', bound_at: '2025-01-02T00:00:00.000Z' }]);
-      expectAdminError(await a.client.delete(`${cardsOf(project)}/${card.id}/devices/${encodeURIComponent('PC 01:ab')}`), 404, NOT_FOUND);
-      expectAdminError(await a.client.delete(`${cardsOf(project)}/${card.id}/devices/LAPTOP-2`), 404, NOT_FOUND);
+      expectAdminError(await a.client.delete(`${cardsOf(project)}/${card.id}/devices/${encodeURIComponent('PC 01:ab')}`), 404, CARD_DEVICE_NOT_FOUND);
+      expectAdminError(await a.client.delete(`${cardsOf(project)}/${card.id}/devices/LAPTOP-2`), 404, CARD_DEVICE_NOT_FOUND);
       await a.client.delete(`${cardsOf(project)}/${card.id}/devices/laptop-2`).expect(204);
       expect((await getCard(project, card.id)).devices).toEqual([]);
 
@@ -486,13 +500,13 @@ describe('cards admin API (e2e)', () => {
       await deviceRepo.insert({ cardId: card.id, machineCode: 'dev-1' });
       const before = await getCard(p, card.id);
       const base = cardsOf(p);
-      expectAdminError(await b.client.post(base, { count: 1, duration_seconds: 60 }), 404, NOT_FOUND);
-      expectAdminError(await b.client.get(base), 404, NOT_FOUND);
-      expectAdminError(await b.client.get(`${base}/export.csv`), 404, NOT_FOUND);
-      expectAdminError(await b.client.get(`${base}/${card.id}`), 404, NOT_FOUND);
-      expectAdminError(await b.client.patch(`${base}/${card.id}`, { status: 'banned' }), 404, NOT_FOUND);
-      expectAdminError(await b.client.delete(`${base}/${card.id}/devices/dev-1`), 404, NOT_FOUND);
-      expectAdminError(await b.client.delete(`${base}/${card.id}`), 404, NOT_FOUND);
+      expectAdminError(await b.client.post(base, { count: 1, duration_seconds: 60 }), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await b.client.get(base), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await b.client.get(`${base}/export.csv`), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await b.client.get(`${base}/${card.id}`), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await b.client.patch(`${base}/${card.id}`, { status: 'banned' }), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await b.client.delete(`${base}/${card.id}/devices/dev-1`), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await b.client.delete(`${base}/${card.id}`), 404, PROJECT_NOT_FOUND);
       expect(await getCard(p, card.id)).toEqual(before);
       expect((await list(p)).total).toBe(1);
     });
@@ -504,12 +518,12 @@ describe('cards admin API (e2e)', () => {
       const [sibling] = (await generate(project, { count: 1, duration_seconds: 60 })).items;
       await deviceRepo.insert({ cardId: sibling.id, machineCode: 'dev-x' });
       for (const id of [other.id, sibling.id]) {
-        expectAdminError(await a.client.get(`${cardsOf(mine)}/${id}`), 404, NOT_FOUND);
-        expectAdminError(await a.client.patch(`${cardsOf(mine)}/${id}`, { status: 'banned' }), 404, NOT_FOUND);
-        expectAdminError(await a.client.delete(`${cardsOf(mine)}/${id}/devices/dev-x`), 404, NOT_FOUND);
-        expectAdminError(await a.client.delete(`${cardsOf(mine)}/${id}`), 404, NOT_FOUND);
+        expectAdminError(await a.client.get(`${cardsOf(mine)}/${id}`), 404, CARD_NOT_FOUND);
+        expectAdminError(await a.client.patch(`${cardsOf(mine)}/${id}`, { status: 'banned' }), 404, CARD_NOT_FOUND);
+        expectAdminError(await a.client.delete(`${cardsOf(mine)}/${id}/devices/dev-x`), 404, CARD_NOT_FOUND);
+        expectAdminError(await a.client.delete(`${cardsOf(mine)}/${id}`), 404, CARD_NOT_FOUND);
       }
-      expectAdminError(await b.client.get(`${cardsOf(theirs)}/${sibling.id}`), 404, NOT_FOUND);
+      expectAdminError(await b.client.get(`${cardsOf(theirs)}/${sibling.id}`), 404, CARD_NOT_FOUND);
       expect(await getCard(project, sibling.id)).toMatchObject({ status: 'unused', devices: [{ machine_code: 'dev-x', bound_at: expect.any(String) }] });
       expect((await b.client.get(`${cardsOf(theirs)}/${other.id}`).expect(200)).body.status).toBe('unused');
     });
@@ -526,14 +540,14 @@ describe('cards admin API (e2e)', () => {
 
     it('answers 404 for a card id that is not a positive 32-bit integer, and for an unknown project', async () => {
       for (const id of ['abc', '1.5', '-1', '0', '2147483648', '99999999999', 'export']) {
-        expectAdminError(await a.client.get(`${cardsOf(project)}/${id}`), 404, NOT_FOUND);
-        expectAdminError(await a.client.patch(`${cardsOf(project)}/${id}`, { note: 'x' }), 404, NOT_FOUND);
-        expectAdminError(await a.client.delete(`${cardsOf(project)}/${id}`), 404, NOT_FOUND);
+        expectAdminError(await a.client.get(`${cardsOf(project)}/${id}`), 404, CARD_NOT_FOUND);
+        expectAdminError(await a.client.patch(`${cardsOf(project)}/${id}`, { note: 'x' }), 404, CARD_NOT_FOUND);
+        expectAdminError(await a.client.delete(`${cardsOf(project)}/${id}`), 404, CARD_NOT_FOUND);
       }
-      expectAdminError(await a.client.get(`${cardsOf(project)}/2147483647`), 404, NOT_FOUND);
+      expectAdminError(await a.client.get(`${cardsOf(project)}/2147483647`), 404, CARD_NOT_FOUND);
       for (const id of ['not-a-uuid', '0d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6']) {
-        expectAdminError(await a.client.get(`/admin/v1/projects/${id}/cards`), 404, NOT_FOUND);
-        expectAdminError(await a.client.post(`/admin/v1/projects/${id}/cards`, { count: 1, duration_seconds: 1 }), 404, NOT_FOUND);
+        expectAdminError(await a.client.get(`/admin/v1/projects/${id}/cards`), 404, PROJECT_NOT_FOUND);
+        expectAdminError(await a.client.post(`/admin/v1/projects/${id}/cards`, { count: 1, duration_seconds: 1 }), 404, PROJECT_NOT_FOUND);
       }
     });
 

@@ -1,6 +1,6 @@
 import { AdminClient } from './support/admin-client';
-import { BAD_REQUEST, expectAdminError, FORBIDDEN, NOT_FOUND, UNAUTHENTICATED } from './support/admin-errors';
-import { PlatformSettingsBody, withPlatformLock } from './support/platform-state';
+import { BAD_REQUEST, expectAdminError, FORBIDDEN, INTERFACE_NOT_FOUND, UNAUTHENTICATED } from './support/admin-errors';
+import { PlatformSettingsBody } from './support/platform-state';
 import { startTestApp, TestApp, unique } from './support/test-app';
 
 const INTERFACES = [
@@ -18,24 +18,28 @@ const INTERFACES = [
   'state_check',
   'paycheck',
   'licence_verify',
+  'card_info',
+  'card_topup',
 ];
 const SETTINGS = '/admin/v1/platform/settings';
 const INTERFACES_PATH = '/admin/v1/platform/interfaces';
 const ANNOUNCEMENTS = '/admin/v1/platform/announcements';
 
 describe('platform admin API (e2e)', () => {
+  // One app for the file, on a database and a Redis database of its own (stores.ts): it starts as a
+  // new installation does. The "fresh database" tests come first, before any test changes a setting.
+  let t: TestApp;
+  let admin: AdminClient;
+  let author: AdminClient;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    admin = await AdminClient.asPlatformAdmin(t);
+    author = (await admin.createAuthor()).client;
+  });
+  afterAll(() => t.close());
+
   describe('on a fresh database', () => {
-    // Its own embedded database and in-process cache, whatever the environment shares, so the
-    // defaults are the ones a new installation starts with.
-    let fresh: TestApp;
-    let admin: AdminClient;
-
-    beforeAll(async () => {
-      fresh = await startTestApp({ DATABASE_URL: '', REDIS_URL: '' });
-      admin = await AdminClient.asPlatformAdmin(fresh);
-    });
-    afterAll(() => fresh.close());
-
     it('starts with Connect opened by the base package, minimum level 1 and legacy metering on', async () => {
       const res = await admin.get(SETTINGS).expect(200);
       expect(res.body).toEqual({
@@ -46,9 +50,9 @@ describe('platform admin API (e2e)', () => {
       });
     });
 
-    it('starts with all 14 canonical interfaces enabled', async () => {
+    it('starts with all 16 canonical interfaces enabled', async () => {
       const res = await admin.get(INTERFACES_PATH).expect(200);
-      expect(res.body).toEqual({ items: INTERFACES.map((name) => ({ name, enabled: true })), total: 14 });
+      expect(res.body).toEqual({ items: INTERFACES.map((name) => ({ name, enabled: true })), total: 16 });
     });
 
     it('starts with no platform announcements', async () => {
@@ -57,17 +61,6 @@ describe('platform admin API (e2e)', () => {
   });
 
   describe('shared deployment', () => {
-    let t: TestApp;
-    let admin: AdminClient;
-    let author: AdminClient;
-
-    beforeAll(async () => {
-      t = await startTestApp();
-      admin = await AdminClient.asPlatformAdmin(t);
-      author = (await admin.createAuthor()).client;
-    });
-    afterAll(() => t.close());
-
     const getSettings = async () => (await admin.get(SETTINGS).expect(200)).body as PlatformSettingsBody & { updated_at: string };
     const interfaceStatus = async () =>
       Object.fromEntries(
@@ -92,55 +85,51 @@ describe('platform admin API (e2e)', () => {
       });
 
       it('a partial PUT changes only the fields sent, and the next GET shows each change at once', async () => {
-        await withPlatformLock(async () => {
-          const before = await getSettings(); // also puts the settings in the cache
-          try {
-            const level = before.connect_min_level + 7;
-            const put = await admin.put(SETTINGS, { connect_min_level: level }).expect(200);
-            expect(put.body).toMatchObject({ ...before, connect_min_level: level, updated_at: expect.any(String) });
-            expect(await getSettings()).toMatchObject({ ...before, connect_min_level: level, updated_at: expect.any(String) });
+        const before = await getSettings(); // also puts the settings in the cache
+        try {
+          const level = before.connect_min_level + 7;
+          const put = await admin.put(SETTINGS, { connect_min_level: level }).expect(200);
+          expect(put.body).toMatchObject({ ...before, connect_min_level: level, updated_at: expect.any(String) });
+          expect(await getSettings()).toMatchObject({ ...before, connect_min_level: level, updated_at: expect.any(String) });
 
-            const mode = before.connect_opening_mode === 'entitlement' ? 'self_service' : 'entitlement';
-            await admin.put(SETTINGS, { connect_opening_mode: mode }).expect(200);
-            expect(await getSettings()).toMatchObject({ connect_opening_mode: mode, connect_min_level: level });
+          const mode = before.connect_opening_mode === 'entitlement' ? 'self_service' : 'entitlement';
+          await admin.put(SETTINGS, { connect_opening_mode: mode }).expect(200);
+          expect(await getSettings()).toMatchObject({ connect_opening_mode: mode, connect_min_level: level });
 
-            await admin.put(SETTINGS, { legacy_metering_enabled: !before.legacy_metering_enabled }).expect(200);
-            const after = await getSettings();
-            expect(after).toMatchObject({
-              connect_opening_mode: mode,
-              connect_min_level: level,
-              legacy_metering_enabled: !before.legacy_metering_enabled,
-            });
-            expect(new Date(after.updated_at).getTime()).toBeGreaterThanOrEqual(new Date(before.updated_at).getTime());
-
-            const empty = await admin.put(SETTINGS, {}).expect(200);
-            expect(empty.body).toMatchObject({ connect_opening_mode: mode, connect_min_level: level });
-          } finally {
-            const { connect_opening_mode, connect_min_level, legacy_metering_enabled } = before;
-            await admin.put(SETTINGS, { connect_opening_mode, connect_min_level, legacy_metering_enabled }).expect(200);
-          }
-          expect(await getSettings()).toMatchObject({
-            connect_opening_mode: before.connect_opening_mode,
-            connect_min_level: before.connect_min_level,
-            legacy_metering_enabled: before.legacy_metering_enabled,
+          await admin.put(SETTINGS, { legacy_metering_enabled: !before.legacy_metering_enabled }).expect(200);
+          const after = await getSettings();
+          expect(after).toMatchObject({
+            connect_opening_mode: mode,
+            connect_min_level: level,
+            legacy_metering_enabled: !before.legacy_metering_enabled,
           });
+          expect(new Date(after.updated_at).getTime()).toBeGreaterThanOrEqual(new Date(before.updated_at).getTime());
+
+          const empty = await admin.put(SETTINGS, {}).expect(200);
+          expect(empty.body).toMatchObject({ connect_opening_mode: mode, connect_min_level: level });
+        } finally {
+          const { connect_opening_mode, connect_min_level, legacy_metering_enabled } = before;
+          await admin.put(SETTINGS, { connect_opening_mode, connect_min_level, legacy_metering_enabled }).expect(200);
+        }
+        expect(await getSettings()).toMatchObject({
+          connect_opening_mode: before.connect_opening_mode,
+          connect_min_level: before.connect_min_level,
+          legacy_metering_enabled: before.legacy_metering_enabled,
         });
       });
 
       it('accepts every opening mode', async () => {
-        await withPlatformLock(async () => {
-          const before = await getSettings();
-          try {
-            for (const mode of ['self_service', 'entitlement', 'base_package']) {
-              expect((await admin.put(SETTINGS, { connect_opening_mode: mode }).expect(200)).body.connect_opening_mode).toBe(
-                mode,
-              );
-              expect((await getSettings()).connect_opening_mode).toBe(mode);
-            }
-          } finally {
-            await admin.put(SETTINGS, { connect_opening_mode: before.connect_opening_mode }).expect(200);
+        const before = await getSettings();
+        try {
+          for (const mode of ['self_service', 'entitlement', 'base_package']) {
+            expect((await admin.put(SETTINGS, { connect_opening_mode: mode }).expect(200)).body.connect_opening_mode).toBe(
+              mode,
+            );
+            expect((await getSettings()).connect_opening_mode).toBe(mode);
           }
-        });
+        } finally {
+          await admin.put(SETTINGS, { connect_opening_mode: before.connect_opening_mode }).expect(200);
+        }
       });
 
       it.each<[string, Record<string, unknown>, string]>([
@@ -153,45 +142,41 @@ describe('platform admin API (e2e)', () => {
         ['metering as a string', { legacy_metering_enabled: 'false' }, 'legacy_metering_enabled'],
         ['an unknown field', { connect_enabled: true }, 'connect_enabled'],
       ])('answers 400 naming the field for %s, and changes nothing', async (_label, body, field) => {
-        await withPlatformLock(async () => {
-          const before = await getSettings();
-          const other = before.connect_min_level + 1; // a valid change in the same body must not be applied either
-          expectAdminError(await admin.put(SETTINGS, { connect_min_level: other, ...body }), 400, BAD_REQUEST, field);
-          expect(await getSettings()).toEqual(before);
-        });
+        const before = await getSettings();
+        const other = before.connect_min_level + 1; // a valid change in the same body must not be applied either
+        expectAdminError(await admin.put(SETTINGS, { connect_min_level: other, ...body }), 400, BAD_REQUEST, field);
+        expect(await getSettings()).toEqual(before);
       });
     });
 
     describe('interfaces', () => {
-      it('lists the 14 canonical interfaces by name, each with an enabled flag', async () => {
+      it('lists the 16 canonical interfaces by name, each with an enabled flag', async () => {
         const res = await admin.get(INTERFACES_PATH).expect(200);
-        expect(res.body.total).toBe(14);
+        expect(res.body.total).toBe(16);
         expect(res.body.items.map((i: { name: string }) => i.name)).toEqual(INTERFACES);
         for (const item of res.body.items) expect(Object.keys(item).sort()).toEqual(['enabled', 'name']);
       });
 
       it('PUT switches one interface off platform-wide and back on, and the next GET shows each change', async () => {
-        await withPlatformLock(async () => {
-          const before = await interfaceStatus(); // also puts the list in the cache
-          try {
-            const off = await admin.put(`${INTERFACES_PATH}/get_file`, { enabled: false }).expect(200);
-            expect(off.body).toEqual({ name: 'get_file', enabled: false });
-            expect(await interfaceStatus()).toEqual({ ...before, get_file: false });
+        const before = await interfaceStatus(); // also puts the list in the cache
+        try {
+          const off = await admin.put(`${INTERFACES_PATH}/get_file`, { enabled: false }).expect(200);
+          expect(off.body).toEqual({ name: 'get_file', enabled: false });
+          expect(await interfaceStatus()).toEqual({ ...before, get_file: false });
 
-            const on = await admin.put(`${INTERFACES_PATH}/get_file`, { enabled: true }).expect(200);
-            expect(on.body).toEqual({ name: 'get_file', enabled: true });
-            expect(await interfaceStatus()).toEqual({ ...before, get_file: true });
-          } finally {
-            await admin.put(`${INTERFACES_PATH}/get_file`, { enabled: before.get_file }).expect(200);
-          }
-        });
+          const on = await admin.put(`${INTERFACES_PATH}/get_file`, { enabled: true }).expect(200);
+          expect(on.body).toEqual({ name: 'get_file', enabled: true });
+          expect(await interfaceStatus()).toEqual({ ...before, get_file: true });
+        } finally {
+          await admin.put(`${INTERFACES_PATH}/get_file`, { enabled: before.get_file }).expect(200);
+        }
       });
 
       it('answers 404 for an unknown or legacy-alias interface name, listing the allowed ones', async () => {
         for (const name of ['kmlogon', 'card-login', 'CARD_LOGIN', 'nope']) {
           const res = await admin.put(`${INTERFACES_PATH}/${name}`, { enabled: false });
-          expectAdminError(res, 404, NOT_FOUND);
-          expect(res.body.error.details.allowed).toEqual(INTERFACES);
+          expectAdminError(res, 404, INTERFACE_NOT_FOUND);
+          expect(res.body.error.details).toEqual({ name, allowed: INTERFACES });
         }
         expect(Object.keys(await interfaceStatus())).toEqual(INTERFACES);
       });
@@ -202,11 +187,9 @@ describe('platform admin API (e2e)', () => {
         ['enabled as a number', { enabled: 0 }, 'enabled'],
         ['an unknown field', { enabled: true, daily_quota: 3 }, 'daily_quota'],
       ])('answers 400 naming the field for %s', async (_label, body, field) => {
-        await withPlatformLock(async () => {
-          const before = await interfaceStatus();
-          expectAdminError(await admin.put(`${INTERFACES_PATH}/paycheck`, body), 400, BAD_REQUEST, field);
-          expect(await interfaceStatus()).toEqual(before);
-        });
+        const before = await interfaceStatus();
+        expectAdminError(await admin.put(`${INTERFACES_PATH}/paycheck`, body), 400, BAD_REQUEST, field);
+        expect(await interfaceStatus()).toEqual(before);
       });
     });
 
@@ -260,20 +243,18 @@ describe('platform admin API (e2e)', () => {
 
     describe('access', () => {
       it('answers 403 (11002) to an author on settings and interfaces, and changes nothing', async () => {
-        await withPlatformLock(async () => {
-          const settings = await getSettings();
-          const interfaces = await interfaceStatus();
-          expectAdminError(await author.get(SETTINGS), 403, FORBIDDEN);
-          expectAdminError(await author.put(SETTINGS, { connect_opening_mode: 'self_service' }), 403, FORBIDDEN);
-          expectAdminError(await author.get(INTERFACES_PATH), 403, FORBIDDEN);
-          expectAdminError(
-            await author.put(`${INTERFACES_PATH}/card_login`, { enabled: !interfaces.card_login }),
-            403,
-            FORBIDDEN,
-          );
-          expect(await getSettings()).toEqual(settings);
-          expect(await interfaceStatus()).toEqual(interfaces);
-        });
+        const settings = await getSettings();
+        const interfaces = await interfaceStatus();
+        expectAdminError(await author.get(SETTINGS), 403, FORBIDDEN);
+        expectAdminError(await author.put(SETTINGS, { connect_opening_mode: 'self_service' }), 403, FORBIDDEN);
+        expectAdminError(await author.get(INTERFACES_PATH), 403, FORBIDDEN);
+        expectAdminError(
+          await author.put(`${INTERFACES_PATH}/card_login`, { enabled: !interfaces.card_login }),
+          403,
+          FORBIDDEN,
+        );
+        expect(await getSettings()).toEqual(settings);
+        expect(await interfaceStatus()).toEqual(interfaces);
       });
 
       it('answers 401 (11001) on every platform route without a valid token', async () => {

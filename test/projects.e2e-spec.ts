@@ -1,6 +1,15 @@
 import { AdminClient } from './support/admin-client';
-import { BAD_REQUEST, CONFLICT, expectAdminError, FORBIDDEN, NOT_FOUND, UNAUTHENTICATED } from './support/admin-errors';
-import { withPlatformInterface, withPlatformLock, withPlatformSettings } from './support/platform-state';
+import {
+  BAD_REQUEST,
+  CONNECT_NOT_SELF_SERVICE,
+  expectAdminError,
+  FORBIDDEN,
+  INTERFACE_NOT_FOUND,
+  PROJECT_NOT_FOUND,
+  SECRET_NOT_FOUND,
+  UNAUTHENTICATED,
+} from './support/admin-errors';
+import { withPlatformInterface, withPlatformSettings } from './support/platform-state';
 import { startTestApp, TestApp, unique } from './support/test-app';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -21,6 +30,8 @@ const INTERFACES = [
   'state_check',
   'paycheck',
   'licence_verify',
+  'card_info',
+  'card_topup',
 ];
 const SECRETS = ['api_secret', 'legacy_secret', 'transport_key'] as const;
 const PROJECTS = '/admin/v1/projects';
@@ -43,6 +54,9 @@ const DEFAULT_SETTINGS = {
   connect_enabled: false,
   response_signing: true,
   offline_grace_seconds: 0,
+  concurrent_limit: null,
+  seat_policy: 'refuse',
+  portal_enabled: true,
 };
 
 type Project = Record<string, unknown> & { id: string; program_id: string; owner_id: string; name: string };
@@ -186,7 +200,7 @@ describe('projects admin API (e2e)', () => {
     it('refuses connect_enabled at creation (409) outside the self-service mode', async () => {
       await withPlatformSettings(admin, { connect_opening_mode: 'base_package' }, async () => {
         const name = unique('EarlyConnect ');
-        expectAdminError(await a.client.post(PROJECTS, { name, connect_enabled: true }), 409, CONFLICT);
+        expectAdminError(await a.client.post(PROJECTS, { name, connect_enabled: true }), 409, CONNECT_NOT_SELF_SERVICE);
         expect((await list(a.client, `&q=${encodeURIComponent(name)}`)).total).toBe(0);
       });
     });
@@ -326,7 +340,7 @@ describe('projects admin API (e2e)', () => {
         'device_limit',
       );
       expect(await get(a.client, p.id)).toEqual(before);
-      expectAdminError(await admin.put(`${PROJECTS}/0d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6/entitlements`, full), 404, NOT_FOUND);
+      expectAdminError(await admin.put(`${PROJECTS}/0d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6/entitlements`, full), 404, PROJECT_NOT_FOUND);
     });
   });
 
@@ -353,7 +367,7 @@ describe('projects admin API (e2e)', () => {
       const p = await create(a.client);
       const before = await get(a.client, p.id);
       for (const name of ['password', 'API_SECRET', 'transport-key']) {
-        expectAdminError(await a.client.post(`${PROJECTS}/${p.id}/secrets/${name}/rotate`), 404, NOT_FOUND);
+        expectAdminError(await a.client.post(`${PROJECTS}/${p.id}/secrets/${name}/rotate`), 404, SECRET_NOT_FOUND);
       }
       expect(await get(a.client, p.id)).toEqual(before);
     });
@@ -367,25 +381,23 @@ describe('projects admin API (e2e)', () => {
   });
 
   describe('interfaces', () => {
-    it('lists the 14 interfaces authorized, without quota, with the platform status', async () => {
+    it('lists the 16 interfaces authorized, without quota, with the platform status', async () => {
       const p = await create(a.client);
-      await withPlatformLock(async () => {
-        const platform = (await admin.get('/admin/v1/platform/interfaces').expect(200)).body.items as Array<{
-          name: string;
-          enabled: boolean;
-        }>;
-        const res = await a.client.get(`${PROJECTS}/${p.id}/interfaces`).expect(200);
-        expect(res.body).toEqual({
-          items: INTERFACES.map((name) => ({
-            name,
-            authorized: true,
-            daily_quota: null,
-            platform_enabled: platform.find((i) => i.name === name)!.enabled,
-          })),
-          total: 14,
-        });
-        expect((await admin.get(`${PROJECTS}/${p.id}/interfaces`).expect(200)).body).toEqual(res.body);
+      const platform = (await admin.get('/admin/v1/platform/interfaces').expect(200)).body.items as Array<{
+        name: string;
+        enabled: boolean;
+      }>;
+      const res = await a.client.get(`${PROJECTS}/${p.id}/interfaces`).expect(200);
+      expect(res.body).toEqual({
+        items: INTERFACES.map((name) => ({
+          name,
+          authorized: true,
+          daily_quota: null,
+          platform_enabled: platform.find((i) => i.name === name)!.enabled,
+        })),
+        total: 16,
       });
+      expect((await admin.get(`${PROJECTS}/${p.id}/interfaces`).expect(200)).body).toEqual(res.body);
     });
 
     it('shows an interface switched off platform-wide as platform_enabled false', async () => {
@@ -440,7 +452,7 @@ describe('projects admin API (e2e)', () => {
         FORBIDDEN,
       );
       for (const name of ['kmlogon', 'nope']) {
-        expectAdminError(await admin.put(`${PROJECTS}/${p.id}/interfaces/${name}`, { authorized: false }), 404, NOT_FOUND);
+        expectAdminError(await admin.put(`${PROJECTS}/${p.id}/interfaces/${name}`, { authorized: false }), 404, INTERFACE_NOT_FOUND);
       }
       for (const [body, field] of [
         [{ authorized: false, daily_quota: -1 }, 'daily_quota'],
@@ -456,7 +468,7 @@ describe('projects admin API (e2e)', () => {
       expectAdminError(
         await admin.put(`${PROJECTS}/0d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6/interfaces/card_login`, { authorized: false }),
         404,
-        NOT_FOUND,
+        PROJECT_NOT_FOUND,
       );
     });
   });
@@ -466,11 +478,11 @@ describe('projects admin API (e2e)', () => {
       const p = await create(a.client);
       for (const mode of ['base_package', 'entitlement'] as const) {
         await withPlatformSettings(admin, { connect_opening_mode: mode }, async () => {
-          expectAdminError(await a.client.put(`${PROJECTS}/${p.id}/connect`, { enabled: true }), 409, CONFLICT);
+          expectAdminError(await a.client.put(`${PROJECTS}/${p.id}/connect`, { enabled: true }), 409, CONNECT_NOT_SELF_SERVICE);
           expectAdminError(
             await a.client.patch(`${PROJECTS}/${p.id}`, { connect_enabled: true, device_limit: 2 }),
             409,
-            CONFLICT,
+            CONNECT_NOT_SELF_SERVICE,
           );
         });
       }
@@ -506,11 +518,11 @@ describe('projects admin API (e2e)', () => {
       await admin.put(`${PROJECTS}/${p.id}/interfaces/card_login`, { authorized: false, daily_quota: 1 }).expect(200);
       const res = await a.client.delete(`${PROJECTS}/${p.id}`).expect(204);
       expect(res.text).toBe('');
-      expectAdminError(await a.client.get(`${PROJECTS}/${p.id}`), 404, NOT_FOUND);
-      expectAdminError(await admin.get(`${PROJECTS}/${p.id}`), 404, NOT_FOUND);
-      expectAdminError(await a.client.get(`${PROJECTS}/${p.id}/interfaces`), 404, NOT_FOUND);
-      expectAdminError(await a.client.patch(`${PROJECTS}/${p.id}`, { device_limit: 2 }), 404, NOT_FOUND);
-      expectAdminError(await a.client.delete(`${PROJECTS}/${p.id}`), 404, NOT_FOUND);
+      expectAdminError(await a.client.get(`${PROJECTS}/${p.id}`), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await admin.get(`${PROJECTS}/${p.id}`), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await a.client.get(`${PROJECTS}/${p.id}/interfaces`), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await a.client.patch(`${PROJECTS}/${p.id}`, { device_limit: 2 }), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await a.client.delete(`${PROJECTS}/${p.id}`), 404, PROJECT_NOT_FOUND);
       expect((await list(a.client)).items.map((x) => x.id)).not.toContain(p.id);
       expect((await list(admin, `&q=${p.program_id}`)).total).toBe(0);
     });
@@ -518,7 +530,7 @@ describe('projects admin API (e2e)', () => {
     it('lets a platform admin delete any project', async () => {
       const p = await create(b.client);
       await admin.delete(`${PROJECTS}/${p.id}`).expect(204);
-      expectAdminError(await b.client.get(`${PROJECTS}/${p.id}`), 404, NOT_FOUND);
+      expectAdminError(await b.client.get(`${PROJECTS}/${p.id}`), 404, PROJECT_NOT_FOUND);
     });
   });
 
@@ -527,14 +539,14 @@ describe('projects admin API (e2e)', () => {
       const p = await create(a.client);
       const before = await get(a.client, p.id);
       const base = `${PROJECTS}/${p.id}`;
-      expectAdminError(await b.client.get(base), 404, NOT_FOUND);
-      expectAdminError(await b.client.patch(base, { name: 'Taken over', device_limit: 9 }), 404, NOT_FOUND);
-      expectAdminError(await b.client.patch(base, { basic_package: false }), 404, NOT_FOUND);
-      expectAdminError(await b.client.delete(base), 404, NOT_FOUND);
-      for (const s of SECRETS) expectAdminError(await b.client.post(`${base}/secrets/${s}/rotate`), 404, NOT_FOUND);
-      expectAdminError(await b.client.get(`${base}/interfaces`), 404, NOT_FOUND);
+      expectAdminError(await b.client.get(base), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await b.client.patch(base, { name: 'Taken over', device_limit: 9 }), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await b.client.patch(base, { basic_package: false }), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await b.client.delete(base), 404, PROJECT_NOT_FOUND);
+      for (const s of SECRETS) expectAdminError(await b.client.post(`${base}/secrets/${s}/rotate`), 404, PROJECT_NOT_FOUND);
+      expectAdminError(await b.client.get(`${base}/interfaces`), 404, PROJECT_NOT_FOUND);
       await withPlatformSettings(admin, { connect_opening_mode: 'self_service' }, async () => {
-        expectAdminError(await b.client.put(`${base}/connect`, { enabled: true }), 404, NOT_FOUND);
+        expectAdminError(await b.client.put(`${base}/connect`, { enabled: true }), 404, PROJECT_NOT_FOUND);
       });
       expect(await get(a.client, p.id)).toEqual(before);
       await a.client.get(base).expect(200);
@@ -602,17 +614,17 @@ describe('projects admin API (e2e)', () => {
 
     it('answers 404 for an id that is not a UUID, and for an unknown one', async () => {
       for (const id of ['12345678', 'not-a-uuid', '0d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6']) {
-        expectAdminError(await a.client.get(`${PROJECTS}/${id}`), 404, NOT_FOUND);
-        expectAdminError(await admin.patch(`${PROJECTS}/${id}`, { device_limit: 2 }), 404, NOT_FOUND);
-        expectAdminError(await admin.delete(`${PROJECTS}/${id}`), 404, NOT_FOUND);
-        expectAdminError(await a.client.post(`${PROJECTS}/${id}/secrets/api_secret/rotate`), 404, NOT_FOUND);
-        expectAdminError(await admin.get(`${PROJECTS}/${id}/interfaces`), 404, NOT_FOUND);
+        expectAdminError(await a.client.get(`${PROJECTS}/${id}`), 404, PROJECT_NOT_FOUND);
+        expectAdminError(await admin.patch(`${PROJECTS}/${id}`, { device_limit: 2 }), 404, PROJECT_NOT_FOUND);
+        expectAdminError(await admin.delete(`${PROJECTS}/${id}`), 404, PROJECT_NOT_FOUND);
+        expectAdminError(await a.client.post(`${PROJECTS}/${id}/secrets/api_secret/rotate`), 404, PROJECT_NOT_FOUND);
+        expectAdminError(await admin.get(`${PROJECTS}/${id}/interfaces`), 404, PROJECT_NOT_FOUND);
       }
     });
 
     it('the program ID is not accepted where the internal key is expected', async () => {
       const p = await create(a.client);
-      expectAdminError(await a.client.get(`${PROJECTS}/${p.program_id}`), 404, NOT_FOUND);
+      expectAdminError(await a.client.get(`${PROJECTS}/${p.program_id}`), 404, PROJECT_NOT_FOUND);
     });
 
     it('answers 401 on every project route without a valid token', async () => {

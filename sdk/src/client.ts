@@ -1,11 +1,14 @@
 import { ClientErrorCode, SESSION_ENDED_CODES } from './error-codes';
 import { HeartbeatHandle, HeartbeatLoop, HeartbeatOptions } from './heartbeat';
-import { ConnectFieldNames, Family, judge, Result } from './result';
+import { ConnectFieldNames, Family, judge, Result, StandardSuccessCode } from './result';
 import { md5SignedFields, newNonce, signatureHeaders } from './signing';
 import { Call, FetchLike, send, TransportOptions } from './transport';
 import { answerDistrust, ResponseKeys } from './trust';
 import { LicenceCheck, verifyLicence } from './licence';
 import {
+  CardInfoData,
+  CardTopupData,
+  CardUnbindData,
   ConnectLoginData,
   HeartbeatData,
   LegacyLoginData,
@@ -51,6 +54,13 @@ export interface ClientOptions {
 export interface CheckoutInput extends CardCredentials {
   /** Wanted licence lifetime; the service caps it at the program's offline_grace_seconds. */
   ttlSeconds?: number;
+}
+
+export interface CardTopupInput {
+  /** The card to renew. */
+  cardKey: string;
+  /** An unused card of the same program and kind; it is consumed by the top-up. */
+  topupKey: string;
 }
 
 export interface CardCredentials {
@@ -161,6 +171,30 @@ export class Client {
   checkLicence(licence: string, input: CardCredentials, now?: number): LicenceCheck {
     if (!this.options.responseKeys) throw new TypeError('checkLicence needs options.responseKeys');
     return verifyLicence(licence, { keys: this.options.responseKeys, programId: this.options.programId, machineId: input.machineId, cardKey: input.cardKey, now });
+  }
+
+  /**
+   * Renews a card with a second, unused card of the same program and kind (`/api/v1/cards/topup`,
+   * decisions §13); `data` is the renewed card. Refused with nothing changed as TOPUP_REFUSED (the
+   * reason in `message`). Never retried: a repeat would find the top-up card consumed.
+   */
+  cardTopup(input: CardTopupInput): Promise<Result<CardTopupData>> {
+    return this.signedJson<CardTopupData>('/api/v1/cards/topup', { card_key: input.cardKey, topup_key: input.topupKey }, false, 0);
+  }
+
+  /** The card as its holder sees it (`/api/v1/cards/info`): state, uses, seats, bound devices, unbind rules. */
+  cardInfo(input: { cardKey: string }): Promise<Result<CardInfoData>> {
+    return this.signedJson<CardInfoData>('/api/v1/cards/info', { card_key: input.cardKey }, true, 0);
+  }
+
+  /**
+   * The holder's unbind of one device (`/api/v1/cards/unbind`, decisions §14): its success answers
+   * `code: 1`, the standard family's unbind code, and only that is a success here. It may take
+   * `unbind.deduct_seconds` off the card and ends that device's sessions (a session this client
+   * holds on it then ends at its next heartbeat). Never retried: each unbind may deduct time.
+   */
+  cardUnbind(input: CardCredentials): Promise<Result<CardUnbindData>> {
+    return this.signedJson<CardUnbindData>('/api/v1/cards/unbind', { card_key: input.cardKey, machine_id: input.machineId }, false, 1);
   }
 
   /** Renews the held card session; SESSION_INVALID or SESSION_TYPE_MISMATCH clears it. */
@@ -276,15 +310,19 @@ export class Client {
     };
   }
 
-  /** An SDK request: JSON with `app` in the body, HMAC-signed afresh for each attempt. */
-  private signedJson<T>(path: string, payload: Record<string, unknown>, idempotent: boolean): Promise<Result<T>> {
+  /**
+   * An SDK request: JSON with `app` in the body, HMAC-signed afresh for each attempt. `successCode`
+   * is the route's own success code where its contract fixes one (see `judge`).
+   */
+  private signedJson<T>(path: string, payload: Record<string, unknown>, idempotent: boolean, successCode?: StandardSuccessCode): Promise<Result<T>> {
     const body = JSON.stringify({ app: this.options.programId, ...payload });
-    return this.call<T>('standard', {
+    const call: Call = {
       method: 'POST',
       path,
       idempotent,
       build: () => signed(this.headers(JSON_TYPE), signatureHeaders(this.options.apiSecret, { method: 'POST', path, body }), body),
-    });
+    };
+    return this.call<T>('standard', call, successCode);
   }
 
   private legacyCall<T>(path: string, input: CardCredentials, idempotent: boolean): Promise<Result<T>> {
@@ -301,7 +339,7 @@ export class Client {
     });
   }
 
-  private async call<T>(family: Family, call: Call): Promise<Result<T>> {
+  private async call<T>(family: Family, call: Call, successCode?: StandardSuccessCode): Promise<Result<T>> {
     const sent = await send(this.transport, call);
     if (!sent.ok) return sent.failure;
     const keys = this.options.responseKeys;
@@ -310,7 +348,7 @@ export class Client {
       const distrust = answerDistrust(answer, { method: call.method, path: call.path, nonce: sent.nonce }, keys, this.options.responseMaxSkewSeconds);
       if (distrust) return { success: false, code: ClientErrorCode.UNTRUSTED_RESPONSE, message: `Untrusted answer: ${distrust}`, httpStatus: sent.answer.status };
     }
-    return judge<T>(family, sent.answer, this.options.connectFieldNames);
+    return judge<T>(family, sent.answer, this.options.connectFieldNames, successCode);
   }
 
   private headers(contentType: string): Record<string, string> {

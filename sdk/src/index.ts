@@ -1,5 +1,5 @@
 export { Client } from './client';
-export type { CardCredentials, CheckoutInput, ClientOptions, ConnectLoginInput, UserCredentials } from './client';
+export type { CardCredentials, CardTopupInput, CheckoutInput, ClientOptions, ConnectLoginInput, UserCredentials } from './client';
 export { verifyLicence } from './licence';
 export type { LicenceCheck, LicenceExpectations, LicencePayload } from './licence';
 export { answerDistrust, RESPONSE_SIGNATURE_HEADERS, responseSigningInput } from './trust';
@@ -7,7 +7,7 @@ export type { ReceivedAnswer, ResponseKeys, SentRequest } from './trust';
 export { ClientErrorCode, ErrorCode, SESSION_ENDED_CODES } from './error-codes';
 export type { HeartbeatHandle, HeartbeatOptions } from './heartbeat';
 export { judge } from './result';
-export type { ConnectField, ConnectFieldNames, Family, RawAnswer, Result } from './result';
+export type { ConnectField, ConnectFieldNames, Family, RawAnswer, Result, StandardSuccessCode } from './result';
 export {
   SIGNATURE_HEADERS,
   hmacSignature,

@@ -8,8 +8,8 @@ export interface Result<T = Record<string, unknown>> {
   success: boolean;
   /**
    * On failure the catalog code (always positive: Connect's `-N` is given as `N`; compare with
-   * `ErrorCode`), or a `ClientErrorCode` when no usable answer came back. On success the family's
-   * success code as sent (Connect 1, standard 0, legacy 1).
+   * `ErrorCode`), or a `ClientErrorCode` when no usable answer came back (never 0 or 1). On success
+   * the family's success code as sent (Connect 1, standard 0 — 1 on the SDK unbind —, legacy 1).
    */
   code: number;
   /** Connect `reason`, standard and legacy `msg`: may be shown to the end user. */
@@ -43,6 +43,10 @@ export type ConnectField =
   | 'status' | 'code' | 'reason' | 'data' | 'request_id'
   | 'token' | 'expires_at' | 'device_limit' | 'server_time' | 'machine_code' | 'announcement';
 
+/** The success codes a standard-family route can fix for itself (0, or 1 for an unbind). */
+export type StandardSuccessCode = 0 | 1;
+const STANDARD_SUCCESS_CODES: readonly number[] = [0, 1];
+
 /** The success code a family sends, for an answer that is a success by another marker. */
 const SUCCESS_CODES: Readonly<Record<Family, number>> = { connect: 1, standard: 0, legacy: 1 };
 
@@ -52,8 +56,17 @@ const CONNECT_DATA_FIELDS: readonly ConnectField[] = ['token', 'expires_at', 'de
  * Judges an answer by its family's rule: Connect `status === true` (never `code`); standard
  * `success`, or where `success` is absent `code` 0 or 1 (a body saying `success: false` is a failure
  * whatever its code); legacy `code === 1`. Anything that is not a JSON object is UNEXPECTED_RESPONSE.
+ *
+ * `successCode` is a standard-family route's own success code, for routes whose contract fixes it
+ * (decisions §13–14: top-up and card info answer 0, the SDK unbind answers 1). Their answers are a
+ * success only when `code` is exactly that code and `success`, when a boolean, is true: an unbind
+ * answering `code: 0` is not a success. A failure never carries 0 or 1: an answer that fails its
+ * rule with such a code is UNEXPECTED_RESPONSE.
  */
-export function judge<T>(family: Family, answer: RawAnswer, connectFields: ConnectFieldNames = {}): Result<T> {
+export function judge<T>(family: Family, answer: RawAnswer, connectFields: ConnectFieldNames = {}, successCode?: StandardSuccessCode): Result<T> {
+  if (successCode !== undefined && (family !== 'standard' || !STANDARD_SUCCESS_CODES.includes(successCode))) {
+    throw new TypeError('successCode is a standard-family route rule: 0 or 1');
+  }
   const received = parseObject(answer.text);
   const body = family === 'connect' ? renameConnectBody(received, connectFields) : received;
   const common = {
@@ -64,25 +77,36 @@ export function judge<T>(family: Family, answer: RawAnswer, connectFields: Conne
   if (body === undefined || (answer.status >= 300 && answer.status < 400)) {
     return { ...common, success: false, code: ClientErrorCode.UNEXPECTED_RESPONSE, message: unexpectedMessage(answer) };
   }
-  const success = isSuccess(family, body);
+  const success = isSuccess(family, body, successCode);
   const rawCode = typeof body.code === 'number' ? body.code : Number.NaN;
   const message = stringOr(family === 'connect' ? body.reason : body.msg) ?? '';
   if (success) {
     const code = Number.isInteger(rawCode) ? rawCode : SUCCESS_CODES[family];
     return { ...common, success, code, message, data: objectOr(body.data) as T, body: received };
   }
-  const code = Number.isInteger(rawCode) ? Math.abs(rawCode) : ClientErrorCode.UNEXPECTED_RESPONSE;
-  return { ...common, success, code, message: message || unexpectedMessage(answer), errorId: stringOr(body.error_id), body: received };
+  const errorId = stringOr(body.error_id);
+  if (Number.isInteger(rawCode) && Math.abs(rawCode) > 1) {
+    return { ...common, success, code: Math.abs(rawCode), message: message || unexpectedMessage(answer), errorId, body: received };
+  }
+  const why = Number.isInteger(rawCode)
+    ? `Unexpected answer (HTTP ${answer.status}): code ${rawCode} is neither this route's success nor a failure code`
+    : message || unexpectedMessage(answer);
+  return { ...common, success, code: ClientErrorCode.UNEXPECTED_RESPONSE, message: why, errorId, body: received };
 }
 
-function isSuccess(family: Family, body: Record<string, unknown>): boolean {
+function isSuccess(family: Family, body: Record<string, unknown>, successCode?: StandardSuccessCode): boolean {
   switch (family) {
     case 'connect':
       return body.status === true;
     case 'standard':
+      if (successCode !== undefined) return body.code === successCode && body.success !== false;
       return typeof body.success === 'boolean' ? body.success : body.code === 0 || body.code === 1;
     case 'legacy':
       return body.code === 1;
+    default: {
+      const unknown: never = family; // a family added without its success rule is a compile error
+      throw new Error(`Unknown family ${String(unknown)}`);
+    }
   }
 }
 

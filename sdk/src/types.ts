@@ -100,3 +100,64 @@ export interface CheckoutData extends Open {
   /** Unix seconds. */
   valid_until: number;
 }
+
+/**
+ * A card as its holder sees it (decisions §13–14). `kind` is `time` or `count`; `status` is
+ * `unused`, `active` or `banned`; `expires_at` (`YYYY-MM-DD HH:MM:SS`, service time zone) is null
+ * while the card is unused (its time starts at the first login); `uses_left` is null for a time card.
+ */
+export interface CardSummary extends Open {
+  kind: string;
+  status: string;
+  expires_at: string | null;
+  uses_left: number | null;
+}
+
+/**
+ * `/api/v1/cards/topup` success data: the target card after the top-up. The decisions fix only
+ * that the target card is answered; count on `kind`, `status`, `expires_at` and `uses_left`, the
+ * other fields of `cardInfo` may or may not be present.
+ */
+export interface CardTopupData extends CardSummary {
+  activated_at?: string | null;
+  device_limit?: number;
+  concurrent_limit?: number | null;
+}
+
+/** One device bound to a card, with its last successful login (null when none is logged). */
+export interface CardDevice extends Open {
+  machine_code: string;
+  bound_at: string;
+  last_login_at: string | null;
+}
+
+/** What the holder's unbind (`cardUnbind`) would cost: the program's rules and what is left of them. */
+export interface CardUnbindRules extends Open {
+  enabled: boolean;
+  /** Taken off `expires_at` by each unbind (not off a permanent card). */
+  deduct_seconds: number;
+  /** Unbinds left for this card; null = unlimited. */
+  remaining: number | null;
+}
+
+/** `/api/v1/cards/info` success data (decisions §14). */
+export interface CardInfoData extends CardSummary {
+  activated_at: string | null;
+  device_limit: number;
+  /** Live sessions allowed at once; null = unlimited. */
+  concurrent_limit: number | null;
+  devices: CardDevice[];
+  unbind: CardUnbindRules;
+}
+
+/** `/api/v1/cards/unbind` success data (answered with `code: 1`): the card after the unbind. */
+export interface CardUnbindData extends Open {
+  id: number;
+  code: string;
+  /** The device unbound. */
+  machine_code: string;
+  /** After the deduction, if any. */
+  expires_at: string;
+  /** Unbinds of this card so far. */
+  unbind_count: number;
+}

@@ -31,6 +31,45 @@ describe('success rules', () => {
   }
 });
 
+describe('route success codes (standard family)', () => {
+  const cases: Array<[0 | 1, unknown, boolean]> = [
+    [1, { code: 1, success: true, msg: 'Unbound' }, true],
+    [1, { code: 1, msg: 'success absent: the code decides' }, true],
+    [1, { code: 0, success: true, msg: 'code 0 is not the unbind success' }, false],
+    [1, { code: 1, success: false, msg: 'success false wins' }, false],
+    [1, { success: true, msg: 'no code' }, false],
+    [1, { code: '1', success: true, msg: 'a string is not 1' }, false],
+    [1, { code: 20005, success: false, msg: 'refused' }, false],
+    [0, { code: 0, success: true, msg: 'ok' }, true],
+    [0, { code: 1, success: true, msg: 'code 1 is not this route success' }, false],
+    [0, { code: 20008, success: false, msg: 'refused' }, false],
+  ];
+  for (const [successCode, body, success] of cases) {
+    it(`route code ${successCode}: ${JSON.stringify(body)} → ${success ? 'success' : 'failure'}`, () => {
+      assert.equal(judge('standard', answer(body), {}, successCode).success, success);
+    });
+  }
+
+  it('gives a refused success-looking answer UNEXPECTED_RESPONSE, never code 0 or 1', () => {
+    const r = judge('standard', answer({ code: 0, success: true, msg: 'ok', data: { id: 1 } }), {}, 1);
+    assert.deepEqual([r.success, r.code, r.data], [false, ClientErrorCode.UNEXPECTED_RESPONSE, undefined]);
+    assert.match(r.message, /code 0 is neither this route's success nor a failure code/);
+    assert.equal(judge('standard', answer({ code: 0, success: false, msg: 'x' })).code, ClientErrorCode.UNEXPECTED_RESPONSE);
+    assert.equal(judge('legacy', answer({ code: 0, msg: 'x' })).code, ClientErrorCode.UNEXPECTED_RESPONSE);
+  });
+
+  it('keeps the catalog code and message of a refusal', () => {
+    const r = judge('standard', answer({ code: 20005, success: false, msg: 'Unbinding is not possible', request_id: 'q' }), {}, 1);
+    assert.deepEqual([r.code, r.message, r.requestId], [ErrorCode.UNBIND_REFUSED, 'Unbinding is not possible', 'q']);
+  });
+
+  it('is a standard-family rule of 0 or 1 only', () => {
+    assert.throws(() => judge('legacy', answer({ code: 1 }), {}, 1), /standard-family/);
+    assert.throws(() => judge('connect', answer({ status: true }), {}, 0), /standard-family/);
+    assert.throws(() => judge('standard', answer({ code: 2 }), {}, 2 as 0), /standard-family/);
+  });
+});
+
 describe('results', () => {
   it('gives a Connect failure its positive catalog code, reason, request and error ids', () => {
     const r = judge('connect', answer({ status: false, code: -50000, reason: 'System error', request_id: 'req-1', error_id: 'err-1' }, 500));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createPrivateKey, sign } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { answerDistrust, Client, ClientErrorCode, responseSigningInput, verifyLicence } from '../src';
+import { answerDistrust, Client, ClientErrorCode, ErrorCode, FetchLike, responseSigningInput, verifyLicence } from '../src';
 import vectors from '../vectors/signing-vectors.json';
 import { connectionRefused, fakeService } from './fake-service';
 
@@ -55,6 +55,38 @@ describe('signed answers (decisions §15)', () => {
     const result = await client.checkVersion({ version: '1.0' });
     assert.equal(result.success, true);
     assert.equal(result.data?.latest_version, '2.0');
+  });
+});
+
+describe('signed answers of the self-service routes', () => {
+  const routes = [
+    { path: '/api/v1/cards/topup', body: { code: 0, success: true, msg: 'ok', data: { kind: 'time', status: 'active', expires_at: 'x', uses_left: null } }, run: (c: Client) => c.cardTopup({ cardKey: 'CK', topupKey: 'TOP' }) },
+    { path: '/api/v1/cards/info', body: { code: 0, success: true, msg: 'ok', data: { kind: 'time', status: 'active', devices: [] } }, run: (c: Client) => c.cardInfo({ cardKey: 'CK' }) },
+    { path: '/api/v1/cards/unbind', body: { code: 1, success: true, msg: 'Unbound', data: { id: 1, unbind_count: 1 } }, run: (c: Client) => c.cardUnbind({ cardKey: 'CK', machineId: 'PC' }) },
+  ];
+  const pinned = (fetch: FetchLike) => new Client({ baseUrl: 'http://svc', programId: '48213907', apiSecret: 'k', fetch, responseKeys: keys, retries: 0 });
+
+  for (const route of routes) {
+    it(`${route.path}: believed only when signed over this request`, async () => {
+      const text = JSON.stringify(route.body);
+      const good = fakeService((request) => ({ text, headers: { 'content-type': 'application/json', ...signedHeaders({ method: 'POST', path: route.path, nonce: request.headers['X-Svc-Nonce'] }, 200, text) } }));
+      assert.equal((await route.run(pinned(good.fetch))).success, true);
+
+      const unsigned = fakeService({ json: route.body });
+      assert.equal((await route.run(pinned(unsigned.fetch))).code, ClientErrorCode.UNTRUSTED_RESPONSE);
+
+      // Signed for another route (the login) with this request's nonce: not this answer.
+      const elsewhere = fakeService((request) => ({ text, headers: { 'content-type': 'application/json', ...signedHeaders({ method: 'POST', path: '/api/v1/cards/login', nonce: request.headers['X-Svc-Nonce'] }, 200, text) } }));
+      const moved = await route.run(pinned(elsewhere.fetch));
+      assert.deepEqual([moved.success, moved.code], [false, ClientErrorCode.UNTRUSTED_RESPONSE]);
+    });
+  }
+
+  it('a signed refusal is a refusal with its code', async () => {
+    const text = JSON.stringify({ code: 20008, success: false, msg: 'This card is banned', request_id: 'r' });
+    const service = fakeService((request) => ({ text, headers: { 'content-type': 'application/json', ...signedHeaders({ method: 'POST', path: '/api/v1/cards/topup', nonce: request.headers['X-Svc-Nonce'] }, 200, text) } }));
+    const r = await pinned(service.fetch).cardTopup({ cardKey: 'CK', topupKey: 'TOP' });
+    assert.deepEqual([r.success, r.code, r.message], [false, ErrorCode.TOPUP_REFUSED, 'This card is banned']);
   });
 });
 

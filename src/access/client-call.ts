@@ -4,20 +4,25 @@ import { requestContextOf } from '../core/http/request-context';
 import { ClientProgram } from './client-program';
 import type { GateOptions } from './interface-gate';
 
-/** The four client families as the login log names them (decisions §2). */
-export type ClientFamilyName = 'connect' | 'v3' | 'sdk' | 'legacy';
+/**
+ * The client families (decisions §2) as the login log names them, and the card-holder portal
+ * (decisions §14), which answers in the standard envelope and never logs in a card.
+ */
+export type ClientFamilyName = 'connect' | 'v3' | 'sdk' | 'legacy' | 'portal';
 
 const BASIC_PACKAGE: GateOptions = { requireBasicPackage: true };
 
 /**
  * What the interface gate asks of each family (decisions §3, §7): Connect needs Connect opened by
- * the platform's opening mode; the standard family (V3, SDK) and the legacy family the basic package.
+ * the platform's opening mode; the standard family (V3, SDK), the legacy family and the portal the
+ * basic package.
  */
 export const FAMILY_GATES: Readonly<Record<ClientFamilyName, GateOptions>> = {
   connect: { requireBasicPackage: false, requireConnect: true },
   v3: BASIC_PACKAGE,
   sdk: BASIC_PACKAGE,
   legacy: BASIC_PACKAGE,
+  portal: BASIC_PACKAGE,
 };
 
 /**

@@ -9,12 +9,18 @@ import { PreparedStatements, PreparedStatement } from '../database/prepared-stat
 import { LoginLog } from '../login-logs/login-log.entity';
 import { CardDevice } from './card-device.entity';
 import { Card } from './card.entity';
-import { cardRefusal, cardSql } from './card-rule';
+import { cardSql, loginRefusal } from './card-rule';
 
 export interface CardLoginRequest {
   call: ClientCall;
   cardKey: string;
   machine: string;
+  /**
+   * Work that must hold the card's row lock together with the login (SDK seats): runs after every
+   * check of the card and device, before anything is written; a code it returns refuses the login
+   * (logged like any refusal). A card with a seat limit then never takes the one-statement path.
+   */
+  seated?: (em: EntityManager, card: Card) => Promise<ErrorCode | null>;
 }
 
 export interface CardLoginSuccess {
@@ -26,14 +32,21 @@ export interface CardLoginSuccess {
 const SUCCESS = 0;
 
 /** The columns `cardFromRow` reads, listed so that the prepared plan's result type never changes. */
-const CARD_COLUMNS = ['id', 'project_id', 'code', 'duration_seconds', 'device_limit', 'status', 'activated_at', 'expires_at', 'use_count', 'unbind_count', 'last_login_at', 'note', 'batch_id'];
+const CARD_COLUMNS = [
+  'id', 'project_id', 'code', 'kind', 'uses_left', 'concurrent_limit', 'duration_seconds', 'device_limit', 'status', 'activated_at', 'expires_at',
+  'use_count', 'unbind_count', 'last_login_at', 'note', 'batch_id',
+];
 
-/** An active, unexpired card on a device it is bound to: count the use and log it, in one statement. */
+/**
+ * A card that admits a device it is bound to: count the use (and take one of a count card) and log
+ * it, in one statement. `$12` true leaves cards with a seat limit to the locked path.
+ */
 const REPEAT_LOGIN: PreparedStatement = {
-  name: 'card_repeat_login_v1',
+  name: 'card_repeat_login_v2',
   text: `WITH hit AS (
-      UPDATE cards c SET use_count = c.use_count + 1, last_login_at = now()
-      WHERE c.project_id = $1 AND c.code = $2 AND ${cardSql.admitsDevice('c', '$3')}
+      UPDATE cards c SET use_count = c.use_count + 1, last_login_at = now(), uses_left = ${cardSql.takeUse('c')}
+      WHERE c.project_id = $1 AND c.code = $2 AND ${cardSql.admitsRepeatLogin('c', '$3')}
+        AND NOT ($12::boolean AND c.concurrent_limit IS NOT NULL)
       RETURNING ${CARD_COLUMNS.map((column) => `c.${column}`).join(', ')}
     ), logged AS (
       INSERT INTO login_logs (project_id, card_id, card_code, machine_code, ip, family, interface, result_code, request_id, token_hash)
@@ -108,6 +121,7 @@ export class CardLoginService {
       log.resultCode,
       log.requestId,
       tokenHash,
+      request.seated !== undefined,
     ]);
     return rows.length ? this.dataSource.getRepository(Card).create(cardFromRow(rows[0])) : null;
   }
@@ -126,7 +140,7 @@ export class CardLoginService {
     };
     const now = new Date();
     if (!card) return refuse(ErrorCode.CARD_INVALID);
-    const refusal = cardRefusal(card, now.getTime());
+    const refusal = loginRefusal(card, now.getTime());
     if (refusal) return refuse(refusal);
 
     // Read only once the card row is locked (a statement started before the lock was granted would
@@ -135,23 +149,25 @@ export class CardLoginService {
       'SELECT bool_or(machine_code = $2) AS bound, count(*)::int AS bound_devices FROM card_devices WHERE card_id = $1',
       [card.id, request.machine],
     );
-    if (!binding.bound) {
-      if (binding.bound_devices >= card.deviceLimit) return refuse(ErrorCode.DEVICE_LIMIT_REACHED);
-      await em.getRepository(CardDevice).insert({ cardId: card.id, machineCode: request.machine, boundAt: now });
-    }
+    if (!binding.bound && binding.bound_devices >= card.deviceLimit) return refuse(ErrorCode.DEVICE_LIMIT_REACHED);
     if (card.status === 'unused') {
       card.status = 'active';
       card.activatedAt = now;
       card.expiresAt = card.durationSeconds > 0 ? new Date(now.getTime() + card.durationSeconds * 1000) : null;
     }
+    const seatRefusal = request.seated ? await request.seated(em, card) : null;
+    if (seatRefusal) return refuse(seatRefusal);
+    if (!binding.bound) await em.getRepository(CardDevice).insert({ cardId: card.id, machineCode: request.machine, boundAt: now });
     card.useCount += 1;
     card.lastLoginAt = now;
+    if (card.kind === 'count') card.usesLeft = (card.usesLeft ?? 0) - 1;
     await em.update(Card, { id: card.id }, {
       status: card.status,
       activatedAt: card.activatedAt,
       expiresAt: card.expiresAt,
       lastLoginAt: now,
       useCount: () => 'use_count + 1',
+      usesLeft: () => cardSql.takeUse('cards'),
     });
     await em.insert(LoginLog, { ...logRow(request, card.id, SUCCESS), tokenHash });
     return card;
@@ -163,6 +179,9 @@ function cardFromRow(row: Record<string, unknown>): Partial<Card> {
     id: row.id as number,
     projectId: row.project_id as string,
     code: row.code as string,
+    kind: row.kind as Card['kind'],
+    usesLeft: row.uses_left as number | null,
+    concurrentLimit: row.concurrent_limit as number | null,
     durationSeconds: row.duration_seconds as number,
     deviceLimit: row.device_limit as number,
     status: row.status as Card['status'],

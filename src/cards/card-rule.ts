@@ -12,6 +12,8 @@ import { Card } from './card.entity';
 
 type CardState = Pick<Card, 'status' | 'expiresAt'>;
 
+type CardRefusal = ErrorCode.CARD_INVALID | ErrorCode.CARD_BANNED | ErrorCode.CARD_EXPIRED;
+
 /** An SQL timestamp expression: `now()` in service statements, a bound parameter in the rule's spec. */
 export type SqlInstant = string;
 
@@ -20,11 +22,29 @@ export function isCardExpired(card: Pick<Card, 'expiresAt'>, now = Date.now()): 
   return card.expiresAt !== null && card.expiresAt.getTime() <= now;
 }
 
-/** Why an existing card cannot be used now (banned, then expired), or null when it can. */
-export function cardRefusal(card: CardState, now = Date.now()): ErrorCode.CARD_BANNED | ErrorCode.CARD_EXPIRED | null {
+/** A count card with no uses left (decisions §13); a time card never runs out of uses. */
+export function isUsedUp(card: Pick<Card, 'kind' | 'usesLeft'>): boolean {
+  return card.kind === 'count' && (card.usesLeft ?? 0) <= 0;
+}
+
+/**
+ * Why an existing card cannot be used now, or null when it can: a consumed top-up card is as if it
+ * did not exist (CARD_INVALID), then banned, then expired.
+ */
+export function cardRefusal(card: CardState, now = Date.now()): CardRefusal | null {
+  if (card.status === 'consumed') return ErrorCode.CARD_INVALID;
   if (card.status === 'banned') return ErrorCode.CARD_BANNED;
   if (isCardExpired(card, now)) return ErrorCode.CARD_EXPIRED;
   return null;
+}
+
+/**
+ * Why a login of this card is refused before its device is looked at: `cardRefusal`, then a count
+ * card without uses. Uses are spent by logins only: a session, a login token, `/api/check` and an
+ * offline licence of a card that has just used its last one stay valid.
+ */
+export function loginRefusal(card: CardState & Pick<Card, 'kind' | 'usesLeft'>, now = Date.now()): CardRefusal | ErrorCode.CARD_NO_USES_LEFT | null {
+  return cardRefusal(card, now) ?? (isUsedUp(card) ? ErrorCode.CARD_NO_USES_LEFT : null);
 }
 
 /**
@@ -40,12 +60,19 @@ export function deviceRefusal(card: CardState, deviceBound: boolean, now = Date.
 export const cardSql = {
   /** `isCardExpired`. */
   expired: (c: string, now: SqlInstant = 'now()') => `(${c}.expires_at IS NOT NULL AND ${c}.expires_at <= ${now})`,
-  /** `cardRefusal(card) === null`: neither banned nor expired. */
-  usable: (c: string, now: SqlInstant = 'now()') => `(${c}.status <> 'banned' AND NOT ${cardSql.expired(c, now)})`,
+  /** `isUsedUp`. */
+  usedUp: (c: string) => `(${c}.kind = 'count' AND coalesce(${c}.uses_left, 0) <= 0)`,
+  /** `cardRefusal(card) === null`. */
+  usable: (c: string, now: SqlInstant = 'now()') => `(${c}.status NOT IN ('banned', 'consumed') AND NOT ${cardSql.expired(c, now)})`,
   /** `deviceRefusal(card, bound) === null` for the machine code in `machine`. */
   admitsDevice: (c: string, machine: string, now: SqlInstant = 'now()') =>
     `(${c}.status = 'active' AND NOT ${cardSql.expired(c, now)}` +
     ` AND EXISTS (SELECT 1 FROM card_devices d WHERE d.card_id = ${c}.id AND d.machine_code = ${machine}))`,
+  /** A repeat login from a bound device: `admitsDevice` and `loginRefusal(card) === null`. */
+  admitsRepeatLogin: (c: string, machine: string, now: SqlInstant = 'now()') =>
+    `(${cardSql.admitsDevice(c, machine, now)} AND NOT ${cardSql.usedUp(c)})`,
+  /** What a successful login takes: one use of a count card, nothing of a time card. */
+  takeUse: (c: string) => `CASE WHEN ${c}.kind = 'count' THEN ${c}.uses_left - 1 ELSE ${c}.uses_left END`,
 };
 
 /** A card's expiry as clients see it: local `YYYY-MM-DD HH:MM:SS`, or the far date of a permanent card. */

@@ -7,12 +7,17 @@ import { ServiceError } from '../core/errors/service-error';
 import { SessionsService } from '../sessions/sessions.service';
 import { CardDevice } from './card-device.entity';
 import { Card } from './card.entity';
-import { cardRefusal } from './card-rule';
+import { cardRefusal, clientExpiry } from './card-rule';
 
 export interface CardUnbindRequest {
   call: Pick<ClientCall, 'program' | 'family'>;
   cardKey: string;
   machine: string;
+}
+
+/** What an unbind answers, in every family (`data`). */
+export function unbindData(card: Card, machine: string, timeZone: string) {
+  return { id: card.id, code: card.code, machine_code: machine, expires_at: clientExpiry(card, timeZone), unbind_count: card.unbindCount };
 }
 
 /**

@@ -1,7 +1,11 @@
 import { Column, CreateDateColumn, Entity, OneToMany, PrimaryGeneratedColumn, type Relation } from 'typeorm';
 import { CardDevice } from './card-device.entity';
 
-export type CardStatus = 'unused' | 'active' | 'banned';
+/** `consumed`: used up as a top-up card (decisions §13); it can never log in again. */
+export type CardStatus = 'unused' | 'active' | 'banned' | 'consumed';
+
+/** `time` cards run out at `expires_at`; `count` cards also after `uses_left` successful logins. */
+export type CardKind = 'time' | 'count';
 
 const bigintAsNumber = { to: (v: number) => v, from: (v: string | null) => (v === null ? null : Number(v)) };
 
@@ -25,6 +29,17 @@ export class Card {
 
   @Column({ type: 'varchar', length: 10, default: 'unused' })
   status: CardStatus;
+
+  @Column({ type: 'varchar', length: 8, default: 'time' })
+  kind: CardKind;
+
+  /** Logins left on a count card; null on a time card. */
+  @Column({ name: 'uses_left', type: 'integer', nullable: true })
+  usesLeft: number | null;
+
+  /** Live SDK card sessions allowed at once (null = unlimited); set from the project's at creation. */
+  @Column({ name: 'concurrent_limit', type: 'integer', nullable: true })
+  concurrentLimit: number | null;
 
   @Column({ name: 'activated_at', type: 'timestamptz', nullable: true })
   activatedAt: Date | null;

@@ -13,13 +13,18 @@ import { Card } from './card.entity';
 import { CardLoginService } from './card-login.service';
 import { CardCheckoutService } from './card-checkout.service';
 import { CardUnbindService } from './card-unbind.service';
+import { CardInfoService } from './card-info.service';
+import { CardTopupService } from './card-topup.service';
 import { SigningModule } from '../signing/signing.module';
 import { LoginTokensService } from './login-tokens.service';
 
+/** Cards: the card rule and every operation on a card (login, unbind, top-up, info, checkout), and their administration. */
 @Module({
   imports: [TypeOrmModule.forFeature([Card, CardDevice, CardBatch, LoginLog]), ProjectsModule, AccessModule, SessionsModule, SigningModule],
   controllers: [CardsAdminController],
-  providers: [CardLoginService, CardUnbindService, CardCheckoutService, LoginTokensService, CardsAdminService, CardCodeGenerator],
-  exports: [TypeOrmModule, CardLoginService, CardUnbindService, CardCheckoutService, LoginTokensService],
+  providers: [
+    CardLoginService, CardUnbindService, CardCheckoutService, CardTopupService, CardInfoService, LoginTokensService, CardsAdminService, CardCodeGenerator,
+  ],
+  exports: [TypeOrmModule, CardLoginService, CardUnbindService, CardCheckoutService, CardTopupService, CardInfoService, LoginTokensService],
 })
 export class CardsModule {}

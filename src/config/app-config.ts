@@ -80,6 +80,14 @@ export class AppConfig {
   @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(100000)
   TRANSPORT_FAILURES_PER_MINUTE = 20;
 
+  /** Card-holder portal calls (decisions §14): unknown card keys a minute per client address, before RATE_LIMITED. */
+  @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(100000)
+  PORTAL_FAILURES_PER_MINUTE = 10;
+
+  /** Card-holder portal calls a minute per card, whatever their outcome. */
+  @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(100000)
+  PORTAL_CALLS_PER_CARD_PER_MINUTE = 20;
+
   @Transform(emptyToUndefined) @IsOptional() @IsIn(['debug', 'info', 'warn', 'error'])
   LOG_LEVEL: 'debug' | 'info' | 'warn' | 'error' = 'info';
 
@@ -109,7 +117,7 @@ export class AppConfig {
   @Transform(emptyToUndefined) @IsOptional() @IsIn(['true', 'false'])
   DATABASE_PREPARED_STATEMENTS: 'true' | 'false' = 'true';
 
-  /** Adds the benchmark's bare baseline route (bench/run.mjs); never set in production. */
+  /** Adds the benchmark's bare baseline route (bench/run.ts); never set in production. */
   @Transform(emptyToUndefined) @IsOptional() @IsIn(['0', '1'])
   BENCH_BASELINE: '0' | '1' = '0';
 
@@ -124,7 +132,7 @@ export class AppConfig {
 
 export const CONFIG_KEYS = [
   'PORT', 'HOST', 'HTTP_ADAPTER', 'DATABASE_URL', 'REDIS_URL', 'DATA_DIR', 'APP_ENCRYPTION_KEY', 'APP_TIMEZONE',
-  'ADMIN_USERNAME', 'ADMIN_PASSWORD', 'ADMIN_TOKEN_TTL_SECONDS', 'ADMIN_LOGIN_ATTEMPTS_PER_MINUTE', 'APP_USER_LOGIN_ATTEMPTS_PER_MINUTE', 'TRANSPORT_FAILURES_PER_MINUTE', 'LOG_LEVEL', 'TRUST_PROXY', 'SHUTDOWN_GRACE_MS', 'BENCH_BASELINE',
+  'ADMIN_USERNAME', 'ADMIN_PASSWORD', 'ADMIN_TOKEN_TTL_SECONDS', 'ADMIN_LOGIN_ATTEMPTS_PER_MINUTE', 'APP_USER_LOGIN_ATTEMPTS_PER_MINUTE', 'TRANSPORT_FAILURES_PER_MINUTE', 'PORTAL_FAILURES_PER_MINUTE', 'PORTAL_CALLS_PER_CARD_PER_MINUTE', 'LOG_LEVEL', 'TRUST_PROXY', 'SHUTDOWN_GRACE_MS', 'BENCH_BASELINE',
   'FILES_DIR', 'FILE_MAX_BYTES', 'DOWNLOAD_URL_TTL_SECONDS', 'DATABASE_PREPARED_STATEMENTS',
 ] as const;
 

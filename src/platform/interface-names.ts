@@ -14,6 +14,9 @@ export const INTERFACE_NAMES = [
   'state_check',
   'paycheck',
   'licence_verify',
+  // decisions §13, §14
+  'card_info',
+  'card_topup',
 ] as const;
 
 export type InterfaceName = (typeof INTERFACE_NAMES)[number];

@@ -8,7 +8,7 @@ import { Project } from './project.entity';
 
 /**
  * The one tenant rule of the admin API: a platform admin reaches every project, an author only its
- * own; anything else is 404, exactly like a project that does not exist.
+ * own; anything else is PROJECT_NOT_FOUND (404), exactly like a project that does not exist.
  */
 @Injectable()
 export class ProjectAccess {
@@ -16,7 +16,7 @@ export class ProjectAccess {
 
   async find(actor: AdminPrincipal, id: string): Promise<Project> {
     const project = await this.projects.findOneBy(isPlatformAdmin(actor) ? { id } : { id, ownerId: actor.id });
-    if (!project) throw new ServiceError(ErrorCode.NOT_FOUND, 'Project not found');
+    if (!project) throw new ServiceError(ErrorCode.PROJECT_NOT_FOUND);
     return project;
   }
 }

@@ -5,7 +5,7 @@ import {
 import { Optional } from '../common/optional';
 import { MAX_INT32 } from '../common/limits';
 import { PageQuery } from '../common/paging';
-import { TRANSPORT_ENCRYPTIONS, TransportEncryption } from './project.entity';
+import { SEAT_POLICIES, SeatPolicy, TRANSPORT_ENCRYPTIONS, TransportEncryption } from './project.entity';
 
 export const MAX_OFFLINE_GRACE_SECONDS = 30 * 86400;
 
@@ -58,6 +58,18 @@ export class ProjectSettingsDto {
   @ApiPropertyOptional({ description: 'longest offline licence from /api/v1/cards/checkout, in seconds (0 = off, at most 30 days)' })
   @Optional() @IsInt() @Min(0) @Max(MAX_OFFLINE_GRACE_SECONDS)
   offline_grace_seconds?: number;
+
+  @ApiPropertyOptional({ nullable: true, description: 'default seat limit of new cards: live SDK card sessions at once; null = unlimited' })
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(1) @Max(1000)
+  concurrent_limit?: number | null;
+
+  @ApiPropertyOptional({ enum: SEAT_POLICIES, description: 'an SDK login beyond a card\'s seats: `refuse` (SEATS_FULL) or `evict_oldest`' })
+  @Optional() @IsIn(SEAT_POLICIES)
+  seat_policy?: SeatPolicy;
+
+  @ApiPropertyOptional({ description: 'the card-holder portal (/portal) and its calls; default true' })
+  @Optional() @IsBoolean()
+  portal_enabled?: boolean;
 }
 
 export class CreateProjectDto extends ProjectSettingsDto {

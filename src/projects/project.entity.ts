@@ -6,6 +6,9 @@ export const TRANSPORT_ENCRYPTIONS = ['none', 'rc4', 'aes', 'aes-gcm'] as const;
 export type TransportEncryption = (typeof TRANSPORT_ENCRYPTIONS)[number];
 
 /** One client program (decisions §7). Secrets are AES-256-GCM ciphertexts (SecretBox). */
+export const SEAT_POLICIES = ['refuse', 'evict_oldest'] as const;
+export type SeatPolicy = (typeof SEAT_POLICIES)[number];
+
 @Entity('projects')
 export class Project {
   @PrimaryGeneratedColumn('uuid')
@@ -72,6 +75,18 @@ export class Project {
   /** Longest offline licence (checkout); 0 = checkout off. */
   @Column({ name: 'offline_grace_seconds', type: 'integer', default: 0 })
   offlineGraceSeconds: number;
+
+  /** Default `concurrent_limit` of new cards (live SDK sessions per card; null = unlimited). */
+  @Column({ name: 'concurrent_limit', type: 'integer', nullable: true })
+  concurrentLimit: number | null;
+
+  /** An SDK login beyond a card's seats: refused (SEATS_FULL) or the oldest session evicted. */
+  @Column({ name: 'seat_policy', type: 'varchar', length: 16, default: 'refuse' })
+  seatPolicy: SeatPolicy;
+
+  /** The card-holder portal and its unsigned calls (decisions §14). */
+  @Column({ name: 'portal_enabled', type: 'boolean', default: true })
+  portalEnabled: boolean;
 
   @Column({ name: 'api_secret_enc', type: 'text' })
   apiSecretEnc: string;

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query
 import { ApiTags } from '@nestjs/swagger';
 import { AdminAuth, AdminRoles } from '../admin-auth/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
-import { UuidParamPipe } from '../common/uuid-param.pipe';
+import { PROJECT_ID_PIPE } from '../common/uuid-param.pipe';
 import { Envelope } from '../core/envelope/envelope.decorator';
 import { ConnectSwitchDto, CreateProjectDto, EntitlementsDto, ListProjectsQuery, ProjectInterfaceDto, UpdateProjectDto } from './project.dto';
 import { ProjectInterfacesService } from './project-interfaces.service';
@@ -29,35 +29,35 @@ export class ProjectsController {
   }
 
   @Get(':id')
-  get(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string) {
+  get(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string) {
     return this.projects.get(actor, id);
   }
 
   @Patch(':id')
-  update(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Body() body: UpdateProjectDto) {
+  update(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Body() body: UpdateProjectDto) {
     return this.projects.update(actor, id, body);
   }
 
   @Delete(':id')
   @HttpCode(204)
-  async remove(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string): Promise<void> {
+  async remove(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string): Promise<void> {
     await this.projects.remove(actor, id);
   }
 
   @Post(':id/secrets/:name/rotate')
   @HttpCode(200)
-  rotate(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Param('name') name: string) {
+  rotate(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Param('name') name: string) {
     return this.projects.rotateSecret(actor, id, name);
   }
 
   @Put(':id/entitlements')
   @AdminRoles('platform_admin')
-  entitlements(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Body() body: EntitlementsDto) {
+  entitlements(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Body() body: EntitlementsDto) {
     return this.projects.setEntitlements(actor, id, body);
   }
 
   @Get(':id/interfaces')
-  listInterfaces(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string) {
+  listInterfaces(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string) {
     return this.interfaces.list(actor, id);
   }
 
@@ -65,7 +65,7 @@ export class ProjectsController {
   @AdminRoles('platform_admin')
   setInterface(
     @CurrentAdmin() actor: AdminPrincipal,
-    @Param('id', UuidParamPipe) id: string,
+    @Param('id', PROJECT_ID_PIPE) id: string,
     @Param('name') name: string,
     @Body() body: ProjectInterfaceDto,
   ) {
@@ -74,7 +74,7 @@ export class ProjectsController {
 
   @Put(':id/connect')
   @AdminRoles('author')
-  setConnect(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Body() body: ConnectSwitchDto) {
+  setConnect(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Body() body: ConnectSwitchDto) {
     return this.projects.setConnectEnabled(actor, id, body.enabled);
   }
 }

@@ -109,7 +109,7 @@ export class ProjectsService {
   /** Replaces one secret; the new value is shown once, and the old one stops working at once. */
   async rotateSecret(actor: AdminPrincipal, id: string, name: string): Promise<{ name: SecretName; value: string }> {
     if (!isSecretName(name)) {
-      throw new ServiceError(ErrorCode.NOT_FOUND, `Unknown secret "${name}"`, { details: { allowed: SECRET_NAMES } });
+      throw new ServiceError(ErrorCode.SECRET_NOT_FOUND, undefined, { details: { name, allowed: SECRET_NAMES } });
     }
     const secretName = name;
     const project = await this.access.find(actor, id);
@@ -143,7 +143,7 @@ export class ProjectsService {
   private async assertSelfServiceConnect(): Promise<void> {
     const { connect_opening_mode: mode } = await this.platform.getSettings();
     if (mode !== 'self_service') {
-      throw new ServiceError(ErrorCode.CONFLICT, `Connect is opened by the platform (mode ${mode}); the self-service switch applies only in self_service mode`);
+      throw new ServiceError(ErrorCode.CONNECT_NOT_SELF_SERVICE, undefined, { details: { connect_opening_mode: mode } });
     }
   }
 
@@ -174,6 +174,9 @@ function applySettings(project: Project, input: ProjectSettingsDto): void {
   if (input.connect_enabled !== undefined) project.connectEnabled = input.connect_enabled;
   if (input.response_signing !== undefined) project.responseSigning = input.response_signing;
   if (input.offline_grace_seconds !== undefined) project.offlineGraceSeconds = input.offline_grace_seconds;
+  if (input.concurrent_limit !== undefined) project.concurrentLimit = input.concurrent_limit;
+  if (input.seat_policy !== undefined) project.seatPolicy = input.seat_policy;
+  if (input.portal_enabled !== undefined) project.portalEnabled = input.portal_enabled;
 }
 
 function applyEntitlements(project: Project, input: Partial<EntitlementsDto>): void {

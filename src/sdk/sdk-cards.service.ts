@@ -3,12 +3,13 @@ import { ClientCall } from '../access/client-call';
 import { ClientProgramDirectory } from '../access/client-program';
 import { InterfaceGate } from '../access/interface-gate';
 import { CardLoginService } from '../cards/card-login.service';
+import { Card } from '../cards/card.entity';
 import { deviceRefusal } from '../cards/card-rule';
 import { formatLocalTime, unixSeconds } from '../common/time';
 import { AppConfig } from '../config/app-config';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
-import { SessionsService } from '../sessions/sessions.service';
+import { OpenSession, SessionsService } from '../sessions/sessions.service';
 import { StandardCardData, standardCardData } from '../standard/card-data';
 
 export interface SdkCardLogin {
@@ -38,16 +39,32 @@ export class SdkCardsService {
     private readonly config: AppConfig,
   ) {}
 
+  /**
+   * The card login, then a card session. A card with a seat limit takes its seat and opens the
+   * session under the card's row lock, in the login's transaction (exact across instances).
+   */
   async login(call: ClientCall, cardKey: string, machine: string): Promise<SdkCardLogin> {
     const { project } = call.program;
-    const { card, token } = await this.cardLogin.login({ call, cardKey, machine });
-    const { token: sessionToken, session } = await this.sessions.open({
-      type: 'card',
+    const sessionOf = (card: Card) => ({
+      type: 'card' as const,
       projectId: project.id,
       cardId: card.id,
       machine,
       expiresAt: capAt(new Date(Date.now() + project.sessionTtlSeconds * 1000), card.expiresAt),
     });
+    let seated: OpenSession | undefined;
+    const { card, token } = await this.cardLogin.login({
+      call,
+      cardKey,
+      machine,
+      seated: async (em, card) => {
+        if (card.concurrentLimit === null) return null;
+        if (!(await this.sessions.takeSeat(em, card.id, card.concurrentLimit, project.seatPolicy))) return ErrorCode.SEATS_FULL;
+        seated = await this.sessions.open(sessionOf(card), em);
+        return null;
+      },
+    });
+    const { token: sessionToken, session } = seated ?? (await this.sessions.open(sessionOf(card)));
     return {
       token,
       statecode: card.status,

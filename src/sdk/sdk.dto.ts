@@ -16,6 +16,21 @@ export class SdkCardLoginDto {
   machine_id: string;
 }
 
+/** SDK card info: `{app, card_key}` (decisions §14). */
+export class SdkCardKeyDto {
+  @ApiProperty({ description: 'public program ID (8 digits)' }) @IsString()
+  app: string;
+
+  @ApiProperty() @IsCardKey()
+  card_key: string;
+}
+
+/** SDK top-up: `{app, card_key, topup_key}` (decisions §13). */
+export class SdkTopupDto extends SdkCardKeyDto {
+  @ApiProperty({ description: 'an unused card of the same program and kind, consumed by the top-up' }) @IsCardKey()
+  topup_key: string;
+}
+
 /** SDK offline-licence checkout (decisions §15). */
 export class SdkCheckoutDto extends SdkCardLoginDto {
   @ApiPropertyOptional({ description: 'wanted licence lifetime in seconds; capped by the project\'s offline_grace_seconds' })

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, Repository } from 'typeorm';
+import { EntityManager, IsNull, Repository } from 'typeorm';
 import type { CardStatus } from '../cards/card.entity';
+import type { SeatPolicy } from '../projects/project.entity';
 import { hashToken, newToken } from '../core/crypto/tokens';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
@@ -63,10 +64,15 @@ export class SessionsService {
     private readonly statements: PreparedStatements,
   ) {}
 
-  async open(fields: { type: SessionType; projectId: string; cardId?: number; userId?: number; machine: string; expiresAt: Date }): Promise<OpenSession> {
+  /** Opens a session; inside `em`'s transaction when given (a seat taken under the card's lock). */
+  async open(
+    fields: { type: SessionType; projectId: string; cardId?: number; userId?: number; machine: string; expiresAt: Date },
+    em?: EntityManager,
+  ): Promise<OpenSession> {
     const token = newToken();
-    const session = await this.sessions.save(
-      this.sessions.create({
+    const repository = em ? em.getRepository(Session) : this.sessions;
+    const session = await repository.save(
+      repository.create({
         tokenHash: hashToken(token),
         type: fields.type,
         projectId: fields.projectId,
@@ -122,6 +128,23 @@ export class SessionsService {
 
   async revoke(id: string): Promise<void> {
     await this.sessions.update({ id, revokedAt: IsNull() }, { revokedAt: new Date() });
+  }
+
+  /**
+   * Seats (decisions §13): makes room for one more live session of a card with a seat limit, under
+   * the card's row lock held by the caller's transaction `em`. Full: `refuse` gives false;
+   * `evict_oldest` revokes the oldest live sessions until one seat is free.
+   */
+  async takeSeat(em: EntityManager, cardId: number, limit: number, policy: SeatPolicy): Promise<boolean> {
+    const live: Array<{ id: string }> = await em.query(
+      `SELECT id FROM sessions WHERE card_id = $1 AND revoked_at IS NULL AND expires_at > now() ORDER BY created_at, id`,
+      [cardId],
+    );
+    if (live.length < limit) return true;
+    if (policy !== 'evict_oldest') return false;
+    const evicted = live.slice(0, live.length - limit + 1).map((row) => row.id);
+    await em.query(`UPDATE sessions SET revoked_at = now() WHERE id = ANY($1::bigint[])`, [evicted]);
+    return true;
   }
 
   /** Forced offline: every live session of a card, a program user, or (with neither) a whole project. */

@@ -25,6 +25,9 @@ from .transport import Call, Request, Sent, TransportOptions, send
 from .trust import answer_distrust, public_key_bytes
 from .types import (
     SESSION_TYPES,
+    CardInfoData,
+    CardTopupData,
+    CardUnbindData,
     CheckoutData,
     ConnectLoginData,
     HeartbeatData,
@@ -148,6 +151,32 @@ class Client:
         if ttl_seconds is not None:
             payload["ttl_seconds"] = ttl_seconds
         return self._signed_json("/api/v1/cards/checkout", payload, idempotent=True)
+
+    def card_topup(self, card_key: str, topup_key: str) -> Result[CardTopupData]:
+        """Renews a card with a second, unused card of the same program and kind (``/api/v1/cards/topup``).
+
+        ``data`` is the renewed card (decisions §13). Refused with nothing changed as TOPUP_REFUSED
+        (the reason in ``message``). Never retried: a repeat would find the top-up card consumed.
+        """
+        return self._signed_json(
+            "/api/v1/cards/topup", {"card_key": card_key, "topup_key": topup_key}, idempotent=False, success_code=0
+        )
+
+    def card_info(self, card_key: str) -> Result[CardInfoData]:
+        """The card as its holder sees it (``/api/v1/cards/info``): state, uses, seats, devices, unbind rules."""
+        return self._signed_json("/api/v1/cards/info", {"card_key": card_key}, idempotent=True, success_code=0)
+
+    def card_unbind(self, card_key: str, machine_id: str) -> Result[CardUnbindData]:
+        """The holder's unbind of one device (``/api/v1/cards/unbind``, decisions §14).
+
+        Its success answers ``code: 1``, the standard family's unbind code, and only that is a
+        success here. It may take ``unbind.deduct_seconds`` off the card and ends that device's
+        sessions (a session this client holds on it then ends at its next heartbeat). Never
+        retried: each unbind may deduct time.
+        """
+        return self._signed_json(
+            "/api/v1/cards/unbind", {"card_key": card_key, "machine_id": machine_id}, idempotent=False, success_code=1
+        )
 
     def check_licence(self, licence: str, card_key: str, machine_id: str, now: Optional[float] = None) -> LicenceCheck:
         """Checks a kept offline licence for this program and device without a network.
@@ -284,10 +313,16 @@ class Client:
 
     # ----- requests --------------------------------------------------------------------------------
 
-    def _signed_json(self, path: str, payload: Mapping[str, Any], idempotent: bool) -> Result[Any]:
-        """An SDK request: JSON with ``app`` in the body, HMAC-signed afresh for each attempt."""
+    def _signed_json(
+        self, path: str, payload: Mapping[str, Any], idempotent: bool, success_code: Optional[int] = None
+    ) -> Result[Any]:
+        """An SDK request: JSON with ``app`` in the body, HMAC-signed afresh for each attempt.
+
+        ``success_code`` is the route's own success code where its contract fixes one (see ``judge``).
+        """
         body = json.dumps({"app": self.program_id, **payload}, ensure_ascii=False, separators=(",", ":"))
-        return self._call("standard", Call("POST", path, lambda: self._signed(path, _JSON, body), idempotent=idempotent))
+        call = Call("POST", path, lambda: self._signed(path, _JSON, body), idempotent=idempotent)
+        return self._call("standard", call, success_code)
 
     def _signed(self, path: str, content_type: str, body: str) -> Request:
         signature = signature_headers(self._api_secret, "POST", path, body)
@@ -304,7 +339,7 @@ class Client:
 
         return self._call("legacy", Call("POST", path, build, idempotent=idempotent))
 
-    def _call(self, family: str, call: Call) -> Result[Any]:
+    def _call(self, family: str, call: Call, success_code: Optional[int] = None) -> Result[Any]:
         sent = send(self._transport, call)
         if not isinstance(sent, Sent):
             return sent
@@ -319,7 +354,7 @@ class Client:
                     message=f"Untrusted answer: {distrust}",
                     http_status=sent.answer.status,
                 )
-        return judge(family, sent.answer, self._connect_field_names)
+        return judge(family, sent.answer, self._connect_field_names, success_code)
 
 
 class LegacyRoutes:

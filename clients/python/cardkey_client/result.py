@@ -21,6 +21,9 @@ FAMILIES = ("connect", "standard", "legacy")
 #: The success code a family sends, for an answer that is a success by another marker.
 _SUCCESS_CODES = {"connect": 1, "standard": 0, "legacy": 1}
 
+#: The success codes a standard-family route can fix for itself (0, or 1 for an unbind).
+STANDARD_SUCCESS_CODES = (0, 1)
+
 _CONNECT_TOP_FIELDS = ("status", "code", "reason", "data", "request_id")
 _CONNECT_DATA_FIELDS = ("token", "expires_at", "device_limit", "server_time", "machine_code", "announcement")
 
@@ -30,10 +33,12 @@ class Result(Generic[T]):
     """One answer of the service, whatever the family, judged by that family's success rule."""
 
     #: The family's success rule: Connect ``status is True``; standard ``success`` (or, where it is
-    #: absent, ``code`` 0 or 1); legacy ``code == 1``.
+    #: absent, ``code`` 0 or 1) — on routes with their own success code (top-up, card info 0, the
+    #: SDK unbind 1) exactly that code —; legacy ``code == 1``.
     success: bool
     #: On failure the catalog code, always positive (compare with ``ErrorCode``), or a
-    #: ``ClientErrorCode``; on success the family's success code as sent (Connect 1, standard 0, legacy 1).
+    #: ``ClientErrorCode`` (never 0 or 1); on success the family's success code as sent (Connect 1,
+    #: standard 0 — 1 on the SDK unbind —, legacy 1).
     code: int
     #: Connect ``reason``, standard and legacy ``msg``: may be shown to the end user.
     message: str
@@ -68,14 +73,22 @@ class RawAnswer:
         return self.headers.get(name.lower())
 
 
-def judge(family: str, answer: RawAnswer, connect_field_names: Optional[Mapping[str, str]] = None) -> Result[Any]:
+def judge(
+    family: str,
+    answer: RawAnswer,
+    connect_field_names: Optional[Mapping[str, str]] = None,
+    success_code: Optional[int] = None,
+) -> Result[Any]:
     """Judges an answer by its family's rule; anything that is not a JSON object is UNEXPECTED_RESPONSE.
 
     ``connect_field_names`` maps default Connect names to a program's customized ones
     (``{"status": "ok"}``); ``data`` then comes back under the default names, ``body`` as received.
+    ``success_code`` is a standard-family route's own success code (see :func:`is_success`). A
+    failure never carries 0 or 1: an answer that fails its rule with such a code is UNEXPECTED_RESPONSE.
     """
     if family not in FAMILIES:
         raise ValueError(f"family must be one of {', '.join(FAMILIES)}")
+    _check_success_code(family, success_code)
     received = parse_object(answer.text)
     body = _rename_connect_body(received, connect_field_names or {}) if family == "connect" else received
     common: Dict[str, Any] = {
@@ -89,32 +102,48 @@ def judge(family: str, answer: RawAnswer, connect_field_names: Optional[Mapping[
         return Result(success=False, code=ClientErrorCode.UNEXPECTED_RESPONSE, message=_unexpected_message(answer), **common)
     raw_code = as_integer(body.get("code"))
     message = as_str(body.get("reason" if family == "connect" else "msg")) or ""
-    if is_success(family, body):
+    if is_success(family, body, success_code):
         code = raw_code if raw_code is not None else _SUCCESS_CODES[family]
         return Result(success=True, code=code, message=message, data=as_object(body.get("data")), body=received, **common)
-    return Result(
-        success=False,
-        code=abs(raw_code) if raw_code is not None else ClientErrorCode.UNEXPECTED_RESPONSE,
-        message=message or _unexpected_message(answer),
-        error_id=as_str(body.get("error_id")),
-        body=received,
-        **common,
-    )
+    if raw_code is not None and abs(raw_code) > 1:
+        code, message = abs(raw_code), message or _unexpected_message(answer)
+    elif raw_code is not None:
+        code = ClientErrorCode.UNEXPECTED_RESPONSE
+        message = f"Unexpected answer (HTTP {answer.status}): code {raw_code} is neither this route's success nor a failure code"
+    else:
+        code, message = ClientErrorCode.UNEXPECTED_RESPONSE, message or _unexpected_message(answer)
+    return Result(success=False, code=code, message=message, error_id=as_str(body.get("error_id")), body=received, **common)
 
 
-def is_success(family: str, body: Mapping[str, Any]) -> bool:
+def is_success(family: str, body: Mapping[str, Any], success_code: Optional[int] = None) -> bool:
     """The success rule alone: Connect ``status is True`` (never ``code``); standard ``success`` when it
-    is a boolean, else ``code`` 0 or 1 (unbind answers 1); legacy ``code == 1``."""
+    is a boolean, else ``code`` 0 or 1; legacy ``code == 1``.
+
+    ``success_code`` is a standard-family route's own success code, for routes whose contract fixes
+    it (decisions §13–14: top-up and card info answer 0, the SDK unbind answers 1). Their answers
+    are a success only when ``code`` is exactly that code and ``success``, when a boolean, is true:
+    an unbind answering ``code: 0`` is not a success.
+    """
+    _check_success_code(family, success_code)
     if family == "connect":
         return body.get("status") is True
     if family == "standard":
         success = body.get("success")
+        if success_code is not None:
+            return as_number(body.get("code")) == success_code and success is not False
         if isinstance(success, bool):
             return success
         return as_number(body.get("code")) in (0, 1)
     if family == "legacy":
         return as_number(body.get("code")) == 1
     raise ValueError(f"family must be one of {', '.join(FAMILIES)}")
+
+
+def _check_success_code(family: str, success_code: Optional[int]) -> None:
+    if success_code is None:
+        return
+    if family != "standard" or isinstance(success_code, bool) or success_code not in STANDARD_SUCCESS_CODES:
+        raise ValueError("success_code is a standard-family route rule: 0 or 1")
 
 
 def _rename_connect_body(body: Optional[Dict[str, Any]], names: Mapping[str, str]) -> Optional[Dict[str, Any]]:

@@ -7,7 +7,7 @@ TypedDicts document the fields a caller can rely on, they do not restrict what i
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any, Dict, Mapping, Optional, TypedDict
+from typing import Any, Dict, List, Mapping, Optional, TypedDict
 
 #: The kinds of session an SDK login opens.
 SESSION_TYPES = ("card", "app_user")
@@ -102,6 +102,74 @@ class CheckoutData(TypedDict):
     expires_at: str
     #: Unix seconds.
     valid_until: int
+
+
+class CardSummary(TypedDict):
+    """A card as its holder sees it (decisions §13–14).
+
+    ``kind`` is ``time`` or ``count``; ``status`` is ``unused``, ``active`` or ``banned``;
+    ``expires_at`` (``YYYY-MM-DD HH:MM:SS``, service time zone) is None while the card is unused
+    (its time starts at the first login); ``uses_left`` is None for a time card.
+    """
+
+    kind: str
+    status: str
+    expires_at: Optional[str]
+    uses_left: Optional[int]
+
+
+class CardTopupData(CardSummary, total=False):
+    """``/api/v1/cards/topup`` success data: the target card after the top-up.
+
+    The decisions fix only that the target card is answered: count on ``kind``, ``status``,
+    ``expires_at`` and ``uses_left``; the other fields of ``card_info`` may or may not be present.
+    """
+
+    activated_at: Optional[str]
+    device_limit: int
+    concurrent_limit: Optional[int]
+
+
+class CardDevice(TypedDict):
+    """One device bound to a card, with its last successful login (None when none is logged)."""
+
+    machine_code: str
+    bound_at: str
+    last_login_at: Optional[str]
+
+
+class CardUnbindRules(TypedDict):
+    """What the holder's unbind (``card_unbind``) would cost: the program's rules and what is left."""
+
+    enabled: bool
+    #: Taken off ``expires_at`` by each unbind (not off a permanent card).
+    deduct_seconds: int
+    #: Unbinds left for this card; None = unlimited.
+    remaining: Optional[int]
+
+
+class CardInfoData(CardSummary):
+    """``/api/v1/cards/info`` success data (decisions §14)."""
+
+    activated_at: Optional[str]
+    device_limit: int
+    #: Live sessions allowed at once; None = unlimited.
+    concurrent_limit: Optional[int]
+    devices: List[CardDevice]
+    unbind: CardUnbindRules
+
+
+class CardUnbindData(TypedDict):
+    """``/api/v1/cards/unbind`` success data (answered with ``code: 1``): the card after the unbind."""
+
+    id: int
+    code: str
+    #: The device unbound.
+    machine_code: str
+    #: After the deduction, if any.
+    expires_at: str
+    #: Unbinds of this card so far.
+    unbind_count: int
 
 
 @dataclass

@@ -94,6 +94,28 @@ class PinnedKeysTest(ServiceTestCase):
         with self.assertRaisesRegex(ValueError, "response_keys"):
             Client(base_url="http://x", program_id="1", api_secret="k").check_licence(licence["licence"], "c", "m")
 
+    def test_the_self_service_routes_are_believed_only_when_signed_over_this_request(self) -> None:
+        routes = [
+            ("/api/v1/cards/topup", {"code": 0, "success": True, "msg": "ok", "data": {"kind": "time", "status": "active", "expires_at": "x", "uses_left": None}}, lambda c: c.card_topup("CK", "TOP")),
+            ("/api/v1/cards/info", {"code": 0, "success": True, "msg": "ok", "data": {"kind": "time", "status": "active", "devices": []}}, lambda c: c.card_info("CK")),
+            ("/api/v1/cards/unbind", {"code": 1, "success": True, "msg": "Unbound", "data": {"id": 1, "unbind_count": 1}}, lambda c: c.card_unbind("CK", "PC")),
+        ]
+        for path, body, run in routes:
+            with self.subTest(path=path):
+                self.assertTrue(run(client_for(self.service(signed_for_request(body)), response_keys=KEYS)).success)
+                unsigned = run(client_for(self.service(Reply(json=body)), response_keys=KEYS, retries=0))
+                self.assertEqual((unsigned.success, unsigned.code), (False, ClientErrorCode.UNTRUSTED_RESPONSE))
+
+                def elsewhere(request: SeenRequest, body: dict = body) -> Reply:
+                    # Signed for another route (the login) with this request's nonce: not this answer.
+                    return signed(body, "/api/v1/cards/login", request.headers["x-svc-nonce"])
+
+                moved = run(client_for(self.service(elsewhere), response_keys=KEYS, retries=0))
+                self.assertEqual((moved.success, moved.code), (False, ClientErrorCode.UNTRUSTED_RESPONSE))
+        refusal = {"code": 20008, "success": False, "msg": "This card is banned", "request_id": "r"}
+        refused = client_for(self.service(signed_for_request(refusal)), response_keys=KEYS).card_topup("CK", "TOP")
+        self.assertEqual((refused.success, refused.code, refused.message), (False, ErrorCode.TOPUP_REFUSED, "This card is banned"))
+
     def test_checkout_sends_the_ttl(self) -> None:
         data = {"licence": "a.b", "kid": ED25519["kid"], "expires_at": "x", "valid_until": 1}
         service = self.service(signed_for_request({"code": 0, "success": True, "msg": "ok", "data": data}))

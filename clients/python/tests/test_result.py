@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import unittest
 
-from cardkey_client import ClientErrorCode, ErrorCode, RawAnswer, judge
+from cardkey_client import ClientErrorCode, ErrorCode, RawAnswer, is_success, judge
 
 
 def answer(body, status=200, headers=None) -> RawAnswer:
@@ -56,6 +56,48 @@ class SuccessRulesTest(unittest.TestCase):
     def test_refuses_an_unknown_family(self) -> None:
         with self.assertRaises(ValueError):
             judge("v3", answer({"code": 0}))
+
+
+ROUTE_RULES = [
+    (1, {"code": 1, "success": True, "msg": "Unbound"}, True),
+    (1, {"code": 1, "msg": "success absent: the code decides"}, True),
+    (1, {"code": 1.0, "success": True, "msg": "1.0 is the number 1"}, True),
+    (1, {"code": 0, "success": True, "msg": "code 0 is not the unbind success"}, False),
+    (1, {"code": 1, "success": False, "msg": "success false wins"}, False),
+    (1, {"success": True, "msg": "no code"}, False),
+    (1, {"code": "1", "success": True, "msg": "a string is not 1"}, False),
+    (1, {"code": True, "success": True, "msg": "true is not 1"}, False),
+    (1, {"code": 20005, "success": False, "msg": "refused"}, False),
+    (0, {"code": 0, "success": True, "msg": "ok"}, True),
+    (0, {"code": 1, "success": True, "msg": "code 1 is not this route's success"}, False),
+    (0, {"code": False, "success": True, "msg": "false is not 0"}, False),
+    (0, {"code": 20008, "success": False, "msg": "refused"}, False),
+]
+
+
+class RouteSuccessCodesTest(unittest.TestCase):
+    def test_each_route_rule(self) -> None:
+        for success_code, body, success in ROUTE_RULES:
+            with self.subTest(success_code=success_code, body=body):
+                self.assertIs(judge("standard", answer(body), success_code=success_code).success, success)
+                self.assertIs(is_success("standard", body, success_code), success)
+
+    def test_a_refused_success_looking_answer_is_unexpected_never_code_0_or_1(self) -> None:
+        r = judge("standard", answer({"code": 0, "success": True, "msg": "ok", "data": {"id": 1}}), success_code=1)
+        self.assertEqual((r.success, r.code, r.data), (False, ClientErrorCode.UNEXPECTED_RESPONSE, None))
+        self.assertIn("code 0 is neither this route's success nor a failure code", r.message)
+        self.assertEqual(judge("standard", answer({"code": 0, "success": False, "msg": "x"})).code, ClientErrorCode.UNEXPECTED_RESPONSE)
+        self.assertEqual(judge("legacy", answer({"code": 0, "msg": "x"})).code, ClientErrorCode.UNEXPECTED_RESPONSE)
+
+    def test_keeps_the_catalog_code_and_message_of_a_refusal(self) -> None:
+        r = judge("standard", answer({"code": 20005, "success": False, "msg": "Unbinding is not possible", "request_id": "q"}), success_code=1)
+        self.assertEqual((r.code, r.message, r.request_id), (ErrorCode.UNBIND_REFUSED, "Unbinding is not possible", "q"))
+
+    def test_is_a_standard_family_rule_of_0_or_1_only(self) -> None:
+        for family, code in (("legacy", 1), ("connect", 0), ("standard", 2), ("standard", True)):
+            with self.subTest(family=family, code=code):
+                with self.assertRaisesRegex(ValueError, "standard-family"):
+                    judge(family, answer({"code": 1}), success_code=code)
 
 
 class ResultsTest(unittest.TestCase):

@@ -1,13 +1,19 @@
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { Transform, Type } from 'class-transformer';
+import {
+  ArrayMaxSize, ArrayNotEmpty, Equals, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Length, Matches, Max, MaxLength, Min,
+  ValidateIf, ValidateNested,
+} from 'class-validator';
 import { MAX_INT32 } from '../../common/limits';
 import { PageQuery } from '../../common/paging';
 import { CARD_PREFIX_PATTERN } from '../card-codes';
-import { CardStatus } from '../card.entity';
+import { CardKind, CardStatus } from '../card.entity';
+import { IsIsoInstant } from './iso-instant';
 
 export const MAX_BATCH_SIZE = 10_000;
-export const CARD_STATUSES = ['unused', 'active', 'banned'] as const;
+export const MAX_CARD_USES = 1_000_000;
+export const CARD_KINDS = ['time', 'count'] as const;
+export const CARD_STATUSES = ['unused', 'active', 'banned', 'consumed'] as const;
 
 /** Optional, but never null: a null for a NOT NULL column is a 400 naming the field, not a database fault. */
 const OptionalNotNull = () => ValidateIf((_, value) => value !== undefined);
@@ -33,9 +39,26 @@ export class CreateCardsDto {
 
   @ApiPropertyOptional({ maxLength: 200, nullable: true }) @IsOptional() @IsString() @MaxLength(200)
   note?: string | null;
+
+  @ApiPropertyOptional({ enum: CARD_KINDS, description: '`time` (default) or `count` (each successful login takes one of `uses`)' })
+  @OptionalNotNull() @IsIn(CARD_KINDS)
+  kind?: CardKind;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_CARD_USES, description: 'logins of a count card; required for, and only for, kind count' })
+  @ValidateIf((dto: CreateCardsDto) => dto.kind === 'count' || dto.uses !== undefined)
+  @IsInt() @Min(1) @Max(MAX_CARD_USES)
+  uses?: number;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 1000, nullable: true, description: "live SDK sessions at once; default: the project's concurrent_limit; null = unlimited" })
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(1) @Max(1000)
+  concurrent_limit?: number | null;
 }
 
-/** PATCH: any subset. `banned` bans; `active` lifts a ban (back to active if ever activated, else unused). */
+/**
+ * PATCH: any subset. `banned` bans; `active` lifts a ban (back to active if ever activated, else
+ * unused). `expires_at` and `extend_seconds` exclude each other; what each may change depends on the
+ * card (activated or not, time or count), which the service checks before it changes anything.
+ */
 export class UpdateCardDto {
   @ApiPropertyOptional({ enum: ['banned', 'active'] }) @OptionalNotNull() @IsIn(['banned', 'active'])
   status?: 'banned' | 'active';
@@ -46,8 +69,34 @@ export class UpdateCardDto {
   @ApiPropertyOptional({ minimum: 1, maximum: 1000, description: 'devices already bound stay bound' })
   @OptionalNotNull() @IsInt() @Min(1) @Max(1000)
   device_limit?: number;
+
+  @ApiPropertyOptional({
+    type: String, format: 'date-time', nullable: true,
+    description: 'an activated card only: its new expiry (past = expired now); null = permanent',
+  })
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsIsoInstant()
+  expires_at?: string | null;
+
+  @ApiPropertyOptional({
+    minimum: 1, maximum: MAX_INT32,
+    description: 'adds to the expiry of an activated card, or to the duration of a card never activated; not for permanent cards',
+  })
+  @OptionalNotNull() @IsInt() @Min(1) @Max(MAX_INT32)
+  extend_seconds?: number;
+
+  @ApiPropertyOptional({ minimum: 0, maximum: MAX_CARD_USES, description: 'count cards only' })
+  @OptionalNotNull() @IsInt() @Min(0) @Max(MAX_CARD_USES)
+  uses_left?: number;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 1000, nullable: true, description: 'live SDK sessions at once; null = unlimited' })
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(1) @Max(1000)
+  concurrent_limit?: number | null;
 }
 
+/**
+ * The card filters of the list, the CSV export and bulk actions (one builder: card-filters.ts).
+ * Ranges are half-open: `*_from` ≤ time < `*_to`.
+ */
 export class ListCardsQuery extends PageQuery {
   @ApiPropertyOptional({ enum: CARD_STATUSES }) @IsOptional() @IsIn(CARD_STATUSES)
   status?: CardStatus;
@@ -63,9 +112,110 @@ export class ListCardsQuery extends PageQuery {
 
   @ApiPropertyOptional({ description: 'expires_at is in the past' }) @IsOptional() @Transform(queryBoolean) @IsBoolean()
   expired?: boolean;
+
+  @ApiPropertyOptional({ enum: CARD_KINDS }) @IsOptional() @IsIn(CARD_KINDS)
+  kind?: CardKind;
+
+  @ApiPropertyOptional({ description: 'code starts with (case-sensitive, as codes are)' }) @IsOptional() @IsString() @Length(1, 64)
+  code_prefix?: string;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'created at or after' }) @IsOptional() @IsIsoInstant()
+  created_from?: string;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'created before' }) @IsOptional() @IsIsoInstant()
+  created_to?: string;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'expires at or after (cards without an expiry never match)' })
+  @IsOptional() @IsIsoInstant()
+  expires_from?: string;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'expires before (cards without an expiry never match)' })
+  @IsOptional() @IsIsoInstant()
+  expires_to?: string;
 }
 
 /** The list's filters without paging: the CSV export holds every matching card. */
 export class ExportCardsQuery extends OmitType(ListCardsQuery, ['page', 'page_size'] as const) {}
 
-export type CardFilters = Pick<ListCardsQuery, 'status' | 'batch_id' | 'q' | 'activated' | 'expired'>;
+/** Every criterion of the filter builder; a bulk filter needs at least one of them, or `all: true`. */
+export const CARD_FILTER_KEYS = [
+  'status', 'batch_id', 'q', 'activated', 'expired', 'kind', 'code_prefix', 'created_from', 'created_to', 'expires_from', 'expires_to',
+] as const;
+
+export type CardFilters = Pick<ListCardsQuery, (typeof CARD_FILTER_KEYS)[number]>;
+
+/** The target of a bulk action by filter: the list's filters; `all: true` says "every card" explicitly. */
+export class BulkCardFilter extends ExportCardsQuery {
+  @ApiPropertyOptional({ enum: [true], description: 'every card of the project (an empty filter is refused)' })
+  @IsOptional() @Equals(true, { message: 'all must be true when present' })
+  all?: true;
+}
+
+export const MAX_BULK_IDS = 10_000;
+
+export const BULK_ACTIONS = [
+  'ban', 'unban', 'delete', 'extend', 'set_expiry', 'set_uses', 'set_note', 'set_device_limit', 'set_concurrent_limit',
+] as const;
+export type BulkAction = (typeof BULK_ACTIONS)[number];
+
+export const BULK_PARAMS = ['extend_seconds', 'expires_at', 'uses_left', 'note', 'device_limit', 'concurrent_limit'] as const;
+export type BulkParam = (typeof BULK_PARAMS)[number];
+
+/** The one parameter each action takes (none for ban, unban and delete). */
+export const BULK_ACTION_PARAM: Readonly<Record<BulkAction, BulkParam | null>> = {
+  ban: null,
+  unban: null,
+  delete: null,
+  extend: 'extend_seconds',
+  set_expiry: 'expires_at',
+  set_uses: 'uses_left',
+  set_note: 'note',
+  set_device_limit: 'device_limit',
+  set_concurrent_limit: 'concurrent_limit',
+};
+
+/** `POST /projects/:id/cards/bulk`: one action on exactly one of `ids` or `filter`, with the action's parameter. */
+export class BulkCardsDto {
+  @ApiProperty({ enum: BULK_ACTIONS }) @IsIn(BULK_ACTIONS)
+  action: BulkAction;
+
+  @ApiPropertyOptional({ type: [Number], maxItems: MAX_BULK_IDS, description: 'card ids of the project (unknown ids are not matched)' })
+  @OptionalNotNull() @IsArray() @ArrayNotEmpty() @ArrayMaxSize(MAX_BULK_IDS)
+  @IsInt({ each: true }) @Min(1, { each: true }) @Max(MAX_INT32, { each: true })
+  ids?: number[];
+
+  @ApiPropertyOptional({ type: BulkCardFilter, description: 'at least one criterion; {all: true} for every card' })
+  @OptionalNotNull() @IsObject() @ValidateNested() @Type(() => BulkCardFilter)
+  filter?: BulkCardFilter;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_INT32, description: 'extend' })
+  @OptionalNotNull() @IsInt() @Min(1) @Max(MAX_INT32)
+  extend_seconds?: number;
+
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'set_expiry; null = permanent' })
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsIsoInstant()
+  expires_at?: string | null;
+
+  @ApiPropertyOptional({ minimum: 0, maximum: MAX_CARD_USES, description: 'set_uses (count cards only)' })
+  @OptionalNotNull() @IsInt() @Min(0) @Max(MAX_CARD_USES)
+  uses_left?: number;
+
+  @ApiPropertyOptional({ maxLength: 200, nullable: true, description: 'set_note; null clears it' })
+  @IsOptional() @IsString() @MaxLength(200)
+  note?: string | null;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 1000, description: 'set_device_limit' })
+  @OptionalNotNull() @IsInt() @Min(1) @Max(1000)
+  device_limit?: number;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 1000, nullable: true, description: 'set_concurrent_limit; null = unlimited' })
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(1) @Max(1000)
+  concurrent_limit?: number | null;
+}
+
+/** `POST /projects/:id/cards/import?dry_run=true`. */
+export class ImportCardsQuery {
+  @ApiPropertyOptional({ description: 'check every row and report, import nothing' })
+  @IsOptional() @Transform(queryBoolean) @IsBoolean()
+  dry_run?: boolean;
+}

@@ -1,5 +1,5 @@
 import { CardDevice } from '../card-device.entity';
-import { Card, CardStatus } from '../card.entity';
+import { Card, CardKind, CardStatus } from '../card.entity';
 
 export interface CardDeviceView {
   machine_code: string;
@@ -11,6 +11,9 @@ export interface CardView {
   id: number;
   code: string;
   status: CardStatus;
+  kind: CardKind;
+  uses_left: number | null;
+  concurrent_limit: number | null;
   duration_seconds: number;
   device_limit: number;
   activated_at: string | null;
@@ -32,6 +35,9 @@ export function toCardView(card: Card, devices: CardDevice[]): CardView {
     id: card.id,
     code: card.code,
     status: card.status,
+    kind: card.kind,
+    uses_left: card.usesLeft,
+    concurrent_limit: card.concurrentLimit,
     duration_seconds: card.durationSeconds,
     device_limit: card.deviceLimit,
     activated_at: iso(card.activatedAt),

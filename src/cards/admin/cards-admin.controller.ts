@@ -1,26 +1,39 @@
-import { Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiHeader, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { ApiBody, ApiConsumes, ApiHeader, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { IncomingMessage } from 'node:http';
 import { AdminAuth } from '../../admin-auth/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../../admin-auth/admin-principal';
-import { UuidParamPipe } from '../../common/uuid-param.pipe';
+import { PROJECT_ID_PIPE } from '../../common/uuid-param.pipe';
 import { Envelope } from '../../core/envelope/envelope.decorator';
-import { CreateCardsDto, ExportCardsQuery, ListCardsQuery, UpdateCardDto } from './card-admin.dto';
+import { ErrorCode } from '../../core/errors/error-code';
+import { AcceptsBody, CSV_CONTENT_TYPE } from '../../core/http/content-type';
+import { BulkCardsDto, CreateCardsDto, ExportCardsQuery, ImportCardsQuery, ListCardsQuery, UpdateCardDto } from './card-admin.dto';
+import { IMPORT_COLUMNS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS } from './cards-import';
 import { CardsAdminService } from './cards-admin.service';
 import { IDEMPOTENCY_KEY_HEADER, IdempotencyKey } from './idempotency-key.decorator';
 import { IntIdParamPipe } from '../../common/int-id-param.pipe';
+
+const CARD_ID_PIPE = new IntIdParamPipe(ErrorCode.CARD_NOT_FOUND);
+
+/** Express hands over the Node request itself, Fastify wraps it as `raw`; both leave text/csv unread. */
+type AdapterRequest = IncomingMessage & { raw?: IncomingMessage };
 
 @ApiTags('admin: cards')
 @Envelope('admin')
 @AdminAuth()
 @Controller('admin/v1/projects/:id/cards')
 export class CardsAdminController {
-  constructor(private readonly cards: CardsAdminService) {}
+  constructor(
+    private readonly cards: CardsAdminService,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {}
 
   @Post()
   @ApiHeader({ name: IDEMPOTENCY_KEY_HEADER, required: false, description: 'a retry with the same key returns the same batch' })
   create(
     @CurrentAdmin() actor: AdminPrincipal,
-    @Param('id', UuidParamPipe) id: string,
+    @Param('id', PROJECT_ID_PIPE) id: string,
     @Body() body: CreateCardsDto,
     @IdempotencyKey() idempotencyKey: string | undefined,
   ) {
@@ -28,7 +41,7 @@ export class CardsAdminController {
   }
 
   @Get()
-  list(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Query() query: ListCardsQuery) {
+  list(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Query() query: ListCardsQuery) {
     return this.cards.list(actor, id, query);
   }
 
@@ -37,20 +50,46 @@ export class CardsAdminController {
   @Header('Content-Type', 'text/csv; charset=utf-8')
   @Header('Content-Disposition', 'attachment; filename="cards.csv"')
   @ApiProduces('text/csv')
-  exportCsv(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Query() query: ExportCardsQuery) {
+  exportCsv(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Query() query: ExportCardsQuery) {
     return this.cards.exportCsv(actor, id, query);
   }
 
+  /** Declared before `:cardId` routes, like the export. Answers `{action, matched, changed}`. */
+  @Post('bulk')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'one action on many cards: by ids (at most 10,000) or by a filter of the list criteria' })
+  bulk(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Body() body: BulkCardsDto) {
+    return this.cards.bulk(actor, id, body);
+  }
+
+  /** A CSV of existing codes: 201 `{batch_id, rows, imported}`; `?dry_run=true` answers 200 with the report only. */
+  @Post('import')
+  @AcceptsBody('csv')
+  @ApiConsumes(CSV_CONTENT_TYPE)
+  @ApiBody({ schema: { type: 'string', description: `header row with columns among ${IMPORT_COLUMNS.join(', ')}; at most ${IMPORT_MAX_BYTES} bytes and ${IMPORT_MAX_ROWS} rows` } })
+  @ApiQuery({ name: 'dry_run', required: false, type: Boolean })
+  async importCsv(
+    @CurrentAdmin() actor: AdminPrincipal,
+    @Param('id', PROJECT_ID_PIPE) id: string,
+    @Query() query: ImportCardsQuery,
+    @Req() request: AdapterRequest,
+    @Res({ passthrough: true }) response: unknown,
+  ) {
+    const answer = await this.cards.importCsv(actor, id, request.raw ?? request, query.dry_run === true);
+    this.adapterHost.httpAdapter.status(response, answer.dry_run ? 200 : 201);
+    return answer;
+  }
+
   @Get(':cardId')
-  get(@CurrentAdmin() actor: AdminPrincipal, @Param('id', UuidParamPipe) id: string, @Param('cardId', IntIdParamPipe) cardId: number) {
+  get(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Param('cardId', CARD_ID_PIPE) cardId: number) {
     return this.cards.get(actor, id, cardId);
   }
 
   @Patch(':cardId')
   update(
     @CurrentAdmin() actor: AdminPrincipal,
-    @Param('id', UuidParamPipe) id: string,
-    @Param('cardId', IntIdParamPipe) cardId: number,
+    @Param('id', PROJECT_ID_PIPE) id: string,
+    @Param('cardId', CARD_ID_PIPE) cardId: number,
     @Body() body: UpdateCardDto,
   ) {
     return this.cards.update(actor, id, cardId, body);
@@ -60,8 +99,8 @@ export class CardsAdminController {
   @HttpCode(204)
   async remove(
     @CurrentAdmin() actor: AdminPrincipal,
-    @Param('id', UuidParamPipe) id: string,
-    @Param('cardId', IntIdParamPipe) cardId: number,
+    @Param('id', PROJECT_ID_PIPE) id: string,
+    @Param('cardId', CARD_ID_PIPE) cardId: number,
   ): Promise<void> {
     await this.cards.remove(actor, id, cardId);
   }
@@ -70,8 +109,8 @@ export class CardsAdminController {
   @HttpCode(204)
   async unbind(
     @CurrentAdmin() actor: AdminPrincipal,
-    @Param('id', UuidParamPipe) id: string,
-    @Param('cardId', IntIdParamPipe) cardId: number,
+    @Param('id', PROJECT_ID_PIPE) id: string,
+    @Param('cardId', CARD_ID_PIPE) cardId: number,
     @Param('machine') machine: string,
   ): Promise<void> {
     await this.cards.unbindDevice(actor, id, cardId, machine);

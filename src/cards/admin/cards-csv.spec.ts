@@ -1,27 +1,41 @@
+import { CardDevice } from '../card-device.entity';
 import { Card } from '../card.entity';
 import { CARD_CSV_COLUMNS, cardsCsv, csvField } from './cards-csv';
 
 describe(cardsCsv.name, () => {
-  it('writes a header row, one row per card and CRLF line ends', () => {
+  it('writes a header row, one row per card and CRLF line ends, with every field and the devices one per line', () => {
     const card = Object.assign(new Card(), {
       id: 7,
       code: 'VIP-ABCDEFGHJKMNPQRSTUVW',
       status: 'active',
+      kind: 'count',
+      usesLeft: 4,
+      concurrentLimit: null,
       durationSeconds: 86400,
       deviceLimit: 2,
       activatedAt: new Date('2025-01-02T03:04:05.000Z'),
       expiresAt: new Date('2025-01-03T03:04:05.000Z'),
       useCount: 3,
+      unbindCount: 1,
       lastLoginAt: null,
       note: 'for "Bob", 2 seats\nsecond line',
       batchId: null,
-      devices: [],
+      createdAt: new Date('2025-01-01T00:00:00.000Z'),
     });
-    expect(cardsCsv([card])).toBe(
+    const devices = [
+      Object.assign(new CardDevice(), { cardId: 7, machineCode: 'PC-1', boundAt: new Date() }),
+      Object.assign(new CardDevice(), { cardId: 8, machineCode: 'other card', boundAt: new Date() }),
+      Object.assign(new CardDevice(), { cardId: 7, machineCode: '=laptop, 2', boundAt: new Date() }),
+    ];
+    expect(cardsCsv([card], devices)).toBe(
       `${CARD_CSV_COLUMNS.join(',')}\r\n` +
-        '7,VIP-ABCDEFGHJKMNPQRSTUVW,active,86400,2,2025-01-02T03:04:05.000Z,2025-01-03T03:04:05.000Z,3,,"for ""Bob"", 2 seats\nsecond line",\r\n',
+        '7,VIP-ABCDEFGHJKMNPQRSTUVW,active,86400,2,2025-01-02T03:04:05.000Z,2025-01-03T03:04:05.000Z,3,,"for ""Bob"", 2 seats\nsecond line",,' +
+        'count,4,,1,2025-01-01T00:00:00.000Z,"PC-1\n=laptop, 2"\r\n',
     );
-    expect(cardsCsv([])).toBe('id,code,status,duration_seconds,device_limit,activated_at,expires_at,use_count,last_login_at,note,batch_id\r\n');
+    expect(cardsCsv([])).toBe(
+      'id,code,status,duration_seconds,device_limit,activated_at,expires_at,use_count,last_login_at,note,batch_id,' +
+        'kind,uses_left,concurrent_limit,unbind_count,created_at,devices\r\n',
+    );
   });
 
   it.each<[string | number | null, string]>([
@@ -66,9 +80,16 @@ describe(cardsCsv.name, () => {
         lastLoginAt: null,
         note: '=cmd|" /C calc"!A0',
         batchId: null,
-        devices: [],
+        kind: 'time',
+        usesLeft: null,
+        concurrentLimit: 1,
+        unbindCount: 0,
+        createdAt: new Date('2025-01-01T00:00:00.000Z'),
       });
-      expect(cardsCsv([card]).split('\r\n')[1]).toBe(`8,"'-ABCDEFGHJKMNPQRSTUVW",unused,60,1,,,0,,"'=cmd|"" /C calc""!A0",`);
+      const device = Object.assign(new CardDevice(), { cardId: 8, machineCode: '@evil', boundAt: new Date() });
+      expect(cardsCsv([card], [device]).split('\r\n')[1]).toBe(
+        `8,"'-ABCDEFGHJKMNPQRSTUVW",unused,60,1,,,0,,"'=cmd|"" /C calc""!A0",,time,,1,0,2025-01-01T00:00:00.000Z,"'@evil"`,
+      );
     });
   });
 });

@@ -4,7 +4,7 @@ import { ClientCall } from '../../access/client-call';
 import { InterfaceGate } from '../../access/interface-gate';
 import { CardDevice } from '../../cards/card-device.entity';
 import { CardLoginService } from '../../cards/card-login.service';
-import { CardUnbindService } from '../../cards/card-unbind.service';
+import { CardUnbindService, unbindData } from '../../cards/card-unbind.service';
 import { Card } from '../../cards/card.entity';
 import { cardRefusal, clientExpiry, deviceRefusal, isCardExpired } from '../../cards/card-rule';
 import { AppConfig } from '../../config/app-config';
@@ -39,7 +39,7 @@ export class LegacyCardsService {
     const card = await this.cardUnbind.unbind({ call, cardKey, machine });
     return {
       message: 'Device unbound',
-      data: { id: card.id, code: card.code, machine_code: machine, expires_at: this.expiry(card), unbind_count: card.unbindCount },
+      data: unbindData(card, machine, this.config.APP_TIMEZONE),
     };
   }
 
@@ -89,7 +89,8 @@ export class LegacyCardsService {
 
   private async find({ program }: ClientCall, cardKey: string): Promise<Card> {
     const card = await this.dataSource.getRepository(Card).findOneBy({ projectId: program.project.id, code: cardKey });
-    if (!card) throw new ServiceError(ErrorCode.CARD_INVALID);
+    // A consumed top-up card is no card (decisions §13).
+    if (!card || card.status === 'consumed') throw new ServiceError(ErrorCode.CARD_INVALID);
     return card;
   }
 

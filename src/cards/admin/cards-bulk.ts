@@ -1,0 +1,166 @@
+import { DataSource } from 'typeorm';
+import { ErrorCode } from '../../core/errors/error-code';
+import { ServiceError } from '../../core/errors/service-error';
+import { JsonLogger } from '../../core/logging/json-logger';
+import { Card, CardKind } from '../card.entity';
+import { BULK_ACTION_PARAM, BULK_PARAMS, BulkAction, BulkCardsDto } from './card-admin.dto';
+import { applyCardFilters, hasCriterion } from './card-filters';
+import { parseIsoInstant } from './iso-instant';
+
+/** Card ids per statement (and per transaction) of a bulk action. */
+export const BULK_CHUNK = 1000;
+/** Ids read per keyset page while the target of a filter is collected. */
+const COLLECT_PAGE = 10_000;
+
+/** Lifts a ban atomically: back to active when the card was ever activated, else unused. */
+export const UNBAN_SQL = "CASE WHEN status <> 'banned' THEN status WHEN activated_at IS NULL THEN 'unused' ELSE 'active' END";
+
+/**
+ * What each action does to one chunk of cards: `$1` the project, `$2` the ids, `$3` the action's
+ * value. The condition after the ids is "would this card change": a card already in that state is
+ * matched but not changed, so `changed` counts real changes. A consumed top-up card (decisions §13)
+ * is never banned, unbanned, extended, given an expiry or uses: it can never log in again.
+ */
+const ACTION_SQL: Readonly<Record<BulkAction, string>> = {
+  ban: `UPDATE cards SET status = 'banned' WHERE project_id = $1 AND id = ANY($2::int[]) AND status NOT IN ('banned', 'consumed')`,
+  unban: `UPDATE cards SET status = ${UNBAN_SQL} WHERE project_id = $1 AND id = ANY($2::int[]) AND status = 'banned'`,
+  delete: `DELETE FROM cards WHERE project_id = $1 AND id = ANY($2::int[])`,
+  // A card never activated gains duration; an activated one gains time on its expiry; permanent
+  // cards (duration 0 before activation, no expiry after it) have nothing to extend. Decided per
+  // row in the statement, so a card activated meanwhile is extended the right way.
+  extend: `UPDATE cards SET
+      duration_seconds = CASE WHEN activated_at IS NULL THEN LEAST(duration_seconds::bigint + $3::integer, 2147483647)::integer ELSE duration_seconds END,
+      expires_at = CASE WHEN activated_at IS NULL THEN expires_at ELSE expires_at + make_interval(secs => $3::integer) END
+    WHERE project_id = $1 AND id = ANY($2::int[]) AND status <> 'consumed'
+      AND CASE WHEN activated_at IS NULL THEN duration_seconds > 0 ELSE expires_at IS NOT NULL END`,
+  // Only an activated card has an expiry of its own; one never activated gets it at its first login.
+  set_expiry: `UPDATE cards SET expires_at = $3::timestamptz
+    WHERE project_id = $1 AND id = ANY($2::int[]) AND status <> 'consumed' AND activated_at IS NOT NULL AND expires_at IS DISTINCT FROM $3::timestamptz`,
+  set_uses: `UPDATE cards SET uses_left = $3::integer
+    WHERE project_id = $1 AND id = ANY($2::int[]) AND status <> 'consumed' AND kind = 'count' AND uses_left IS DISTINCT FROM $3::integer`,
+  set_note: `UPDATE cards SET note = $3::varchar WHERE project_id = $1 AND id = ANY($2::int[]) AND note IS DISTINCT FROM $3::varchar`,
+  set_device_limit: `UPDATE cards SET device_limit = $3::integer WHERE project_id = $1 AND id = ANY($2::int[]) AND device_limit <> $3::integer`,
+  set_concurrent_limit: `UPDATE cards SET concurrent_limit = $3::integer
+    WHERE project_id = $1 AND id = ANY($2::int[]) AND concurrent_limit IS DISTINCT FROM $3::integer`,
+};
+
+/** A ban ends the banned cards' live sessions in the same transaction (decisions §5, forced offline). */
+const REVOKE_SESSIONS = `UPDATE sessions SET revoked_at = now() WHERE project_id = $1 AND card_id = ANY($2::int[]) AND revoked_at IS NULL`;
+
+export interface BulkResult {
+  action: BulkAction;
+  matched: number;
+  changed: number;
+}
+
+interface Target {
+  id: number;
+  kind: CardKind;
+}
+
+/**
+ * Bulk actions on a project's cards (docs/decisions.md, "Card administration"). The target (ids, or
+ * a filter of the list's criteria) is collected first, by keyset over card ids, then changed chunk
+ * by chunk, each chunk in a short transaction of its own: a large action never holds one long
+ * transaction, and requests (logins) go on between the chunks.
+ */
+export class CardsBulk {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly logger: JsonLogger,
+  ) {}
+
+  async run(projectId: string, input: BulkCardsDto): Promise<BulkResult> {
+    const value = checkInput(input);
+    const targets = input.ids ? await this.byIds(projectId, input.ids) : await this.byFilter(projectId, input.filter!);
+    if (targets.length === 0) {
+      throw new ServiceError(ErrorCode.MATCHING_CARDS_NOT_FOUND, undefined, { details: { matched: 0 } });
+    }
+    if (input.action === 'set_uses') {
+      const timeCards = targets.filter((t) => t.kind !== 'count').length;
+      if (timeCards > 0) {
+        throw new ServiceError(ErrorCode.BAD_REQUEST, 'uses_left is for count cards only', {
+          details: [`uses_left is for count cards only: ${timeCards} of the ${targets.length} cards are time cards (add kind: count to the filter)`],
+        });
+      }
+    }
+    const started = Date.now();
+    let changed = 0;
+    const ids = targets.map((t) => t.id);
+    for (let i = 0; i < ids.length; i += BULK_CHUNK) {
+      const chunk = ids.slice(i, i + BULK_CHUNK);
+      changed += await this.dataSource.transaction(async (em) => {
+        const params: unknown[] = [projectId, chunk];
+        if (value !== undefined) params.push(value);
+        const result: unknown = await em.query(ACTION_SQL[input.action], params);
+        if (input.action === 'ban') await em.query(REVOKE_SESSIONS, [projectId, chunk]);
+        return affectedRows(result);
+      });
+    }
+    this.logger.entry('info', 'bulk card action', {
+      project_id: projectId, action: input.action, matched: ids.length, changed, chunks: Math.ceil(ids.length / BULK_CHUNK), ms: Date.now() - started,
+    });
+    return { action: input.action, matched: ids.length, changed };
+  }
+
+  /** The cards of the project among `ids` (at most MAX_BULK_IDS, checked by the DTO). */
+  private async byIds(projectId: string, ids: number[]): Promise<Target[]> {
+    const unique = [...new Set(ids)];
+    const found: Target[] = [];
+    for (let i = 0; i < unique.length; i += COLLECT_PAGE) {
+      const rows: Target[] = await this.dataSource.query(
+        'SELECT id, kind FROM cards WHERE project_id = $1 AND id = ANY($2::int[]) ORDER BY id',
+        [projectId, unique.slice(i, i + COLLECT_PAGE)],
+      );
+      found.push(...rows);
+    }
+    return found;
+  }
+
+  /** Every card the filter matches now, read page by page in id order (keyset: no OFFSET, no long transaction). */
+  private async byFilter(projectId: string, filter: NonNullable<BulkCardsDto['filter']>): Promise<Target[]> {
+    const found: Target[] = [];
+    for (let after = 0; ; ) {
+      const qb = this.dataSource
+        .getRepository(Card)
+        .createQueryBuilder('c')
+        .select(['c.id AS id', 'c.kind AS kind'])
+        .where('c.project_id = :projectId', { projectId });
+      applyCardFilters(qb, 'c', filter)
+        .andWhere('c.id > :after', { after })
+        .orderBy('c.id', 'ASC')
+        .limit(COLLECT_PAGE);
+      const rows = await qb.getRawMany<{ id: number; kind: CardKind }>();
+      found.push(...rows.map((r) => ({ id: Number(r.id), kind: r.kind })));
+      if (rows.length < COLLECT_PAGE) return found;
+      after = Number(rows[rows.length - 1].id);
+    }
+  }
+}
+
+/**
+ * The request's own rules, before anything is read: exactly one target, a filter with a criterion,
+ * the action's parameter present and no other. Answers the action's value (undefined for none).
+ */
+function checkInput(input: BulkCardsDto): unknown {
+  const problems: string[] = [];
+  if ((input.ids === undefined) === (input.filter === undefined)) problems.push('give exactly one of ids or filter');
+  if (input.filter !== undefined && !input.filter.all && !hasCriterion(input.filter)) {
+    problems.push('filter needs at least one criterion; {"all": true} targets every card of the project');
+  }
+  const param = BULK_ACTION_PARAM[input.action];
+  for (const name of BULK_PARAMS) {
+    if (name !== param && input[name] !== undefined) problems.push(`${name} is not a parameter of ${input.action}`);
+  }
+  if (param !== null && input[param] === undefined) problems.push(`${param} is required for ${input.action}`);
+  if (problems.length) throw new ServiceError(ErrorCode.BAD_REQUEST, problems[0], { details: problems });
+  if (param === null) return undefined;
+  if (param === 'expires_at') return input.expires_at === null ? null : parseIsoInstant(input.expires_at!)!.toISOString();
+  return input[param];
+}
+
+/** Rows an UPDATE or DELETE changed: TypeORM's PostgreSQL driver answers `[rows, count]` for them. */
+function affectedRows(result: unknown): number {
+  if (Array.isArray(result) && result.length === 2 && typeof result[1] === 'number') return result[1];
+  throw new Error('expected [rows, affected] from an UPDATE or DELETE');
+}

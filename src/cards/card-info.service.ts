@@ -1,0 +1,85 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { ClientCall } from '../access/client-call';
+import { InterfaceGate } from '../access/interface-gate';
+import { formatLocalTime } from '../common/time';
+import { AppConfig } from '../config/app-config';
+import { ErrorCode } from '../core/errors/error-code';
+import { ServiceError } from '../core/errors/service-error';
+import { Card, CardKind, CardStatus } from './card.entity';
+import { clientExpiry } from './card-rule';
+
+/** What a card holder sees of their card (decisions §14), times in the service's local time. */
+export interface CardInfo {
+  kind: CardKind;
+  status: CardStatus;
+  activated_at: string | null;
+  expires_at: string | null;
+  uses_left: number | null;
+  device_limit: number;
+  concurrent_limit: number | null;
+  devices: Array<{ machine_code: string; bound_at: string; last_login_at: string | null }>;
+  unbind: { enabled: boolean; deduct_seconds: number; remaining: number | null };
+}
+
+/** A target card after a top-up, as the card holder sees it. */
+export type CardAfterTopup = Pick<CardInfo, 'kind' | 'status' | 'expires_at' | 'uses_left'> & { id: number; code: string };
+
+/**
+ * The card holder's view of a card (the SDK route and the portal): state, uses, seats, bound
+ * devices with their last successful login, and what an unbind would cost. Shown for a banned or
+ * expired card too (the holder learns why it stopped); a consumed top-up card is no card.
+ */
+@Injectable()
+export class CardInfoService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly gate: InterfaceGate,
+    private readonly config: AppConfig,
+  ) {}
+
+  async info(call: Pick<ClientCall, 'program' | 'family'>, cardKey: string): Promise<CardInfo> {
+    await this.gate.admit(call, 'card_info');
+    const { project } = call.program;
+    const card = await this.dataSource.getRepository(Card).findOneBy({ projectId: project.id, code: cardKey });
+    if (!card || card.status === 'consumed') throw new ServiceError(ErrorCode.CARD_INVALID);
+    const devices: Array<{ machine_code: string; bound_at: Date; last_login_at: Date | null }> = await this.dataSource.query(
+      `SELECT d.machine_code, d.bound_at,
+          (SELECT l.created_at FROM login_logs l
+            WHERE l.card_id = d.card_id AND l.machine_code = d.machine_code AND l.result_code = 0 ORDER BY l.id DESC LIMIT 1) AS last_login_at
+        FROM card_devices d WHERE d.card_id = $1 ORDER BY d.bound_at, d.machine_code`,
+      [card.id],
+    );
+    return {
+      ...this.summary(card),
+      activated_at: this.time(card.activatedAt),
+      device_limit: card.deviceLimit,
+      concurrent_limit: card.concurrentLimit,
+      devices: devices.map((d) => ({ machine_code: d.machine_code, bound_at: this.time(d.bound_at)!, last_login_at: this.time(d.last_login_at) })),
+      unbind: {
+        enabled: project.unbindEnabled,
+        deduct_seconds: project.unbindDeductSeconds,
+        remaining: project.unbindMax === null ? null : Math.max(0, project.unbindMax - card.unbindCount),
+      },
+    };
+  }
+
+  /** A card after a top-up: what changed for the holder. */
+  afterTopup(card: Card): CardAfterTopup {
+    return { id: card.id, code: card.code, ...this.summary(card) };
+  }
+
+  private summary(card: Card): Pick<CardInfo, 'kind' | 'status' | 'expires_at' | 'uses_left'> {
+    return {
+      kind: card.kind,
+      status: card.status,
+      // Not activated yet: no expiry to show (it starts at the first login).
+      expires_at: card.activatedAt ? clientExpiry(card, this.config.APP_TIMEZONE) : null,
+      uses_left: card.usesLeft,
+    };
+  }
+
+  private time(date: Date | null): string | null {
+    return date ? formatLocalTime(new Date(date), this.config.APP_TIMEZONE) : null;
+  }
+}

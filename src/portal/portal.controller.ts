@@ -1,0 +1,47 @@
+import { Body, Controller, Post } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Caller, ClientCall } from '../access/client-call';
+import { CardInfoService } from '../cards/card-info.service';
+import { CardTopupService } from '../cards/card-topup.service';
+import { CardUnbindService, unbindData } from '../cards/card-unbind.service';
+import { AppConfig } from '../config/app-config';
+import { Envelope } from '../core/envelope/envelope.decorator';
+import { ClientReply } from '../core/envelope/render';
+import { PortalCardDto, PortalTopupDto, PortalUnbindDto } from './portal.dto';
+import { PortalClient } from './portal.guard';
+import { PortalLimits } from './portal-limits';
+
+/**
+ * The card holder's calls behind the `/portal` page (decisions §14): the same rules as the SDK's
+ * info, unbind and top-up, unsigned, limited per address and per card; standard envelope.
+ */
+@ApiTags('client: card-holder portal')
+@Envelope('standard')
+@PortalClient()
+@Controller('api/v1/portal/cards')
+export class PortalController {
+  constructor(
+    private readonly limits: PortalLimits,
+    private readonly infos: CardInfoService,
+    private readonly unbinds: CardUnbindService,
+    private readonly topups: CardTopupService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Post('info')
+  async info(@Caller() call: ClientCall, @Body() body: PortalCardDto): Promise<ClientReply> {
+    return { message: 'ok', data: await this.limits.run(call, body.card_key, () => this.infos.info(call, body.card_key)) };
+  }
+
+  @Post('unbind')
+  async unbind(@Caller() call: ClientCall, @Body() body: PortalUnbindDto): Promise<ClientReply> {
+    const card = await this.limits.run(call, body.card_key, () => this.unbinds.unbind({ call, cardKey: body.card_key, machine: body.machine_id }));
+    return { message: 'Device unbound', successCode: 1, data: unbindData(card, body.machine_id, this.config.APP_TIMEZONE) };
+  }
+
+  @Post('topup')
+  async topup(@Caller() call: ClientCall, @Body() body: PortalTopupDto): Promise<ClientReply> {
+    const card = await this.limits.run(call, body.card_key, () => this.topups.topup({ call, cardKey: body.card_key, topupKey: body.topup_key }));
+    return { message: 'Card topped up', data: this.infos.afterTopup(card) };
+  }
+}
