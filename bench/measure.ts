@@ -136,22 +136,37 @@ export async function runSigningPair(
   fixture: Fixture,
   runTag: string,
 ): Promise<[ScenarioResult, ScenarioResult]> {
+  return runPair(service, signedName, unsignedName, fixture, runTag, (on) => setResponseSigning(service, fixture, !on));
+}
+
+/**
+ * Two scenarios A-B-B-A, half the duration each time, so that a drift of the machine or of the
+ * database over the run weighs on both alike. `aroundB(true)` runs before each B half, `aroundB(false)` after.
+ */
+export async function runPair(
+  service: Service,
+  aName: ScenarioName,
+  bName: ScenarioName,
+  fixture: Fixture,
+  runTag: string,
+  aroundB: (entering: boolean) => Promise<void> = async () => undefined,
+): Promise<[ScenarioResult, ScenarioResult]> {
   const half = S.duration / 2;
   const run = async (name: ScenarioName, part: string): Promise<ScenarioResult> => {
-    if (name === unsignedName) await setResponseSigning(service, fixture, false);
+    if (name === bName) await aroundB(true);
     const saved = S.duration;
     S.duration = half;
     try {
       return await runScenario(service, name, fixture, `${runTag}-${part}`);
     } finally {
       S.duration = saved;
-      if (name === unsignedName) await setResponseSigning(service, fixture, true);
+      if (name === bName) await aroundB(false);
     }
   };
-  const a1 = await run(signedName, 'a1');
-  const b1 = await run(unsignedName, 'b1');
-  const b2 = await run(unsignedName, 'b2');
-  const a2 = await run(signedName, 'a2');
+  const a1 = await run(aName, 'a1');
+  const b1 = await run(bName, 'b1');
+  const b2 = await run(bName, 'b2');
+  const a2 = await run(aName, 'a2');
   return [mergeHalves(a1, a2), mergeHalves(b1, b2)];
 }
 

@@ -26,14 +26,14 @@ import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { argonRate, probeRoundTrips, profileWindows, runScenario, runSigningPair } from './measure';
+import { argonRate, probeRoundTrips, profileWindows, runPair, runScenario, runSigningPair } from './measure';
 import { codeVersion, machine, printReport, roundTripLines, writeDoc } from './report';
-import { SCENARIOS, SIGNED_TWIN, UNSIGNED_TWIN } from './scenarios';
+import { COMPARED_WITH, SCENARIOS, SIGNED_TWIN, UNSIGNED_TWIN } from './scenarios';
 import { seed } from './seed';
 import { killChildren, setActiveRun, startService } from './service-process';
 import { BenchError, DOC, fail, MAIN, ROOT, S, WRITE_DOC } from './settings';
-import { fmtInt, fmtMs } from './tables';
-import type { BenchContext, Fixture, Report } from './types';
+import { fmtInt, fmtMs, fmtPct } from './tables';
+import type { BenchContext, Fixture, Report, ScenarioResult } from './types';
 
 async function connectPg(url: string) {
   const { Client } = await import('pg');
@@ -184,10 +184,18 @@ async function main(): Promise<void> {
           const signed = SIGNED_TWIN[name];
           if (signed && S.scenarios.includes(signed)) continue; // measured with its signed twin
           const twin = UNSIGNED_TWIN[name];
-          const results =
-            twin && S.scenarios.includes(twin)
-              ? await runSigningPair(service, name, twin, fixture, `${tag}-${adapter}`)
-              : [await runScenario(service, name, fixture, `${tag}-${adapter}`)];
+          const reference = COMPARED_WITH[name];
+          let results: ScenarioResult[];
+          if (twin && S.scenarios.includes(twin)) {
+            results = await runSigningPair(service, name, twin, fixture, `${tag}-${adapter}`);
+          } else if (reference) {
+            const [ref, own] = await runPair(service, reference, name, fixture, `${tag}-${adapter}-vs`);
+            results = [own];
+            const cpu = own.cpu && ref.cpu ? `, service CPU per request ${fmtPct(own.cpu.service / ref.cpu.service)}` : '';
+            log(`[${adapter}] ${SCENARIOS[name].short} against ${SCENARIOS[reference].short}, A-B-B-A: throughput ${fmtPct(own.rps / ref.rps)}${cpu}`);
+          } else {
+            results = [await runScenario(service, name, fixture, `${tag}-${adapter}`)];
+          }
           for (const result of results) {
             report.results.push(result);
             log(

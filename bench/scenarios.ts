@@ -47,6 +47,11 @@ export const STANDARD: ReadonlySet<ScenarioName> = new Set<ScenarioName>([
  * are selected they run as a pair (measure.ts, runSigningPair).
  */
 export const UNSIGNED_TWIN: Partial<Record<ScenarioName, ScenarioName>> = { bound: 'bound-unsigned', v3: 'v3-unsigned' };
+/**
+ * Scenarios measured A-B-B-A against a reference of the same run (measure.ts, runPair), their
+ * cost stated as a ratio to it: a count-card login may cost at most 10 % more than a time card's.
+ */
+export const COMPARED_WITH: Partial<Record<ScenarioName, ScenarioName>> = { count: 'bound' };
 export const SIGNED_TWIN: Partial<Record<ScenarioName, ScenarioName>> = { 'bound-unsigned': 'bound', 'v3-unsigned': 'v3' };
 
 export const PATHS = {

@@ -4,7 +4,7 @@ import type { ScenarioResult } from './types';
 
 export const fmtInt = (n: number): string => Math.round(n).toLocaleString('en-US');
 export const fmtMs = (n: number): string => (n >= 10 ? String(Math.round(n)) : n.toFixed(1).replace(/\.0$/, ''));
-const fmtPct = (x: number): string => `${(x * 100).toFixed(1)} %`;
+export const fmtPct = (x: number): string => `${(x * 100).toFixed(1)} %`;
 
 const COLUMNS = [
   ['adapter', 'adapter'],
