@@ -15,6 +15,7 @@ import {
   UNAUTHENTICATED,
 } from './support/admin-errors';
 import { startTestApp, TestApp, unique } from './support/test-app';
+import { parseCsv } from './support/csv';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -570,33 +571,3 @@ describe('cards admin API (e2e)', () => {
     });
   });
 });
-
-/** A small RFC 4180 reader: quoted fields with doubled quotes and line breaks, CRLF records. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted && ch === '"' && text[i + 1] === '"') {
-      field += '"';
-      i++;
-    } else if (ch === '"') {
-      quoted = !quoted;
-    } else if (!quoted && ch === ',') {
-      row.push(field);
-      field = '';
-    } else if (!quoted && ch === '\r' && text[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i++;
-    } else {
-      field += ch;
-    }
-  }
-  if (field !== '' || row.length) throw new Error('CSV does not end with CRLF');
-  return rows;
-}

@@ -6,6 +6,7 @@ import { BAD_REQUEST, expectAdminError, FILE_TOO_LARGE, PROJECT_NOT_FOUND } from
 import { cardRepos } from './support/cards';
 import { cardHeartbeat, CODES, expectStandardFailure, sdkLogin, sessionRepo } from './support/standard';
 import { startTestApp, TestApp } from './support/test-app';
+import { parseCsv } from './support/csv';
 
 const { CARD_IMPORT_INVALID, MATCHING_CARDS_NOT_FOUND, UNSUPPORTED_MEDIA_TYPE } = CODES;
 const DAY = 86_400_000;
@@ -568,33 +569,3 @@ describe('cards admin: per-card edits, bulk actions, filters, CSV import (e2e)',
     }, 180_000);
   });
 });
-
-/** A small RFC 4180 reader: quoted fields with doubled quotes and line breaks, CRLF records. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted && ch === '"' && text[i + 1] === '"') {
-      field += '"';
-      i++;
-    } else if (ch === '"') {
-      quoted = !quoted;
-    } else if (!quoted && ch === ',') {
-      row.push(field);
-      field = '';
-    } else if (!quoted && ch === '\r' && text[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i++;
-    } else {
-      field += ch;
-    }
-  }
-  if (field !== '' || row.length) throw new Error('CSV does not end with CRLF');
-  return rows;
-}

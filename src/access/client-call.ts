@@ -59,8 +59,3 @@ export function establishCall(request: Record<symbol, unknown>, program: ClientP
 
 /** The call the route's family guard established, as a handler parameter. */
 export const Caller = createParamDecorator((_: unknown, ctx: ExecutionContext): ClientCall => ctx.switchToHttp().getRequest()[CLIENT_CALL]);
-
-/** A call on a route without a family guard (session routes: the program comes from the session). */
-export function callOf(program: ClientProgram, family: ClientFamilyName, request: { clientIp: string; requestId: string }): ClientCall {
-  return { program, family, ip: request.clientIp, requestId: request.requestId };
-}
