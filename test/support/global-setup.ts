@@ -114,9 +114,9 @@ async function dropLeftovers(databaseUrl: string): Promise<void> {
   await withPg(databaseUrl, async (client) => {
     const rows: Array<{ datname: string }> = await client.query('SELECT datname FROM pg_database WHERE starts_with(datname, $1)', [prefix]);
     for (const { datname } of rows) {
-      const runId = /^([0-9a-z]+)(_[0-9a-z]+_\d+)?$/.exec(datname.slice(prefix.length))?.[1];
+      const runId = /^([0-9a-z]+)(_[0-9a-z]+_[0-9a-f]+)?$/.exec(datname.slice(prefix.length))?.[1];
       if (runId === undefined || isAlive(parseInt(runId, 36))) continue;
-      await client.query(`DROP DATABASE IF EXISTS ${quoteIdent(datname)} WITH (FORCE)`);
+      await client.query(`DROP DATABASE IF EXISTS ${quoteIdent(datname)} WITH (FORCE)`).catch(() => undefined);
     }
   });
 }

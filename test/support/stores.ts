@@ -1,4 +1,5 @@
 import Redis from 'ioredis';
+import { randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -117,13 +118,28 @@ async function createDatabase(databaseUrl: string): Promise<{ url: string; drop:
   const template = process.env[PG_TEMPLATE_ENV];
   if (!template) throw new Error(`${PG_TEMPLATE_ENV} is not set: the e2e global setup makes the template database (jest.config.js)`);
   databaseCounter += 1;
-  // `<template>_<worker pid>_<n>`: unique in the run; global teardown drops every `<template>_%` left over.
-  const name = `${template}_${process.pid.toString(36)}_${databaseCounter}`;
+  // `<template>_<worker pid>_<n><random>`: the counter restarts with every test file (Jest loads
+  // modules per file), so a random part keeps a name that a failed drop left behind from coming
+  // back. Global teardown drops every `<template>_%` left over.
+  const name = `${template}_${process.pid.toString(36)}_${databaseCounter}${randomBytes(3).toString('hex')}`;
   await withPg(databaseUrl, (client) => client.query(`CREATE DATABASE ${quoteIdent(name)} TEMPLATE ${quoteIdent(template)}`));
-  return {
-    url: withDatabase(databaseUrl, name),
-    drop: () => withPg(databaseUrl, async (client) => void (await client.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`))),
-  };
+  return { url: withDatabase(databaseUrl, name), drop: () => dropDatabase(databaseUrl, name) };
+}
+
+/**
+ * Drops an app's database once the app has closed its connections. A plain DROP first: PostgreSQL
+ * itself stops an autovacuum worker busy there, which `WITH (FORCE)` may not do for a role that is
+ * not a superuser ("must be a member of the role whose process is being terminated"). FORCE only if
+ * a session is still open. A database that cannot be dropped now is left to the global teardown.
+ */
+export async function dropDatabase(databaseUrl: string, name: string): Promise<void> {
+  await withPg(databaseUrl, async (client) => {
+    try {
+      await client.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)}`);
+    } catch {
+      await client.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`).catch(() => undefined);
+    }
+  });
 }
 
 const CLAIM_PREFIX = 'ck-test:redis-db:';
