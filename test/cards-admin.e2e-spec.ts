@@ -16,6 +16,7 @@ import {
 } from './support/admin-errors';
 import { startTestApp, TestApp, unique } from './support/test-app';
 import { parseCsv } from './support/csv';
+import type { CardBatchView, CardView } from '../src/cards/admin/card.view';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -26,21 +27,9 @@ const CSV_HEADER =
   'kind,uses_left,concurrent_limit,unbind_count,created_at,devices';
 const DAY = 86_400_000;
 
-type CardBody = {
-  id: number;
-  code: string;
-  status: string;
-  duration_seconds: number;
-  device_limit: number;
-  activated_at: string | null;
-  expires_at: string | null;
-  use_count: number;
-  last_login_at: string | null;
-  note: string | null;
-  batch_id: string | null;
-  devices: Array<{ machine_code: string; bound_at: string }>;
-};
-type BatchBody = { batch_id: string; items: CardBody[] };
+/** The admin API's card resource, as the service declares it. */
+type CardBody = CardView;
+type BatchBody = CardBatchView;
 type Project = { id: string };
 type PageBody<T> = { items: T[]; total: number; page: number; page_size: number };
 

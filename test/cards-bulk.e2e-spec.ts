@@ -7,29 +7,15 @@ import { cardRepos } from './support/cards';
 import { cardHeartbeat, CODES, expectStandardFailure, sdkLogin, sessionRepo } from './support/standard';
 import { startTestApp, TestApp } from './support/test-app';
 import { parseCsv } from './support/csv';
+import type { CardBatchView, CardView } from '../src/cards/admin/card.view';
 
 const { CARD_IMPORT_INVALID, MATCHING_CARDS_NOT_FOUND, UNSUPPORTED_MEDIA_TYPE } = CODES;
 const DAY = 86_400_000;
 const HOUR_S = 3600;
 
-type CardBody = {
-  id: number;
-  code: string;
-  status: string;
-  kind: 'time' | 'count';
-  uses_left: number | null;
-  concurrent_limit: number | null;
-  duration_seconds: number;
-  device_limit: number;
-  activated_at: string | null;
-  expires_at: string | null;
-  use_count: number;
-  last_login_at: string | null;
-  note: string | null;
-  batch_id: string | null;
-  devices: Array<{ machine_code: string; bound_at: string }>;
-};
-type BatchBody = { batch_id: string; items: CardBody[] };
+/** The admin API's card resource, as the service declares it. */
+type CardBody = CardView;
+type BatchBody = CardBatchView;
 type Project = Awaited<ReturnType<AdminClient['createProject']>>;
 type Problem = { line: number; field: string | null; message: string };
 

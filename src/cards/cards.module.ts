@@ -5,6 +5,7 @@ import { LoginLog } from '../login-logs/login-log.entity';
 import { ProjectsModule } from '../projects/projects.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { CardsAdminController } from './admin/cards-admin.controller';
+import { CardBatchesService } from './admin/card-batches.service';
 import { CardsAdminService } from './admin/cards-admin.service';
 import { CardBatch } from './card-batch.entity';
 import { CardCodeGenerator } from './card-codes';
@@ -23,7 +24,7 @@ import { LoginTokensService } from './login-tokens.service';
   imports: [TypeOrmModule.forFeature([Card, CardDevice, CardBatch, LoginLog]), ProjectsModule, AccessModule, SessionsModule, SigningModule],
   controllers: [CardsAdminController],
   providers: [
-    CardLoginService, CardUnbindService, CardCheckoutService, CardTopupService, CardInfoService, LoginTokensService, CardsAdminService, CardCodeGenerator,
+    CardLoginService, CardUnbindService, CardCheckoutService, CardTopupService, CardInfoService, LoginTokensService, CardsAdminService, CardBatchesService, CardCodeGenerator,
   ],
   exports: [TypeOrmModule, CardLoginService, CardUnbindService, CardCheckoutService, CardTopupService, CardInfoService, LoginTokensService],
 })

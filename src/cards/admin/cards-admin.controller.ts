@@ -10,6 +10,7 @@ import { ErrorCode } from '../../core/errors/error-code';
 import { AcceptsBody, CSV_CONTENT_TYPE } from '../../core/http/content-type';
 import { BulkCardsDto, CreateCardsDto, ExportCardsQuery, ImportCardsQuery, ListCardsQuery, UpdateCardDto } from './card-admin.dto';
 import { IMPORT_COLUMNS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS } from './cards-import';
+import { CardBatchesService } from './card-batches.service';
 import { CardsAdminService } from './cards-admin.service';
 import { IDEMPOTENCY_KEY_HEADER, IdempotencyKey } from './idempotency-key.decorator';
 import { IntIdParamPipe } from '../../common/int-id-param.pipe';
@@ -26,6 +27,7 @@ type AdapterRequest = IncomingMessage & { raw?: IncomingMessage };
 export class CardsAdminController {
   constructor(
     private readonly cards: CardsAdminService,
+    private readonly batches: CardBatchesService,
     private readonly adapterHost: HttpAdapterHost,
   ) {}
 
@@ -37,7 +39,7 @@ export class CardsAdminController {
     @Body() body: CreateCardsDto,
     @IdempotencyKey() idempotencyKey: string | undefined,
   ) {
-    return this.cards.createBatch(actor, id, body, idempotencyKey);
+    return this.batches.createBatch(actor, id, body, idempotencyKey);
   }
 
   @Get()

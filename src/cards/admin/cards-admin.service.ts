@@ -1,21 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, Repository } from 'typeorm';
+import { DataSource, In, Repository } from 'typeorm';
 import { AdminPrincipal } from '../../admin-auth/admin-principal';
 import { Page, pageOf } from '../../common/paging';
 import { ErrorCode } from '../../core/errors/error-code';
 import { ServiceError } from '../../core/errors/service-error';
-import { isUniqueViolation } from '../../database/pg-errors';
 import { ProjectAccess } from '../../projects/project-access';
-import { CardBatch } from '../card-batch.entity';
-import { CARD_CODE_LENGTH, CardCodeGenerator } from '../card-codes';
 import { CardDevice } from '../card-device.entity';
-import { Card, CardKind } from '../card.entity';
+import { Card } from '../card.entity';
 import { SessionsService } from '../../sessions/sessions.service';
 import { JsonLogger } from '../../core/logging/json-logger';
 import type { IncomingMessage } from 'node:http';
-import { BulkCardsDto, CardFilters, CreateCardsDto, ExportCardsQuery, ListCardsQuery, UpdateCardDto } from './card-admin.dto';
-import { CardBatchView, CardView, toCardView, toCardViews } from './card.view';
+import { BulkCardsDto, CardFilters, ExportCardsQuery, ListCardsQuery, UpdateCardDto } from './card-admin.dto';
+import { CardView, toCardView, toCardViews } from './card.view';
 import { applyCardFilters } from './card-filters';
 import { BulkResult, CardsBulk, UNBAN_SQL } from './cards-bulk';
 import { cardsCsvHeader, cardsCsvRows } from './cards-csv';
@@ -23,45 +20,17 @@ import { readCsvBody } from './cards-import';
 import { CardsImporter, ImportAnswer } from './cards-importer';
 import { parseIsoInstant } from './iso-instant';
 
-/** Rows per INSERT ... RETURNING while generating a batch. */
-const INSERT_CHUNK = 1000;
-/** Draws per chunk before a batch gives up (one collision in 31^20 codes is already unheard of). */
-const MAX_DRAWS = 10;
-
-/** Inserts one chunk of codes; a code the project already holds is skipped and drawn again. */
-const INSERT_CODES = `
-  INSERT INTO cards (project_id, code, duration_seconds, device_limit, note, batch_id, kind, uses_left, concurrent_limit)
-  SELECT $1::uuid, fresh.code, $3::integer, $4::integer, $5::varchar, $6::uuid, $7::varchar, $8::integer, $9::integer
-  FROM unnest($2::varchar[]) AS fresh(code)
-  ON CONFLICT (project_id, code) DO NOTHING
-  RETURNING code`;
-
 /** Cards per page of the CSV export (each page with its devices). */
 const EXPORT_PAGE = 1000;
 
-interface BatchPlan {
-  projectId: string;
-  batchId: string;
-  count: number;
-  prefix: string;
-  durationSeconds: number;
-  deviceLimit: number;
-  note: string | null;
-  kind: CardKind;
-  usesLeft: number | null;
-  concurrentLimit: number | null;
-}
-
-/** Cards of a project as the author manages them: batch generation, search, export, import, edits one by one and in bulk, unbind. */
+/** Cards of a project as the author manages them: search, export, import, edits one by one and in bulk, unbind (batches: card-batches.service.ts). */
 @Injectable()
 export class CardsAdminService {
   constructor(
     @InjectRepository(Card) private readonly cards: Repository<Card>,
     @InjectRepository(CardDevice) private readonly devices: Repository<CardDevice>,
-    @InjectRepository(CardBatch) private readonly batches: Repository<CardBatch>,
     private readonly dataSource: DataSource,
     private readonly access: ProjectAccess,
-    private readonly codes: CardCodeGenerator,
     private readonly sessions: SessionsService,
     private readonly logger: JsonLogger,
   ) {
@@ -71,54 +40,6 @@ export class CardsAdminService {
 
   private readonly bulkActions: CardsBulk;
   private readonly importer: CardsImporter;
-
-  /**
-   * Generates a batch in one transaction. With an idempotency key, a repeat of the request (also one
-   * racing the first) answers the batch that the first created instead of making another.
-   */
-  async createBatch(actor: AdminPrincipal, projectId: string, input: CreateCardsDto, idempotencyKey?: string): Promise<CardBatchView> {
-    const project = await this.access.find(actor, projectId);
-    if (input.kind !== 'count' && input.uses !== undefined) {
-      throw new ServiceError(ErrorCode.BAD_REQUEST, undefined, { details: ['uses is for count cards only'] });
-    }
-    if (idempotencyKey !== undefined) {
-      const earlier = await this.batches.findOneBy({ projectId: project.id, idempotencyKey });
-      if (earlier) return this.replay(earlier, input);
-    }
-    let batchId: string;
-    try {
-      batchId = await this.dataSource.transaction(async (em) => {
-        // The batch row goes first: a racing twin with the same key waits on its unique index here.
-        const { identifiers } = await em.insert(CardBatch, {
-          projectId: project.id,
-          idempotencyKey: idempotencyKey ?? null,
-          count: input.count,
-        });
-        const id = identifiers[0].id as string;
-        await this.insertCards(em, {
-          projectId: project.id,
-          batchId: id,
-          count: input.count,
-          prefix: input.prefix ?? '',
-          durationSeconds: input.duration_seconds,
-          deviceLimit: input.device_limit ?? project.deviceLimit,
-          note: input.note ?? null,
-          kind: input.kind ?? 'time',
-          usesLeft: input.kind === 'count' ? input.uses! : null,
-          concurrentLimit: input.concurrent_limit !== undefined ? input.concurrent_limit : project.concurrentLimit,
-        });
-        return id;
-      });
-    } catch (error) {
-      // The twin committed first: its batch is the answer to this request too.
-      if (idempotencyKey === undefined || !isUniqueViolation(error)) throw error;
-      const winner = await this.batches.findOneBy({ projectId: project.id, idempotencyKey });
-      if (!winner) throw error;
-      return this.replay(winner, input);
-    }
-    const { cards, devices } = await this.loadBatch(batchId);
-    return { batch_id: batchId, items: toCardViews(cards, devices) };
-  }
 
   async list(actor: AdminPrincipal, projectId: string, query: ListCardsQuery): Promise<Page<CardView>> {
     const project = await this.access.find(actor, projectId);
@@ -226,62 +147,6 @@ export class CardsAdminService {
     const { affected } = await this.devices.delete({ cardId: card.id, machineCode });
     if (!affected) throw new ServiceError(ErrorCode.CARD_DEVICE_NOT_FOUND);
     await this.sessions.revokeWhere(project.id, { cardId: card.id, machine: machineCode });
-  }
-
-  private async insertCards(em: EntityManager, plan: BatchPlan): Promise<void> {
-    const drawn = new Set<string>();
-    const draw = (n: number): string[] => {
-      const fresh: string[] = [];
-      while (fresh.length < n) {
-        const code = this.codes.next(plan.prefix);
-        if (!drawn.has(code)) fresh.push(code);
-        drawn.add(code);
-      }
-      return fresh;
-    };
-    for (let done = 0; done < plan.count; ) {
-      let pending = draw(Math.min(INSERT_CHUNK, plan.count - done));
-      for (let attempt = 1; pending.length; attempt++) {
-        if (attempt > MAX_DRAWS) throw new Error(`card codes kept colliding in project ${plan.projectId}`);
-        const inserted: Array<{ code: string }> = await em.query(INSERT_CODES, [
-          plan.projectId, pending, plan.durationSeconds, plan.deviceLimit, plan.note, plan.batchId, plan.kind, plan.usesLeft, plan.concurrentLimit,
-        ]);
-        done += inserted.length;
-        pending = draw(pending.length - inserted.length);
-      }
-    }
-  }
-
-  /** The batch an earlier request with this key created, provided this request asks for the same. */
-  private async replay(batch: CardBatch, input: CreateCardsDto): Promise<CardBatchView> {
-    const { cards, devices } = await this.loadBatch(batch.id);
-    const prefix = input.prefix ?? '';
-    const sample = cards[0];
-    const same =
-      batch.count === input.count &&
-      (!sample ||
-        (sample.durationSeconds === input.duration_seconds &&
-          sample.code.length === prefix.length + CARD_CODE_LENGTH &&
-          sample.code.startsWith(prefix)));
-    if (!same) {
-      throw new ServiceError(ErrorCode.IDEMPOTENCY_KEY_REUSED, undefined, {
-        details: ['Idempotency-Key was used with another count, duration_seconds or prefix'],
-      });
-    }
-    return { batch_id: batch.id, items: toCardViews(cards, devices) };
-  }
-
-  private async loadBatch(batchId: string): Promise<{ cards: Card[]; devices: CardDevice[] }> {
-    const [cards, devices] = await Promise.all([
-      this.cards.find({ where: { batchId }, order: { id: 'ASC' } }),
-      this.devices
-        .createQueryBuilder('d')
-        .innerJoin('d.card', 'c')
-        .where('c.batch_id = :batchId', { batchId })
-        .orderBy('d.bound_at', 'ASC')
-        .getMany(),
-    ]);
-    return { cards, devices };
   }
 
   private filtered(projectId: string, filters: CardFilters) {
