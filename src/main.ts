@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from './config/app-config';
 import { createApp } from './bootstrap/create-app';
+import { localUrl, startBanner } from './bootstrap/start-banner';
 import { JsonLogger } from './core/logging/json-logger';
 
 async function main(): Promise<void> {
@@ -16,20 +17,25 @@ async function main(): Promise<void> {
   }
   const logger = new JsonLogger(config.LOG_LEVEL);
   const app = await createApp(config, logger);
-  // enableShutdownHooks closes the app on these signals: the server stops accepting, in-flight
-  // requests finish, then the database and Redis close. Past the grace period, exit anyway.
+  // enableShutdownHooks (create-app.ts) closes the app on these signals: the server stops accepting,
+  // in-flight requests finish, then the database and Redis close. Past the grace period, exit anyway.
+  // `app.close()` here joins that same shutdown (Nest runs it once), so "stopped" follows its end.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => setTimeout(() => process.exit(1), config.SHUTDOWN_GRACE_MS).unref());
+    process.once(signal, () => {
+      logger.entry('info', `shutting down (${signal})`, { signal });
+      setTimeout(() => process.exit(1), config.SHUTDOWN_GRACE_MS).unref();
+      void app.close().then(
+        () => logger.entry('info', 'stopped', { signal }),
+        (error: unknown) => logger.entry('error', 'shutdown failed', { signal, error: String(error) }),
+      );
+    });
   }
   await app.listen(config.PORT, config.HOST);
-  const url = `http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${config.PORT}`;
-  logger.entry('info', `listening on ${url}`, {
-    adapter: config.HTTP_ADAPTER,
-    database: config.DATABASE_URL ? 'postgresql' : `embedded (${config.DATA_DIR})`,
-    shared_state: config.REDIS_URL ? 'redis' : 'in-process',
-    admin_login: `POST ${url}/admin/v1/auth/login as "${config.ADMIN_USERNAME}" (password: ADMIN_PASSWORD, or ${config.DATA_DIR}/admin-password.txt when it was generated)`,
-    api_docs: `${url}/docs`,
-  });
+  const url = localUrl(config);
+  // No console is served yet: pass its path (`consolePath`) once it is.
+  const [listening, ...rest] = startBanner(config, url);
+  logger.entry('info', listening, { adapter: config.HTTP_ADAPTER, access_log: config.ACCESS_LOG });
+  for (const line of rest) logger.entry('info', line);
 }
 
 main().catch((error) => {

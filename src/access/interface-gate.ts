@@ -3,6 +3,7 @@ import { unreachable } from '../common/unreachable';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { onFault } from '../core/http/request-context';
+import { MetricsService } from '../core/metrics/metrics.service';
 import { InterfaceName } from '../platform/interface-names';
 import { PlatformService } from '../platform/platform.service';
 import { ClientCall, FAMILY_GATES } from './client-call';
@@ -28,6 +29,7 @@ export class InterfaceGate {
   constructor(
     private readonly platform: PlatformService,
     private readonly quota: DailyQuota,
+    private readonly metrics: MetricsService,
   ) {}
 
   /** Admits `call` to interface `name` with the options of its family (`FAMILY_GATES`). */
@@ -45,7 +47,10 @@ export class InterfaceGate {
     if (authorization && !authorization.authorized) throw new ServiceError(ErrorCode.INTERFACE_NOT_AUTHORIZED);
     const subject = `${project.id}:${name}`;
     const limit = authorization?.dailyQuota ?? null;
-    if (!(await this.quota.consume(subject, limit))) throw new ServiceError(ErrorCode.QUOTA_EXCEEDED);
+    if (!(await this.quota.consume(subject, limit))) {
+      this.metrics.quotaRefused(call.family, name);
+      throw new ServiceError(ErrorCode.QUOTA_EXCEEDED);
+    }
     if (limit !== null) onFault(() => this.quota.release(subject, limit));
   }
 

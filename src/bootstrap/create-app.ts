@@ -4,7 +4,7 @@ import { ExpressAdapter } from '@nestjs/platform-express';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from '../app.module';
 import { AppConfig } from '../config/app-config';
 import { parseTrustedProxies } from '../core/http/client-ip';
@@ -15,9 +15,16 @@ import { ServiceError } from '../core/errors/service-error';
 import { answerSignatureHeaders } from '../core/http/answer-signing';
 import { chooseRequestId, requestContextMiddleware } from '../core/http/request-context';
 import { JsonLogger } from '../core/logging/json-logger';
-import { MetricsService } from '../core/metrics/metrics.service';
+import { buildOpenApiDocument } from '../core/openapi/openapi-document';
+import { markRoutePattern } from '../core/http/finished-request';
+import { RequestObserver } from '../core/http/request-observer';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
+
+interface FastifyHooks {
+  addHook(name: 'onRequest', hook: (request: FastifyRequest, reply: FastifyReply, done: () => void) => void): void;
+  addHook(name: 'onSend', hook: (request: FastifyRequest, reply: FastifyReply, payload: unknown) => Promise<unknown>): void;
+}
 
 /**
  * Express: signed answers (decisions §15) get their headers in `end`, which receives the body bytes
@@ -57,13 +64,18 @@ export async function createApp(config: AppConfig, logger = new JsonLogger(confi
 
   // Before routing, so unmatched routes get a request id and are counted too.
   app.use(requestContextMiddleware(parseTrustedProxies(config.TRUST_PROXY)));
-  app.use(app.get(MetricsService).middleware);
+  app.use(app.get(RequestObserver).middleware);
 
   if (fastify) {
     const instance = app as unknown as {
       register: (plugin: unknown, opts?: unknown) => Promise<void>;
-      getHttpAdapter: () => { getInstance: () => { addHook: (name: 'onSend', hook: (request: FastifyRequest, reply: FastifyReply, payload: unknown) => Promise<unknown>) => void } };
+      getHttpAdapter: () => { getInstance: () => FastifyHooks };
     };
+    // The access log and metrics name the matched route, which only Fastify's own request knows.
+    instance.getHttpAdapter().getInstance().addHook('onRequest', (request, _reply, done) => {
+      markRoutePattern(request.raw, request.routeOptions.url);
+      done();
+    });
     // Signed answers (decisions §15): the payload here is the serialised body, exactly as sent.
     instance.getHttpAdapter().getInstance().addHook('onSend', async (request, reply, payload) => {
       if (typeof payload === 'string' || Buffer.isBuffer(payload)) {
@@ -92,13 +104,7 @@ export async function createApp(config: AppConfig, logger = new JsonLogger(confi
     express.set('etag', false);
   }
 
-  const openApi = new DocumentBuilder()
-    .setTitle('Card-key login service')
-    .setDescription('Client families (Connect, HTTP V3, SDK v1, legacy) and the admin API. See docs/ in the repository.')
-    .setVersion('1')
-    .addBearerAuth()
-    .build();
-  SwaggerModule.setup('docs', app, () => SwaggerModule.createDocument(app, openApi), { jsonDocumentUrl: 'docs-json' });
+  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), { jsonDocumentUrl: 'docs-json' });
 
   app.enableShutdownHooks();
   return app;

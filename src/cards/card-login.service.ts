@@ -5,11 +5,22 @@ import { InterfaceGate } from '../access/interface-gate';
 import { hashToken, newToken } from '../core/crypto/tokens';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
+import { recordCardLogin } from '../core/http/request-context';
+import { MetricsService } from '../core/metrics/metrics.service';
 import { PreparedStatements, PreparedStatement } from '../database/prepared-statements';
 import { LoginLog } from '../login-logs/login-log.entity';
 import { CardDevice } from './card-device.entity';
 import { Card } from './card.entity';
 import { cardSql, loginRefusal } from './card-rule';
+
+/** What the card rule can refuse a login with, in every family (card-rule.ts `loginRefusal`, `deviceRefusal`). */
+export const CARD_LOGIN_REFUSALS = [
+  ErrorCode.CARD_INVALID,
+  ErrorCode.CARD_EXPIRED,
+  ErrorCode.CARD_BANNED,
+  ErrorCode.DEVICE_LIMIT_REACHED,
+  ErrorCode.CARD_NO_USES_LEFT,
+] as const;
 
 export interface CardLoginRequest {
   call: ClientCall;
@@ -67,9 +78,12 @@ export class CardLoginService {
     private readonly dataSource: DataSource,
     private readonly gate: InterfaceGate,
     private readonly statements: PreparedStatements,
+    private readonly metrics: MetricsService,
   ) {}
 
   async login(request: CardLoginRequest): Promise<CardLoginSuccess> {
+    // Counted by family and answered code once the request finishes (card_logins_total).
+    recordCardLogin(request.call.family);
     try {
       await this.gate.admit(request.call, 'card_login');
     } catch (error) {
@@ -79,8 +93,12 @@ export class CardLoginService {
     const token = newToken();
     const tokenHash = hashToken(token);
     let card: Card | ServiceError;
+    const started = process.hrtime.bigint();
     try {
-      card = (await this.repeatLogin(request, tokenHash)) ?? (await this.dataSource.transaction((em) => this.decide(em, request, tokenHash)));
+      const repeated = await this.repeatLogin(request, tokenHash);
+      if (repeated) this.metrics.loginLogWritten('fast', started);
+      card = repeated ?? (await this.dataSource.transaction((em) => this.decide(em, request, tokenHash)));
+      if (!repeated) this.metrics.loginLogWritten('locked', started);
     } catch (fault) {
       await this.logRefusal(request, fault);
       throw fault;
@@ -95,7 +113,9 @@ export class CardLoginService {
    */
   private async logRefusal(request: CardLoginRequest, error: unknown): Promise<void> {
     if (error instanceof ServiceError && error.code !== ErrorCode.SYSTEM_ERROR) {
+      const started = process.hrtime.bigint();
       await this.dataSource.manager.insert(LoginLog, logRow(request, null, error.code));
+      this.metrics.loginLogWritten('refusal', started);
     } else {
       await this.dataSource.manager.insert(LoginLog, logRow(request, null, ErrorCode.SYSTEM_ERROR)).catch(() => undefined);
     }

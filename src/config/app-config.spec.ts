@@ -22,6 +22,7 @@ describe('loadConfig', () => {
       APP_TIMEZONE: 'UTC',
       ADMIN_USERNAME: 'admin',
       LOG_LEVEL: 'info',
+      ACCESS_LOG: 'on',
       TRUST_PROXY: '',
     });
     expect(config.DATABASE_URL).toBeUndefined();
@@ -60,11 +61,16 @@ describe('loadConfig', () => {
     ['APP_ENCRYPTION_KEY', 'not-a-key'],
     ['ADMIN_USERNAME', 'a b'],
     ['LOG_LEVEL', 'verbose'],
+    ['ACCESS_LOG', 'false'],
   ])('rejects %s=%s, naming the variable', (name, value) => {
     const env: NodeJS.ProcessEnv = { [name]: value };
     if (name === 'DATABASE_URL') env.APP_ENCRYPTION_KEY = KEY_HEX;
     const error = configError(env);
     expect(error.message).toContain(name);
+  });
+
+  it('turns the access log off with ACCESS_LOG=off', () => {
+    expect(loadConfig({ ACCESS_LOG: 'off' }).ACCESS_LOG).toBe('off');
   });
 
   it('requires APP_ENCRYPTION_KEY when DATABASE_URL is set', () => {

@@ -91,6 +91,10 @@ export class AppConfig {
   @Transform(emptyToUndefined) @IsOptional() @IsIn(['debug', 'info', 'warn', 'error'])
   LOG_LEVEL: 'debug' | 'info' | 'warn' | 'error' = 'info';
 
+  /** One access-log line per request at info (docs/operations.md); `off` drops them. */
+  @Transform(emptyToUndefined) @IsOptional() @IsIn(['on', 'off'])
+  ACCESS_LOG: 'on' | 'off' = 'on';
+
   /** Comma-separated proxy addresses whose X-Forwarded-For is believed; empty = trust none. */
   @Transform(emptyToUndefined) @IsOptional() @IsString()
   TRUST_PROXY = '';
@@ -132,7 +136,7 @@ export class AppConfig {
 
 export const CONFIG_KEYS = [
   'PORT', 'HOST', 'HTTP_ADAPTER', 'DATABASE_URL', 'REDIS_URL', 'DATA_DIR', 'APP_ENCRYPTION_KEY', 'APP_TIMEZONE',
-  'ADMIN_USERNAME', 'ADMIN_PASSWORD', 'ADMIN_TOKEN_TTL_SECONDS', 'ADMIN_LOGIN_ATTEMPTS_PER_MINUTE', 'APP_USER_LOGIN_ATTEMPTS_PER_MINUTE', 'TRANSPORT_FAILURES_PER_MINUTE', 'PORTAL_FAILURES_PER_MINUTE', 'PORTAL_CALLS_PER_CARD_PER_MINUTE', 'LOG_LEVEL', 'TRUST_PROXY', 'SHUTDOWN_GRACE_MS', 'BENCH_BASELINE',
+  'ADMIN_USERNAME', 'ADMIN_PASSWORD', 'ADMIN_TOKEN_TTL_SECONDS', 'ADMIN_LOGIN_ATTEMPTS_PER_MINUTE', 'APP_USER_LOGIN_ATTEMPTS_PER_MINUTE', 'TRANSPORT_FAILURES_PER_MINUTE', 'PORTAL_FAILURES_PER_MINUTE', 'PORTAL_CALLS_PER_CARD_PER_MINUTE', 'LOG_LEVEL', 'ACCESS_LOG', 'TRUST_PROXY', 'SHUTDOWN_GRACE_MS', 'BENCH_BASELINE',
   'FILES_DIR', 'FILE_MAX_BYTES', 'DOWNLOAD_URL_TTL_SECONDS', 'DATABASE_PREPARED_STATEMENTS',
 ] as const;
 

@@ -15,7 +15,9 @@ import { InputBoundaryGuard } from './http/input-boundary.guard';
 import { RouteRegistry } from './http/route-registry';
 import { JsonLogger } from './logging/json-logger';
 import { FailureLimiter } from './throttling/failure-limiter';
+import { BackendGauges } from './metrics/backend-gauges';
 import { MetricsService } from './metrics/metrics.service';
+import { RequestObserver } from './http/request-observer';
 import { MemoryStore } from './store/memory-store';
 import { REDIS_CLIENT, redisClientProvider, sharedStoreProvider } from './store/store.providers';
 import { SharedStore } from './store/shared-store';
@@ -49,6 +51,8 @@ export class CoreModule implements OnApplicationShutdown {
         sharedStoreProvider,
         RouteRegistry,
         MetricsService,
+        BackendGauges,
+        RequestObserver,
         HotCache,
         ProgramCache,
         EnvelopeInterceptor,

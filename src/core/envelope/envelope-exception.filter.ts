@@ -3,7 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { ErrorCode } from '../errors/error-code';
 import { ServiceError } from '../errors/service-error';
 import { classifyError } from '../errors/to-service-error';
-import { requestIdOf } from '../http/request-context';
+import { recordAnswer, requestIdOf } from '../http/request-context';
 import { RouteRegistry } from '../http/route-registry';
 import { JsonLogger } from '../logging/json-logger';
 import { familyOfPath, pathOf } from './family';
@@ -35,6 +35,7 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
 
     const error = thrown instanceof NotFoundException ? this.unmatched(method, path) : this.classify(thrown, method, path);
     for (const [name, value] of Object.entries(error.headers ?? {})) adapter.setHeader(res, name, value);
+    recordAnswer(req, error.code, true);
     const body = applyRenames(renderFailure(familyOfPath(path), error, requestIdOf(req)), responseRenamesOf(req));
     adapter.reply(res, body, error.httpStatus);
   }

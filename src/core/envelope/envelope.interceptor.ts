@@ -2,10 +2,10 @@ import { CallHandler, ExecutionContext, Injectable, NestInterceptor, StreamableF
 import { HttpAdapterHost, Reflector } from '@nestjs/core';
 import { catchError, from, map, Observable, switchMap, throwError } from 'rxjs';
 import { classifyError } from '../errors/to-service-error';
-import { requestIdOf, undoAfterFault } from '../http/request-context';
+import { recordAnswer, requestIdOf, undoAfterFault } from '../http/request-context';
 import { ENVELOPE_FAMILY } from './envelope.decorator';
 import { Family } from './family';
-import { renderSuccess } from './render';
+import { renderSuccess, successCodeOf } from './render';
 import { applyRenames, responseRenamesOf } from './response-renames';
 
 @Injectable()
@@ -28,7 +28,11 @@ export class EnvelopeInterceptor implements NestInterceptor {
       .handle()
       // A file download answers its bytes, not an envelope.
       .pipe(
-        map((reply) => (reply instanceof StreamableFile ? reply : applyRenames(renderSuccess(family, reply, requestId), responseRenamesOf(request)))),
+        map((reply) => {
+          if (reply instanceof StreamableFile) return reply;
+          recordAnswer(request, successCodeOf(family, reply), false);
+          return applyRenames(renderSuccess(family, reply, requestId), responseRenamesOf(request));
+        }),
         // A platform fault gives back what the request consumed (quota units) before it is answered.
         catchError((error: unknown) => (classifyError(error).fault ? from(undoAfterFault(request)).pipe(switchMap(() => throwError(() => error))) : throwError(() => error))),
       );

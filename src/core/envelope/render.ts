@@ -15,6 +15,21 @@ export interface ClientReply {
 
 const DEFAULT_MESSAGE = 'ok';
 
+/** The code a success answer carries in its family (admin answers carry none). */
+export function successCodeOf(family: Family, reply: unknown): number | undefined {
+  switch (family) {
+    case 'connect':
+    case 'legacy':
+      return 1;
+    case 'standard':
+      return (reply as ClientReply | null | undefined)?.successCode ?? 0;
+    case 'admin':
+      return undefined;
+    default:
+      return unreachable(family, 'envelope family');
+  }
+}
+
 /** Success body of a family. The success markers are written last so no payload can override them. */
 export function renderSuccess(family: Family, reply: unknown, requestId: string): unknown {
   if (family === 'admin') return reply;
@@ -22,11 +37,11 @@ export function renderSuccess(family: Family, reply: unknown, requestId: string)
   const message = r.message ?? DEFAULT_MESSAGE;
   switch (family) {
     case 'connect':
-      return { status: true, code: 1, reason: message, data: r.data ?? {}, request_id: requestId };
+      return { status: true, code: successCodeOf(family, r), reason: message, data: r.data ?? {}, request_id: requestId };
     case 'standard':
-      return { ...r.extras, code: r.successCode ?? 0, success: true, msg: message, data: r.data ?? {}, request_id: requestId };
+      return { ...r.extras, code: successCodeOf(family, r), success: true, msg: message, data: r.data ?? {}, request_id: requestId };
     case 'legacy':
-      return { code: 1, msg: message, data: r.data ?? {}, request_id: requestId };
+      return { code: successCodeOf(family, r), msg: message, data: r.data ?? {}, request_id: requestId };
     default:
       return unreachable(family, 'envelope family');
   }

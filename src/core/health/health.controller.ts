@@ -1,14 +1,22 @@
 import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import type Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { DeclareAuthScheme } from '../http/auth-scheme';
 import { MetricsService } from '../metrics/metrics.service';
+import { ApiAnswer } from '../openapi/api-contract';
+import { Check, probe } from './probe';
 import { REDIS_CLIENT } from '../store/store.providers';
 import { SharedStore } from '../store/shared-store';
 
-type Check = 'up' | 'down' | 'not_configured';
+const CHECK: SchemaObject = { type: 'string', enum: ['up', 'down', 'not_configured'] };
+const READINESS: SchemaObject = {
+  type: 'object',
+  required: ['status', 'checks'],
+  properties: { status: { type: 'string', enum: ['ok', 'unavailable'] }, checks: { type: 'object', properties: { database: CHECK, redis: CHECK } } },
+};
 
 @ApiTags('operations')
 @DeclareAuthScheme('none')
@@ -24,12 +32,17 @@ export class HealthController {
 
   /** The process is running. */
   @Get('health/live')
+  @ApiOperation({ summary: 'Liveness: the process is running' })
+  @ApiAnswer({ type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ok'] } } })
   live() {
     return { status: 'ok' };
   }
 
   /** The database and (when configured) Redis answer; 503 otherwise. */
   @Get('health/ready')
+  @ApiOperation({ summary: 'Readiness: the database and (when configured) Redis answer' })
+  @ApiAnswer(READINESS, { description: 'Ready' })
+  @ApiResponse({ status: 503, description: 'Not ready', content: { 'application/json': { schema: READINESS } } })
   async ready(@Res() res: unknown): Promise<void> {
     const [database, redis] = await Promise.all([
       probe(() => this.dataSource.query('SELECT 1')),
@@ -40,17 +53,10 @@ export class HealthController {
   }
 
   @Get('metrics')
+  @ApiOperation({ summary: 'Prometheus metrics (docs/operations.md)' })
+  @ApiResponse({ status: 200, description: 'Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } })
   @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
   renderMetrics(): Promise<string> {
     return this.metrics.render();
-  }
-}
-
-async function probe(check: () => Promise<unknown>): Promise<Check> {
-  try {
-    await Promise.race([check(), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000).unref())]);
-    return 'up';
-  } catch {
-    return 'down';
   }
 }

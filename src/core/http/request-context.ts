@@ -12,6 +12,15 @@ export interface RequestContext {
   memo?: Map<symbol, unknown>;
   /** What to undo if the request ends in a platform fault (see `onFault`). */
   undoOnFault?: Array<() => Promise<void>>;
+  /**
+   * The code the envelope answered with (`recordAnswer`): the family's success code, or the catalog
+   * code of a failure. Read once the request finishes, by the access log and the metrics.
+   */
+  resultCode?: number;
+  /** Whether the answer was a failure envelope (client families answer card refusals with HTTP 200). */
+  failed?: boolean;
+  /** The client family of a card login attempt (`recordCardLogin`), for the login metrics. */
+  cardLoginFamily?: string;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();
@@ -57,6 +66,22 @@ export function requestIdOf(req: unknown): string {
 
 export function currentRequestId(): string | undefined {
   return storage.getStore()?.requestId;
+}
+
+/**
+ * The one record of what a request was answered (the envelope interceptor and exception filter call
+ * it as they render), so the access log and the metrics read the same code and never re-derive it.
+ */
+export function recordAnswer(req: unknown, code: number | undefined, failed: boolean): void {
+  const context = requestContextOf(req);
+  context.resultCode = code;
+  context.failed = failed;
+}
+
+/** Marks the current request as a card login attempt of `family` (the card-login rule calls it). */
+export function recordCardLogin(family: string): void {
+  const context = storage.getStore();
+  if (context) context.cardLoginFamily = family;
 }
 
 /**

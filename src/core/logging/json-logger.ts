@@ -5,6 +5,12 @@ const LEVELS = { debug: 10, info: 20, warn: 30, error: 40 } as const;
 export type LogLevel = keyof typeof LEVELS;
 
 /**
+ * Nest's start-up chatter (one line per module, controller and route: about 165) is written at
+ * debug; at info the start shows the short banner of src/bootstrap/start-banner.ts instead.
+ */
+export const FRAMEWORK_START_CONTEXTS: ReadonlySet<string> = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication']);
+
+/**
  * One JSON object per line with the request id of the current request. Callers pass messages and
  * safe fields only: request bodies, passwords, tokens and secrets are never handed to the logger.
  */
@@ -15,7 +21,8 @@ export class JsonLogger implements LoggerService {
   ) {}
 
   log(message: unknown, ...rest: unknown[]): void {
-    this.emit('info', message, rest);
+    const context = rest[rest.length - 1];
+    this.emit(typeof context === 'string' && FRAMEWORK_START_CONTEXTS.has(context) ? 'debug' : 'info', message, rest);
   }
   error(message: unknown, ...rest: unknown[]): void {
     this.emit('error', message, rest);

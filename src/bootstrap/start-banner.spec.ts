@@ -1,0 +1,43 @@
+import { loadConfig } from '../config/app-config';
+import { localUrl, startBanner } from './start-banner';
+
+const KEY_HEX = 'a'.repeat(64);
+
+describe(startBanner.name, () => {
+  it('shows where it listens, the embedded database, the in-process store, the admin login and the docs', () => {
+    const config = loadConfig({ DATA_DIR: '/srv/cards', PORT: '8080' });
+    expect(startBanner(config, localUrl(config))).toEqual([
+      'listening on http://localhost:8080',
+      'database: embedded PostgreSQL (PGlite) in /srv/cards/pgdata',
+      'shared state: in process (one instance only)',
+      'admin login: POST http://localhost:8080/admin/v1/auth/login as "admin" with the password in /srv/cards/admin-password.txt (generated at first start)',
+      'API docs: http://localhost:8080/docs',
+    ]);
+  });
+
+  it('names PostgreSQL and Redis by host and database, never by user or password', () => {
+    const config = loadConfig({
+      HOST: '10.0.0.5',
+      DATABASE_URL: 'postgres://cards:db-Secret-1@db.internal:5432/cards',
+      APP_ENCRYPTION_KEY: KEY_HEX,
+      REDIS_URL: 'rediss://default:redis-Secret-2@cache.internal:6380/2',
+      ADMIN_USERNAME: 'root_admin',
+      ADMIN_PASSWORD: 'admin-Secret-3',
+    });
+    const banner = startBanner(config, localUrl(config));
+    expect(banner).toEqual([
+      'listening on http://10.0.0.5:3000',
+      'database: PostgreSQL db.internal:5432/cards',
+      'shared state: Redis cache.internal:6380 database 2 (TLS)',
+      'admin login: POST http://10.0.0.5:3000/admin/v1/auth/login as "root_admin" with the password in ADMIN_PASSWORD',
+      'API docs: http://10.0.0.5:3000/docs',
+    ]);
+    for (const secret of ['db-Secret-1', 'redis-Secret-2', 'admin-Secret-3', 'cards:', 'default:']) expect(banner.join('\n')).not.toContain(secret);
+  });
+
+  it('shows the console only when one is served', () => {
+    const config = loadConfig({});
+    expect(startBanner(config, 'http://localhost:3000').some((line) => line.startsWith('console'))).toBe(false);
+    expect(startBanner(config, 'http://localhost:3000', { consolePath: '/console' }).at(-1)).toBe('console: http://localhost:3000/console');
+  });
+});
