@@ -1,7 +1,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'sdk/dist/**', 'sdk/build/**', 'sdk/node_modules/**', 'data/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'sdk/dist/**', 'sdk/build/**', 'sdk/node_modules/**', 'data/**', '.build-*/**', 'test/openapi/schema.d.ts'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],

@@ -1,5 +1,6 @@
 import { familyOfPath } from '../src/core/envelope/family';
-import { declaredRoutes } from './support/routes';
+import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
+import { DeclaredRoute, declaredRoutes } from './support/routes';
 
 /**
  * Every route with its method, envelope family and auth scheme. A route that loses its guard or
@@ -145,4 +146,25 @@ describe('route snapshot', () => {
       if (guard) expect(`${route.method} ${route.path} ${route.guards.join(',')}`).toContain(guard);
     }
   });
+
+  it('documents every route: a summary, and a success at the status the route really answers', () => {
+    const undocumented: string[] = [];
+    for (const route of routes) {
+      const operation = Reflect.getMetadata(SWAGGER.API_OPERATION, route.handler) as { summary?: string } | undefined;
+      const declared = Object.keys((Reflect.getMetadata(SWAGGER.API_RESPONSE, route.handler) as object | undefined) ?? {}).map(Number);
+      const answered = route.family === 'admin' || !route.family ? adminStatus(route) : 200;
+      if (!operation?.summary) undocumented.push(`${route.method} ${route.path}: no summary`);
+      if (!declared.includes(answered)) undocumented.push(`${route.method} ${route.path}: answers ${answered}, documents ${declared.join(', ') || 'nothing'}`);
+    }
+    expect(undocumented).toEqual([]);
+  });
 });
+
+/** @nestjs/swagger's metadata keys (its package does not export its constants). */
+const SWAGGER = { API_OPERATION: 'swagger/apiOperation', API_RESPONSE: 'swagger/apiResponse' } as const;
+
+/** What Nest answers on success: `@HttpCode`, else 201 for a POST and 200 for the rest (client families always 200). */
+function adminStatus(route: DeclaredRoute): number {
+  return (Reflect.getMetadata(HTTP_CODE_METADATA, route.handler) as number | undefined) ?? (route.method === 'POST' ? 201 : 200);
+}
+

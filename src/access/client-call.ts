@@ -1,4 +1,6 @@
-import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import { ApiExtension } from '@nestjs/swagger';
+import { CONTRACT_EXTENSIONS } from '../core/openapi/api-contract';
 import { Reflector } from '@nestjs/core';
 import { requestContextOf } from '../core/http/request-context';
 import { ClientProgram } from './client-program';
@@ -8,7 +10,8 @@ import type { GateOptions } from './interface-gate';
  * The client families (decisions §2) as the login log names them, and the card-holder portal
  * (decisions §14), which answers in the standard envelope and never logs in a card.
  */
-export type ClientFamilyName = 'connect' | 'v3' | 'sdk' | 'legacy' | 'portal';
+export const CLIENT_FAMILY_NAMES = ['connect', 'v3', 'sdk', 'legacy', 'portal'] as const;
+export type ClientFamilyName = (typeof CLIENT_FAMILY_NAMES)[number];
 
 const BASIC_PACKAGE: GateOptions = { requireBasicPackage: true };
 
@@ -39,8 +42,9 @@ export interface ClientCall {
 const CLIENT_CALL = Symbol.for('cardkey.clientCall');
 const CLIENT_FAMILY = 'cardkey:client-family';
 
-/** Part of a family's auth decorator: which family a route belongs to. */
-export const ClientFamily = (family: ClientFamilyName) => SetMetadata(CLIENT_FAMILY, family);
+/** Part of a family's auth decorator: which family a route belongs to (and so which gate it passes). */
+export const ClientFamily = (family: ClientFamilyName) =>
+  applyDecorators(SetMetadata(CLIENT_FAMILY, family), ApiExtension(CONTRACT_EXTENSIONS.clientFamily, family));
 
 /** The family a route declared with `ClientFamily` (for a guard that serves several families). */
 export function declaredFamily(reflector: Reflector, context: ExecutionContext): ClientFamilyName {

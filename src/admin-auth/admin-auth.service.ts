@@ -12,14 +12,9 @@ import { JsonLogger } from '../core/logging/json-logger';
 import { FailureLimiter } from '../core/throttling/failure-limiter';
 import { isUniqueViolation } from '../database/pg-errors';
 import { AdminToken } from './admin-token.entity';
-import { AdminRole, AdminUser } from './admin-user.entity';
+import { AdminUser } from './admin-user.entity';
+import { AdminSessionView } from './admin-auth.view';
 import { AdminPrincipal } from './admin-principal';
-
-export interface IssuedAdminToken {
-  token: string;
-  expires_at: string;
-  role: AdminRole;
-}
 
 /** Back-office login, bearer tokens (stored hashed, expiring) and the bootstrap platform admin. */
 @Injectable()
@@ -37,12 +32,12 @@ export class AdminAuthService implements OnApplicationBootstrap {
    * (ADMIN_LOGIN_ATTEMPTS_PER_MINUTE each): neither many names from one address nor one name from
    * many addresses gets more guesses.
    */
-  async login(username: string, password: string, clientIp: string): Promise<IssuedAdminToken> {
+  async login(username: string, password: string, clientIp: string): Promise<AdminSessionView> {
     const policy = { name: 'admin-login', limit: this.config.ADMIN_LOGIN_ATTEMPTS_PER_MINUTE, failure: ErrorCode.UNAUTHENTICATED };
     return this.limiter.guard(policy, { account: username.toLowerCase(), address: clientIp }, () => this.checkedLogin(username, password));
   }
 
-  private async checkedLogin(username: string, password: string): Promise<IssuedAdminToken> {
+  private async checkedLogin(username: string, password: string): Promise<AdminSessionView> {
     const user = await this.users.createQueryBuilder('u').where('lower(u.username) = lower(:username)', { username }).getOne();
     const valid = await verifyPassword(user?.passwordHash ?? (await decoyHash()), password);
     if (!user || !valid) throw new ServiceError(ErrorCode.UNAUTHENTICATED, 'Wrong username or password');

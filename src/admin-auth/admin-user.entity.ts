@@ -1,7 +1,9 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
-export type AdminRole = 'platform_admin' | 'author';
-export type AccountStatus = 'active' | 'disabled';
+export const ADMIN_ROLE_NAMES = ['platform_admin', 'author'] as const;
+export type AdminRole = (typeof ADMIN_ROLE_NAMES)[number];
+export const ACCOUNT_STATUSES = ['active', 'disabled'] as const;
+export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
 
 /** A back-office account: a platform admin or an author (project owner). */
 @Entity('admin_users')

@@ -1,7 +1,17 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Announcement } from './announcement.entity';
 
 /** The admin API's announcement resource. */
-export function toAnnouncementView(announcement: Announcement) {
+export class AnnouncementView {
+  @ApiProperty({ type: 'integer' }) id!: number;
+  @ApiProperty() title!: string;
+  @ApiProperty() content!: string;
+  @ApiProperty({ description: 'only enabled announcements reach clients' }) enabled!: boolean;
+  @ApiProperty({ type: String, format: 'date-time' }) created_at!: string;
+  @ApiProperty({ type: String, format: 'date-time' }) updated_at!: string;
+}
+
+export function toAnnouncementView(announcement: Announcement): AnnouncementView {
   return {
     id: announcement.id,
     title: announcement.title,
@@ -11,5 +21,3 @@ export function toAnnouncementView(announcement: Announcement) {
     updated_at: announcement.updatedAt.toISOString(),
   };
 }
-
-export type AnnouncementView = ReturnType<typeof toAnnouncementView>;

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminAuth } from '../admin-auth/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
 import { IntIdParamPipe } from '../common/int-id-param.pipe';
@@ -7,6 +7,8 @@ import { PageQuery } from '../common/paging';
 import { PROJECT_ID_PIPE } from '../common/uuid-param.pipe';
 import { Envelope } from '../core/envelope/envelope.decorator';
 import { ErrorCode } from '../core/errors/error-code';
+import { ApiAnswer, ApiFailures, ApiNoContent, ApiPageAnswer } from '../core/openapi/api-contract';
+import { AnnouncementView } from './announcement.view';
 import { CreateAnnouncementDto, UpdateAnnouncementDto } from './announcement.dto';
 import { AnnouncementsService } from './announcements.service';
 
@@ -20,21 +22,33 @@ export class AnnouncementsController {
   constructor(private readonly announcements: AnnouncementsService) {}
 
   @Post()
+  @ApiOperation({ summary: 'Create an announcement' })
+  @ApiAnswer(AnnouncementView, { status: 201 })
+  @ApiFailures(ErrorCode.PROJECT_NOT_FOUND)
   create(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Body() body: CreateAnnouncementDto) {
     return this.announcements.create(actor, id, body);
   }
 
   @Get()
+  @ApiOperation({ summary: 'List the announcements of a project' })
+  @ApiPageAnswer(AnnouncementView)
+  @ApiFailures(ErrorCode.PROJECT_NOT_FOUND)
   list(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Query() query: PageQuery) {
     return this.announcements.list(actor, id, query);
   }
 
   @Get(':annId')
+  @ApiOperation({ summary: 'Read an announcement' })
+  @ApiAnswer(AnnouncementView)
+  @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.ANNOUNCEMENT_NOT_FOUND)
   get(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Param('annId', ANNOUNCEMENT_ID_PIPE) annId: number) {
     return this.announcements.get(actor, id, annId);
   }
 
   @Patch(':annId')
+  @ApiOperation({ summary: 'Change an announcement' })
+  @ApiAnswer(AnnouncementView)
+  @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.ANNOUNCEMENT_NOT_FOUND)
   update(
     @CurrentAdmin() actor: AdminPrincipal,
     @Param('id', PROJECT_ID_PIPE) id: string,
@@ -45,6 +59,9 @@ export class AnnouncementsController {
   }
 
   @Delete(':annId')
+  @ApiOperation({ summary: 'Delete an announcement' })
+  @ApiNoContent()
+  @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.ANNOUNCEMENT_NOT_FOUND)
   @HttpCode(204)
   async remove(
     @CurrentAdmin() actor: AdminPrincipal,

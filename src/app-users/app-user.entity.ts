@@ -1,6 +1,7 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
-export type AppUserStatus = 'active' | 'banned';
+export const APP_USER_STATUSES = ['active', 'banned'] as const;
+export type AppUserStatus = (typeof APP_USER_STATUSES)[number];
 
 /**
  * A program user (decisions §6): an account inside exactly one project, unique there by username

@@ -1,23 +1,25 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { formatLocalTime } from '../common/time';
-import { AppUser, AppUserStatus } from './app-user.entity';
+import { LOCAL_TIME } from '../core/openapi/api-contract';
+import { APP_USER_STATUSES, AppUser, AppUserStatus } from './app-user.entity';
 
 /** The profile a client sees at login: times in the service time zone (decisions §1). */
-export interface AppUserProfile {
-  user_id: number;
-  username: string;
-  status: AppUserStatus;
-  created_at: string;
-  last_login_at: string | null;
+export class AppUserProfile {
+  @ApiProperty({ type: 'integer' }) user_id!: number;
+  @ApiProperty() username!: string;
+  @ApiProperty({ enum: APP_USER_STATUSES }) status!: AppUserStatus;
+  @ApiProperty(LOCAL_TIME) created_at!: string;
+  @ApiProperty({ ...LOCAL_TIME, nullable: true }) last_login_at!: string | null;
 }
 
 /** The admin API's program-user resource (decisions §11): ISO times, never the password hash. */
-export interface AppUserView {
-  user_id: number;
-  username: string;
-  status: AppUserStatus;
-  machine_id: string | null;
-  created_at: string;
-  last_login_at: string | null;
+export class AppUserView {
+  @ApiProperty({ type: 'integer' }) user_id!: number;
+  @ApiProperty() username!: string;
+  @ApiProperty({ enum: APP_USER_STATUSES }) status!: AppUserStatus;
+  @ApiProperty({ type: String, nullable: true, description: 'the bound machine; null: none' }) machine_id!: string | null;
+  @ApiProperty({ type: String, format: 'date-time' }) created_at!: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) last_login_at!: string | null;
 }
 
 export function toProfile(user: AppUser, timeZone: string): AppUserProfile {

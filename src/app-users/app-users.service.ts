@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { ClientCall } from '../access/client-call';
@@ -10,6 +11,7 @@ import { decoyHash, hashPassword, verifyPassword } from '../core/crypto/password
 import { newToken } from '../core/crypto/tokens';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
+import { LOCAL_TIME } from '../core/openapi/api-contract';
 import { isUniqueViolation } from '../database/pg-errors';
 import { SessionsService } from '../sessions/sessions.service';
 import { usernameKey } from './app-user-rules';
@@ -29,30 +31,30 @@ interface Authenticated {
   decision: MachineDecision;
 }
 
-export interface RegisteredUser {
-  user_id: number;
-  username: string;
-  status: 'active';
+export class RegisteredUser {
+  @ApiProperty({ type: 'integer' }) user_id!: number;
+  @ApiProperty() username!: string;
+  @ApiProperty({ enum: ['active'] }) status!: 'active';
 }
 
-export interface SdkUserLogin {
-  profile: AppUserProfile;
-  session_token: string;
-  session_expires_at: string;
-  machine_id: string;
-  heartbeat_interval_seconds: number;
+export class SdkUserLogin {
+  @ApiProperty({ type: AppUserProfile }) profile!: AppUserProfile;
+  @ApiProperty({ description: 'Bearer token of the user session (heartbeats)' }) session_token!: string;
+  @ApiProperty(LOCAL_TIME) session_expires_at!: string;
+  @ApiProperty() machine_id!: string;
+  @ApiProperty({ type: 'integer' }) heartbeat_interval_seconds!: number;
 }
 
-export interface CompatUserLogin {
-  token: string;
-  profile: AppUserProfile;
-  machine_id: string;
+export class CompatUserLogin {
+  @ApiProperty({ description: 'The compatible login token' }) token!: string;
+  @ApiProperty({ type: AppUserProfile }) profile!: AppUserProfile;
+  @ApiProperty() machine_id!: string;
 }
 
-export interface UserHeartbeat {
-  user_id: number;
-  session_expires_at: string;
-  server_time: number;
+export class UserHeartbeat {
+  @ApiProperty({ type: 'integer' }) user_id!: number;
+  @ApiProperty(LOCAL_TIME) session_expires_at!: string;
+  @ApiProperty({ type: 'integer', description: 'Unix seconds' }) server_time!: number;
 }
 
 /**

@@ -13,11 +13,11 @@ export class CreateAuthorDto {
   @ApiProperty({ example: 'a-long-password' }) @IsString() @Length(8, 128)
   password: string;
 
-  @ApiPropertyOptional({ nullable: true, description: 'null = unlimited' })
+  @ApiPropertyOptional({ type: 'integer', nullable: true, description: 'null = unlimited' })
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(0) @Max(MAX_INT32)
   daily_api_quota?: number | null;
 
-  @ApiPropertyOptional({ nullable: true, description: 'null = unlimited' })
+  @ApiPropertyOptional({ type: 'integer', nullable: true, description: 'null = unlimited' })
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(0) @Max(MAX_INT32)
   daily_verify_quota?: number | null;
 }
@@ -29,10 +29,10 @@ export class UpdateAuthorDto {
   @ApiPropertyOptional() @Optional() @IsString() @Length(8, 128)
   password?: string;
 
-  @ApiPropertyOptional({ nullable: true }) @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(0) @Max(MAX_INT32)
+  @ApiPropertyOptional({ type: 'integer', nullable: true }) @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(0) @Max(MAX_INT32)
   daily_api_quota?: number | null;
 
-  @ApiPropertyOptional({ nullable: true }) @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(0) @Max(MAX_INT32)
+  @ApiPropertyOptional({ type: 'integer', nullable: true }) @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(0) @Max(MAX_INT32)
   daily_verify_quota?: number | null;
 }
 

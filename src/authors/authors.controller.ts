@@ -1,11 +1,12 @@
 import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminAuth, AdminRoles } from '../admin-auth/admin-auth.decorator';
 import { UuidParamPipe } from '../common/uuid-param.pipe';
 import { Envelope } from '../core/envelope/envelope.decorator';
 import { ErrorCode } from '../core/errors/error-code';
+import { ApiAnswer, ApiFailures, ApiPageAnswer } from '../core/openapi/api-contract';
 import { CreateAuthorDto, ListAuthorsQuery, UpdateAuthorDto } from './author.dto';
-import { AuthorsService } from './authors.service';
+import { AuthorsService, AuthorView } from './authors.service';
 
 const AUTHOR_ID_PIPE = new UuidParamPipe(ErrorCode.AUTHOR_NOT_FOUND);
 
@@ -18,21 +19,32 @@ export class AuthorsController {
   constructor(private readonly authors: AuthorsService) {}
 
   @Post()
+  @ApiOperation({ summary: 'Create an author account (platform admins)' })
+  @ApiAnswer(AuthorView, { status: 201 })
+  @ApiFailures(ErrorCode.AUTHOR_USERNAME_TAKEN)
   create(@Body() body: CreateAuthorDto) {
     return this.authors.create(body);
   }
 
   @Get()
+  @ApiOperation({ summary: 'List authors' })
+  @ApiPageAnswer(AuthorView)
   list(@Query() query: ListAuthorsQuery) {
     return this.authors.list(query);
   }
 
   @Get(':id')
+  @ApiOperation({ summary: 'Read an author' })
+  @ApiAnswer(AuthorView)
+  @ApiFailures(ErrorCode.AUTHOR_NOT_FOUND)
   get(@Param('id', AUTHOR_ID_PIPE) id: string) {
     return this.authors.get(id);
   }
 
   @Patch(':id')
+  @ApiOperation({ summary: 'Disable, re-enable, reset the password of or set the daily quotas of an author' })
+  @ApiAnswer(AuthorView)
+  @ApiFailures(ErrorCode.AUTHOR_NOT_FOUND)
   update(@Param('id', AUTHOR_ID_PIPE) id: string, @Body() body: UpdateAuthorDto) {
     return this.authors.update(id, body);
   }

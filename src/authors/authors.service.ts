@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { AdminAuthService } from '../admin-auth/admin-auth.service';
-import { AdminUser } from '../admin-auth/admin-user.entity';
+import { ACCOUNT_STATUSES, AdminUser } from '../admin-auth/admin-user.entity';
 import { ProgramCache } from '../core/cache/program-cache';
 import { Project } from '../projects/project.entity';
 import { Page, pageOf } from '../common/paging';
@@ -12,15 +13,15 @@ import { ServiceError } from '../core/errors/service-error';
 import { isUniqueViolation } from '../database/pg-errors';
 import { CreateAuthorDto, ListAuthorsQuery, UpdateAuthorDto } from './author.dto';
 
-export interface AuthorView {
-  id: string;
-  username: string;
-  role: 'author';
-  status: string;
-  daily_api_quota: number | null;
-  daily_verify_quota: number | null;
-  created_at: string;
-  updated_at: string;
+export class AuthorView {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() username!: string;
+  @ApiProperty({ enum: ['author'] }) role!: 'author';
+  @ApiProperty({ enum: ACCOUNT_STATUSES }) status!: string;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'client API calls per day over all projects; null: unlimited' }) daily_api_quota!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'licence verifications per day; null: unlimited' }) daily_verify_quota!: number | null;
+  @ApiProperty({ type: String, format: 'date-time' }) created_at!: string;
+  @ApiProperty({ type: String, format: 'date-time' }) updated_at!: string;
 }
 
 export function toAuthorView(user: AdminUser): AuthorView {

@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
+import { LOCAL_TIME } from '../core/openapi/api-contract';
 import { DataSource } from 'typeorm';
 import { createHash } from 'node:crypto';
 import { ClientCall } from '../access/client-call';
@@ -21,11 +23,11 @@ export interface CheckoutRequest {
 }
 
 /** An offline licence as the checkout answers it (decisions §15). */
-export interface CheckoutData {
-  licence: string;
-  kid: string;
-  expires_at: string;
-  valid_until: number;
+export class CheckoutData {
+  @ApiProperty({ description: 'The signed licence, verified offline with the program key `kid` (docs/protocol.md)' }) licence!: string;
+  @ApiProperty({ description: 'Id of the signing key' }) kid!: string;
+  @ApiProperty(LOCAL_TIME) expires_at!: string;
+  @ApiProperty({ type: 'integer', description: 'Unix seconds' }) valid_until!: number;
 }
 
 /**

@@ -1,13 +1,23 @@
-import { Card } from '../cards/card.entity';
-import { clientExpiry } from '../cards/card-rule';
+import { ApiProperty } from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { Card } from './card.entity';
+import { clientExpiry } from './card-rule';
+import { PERMANENT_EXPIRY } from '../common/time';
+import { LOCAL_TIME } from '../core/openapi/api-contract';
 
 /** The card part of a standard-family login answer (V3 and SDK alike). */
-export interface StandardCardData {
-  id: number;
-  code: string;
-  machine_code: string;
-  expires_at: string;
+export class StandardCardData {
+  @ApiProperty({ type: 'integer' }) id!: number;
+  @ApiProperty() code!: string;
+  @ApiProperty() machine_code!: string;
+  @ApiProperty({ ...LOCAL_TIME, description: `${LOCAL_TIME.description}; ${PERMANENT_EXPIRY} for a card that never expires` }) expires_at!: string;
 }
+
+/** The top-level fields a standard-family card login answers beside `data` (decisions §3). */
+export const LOGIN_EXTRAS: Record<string, SchemaObject> = {
+  token: { type: 'string', description: 'The compatible login token' },
+  statecode: { type: 'string', description: "The card's status after the login" },
+};
 
 export function standardCardData(card: Card, machine: string, timeZone: string): StandardCardData {
   return { id: card.id, code: card.code, machine_code: machine, expires_at: clientExpiry(card, timeZone) };

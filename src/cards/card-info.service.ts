@@ -6,24 +6,46 @@ import { formatLocalTime } from '../common/time';
 import { AppConfig } from '../config/app-config';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
-import { Card, CardKind, CardStatus } from './card.entity';
+import { ApiProperty } from '@nestjs/swagger';
+import { LOCAL_TIME } from '../core/openapi/api-contract';
+import { Card, CARD_KINDS, CARD_STATUSES, CardKind, CardStatus } from './card.entity';
 import { clientExpiry } from './card-rule';
 
+
+/** The state of a card as its holder sees it, after a top-up too. */
+export class CardSummary {
+  @ApiProperty({ enum: CARD_KINDS }) kind!: CardKind;
+  @ApiProperty({ enum: CARD_STATUSES }) status!: CardStatus;
+  @ApiProperty({ ...LOCAL_TIME, nullable: true, description: 'null until the first login starts the card' }) expires_at!: string | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'count cards: logins left' }) uses_left!: number | null;
+}
+
+export class CardHolderDevice {
+  @ApiProperty() machine_code!: string;
+  @ApiProperty(LOCAL_TIME) bound_at!: string;
+  @ApiProperty({ ...LOCAL_TIME, nullable: true, description: 'last successful login of this device' }) last_login_at!: string | null;
+}
+
+export class CardUnbindTerms {
+  @ApiProperty() enabled!: boolean;
+  @ApiProperty({ type: 'integer', description: 'seconds an unbind takes off a dated expiry' }) deduct_seconds!: number;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'unbinds left; null: unlimited' }) remaining!: number | null;
+}
+
 /** What a card holder sees of their card (decisions §14), times in the service's local time. */
-export interface CardInfo {
-  kind: CardKind;
-  status: CardStatus;
-  activated_at: string | null;
-  expires_at: string | null;
-  uses_left: number | null;
-  device_limit: number;
-  concurrent_limit: number | null;
-  devices: Array<{ machine_code: string; bound_at: string; last_login_at: string | null }>;
-  unbind: { enabled: boolean; deduct_seconds: number; remaining: number | null };
+export class CardInfo extends CardSummary {
+  @ApiProperty({ ...LOCAL_TIME, nullable: true }) activated_at!: string | null;
+  @ApiProperty({ type: 'integer' }) device_limit!: number;
+  @ApiProperty({ type: 'integer', nullable: true }) concurrent_limit!: number | null;
+  @ApiProperty({ type: [CardHolderDevice] }) devices!: CardHolderDevice[];
+  @ApiProperty({ type: CardUnbindTerms }) unbind!: CardUnbindTerms;
 }
 
 /** A target card after a top-up, as the card holder sees it. */
-export type CardAfterTopup = Pick<CardInfo, 'kind' | 'status' | 'expires_at' | 'uses_left'> & { id: number; code: string };
+export class CardAfterTopup extends CardSummary {
+  @ApiProperty({ type: 'integer' }) id!: number;
+  @ApiProperty() code!: string;
+}
 
 /**
  * The card holder's view of a card (the SDK route and the portal): state, uses, seats, bound
@@ -69,7 +91,7 @@ export class CardInfoService {
     return { id: card.id, code: card.code, ...this.summary(card) };
   }
 
-  private summary(card: Card): Pick<CardInfo, 'kind' | 'status' | 'expires_at' | 'uses_left'> {
+  private summary(card: Card): CardSummary {
     return {
       kind: card.kind,
       status: card.status,

@@ -14,6 +14,9 @@ export interface CardTopupRequest {
   topupKey: string;
 }
 
+/** What a top-up can be refused with (a banned target is a TOPUP_REFUSED with the reason). */
+export const CARD_TOPUP_REFUSALS = [ErrorCode.CARD_INVALID, ErrorCode.TOPUP_REFUSED] as const;
+
 const refused = (reason: string) => new ServiceError(ErrorCode.TOPUP_REFUSED, reason);
 
 /**

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import { DataSource, EntityManager } from 'typeorm';
 import { ClientCall } from '../access/client-call';
 import { InterfaceGate } from '../access/interface-gate';
@@ -7,7 +8,8 @@ import { ServiceError } from '../core/errors/service-error';
 import { SessionsService } from '../sessions/sessions.service';
 import { CardDevice } from './card-device.entity';
 import { Card } from './card.entity';
-import { cardRefusal, clientExpiry } from './card-rule';
+import { StandardCardData, standardCardData } from './card-data';
+import { cardRefusal } from './card-rule';
 
 export interface CardUnbindRequest {
   call: Pick<ClientCall, 'program' | 'family'>;
@@ -16,8 +18,16 @@ export interface CardUnbindRequest {
 }
 
 /** What an unbind answers, in every family (`data`). */
-export function unbindData(card: Card, machine: string, timeZone: string) {
-  return { id: card.id, code: card.code, machine_code: machine, expires_at: clientExpiry(card, timeZone), unbind_count: card.unbindCount };
+/** What the unbind rule can refuse with, in every family. */
+export const CARD_UNBIND_REFUSALS = [ErrorCode.CARD_INVALID, ErrorCode.CARD_BANNED, ErrorCode.CARD_EXPIRED, ErrorCode.UNBIND_REFUSED] as const;
+
+/** What an unbind answers (every family): the card, the device let go, the new expiry. */
+export class CardUnbindData extends StandardCardData {
+  @ApiProperty({ type: 'integer', description: 'unbinds of this card so far' }) unbind_count!: number;
+}
+
+export function unbindData(card: Card, machine: string, timeZone: string): CardUnbindData {
+  return { ...standardCardData(card, machine, timeZone), unbind_count: card.unbindCount };
 }
 
 /**

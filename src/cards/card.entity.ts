@@ -2,10 +2,12 @@ import { Column, CreateDateColumn, Entity, OneToMany, PrimaryGeneratedColumn, ty
 import { CardDevice } from './card-device.entity';
 
 /** `consumed`: used up as a top-up card (decisions §13); it can never log in again. */
-export type CardStatus = 'unused' | 'active' | 'banned' | 'consumed';
+export const CARD_STATUSES = ['unused', 'active', 'banned', 'consumed'] as const;
+export type CardStatus = (typeof CARD_STATUSES)[number];
 
 /** `time` cards run out at `expires_at`; `count` cards also after `uses_left` successful logins. */
-export type CardKind = 'time' | 'count';
+export const CARD_KINDS = ['time', 'count'] as const;
+export type CardKind = (typeof CARD_KINDS)[number];
 
 const bigintAsNumber = { to: (v: number) => v, from: (v: string | null) => (v === null ? null : Number(v)) };
 

@@ -1,3 +1,4 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
@@ -12,9 +13,11 @@ export const decimalInteger = ({ value }: { value: unknown }) => (typeof value =
 
 /** `page` (1-10,000,000) and `page_size` (1-100, default 20) of every admin list. */
 export class PageQuery {
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 })
   @IsOptional() @Transform(decimalInteger) @IsInt() @Min(1) @Max(MAX_PAGE)
   page = 1;
 
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
   @IsOptional() @Transform(decimalInteger) @IsInt() @Min(1) @Max(100)
   page_size = 20;
 

@@ -1,7 +1,7 @@
 import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { ClientCall, establishCall } from '../access/client-call';
+import { ClientCall, ClientFamily, establishCall } from '../access/client-call';
 import { ClientProgramDirectory } from '../access/client-program';
 import { setResponseRenames } from '../core/envelope/response-renames';
 import { ErrorCode } from '../core/errors/error-code';
@@ -59,7 +59,7 @@ export class ConnectProgramGuard implements CanActivate {
 }
 
 /** Connect routes: no signature (decisions §3); replay protection through the optional nonce. */
-export const ConnectClient = () => applyDecorators(DeclareAuthScheme('none'), UseGuards(ConnectProgramGuard));
+export const ConnectClient = () => applyDecorators(ClientFamily('connect'), DeclareAuthScheme('none'), UseGuards(ConnectProgramGuard));
 
 export const ConnectContext = createParamDecorator(
   (_: unknown, ctx: ExecutionContext): ConnectRequestContext => ctx.switchToHttp().getRequest()[CONNECT_CONTEXT],

@@ -1,10 +1,12 @@
 import { Body, Controller, Post } from '@nestjs/common';
-import { ApiConsumes, ApiTags } from '@nestjs/swagger';
+import { ApiConsumes, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Envelope } from '../core/envelope/envelope.decorator';
 import { ClientReply } from '../core/envelope/render';
+import { ApiAnswer, ApiFailures } from '../core/openapi/api-contract';
+import { CARD_LOGIN_REFUSALS } from '../cards/card-login.service';
 import { ConnectClient, ConnectContext, ConnectRequestContext } from './connect-program.guard';
 import { ConnectLoginDto } from './connect.dto';
-import { ConnectService } from './connect.service';
+import { ConnectLoginData, ConnectService } from './connect.service';
 
 @ApiTags('client: Connect')
 @Envelope('connect')
@@ -16,6 +18,13 @@ export class ConnectController {
   /** `/conncet` is the historical spelling, kept for old clients. */
   @Post(['connect/:programId', 'conncet/:programId'])
   @ApiConsumes('application/x-www-form-urlencoded')
+  @ApiOperation({
+    summary: 'Log in with a card key on a device (Connect)',
+    description: "The answer's field names and failure texts follow the project's Connect customization (decisions §8).",
+  })
+  @ApiParam({ name: 'programId', description: 'The public program ID (8 digits)', schema: { type: 'string', pattern: '^\\d{8}$' } })
+  @ApiAnswer(ConnectLoginData)
+  @ApiFailures(...CARD_LOGIN_REFUSALS)
   async login(@ConnectContext() context: ConnectRequestContext, @Body() body: ConnectLoginDto): Promise<ClientReply> {
     return { message: 'Login successful', data: await this.connect.login(context, body) };
   }

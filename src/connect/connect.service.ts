@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import { ClientProgram } from '../access/client-program';
 import { InterfaceGate } from '../access/interface-gate';
 import { AnnouncementsService } from '../announcements/announcements.service';
@@ -6,18 +7,19 @@ import { CardLoginService } from '../cards/card-login.service';
 import { clientExpiry } from '../cards/card-rule';
 import { unixSeconds } from '../common/time';
 import { AppConfig } from '../config/app-config';
+import { LOCAL_TIME } from '../core/openapi/api-contract';
 import { ConnectRequestContext } from './connect-program.guard';
 import { ConnectLoginDto } from './connect.dto';
 import { CustomizationService } from './customization/customization.service';
 
 /** What a Connect login answers in `data` (field names before the owner's renames). */
-export interface ConnectLoginData {
-  token: string;
-  expires_at: string;
-  device_limit: number;
-  server_time: number;
-  machine_code: string;
-  announcement: string;
+export class ConnectLoginData {
+  @ApiProperty({ description: "The owner's success token (customization token template)" }) token!: string;
+  @ApiProperty({ ...LOCAL_TIME, description: `${LOCAL_TIME.description}; the permanent date for a card that never expires` }) expires_at!: string;
+  @ApiProperty({ type: 'integer' }) device_limit!: number;
+  @ApiProperty({ type: 'integer', description: 'Unix seconds' }) server_time!: number;
+  @ApiProperty() machine_code!: string;
+  @ApiProperty({ description: 'The latest announcement, or an empty string' }) announcement!: string;
 }
 
 /** Connect card login: the shared card-login rule, then the owner's token and the announcement. */

@@ -1,8 +1,9 @@
 import { Controller, Get, Param, Query, Req, StreamableFile } from '@nestjs/common';
-import { ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { UuidParamPipe } from '../common/uuid-param.pipe';
 import { Envelope } from '../core/envelope/envelope.decorator';
 import { ErrorCode } from '../core/errors/error-code';
+import { ApiFailures } from '../core/openapi/api-contract';
 import { DeclareAuthScheme } from '../core/http/auth-scheme';
 import { attachmentDisposition } from './file-names';
 import { FilesService } from './files.service';
@@ -19,8 +20,11 @@ export class DownloadController {
   @Get(':id')
   @DeclareAuthScheme('signed-url')
   @ApiProduces('application/octet-stream')
-  @ApiQuery({ name: 'expires', description: 'Unix seconds, as issued' })
-  @ApiQuery({ name: 'sig', description: 'lowercase hex HMAC-SHA256, as issued' })
+  @ApiOperation({ summary: 'Download a file through an address the service issued (HEAD: the headers only, not counted)' })
+  @ApiResponse({ status: 200, description: "The file's bytes", content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } })
+  @ApiFailures(ErrorCode.FILE_NOT_FOUND)
+  @ApiQuery({ name: 'expires', type: 'integer', description: 'Unix seconds, as issued' })
+  @ApiQuery({ name: 'sig', type: String, description: 'lowercase hex HMAC-SHA256, as issued' })
   async download(
     @Param('id', FILE_ID_PIPE) id: string,
     @Query('expires') expires: unknown,

@@ -1,7 +1,22 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { CLIENT_FAMILY_NAMES } from '../access/client-call';
 import { LoginLog } from './login-log.entity';
 
 /** The admin API's login-log entry. */
-export function toLoginLogView(log: LoginLog) {
+export class LoginLogView {
+  @ApiProperty({ type: 'integer' }) id!: number;
+  @ApiProperty({ type: 'integer', nullable: true }) card_id!: number | null;
+  @ApiProperty({ type: String, nullable: true }) card_code!: string | null;
+  @ApiProperty({ type: String, nullable: true }) machine_code!: string | null;
+  @ApiProperty({ type: String, nullable: true }) ip!: string | null;
+  @ApiProperty({ enum: CLIENT_FAMILY_NAMES }) family!: string;
+  @ApiProperty() interface!: string;
+  @ApiProperty({ type: 'integer', description: '0 or 1: success; else the catalog code of the refusal' }) result_code!: number;
+  @ApiProperty() request_id!: string;
+  @ApiProperty({ type: String, format: 'date-time' }) created_at!: string;
+}
+
+export function toLoginLogView(log: LoginLog): LoginLogView {
   return {
     id: Number(log.id),
     card_id: log.cardId,
@@ -16,19 +31,17 @@ export function toLoginLogView(log: LoginLog) {
   };
 }
 
-export type LoginLogView = ReturnType<typeof toLoginLogView>;
-
 /** One count of the stats: login attempts of one local day, interface and result code. */
-export interface StatsItem {
-  day: string;
-  interface: string;
-  result_code: number;
-  count: number;
+export class StatsItem {
+  @ApiProperty({ format: 'date', description: 'local day in time_zone' }) day!: string;
+  @ApiProperty() interface!: string;
+  @ApiProperty({ type: 'integer' }) result_code!: number;
+  @ApiProperty({ type: 'integer' }) count!: number;
 }
 
-export interface StatsView {
-  from: string;
-  to: string;
-  time_zone: string;
-  items: StatsItem[];
+export class StatsView {
+  @ApiProperty({ format: 'date' }) from!: string;
+  @ApiProperty({ format: 'date' }) to!: string;
+  @ApiProperty() time_zone!: string;
+  @ApiProperty({ type: [StatsItem] }) items!: StatsItem[];
 }

@@ -1,9 +1,12 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminAuth } from '../admin-auth/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
 import { PROJECT_ID_PIPE } from '../common/uuid-param.pipe';
 import { Envelope } from '../core/envelope/envelope.decorator';
+import { ErrorCode } from '../core/errors/error-code';
+import { ApiAnswer, ApiFailures, ApiPageAnswer } from '../core/openapi/api-contract';
+import { LoginLogView, StatsView } from './login-log.view';
 import { ListLoginLogsQuery, StatsQuery } from './login-log.dto';
 import { LoginLogsService } from './login-logs.service';
 
@@ -15,11 +18,17 @@ export class LoginLogsController {
   constructor(private readonly logs: LoginLogsService) {}
 
   @Get('logs')
+  @ApiOperation({ summary: 'Search the login log (by card, device, result, family, request id, time)' })
+  @ApiPageAnswer(LoginLogView)
+  @ApiFailures(ErrorCode.PROJECT_NOT_FOUND)
   list(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Query() query: ListLoginLogsQuery) {
     return this.logs.list(actor, id, query);
   }
 
   @Get('stats')
+  @ApiOperation({ summary: 'Count login attempts per local day, interface and result' })
+  @ApiAnswer(StatsView)
+  @ApiFailures(ErrorCode.PROJECT_NOT_FOUND)
   stats(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Query() query: StatsQuery) {
     return this.logs.stats(actor, id, query);
   }

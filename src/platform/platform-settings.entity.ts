@@ -1,6 +1,7 @@
 import { Column, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
-export type ConnectOpeningMode = 'base_package' | 'entitlement' | 'self_service';
+export const CONNECT_OPENING_MODES = ['base_package', 'entitlement', 'self_service'] as const;
+export type ConnectOpeningMode = (typeof CONNECT_OPENING_MODES)[number];
 
 /** The single row of platform-wide settings (id is always 1). */
 @Entity('platform_settings')

@@ -1,11 +1,13 @@
 import { Body, Controller, Get, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminAuth, AdminRoles } from '../admin-auth/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
 import { PageQuery } from '../common/paging';
 import { Envelope } from '../core/envelope/envelope.decorator';
+import { ErrorCode } from '../core/errors/error-code';
+import { ApiAnswer, ApiFailures, ApiListAnswer, ApiPageAnswer } from '../core/openapi/api-contract';
 import { CreatePlatformAnnouncementDto, SetInterfaceEnabledDto, UpdatePlatformSettingsDto } from './platform.dto';
-import { PlatformService } from './platform.service';
+import { PlatformAnnouncementView, PlatformInterfaceView, PlatformService, PlatformSettingsView } from './platform.service';
 
 @ApiTags('admin: platform')
 @Envelope('admin')
@@ -15,30 +17,41 @@ export class PlatformController {
   constructor(private readonly platform: PlatformService) {}
 
   @Get('settings')
+  @ApiOperation({ summary: 'Read the platform settings' })
+  @ApiAnswer(PlatformSettingsView)
   @AdminRoles('platform_admin')
   getSettings() {
     return this.platform.getSettings();
   }
 
   @Put('settings')
+  @ApiOperation({ summary: 'Change the platform settings (Connect opening mode and minimum level, metering)' })
+  @ApiAnswer(PlatformSettingsView)
   @AdminRoles('platform_admin')
   updateSettings(@Body() body: UpdatePlatformSettingsDto) {
     return this.platform.updateSettings(body);
   }
 
   @Get('interfaces')
+  @ApiOperation({ summary: 'List the client interfaces and whether each is on platform-wide' })
+  @ApiListAnswer(PlatformInterfaceView)
   @AdminRoles('platform_admin')
   listInterfaces() {
     return this.platform.listInterfaces();
   }
 
   @Put('interfaces/:name')
+  @ApiOperation({ summary: 'Switch a client interface on or off platform-wide' })
+  @ApiAnswer(PlatformInterfaceView)
+  @ApiFailures(ErrorCode.INTERFACE_NOT_FOUND)
   @AdminRoles('platform_admin')
   setInterface(@Param('name') name: string, @Body() body: SetInterfaceEnabledDto) {
     return this.platform.setInterfaceEnabled(name, body.enabled);
   }
 
   @Post('announcements')
+  @ApiOperation({ summary: 'Publish a platform announcement to authors' })
+  @ApiAnswer(PlatformAnnouncementView, { status: 201 })
   @AdminRoles('platform_admin')
   createAnnouncement(@Body() body: CreatePlatformAnnouncementDto, @CurrentAdmin() admin: AdminPrincipal) {
     return this.platform.createAnnouncement(body, admin.id);
@@ -46,6 +59,8 @@ export class PlatformController {
 
   /** Authors read operator announcements here; they never reach a client route. */
   @Get('announcements')
+  @ApiOperation({ summary: 'List the platform announcements (newest first)' })
+  @ApiPageAnswer(PlatformAnnouncementView)
   listAnnouncements(@Query() query: PageQuery) {
     return this.platform.listAnnouncements(query);
   }

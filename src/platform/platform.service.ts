@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { Page, PageQuery, pageOf } from '../common/paging';
@@ -8,14 +9,26 @@ import { ServiceError } from '../core/errors/service-error';
 import { InterfaceName, INTERFACE_NAMES, isInterfaceName } from './interface-names';
 import { PlatformAnnouncement } from './platform-announcement.entity';
 import { PlatformInterface } from './platform-interface.entity';
-import { PlatformSettings } from './platform-settings.entity';
+import { CONNECT_OPENING_MODES, ConnectOpeningMode, PlatformSettings } from './platform-settings.entity';
 import { CreatePlatformAnnouncementDto, UpdatePlatformSettingsDto } from './platform.dto';
 
-export interface PlatformSettingsView {
-  connect_opening_mode: PlatformSettings['connectOpeningMode'];
-  connect_min_level: number;
-  legacy_metering_enabled: boolean;
-  updated_at: string;
+export class PlatformSettingsView {
+  @ApiProperty({ enum: CONNECT_OPENING_MODES, description: 'how Connect is opened for a project (decisions §7)' }) connect_opening_mode!: ConnectOpeningMode;
+  @ApiProperty({ type: 'integer', description: 'the least plan level that opens Connect in the base_package mode' }) connect_min_level!: number;
+  @ApiProperty({ description: "counts licence verifications against the authors' daily quotas" }) legacy_metering_enabled!: boolean;
+  @ApiProperty({ type: String, format: 'date-time' }) updated_at!: string;
+}
+
+export class PlatformInterfaceView {
+  @ApiProperty({ enum: INTERFACE_NAMES }) name!: string;
+  @ApiProperty() enabled!: boolean;
+}
+
+export class PlatformAnnouncementView {
+  @ApiProperty({ type: 'integer' }) id!: number;
+  @ApiProperty() title!: string;
+  @ApiProperty() content!: string;
+  @ApiProperty({ type: String, format: 'date-time' }) created_at!: string;
 }
 
 /** The hot-cache scope of the platform-wide values below. */
@@ -56,13 +69,13 @@ export class PlatformService {
     });
   }
 
-  async listInterfaces(): Promise<{ items: Array<{ name: string; enabled: boolean }>; total: number }> {
+  async listInterfaces(): Promise<{ items: PlatformInterfaceView[]; total: number }> {
     const status = await this.interfaceStatus();
     const items = INTERFACE_NAMES.map((name) => ({ name, enabled: status[name] }));
     return { items, total: items.length };
   }
 
-  async setInterfaceEnabled(name: string, enabled: boolean): Promise<{ name: string; enabled: boolean }> {
+  async setInterfaceEnabled(name: string, enabled: boolean): Promise<PlatformInterfaceView> {
     if (!isInterfaceName(name)) throw unknownInterface(name);
     await this.interfaces.upsert({ name, enabled }, ['name']);
     await this.cache.invalidate(CACHE_SCOPE);
@@ -74,7 +87,7 @@ export class PlatformService {
     return toAnnouncementView(row);
   }
 
-  async listAnnouncements(query: PageQuery): Promise<Page<ReturnType<typeof toAnnouncementView>>> {
+  async listAnnouncements(query: PageQuery): Promise<Page<PlatformAnnouncementView>> {
     const [rows, total] = await this.announcements.findAndCount({ order: { id: 'DESC' }, skip: query.skip, take: query.page_size });
     return pageOf(rows.map(toAnnouncementView), total, query);
   }
@@ -93,6 +106,6 @@ function toSettingsView(row: PlatformSettings): PlatformSettingsView {
   };
 }
 
-function toAnnouncementView(row: PlatformAnnouncement) {
+function toAnnouncementView(row: PlatformAnnouncement): PlatformAnnouncementView {
   return { id: row.id, title: row.title, content: row.content, created_at: row.createdAt.toISOString() };
 }

@@ -1,12 +1,13 @@
 import { Body, Controller, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Caller, ClientCall } from '../access/client-call';
-import { CardInfoService } from '../cards/card-info.service';
-import { CardTopupService } from '../cards/card-topup.service';
-import { CardUnbindService, unbindData } from '../cards/card-unbind.service';
+import { CardAfterTopup, CardInfo, CardInfoService } from '../cards/card-info.service';
+import { CARD_TOPUP_REFUSALS, CardTopupService } from '../cards/card-topup.service';
+import { CARD_UNBIND_REFUSALS, CardUnbindData, CardUnbindService, unbindData } from '../cards/card-unbind.service';
 import { AppConfig } from '../config/app-config';
 import { Envelope } from '../core/envelope/envelope.decorator';
 import { ClientReply } from '../core/envelope/render';
+import { ApiAnswer, ApiFailures } from '../core/openapi/api-contract';
 import { PortalCardDto, PortalTopupDto, PortalUnbindDto } from './portal.dto';
 import { PortalClient } from './portal.guard';
 import { PortalLimits } from './portal-limits';
@@ -29,17 +30,25 @@ export class PortalController {
   ) {}
 
   @Post('info')
+  @ApiOperation({ summary: 'Show a card to its holder (portal)' })
+  @ApiAnswer(CardInfo)
   async info(@Caller() call: ClientCall, @Body() body: PortalCardDto): Promise<ClientReply> {
     return { message: 'ok', data: await this.limits.run(call, body.card_key, () => this.infos.info(call, body.card_key)) };
   }
 
   @Post('unbind')
+  @ApiOperation({ summary: 'Unbind a device from a card (portal)', description: 'Succeeds with code 1, not 0 (decisions §14).' })
+  @ApiAnswer(CardUnbindData, { successCode: 1 })
+  @ApiFailures(...CARD_UNBIND_REFUSALS)
   async unbind(@Caller() call: ClientCall, @Body() body: PortalUnbindDto): Promise<ClientReply> {
     const card = await this.limits.run(call, body.card_key, () => this.unbinds.unbind({ call, cardKey: body.card_key, machine: body.machine_id }));
     return { message: 'Device unbound', successCode: 1, data: unbindData(card, body.machine_id, this.config.APP_TIMEZONE) };
   }
 
   @Post('topup')
+  @ApiOperation({ summary: 'Top up a card with an unused card of the same kind (portal)' })
+  @ApiAnswer(CardAfterTopup)
+  @ApiFailures(...CARD_TOPUP_REFUSALS)
   async topup(@Caller() call: ClientCall, @Body() body: PortalTopupDto): Promise<ClientReply> {
     const card = await this.limits.run(call, body.card_key, () => this.topups.topup({ call, cardKey: body.card_key, topupKey: body.topup_key }));
     return { message: 'Card topped up', data: this.infos.afterTopup(card) };

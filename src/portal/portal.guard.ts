@@ -1,5 +1,5 @@
 import { applyDecorators, CanActivate, ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
-import { establishCall } from '../access/client-call';
+import { ClientFamily, establishCall } from '../access/client-call';
 import { ClientProgram, ClientProgramDirectory } from '../access/client-program';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
@@ -31,4 +31,4 @@ export class PortalGuard implements CanActivate {
 }
 
 /** A portal route: unsigned JSON with `program_id` and `card_key`. */
-export const PortalClient = () => applyDecorators(DeclareAuthScheme('none'), AcceptsBody('json'), UseGuards(PortalGuard));
+export const PortalClient = () => applyDecorators(ClientFamily('portal'), DeclareAuthScheme('none'), AcceptsBody('json'), UseGuards(PortalGuard));

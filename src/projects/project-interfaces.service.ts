@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { AdminPrincipal } from '../admin-auth/admin-principal';
@@ -9,11 +10,11 @@ import { ProjectAccess } from './project-access';
 import { ProjectInterfaceDto } from './project.dto';
 import { ProjectInterface } from './project-interface.entity';
 
-export interface ProjectInterfaceView {
-  name: string;
-  authorized: boolean;
-  daily_quota: number | null;
-  platform_enabled: boolean;
+export class ProjectInterfaceView {
+  @ApiProperty({ enum: INTERFACE_NAMES }) name!: string;
+  @ApiProperty() authorized!: boolean;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'calls per day; null: unlimited' }) daily_quota!: number | null;
+  @ApiProperty({ description: 'the interface is switched on platform-wide' }) platform_enabled!: boolean;
 }
 
 /** Per-project interface authorization and daily quota, set by platform admins, readable by the owner. */

@@ -26,7 +26,7 @@ export class ProjectSettingsDto {
   @ApiPropertyOptional() @Optional() @IsInt() @Min(0) @Max(10 * 365 * 86400)
   unbind_deduct_seconds?: number;
 
-  @ApiPropertyOptional({ nullable: true, description: 'unbinds per card; null = unlimited' })
+  @ApiPropertyOptional({ type: 'integer', nullable: true, description: 'unbinds per card; null = unlimited' })
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(0) @Max(100000)
   unbind_max?: number | null;
 
@@ -59,7 +59,7 @@ export class ProjectSettingsDto {
   @Optional() @IsInt() @Min(0) @Max(MAX_OFFLINE_GRACE_SECONDS)
   offline_grace_seconds?: number;
 
-  @ApiPropertyOptional({ nullable: true, description: 'default seat limit of new cards: live SDK card sessions at once; null = unlimited' })
+  @ApiPropertyOptional({ type: 'integer', nullable: true, description: 'default seat limit of new cards: live SDK card sessions at once; null = unlimited' })
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(1) @Max(1000)
   concurrent_limit?: number | null;
 
@@ -122,7 +122,7 @@ export class ProjectInterfaceDto {
   @ApiProperty() @IsBoolean()
   authorized: boolean;
 
-  @ApiPropertyOptional({ nullable: true, description: 'daily quota; null = unlimited' })
+  @ApiPropertyOptional({ type: 'integer', nullable: true, description: 'daily quota; null = unlimited' })
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(0) @Max(MAX_INT32)
   daily_quota?: number | null;
 }

@@ -1,7 +1,9 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
-export type ProjectStatus = 'active' | 'disabled';
-export type UserMachinePolicy = 'rebind' | 'locked' | 'free';
+export const PROJECT_STATUSES = ['active', 'disabled'] as const;
+export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
+export const USER_MACHINE_POLICIES = ['rebind', 'locked', 'free'] as const;
+export type UserMachinePolicy = (typeof USER_MACHINE_POLICIES)[number];
 export const TRANSPORT_ENCRYPTIONS = ['none', 'rc4', 'aes', 'aes-gcm'] as const;
 export type TransportEncryption = (typeof TRANSPORT_ENCRYPTIONS)[number];
 

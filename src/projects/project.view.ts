@@ -1,9 +1,62 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { SecretBox } from '../core/crypto/secret-box';
-import { Project } from './project.entity';
+import {
+  Project,
+  PROJECT_STATUSES,
+  ProjectStatus,
+  SEAT_POLICIES,
+  SeatPolicy,
+  TRANSPORT_ENCRYPTIONS,
+  TransportEncryption,
+  USER_MACHINE_POLICIES,
+  UserMachinePolicy,
+} from './project.entity';
 import { maskSecret, SECRET_COLUMNS, SECRET_NAMES, SecretName } from './project-secrets';
 
-/** The admin API's project resource: settings by their snake_case names, secrets masked. */
-export function toProjectView(project: Project, box: SecretBox, revealed?: Record<SecretName, string>) {
+const INT = { type: 'integer' } as const;
+const NULLABLE_INT = { type: 'integer', nullable: true } as const;
+const INSTANT = { type: String, format: 'date-time' } as const;
+const SECRET = { description: 'Masked (`****` and the last 4 characters), except in the answer that creates the project, which shows it once' };
+
+/** The admin API's project resource: settings by their snake_case names, secrets masked (decisions §11). */
+export class ProjectView {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ description: 'The public program ID clients send as `app`' }) program_id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ format: 'uuid' }) owner_id!: string;
+  @ApiProperty({ enum: PROJECT_STATUSES }) status!: ProjectStatus;
+  @ApiProperty({ description: 'Off: every client interface answers VERIFICATION_SWITCH_OFF' }) verification_enabled!: boolean;
+  @ApiProperty({ description: 'The standard API basic package (V3, SDK, legacy, portal)' }) basic_package!: boolean;
+  @ApiProperty(INT) plan_level!: number;
+  @ApiProperty() licence_verify!: boolean;
+  @ApiProperty({ ...INT, description: 'Devices a new card may bind' }) device_limit!: number;
+  @ApiProperty() unbind_enabled!: boolean;
+  @ApiProperty({ ...INT, description: 'Seconds an unbind takes off a dated expiry' }) unbind_deduct_seconds!: number;
+  @ApiProperty({ ...NULLABLE_INT, description: 'Unbinds per card; null: unlimited' }) unbind_max!: number | null;
+  @ApiProperty(INT) session_ttl_seconds!: number;
+  @ApiProperty(INT) heartbeat_interval_seconds!: number;
+  @ApiProperty({ enum: USER_MACHINE_POLICIES }) user_machine_policy!: UserMachinePolicy;
+  @ApiProperty({ enum: TRANSPORT_ENCRYPTIONS }) transport_encryption!: TransportEncryption;
+  @ApiProperty({ type: [String] }) ip_bindings!: string[];
+  @ApiProperty() connect_enabled!: boolean;
+  @ApiProperty({ description: 'Client answers carry the Ed25519 signature headers' }) response_signing!: boolean;
+  @ApiProperty({ ...INT, description: 'Longest offline licence; 0: checkout off' }) offline_grace_seconds!: number;
+  @ApiProperty({ ...NULLABLE_INT, description: 'Live sessions per card; null: unlimited' }) concurrent_limit!: number | null;
+  @ApiProperty({ enum: SEAT_POLICIES }) seat_policy!: SeatPolicy;
+  @ApiProperty() portal_enabled!: boolean;
+  @ApiProperty(SECRET) api_secret!: string;
+  @ApiProperty(SECRET) legacy_secret!: string;
+  @ApiProperty(SECRET) transport_key!: string;
+  @ApiProperty(INSTANT) created_at!: string;
+  @ApiProperty(INSTANT) updated_at!: string;
+}
+
+export class RotatedSecret {
+  @ApiProperty({ enum: SECRET_NAMES }) name!: SecretName;
+  @ApiProperty({ description: 'The new secret, shown once' }) value!: string;
+}
+
+export function toProjectView(project: Project, box: SecretBox, revealed?: Record<SecretName, string>): ProjectView {
   const secrets = Object.fromEntries(
     SECRET_NAMES.map((name) => [name, revealed?.[name] ?? maskSecret(box.decrypt(project[SECRET_COLUMNS[name]]))]),
   ) as Record<SecretName, string>;
@@ -37,5 +90,3 @@ export function toProjectView(project: Project, box: SecretBox, revealed?: Recor
     updated_at: project.updatedAt.toISOString(),
   };
 }
-
-export type ProjectView = ReturnType<typeof toProjectView>;

@@ -1,17 +1,22 @@
 import { Body, Controller, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Caller, ClientCall } from '../access/client-call';
-import { CardCheckoutService } from '../cards/card-checkout.service';
-import { CardInfoService } from '../cards/card-info.service';
-import { CardTopupService } from '../cards/card-topup.service';
-import { CardUnbindService, unbindData } from '../cards/card-unbind.service';
+import { LOGIN_EXTRAS } from '../cards/card-data';
+import { CardCheckoutService, CheckoutData } from '../cards/card-checkout.service';
+import { CardAfterTopup, CardInfo, CardInfoService } from '../cards/card-info.service';
+import { CARD_LOGIN_REFUSALS } from '../cards/card-login.service';
+import { CARD_TOPUP_REFUSALS, CardTopupService } from '../cards/card-topup.service';
+import { CARD_UNBIND_REFUSALS, CardUnbindData, CardUnbindService, unbindData } from '../cards/card-unbind.service';
 import { AppConfig } from '../config/app-config';
 import { Envelope } from '../core/envelope/envelope.decorator';
 import { ClientReply } from '../core/envelope/render';
+import { ErrorCode } from '../core/errors/error-code';
+import { ApiAnswer, ApiFailures } from '../core/openapi/api-contract';
+import { clientFamilyFailures } from '../core/openapi/failure-sources';
 import { BearerToken, SessionBearer } from '../sessions/session-bearer';
 import { SdkSigned } from '../standard/hmac.guard';
 import { HeartbeatDto, SdkCardKeyDto, SdkCardLoginDto, SdkCheckoutDto, SdkTopupDto } from './sdk.dto';
-import { SdkCardsService } from './sdk-cards.service';
+import { CardHeartbeat, SdkCardLoginData, SdkCardsService } from './sdk-cards.service';
 
 @ApiTags('client: SDK v1')
 @Envelope('standard')
@@ -28,6 +33,9 @@ export class SdkCardsController {
 
   @Post('login')
   @SdkSigned()
+  @ApiOperation({ summary: 'Log in with a card key on a device and open a card session', description: 'A count card takes one use; a card with seats takes one (decisions §13).' })
+  @ApiAnswer(SdkCardLoginData, { extras: LOGIN_EXTRAS })
+  @ApiFailures(...CARD_LOGIN_REFUSALS, ErrorCode.SEATS_FULL)
   async login(@Caller() call: ClientCall, @Body() body: SdkCardLoginDto): Promise<ClientReply> {
     const { token, statecode, data } = await this.cards.login(call, body.card_key, body.machine_id);
     return { message: 'Login successful', extras: { token, statecode }, data };
@@ -35,6 +43,9 @@ export class SdkCardsController {
 
   @Post('checkout')
   @SdkSigned()
+  @ApiOperation({ summary: 'Check out an offline licence for a bound device', description: 'Takes no use (decisions §15).' })
+  @ApiAnswer(CheckoutData)
+  @ApiFailures(ErrorCode.CARD_INVALID, ErrorCode.CARD_EXPIRED, ErrorCode.CARD_BANNED, ErrorCode.DEVICE_NOT_BOUND, ErrorCode.CHECKOUT_DISABLED)
   async checkout(@Caller() call: ClientCall, @Body() body: SdkCheckoutDto): Promise<ClientReply> {
     const data = await this.checkouts.checkout({ call, cardKey: body.card_key, machine: body.machine_id, ttlSeconds: body.ttl_seconds });
     return { message: 'Offline licence issued', data };
@@ -42,6 +53,9 @@ export class SdkCardsController {
 
   @Post('topup')
   @SdkSigned()
+  @ApiOperation({ summary: 'Top up a card with an unused card of the same kind', description: 'The top-up card is consumed (decisions §13).' })
+  @ApiAnswer(CardAfterTopup)
+  @ApiFailures(...CARD_TOPUP_REFUSALS)
   async topup(@Caller() call: ClientCall, @Body() body: SdkTopupDto): Promise<ClientReply> {
     const card = await this.topups.topup({ call, cardKey: body.card_key, topupKey: body.topup_key });
     return { message: 'Card topped up', data: this.infos.afterTopup(card) };
@@ -49,6 +63,9 @@ export class SdkCardsController {
 
   @Post('info')
   @SdkSigned()
+  @ApiOperation({ summary: "Show a card as its holder sees it: state, devices, unbind terms" })
+  @ApiAnswer(CardInfo)
+  @ApiFailures(ErrorCode.CARD_INVALID)
   async info(@Caller() call: ClientCall, @Body() body: SdkCardKeyDto): Promise<ClientReply> {
     return { message: 'ok', data: await this.infos.info(call, body.card_key) };
   }
@@ -56,6 +73,9 @@ export class SdkCardsController {
   /** The end user's unbind (decisions §14): the one unbind rule; the standard family answers it with code 1. */
   @Post('unbind')
   @SdkSigned()
+  @ApiOperation({ summary: 'Unbind a device from a card (the end user)', description: 'Succeeds with code 1, not 0 (decisions §14).' })
+  @ApiAnswer(CardUnbindData, { successCode: 1 })
+  @ApiFailures(...CARD_UNBIND_REFUSALS)
   async unbind(@Caller() call: ClientCall, @Body() body: SdkCardLoginDto): Promise<ClientReply> {
     const card = await this.unbinds.unbind({ call, cardKey: body.card_key, machine: body.machine_id });
     return { message: 'Device unbound', successCode: 1, data: unbindData(card, body.machine_id, this.config.APP_TIMEZONE) };
@@ -63,6 +83,9 @@ export class SdkCardsController {
 
   @Post('heartbeat')
   @SessionBearer()
+  @ApiOperation({ summary: 'Keep a card session alive', description: 'Re-checks the card; a card that no longer admits the device ends the session.' })
+  @ApiAnswer(CardHeartbeat)
+  @ApiFailures(ErrorCode.MACHINE_MISMATCH, ...clientFamilyFailures('sdk'))
   async heartbeat(@BearerToken() token: string, @Body() body: HeartbeatDto): Promise<ClientReply> {
     return { message: 'Heartbeat accepted', data: await this.cards.heartbeat(token, body.machine_id) };
   }

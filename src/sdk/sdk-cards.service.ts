@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import { ClientCall } from '../access/client-call';
 import { ClientProgramDirectory } from '../access/client-program';
 import { InterfaceGate } from '../access/interface-gate';
@@ -9,20 +10,28 @@ import { formatLocalTime, unixSeconds } from '../common/time';
 import { AppConfig } from '../config/app-config';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
+import { LOCAL_TIME } from '../core/openapi/api-contract';
 import { OpenSession, SessionsService } from '../sessions/sessions.service';
-import { StandardCardData, standardCardData } from '../standard/card-data';
+import { StandardCardData, standardCardData } from '../cards/card-data';
+
+/** The `data` of an SDK card login: the card, and the session the heartbeats keep alive. */
+export class SdkCardLoginData extends StandardCardData {
+  @ApiProperty({ description: 'Bearer token of the card session (heartbeats)' }) session_token!: string;
+  @ApiProperty(LOCAL_TIME) session_expires_at!: string;
+  @ApiProperty({ type: 'integer' }) heartbeat_interval_seconds!: number;
+}
 
 export interface SdkCardLogin {
   /** The compatible login token, answered beside `data` as in V3. */
   token: string;
   statecode: string;
-  data: StandardCardData & { session_token: string; session_expires_at: string; heartbeat_interval_seconds: number };
+  data: SdkCardLoginData;
 }
 
-export interface CardHeartbeat {
-  card_id: number | null;
-  session_expires_at: string;
-  server_time: number;
+export class CardHeartbeat {
+  @ApiProperty({ type: 'integer', nullable: true }) card_id!: number | null;
+  @ApiProperty(LOCAL_TIME) session_expires_at!: string;
+  @ApiProperty({ type: 'integer', description: 'Unix seconds' }) server_time!: number;
 }
 
 /**

@@ -1,10 +1,13 @@
 import { Body, Controller, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Caller, ClientCall } from '../access/client-call';
 import { AppUserCredentialsDto } from '../app-users/app-users.dto';
-import { AppUsersService } from '../app-users/app-users.service';
+import { AppUsersService, RegisteredUser, SdkUserLogin, UserHeartbeat } from '../app-users/app-users.service';
 import { Envelope } from '../core/envelope/envelope.decorator';
 import { ClientReply } from '../core/envelope/render';
+import { ErrorCode } from '../core/errors/error-code';
+import { ApiAnswer, ApiFailures } from '../core/openapi/api-contract';
+import { clientFamilyFailures } from '../core/openapi/failure-sources';
 import { BearerToken, SessionBearer } from '../sessions/session-bearer';
 import { SdkSigned } from '../standard/hmac.guard';
 import { HeartbeatDto } from './sdk.dto';
@@ -18,18 +21,27 @@ export class SdkUsersController {
 
   @Post('register')
   @SdkSigned()
+  @ApiOperation({ summary: 'Register a program user', description: "The registering machine becomes the user's binding unless the project's machine policy is `free`." })
+  @ApiAnswer(RegisteredUser)
+  @ApiFailures(ErrorCode.USERNAME_TAKEN, ErrorCode.RATE_LIMITED)
   async register(@Caller() call: ClientCall, @Body() body: AppUserCredentialsDto): Promise<ClientReply> {
     return { message: 'Registration successful', data: await this.users.register(call, body) };
   }
 
   @Post('login')
   @SdkSigned()
+  @ApiOperation({ summary: 'Log in a program user and open a user session' })
+  @ApiAnswer(SdkUserLogin)
+  @ApiFailures(ErrorCode.BAD_CREDENTIALS, ErrorCode.USER_BANNED, ErrorCode.MACHINE_MISMATCH, ErrorCode.RATE_LIMITED)
   async login(@Caller() call: ClientCall, @Body() body: AppUserCredentialsDto): Promise<ClientReply> {
     return { message: 'Login successful', data: await this.users.sdkLogin(call, body) };
   }
 
   @Post('heartbeat')
   @SessionBearer()
+  @ApiOperation({ summary: 'Keep a user session alive' })
+  @ApiAnswer(UserHeartbeat)
+  @ApiFailures(ErrorCode.MACHINE_MISMATCH, ...clientFamilyFailures('sdk'))
   async heartbeat(@BearerToken() token: string, @Body() body: HeartbeatDto): Promise<ClientReply> {
     return { message: 'Heartbeat accepted', data: await this.users.heartbeat(token, body.machine_id) };
   }

@@ -1,11 +1,12 @@
 import { Body, Controller, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Caller, ClientCall } from '../access/client-call';
 import { Envelope } from '../core/envelope/envelope.decorator';
 import { ClientReply } from '../core/envelope/render';
+import { ApiAnswer } from '../core/openapi/api-contract';
 import { SdkSigned } from '../standard/hmac.guard';
 import { VersionCheckDto } from '../versions/version.dto';
-import { VersionsService } from '../versions/versions.service';
+import { VersionCheck, VersionsService } from '../versions/versions.service';
 
 /** The SDK's version check: signed JSON `{app, version}` (decisions §3, §9). */
 @ApiTags('client: SDK v1')
@@ -16,6 +17,8 @@ export class VersionCheckController {
 
   @Post('version')
   @SdkSigned()
+  @ApiOperation({ summary: "Compare the client's version with the program's latest" })
+  @ApiAnswer(VersionCheck)
   async check(@Caller() call: ClientCall, @Body() body: VersionCheckDto): Promise<ClientReply> {
     return { message: 'Version checked', data: await this.versions.clientCheck(call, body.version) };
   }

@@ -1,11 +1,13 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { AdminAuth } from '../admin-auth/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
 import { MAX_INT32 } from '../common/limits';
 import { PROJECT_ID_PIPE } from '../common/uuid-param.pipe';
 import { Envelope } from '../core/envelope/envelope.decorator';
+import { ErrorCode } from '../core/errors/error-code';
+import { ApiAnswer, ApiFailures } from '../core/openapi/api-contract';
 import { ProjectAccess } from '../projects/project-access';
 import { SessionsService } from './sessions.service';
 
@@ -29,6 +31,9 @@ export class SessionsAdminController {
 
   /** Forced offline: a card's, a user's, or (with neither) every session of the project. */
   @Post('revoke')
+  @ApiOperation({ summary: 'Force sessions offline: a card\'s, a program user\'s, or every session of the project' })
+  @ApiAnswer({ type: 'object', required: ['revoked'], properties: { revoked: { type: 'integer', description: 'sessions ended' } } })
+  @ApiFailures(ErrorCode.PROJECT_NOT_FOUND)
   @HttpCode(200)
   async revoke(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Body() body: RevokeSessionsDto) {
     const project = await this.access.find(actor, id);

@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
@@ -18,12 +19,12 @@ export interface ActiveSigningKey {
   privateKeyEnc: string;
 }
 
-export interface SigningKeyView {
-  kid: string;
-  public_key: string;
-  status: 'active' | 'retiring';
-  created_at: string;
-  retire_at: string | null;
+export class SigningKeyView {
+  @ApiProperty({ description: 'key id, sent in X-Svc-Response-Kid' }) kid!: string;
+  @ApiProperty({ description: 'base64 raw Ed25519 public key, to pin in the client program' }) public_key!: string;
+  @ApiProperty({ enum: ['active', 'retiring'] }) status!: 'active' | 'retiring';
+  @ApiProperty({ type: String, format: 'date-time' }) created_at!: string;
+  @ApiProperty({ ...{ type: String, format: 'date-time' }, nullable: true, description: 'when a retiring key stops being published' }) retire_at!: string | null;
 }
 
 /**

@@ -1,11 +1,13 @@
 import { Body, Controller, Post } from '@nestjs/common';
-import { ApiConsumes, ApiTags } from '@nestjs/swagger';
+import { ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Caller, ClientCall } from '../access/client-call';
 import { CardLoginService } from '../cards/card-login.service';
 import { AppConfig } from '../config/app-config';
 import { Envelope } from '../core/envelope/envelope.decorator';
 import { ClientReply } from '../core/envelope/render';
-import { standardCardData } from '../standard/card-data';
+import { LOGIN_EXTRAS, StandardCardData, standardCardData } from '../cards/card-data';
+import { CARD_LOGIN_REFUSALS } from '../cards/card-login.service';
+import { ApiAnswer, ApiFailures } from '../core/openapi/api-contract';
 import { V3Signed } from '../standard/hmac.guard';
 import { V3CardLoginDto } from './v3.dto';
 
@@ -22,6 +24,9 @@ export class V3Controller {
   @Post('cards/login')
   @V3Signed()
   @ApiConsumes('application/x-www-form-urlencoded')
+  @ApiOperation({ summary: 'Log in with a card key on a device (HTTP V3, form-encoded)', description: 'A compatible token, no session (decisions §3).' })
+  @ApiAnswer(StandardCardData, { extras: LOGIN_EXTRAS })
+  @ApiFailures(...CARD_LOGIN_REFUSALS)
   async login(@Caller() call: ClientCall, @Body() body: V3CardLoginDto): Promise<ClientReply> {
     const { card, token } = await this.cardLogin.login({ call, cardKey: body.kami, machine: body.imei });
     return {

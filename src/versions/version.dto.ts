@@ -26,11 +26,11 @@ export class CreateVersionDto {
   @ApiPropertyOptional({ default: true, description: 'only enabled versions are offered to clients' }) @Optional() @IsBoolean()
   enabled?: boolean;
 
-  @ApiPropertyOptional({ nullable: true, format: 'uuid', description: "one of this project's files (not with download_url)" })
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'uuid', description: "one of this project's files (not with download_url)" })
   @IsOptional() @IsUUID()
   file_id?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, maxLength: DOWNLOAD_URL_MAX, description: 'http or https URL (not with file_id)' })
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: DOWNLOAD_URL_MAX, description: 'http or https URL (not with file_id)' })
   @IsOptional() @IsUrl(URL_OPTIONS, { message: URL_MESSAGE }) @MaxLength(DOWNLOAD_URL_MAX)
   download_url?: string | null;
 }
@@ -49,10 +49,10 @@ export class UpdateVersionDto {
   @ApiPropertyOptional() @Optional() @IsBoolean()
   enabled?: boolean;
 
-  @ApiPropertyOptional({ nullable: true, format: 'uuid' }) @IsOptional() @IsUUID()
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'uuid' }) @IsOptional() @IsUUID()
   file_id?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, maxLength: DOWNLOAD_URL_MAX }) @IsOptional() @IsUrl(URL_OPTIONS, { message: URL_MESSAGE }) @MaxLength(DOWNLOAD_URL_MAX)
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: DOWNLOAD_URL_MAX }) @IsOptional() @IsUrl(URL_OPTIONS, { message: URL_MESSAGE }) @MaxLength(DOWNLOAD_URL_MAX)
   download_url?: string | null;
 }
 

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { ClientCall } from '../access/client-call';
@@ -16,14 +17,13 @@ import { compareVersions, parseVersion, VERSION_RULE } from './version-order';
 import { toVersionView, VersionView } from './version.view';
 
 /** What a client's version check answers (SDK `/api/v1/apps/version` and legacy `/api/latest_version`). */
-export interface VersionCheck {
-  latest_version: string | null;
-  update_available: boolean;
-  force_update: boolean;
-  changelog: string | null;
-  download_url: string | null;
+export class VersionCheck {
+  @ApiProperty({ type: String, nullable: true, description: 'null: the program has no version yet' }) latest_version!: string | null;
+  @ApiProperty() update_available!: boolean;
+  @ApiProperty({ description: 'the client must update before it goes on' }) force_update!: boolean;
+  @ApiProperty({ type: String, nullable: true }) changelog!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'a signed download address or the external URL' }) download_url!: string | null;
 }
-
 
 /** Numeric order of the version column (parts of at most 9 digits always fit an integer). */
 const NUMERIC_ORDER = "string_to_array(v.version, '.')::int[]";

@@ -16,6 +16,8 @@ export interface DeclaredRoute {
   controller: string;
   /** The guards of the route, by class name: the controller's, then the handler's. */
   guards: string[];
+  /** The handler function, whose metadata (status, OpenAPI decorators) a test may read. */
+  handler: (...args: unknown[]) => unknown;
 }
 
 type Import = Type | DynamicModule | ForwardReference | Promise<DynamicModule> | undefined;
@@ -45,6 +47,7 @@ export function declaredRoutes(config: AppConfig = loadConfig({})): DeclaredRout
             auth: Reflect.getMetadata(AUTH_SCHEME, handler) ?? Reflect.getMetadata(AUTH_SCHEME, controller),
             controller: controller.name,
             guards: [...guardsOf(controller), ...guardsOf(handler)],
+            handler,
           });
         }
       }

@@ -7,13 +7,11 @@ import {
 import { MAX_INT32 } from '../../common/limits';
 import { PageQuery } from '../../common/paging';
 import { CARD_PREFIX_PATTERN } from '../card-codes';
-import { CardKind, CardStatus } from '../card.entity';
+import { CARD_KINDS, CARD_STATUSES, CardKind, CardStatus } from '../card.entity';
 import { IsIsoInstant } from './iso-instant';
 
 export const MAX_BATCH_SIZE = 10_000;
 export const MAX_CARD_USES = 1_000_000;
-export const CARD_KINDS = ['time', 'count'] as const;
-export const CARD_STATUSES = ['unused', 'active', 'banned', 'consumed'] as const;
 
 /** Optional, but never null: a null for a NOT NULL column is a 400 naming the field, not a database fault. */
 const OptionalNotNull = () => ValidateIf((_, value) => value !== undefined);
@@ -37,7 +35,7 @@ export class CreateCardsDto {
   @OptionalNotNull() @IsString() @Matches(CARD_PREFIX_PATTERN, { message: 'prefix must be 0-16 of [A-Za-z0-9-]' })
   prefix?: string;
 
-  @ApiPropertyOptional({ maxLength: 200, nullable: true }) @IsOptional() @IsString() @MaxLength(200)
+  @ApiPropertyOptional({ type: String, maxLength: 200, nullable: true }) @IsOptional() @IsString() @MaxLength(200)
   note?: string | null;
 
   @ApiPropertyOptional({ enum: CARD_KINDS, description: '`time` (default) or `count` (each successful login takes one of `uses`)' })
@@ -49,7 +47,7 @@ export class CreateCardsDto {
   @IsInt() @Min(1) @Max(MAX_CARD_USES)
   uses?: number;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 1000, nullable: true, description: "live SDK sessions at once; default: the project's concurrent_limit; null = unlimited" })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1000, nullable: true, description: "live SDK sessions at once; default: the project's concurrent_limit; null = unlimited" })
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(1) @Max(1000)
   concurrent_limit?: number | null;
 }
@@ -63,7 +61,7 @@ export class UpdateCardDto {
   @ApiPropertyOptional({ enum: ['banned', 'active'] }) @OptionalNotNull() @IsIn(['banned', 'active'])
   status?: 'banned' | 'active';
 
-  @ApiPropertyOptional({ maxLength: 200, nullable: true, description: 'null clears it' }) @IsOptional() @IsString() @MaxLength(200)
+  @ApiPropertyOptional({ type: String, maxLength: 200, nullable: true, description: 'null clears it' }) @IsOptional() @IsString() @MaxLength(200)
   note?: string | null;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 1000, description: 'devices already bound stay bound' })
@@ -88,7 +86,7 @@ export class UpdateCardDto {
   @OptionalNotNull() @IsInt() @Min(0) @Max(MAX_CARD_USES)
   uses_left?: number;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 1000, nullable: true, description: 'live SDK sessions at once; null = unlimited' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1000, nullable: true, description: 'live SDK sessions at once; null = unlimited' })
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(1) @Max(1000)
   concurrent_limit?: number | null;
 }
@@ -200,7 +198,7 @@ export class BulkCardsDto {
   @OptionalNotNull() @IsInt() @Min(0) @Max(MAX_CARD_USES)
   uses_left?: number;
 
-  @ApiPropertyOptional({ maxLength: 200, nullable: true, description: 'set_note; null clears it' })
+  @ApiPropertyOptional({ type: String, maxLength: 200, nullable: true, description: 'set_note; null clears it' })
   @IsOptional() @IsString() @MaxLength(200)
   note?: string | null;
 
@@ -208,7 +206,7 @@ export class BulkCardsDto {
   @OptionalNotNull() @IsInt() @Min(1) @Max(1000)
   device_limit?: number;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 1000, nullable: true, description: 'set_concurrent_limit; null = unlimited' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1000, nullable: true, description: 'set_concurrent_limit; null = unlimited' })
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(1) @Max(1000)
   concurrent_limit?: number | null;
 }

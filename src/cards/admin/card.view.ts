@@ -1,33 +1,36 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { CardDevice } from '../card-device.entity';
-import { Card, CardKind, CardStatus } from '../card.entity';
+import { Card, CARD_KINDS, CARD_STATUSES, CardKind, CardStatus } from '../card.entity';
 
-export interface CardDeviceView {
-  machine_code: string;
-  bound_at: string;
+const INSTANT = { type: String, format: 'date-time' } as const;
+
+export class CardDeviceView {
+  @ApiProperty() machine_code!: string;
+  @ApiProperty(INSTANT) bound_at!: string;
 }
 
-/** The admin API's card resource (decisions §11). */
-export interface CardView {
-  id: number;
-  code: string;
-  status: CardStatus;
-  kind: CardKind;
-  uses_left: number | null;
-  concurrent_limit: number | null;
-  duration_seconds: number;
-  device_limit: number;
-  activated_at: string | null;
-  expires_at: string | null;
-  use_count: number;
-  last_login_at: string | null;
-  note: string | null;
-  batch_id: string | null;
-  devices: CardDeviceView[];
+/** The admin API's card resource (decisions §11); a class so that the OpenAPI document shows it. */
+export class CardView {
+  @ApiProperty({ type: 'integer' }) id!: number;
+  @ApiProperty() code!: string;
+  @ApiProperty({ enum: CARD_STATUSES }) status!: CardStatus;
+  @ApiProperty({ enum: CARD_KINDS }) kind!: CardKind;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'count cards: logins left; null on time cards' }) uses_left!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'live sessions allowed at once; null: the project default' }) concurrent_limit!: number | null;
+  @ApiProperty({ type: 'integer' }) duration_seconds!: number;
+  @ApiProperty({ type: 'integer' }) device_limit!: number;
+  @ApiProperty({ ...INSTANT, nullable: true }) activated_at!: string | null;
+  @ApiProperty({ ...INSTANT, nullable: true }) expires_at!: string | null;
+  @ApiProperty({ type: 'integer' }) use_count!: number;
+  @ApiProperty({ ...INSTANT, nullable: true }) last_login_at!: string | null;
+  @ApiProperty({ type: String, nullable: true }) note!: string | null;
+  @ApiProperty({ type: String, nullable: true }) batch_id!: string | null;
+  @ApiProperty({ type: [CardDeviceView] }) devices!: CardDeviceView[];
 }
 
-export interface CardBatchView {
-  batch_id: string;
-  items: CardView[];
+export class CardBatchView {
+  @ApiProperty() batch_id!: string;
+  @ApiProperty({ type: [CardView] }) items!: CardView[];
 }
 
 export function toCardView(card: Card, devices: CardDevice[]): CardView {

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { ApiBody, ApiConsumes, ApiHeader, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiHeader, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { IncomingMessage } from 'node:http';
 import { AdminAuth } from '../../admin-auth/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../../admin-auth/admin-principal';
@@ -11,6 +11,10 @@ import { AcceptsBody, CSV_CONTENT_TYPE } from '../../core/http/content-type';
 import { BulkCardsDto, CreateCardsDto, ExportCardsQuery, ImportCardsQuery, ListCardsQuery, UpdateCardDto } from './card-admin.dto';
 import { IMPORT_COLUMNS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS } from './cards-import';
 import { CardBatchesService } from './card-batches.service';
+import { CardBatchView, CardView } from './card.view';
+import { BulkResult } from './cards-bulk';
+import { ImportDone, ImportReport } from './cards-importer';
+import { ApiAnswer, ApiFailures, ApiNoContent, ApiPageAnswer } from '../../core/openapi/api-contract';
 import { CardsAdminService } from './cards-admin.service';
 import { IDEMPOTENCY_KEY_HEADER, IdempotencyKey } from './idempotency-key.decorator';
 import { IntIdParamPipe } from '../../common/int-id-param.pipe';
@@ -32,6 +36,9 @@ export class CardsAdminController {
   ) {}
 
   @Post()
+  @ApiOperation({ summary: 'Generate a batch of cards' })
+  @ApiAnswer(CardBatchView, { status: 201 })
+  @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.IDEMPOTENCY_KEY_REUSED)
   @ApiHeader({ name: IDEMPOTENCY_KEY_HEADER, required: false, description: 'a retry with the same key returns the same batch' })
   create(
     @CurrentAdmin() actor: AdminPrincipal,
@@ -43,6 +50,9 @@ export class CardsAdminController {
   }
 
   @Get()
+  @ApiOperation({ summary: 'List the cards of a project, filtered and paged' })
+  @ApiPageAnswer(CardView)
+  @ApiFailures(ErrorCode.PROJECT_NOT_FOUND)
   list(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Query() query: ListCardsQuery) {
     return this.cards.list(actor, id, query);
   }
@@ -52,6 +62,9 @@ export class CardsAdminController {
   @Header('Content-Type', 'text/csv; charset=utf-8')
   @Header('Content-Disposition', 'attachment; filename="cards.csv"')
   @ApiProduces('text/csv')
+  @ApiOperation({ summary: 'Export the cards a filter matches as CSV (every field)' })
+  @ApiResponse({ status: 200, description: 'CSV with a header row', content: { 'text/csv': { schema: { type: 'string' } } } })
+  @ApiFailures(ErrorCode.PROJECT_NOT_FOUND)
   exportCsv(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Query() query: ExportCardsQuery) {
     return this.cards.exportCsv(actor, id, query);
   }
@@ -59,7 +72,9 @@ export class CardsAdminController {
   /** Declared before `:cardId` routes, like the export. Answers `{action, matched, changed}`. */
   @Post('bulk')
   @HttpCode(200)
-  @ApiOperation({ summary: 'one action on many cards: by ids (at most 10,000) or by a filter of the list criteria' })
+  @ApiOperation({ summary: 'Apply one action to many cards: by ids (at most 10,000) or by a filter of the list criteria' })
+  @ApiAnswer(BulkResult)
+  @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.MATCHING_CARDS_NOT_FOUND)
   bulk(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Body() body: BulkCardsDto) {
     return this.cards.bulk(actor, id, body);
   }
@@ -70,6 +85,10 @@ export class CardsAdminController {
   @ApiConsumes(CSV_CONTENT_TYPE)
   @ApiBody({ schema: { type: 'string', description: `header row with columns among ${IMPORT_COLUMNS.join(', ')}; at most ${IMPORT_MAX_BYTES} bytes and ${IMPORT_MAX_ROWS} rows` } })
   @ApiQuery({ name: 'dry_run', required: false, type: Boolean })
+  @ApiOperation({ summary: 'Import existing card codes from CSV, all or nothing', description: 'With `dry_run=true` the answer is the report of every problem (200) and nothing is written.' })
+  @ApiAnswer(ImportDone, { status: 201, description: 'Imported' })
+  @ApiAnswer(ImportReport, { status: 200, description: 'The dry run report' })
+  @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.CARD_IMPORT_INVALID, ErrorCode.FILE_TOO_LARGE)
   async importCsv(
     @CurrentAdmin() actor: AdminPrincipal,
     @Param('id', PROJECT_ID_PIPE) id: string,
@@ -83,11 +102,17 @@ export class CardsAdminController {
   }
 
   @Get(':cardId')
+  @ApiOperation({ summary: 'Read a card with its devices' })
+  @ApiAnswer(CardView)
+  @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.CARD_NOT_FOUND)
   get(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Param('cardId', CARD_ID_PIPE) cardId: number) {
     return this.cards.get(actor, id, cardId);
   }
 
   @Patch(':cardId')
+  @ApiOperation({ summary: 'Change a card: status, expiry, uses, limits, note' })
+  @ApiAnswer(CardView)
+  @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.CARD_NOT_FOUND)
   update(
     @CurrentAdmin() actor: AdminPrincipal,
     @Param('id', PROJECT_ID_PIPE) id: string,
@@ -98,6 +123,9 @@ export class CardsAdminController {
   }
 
   @Delete(':cardId')
+  @ApiOperation({ summary: 'Delete a card' })
+  @ApiNoContent()
+  @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.CARD_NOT_FOUND)
   @HttpCode(204)
   async remove(
     @CurrentAdmin() actor: AdminPrincipal,
@@ -108,6 +136,9 @@ export class CardsAdminController {
   }
 
   @Delete(':cardId/devices/:machine')
+  @ApiOperation({ summary: 'Unbind a device from a card (no deduction: the author decides)' })
+  @ApiNoContent()
+  @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.CARD_NOT_FOUND, ErrorCode.CARD_DEVICE_NOT_FOUND)
   @HttpCode(204)
   async unbind(
     @CurrentAdmin() actor: AdminPrincipal,

@@ -1,9 +1,10 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
 import { ErrorCode } from '../../core/errors/error-code';
 import { ServiceError } from '../../core/errors/service-error';
 import { JsonLogger } from '../../core/logging/json-logger';
 import { Card, CardKind } from '../card.entity';
-import { BULK_ACTION_PARAM, BULK_PARAMS, BulkAction, BulkCardsDto } from './card-admin.dto';
+import { BULK_ACTION_PARAM, BULK_ACTIONS, BULK_PARAMS, BulkAction, BulkCardsDto } from './card-admin.dto';
 import { applyCardFilters, hasCriterion } from './card-filters';
 import { parseIsoInstant } from './iso-instant';
 
@@ -47,10 +48,10 @@ const ACTION_SQL: Readonly<Record<BulkAction, string>> = {
 /** A ban ends the banned cards' live sessions in the same transaction (decisions §5, forced offline). */
 const REVOKE_SESSIONS = `UPDATE sessions SET revoked_at = now() WHERE project_id = $1 AND card_id = ANY($2::int[]) AND revoked_at IS NULL`;
 
-export interface BulkResult {
-  action: BulkAction;
-  matched: number;
-  changed: number;
+export class BulkResult {
+  @ApiProperty({ enum: BULK_ACTIONS }) action!: BulkAction;
+  @ApiProperty({ type: 'integer', description: 'cards the ids or the filter matched' }) matched!: number;
+  @ApiProperty({ type: 'integer', description: 'cards the action changed (an unban of an active card changes nothing)' }) changed!: number;
 }
 
 interface Target {

@@ -1,10 +1,11 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import { MAX_INT32 } from '../../common/limits';
 import { ErrorCode } from '../../core/errors/error-code';
 import { ServiceError } from '../../core/errors/service-error';
-import { CardKind, CardStatus } from '../card.entity';
-import { CARD_KINDS, MAX_CARD_USES } from './card-admin.dto';
+import { CARD_KINDS, CardKind, CardStatus } from '../card.entity';
+import { MAX_CARD_USES } from './card-admin.dto';
 import { readCsv } from './csv-reader';
 import { parseIsoInstant } from './iso-instant';
 
@@ -34,10 +35,10 @@ const MAX_DEVICES = 1000;
 const MAX_USE_COUNT = Number.MAX_SAFE_INTEGER;
 
 /** One problem of an import: the file's line (1 = the header), the column or null for the whole line. */
-export interface ImportProblem {
-  line: number;
-  field: string | null;
-  message: string;
+export class ImportProblem {
+  @ApiProperty({ type: 'integer' }) line!: number;
+  @ApiProperty({ type: String, nullable: true }) field!: string | null;
+  @ApiProperty() message!: string;
 }
 
 /** A row ready to insert. */

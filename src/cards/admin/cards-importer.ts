@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
 import { ErrorCode } from '../../core/errors/error-code';
 import { ServiceError } from '../../core/errors/service-error';
@@ -33,9 +34,24 @@ const INSERT_DEVICES = `
   FROM unnest($2::varchar[], $3::varchar[]) WITH ORDINALITY AS d(code, machine_code, n)
   JOIN cards c ON c.project_id = $1 AND c.code = d.code AND c.batch_id = $4::uuid`;
 
-export type ImportAnswer =
-  | { dry_run: true; rows: number; valid: number; problems: ImportProblem[]; problem_count: number }
-  | { dry_run: false; batch_id: string; rows: number; imported: number };
+/** `?dry_run=true`: the report of every problem, nothing written (200). */
+export class ImportReport {
+  @ApiProperty({ enum: [true] }) dry_run!: true;
+  @ApiProperty({ type: 'integer' }) rows!: number;
+  @ApiProperty({ type: 'integer' }) valid!: number;
+  @ApiProperty({ type: [ImportProblem], description: 'the first problems (problem_count counts them all)' }) problems!: ImportProblem[];
+  @ApiProperty({ type: 'integer' }) problem_count!: number;
+}
+
+/** A real import: every row in, under one new batch (201). */
+export class ImportDone {
+  @ApiProperty({ enum: [false] }) dry_run!: false;
+  @ApiProperty({ format: 'uuid' }) batch_id!: string;
+  @ApiProperty({ type: 'integer' }) rows!: number;
+  @ApiProperty({ type: 'integer' }) imported!: number;
+}
+
+export type ImportAnswer = ImportReport | ImportDone;
 
 /**
  * The CSV import of existing codes (docs/decisions.md, "Card administration"). Every row is checked

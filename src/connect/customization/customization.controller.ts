@@ -1,11 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminAuth } from '../../admin-auth/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../../admin-auth/admin-principal';
 import { PROJECT_ID_PIPE } from '../../common/uuid-param.pipe';
 import { Envelope } from '../../core/envelope/envelope.decorator';
+import { ErrorCode } from '../../core/errors/error-code';
+import { ApiAnswer, ApiFailures, ApiNoContent } from '../../core/openapi/api-contract';
 import { PutCustomizationDto } from './customization.dto';
-import { CustomizationService } from './customization.service';
+import { CustomizationPreview, CustomizationService, CustomizationView } from './customization.service';
 
 @ApiTags('admin: connect customization')
 @Envelope('admin')
@@ -15,22 +17,34 @@ export class CustomizationController {
   constructor(private readonly customizations: CustomizationService) {}
 
   @Get()
+  @ApiOperation({ summary: 'Read the Connect customization (never its secret)' })
+  @ApiAnswer(CustomizationView)
+  @ApiFailures(ErrorCode.PROJECT_NOT_FOUND)
   get(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string) {
     return this.customizations.get(actor, id);
   }
 
   @Put()
+  @ApiOperation({ summary: 'Replace the Connect customization: field renames and the success token' })
+  @ApiAnswer(CustomizationView)
+  @ApiFailures(ErrorCode.PROJECT_NOT_FOUND)
   put(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Body() body: PutCustomizationDto) {
     return this.customizations.put(actor, id, body);
   }
 
   @Delete()
+  @ApiOperation({ summary: 'Reset the Connect customization to the defaults' })
+  @ApiNoContent()
+  @ApiFailures(ErrorCode.PROJECT_NOT_FOUND)
   @HttpCode(204)
   async reset(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string): Promise<void> {
     await this.customizations.reset(actor, id);
   }
 
   @Post('preview')
+  @ApiOperation({ summary: 'Preview the Connect success and failure answers with the customization applied' })
+  @ApiAnswer(CustomizationPreview)
+  @ApiFailures(ErrorCode.PROJECT_NOT_FOUND)
   @HttpCode(200)
   preview(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string) {
     return this.customizations.preview(actor, id);

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { AdminPrincipal } from '../../admin-auth/admin-principal';
@@ -17,13 +18,19 @@ import {
 
 export type ClientCustomization = Pick<ConnectCustomization, 'fieldNames' | 'tokenAlgorithm' | 'tokenTemplate' | 'secretEnc'>;
 
-export interface CustomizationView {
-  customized: boolean;
-  field_names: Record<string, string>;
-  token_algorithm: string | null;
-  token_template: string | null;
-  has_secret: boolean;
-  updated_at: string | null;
+export class CustomizationView {
+  @ApiProperty({ description: 'false: the defaults apply' }) customized!: boolean;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, description: "renames of the Connect answer's fields" }) field_names!: Record<string, string>;
+  @ApiProperty({ type: String, nullable: true }) token_algorithm!: string | null;
+  @ApiProperty({ type: String, nullable: true }) token_template!: string | null;
+  @ApiProperty({ description: 'a token secret is set (never shown)' }) has_secret!: boolean;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) updated_at!: string | null;
+}
+
+/** Both answers a Connect login of this program would give, with the customization applied. */
+export class CustomizationPreview {
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'the success answer' }) success!: unknown;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'a failure answer' }) failure!: unknown;
 }
 
 /** The author's Connect customization of one program: replace, reset, read (never the secret), preview. */
@@ -97,7 +104,7 @@ export class CustomizationService {
   }
 
   /** What clients would receive now: a sample success and a sample failure. */
-  async preview(actor: AdminPrincipal, projectId: string): Promise<{ success: unknown; failure: unknown }> {
+  async preview(actor: AdminPrincipal, projectId: string): Promise<CustomizationPreview> {
     const project = await this.access.find(actor, projectId);
     const row = await this.findFor(project.id);
     const sample = {

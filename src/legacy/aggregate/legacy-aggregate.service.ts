@@ -22,6 +22,7 @@ import { LegacyCardDto, LegacyGetFileDto } from '../legacy.dto';
 import { verifyMd5Signature } from '../signing/md5-signature';
 import { openLegacyPayload, sealLegacyData } from '../transport/transport-codec';
 import { canonicalAction, LEGACY_ACTION_ALIASES, LEGACY_ACTIONS, LegacyAction, MD5_SIGNED_ACTIONS } from './legacy-actions';
+import { LegacyFileDownload } from '../legacy-answers';
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
@@ -112,7 +113,7 @@ export class LegacyAggregateService {
       case 'get_file': {
         const body = await validatedFields(LegacyGetFileDto, fields);
         await this.gate.admit(call, 'get_file');
-        return { message: 'ok', data: await this.files.issueDownload(call.program.project.id, body.file_id) };
+        return { message: 'ok', data: (await this.files.issueDownload(call.program.project.id, body.file_id)) satisfies LegacyFileDownload };
       }
       default:
         return unreachable(action, 'legacy action');

@@ -1,7 +1,12 @@
 import { Body, Controller, Get, Post, Query } from '@nestjs/common';
-import { ApiConsumes, ApiTags } from '@nestjs/swagger';
+import { ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Caller, ClientCall } from '../../access/client-call';
+import { CARD_LOGIN_REFUSALS } from '../../cards/card-login.service';
+import { CARD_UNBIND_REFUSALS, CardUnbindData } from '../../cards/card-unbind.service';
 import { Envelope } from '../../core/envelope/envelope.decorator';
+import { ErrorCode } from '../../core/errors/error-code';
+import { ApiAnswer, ApiFailures } from '../../core/openapi/api-contract';
+import { LegacyCardLogin, LegacyCardState, LegacyPaycheck } from '../legacy-answers';
 import { LegacyClient, Md5Signed } from '../legacy-program.guard';
 import { LegacyCardDto, LegacyPaycheckDto } from '../legacy.dto';
 import { LegacyCardsService } from './legacy-cards.service';
@@ -20,6 +25,9 @@ export class LegacyCardsController {
   constructor(private readonly cards: LegacyCardsService) {}
 
   @Post('kmlogon')
+  @ApiOperation({ summary: 'Log in with a card key on a device (older unsigned route)' })
+  @ApiAnswer(LegacyCardLogin)
+  @ApiFailures(...CARD_LOGIN_REFUSALS)
   @LegacyClient()
   @ApiConsumes(FORM)
   kmlogon(@Caller() call: ClientCall, @Body() body: LegacyCardDto) {
@@ -27,6 +35,9 @@ export class LegacyCardsController {
   }
 
   @Post('card_login')
+  @ApiOperation({ summary: 'Log in with a card key on a device (MD5-signed)' })
+  @ApiAnswer(LegacyCardLogin)
+  @ApiFailures(...CARD_LOGIN_REFUSALS)
   @Md5Signed()
   @ApiConsumes(FORM)
   cardLogin(@Caller() call: ClientCall, @Body() body: LegacyCardDto) {
@@ -34,6 +45,9 @@ export class LegacyCardsController {
   }
 
   @Post('kmunmachine')
+  @ApiOperation({ summary: 'Unbind a device from a card (older unsigned route)' })
+  @ApiAnswer(CardUnbindData)
+  @ApiFailures(...CARD_UNBIND_REFUSALS)
   @LegacyClient()
   @ApiConsumes(FORM)
   kmunmachine(@Caller() call: ClientCall, @Body() body: LegacyCardDto) {
@@ -41,6 +55,9 @@ export class LegacyCardsController {
   }
 
   @Post('unbind_machine')
+  @ApiOperation({ summary: 'Unbind a device from a card (MD5-signed)' })
+  @ApiAnswer(CardUnbindData)
+  @ApiFailures(...CARD_UNBIND_REFUSALS)
   @Md5Signed()
   @ApiConsumes(FORM)
   unbindMachine(@Caller() call: ClientCall, @Body() body: LegacyCardDto) {
@@ -48,6 +65,9 @@ export class LegacyCardsController {
   }
 
   @Post('check')
+  @ApiOperation({ summary: 'Check that a card lets this device in now, without logging in', description: 'Renews, binds and activates nothing (decisions §16).' })
+  @ApiAnswer(LegacyCardState)
+  @ApiFailures(ErrorCode.CARD_INVALID, ErrorCode.CARD_BANNED, ErrorCode.CARD_EXPIRED, ErrorCode.DEVICE_NOT_BOUND)
   @LegacyClient()
   @ApiConsumes(FORM)
   check(@Caller() call: ClientCall, @Body() body: LegacyCardDto) {
@@ -55,12 +75,18 @@ export class LegacyCardsController {
   }
 
   @Get('paycheck')
+  @ApiOperation({ summary: 'Check whether a card is activated and valid (query)' })
+  @ApiAnswer(LegacyPaycheck)
+  @ApiFailures(ErrorCode.CARD_INVALID)
   @LegacyClient()
   paycheckGet(@Caller() call: ClientCall, @Query() query: LegacyPaycheckDto) {
     return this.cards.paycheck(call, query.kami);
   }
 
   @Post('paycheck')
+  @ApiOperation({ summary: 'Check whether a card is activated and valid (form)' })
+  @ApiAnswer(LegacyPaycheck)
+  @ApiFailures(ErrorCode.CARD_INVALID)
   @LegacyClient()
   @ApiConsumes(FORM)
   paycheckPost(@Caller() call: ClientCall, @Body() body: LegacyPaycheckDto) {

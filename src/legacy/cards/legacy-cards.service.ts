@@ -11,6 +11,7 @@ import { AppConfig } from '../../config/app-config';
 import { ClientReply } from '../../core/envelope/render';
 import { ErrorCode } from '../../core/errors/error-code';
 import { ServiceError } from '../../core/errors/service-error';
+import { LegacyCardLogin, LegacyCardState, LegacyPaycheck } from '../legacy-answers';
 
 /**
  * The legacy family's card operations, shared by the dedicated routes and the aggregate entry:
@@ -31,7 +32,7 @@ export class LegacyCardsService {
     const { card, token } = await this.cardLogin.login({ call, cardKey, machine });
     return {
       message: 'Login successful',
-      data: { token, id: card.id, code: card.code, machine_code: machine, expires_at: this.expiry(card), device_limit: card.deviceLimit },
+      data: { token, id: card.id, code: card.code, machine_code: machine, expires_at: this.expiry(card), device_limit: card.deviceLimit } satisfies LegacyCardLogin,
     };
   }
 
@@ -68,7 +69,7 @@ export class LegacyCardsService {
         device_bound: deviceBound,
         devices: devices.length,
         device_limit: card.deviceLimit,
-      },
+      } satisfies LegacyCardState,
     };
   }
 
@@ -83,7 +84,7 @@ export class LegacyCardsService {
         activated,
         valid: activated && cardRefusal(card) === null,
         expires_at: activated ? this.expiry(card) : null,
-      },
+      } satisfies LegacyPaycheck,
     };
   }
 

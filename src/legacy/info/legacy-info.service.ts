@@ -13,6 +13,7 @@ import { Project } from '../../projects/project.entity';
 import { RemoteVariablesService } from '../../remote-variables/remote-variables.service';
 import { parseVersion, VERSION_RULE } from '../../versions/version-order';
 import { VersionsService } from '../../versions/versions.service';
+import { LegacyAnnouncement, LegacyAppConfig, LegacyAppProfile } from '../legacy-answers';
 
 /** Longer than any token this service issues; a longer one is simply not valid (never an error). */
 const TOKEN_MAX_LENGTH = 512;
@@ -40,7 +41,7 @@ export class LegacyInfoService {
   /** This program's newest enabled announcement ('' if none); never a platform announcement. */
   async announcement(call: ClientCall): Promise<ClientReply> {
     await this.gate.admit(call, 'announcement');
-    return { message: 'ok', data: { announcement: await this.announcements.clientText(call.program.project) } };
+    return { message: 'ok', data: { announcement: await this.announcements.clientText(call.program.project) } satisfies LegacyAnnouncement };
   }
 
   /**
@@ -67,7 +68,7 @@ export class LegacyInfoService {
     const loggedIn =
       typeof token === 'string' && token.length > 0 && token.length <= TOKEN_MAX_LENGTH && (await this.loginTokens.isValid(program.project.id, token));
     const variables = await this.variables.clientValues(program.project.id, loggedIn);
-    return { message: 'ok', data: { variables, login_variables: loggedIn } };
+    return { message: 'ok', data: { variables, login_variables: loggedIn } satisfies LegacyAppConfig };
   }
 
   /**
@@ -94,7 +95,7 @@ export class LegacyInfoService {
         announcement,
         heartbeat_interval_seconds: project.heartbeatIntervalSeconds,
         server_time: unixSeconds(),
-      },
+      } satisfies LegacyAppProfile,
     };
   }
 }

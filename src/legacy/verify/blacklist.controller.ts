@@ -1,11 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminAuth } from '../../admin-auth/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../../admin-auth/admin-principal';
 import { IntIdParamPipe } from '../../common/int-id-param.pipe';
 import { PROJECT_ID_PIPE } from '../../common/uuid-param.pipe';
 import { Envelope } from '../../core/envelope/envelope.decorator';
 import { ErrorCode } from '../../core/errors/error-code';
+import { ApiAnswer, ApiFailures, ApiNoContent, ApiPageAnswer } from '../../core/openapi/api-contract';
+import { BlacklistView } from './verify.view';
 import { CreateBlacklistEntryDto, ListBlacklistQuery } from './blacklist.dto';
 import { BlacklistService } from './blacklist.service';
 
@@ -19,16 +21,25 @@ export class BlacklistController {
   constructor(private readonly blacklist: BlacklistService) {}
 
   @Post()
+  @ApiOperation({ summary: 'Blacklist a domain or an IP for licence verification' })
+  @ApiAnswer(BlacklistView, { status: 201 })
+  @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.BLACKLIST_ENTRY_EXISTS)
   create(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Body() body: CreateBlacklistEntryDto) {
     return this.blacklist.create(actor, id, body);
   }
 
   @Get()
+  @ApiOperation({ summary: 'List the blacklist of a project' })
+  @ApiPageAnswer(BlacklistView)
+  @ApiFailures(ErrorCode.PROJECT_NOT_FOUND)
   list(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Query() query: ListBlacklistQuery) {
     return this.blacklist.list(actor, id, query);
   }
 
   @Delete(':entryId')
+  @ApiOperation({ summary: 'Remove a blacklist entry' })
+  @ApiNoContent()
+  @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.BLACKLIST_ENTRY_NOT_FOUND)
   @HttpCode(204)
   async remove(
     @CurrentAdmin() actor: AdminPrincipal,

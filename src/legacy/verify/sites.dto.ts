@@ -37,15 +37,15 @@ export class CreateSiteDto {
   @ApiProperty({ example: '*.example.com', description: 'a hostname, or *. before a hostname of two labels or more' }) @IsSiteDomain()
   domain: string;
 
-  @ApiPropertyOptional({ nullable: true, maxLength: LICENCE_MAX, description: 'when set, requests must carry this licence' })
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: LICENCE_MAX, description: 'when set, requests must carry this licence' })
   @IsOptional() @Nullable() @IsString() @Length(1, LICENCE_MAX)
   licence?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, format: 'date-time', description: 'null = never expires' })
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'date-time', description: 'null = never expires' })
   @IsOptional() @Nullable() @IsDateTime()
   expires_at?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, maxLength: NOTE_MAX }) @IsOptional() @Nullable() @IsString() @MaxLength(NOTE_MAX)
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: NOTE_MAX }) @IsOptional() @Nullable() @IsString() @MaxLength(NOTE_MAX)
   note?: string | null;
 }
 
@@ -54,12 +54,12 @@ export class UpdateSiteDto {
   @ApiPropertyOptional({ example: 'www.example.com' }) @Optional() @IsSiteDomain()
   domain?: string;
 
-  @ApiPropertyOptional({ nullable: true, maxLength: LICENCE_MAX }) @IsOptional() @Nullable() @IsString() @Length(1, LICENCE_MAX)
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: LICENCE_MAX }) @IsOptional() @Nullable() @IsString() @Length(1, LICENCE_MAX)
   licence?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, format: 'date-time' }) @IsOptional() @Nullable() @IsDateTime()
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'date-time' }) @IsOptional() @Nullable() @IsDateTime()
   expires_at?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, maxLength: NOTE_MAX }) @IsOptional() @Nullable() @IsString() @MaxLength(NOTE_MAX)
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: NOTE_MAX }) @IsOptional() @Nullable() @IsString() @MaxLength(NOTE_MAX)
   note?: string | null;
 }

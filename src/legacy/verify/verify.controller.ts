@@ -1,7 +1,10 @@
 import { Body, Controller, Post } from '@nestjs/common';
-import { ApiConsumes, ApiTags } from '@nestjs/swagger';
+import { ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Caller, ClientCall } from '../../access/client-call';
 import { Envelope } from '../../core/envelope/envelope.decorator';
+import { ErrorCode } from '../../core/errors/error-code';
+import { ApiAnswer, ApiFailures } from '../../core/openapi/api-contract';
+import { LegacyVerification } from '../legacy-answers';
 import { LegacyClient } from '../legacy-program.guard';
 import { VerifyDto } from './verify.dto';
 import { VerifyService } from './verify.service';
@@ -19,6 +22,9 @@ export class VerifyController {
   constructor(private readonly verifier: VerifyService) {}
 
   @Post()
+  @ApiOperation({ summary: 'Verify that a site (domain, optional licence) is authorized for the program', description: 'The caller address is checked against the blacklist and the IP bindings.' })
+  @ApiAnswer(LegacyVerification)
+  @ApiFailures(ErrorCode.SITE_NOT_AUTHORIZED, ErrorCode.BLACKLISTED, ErrorCode.IP_NOT_BOUND)
   @ApiConsumes('application/x-www-form-urlencoded')
   verify(@Caller() call: ClientCall, @Body() body: VerifyDto) {
     return this.verifier.verify(call, body);

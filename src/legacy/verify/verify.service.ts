@@ -14,6 +14,7 @@ import { BlacklistEntry } from './blacklist-entry.entity';
 import { authorizingSite, blockingDomainsFor, normalizeHostname, normalizeIp, sitePatternsFor } from './domain-rules';
 import { LicenceSite } from './licence-site.entity';
 import { VerifyDto } from './verify.dto';
+import { LegacyVerification } from '../legacy-answers';
 
 /**
  * Licence-file core verification, `/api/verify` (spec "Licence-file core verification"; decisions
@@ -71,7 +72,7 @@ export class VerifyService {
         authorized: true,
         site: { domain: site.domain, expires_at: site.expiresAt?.toISOString() ?? null },
         server_time: unixSeconds(now),
-      },
+      } satisfies LegacyVerification,
     };
   }
 
