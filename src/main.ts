@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from './config/app-config';
 import { createApp } from './bootstrap/create-app';
+import { CONSOLE_PATH } from './console/console-middleware';
 import { localUrl, startBanner } from './bootstrap/start-banner';
 import { JsonLogger } from './core/logging/json-logger';
 
@@ -32,8 +33,7 @@ async function main(): Promise<void> {
   }
   await app.listen(config.PORT, config.HOST);
   const url = localUrl(config);
-  // No console is served yet: pass its path (`consolePath`) once it is.
-  const [listening, ...rest] = startBanner(config, url);
+  const [listening, ...rest] = startBanner(config, url, { consolePath: `${CONSOLE_PATH}/` });
   logger.entry('info', listening, { adapter: config.HTTP_ADAPTER, access_log: config.ACCESS_LOG });
   for (const line of rest) logger.entry('info', line);
 }

@@ -475,6 +475,21 @@ describe('cards admin API (e2e)', () => {
       expect(await cardRepo.countBy({ id: card.id })).toBe(1);
     });
 
+    it('filters by a bound device, exactly, in the list and the export', async () => {
+      const { items, batch_id: batch } = await generate(project, { count: 3, duration_seconds: 60 });
+      await deviceRepo.insert({ cardId: items[0].id, machineCode: 'desk-PC 7' });
+      await deviceRepo.insert({ cardId: items[2].id, machineCode: 'desk-PC 7' });
+      await deviceRepo.insert({ cardId: items[2].id, machineCode: 'laptop' });
+      const ids = async (query: string) => (await list(project, `&batch_id=${batch}${query}`)).items.map((c) => c.id);
+      expect(await ids(`&machine=${encodeURIComponent('desk-PC 7')}`)).toEqual([items[2].id, items[0].id]);
+      expect(await ids('&machine=laptop')).toEqual([items[2].id]);
+      expect(await ids('&machine=desk-pc%207')).toEqual([]);
+      expect(await ids('&machine=desk')).toEqual([]);
+      const csv = await a.client.get(`${cardsOf(project)}/export.csv?batch_id=${batch}&machine=laptop`).expect(200);
+      expect(parseCsv(csv.text).slice(1).map((row) => Number(row[0]))).toEqual([items[2].id]);
+      expectAdminError(await a.client.get(`${cardsOf(project)}?machine=${'m'.repeat(129)}`), 400, BAD_REQUEST);
+    });
+
     it('removes the devices with the card', async () => {
       const [card] = (await generate(project, { count: 1, duration_seconds: 60 })).items;
       await deviceRepo.insert({ cardId: card.id, machineCode: 'm-1' });

@@ -11,8 +11,8 @@ import { buildWorld, World } from './support/world';
 const run = promisify(execFile);
 const ROOT = join(__dirname, '..');
 const COMMITTED = join(ROOT, 'openapi.json');
-const TYPES = join(ROOT, 'test', 'openapi', 'schema.d.ts');
-const REGENERATE = 'run `npm run openapi` and commit openapi.json and test/openapi/schema.d.ts';
+const TYPES = join(ROOT, 'console', 'src', 'api', 'schema.d.ts');
+const REGENERATE = 'run `npm run openapi` and commit openapi.json and console/src/api/schema.d.ts';
 
 /**
  * The API contract (issue 13): the document the service serves is the committed openapi.json,

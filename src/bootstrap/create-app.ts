@@ -18,6 +18,8 @@ import { JsonLogger } from '../core/logging/json-logger';
 import { buildOpenApiDocument } from '../core/openapi/openapi-document';
 import { markRoutePattern } from '../core/http/finished-request';
 import { RequestObserver } from '../core/http/request-observer';
+import { defaultConsoleDir, loadConsoleFiles } from '../console/console-files';
+import { consoleMiddleware } from '../console/console-middleware';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -62,6 +64,9 @@ export async function createApp(config: AppConfig, logger = new JsonLogger(confi
   const adapter = fastify ? new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, trustProxy: false, frameworkErrors: answerBadUrl }) : new ExpressAdapter();
   const app = await NestFactory.create(AppModule.forRoot(config, logger), adapter, { rawBody: true, logger, abortOnError: false });
 
+  // The web console's files (and `/` → /console/) are answered first: they are not API calls, so they
+  // carry no request id and stay out of the API's access log and metrics (docs/decisions.md).
+  app.use(consoleMiddleware(loadConsoleFiles(config.CONSOLE_DIR ?? defaultConsoleDir())));
   // Before routing, so unmatched routes get a request id and are counted too.
   app.use(requestContextMiddleware(parseTrustedProxies(config.TRUST_PROXY)));
   app.use(app.get(RequestObserver).middleware);

@@ -121,6 +121,10 @@ export class AppConfig {
   @Transform(emptyToUndefined) @IsOptional() @IsIn(['true', 'false'])
   DATABASE_PREPARED_STATEMENTS: 'true' | 'false' = 'true';
 
+  /** The built web console served at /console; unset = console/dist of this checkout (`npm run build`). */
+  @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(1)
+  CONSOLE_DIR?: string;
+
   /** Adds the benchmark's bare baseline route (bench/run.ts); never set in production. */
   @Transform(emptyToUndefined) @IsOptional() @IsIn(['0', '1'])
   BENCH_BASELINE: '0' | '1' = '0';
@@ -137,7 +141,7 @@ export class AppConfig {
 export const CONFIG_KEYS = [
   'PORT', 'HOST', 'HTTP_ADAPTER', 'DATABASE_URL', 'REDIS_URL', 'DATA_DIR', 'APP_ENCRYPTION_KEY', 'APP_TIMEZONE',
   'ADMIN_USERNAME', 'ADMIN_PASSWORD', 'ADMIN_TOKEN_TTL_SECONDS', 'ADMIN_LOGIN_ATTEMPTS_PER_MINUTE', 'APP_USER_LOGIN_ATTEMPTS_PER_MINUTE', 'TRANSPORT_FAILURES_PER_MINUTE', 'PORTAL_FAILURES_PER_MINUTE', 'PORTAL_CALLS_PER_CARD_PER_MINUTE', 'LOG_LEVEL', 'ACCESS_LOG', 'TRUST_PROXY', 'SHUTDOWN_GRACE_MS', 'BENCH_BASELINE',
-  'FILES_DIR', 'FILE_MAX_BYTES', 'DOWNLOAD_URL_TTL_SECONDS', 'DATABASE_PREPARED_STATEMENTS',
+  'FILES_DIR', 'FILE_MAX_BYTES', 'DOWNLOAD_URL_TTL_SECONDS', 'DATABASE_PREPARED_STATEMENTS', 'CONSOLE_DIR',
 ] as const;
 
 export class ConfigError extends Error {}

@@ -1,5 +1,5 @@
 import createClient from 'openapi-fetch';
-import type { components, paths } from './schema';
+import type { components, paths } from '../../console/src/api/schema';
 
 /**
  * Calls made through a client generated from openapi.json (openapi-typescript + openapi-fetch).

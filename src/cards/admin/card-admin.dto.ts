@@ -117,6 +117,9 @@ export class ListCardsQuery extends PageQuery {
   @ApiPropertyOptional({ description: 'code starts with (case-sensitive, as codes are)' }) @IsOptional() @IsString() @Length(1, 64)
   code_prefix?: string;
 
+  @ApiPropertyOptional({ description: 'a device bound to the card: its machine code, exact' }) @IsOptional() @IsString() @Length(1, 128)
+  machine?: string;
+
   @ApiPropertyOptional({ format: 'date-time', description: 'created at or after' }) @IsOptional() @IsIsoInstant()
   created_from?: string;
 
@@ -137,7 +140,7 @@ export class ExportCardsQuery extends OmitType(ListCardsQuery, ['page', 'page_si
 
 /** Every criterion of the filter builder; a bulk filter needs at least one of them, or `all: true`. */
 export const CARD_FILTER_KEYS = [
-  'status', 'batch_id', 'q', 'activated', 'expired', 'kind', 'code_prefix', 'created_from', 'created_to', 'expires_from', 'expires_to',
+  'status', 'batch_id', 'q', 'activated', 'expired', 'kind', 'code_prefix', 'machine', 'created_from', 'created_to', 'expires_from', 'expires_to',
 ] as const;
 
 export type CardFilters = Pick<ListCardsQuery, (typeof CARD_FILTER_KEYS)[number]>;

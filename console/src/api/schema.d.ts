@@ -1711,6 +1711,8 @@ export interface components {
             kind?: "time" | "count";
             /** @description code starts with (case-sensitive, as codes are) */
             code_prefix?: string;
+            /** @description a device bound to the card: its machine code, exact */
+            machine?: string;
             /**
              * Format: date-time
              * @description created at or after
@@ -4287,6 +4289,8 @@ export interface operations {
                 kind?: "time" | "count";
                 /** @description code starts with (case-sensitive, as codes are) */
                 code_prefix?: string;
+                /** @description a device bound to the card: its machine code, exact */
+                machine?: string;
                 /** @description created at or after */
                 created_from?: string;
                 /** @description created before */
@@ -4377,6 +4381,8 @@ export interface operations {
                 kind?: "time" | "count";
                 /** @description code starts with (case-sensitive, as codes are) */
                 code_prefix?: string;
+                /** @description a device bound to the card: its machine code, exact */
+                machine?: string;
                 /** @description created at or after */
                 created_from?: string;
                 /** @description created before */

@@ -1,0 +1,104 @@
+import { test as base, expect, type Page } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import createClient from 'openapi-fetch';
+import type { paths } from '../src/api/schema';
+
+/** Where the screenshots shown in docs/console.md are written. */
+const SCREENSHOTS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'console');
+
+export interface Service {
+  url: string;
+  adminPassword: string;
+}
+
+export interface Account {
+  username: string;
+  password: string;
+}
+
+/** The admin API through the same typed client the console uses (types from openapi.json). */
+export function adminApi(service: Service, token?: string) {
+  return createClient<paths>({ baseUrl: service.url, headers: token ? { authorization: `Bearer ${token}` } : {} });
+}
+
+export async function apiToken(service: Service, account: Account): Promise<string> {
+  const { data, error } = await adminApi(service).POST('/admin/v1/auth/login', { body: account });
+  if (!data) throw new Error(`sign-in of ${account.username} refused: ${JSON.stringify(error)}`);
+  return data.token;
+}
+
+export const platformAdmin = (service: Service): Account => ({ username: 'admin', password: service.adminPassword });
+
+/** A new author account, made by the platform admin as the service's operator would. */
+export async function newAuthor(service: Service): Promise<Account> {
+  const account = { username: `author${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`, password: 'author-password-e2e' };
+  const { error } = await adminApi(service, await apiToken(service, platformAdmin(service))).POST('/admin/v1/authors', { body: account });
+  if (error) throw new Error(`author not created: ${JSON.stringify(error)}`);
+  return account;
+}
+
+/**
+ * The platform admin grants the basic package: in the default opening mode (base_package) that
+ * opens Connect for the project (test/support/connect.ts does the same in the database).
+ */
+export async function openConnect(service: Service, projectId: string): Promise<void> {
+  const { error } = await adminApi(service, await apiToken(service, platformAdmin(service))).PUT('/admin/v1/projects/{id}/entitlements', {
+    params: { path: { id: projectId } },
+    body: { basic_package: true, plan_level: 1, licence_verify: false },
+  });
+  if (error) throw new Error(`entitlements refused: ${JSON.stringify(error)}`);
+}
+
+/** A Connect card login as an old client sends it (docs/protocol.md): a form POST to /connect/{program_id}. */
+export async function connectLogin(service: Service, programId: string, cardKey: string, machine: string): Promise<{ status: boolean; code: number }> {
+  const res = await fetch(`${service.url}/connect/${programId}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ user_key: cardKey, serial: machine }),
+  });
+  return (await res.json()) as { status: boolean; code: number };
+}
+
+export async function signIn(page: Page, account: Account): Promise<void> {
+  await page.goto('/console/sign-in');
+  await page.getByLabel(/^(User name|用户名)$/).fill(account.username);
+  await page.getByLabel(/^(Password|密码)$/).fill(account.password);
+  await page.getByRole('button', { name: /^(Sign in|登录)$/ }).click();
+  await expect(page.getByRole('heading', { level: 1, name: /^(Projects|项目)$/ })).toBeVisible();
+}
+
+/** A full-page picture for docs/console.md, named after the page and the language. */
+export async function screenshot(page: Page, name: string, language: 'en' | 'zh-CN'): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.waitForLoadState('networkidle');
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.${language}.png`), fullPage: true, animations: 'disabled' });
+}
+
+/**
+ * Every test runs against the service of the global setup, and fails if the page reported a
+ * Content-Security-Policy violation or an uncaught error: the console must live within its CSP.
+ */
+export const test = base.extend<object, { service: Service }>({
+  service: [
+    async ({}, use) => {
+      const url = process.env.CONSOLE_E2E_URL;
+      if (!url) throw new Error('CONSOLE_E2E_URL is not set: run through `npm run test:console` (global setup starts the service)');
+      await use({ url, adminPassword: process.env.CONSOLE_E2E_ADMIN_PASSWORD ?? '' });
+    },
+    { scope: 'worker' },
+  ],
+  baseURL: async ({ service }, use) => use(service.url),
+  page: async ({ page }, use) => {
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      if (/Content[- ]Security[- ]Policy|Refused to (load|execute|apply)/i.test(message.text())) problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+    await use(page);
+    expect(problems).toEqual([]);
+  },
+});
+
+export { expect };

@@ -1,0 +1,66 @@
+/**
+ * The signed-in admin: the token of the admin API and who it belongs to. It lives in sessionStorage
+ * only — the one secret the console keeps — so it goes with the tab and never reaches localStorage.
+ */
+export interface AdminSession {
+  token: string;
+  username: string;
+  role: 'platform_admin' | 'author';
+  expiresAt: string;
+}
+
+const KEY = 'cardkey.console.session';
+/** Set when the service ended the session (401), so the sign-in page can say why it is shown. */
+const ENDED_KEY = 'cardkey.console.session-ended';
+const listeners = new Set<() => void>();
+/** The admin signed out in this tab (rather than the session ending): sign-in then needs no way back. */
+let signedOut = false;
+
+/** The stored text itself: a stable snapshot for useSyncExternalStore. */
+export function sessionSnapshot(): string | null {
+  return sessionStorage.getItem(KEY);
+}
+
+export function parseSession(raw: string | null): AdminSession | null {
+  if (!raw) return null;
+  try {
+    const session = JSON.parse(raw) as AdminSession;
+    return Date.parse(session.expiresAt) > Date.now() ? session : null;
+  } catch {
+    return null;
+  }
+}
+
+export function readSession(): AdminSession | null {
+  return parseSession(sessionSnapshot());
+}
+
+export function saveSession(session: AdminSession): void {
+  sessionStorage.setItem(KEY, JSON.stringify(session));
+  sessionStorage.removeItem(ENDED_KEY);
+  signedOut = false;
+  listeners.forEach((listener) => listener());
+}
+
+export function clearSession(endedByService = false): void {
+  sessionStorage.removeItem(KEY);
+  if (endedByService) sessionStorage.setItem(ENDED_KEY, '1');
+  signedOut = !endedByService;
+  listeners.forEach((listener) => listener());
+}
+
+export function wasSignedOut(): boolean {
+  return signedOut;
+}
+
+/** True once after the service ended the session. */
+export function takeSessionEnded(): boolean {
+  const ended = sessionStorage.getItem(ENDED_KEY) === '1';
+  sessionStorage.removeItem(ENDED_KEY);
+  return ended;
+}
+
+export function subscribeSession(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}

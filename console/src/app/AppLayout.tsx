@@ -1,0 +1,113 @@
+import { AppstoreOutlined, CreditCardOutlined, LogoutOutlined, MenuOutlined, SettingOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Drawer, Grid, Layout, Menu, Space, Typography, type MenuProps } from 'antd';
+import { Suspense, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useLocation, useNavigate, useParams } from 'react-router';
+import { api } from '../api/client';
+import { unwrap } from '../api/errors';
+import { clearSession } from '../api/session';
+import { LanguageSwitch } from '../components/LanguageSwitch';
+import { PageLoading } from '../components/PageLoading';
+import { projectQuery } from '../pages/projects/project-queries';
+import { queryClient } from './query-client';
+import { useSession } from './use-session';
+
+/** The navigation: projects, and the open project's settings and cards. */
+function useMenuItems(): MenuProps['items'] {
+  const { t } = useTranslation();
+  const { projectId } = useParams();
+  const project = useQuery({ ...projectQuery(projectId ?? ''), enabled: projectId !== undefined });
+  const items: MenuProps['items'] = [{ key: '/projects', icon: <AppstoreOutlined />, label: t('app.projects') }];
+  if (projectId) {
+    items.push({
+      type: 'group',
+      key: 'project',
+      label: project.data?.name ?? '…',
+      children: [
+        { key: `/projects/${projectId}`, icon: <SettingOutlined />, label: t('app.settings') },
+        { key: `/projects/${projectId}/cards`, icon: <CreditCardOutlined />, label: t('app.cards') },
+      ],
+    });
+  }
+  return items;
+}
+
+/** The deepest menu entry the address is in. */
+function selectedKey(pathname: string, items: MenuProps['items']): string[] {
+  const keys = (items ?? []).flatMap((item) => (item && 'children' in item && item.children ? item.children : [item])).map((item) => String(item?.key));
+  const match = keys.filter((key) => pathname === key || pathname.startsWith(`${key}/`)).sort((a, b) => b.length - a.length)[0];
+  return match ? [match] : [];
+}
+
+/**
+ * Header with the language and the signed-in admin; the menu in a side bar on a wide screen and in
+ * a drawer behind a button on a phone (antd's collapsed side bar has no keyboard-reachable trigger).
+ */
+export function AppLayout() {
+  const { t } = useTranslation();
+  const session = useSession();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const wide = Grid.useBreakpoint().lg ?? true;
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const items = useMenuItems();
+
+  const menu = (
+    <Menu
+      mode="inline"
+      aria-label={t('app.menu')}
+      items={items}
+      selectedKeys={selectedKey(pathname, items)}
+      onClick={({ key }) => {
+        setDrawerOpen(false);
+        void navigate(key);
+      }}
+    />
+  );
+
+  const signOut = async () => {
+    // The token stops working at the service too; the tab forgets it even if that call fails.
+    await unwrap(api.POST('/admin/v1/auth/logout')).catch(() => undefined);
+    clearSession();
+    queryClient.clear();
+  };
+
+  return (
+    <Layout className="app-layout">
+      {wide && (
+        <Layout.Sider width={220} theme="light" className="app-sider">
+          <div className="brand">{t('app.title')}</div>
+          {menu}
+        </Layout.Sider>
+      )}
+      <Layout>
+        <Layout.Header className="app-header">
+          <Space>
+            {!wide && <Button type="text" icon={<MenuOutlined />} aria-label={t('app.menu')} onClick={() => setDrawerOpen(true)} />}
+            {!wide && <span className="brand-inline">{t('app.title')}</span>}
+          </Space>
+          <Space size="small" wrap={false}>
+            <LanguageSwitch />
+            <Typography.Text className="who" ellipsis>
+              {session?.username} · {session ? t(`roles.${session.role}`) : ''}
+            </Typography.Text>
+            <Button icon={<LogoutOutlined />} onClick={() => void signOut()} aria-label={t('app.signOut')}>
+              {wide ? t('app.signOut') : null}
+            </Button>
+          </Space>
+        </Layout.Header>
+        <Layout.Content className="app-content">
+          <Suspense fallback={<PageLoading />}>
+            <Outlet />
+          </Suspense>
+        </Layout.Content>
+      </Layout>
+      {!wide && (
+        <Drawer open={drawerOpen} onClose={() => setDrawerOpen(false)} placement="left" size={260} title={t('app.title')}>
+          {menu}
+        </Drawer>
+      )}
+    </Layout>
+  );
+}

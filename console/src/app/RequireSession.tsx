@@ -1,0 +1,15 @@
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { wasSignedOut } from '../api/session';
+import { useSession } from './use-session';
+
+/** Pages behind sign-in: without a session, the sign-in page, which comes back here afterwards. */
+export function RequireSession() {
+  const session = useSession();
+  const location = useLocation();
+  if (!session) {
+    if (wasSignedOut()) return <Navigate to="/sign-in" replace />;
+    const next = encodeURIComponent(location.pathname + location.search);
+    return <Navigate to={`/sign-in?next=${next}`} replace />;
+  }
+  return <Outlet />;
+}

@@ -1,0 +1,27 @@
+import { Navigate, createBrowserRouter } from 'react-router';
+import { AppLayout } from './AppLayout';
+import { RequireSession } from './RequireSession';
+
+/** Each page is its own chunk, loaded when first visited: the first load carries the shell only. */
+export const router = createBrowserRouter(
+  [
+    { path: '/sign-in', lazy: { Component: async () => (await import('../pages/SignInPage')).SignInPage } },
+    {
+      Component: RequireSession,
+      children: [
+        {
+          Component: AppLayout,
+          children: [
+            { index: true, element: <Navigate to="/projects" replace /> },
+            { path: 'projects', lazy: { Component: async () => (await import('../pages/projects/ProjectsPage')).ProjectsPage } },
+            { path: 'projects/:projectId', lazy: { Component: async () => (await import('../pages/projects/ProjectPage')).ProjectPage } },
+            { path: 'projects/:projectId/cards', lazy: { Component: async () => (await import('../pages/cards/CardsPage')).CardsPage } },
+            { path: 'projects/:projectId/cards/:cardId', lazy: { Component: async () => (await import('../pages/cards/CardPage')).CardPage } },
+            { path: '*', lazy: { Component: async () => (await import('../pages/NotFoundPage')).NotFoundPage } },
+          ],
+        },
+      ],
+    },
+  ],
+  { basename: '/console' },
+);

@@ -1,0 +1,74 @@
+import { LockOutlined, UserOutlined } from '@ant-design/icons';
+import { useMutation } from '@tanstack/react-query';
+import { Alert, Button, Card, Form, Input, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { api } from '../api/client';
+import { unwrap } from '../api/errors';
+import { saveSession, takeSessionEnded } from '../api/session';
+import { queryClient } from '../app/query-client';
+import { useSession } from '../app/use-session';
+import { ErrorAlert } from '../components/ErrorAlert';
+import { LanguageSwitch } from '../components/LanguageSwitch';
+
+interface Credentials {
+  username: string;
+  password: string;
+}
+
+/** Where to go after signing in: a page of the console only, never another site. */
+function safeNext(next: string | null): string {
+  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/projects';
+}
+
+export function SignInPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const session = useSession();
+  const [ended] = useState(takeSessionEnded);
+  const signIn = useMutation({
+    mutationFn: async ({ username, password }: Credentials) => {
+      const answer = await unwrap(api.POST('/admin/v1/auth/login', { body: { username, password } }));
+      return { token: answer.token, role: answer.role, expiresAt: answer.expires_at, username };
+    },
+    onSuccess: (signedIn) => {
+      queryClient.clear();
+      saveSession(signedIn);
+      void navigate(safeNext(params.get('next')), { replace: true });
+    },
+  });
+
+  if (session && !signIn.isPending) return <Navigate to={safeNext(params.get('next'))} replace />;
+
+  return (
+    <main className="sign-in">
+      <div className="sign-in-top">
+        <LanguageSwitch />
+      </div>
+      <Card title={<Typography.Title level={1} style={{ fontSize: 20, margin: 0 }}>{t('app.title')}</Typography.Title>}>
+        {ended && <Alert type="info" showIcon title={t('signIn.expired')} className="block-gap" />}
+        <Form<Credentials> name="sign-in" layout="vertical" requiredMark={false} onFinish={(values) => signIn.mutate(values)} disabled={signIn.isPending}>
+          <Form.Item name="username" label={t('signIn.username')} rules={[{ required: true }]}>
+            <Input prefix={<UserOutlined />} autoComplete="username" autoFocus />
+          </Form.Item>
+          <Form.Item name="password" label={t('signIn.password')} rules={[{ required: true }]}>
+            <Input.Password prefix={<LockOutlined />} autoComplete="current-password" />
+          </Form.Item>
+          {signIn.error && (
+            <div className="block-gap">
+              <ErrorAlert error={signIn.error} />
+            </div>
+          )}
+          <Button type="primary" htmlType="submit" block loading={signIn.isPending}>
+            {t('signIn.submit')}
+          </Button>
+        </Form>
+        <Typography.Paragraph type="secondary" style={{ marginTop: 16, marginBottom: 0 }}>
+          {t('signIn.hint')}
+        </Typography.Paragraph>
+      </Card>
+    </main>
+  );
+}

@@ -1,0 +1,117 @@
+import { StopOutlined, UndoOutlined } from '@ant-design/icons';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card as Panel, Descriptions, Space, Table, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { api, type Card, type Schemas } from '../../api/client';
+import { unwrap } from '../../api/errors';
+import { useConfirmDanger } from '../../components/confirm';
+import { ErrorAlert, useNotifyError } from '../../components/ErrorAlert';
+import { useFormat } from '../../components/format';
+import { PageLoading } from '../../components/PageLoading';
+import { CardAllowance, CardStatusTag } from './card-labels';
+import { cardKeys, cardQuery } from './card-queries';
+
+type Device = Schemas['CardDeviceView'];
+
+/** One card: everything about it, its devices (unbind), ban and unban — each destructive step confirmed first. */
+export function CardPage() {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const { message } = App.useApp();
+  const confirmDanger = useConfirmDanger();
+  const notifyError = useNotifyError();
+  const queries = useQueryClient();
+  const { projectId = '', cardId: cardParam = '' } = useParams();
+  const cardId = Number(cardParam);
+  const card = useQuery({ ...cardQuery(projectId, cardId), enabled: Number.isInteger(cardId) });
+  const refresh = (updated?: Card) => {
+    if (updated) queries.setQueryData(cardKeys.one(projectId, cardId), updated);
+    void queries.invalidateQueries({ queryKey: cardKeys.ofProject(projectId) });
+  };
+  const setStatus = useMutation({
+    mutationFn: (status: 'banned' | 'active') =>
+      unwrap(api.PATCH('/admin/v1/projects/{id}/cards/{cardId}', { params: { path: { id: projectId, cardId } }, body: { status } })),
+    onSuccess: (updated, status) => {
+      refresh(updated);
+      void message.success(t(status === 'banned' ? 'cards.banned' : 'cards.unbanned'));
+    },
+    onError: notifyError,
+  });
+  const unbind = useMutation({
+    mutationFn: (machine: string) =>
+      unwrap(api.DELETE('/admin/v1/projects/{id}/cards/{cardId}/devices/{machine}', { params: { path: { id: projectId, cardId, machine } } })),
+    onSuccess: () => {
+      refresh();
+      void message.success(t('cards.unbound'));
+    },
+    onError: notifyError,
+  });
+
+  if (card.error) return <ErrorAlert error={card.error} />;
+  if (!card.data) return <PageLoading />;
+  const c = card.data;
+
+  const confirmBan = () =>
+    confirmDanger({ title: t('cards.banTitle'), content: t('cards.banText'), okText: t('cards.ban'), onOk: () => setStatus.mutateAsync('banned') });
+  const confirmUnbind = (machine: string) =>
+    confirmDanger({ title: t('cards.unbindTitle', { machine }), content: t('cards.unbindText'), okText: t('cards.unbind'), onOk: () => unbind.mutateAsync(machine) });
+
+  return (
+    <>
+      <div className="page-title">
+        <Typography.Title level={1} copyable={{ text: c.code }} style={{ wordBreak: 'break-all' }}>
+          {t('cards.cardTitle', { code: c.code })} <CardStatusTag status={c.status} />
+        </Typography.Title>
+        <Space wrap>
+          <Link to={`/projects/${projectId}/cards`}>{t('cards.title')}</Link>
+          {c.status === 'banned' ? (
+            <Button icon={<UndoOutlined />} onClick={() => setStatus.mutate('active')} loading={setStatus.isPending}>
+              {t('cards.unban')}
+            </Button>
+          ) : (
+            <Button danger icon={<StopOutlined />} onClick={confirmBan} disabled={c.status === 'consumed'}>
+              {t('cards.ban')}
+            </Button>
+          )}
+        </Space>
+      </div>
+      <Descriptions bordered size="small" column={{ xs: 1, md: 2 }} className="block-gap">
+        <Descriptions.Item label={t('cards.kind')}>{t(`cards.kinds.${c.kind}`)}</Descriptions.Item>
+        <Descriptions.Item label={t('cards.duration')}><CardAllowance card={c} /></Descriptions.Item>
+        <Descriptions.Item label={t('cards.activated')}>{format.dateTime(c.activated_at)}</Descriptions.Item>
+        <Descriptions.Item label={t('cards.expires')}>{format.dateTime(c.expires_at, '—')}</Descriptions.Item>
+        <Descriptions.Item label={t('cards.lastLogin')}>{format.dateTime(c.last_login_at)}</Descriptions.Item>
+        <Descriptions.Item label={t('cards.useCount')}>{c.use_count}</Descriptions.Item>
+        <Descriptions.Item label={t('cards.deviceLimit')}>{c.device_limit}</Descriptions.Item>
+        <Descriptions.Item label={t('cards.concurrentLimit')}>{c.concurrent_limit ?? t('common.unlimited')}</Descriptions.Item>
+        <Descriptions.Item label={t('cards.batch')}>
+          {c.batch_id ? <Link to={`/projects/${projectId}/cards?batch_id=${c.batch_id}`}>{c.batch_id}</Link> : t('common.none')}
+        </Descriptions.Item>
+        <Descriptions.Item label={t('cards.note')}>{c.note ?? ''}</Descriptions.Item>
+      </Descriptions>
+      <Panel title={`${t('cards.devices')} (${c.devices.length} / ${c.device_limit})`} size="small">
+        <Table<Device>
+          rowKey="machine_code"
+          dataSource={c.devices}
+          pagination={false}
+          scroll={{ x: 'max-content' }}
+          locale={{ emptyText: t('cards.noDevices') }}
+          columns={[
+            { title: t('cards.machineCode'), dataIndex: 'machine_code', render: (code: string) => <Typography.Text code copyable>{code}</Typography.Text> },
+            { title: t('cards.boundAt'), dataIndex: 'bound_at', render: (at: string) => format.dateTime(at) },
+            {
+              title: t('common.actions'),
+              key: 'unbind',
+              render: (_: unknown, device: Device) => (
+                <Button danger size="small" onClick={() => confirmUnbind(device.machine_code)} aria-label={`${t('cards.unbind')} ${device.machine_code}`}>
+                  {t('cards.unbind')}
+                </Button>
+              ),
+            },
+          ]}
+        />
+      </Panel>
+    </>
+  );
+}

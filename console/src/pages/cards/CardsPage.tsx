@@ -1,0 +1,122 @@
+import { DownloadOutlined, PlusOutlined } from '@ant-design/icons';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { App, Button, Form, Input, Select, Space, Table, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams, useSearchParams } from 'react-router';
+import type { Card, CardStatus } from '../../api/client';
+import { ErrorAlert, useNotifyError } from '../../components/ErrorAlert';
+import { useFormat } from '../../components/format';
+import { serverPaging } from '../../components/paging';
+import { CardAllowance, CardStatusTag } from './card-labels';
+import { FILTER_NAMES, cardListQuery, downloadCardsCsv, type CardFilters } from './card-queries';
+import { GenerateCardsModal } from './GenerateCardsModal';
+
+const STATUSES: CardStatus[] = ['unused', 'active', 'banned', 'consumed'];
+
+function filtersOf(params: URLSearchParams): CardFilters {
+  const filters: Record<string, string> = {};
+  for (const name of FILTER_NAMES) {
+    const value = params.get(name);
+    if (value) filters[name] = value;
+  }
+  return filters as CardFilters;
+}
+
+/** The cards of a project: filters and paging in the address (so a filtered list can be shared), generation, export. */
+export function CardsPage() {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const { message } = App.useApp();
+  const notifyError = useNotifyError();
+  const { projectId = '' } = useParams();
+  const [params, setParams] = useSearchParams();
+  const filters = filtersOf(params);
+  const page = Number(params.get('page') ?? 1);
+  const pageSize = Number(params.get('page_size') ?? 20);
+  const list = useQuery(cardListQuery(projectId, filters, page, pageSize));
+  const [generating, setGenerating] = useState(false);
+  const [form] = Form.useForm<CardFilters>();
+  const exportCsv = useMutation({
+    mutationFn: () => downloadCardsCsv(projectId, filters),
+    onSuccess: () => void message.success(t('cards.exported')),
+    onError: notifyError,
+  });
+
+  const show = (next: CardFilters, nextPage = 1, nextSize = pageSize) => {
+    const entries = Object.entries(next).filter(([, value]) => typeof value === 'string' && value.trim() !== '');
+    setParams({ ...Object.fromEntries(entries.map(([name, value]) => [name, String(value).trim()])), page: String(nextPage), page_size: String(nextSize) });
+  };
+
+  const columns = [
+    {
+      title: t('cards.code'),
+      dataIndex: 'code',
+      render: (code: string, card: Card) => (
+        <Typography.Text copyable={{ text: code }}>
+          <Link to={`/projects/${projectId}/cards/${card.id}`}>{code}</Link>
+        </Typography.Text>
+      ),
+    },
+    { title: t('cards.status'), dataIndex: 'status', render: (status: CardStatus) => <CardStatusTag status={status} /> },
+    { title: t('cards.duration'), key: 'allowance', render: (_: unknown, card: Card) => <CardAllowance card={card} /> },
+    { title: t('cards.devices'), key: 'devices', render: (_: unknown, card: Card) => `${card.devices.length} / ${card.device_limit}` },
+    { title: t('cards.activated'), dataIndex: 'activated_at', responsive: ['md' as const], render: (at: string | null) => format.dateTime(at) },
+    { title: t('cards.expires'), dataIndex: 'expires_at', responsive: ['lg' as const], render: (at: string | null) => format.dateTime(at, '—') },
+    { title: t('cards.note'), dataIndex: 'note', responsive: ['xl' as const], ellipsis: true },
+  ];
+
+  return (
+    <>
+      <div className="page-title">
+        <Typography.Title level={1}>{t('cards.title')}</Typography.Title>
+        <Space wrap>
+          <Button icon={<DownloadOutlined />} onClick={() => exportCsv.mutate()} loading={exportCsv.isPending}>
+            {t('cards.export')}
+          </Button>
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setGenerating(true)}>
+            {t('cards.generate')}
+          </Button>
+        </Space>
+      </div>
+      <Form form={form} name="card-filters" layout="inline" className="filters" initialValues={filters} onFinish={(values) => show(values)} key={params.toString()}>
+        <Form.Item name="status">
+          <Select aria-label={t('cards.status')} placeholder={t('cards.filters.status')} allowClear style={{ width: 150 }}
+            options={STATUSES.map((status) => ({ value: status, label: t(`cards.statuses.${status}`) }))} />
+        </Form.Item>
+        <Form.Item name="q">
+          <Input aria-label={t('cards.filters.code')} placeholder={t('cards.filters.code')} allowClear maxLength={64} />
+        </Form.Item>
+        <Form.Item name="batch_id" rules={[{ pattern: /^[0-9a-fA-F-]{36}$/, message: 'UUID' }]}>
+          <Input aria-label={t('cards.filters.batch')} placeholder={t('cards.filters.batch')} allowClear />
+        </Form.Item>
+        <Form.Item name="machine">
+          <Input aria-label={t('cards.filters.device')} placeholder={t('cards.filters.device')} allowClear maxLength={128} />
+        </Form.Item>
+        <Space>
+          <Button type="primary" htmlType="submit">{t('common.search')}</Button>
+          <Button onClick={() => show({})}>{t('common.reset')}</Button>
+        </Space>
+      </Form>
+      {list.error && <ErrorAlert error={list.error} />}
+      <Table<Card>
+        rowKey="id"
+        loading={list.isFetching}
+        dataSource={list.data?.items}
+        columns={columns}
+        scroll={{ x: 'max-content' }}
+        locale={{ emptyText: t('cards.empty') }}
+        pagination={serverPaging(t, {
+          page,
+          pageSize,
+          total: list.data?.total,
+          sizes: [20, 50, 100],
+          onChange: (nextPage, nextSize) => show(filters, nextSize === pageSize ? nextPage : 1, nextSize),
+        })}
+      />
+      {generating && (
+        <GenerateCardsModal projectId={projectId} onClose={() => setGenerating(false)} onShowBatch={(batchId) => { setGenerating(false); show({ batch_id: batchId }); }} />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,51 @@
+import { queryOptions } from '@tanstack/react-query';
+import { api, type CardStatus } from '../../api/client';
+import { unwrap } from '../../api/errors';
+
+/** The list's filters as the admin API names them; `machine` is a device bound to the card. */
+export interface CardFilters {
+  status?: CardStatus;
+  batch_id?: string;
+  q?: string;
+  machine?: string;
+}
+
+export const FILTER_NAMES = ['status', 'batch_id', 'q', 'machine'] as const;
+
+export const cardKeys = {
+  ofProject: (projectId: string) => ['cards', projectId] as const,
+  list: (projectId: string, filters: CardFilters, page: number, pageSize: number) => ['cards', projectId, 'list', filters, page, pageSize] as const,
+  one: (projectId: string, cardId: number) => ['cards', projectId, 'one', cardId] as const,
+};
+
+export function cardListQuery(projectId: string, filters: CardFilters, page: number, pageSize: number) {
+  return queryOptions({
+    queryKey: cardKeys.list(projectId, filters, page, pageSize),
+    queryFn: () => unwrap(api.GET('/admin/v1/projects/{id}/cards', { params: { path: { id: projectId }, query: { ...filters, page, page_size: pageSize } } })),
+    placeholderData: (previous) => previous,
+  });
+}
+
+export function cardQuery(projectId: string, cardId: number) {
+  return queryOptions({
+    queryKey: cardKeys.one(projectId, cardId),
+    queryFn: () => unwrap(api.GET('/admin/v1/projects/{id}/cards/{cardId}', { params: { path: { id: projectId, cardId } } })),
+  });
+}
+
+/** The CSV of every card the filters match, saved by the browser (the export needs the Bearer token, so no plain link). */
+export async function downloadCardsCsv(projectId: string, filters: CardFilters): Promise<void> {
+  const csv = await unwrap(
+    api.GET('/admin/v1/projects/{id}/cards/export.csv', { params: { path: { id: projectId }, query: filters }, parseAs: 'blob' }),
+  );
+  saveFile(csv, `cards-${projectId.slice(0, 8)}.csv`);
+}
+
+export function saveFile(content: Blob, fileName: string): void {
+  const url = URL.createObjectURL(content);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

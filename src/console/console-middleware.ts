@@ -1,0 +1,90 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pathOf } from '../core/envelope/family';
+import type { ConsoleFile } from './console-files';
+
+export const CONSOLE_PATH = '/console';
+
+/**
+ * What the console's page may load: its own scripts only (no inline script, no eval), styles from
+ * itself plus inline ones (antd's CSS-in-JS writes <style> elements at run time: docs/decisions.md),
+ * and calls to this service only.
+ */
+export const CONSOLE_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const SECURITY_HEADERS: Record<string, string> = {
+  'Content-Security-Policy': CONSOLE_CSP,
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'X-Frame-Options': 'DENY',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+};
+
+const NOT_BUILT = 'The console has not been built: run `npm run build` (npm start does it), then restart the service.\n';
+
+function send(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string>, body?: Buffer | string): void {
+  res.removeHeader('X-Powered-By'); // Express sets it before any middleware; helmet, which drops it, never runs here
+  res.writeHead(status, { ...SECURITY_HEADERS, ...headers });
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+function redirect(req: IncomingMessage, res: ServerResponse, location: string): void {
+  send(req, res, 302, { Location: location, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache' }, `Redirecting to ${location}\n`);
+}
+
+function sendFile(req: IncomingMessage, res: ServerResponse, file: ConsoleFile): void {
+  const headers: Record<string, string> = {
+    'Content-Type': file.contentType,
+    'Cache-Control': file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+    ETag: file.etag,
+    Vary: 'Accept-Encoding',
+  };
+  if (req.headers['if-none-match'] === file.etag) return send(req, res, 304, headers);
+  const gzipped = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? '')) ? file.gzipped() : undefined;
+  const body = gzipped ?? file.body;
+  if (gzipped) headers['Content-Encoding'] = 'gzip';
+  headers['Content-Length'] = String(body.length);
+  send(req, res, 200, headers, body);
+}
+
+/**
+ * Serves the console at /console as a single-page app on either HTTP adapter (plain Node middleware):
+ * a built file by its path, any other page (a deep link such as /console/projects/x) as index.html
+ * so the console's router shows it, a missing build asset as 404. `/` redirects to the console.
+ * Only GET and HEAD are answered here; anything else, and every API path, goes on to the service.
+ */
+export function consoleMiddleware(files: Map<string, ConsoleFile> | undefined) {
+  return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    const url = req.url ?? '/';
+    const path = pathOf(url);
+    const query = url.slice(path.length);
+    if (path === '/') return redirect(req, res, `${CONSOLE_PATH}/${query}`);
+    if (path === CONSOLE_PATH) return redirect(req, res, `${CONSOLE_PATH}/${query}`);
+    if (!path.startsWith(`${CONSOLE_PATH}/`)) return next();
+    if (!files) return send(req, res, 503, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }, NOT_BUILT);
+    let name: string;
+    try {
+      name = decodeURIComponent(path.slice(CONSOLE_PATH.length + 1));
+    } catch {
+      name = '';
+    }
+    const file = files.get(name);
+    if (file) return sendFile(req, res, file);
+    // A build asset that is not there (an old tab after a new build) must not get the page instead.
+    if (name.startsWith('assets/') || name.includes('.')) {
+      return send(req, res, 404, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }, 'Not found\n');
+    }
+    sendFile(req, res, files.get('index.html')!);
+  };
+}
