@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ADMIN_PASSWORD, startTestApp, TestApp } from './support/test-app';
 
@@ -27,6 +29,14 @@ function run(file: string, args: string[], env: Record<string, string>): Promise
       },
     );
   });
+}
+
+/** The script a quickstart step writes with `cat > <file> <<'<TAG>' … <TAG>`, exactly as the reader copies it. */
+function quickstartScript(file: string): string {
+  const quickstart = readFileSync(join(ROOT, 'docs', 'quickstart.md'), 'utf8');
+  const found = new RegExp(`^cat > ${file.replace('.', '\\.')} <<'(\\w+)'\n([\\s\\S]*?)^\\1$`, 'm').exec(quickstart);
+  if (!found) throw new Error(`docs/quickstart.md writes no ${file}`);
+  return found[2];
 }
 
 /** The `export NAME=value` lines setup-demo.sh prints (values it quoted with %q would not parse: they must not occur). */
@@ -87,6 +97,29 @@ describe('examples (e2e)', () => {
     expect(outcome.stdout).toMatch(/^heartbeat 1: ok/m);
     expect(outcome.stdout).toMatch(/^heartbeat 2: ok/m);
     expect(outcome.stdout).not.toMatch(/^heartbeat 3/m);
+  });
+
+  it("the quickstart's Node first login runs as written and logs in", async () => {
+    // At the repository root, where the quickstart writes it (it imports ./sdk/dist).
+    const script = join(ROOT, `.quickstart-first-login-${process.pid}.mjs`);
+    writeFileSync(script, quickstartScript('first-login.mjs'));
+    const outcome = await run(process.execPath, [script], { ...demo, MACHINE_ID: 'demo-machine-1' }).finally(() => rmSync(script, { force: true }));
+    expect(outcome).toMatchObject({ code: 0, signal: null, stderr: '' });
+    expect(outcome.stdout).toMatch(/^logged in, session until \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/m);
+  });
+
+  it("the quickstart's Python first login runs as written: logs in and heartbeats until stopped", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ck-quickstart-'));
+    try {
+      writeFileSync(join(dir, 'first_login.py'), quickstartScript('first_login.py'));
+      // `pip install ./clients/python` puts the package on the path; PYTHONPATH does the same here.
+      const outcome = await run('python3', [join(dir, 'first_login.py')], { ...demo, MACHINE_ID: 'demo-machine-1', PYTHONPATH: join(ROOT, 'clients', 'python'), PYTHONDONTWRITEBYTECODE: '1' });
+      expect(outcome).toMatchObject({ code: 0, signal: null, stderr: '' });
+      expect(outcome.stdout).toMatch(/^logged in, session until \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/m);
+      expect(outcome.stdout).toMatch(/^heartbeat ok, session until /m);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('curl-card-login.sh fails on a wrong API_SECRET and shows the signature failure', async () => {

@@ -8,7 +8,7 @@ import { startTestApp, TestApp, unique } from './support/test-app';
 const CLIENT_DIR = join(__dirname, '..', 'clients', 'python');
 const CHILD_TIMEOUT_MS = 90_000;
 /** The live tests in clients/python/tests_live; each needs the service, none may be skipped. */
-const LIVE_TESTS = 10;
+const LIVE_TESTS = 11;
 const hasPython = !spawnSync('python3', ['--version']).error;
 
 interface Outcome {
@@ -67,6 +67,14 @@ function python(args: string[], env: Record<string, string>): Promise<Outcome> {
     const sdk = new Client({ baseUrl, programId: project.program_id, apiSecret: project.api_secret });
     expect(await sdk.userRegister({ username, password: 'py-pass-word-1', machineId: 'py-user-pc' })).toMatchObject({ success: true });
 
+    // One program per transport encryption mode, each with an unused card: the legacy helpers through /api/app.
+    const sealed = [];
+    for (const mode of ['rc4', 'aes', 'aes-gcm']) {
+      const target = await author.createProject({ transport_encryption: mode, unbind_enabled: true });
+      const card = await author.post(`/admin/v1/projects/${target.id}/cards`, { count: 1, duration_seconds: 86_400 }).expect(201);
+      sealed.push({ mode, program_id: target.program_id, api_secret: target.api_secret, legacy_secret: target.legacy_secret, transport_key: target.transport_key, card: card.body.items[0].code });
+    }
+
     const keys = (await author.get(`/admin/v1/projects/${project.id}/signing-keys`).expect(200)).body.items as Array<{ kid: string; public_key: string }>;
     env = {
       BASE_URL: baseUrl,
@@ -77,6 +85,7 @@ function python(args: string[], env: Record<string, string>): Promise<Outcome> {
       ADMIN_TOKEN: author.token,
       USER_NAME: username,
       USER_PASSWORD: 'py-pass-word-1',
+      SEALED_PROGRAMS: JSON.stringify(sealed),
       RESPONSE_KEYS: JSON.stringify(Object.fromEntries(keys.map((k) => [k.kid, k.public_key]))),
       ...Object.fromEntries(roles.map((role, i) => [`CARD_${role}`, codes[i]])),
     };

@@ -261,6 +261,21 @@ describe('official client against the service (e2e)', () => {
       const wrongKey = await clientFor(target, { legacySecret: 'not-the-secret' }).legacy.cardLogin({ cardKey: card.code, machineId: 'legacy-pc' });
       expect(wrongKey).toMatchObject({ success: false, code: ErrorCode.SIGNATURE_INVALID });
     });
+
+    it.each(['rc4', 'aes', 'aes-gcm'] as const)('with %s transport encryption log in and unbind through the encrypted aggregate entry', async (mode) => {
+      const target = await author.createProject({ transport_encryption: mode });
+      const card = await insertCard(t, target.id);
+      const client = clientFor(target, { legacyTransport: { mode, key: target.transport_key } });
+      const login = await client.legacy.cardLogin({ cardKey: card.code, machineId: 'sealed-pc' });
+      expect(login).toMatchObject({ success: true, code: 1, data: { id: card.id, token: expect.any(String), machine_code: 'sealed-pc' } });
+      expect(typeof login.body?.data).toBe('object'); // opened: the caller never sees the ciphertext
+      expect(await client.legacy.unbind({ cardKey: card.code, machineId: 'sealed-pc' })).toMatchObject({ success: true, code: 1, data: { unbind_count: 1 } });
+
+      const plain = await clientFor(target).legacy.cardLogin({ cardKey: card.code, machineId: 'sealed-pc' });
+      expect(plain.success).toBe(true); // the dedicated routes stay plain (docs/protocol.md 5.5)
+      const wrongKey = await clientFor(target, { legacyTransport: { mode, key: 'f'.repeat(32) } }).legacy.cardLogin({ cardKey: card.code, machineId: 'sealed-pc' });
+      expect(wrongKey).toMatchObject({ success: false, code: ErrorCode.BAD_REQUEST, httpStatus: 400 });
+    });
   });
 
   describe('when the service cannot be reached', () => {

@@ -1,7 +1,9 @@
 import { ClientErrorCode, SESSION_ENDED_CODES } from './error-codes';
 import { HeartbeatHandle, HeartbeatLoop, HeartbeatOptions } from './heartbeat';
 import { ConnectFieldNames, Family, judge, Result, StandardSuccessCode } from './result';
-import { md5SignedFields, newNonce, signatureHeaders } from './signing';
+import { newNonce, signatureHeaders } from './signing';
+import { LEGACY_CARD_LOGIN, LEGACY_UNBIND, LegacyAction, legacyCardCall, openLegacyResult } from './legacy-call';
+import { LegacyTransport } from './legacy-transport';
 import { Call, FetchLike, send, TransportOptions } from './transport';
 import { answerDistrust, ResponseKeys } from './trust';
 import { LicenceCheck, verifyLicence } from './licence';
@@ -31,6 +33,11 @@ export interface ClientOptions {
   apiSecret: string;
   /** The project's legacy_secret: needed only by the `legacy` helpers. */
   legacySecret?: string;
+  /**
+   * The project's transport encryption (`transport_encryption` and `transport_key`), when it is not
+   * `none`: the legacy helpers then go through the aggregate entry `/api/app`, encrypted both ways.
+   */
+  legacyTransport?: LegacyTransport;
   /** The program's Connect field names, when its author customized them. */
   connectFieldNames?: ConnectFieldNames;
   /** Per attempt; default 10 s. */
@@ -109,6 +116,10 @@ export class Client {
     if (!/^https?:\/\//i.test(options.baseUrl)) throw new TypeError('baseUrl must be an http or https address');
     requireText(options.programId, 'programId');
     requireText(options.apiSecret, 'apiSecret');
+    if (options.legacyTransport) {
+      if (!['rc4', 'aes', 'aes-gcm'].includes(options.legacyTransport.mode)) throw new TypeError("legacyTransport.mode must be 'rc4', 'aes' or 'aes-gcm'");
+      requireText(options.legacyTransport.key, 'legacyTransport.key');
+    }
     const fetchImpl = options.fetch ?? (globalThis.fetch as unknown as FetchLike | undefined);
     if (!fetchImpl) throw new TypeError('No fetch available: use Node 18 or later, or pass options.fetch');
     this.transport = {
@@ -119,8 +130,8 @@ export class Client {
       retryDelayMs: options.retryDelayMs ?? 250,
     };
     this.legacy = {
-      cardLogin: (input) => this.legacyCall<LegacyLoginData>('/api/card_login', input, true),
-      unbind: (input) => this.legacyCall<LegacyUnbindData>('/api/unbind_machine', input, false),
+      cardLogin: (input) => this.legacyCall<LegacyLoginData>(LEGACY_CARD_LOGIN, input),
+      unbind: (input) => this.legacyCall<LegacyUnbindData>(LEGACY_UNBIND, input),
     };
   }
 
@@ -325,18 +336,13 @@ export class Client {
     return this.call<T>('standard', call, successCode);
   }
 
-  private legacyCall<T>(path: string, input: CardCredentials, idempotent: boolean): Promise<Result<T>> {
-    const secret = this.options.legacySecret;
-    if (!secret) throw new TypeError('The legacy helpers need options.legacySecret');
-    return this.call<T>('legacy', {
-      method: 'POST',
-      path,
-      idempotent,
-      build: () => {
-        const fields = md5SignedFields({ app: this.options.programId, kami: input.cardKey, imei: input.machineId, nonce: newNonce() }, secret);
-        return { headers: this.headers(FORM), body: new URLSearchParams(fields).toString(), nonce: fields.nonce };
-      },
-    });
+  /** Throws at once (not in the promise) without a legacySecret: a programming error, as before. */
+  private legacyCall<T>(action: LegacyAction, input: CardCredentials): Promise<Result<T>> {
+    const legacySecret = this.options.legacySecret;
+    if (!legacySecret) throw new TypeError('The legacy helpers need options.legacySecret');
+    const { programId, legacyTransport: transport } = this.options;
+    const call = legacyCardCall(action, { programId, cardKey: input.cardKey, machineId: input.machineId, legacySecret, transport });
+    return this.call<T>('legacy', call).then((result) => openLegacyResult(result, transport));
   }
 
   private async call<T>(family: Family, call: Call, successCode?: StandardSuccessCode): Promise<Result<T>> {

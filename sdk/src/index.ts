@@ -20,4 +20,6 @@ export {
 } from './signing';
 export type { HmacParts } from './signing';
 export type { FetchLike } from './transport';
+export { openText, rc4, sealLegacyRequest, sealText } from './legacy-transport';
+export type { LegacyTransport, TransportMode } from './legacy-transport';
 export * from './types';

@@ -13,6 +13,7 @@ See clients/python/README.md, docs/protocol.md and docs/errors.md.
 from .client import Client, LegacyRoutes
 from .errors import SESSION_ENDED_CODES, ClientErrorCode, ErrorCode
 from .heartbeat import HeartbeatLoop
+from .legacy_transport import LegacyTransport, open_text, rc4, seal_legacy_request, seal_text
 from .licence import LicenceCheck, verify_licence
 from .result import FAMILIES, RawAnswer, Result, is_success, judge
 from .signing import (
@@ -39,6 +40,11 @@ from .types import Session
 __version__ = "0.1.0"
 
 __all__ = [
+    "LegacyTransport",
+    "open_text",
+    "rc4",
+    "seal_legacy_request",
+    "seal_text",
     "Client",
     "LegacyRoutes",
     "ErrorCode",

@@ -18,9 +18,11 @@ from typing import Any, Dict, Mapping, Optional, Union
 
 from .errors import SESSION_ENDED_CODES, ClientErrorCode
 from .heartbeat import Callback, HeartbeatLoop
+from .legacy import LegacyRoutes
+from .legacy_transport import LegacyTransport
 from .licence import LicenceCheck, verify_licence
 from .result import Result, judge
-from .signing import NONCE_HEADER, md5_signed_fields, new_nonce, signature_headers
+from .signing import NONCE_HEADER, new_nonce, signature_headers
 from .transport import Call, Request, Sent, TransportOptions, send
 from .trust import answer_distrust, public_key_bytes
 from .types import (
@@ -31,8 +33,6 @@ from .types import (
     CheckoutData,
     ConnectLoginData,
     HeartbeatData,
-    LegacyLoginData,
-    LegacyUnbindData,
     SdkCardLoginData,
     Session,
     StandardCardData,
@@ -62,6 +62,9 @@ class Client:
         When set, every answer must carry a valid signature of one of them over this request, else
         it is UNTRUSTED_RESPONSE, never a success.
     :param response_max_skew_seconds: allowed distance between an answer's signing time and this clock.
+    :param legacy_transport: the project's transport encryption when it is not ``none``
+        (``LegacyTransport(mode, transport_key)``): ``client.legacy`` then goes through the aggregate
+        entry ``/api/app``, encrypted both ways.
     """
 
     def __init__(
@@ -76,6 +79,7 @@ class Client:
         retry_delay: float = 0.25,
         response_keys: Optional[Mapping[str, str]] = None,
         response_max_skew_seconds: float = 300,
+        legacy_transport: Optional[LegacyTransport] = None,
     ) -> None:
         _require_text(base_url, "base_url")
         if not _HTTP_URL.match(base_url):
@@ -89,7 +93,8 @@ class Client:
                 raise ValueError(f"response_keys[{kid!r}] is not an Ed25519 public key (base64url of 32 bytes)") from None
         self.program_id = program_id
         self._api_secret = api_secret
-        self._legacy_secret = legacy_secret
+        if legacy_transport is not None and not isinstance(legacy_transport, LegacyTransport):
+            raise ValueError("legacy_transport must be a LegacyTransport(mode, key)")
         self._connect_field_names = dict(connect_field_names or {})
         # An empty map pins nothing, so it trusts nothing (as in the TypeScript client): fail closed.
         self._response_keys = dict(response_keys) if response_keys is not None else None
@@ -99,7 +104,7 @@ class Client:
         self._current: Optional[Session] = None
         self._loop: Optional[HeartbeatLoop] = None
         #: The legacy V1 card routes (MD5-signed); need ``legacy_secret``.
-        self.legacy = LegacyRoutes(self)
+        self.legacy = LegacyRoutes(self, program_id, legacy_secret, legacy_transport)
 
     # ----- the session ---------------------------------------------------------------------------
 
@@ -328,17 +333,6 @@ class Client:
         signature = signature_headers(self._api_secret, "POST", path, body)
         return Request(headers={**_headers(content_type), **signature}, body=body.encode("utf-8"), nonce=signature[NONCE_HEADER])
 
-    def _legacy_call(self, path: str, card_key: str, machine_id: str, idempotent: bool) -> Result[Any]:
-        secret = self._legacy_secret
-        if not secret:
-            raise ValueError("the legacy helpers need legacy_secret")
-
-        def build() -> Request:
-            fields = md5_signed_fields({"app": self.program_id, "kami": card_key, "imei": machine_id, "nonce": new_nonce()}, secret)
-            return Request(headers=_headers(_FORM), body=urllib.parse.urlencode(fields).encode("utf-8"), nonce=fields["nonce"])
-
-        return self._call("legacy", Call("POST", path, build, idempotent=idempotent))
-
     def _call(self, family: str, call: Call, success_code: Optional[int] = None) -> Result[Any]:
         sent = send(self._transport, call)
         if not isinstance(sent, Sent):
@@ -355,21 +349,6 @@ class Client:
                     http_status=sent.answer.status,
                 )
         return judge(family, sent.answer, self._connect_field_names, success_code)
-
-
-class LegacyRoutes:
-    """``client.legacy``: the legacy V1 card routes, MD5-signed with the legacy_secret."""
-
-    def __init__(self, client: Client) -> None:
-        self._client = client
-
-    def card_login(self, card_key: str, machine_id: str) -> Result[LegacyLoginData]:
-        """``POST /api/card_login``: a compatible token, no session; retried on a network failure."""
-        return self._client._legacy_call("/api/card_login", card_key, machine_id, idempotent=True)
-
-    def unbind(self, card_key: str, machine_id: str) -> Result[LegacyUnbindData]:
-        """``POST /api/unbind_machine``: frees this device's slot; never retried (each unbind may deduct time)."""
-        return self._client._legacy_call("/api/unbind_machine", card_key, machine_id, idempotent=False)
 
 
 def _top_level_into_data(result: Result[Any]) -> Result[Any]:

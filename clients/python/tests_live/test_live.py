@@ -6,6 +6,7 @@ runs this module with the environment below. Run by hand against a service of yo
     BASE_URL=... PROGRAM_ID=... API_SECRET=... LEGACY_SECRET=... PROJECT_ID=... ADMIN_TOKEN=... \\
     CARD_SDK=... CARD_LOOP=... CARD_V3=... CARD_CONNECT=... CARD_LEGACY=... CARD_PINNED=... CARD_RESTORE=... \\
     USER_NAME=... USER_PASSWORD=... RESPONSE_KEYS='{"kid": "base64url"}' \\
+    SEALED_PROGRAMS='[{"mode": "aes", "program_id": ..., "api_secret": ..., "legacy_secret": ..., "transport_key": ..., "card": ...}]' \\
     python3 -m unittest discover -s tests_live -v
 
 The program must have the versions 1.0.0 and 1.2.0 (forced), Connect open, unbinding on and
@@ -24,7 +25,7 @@ import time
 import unittest
 import urllib.request
 
-from cardkey_client import Client, ClientErrorCode, ErrorCode, Session
+from cardkey_client import Client, ClientErrorCode, ErrorCode, LegacyTransport, Session
 
 ENV = os.environ
 LIVE = bool(ENV.get("BASE_URL"))
@@ -140,6 +141,22 @@ class CardLoginTest(unittest.TestCase):
         self.assertEqual((again.success, again.code), (False, ErrorCode.UNBIND_REFUSED), "the device is no longer bound")
         wrong = client(legacy_secret="not-the-secret").legacy.card_login(ENV["CARD_LEGACY"], "py-legacy-pc")
         self.assertEqual((wrong.success, wrong.code), (False, ErrorCode.SIGNATURE_INVALID))
+
+    def test_legacy_login_and_unbind_through_each_transport_encryption(self) -> None:
+        programs = json.loads(ENV.get("SEALED_PROGRAMS", "[]"))
+        self.assertEqual(sorted(p["mode"] for p in programs), ["aes", "aes-gcm", "rc4"])
+        for program in programs:
+            with self.subTest(mode=program["mode"]):
+                c = client(
+                    program_id=program["program_id"],
+                    api_secret=program["api_secret"],
+                    legacy_secret=program["legacy_secret"],
+                    legacy_transport=LegacyTransport(program["mode"], program["transport_key"]),
+                )
+                login = c.legacy.card_login(program["card"], "py-sealed-pc")
+                self.assertEqual((login.success, login.code, login.data["machine_code"]), (True, 1, "py-sealed-pc"), login)
+                unbind = c.legacy.unbind(program["card"], "py-sealed-pc")
+                self.assertEqual((unbind.success, unbind.data["unbind_count"]), (True, 1), unbind)
 
     def test_a_refused_login_is_a_failure_with_its_code(self) -> None:
         c = client()

@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { rc4 } from './rc4';
 import { openLegacyPayload, sealLegacyData } from './transport-codec';
+import vectors from '../../../sdk/vectors/signing-vectors.json';
 
 describe('rc4', () => {
   it('matches the published test vector (Key / Plaintext)', () => {
@@ -52,5 +53,23 @@ describe('openLegacyPayload / sealLegacyData', () => {
 
   it('throws on AES data too short to hold an IV and a block', () => {
     expect(() => openLegacyPayload('aes', 'tk', Buffer.alloc(20).toString('base64'))).toThrow();
+  });
+});
+
+describe('the shared transport vectors (sdk/vectors/signing-vectors.json, made with OpenSSL outside this repository)', () => {
+  const { transport } = vectors;
+  const modes = [['rc4', transport.rc4], ['aes', transport.aes], ['aes-gcm', transport['aes-gcm']]] as const;
+
+  for (const [mode, cases] of modes) {
+    for (const vector of cases) {
+      it(`${mode}: opens ${vector.name} into its plaintext`, () => {
+        expect(openLegacyPayload(mode, vector.key, vector.data).toString('utf8')).toBe(vector.plaintext);
+      });
+    }
+  }
+
+  it('rc4: seals an answer into exactly the vector (RC4 has no IV)', () => {
+    const answer = transport.rc4.find((vector) => vector.plaintext.startsWith('{'))!;
+    expect(sealLegacyData('rc4', answer.key, JSON.parse(answer.plaintext))).toBe(answer.data);
   });
 });
