@@ -4,7 +4,8 @@ const CARD_BANNED = 20003;
 
 /**
  * An author's core journey (issue 14) in the browser: sign in, create a project, generate cards,
- * see the device a Connect login bound, ban the card — and the next login is refused.
+ * see the device a Connect login bound and the attempt in the log and the overview, ban the card —
+ * and the next login is refused, which the log shows too.
  */
 test('an author creates a project, generates cards, sees the device of a login and bans the card', async ({ page, service }) => {
   const author = await newAuthor(service);
@@ -52,6 +53,20 @@ test('an author creates a project, generates cards, sees the device of a login a
   await expect(page.getByRole('row')).toHaveCount(2);
   await page.getByRole('link', { name: codes[0] }).click();
   await expect(page.getByRole('heading', { level: 1, name: `Card ${codes[0]}` })).toBeVisible();
+  const cardUrl = page.url();
+
+  // The log shows the attempt, and the overview counts it.
+  await page.getByRole('menuitem', { name: 'Login log' }).click();
+  const attempt = page.getByRole('row').filter({ hasText: 'journey-pc-01' });
+  await expect(attempt).toHaveCount(1);
+  await expect(attempt).toContainText('success');
+  await expect(attempt).toContainText(codes[0]);
+  await page.getByRole('menuitem', { name: 'Overview' }).click();
+  await expect(page.getByTestId('logins-today')).toContainText('1');
+  await expect(page.getByTestId('cards-active')).toContainText('1');
+  await expect(page.getByTestId('cards-unused')).toContainText('2');
+  await expect(page.getByTestId('logins-chart').locator('canvas')).toBeVisible();
+  await page.goto(cardUrl);
   await expect(page.getByRole('row').filter({ hasText: 'journey-pc-01' })).toHaveCount(1);
   await expect(page.getByText('active', { exact: true })).toBeVisible();
 
@@ -62,6 +77,9 @@ test('an author creates a project, generates cards, sees the device of a login a
   await expect(page.getByText('banned', { exact: true })).toBeVisible();
   const refused = await connectLogin(service, programId, codes[0], 'journey-pc-01');
   expect(refused).toMatchObject({ status: false, code: -CARD_BANNED });
+  await page.getByRole('menuitem', { name: 'Login log' }).click();
+  await expect(page.getByRole('row').filter({ hasText: String(CARD_BANNED) })).toHaveCount(1);
+  await page.goto(cardUrl);
 
   // Unban, and unbind the device after a confirmation.
   await page.getByRole('button', { name: 'Unban' }).click();

@@ -1,4 +1,4 @@
-import { AppstoreOutlined, CreditCardOutlined, LogoutOutlined, MenuOutlined, SettingOutlined } from '@ant-design/icons';
+import { AppstoreOutlined, BarChartOutlined, CreditCardOutlined, LogoutOutlined, MenuOutlined, ProfileOutlined, SettingOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Drawer, Grid, Layout, Menu, Space, Typography, type MenuProps } from 'antd';
 import { Suspense, useState } from 'react';
@@ -25,8 +25,10 @@ function useMenuItems(): MenuProps['items'] {
       key: 'project',
       label: project.data?.name ?? '…',
       children: [
+        { key: `/projects/${projectId}/overview`, icon: <BarChartOutlined />, label: t('operations.menu.overview') },
         { key: `/projects/${projectId}`, icon: <SettingOutlined />, label: t('app.settings') },
         { key: `/projects/${projectId}/cards`, icon: <CreditCardOutlined />, label: t('app.cards') },
+        { key: `/projects/${projectId}/logs`, icon: <ProfileOutlined />, label: t('operations.menu.logs') },
       ],
     });
   }

@@ -1,3 +1,5 @@
+import { operationsEn } from './operations';
+
 /** English texts of the console. zh-CN.ts has the same keys (its type is this object's). */
 export const en = {
   app: { title: 'Card-key console', language: 'Language', signOut: 'Sign out', menu: 'Navigation', projects: 'Projects', settings: 'Settings', cards: 'Cards', notFound: 'This page does not exist.', backHome: 'Back to the projects', loading: 'Loading…' },
@@ -89,6 +91,7 @@ export const en = {
     },
     invalidIp: '{{value}} is not an IP address',
   },
+  operations: operationsEn,
   cards: {
     title: 'Cards',
     generate: 'Generate cards',

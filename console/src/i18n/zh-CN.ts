@@ -1,4 +1,5 @@
 import type { Texts } from './en';
+import { operationsZhCN } from './operations';
 
 /** 简体中文 texts of the console: the same keys as en.ts, checked by the type. */
 export const zhCN: Texts = {
@@ -91,6 +92,7 @@ export const zhCN: Texts = {
     },
     invalidIp: '{{value}} 不是 IP 地址',
   },
+  operations: operationsZhCN,
   cards: {
     title: '卡密',
     generate: '生成卡密',

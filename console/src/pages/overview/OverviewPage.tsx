@@ -1,0 +1,114 @@
+import { useQueries, useQuery } from '@tanstack/react-query';
+import { Card, Col, Row, Statistic, Table, Tag, Typography } from 'antd';
+import { lazy, Suspense, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { api, type CardStatus } from '../../api/client';
+import { unwrap } from '../../api/errors';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { PageLoading } from '../../components/PageLoading';
+import { cardListQuery } from '../cards/card-queries';
+import { CardStatusTag } from '../cards/card-labels';
+import { isSuccessCode, statsQuery } from '../logs/log-queries';
+import type { ChartSeries } from './LoginsChart';
+
+const LoginsChart = lazy(async () => ({ default: (await import('./LoginsChart')).LoginsChart }));
+const DAYS = 14;
+const STATUSES: CardStatus[] = ['unused', 'active', 'banned', 'consumed'];
+const WEEK_MS = 7 * 86_400_000;
+/** Refusals in warm colours, successes in green: the chart reads at a glance. */
+const REFUSAL_COLORS = ['#ff4d4f', '#fa8c16', '#faad14', '#eb2f96', '#722ed1', '#a8071a'];
+
+/** YYYY-MM-DD of a local day, `back` days before today. */
+function localDay(back: number): string {
+  const day = new Date(Date.now() - back * 86_400_000);
+  return `${day.getFullYear()}-${String(day.getMonth() + 1).padStart(2, '0')}-${String(day.getDate()).padStart(2, '0')}`;
+}
+
+/** A project at a glance: logins per day by result, today's figures, cards by status, cards expiring soon. */
+export function OverviewPage() {
+  const { t } = useTranslation();
+  const { projectId = '' } = useParams();
+  const days = useMemo(() => Array.from({ length: DAYS }, (_, index) => localDay(DAYS - 1 - index)), []);
+  const stats = useQuery(statsQuery(projectId, days[0], days[DAYS - 1]));
+  const byStatus = useQueries({ queries: STATUSES.map((status) => cardListQuery(projectId, { status }, 1, 1)) });
+  const expiring = useQuery({
+    queryKey: ['cards', projectId, 'expiring-soon'],
+    queryFn: () => {
+      const now = Date.now();
+      const query = { expires_from: new Date(now).toISOString(), expires_to: new Date(now + WEEK_MS).toISOString(), page: 1, page_size: 1 };
+      return unwrap(api.GET('/admin/v1/projects/{id}/cards', { params: { path: { id: projectId }, query } }));
+    },
+  });
+  const texts = 'operations.overview';
+
+  const items = useMemo(() => stats.data?.items ?? [], [stats.data]);
+  const series = useMemo<ChartSeries[]>(() => {
+    const perDay = (match: (code: number) => boolean) => days.map((day) => items.filter((item) => item.day === day && match(item.result_code)).reduce((sum, item) => sum + item.count, 0));
+    const refusals = [...new Set(items.map((item) => item.result_code).filter((code) => !isSuccessCode(code)))].sort((a, b) => a - b);
+    return [
+      { name: t(`${texts}.success`), color: '#52c41a', values: perDay(isSuccessCode) },
+      ...refusals.map((code, index) => ({ name: String(code), color: REFUSAL_COLORS[index % REFUSAL_COLORS.length], values: perDay((other) => other === code) })),
+    ];
+  }, [items, days, t]);
+  const today = items.filter((item) => item.day === days[DAYS - 1]);
+  const sum = (list: typeof items) => list.reduce((total, item) => total + item.count, 0);
+
+  return (
+    <>
+      <div className="page-title">
+        <Typography.Title level={1}>{t(`${texts}.title`)}</Typography.Title>
+      </div>
+      {stats.error && <ErrorAlert error={stats.error} />}
+      <Row gutter={[16, 16]}>
+        <Col xs={12} md={6}>
+          <Card><Statistic title={t(`${texts}.loginsToday`)} value={sum(today)} loading={stats.isPending} data-testid="logins-today" /></Card>
+        </Col>
+        <Col xs={12} md={6}>
+          <Card><Statistic title={t(`${texts}.refusedToday`)} value={sum(today.filter((item) => !isSuccessCode(item.result_code)))} loading={stats.isPending} data-testid="refused-today" /></Card>
+        </Col>
+        <Col xs={24} md={12}>
+          <Card>
+            <Statistic title={t(`${texts}.expiringSoon`)} value={expiring.data?.total ?? 0} loading={expiring.isPending} />
+          </Card>
+        </Col>
+        <Col xs={24} lg={16}>
+          <Card title={`${t(`${texts}.loginsChart`)} · ${t(`${texts}.days`, { count: DAYS })}`}>
+            {items.length === 0 && !stats.isPending ? (
+              <Typography.Text type="secondary">{t(`${texts}.noLogins`)}</Typography.Text>
+            ) : (
+              <Suspense fallback={<PageLoading />}>
+                <LoginsChart days={days} series={series} label={t(`${texts}.chartLabel`)} />
+              </Suspense>
+            )}
+          </Card>
+        </Col>
+        <Col xs={24} lg={8}>
+          <Card title={t(`${texts}.cardsByStatus`)}>
+            {STATUSES.map((status, index) => (
+              <div key={status} className="status-count" data-testid={`cards-${status}`}>
+                <Link to={`/projects/${projectId}/cards?status=${status}`}><CardStatusTag status={status} /></Link>
+                <Typography.Text strong>{byStatus[index].data?.total ?? '…'}</Typography.Text>
+              </div>
+            ))}
+          </Card>
+        </Col>
+      </Row>
+      <Typography.Title level={2} className="section-title">{t(`${texts}.tableTitle`)}</Typography.Title>
+      <Table
+        rowKey={(item) => `${item.day}/${item.interface}/${item.result_code}`}
+        dataSource={[...items].reverse()}
+        loading={stats.isPending}
+        scroll={{ x: 'max-content' }}
+        pagination={{ pageSize: 20, hideOnSinglePage: true }}
+        locale={{ emptyText: t(`${texts}.noLogins`) }}
+        columns={[
+          { title: t(`${texts}.day`), dataIndex: 'day' },
+          { title: t(`${texts}.interface`), dataIndex: 'interface', render: (name: string) => <Typography.Text code>{name}</Typography.Text> },
+          { title: t(`${texts}.result`), dataIndex: 'result_code', render: (code: number) => (isSuccessCode(code) ? <Tag color="green">{t('operations.logs.success')}</Tag> : <Tag color="red">{code}</Tag>) },
+          { title: t(`${texts}.count`), dataIndex: 'count' },
+        ]}
+      />
+    </>
+  );
+}
