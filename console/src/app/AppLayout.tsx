@@ -1,4 +1,4 @@
-import { AppstoreOutlined, BarChartOutlined, CreditCardOutlined, LogoutOutlined, MenuOutlined, ProfileOutlined, SettingOutlined } from '@ant-design/icons';
+import { AppstoreOutlined, BarChartOutlined, ControlOutlined, TeamOutlined, CreditCardOutlined, LogoutOutlined, MenuOutlined, ProfileOutlined, SettingOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Drawer, Grid, Layout, Menu, Space, Typography, type MenuProps } from 'antd';
 import { Suspense, useState } from 'react';
@@ -18,7 +18,19 @@ function useMenuItems(): MenuProps['items'] {
   const { t } = useTranslation();
   const { projectId } = useParams();
   const project = useQuery({ ...projectQuery(projectId ?? ''), enabled: projectId !== undefined });
+  const platformAdmin = useSession()?.role === 'platform_admin';
   const items: MenuProps['items'] = [{ key: '/projects', icon: <AppstoreOutlined />, label: t('app.projects') }];
+  if (platformAdmin) {
+    items.push({
+      type: 'group',
+      key: 'platform',
+      label: t('platform.menu.group'),
+      children: [
+        { key: '/platform/authors', icon: <TeamOutlined />, label: t('platform.menu.authors') },
+        { key: '/platform/settings', icon: <ControlOutlined />, label: t('platform.menu.settings') },
+      ],
+    });
+  }
   if (projectId) {
     items.push({
       type: 'group',

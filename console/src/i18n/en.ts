@@ -1,3 +1,4 @@
+import { platformEn } from './platform';
 import { operationsEn } from './operations';
 
 /** English texts of the console. zh-CN.ts has the same keys (its type is this object's). */
@@ -91,6 +92,7 @@ export const en = {
     },
     invalidIp: '{{value}} is not an IP address',
   },
+  platform: platformEn,
   operations: operationsEn,
   cards: {
     title: 'Cards',

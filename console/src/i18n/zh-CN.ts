@@ -1,4 +1,5 @@
 import type { Texts } from './en';
+import { platformZhCN } from './platform';
 import { operationsZhCN } from './operations';
 
 /** 简体中文 texts of the console: the same keys as en.ts, checked by the type. */
@@ -92,6 +93,7 @@ export const zhCN: Texts = {
     },
     invalidIp: '{{value}} 不是 IP 地址',
   },
+  platform: platformZhCN,
   operations: operationsZhCN,
   cards: {
     title: '卡密',

@@ -11,6 +11,8 @@ import { PageLoading } from '../../components/PageLoading';
 import { projectKeys, projectQuery } from './project-queries';
 import { ProjectSettingsForm } from './ProjectSettingsForm';
 import { SecretsPanel } from './SecretsPanel';
+import { InterfacesPanel } from './InterfacesPanel';
+import { useSession } from '../../app/use-session';
 
 /** One project: its program ID, every setting, its secrets, and its deletion. */
 export function ProjectPage() {
@@ -22,6 +24,7 @@ export function ProjectPage() {
   const notifyError = useNotifyError();
   const queries = useQueryClient();
   const project = useQuery(projectQuery(projectId));
+  const platformAdmin = useSession()?.role === 'platform_admin';
   const remove = useMutation({
     mutationFn: () => unwrap(api.DELETE('/admin/v1/projects/{id}', { params: { path: { id: projectId } } })),
     onSuccess: () => {
@@ -64,6 +67,7 @@ export function ProjectPage() {
         items={[
           { key: 'settings', label: t('projects.tabs.settings'), children: <ProjectSettingsForm key={project.data.updated_at} project={project.data} /> },
           { key: 'secrets', label: t('projects.tabs.secrets'), children: <SecretsPanel project={project.data} /> },
+          { key: 'interfaces', label: t('platform.interfaces.tab'), children: <InterfacesPanel projectId={projectId} editable={platformAdmin} /> },
         ]}
       />
     </>
