@@ -10,6 +10,7 @@ function fakeConsoleBuild(): string {
   mkdirSync(join(dir, 'assets'));
   writeFileSync(join(dir, 'index.html'), '<!doctype html><title>console</title><script type="module" src="/console/assets/app-1a2b3c.js"></script>');
   writeFileSync(join(dir, 'assets', 'app-1a2b3c.js'), `export const page = ${JSON.stringify('x'.repeat(4000))};\n`);
+  writeFileSync(join(dir, 'portal.html'), '<!doctype html><title>portal</title><script type="module" src="/console/assets/portal-9z8y7x.js"></script>');
   writeFileSync(join(dir, '.source-digest'), 'not served');
   return dir;
 }
@@ -107,5 +108,17 @@ describe('web console serving (e2e)', () => {
       await bare.close();
       rmSync(empty, { recursive: true, force: true });
     }
+  });
+  it('serves the card-holder portal at /portal and below, with the same CSP, without touching the portal API', async () => {
+    for (const path of ['/portal', '/portal/', '/portal/48213907']) {
+      const res = await t.http().get(path).expect(200);
+      expect(res.text).toContain('<title>portal</title>');
+      expect(res.headers['content-security-policy']).toBe(CONSOLE_CSP);
+      expect(res.headers['cache-control']).toBe('no-cache');
+    }
+    const api = await t.http().post('/api/v1/portal/cards/info').send({ program_id: '00000000', card_key: 'NOPE' });
+    expect(api.headers['content-type']).toMatch(/application\/json/);
+    expect(api.body).toMatchObject({ success: false, request_id: expect.any(String) });
+    await t.http().get('/portalx').expect(404);
   });
 });

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = join(root, 'dist');
 const digestFile = join(outDir, '.source-digest');
-const inputs = ['src', 'index.html', 'vite.config.ts', 'package.json', '../package-lock.json'];
+const inputs = ['src', 'index.html', 'portal.html', 'vite.config.ts', 'package.json', '../package-lock.json'];
 
 function filesUnder(path) {
   if (!existsSync(path)) return [];

@@ -3,6 +3,9 @@ import { pathOf } from '../core/envelope/family';
 import type { ConsoleFile } from './console-files';
 
 export const CONSOLE_PATH = '/console';
+/** The card holder's self-service page (decisions §14): a second page of the same build, its assets under /console/assets. */
+export const PORTAL_PATH = '/portal';
+const PORTAL_PAGE = 'portal.html';
 
 /**
  * What the console's page may load: its own scripts only (no inline script, no eval), styles from
@@ -60,8 +63,9 @@ function sendFile(req: IncomingMessage, res: ServerResponse, file: ConsoleFile):
 /**
  * Serves the console at /console as a single-page app on either HTTP adapter (plain Node middleware):
  * a built file by its path, any other page (a deep link such as /console/projects/x) as index.html
- * so the console's router shows it, a missing build asset as 404. `/` redirects to the console.
- * Only GET and HEAD are answered here; anything else, and every API path, goes on to the service.
+ * so the console's router shows it, a missing build asset as 404. `/` redirects to the console, and
+ * `/portal` (and anything below it) is the card-holder portal's page. Only GET and HEAD are answered
+ * here; anything else, and every API path, goes on to the service.
  */
 export function consoleMiddleware(files: Map<string, ConsoleFile> | undefined) {
   return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
@@ -71,8 +75,13 @@ export function consoleMiddleware(files: Map<string, ConsoleFile> | undefined) {
     const query = url.slice(path.length);
     if (path === '/') return redirect(req, res, `${CONSOLE_PATH}/${query}`);
     if (path === CONSOLE_PATH) return redirect(req, res, `${CONSOLE_PATH}/${query}`);
-    if (!path.startsWith(`${CONSOLE_PATH}/`)) return next();
+    const portal = path === PORTAL_PATH || path.startsWith(`${PORTAL_PATH}/`);
+    if (!portal && !path.startsWith(`${CONSOLE_PATH}/`)) return next();
     if (!files) return send(req, res, 503, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }, NOT_BUILT);
+    if (portal) {
+      const page = files.get(PORTAL_PAGE);
+      return page ? sendFile(req, res, page) : send(req, res, 503, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }, NOT_BUILT);
+    }
     let name: string;
     try {
       name = decodeURIComponent(path.slice(CONSOLE_PATH.length + 1));

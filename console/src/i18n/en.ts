@@ -1,3 +1,4 @@
+import { portalEn } from './portal';
 import { platformEn } from './platform';
 import { operationsEn } from './operations';
 
@@ -92,6 +93,7 @@ export const en = {
     },
     invalidIp: '{{value}} is not an IP address',
   },
+  portal: portalEn,
   platform: platformEn,
   operations: operationsEn,
   cards: {

@@ -1,4 +1,5 @@
 import type { Texts } from './en';
+import { portalZhCN } from './portal';
 import { platformZhCN } from './platform';
 import { operationsZhCN } from './operations';
 
@@ -93,6 +94,7 @@ export const zhCN: Texts = {
     },
     invalidIp: '{{value}} 不是 IP 地址',
   },
+  portal: portalZhCN,
   platform: platformZhCN,
   operations: operationsZhCN,
   cards: {
