@@ -1,3 +1,4 @@
+import { usersEn } from './users';
 import { portalEn } from './portal';
 import { platformEn } from './platform';
 import { operationsEn } from './operations';
@@ -93,6 +94,7 @@ export const en = {
     },
     invalidIp: '{{value}} is not an IP address',
   },
+  users: usersEn,
   portal: portalEn,
   platform: platformEn,
   operations: operationsEn,

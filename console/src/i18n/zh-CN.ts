@@ -1,4 +1,5 @@
 import type { Texts } from './en';
+import { usersZhCN } from './users';
 import { portalZhCN } from './portal';
 import { platformZhCN } from './platform';
 import { operationsZhCN } from './operations';
@@ -94,6 +95,7 @@ export const zhCN: Texts = {
     },
     invalidIp: '{{value}} 不是 IP 地址',
   },
+  users: usersZhCN,
   portal: portalZhCN,
   platform: platformZhCN,
   operations: operationsZhCN,
