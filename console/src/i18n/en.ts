@@ -1,3 +1,4 @@
+import { bulkEn } from './bulk';
 import { usersEn } from './users';
 import { portalEn } from './portal';
 import { platformEn } from './platform';
@@ -94,6 +95,7 @@ export const en = {
     },
     invalidIp: '{{value}} is not an IP address',
   },
+  bulk: bulkEn,
   users: usersEn,
   portal: portalEn,
   platform: platformEn,

@@ -1,4 +1,5 @@
 import type { Texts } from './en';
+import { bulkZhCN } from './bulk';
 import { usersZhCN } from './users';
 import { portalZhCN } from './portal';
 import { platformZhCN } from './platform';
@@ -95,6 +96,7 @@ export const zhCN: Texts = {
     },
     invalidIp: '{{value}} 不是 IP 地址',
   },
+  bulk: bulkZhCN,
   users: usersZhCN,
   portal: portalZhCN,
   platform: platformZhCN,

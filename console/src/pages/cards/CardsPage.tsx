@@ -11,6 +11,7 @@ import { serverPaging } from '../../components/paging';
 import { CardAllowance, CardStatusTag } from './card-labels';
 import { FILTER_NAMES, cardListQuery, downloadCardsCsv, type CardFilters } from './card-queries';
 import { GenerateCardsModal } from './GenerateCardsModal';
+import { BulkActions } from './BulkActions';
 
 const STATUSES: CardStatus[] = ['unused', 'active', 'banned', 'consumed'];
 
@@ -36,6 +37,7 @@ export function CardsPage() {
   const pageSize = Number(params.get('page_size') ?? 20);
   const list = useQuery(cardListQuery(projectId, filters, page, pageSize));
   const [generating, setGenerating] = useState(false);
+  const [selected, setSelected] = useState<number[]>([]);
   const [form] = Form.useForm<CardFilters>();
   const exportCsv = useMutation({
     mutationFn: () => downloadCardsCsv(projectId, filters),
@@ -45,6 +47,7 @@ export function CardsPage() {
 
   const show = (next: CardFilters, nextPage = 1, nextSize = pageSize) => {
     const entries = Object.entries(next).filter(([, value]) => typeof value === 'string' && value.trim() !== '');
+    setSelected([]); // a selection belongs to the list it was made in
     setParams({ ...Object.fromEntries(entries.map(([name, value]) => [name, String(value).trim()])), page: String(nextPage), page_size: String(nextSize) });
   };
 
@@ -99,8 +102,10 @@ export function CardsPage() {
         </Space>
       </Form>
       {list.error && <ErrorAlert error={list.error} />}
+      <BulkActions projectId={projectId} selectedIds={selected} filters={filters} matching={list.data?.total ?? 0} onDone={() => setSelected([])} />
       <Table<Card>
         rowKey="id"
+        rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(Number)), preserveSelectedRowKeys: false }}
         loading={list.isFetching}
         dataSource={list.data?.items}
         columns={columns}
