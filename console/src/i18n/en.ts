@@ -1,3 +1,4 @@
+import { connectEn } from './connect';
 import { bulkEn } from './bulk';
 import { usersEn } from './users';
 import { portalEn } from './portal';
@@ -95,6 +96,7 @@ export const en = {
     },
     invalidIp: '{{value}} is not an IP address',
   },
+  connect: connectEn,
   bulk: bulkEn,
   users: usersEn,
   portal: portalEn,

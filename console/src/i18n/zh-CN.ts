@@ -1,4 +1,5 @@
 import type { Texts } from './en';
+import { connectZhCN } from './connect';
 import { bulkZhCN } from './bulk';
 import { usersZhCN } from './users';
 import { portalZhCN } from './portal';
@@ -96,6 +97,7 @@ export const zhCN: Texts = {
     },
     invalidIp: '{{value}} 不是 IP 地址',
   },
+  connect: connectZhCN,
   bulk: bulkZhCN,
   users: usersZhCN,
   portal: portalZhCN,
