@@ -1,3 +1,4 @@
+import { contentEn } from './content';
 import { connectEn } from './connect';
 import { bulkEn } from './bulk';
 import { usersEn } from './users';
@@ -96,6 +97,7 @@ export const en = {
     },
     invalidIp: '{{value}} is not an IP address',
   },
+  content: contentEn,
   connect: connectEn,
   bulk: bulkEn,
   users: usersEn,

@@ -1,4 +1,5 @@
 import type { Texts } from './en';
+import { contentZhCN } from './content';
 import { connectZhCN } from './connect';
 import { bulkZhCN } from './bulk';
 import { usersZhCN } from './users';
@@ -97,6 +98,7 @@ export const zhCN: Texts = {
     },
     invalidIp: '{{value}} 不是 IP 地址',
   },
+  content: contentZhCN,
   connect: connectZhCN,
   bulk: bulkZhCN,
   users: usersZhCN,
