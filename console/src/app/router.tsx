@@ -20,6 +20,7 @@ export const router = createBrowserRouter(
             { path: 'projects/:projectId/users', lazy: { Component: async () => (await import('../pages/users/UsersPage')).UsersPage } },
             { path: 'projects/:projectId/connect', lazy: { Component: async () => (await import('../pages/connect/ConnectPage')).ConnectPage } },
             { path: 'projects/:projectId/content', lazy: { Component: async () => (await import('../pages/content/ContentPage')).ContentPage } },
+            { path: 'projects/:projectId/access', lazy: { Component: async () => (await import('../pages/access/AccessPage')).AccessPage } },
             { path: 'projects/:projectId/cards', lazy: { Component: async () => (await import('../pages/cards/CardsPage')).CardsPage } },
             { path: 'projects/:projectId/cards/:cardId', lazy: { Component: async () => (await import('../pages/cards/CardPage')).CardPage } },
             { path: 'platform/authors', lazy: { Component: async () => (await import('../pages/platform/AuthorsPage')).AuthorsPage } },

@@ -1,3 +1,4 @@
+import { accessEn } from './access';
 import { contentEn } from './content';
 import { connectEn } from './connect';
 import { bulkEn } from './bulk';
@@ -97,6 +98,7 @@ export const en = {
     },
     invalidIp: '{{value}} is not an IP address',
   },
+  access: accessEn,
   content: contentEn,
   connect: connectEn,
   bulk: bulkEn,

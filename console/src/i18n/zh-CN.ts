@@ -1,4 +1,5 @@
 import type { Texts } from './en';
+import { accessZhCN } from './access';
 import { contentZhCN } from './content';
 import { connectZhCN } from './connect';
 import { bulkZhCN } from './bulk';
@@ -98,6 +99,7 @@ export const zhCN: Texts = {
     },
     invalidIp: '{{value}} 不是 IP 地址',
   },
+  access: accessZhCN,
   content: contentZhCN,
   connect: connectZhCN,
   bulk: bulkZhCN,

@@ -1,0 +1,27 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { App } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useNotifyError } from '../../components/ErrorAlert';
+
+/**
+ * One list of a project's access data (variables, sites, blacklist): the query, an add that refreshes
+ * it and says so, and a removal; every tab of the page is this plus its columns and fields.
+ */
+export function useAccessList<Item, Draft>(key: string, projectId: string, calls: { list: () => Promise<{ items: Item[] }>; add: (draft: Draft) => Promise<unknown>; remove: (item: Item) => Promise<unknown> }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const notifyError = useNotifyError();
+  const queries = useQueryClient();
+  const queryKey = [key, projectId];
+  const refresh = () => void queries.invalidateQueries({ queryKey });
+  const list = useQuery({ queryKey, queryFn: calls.list });
+  const add = useMutation({
+    mutationFn: calls.add,
+    onSuccess: () => {
+      refresh();
+      void message.success(t('common.saved'));
+    },
+  });
+  const remove = useMutation({ mutationFn: calls.remove, onSuccess: refresh, onError: notifyError });
+  return { list, add, remove, refresh };
+}
