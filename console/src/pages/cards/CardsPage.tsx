@@ -3,26 +3,18 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { App, Button, Form, Input, Select, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import type { Card, CardStatus } from '../../api/client';
 import { ErrorAlert, useNotifyError } from '../../components/ErrorAlert';
 import { useFormat } from '../../components/format';
 import { serverPaging } from '../../components/paging';
+import { useUrlList } from '../../components/url-list';
 import { CardAllowance, CardStatusTag } from './card-labels';
 import { FILTER_NAMES, cardListQuery, downloadCardsCsv, type CardFilters } from './card-queries';
 import { GenerateCardsModal } from './GenerateCardsModal';
 import { BulkActions } from './BulkActions';
 
 const STATUSES: CardStatus[] = ['unused', 'active', 'banned', 'consumed'];
-
-function filtersOf(params: URLSearchParams): CardFilters {
-  const filters: Record<string, string> = {};
-  for (const name of FILTER_NAMES) {
-    const value = params.get(name);
-    if (value) filters[name] = value;
-  }
-  return filters as CardFilters;
-}
 
 /** The cards of a project: filters and paging in the address (so a filtered list can be shared), generation, export. */
 export function CardsPage() {
@@ -31,10 +23,7 @@ export function CardsPage() {
   const { message } = App.useApp();
   const notifyError = useNotifyError();
   const { projectId = '' } = useParams();
-  const [params, setParams] = useSearchParams();
-  const filters = filtersOf(params);
-  const page = Number(params.get('page') ?? 1);
-  const pageSize = Number(params.get('page_size') ?? 20);
+  const { filters, page, pageSize, show: showList, key } = useUrlList<CardFilters>(FILTER_NAMES, 20);
   const list = useQuery(cardListQuery(projectId, filters, page, pageSize));
   const [generating, setGenerating] = useState(false);
   const [selected, setSelected] = useState<number[]>([]);
@@ -46,9 +35,8 @@ export function CardsPage() {
   });
 
   const show = (next: CardFilters, nextPage = 1, nextSize = pageSize) => {
-    const entries = Object.entries(next).filter(([, value]) => typeof value === 'string' && value.trim() !== '');
     setSelected([]); // a selection belongs to the list it was made in
-    setParams({ ...Object.fromEntries(entries.map(([name, value]) => [name, String(value).trim()])), page: String(nextPage), page_size: String(nextSize) });
+    showList(next, nextPage, nextSize);
   };
 
   const columns = [
@@ -82,7 +70,7 @@ export function CardsPage() {
           </Button>
         </Space>
       </div>
-      <Form form={form} name="card-filters" layout="inline" className="filters" initialValues={filters} onFinish={(values) => show(values)} key={params.toString()}>
+      <Form form={form} name="card-filters" layout="inline" className="filters" initialValues={filters} onFinish={(values) => show(values)} key={key}>
         <Form.Item name="status">
           <Select aria-label={t('cards.status')} placeholder={t('cards.filters.status')} allowClear style={{ width: 150 }}
             options={STATUSES.map((status) => ({ value: status, label: t(`cards.statuses.${status}`) }))} />

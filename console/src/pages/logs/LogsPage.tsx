@@ -1,38 +1,23 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button, Form, Input, Select, Space, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useFormat } from '../../components/format';
 import { serverPaging } from '../../components/paging';
+import { useUrlList } from '../../components/url-list';
 import { FILTER_FAMILIES, LOG_FILTER_NAMES, isSuccessCode, logListQuery, type LogFilters, type LoginLog } from './log-queries';
-
-function filtersOf(params: URLSearchParams): LogFilters {
-  const filters: Record<string, string> = {};
-  for (const name of LOG_FILTER_NAMES) {
-    const value = params.get(name);
-    if (value) filters[name] = value;
-  }
-  return filters as LogFilters;
-}
 
 /** Every login attempt of a project, newest first, searchable by request id, device, result, family and interface. */
 export function LogsPage() {
   const { t } = useTranslation();
   const format = useFormat();
   const { projectId = '' } = useParams();
-  const [params, setParams] = useSearchParams();
-  const filters = filtersOf(params);
-  const page = Number(params.get('page') ?? 1);
-  const pageSize = Number(params.get('page_size') ?? 50);
+  const { filters, page, pageSize, show, key } = useUrlList<LogFilters>(LOG_FILTER_NAMES, 50);
   const list = useQuery(logListQuery(projectId, filters, page, pageSize));
   const [form] = Form.useForm<LogFilters>();
   const texts = 'operations.logs';
 
-  const show = (next: LogFilters, nextPage = 1, nextSize = pageSize) => {
-    const entries = Object.entries(next).filter(([, value]) => typeof value === 'string' && value.trim() !== '');
-    setParams({ ...Object.fromEntries(entries.map(([name, value]) => [name, String(value).trim()])), page: String(nextPage), page_size: String(nextSize) });
-  };
 
   const columns = [
     { title: t(`${texts}.time`), dataIndex: 'created_at', render: (at: string) => format.dateTime(at) },
@@ -58,7 +43,7 @@ export function LogsPage() {
       <div className="page-title">
         <Typography.Title level={1}>{t(`${texts}.title`)}</Typography.Title>
       </div>
-      <Form form={form} name="log-filters" layout="inline" className="filters" initialValues={filters} onFinish={(values) => show(values)} key={params.toString()}>
+      <Form form={form} name="log-filters" layout="inline" className="filters" initialValues={filters} onFinish={(values) => show(values)} key={key}>
         <Form.Item name="request_id">
           <Input aria-label={t(`${texts}.filters.requestId`)} placeholder={t(`${texts}.filters.requestId`)} allowClear maxLength={64} />
         </Form.Item>
