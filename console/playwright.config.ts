@@ -10,7 +10,9 @@ export default defineConfig({
   globalSetup: './e2e/global-setup.ts',
   fullyParallel: false,
   workers: 1,
-  retries: 0,
+  // One retry: a test that passes on it is reported as flaky (the JSON report's `flaky`), never hidden.
+  // Seen once in CI: the portal's unbind answer not arriving within 10 s (console/e2e/portal.spec.ts).
+  retries: 1,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   outputDir: './test-results',
