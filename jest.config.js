@@ -33,6 +33,7 @@ module.exports = {
       slowTestThreshold: 30,
       // One migrated template per run (embedded data directory or, with DATABASE_URL, a template
       // database); each test app starts from a copy of it, on stores of its own (test/support/stores.ts).
+      testEnvironment: '<rootDir>/test/support/embedded-environment.ts',
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },

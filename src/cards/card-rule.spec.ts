@@ -1,7 +1,5 @@
-import { PGlite } from '@electric-sql/pglite';
 import { ErrorCode } from '../core/errors/error-code';
-import { CardStatus } from './card.entity';
-import { cardRefusal, cardSql, clientExpiry, deviceRefusal, isCardExpired, loginRefusal } from './card-rule';
+import { cardRefusal, clientExpiry, deviceRefusal, isCardExpired, loginRefusal } from './card-rule';
 
 describe('card rule', () => {
   const now = Date.parse('2026-06-01T00:00:00Z');
@@ -50,71 +48,5 @@ describe('card rule', () => {
   it('shows a permanent card as 9999-12-31 23:59:59 and others in local time', () => {
     expect(clientExpiry({ expiresAt: null }, 'UTC')).toBe('9999-12-31 23:59:59');
     expect(clientExpiry({ expiresAt: at('2026-06-01T10:00:00Z') }, 'Asia/Shanghai')).toBe('2026-06-01 18:00:00');
-  });
-});
-
-/**
- * The SQL form of the rule against the TypeScript form, on a real PostgreSQL (embedded): every
- * status, with expiries a millisecond before, exactly at and after "now", bound and not bound.
- */
-describe('card rule in SQL', () => {
-  let db: PGlite;
-  const now = new Date('2026-06-01T00:00:00.000Z');
-  const statuses: CardStatus[] = ['unused', 'active', 'banned', 'consumed'];
-  const expiries = [null, new Date(now.getTime() - 1), now, new Date(now.getTime() + 1)];
-  const kinds = [
-    { kind: 'time' as const, usesLeft: null },
-    { kind: 'count' as const, usesLeft: 0 },
-    { kind: 'count' as const, usesLeft: 1 },
-  ];
-  const cases = statuses.flatMap((status) =>
-    expiries.flatMap((expiresAt) => kinds.flatMap((uses) => [true, false].map((bound) => ({ status, expiresAt, ...uses, bound })))),
-  );
-
-  beforeAll(async () => {
-    db = await PGlite.create();
-    await db.exec(`CREATE TABLE cards (id int PRIMARY KEY, status text NOT NULL, expires_at timestamptz, kind text NOT NULL, uses_left int);
-      CREATE TABLE card_devices (card_id int NOT NULL, machine_code text NOT NULL);`);
-    for (const [id, c] of cases.entries()) {
-      await db.query('INSERT INTO cards VALUES ($1, $2, $3, $4, $5)', [id, c.status, c.expiresAt, c.kind, c.usesLeft]);
-      if (c.bound) await db.query("INSERT INTO card_devices VALUES ($1, 'this-device')", [id]);
-    }
-  }, 30_000);
-  afterAll(() => db?.close());
-
-  /** `$1` is "now"; `$2` the machine code (referenced by every predicate, so both are always bound). */
-  async function idsWhere(predicate: string): Promise<number[]> {
-    const sql = `SELECT c.id FROM cards c WHERE $2::text IS NOT NULL AND ${predicate} ORDER BY c.id`;
-    const result = await db.query<{ id: number }>(sql, [now, 'this-device']);
-    return result.rows.map((row) => row.id);
-  }
-  const idsOf = (keep: (c: (typeof cases)[number]) => boolean) => [...cases.entries()].filter(([, c]) => keep(c)).map(([id]) => id);
-
-  it('finds the expired cards isCardExpired finds, the one expiring exactly now included', async () => {
-    expect(await idsWhere(cardSql.expired('c', '$1::timestamptz'))).toEqual(idsOf((c) => isCardExpired(c, now.getTime())));
-  });
-
-  it('finds the usable cards cardRefusal lets through', async () => {
-    expect(await idsWhere(cardSql.usable('c', '$1::timestamptz'))).toEqual(idsOf((c) => cardRefusal(c, now.getTime()) === null));
-  });
-
-  it('admits the devices deviceRefusal admits', async () => {
-    const admitted = await idsWhere(cardSql.admitsDevice('c', '$2', '$1::timestamptz'));
-    expect(admitted).toEqual(idsOf((c) => deviceRefusal(c, c.bound, now.getTime()) === null));
-    expect(admitted.length).toBeGreaterThan(0);
-  });
-
-  it('lets a repeat login through exactly where the login rules and the device rule both would', async () => {
-    const admitted = await idsWhere(cardSql.admitsRepeatLogin('c', '$2', '$1::timestamptz'));
-    expect(admitted).toEqual(idsOf((c) => loginRefusal(c, now.getTime()) === null && deviceRefusal(c, c.bound, now.getTime()) === null));
-    expect(admitted.length).toBeGreaterThan(0);
-  });
-
-  it('takes one use of a count card and none of a time card', async () => {
-    const { rows } = await db.query<{ kind: string; after: number | null }>(
-      `SELECT c.kind, ${cardSql.takeUse('c')} AS after FROM cards c WHERE c.uses_left IS DISTINCT FROM 0 AND $1::timestamptz IS NOT NULL AND $2::text IS NOT NULL`,
-      [now, 'x'],
-    );
-    expect(new Set(rows.map((row) => `${row.kind}:${row.after}`))).toEqual(new Set(['time:null', 'count:0']));
   });
 });

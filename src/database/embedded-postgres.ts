@@ -14,12 +14,32 @@ import { join, resolve } from 'node:path';
  */
 const SPARE_CONNECTIONS = 4;
 
+/** Embedded databases already running and migrated: the test harness's pool (test/support/embedded-pool.ts). */
+export interface EmbeddedSource {
+  take(): Promise<{ host: string; port: number; give(): Promise<void> }>;
+}
+
+let source: EmbeddedSource | undefined;
+
+/**
+ * For the test harness only: from now on start() takes a database from `next` instead of starting
+ * PGlite in DATA_DIR (about a second of CPU per test app), and stop() gives it back.
+ */
+export function useEmbeddedSource(next: EmbeddedSource | undefined): void {
+  source = next;
+}
+
 export class EmbeddedPostgres {
   private db?: PGlite;
   private server?: PGLiteSocketServer;
   private socketDir?: string;
+  private lease?: Awaited<ReturnType<EmbeddedSource['take']>>;
 
   async start(dataDir: string): Promise<{ host: string; port: number }> {
+    if (source) {
+      this.lease = await source.take();
+      return { host: this.lease.host, port: this.lease.port };
+    }
     const pgData = resolve(dataDir, 'pgdata');
     mkdirSync(pgData, { recursive: true });
     this.db = await PGlite.create(pgData);
@@ -31,6 +51,9 @@ export class EmbeddedPostgres {
   }
 
   async stop(): Promise<void> {
+    const lease = this.lease;
+    this.lease = undefined;
+    await lease?.give();
     await this.server?.stop();
     await this.db?.close();
     if (this.socketDir) rmSync(this.socketDir, { recursive: true, force: true });

@@ -1,11 +1,13 @@
+import { PGlite } from '@electric-sql/pglite';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { MIGRATIONS } from '../../migrations';
 import { EmbeddedPostgres } from '../../src/database/embedded-postgres';
 import { runMigrations } from '../../src/database/migrate';
+import { EMBEDDED_DUMP_ENV } from './embedded-pool';
 import { EMBEDDED_TEMPLATE_ENV, PG_TEMPLATE_ENV, quoteIdent, runDatabasePrefix, withDatabase, withPg } from './stores';
 
 /** Names this run in the databases it makes (the Jest main process id: unique among live runs of a host). */
@@ -32,7 +34,9 @@ export default async function globalSetup(): Promise<void> {
     process.env[PG_TEMPLATE_ENV] = template;
     return;
   }
-  process.env[EMBEDDED_TEMPLATE_ENV] = await embeddedTemplate();
+  const template = await embeddedTemplate();
+  process.env[EMBEDDED_TEMPLATE_ENV] = template.dataDir;
+  process.env[EMBEDDED_DUMP_ENV] = template.dump;
 }
 
 const ROOT = join(__dirname, '..', '..');
@@ -45,7 +49,7 @@ const CACHE_KEEP_MS = 3600_000;
  * code that runs them and starts PGlite, the PGlite version): a run after a change to any of them
  * migrates a new one. Test apps only ever copy it.
  */
-async function embeddedTemplate(): Promise<string> {
+async function embeddedTemplate(): Promise<{ dataDir: string; dump: string }> {
   const digest = createHash('sha256');
   const inputs = [
     ...readdirSync(join(ROOT, 'migrations')).sort().map((name) => join(ROOT, 'migrations', name)),
@@ -57,11 +61,12 @@ async function embeddedTemplate(): Promise<string> {
   for (const file of inputs) digest.update(file.slice(ROOT.length)).update('\0').update(readFileSync(file)).update('\0');
   const key = digest.digest('hex').slice(0, 16);
   const cached = join(CACHE_DIR, key);
+  const made = { dataDir: join(cached, 'pgdata'), dump: join(cached, DUMP_FILE) };
   mkdirSync(CACHE_DIR, { recursive: true });
   pruneTemplates(key);
-  if (existsSync(join(cached, 'pgdata', 'PG_VERSION'))) {
+  if (existsSync(made.dump)) {
     utimesSync(cached, new Date(), new Date()); // in use: not pruned by another run
-    return join(cached, 'pgdata');
+    return made;
   }
   const dataDir = mkdtempSync(join(CACHE_DIR, `${key}.tmp-`));
   try {
@@ -72,6 +77,7 @@ async function embeddedTemplate(): Promise<string> {
     } finally {
       await embedded.stop();
     }
+    await dumpDataDir(join(dataDir, 'pgdata'), join(dataDir, DUMP_FILE));
     try {
       renameSync(dataDir, cached);
     } catch {
@@ -81,7 +87,19 @@ async function embeddedTemplate(): Promise<string> {
     rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
-  return join(cached, 'pgdata');
+  return made;
+}
+
+/** The same data directory as one file, for the test workers' in-memory databases (embedded-pool.ts). */
+const DUMP_FILE = 'pgdata.tar';
+
+async function dumpDataDir(dataDir: string, file: string): Promise<void> {
+  const db = await PGlite.create(dataDir);
+  try {
+    writeFileSync(file, Buffer.from(await (await db.dumpDataDir('none')).arrayBuffer()));
+  } finally {
+    await db.close();
+  }
 }
 
 /** Removes templates of other migrations (and failed attempts) that no run used for an hour. */

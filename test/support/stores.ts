@@ -5,6 +5,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
+import { EMBEDDED_POOL_GLOBAL, EmbeddedPool } from './embedded-pool';
 
 /**
  * Where each test app keeps its state, so that no two test apps (and no two Jest workers) ever see
@@ -53,6 +54,11 @@ export async function withPg<T>(databaseUrl: string, fn: (db: DataSource) => Pro
   }
 }
 
+/** The worker's pool of migrated embedded databases, when the e2e environment provides one. */
+export function embeddedPool(): EmbeddedPool | undefined {
+  return (globalThis as Record<string, unknown>)[EMBEDDED_POOL_GLOBAL] as EmbeddedPool | undefined;
+}
+
 export interface AppStores {
   /** Environment for the app: DATA_DIR always, DATABASE_URL and REDIS_URL when the run uses them. */
   env: Record<string, string>;
@@ -77,7 +83,8 @@ export async function acquireStores(wanted: { DATABASE_URL?: string; REDIS_URL?:
       releases.push(database.drop);
     } else {
       const template = process.env[EMBEDDED_TEMPLATE_ENV];
-      if (template) cpSync(template, join(dataDir, 'pgdata'), { recursive: true });
+      // With the worker's pool (embedded-environment.ts) the app takes a database from it instead.
+      if (template && !embeddedPool()) cpSync(template, join(dataDir, 'pgdata'), { recursive: true });
       env.DATABASE_URL = '';
     }
     if (wanted.REDIS_URL) {

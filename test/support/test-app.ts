@@ -4,7 +4,10 @@ import request from 'supertest';
 import { createApp } from '../../src/bootstrap/create-app';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
 import { JsonLogger } from '../../src/core/logging/json-logger';
-import { acquireStores, AppStores } from './stores';
+import { useEmbeddedSource } from '../../src/database/embedded-postgres';
+import { acquireStores, AppStores, embeddedPool } from './stores';
+
+useEmbeddedSource(embeddedPool());
 
 export const ADMIN_PASSWORD = 'admin-password-for-tests';
 
