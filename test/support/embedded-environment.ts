@@ -1,18 +1,24 @@
 import { TestEnvironment } from 'jest-environment-node';
 import { EMBEDDED_DUMP_ENV, EMBEDDED_POOL_GLOBAL, EmbeddedPool } from './embedded-pool';
+import { PostgresPool } from './postgres-pool';
+import { PG_TEMPLATE_ENV, POSTGRES_POOL_GLOBAL } from './stores';
 
 /**
- * The e2e test environment: Node's, plus the worker's pool of embedded databases. Jest loads this
- * module once per worker (outside the module registry it gives each test file), so the pool, and
- * the PGlite instances in it, outlive a file and serve the next one.
+ * The e2e test environment: Node's, plus the worker's pools of test databases (embedded, and with
+ * DATABASE_URL PostgreSQL). Jest loads this module once per worker (outside the module registry it
+ * gives each test file), so the pools, and the databases in them, outlive a file and serve the next.
  */
 let pool: EmbeddedPool | undefined;
+let postgres: PostgresPool | undefined;
 
 export default class EmbeddedEnvironment extends TestEnvironment {
   override async setup(): Promise<void> {
     await super.setup();
     const dump = process.env[EMBEDDED_DUMP_ENV];
     if (dump) this.global[EMBEDDED_POOL_GLOBAL] = pool ??= new EmbeddedPool(dump);
+    const template = process.env[PG_TEMPLATE_ENV];
+    const databaseUrl = process.env.DATABASE_URL;
+    if (template && databaseUrl) this.global[POSTGRES_POOL_GLOBAL] = postgres ??= new PostgresPool(databaseUrl, template);
   }
 
   override async teardown(): Promise<void> {

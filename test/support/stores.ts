@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
 import { EMBEDDED_POOL_GLOBAL, EmbeddedPool } from './embedded-pool';
+import type { PostgresPool } from './postgres-pool';
 
 /**
  * Where each test app keeps its state, so that no two test apps (and no two Jest workers) ever see
@@ -54,6 +55,15 @@ export async function withPg<T>(databaseUrl: string, fn: (db: DataSource) => Pro
   }
 }
 
+/** Where embedded-environment.ts hands each test file its worker's pool of PostgreSQL databases. */
+export const POSTGRES_POOL_GLOBAL = '__ckPostgresPool';
+
+/** The worker's pool of PostgreSQL databases cloned from the run's template of `databaseUrl`, when the e2e environment provides one. */
+export function postgresPool(databaseUrl: string): PostgresPool | undefined {
+  const pool = (globalThis as Record<string, unknown>)[POSTGRES_POOL_GLOBAL] as PostgresPool | undefined;
+  return pool?.baseUrl === databaseUrl ? pool : undefined;
+}
+
 /** The worker's pool of migrated embedded databases, when the e2e environment provides one. */
 export function embeddedPool(): EmbeddedPool | undefined {
   return (globalThis as Record<string, unknown>)[EMBEDDED_POOL_GLOBAL] as EmbeddedPool | undefined;
@@ -78,9 +88,9 @@ export async function acquireStores(wanted: { DATABASE_URL?: string; REDIS_URL?:
   const env: Record<string, string> = { DATA_DIR: dataDir };
   try {
     if (wanted.DATABASE_URL) {
-      const database = await createDatabase(wanted.DATABASE_URL);
+      const database = (await postgresPool(wanted.DATABASE_URL)?.take()) ?? (await createDatabase(wanted.DATABASE_URL));
       env.DATABASE_URL = database.url;
-      releases.push(database.drop);
+      releases.push(database.release);
     } else {
       const template = process.env[EMBEDDED_TEMPLATE_ENV];
       // With the worker's pool (embedded-environment.ts) the app takes a database from it instead.
@@ -121,7 +131,7 @@ async function releaseAll(releases: Array<() => Promise<void>>): Promise<void> {
 let databaseCounter = 0;
 
 /** A database of its own for one app: a copy of the run's migrated template, dropped at release. */
-async function createDatabase(databaseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+async function createDatabase(databaseUrl: string): Promise<{ url: string; release: () => Promise<void> }> {
   const template = process.env[PG_TEMPLATE_ENV];
   if (!template) throw new Error(`${PG_TEMPLATE_ENV} is not set: the e2e global setup makes the template database (jest.config.js)`);
   databaseCounter += 1;
@@ -130,7 +140,7 @@ async function createDatabase(databaseUrl: string): Promise<{ url: string; drop:
   // back. Global teardown drops every `<template>_%` left over.
   const name = `${template}_${process.pid.toString(36)}_${databaseCounter}${randomBytes(3).toString('hex')}`;
   await withPg(databaseUrl, (client) => client.query(`CREATE DATABASE ${quoteIdent(name)} TEMPLATE ${quoteIdent(template)}`));
-  return { url: withDatabase(databaseUrl, name), drop: () => dropDatabase(databaseUrl, name) };
+  return { url: withDatabase(databaseUrl, name), release: () => dropDatabase(databaseUrl, name) };
 }
 
 /**

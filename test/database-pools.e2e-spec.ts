@@ -1,22 +1,51 @@
-import { DataSource } from 'typeorm';
-import { EmbeddedLease } from './support/embedded-pool';
-import { embeddedPool } from './support/stores';
+import { DataSource, DataSourceOptions } from 'typeorm';
+import { embeddedPool, postgresPool } from './support/stores';
+
+interface Lease {
+  options: Partial<DataSourceOptions>;
+  give(): Promise<void>;
+}
+
+/** The pools of this run: the embedded one always, PostgreSQL's with DATABASE_URL. */
+const embedded = embeddedPool();
+const postgres = process.env.DATABASE_URL ? postgresPool(process.env.DATABASE_URL) : undefined;
+const pools: Array<[string, () => Promise<Lease>]> = [];
+if (embedded) {
+  pools.push([
+    'embedded',
+    async () => {
+      const lease = await embedded.take();
+      return { options: { host: lease.host, port: lease.port, username: 'postgres', database: 'postgres' }, give: lease.give };
+    },
+  ]);
+}
+if (postgres) {
+  pools.push([
+    'PostgreSQL',
+    async () => {
+      const lease = await postgres.take();
+      return { options: { url: lease.url }, give: lease.release };
+    },
+  ]);
+}
 
 /**
- * The worker's pool of embedded databases (test/support/embedded-pool.ts) hands a database given
- * back to the next test app: what one app wrote must never be seen by the next one.
+ * The workers' pools of test databases (test/support/embedded-pool.ts, postgres-pool.ts) hand a
+ * database given back to the next test app: what one app wrote must never be seen by the next one.
  */
-const pool = embeddedPool();
-(pool ? describe : describe.skip)('embedded database pool of the test workers (e2e)', () => {
+describe.each(pools)('%s database pool of the test workers (e2e)', (_, take) => {
   type Client = DataSource & { end(): Promise<void> };
-  async function connect(lease: EmbeddedLease): Promise<Client> {
-    const db = new DataSource({ type: 'postgres', host: lease.host, port: lease.port, username: 'postgres', database: 'postgres', poolSize: 1 });
+  async function connect(lease: Lease): Promise<Client> {
+    const db = new DataSource({ type: 'postgres', ...lease.options, poolSize: 1 } as DataSourceOptions);
     await db.initialize();
     return Object.assign(db, { end: () => db.destroy() });
   }
   /** A user with a token: the token's id comes from a sequence. */
   async function addToken(client: Client, username: string): Promise<string> {
-    const [user] = await client.query<Array<{ id: string }>>(`INSERT INTO admin_users (username, password_hash, role) VALUES ($1, 'x', 'author') RETURNING id`, [username]);
+    const [user] = await client.query<Array<{ id: string }>>(
+      `INSERT INTO admin_users (username, password_hash, role) VALUES ($1, 'x', 'author') RETURNING id`,
+      [username],
+    );
     const [token] = await client.query<Array<{ id: string }>>(
       `INSERT INTO admin_tokens (token_hash, user_id, expires_at) VALUES (md5($1) || md5($1), $2, now()) RETURNING id`,
       [username, user.id],
@@ -26,7 +55,7 @@ const pool = embeddedPool();
   const count = async (client: Client, sql: string) => Number((await client.query<Array<{ n: string }>>(sql))[0].n);
 
   it('gives the next app the template: rows, sequences and settings as migrated', async () => {
-    const first = await pool!.take();
+    const first = await take();
     let client = await connect(first);
     const templateSettings: unknown[] = await client.query('SELECT * FROM platform_settings');
     await client.query(`UPDATE platform_settings SET connect_opening_mode = 'self_service'`);
@@ -36,7 +65,7 @@ const pool = embeddedPool();
     await client.end();
     await first.give();
 
-    const second = await pool!.take();
+    const second = await take();
     client = await connect(second);
     try {
       expect(await count(client, `SELECT count(*) AS n FROM admin_users WHERE username LIKE 'leftover%'`)).toBe(0);
@@ -50,16 +79,18 @@ const pool = embeddedPool();
   });
 
   it('never hands on a database whose schema a test changed', async () => {
-    const first = await pool!.take();
+    const first = await take();
     let client = await connect(first);
     await client.query('ALTER TABLE cards ADD COLUMN pool_probe integer');
     await client.end();
     await first.give();
 
-    const second = await pool!.take();
+    const second = await take();
     client = await connect(second);
     try {
-      expect(await count(client, `SELECT count(*) AS n FROM information_schema.columns WHERE column_name = 'pool_probe'`)).toBe(0);
+      expect(await count(client, `SELECT count(*) AS n FROM information_schema.columns WHERE column_name = 'pool_probe'`)).toBe(
+        0,
+      );
     } finally {
       await client.end();
       await second.give();
