@@ -1,9 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
-import { App, Checkbox, Form, Input, InputNumber, Modal, Radio, Space, Typography } from 'antd';
+import { App, Form, Input, InputNumber, Modal, Radio, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api, type Card } from '../../api/client';
 import { unwrap } from '../../api/errors';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { SeatLimitInputs } from './SeatLimitInputs';
 import { LIMITS, changesOf, editableParts, expiryChanged, initialValues, type CardEditValues } from './card-edit';
 
 interface Props {
@@ -86,15 +87,8 @@ export function CardEditModal({ projectId, card, onSaved, onClose }: Props) {
           <InputNumber precision={0} style={{ width: 220 }} />
         </Form.Item>
         <Form.Item {...field('seats')}>
-          <Space wrap>
-            <Form.Item name="concurrent_limit" noStyle
-              rules={[{ required: !unlimitedSeats, message: t('cardsManage.edit.between', { min: 1, max: LIMITS.seats }) }, integer(1, LIMITS.seats)]}>
-              <InputNumber precision={0} disabled={unlimitedSeats} aria-label={t('cardsManage.edit.seats.label')} />
-            </Form.Item>
-            <Form.Item name="unlimited_seats" valuePropName="checked" noStyle>
-              <Checkbox>{t('generate.unlimitedSeats')}</Checkbox>
-            </Form.Item>
-          </Space>
+          <SeatLimitInputs label={t('cardsManage.edit.seats.label')} unlimited={unlimitedSeats}
+            rules={[{ required: !unlimitedSeats, message: t('cardsManage.edit.between', { min: 1, max: LIMITS.seats }) }, integer(1, LIMITS.seats)]} />
         </Form.Item>
         <Form.Item name="note" {...field('note')} rules={[{ max: LIMITS.note }]}>
           <Input.TextArea maxLength={LIMITS.note} showCount autoSize={{ minRows: 1, maxRows: 4 }} />
