@@ -91,6 +91,7 @@ describe('cards admin API (e2e)', () => {
           last_login_at: null,
           note: null,
           batch_id: body.batch_id,
+          created_at: expect.stringMatching(ISO),
           devices: [],
         });
         expect(await getCard(project, card.id)).toEqual(card);
@@ -377,6 +378,75 @@ describe('cards admin API (e2e)', () => {
         expectAdminError(res, 400, BAD_REQUEST, field);
         expect(res.headers['content-type']).toMatch(/json/);
       }
+    });
+  });
+
+  describe('sort', () => {
+    let p: Project;
+    /** c[0..2] of the first batch, c[3..5] of the second (created later), ids ascending. */
+    let c: number[];
+
+    beforeAll(async () => {
+      p = await a.client.createProject();
+      const first = await generate(p, { count: 3, duration_seconds: 3600 });
+      const second = await generate(p, { count: 3, duration_seconds: 3600 });
+      c = [...first.items, ...second.items].map((card) => card.id);
+      const at = (days: number) => new Date(Date.now() + days * DAY);
+      const tomorrow = at(1);
+      const twoDaysAgo = at(-2);
+      // Expiry: c0 +2d, c1 and c3 +1d (a tie), c2 -1d; c4 and c5 none. Last login: c2 and c5 tie, c4 never.
+      await activate(c[0], at(2), { lastLoginAt: at(-1) });
+      await activate(c[1], tomorrow, { lastLoginAt: at(-3) });
+      await activate(c[2], at(-1), { lastLoginAt: twoDaysAgo });
+      await activate(c[3], tomorrow, { lastLoginAt: at(-4) });
+      await activate(c[5], null, { lastLoginAt: twoDaysAgo });
+    });
+
+    const idsOf = async (query: string) => (await list(p, query)).items.map((card) => card.id);
+    const pick = (...indexes: number[]) => indexes.map((i) => c[i]);
+
+    it.each<[string, number[]]>([
+      ['', [5, 4, 3, 2, 1, 0]],
+      ['&sort=-created_at', [5, 4, 3, 2, 1, 0]],
+      ['&sort=created_at', [0, 1, 2, 3, 4, 5]],
+      ['&sort=expires_at', [2, 1, 3, 0, 4, 5]],
+      ['&sort=-expires_at', [0, 3, 1, 2, 5, 4]],
+      ['&sort=last_login_at', [3, 1, 2, 5, 0, 4]],
+      ['&sort=-last_login_at', [0, 5, 2, 1, 3, 4]],
+    ])('orders by %s (ties by id, cards without the value last either way)', async (query, order) => {
+      expect(await idsOf(query)).toEqual(pick(...order));
+    });
+
+    it('orders by code either way', async () => {
+      const cards = (await list(p, '&sort=code')).items;
+      const codes = cards.map((card) => card.code);
+      expect(codes).toEqual([...codes].sort());
+      expect((await list(p, '&sort=-code')).items.map((card) => card.code)).toEqual([...codes].reverse());
+    });
+
+    it.each(['created_at', '-created_at', 'expires_at', '-expires_at', 'last_login_at', '-last_login_at'])(
+      'pages by %s without repeating or skipping a card, with the filters applied',
+      async (sort) => {
+        const whole = await idsOf(`&sort=${sort}`);
+        const paged: number[] = [];
+        for (let page = 1; page <= 6; page++) {
+          const body = (await a.client.get(`${cardsOf(p)}?sort=${sort}&page_size=1&page=${page}`).expect(200)).body as PageBody<CardBody>;
+          expect(body.total).toBe(6);
+          paged.push(...body.items.map((card) => card.id));
+        }
+        expect(paged).toEqual(whole);
+        expect(await idsOf(`&sort=${sort}&activated=true`)).toEqual(whole.filter((id) => id !== c[4]));
+      },
+    );
+
+    it.each(['id', 'created', '+code', 'CODE', '-', ''])('refuses sort=%s (400 naming sort)', async (sort) => {
+      expectAdminError(await a.client.get(`${cardsOf(p)}?sort=${sort}`), 400, BAD_REQUEST, 'sort');
+    });
+
+    it('is not a criterion of the export or of a bulk filter (both refuse it)', async () => {
+      expectAdminError(await a.client.get(`${cardsOf(p)}/export.csv?sort=code`), 400, BAD_REQUEST, 'sort');
+      expectAdminError(await a.client.post(`${cardsOf(p)}/bulk`, { action: 'ban', filter: { sort: 'code' } }), 400, BAD_REQUEST, 'sort');
+      expect((await list(p, '&status=banned')).total).toBe(0);
     });
   });
 

@@ -1659,6 +1659,11 @@ export interface components {
             last_login_at: string | null;
             note: string | null;
             batch_id: string | null;
+            /**
+             * Format: date-time
+             * @description when the card was generated or imported
+             */
+            created_at: string;
             devices: components["schemas"]["CardDeviceView"][];
         };
         CardBatchView: {
@@ -4299,6 +4304,8 @@ export interface operations {
                 expires_from?: string;
                 /** @description expires before (cards without an expiry never match) */
                 expires_to?: string;
+                /** @description `-` = descending; ties in id order (same direction); cards without an expiry or a login come last either way */
+                sort?: "created_at" | "-created_at" | "expires_at" | "-expires_at" | "last_login_at" | "-last_login_at" | "code" | "-code";
             };
             header?: never;
             path: {

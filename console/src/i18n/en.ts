@@ -2,6 +2,7 @@ import { accessEn } from './access';
 import { contentEn } from './content';
 import { connectEn } from './connect';
 import { bulkEn } from './bulk';
+import { cardsManageEn } from './cards-manage';
 import { usersEn } from './users';
 import { portalEn } from './portal';
 import { platformEn } from './platform';
@@ -102,6 +103,7 @@ export const en = {
   content: contentEn,
   connect: connectEn,
   bulk: bulkEn,
+  cardsManage: cardsManageEn,
   users: usersEn,
   portal: portalEn,
   platform: platformEn,

@@ -3,6 +3,7 @@ import { accessZhCN } from './access';
 import { contentZhCN } from './content';
 import { connectZhCN } from './connect';
 import { bulkZhCN } from './bulk';
+import { cardsManageZhCN } from './cards-manage';
 import { usersZhCN } from './users';
 import { portalZhCN } from './portal';
 import { platformZhCN } from './platform';
@@ -103,6 +104,7 @@ export const zhCN: Texts = {
   content: contentZhCN,
   connect: connectZhCN,
   bulk: bulkZhCN,
+  cardsManage: cardsManageZhCN,
   users: usersZhCN,
   portal: portalZhCN,
   platform: platformZhCN,

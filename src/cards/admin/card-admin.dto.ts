@@ -91,6 +91,10 @@ export class UpdateCardDto {
   concurrent_limit?: number | null;
 }
 
+/** The list's orders: a column, `-` before it for descending (card-filters.ts `cardOrder`). */
+export const CARD_SORTS = ['created_at', '-created_at', 'expires_at', '-expires_at', 'last_login_at', '-last_login_at', 'code', '-code'] as const;
+export type CardSort = (typeof CARD_SORTS)[number];
+
 /**
  * The card filters of the list, the CSV export and bulk actions (one builder: card-filters.ts).
  * Ranges are half-open: `*_from` ≤ time < `*_to`.
@@ -133,10 +137,17 @@ export class ListCardsQuery extends PageQuery {
   @ApiPropertyOptional({ format: 'date-time', description: 'expires before (cards without an expiry never match)' })
   @IsOptional() @IsIsoInstant()
   expires_to?: string;
+
+  @ApiPropertyOptional({
+    enum: CARD_SORTS, default: '-created_at',
+    description: '`-` = descending; ties in id order (same direction); cards without an expiry or a login come last either way',
+  })
+  @IsOptional() @IsIn(CARD_SORTS)
+  sort?: CardSort;
 }
 
-/** The list's filters without paging: the CSV export holds every matching card. */
-export class ExportCardsQuery extends OmitType(ListCardsQuery, ['page', 'page_size'] as const) {}
+/** The list's filters without paging or order: the CSV export holds every matching card, oldest first. */
+export class ExportCardsQuery extends OmitType(ListCardsQuery, ['page', 'page_size', 'sort'] as const) {}
 
 /** Every criterion of the filter builder; a bulk filter needs at least one of them, or `all: true`. */
 export const CARD_FILTER_KEYS = [

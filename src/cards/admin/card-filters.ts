@@ -1,7 +1,7 @@
 import { SelectQueryBuilder } from 'typeorm';
 import { cardSql } from '../card-rule';
 import { Card } from '../card.entity';
-import { CARD_FILTER_KEYS, CardFilters } from './card-admin.dto';
+import { CARD_FILTER_KEYS, CardFilters, CardSort } from './card-admin.dto';
 import { parseIsoInstant } from './iso-instant';
 
 /** `%`, `_` and `\` taken literally in a LIKE pattern (with `ESCAPE '\'`). */
@@ -47,4 +47,17 @@ export function applyCardFilters<T extends SelectQueryBuilder<Card>>(qb: T, alia
     qb.andWhere(`${c}.${column} ${op} :f_${key}`, { [`f_${key}`]: instant });
   }
   return qb;
+}
+
+/**
+ * Orders `qb` by `sort` (default newest first), then by id in the same direction so that pages
+ * never overlap or skip among equal values (a batch shares one created_at). A card with no expiry
+ * or no login yet has nothing to compare: it comes last in both directions.
+ */
+export function orderCards<T extends SelectQueryBuilder<Card>>(qb: T, alias: string, sort: CardSort = '-created_at'): T {
+  const descending = sort.startsWith('-');
+  const column = descending ? sort.slice(1) : sort;
+  const direction = descending ? 'DESC' : 'ASC';
+  const nullable = column === 'expires_at' || column === 'last_login_at';
+  return qb.orderBy(`${alias}.${column}`, direction, nullable ? 'NULLS LAST' : undefined).addOrderBy(`${alias}.id`, direction);
 }

@@ -13,7 +13,7 @@ import { JsonLogger } from '../../core/logging/json-logger';
 import type { IncomingMessage } from 'node:http';
 import { BulkCardsDto, CardFilters, ExportCardsQuery, ListCardsQuery, UpdateCardDto } from './card-admin.dto';
 import { CardView, toCardView, toCardViews } from './card.view';
-import { applyCardFilters } from './card-filters';
+import { applyCardFilters, orderCards } from './card-filters';
 import { BulkResult, CardsBulk, UNBAN_SQL } from './cards-bulk';
 import { cardsCsvHeader, cardsCsvRows } from './cards-csv';
 import { readCsvBody } from './cards-import';
@@ -43,8 +43,7 @@ export class CardsAdminService {
 
   async list(actor: AdminPrincipal, projectId: string, query: ListCardsQuery): Promise<Page<CardView>> {
     const project = await this.access.find(actor, projectId);
-    const [rows, total] = await this.filtered(project.id, query)
-      .orderBy('c.id', 'DESC')
+    const [rows, total] = await orderCards(this.filtered(project.id, query), 'c', query.sort)
       .skip(query.skip)
       .take(query.page_size)
       .getManyAndCount();

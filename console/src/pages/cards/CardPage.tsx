@@ -1,5 +1,6 @@
-import { StopOutlined, UndoOutlined } from '@ant-design/icons';
+import { EditOutlined, StopOutlined, UndoOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { App, Button, Card as Panel, Descriptions, Space, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -11,10 +12,11 @@ import { useFormat } from '../../components/format';
 import { PageLoading } from '../../components/PageLoading';
 import { CardAllowance, CardStatusTag } from './card-labels';
 import { cardKeys, cardQuery } from './card-queries';
+import { CardEditModal } from './CardEditModal';
 
 type Device = Schemas['CardDeviceView'];
 
-/** One card: everything about it, its devices (unbind), ban and unban — each destructive step confirmed first. */
+/** One card: everything about it, its edits, its devices (unbind), ban and unban — each destructive step confirmed first. */
 export function CardPage() {
   const { t } = useTranslation();
   const format = useFormat();
@@ -25,6 +27,7 @@ export function CardPage() {
   const { projectId = '', cardId: cardParam = '' } = useParams();
   const cardId = Number(cardParam);
   const card = useQuery({ ...cardQuery(projectId, cardId), enabled: Number.isInteger(cardId) });
+  const [editing, setEditing] = useState(false);
   const refresh = (updated?: Card) => {
     if (updated) queries.setQueryData(cardKeys.one(projectId, cardId), updated);
     void queries.invalidateQueries({ queryKey: cardKeys.ofProject(projectId) });
@@ -65,6 +68,7 @@ export function CardPage() {
         </Typography.Title>
         <Space wrap>
           <Link to={`/projects/${projectId}/cards`}>{t('cards.title')}</Link>
+          <Button icon={<EditOutlined />} onClick={() => setEditing(true)}>{t('cardsManage.edit.open')}</Button>
           {c.status === 'banned' ? (
             <Button icon={<UndoOutlined />} onClick={() => setStatus.mutate('active')} loading={setStatus.isPending}>
               {t('cards.unban')}
@@ -88,6 +92,7 @@ export function CardPage() {
         <Descriptions.Item label={t('cards.batch')}>
           {c.batch_id ? <Link to={`/projects/${projectId}/cards?batch_id=${c.batch_id}`}>{c.batch_id}</Link> : t('common.none')}
         </Descriptions.Item>
+        <Descriptions.Item label={t('cardsManage.created')}>{format.dateTime(c.created_at)}</Descriptions.Item>
         <Descriptions.Item label={t('cards.note')}>{c.note ?? ''}</Descriptions.Item>
       </Descriptions>
       <Panel title={`${t('cards.devices')} (${c.devices.length} / ${c.device_limit})`} size="small">
@@ -112,6 +117,9 @@ export function CardPage() {
           ]}
         />
       </Panel>
+      {editing && (
+        <CardEditModal projectId={projectId} card={c} onClose={() => setEditing(false)} onSaved={(updated) => { refresh(updated); setEditing(false); }} />
+      )}
     </>
   );
 }

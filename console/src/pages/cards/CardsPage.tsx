@@ -1,4 +1,4 @@
-import { DownloadOutlined, PlusOutlined } from '@ant-design/icons';
+import { DownloadOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { App, Button, Form, Input, Select, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
@@ -10,22 +10,28 @@ import { useFormat } from '../../components/format';
 import { serverPaging } from '../../components/paging';
 import { useUrlList } from '../../components/url-list';
 import { CardAllowance, CardStatusTag } from './card-labels';
-import { FILTER_NAMES, cardListQuery, downloadCardsCsv, type CardFilters } from './card-queries';
+import { FILTER_NAMES, cardListQuery, downloadCardsCsv, type CardFilters, type CardSort } from './card-queries';
+import { SORT_DIRECTIONS, columnOrder, readSort, sortOf, type SortableColumn } from './card-sort';
 import { GenerateCardsModal } from './GenerateCardsModal';
+import { ImportCardsModal } from './ImportCardsModal';
 import { BulkActions } from './BulkActions';
 
 const STATUSES: CardStatus[] = ['unused', 'active', 'banned', 'consumed'];
 
-/** The cards of a project: filters and paging in the address (so a filtered list can be shared), generation, export. */
+/** The cards of a project: filters, order and paging in the address (so a list can be shared), generation, export, import. */
 export function CardsPage() {
   const { t } = useTranslation();
   const format = useFormat();
   const { message } = App.useApp();
   const notifyError = useNotifyError();
   const { projectId = '' } = useParams();
-  const { filters, page, pageSize, show: showList, key } = useUrlList<CardFilters>(FILTER_NAMES, 20);
-  const list = useQuery(cardListQuery(projectId, filters, page, pageSize));
+  const { filters: listed, page, pageSize, show: showList, key } = useUrlList<CardFilters & { sort?: string }>([...FILTER_NAMES, 'sort'], 20);
+  // The order is not a filter: the export and bulk actions get the filters only.
+  const { sort: sortParam, ...filters } = listed;
+  const sort = readSort(sortParam);
+  const list = useQuery(cardListQuery(projectId, filters, page, pageSize, sort));
   const [generating, setGenerating] = useState(false);
+  const [importing, setImporting] = useState(false);
   const [selected, setSelected] = useState<number[]>([]);
   const [form] = Form.useForm<CardFilters>();
   const exportCsv = useMutation({
@@ -34,15 +40,17 @@ export function CardsPage() {
     onError: notifyError,
   });
 
-  const show = (next: CardFilters, nextPage = 1, nextSize = pageSize) => {
+  const show = (next: CardFilters, nextPage = 1, nextSize = pageSize, nextSort: CardSort | undefined = sort) => {
     setSelected([]); // a selection belongs to the list it was made in
-    showList(next, nextPage, nextSize);
+    showList({ ...next, sort: nextSort }, nextPage, nextSize);
   };
+  const sortable = (column: SortableColumn) => ({ key: column, sorter: true, sortOrder: columnOrder(sort, column), sortDirections: SORT_DIRECTIONS });
 
   const columns = [
     {
       title: t('cards.code'),
       dataIndex: 'code',
+      ...sortable('code'),
       render: (code: string, card: Card) => (
         <Typography.Text copyable={{ text: code }}>
           <Link to={`/projects/${projectId}/cards/${card.id}`}>{code}</Link>
@@ -53,7 +61,9 @@ export function CardsPage() {
     { title: t('cards.duration'), key: 'allowance', render: (_: unknown, card: Card) => <CardAllowance card={card} /> },
     { title: t('cards.devices'), key: 'devices', render: (_: unknown, card: Card) => `${card.devices.length} / ${card.device_limit}` },
     { title: t('cards.activated'), dataIndex: 'activated_at', responsive: ['md' as const], render: (at: string | null) => format.dateTime(at) },
-    { title: t('cards.expires'), dataIndex: 'expires_at', responsive: ['lg' as const], render: (at: string | null) => format.dateTime(at, '—') },
+    { title: t('cards.expires'), dataIndex: 'expires_at', ...sortable('expires_at'), responsive: ['md' as const], render: (at: string | null) => format.dateTime(at, '—') },
+    { title: t('cards.lastLogin'), dataIndex: 'last_login_at', ...sortable('last_login_at'), responsive: ['lg' as const], render: (at: string | null) => format.dateTime(at) },
+    { title: t('cardsManage.created'), dataIndex: 'created_at', ...sortable('created_at'), responsive: ['lg' as const], render: (at: string) => format.dateTime(at) },
     { title: t('cards.note'), dataIndex: 'note', responsive: ['xl' as const], ellipsis: true },
   ];
 
@@ -64,6 +74,9 @@ export function CardsPage() {
         <Space wrap>
           <Button icon={<DownloadOutlined />} onClick={() => exportCsv.mutate()} loading={exportCsv.isPending}>
             {t('cards.export')}
+          </Button>
+          <Button icon={<UploadOutlined />} onClick={() => setImporting(true)}>
+            {t('cardsManage.import.open')}
           </Button>
           <Button type="primary" icon={<PlusOutlined />} onClick={() => setGenerating(true)}>
             {t('cards.generate')}
@@ -99,6 +112,9 @@ export function CardsPage() {
         columns={columns}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: t('cards.empty') }}
+        onChange={(_paging, _filters, sorter, { action }) => {
+          if (action === 'sort' && !Array.isArray(sorter)) show(filters, 1, pageSize, sortOf(sorter.columnKey as SortableColumn, sorter.order));
+        }}
         pagination={serverPaging(t, {
           page,
           pageSize,
@@ -109,6 +125,9 @@ export function CardsPage() {
       />
       {generating && (
         <GenerateCardsModal projectId={projectId} onClose={() => setGenerating(false)} onShowBatch={(batchId) => { setGenerating(false); show({ batch_id: batchId }); }} />
+      )}
+      {importing && (
+        <ImportCardsModal projectId={projectId} onClose={() => setImporting(false)} onShowBatch={(batchId) => { setImporting(false); show({ batch_id: batchId }); }} />
       )}
     </>
   );

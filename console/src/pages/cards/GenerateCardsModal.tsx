@@ -1,12 +1,13 @@
 import { CopyOutlined, DownloadOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Button, Checkbox, Form, Input, InputNumber, Modal, Radio, Result, Select, Space } from 'antd';
+import { Button, Form, Input, InputNumber, Modal, Radio, Result, Select, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, type Schemas } from '../../api/client';
 import { unwrap } from '../../api/errors';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { cardKeys, saveFile } from './card-queries';
+import { SeatLimitInputs } from './SeatLimitInputs';
 
 const UNITS = { seconds: 1, minutes: 60, hours: 3600, days: 86400 } as const;
 type Unit = keyof typeof UNITS;
@@ -120,14 +121,7 @@ export function GenerateCardsModal({ projectId, onClose, onShowBatch }: { projec
           <InputNumber precision={0} style={{ width: '100%' }} />
         </Form.Item>
         <Form.Item {...field('concurrent_limit')}>
-          <Space wrap>
-            <Form.Item name="concurrent_limit" noStyle rules={[{ type: 'integer', min: 1, max: 1000 }]}>
-              <InputNumber precision={0} disabled={unlimitedSeats} aria-label={t('generate.concurrent_limit.label')} />
-            </Form.Item>
-            <Form.Item name="unlimited_seats" valuePropName="checked" noStyle>
-              <Checkbox>{t('generate.unlimitedSeats')}</Checkbox>
-            </Form.Item>
-          </Space>
+          <SeatLimitInputs label={t('generate.concurrent_limit.label')} unlimited={unlimitedSeats} rules={[{ type: 'integer', min: 1, max: 1000 }]} />
         </Form.Item>
         <Form.Item name="prefix" {...field('prefix')} rules={[{ pattern: PREFIX, message: t('generate.prefixInvalid') }]}>
           <Input maxLength={16} />

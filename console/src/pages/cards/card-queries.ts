@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, type CardStatus } from '../../api/client';
+import type { paths } from '../../api/schema';
 import { unwrap } from '../../api/errors';
 
 /** The list's filters as the admin API names them; `machine` is a device bound to the card. */
@@ -12,16 +13,21 @@ export interface CardFilters {
 
 export const FILTER_NAMES = ['status', 'batch_id', 'q', 'machine'] as const;
 
+/** The list's order as the API names it (`-` = descending); none = the API's default, newest first. */
+export type CardSort = NonNullable<NonNullable<paths['/admin/v1/projects/{id}/cards']['get']['parameters']['query']>['sort']>;
+export const CARD_SORTS: readonly CardSort[] = ['created_at', '-created_at', 'expires_at', '-expires_at', 'last_login_at', '-last_login_at', 'code', '-code'];
+
 export const cardKeys = {
   ofProject: (projectId: string) => ['cards', projectId] as const,
-  list: (projectId: string, filters: CardFilters, page: number, pageSize: number) => ['cards', projectId, 'list', filters, page, pageSize] as const,
+  list: (projectId: string, filters: CardFilters, page: number, pageSize: number, sort?: CardSort) =>
+    ['cards', projectId, 'list', filters, page, pageSize, sort] as const,
   one: (projectId: string, cardId: number) => ['cards', projectId, 'one', cardId] as const,
 };
 
-export function cardListQuery(projectId: string, filters: CardFilters, page: number, pageSize: number) {
+export function cardListQuery(projectId: string, filters: CardFilters, page: number, pageSize: number, sort?: CardSort) {
   return queryOptions({
-    queryKey: cardKeys.list(projectId, filters, page, pageSize),
-    queryFn: () => unwrap(api.GET('/admin/v1/projects/{id}/cards', { params: { path: { id: projectId }, query: { ...filters, page, page_size: pageSize } } })),
+    queryKey: cardKeys.list(projectId, filters, page, pageSize, sort),
+    queryFn: () => unwrap(api.GET('/admin/v1/projects/{id}/cards', { params: { path: { id: projectId }, query: { ...filters, sort, page, page_size: pageSize } } })),
     placeholderData: (previous) => previous,
   });
 }
