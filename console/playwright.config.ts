@@ -11,7 +11,6 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   // One retry: a test that passes on it is reported as flaky (the JSON report's `flaky`), never hidden.
-  // Seen once in CI: the portal's unbind answer not arriving within 10 s (console/e2e/portal.spec.ts).
   retries: 1,
   timeout: 60_000,
   expect: { timeout: 10_000 },
@@ -22,6 +21,11 @@ export default defineConfig({
     viewport: { width: 1280, height: 800 },
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' },
     locale: 'en-US',
+    // The console then turns antd's animations off (Providers.tsx). With them on, a slow machine let a
+    // click land on a confirmation's OK button while the dialog was still zooming in (a 15 x 6 px box
+    // that looked stable between two slow frames): the click missed, no request left the page, and
+    // portal.spec.ts waited in vain for the unbind (CI) or top-up (reproduced) answer.
+    reducedMotion: 'reduce',
     trace: 'retain-on-failure',
   },
 });

@@ -1,5 +1,5 @@
 import { AdminClient } from './support/admin-client';
-import { BAD_REQUEST, expectAdminError, FORBIDDEN, INTERFACE_NOT_FOUND, UNAUTHENTICATED } from './support/admin-errors';
+import { ANNOUNCEMENT_NOT_FOUND, BAD_REQUEST, expectAdminError, FORBIDDEN, INTERFACE_NOT_FOUND, UNAUTHENTICATED } from './support/admin-errors';
 import { PlatformSettingsBody } from './support/platform-state';
 import { startTestApp, TestApp, unique } from './support/test-app';
 
@@ -194,6 +194,9 @@ describe('platform admin API (e2e)', () => {
     });
 
     describe('announcements', () => {
+      const idsSeenBy = async (client: AdminClient): Promise<number[]> =>
+        ((await client.get(`${ANNOUNCEMENTS}?page_size=100`).expect(200)).body.items as Array<{ id: number }>).map((a) => a.id);
+
       it('a platform admin posts one (201) and authors read it, newest first', async () => {
         const title = unique('Maintenance ');
         const res = await admin.post(ANNOUNCEMENTS, { title, content: 'Down for ten minutes at 02:00 UTC.' }).expect(201);
@@ -201,7 +204,9 @@ describe('platform admin API (e2e)', () => {
           id: expect.any(Number),
           title,
           content: 'Down for ten minutes at 02:00 UTC.',
+          enabled: true,
           created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+          updated_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
         });
         const second = await admin.post(ANNOUNCEMENTS, { title: `${title} (2)`, content: 'Second.' }).expect(201);
         expect(second.body.id).toBeGreaterThan(res.body.id);
@@ -231,9 +236,70 @@ describe('platform admin API (e2e)', () => {
         ['a title over 200 characters', { title: 't'.repeat(201), content: 'x' }, 'title'],
         ['a missing content', { title: 'x' }, 'content'],
         ['content that is not a string', { title: 'x', content: 5 }, 'content'],
-        ['an unknown field', { title: 'x', content: 'x', enabled: true }, 'enabled'],
+        ['enabled that is not a boolean', { title: 'x', content: 'x', enabled: 'yes' }, 'enabled'],
+        ['an unknown field', { title: 'x', content: 'x', pinned: true }, 'pinned'],
       ])('answers 400 naming the field for %s', async (_label, body, field) => {
         expectAdminError(await admin.post(ANNOUNCEMENTS, body), 400, BAD_REQUEST, field);
+      });
+
+      it('one posted hidden is listed for a platform admin but never for an author', async () => {
+        const hidden = (await admin.post(ANNOUNCEMENTS, { title: unique('Draft '), content: 'Not yet.', enabled: false }).expect(201)).body;
+        expect(hidden.enabled).toBe(false);
+        expect(await idsSeenBy(admin)).toContain(hidden.id);
+        expect(await idsSeenBy(author)).not.toContain(hidden.id);
+      });
+
+      it('a platform admin corrects one with PATCH (only the fields sent change) and hides it from authors', async () => {
+        const posted = (await admin.post(ANNOUNCEMENTS, { title: unique('Typo '), content: 'Down at 20:00.' }).expect(201)).body;
+        const corrected = await admin.patch(`${ANNOUNCEMENTS}/${posted.id}`, { content: 'Down at 02:00.' }).expect(200);
+        expect(corrected.body).toEqual({ ...posted, content: 'Down at 02:00.', updated_at: expect.any(String) });
+        expect(await author.get(`${ANNOUNCEMENTS}?page_size=100`).expect(200)).toHaveProperty(
+          'body.items',
+          expect.arrayContaining([expect.objectContaining({ id: posted.id, content: 'Down at 02:00.' })]),
+        );
+
+        const hidden = await admin.patch(`${ANNOUNCEMENTS}/${posted.id}`, { enabled: false }).expect(200);
+        expect(hidden.body).toMatchObject({ id: posted.id, title: posted.title, content: 'Down at 02:00.', enabled: false });
+        expect(await idsSeenBy(author)).not.toContain(posted.id);
+        const authorTotal = (await author.get(ANNOUNCEMENTS).expect(200)).body.total;
+        expect(authorTotal).toBe((await idsSeenBy(author)).length);
+
+        await admin.patch(`${ANNOUNCEMENTS}/${posted.id}`, { enabled: true, title: `${posted.title}!` }).expect(200);
+        expect(await idsSeenBy(author)).toContain(posted.id);
+      });
+
+      it('a platform admin deletes one (204): nobody sees it and a second delete is 404 (11106)', async () => {
+        const posted = (await admin.post(ANNOUNCEMENTS, { title: unique('Wrong '), content: 'Posted by mistake.' }).expect(201)).body;
+        await admin.delete(`${ANNOUNCEMENTS}/${posted.id}`).expect(204);
+        expect(await idsSeenBy(admin)).not.toContain(posted.id);
+        expect(await idsSeenBy(author)).not.toContain(posted.id);
+        expectAdminError(await admin.delete(`${ANNOUNCEMENTS}/${posted.id}`), 404, ANNOUNCEMENT_NOT_FOUND);
+        expectAdminError(await admin.patch(`${ANNOUNCEMENTS}/${posted.id}`, { enabled: true }), 404, ANNOUNCEMENT_NOT_FOUND);
+      });
+
+      it.each(['0', 'abc', '99999999999', '2147483647'])('answers 404 (11106) to PATCH and DELETE of the id %s', async (id) => {
+        expectAdminError(await admin.patch(`${ANNOUNCEMENTS}/${id}`, { enabled: false }), 404, ANNOUNCEMENT_NOT_FOUND);
+        expectAdminError(await admin.delete(`${ANNOUNCEMENTS}/${id}`), 404, ANNOUNCEMENT_NOT_FOUND);
+      });
+
+      it('refuses an author that changes or deletes one with 403 (11002), and it stays as it was', async () => {
+        const posted = (await admin.post(ANNOUNCEMENTS, { title: unique('Keep '), content: 'Operator text.' }).expect(201)).body;
+        expectAdminError(await author.patch(`${ANNOUNCEMENTS}/${posted.id}`, { enabled: false }), 403, FORBIDDEN);
+        expectAdminError(await author.delete(`${ANNOUNCEMENTS}/${posted.id}`), 403, FORBIDDEN);
+        const read = await author.get(`${ANNOUNCEMENTS}?page_size=100`).expect(200);
+        expect(read.body.items.find((a: { id: number }) => a.id === posted.id)).toEqual(posted);
+      });
+
+      it.each<[string, Record<string, unknown>, string]>([
+        ['an empty title', { title: '' }, 'title'],
+        ['a null content', { content: null }, 'content'],
+        ['a null enabled', { enabled: null }, 'enabled'],
+        ['an unknown field', { pinned: true }, 'pinned'],
+      ])('answers 400 naming the field to a PATCH with %s, and changes nothing', async (_label, body, field) => {
+        const posted = (await admin.post(ANNOUNCEMENTS, { title: unique('Stable '), content: 'Same.' }).expect(201)).body;
+        expectAdminError(await admin.patch(`${ANNOUNCEMENTS}/${posted.id}`, body), 400, BAD_REQUEST, field);
+        const read = await admin.get(`${ANNOUNCEMENTS}?page_size=100`).expect(200);
+        expect(read.body.items.find((a: { id: number }) => a.id === posted.id)).toEqual(posted);
       });
 
       it('answers 400 for a page_size over 100', async () => {
@@ -266,6 +332,8 @@ describe('platform admin API (e2e)', () => {
           await t.http().put(`${INTERFACES_PATH}/card_login`).send({ enabled: false }),
           await t.http().get(ANNOUNCEMENTS),
           await t.http().post(ANNOUNCEMENTS).send({ title: 'x', content: 'y' }),
+          await t.http().patch(`${ANNOUNCEMENTS}/1`).send({ enabled: false }),
+          await t.http().delete(`${ANNOUNCEMENTS}/1`),
           await t.http().get(ANNOUNCEMENTS).set('Authorization', 'Bearer forged-token-value'),
         ]) {
           expectAdminError(res, 401, UNAUTHENTICATED);

@@ -58,6 +58,8 @@ const ROUTES = [
   'GET /admin/v1/authors admin admin-bearer',
   'GET /admin/v1/authors/:id admin admin-bearer',
   'GET /admin/v1/platform/announcements admin admin-bearer',
+  'PATCH /admin/v1/platform/announcements/:id admin admin-bearer',
+  'DELETE /admin/v1/platform/announcements/:id admin admin-bearer',
   'GET /admin/v1/platform/interfaces admin admin-bearer',
   'GET /admin/v1/platform/settings admin admin-bearer',
   'GET /admin/v1/projects admin admin-bearer',

@@ -60,7 +60,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       REDIS_URL: '',
       ADMIN_USERNAME: 'admin',
       ADMIN_PASSWORD,
-      LOG_LEVEL: 'warn',
+      // E2E_LOG_LEVEL=info adds the access log (each request's route, status and duration) to the output.
+      LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
       CONSOLE_DIR: join(ROOT, 'console', 'dist'),
     },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -15,6 +15,30 @@ test.describe('language', () => {
     await page.reload();
     await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
   });
+
+  test('shows a refusal in Chinese: the console\'s text for the catalog code, the code and the request id', async ({ page, service }) => {
+    await signIn(page, await newAuthor(service));
+    const answer = page.waitForResponse((res) => /\/admin\/v1\/projects\/[0-9a-f-]{36}$/.test(res.url()));
+    await page.goto(`/console/projects/${randomUUID()}`);
+    const res = await answer;
+    expect(((await res.json()) as { error: { message: string } }).error.message).toBe('Project not found');
+    const alert = page.getByRole('alert');
+    await expect(alert).toContainText('项目不存在');
+    await expect(alert).toContainText('错误码: 11101');
+    await expect(alert).not.toContainText('Project not found');
+    await expect(alert.getByTestId('request-id')).toHaveText(res.headers()['x-request-id']);
+  });
+
+  test('a refusal whose message says more than its code keeps the service\'s words beside the Chinese text', async ({ page, service }) => {
+    await page.goto('/console/sign-in');
+    await page.getByLabel('用户名').fill('admin');
+    await page.getByLabel('密码').fill(`${service.adminPassword}-wrong`);
+    await page.getByRole('button', { name: '登录' }).click();
+    const alert = page.getByRole('alert');
+    await expect(alert).toContainText('需要登录');
+    await expect(alert).toContainText('服务返回的说明: Wrong username or password');
+    await expect(alert).toContainText('错误码: 11001');
+  });
 });
 
 test.describe('failures', () => {

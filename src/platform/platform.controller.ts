@@ -1,13 +1,17 @@
-import { Body, Controller, Get, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminAuth, AdminRoles } from '../admin-auth/admin-auth.decorator';
-import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
+import { AdminPrincipal, CurrentAdmin, isPlatformAdmin } from '../admin-auth/admin-principal';
+import { IntIdParamPipe } from '../common/int-id-param.pipe';
 import { PageQuery } from '../common/paging';
 import { Envelope } from '../core/envelope/envelope.decorator';
 import { ErrorCode } from '../core/errors/error-code';
-import { ApiAnswer, ApiFailures, ApiListAnswer, ApiPageAnswer } from '../core/openapi/api-contract';
-import { CreatePlatformAnnouncementDto, SetInterfaceEnabledDto, UpdatePlatformSettingsDto } from './platform.dto';
+import { ApiAnswer, ApiFailures, ApiListAnswer, ApiNoContent, ApiPageAnswer } from '../core/openapi/api-contract';
+import { CreatePlatformAnnouncementDto, SetInterfaceEnabledDto, UpdatePlatformAnnouncementDto, UpdatePlatformSettingsDto } from './platform.dto';
 import { PlatformAnnouncementView, PlatformInterfaceView, PlatformService, PlatformSettingsView } from './platform.service';
+
+/** A platform announcement is an announcement too: the same "not found" (docs/decisions.md). */
+const ANNOUNCEMENT_ID_PIPE = new IntIdParamPipe(ErrorCode.ANNOUNCEMENT_NOT_FOUND);
 
 @ApiTags('admin: platform')
 @Envelope('admin')
@@ -57,11 +61,30 @@ export class PlatformController {
     return this.platform.createAnnouncement(body, admin.id);
   }
 
-  /** Authors read operator announcements here; they never reach a client route. */
+  /** Authors read operator announcements here (enabled ones only); they never reach a client route. */
   @Get('announcements')
-  @ApiOperation({ summary: 'List the platform announcements (newest first)' })
+  @ApiOperation({ summary: 'List the platform announcements, newest first (authors: the enabled ones only)' })
   @ApiPageAnswer(PlatformAnnouncementView)
-  listAnnouncements(@Query() query: PageQuery) {
-    return this.platform.listAnnouncements(query);
+  listAnnouncements(@Query() query: PageQuery, @CurrentAdmin() admin: AdminPrincipal) {
+    return this.platform.listAnnouncements(query, !isPlatformAdmin(admin));
+  }
+
+  @Patch('announcements/:id')
+  @ApiOperation({ summary: 'Correct, show or hide a platform announcement' })
+  @ApiAnswer(PlatformAnnouncementView)
+  @ApiFailures(ErrorCode.ANNOUNCEMENT_NOT_FOUND)
+  @AdminRoles('platform_admin')
+  updateAnnouncement(@Param('id', ANNOUNCEMENT_ID_PIPE) id: number, @Body() body: UpdatePlatformAnnouncementDto) {
+    return this.platform.updateAnnouncement(id, body);
+  }
+
+  @Delete('announcements/:id')
+  @ApiOperation({ summary: 'Delete a platform announcement' })
+  @ApiNoContent()
+  @ApiFailures(ErrorCode.ANNOUNCEMENT_NOT_FOUND)
+  @AdminRoles('platform_admin')
+  @HttpCode(204)
+  async removeAnnouncement(@Param('id', ANNOUNCEMENT_ID_PIPE) id: number): Promise<void> {
+    await this.platform.removeAnnouncement(id);
   }
 }

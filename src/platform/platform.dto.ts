@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsInt, IsString, Length, Max, Min } from 'class-validator';
 import { Optional } from '../common/optional';
 import { MAX_INT32 } from '../common/limits';
+import { CONTENT_MAX, TITLE_MAX } from '../announcements/announcement.dto';
 
 export class UpdatePlatformSettingsDto {
   @ApiPropertyOptional({ enum: ['base_package', 'entitlement', 'self_service'] })
@@ -21,9 +22,24 @@ export class SetInterfaceEnabledDto {
 }
 
 export class CreatePlatformAnnouncementDto {
-  @ApiProperty() @IsString() @Length(1, 200)
+  @ApiProperty({ minLength: 1, maxLength: TITLE_MAX }) @IsString() @Length(1, TITLE_MAX)
   title: string;
 
-  @ApiProperty() @IsString() @Length(1, 20000)
+  @ApiProperty({ minLength: 1, maxLength: CONTENT_MAX }) @IsString() @Length(1, CONTENT_MAX)
   content: string;
+
+  @ApiPropertyOptional({ default: true, description: 'authors see only enabled platform announcements' }) @Optional() @IsBoolean()
+  enabled?: boolean;
+}
+
+/** PATCH: any subset of the fields; an operator corrects or hides an announcement. */
+export class UpdatePlatformAnnouncementDto {
+  @ApiPropertyOptional({ minLength: 1, maxLength: TITLE_MAX }) @Optional() @IsString() @Length(1, TITLE_MAX)
+  title?: string;
+
+  @ApiPropertyOptional({ minLength: 1, maxLength: CONTENT_MAX }) @Optional() @IsString() @Length(1, CONTENT_MAX)
+  content?: string;
+
+  @ApiPropertyOptional({ description: 'false hides it from authors' }) @Optional() @IsBoolean()
+  enabled?: boolean;
 }

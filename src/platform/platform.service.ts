@@ -10,7 +10,7 @@ import { InterfaceName, INTERFACE_NAMES, isInterfaceName } from './interface-nam
 import { PlatformAnnouncement } from './platform-announcement.entity';
 import { PlatformInterface } from './platform-interface.entity';
 import { CONNECT_OPENING_MODES, ConnectOpeningMode, PlatformSettings } from './platform-settings.entity';
-import { CreatePlatformAnnouncementDto, UpdatePlatformSettingsDto } from './platform.dto';
+import { CreatePlatformAnnouncementDto, UpdatePlatformAnnouncementDto, UpdatePlatformSettingsDto } from './platform.dto';
 
 export class PlatformSettingsView {
   @ApiProperty({ enum: CONNECT_OPENING_MODES, description: 'how Connect is opened for a project (decisions §7)' }) connect_opening_mode!: ConnectOpeningMode;
@@ -28,7 +28,9 @@ export class PlatformAnnouncementView {
   @ApiProperty({ type: 'integer' }) id!: number;
   @ApiProperty() title!: string;
   @ApiProperty() content!: string;
+  @ApiProperty({ description: 'authors are shown only enabled ones' }) enabled!: boolean;
   @ApiProperty({ type: String, format: 'date-time' }) created_at!: string;
+  @ApiProperty({ type: String, format: 'date-time' }) updated_at!: string;
 }
 
 /** The hot-cache scope of the platform-wide values below. */
@@ -82,14 +84,34 @@ export class PlatformService {
     return { name, enabled };
   }
 
-  async createAnnouncement(input: CreatePlatformAnnouncementDto, createdBy: string) {
-    const row = await this.announcements.save(this.announcements.create({ title: input.title, content: input.content, createdBy }));
-    return toAnnouncementView(row);
+  async createAnnouncement(input: CreatePlatformAnnouncementDto, createdBy: string): Promise<PlatformAnnouncementView> {
+    const row = this.announcements.create({ title: input.title, content: input.content, enabled: input.enabled ?? true, createdBy });
+    return toAnnouncementView(await this.announcements.save(row));
   }
 
-  async listAnnouncements(query: PageQuery): Promise<Page<PlatformAnnouncementView>> {
-    const [rows, total] = await this.announcements.findAndCount({ order: { id: 'DESC' }, skip: query.skip, take: query.page_size });
+  /** Newest first; an author is shown the enabled ones only, a platform admin every one. */
+  async listAnnouncements(query: PageQuery, enabledOnly: boolean): Promise<Page<PlatformAnnouncementView>> {
+    const [rows, total] = await this.announcements.findAndCount({
+      where: enabledOnly ? { enabled: true } : {},
+      order: { id: 'DESC' },
+      skip: query.skip,
+      take: query.page_size,
+    });
     return pageOf(rows.map(toAnnouncementView), total, query);
+  }
+
+  async updateAnnouncement(id: number, input: UpdatePlatformAnnouncementDto): Promise<PlatformAnnouncementView> {
+    const row = await this.announcements.findOneBy({ id });
+    if (!row) throw new ServiceError(ErrorCode.ANNOUNCEMENT_NOT_FOUND);
+    if (input.title !== undefined) row.title = input.title;
+    if (input.content !== undefined) row.content = input.content;
+    if (input.enabled !== undefined) row.enabled = input.enabled;
+    return toAnnouncementView(await this.announcements.save(row));
+  }
+
+  async removeAnnouncement(id: number): Promise<void> {
+    const { affected } = await this.announcements.delete({ id });
+    if (!affected) throw new ServiceError(ErrorCode.ANNOUNCEMENT_NOT_FOUND);
   }
 }
 
@@ -107,5 +129,12 @@ function toSettingsView(row: PlatformSettings): PlatformSettingsView {
 }
 
 function toAnnouncementView(row: PlatformAnnouncement): PlatformAnnouncementView {
-  return { id: row.id, title: row.title, content: row.content, created_at: row.createdAt.toISOString() };
+  return {
+    id: row.id,
+    title: row.title,
+    content: row.content,
+    enabled: row.enabled,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
 }

@@ -201,7 +201,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the platform announcements (newest first) */
+        /** List the platform announcements, newest first (authors: the enabled ones only) */
         get: operations["Platform_listAnnouncements"];
         put?: never;
         /** Publish a platform announcement to authors */
@@ -210,6 +210,24 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/platform/announcements/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a platform announcement */
+        delete: operations["Platform_removeAnnouncement"];
+        options?: never;
+        head?: never;
+        /** Correct, show or hide a platform announcement */
+        patch: operations["Platform_updateAnnouncement"];
         trace?: never;
     };
     "/admin/v1/projects": {
@@ -1462,12 +1480,27 @@ export interface components {
             id: number;
             title: string;
             content: string;
+            /** @description authors are shown only enabled ones */
+            enabled: boolean;
             /** Format: date-time */
             created_at: string;
+            /** Format: date-time */
+            updated_at: string;
         };
         CreatePlatformAnnouncementDto: {
             title: string;
             content: string;
+            /**
+             * @description authors see only enabled platform announcements
+             * @default true
+             */
+            enabled: boolean;
+        };
+        UpdatePlatformAnnouncementDto: {
+            title?: string;
+            content?: string;
+            /** @description false hides it from authors */
+            enabled?: boolean;
         };
         ProjectView: {
             /** Format: uuid */
@@ -2653,6 +2686,20 @@ export interface components {
                     error?: {
                         /** @enum {integer} */
                         code?: 11112;
+                    };
+                };
+            };
+        };
+        /** @description - `11106` ANNOUNCEMENT_NOT_FOUND: Announcement not found */
+        AdminError404_11106: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 11106;
                     };
                 };
             };
@@ -3959,6 +4006,64 @@ export interface operations {
             400: components["responses"]["AdminError400_10001"];
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002"];
+            413: components["responses"]["AdminError413_10008"];
+            415: components["responses"]["AdminError415_10007"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Platform_removeAnnouncement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11106"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Platform_updateAnnouncement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdatePlatformAnnouncementDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformAnnouncementView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11106"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
             500: components["responses"]["AdminError500_50000"];

@@ -1,4 +1,4 @@
-import { ApiOutlined, AppstoreOutlined, BarChartOutlined, NotificationOutlined, SafetyOutlined, ControlOutlined, TeamOutlined, UserOutlined, CreditCardOutlined, LogoutOutlined, MenuOutlined, ProfileOutlined, SettingOutlined } from '@ant-design/icons';
+import { ApiOutlined, AppstoreOutlined, BarChartOutlined, NotificationOutlined, SafetyOutlined, ControlOutlined, TeamOutlined, UserOutlined, CreditCardOutlined, LogoutOutlined, MenuOutlined, ProfileOutlined, SettingOutlined, SoundOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Drawer, Grid, Layout, Menu, Space, Typography, type MenuProps } from 'antd';
 import { Suspense, useState } from 'react';
@@ -27,6 +27,7 @@ function useMenuItems(): MenuProps['items'] {
       label: t('platform.menu.group'),
       children: [
         { key: '/platform/authors', icon: <TeamOutlined />, label: t('platform.menu.authors') },
+        { key: '/platform/announcements', icon: <SoundOutlined />, label: t('platform.menu.announcements') },
         { key: '/platform/settings', icon: <ControlOutlined />, label: t('platform.menu.settings') },
       ],
     });

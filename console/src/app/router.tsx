@@ -24,6 +24,7 @@ export const router = createBrowserRouter(
             { path: 'projects/:projectId/cards', lazy: { Component: async () => (await import('../pages/cards/CardsPage')).CardsPage } },
             { path: 'projects/:projectId/cards/:cardId', lazy: { Component: async () => (await import('../pages/cards/CardPage')).CardPage } },
             { path: 'platform/authors', lazy: { Component: async () => (await import('../pages/platform/AuthorsPage')).AuthorsPage } },
+            { path: 'platform/announcements', lazy: { Component: async () => (await import('../pages/platform/PlatformAnnouncementsPage')).PlatformAnnouncementsPage } },
             { path: 'platform/settings', lazy: { Component: async () => (await import('../pages/platform/PlatformSettingsPage')).PlatformSettingsPage } },
             { path: '*', lazy: { Component: async () => (await import('../pages/NotFoundPage')).NotFoundPage } },
           ],

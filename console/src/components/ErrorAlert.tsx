@@ -3,10 +3,16 @@ import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { ApiError } from '../api/errors';
+import { catalogEn } from '../i18n/catalog';
 
 function asApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   return new ApiError(0, undefined, error instanceof Error ? error.message : String(error), undefined);
+}
+
+/** The service said more than its catalog text for the code (which limit, which field): worth showing as said. */
+function saysMore(error: ApiError): boolean {
+  return error.code !== undefined && error.code in catalogEn && error.message !== catalogEn[error.code];
 }
 
 /** The catalog code, the request id (copyable, to quote to support) and the details of a refusal. */
@@ -15,6 +21,11 @@ function FailureFacts({ error }: { error: ApiError }) {
   const details = Array.isArray(error.details) ? error.details.map(String) : error.details !== undefined ? [JSON.stringify(error.details)] : [];
   return (
     <div className="failure-facts">
+      {saysMore(error) && (
+        <div>
+          {t('errors.serviceSays')}: {error.message}
+        </div>
+      )}
       {error.code !== undefined && (
         <div>
           {t('errors.code')}: <Typography.Text code>{error.code}</Typography.Text>
@@ -37,11 +48,13 @@ function FailureFacts({ error }: { error: ApiError }) {
   );
 }
 
+/** The console's text for the catalog code in the chosen language; the service's message for a code it does not know. */
 function headline(error: ApiError, t: TFunction): string {
-  return error.unreachable ? `${t('errors.unreachable')} (${error.message})` : error.message;
+  if (error.unreachable) return `${t('errors.unreachable')} (${error.message})`;
+  return error.code === undefined ? error.message : t(`catalog.${error.code}`, { defaultValue: error.message });
 }
 
-/** A failed query or form submission, in place: the service's message, its code and the request id. */
+/** A failed query or form submission, in place: the catalog text, its code and the request id. */
 export function ErrorAlert({ error }: { error: unknown }) {
   const { t } = useTranslation();
   const failure = asApiError(error);

@@ -13,6 +13,7 @@ export const contentEn = {
     help: 'Clients get the newest announcement that is shown (where the announcement interface is authorized).',
     empty: 'No announcement yet.',
     deleteTitle: 'Delete the announcement "{{title}}"?',
+    enabled: 'Shown to clients',
   },
   versions: {
     new: 'New version',
@@ -56,6 +57,7 @@ export const contentZhCN: typeof contentEn = {
     help: '客户端获取最新一条显示中的公告（需要授权公告接口）。',
     empty: '还没有公告。',
     deleteTitle: '删除公告“{{title}}”？',
+    enabled: '对客户端显示',
   },
   versions: {
     new: '新建版本',

@@ -7,6 +7,7 @@ import { usersEn } from './users';
 import { portalEn } from './portal';
 import { platformEn } from './platform';
 import { operationsEn } from './operations';
+import { catalogEn } from './catalog';
 
 /** English texts of the console. zh-CN.ts has the same keys (its type is this object's). */
 export const en = {
@@ -26,6 +27,7 @@ export const en = {
     code: 'Code',
     requestId: 'Request id',
     details: 'Details',
+    serviceSays: 'The service says',
   },
   common: {
     save: 'Save', cancel: 'Cancel', create: 'Create', delete: 'Delete', confirm: 'Confirm', copy: 'Copy', close: 'Close', search: 'Search', reset: 'Reset',
@@ -108,6 +110,7 @@ export const en = {
   portal: portalEn,
   platform: platformEn,
   operations: operationsEn,
+  catalog: catalogEn,
   cards: {
     title: 'Cards',
     generate: 'Generate cards',

@@ -1,6 +1,20 @@
 /** Texts of the platform admin's pages and of a project's interface authorizations (en.ts and zh-CN.ts include them). */
 export const platformEn = {
-  menu: { group: 'Platform', authors: 'Authors', settings: 'Platform settings' },
+  menu: { group: 'Platform', authors: 'Authors', settings: 'Platform settings', announcements: 'Announcements' },
+  announcements: {
+    title: 'Platform announcements',
+    help: 'Messages from the platform to every author (maintenance, changes, news). Authors see the shown ones on their Projects page until they dismiss them; program clients never see them.',
+    new: 'New announcement',
+    titleField: 'Title',
+    content: 'Text',
+    enabled: 'Shown to authors',
+    empty: 'No platform announcement yet.',
+    deleteTitle: 'Delete the platform announcement "{{title}}"?',
+  },
+  notices: {
+    label: 'Announcements from the platform',
+    dismiss: 'Dismiss',
+  },
   authors: {
     title: 'Authors',
     new: 'New author',
@@ -56,7 +70,21 @@ export const platformEn = {
 };
 
 export const platformZhCN: typeof platformEn = {
-  menu: { group: '平台', authors: '作者', settings: '平台设置' },
+  menu: { group: '平台', authors: '作者', settings: '平台设置', announcements: '平台公告' },
+  announcements: {
+    title: '平台公告',
+    help: '平台发给所有作者的消息（维护、变更、新功能）。作者会在“项目”页看到显示中的公告，直到自行关闭；程序的客户端永远看不到。',
+    new: '新建公告',
+    titleField: '标题',
+    content: '正文',
+    enabled: '对作者显示',
+    empty: '还没有平台公告。',
+    deleteTitle: '删除平台公告“{{title}}”？',
+  },
+  notices: {
+    label: '平台公告',
+    dismiss: '关闭',
+  },
   authors: {
     title: '作者',
     new: '新建作者',

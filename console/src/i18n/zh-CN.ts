@@ -8,6 +8,7 @@ import { usersZhCN } from './users';
 import { portalZhCN } from './portal';
 import { platformZhCN } from './platform';
 import { operationsZhCN } from './operations';
+import { catalogZhCN } from './catalog';
 
 /** 简体中文 texts of the console: the same keys as en.ts, checked by the type. */
 export const zhCN: Texts = {
@@ -27,6 +28,7 @@ export const zhCN: Texts = {
     code: '错误码',
     requestId: '请求 ID',
     details: '详情',
+    serviceSays: '服务返回的说明',
   },
   common: {
     save: '保存', cancel: '取消', create: '创建', delete: '删除', confirm: '确认', copy: '复制', close: '关闭', search: '搜索', reset: '重置',
@@ -109,6 +111,7 @@ export const zhCN: Texts = {
   portal: portalZhCN,
   platform: platformZhCN,
   operations: operationsZhCN,
+  catalog: catalogZhCN,
   cards: {
     title: '卡密',
     generate: '生成卡密',

@@ -9,7 +9,9 @@ import { ErrorAlert } from '../../components/ErrorAlert';
 import { useFormat } from '../../components/format';
 import { serverPaging } from '../../components/paging';
 import { ShownOnce } from '../../components/ShownOnce';
+import { useSession } from '../../app/use-session';
 import { CreateProjectModal } from './CreateProjectModal';
+import { PlatformNotices } from './PlatformNotices';
 import { projectListQuery } from './project-queries';
 
 const PAGE_SIZE = 20;
@@ -25,6 +27,7 @@ export function ProjectsPage() {
   const list = useQuery(projectListQuery(page, PAGE_SIZE, q));
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<Project | null>(null);
+  const author = useSession()?.role === 'author';
 
   const columns = [
     { title: t('projects.name'), dataIndex: 'name', render: (name: string, p: Project) => <Link to={`/projects/${p.id}`}>{name}</Link> },
@@ -45,6 +48,7 @@ export function ProjectsPage() {
           {t('projects.new')}
         </Button>
       </div>
+      {author && <PlatformNotices />}
       <Input.Search
         className="filters"
         aria-label={t('projects.searchPlaceholder')}
