@@ -3,6 +3,7 @@ import { contentEn } from './content';
 import { connectEn } from './connect';
 import { bulkEn } from './bulk';
 import { usersEn } from './users';
+import { sessionsEn } from './sessions';
 import { portalEn } from './portal';
 import { platformEn } from './platform';
 import { operationsEn } from './operations';
@@ -103,6 +104,7 @@ export const en = {
   connect: connectEn,
   bulk: bulkEn,
   users: usersEn,
+  sessions: sessionsEn,
   portal: portalEn,
   platform: platformEn,
   operations: operationsEn,

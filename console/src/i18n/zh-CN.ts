@@ -4,6 +4,7 @@ import { contentZhCN } from './content';
 import { connectZhCN } from './connect';
 import { bulkZhCN } from './bulk';
 import { usersZhCN } from './users';
+import { sessionsZhCN } from './sessions';
 import { portalZhCN } from './portal';
 import { platformZhCN } from './platform';
 import { operationsZhCN } from './operations';
@@ -104,6 +105,7 @@ export const zhCN: Texts = {
   connect: connectZhCN,
   bulk: bulkZhCN,
   users: usersZhCN,
+  sessions: sessionsZhCN,
   portal: portalZhCN,
   platform: platformZhCN,
   operations: operationsZhCN,
