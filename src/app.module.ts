@@ -22,6 +22,7 @@ import { LoginLogsModule } from './login-logs/login-logs.module';
 import { PlatformModule } from './platform/platform.module';
 import { ProjectsModule } from './projects/projects.module';
 import { RemoteVariablesModule } from './remote-variables/remote-variables.module';
+import { UsageModule } from './usage/usage.module';
 import { VersionsModule } from './versions/versions.module';
 
 @Module({})
@@ -45,6 +46,7 @@ export class AppModule {
         PortalModule,
         FilesModule,
         VersionsModule,
+        UsageModule,
         AppUsersModule,
         RemoteVariablesModule,
         LegacyInfoModule,

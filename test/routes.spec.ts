@@ -19,6 +19,8 @@ const ROUTES = [
   'GET /admin/v1/projects/:id/cards/export.csv admin admin-bearer',
   'GET /admin/v1/projects/:id/logs admin admin-bearer',
   'GET /admin/v1/projects/:id/stats admin admin-bearer',
+  'GET /admin/v1/projects/:id/sessions admin admin-bearer',
+  'GET /admin/v1/projects/:id/usage admin admin-bearer',
   'PATCH /admin/v1/projects/:id/announcements/:annId admin admin-bearer',
   'PATCH /admin/v1/projects/:id/app-users/:userId admin admin-bearer',
   'PATCH /admin/v1/projects/:id/cards/:cardId admin admin-bearer',

@@ -1,8 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { SharedStore } from '../core/store/shared-store';
+import type { InterfaceName } from '../platform/interface-names';
 
 const TWO_DAYS = 2 * 86400;
+
+/** The counter of a project's daily quota on one interface (the gate counts it, the Overview reads it). */
+export const interfaceQuotaSubject = (projectId: string, name: InterfaceName): string => `${projectId}:${name}`;
 
 /**
  * Daily counters that reset at midnight in APP_TIMEZONE, kept in the shared store so that every

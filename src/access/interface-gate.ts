@@ -8,7 +8,7 @@ import { InterfaceName } from '../platform/interface-names';
 import { PlatformService } from '../platform/platform.service';
 import { ClientCall, FAMILY_GATES } from './client-call';
 import { ClientProgram } from './client-program';
-import { DailyQuota } from './daily-quota';
+import { DailyQuota, interfaceQuotaSubject } from './daily-quota';
 
 /** What a family's routes need besides the common checks (see `FAMILY_GATES`). */
 export interface GateOptions {
@@ -45,7 +45,7 @@ export class InterfaceGate {
     if (!(await this.platform.interfaceStatus())[name]) throw new ServiceError(ErrorCode.INTERFACE_DISABLED);
     const authorization = program.authorizations[name];
     if (authorization && !authorization.authorized) throw new ServiceError(ErrorCode.INTERFACE_NOT_AUTHORIZED);
-    const subject = `${project.id}:${name}`;
+    const subject = interfaceQuotaSubject(project.id, name);
     const limit = authorization?.dailyQuota ?? null;
     if (!(await this.quota.consume(subject, limit))) {
       this.metrics.quotaRefused(call.family, name);

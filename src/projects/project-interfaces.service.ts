@@ -29,12 +29,17 @@ export class ProjectInterfacesService {
 
   async list(actor: AdminPrincipal, projectId: string): Promise<{ items: ProjectInterfaceView[]; total: number }> {
     const project = await this.access.find(actor, projectId);
-    const [rows, platform] = await Promise.all([this.rows.findBy({ projectId: project.id }), this.platform.interfaceStatus()]);
-    const items = INTERFACE_NAMES.map((name) => {
+    const items = await this.itemsOf(project.id);
+    return { items, total: items.length };
+  }
+
+  /** Every interface of a project (found and access-checked by the caller), in canonical order. */
+  async itemsOf(projectId: string): Promise<ProjectInterfaceView[]> {
+    const [rows, platform] = await Promise.all([this.rows.findBy({ projectId }), this.platform.interfaceStatus()]);
+    return INTERFACE_NAMES.map((name) => {
       const row = rows.find((r) => r.name === name);
       return { name, authorized: row?.authorized ?? true, daily_quota: row?.dailyQuota ?? null, platform_enabled: platform[name] };
     });
-    return { items, total: items.length };
   }
 
   async set(actor: AdminPrincipal, projectId: string, name: string, input: ProjectInterfaceDto): Promise<ProjectInterfaceView> {

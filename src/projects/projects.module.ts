@@ -12,6 +12,6 @@ import { ProjectsService } from './projects.service';
   imports: [TypeOrmModule.forFeature([Project, ProjectInterface]), PlatformModule],
   controllers: [ProjectsController],
   providers: [ProjectsService, ProjectAccess, ProjectInterfacesService],
-  exports: [ProjectsService, ProjectAccess, TypeOrmModule],
+  exports: [ProjectsService, ProjectAccess, ProjectInterfacesService, TypeOrmModule],
 })
 export class ProjectsModule {}

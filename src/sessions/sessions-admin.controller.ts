@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { AdminAuth } from '../admin-auth/admin-auth.decorator';
@@ -7,8 +7,10 @@ import { MAX_INT32 } from '../common/limits';
 import { PROJECT_ID_PIPE } from '../common/uuid-param.pipe';
 import { Envelope } from '../core/envelope/envelope.decorator';
 import { ErrorCode } from '../core/errors/error-code';
-import { ApiAnswer, ApiFailures } from '../core/openapi/api-contract';
+import { ApiAnswer, ApiFailures, ApiPageAnswer } from '../core/openapi/api-contract';
 import { ProjectAccess } from '../projects/project-access';
+import { ListSessionsQuery, LiveSessionView } from './live-session.view';
+import { LiveSessions } from './live-sessions';
 import { SessionsService } from './sessions.service';
 
 export class RevokeSessionsDto {
@@ -26,13 +28,23 @@ export class RevokeSessionsDto {
 export class SessionsAdminController {
   constructor(
     private readonly sessions: SessionsService,
+    private readonly live: LiveSessions,
     private readonly access: ProjectAccess,
   ) {}
+
+  @Get()
+  @ApiOperation({ summary: 'List the live SDK sessions of a project (not revoked, not expired), newest first' })
+  @ApiPageAnswer(LiveSessionView)
+  @ApiFailures(ErrorCode.PROJECT_NOT_FOUND)
+  async list(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Query() query: ListSessionsQuery) {
+    const project = await this.access.find(actor, id);
+    return this.live.list(project.id, query);
+  }
 
   /** Forced offline: a card's, a user's, or (with neither) every session of the project. */
   @Post('revoke')
   @ApiOperation({ summary: 'Force sessions offline: a card\'s, a program user\'s, or every session of the project' })
-  @ApiAnswer({ type: 'object', required: ['revoked'], properties: { revoked: { type: 'integer', description: 'sessions ended' } } })
+  @ApiAnswer({ type: 'object', required: ['revoked'], properties: { revoked: { type: 'integer', description: 'live sessions ended' } } })
   @ApiFailures(ErrorCode.PROJECT_NOT_FOUND)
   @HttpCode(200)
   async revoke(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Body() body: RevokeSessionsDto) {

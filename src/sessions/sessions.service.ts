@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, IsNull, Repository } from 'typeorm';
+import { EntityManager, IsNull, MoreThan, Repository } from 'typeorm';
 import type { CardStatus } from '../cards/card.entity';
 import type { SeatPolicy } from '../projects/project.entity';
 import { hashToken, newToken } from '../core/crypto/tokens';
@@ -147,11 +147,16 @@ export class SessionsService {
     return true;
   }
 
-  /** Forced offline: every live session of a card, a program user, or (with neither) a whole project. */
+  /**
+   * Forced offline: every live session of a card, a program user, or (with neither) a whole project.
+   * Answers how many live ones ended: expired sessions are left as they are, so the count matches
+   * the live-session list the author saw.
+   */
   async revokeWhere(projectId: string, target: { cardId?: number; userId?: number; machine?: string }): Promise<number> {
     const where = {
       projectId,
       revokedAt: IsNull(),
+      expiresAt: MoreThan(new Date()),
       ...(target.cardId !== undefined ? { cardId: target.cardId } : {}),
       ...(target.userId !== undefined ? { userId: target.userId, type: 'app_user' as const } : {}),
       ...(target.machine !== undefined ? { machineCode: target.machine } : {}),

@@ -959,6 +959,23 @@ export interface paths {
         patch: operations["Versions_update"];
         trace?: never;
     };
+    "/admin/v1/projects/{id}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Live sessions by type and today's use of each interface's daily quota */
+        get: operations["Usage_usage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/projects/{id}/app-users": {
         parameters: {
             query?: never;
@@ -1367,6 +1384,23 @@ export interface paths {
         put?: never;
         /** Rotate the answer-signing key; the previous one stays published while it retires */
         post: operations["SigningKeys_rotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/projects/{id}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the live SDK sessions of a project (not revoked, not expired), newest first */
+        get: operations["SessionsAdmin_list"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2234,6 +2268,33 @@ export interface components {
             file_id?: string | null;
             download_url?: string | null;
         };
+        LiveSessionCounts: {
+            card: number;
+            app_user: number;
+        };
+        InterfaceUsageView: {
+            /** @enum {string} */
+            name: "card_login" | "card_unbind" | "card_heartbeat" | "user_register" | "user_login" | "user_heartbeat" | "announcement" | "app_config" | "get_file" | "app_profile" | "version_check" | "state_check" | "paycheck" | "licence_verify" | "card_info" | "card_topup";
+            /** @description the project may use the interface */
+            authorized: boolean;
+            /** @description the interface is switched on platform-wide */
+            platform_enabled: boolean;
+            /** @description calls per day; null: unlimited */
+            daily_quota: number | null;
+            /** @description calls counted against the quota today (the counter the quota check uses); null when unlimited, which is not counted */
+            used: number | null;
+        };
+        UsageView: {
+            /**
+             * Format: date
+             * @description today in time_zone: quotas start over at its midnight
+             */
+            day: string;
+            time_zone: string;
+            /** @description live SDK sessions (not revoked, not expired) by type */
+            sessions: components["schemas"]["LiveSessionCounts"];
+            interfaces: components["schemas"]["InterfaceUsageView"][];
+        };
         AppUserView: {
             user_id: number;
             username: string;
@@ -2481,6 +2542,30 @@ export interface components {
         RotateSigningKeyDto: {
             /** @description seconds the previous key stays published (default 7 days) */
             retire_after_seconds?: number;
+        };
+        LiveSessionView: {
+            id: number;
+            /** @enum {string} */
+            type: "card" | "app_user";
+            /** @description card sessions: the card */
+            card_id: number | null;
+            /** @description card sessions: the card's code; null when the card was deleted */
+            card_code: string | null;
+            /** @description program-user sessions: the user */
+            user_id: number | null;
+            /** @description program-user sessions: the user name; null when the user was deleted */
+            username: string | null;
+            /** @description the device the session was opened on */
+            machine_id: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description the login, or the last heartbeat that extended the session (heartbeats in the first half of its lifetime are not written)
+             */
+            last_seen_at: string;
+            /** Format: date-time */
+            expires_at: string;
         };
         RevokeSessionsDto: {
             /** @description end the sessions of this card */
@@ -6177,6 +6262,33 @@ export interface operations {
             500: components["responses"]["AdminError500_50000"];
         };
     };
+    Usage_usage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
     AppUsersAdmin_list: {
         parameters: {
             query?: {
@@ -7497,6 +7609,48 @@ export interface operations {
             500: components["responses"]["AdminError500_50000"];
         };
     };
+    SessionsAdmin_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                page_size?: number;
+                type?: "card" | "app_user";
+                card_id?: number;
+                /** @description program user id */
+                user_id?: number;
+                /** @description exact device code */
+                machine_id?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["LiveSessionView"][];
+                        /** @description Rows matching the filters, on every page */
+                        total: number;
+                        page: number;
+                        page_size: number;
+                    };
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
     SessionsAdmin_revoke: {
         parameters: {
             query?: never;
@@ -7519,7 +7673,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description sessions ended */
+                        /** @description live sessions ended */
                         revoked: number;
                     };
                 };

@@ -4,6 +4,7 @@ import { connectEn } from './connect';
 import { bulkEn } from './bulk';
 import { cardsManageEn } from './cards-manage';
 import { usersEn } from './users';
+import { sessionsEn } from './sessions';
 import { portalEn } from './portal';
 import { platformEn } from './platform';
 import { operationsEn } from './operations';
@@ -107,6 +108,7 @@ export const en = {
   bulk: bulkEn,
   cardsManage: cardsManageEn,
   users: usersEn,
+  sessions: sessionsEn,
   portal: portalEn,
   platform: platformEn,
   operations: operationsEn,

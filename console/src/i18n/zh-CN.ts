@@ -5,6 +5,7 @@ import { connectZhCN } from './connect';
 import { bulkZhCN } from './bulk';
 import { cardsManageZhCN } from './cards-manage';
 import { usersZhCN } from './users';
+import { sessionsZhCN } from './sessions';
 import { portalZhCN } from './portal';
 import { platformZhCN } from './platform';
 import { operationsZhCN } from './operations';
@@ -108,6 +109,7 @@ export const zhCN: Texts = {
   bulk: bulkZhCN,
   cardsManage: cardsManageZhCN,
   users: usersZhCN,
+  sessions: sessionsZhCN,
   portal: portalZhCN,
   platform: platformZhCN,
   operations: operationsZhCN,

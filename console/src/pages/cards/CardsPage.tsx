@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import type { Card, CardStatus } from '../../api/client';
+import { FilterButtons } from '../../components/FilterButtons';
 import { ErrorAlert, useNotifyError } from '../../components/ErrorAlert';
 import { useFormat } from '../../components/format';
 import { serverPaging } from '../../components/paging';
@@ -97,10 +98,7 @@ export function CardsPage() {
         <Form.Item name="machine">
           <Input aria-label={t('cards.filters.device')} placeholder={t('cards.filters.device')} allowClear maxLength={128} />
         </Form.Item>
-        <Space>
-          <Button type="primary" htmlType="submit">{t('common.search')}</Button>
-          <Button onClick={() => show({})}>{t('common.reset')}</Button>
-        </Space>
+        <FilterButtons onReset={() => show({})} />
       </Form>
       {list.error && <ErrorAlert error={list.error} />}
       <BulkActions projectId={projectId} selectedIds={selected} filters={filters} matching={list.data?.total ?? 0} onDone={() => setSelected([])} />

@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { Button, Form, Input, Select, Space, Table, Tag, Typography } from 'antd';
+import { Form, Input, Select, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
+import { FilterButtons } from '../../components/FilterButtons';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useFormat } from '../../components/format';
 import { serverPaging } from '../../components/paging';
@@ -60,10 +61,7 @@ export function LogsPage() {
         <Form.Item name="interface">
           <Input aria-label={t(`${texts}.filters.interface`)} placeholder={t(`${texts}.filters.interface`)} allowClear maxLength={32} />
         </Form.Item>
-        <Space>
-          <Button type="primary" htmlType="submit">{t('common.search')}</Button>
-          <Button onClick={() => show({})}>{t('common.reset')}</Button>
-        </Space>
+        <FilterButtons onReset={() => show({})} />
       </Form>
       {list.error && <ErrorAlert error={list.error} />}
       <Table<LoginLog>

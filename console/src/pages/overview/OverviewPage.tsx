@@ -11,6 +11,7 @@ import { cardListQuery } from '../cards/card-queries';
 import { CardStatusTag } from '../cards/card-labels';
 import { isSuccessCode, statsQuery } from '../logs/log-queries';
 import type { ChartSeries } from './LoginsChart';
+import { UsageCards } from './UsageCards';
 
 const LoginsChart = lazy(async () => ({ default: (await import('./LoginsChart')).LoginsChart }));
 const DAYS = 14;
@@ -25,7 +26,7 @@ function localDay(back: number): string {
   return `${day.getFullYear()}-${String(day.getMonth() + 1).padStart(2, '0')}-${String(day.getDate()).padStart(2, '0')}`;
 }
 
-/** A project at a glance: logins per day by result, today's figures, cards by status, cards expiring soon. */
+/** A project at a glance: logins per day by result, today's figures, live sessions and quota use, cards by status, cards expiring soon. */
 export function OverviewPage() {
   const { t } = useTranslation();
   const { projectId = '' } = useParams();
@@ -72,6 +73,7 @@ export function OverviewPage() {
             <Statistic title={t(`${texts}.expiringSoon`)} value={expiring.data?.total ?? 0} loading={expiring.isPending} />
           </Card>
         </Col>
+        <UsageCards projectId={projectId} />
         <Col xs={24} lg={16}>
           <Card title={`${t(`${texts}.loginsChart`)} · ${t(`${texts}.days`, { count: DAYS })}`}>
             {items.length === 0 && !stats.isPending ? (

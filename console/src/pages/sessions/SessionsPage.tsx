@@ -1,0 +1,117 @@
+import { ReloadOutlined } from '@ant-design/icons';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Form, Input, Select, Space, Table, Tag, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { api } from '../../api/client';
+import { unwrap } from '../../api/errors';
+import { useConfirmDanger } from '../../components/confirm';
+import { FilterButtons } from '../../components/FilterButtons';
+import { ErrorAlert, useNotifyError } from '../../components/ErrorAlert';
+import { useFormat } from '../../components/format';
+import { serverPaging } from '../../components/paging';
+import { useUrlList } from '../../components/url-list';
+import { SESSION_FILTER_NAMES, SESSION_TYPES, sessionListQuery, usageQuery, type LiveSession, type SessionFilters } from './session-queries';
+
+type Target = { card_id: number } | { user_id: number } | Record<string, never>;
+
+/** The live SDK sessions of a project, filtered by type and device; force one card or user offline, or everyone. */
+export function SessionsPage() {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const { message } = App.useApp();
+  const confirmDanger = useConfirmDanger();
+  const notifyError = useNotifyError();
+  const queries = useQueryClient();
+  const { projectId = '' } = useParams();
+  const { filters, page, pageSize, show, key } = useUrlList<SessionFilters>(SESSION_FILTER_NAMES, 20);
+  const list = useQuery(sessionListQuery(projectId, filters, page, pageSize));
+  const usage = useQuery(usageQuery(projectId));
+  const live = usage.data ? usage.data.sessions.card + usage.data.sessions.app_user : 0;
+  const texts = 'sessions';
+
+  const revoke = useMutation({
+    mutationFn: (target: Target) => unwrap(api.POST('/admin/v1/projects/{id}/sessions/revoke', { params: { path: { id: projectId } }, body: target })),
+    onSuccess: ({ revoked }) => {
+      void queries.invalidateQueries({ queryKey: ['sessions', projectId] });
+      void message.success(t(`${texts}.ended`, { count: revoked }));
+    },
+  });
+  const revokeOrNotify = (target: Target) => revoke.mutateAsync(target).catch(notifyError);
+
+  const forceOffline = (session: LiveSession) => {
+    const isCard = session.type === 'card';
+    const name = (isCard ? session.card_code : session.username) ?? String(isCard ? session.card_id : session.user_id);
+    confirmDanger({
+      title: t(isCard ? `${texts}.offlineCardTitle` : `${texts}.offlineUserTitle`, { name }),
+      content: t(`${texts}.offlineText`, { type: t(`${texts}.types.${session.type}`) }),
+      okText: t(`${texts}.offline`),
+      onOk: () => revokeOrNotify(isCard ? { card_id: session.card_id! } : { user_id: session.user_id! }),
+    });
+  };
+  const forceEveryone = () =>
+    confirmDanger({
+      title: t(`${texts}.everyoneTitle`, { count: live }),
+      content: t(`${texts}.everyoneText`),
+      okText: t(`${texts}.everyone`),
+      onOk: () => revokeOrNotify({}),
+    });
+
+  const who = (session: LiveSession) => {
+    if (session.type === 'card') {
+      return session.card_id && session.card_code ? <Link to={`/projects/${projectId}/cards/${session.card_id}`}>{session.card_code}</Link> : `#${session.card_id ?? '—'}`;
+    }
+    return session.username ? <Link to={`/projects/${projectId}/users?q=${encodeURIComponent(session.username)}`}>{session.username}</Link> : `#${session.user_id ?? '—'}`;
+  };
+
+  return (
+    <>
+      <div className="page-title">
+        <Typography.Title level={1}>{t(`${texts}.title`)}</Typography.Title>
+        <Space wrap>
+          <Button icon={<ReloadOutlined />} onClick={() => void queries.invalidateQueries({ queryKey: ['sessions', projectId] })}>{t(`${texts}.refresh`)}</Button>
+          <Button danger disabled={live === 0} onClick={forceEveryone}>{t(`${texts}.everyone`)}</Button>
+        </Space>
+      </div>
+      <Typography.Paragraph type="secondary">{t(`${texts}.intro`)}</Typography.Paragraph>
+      <Form name="session-filters" layout="inline" className="filters" initialValues={filters} onFinish={(values: SessionFilters) => show(values)} key={key}>
+        <Form.Item name="type">
+          <Select aria-label={t(`${texts}.filters.type`)} placeholder={t(`${texts}.filters.type`)} allowClear style={{ width: 160 }}
+            options={SESSION_TYPES.map((type) => ({ value: type, label: t(`${texts}.types.${type}`) }))} />
+        </Form.Item>
+        <Form.Item name="machine_id">
+          <Input aria-label={t(`${texts}.filters.device`)} placeholder={t(`${texts}.filters.device`)} allowClear maxLength={128} />
+        </Form.Item>
+        <FilterButtons onReset={() => show({})} />
+      </Form>
+      {list.error && <ErrorAlert error={list.error} />}
+      {usage.error && <ErrorAlert error={usage.error} />}
+      <Table<LiveSession>
+        rowKey="id"
+        loading={list.isFetching}
+        dataSource={list.data?.items}
+        scroll={{ x: 'max-content' }}
+        locale={{ emptyText: t(`${texts}.empty`) }}
+        pagination={serverPaging(t, { page, pageSize, total: list.data?.total, onChange: (next, size) => show(filters, size === pageSize ? next : 1, size) })}
+        columns={[
+          { title: t(`${texts}.type`), dataIndex: 'type', render: (type: LiveSession['type']) => <Tag color={type === 'card' ? 'blue' : 'purple'}>{t(`${texts}.types.${type}`)}</Tag> },
+          { title: t(`${texts}.who`), key: 'who', render: (_, session) => who(session) },
+          { title: t(`${texts}.device`), dataIndex: 'machine_id', render: (machine: string) => <Typography.Text code>{machine}</Typography.Text> },
+          { title: t(`${texts}.created`), dataIndex: 'created_at', render: (at: string) => format.dateTime(at) },
+          { title: t(`${texts}.lastSeen`), dataIndex: 'last_seen_at', responsive: ['md' as const], render: (at: string) => format.dateTime(at) },
+          { title: t(`${texts}.expires`), dataIndex: 'expires_at', responsive: ['lg' as const], render: (at: string) => format.dateTime(at) },
+          {
+            title: t('common.actions'),
+            key: 'actions',
+            fixed: 'right' as const,
+            render: (_, session) => (
+              <Button size="small" danger aria-label={`${t(`${texts}.offline`)} ${session.card_code ?? session.username ?? session.id}`} onClick={() => forceOffline(session)}>
+                {t(`${texts}.offline`)}
+              </Button>
+            ),
+          },
+        ]}
+      />
+    </>
+  );
+}
