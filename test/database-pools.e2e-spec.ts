@@ -29,11 +29,15 @@ if (postgres) {
   ]);
 }
 
+// With CK_TEST_POOLS=off (test/support/embedded-environment.ts) there is no pool to check.
+const noPool: [string, () => Promise<Lease>] = ['no', () => Promise.reject(new Error('the database pools are off'))];
+const suite = pools.length ? describe.each(pools) : describe.skip.each([noPool]);
+
 /**
  * The workers' pools of test databases (test/support/embedded-pool.ts, postgres-pool.ts) hand a
  * database given back to the next test app: what one app wrote must never be seen by the next one.
  */
-describe.each(pools)('%s database pool of the test workers (e2e)', (_, take) => {
+suite('%s database pool of the test workers (e2e)', (_, take) => {
   type Client = DataSource & { end(): Promise<void> };
   async function connect(lease: Lease): Promise<Client> {
     const db = new DataSource({ type: 'postgres', ...lease.options, poolSize: 1 } as DataSourceOptions);

@@ -14,6 +14,8 @@ let postgres: PostgresPool | undefined;
 export default class EmbeddedEnvironment extends TestEnvironment {
   override async setup(): Promise<void> {
     await super.setup();
+    // CK_TEST_POOLS=off: every app makes its database afresh (to compare timings or rule out the pools).
+    if (process.env.CK_TEST_POOLS === 'off') return;
     const dump = process.env[EMBEDDED_DUMP_ENV];
     if (dump) this.global[EMBEDDED_POOL_GLOBAL] = pool ??= new EmbeddedPool(dump);
     const template = process.env[PG_TEMPLATE_ENV];
