@@ -1,7 +1,6 @@
 import { CacheModule } from '@nestjs/cache-manager';
 import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, DiscoveryModule } from '@nestjs/core';
-import KeyvRedis from '@keyv/redis';
 import { Keyv } from 'keyv';
 import type Redis from 'ioredis';
 import { AppConfig } from '../config/app-config';
@@ -22,6 +21,12 @@ import { MemoryStore } from './store/memory-store';
 import { REDIS_CLIENT, redisClientProvider, sharedStoreProvider } from './store/store.providers';
 import { SharedStore } from './store/shared-store';
 
+/** @keyv/redis replaces the deprecated cache-manager-redis-yet (see README); loaded only with Redis. */
+async function redisCacheStore(url: string): Promise<Keyv> {
+  const { default: KeyvRedis } = await import('@keyv/redis');
+  return new Keyv({ store: new KeyvRedis(url), namespace: 'ck-cache' });
+}
+
 /** Shared plumbing: config, logging, secrets, shared state, cache, envelopes, validation, metrics. */
 @Global()
 @Module({})
@@ -36,11 +41,9 @@ export class CoreModule implements OnApplicationShutdown {
       module: CoreModule,
       imports: [
         DiscoveryModule,
-        CacheModule.register({
+        CacheModule.registerAsync({
           isGlobal: true,
-          ttl: 30_000,
-          // @keyv/redis replaces the deprecated cache-manager-redis-yet (see README).
-          ...(config.REDIS_URL ? { stores: [new Keyv({ store: new KeyvRedis(config.REDIS_URL), namespace: 'ck-cache' })] } : {}),
+          useFactory: async () => ({ ttl: 30_000, ...(config.REDIS_URL ? { stores: [await redisCacheStore(config.REDIS_URL)] } : {}) }),
         }),
       ],
       providers: [

@@ -1,5 +1,5 @@
 import { INestApplication } from '@nestjs/common';
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import request from 'supertest';
 import { createApp } from '../../src/bootstrap/create-app';
 import { AppConfig, loadConfig } from '../../src/config/app-config';

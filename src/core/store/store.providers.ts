@@ -1,5 +1,5 @@
 import { Provider } from '@nestjs/common';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import { AppConfig } from '../../config/app-config';
 import { MemoryStore } from './memory-store';
 import { RedisStore } from './redis-store';
@@ -14,6 +14,7 @@ export const redisClientProvider: Provider = {
   useFactory: async (config: AppConfig): Promise<Redis | null> => {
     if (!config.REDIS_URL) return null;
     // Few retries: a Redis fault must surface as SYSTEM_ERROR quickly, never as a silent pass.
+    const { default: Redis } = await import('ioredis');
     const client = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, connectTimeout: 5000, lazyConnect: true });
     await client.connect();
     return client;
