@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import createClient from 'openapi-fetch';
 import type { paths } from '../src/api/schema';
+import { ADMIN_PASSWORD, startService } from './service-process';
 
 /** Where the screenshots shown in docs/console.md are written. */
 const SCREENSHOTS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'console');
@@ -77,17 +78,21 @@ export async function screenshot(page: Page, name: string, language: 'en' | 'zh-
 }
 
 /**
- * Every test runs against the service of the global setup, and fails if the page reported a
- * Content-Security-Policy violation or an uncaught error: the console must live within its CSP.
+ * Every test runs against its worker's own service (started from the global setup's build), and fails
+ * if the page reported a Content-Security-Policy violation or an uncaught error: the console must live
+ * within its CSP.
  */
 export const test = base.extend<object, { service: Service }>({
   service: [
     async ({}, use) => {
-      const url = process.env.CONSOLE_E2E_URL;
-      if (!url) throw new Error('CONSOLE_E2E_URL is not set: run through `npm run test:console` (global setup starts the service)');
-      await use({ url, adminPassword: process.env.CONSOLE_E2E_ADMIN_PASSWORD ?? '' });
+      const running = await startService();
+      try {
+        await use({ url: running.url, adminPassword: ADMIN_PASSWORD });
+      } finally {
+        await running.stop();
+      }
     },
-    { scope: 'worker' },
+    { scope: 'worker', timeout: 90_000 },
   ],
   baseURL: async ({ service }, use) => use(service.url),
   page: async ({ page }, use) => {
