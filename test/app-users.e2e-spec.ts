@@ -17,6 +17,7 @@ import {
   TIMESTAMP,
 } from './support/standard';
 import { startTestApp, TestApp, unique } from './support/test-app';
+import { expectLegacyFailure } from './support/legacy';
 
 /** Program users over the SDK and the compatibility routes (spec "Program user (SDK)"; decisions §5, §6). */
 
@@ -442,12 +443,6 @@ describe('program users: SDK and compatibility register, login, heartbeat (e2e)'
 
   describe('compatibility routes /api/app-users/*', () => {
     /** The exact legacy failure envelope {code:N, msg, request_id} (details allowed). */
-    function expectLegacyFailure(res: Response, httpStatus: number, code: number): void {
-      expect({ http: res.status, code: res.body?.code }).toEqual({ http: httpStatus, code });
-      expect(typeof res.body.msg).toBe('string');
-      expect(res.body.request_id).toBe(res.headers['x-request-id']);
-      expect(Object.keys(res.body).filter((k) => !['code', 'msg', 'request_id', 'details'].includes(k))).toEqual([]);
-    }
 
     it('registers with form fields and answers the legacy envelope {code:1, msg, data, request_id}', async () => {
       const username = unique('legacy');

@@ -1,21 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Response } from 'supertest';
 import { AdminClient } from './support/admin-client';
 import { cardRepos, insertCard } from './support/cards';
 import { CODES, TIMESTAMP } from './support/standard';
 import { startTestApp, TestApp, unique } from './support/test-app';
-import { md5Sign } from '../sdk/src';
+import { expectLegacyFailure, md5Signed } from './support/legacy';
 
-function signed(fields: Record<string, string>, secret: string, t = Math.floor(Date.now() / 1000)): Record<string, string> {
-  const withT = { ...fields, t: String(t) };
-  return { ...withT, sign: md5Sign(withT, secret) };
-}
 
-function expectLegacyFailure(res: Response, httpStatus: number, code: number): void {
-  expect(res.headers['content-type']).toMatch(/^application\/json/);
-  const { details: _details, ...body } = res.body ?? {};
-  expect({ http: res.status, body }).toStrictEqual({ http: httpStatus, body: { code, msg: expect.any(String), request_id: res.headers['x-request-id'] } });
-}
 
 describe('legacy family: aggregate entry /api/app and /api/legacy/v1/app (e2e)', () => {
   let t: TestApp;
@@ -35,7 +25,7 @@ describe('legacy family: aggregate entry /api/app and /api/legacy/v1/app (e2e)',
     t.http().post(path).type('form').send(new URLSearchParams(fields).toString());
   const app = (fields: Record<string, string>, path = '/api/app') => post(path, fields);
   const upload = (projectId: string) => t.http().post(`/admin/v1/projects/${projectId}/files`).set(author.auth());
-  const signedApp = (p: typeof project, fields: Record<string, string>, path = '/api/app') => app(signed({ app: p.program_id, ...fields }, p.legacy_secret), path);
+  const signedApp = (p: typeof project, fields: Record<string, string>, path = '/api/app') => app(md5Signed({ app: p.program_id, ...fields }, p.legacy_secret), path);
 
   describe('card actions', () => {
     it.each(['/api/app', '/api/legacy/v1/app'])('logs a card in with the canonical card_login on %s', async (path) => {
@@ -59,10 +49,10 @@ describe('legacy family: aggregate entry /api/app and /api/legacy/v1/app (e2e)',
       const card = await insertCard(t, project.id);
       const fields = { app: project.program_id, api: 'card_login', kami: card.code, imei: 'agg-3' };
       expectLegacyFailure(await app(fields), 401, CODES.SIGNATURE_INVALID);
-      const good = signed(fields, project.legacy_secret);
+      const good = md5Signed(fields, project.legacy_secret);
       expectLegacyFailure(await app({ ...good, imei: 'agg-other' }), 401, CODES.SIGNATURE_INVALID);
       expectLegacyFailure(await app({ ...good, api: 'kmlogon' }), 401, CODES.SIGNATURE_INVALID);
-      expectLegacyFailure(await app(signed(fields, project.legacy_secret, Math.floor(Date.now() / 1000) - 600)), 401, CODES.TIMESTAMP_OUT_OF_WINDOW);
+      expectLegacyFailure(await app(md5Signed(fields, project.legacy_secret, Math.floor(Date.now() / 1000) - 600)), 401, CODES.TIMESTAMP_OUT_OF_WINDOW);
       expect((await cardRepos(t).cards.findOneByOrFail({ id: card.id })).status).toBe('unused');
     });
 
@@ -103,7 +93,7 @@ describe('legacy family: aggregate entry /api/app and /api/legacy/v1/app (e2e)',
       await post('/api/kmlogon', { app: p.program_id, kami: card.code, imei: 'q-1' }).expect(200);
       await signedApp(p, { api: 'card_login', kami: card.code, imei: 'q-1' }).expect(200);
       expectLegacyFailure(await signedApp(p, { api: 'kmlogon', kami: card.code, imei: 'q-1' }), 429, CODES.QUOTA_EXCEEDED);
-      expectLegacyFailure(await post('/api/card_login', signed({ app: p.program_id, kami: card.code, imei: 'q-1' }, p.legacy_secret)), 429, CODES.QUOTA_EXCEEDED);
+      expectLegacyFailure(await post('/api/card_login', md5Signed({ app: p.program_id, kami: card.code, imei: 'q-1' }, p.legacy_secret)), 429, CODES.QUOTA_EXCEEDED);
     });
 
     it('lets notice and announcement draw on one announcement quota', async () => {

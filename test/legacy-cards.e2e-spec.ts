@@ -1,25 +1,12 @@
-import type { Response } from 'supertest';
 import { AdminClient } from './support/admin-client';
 import { cardRepos, insertCard } from './support/cards';
 import { cardHeartbeat, CODES, parseUtcWallClock, sdkLogin, TIMESTAMP, wallClock } from './support/standard';
 import { startTestApp, TestApp } from './support/test-app';
 import { AppConfig } from '../src/config/app-config';
-import { ErrorCode, md5Sign } from '../sdk/src';
+import { ErrorCode } from '../sdk/src';
+import { expectLegacyFailure, md5Signed } from './support/legacy';
 
-function signed(fields: Record<string, string>, secret: string, t = Math.floor(Date.now() / 1000)): Record<string, string> {
-  const withT = { ...fields, t: String(t) };
-  return { ...withT, sign: md5Sign(withT, secret) };
-}
 
-/** The exact legacy failure envelope `{code:N, msg, request_id}` (plus `details` on BAD_REQUEST) with its HTTP status. */
-function expectLegacyFailure(res: Response, httpStatus: number, code: number): void {
-  expect(res.headers['content-type']).toMatch(/^application\/json/);
-  const { details: _details, ...body } = res.body ?? {};
-  expect({ http: res.status, body }).toStrictEqual({
-    http: httpStatus,
-    body: { code, msg: expect.any(String), request_id: res.headers['x-request-id'] },
-  });
-}
 
 const { UNBIND_REFUSED } = ErrorCode;
 
@@ -103,13 +90,13 @@ describe('legacy family: card routes, MD5 signature, unbind, state checks (e2e)'
   describe('MD5 signature on /api/card_login', () => {
     it('logs in with a signature computed independently', async () => {
       const card = await insertCard(t, project.id);
-      const res = await post('/api/card_login', signed({ app: project.program_id, kami: card.code, imei: 'md5-dev' }, project.legacy_secret)).expect(200);
+      const res = await post('/api/card_login', md5Signed({ app: project.program_id, kami: card.code, imei: 'md5-dev' }, project.legacy_secret)).expect(200);
       expect(res.body).toMatchObject({ code: 1, data: { id: card.id, machine_code: 'md5-dev', token: expect.any(String) } });
     });
 
     it('refuses a missing sign with SIGNATURE_INVALID and changes nothing', async () => {
       const card = await insertCard(t, project.id);
-      const fields = signed({ app: project.program_id, kami: card.code, imei: 'd' }, project.legacy_secret);
+      const fields = md5Signed({ app: project.program_id, kami: card.code, imei: 'd' }, project.legacy_secret);
       delete fields.sign;
       expectLegacyFailure(await post('/api/card_login', fields), 401, CODES.SIGNATURE_INVALID);
       expect((await cardRepos(t).cards.findOneByOrFail({ id: card.id })).status).toBe('unused');
@@ -117,7 +104,7 @@ describe('legacy family: card routes, MD5 signature, unbind, state checks (e2e)'
 
     it('refuses a tampered field with SIGNATURE_INVALID and changes nothing', async () => {
       const card = await insertCard(t, project.id);
-      const fields = signed({ app: project.program_id, kami: card.code, imei: 'd' }, project.legacy_secret);
+      const fields = md5Signed({ app: project.program_id, kami: card.code, imei: 'd' }, project.legacy_secret);
       expectLegacyFailure(await post('/api/card_login', { ...fields, imei: 'other' }), 401, CODES.SIGNATURE_INVALID);
       expect(await cardRepos(t).devices.countBy({ cardId: card.id })).toBe(0);
       expect((await cardRepos(t).cards.findOneByOrFail({ id: card.id })).status).toBe('unused');
@@ -125,22 +112,22 @@ describe('legacy family: card routes, MD5 signature, unbind, state checks (e2e)'
 
     it('refuses a signature made with another key (e.g. the api_secret)', async () => {
       const card = await insertCard(t, project.id);
-      const fields = signed({ app: project.program_id, kami: card.code, imei: 'd' }, project.api_secret);
+      const fields = md5Signed({ app: project.program_id, kami: card.code, imei: 'd' }, project.api_secret);
       expectLegacyFailure(await post('/api/card_login', fields), 401, CODES.SIGNATURE_INVALID);
     });
 
     it('refuses a stale t with TIMESTAMP_OUT_OF_WINDOW and changes nothing', async () => {
       const card = await insertCard(t, project.id);
-      const stale = signed({ app: project.program_id, kami: card.code, imei: 'd' }, project.legacy_secret, Math.floor(Date.now() / 1000) - 301);
+      const stale = md5Signed({ app: project.program_id, kami: card.code, imei: 'd' }, project.legacy_secret, Math.floor(Date.now() / 1000) - 301);
       expectLegacyFailure(await post('/api/card_login', stale), 401, CODES.TIMESTAMP_OUT_OF_WINDOW);
-      const future = signed({ app: project.program_id, kami: card.code, imei: 'd' }, project.legacy_secret, Math.floor(Date.now() / 1000) + 400);
+      const future = md5Signed({ app: project.program_id, kami: card.code, imei: 'd' }, project.legacy_secret, Math.floor(Date.now() / 1000) + 400);
       expectLegacyFailure(await post('/api/card_login', future), 401, CODES.TIMESTAMP_OUT_OF_WINDOW);
       expect((await cardRepos(t).cards.findOneByOrFail({ id: card.id })).status).toBe('unused');
     });
 
     it('accepts an upper-case sign and ignores empty fields in the signature', async () => {
       const card = await insertCard(t, project.id);
-      const fields = signed({ app: project.program_id, kami: card.code, imei: 'd-up', note: '' }, project.legacy_secret);
+      const fields = md5Signed({ app: project.program_id, kami: card.code, imei: 'd-up', note: '' }, project.legacy_secret);
       await post('/api/card_login', { ...fields, sign: fields.sign.toUpperCase() }).expect(200);
     });
   });
@@ -163,7 +150,7 @@ describe('legacy family: card routes, MD5 signature, unbind, state checks (e2e)'
       await login(project, card.code, 'ubm-1');
       expectLegacyFailure(await post('/api/unbind_machine', { app: project.program_id, kami: card.code, imei: 'ubm-1' }), 401, CODES.SIGNATURE_INVALID);
       expect(await cardRepos(t).devices.countBy({ cardId: card.id })).toBe(1);
-      const res = await post('/api/unbind_machine', signed({ app: project.program_id, kami: card.code, imei: 'ubm-1' }, project.legacy_secret)).expect(200);
+      const res = await post('/api/unbind_machine', md5Signed({ app: project.program_id, kami: card.code, imei: 'ubm-1' }, project.legacy_secret)).expect(200);
       expect(res.body.code).toBe(1);
       expect(await cardRepos(t).devices.countBy({ cardId: card.id })).toBe(0);
     });

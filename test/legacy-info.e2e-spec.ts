@@ -7,6 +7,7 @@ import { insertCard } from './support/cards';
 import { connectLogin, openConnectInEveryMode, unusedProgramId, updateProgramSettings } from './support/connect';
 import { startTestApp, TestApp, unique } from './support/test-app';
 import { ErrorCode } from '../sdk/src';
+import { expectLegacyFailure } from './support/legacy';
 
 /** Catalog codes (decisions §2). */
 const { BAD_REQUEST, APP_REQUIRED, INTERNAL_KEY_NOT_ACCEPTED, UNSUPPORTED_MEDIA_TYPE, PROGRAM_NOT_FOUND, PROGRAM_DISABLED, INTERFACE_NOT_AUTHORIZED, QUOTA_EXCEEDED } = ErrorCode;
@@ -14,14 +15,6 @@ const { BAD_REQUEST, APP_REQUIRED, INTERNAL_KEY_NOT_ACCEPTED, UNSUPPORTED_MEDIA_
 type Project = Awaited<ReturnType<AdminClient['createProject']>>;
 type Method = 'GET' | 'POST';
 
-/** The exact legacy failure envelope `{code, msg, request_id}` (+ details) with its HTTP status. */
-function expectLegacyFailure(res: Response, http: number, code: number): void {
-  expect({ http: res.status, code: res.body.code }).toEqual({ http, code });
-  expect(res.headers['content-type']).toMatch(/^application\/json/);
-  expect(typeof res.body.msg).toBe('string');
-  expect(res.body.request_id).toBe(res.headers['x-request-id']);
-  expect(res.body).not.toHaveProperty('data');
-}
 
 /** The legacy success envelope `{code: 1, msg, data, request_id}`; returns data. */
 function legacyData(res: Response): Record<string, unknown> {

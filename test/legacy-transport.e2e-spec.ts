@@ -1,11 +1,11 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import type { Response } from 'supertest';
 import { AdminClient } from './support/admin-client';
 import { cardRepos, insertCard } from './support/cards';
 import { signedPost } from './support/signing';
 import { CODES, V3_LOGIN } from './support/standard';
 import { startTestApp, TestApp } from './support/test-app';
 import { md5Sign } from '../sdk/src';
+import { expectLegacyFailure } from './support/legacy';
 
 /** RC4, written here independently of the service (KSA + PRGA). */
 function rc4(key: Buffer, data: Buffer): Buffer {
@@ -54,11 +54,6 @@ const open = (mode: Mode, key: string, data: string) => {
 function signedInner(app: string, fields: Record<string, string>, secret: string): Record<string, string> {
   const withT = { ...fields, t: String(Math.floor(Date.now() / 1000)) };
   return { ...withT, sign: md5Sign({ ...withT, app }, secret) };
-}
-
-function expectLegacyFailure(res: Response, httpStatus: number, code: number): void {
-  const { details: _details, ...body } = res.body ?? {};
-  expect({ http: res.status, body }).toStrictEqual({ http: httpStatus, body: { code, msg: expect.any(String), request_id: res.headers['x-request-id'] } });
 }
 
 describe('legacy family: transport encryption of the aggregate entry (e2e)', () => {
