@@ -4,7 +4,7 @@ import { Card } from '../src/cards/card.entity';
 import { cardRepos, insertCard } from './support/cards';
 import { connectLogin, expectConnectFailure, logRowsOf } from './support/connect';
 import { expectLegacyFailure, md5Signed } from './support/legacy';
-import { CODES, expectStandardFailure, sdkLogin, v3Login } from './support/standard';
+import { CODES, expectStandardFailure, sdkLogin, sessionRepo, v3Login } from './support/standard';
 import { buildWorld, Project, World } from './support/world';
 
 /**
@@ -64,8 +64,8 @@ const FAMILIES: Family[] = [
 /** A card refusal: how to make a card that the rule refuses, and the device that asks. */
 interface Refusal {
   code: number;
-  /** The card key and device of the refused attempt (the card is null for an unknown key). */
-  arrange(family: Family): Promise<{ key: string; machine: string; card: Card | null }>;
+  /** The refused attempt's card key and device; the card to find untouched, and whether the log row names it. */
+  arrange(family: Family): Promise<{ key: string; machine: string; card: Card | null; logged?: false }>;
 }
 
 const REFUSALS: Record<string, Refusal> = {
@@ -75,7 +75,10 @@ const REFUSALS: Record<string, Refusal> = {
   },
   'a card of another program': {
     code: CODES.CARD_INVALID,
-    arrange: async () => ({ key: (await insertCard(world.t, otherProject.id)).code, machine: 'pc', card: null }),
+    arrange: async () => {
+      const card = await insertCard(world.t, otherProject.id);
+      return { key: card.code, machine: 'pc', card, logged: false };
+    },
   },
   'an expired card, from its bound device': {
     code: CODES.CARD_EXPIRED,
@@ -111,6 +114,16 @@ const REFUSALS: Record<string, Refusal> = {
 let world: World;
 let otherProject: Project;
 
+/** What a refused login must leave as it was: the card row, its devices, its sessions. */
+async function stateOf(card: Card) {
+  const { cards, devices } = cardRepos(world.t);
+  return {
+    card: await cards.findOneByOrFail({ id: card.id }),
+    devices: (await devices.findBy({ cardId: card.id })).map((device) => device.machineCode).sort(),
+    sessions: await sessionRepo(world.t).countBy({ cardId: card.id }),
+  };
+}
+
 function legacyPost(path: string, fields: Record<string, string>) {
   return world.t.http().post(path).type('form').send(new URLSearchParams(fields).toString());
 }
@@ -129,15 +142,17 @@ describe('card refusals as each family renders them (e2e)', () => {
     });
 
     it.each(Object.entries(REFUSALS))('renders %s as its code, logged once, the card untouched', async (_case, refusal) => {
-      const { key, machine, card } = await refusal.arrange(family);
-      const before = card && (await cardRepos(world.t).cards.findOneByOrFail({ id: card.id }));
+      const { key, machine, card, logged } = await refusal.arrange(family);
+      const before = card && (await stateOf(card));
       const res = await family.login(world.project, key, machine);
       family.expectRefusal(res, refusal.code);
       const rows = await logRowsOf(world.t, res.headers['x-request-id']);
       expect(rows.map((row) => ({ family: row.family, result: row.resultCode, card: row.cardId, key: row.cardCode, machine: row.machineCode }))).toEqual([
-        { family: family.logged, result: refusal.code, card: card?.id ?? null, key, machine },
+        { family: family.logged, result: refusal.code, card: logged === false ? null : (card?.id ?? null), key, machine },
       ]);
-      if (card) expect(await cardRepos(world.t).cards.findOneByOrFail({ id: card.id })).toEqual(before);
+      if (card) expect(await stateOf(card)).toEqual(before);
+      // A device the card had before the refusal still logs in.
+      if (refusal.code === CODES.DEVICE_LIMIT_REACHED) family.expectSuccess(await family.login(world.project, key, 'first-pc'));
     });
   });
 });
