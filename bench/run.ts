@@ -1,7 +1,7 @@
 // `npm run bench`: Connect login throughput against a bare route on the same adapter.
 //
 // Starts the built service (a private copy of dist/, src/main.js) as a child process, first with
-// HTTP_ADAPTER=express, then with fastify, on one database seeded once with 100,000 cards:
+// HTTP_ADAPTER=express, then with fastify (then a bare node:http server for a second baseline), on one database seeded once with 100,000 cards:
 // PostgreSQL (+ Redis) when DATABASE_URL (REDIS_URL) are set, else the embedded default in a fresh
 // temporary DATA_DIR. Each scenario gets a checked sample request, a short warm-up, ~10 s of
 // autocannon with 64 connections, and a checked request after. Prints the figures, CPU time per
@@ -31,7 +31,7 @@ import { codeVersion, machine, printReport, roundTripLines, writeDoc } from './r
 import { COMPARED_WITH, SCENARIOS, SIGNED_TWIN, UNSIGNED_TWIN } from './scenarios';
 import { seed } from './seed';
 import { killChildren, setActiveRun, startService } from './service-process';
-import { BenchError, DOC, fail, MAIN, ROOT, S, WRITE_DOC } from './settings';
+import { BARE_HTTP, BenchError, DOC, fail, MAIN, ROOT, S, WRITE_DOC } from './settings';
 import { fmtInt, fmtMs, fmtPct } from './tables';
 import type { BenchContext, Fixture, Report, ScenarioResult } from './types';
 
@@ -205,6 +205,17 @@ async function main(): Promise<void> {
         }
       } finally {
         await service.stop();
+      }
+    }
+    if (fixture && S.scenarios.includes('baseline')) {
+      // The bare node:http server answers the baseline too: what the framework itself costs.
+      const bare = await startService('node:http', childEnv, path.join(ctx.buildCopy, 'dist', path.relative(path.join(ROOT, 'dist'), BARE_HTTP)));
+      try {
+        const result = await runScenario(bare, 'baseline', fixture, `${tag}-bare`);
+        report.results.push(result);
+        log(`\n[node:http] ${SCENARIOS.baseline.title}: ${fmtInt(result.rps)} req/s, p50 ${fmtMs(result.p50)} ms, p99 ${fmtMs(result.p99)} ms`);
+      } finally {
+        await bare.stop();
       }
     }
     if (S.scenarios.includes('user-login')) {

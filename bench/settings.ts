@@ -10,6 +10,7 @@ function repositoryRoot(): string {
 export const ROOT = repositoryRoot();
 export const MAIN = path.join(ROOT, 'dist/src/main.js');
 export const PRELOAD = path.join(ROOT, 'bench/count-round-trips.cjs');
+export const BARE_HTTP = path.join(ROOT, 'dist/bench/bare-http.js');
 export const DOC = path.join(ROOT, 'docs/performance.md');
 export const FORM = 'application/x-www-form-urlencoded';
 export const JSON_TYPE = 'application/json';
@@ -49,7 +50,8 @@ function list<T extends string>(name: string, allowed: readonly T[]): T[] {
 }
 
 export const DEFAULT_ADAPTERS = ['express', 'fastify'] as const;
-export type Adapter = (typeof DEFAULT_ADAPTERS)[number];
+/** A service's HTTP adapter, or `node:http`: the bare server of bench/bare-http.ts (baseline only). */
+export type Adapter = (typeof DEFAULT_ADAPTERS)[number] | 'node:http';
 
 export const ALL_SCENARIOS = [
   'baseline',

@@ -33,6 +33,8 @@ function rows(results: ScenarioResult[]): Row[] {
       verdict = met ? 'met' : 'MISSED';
     }
     const notes: string[] = [];
+    const bare = results.find((b) => b.adapter === 'node:http' && b.scenario === 'baseline');
+    if (r.scenario === 'baseline' && bare && r !== bare) notes.push(`${fmtPct(r.rps / bare.rps)} of the bare node:http server`);
     if (r.failures.length) notes.push(`failed answers, e.g. ${r.failures.join(' ')}`);
     if (!r.checkAfter) notes.push(`check after run failed: ${r.checkAfterDetail}`);
     if (typeof r.replayRefused === 'string') notes.push(`a replayed nonce is refused (${r.replayRefused})`);
