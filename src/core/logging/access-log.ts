@@ -14,5 +14,5 @@ export function writeAccessLog(logger: JsonLogger, done: FinishedRequest): void 
     duration_ms: Math.round(done.seconds * 1e6) / 1e3,
     family: done.family,
     ...(done.code !== undefined ? { code: done.code } : {}),
-  });
+  }, true);
 }

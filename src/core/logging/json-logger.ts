@@ -1,5 +1,6 @@
 import { LoggerService } from '@nestjs/common';
 import { currentRequestId } from '../http/request-context';
+import { stdoutBatcher } from './line-batcher';
 
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40 } as const;
 export type LogLevel = keyof typeof LEVELS;
@@ -15,10 +16,18 @@ export const FRAMEWORK_START_CONTEXTS: ReadonlySet<string> = new Set(['InstanceL
  * safe fields only: request bodies, passwords, tokens and secrets are never handed to the logger.
  */
 export class JsonLogger implements LoggerService {
+  private readonly write: (line: string) => void;
+  /** For the access log's line per request: written at the end of the event-loop turn (line-batcher.ts). */
+  private readonly writeBatched: (line: string) => void;
+
+  /** Lines go to `write` when given (tests), else to stdout. */
   constructor(
     private readonly minimum: LogLevel = 'info',
-    private readonly write: (line: string) => void = (line) => process.stdout.write(line + '\n'),
-  ) {}
+    write?: (line: string) => void,
+  ) {
+    this.write = write ?? stdoutBatcher().writeNow;
+    this.writeBatched = write ?? stdoutBatcher().write;
+  }
 
   log(message: unknown, ...rest: unknown[]): void {
     const context = rest[rest.length - 1];
@@ -37,13 +46,13 @@ export class JsonLogger implements LoggerService {
     this.emit('debug', message, rest);
   }
 
-  /** Structured entry: `fields` are merged into the line. */
-  entry(level: LogLevel, msg: string, fields: Record<string, unknown> = {}): void {
+  /** Structured entry: `fields` are merged into the line. `batched`: the access log only (see writeBatched). */
+  entry(level: LogLevel, msg: string, fields: Record<string, unknown> = {}, batched = false): void {
     if (LEVELS[level] < LEVELS[this.minimum]) return;
     const requestId = currentRequestId();
-    this.write(
-      JSON.stringify({ time: new Date().toISOString(), level, msg, ...(requestId ? { request_id: requestId } : {}), ...fields }),
-    );
+    const line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...(requestId ? { request_id: requestId } : {}), ...fields });
+    if (batched) this.writeBatched(line);
+    else this.write(line);
   }
 
   private emit(level: LogLevel, message: unknown, rest: unknown[]): void {
