@@ -9,6 +9,7 @@ import {
   TIMESTAMP,
   unusedProgramId,
 } from './support/connect';
+import { wallClock } from './support/standard';
 import { startTestApp, TestApp } from './support/test-app';
 import { buildWorld } from './support/world';
 import { AppConfig } from '../src/config/app-config';
@@ -21,20 +22,6 @@ import { ErrorCode } from '../sdk/src';
 /** Catalog codes (decisions §2); Connect shows their negatives. */
 const { BAD_REQUEST, NONCE_REPLAYED, PROGRAM_NOT_FOUND, CARD_INVALID } = ErrorCode;
 const SUCCESS = 0;
-
-/** `YYYY-MM-DD HH:MM:SS` of an instant in a time zone, computed without the service's own helper. */
-function wallClock(date: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('sv-SE', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-  }).format(date);
-}
 
 describe('Connect card login (e2e)', () => {
   let t: TestApp;

@@ -9,8 +9,8 @@ import { Project } from '../../src/projects/project.entity';
 import { cardRepos } from './cards';
 import { TestApp } from './test-app';
 
-/** `YYYY-MM-DD HH:MM:SS` (spec: Connect success `data.expires_at`). */
-export const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+/** `YYYY-MM-DD HH:MM:SS` (spec: Connect success `data.expires_at`), as in the standard family. */
+export { TIMESTAMP } from './standard';
 
 /** A Connect login as an old client sends it: form-encoded POST to /connect/{program_id} (or /conncet). */
 export function connectLogin(
