@@ -7,11 +7,11 @@ import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { recordCardLogin } from '../core/http/request-context';
 import { MetricsService } from '../core/metrics/metrics.service';
-import { PreparedStatements, PreparedStatement } from '../database/prepared-statements';
 import { LoginLog } from '../login-logs/login-log.entity';
 import { CardDevice } from './card-device.entity';
 import { Card } from './card.entity';
 import { cardSql, loginRefusal } from './card-rule';
+import { RepeatLoginWriter } from './repeat-login-writer';
 
 /** What the card rule can refuse a login with, in every family (card-rule.ts `loginRefusal`, `deviceRefusal`). */
 export const CARD_LOGIN_REFUSALS = [
@@ -42,30 +42,6 @@ export interface CardLoginSuccess {
 
 const SUCCESS = 0;
 
-/** The columns `cardFromRow` reads, listed so that the prepared plan's result type never changes. */
-const CARD_COLUMNS = [
-  'id', 'project_id', 'code', 'kind', 'uses_left', 'concurrent_limit', 'duration_seconds', 'device_limit', 'status', 'activated_at', 'expires_at',
-  'use_count', 'unbind_count', 'last_login_at', 'note', 'batch_id',
-];
-
-/**
- * A card that admits a device it is bound to: count the use (and take one of a count card) and log
- * it, in one statement. `$12` true leaves cards with a seat limit to the locked path.
- */
-const REPEAT_LOGIN: PreparedStatement = {
-  name: 'card_repeat_login_v2',
-  text: `WITH hit AS (
-      UPDATE cards c SET use_count = c.use_count + 1, last_login_at = now(), uses_left = ${cardSql.takeUse('c')}
-      WHERE c.project_id = $1 AND c.code = $2 AND ${cardSql.admitsRepeatLogin('c', '$3')}
-        AND NOT ($12::boolean AND c.concurrent_limit IS NOT NULL)
-      RETURNING ${CARD_COLUMNS.map((column) => `c.${column}`).join(', ')}
-    ), logged AS (
-      INSERT INTO login_logs (project_id, card_id, card_code, machine_code, ip, family, interface, result_code, request_id, token_hash)
-      SELECT $1, hit.id, $4, $5, $6, $7, $8, $9, $10, $11 FROM hit
-    )
-    SELECT ${CARD_COLUMNS.join(', ')} FROM hit`,
-};
-
 /**
  * The one rule that decides a card login, for every family (decisions §4, §7): the interface gate
  * (status, package or Connect opening, switch, platform status, authorization, quota), then, under
@@ -77,7 +53,7 @@ export class CardLoginService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly gate: InterfaceGate,
-    private readonly statements: PreparedStatements,
+    private readonly repeatLogins: RepeatLoginWriter,
     private readonly metrics: MetricsService,
   ) {}
 
@@ -124,26 +100,20 @@ export class CardLoginService {
   /**
    * The common case in one statement: an active, unexpired card logging in again from a device it
    * is already bound to needs no lock and binds nothing, so counting the use and writing the log
-   * row is one atomic UPDATE ... RETURNING with the insert beside it. Anything else (first use, a
-   * new device, any refusal) returns null and goes through `decide`.
+   * row is one atomic UPDATE ... RETURNING with the insert beside it, shared by the repeat logins
+   * pending at the same time (repeat-login-writer.ts). Anything else (first use, a new device, any
+   * refusal) returns null and goes through `decide`.
    */
   private async repeatLogin(request: CardLoginRequest, tokenHash: string): Promise<Card | null> {
-    const log = logRow(request, null, SUCCESS);
-    const rows = await this.statements.rows(REPEAT_LOGIN, [
-      log.projectId,
-      request.cardKey,
-      request.machine,
-      log.cardCode,
-      log.machineCode,
-      log.ip,
-      log.family,
-      log.interface,
-      log.resultCode,
-      log.requestId,
-      tokenHash,
-      request.seated !== undefined,
-    ]);
-    return rows.length ? this.dataSource.getRepository(Card).create(cardFromRow(rows[0])) : null;
+    const { projectId, ...attempt } = attemptOf(request);
+    const row = await this.repeatLogins.write({
+      projectId,
+      cardKey: request.cardKey,
+      machine: request.machine,
+      seated: request.seated !== undefined,
+      log: { ...attempt, resultCode: SUCCESS, tokenHash },
+    });
+    return row ? this.dataSource.getRepository(Card).create(cardFromRow(row)) : null;
   }
 
   /** Returns the updated card, or the refusal (returned, not thrown, so its log row commits). */
@@ -215,16 +185,19 @@ function cardFromRow(row: Record<string, unknown>): Partial<Card> {
   };
 }
 
-function logRow({ call, cardKey, machine }: CardLoginRequest, cardId: number | null, resultCode: number): Partial<LoginLog> {
+/** What every log row of this attempt says, whatever its result. */
+function attemptOf({ call, cardKey, machine }: CardLoginRequest) {
   return {
     projectId: call.program.project.id,
-    cardId,
     cardCode: cardKey.slice(0, 128),
     machineCode: machine.slice(0, 128),
     ip: call.ip.slice(0, 64),
     family: call.family,
     interface: 'card_login',
-    resultCode,
     requestId: call.requestId,
   };
+}
+
+function logRow(request: CardLoginRequest, cardId: number | null, resultCode: number): Partial<LoginLog> {
+  return { ...attemptOf(request), cardId, resultCode };
 }

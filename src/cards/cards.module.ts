@@ -12,6 +12,7 @@ import { CardCodeGenerator } from './card-codes';
 import { CardDevice } from './card-device.entity';
 import { Card } from './card.entity';
 import { CardLoginService } from './card-login.service';
+import { RepeatLoginWriter } from './repeat-login-writer';
 import { CardCheckoutService } from './card-checkout.service';
 import { CardUnbindService } from './card-unbind.service';
 import { CardInfoService } from './card-info.service';
@@ -24,7 +25,7 @@ import { LoginTokensService } from './login-tokens.service';
   imports: [TypeOrmModule.forFeature([Card, CardDevice, CardBatch, LoginLog]), ProjectsModule, AccessModule, SessionsModule, SigningModule],
   controllers: [CardsAdminController],
   providers: [
-    CardLoginService, CardUnbindService, CardCheckoutService, CardTopupService, CardInfoService, LoginTokensService, CardsAdminService, CardBatchesService, CardCodeGenerator,
+    CardLoginService, RepeatLoginWriter, CardUnbindService, CardCheckoutService, CardTopupService, CardInfoService, LoginTokensService, CardsAdminService, CardBatchesService, CardCodeGenerator,
   ],
   exports: [TypeOrmModule, CardLoginService, CardUnbindService, CardCheckoutService, CardTopupService, CardInfoService, LoginTokensService],
 })
