@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PreparedStatement, PreparedStatements } from '../database/prepared-statements';
+import { StatementBatcher } from '../database/statement-batcher';
 import { cardSql } from './card-rule';
 
 /** One repeat login waiting for its statement: the card, the device, and its log row's fields. */
@@ -54,91 +55,26 @@ const REPEAT_LOGINS: PreparedStatement = {
 };
 
 /**
- * An error PostgreSQL answered for the statement (it did not commit), as opposed to a lost
- * connection (SQLSTATE class 08, or none), after which the statement may have committed: only the
- * first kind is retried request by request.
- */
-function refusedByStatement(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !code.startsWith('08') && !code.startsWith('57P');
-}
-
-/** Most requests in one statement: past it, the rest wait for the next one. */
-const MAX_BATCH = 64;
-/** Statements under way at once: the others gather the requests that arrive meanwhile. */
-const MAX_IN_FLIGHT = 2;
-
-interface Pending {
-  login: RepeatLogin;
-  resolve: (row: Record<string, unknown> | null) => void;
-  reject: (error: unknown) => void;
-}
-
-/**
- * Group commit of the repeat-login fast path (the common login: a card from its bound device).
- * Requests that arrive in the same turn of the event loop, or while earlier statements run, share
- * one statement and one commit; each is answered only once that statement has committed, so a
- * crash loses no answered login. An idle service sends a lone request at the end of its turn: no
- * added wait at low load. A failed statement is retried one request at a time, so that one
- * request's fault never becomes another's.
+ * Group commit of the repeat-login fast path (the common login: a card from its bound device): the
+ * repeat logins pending at the same time share one statement and one commit, each answered after it
+ * (statement-batcher.ts). Two logins of one card never share a statement, so each counts once.
  */
 @Injectable()
 export class RepeatLoginWriter {
-  private readonly queue: Pending[] = [];
-  private inFlight = 0;
-  private scheduled = false;
+  private readonly batcher = new StatementBatcher<RepeatLogin, Record<string, unknown> | null>({
+    keyOf: (login) => `${login.projectId}\n${login.cardKey}`,
+    run: async (logins) => {
+      const rows = await this.run(logins);
+      const byOrd = new Map(rows.map((row) => [Number(row.ord), row]));
+      return logins.map((_, index) => byOrd.get(index + 1) ?? null);
+    },
+  });
 
   constructor(private readonly statements: PreparedStatements) {}
 
   /** The card's row after the login, or null when the card does not admit a repeat login. */
   write(login: RepeatLogin): Promise<Record<string, unknown> | null> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ login, resolve, reject });
-      if (this.scheduled) return;
-      this.scheduled = true;
-      setImmediate(this.pump);
-    });
-  }
-
-  private readonly pump = (): void => {
-    this.scheduled = false;
-    while (this.inFlight < MAX_IN_FLIGHT && this.queue.length > 0) {
-      const batch = this.takeBatch();
-      this.inFlight += 1;
-      void this.flush(batch).finally(() => {
-        this.inFlight -= 1;
-        this.pump();
-      });
-    }
-  };
-
-  /** Up to MAX_BATCH requests of distinct cards, oldest first; the others keep their place. */
-  private takeBatch(): Pending[] {
-    const batch: Pending[] = [];
-    const cards = new Set<string>();
-    for (let index = 0; index < this.queue.length && batch.length < MAX_BATCH; ) {
-      const card = `${this.queue[index].login.projectId}\n${this.queue[index].login.cardKey}`;
-      if (cards.has(card)) {
-        index += 1;
-        continue;
-      }
-      cards.add(card);
-      batch.push(...this.queue.splice(index, 1));
-    }
-    return batch;
-  }
-
-  private async flush(batch: Pending[]): Promise<void> {
-    try {
-      const rows = await this.run(batch.map((pending) => pending.login));
-      const byOrd = new Map(rows.map((row) => [Number(row.ord), row]));
-      batch.forEach((pending, index) => pending.resolve(byOrd.get(index + 1) ?? null));
-    } catch (error) {
-      if (batch.length === 1 || !refusedByStatement(error)) return batch.forEach((pending) => pending.reject(error));
-      for (const pending of batch) {
-        await this.run([pending.login]).then((rows) => pending.resolve(rows[0] ?? null), pending.reject);
-      }
-    }
+    return this.batcher.submit(login);
   }
 
   private run(logins: RepeatLogin[]): Promise<Record<string, unknown>[]> {

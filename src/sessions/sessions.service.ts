@@ -7,22 +7,24 @@ import { hashToken, newToken } from '../core/crypto/tokens';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { PreparedStatement, PreparedStatements } from '../database/prepared-statements';
+import { StatementBatcher } from '../database/statement-batcher';
 import { Session, SessionType } from './session.entity';
 
 /**
  * Every heartbeat in one statement: the session and, for a card session, the card's state and its
- * device binding, for a user session the user's state and bound machine.
+ * device binding, for a user session the user's state and bound machine. The heartbeats pending at
+ * the same time share it (statement-batcher.ts): one token hash each.
  */
-const RESOLVE_SESSION: PreparedStatement = {
-  name: 'session_resolve_v2',
-  text: `SELECT s.id, s.type, s.project_id, s.card_id, s.user_id, s.machine_code, s.expires_at, s.revoked_at, s.last_seen_at,
+const RESOLVE_SESSIONS: PreparedStatement = {
+  name: 'session_resolve_v3',
+  text: `SELECT s.token_hash, s.id, s.type, s.project_id, s.card_id, s.user_id, s.machine_code, s.expires_at, s.revoked_at, s.last_seen_at,
       c.status AS card_status, c.expires_at AS card_expires_at,
       EXISTS (SELECT 1 FROM card_devices d WHERE d.card_id = s.card_id AND d.machine_code = s.machine_code) AS device_bound,
       u.id AS user_row_id, u.status AS user_status, u.bound_machine_id AS user_bound_machine_id
     FROM sessions s
       LEFT JOIN cards c ON c.id = s.card_id
       LEFT JOIN app_users u ON u.id = s.user_id AND u.project_id = s.project_id
-    WHERE s.token_hash = $1`,
+    WHERE s.token_hash = ANY($1::char(64)[])`,
 };
 
 export interface OpenSession {
@@ -59,6 +61,14 @@ export interface LiveSession {
  */
 @Injectable()
 export class SessionsService {
+  private readonly lookups = new StatementBatcher<string, Record<string, unknown> | undefined>({
+    run: async (tokenHashes) => {
+      const rows = await this.statements.rows(RESOLVE_SESSIONS, [tokenHashes]);
+      const byHash = new Map(rows.map((row) => [row.token_hash as string, row]));
+      return tokenHashes.map((tokenHash) => byHash.get(tokenHash));
+    },
+  });
+
   constructor(
     @InjectRepository(Session) private readonly sessions: Repository<Session>,
     private readonly statements: PreparedStatements,
@@ -93,9 +103,10 @@ export class SessionsService {
    * found, so that the refusals after it are that program's answers (signed, decisions §15).
    */
   async resolve<P>(token: string, type: SessionType, machine: string, programOf: (projectId: string) => Promise<P>): Promise<LiveSession & { program: P }> {
-    const [row] = await this.statements.rows(RESOLVE_SESSION, [hashToken(token)]);
-    const session = row ? sessionFromRow(this.sessions, row) : undefined;
-    if (!session || session.revokedAt || session.expiresAt.getTime() <= Date.now()) throw new ServiceError(ErrorCode.SESSION_INVALID);
+    const row = await this.lookups.submit(hashToken(token));
+    if (!row) throw new ServiceError(ErrorCode.SESSION_INVALID);
+    const session = sessionFromRow(this.sessions, row);
+    if (session.revokedAt || session.expiresAt.getTime() <= Date.now()) throw new ServiceError(ErrorCode.SESSION_INVALID);
     // The session's program is known from here on: its answers, refusals included, are its program's.
     const program = await programOf(session.projectId);
     if (session.type !== type) throw new ServiceError(ErrorCode.SESSION_TYPE_MISMATCH);

@@ -1,0 +1,44 @@
+import { ErrorCode } from '../src/core/errors/error-code';
+import { PreparedStatements } from '../src/database/prepared-statements';
+import { SessionsService } from '../src/sessions/sessions.service';
+import { insertCard } from './support/cards';
+import { buildWorld, World } from './support/world';
+
+/**
+ * Heartbeats pending at the same time share the session lookup (issue 17: statement-batcher.ts):
+ * each still gets its own session and its own refusal, on a real database.
+ */
+describe('session lookups of concurrent heartbeats', () => {
+  let world: World;
+  let sessions: SessionsService;
+  let statements: PreparedStatements;
+
+  beforeAll(async () => {
+    world = await buildWorld();
+    sessions = world.t.app.get(SessionsService);
+    statements = world.t.app.get(PreparedStatements);
+  });
+  afterAll(() => world?.close());
+
+  it('resolves 20 concurrent heartbeats from fewer statements, each to its own session; a revoked one is refused alone', async () => {
+    const card = await insertCard(world.t, world.project.id, { status: 'active', deviceLimit: 20 });
+    const opened = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        sessions.open({ type: 'card', projectId: world.project.id, cardId: card.id, machine: `pc-${i}`, expiresAt: new Date(Date.now() + 3_600_000) }),
+      ),
+    );
+    await sessions.revoke(opened[7].session.id);
+    const sent = jest.spyOn(statements, 'rows');
+
+    const outcomes = await Promise.allSettled(
+      opened.map(({ token }, i) => sessions.resolve(token, 'card', `pc-${i}`, async (projectId) => projectId)),
+    );
+
+    expect(sent.mock.calls.length).toBeLessThan(20);
+    outcomes.forEach((outcome, i) => {
+      if (i === 7) expect(outcome).toMatchObject({ status: 'rejected', reason: { code: ErrorCode.SESSION_INVALID } });
+      else expect(outcome).toMatchObject({ status: 'fulfilled', value: { session: { id: opened[i].session.id, machineCode: `pc-${i}` }, program: world.project.id } });
+    });
+    sent.mockRestore();
+  });
+});
