@@ -1,5 +1,5 @@
 // The figures as text tables (terminal) and Markdown tables (docs/performance.md).
-import { SCENARIOS, targetText } from './scenarios';
+import { SCENARIOS, targetOn, targetText } from './scenarios';
 import type { ScenarioResult } from './types';
 
 export const fmtInt = (n: number): string => Math.round(n).toLocaleString('en-US');
@@ -26,10 +26,10 @@ function rows(results: ScenarioResult[]): Row[] {
   return results.map((r) => {
     const baseline = results.find((b) => b.adapter === r.adapter && b.scenario === 'baseline');
     const ratio = baseline ? r.rps / baseline.rps : null;
-    const target = SCENARIOS[r.scenario].target;
+    const target = targetOn(SCENARIOS[r.scenario].target, r.adapter);
     let verdict = '';
     if (target && ratio !== null) {
-      const met = ratio >= target.ratio && (!target.p99 || r.p99 <= target.p99) && r.non2xx === 0 && r.statusFalse === 0;
+      const met = ratio >= target.ratio && (!target.p99OverP50 || r.p99 <= target.p99OverP50 * r.p50) && r.non2xx === 0 && r.statusFalse === 0;
       verdict = met ? 'met' : 'MISSED';
     }
     const notes: string[] = [];
