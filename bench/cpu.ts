@@ -94,3 +94,15 @@ export function cpuPerRequest(before: CpuSnapshot | null, after: CpuSnapshot | n
 
 /** CLOCK_MONOTONIC in µs, the clock of V8 CPU profiles: bench/profile-summary.ts --window uses it. */
 export const hrMicros = (): number => Number(process.hrtime.bigint() / 1000n);
+
+/** A process's resident memory in MB, now (VmRSS) and at its peak so far (VmHWM); null where /proc cannot tell. */
+export function residentMb(pid: number): { now: number; peak: number } | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+    const [now, peak] = [kb('VmRSS'), kb('VmHWM')];
+    return Number.isFinite(now) && Number.isFinite(peak) ? { now: now / 1024, peak: peak / 1024 } : null;
+  } catch {
+    return null;
+  }
+}

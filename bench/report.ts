@@ -80,12 +80,21 @@ export function printReport(ctx: BenchContext, report: Report, log: (message: st
   for (const line of roundTripLines(report.probe)) log(`  ${line}`);
   const argon = argonLine(report);
   if (argon) log(`\n${argon}`);
+  const rss = rssLine(report);
+  if (rss) log(`\n${rss}`);
   log(
     `\nThe load generator runs on the same ${report.machine.cores} cores as the service: ratios are comparable, absolute figures are pessimistic.`,
   );
   log(
     `1-minute load average before / at the end: ${report.machine.loadBefore.toFixed(2)} / ${report.loadAfter.toFixed(2)} (the bench itself accounts for about 2).`,
   );
+}
+
+/** The service's resident memory per adapter (the issue: at most 250 MB under load). */
+function rssLine(report: Report): string {
+  const entries = Object.entries(report.residentMb);
+  const text = entries.map(([adapter, mb]) => `${adapter} ${mb.now.toFixed(0)} MB (peak since start ${mb.peak.toFixed(0)} MB)`);
+  return entries.length ? `Service resident memory after its scenarios: ${text.join(', ')}.` : '';
 }
 
 export function writeDoc(ctx: BenchContext, report: Report): void {
@@ -113,6 +122,7 @@ export function writeDoc(ctx: BenchContext, report: Report): void {
     '',
     `Round trips per request (${S.probeLogins} sequential requests each on the idle service, ${report.probeAdapter}): ${roundTripLines(report.probe).join('; ') || 'not measured'}.`,
     ...(argon ? ['', argon] : []),
+    ...(rssLine(report) ? ['', rssLine(report)] : []),
   ].join('\n');
   const begin = `<!-- bench:begin ${ctx.key} -->`;
   const end = `<!-- bench:end ${ctx.key} -->`;

@@ -26,6 +26,7 @@ import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { residentMb } from './cpu';
 import { argonRate, probeRoundTrips, profileWindows, runPair, runScenario, runSigningPair } from './measure';
 import { codeVersion, machine, printReport, roundTripLines, writeDoc } from './report';
 import { COMPARED_WITH, SCENARIOS, SIGNED_TWIN, UNSIGNED_TWIN } from './scenarios';
@@ -126,6 +127,7 @@ async function main(): Promise<void> {
     results: [],
     probe: {},
     loadAfter: 0,
+    residentMb: {},
   };
   log(
     `${ctx.label}: ${S.adapters.join(' then ')}, ${S.connections} connections, ${S.duration} s per scenario (+${S.warmup} s warm-up)`,
@@ -202,6 +204,11 @@ async function main(): Promise<void> {
               `[${adapter}] ${SCENARIOS[result.scenario].title}: ${fmtInt(result.rps)} req/s, p50 ${fmtMs(result.p50)} ms, p99 ${fmtMs(result.p99)} ms`,
             );
           }
+        }
+        const resident = residentMb(service.pid);
+        if (resident) {
+          report.residentMb[adapter] = resident;
+          log(`[${adapter}] service RSS after its scenarios ${resident.now.toFixed(0)} MB, peak since start ${resident.peak.toFixed(0)} MB`);
         }
       } finally {
         await service.stop();

@@ -111,4 +111,6 @@ export interface Report {
   seed?: SeedSummary;
   argon?: ArgonRate;
   loadAfter: number;
+  /** The service's resident memory in MB after each adapter's scenarios, and its peak since start. */
+  residentMb: Partial<Record<Adapter, { now: number; peak: number }>>;
 }
