@@ -5,6 +5,7 @@ import { Card } from '../src/cards/card.entity';
 import { LoginTokensService } from '../src/cards/login-tokens.service';
 import { ErrorCode } from '../src/core/errors/error-code';
 import { ServiceError } from '../src/core/errors/service-error';
+import { PreparedStatements } from '../src/database/prepared-statements';
 import { AdminClient } from './support/admin-client';
 import { cardRepos, insertCard } from './support/cards';
 import { startTestApp, TestApp, unique } from './support/test-app';
@@ -127,6 +128,20 @@ describe('CardLoginService on a real database', () => {
     await expect(service.login({ call: refused, cardKey: card.code, machine: 'dev-1' })).rejects.toMatchObject({ code: ErrorCode.PROGRAM_DISABLED });
     expect((await logsOf(card)).map((row) => row.resultCode)).toEqual([ErrorCode.PROGRAM_DISABLED]);
     expect((await reload(card)).status).toBe('unused');
+  });
+
+  it('logs 20 concurrent gate refusals, each with its own row, in fewer statements (the refusals share them)', async () => {
+    const cards = await Promise.all(Array.from({ length: 20 }, () => insertCard(t, projectId)));
+    const sent = jest.spyOn(t.app.get(PreparedStatements), 'rows');
+    const refused = { ...(await call()) };
+    refused.program = { ...refused.program, project: { ...refused.program.project, status: 'disabled' } };
+    const outcomes = await Promise.allSettled(
+      cards.map((card, i) => service.login({ call: { ...refused, requestId: unique(`flood-${i}`) }, cardKey: card.code, machine: 'dev-1' })),
+    );
+    expect(outcomes.every((outcome) => outcome.status === 'rejected' && outcome.reason.code === ErrorCode.PROGRAM_DISABLED)).toBe(true);
+    expect(sent.mock.calls.length).toBeLessThan(20);
+    sent.mockRestore();
+    for (const card of cards) expect((await logsOf(card)).map((row) => row.resultCode)).toEqual([ErrorCode.PROGRAM_DISABLED]);
   });
 
   describe('races', () => {

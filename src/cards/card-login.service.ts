@@ -11,6 +11,7 @@ import { LoginLog } from '../login-logs/login-log.entity';
 import { CardDevice } from './card-device.entity';
 import { Card } from './card.entity';
 import { cardSql, loginRefusal } from './card-rule';
+import { RefusalLogWriter } from './refusal-log-writer';
 import { RepeatLoginWriter } from './repeat-login-writer';
 
 /** What the card rule can refuse a login with, in every family (card-rule.ts `loginRefusal`, `deviceRefusal`). */
@@ -54,6 +55,7 @@ export class CardLoginService {
     private readonly dataSource: DataSource,
     private readonly gate: InterfaceGate,
     private readonly repeatLogins: RepeatLoginWriter,
+    private readonly refusals: RefusalLogWriter,
     private readonly metrics: MetricsService,
   ) {}
 
@@ -90,10 +92,10 @@ export class CardLoginService {
   private async logRefusal(request: CardLoginRequest, error: unknown): Promise<void> {
     if (error instanceof ServiceError && error.code !== ErrorCode.SYSTEM_ERROR) {
       const started = process.hrtime.bigint();
-      await this.dataSource.manager.insert(LoginLog, logRow(request, null, error.code));
+      await this.refusals.write({ ...attemptOf(request), resultCode: error.code });
       this.metrics.loginLogWritten('refusal', started);
     } else {
-      await this.dataSource.manager.insert(LoginLog, logRow(request, null, ErrorCode.SYSTEM_ERROR)).catch(() => undefined);
+      await this.refusals.write({ ...attemptOf(request), resultCode: ErrorCode.SYSTEM_ERROR }).catch(() => undefined);
     }
   }
 

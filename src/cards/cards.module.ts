@@ -12,6 +12,7 @@ import { CardCodeGenerator } from './card-codes';
 import { CardDevice } from './card-device.entity';
 import { Card } from './card.entity';
 import { CardLoginService } from './card-login.service';
+import { RefusalLogWriter } from './refusal-log-writer';
 import { RepeatLoginWriter } from './repeat-login-writer';
 import { CardCheckoutService } from './card-checkout.service';
 import { CardUnbindService } from './card-unbind.service';
@@ -25,7 +26,7 @@ import { LoginTokensService } from './login-tokens.service';
   imports: [TypeOrmModule.forFeature([Card, CardDevice, CardBatch, LoginLog]), ProjectsModule, AccessModule, SessionsModule, SigningModule],
   controllers: [CardsAdminController],
   providers: [
-    CardLoginService, RepeatLoginWriter, CardUnbindService, CardCheckoutService, CardTopupService, CardInfoService, LoginTokensService, CardsAdminService, CardBatchesService, CardCodeGenerator,
+    CardLoginService, RepeatLoginWriter, RefusalLogWriter, CardUnbindService, CardCheckoutService, CardTopupService, CardInfoService, LoginTokensService, CardsAdminService, CardBatchesService, CardCodeGenerator,
   ],
   exports: [TypeOrmModule, CardLoginService, CardUnbindService, CardCheckoutService, CardTopupService, CardInfoService, LoginTokensService],
 })
