@@ -3,9 +3,10 @@
 import autocannon from 'autocannon';
 import { cpuPerRequest, cpuSnapshot, hrMicros, type CpuPerRequest } from './cpu';
 import { adminCall, api, prop, type ApiAnswer } from './http';
-import { requests, routeOf, STANDARD, succeeded, type BenchRequest } from './scenarios';
+import { COMPARED_WITH, requests, routeOf, SCENARIOS, SIGNED_TWIN, STANDARD, succeeded, UNSIGNED_TWIN, type BenchRequest } from './scenarios';
 import type { Service } from './service-process';
 import { ALL_SCENARIOS, fail, S, type ScenarioName } from './settings';
+import { fmtInt, fmtMs, fmtPct } from './tables';
 import type { ArgonRate, Fixture, RoundTripProbe, ScenarioResult } from './types';
 
 /** The measured window of each adapter / scenario, for bench/profile-summary.ts --window. */
@@ -232,4 +233,41 @@ export async function argonRate(): Promise<ArgonRate> {
   );
   const seconds = (performance.now() - started) / 1000;
   return { count, seconds, rate: count / seconds, msEach: (seconds * 1000 * S.argonConcurrency) / count };
+}
+
+/**
+ * The selected scenarios (S.scenarios) on one service, in order, each logged as it ends: a signed
+ * scenario with its unsigned twin as an A-B-B-A pair, a scenario with a reference (count against
+ * bound) as a pair too.
+ */
+export async function runScenarios(
+  service: Service,
+  fixture: Fixture,
+  runTag: string,
+  log: (message: string) => void,
+): Promise<ScenarioResult[]> {
+  const all: ScenarioResult[] = [];
+  const adapter = service.adapter;
+  for (const name of S.scenarios) {
+    const signed = SIGNED_TWIN[name];
+    if (signed && S.scenarios.includes(signed)) continue; // measured with its signed twin
+    const twin = UNSIGNED_TWIN[name];
+    const reference = COMPARED_WITH[name];
+    let results: ScenarioResult[];
+    if (twin && S.scenarios.includes(twin)) {
+      results = await runSigningPair(service, name, twin, fixture, runTag);
+    } else if (reference) {
+      const [ref, own] = await runPair(service, reference, name, fixture, `${runTag}-vs`);
+      results = [own];
+      const cpu = own.cpu && ref.cpu ? `, service CPU per request ${fmtPct(own.cpu.service / ref.cpu.service)}` : '';
+      log(`[${adapter}] ${SCENARIOS[name].short} against ${SCENARIOS[reference].short}, A-B-B-A: throughput ${fmtPct(own.rps / ref.rps)}${cpu}`);
+    } else {
+      results = [await runScenario(service, name, fixture, runTag)];
+    }
+    for (const result of results) {
+      all.push(result);
+      log(`[${adapter}] ${SCENARIOS[result.scenario].title}: ${fmtInt(result.rps)} req/s, p50 ${fmtMs(result.p50)} ms, p99 ${fmtMs(result.p99)} ms`);
+    }
+  }
+  return all;
 }

@@ -59,15 +59,15 @@ export function codeVersion(): string {
   }
 }
 
-function commandLine(ctx: BenchContext): string {
+export function commandLine(ctx: BenchContext, command = 'npm run bench'): string {
   const vars: string[] = [];
   if (ctx.pg) vars.push('DATABASE_URL=postgres://…');
   if (process.env.REDIS_URL) vars.push('REDIS_URL=redis://…');
   if (ctx.pg) vars.push('APP_ENCRYPTION_KEY=<64 hex>');
-  for (const name of ['BENCH_DURATION', 'BENCH_WARMUP', 'BENCH_CONNECTIONS', 'BENCH_ADAPTERS', 'BENCH_SCENARIOS']) {
+  for (const name of ['BENCH_DURATION', 'BENCH_WARMUP', 'BENCH_CONNECTIONS', 'BENCH_ADAPTERS', 'BENCH_SCENARIOS', 'BENCH_SCALE_CARDS', 'BENCH_SCALE_LOG_ROWS']) {
     if (process.env[name]) vars.push(`${name}=${process.env[name]}`);
   }
-  return [...vars, 'npm run bench'].join(' ');
+  return [...vars, command].join(' ');
 }
 
 /** The figures, CPU time, round trips and argon2 rate on the terminal. */
@@ -91,7 +91,7 @@ export function printReport(ctx: BenchContext, report: Report, log: (message: st
 }
 
 /** The service's resident memory per adapter (the issue: at most 250 MB under load). */
-function rssLine(report: Report): string {
+export function rssLine(report: Pick<Report, 'residentMb'>): string {
   const entries = Object.entries(report.residentMb);
   const text = entries.map(([adapter, mb]) => `${adapter} ${mb.now.toFixed(0)} MB (peak since start ${mb.peak.toFixed(0)} MB)`);
   return entries.length ? `Service resident memory after its scenarios: ${text.join(', ')}.` : '';
@@ -124,8 +124,13 @@ export function writeDoc(ctx: BenchContext, report: Report): void {
     ...(argon ? ['', argon] : []),
     ...(rssLine(report) ? ['', rssLine(report)] : []),
   ].join('\n');
-  const begin = `<!-- bench:begin ${ctx.key} -->`;
-  const end = `<!-- bench:end ${ctx.key} -->`;
+  writeSection(ctx.key, block);
+}
+
+/** Replaces the generated section `key` of docs/performance.md (between its markers) with `block`. */
+export function writeSection(key: string, block: string): void {
+  const begin = `<!-- bench:begin ${key} -->`;
+  const end = `<!-- bench:end ${key} -->`;
   let doc = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '# Performance\n';
   const from = doc.indexOf(begin);
   const to = doc.indexOf(end);

@@ -35,9 +35,9 @@ function positive(name: string, fallback: number): number {
   return value;
 }
 
-function list<T extends string>(name: string, allowed: readonly T[]): T[] {
+function list<T extends string>(name: string, allowed: readonly T[], fallback: readonly T[] = allowed): T[] {
   const raw = process.env[name];
-  if (!raw) return [...allowed];
+  if (!raw) return [...fallback];
   const values = raw
     .split(',')
     .map((v) => v.trim())
@@ -67,6 +67,30 @@ export const ALL_SCENARIOS = [
   'user-heartbeat',
 ] as const;
 export type ScenarioName = (typeof ALL_SCENARIOS)[number];
+
+/**
+ * `npm run bench:scale` (BENCH_SCALE=1, PostgreSQL only): the login scenarios at the usual 100,000
+ * cards, then again after the platform grew to a million cards and ten million log rows, and the
+ * author's reads at that size (bench/scale.ts).
+ */
+export const SCALE = process.env.BENCH_SCALE === '1';
+const SCALE_ADAPTERS: readonly Adapter[] = ['fastify'];
+const SCALE_SCENARIOS: readonly ScenarioName[] = ['baseline', 'bound', 'new-device', 'v3', 'card-heartbeat', 'user-heartbeat'];
+
+export interface ScaleSettings {
+  /** Cards of the bench's project after growing (the first 100,000 are the usual ones). */
+  cards: number;
+  /** Login-log rows of the project after growing, spread over the last 365 days. */
+  logRows: number;
+  /** Timed requests per admin read (after 3 untimed ones). */
+  readRepeats: number;
+}
+
+export const SCALE_SIZES: ScaleSettings = {
+  cards: positive('BENCH_SCALE_CARDS', 1_000_000),
+  logRows: positive('BENCH_SCALE_LOG_ROWS', 10_000_000),
+  readRepeats: 20,
+};
 
 export interface Settings {
   cards: number;
@@ -112,8 +136,8 @@ export const S: Settings = {
   connections: positive('BENCH_CONNECTIONS', 64),
   duration: positive('BENCH_DURATION', 10),
   warmup: positive('BENCH_WARMUP', 2),
-  adapters: list('BENCH_ADAPTERS', DEFAULT_ADAPTERS),
-  scenarios: list('BENCH_SCENARIOS', ALL_SCENARIOS),
+  adapters: list<Adapter>('BENCH_ADAPTERS', DEFAULT_ADAPTERS, SCALE ? SCALE_ADAPTERS : DEFAULT_ADAPTERS),
+  scenarios: list('BENCH_SCENARIOS', ALL_SCENARIOS, SCALE ? SCALE_SCENARIOS : ALL_SCENARIOS),
   cpuProfDir: process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : null,
   probeLogins: 20,
 };
@@ -123,8 +147,9 @@ const IS_DEFAULT_RUN =
   S.duration === 10 &&
   S.warmup === 2 &&
   !S.cpuProfDir &&
-  S.adapters.join() === DEFAULT_ADAPTERS.join() &&
-  S.scenarios.join() === ALL_SCENARIOS.join();
+  S.adapters.join() === (SCALE ? SCALE_ADAPTERS : DEFAULT_ADAPTERS).join() &&
+  S.scenarios.join() === (SCALE ? SCALE_SCENARIOS : ALL_SCENARIOS).join() &&
+  (!SCALE || (SCALE_SIZES.cards === 1_000_000 && SCALE_SIZES.logRows === 10_000_000));
 
 /** Whether this run writes its figures into docs/performance.md. */
 export const WRITE_DOC = process.env.BENCH_WRITE_DOC ? process.env.BENCH_WRITE_DOC === '1' : IS_DEFAULT_RUN;

@@ -9,6 +9,8 @@ export interface BenchContext {
   /** The docs/performance.md section. */
   key: 'postgresql' | 'embedded';
   label: string;
+  /** The PostgreSQL database the service runs on (undefined: the embedded default). */
+  databaseUrl?: string;
   /** A platform admin of the bench's own (created by the service at start, removed at the end on PostgreSQL). */
   adminUsername: string;
   adminPassword: string;

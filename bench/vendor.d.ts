@@ -51,6 +51,7 @@ declare module 'autocannon' {
 declare module 'pg' {
   export interface QueryResult<R> {
     rows: R[];
+    rowCount: number | null;
   }
   export class Client {
     constructor(config: { connectionString: string });
