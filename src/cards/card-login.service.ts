@@ -8,7 +8,6 @@ import { ServiceError } from '../core/errors/service-error';
 import { recordCardLogin } from '../core/http/request-context';
 import { MetricsService } from '../core/metrics/metrics.service';
 import { LoginLog } from '../login-logs/login-log.entity';
-import { CardDevice } from './card-device.entity';
 import { Card } from './card.entity';
 import { cardSql, loginRefusal } from './card-rule';
 import { RefusalLogWriter } from './refusal-log-writer';
@@ -42,6 +41,21 @@ export interface CardLoginSuccess {
 }
 
 const SUCCESS = 0;
+
+/**
+ * The writes of a login decided under the card's lock, in one statement: the new device's binding
+ * (when $4), the card's activation, use and count, and the success log row.
+ */
+const RECORD_LOCKED_LOGIN = `
+  WITH device AS (
+    INSERT INTO card_devices (card_id, machine_code, bound_at) SELECT $1, $2, $3 WHERE $4::boolean
+  ), card AS (
+    UPDATE cards c SET status = $5, activated_at = $6, expires_at = $7, last_login_at = $3, use_count = c.use_count + 1,
+      uses_left = ${cardSql.takeUse('c')}
+    WHERE c.id = $1
+  )
+  INSERT INTO login_logs (project_id, card_id, card_code, machine_code, ip, family, interface, result_code, request_id, token_hash)
+  VALUES ($8, $1, $9, $10, $11, $12, $13, ${SUCCESS}, $14, $15)`;
 
 /**
  * The one rule that decides a card login, for every family (decisions §4, §7): the interface gate
@@ -149,19 +163,14 @@ export class CardLoginService {
     }
     const seatRefusal = request.seated ? await request.seated(em, card) : null;
     if (seatRefusal) return refuse(seatRefusal);
-    if (!binding.bound) await em.getRepository(CardDevice).insert({ cardId: card.id, machineCode: request.machine, boundAt: now });
     card.useCount += 1;
     card.lastLoginAt = now;
     if (card.kind === 'count') card.usesLeft = (card.usesLeft ?? 0) - 1;
-    await em.update(Card, { id: card.id }, {
-      status: card.status,
-      activatedAt: card.activatedAt,
-      expiresAt: card.expiresAt,
-      lastLoginAt: now,
-      useCount: () => 'use_count + 1',
-      usesLeft: () => cardSql.takeUse('cards'),
-    });
-    await em.insert(LoginLog, { ...logRow(request, card.id, SUCCESS), tokenHash });
+    const log = attemptOf(request);
+    await em.query(RECORD_LOCKED_LOGIN, [
+      card.id, request.machine, now, !binding.bound, card.status, card.activatedAt, card.expiresAt,
+      log.projectId, log.cardCode, log.machineCode, log.ip, log.family, log.interface, log.requestId, tokenHash,
+    ]);
     return card;
   }
 }
