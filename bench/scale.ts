@@ -3,6 +3,7 @@
 // dropped by the run): the login scenarios at the usual 100,000 cards, then the project grown to a
 // million cards and ten million login-log rows (bench/scale-seed.ts), the same scenarios again, and
 // the author's reads (bench/admin-reads.ts). Writes the `scale` section of docs/performance.md.
+// BENCH_SCALE_KEEP=1 keeps the scratch database for a look at query plans (the next run drops it).
 import os from 'node:os';
 import { timeAdminReads, type ReadResult } from './admin-reads';
 import { cleanup, connectPg, newRun, prepareRun } from './context';
@@ -104,9 +105,11 @@ async function main(): Promise<void> {
   } finally {
     ctx.cleanup = {}; // the scratch database goes whole
     await cleanup(ctx);
-    await server.query(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`).catch((error: unknown) => {
-      process.stderr.write(`warning: could not drop ${scratch}: ${error instanceof Error ? error.message : String(error)}\n`);
-    });
+    if (process.env.BENCH_SCALE_KEEP === '1') log(`kept the scratch database ${scratch} (BENCH_SCALE_KEEP=1); the next run drops it`);
+    else
+      await server.query(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`).catch((error: unknown) => {
+        process.stderr.write(`warning: could not drop ${scratch}: ${error instanceof Error ? error.message : String(error)}\n`);
+      });
     await server.end().catch(() => undefined);
   }
   report.loadAfter = os.loadavg()[0];
