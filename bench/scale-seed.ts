@@ -2,6 +2,7 @@
 // million login-log rows, by SQL in a few statements (generate_series), so that it takes minutes.
 import { createHash } from 'node:crypto';
 import type { Client as PgClient } from 'pg';
+import { ensureMonthPartitions, monthStart } from '../src/login-logs/log-partitions';
 import { fail, SCALE_SIZES } from './settings';
 import type { Fixture } from './types';
 
@@ -87,6 +88,11 @@ export async function growToScale(pg: PgClient, fixture: Fixture, tag: string, l
     ).rowCount ?? 0,
   );
 
+  // The year of rows goes into its months' partitions, as on a service that ran that year.
+  const now = new Date();
+  await pg.query('BEGIN');
+  await ensureMonthPartitions(async (text, params) => (await pg.query(text, params)).rows, now, monthStart(now, -12));
+  await pg.query('COMMIT');
   const total = BigInt(SCALE_SIZES.logRows);
   const logStarted = Date.now();
   for (let from = 0n; from < total; from += BigInt(LOG_CHUNK)) {

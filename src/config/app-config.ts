@@ -115,6 +115,13 @@ export class AppConfig {
   DOWNLOAD_URL_TTL_SECONDS = 600;
 
   /**
+   * Months of login log kept besides the current one (whole monthly partitions are dropped past it;
+   * the daily statistics stay); 0 keeps every row.
+   */
+  @Transform(toInt) @IsOptional() @IsInt() @Min(0) @Max(1200)
+  LOGIN_LOG_RETENTION_MONTHS = 0;
+
+  /**
    * Hot statements as named prepared statements (with DATABASE_URL only). `false` behind a pooler
    * that cannot keep them across transactions (PgBouncer in transaction mode before 1.21).
    */
@@ -140,7 +147,7 @@ export class AppConfig {
 
 export const CONFIG_KEYS = [
   'PORT', 'HOST', 'HTTP_ADAPTER', 'DATABASE_URL', 'REDIS_URL', 'DATA_DIR', 'APP_ENCRYPTION_KEY', 'APP_TIMEZONE',
-  'ADMIN_USERNAME', 'ADMIN_PASSWORD', 'ADMIN_TOKEN_TTL_SECONDS', 'ADMIN_LOGIN_ATTEMPTS_PER_MINUTE', 'APP_USER_LOGIN_ATTEMPTS_PER_MINUTE', 'TRANSPORT_FAILURES_PER_MINUTE', 'PORTAL_FAILURES_PER_MINUTE', 'PORTAL_CALLS_PER_CARD_PER_MINUTE', 'LOG_LEVEL', 'ACCESS_LOG', 'TRUST_PROXY', 'SHUTDOWN_GRACE_MS', 'BENCH_BASELINE',
+  'ADMIN_USERNAME', 'ADMIN_PASSWORD', 'ADMIN_TOKEN_TTL_SECONDS', 'ADMIN_LOGIN_ATTEMPTS_PER_MINUTE', 'APP_USER_LOGIN_ATTEMPTS_PER_MINUTE', 'TRANSPORT_FAILURES_PER_MINUTE', 'PORTAL_FAILURES_PER_MINUTE', 'PORTAL_CALLS_PER_CARD_PER_MINUTE', 'LOG_LEVEL', 'ACCESS_LOG', 'TRUST_PROXY', 'SHUTDOWN_GRACE_MS', 'LOGIN_LOG_RETENTION_MONTHS', 'BENCH_BASELINE',
   'FILES_DIR', 'FILE_MAX_BYTES', 'DOWNLOAD_URL_TTL_SECONDS', 'DATABASE_PREPARED_STATEMENTS', 'CONSOLE_DIR',
 ] as const;
 

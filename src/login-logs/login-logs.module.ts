@@ -4,11 +4,12 @@ import { ProjectsModule } from '../projects/projects.module';
 import { LoginLog } from './login-log.entity';
 import { LoginLogsController } from './login-logs.controller';
 import { LoginLogsService } from './login-logs.service';
+import { LogMaintenanceService } from './log-maintenance.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([LoginLog]), ProjectsModule],
   controllers: [LoginLogsController],
-  providers: [LoginLogsService],
-  exports: [LoginLogsService, TypeOrmModule],
+  providers: [LoginLogsService, LogMaintenanceService],
+  exports: [LoginLogsService, LogMaintenanceService, TypeOrmModule],
 })
 export class LoginLogsModule {}

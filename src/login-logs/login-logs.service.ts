@@ -17,15 +17,14 @@ const DEFAULT_DAYS = 7;
 export const MAX_STATS_DAYS = 366;
 
 /**
- * Counts per local day, interface and result. The day bounds are local midnights of APP_TIMEZONE
- * turned into instants, so the range condition compares plain timestamptz values.
+ * Counts per local day of APP_TIMEZONE, interface and result, from the daily counts that every log
+ * write keeps (the login_logs_count trigger): the log itself is never scanned, and the counts outlive
+ * the rows that a retention drops.
  */
 const STATS_SQL = `
-  SELECT to_char((created_at AT TIME ZONE $2)::date, 'YYYY-MM-DD') AS day, interface, result_code, count(*)::integer AS count
-  FROM login_logs
-  WHERE project_id = $1
-    AND created_at >= (CAST($3 AS date)::timestamp AT TIME ZONE $2)
-    AND created_at < ((CAST($4 AS date) + 1)::timestamp AT TIME ZONE $2)
+  SELECT to_char(day, 'YYYY-MM-DD') AS day, interface, result_code, sum(count)::integer AS count
+  FROM login_daily_counts
+  WHERE project_id = $1 AND day BETWEEN CAST($2 AS date) AND CAST($3 AS date)
   GROUP BY 1, 2, 3
   ORDER BY 1, 2, 3`;
 
@@ -60,7 +59,7 @@ export class LoginLogsService {
     const project = await this.access.find(actor, projectId);
     const { from, to } = this.window(query);
     const timeZone = this.config.APP_TIMEZONE;
-    const rows: StatsItem[] = await this.logs.query(STATS_SQL, [project.id, timeZone, from, to]);
+    const rows: StatsItem[] = await this.logs.query(STATS_SQL, [project.id, from, to]);
     const items = rows.map((r) => ({ day: r.day, interface: r.interface, result_code: r.result_code, count: r.count }));
     return { from, to, time_zone: timeZone, items };
   }

@@ -55,10 +55,13 @@ async function embeddedTemplate(): Promise<{ dataDir: string; dump: string }> {
     ...readdirSync(join(ROOT, 'migrations')).sort().map((name) => join(ROOT, 'migrations', name)),
     join(ROOT, 'src', 'database', 'migrate.ts'),
     join(ROOT, 'src', 'database', 'embedded-postgres.ts'),
+    join(ROOT, 'src', 'login-logs', 'log-partitions.ts'),
     __filename,
     join(ROOT, 'node_modules', '@electric-sql', 'pglite', 'package.json'),
   ];
   for (const file of inputs) digest.update(file.slice(ROOT.length)).update('\0').update(readFileSync(file)).update('\0');
+  // The migration makes the login log's partitions of this month and the next: a new month, a new template.
+  digest.update(new Date().toISOString().slice(0, 7));
   const key = digest.digest('hex').slice(0, 16);
   const cached = join(CACHE_DIR, key);
   const made = { dataDir: join(cached, 'pgdata'), dump: join(cached, DUMP_FILE) };
