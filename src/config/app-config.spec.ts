@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { ConfigError, loadConfig } from './app-config';
 
 const KEY_HEX = 'a'.repeat(64);
@@ -97,6 +98,32 @@ describe('loadConfig', () => {
   it('never echoes a secret value in the error', () => {
     const error = configError({ ADMIN_PASSWORD: 'pw1' });
     expect(error.message).not.toContain('pw1');
+  });
+
+  describe('WORKERS', () => {
+    const shared = { DATABASE_URL: 'postgres://db/cards', APP_ENCRYPTION_KEY: KEY_HEX, REDIS_URL: 'redis://cache:6379' };
+
+    it('runs one process on the embedded default and with only one of DATABASE_URL / REDIS_URL', () => {
+      expect(loadConfig({}).workerCount).toBe(1);
+      expect(loadConfig({ WORKERS: 'auto', DATABASE_URL: shared.DATABASE_URL, APP_ENCRYPTION_KEY: KEY_HEX }).workerCount).toBe(1);
+      expect(loadConfig({ REDIS_URL: shared.REDIS_URL }).workerCount).toBe(1);
+    });
+
+    it('runs one process per core when PostgreSQL and Redis hold the state, or the number given', () => {
+      expect(loadConfig(shared).workerCount).toBe(availableParallelism());
+      expect(loadConfig({ ...shared, WORKERS: '3' }).workerCount).toBe(3);
+      expect(loadConfig({ ...shared, WORKERS: '1' }).workerCount).toBe(1);
+      expect(loadConfig({ WORKERS: '1' }).workerCount).toBe(1);
+    });
+
+    it.each(['2', '8'])('refuses WORKERS=%s without DATABASE_URL and REDIS_URL, naming the variable', (count) => {
+      expect(configError({ WORKERS: count }).message).toMatch(/WORKERS: .*DATABASE_URL and REDIS_URL/);
+      expect(configError({ WORKERS: count, REDIS_URL: shared.REDIS_URL }).message).toContain('WORKERS');
+    });
+
+    it.each(['0', '-1', 'two', '1.5', '1000'])('refuses WORKERS=%s', (value) => {
+      expect(configError({ ...shared, WORKERS: value }).message).toContain('WORKERS');
+    });
   });
 
   it('ignores unknown variables', () => {

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { plainToInstance, Transform } from 'class-transformer';
 import {
@@ -102,6 +103,13 @@ export class AppConfig {
   @Transform(toInt) @IsOptional() @IsInt() @Min(0) @Max(120000)
   SHUTDOWN_GRACE_MS = 10000;
 
+  /**
+   * Processes serving HTTP (docs/operations.md, "Every core"): `auto` = one per core with
+   * DATABASE_URL and REDIS_URL, else 1; 1 = one process, no cluster primary. See `workerCount`.
+   */
+  @Transform(emptyToUndefined) @IsOptional() @Matches(/^(auto|[1-9]\d{0,2})$/, { message: 'WORKERS must be auto or a number of processes from 1 to 999' })
+  WORKERS = 'auto';
+
   /** Where uploaded files are kept; unset = `<DATA_DIR>/files` (see `filesDir`). */
   @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(1)
   FILES_DIR?: string;
@@ -140,6 +148,17 @@ export class AppConfig {
     return !this.DATABASE_URL;
   }
 
+  /** Whether every piece of shared state is outside the process (PostgreSQL and Redis), so processes may share the load. */
+  get sharesStateOutOfProcess(): boolean {
+    return Boolean(this.DATABASE_URL && this.REDIS_URL);
+  }
+
+  /** How many HTTP worker processes to run: WORKERS, with `auto` resolved (one per core when state is shared, else 1). */
+  get workerCount(): number {
+    if (this.WORKERS !== 'auto') return Number(this.WORKERS);
+    return this.sharesStateOutOfProcess ? availableParallelism() : 1;
+  }
+
   get filesDir(): string {
     return this.FILES_DIR ?? join(this.DATA_DIR, 'files');
   }
@@ -147,7 +166,7 @@ export class AppConfig {
 
 export const CONFIG_KEYS = [
   'PORT', 'HOST', 'HTTP_ADAPTER', 'DATABASE_URL', 'REDIS_URL', 'DATA_DIR', 'APP_ENCRYPTION_KEY', 'APP_TIMEZONE',
-  'ADMIN_USERNAME', 'ADMIN_PASSWORD', 'ADMIN_TOKEN_TTL_SECONDS', 'ADMIN_LOGIN_ATTEMPTS_PER_MINUTE', 'APP_USER_LOGIN_ATTEMPTS_PER_MINUTE', 'TRANSPORT_FAILURES_PER_MINUTE', 'PORTAL_FAILURES_PER_MINUTE', 'PORTAL_CALLS_PER_CARD_PER_MINUTE', 'LOG_LEVEL', 'ACCESS_LOG', 'TRUST_PROXY', 'SHUTDOWN_GRACE_MS', 'LOGIN_LOG_RETENTION_MONTHS', 'BENCH_BASELINE',
+  'ADMIN_USERNAME', 'ADMIN_PASSWORD', 'ADMIN_TOKEN_TTL_SECONDS', 'ADMIN_LOGIN_ATTEMPTS_PER_MINUTE', 'APP_USER_LOGIN_ATTEMPTS_PER_MINUTE', 'TRANSPORT_FAILURES_PER_MINUTE', 'PORTAL_FAILURES_PER_MINUTE', 'PORTAL_CALLS_PER_CARD_PER_MINUTE', 'LOG_LEVEL', 'ACCESS_LOG', 'TRUST_PROXY', 'SHUTDOWN_GRACE_MS', 'LOGIN_LOG_RETENTION_MONTHS', 'WORKERS', 'BENCH_BASELINE',
   'FILES_DIR', 'FILE_MAX_BYTES', 'DOWNLOAD_URL_TTL_SECONDS', 'DATABASE_PREPARED_STATEMENTS', 'CONSOLE_DIR',
 ] as const;
 
@@ -165,6 +184,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (!isTimeZone(config.APP_TIMEZONE)) problems.push(`APP_TIMEZONE: unknown time zone "${config.APP_TIMEZONE}"`);
   if (config.DATABASE_URL && !config.APP_ENCRYPTION_KEY) {
     problems.push('APP_ENCRYPTION_KEY: required when DATABASE_URL is set');
+  }
+  if (config.WORKERS !== 'auto' && Number(config.WORKERS) > 1 && !config.sharesStateOutOfProcess) {
+    problems.push(
+      `WORKERS: ${config.WORKERS} processes need DATABASE_URL and REDIS_URL (the embedded database and the in-process stores serve one process); use 1 or auto`,
+    );
   }
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return config;
