@@ -1,6 +1,6 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LessThan, Repository } from 'typeorm';
 import { AppConfig } from '../config/app-config';
@@ -74,19 +74,26 @@ export class AdminAuthService implements OnApplicationBootstrap {
     if (exists) return;
     let password = this.config.ADMIN_PASSWORD;
     let passwordFile: string | undefined;
+    let pendingFile: string | undefined;
     if (!password) {
       password = randomString(20, 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnpqrstuvwxyz23456789');
       mkdirSync(this.config.DATA_DIR, { recursive: true });
       passwordFile = join(this.config.DATA_DIR, 'admin-password.txt');
-      writeFileSync(passwordFile, password + '\n', { mode: 0o600 });
+      // Written aside first and put in place only by the instance whose insert won: workers of a
+      // clustered service (or instances sharing DATA_DIR) start together, and the file must hold
+      // the password of the account that exists, not that of the last instance to write it.
+      pendingFile = `${passwordFile}.${process.pid}`;
+      writeFileSync(pendingFile, password + '\n', { mode: 0o600 });
     }
     try {
       await this.users.insert({ username, passwordHash: await hashPassword(password), role: 'platform_admin', status: 'active' });
+      if (pendingFile && passwordFile) renameSync(pendingFile, passwordFile);
       this.logger.entry('info', 'bootstrap platform admin created', {
         username,
         password_source: passwordFile ? `generated into ${passwordFile}` : 'ADMIN_PASSWORD',
       });
     } catch (error) {
+      if (pendingFile) rmSync(pendingFile, { force: true });
       if (!isUniqueViolation(error)) throw error; // another instance created it first
     }
   }
