@@ -1,9 +1,10 @@
 import 'reflect-metadata';
-import { ConfigError, loadConfig } from './config/app-config';
-import { createApp } from './bootstrap/create-app';
+import cluster from 'node:cluster';
+import { AppConfig, ConfigError, loadConfig } from './config/app-config';
 import { CONSOLE_PATH } from './console/console-middleware';
 import { localUrl, startBanner } from './bootstrap/start-banner';
 import { JsonLogger } from './core/logging/json-logger';
+import { isClusterWorker } from './core/metrics/cluster-metrics';
 
 async function main(): Promise<void> {
   let config;
@@ -17,24 +18,43 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = new JsonLogger(config.LOG_LEVEL);
+  const workers = config.workerCount;
+  if (workers > 1 && cluster.isPrimary) {
+    // The primary runs no app (so the app's modules are not even loaded here): it forks the workers,
+    // each of which comes back through this file and serves below (docs/operations.md).
+    const { runClusterPrimary } = await import('./bootstrap/cluster-primary');
+    runClusterPrimary(config, logger, workers, () => announce(config, logger, workers));
+    return;
+  }
+  const { createApp } = await import('./bootstrap/create-app');
   const app = await createApp(config, logger);
   // enableShutdownHooks (create-app.ts) closes the app on these signals: the server stops accepting,
   // in-flight requests finish, then the database and Redis close. Past the grace period, exit anyway.
   // `app.close()` here joins that same shutdown (Nest runs it once), so "stopped" follows its end.
+  const who = isClusterWorker() ? { pid: process.pid } : {};
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
-      logger.entry('info', `shutting down (${signal})`, { signal });
+      logger.entry('info', `shutting down (${signal})`, { signal, ...who });
       setTimeout(() => process.exit(1), config.SHUTDOWN_GRACE_MS).unref();
       void app.close().then(
-        () => logger.entry('info', 'stopped', { signal }),
-        (error: unknown) => logger.entry('error', 'shutdown failed', { signal, error: String(error) }),
+        () => logger.entry('info', 'stopped', { signal, ...who }),
+        (error: unknown) => logger.entry('error', 'shutdown failed', { signal, error: String(error), ...who }),
       );
     });
   }
   await app.listen(config.PORT, config.HOST);
-  const url = localUrl(config);
-  const [listening, ...rest] = startBanner(config, url, { consolePath: `${CONSOLE_PATH}/` });
-  logger.entry('info', listening, { adapter: config.HTTP_ADAPTER, access_log: config.ACCESS_LOG });
+  if (isClusterWorker()) {
+    // The primary writes the one banner once every worker listens.
+    const { serveAsClusterWorker } = await import('./bootstrap/cluster-worker');
+    serveAsClusterWorker(app.getHttpServer(), config.SHUTDOWN_GRACE_MS, logger);
+    return;
+  }
+  announce(config, logger, 1);
+}
+
+function announce(config: AppConfig, logger: JsonLogger, workers: number): void {
+  const [listening, ...rest] = startBanner(config, localUrl(config), { consolePath: `${CONSOLE_PATH}/`, workers });
+  logger.entry('info', listening, { adapter: config.HTTP_ADAPTER, access_log: config.ACCESS_LOG, ...(workers > 1 ? { workers } : {}) });
   for (const line of rest) logger.entry('info', line);
 }
 

@@ -4,6 +4,8 @@ import { AppConfig } from '../config/app-config';
 export interface BannerOptions {
   /** Where the web console is served, once there is one (its own issue); without it no console line is shown. */
   consolePath?: string;
+  /** Worker processes of a clustered service (cluster-primary.ts); one process shows no such line. */
+  workers?: number;
 }
 
 /**
@@ -17,6 +19,9 @@ export function startBanner(config: AppConfig, url: string, options: BannerOptio
     `listening on ${url}`,
     `database: ${describeDatabase(config)}`,
     `shared state: ${describeStore(config)}`,
+    ...(options.workers && options.workers > 1
+      ? [`workers: ${options.workers} processes sharing the port (WORKERS=${config.WORKERS}; SIGHUP restarts them one at a time)`]
+      : []),
     `admin login: POST ${url}/admin/v1/auth/login as "${config.ADMIN_USERNAME}" with ${password}`,
     `API docs: ${url}/docs`,
     ...(options.consolePath ? [`console: ${url}${options.consolePath}`] : []),

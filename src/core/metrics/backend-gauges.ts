@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type Redis from 'ioredis';
-import { Gauge } from 'prom-client';
+import { Gauge, type Aggregator } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { timedProbe } from '../health/probe';
@@ -43,38 +43,43 @@ export class BackendGauges {
   ) {
     const database = config.usesEmbeddedDatabase ? 'embedded' : 'postgresql';
     const storeKind = redis ? 'redis' : 'in_process';
-    this.gauge('active_sessions', 'SDK sessions neither revoked nor expired, by type (card, user); counted at most every 5 s', ['type'], (gauge) => {
+    // How each gauge merges across the workers of a clustered service (cluster-metrics.ts): the
+    // session count is one figure of the shared database that every worker reads (max: the freshest
+    // count rarely differs, a sum would multiply it); up is the worst worker's view (min); the pools
+    // are each worker's own connections (sum: what the database serves); the ping is the slowest (max).
+    this.gauge('active_sessions', 'SDK sessions neither revoked nor expired, by type (card, user); counted at most every 5 s', ['type'], 'max', (gauge) => {
       gauge.set({ type: 'card' }, this.sessions.card);
       gauge.set({ type: 'user' }, this.sessions.user);
     });
-    this.gauge('database_up', 'Whether the database answered the last probe within 2 s (1) or not (0)', ['database'], (gauge) => {
+    this.gauge('database_up', 'Whether the database answered the last probe within 2 s (1) or not (0)', ['database'], 'min', (gauge) => {
       gauge.set({ database }, this.databaseUp);
     });
     // Read after the probe: the scrape's own query must not show up as a waiting client.
-    this.gauge('database_pool_clients', 'node-postgres pool: connections open (total), idle, and queries waiting for a connection (waiting)', ['state'], (gauge) => {
+    this.gauge('database_pool_clients', 'node-postgres pool: connections open (total), idle, and queries waiting for a connection (waiting)', ['state'], 'sum', (gauge) => {
       const pool = this.pool();
       if (!pool) return;
       gauge.set({ state: 'total' }, pool.totalCount);
       gauge.set({ state: 'idle' }, pool.idleCount);
       gauge.set({ state: 'waiting' }, pool.waitingCount);
     });
-    this.gauge('store_up', 'Whether the shared store (Redis, or the in-process store) answered the last probe within 2 s', ['store'], (gauge) => {
+    this.gauge('store_up', 'Whether the shared store (Redis, or the in-process store) answered the last probe within 2 s', ['store'], 'min', (gauge) => {
       gauge.set({ store: storeKind }, this.storeUp);
     });
     if (redis) {
-      this.gauge('redis_ping_seconds', 'Round trip of the last Redis PING', [], (gauge) => {
+      this.gauge('redis_ping_seconds', 'Round trip of the last Redis PING', [], 'max', (gauge) => {
         if (this.pingSeconds !== null) gauge.set(this.pingSeconds);
       });
     }
   }
 
   /** A gauge filled at scrape time from the last probe (refreshed first when it is older than the interval). */
-  private gauge(name: string, help: string, labelNames: string[], fill: (gauge: Gauge) => void): void {
+  private gauge(name: string, help: string, labelNames: string[], aggregator: Aggregator, fill: (gauge: Gauge) => void): void {
     const refresh = () => this.refresh();
     new Gauge({
       name,
       help,
       labelNames,
+      aggregator,
       registers: [this.metrics.registry],
       // prom-client calls `collect` with the gauge as `this`.
       async collect() {

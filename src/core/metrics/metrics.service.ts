@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { ErrorCode } from '../errors/error-code';
 import { FinishedRequest } from '../http/finished-request';
+import { isClusterWorker, WorkerMetricsChannel } from './cluster-metrics';
 
 /** Which path of the card-login rule wrote the login-log row (card-login.service.ts). */
 export type LoginLogWritePath = 'fast' | 'locked' | 'refusal';
@@ -9,11 +10,13 @@ export type LoginLogWritePath = 'fast' | 'locked' | 'refusal';
 /**
  * Prometheus metrics of this app instance (own registry, so several apps can share a process):
  * HTTP traffic, and the business series an operator watches (docs/operations.md). The gauges that
- * probe the database and Redis are in backend-gauges.ts.
+ * probe the database and Redis are in backend-gauges.ts. In a worker of a clustered service,
+ * `render` answers the merged metrics of every worker (cluster-metrics.ts).
  */
 @Injectable()
-export class MetricsService {
+export class MetricsService implements OnModuleDestroy {
   readonly registry = new Registry();
+  private readonly cluster = isClusterWorker() ? new WorkerMetricsChannel(this.registry) : null;
   private readonly requests = this.counter(
     'http_requests_total',
     'HTTP requests by route family, method and outcome (ok, refused: a business refusal answered 200, rejected: 4xx, fault: 5xx)',
@@ -70,8 +73,13 @@ export class MetricsService {
     this.loginLogWrites.observe({ path }, Number(process.hrtime.bigint() - started) / 1e9);
   }
 
+  /** This app's metrics; in a worker of a clustered service, those of every worker, merged by the primary. */
   async render(): Promise<string> {
-    return this.registry.metrics();
+    return this.cluster ? this.cluster.render() : this.registry.metrics();
+  }
+
+  onModuleDestroy(): void {
+    this.cluster?.close();
   }
 
   private counter<L extends string>(name: string, help: string, labelNames: L[]): Counter<L> {
