@@ -1,0 +1,147 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..');
+
+/** How a process ended. */
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/**
+ * The service as a process of its own (run from the sources like service-process.ts), with what a
+ * test of the clustered service needs besides: its pid, any signal (SIGHUP), its exit, its child
+ * processes (the workers), its output as it comes.
+ */
+export interface SignalledService {
+  url: string;
+  pid: number;
+  signal(signal: NodeJS.Signals): void;
+  exited: Promise<Exit>;
+  /** Sends SIGTERM (once) and waits for the exit. */
+  stop(): Promise<Exit>;
+  output(): string;
+  /** Resolves once the output has a line containing `text` (rejects past `timeoutMs` or at exit). */
+  waitForOutput(text: string, timeoutMs?: number): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function spawnService(env: Record<string, string>, port: number) {
+  return spawn(process.execPath, ['-r', join(ROOT, 'test/support/swc-register.cjs'), join(ROOT, 'src/main.ts')], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** Runs the service to its end (a start refused by its configuration): its exit and output. */
+export async function runServiceToExit(env: Record<string, string>, timeoutMs = 30_000): Promise<Exit & { output: string }> {
+  const child = spawnService(env, await freePort());
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+  clearTimeout(timer);
+  return { code, signal, output };
+}
+
+/** Starts the service and waits until /health/ready answers 200. */
+export async function startSignalledService(env: Record<string, string>): Promise<SignalledService> {
+  const port = await freePort();
+  const child = spawnService(env, port);
+  let output = '';
+  const listeners = new Set<() => void>();
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-200_000);
+    for (const listener of listeners) listener();
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const exited = once(child, 'exit').then(([code, signal]) => ({ code, signal }) as Exit);
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the service exited while starting:\n${output}`);
+    if (await fetch(`${url}/health/ready`).then((res) => res.ok, () => false)) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the service was not ready within 60 s:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  let stopping: Promise<Exit> | undefined;
+  return {
+    url,
+    pid: child.pid!,
+    signal: (signal) => child.kill(signal),
+    exited,
+    stop: () => {
+      if (child.exitCode === null && child.signalCode === null && !stopping) child.kill('SIGTERM');
+      return (stopping ??= exited);
+    },
+    output: () => output,
+    waitForOutput: (text, timeoutMs = 60_000) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (!output.includes(text)) return;
+          done();
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          done();
+          reject(new Error(`no "${text}" in the service's output within ${timeoutMs} ms:\n${output.slice(-4000)}`));
+        }, timeoutMs);
+        const done = () => {
+          clearTimeout(timer);
+          listeners.delete(check);
+        };
+        listeners.add(check);
+        void exited.then(() => {
+          if (!listeners.has(check)) return;
+          done();
+          reject(new Error(`the service exited before "${text}":\n${output.slice(-4000)}`));
+        });
+        check();
+      }),
+  };
+}
+
+/** The pids of the processes whose parent is `pid` (Linux /proc). */
+export function childPids(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) children.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return children;
+}
+
+/** Whether a process with this pid exists (and is not a zombie). */
+export function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
