@@ -40,6 +40,9 @@ export function newRun(databaseUrl: string | undefined): { ctx: BenchContext; ch
     // The failed-login limiter reserves a slot per attempt in flight (refunded unless the password
     // was wrong): with the default 10, more than 10 concurrent logins from one address are refused.
     APP_USER_LOGIN_ATTEMPTS_PER_MINUTE: '100000',
+    // One process: on PostgreSQL + Redis the service would otherwise run one worker per core. The
+    // clustered runs (BENCH_WORKERS, run.ts) set their own count.
+    WORKERS: '1',
   };
   if (databaseUrl) childEnv.DATABASE_URL = databaseUrl;
   return { ctx, childEnv };

@@ -39,9 +39,22 @@ try {
   // no node-redis: nothing to count
 }
 
+// A clustered service (WORKERS > 1) preloads this into the primary and every worker (they inherit
+// the flags). The primary sends no query: it asks the worker of the lowest id and passes its answer
+// on, so the counts of a clustered service are worker 1's only (the bench says so).
+const cluster = require('node:cluster');
+if (cluster.isPrimary) {
+  cluster.on('message', (_worker, message) => {
+    if (message && typeof message === 'object' && message.bench_round_trips) process.send?.(message);
+  });
+}
+
 if (process.send) {
   process.on('message', (message) => {
-    if (message === 'bench:round-trips') process.send({ bench_round_trips: { ...counts } });
+    if (message !== 'bench:round-trips') return;
+    const workers = cluster.isPrimary ? Object.values(cluster.workers ?? {}).filter((w) => w?.isConnected()) : [];
+    if (workers.length) workers.sort((a, b) => a.id - b.id)[0].send('bench:round-trips');
+    else process.send({ bench_round_trips: { ...counts } });
   });
   // The channel must not keep the service alive when it shuts down.
   process.channel?.unref();

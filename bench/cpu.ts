@@ -45,15 +45,30 @@ function processCpuMs(pid: number | string): number {
   }
 }
 
-/** CPU ms so far of the service, the load generator (this process), PostgreSQL and Redis processes, and the machine. */
-export function cpuSnapshot(servicePid: number): CpuSnapshot | null {
+/** The parent pid in a /proc/<pid>/stat line. */
+function parentOf(pid: string): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return -1;
+  }
+}
+
+/**
+ * CPU ms so far of the service, the load generator (this process), PostgreSQL and Redis processes,
+ * and the machine. `withWorkers`: the service is a cluster primary, and its children (the workers)
+ * count as the service too (a worker that exited during the run takes its CPU time with it).
+ */
+export function cpuSnapshot(servicePid: number, withWorkers = false): CpuSnapshot | null {
   if (!existsSync('/proc/stat')) return null;
   const own = process.cpuUsage();
   let postgres = 0;
   let redis = 0;
-  const service = processCpuMs(servicePid);
+  let service = processCpuMs(servicePid);
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
+    if (withWorkers && parentOf(entry) === servicePid) service += processCpuMs(entry);
     let comm: string;
     try {
       comm = readFileSync(`/proc/${entry}/comm`, 'utf8').trim();
@@ -94,6 +109,11 @@ export function cpuPerRequest(before: CpuSnapshot | null, after: CpuSnapshot | n
 
 /** CLOCK_MONOTONIC in µs, the clock of V8 CPU profiles: bench/profile-summary.ts --window uses it. */
 export const hrMicros = (): number => Number(process.hrtime.bigint() / 1000n);
+
+/** The pids of a process's children (a clustered service's workers). */
+export function childrenOf(pid: number): number[] {
+  return existsSync('/proc') ? readdirSync('/proc').filter((entry) => /^\d+$/.test(entry) && parentOf(entry) === pid).map(Number) : [];
+}
 
 /** A process's resident memory in MB, now (VmRSS) and at its peak so far (VmHWM); null where /proc cannot tell. */
 export function residentMb(pid: number): { now: number; peak: number } | null {

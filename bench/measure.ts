@@ -88,9 +88,9 @@ export async function runScenario(
   await cannon(service.base, name, route, nextRequest, S.warmup);
   const from = hrMicros();
   const failures: string[] = [];
-  const cpuBefore = cpuSnapshot(service.pid);
+  const cpuBefore = cpuSnapshot(service.pid, service.workers > 1);
   const r = await cannon(service.base, name, route, nextRequest, S.duration, failures);
-  const cpu = cpuPerRequest(cpuBefore, cpuSnapshot(service.pid), r.requests.total);
+  const cpu = cpuPerRequest(cpuBefore, cpuSnapshot(service.pid, service.workers > 1), r.requests.total);
   if (S.cpuProfDir) profileWindows[`${service.adapter}/${name}`] = { from, to: hrMicros() };
   const afterRequest = nextRequest();
   const after = await sample(service.base, name, route, afterRequest);

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { SCENARIOS } from './scenarios';
 import { ALL_SCENARIOS, DOC, fail, ROOT, S } from './settings';
 import { CPU_NOTE, cpuMarkdownTable, cpuTextTable, fmtInt, markdownTable, textTable } from './tables';
-import type { BenchContext, MachineInfo, Report, RoundTripProbe } from './types';
+import type { BenchContext, ClusterResult, MachineInfo, Report, RoundTripProbe } from './types';
 
 const fmtRt = (x: number): string => (Number.isInteger(x) ? String(x) : x.toFixed(1));
 
@@ -64,7 +64,7 @@ export function commandLine(ctx: BenchContext, command = 'npm run bench'): strin
   if (ctx.pg) vars.push('DATABASE_URL=postgres://…');
   if (process.env.REDIS_URL) vars.push('REDIS_URL=redis://…');
   if (ctx.pg) vars.push('APP_ENCRYPTION_KEY=<64 hex>');
-  for (const name of ['BENCH_DURATION', 'BENCH_WARMUP', 'BENCH_CONNECTIONS', 'BENCH_ADAPTERS', 'BENCH_SCENARIOS', 'BENCH_SCALE_CARDS', 'BENCH_SCALE_LOG_ROWS']) {
+  for (const name of ['BENCH_DURATION', 'BENCH_WARMUP', 'BENCH_CONNECTIONS', 'BENCH_ADAPTERS', 'BENCH_SCENARIOS', 'BENCH_WORKERS', 'BENCH_SCALE_CARDS', 'BENCH_SCALE_LOG_ROWS']) {
     if (process.env[name]) vars.push(`${name}=${process.env[name]}`);
   }
   return [...vars, command].join(' ');
@@ -82,12 +82,44 @@ export function printReport(ctx: BenchContext, report: Report, log: (message: st
   if (argon) log(`\n${argon}`);
   const rss = rssLine(report);
   if (rss) log(`\n${rss}`);
+  const cluster = clusterLines(report);
+  if (cluster.length) log(`\n${cluster.join('\n')}`);
   log(
     `\nThe load generator runs on the same ${report.machine.cores} cores as the service: ratios are comparable, absolute figures are pessimistic.`,
   );
   log(
     `1-minute load average before / at the end: ${report.machine.loadBefore.toFixed(2)} / ${report.loadAfter.toFixed(2)} (the bench itself accounts for about 2).`,
   );
+}
+
+/** The issue's target for the clustered service: its bound-device login at least this many times the single process's. */
+const CLUSTER_TARGET = 1.5;
+
+/** One clustered run against the single process of the same adapter and run. */
+export function clusterLine(c: ClusterResult): string {
+  const { result: r, single: s } = c;
+  const figures = (x: typeof r) => `${fmtInt(x.rps)} req/s (p50 ${x.p50.toFixed(1)} ms, p99 ${x.p99.toFixed(1)} ms)`;
+  const cpu = r.cpu
+    ? `; service CPU per login ${r.cpu.service.toFixed(3)} ms over the primary and its workers (${r.cpu.serviceCores.toFixed(2)} cores busy)` +
+      (s?.cpu ? ` against ${s.cpu.service.toFixed(3)} ms` : '') +
+      `, PostgreSQL ${r.cpu.postgres.toFixed(3)} ms`
+    : '';
+  const ratio = s ? `: ${(r.rps / s.rps).toFixed(2)}× (target ≥ ${CLUSTER_TARGET}×${r.rps / s.rps >= CLUSTER_TARGET ? ', met' : ', missed'})` : '';
+  const failures = r.non2xx || r.statusFalse || r.errors || !r.checkAfter ? ` — ${r.non2xx} non-2xx, ${r.statusFalse} refused, ${r.errors} errors${r.checkAfter ? '' : ', check after failed'}` : '';
+  return (
+    `${SCENARIOS.bound.title} (${r.adapter}), ${c.workers} workers ${figures(r)} against 1 process ${s ? figures(s) : 'not measured'}${ratio}${cpu}` +
+    `${c.residentMb ? `; resident memory of all processes ${c.residentMb.toFixed(0)} MB` : ''}${failures}.`
+  );
+}
+
+/** The clustered runs, and what their round trips are: those of the single process. */
+export function clusterLines(report: Pick<Report, 'cluster'>): string[] {
+  if (!report.cluster?.length) return [];
+  return [
+    ...report.cluster.map(clusterLine),
+    'Clustered runs: the bound-device login only, on a service started with WORKERS=N after the single process of the same adapter; ' +
+      'round trips above are counted on the single process (in a clustered service the counter answers for worker 1 only).',
+  ];
 }
 
 /** The service's resident memory per adapter (the issue: at most 250 MB under load). */
@@ -123,6 +155,7 @@ export function writeDoc(ctx: BenchContext, report: Report): void {
     `Round trips per request (${S.probeLogins} sequential requests each on the idle service, ${report.probeAdapter}): ${roundTripLines(report.probe).join('; ') || 'not measured'}.`,
     ...(argon ? ['', argon] : []),
     ...(rssLine(report) ? ['', rssLine(report)] : []),
+    ...(clusterLines(report).length ? ['', clusterLines(report).join('\n\n')] : []),
   ].join('\n');
   writeSection(ctx.key, block);
 }

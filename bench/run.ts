@@ -18,6 +18,10 @@
 // BENCH_WRITE_DOC=1): BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS (numbers), BENCH_ADAPTERS
 // (e.g. `fastify`), BENCH_SCENARIOS (e.g. `baseline,bound`). BENCH_CPU_PROF=<dir> starts the
 // service with --cpu-prof into <dir> (summarise with `node dist/bench/profile-summary.js <file>`).
+// Every scenario runs on one process (WORKERS=1); BENCH_WORKERS (default `1,<cores>` on PostgreSQL +
+// Redis) runs the bound-device login again on the service clustered with each count above 1, right
+// after the single process of the same adapter, and prints the ratio (CPU: the primary and its
+// workers together; round trips: the single process's).
 //
 // Modules: settings (knobs), service-process (the child service), seed, scenarios (table and
 // requests), measure (autocannon runs, probes), cpu (/proc accounting), tables and report (output).
@@ -25,16 +29,16 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { residentMb } from './cpu';
+import { childrenOf, residentMb } from './cpu';
 import { argonRate, probeRoundTrips, profileWindows, runScenario, runScenarios } from './measure';
-import { codeVersion, machine, printReport, roundTripLines, writeDoc } from './report';
+import { clusterLine, codeVersion, machine, printReport, roundTripLines, writeDoc } from './report';
 import { SCENARIOS } from './scenarios';
 import { seed } from './seed';
 import { killChildren, setActiveRun, startService } from './service-process';
 import { cleanup, copied, newRun, prepareRun } from './context';
-import { BARE_HTTP, BenchError, DOC, ROOT, S, WRITE_DOC } from './settings';
+import { BARE_HTTP, BenchError, CLUSTERED, DOC, ROOT, S, WRITE_DOC } from './settings';
 import { fmtInt, fmtMs } from './tables';
-import type { Fixture, Report } from './types';
+import type { ClusterResult, Fixture, Report } from './types';
 
 const log = (msg: string): void => {
   process.stdout.write(`${msg}\n`);
@@ -97,6 +101,14 @@ async function main(): Promise<void> {
       } finally {
         await service.stop();
       }
+      if (fixture) {
+        for (const workers of CLUSTERED) {
+          const single = report.results.find((r) => r.adapter === adapter && r.scenario === 'bound');
+          const clustered = await runClustered(adapter, workers, childEnv, main, fixture, ctx.tag, single);
+          (report.cluster ??= []).push(clustered);
+          log(`[${adapter}] ${clusterLine(clustered)}`);
+        }
+      }
     }
     if (fixture && S.scenarios.includes('baseline')) {
       // The bare node:http server answers the baseline too: what the framework itself costs.
@@ -132,6 +144,31 @@ async function main(): Promise<void> {
     log('(non-default settings: docs/performance.md left as is; BENCH_WRITE_DOC=1 writes it anyway)');
   }
   log(`total ${((Date.now() - benchStarted) / 1000).toFixed(0)} s`);
+}
+
+/**
+ * The bound-device login on the service clustered with `workers` workers (BENCH_WORKERS), right after
+ * the single process of the same adapter: same database, cards and load. The service's CPU is the
+ * primary's and its workers' together (cpu.ts).
+ */
+async function runClustered(
+  adapter: Report['results'][number]['adapter'],
+  workers: number,
+  childEnv: Record<string, string>,
+  main: string,
+  fixture: Fixture,
+  tag: string,
+  single: ClusterResult['single'],
+): Promise<ClusterResult> {
+  const service = await startService(adapter, childEnv, main, workers);
+  log(`\n[${adapter}, ${workers} workers] ready in ${service.bootSeconds.toFixed(1)} s`);
+  try {
+    const result = await runScenario(service, 'bound', fixture, `${tag}-${adapter}-w${workers}`);
+    const rss = [service.pid, ...childrenOf(service.pid)].map((pid) => residentMb(pid)?.now ?? 0).reduce((a, b) => a + b, 0);
+    return { workers, result, single, residentMb: rss || undefined };
+  } finally {
+    await service.stop();
+  }
 }
 
 main().catch((error: unknown) => {

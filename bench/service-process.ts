@@ -9,12 +9,15 @@ import type { BenchContext, RoundTrips } from './types';
 
 export interface Service {
   adapter: Adapter;
+  /** The service's process: with workers, the cluster primary (the workers are its children). */
   pid: number;
+  /** Worker processes (WORKERS); 1 = one process, no primary. */
+  workers: number;
   base: string;
   bootSeconds: number;
   /** The last 200 lines the service wrote. */
   output: string[];
-  /** Database queries and Redis commands the service has sent so far. */
+  /** Database queries and Redis commands the service has sent so far (with workers: worker 1's only, bench/count-round-trips.cjs). */
   roundTrips(): Promise<RoundTrips>;
   stop(): Promise<void>;
 }
@@ -56,21 +59,32 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
+/** Workers serving, from the clustered service's own metrics (cluster_workers{state="serving"}). */
+async function servingWorkers(base: string): Promise<number> {
+  try {
+    const text = await (await fetch(`${base}/metrics`)).text();
+    return Number(/^cluster_workers\{state="serving"\} (\d+)$/m.exec(text)?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
 function roundTripsOf(message: unknown): RoundTrips | undefined {
   if (typeof message !== 'object' || message === null) return undefined;
   const counts = (message as { bench_round_trips?: RoundTrips }).bench_round_trips;
   return counts ?? undefined;
 }
 
-export async function startService(adapter: Adapter, env: Record<string, string>, main: string): Promise<Service> {
+export async function startService(adapter: Adapter, env: Record<string, string>, main: string, workers = 1): Promise<Service> {
   const port = await freePort();
   const args: string[] = [];
-  if (S.cpuProfDir)
+  // Not with workers: they inherit the flags and would all write the one profile name.
+  if (S.cpuProfDir && workers === 1)
     args.push('--cpu-prof', `--cpu-prof-dir=${S.cpuProfDir}`, `--cpu-prof-name=${adapter}-${Date.now()}.cpuprofile`);
   args.push('-r', PRELOAD, main);
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { ...process.env, ...env, HTTP_ADAPTER: adapter, PORT: String(port), HOST: '127.0.0.1', BENCH_BASELINE: '1' },
+    env: { ...process.env, ...env, WORKERS: String(workers), HTTP_ADAPTER: adapter, PORT: String(port), HOST: '127.0.0.1', BENCH_BASELINE: '1' },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   const messageWaiters = new Set<(message: unknown) => void>();
@@ -109,11 +123,18 @@ export async function startService(adapter: Adapter, env: Record<string, string>
     }
     await sleep(200);
   }
+  // Ready answers as soon as one worker listens: wait for them all.
+  while (workers > 1 && (await servingWorkers(base)) < workers) {
+    if (state.exited) fail(`the service (${adapter}, ${workers} workers) exited during start:\n${output.slice(-40).join('\n')}`);
+    if (Date.now() - started > 90_000) fail(`the service (${adapter}) had not ${workers} workers serving after 90 s`);
+    await sleep(200);
+  }
   const bootSeconds = (Date.now() - started) / 1000;
 
   return {
     adapter,
     pid: child.pid ?? -1,
+    workers,
     base,
     bootSeconds,
     output,

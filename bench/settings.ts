@@ -1,4 +1,5 @@
 // The bench's knobs (environment variables, checked before anything starts) and fixed sizes.
+import os from 'node:os';
 import path from 'node:path';
 
 /** The repository: two levels above the compiled module (dist/bench/), one above a source module. */
@@ -92,6 +93,24 @@ export const SCALE_SIZES: ScaleSettings = {
   readRepeats: 20,
 };
 
+/**
+ * BENCH_WORKERS (e.g. `1,2`): worker counts for the bound-device login. The scenarios always run on
+ * one process (WORKERS=1); every count above 1 runs the bound-device login again on a service
+ * clustered with that many workers (PostgreSQL + Redis only: the embedded default is one process),
+ * right after the single process of the same adapter, and prints the ratio. Default: 1 and one per
+ * core (2 here) on PostgreSQL + Redis when the bound scenario runs, else 1 alone.
+ */
+function workerCounts(): number[] {
+  const shared = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
+  const raw = process.env.BENCH_WORKERS;
+  if (raw === undefined || raw === '') return shared && os.availableParallelism() > 1 ? [1, os.availableParallelism()] : [1];
+  const values = raw.split(',').map((v) => v.trim()).filter(Boolean);
+  if (!values.length || values.some((v) => !/^[1-9]\d{0,2}$/.test(v))) badSetting(`BENCH_WORKERS must list worker counts (e.g. 1,2), got "${raw}"`);
+  const counts = [...new Set(values.map(Number))].sort((a, b) => a - b);
+  if (counts.some((n) => n > 1) && !shared) badSetting('BENCH_WORKERS above 1 needs DATABASE_URL and REDIS_URL (the embedded default is one process)');
+  return counts;
+}
+
 export interface Settings {
   cards: number;
   batchSize: number;
@@ -120,6 +139,8 @@ export interface Settings {
   cpuProfDir: string | null;
   /** Sequential logins per scenario when counting database / Redis round trips. */
   probeLogins: number;
+  /** Worker counts of the bound-device login (BENCH_WORKERS); the counts above 1 run clustered. */
+  workers: number[];
 }
 
 export const S: Settings = {
@@ -140,13 +161,18 @@ export const S: Settings = {
   scenarios: list('BENCH_SCENARIOS', ALL_SCENARIOS, SCALE ? SCALE_SCENARIOS : ALL_SCENARIOS),
   cpuProfDir: process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : null,
   probeLogins: 20,
+  workers: workerCounts(),
 };
+
+/** The worker counts above 1 that the bound-device login runs with too (a clustered service each). */
+export const CLUSTERED = S.scenarios.includes('bound') && !SCALE ? S.workers.filter((n) => n > 1) : [];
 
 const IS_DEFAULT_RUN =
   S.connections === 64 &&
   S.duration === 10 &&
   S.warmup === 2 &&
   !S.cpuProfDir &&
+  !process.env.BENCH_WORKERS &&
   S.adapters.join() === (SCALE ? SCALE_ADAPTERS : DEFAULT_ADAPTERS).join() &&
   S.scenarios.join() === (SCALE ? SCALE_SCENARIOS : ALL_SCENARIOS).join() &&
   (!SCALE || (SCALE_SIZES.cards === 1_000_000 && SCALE_SIZES.logRows === 10_000_000));

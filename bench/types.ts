@@ -87,6 +87,16 @@ export interface ScenarioResult {
   cpu: CpuPerRequest | null;
 }
 
+/** The bound-device login on a clustered service, next to the single process of the same adapter and run. */
+export interface ClusterResult {
+  workers: number;
+  result: ScenarioResult;
+  /** The single process's bound-device login of the same adapter in this run. */
+  single?: ScenarioResult;
+  /** Resident memory of the primary and its workers together after the run, in MB. */
+  residentMb?: number;
+}
+
 export interface ArgonRate {
   count: number;
   seconds: number;
@@ -115,4 +125,6 @@ export interface Report {
   loadAfter: number;
   /** The service's resident memory in MB after each adapter's scenarios, and its peak since start. */
   residentMb: Partial<Record<Adapter, { now: number; peak: number }>>;
+  /** BENCH_WORKERS: the bound-device login with more than one worker (run.ts). */
+  cluster?: ClusterResult[];
 }
