@@ -162,11 +162,15 @@ async function runClustered(
 ): Promise<ClusterResult> {
   const service = await startService(adapter, childEnv, main, workers);
   log(`\n[${adapter}, ${workers} workers] ready in ${service.bootSeconds.toFixed(1)} s`);
+  // Each worker warms up (JIT) on its share of the load: as many warm-up requests per worker as the single process had.
+  const warmup = S.warmup;
+  S.warmup = warmup * workers;
   try {
     const result = await runScenario(service, 'bound', fixture, `${tag}-${adapter}-w${workers}`);
     const rss = [service.pid, ...childrenOf(service.pid)].map((pid) => residentMb(pid)?.now ?? 0).reduce((a, b) => a + b, 0);
     return { workers, result, single, residentMb: rss || undefined };
   } finally {
+    S.warmup = warmup;
     await service.stop();
   }
 }
