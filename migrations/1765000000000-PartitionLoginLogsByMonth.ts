@@ -61,6 +61,16 @@ export class PartitionLoginLogsByMonth1765000000000 implements MigrationInterfac
         count bigint NOT NULL,
         PRIMARY KEY (project_id, day, interface, result_code, slot)
       )`);
+    // What a retention dropped, per project, interface and result: a list's total is the daily counts
+    // less these, so the log's totals never count its rows (login-logs.service.ts).
+    await q.query(`
+      CREATE TABLE login_dropped_counts (
+        project_id uuid NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        interface varchar(32) NOT NULL,
+        result_code integer NOT NULL,
+        count bigint NOT NULL,
+        PRIMARY KEY (project_id, interface, result_code)
+      )`);
     // The zone of the days counted: APP_TIMEZONE, written by the service at each start.
     await q.query(`
       CREATE TABLE login_count_zone (
@@ -92,7 +102,7 @@ export class PartitionLoginLogsByMonth1765000000000 implements MigrationInterfac
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP TRIGGER login_logs_count ON login_logs`);
     await q.query(`DROP FUNCTION count_login_logs()`);
-    await q.query(`DROP TABLE login_daily_counts, login_count_zone`);
+    await q.query(`DROP TABLE login_daily_counts, login_dropped_counts, login_count_zone`);
     await q.query(`ALTER TABLE login_logs RENAME TO login_logs_partitioned`);
     await q.query(`ALTER TABLE login_logs_partitioned RENAME CONSTRAINT login_logs_pkey TO login_logs_partitioned_pkey`);
     for (const index of ['login_logs_project_idx', 'login_logs_card_device_idx', 'login_logs_token_idx', 'login_logs_request_idx', 'login_logs_project_machine_idx']) {

@@ -35,9 +35,13 @@ describe('login log partitions, retention and daily counts (e2e)', () => {
     (await db.query(`SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'login_logs'::regclass ORDER BY 1`)).map(
       (row: { name: string }) => row.name,
     );
+  const partitioned = async (): Promise<boolean> => (await db.query(`SELECT relkind = 'p' AS yes FROM pg_class WHERE oid = 'login_logs'::regclass`))[0].yes;
   const stats = async (from: string, to: string): Promise<StatsItem[]> =>
     (await w.author.get(`/admin/v1/projects/${w.project.id}/stats?from=${from}&to=${to}`).expect(200)).body.items;
   const day = (at: Date) => at.toISOString().slice(0, 10); // the test app's zone is UTC
+  const listTotal = async (query = ''): Promise<number> => (await w.author.get(`/admin/v1/projects/${w.project.id}/logs${query}`).expect(200)).body.total;
+  const rowCount = async (where = 'TRUE'): Promise<number> =>
+    (await db.query(`SELECT count(*)::int AS n FROM login_logs WHERE project_id = $1 AND ${where}`, [w.project.id]))[0].n;
 
   it('has this month and the next ones made, and puts each row in the partition of its month', async () => {
     const now = new Date();
@@ -70,8 +74,13 @@ describe('login log partitions, retention and daily counts (e2e)', () => {
     const recent = await write(new Date(monthStart(now, -2).getTime() + 3_600_000));
     const current = await write(now);
 
+    const refusedBefore = await listTotal('?result_code=20002');
     const result = await maintenance.run(now, 2);
     expect(result?.dropped).toEqual([partitionName(old)]);
+    // The list's totals (from the daily counts, less what was dropped) are the rows still there.
+    expect(await listTotal()).toBe(await rowCount());
+    expect(await listTotal('?result_code=20002')).toBe(refusedBefore - 1);
+    expect(await listTotal('?result_code=20002&interface=card_login')).toBe(await rowCount(`result_code = 20002 AND interface = 'card_login'`));
     expect(await partitions()).not.toContain(partitionName(old));
     expect(await logs.countBy([{ id: oldRow.id }, { id: ancient.id }])).toBe(0);
     expect(await logs.countBy([{ id: recent.id }, { id: current.id }])).toBe(2);
@@ -106,14 +115,18 @@ describe('login log partitions, retention and daily counts (e2e)', () => {
       [p.id, `${today}T00:00:00Z`],
     );
     expect(after.reduce((sum, item) => sum + item.count, 0)).toBe(rows);
+    expect(await listTotal()).toBe(await rowCount());
+    expect(await listTotal('?result_code=20001')).toBe(await rowCount('result_code = 20001'));
+    expect(await listTotal('?family=connect')).toBe(await rowCount(`family = 'connect'`)); // counted from the rows
   });
 
-  // Last: it takes the schema back one migration and forward again.
+  // Last: it takes the schema back before the partitioning migration and forward again.
   it('keeps every row, and counts it, when the migration partitions an existing log (down, rows written, up)', async () => {
     const now = new Date();
     const windowStart = monthStart(now, -10); // within the 366 days that one statistics request may cover
     await db.query(`DELETE FROM login_logs WHERE created_at < $1 OR created_at > now() + interval '1 day'`, [windowStart.toISOString()]);
-    await db.undoLastMigration({ transaction: 'each' });
+    // Back to before the partitioning migration (and the ones after it).
+    while (await partitioned()) await db.undoLastMigration({ transaction: 'each' });
     expect(await partitions()).toEqual([]);
     const tenMonthsAgo = new Date(monthStart(now, -10).getTime() + 10 * 86_400_000);
     await db.query(
@@ -127,6 +140,7 @@ describe('login log partitions, retention and daily counts (e2e)', () => {
     const made = await partitions();
     for (let month = -10; month <= MONTHS_AHEAD; month++) expect(made).toContain(partitionName(monthStart(now, month)));
     expect(await logs.countBy({ projectId: w.project.id })).toBe(total);
+    expect(await listTotal()).toBe(total);
     const migrated = await logs.findOneByOrFail({ requestId: 'migrated-1' });
     expect(await partitionOf(migrated)).toBe(partitionName(tenMonthsAgo));
     const counted = await stats(day(windowStart), day(now));

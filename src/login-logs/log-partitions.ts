@@ -69,11 +69,15 @@ export async function ensureMonthPartitions(sql: Sql, now: Date, from: Date = mo
   return made;
 }
 
+/** Rows a retention removes are added to login_dropped_counts, so that totals can leave them out. */
+const RECORD_DROPPED = 'INSERT INTO login_dropped_counts AS d (project_id, interface, result_code, count)';
+const ADD_DROPPED = 'ORDER BY 1, 2, 3 ON CONFLICT (project_id, interface, result_code) DO UPDATE SET count = d.count + EXCLUDED.count';
+
 /**
  * Drops the month partitions that ended more than `months` months before `now`'s month began (so a
  * retention of 12 keeps the current month and the 12 before it), and the default partition's rows
- * older than the oldest month kept. Daily counts stay: statistics outlive the rows. Returns the
- * partitions dropped.
+ * older than the oldest month kept. Daily counts stay: statistics outlive the rows; what was dropped
+ * is recorded per project, interface and result (login_dropped_counts). Returns the partitions dropped.
  */
 export async function dropExpiredPartitions(sql: Sql, now: Date, months: number): Promise<string[]> {
   if (months <= 0) return [];
@@ -81,9 +85,15 @@ export async function dropExpiredPartitions(sql: Sql, now: Date, months: number)
   const dropped: string[] = [];
   for (const { name, month } of await monthPartitions(sql)) {
     if (month >= oldestKept) continue;
+    await sql(`${RECORD_DROPPED} SELECT project_id, interface, result_code, count(*) FROM ${name} GROUP BY 1, 2, 3 ${ADD_DROPPED}`);
     await sql(`DROP TABLE ${name}`);
     dropped.push(name);
   }
-  await sql(`DELETE FROM ${DEFAULT_PARTITION} WHERE created_at < $1`, [oldestKept.toISOString()]);
+  await sql(
+    `WITH gone AS (DELETE FROM ${DEFAULT_PARTITION} WHERE created_at < $1 RETURNING project_id, interface, result_code)
+     ${RECORD_DROPPED} SELECT project_id, interface, result_code, count(*) FROM gone GROUP BY 1, 2, 3 ${ADD_DROPPED}`,
+    [oldestKept.toISOString()],
+  );
   return dropped;
 }
+
