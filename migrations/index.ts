@@ -11,11 +11,12 @@ import { CreateSigningKeys1764700000000 } from './1764700000000-CreateSigningKey
 import { AddCardKindsAndSeats1764800000000 } from './1764800000000-AddCardKindsAndSeats';
 import { AddPlatformAnnouncementSwitch1764900000000 } from './1764900000000-AddPlatformAnnouncementSwitch';
 import { PartitionLoginLogsByMonth1765000000000 } from './1765000000000-PartitionLoginLogsByMonth';
+import { IndexCardListOrders1765100000000 } from './1765100000000-IndexCardListOrders';
 
 /** Every migration, in order. Listed explicitly so the same list works compiled and under Jest. */
 export const MIGRATIONS = [
   CreateFoundation1763800000000, CreateCardsAndConnect1763900000000, CreateSessions1764000000000, CreateVersionsAndFiles1764100000000,
   CreateAppUsers1764200000000, AddLoginTokenHash1764300000000, CreateSitesAndBlacklist1764400000000, CreateRemoteVariables1764500000000,
   AllowAesGcmTransport1764600000000, CreateSigningKeys1764700000000, AddCardKindsAndSeats1764800000000,
-  AddPlatformAnnouncementSwitch1764900000000, PartitionLoginLogsByMonth1765000000000,
+  AddPlatformAnnouncementSwitch1764900000000, PartitionLoginLogsByMonth1765000000000, IndexCardListOrders1765100000000,
 ];

@@ -43,10 +43,15 @@ export class CardsAdminService {
 
   async list(actor: AdminPrincipal, projectId: string, query: ListCardsQuery): Promise<Page<CardView>> {
     const project = await this.access.find(actor, projectId);
-    const [rows, total] = await orderCards(this.filtered(project.id, query), 'c', query.sort)
-      .skip(query.skip)
-      .take(query.page_size)
-      .getManyAndCount();
+    // A plain count(*): TypeORM's getManyAndCount counts DISTINCT ids, a sort of every match (a
+    // quarter of a second at a million cards).
+    const [rows, total] = await Promise.all([
+      orderCards(this.filtered(project.id, query), 'c', query.sort).skip(query.skip).take(query.page_size).getMany(),
+      this.filtered(project.id, query)
+        .select('count(*)::integer', 'total')
+        .getRawOne<{ total: number }>()
+        .then((row) => row?.total ?? 0),
+    ]);
     const devices = rows.length
       ? await this.devices.find({ where: { cardId: In(rows.map((c) => c.id)) }, order: { boundAt: 'ASC' } })
       : [];
