@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,6 +30,9 @@ export function useEmbeddedSource(next: EmbeddedSource | undefined): void {
   source = next;
 }
 
+/** The extensions the migrations create (pg_trgm: the card search by part of a code); every PGlite of the service and its tests loads them. */
+export const EMBEDDED_EXTENSIONS = { pg_trgm };
+
 export class EmbeddedPostgres {
   private db?: PGlite;
   private server?: PGLiteSocketServer;
@@ -42,7 +46,7 @@ export class EmbeddedPostgres {
     }
     const pgData = resolve(dataDir, 'pgdata');
     mkdirSync(pgData, { recursive: true });
-    this.db = await PGlite.create(pgData);
+    this.db = await PGlite.create(pgData, { extensions: EMBEDDED_EXTENSIONS });
     this.socketDir = mkdtempSync(join(tmpdir(), 'ck-pg-'));
     const port = 5432;
     this.server = new PGLiteSocketServer({ db: this.db, path: join(this.socketDir, `.s.PGSQL.${port}`), maxConnections: SPARE_CONNECTIONS });

@@ -3,6 +3,7 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { EMBEDDED_EXTENSIONS } from '../../src/database/embedded-postgres';
 import { fingerprint, readTemplate, Sql, TemplateState } from './template-state';
 
 /**
@@ -66,7 +67,7 @@ export class EmbeddedPool {
 
   private async create(): Promise<Instance> {
     this.dump ??= new Blob([readFileSync(this.dumpFile)]);
-    const db = await PGlite.create({ loadDataDir: this.dump });
+    const db = await PGlite.create({ loadDataDir: this.dump, extensions: EMBEDDED_EXTENSIONS });
     this.template ??= readTemplate(sqlOf(db));
     await this.template;
     return { db };
