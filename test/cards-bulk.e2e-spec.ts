@@ -17,7 +17,7 @@ const HOUR_S = 3600;
 type CardBody = CardView;
 type BatchBody = CardBatchView;
 type Project = Awaited<ReturnType<AdminClient['createProject']>>;
-type Problem = { line: number; field: string | null; message: string };
+type Problem = { line: number; field: string | null; reason: string; params: Record<string, string | number>; message: string };
 
 describe('cards admin: per-card edits, bulk actions, filters, CSV import (e2e)', () => {
   let t: TestApp;
@@ -442,8 +442,14 @@ describe('cards admin: per-card edits, bulk actions, filters, CSV import (e2e)',
         '3:code', '4:kind', '5:uses_left', '6:uses_left', '7:code', '8:code', '9:duration_seconds', '10:activated_at',
         '11:expires_at', '12:null', '13:device_limit', '13:concurrent_limit', '14:status',
       ]);
-      expect(problems.find((x) => x.line === 7)!.message).toMatch(/line 2/);
+      // Each with a reason a client can translate, the values it names, and the same in English.
+      expect(problems.map((x) => x.reason)).toEqual([
+        'required', 'one_of', 'whole_number', 'uses_left_time_card', 'code_twice', 'code_exists', 'duration_required', 'iso_time',
+        'expiry_needs_activation', 'field_count', 'whole_number', 'whole_number', 'one_of',
+      ]);
+      expect(problems.find((x) => x.line === 7)).toMatchObject({ params: { line: 2 }, message: expect.stringMatching(/line 2/) });
       expect(problems.find((x) => x.line === 8)!.message).toMatch(/already/);
+      expect(problems.find((x) => x.field === 'device_limit')).toMatchObject({ params: { min: 1, max: 1000 }, message: 'must be a whole number from 1 to 1000' });
       expect(problems.every((x) => typeof x.message === 'string' && x.message.length > 0)).toBe(true);
       expect(await listIds(p)).toEqual([existing.id]);
 
@@ -496,7 +502,7 @@ describe('cards admin: per-card edits, bulk actions, filters, CSV import (e2e)',
       try {
         const res = await importCsv(p, ['code,duration_seconds', ...rows].join('\n'));
         expectAdminError(res, 400, CARD_IMPORT_INVALID);
-        expect(res.body.error.details.problems).toEqual([{ line: 1802, field: 'code', message: expect.stringMatching(/already/) }]);
+        expect(res.body.error.details.problems).toEqual([{ line: 1802, field: 'code', reason: 'code_exists', params: {}, message: expect.stringMatching(/already/) }]);
       } finally {
         spy.mockRestore();
       }

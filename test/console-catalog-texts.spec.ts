@@ -1,5 +1,7 @@
 import { ERROR_CATALOG, ErrorCode } from '../src/core/errors/error-code';
 import { catalogEn, catalogZhCN } from '../console/src/i18n/catalog';
+import { importProblemsEn, importProblemsZhCN } from '../console/src/i18n/import-problems';
+import { IMPORT_PROBLEM_REASONS, IMPORT_PROBLEM_TEXTS } from '../src/cards/admin/import-problems';
 
 const CODES = Object.keys(ERROR_CATALOG).map(Number) as ErrorCode[];
 
@@ -25,5 +27,28 @@ describe("the console's texts for the error catalog", () => {
     const known = CODES.map(String).sort();
     expect(Object.keys(catalogEn).sort()).toEqual(known);
     expect(Object.keys(catalogZhCN).sort()).toEqual(known);
+  });
+});
+
+/**
+ * The console shows each card-import problem in the chosen language by its reason
+ * (src/cards/admin/import-problems.ts): a reason added there needs its texts in
+ * console/src/i18n/import-problems.ts, and the English says what the service says.
+ */
+describe("the console's texts for card-import problems", () => {
+  const sample = { min: 1, max: 9, line: 2, values: 'a, b', columns: 'code, note', ignored: 'id', fields: 3 };
+  const interpolate = (text: string) => text.replace(/\{\{(\w+)\}\}/g, (_, key: keyof typeof sample) => String(sample[key]));
+
+  it.each(IMPORT_PROBLEM_REASONS)('has an English and a Chinese text for %s, the English as the service words it', (reason) => {
+    const service = IMPORT_PROBLEM_TEXTS[reason](sample);
+    expect(interpolate(importProblemsEn[reason])).toBe(service.charAt(0).toUpperCase() + service.slice(1));
+    expect(importProblemsZhCN[reason]).toMatch(/\p{Script=Han}/u);
+    expect([...importProblemsZhCN[reason].matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort()).toEqual(
+      [...importProblemsEn[reason].matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort(),
+    );
+  });
+
+  it('has no text for a reason the service does not have', () => {
+    expect(Object.keys(importProblemsEn).sort()).toEqual([...IMPORT_PROBLEM_REASONS].sort());
   });
 });

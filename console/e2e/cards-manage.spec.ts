@@ -164,6 +164,7 @@ test('a CSV is checked, its problems shown by line, then imported after a confir
   await expect(problem).toHaveCount(1);
   await expect(problem.locator('td').nth(0)).toHaveText('3'); // the file's line: 1 is the header
   await expect(problem.locator('td').nth(1)).toHaveText('duration_seconds');
+  await expect(problem.locator('td').nth(2)).toHaveText('Must be a whole number from 0 to 2147483647');
   await expect(dialog.getByRole('button', { name: 'Import' })).toBeDisabled();
   expect((await api.GET('/admin/v1/projects/{id}/cards', { params: { path: { id: project.id }, query: { q: tag } } })).data!.total).toBe(0); // a dry run writes nothing
 
@@ -206,6 +207,9 @@ for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
       await page.getByRole('button', { name: texts.cardsManage.import.open }).click();
       await chooseCsv(page, 'cards.csv', importCsv(Date.now().toString(36).toUpperCase(), true).csv);
       await expect(page.getByTestId('import-report')).toBeVisible();
+      // The problem in the chosen language, from the service's reason and values.
+      const problem = texts.importProblem.whole_number.replace('{{min}}', '0').replace('{{max}}', '2147483647');
+      await expect(page.getByTestId('import-report').locator('tbody tr.ant-table-row td').nth(2)).toHaveText(problem);
       await screenshot(page, 'cards-import', language);
     });
   });

@@ -1834,9 +1834,21 @@ export interface components {
             /** @description set_concurrent_limit; null = unlimited */
             concurrent_limit?: number | null;
         };
+        /**
+         * @description why, as a stable key to translate (import-problems.ts)
+         * @enum {string}
+         */
+        ImportProblemReason: "quote_not_closed" | "text_after_quote" | "quote_in_unquoted_field" | "file_empty" | "header_unreadable" | "column_twice" | "column_unknown" | "code_column_missing" | "no_card_rows" | "field_count" | "control_character" | "whole_number" | "iso_time" | "required" | "too_long" | "code_spaces" | "one_of" | "uses_left_required" | "uses_left_time_card" | "expiry_needs_activation" | "duration_required" | "unused_but_activated" | "activation_required" | "devices_need_activation" | "too_many_devices" | "machine_code_too_long" | "device_twice" | "code_twice" | "code_exists";
         ImportProblem: {
             line: number;
             field: string | null;
+            /** @description why, as a stable key to translate (import-problems.ts) */
+            reason: components["schemas"]["ImportProblemReason"];
+            /** @description the values the reason names (min, max, line, values, …) */
+            params: {
+                [key: string]: string | number;
+            };
+            /** @description the same in English */
             message: string;
         };
         ImportReport: {

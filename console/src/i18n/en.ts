@@ -9,6 +9,7 @@ import { portalEn } from './portal';
 import { platformEn } from './platform';
 import { operationsEn } from './operations';
 import { catalogEn } from './catalog';
+import { importProblemsEn } from './import-problems';
 
 /** English texts of the console. zh-CN.ts has the same keys (its type is this object's). */
 export const en = {
@@ -113,6 +114,7 @@ export const en = {
   platform: platformEn,
   operations: operationsEn,
   catalog: catalogEn,
+  importProblem: importProblemsEn,
   cards: {
     title: 'Cards',
     generate: 'Generate cards',

@@ -10,6 +10,7 @@ import { portalZhCN } from './portal';
 import { platformZhCN } from './platform';
 import { operationsZhCN } from './operations';
 import { catalogZhCN } from './catalog';
+import { importProblemsZhCN } from './import-problems';
 
 /** 简体中文 texts of the console: the same keys as en.ts, checked by the type. */
 export const zhCN: Texts = {
@@ -114,6 +115,7 @@ export const zhCN: Texts = {
   platform: platformZhCN,
   operations: operationsZhCN,
   catalog: catalogZhCN,
+  importProblem: importProblemsZhCN,
   cards: {
     title: '卡密',
     generate: '生成卡密',

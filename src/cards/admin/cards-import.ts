@@ -7,6 +7,7 @@ import { ServiceError } from '../../core/errors/service-error';
 import { CARD_KINDS, CardKind, CardStatus } from '../card.entity';
 import { MAX_CARD_USES } from './card-admin.dto';
 import { readCsv } from './csv-reader';
+import { IMPORT_PROBLEM_REASONS, importProblem, ImportProblemFields, ImportProblemReason } from './import-problems';
 import { parseIsoInstant } from './iso-instant';
 
 /** The largest CSV body the import reads (the JSON admin routes stay at 1 MiB). */
@@ -35,10 +36,18 @@ const MAX_DEVICES = 1000;
 const MAX_USE_COUNT = Number.MAX_SAFE_INTEGER;
 
 /** One problem of an import: the file's line (1 = the header), the column or null for the whole line. */
-export class ImportProblem {
+export class ImportProblem implements ImportProblemFields {
   @ApiProperty({ type: 'integer' }) line!: number;
   @ApiProperty({ type: String, nullable: true }) field!: string | null;
-  @ApiProperty() message!: string;
+  @ApiProperty({ enum: IMPORT_PROBLEM_REASONS, enumName: 'ImportProblemReason', description: 'why, as a stable key to translate (import-problems.ts)' })
+  reason!: ImportProblemReason;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
+    description: 'the values the reason names (min, max, line, values, …)',
+  })
+  params!: Record<string, string | number>;
+  @ApiProperty({ description: 'the same in English' }) message!: string;
 }
 
 /** A row ready to insert. */
@@ -115,30 +124,30 @@ export async function readCsvBody(req: IncomingMessage, maxBytes = IMPORT_MAX_BY
  */
 export function parseImport(text: string, defaults: ImportDefaults): ParsedImport {
   const { records, errors } = readCsv(text);
-  const problems: ImportProblem[] = errors.map((e) => ({ line: e.line, field: null, message: e.message }));
+  const problems: ImportProblem[] = errors.map((e) => importProblem(e.line, null, e.reason));
   const [header, ...data] = records;
   const rowCount = Math.max(0, records.length - 1) + errors.length;
   if (rowCount > IMPORT_MAX_ROWS) {
     throw new ServiceError(ErrorCode.FILE_TOO_LARGE, `The CSV has more than ${IMPORT_MAX_ROWS} rows`, { details: { max_rows: IMPORT_MAX_ROWS } });
   }
-  if (!header && !errors.length) return { rowCount: 0, rows: [], problems: [{ line: 1, field: null, message: 'the file is empty: a header row and card rows are needed' }] };
+  if (!header && !errors.length) return { rowCount: 0, rows: [], problems: [importProblem(1, null, 'file_empty')] };
   if (!header || (errors.length && errors[0].line < header.line)) {
-    return { rowCount, rows: [], problems: [...problems, { line: errors[0].line, field: null, message: 'the header row cannot be read' }] };
+    return { rowCount, rows: [], problems: [...problems, importProblem(errors[0].line, null, 'header_unreadable')] };
   }
 
   const columns = header.fields.map((name) => name.trim().toLowerCase());
   const headerProblems: ImportProblem[] = [];
   const seen = new Set<string>();
   for (const name of columns) {
-    if (seen.has(name)) headerProblems.push({ line: header.line, field: name, message: 'the column is named twice' });
+    if (seen.has(name)) headerProblems.push(importProblem(header.line, name, 'column_twice'));
     seen.add(name);
     if (!(IMPORT_COLUMNS as readonly string[]).includes(name) && !(IGNORED_COLUMNS as readonly string[]).includes(name)) {
-      headerProblems.push({ line: header.line, field: name || null, message: `unknown column; the columns are ${IMPORT_COLUMNS.join(', ')} (${IGNORED_COLUMNS.join(', ')} are read past)` });
+      headerProblems.push(importProblem(header.line, name || null, 'column_unknown', { columns: IMPORT_COLUMNS.join(', '), ignored: IGNORED_COLUMNS.join(', ') }));
     }
   }
-  if (!seen.has('code')) headerProblems.push({ line: header.line, field: 'code', message: 'the header has no code column' });
+  if (!seen.has('code')) headerProblems.push(importProblem(header.line, 'code', 'code_column_missing'));
   if (rowCount === 0) {
-    headerProblems.push({ line: header.line, field: null, message: 'the file has no card rows' });
+    headerProblems.push(importProblem(header.line, null, 'no_card_rows'));
   }
   if (headerProblems.length) return { rowCount, rows: [], problems: [...problems, ...headerProblems] };
 
@@ -146,16 +155,16 @@ export function parseImport(text: string, defaults: ImportDefaults): ParsedImpor
   const firstLineOf = new Map<string, number>();
   for (const record of data) {
     if (record.fields.length !== columns.length) {
-      problems.push({ line: record.line, field: null, message: `the row has ${record.fields.length} fields; the header has ${columns.length}` });
+      problems.push(importProblem(record.line, null, 'field_count', { fields: record.fields.length, columns: columns.length }));
       continue;
     }
     const cells = new Map<string, string>();
     columns.forEach((name, i) => cells.set(name, unescapeFormula(record.fields[i])));
     const before = problems.length;
-    const row = readRow(record.line, cells, defaults, (field, message) => problems.push({ line: record.line, field, message }));
+    const row = readRow(record.line, cells, defaults, (field, reason, params) => problems.push(importProblem(record.line, field, reason, params)));
     if (row.code) {
       const first = firstLineOf.get(row.code);
-      if (first !== undefined) problems.push({ line: record.line, field: 'code', message: `the code is also on line ${first}` });
+      if (first !== undefined) problems.push(importProblem(record.line, 'code', 'code_twice', { line: first }));
       else firstLineOf.set(row.code, record.line);
     }
     if (problems.length === before) rows.push(row);
@@ -174,18 +183,23 @@ function unescapeFormula(value: string): string {
 }
 
 /** Reads one row's cells; `problem` is called for each bad value. */
-function readRow(line: number, cells: Map<string, string>, defaults: ImportDefaults, problem: (field: ImportColumn, message: string) => void): ImportRow {
+function readRow(
+  line: number,
+  cells: Map<string, string>,
+  defaults: ImportDefaults,
+  problem: (field: ImportColumn, reason: ImportProblemReason, params?: Record<string, string | number>) => void,
+): ImportRow {
   const has = (name: ImportColumn) => cells.has(name) && cells.get(name) !== '';
   const text = (name: ImportColumn) => cells.get(name) ?? '';
   for (const [name, value] of cells) {
     const bad = name === 'note' || name === 'devices' ? MULTILINE_BAD : SINGLE_LINE_BAD;
-    if (bad.test(value)) problem(name as ImportColumn, 'contains a control character or an unpaired surrogate');
+    if (bad.test(value)) problem(name as ImportColumn, 'control_character');
   }
   const integer = (name: ImportColumn, min: number, max: number): number | null => {
     if (!has(name)) return null;
     const value = text(name);
     if (!/^\d{1,16}$/.test(value) || Number(value) < min || Number(value) > max) {
-      problem(name, `must be a whole number from ${min} to ${max}`);
+      problem(name, 'whole_number', { min, max });
       return null;
     }
     return Number(value);
@@ -193,62 +207,62 @@ function readRow(line: number, cells: Map<string, string>, defaults: ImportDefau
   const instant = (name: ImportColumn): Date | null => {
     if (!has(name)) return null;
     const date = parseIsoInstant(text(name));
-    if (!date) problem(name, 'must be an ISO 8601 time with an offset, e.g. 2026-01-31T23:59:59Z');
+    if (!date) problem(name, 'iso_time');
     return date;
   };
 
   const code = text('code');
-  if (!code) problem('code', 'is required');
-  else if ([...code].length > MAX_CODE_LENGTH) problem('code', `is longer than ${MAX_CODE_LENGTH} characters`);
-  else if (code.trim() !== code) problem('code', 'starts or ends with a space');
+  if (!code) problem('code', 'required');
+  else if ([...code].length > MAX_CODE_LENGTH) problem('code', 'too_long', { max: MAX_CODE_LENGTH });
+  else if (code.trim() !== code) problem('code', 'code_spaces');
 
   let kind: CardKind = 'time';
   if (has('kind')) {
     if ((CARD_KINDS as readonly string[]).includes(text('kind'))) kind = text('kind') as CardKind;
-    else problem('kind', `must be one of ${CARD_KINDS.join(', ')}`);
+    else problem('kind', 'one_of', { values: CARD_KINDS.join(', ') });
   }
   let usesLeft: number | null = null;
   if (kind === 'count') {
-    if (!has('uses_left')) problem('uses_left', 'is required for a count card');
+    if (!has('uses_left')) problem('uses_left', 'uses_left_required');
     else usesLeft = integer('uses_left', 0, MAX_CARD_USES);
   } else if (has('uses_left')) {
-    problem('uses_left', 'is for count cards only (leave it empty for a time card)');
+    problem('uses_left', 'uses_left_time_card');
   }
 
   const activatedAt = instant('activated_at');
   const activated = has('activated_at');
   const expiresAt = instant('expires_at');
-  if (has('expires_at') && !activated) problem('expires_at', "needs activated_at: a card never activated gets its expiry at its first login (from duration_seconds)");
+  if (has('expires_at') && !activated) problem('expires_at', 'expiry_needs_activation');
 
   let durationSeconds = 0;
   if (has('duration_seconds')) durationSeconds = integer('duration_seconds', 0, MAX_INT32) ?? 0;
-  else if (!activated) problem('duration_seconds', 'is required for a card never activated (0 = permanent)');
+  else if (!activated) problem('duration_seconds', 'duration_required');
 
   const deviceLimit = has('device_limit') ? (integer('device_limit', 1, 1000) ?? defaults.deviceLimit) : defaults.deviceLimit;
   // An empty cell is "unlimited", as the export writes it; an absent column takes the project's setting.
   const concurrentLimit = !cells.has('concurrent_limit') ? defaults.concurrentLimit : has('concurrent_limit') ? integer('concurrent_limit', 1, 1000) : null;
 
   const note = has('note') ? text('note') : null;
-  if (note !== null && [...note].length > MAX_NOTE_LENGTH) problem('note', `is longer than ${MAX_NOTE_LENGTH} characters`);
+  if (note !== null && [...note].length > MAX_NOTE_LENGTH) problem('note', 'too_long', { max: MAX_NOTE_LENGTH });
 
   let status: CardStatus = activated ? 'active' : 'unused';
   if (has('status')) {
     const value = text('status');
-    if (!(IMPORT_STATUSES as readonly string[]).includes(value)) problem('status', `must be one of ${IMPORT_STATUSES.join(', ')}`);
+    if (!(IMPORT_STATUSES as readonly string[]).includes(value)) problem('status', 'one_of', { values: IMPORT_STATUSES.join(', ') });
     else status = value as CardStatus;
   }
-  if (status === 'unused' && activated) problem('status', 'unused, but activated_at is set (an activated card is active or banned)');
-  if (status === 'active' && !activated) problem('activated_at', 'is required for an active card');
+  if (status === 'unused' && activated) problem('status', 'unused_but_activated');
+  if (status === 'active' && !activated) problem('activated_at', 'activation_required');
 
   const useCount = integer('use_count', 0, MAX_USE_COUNT) ?? 0;
   const unbindCount = integer('unbind_count', 0, MAX_INT32) ?? 0;
   const lastLoginAt = instant('last_login_at');
 
   const devices = has('devices') ? text('devices').split(/\r?\n/).filter((m) => m !== '') : [];
-  if (devices.length && !activated) problem('devices', 'needs activated_at: a card never activated has no bound devices');
-  if (devices.length > MAX_DEVICES) problem('devices', `lists more than ${MAX_DEVICES} devices`);
-  if (devices.some((m) => [...m].length > MAX_MACHINE_CODE_LENGTH)) problem('devices', `has a machine code longer than ${MAX_MACHINE_CODE_LENGTH} characters`);
-  if (new Set(devices).size !== devices.length) problem('devices', 'lists a machine code twice');
+  if (devices.length && !activated) problem('devices', 'devices_need_activation');
+  if (devices.length > MAX_DEVICES) problem('devices', 'too_many_devices', { max: MAX_DEVICES });
+  if (devices.some((m) => [...m].length > MAX_MACHINE_CODE_LENGTH)) problem('devices', 'machine_code_too_long', { max: MAX_MACHINE_CODE_LENGTH });
+  if (new Set(devices).size !== devices.length) problem('devices', 'device_twice');
 
   return {
     line, code, kind, usesLeft, durationSeconds, deviceLimit, concurrentLimit, note, status, activatedAt, expiresAt, useCount, unbindCount, lastLoginAt, devices,

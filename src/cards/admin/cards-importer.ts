@@ -5,6 +5,7 @@ import { ServiceError } from '../../core/errors/service-error';
 import { JsonLogger } from '../../core/logging/json-logger';
 import { CardBatch } from '../card-batch.entity';
 import { ImportDefaults, ImportProblem, importReport, ImportRow, parseImport } from './cards-import';
+import { importProblem } from './import-problems';
 
 /** Rows per INSERT (each chunk commits on its own). */
 export const IMPORT_CHUNK = 1000;
@@ -74,7 +75,7 @@ export class CardsImporter {
     const taken = await this.existingCodes(projectId, parsed.rows.map((r) => r.code));
     const rows = parsed.rows.filter((row) => {
       if (!taken.has(row.code)) return true;
-      problems.push({ line: row.line, field: 'code', message: 'the project already has this code' });
+      problems.push(importProblem(row.line, 'code', 'code_exists'));
       return false;
     });
     const report = importReport(parsed.rowCount, rows.length, problems);
@@ -113,7 +114,7 @@ export class CardsImporter {
         if (inserted.length < chunk.length) {
           // A concurrent request created some of these codes after the check: report them, undo the import.
           const got = new Set(inserted.map((r) => r.code));
-          const lost = chunk.filter((row) => !got.has(row.code)).map((row) => ({ line: row.line, field: 'code', message: 'the project already has this code' }));
+          const lost = chunk.filter((row) => !got.has(row.code)).map((row) => importProblem(row.line, 'code', 'code_exists'));
           throw invalid(importReport(rows.length, rows.length - lost.length, lost));
         }
         const before = imported;

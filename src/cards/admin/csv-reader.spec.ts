@@ -21,9 +21,9 @@ describe(readCsv.name, () => {
         { line: 4, fields: ['3', 'ok'] },
       ],
       errors: [
-        { line: 2, message: expect.stringContaining('unquoted field') },
-        { line: 3, message: expect.stringContaining('closing quote') },
-        { line: 5, message: expect.stringContaining('not closed') },
+        { line: 2, reason: 'quote_in_unquoted_field' },
+        { line: 3, reason: 'text_after_quote' },
+        { line: 5, reason: 'quote_not_closed' },
       ],
     });
   });

@@ -4,10 +4,13 @@ export interface CsvRecord {
   fields: string[];
 }
 
+/** Why a record could not be read (import-problems.ts has the words). */
+export type CsvSyntaxReason = 'quote_not_closed' | 'text_after_quote' | 'quote_in_unquoted_field';
+
 /** A record that could not be read (a stray or unterminated quote); it is left out of `records`. */
 export interface CsvSyntaxError {
   line: number;
-  message: string;
+  reason: CsvSyntaxReason;
 }
 
 export interface CsvText {
@@ -34,7 +37,7 @@ export function readCsv(input: string): CsvText {
     const start = line;
     const fields: string[] = [];
     let field = '';
-    let error: string | null = null;
+    let error: CsvSyntaxReason | null = null;
     let ended = false;
     // One record: fields until an unquoted line end or the end of the text.
     while (!ended) {
@@ -58,11 +61,11 @@ export function readCsv(input: string): CsvText {
           i++;
         }
         if (!closed) {
-          error = 'a quoted field is not closed';
+          error = 'quote_not_closed';
           break;
         }
         if (i < n && text[i] !== ',' && text[i] !== '\n' && !(text[i] === '\r' && text[i + 1] === '\n')) {
-          error = 'text follows a closing quote (a quote inside a field must be doubled, in a quoted field)';
+          error = 'text_after_quote';
           break;
         }
       } else {
@@ -72,7 +75,7 @@ export function readCsv(input: string): CsvText {
           i++;
         }
         if (i < n && text[i] === '"') {
-          error = 'a quote inside an unquoted field (quote the field and double the quote)';
+          error = 'quote_in_unquoted_field';
           break;
         }
       }
@@ -95,7 +98,7 @@ export function readCsv(input: string): CsvText {
         i++;
         line++;
       }
-      errors.push({ line: start, message: error });
+      errors.push({ line: start, reason: error });
       continue;
     }
     if (fields.length === 1 && fields[0] === '') continue; // a blank line

@@ -108,7 +108,12 @@ function ImportReportView({ report }: { report: ImportReport }) {
         columns={[
           { title: t('cardsManage.import.line'), dataIndex: 'line', width: 70 },
           { title: t('cardsManage.import.field'), dataIndex: 'field', render: (field: string | null) => (field ? <Typography.Text code>{field}</Typography.Text> : t('cardsManage.import.wholeLine')) },
-          { title: t('cardsManage.import.message'), dataIndex: 'message' },
+          {
+            title: t('cardsManage.import.message'),
+            dataIndex: 'reason',
+            // The console's words for the service's reason; its English message for a reason the console does not know.
+            render: (_: unknown, problem: Problem) => t(`importProblem.${problem.reason}`, { ...problem.params, defaultValue: problem.message }),
+          },
         ]}
       />
     </div>
