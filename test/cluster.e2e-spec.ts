@@ -1,6 +1,6 @@
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
-import { childPids, isRunning, runServiceToExit, SignalledService, startSignalledService } from './support/cluster-process';
+import { callService as call, childPids, isRunning, runServiceToExit, SignalledService, signInService as signIn, startSignalledService } from './support/service-process';
 import { acquireStores, AppStores, EMBEDDED_TEMPLATE_ENV } from './support/stores';
 import { ADMIN_PASSWORD } from './support/test-app';
 
@@ -46,20 +46,6 @@ const sum = (samples: Sample[], name: string, labels: Record<string, string> = {
 /** Requests served so far by each serving worker, by pid (the primary's cluster_worker_http_requests_total). */
 const servedByPid = (samples: Sample[]) =>
   new Map(samples.filter((s) => s.name === 'cluster_worker_http_requests_total').map((s) => [Number(s.labels.pid), s.value]));
-
-async function call<T>(service: SignalledService, method: string, path: string, body: unknown, token: string | null, expected: number): Promise<T> {
-  const res = await fetch(`${service.url}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const answer = (await res.json()) as T;
-  if (res.status !== expected) throw new Error(`${method} ${path}: HTTP ${res.status} ${JSON.stringify(answer)}`);
-  return answer;
-}
-
-const signIn = async (service: SignalledService, username: string, password: string) =>
-  (await call<{ token: string }>(service, 'POST', '/admin/v1/auth/login', { username, password }, null, 200)).token;
 
 interface ConnectAnswer {
   http: number;

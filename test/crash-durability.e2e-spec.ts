@@ -1,26 +1,11 @@
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServiceProcess, ServiceProcess } from './support/service-process';
+import { callService as call, ServiceProcess, signInService as signIn, startServiceProcess } from './support/service-process';
 import { acquireStores, AppStores, EMBEDDED_TEMPLATE_ENV } from './support/stores';
 import { ADMIN_PASSWORD } from './support/test-app';
 
 const CARDS = 48;
 const CONCURRENCY = 32;
-
-/** A JSON call to the service; fails the test unless it answers `expected`. */
-async function call<T>(service: ServiceProcess, method: string, path: string, body: unknown, token: string | null, expected: number): Promise<T> {
-  const res = await fetch(`${service.url}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const answer = (await res.json()) as T;
-  if (res.status !== expected) throw new Error(`${method} ${path}: HTTP ${res.status} ${JSON.stringify(answer)}`);
-  return answer;
-}
-
-const signIn = async (service: ServiceProcess, username: string, password: string) =>
-  (await call<{ token: string }>(service, 'POST', '/admin/v1/auth/login', { username, password }, null, 200)).token;
 
 function connectLogin(service: ServiceProcess, programId: string, cardKey: string, machine: string) {
   return fetch(`${service.url}/connect/${programId}`, {
