@@ -29,17 +29,25 @@ interface FastifyHooks {
 
 /**
  * Express: signed answers (decisions §15) get their headers in `end`, which receives the body bytes
- * as sent, before the head goes out. Streamed bodies (file downloads) are never marked for signing.
+ * as sent, before the head goes out; the answer leaves once its signature is computed (on the thread
+ * pool). Streamed bodies (file downloads) are never marked for signing.
  */
 function signAnswersOnEnd(req: IncomingMessage, res: ServerResponse, next: () => void): void {
   const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
   res.end = ((...args: unknown[]) => {
     const chunk = typeof args[0] === 'function' ? undefined : args[0];
-    if (!res.headersSent && (chunk === undefined || typeof chunk === 'string' || Buffer.isBuffer(chunk))) {
-      const headers = answerSignatureHeaders(req, res.statusCode, chunk as string | Buffer | undefined);
-      for (const [name, value] of Object.entries(headers ?? {})) res.setHeader(name, value);
-    }
-    return end(...args);
+    if (res.headersSent || !(chunk === undefined || typeof chunk === 'string' || Buffer.isBuffer(chunk))) return end(...args);
+    const signing = answerSignatureHeaders(req, res.statusCode, chunk as string | Buffer | undefined);
+    if (!signing) return end(...args);
+    // A signature that cannot be made leaves the answer unsigned, which a pinned client refuses.
+    void signing.then(
+      (headers) => {
+        if (!res.headersSent) for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+        end(...args);
+      },
+      () => end(...args),
+    );
+    return res;
   }) as ServerResponse['end'];
   next();
 }
@@ -90,7 +98,8 @@ export async function createApp(config: AppConfig, logger = new JsonLogger(confi
     // Signed answers (decisions §15): the payload here is the serialised body, exactly as sent.
     instance.getHttpAdapter().getInstance().addHook('onSend', async (request, reply, payload) => {
       if (typeof payload === 'string' || Buffer.isBuffer(payload)) {
-        const headers = answerSignatureHeaders(request, reply.statusCode, payload);
+        // As on Express: a signature that cannot be made leaves the answer unsigned.
+        const headers = await answerSignatureHeaders(request, reply.statusCode, payload)?.catch(() => null);
         if (headers) void reply.headers(headers);
       }
       return payload;

@@ -11,8 +11,8 @@ export interface AnswerToSign {
   body: Buffer;
 }
 
-/** Headers that sign an answer's final bytes (decisions §15). */
-export type AnswerSigner = (answer: AnswerToSign) => Record<string, string>;
+/** Headers that sign an answer's final bytes (decisions §15), once the signature is computed. */
+export type AnswerSigner = (answer: AnswerToSign) => Promise<Record<string, string>>;
 
 const SIGNER = Symbol.for('cardkey.answerSigner');
 type Signable = { [SIGNER]?: AnswerSigner };
@@ -38,7 +38,7 @@ interface AnyRequest {
 }
 
 /** The signing headers for an answer about to be sent, or null when the request is not marked. */
-export function answerSignatureHeaders(request: AnyRequest, status: number, body: Buffer | string | undefined): Record<string, string> | null {
+export function answerSignatureHeaders(request: AnyRequest, status: number, body: Buffer | string | undefined): Promise<Record<string, string>> | null {
   const signer = (requestContextOf(request) as Signable)[SIGNER];
   if (!signer) return null;
   const raw = request.raw ?? request;
