@@ -96,4 +96,3 @@ export async function dropExpiredPartitions(sql: Sql, now: Date, months: number)
   );
   return dropped;
 }
-
