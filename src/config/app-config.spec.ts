@@ -63,11 +63,19 @@ describe('loadConfig', () => {
     ['ADMIN_USERNAME', 'a b'],
     ['LOG_LEVEL', 'verbose'],
     ['ACCESS_LOG', 'false'],
+    ['LOGIN_LOG_RETENTION_MONTHS', '-1'],
+    ['LOGIN_LOG_RETENTION_MONTHS', '1.5'],
+    ['LOGIN_LOG_RETENTION_MONTHS', 'a year'],
   ])('rejects %s=%s, naming the variable', (name, value) => {
     const env: NodeJS.ProcessEnv = { [name]: value };
     if (name === 'DATABASE_URL') env.APP_ENCRYPTION_KEY = KEY_HEX;
     const error = configError(env);
     expect(error.message).toContain(name);
+  });
+
+  it('keeps every login-log row unless LOGIN_LOG_RETENTION_MONTHS says how many months', () => {
+    expect(loadConfig({}).LOGIN_LOG_RETENTION_MONTHS).toBe(0);
+    expect(loadConfig({ LOGIN_LOG_RETENTION_MONTHS: '12' }).LOGIN_LOG_RETENTION_MONTHS).toBe(12);
   });
 
   it('turns the access log off with ACCESS_LOG=off', () => {
