@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { callService as call, childPids, isRunning, runServiceToExit, SignalledService, signInService as signIn, startSignalledService } from './support/service-process';
 import { acquireStores, AppStores, EMBEDDED_TEMPLATE_ENV } from './support/stores';
 import { ADMIN_PASSWORD } from './support/test-app';
+import { MetricSample as Sample, parseMetrics } from './support/metrics';
 
 /**
  * Issue 17, "Every core": with PostgreSQL and Redis the service runs one worker process per core
@@ -12,25 +13,6 @@ import { ADMIN_PASSWORD } from './support/test-app';
 
 const shared = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
 const KEY = process.env.APP_ENCRYPTION_KEY ?? 'a'.repeat(64);
-
-interface Sample {
-  name: string;
-  labels: Record<string, string>;
-  value: number;
-}
-
-/** The samples of a Prometheus text exposition. */
-function parseMetrics(text: string): Sample[] {
-  const samples: Sample[] = [];
-  for (const line of text.split('\n')) {
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match) continue;
-    const labels: Record<string, string> = {};
-    for (const [, key, value] of (match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[key] = value;
-    samples.push({ name: match[1], labels, value: Number(match[3]) });
-  }
-  return samples;
-}
 
 async function metrics(service: SignalledService): Promise<Sample[]> {
   const res = await fetch(`${service.url}/metrics`);

@@ -6,21 +6,7 @@ import { sessionRepo, V3_LOGIN } from './support/standard';
 import { signedPost } from './support/signing';
 import { startTestApp, unique } from './support/test-app';
 import { buildWorld, World } from './support/world';
-
-type Series = { name: string; labels: Record<string, string>; value: number };
-
-/** The samples of a Prometheus text exposition. */
-function parseMetrics(text: string): Series[] {
-  const series: Series[] = [];
-  for (const line of text.split('\n')) {
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match) continue;
-    const labels: Record<string, string> = {};
-    for (const [, key, value] of (match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[key] = value;
-    series.push({ name: match[1], labels, value: Number(match[3]) });
-  }
-  return series;
-}
+import { MetricSample as Series, parseMetrics } from './support/metrics';
 
 /** The value of the series with exactly these labels; undefined when it does not exist. */
 function valueOf(all: Series[], name: string, labels: Record<string, string> = {}): number | undefined {
