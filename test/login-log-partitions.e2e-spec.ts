@@ -64,6 +64,15 @@ describe('login log partitions, retention and daily counts (e2e)', () => {
     expect((await maintenance.run(monthStart(far, -1), 0))?.made).toEqual([]); // nothing left to do
   });
 
+  it('makes a month once when two passes race (instances sharing the database take turns)', async () => {
+    const later = monthStart(new Date(), MONTHS_AHEAD + 8);
+    const results = await Promise.all([maintenance.run(later, 0), maintenance.run(later, 0)]);
+    const made = results.flatMap((result) => result?.made ?? []);
+    expect(made.filter((name) => name === partitionName(later))).toEqual([partitionName(later)]);
+    expect(new Set(made).size).toBe(made.length);
+    expect(await partitions()).toContain(partitionName(later));
+  });
+
   it('drops whole months past the retention and the older rows of the default partition, and keeps their statistics', async () => {
     const now = new Date();
     const old = new Date(monthStart(now, -3).getTime() + 86_400_000); // the 2nd of the month three months ago

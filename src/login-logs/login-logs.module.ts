@@ -10,6 +10,6 @@ import { LogMaintenanceService } from './log-maintenance.service';
   imports: [TypeOrmModule.forFeature([LoginLog]), ProjectsModule],
   controllers: [LoginLogsController],
   providers: [LoginLogsService, LogMaintenanceService],
-  exports: [LoginLogsService, LogMaintenanceService, TypeOrmModule],
+  exports: [LoginLogsService, TypeOrmModule],
 })
 export class LoginLogsModule {}
