@@ -99,11 +99,12 @@ const token: string | undefined = login.data?.session_token;
 console.log(expired, token);
 `,
     );
-    expect(await run(process.execPath, [tsc, ...flags, 'typed.mts'], app)).toMatchObject({ code: 0, stdout: '' });
-
     writeFileSync(join(app, 'wrong.mts'), `import { Client } from '@cardkey/client';\nnew Client({ baseUrl: 'http://x', programId: 1 });\n`);
-    const wrong = await run(process.execPath, [tsc, ...flags, 'wrong.mts'], app);
-    expect(wrong.code).not.toBe(0);
-    expect(wrong.stdout).toMatch(/wrong\.mts.*error TS/);
+    // One compiler run for both programs (each run loads the whole standard library's types first):
+    // the wrong use is an error, and the right one has none.
+    const checked = await run(process.execPath, [tsc, ...flags, 'typed.mts', 'wrong.mts'], app);
+    expect(checked.code).not.toBe(0);
+    expect(checked.stdout).toMatch(/wrong\.mts.*error TS/);
+    expect(checked.stdout.split('\n').filter((line) => /error TS/.test(line) && !line.startsWith('wrong.mts'))).toEqual([]);
   });
 });
