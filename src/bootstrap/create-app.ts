@@ -18,6 +18,7 @@ import { buildOpenApiDocument } from '../core/openapi/openapi-document';
 import { markRoutePattern } from '../core/http/finished-request';
 import { RequestObserver } from '../core/http/request-observer';
 import { defaultConsoleDir, loadConsoleFiles } from '../console/console-files';
+import { rememberValidationRules } from '../core/http/validation-rules-cache';
 import { consoleMiddleware } from '../console/console-middleware';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -75,6 +76,7 @@ async function httpAdapter(fastify: boolean): Promise<AbstractHttpAdapter> {
  */
 export async function createApp(config: AppConfig, logger = new JsonLogger(config.LOG_LEVEL)): Promise<INestApplication> {
   const fastify = config.HTTP_ADAPTER === 'fastify';
+  rememberValidationRules();
   const adapter = await httpAdapter(fastify);
   const app = await NestFactory.create(AppModule.forRoot(config, logger), adapter, { rawBody: true, logger, abortOnError: false });
 

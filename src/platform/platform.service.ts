@@ -3,7 +3,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { Page, PageQuery, pageOf } from '../common/paging';
-import { HotCache } from '../core/cache/hot-cache';
+import { HotCache, PLATFORM_SCOPE } from '../core/cache/hot-cache';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { InterfaceName, INTERFACE_NAMES, isInterfaceName } from './interface-names';
@@ -34,7 +34,7 @@ export class PlatformAnnouncementView {
 }
 
 /** The hot-cache scope of the platform-wide values below. */
-const CACHE_SCOPE = 'platform';
+const CACHE_SCOPE = PLATFORM_SCOPE;
 
 /**
  * Platform-wide settings, interface switches and operator announcements. Settings and switches are

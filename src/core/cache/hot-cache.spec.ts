@@ -4,17 +4,25 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppConfig } from '../../config/app-config';
 import { requestContextMiddleware } from '../http/request-context';
 import { MemoryStore } from '../store/memory-store';
-import { HotCache } from './hot-cache';
+import { HotCache, PLATFORM_SCOPE } from './hot-cache';
 
 const WITH_REDIS = { REDIS_URL: 'redis://shared' } as AppConfig;
 
 /** Two service instances: each its own process memory, both on one shared store and shared cache. */
 function twoInstances(config = WITH_REDIS) {
   const store = new MemoryStore();
-  const gets = { count: 0 };
+  // Round trips to the shared store, and the keys each one read.
+  const gets = { count: 0, keys: [] as string[][] };
+  const getMany = store.getMany.bind(store);
+  store.getMany = (keys: readonly string[]) => {
+    gets.count += 1;
+    gets.keys.push([...keys]);
+    return getMany(keys);
+  };
   const get = store.get.bind(store);
   store.get = (key: string) => {
     gets.count += 1;
+    gets.keys.push([key]);
     return get(key);
   };
   const shared = createCache() as unknown as Cache;
@@ -77,6 +85,27 @@ describe('HotCache', () => {
     expect(gets.count).toBe(2);
     await inRequest(() => a.through('s', 'one', async () => 1));
     expect(gets.count).toBe(3);
+  });
+
+  it("reads the platform's generation with the first other scope of a request: one round trip for a client request", async () => {
+    const { a, b, gets } = twoInstances();
+    let interfaces = 'on';
+    const program = async () => 'program';
+    const platform = async () => interfaces;
+    await inRequest(async () => {
+      expect(await a.through('program:1', 'program', program)).toBe('program');
+      expect(await a.through(PLATFORM_SCOPE, 'interfaces', platform)).toBe('on');
+    });
+    expect(gets.keys).toEqual([['cache:generation:program:1', 'cache:generation:platform']]);
+
+    // A platform change made through the other instance is seen by the next request all the same.
+    interfaces = 'off';
+    await b.invalidate(PLATFORM_SCOPE);
+    await inRequest(async () => {
+      await a.through('program:1', 'program', program);
+      expect(await a.through(PLATFORM_SCOPE, 'interfaces', platform)).toBe('off');
+    });
+    expect(gets.count).toBe(2);
   });
 
   it('invalidates one scope only', async () => {

@@ -67,16 +67,30 @@ export class HotCache {
     await this.store.increment(generationKey(scope), GENERATION_TTL_SECONDS);
   }
 
+  /**
+   * A scope's generation, read once per request. The platform scope is read along with the first
+   * other scope (one MGET): every client request reads a program's settings and then the platform's
+   * (the interface gate), which were two round trips to Redis.
+   */
   private generation(scope: string): Promise<string> {
     const read = perRequest(GENERATIONS_OF_REQUEST, () => new Map<string, Promise<string>>());
-    let generation = read.get(scope);
-    if (!generation) {
-      generation = this.store.get(generationKey(scope)).then((value) => value ?? '0');
-      read.set(scope, generation);
+    const known = read.get(scope);
+    if (known) return known;
+    const scopes = scope !== PLATFORM_SCOPE && !read.has(PLATFORM_SCOPE) ? [scope, PLATFORM_SCOPE] : [scope];
+    const values = this.store.getMany(scopes.map(generationKey));
+    for (const [i, each] of scopes.entries()) {
+      const generation = values.then((all) => all[i] ?? '0');
+      // A store fault reaches whoever awaits the generation; one read ahead that nobody awaits
+      // (the request ended first) must not become an unhandled rejection.
+      generation.catch(() => undefined);
+      read.set(each, generation);
     }
-    return generation;
+    return read.get(scope)!;
   }
 }
+
+/** The platform's switches and settings (platform.service.ts), which every client request reads. */
+export const PLATFORM_SCOPE = 'platform';
 
 function generationKey(scope: string): string {
   return `cache:generation:${scope}`;

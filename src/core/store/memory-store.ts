@@ -33,6 +33,10 @@ export class MemoryStore extends SharedStore {
     return this.live(key)?.value ?? null;
   }
 
+  async getMany(keys: readonly string[]): Promise<Array<string | null>> {
+    return keys.map((key) => this.live(key)?.value ?? null);
+  }
+
   async set(key: string, value: string, ttlSeconds: number): Promise<void> {
     this.entries.set(key, { value, expiresAt: Date.now() + ttlSeconds * 1000 });
   }

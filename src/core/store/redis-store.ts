@@ -44,6 +44,10 @@ export class RedisStore extends SharedStore {
     return this.redis.get(this.prefix + key);
   }
 
+  async getMany(keys: readonly string[]): Promise<Array<string | null>> {
+    return this.redis.mget(keys.map((key) => this.prefix + key));
+  }
+
   async set(key: string, value: string, ttlSeconds: number): Promise<void> {
     await this.redis.set(this.prefix + key, value, 'EX', ttlSeconds);
   }

@@ -16,6 +16,8 @@ export abstract class SharedStore {
   abstract decrement(key: string): Promise<void>;
 
   abstract get(key: string): Promise<string | null>;
+  /** Several keys in one round trip (MGET), in the order asked. */
+  abstract getMany(keys: readonly string[]): Promise<Array<string | null>>;
   abstract set(key: string, value: string, ttlSeconds: number): Promise<void>;
   abstract delete(key: string): Promise<void>;
   /** Throws when the store cannot be reached (readiness probe). */
