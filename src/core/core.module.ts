@@ -9,7 +9,6 @@ import { ProgramCache } from './cache/program-cache';
 import { loadEncryptionKey } from './crypto/encryption-key';
 import { SecretBox } from './crypto/secret-box';
 import { EnvelopeExceptionFilter } from './envelope/envelope-exception.filter';
-import { EnvelopeInterceptor } from './envelope/envelope.interceptor';
 import { InputBoundaryGuard } from './http/input-boundary.guard';
 import { RouteRegistry } from './http/route-registry';
 import { JsonLogger } from './logging/json-logger';
@@ -58,13 +57,12 @@ export class CoreModule implements OnApplicationShutdown {
         RequestObserver,
         HotCache,
         ProgramCache,
-        EnvelopeInterceptor,
         FailureLimiter,
         { provide: APP_FILTER, useClass: EnvelopeExceptionFilter },
         // Global, so it runs before every route's own guards.
         { provide: APP_GUARD, useClass: InputBoundaryGuard },
       ],
-      exports: [AppConfig, JsonLogger, SecretBox, REDIS_CLIENT, SharedStore, RouteRegistry, MetricsService, EnvelopeInterceptor, HotCache, ProgramCache, FailureLimiter],
+      exports: [AppConfig, JsonLogger, SecretBox, REDIS_CLIENT, SharedStore, RouteRegistry, MetricsService, HotCache, ProgramCache, FailureLimiter],
     };
   }
 

@@ -1,5 +1,5 @@
-import { applyDecorators, SetMetadata, UseInterceptors, UsePipes, ValidationPipe } from '@nestjs/common';
-import { EnvelopeInterceptor } from './envelope.interceptor';
+import { applyDecorators, SetMetadata, UsePipes, ValidationPipe } from '@nestjs/common';
+import { answerInEnvelope } from './envelope-answer';
 import { Family } from './family';
 
 export const ENVELOPE_FAMILY = 'cardkey:envelope-family';
@@ -10,13 +10,13 @@ const LENIENT_VALIDATION = new ValidationPipe({ transform: true, whitelist: true
 
 /**
  * Marks a controller as answering in one family's envelope, with that family's validation policy.
- * Success bodies are wrapped by the interceptor; failures (including guard failures, which never
- * reach an interceptor) are rendered by the global EnvelopeExceptionFilter from the path's family,
+ * Success bodies are wrapped around each handler (envelope-answer.ts); failures (guards' too, which
+ * never reach a handler) are rendered by the global EnvelopeExceptionFilter from the path's family,
  * which the route snapshot test keeps in agreement with this declaration.
  */
 export const Envelope = (family: Family) =>
   applyDecorators(
     SetMetadata(ENVELOPE_FAMILY, family),
-    UseInterceptors(EnvelopeInterceptor),
+    answerInEnvelope(family),
     UsePipes(family === 'admin' ? STRICT_VALIDATION : LENIENT_VALIDATION),
   );

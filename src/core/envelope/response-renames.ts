@@ -1,3 +1,5 @@
+import { requestContextOf } from '../http/request-context';
+
 /**
  * Per-request renames of response field names (Connect customization). They apply to top-level
  * keys and to keys inside `data`, on successes and failures alike; values are never touched, so a
@@ -5,15 +7,13 @@
  */
 export type FieldRenames = Readonly<Record<string, string>>;
 
-const RENAMES = Symbol.for('cardkey.responseRenames');
-type WithRenames = { [RENAMES]?: FieldRenames };
-
+/** Kept in the request's context (`req` undefined: the current request's), where the envelope and the filter find them. */
 export function setResponseRenames(req: unknown, renames: FieldRenames): void {
-  (req as WithRenames)[RENAMES] = renames;
+  requestContextOf(req).responseRenames = renames;
 }
 
 export function responseRenamesOf(req: unknown): FieldRenames | undefined {
-  return (req as WithRenames | undefined)?.[RENAMES];
+  return requestContextOf(req).responseRenames;
 }
 
 // Object.fromEntries defines each key as an own property: a target such as `__proto__` stays an

@@ -21,6 +21,8 @@ export interface RequestContext {
   failed?: boolean;
   /** The client family of a card login attempt (`recordCardLogin`), for the login metrics. */
   cardLoginFamily?: string;
+  /** Connect customization: the answer's field names, renamed (envelope/response-renames.ts). */
+  responseRenames?: Readonly<Record<string, string>>;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();
@@ -69,8 +71,9 @@ export function currentRequestId(): string | undefined {
 }
 
 /**
- * The one record of what a request was answered (the envelope interceptor and exception filter call
- * it as they render), so the access log and the metrics read the same code and never re-derive it.
+ * The one record of what a request was answered (the envelope around each handler and the exception
+ * filter call it as they render), so the access log and the metrics read the same code and never
+ * re-derive it.
  */
 export function recordAnswer(req: unknown, code: number | undefined, failed: boolean): void {
   const context = requestContextOf(req);
@@ -86,7 +89,7 @@ export function recordCardLogin(family: string): void {
 
 /**
  * Registers work to undo when the current request ends in a platform fault (SYSTEM_ERROR): a quota
- * unit is spent only by a request that was answered. The envelope interceptor runs them.
+ * unit is spent only by a request that was answered. The envelope around each handler runs them.
  */
 export function onFault(undo: () => Promise<void>): void {
   const context = storage.getStore();
