@@ -30,8 +30,8 @@ interface FastifyHooks {
 
 /**
  * Express: signed answers (decisions §15) get their headers in `end`, which receives the body bytes
- * as sent, before the head goes out; the answer leaves once its signature is computed (on the thread
- * pool). Streamed bodies (file downloads) are never marked for signing.
+ * as sent, before the head goes out; the answer leaves once its signature is computed. Streamed
+ * bodies (file downloads) are never marked for signing.
  */
 function signAnswersOnEnd(req: IncomingMessage, res: ServerResponse, next: () => void): void {
   const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;

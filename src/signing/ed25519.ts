@@ -39,14 +39,6 @@ export function signEd25519(key: KeyObject, data: Buffer): string {
   return sign(null, data, key).toString('base64url');
 }
 
-/**
- * The same signature computed on libuv's thread pool: an answer's signature was a fifth of the event
- * loop's time per login (docs/performance.md), and the loop is what limits a process's throughput.
- */
-export function signEd25519Async(key: KeyObject, data: Buffer): Promise<string> {
-  return new Promise((resolve, reject) => sign(null, data, key, (error, signature) => (error ? reject(error) : resolve(signature.toString('base64url')))));
-}
-
 /** The offline licence payload of decisions §15 (Unix seconds; `card_expires_at` null for a permanent card). */
 export interface LicencePayload {
   v: 1;
