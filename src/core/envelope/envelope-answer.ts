@@ -19,19 +19,28 @@ type Handler = (...args: unknown[]) => unknown;
 export function answerInEnvelope(family: Family): ClassDecorator {
   return (controller) => {
     const prototype = controller.prototype as Record<string, unknown>;
-    for (const name of Object.getOwnPropertyNames(prototype)) {
-      if (name === 'constructor') continue; // the class itself carries the controller's path
-      const original = Object.getOwnPropertyDescriptor(prototype, name)?.value as unknown;
-      if (typeof original !== 'function' || Reflect.getMetadata(PATH_METADATA, original) === undefined) continue;
-      const wrapped = envelopeHandler(family, original as Handler);
+    for (const [name, original] of methodsOf(prototype)) {
+      if (Reflect.getMetadata(PATH_METADATA, original) === undefined) continue;
+      const wrapped = envelopeHandler(family, original);
       // Nest and the OpenAPI document read a route's metadata from the handler function itself.
       for (const key of Reflect.getOwnMetadataKeys(original)) Reflect.defineMetadata(key, Reflect.getOwnMetadata(key, original), wrapped);
-      Object.defineProperty(wrapped, 'name', { value: (original as Handler).name });
+      Object.defineProperty(wrapped, 'name', { value: original.name });
       const descriptor = { value: wrapped, writable: true, enumerable: false, configurable: true };
       if (family !== 'admin') HttpCode(200)(prototype, name, descriptor);
       Object.defineProperty(prototype, name, descriptor);
     }
   };
+}
+
+/** A controller's methods, inherited ones too (a route is wrapped on the controller's own prototype). */
+function methodsOf(prototype: object): Map<string, Handler> {
+  const methods = new Map<string, Handler>();
+  for (let level = prototype; level !== Object.prototype && level !== null; level = Object.getPrototypeOf(level) as object) {
+    for (const [name, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(level))) {
+      if (name !== 'constructor' && !methods.has(name) && typeof descriptor.value === 'function') methods.set(name, descriptor.value as Handler);
+    }
+  }
+  return methods;
 }
 
 function envelopeHandler(family: Family, handler: Handler): Handler {
