@@ -13,6 +13,7 @@ import { AddPlatformAnnouncementSwitch1764900000000 } from './1764900000000-AddP
 import { PartitionLoginLogsByMonth1765000000000 } from './1765000000000-PartitionLoginLogsByMonth';
 import { IndexCardListOrders1765100000000 } from './1765100000000-IndexCardListOrders';
 import { IndexCardCodeSearch1765200000000 } from './1765200000000-IndexCardCodeSearch';
+import { CountBoundDevices1765300000000 } from './1765300000000-CountBoundDevices';
 
 /** Every migration, in order. Listed explicitly so the same list works compiled and under Jest. */
 export const MIGRATIONS = [
@@ -20,5 +21,5 @@ export const MIGRATIONS = [
   CreateAppUsers1764200000000, AddLoginTokenHash1764300000000, CreateSitesAndBlacklist1764400000000, CreateRemoteVariables1764500000000,
   AllowAesGcmTransport1764600000000, CreateSigningKeys1764700000000, AddCardKindsAndSeats1764800000000,
   AddPlatformAnnouncementSwitch1764900000000, PartitionLoginLogsByMonth1765000000000, IndexCardListOrders1765100000000,
-  IndexCardCodeSearch1765200000000,
+  IndexCardCodeSearch1765200000000, CountBoundDevices1765300000000,
 ];

@@ -6,6 +6,7 @@ import { LoginTokensService } from '../src/cards/login-tokens.service';
 import { ErrorCode } from '../src/core/errors/error-code';
 import { ServiceError } from '../src/core/errors/service-error';
 import { PreparedStatements } from '../src/database/prepared-statements';
+import { DataSource } from 'typeorm';
 import { AdminClient } from './support/admin-client';
 import { cardRepos, insertCard } from './support/cards';
 import { startTestApp, TestApp, unique } from './support/test-app';
@@ -142,6 +143,29 @@ describe('CardLoginService on a real database', () => {
     expect(sent.mock.calls.length).toBeLessThan(20);
     sent.mockRestore();
     for (const card of cards) expect((await logsOf(card)).map((row) => row.resultCode)).toEqual([ErrorCode.PROGRAM_DISABLED]);
+  });
+
+  it("counts a card's bound devices whoever writes them, so a freed slot takes a new device at once", async () => {
+    const card = await insertCard(t, projectId, { deviceLimit: 2 });
+    const counted = async () => {
+      const [row] = await t.app.get(DataSource).query('SELECT bound_devices AS n, (SELECT count(*)::int FROM card_devices WHERE card_id = $1) AS real FROM cards WHERE id = $1', [card.id]);
+      expect(row.n).toBe(row.real);
+      return row.n as number;
+    };
+    expect(await outcome(card.code, 'dev-a')).toBe(0);
+    expect(await outcome(card.code, 'dev-b')).toBe(0);
+    expect(await counted()).toBe(2);
+    expect(await outcome(card.code, 'dev-c')).toBe(ErrorCode.DEVICE_LIMIT_REACHED);
+    // An unbind (any delete of a binding) frees a slot; an import (several rows in one statement) takes them.
+    await cardRepos(t).devices.delete({ cardId: card.id, machineCode: 'dev-a' });
+    expect(await counted()).toBe(1);
+    expect(await outcome(card.code, 'dev-c')).toBe(0);
+    await cardRepos(t).devices.delete({ cardId: card.id });
+    await cardRepos(t).devices.insert([{ cardId: card.id, machineCode: 'imp-1' }, { cardId: card.id, machineCode: 'imp-2' }]);
+    expect(await counted()).toBe(2);
+    expect(await outcome(card.code, 'dev-d')).toBe(ErrorCode.DEVICE_LIMIT_REACHED);
+    expect(await outcome(card.code, 'imp-1')).toBe(0);
+    expect(await counted()).toBe(2);
   });
 
   describe('races', () => {
