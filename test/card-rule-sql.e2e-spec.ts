@@ -1,6 +1,6 @@
 import { DataSource, QueryRunner } from 'typeorm';
 import { CardStatus } from '../src/cards/card.entity';
-import { cardRefusal, cardSql, deviceRefusal, isCardExpired, loginRefusal } from '../src/cards/card-rule';
+import { cardRefusal, cardSql, deviceRefusal, hasDeviceSlot, isCardExpired, loginRefusal } from '../src/cards/card-rule';
 import { startTestApp, TestApp } from './support/test-app';
 
 /**
@@ -53,6 +53,21 @@ describe('card rule in SQL (e2e)', () => {
 
   it('finds the usable cards cardRefusal lets through', async () => {
     expect(await idsWhere(cardSql.usable('c', '$1::timestamptz'))).toEqual(idsOf((c) => cardRefusal(c, now.getTime()) === null));
+  });
+
+  it('admits the logins loginRefusal admits (the new-device statement)', async () => {
+    const admitted = await idsWhere(cardSql.admitsLogin('c', '$1::timestamptz'));
+    expect(admitted).toEqual(idsOf((c) => loginRefusal(c, now.getTime()) === null));
+    expect(admitted.length).toBeGreaterThan(0);
+  });
+
+  it('finds a free device slot where hasDeviceSlot does', async () => {
+    const pairs = [[0, 1], [1, 1], [1, 2], [2, 2], [3, 2]];
+    const rows: Array<{ free: boolean }> = await db.query(
+      `SELECT ${cardSql.hasDeviceSlot('c')} AS free FROM (VALUES ${pairs.map(([n, limit]) => `(${n}, ${limit})`).join(', ')}) c(bound_devices, device_limit)`,
+    );
+    expect(rows.map((row) => row.free)).toEqual(pairs.map(([n, limit]) => hasDeviceSlot({ deviceLimit: limit }, n)));
+    expect(rows.map((row) => row.free)).toEqual([true, false, true, false, false]);
   });
 
   it('admits the devices deviceRefusal admits', async () => {

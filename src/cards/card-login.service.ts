@@ -9,7 +9,7 @@ import { recordCardLogin } from '../core/http/request-context';
 import { MetricsService } from '../core/metrics/metrics.service';
 import { LoginLog } from '../login-logs/login-log.entity';
 import { Card } from './card.entity';
-import { cardSql, loginRefusal } from './card-rule';
+import { cardSql, hasDeviceSlot, loginRefusal } from './card-rule';
 import { RefusalLogWriter } from './refusal-log-writer';
 import { CARD_COLUMNS, RepeatLoginWriter } from './repeat-login-writer';
 
@@ -73,8 +73,8 @@ const NEW_DEVICE_LOGIN = `
       expires_at = CASE WHEN c.status <> 'unused' THEN c.expires_at
         WHEN c.duration_seconds > 0 THEN $3::timestamptz + c.duration_seconds * interval '1 second' END,
       last_login_at = $3, use_count = c.use_count + 1, uses_left = ${cardSql.takeUse('c')}
-    WHERE c.project_id = $1 AND c.code = $2 AND ${cardSql.usable('c', '$3')} AND NOT ${cardSql.usedUp('c')}
-      AND c.bound_devices < c.device_limit AND NOT ($5 AND c.concurrent_limit IS NOT NULL)
+    WHERE c.project_id = $1 AND c.code = $2 AND ${cardSql.admitsLogin('c', '$3')} AND ${cardSql.hasDeviceSlot('c')}
+      AND NOT ($5 AND c.concurrent_limit IS NOT NULL)
     RETURNING ${CARD_COLUMNS.map((column) => `c.${column}`).join(', ')}
   ), device AS (
     INSERT INTO card_devices (card_id, machine_code, bound_at) SELECT id, $4, $3 FROM card ON CONFLICT DO NOTHING
@@ -192,7 +192,7 @@ export class CardLoginService {
       'SELECT bool_or(machine_code = $2) AS bound, count(*)::int AS bound_devices FROM card_devices WHERE card_id = $1',
       [card.id, request.machine],
     );
-    if (!binding.bound && binding.bound_devices >= card.deviceLimit) return refuse(ErrorCode.DEVICE_LIMIT_REACHED);
+    if (!binding.bound && !hasDeviceSlot(card, binding.bound_devices)) return refuse(ErrorCode.DEVICE_LIMIT_REACHED);
     if (card.status === 'unused') {
       card.status = 'active';
       card.activatedAt = now;

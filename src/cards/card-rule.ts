@@ -47,6 +47,11 @@ export function loginRefusal(card: CardState & Pick<Card, 'kind' | 'usesLeft'>, 
   return cardRefusal(card, now) ?? (isUsedUp(card) ? ErrorCode.CARD_NO_USES_LEFT : null);
 }
 
+/** Whether a card can bind one more device: its bound devices are fewer than its limit. */
+export function hasDeviceSlot(card: Pick<Card, 'deviceLimit'>, boundDevices: number): boolean {
+  return boundDevices < card.deviceLimit;
+}
+
 /**
  * Why a card would not let this device in right now without a login (decisions §16: `/api/check`,
  * offline checkout, heartbeats): banned or expired first, then DEVICE_NOT_BOUND for a card never
@@ -64,6 +69,10 @@ export const cardSql = {
   usedUp: (c: string) => `(${c}.kind = 'count' AND coalesce(${c}.uses_left, 0) <= 0)`,
   /** `cardRefusal(card) === null`. */
   usable: (c: string, now: SqlInstant = 'now()') => `(${c}.status NOT IN ('banned', 'consumed') AND NOT ${cardSql.expired(c, now)})`,
+  /** `loginRefusal(card) === null`. */
+  admitsLogin: (c: string, now: SqlInstant = 'now()') => `(${cardSql.usable(c, now)} AND NOT ${cardSql.usedUp(c)})`,
+  /** `hasDeviceSlot(card, c.bound_devices)`: the count the triggers of migration 1765300000000 keep. */
+  hasDeviceSlot: (c: string) => `(${c}.bound_devices < ${c}.device_limit)`,
   /** `deviceRefusal(card, bound) === null` for the machine code in `machine`. */
   admitsDevice: (c: string, machine: string, now: SqlInstant = 'now()') =>
     `(${c}.status = 'active' AND NOT ${cardSql.expired(c, now)}` +
