@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Card } from '../src/cards/card.entity';
-import { RepeatLogin, RepeatLoginWriter } from '../src/cards/repeat-login-writer';
+import { PendingLogin } from '../src/cards/pending-login-writer';
+import { RepeatLoginWriter } from '../src/cards/repeat-login-writer';
 import { PreparedStatements } from '../src/database/prepared-statements';
 import { AdminClient } from './support/admin-client';
 import { cardRepos, insertCard } from './support/cards';
@@ -34,7 +35,7 @@ describe('RepeatLoginWriter on a real database', () => {
     return card;
   }
 
-  function login(card: Pick<Card, 'code'>, machine = 'pc', requestId = unique('req')): RepeatLogin {
+  function login(card: Pick<Card, 'code'>, machine = 'pc', requestId = unique('req')): PendingLogin {
     return {
       projectId,
       cardKey: card.code,

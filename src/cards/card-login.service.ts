@@ -11,7 +11,9 @@ import { LoginLog } from '../login-logs/login-log.entity';
 import { Card } from './card.entity';
 import { cardSql, hasDeviceSlot, loginRefusal } from './card-rule';
 import { RefusalLogWriter } from './refusal-log-writer';
-import { CARD_COLUMNS, RepeatLoginWriter } from './repeat-login-writer';
+import { NewDeviceLoginWriter } from './new-device-login-writer';
+import { PendingLogin } from './pending-login-writer';
+import { RepeatLoginWriter } from './repeat-login-writer';
 
 /** What the card rule can refuse a login with, in every family (card-rule.ts `loginRefusal`, `deviceRefusal`). */
 export const CARD_LOGIN_REFUSALS = [
@@ -58,33 +60,6 @@ const RECORD_LOCKED_LOGIN = `
   VALUES ($8, $1, $9, $10, $11, $12, $13, ${SUCCESS}, $14, $15)`;
 
 /**
- * A login that binds a new device, in one statement and without an explicit transaction: the card
- * takes the use (and its activation on first use) only if the card rule admits a login and it has a
- * device slot left (`bound_devices`, kept by triggers; migration 1765300000000), then the device and
- * the success log row are written beside it. Concurrent logins of one card queue on its row, and
- * each re-checks the condition against the row the one before it left, count included. A device
- * bound meanwhile by the same machine's other request is not bound twice. Anything else (a refusal,
- * a card with seats) matches no row and takes the locked path, which finds the reason.
- */
-const NEW_DEVICE_LOGIN = `
-  WITH card AS (
-    UPDATE cards c SET status = 'active',
-      activated_at = CASE WHEN c.status = 'unused' THEN $3 ELSE c.activated_at END,
-      expires_at = CASE WHEN c.status <> 'unused' THEN c.expires_at
-        WHEN c.duration_seconds > 0 THEN $3::timestamptz + c.duration_seconds * interval '1 second' END,
-      last_login_at = $3, use_count = c.use_count + 1, uses_left = ${cardSql.takeUse('c')}
-    WHERE c.project_id = $1 AND c.code = $2 AND ${cardSql.admitsLogin('c', '$3')} AND ${cardSql.hasDeviceSlot('c')}
-      AND NOT ($5 AND c.concurrent_limit IS NOT NULL)
-    RETURNING ${CARD_COLUMNS.map((column) => `c.${column}`).join(', ')}
-  ), device AS (
-    INSERT INTO card_devices (card_id, machine_code, bound_at) SELECT id, $4, $3 FROM card ON CONFLICT DO NOTHING
-  ), logged AS (
-    INSERT INTO login_logs (project_id, card_id, card_code, machine_code, ip, family, interface, result_code, request_id, token_hash)
-    SELECT $1, id, $6, $7, $8, $9, $10, ${SUCCESS}, $11, $12 FROM card
-  )
-  SELECT * FROM card`;
-
-/**
  * The one rule that decides a card login, for every family (decisions §4, §7): the interface gate
  * (status, package or Connect opening, switch, platform status, authorization, quota), then, under
  * a row lock on the card, its state, first-use activation and device binding. Every attempt writes
@@ -96,6 +71,7 @@ export class CardLoginService {
     private readonly dataSource: DataSource,
     private readonly gate: InterfaceGate,
     private readonly repeatLogins: RepeatLoginWriter,
+    private readonly newDeviceLogins: NewDeviceLoginWriter,
     private readonly refusals: RefusalLogWriter,
     private readonly metrics: MetricsService,
   ) {}
@@ -145,27 +121,22 @@ export class CardLoginService {
    * is already bound to needs no lock and binds nothing, so counting the use and writing the log
    * row is one atomic UPDATE ... RETURNING with the insert beside it, shared by the repeat logins
    * pending at the same time (repeat-login-writer.ts). Anything else (first use, a new device, any
-   * refusal) returns null and goes through `decide`.
+   * refusal) returns null.
    */
-  private async repeatLogin(request: CardLoginRequest, tokenHash: string): Promise<Card | null> {
-    const { projectId, ...attempt } = attemptOf(request);
-    const row = await this.repeatLogins.write({
-      projectId,
-      cardKey: request.cardKey,
-      machine: request.machine,
-      seated: request.seated !== undefined,
-      log: { ...attempt, resultCode: SUCCESS, tokenHash },
-    });
-    return row ? this.dataSource.getRepository(Card).create(cardFromRow(row)) : null;
+  private repeatLogin(request: CardLoginRequest, tokenHash: string): Promise<Card | null> {
+    return this.cardAfter(this.repeatLogins.write(pendingLogin(request, tokenHash)));
   }
 
-  /** `NEW_DEVICE_LOGIN`: the card after the login, or null when the locked path must decide. */
-  private async newDeviceLogin(request: CardLoginRequest, tokenHash: string): Promise<Card | null> {
-    const log = attemptOf(request);
-    const [row] = (await this.dataSource.query(NEW_DEVICE_LOGIN, [
-      log.projectId, request.cardKey, new Date(), request.machine, request.seated !== undefined,
-      log.cardCode, log.machineCode, log.ip, log.family, log.interface, log.requestId, tokenHash,
-    ])) as Array<Record<string, unknown>>;
+  /**
+   * A first use or a new device the card has a slot for, in one statement shared by the new-device
+   * logins pending at the same time (new-device-login-writer.ts); null when the locked path must decide.
+   */
+  private newDeviceLogin(request: CardLoginRequest, tokenHash: string): Promise<Card | null> {
+    return this.cardAfter(this.newDeviceLogins.write(pendingLogin(request, tokenHash)));
+  }
+
+  private async cardAfter(written: Promise<Record<string, unknown> | null>): Promise<Card | null> {
+    const row = await written;
     return row ? this.dataSource.getRepository(Card).create(cardFromRow(row)) : null;
   }
 
@@ -243,6 +214,18 @@ function attemptOf({ call, cardKey, machine }: CardLoginRequest) {
     family: call.family,
     interface: 'card_login',
     requestId: call.requestId,
+  };
+}
+
+/** A login for a one-statement path: the attempt, and the success log row it writes if admitted. */
+function pendingLogin(request: CardLoginRequest, tokenHash: string): PendingLogin {
+  const { projectId, ...attempt } = attemptOf(request);
+  return {
+    projectId,
+    cardKey: request.cardKey,
+    machine: request.machine,
+    seated: request.seated !== undefined,
+    log: { ...attempt, resultCode: SUCCESS, tokenHash },
   };
 }
 

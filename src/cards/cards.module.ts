@@ -13,6 +13,7 @@ import { CardDevice } from './card-device.entity';
 import { Card } from './card.entity';
 import { CardLoginService } from './card-login.service';
 import { RefusalLogWriter } from './refusal-log-writer';
+import { NewDeviceLoginWriter } from './new-device-login-writer';
 import { RepeatLoginWriter } from './repeat-login-writer';
 import { CardCheckoutService } from './card-checkout.service';
 import { CardUnbindService } from './card-unbind.service';
@@ -26,7 +27,7 @@ import { LoginTokensService } from './login-tokens.service';
   imports: [TypeOrmModule.forFeature([Card, CardDevice, CardBatch, LoginLog]), ProjectsModule, AccessModule, SessionsModule, SigningModule],
   controllers: [CardsAdminController],
   providers: [
-    CardLoginService, RepeatLoginWriter, RefusalLogWriter, CardUnbindService, CardCheckoutService, CardTopupService, CardInfoService, LoginTokensService, CardsAdminService, CardBatchesService, CardCodeGenerator,
+    CardLoginService, RepeatLoginWriter, NewDeviceLoginWriter, RefusalLogWriter, CardUnbindService, CardCheckoutService, CardTopupService, CardInfoService, LoginTokensService, CardsAdminService, CardBatchesService, CardCodeGenerator,
   ],
   exports: [TypeOrmModule, CardLoginService, CardUnbindService, CardCheckoutService, CardTopupService, CardInfoService, LoginTokensService],
 })

@@ -1,0 +1,87 @@
+import { PreparedStatement, PreparedStatements } from '../database/prepared-statements';
+import { StatementBatcher } from '../database/statement-batcher';
+
+/** One card login waiting for its statement: the card, the device, and its log row's fields. */
+export interface PendingLogin {
+  projectId: string;
+  cardKey: string;
+  machine: string;
+  /** Cards with a seat limit are left to the locked path (CardLoginRequest.seated). */
+  seated: boolean;
+  log: {
+    cardCode: string;
+    machineCode: string;
+    ip: string;
+    family: string;
+    interface: string;
+    resultCode: number;
+    requestId: string;
+    tokenHash: string;
+  };
+}
+
+/** The columns of the card a login answers with (`cardFromRow` reads them). */
+export const CARD_COLUMNS = [
+  'id', 'project_id', 'code', 'kind', 'uses_left', 'concurrent_limit', 'duration_seconds', 'device_limit', 'status', 'activated_at', 'expires_at',
+  'use_count', 'unbind_count', 'last_login_at', 'note', 'batch_id',
+];
+
+/**
+ * The pending logins of a statement as rows `req` (one per request, `ord` = its place), from the
+ * twelve array parameters `pendingLoginValues` gives. A statement over them starts `WITH ${PENDING_LOGINS}, …`.
+ */
+export const PENDING_LOGINS = `req AS (
+      SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::boolean[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+        $10::int[], $11::text[], $12::text[]) WITH ORDINALITY
+        AS r(project_id, card_key, machine, seated, card_code, machine_code, ip, family, interface, result_code, request_id, token_hash, ord)
+    )`;
+
+/** Writes the success log row of every request `hit` (with its `ord` and card `id`) answers. */
+export const LOG_HITS = `INSERT INTO login_logs (project_id, card_id, card_code, machine_code, ip, family, interface, result_code, request_id, token_hash)
+      SELECT r.project_id, hit.id, r.card_code, r.machine_code, r.ip, r.family, r.interface, r.result_code, r.request_id, r.token_hash
+      FROM hit JOIN req r ON r.ord = hit.ord`;
+
+function pendingLoginValues(logins: PendingLogin[]): unknown[][] {
+  const column = <T>(pick: (login: PendingLogin) => T): T[] => logins.map(pick);
+  return [
+    column((l) => l.projectId),
+    column((l) => l.cardKey),
+    column((l) => l.machine),
+    column((l) => l.seated),
+    column((l) => l.log.cardCode),
+    column((l) => l.log.machineCode),
+    column((l) => l.log.ip),
+    column((l) => l.log.family),
+    column((l) => l.log.interface),
+    column((l) => l.log.resultCode),
+    column((l) => l.log.requestId),
+    column((l) => l.log.tokenHash),
+  ];
+}
+
+/**
+ * Group commit of a one-statement login path: the logins pending at the same time share one
+ * prepared statement and one commit, each answered after it (statement-batcher.ts). Two logins of
+ * one card never share a statement (an UPDATE … FROM changes a row once however many requests name
+ * it), so each counts once. The statement returns `ord` and CARD_COLUMNS for each request it admits.
+ */
+export abstract class PendingLoginWriter {
+  private readonly batcher = new StatementBatcher<PendingLogin, Record<string, unknown> | null>({
+    keyOf: (login) => `${login.projectId}\n${login.cardKey}`,
+    run: async (logins) => {
+      const rows = await this.statements.rows(this.statement, pendingLoginValues(logins));
+      const byOrd = new Map(rows.map((row) => [Number(row.ord), row]));
+      return logins.map((_, index) => byOrd.get(index + 1) ?? null);
+    },
+  });
+
+  protected constructor(
+    private readonly statements: PreparedStatements,
+    private readonly statement: PreparedStatement,
+  ) {}
+
+  /** The card's row after the login, or null when this path does not admit it (the locked path decides). */
+  write(login: PendingLogin): Promise<Record<string, unknown> | null> {
+    return this.batcher.submit(login);
+  }
+}
