@@ -1,7 +1,7 @@
 // Nest 12 and the cache stack ship ESM only: SWC transpiles them (and our TypeScript) for Jest.
 const esmPackages = [
   '@nestjs', '@nest-lab', 'file-type', 'strtok3', 'token-types', 'uint8array-extras', '@tokenizer', 'load-esm', 'uid',
-  'cache-manager', 'keyv', '@keyv', '@cacheable', 'cacheable', 'hookified', 'qified', 'content-disposition',
+  'cache-manager', 'keyv', '@keyv', '@cacheable', 'cacheable', 'hookified', 'qified', 'content-disposition', 'p-limit', 'yocto-queue',
 ];
 const swc = [
   '@swc/jest',

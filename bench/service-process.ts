@@ -77,7 +77,8 @@ function roundTripsOf(message: unknown): RoundTrips | undefined {
 
 export async function startService(adapter: Adapter, env: Record<string, string>, main: string, workers = 1): Promise<Service> {
   const port = await freePort();
-  const args: string[] = [];
+  // As `npm start` runs the service (package.json; docs/operations.md, "Memory").
+  const args: string[] = ['--heap-growing-percent=100'];
   // Not with workers: they inherit the flags and would all write the one profile name.
   if (S.cpuProfDir && workers === 1)
     args.push('--cpu-prof', `--cpu-prof-dir=${S.cpuProfDir}`, `--cpu-prof-name=${adapter}-${Date.now()}.cpuprofile`);
