@@ -1,12 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Card } from '../src/cards/card.entity';
 import { NewDeviceLoginWriter } from '../src/cards/new-device-login-writer';
 import { PendingLogin } from '../src/cards/pending-login-writer';
 import { PreparedStatements } from '../src/database/prepared-statements';
 import { AdminClient } from './support/admin-client';
-import { cardRepos, insertCard } from './support/cards';
-import { startTestApp, TestApp, unique } from './support/test-app';
+import { cardRepos, insertCard, pendingLogin } from './support/cards';
+import { startTestApp, TestApp } from './support/test-app';
 
 /**
  * Group commit of the new-device login (issue 17) on a real database: concurrent first uses and new
@@ -29,15 +28,7 @@ describe('NewDeviceLoginWriter on a real database', () => {
   afterAll(() => t?.close());
   afterEach(() => jest.restoreAllMocks());
 
-  function login(card: Pick<Card, 'code'>, machine: string, requestId = unique('req')): PendingLogin {
-    return {
-      projectId,
-      cardKey: card.code,
-      machine,
-      seated: false,
-      log: { cardCode: card.code, machineCode: machine, ip: '203.0.113.9', family: 'connect', interface: 'card_login', resultCode: 0, requestId, tokenHash: randomBytes(32).toString('hex') },
-    };
-  }
+  const login = (card: Pick<Card, 'code'>, machine: string): PendingLogin => pendingLogin(projectId, card, machine);
 
   async function boundDevices(card: Card): Promise<{ counted: number; rows: string[] }> {
     const [row] = await t.app.get(DataSource).query('SELECT bound_devices FROM cards WHERE id = $1', [card.id]);

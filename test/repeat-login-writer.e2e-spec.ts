@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { Card } from '../src/cards/card.entity';
 import { PendingLogin } from '../src/cards/pending-login-writer';
 import { RepeatLoginWriter } from '../src/cards/repeat-login-writer';
 import { PreparedStatements } from '../src/database/prepared-statements';
 import { AdminClient } from './support/admin-client';
-import { cardRepos, insertCard } from './support/cards';
+import { cardRepos, insertCard, pendingLogin } from './support/cards';
 import { startTestApp, TestApp, unique } from './support/test-app';
 
 /**
@@ -35,15 +34,7 @@ describe('RepeatLoginWriter on a real database', () => {
     return card;
   }
 
-  function login(card: Pick<Card, 'code'>, machine = 'pc', requestId = unique('req')): PendingLogin {
-    return {
-      projectId,
-      cardKey: card.code,
-      machine,
-      seated: false,
-      log: { cardCode: card.code, machineCode: machine, ip: '203.0.113.9', family: 'connect', interface: 'card_login', resultCode: 0, requestId, tokenHash: randomBytes(32).toString('hex') },
-    };
-  }
+  const login = (card: Pick<Card, 'code'>, machine = 'pc', requestId?: string): PendingLogin => pendingLogin(projectId, card, machine, requestId);
 
   it('answers 40 concurrent repeat logins of 40 cards from fewer statements, each card counted once with its own log row', async () => {
     const cards = await Promise.all(Array.from({ length: 40 }, () => boundCard()));

@@ -1,5 +1,6 @@
 import { PreparedStatement, PreparedStatements } from '../database/prepared-statements';
 import { StatementBatcher } from '../database/statement-batcher';
+import { RefusalRow } from './refusal-log-writer';
 
 /** One card login waiting for its statement: the card, the device, and its log row's fields. */
 export interface PendingLogin {
@@ -8,16 +9,8 @@ export interface PendingLogin {
   machine: string;
   /** Cards with a seat limit are left to the locked path (CardLoginRequest.seated). */
   seated: boolean;
-  log: {
-    cardCode: string;
-    machineCode: string;
-    ip: string;
-    family: string;
-    interface: string;
-    resultCode: number;
-    requestId: string;
-    tokenHash: string;
-  };
+  /** The success log row it writes if admitted (the fields of a refusal's row, and the token's hash). */
+  log: Omit<RefusalRow, 'projectId'> & { tokenHash: string };
 }
 
 /** The columns of the card a login answers with (`cardFromRow` reads them). */
