@@ -60,6 +60,30 @@ describe('RepeatLoginWriter on a real database', () => {
     expect((await cardRepos(t).cards.findOneByOrFail({ id: card.id })).useCount).toBe(2);
   });
 
+  it('locks the cards of concurrent statements in one order: two statements holding the same two cards never deadlock', async () => {
+    const [a, b] = [await boundCard(), await boundCard()];
+    // Cards between the two, so that each statement spends a while between its two locks.
+    const between = await Promise.all(Array.from({ length: 120 }, () => boundCard()));
+    const deadlocks: unknown[] = [];
+    const run = statements.rows.bind(statements);
+    jest.spyOn(statements, 'rows').mockImplementation((...args) =>
+      run(...args).catch((error: { code?: string }) => {
+        if (error.code === '40P01') deadlocks.push(error);
+        throw error;
+      }),
+    );
+    const rounds = 10;
+    for (let round = 0; round < rounds; round++) {
+      // Queued as a, …, b, b, …, a: one statement takes a first and b last, the next (at the same time) b first and a last.
+      const queued = [a, ...between.slice(0, 60), b, b, ...between.slice(60), a];
+      const rows = await Promise.all(queued.map((card) => writer.write(login(card))));
+      expect(rows.map((row) => row?.id)).toEqual(queued.map((card) => card.id));
+    }
+    expect(deadlocks).toEqual([]);
+    const stored = await cardRepos(t).cards.findBy([{ id: a.id }, { id: b.id }]);
+    expect(stored.map((card) => card.useCount)).toEqual([2 * rounds, 2 * rounds]);
+  });
+
   it('answers null, writing nothing, for a card that does not admit a repeat login (new device, banned, expired)', async () => {
     const fresh = await boundCard('pc');
     const banned = await boundCard('pc', { status: 'banned' });

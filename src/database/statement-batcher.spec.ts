@@ -39,11 +39,18 @@ describe(StatementBatcher.name, () => {
     expect(batches).toEqual([[7], [8]]);
   });
 
-  it('never puts two requests with one key in one statement, and keeps the order of the rest', async () => {
+  it('never puts two requests with one key in one statement; the oldest go first', async () => {
     const { batches, statement } = recorder({ keyOf: (n) => String(n % 10) });
     const batcher = new StatementBatcher(statement);
     await Promise.all([1, 11, 2, 21, 3].map((n) => batcher.submit(n)));
     expect(batches).toEqual([[1, 2, 3], [11], [21]]);
+  });
+
+  it('sends keyed requests in key order (rows locked in one order by every statement), each still answered with its own result', async () => {
+    const { batches, statement } = recorder({ keyOf: (n) => String(n % 10) });
+    const batcher = new StatementBatcher(statement);
+    expect(await Promise.all([3, 1, 13, 2, 11].map((n) => batcher.submit(n)))).toEqual([6, 2, 26, 4, 22]);
+    expect(batches).toEqual([[1, 2, 3], [11, 13]]);
   });
 
   it('has at most two statements under way and at most 64 requests in one; the rest wait for the next', async () => {
