@@ -8,9 +8,12 @@ describe('newToken', () => {
     expect(Buffer.from(token, 'base64url')).toHaveLength(32);
   });
 
-  it('is unique', () => {
-    const tokens = new Set(Array.from({ length: 200 }, newToken));
-    expect(tokens.size).toBe(200);
+  it('is unique, across many refills of the random pool (64 tokens each)', () => {
+    const tokens = Array.from({ length: 1000 }, newToken);
+    expect(new Set(tokens).size).toBe(1000);
+    // No 8-byte run of one token reappears in another: each pool byte serves one token only.
+    const runs = new Set(tokens.flatMap((token) => [0, 8, 16, 24].map((at) => Buffer.from(token, 'base64url').toString('hex', at, at + 8))));
+    expect(runs.size).toBe(4000);
   });
 });
 
