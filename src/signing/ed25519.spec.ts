@@ -1,3 +1,4 @@
+import { verify } from 'node:crypto';
 import vectors from '../../sdk/vectors/signing-vectors.json';
 import { generateSigningKey, kidOf, LicencePayload, privateKeyFromDer, responseSigningInput, signEd25519, signLicence } from './ed25519';
 
@@ -22,11 +23,15 @@ describe('Ed25519 signing: the vectors the official clients verify (sdk/vectors)
     expect(signLicence(key, v.payload as LicencePayload)).toBe(v.licence);
   });
 
-  it('generates distinct keys whose kid is that of their public key', () => {
+  it('generates distinct keys whose kid is that of their public key, and whose signatures OpenSSL verifies', () => {
     const a = generateSigningKey();
     const b = generateSigningKey();
     expect(a.kid).not.toBe(b.kid);
     expect(a.kid).toBe(kidOf(Buffer.from(a.publicKey, 'base64url')));
-    expect(signEd25519(privateKeyFromDer(a.privateKeyDer), Buffer.from('x'))).toMatch(/^[A-Za-z0-9_-]{86}$/);
+    const signature = signEd25519(privateKeyFromDer(a.privateKeyDer), Buffer.from('x'));
+    expect(signature).toMatch(/^[A-Za-z0-9_-]{86}$/);
+    const publicKeyOf = (k: { publicKey: string }) => ({ key: { kty: 'OKP', crv: 'Ed25519', x: k.publicKey }, format: 'jwk' as const });
+    expect(verify(null, Buffer.from('x'), publicKeyOf(a), Buffer.from(signature, 'base64url'))).toBe(true);
+    expect(verify(null, Buffer.from('x'), publicKeyOf(b), Buffer.from(signature, 'base64url'))).toBe(false);
   });
 });
