@@ -31,5 +31,7 @@ su postgres -c "psql -qtAc \"SELECT 1 FROM pg_roles WHERE rolname='app'\"" | gre
   su postgres -c "psql -qc \"CREATE ROLE app LOGIN PASSWORD 'app'\"" >&2
 # The e2e suites clone a migrated template database per test app (test/support/stores.ts).
 su postgres -c "psql -qc 'ALTER ROLE app CREATEDB'" >&2
+# `npm run bench:scale` writes the grown database out (CHECKPOINT) before it measures.
+su postgres -c "psql -qc 'GRANT pg_checkpoint TO app'" >&2
 su postgres -c "psql -qtAc \"SELECT 1 FROM pg_database WHERE datname='app'\"" | grep -q 1 ||
   su postgres -c "psql -qc 'CREATE DATABASE app OWNER app'" >&2

@@ -1,6 +1,8 @@
 // The scale mode's growth: the bench's project from its 100,000 cards to a million cards and ten
 // million login-log rows, by SQL in a few statements (generate_series), so that it takes minutes.
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { Client as PgClient } from 'pg';
 import { ensureMonthPartitions, monthStart } from '../src/login-logs/log-partitions';
 import { fail, SCALE_SIZES } from './settings';
@@ -21,7 +23,17 @@ export interface Growth {
   logRows: number;
   logSeconds: number;
   vacuumSeconds: number;
+  settle: Settling;
   probes: ScaleProbes;
+}
+
+/** The write-out after the growth, before the grown project is measured. */
+export interface Settling {
+  /** The kernel's dirty page cache when the growth ended (MB; null where /proc cannot tell). */
+  dirtyMb: number | null;
+  /** Whether PostgreSQL let this role run CHECKPOINT (superuser or pg_checkpoint). */
+  checkpointed: boolean;
+  seconds: number;
 }
 
 /** Log rows per INSERT: progress lines, and no single transaction of ten million rows. */
@@ -115,6 +127,7 @@ export async function growToScale(pg: PgClient, fixture: Fixture, tag: string, l
   const logSeconds = (Date.now() - logStarted) / 1000;
   const [, vacuumSeconds] = await timed(() => pg.query('VACUUM ANALYZE cards, card_devices, login_logs'));
   log(`[scale] VACUUM ANALYZE in ${vacuumSeconds.toFixed(1)} s`);
+  const settle = await settleWrites(pg, log);
 
   // A log row in the middle of the year, and an active filler card (status by g % 20 ≥ 8).
   const g = total / 2n;
@@ -126,6 +139,7 @@ export async function growToScale(pg: PgClient, fixture: Fixture, tag: string, l
     logRows: SCALE_SIZES.logRows,
     logSeconds,
     vacuumSeconds,
+    settle,
     probes: {
       cardId: Number(first) + n,
       code: fillerCode(tag, n),
@@ -133,4 +147,34 @@ export async function growToScale(pg: PgClient, fixture: Fixture, tag: string, l
       requestId: createHash('md5').update(`${tag}-log-${g}`).digest('hex'),
     },
   };
+}
+
+function dirtyMb(): number | null {
+  try {
+    const kb = /^Dirty:\s+(\d+) kB/m.exec(readFileSync('/proc/meminfo', 'utf8'))?.[1];
+    return kb === undefined ? null : Number(kb) / 1024;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Writes out what the growth left in memory before a project is measured (the grown one: gigabytes of the
+ * kernel's dirty pages and PostgreSQL's dirty buffers; the 100,000 cards as well, alike). Measured at once, the logins' commits would
+ * wait for their WAL flush behind that write-back, and the run would measure the seeding, not a
+ * database of this size. CHECKPOINT needs superuser or pg_checkpoint (.ci/services.sh grants it to
+ * `app`); without it PostgreSQL writes its buffers out on its own schedule, and the report says so.
+ */
+export async function settleWrites(pg: PgClient, log: (line: string) => void): Promise<Settling> {
+  const dirty = dirtyMb();
+  const [checkpointed, seconds] = await timed(async () => {
+    const done = await pg.query('CHECKPOINT').then(
+      () => true,
+      (error: Error) => (log(`[scale] CHECKPOINT refused (${error.message}): PostgreSQL writes its buffers out during the runs`), false),
+    );
+    execFileSync('sync');
+    return done;
+  });
+  log(`[scale] write-out: ${dirty === null ? '?' : dirty.toFixed(0)} MB of dirty pages, CHECKPOINT ${checkpointed ? 'done' : 'refused'}, in ${seconds.toFixed(1)} s`);
+  return { dirtyMb: dirty, checkpointed, seconds };
 }

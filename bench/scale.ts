@@ -10,7 +10,7 @@ import { cleanup, connectPg, newRun, prepareRun } from './context';
 import { residentMb } from './cpu';
 import { runScenarios } from './measure';
 import { codeVersion, machine } from './report';
-import { growToScale, type Growth } from './scale-seed';
+import { growToScale, settleWrites, type Growth } from './scale-seed';
 import { writeScaleReport } from './scale-report';
 import { seed } from './seed';
 import { killChildren, setActiveRun, startService } from './service-process';
@@ -77,7 +77,10 @@ async function main(): Promise<void> {
     for (const adapter of S.adapters) {
       const service = await startService(adapter, childEnv, main);
       try {
-        if (!fixture) fixture = (await seed(service, ctx)).fixture;
+        if (!fixture) {
+          fixture = (await seed(service, ctx)).fixture;
+          await settleWrites(pg, log);
+        }
         log(`\n[${adapter}] ${fmtInt(S.cards)} cards`);
         report.small.push(...(await runScenarios(service, fixture, `${ctx.tag}-${adapter}-small`, log)));
       } finally {
