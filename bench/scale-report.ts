@@ -71,7 +71,9 @@ export function writeScaleReport(ctx: BenchContext, report: ScaleReport, log: (l
     `Machine: ${m.cores} cores (${m.model}), ${m.memory} RAM, ${m.platform}, Node ${m.node}${report.versions ? `, ${report.versions}` : ''}.`,
     `Load: autocannon ${S.connections} connections, ${S.duration} s per scenario after a ${S.warmup} s warm-up, on the same cores; load average before / after ${m.loadBefore.toFixed(2)} / ${report.loadAfter.toFixed(2)}.`,
     `Growth (SQL, one scratch database): ${fmtInt(g.cards)} filler cards in ${g.cardSeconds.toFixed(0)} s with ${fmtInt(g.devices)} bound devices, ` +
-      `${fmtInt(g.logRows)} log rows over 365 days in ${g.logSeconds.toFixed(0)} s, VACUUM ANALYZE ${g.vacuumSeconds.toFixed(0)} s.`,
+      `${fmtInt(g.logRows)} log rows over 365 days in ${g.logSeconds.toFixed(0)} s, VACUUM ANALYZE ${g.vacuumSeconds.toFixed(0)} s; ` +
+      `then written out before the runs (${g.settle.dirtyMb === null ? 'the kernel’s dirty pages' : `${fmtInt(Math.round(g.settle.dirtyMb))} MB of the kernel’s dirty pages`}, ` +
+      `${g.settle.checkpointed ? 'CHECKPOINT' : 'no CHECKPOINT: not allowed for this role'}, sync) in ${g.settle.seconds.toFixed(0)} s.`,
     '',
     `Logins before (${fmtInt(S.cards)} cards, the log of the seeding only) and after growing to ${fmtInt(SCALE_SIZES.cards)} cards and ${fmtInt(SCALE_SIZES.logRows)} log rows:`,
     '',
