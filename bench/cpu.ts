@@ -3,12 +3,12 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 
-/** CPU ms so far by consumer, and the machine's total and busy CPU ms. */
+/** CPU ms so far by consumer (PostgreSQL and Redis by pid), and the machine's total and busy CPU ms. */
 export interface CpuSnapshot {
   service: number;
   loadgen: number;
-  postgres: number;
-  redis: number;
+  postgres: Map<string, number>;
+  redis: Map<string, number>;
   machineTotal: number;
   machineBusy: number;
 }
@@ -63,8 +63,8 @@ function parentOf(pid: string): number {
 export function cpuSnapshot(servicePid: number, withWorkers = false): CpuSnapshot | null {
   if (!existsSync('/proc/stat')) return null;
   const own = process.cpuUsage();
-  let postgres = 0;
-  let redis = 0;
+  const postgres = new Map<string, number>();
+  const redis = new Map<string, number>();
   let service = processCpuMs(servicePid);
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -75,8 +75,8 @@ export function cpuSnapshot(servicePid: number, withWorkers = false): CpuSnapsho
     } catch {
       continue;
     }
-    if (comm === 'postgres') postgres += processCpuMs(entry);
-    else if (comm === 'redis-server') redis += processCpuMs(entry);
+    if (comm === 'postgres') postgres.set(entry, processCpuMs(entry));
+    else if (comm === 'redis-server') redis.set(entry, processCpuMs(entry));
   }
   const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
   const total = cpu.slice(0, 8).reduce((a, b) => a + b, 0);
@@ -90,17 +90,29 @@ export function cpuSnapshot(servicePid: number, withWorkers = false): CpuSnapsho
   };
 }
 
+/**
+ * CPU ms used during the run by the processes of one kind, pid by pid: a process that started
+ * counts from 0, and one that exited (a pooled backend closed for idleness) counts nothing, where a
+ * plain sum would have lost its whole lifetime's CPU and handed it to `other`.
+ */
+function usedByPids(before: Map<string, number>, after: Map<string, number>): number {
+  let used = 0;
+  for (const [pid, ms] of after) used += Math.max(0, ms - (before.get(pid) ?? 0));
+  return used;
+}
+
 /** CPU ms per request by consumer; `other` is the rest of the machine's busy time (other programs, kernel). */
 export function cpuPerRequest(before: CpuSnapshot | null, after: CpuSnapshot | null, requests: number): CpuPerRequest | null {
   if (!before || !after || !requests) return null;
-  const d = (k: keyof CpuSnapshot): number => after[k] - before[k];
-  const known = d('service') + d('loadgen') + d('postgres') + d('redis');
+  const d = (k: 'service' | 'loadgen' | 'machineTotal' | 'machineBusy'): number => after[k] - before[k];
+  const postgres = usedByPids(before.postgres, after.postgres);
+  const redis = usedByPids(before.redis, after.redis);
+  const known = d('service') + d('loadgen') + postgres + redis;
   return {
     service: d('service') / requests,
     loadgen: d('loadgen') / requests,
-    // A PostgreSQL backend that exits during the run takes its CPU time with it: never below 0.
-    postgres: Math.max(0, d('postgres')) / requests,
-    redis: d('redis') / requests,
+    postgres: postgres / requests,
+    redis: redis / requests,
     other: Math.max(0, d('machineBusy') - known) / requests,
     busyShare: d('machineBusy') / d('machineTotal'),
     serviceCores: d('service') / (d('machineTotal') / os.cpus().length),
