@@ -159,11 +159,12 @@ function dirtyMb(): number | null {
 }
 
 /**
- * Writes out what the growth left in memory before a project is measured (the grown one: gigabytes of the
- * kernel's dirty pages and PostgreSQL's dirty buffers; the 100,000 cards as well, alike). Measured at once, the logins' commits would
- * wait for their WAL flush behind that write-back, and the run would measure the seeding, not a
- * database of this size. CHECKPOINT needs superuser or pg_checkpoint (.ci/services.sh grants it to
- * `app`); without it PostgreSQL writes its buffers out on its own schedule, and the report says so.
+ * Writes out what seeding left in memory before a phase is measured: after the growth, hundreds of
+ * MB of the kernel's dirty pages and PostgreSQL's dirty buffers. Measured at once, the logins'
+ * commits would wait for their WAL flush behind that write-back, and the run would measure the
+ * seeding, not a database of this size. CHECKPOINT needs superuser or pg_checkpoint (.ci/services.sh
+ * grants it to `app`); without it PostgreSQL writes its buffers out on its own schedule, and the
+ * report says so.
  */
 export async function settleWrites(pg: PgClient, log: (line: string) => void): Promise<Settling> {
   const dirty = dirtyMb();

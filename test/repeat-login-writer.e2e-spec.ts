@@ -74,7 +74,8 @@ describe('RepeatLoginWriter on a real database', () => {
     );
     const rounds = 10;
     for (let round = 0; round < rounds; round++) {
-      // Queued as a, …, b, b, …, a: one statement takes a first and b last, the next (at the same time) b first and a last.
+      // Queued as a, …, b, b, …, a: in queue order, one statement would take a first and b last, and
+      // the next one (under way at the same time) b first and a last.
       const queued = [a, ...between.slice(0, 60), b, b, ...between.slice(60), a];
       const rows = await Promise.all(queued.map((card) => writer.write(login(card))));
       expect(rows.map((row) => row?.id)).toEqual(queued.map((card) => card.id));

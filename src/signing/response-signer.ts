@@ -16,9 +16,9 @@ const KEY_CACHE_LIMIT = 10_000;
 /**
  * Signs the answer of a client route once its program is known (decisions §15), when the program
  * has `response_signing` on. Decrypted private keys are kept in memory by kid (a kid names one key
- * for ever), so a signature costs one Ed25519 operation (about 18 µs, ed25519.ts). It is computed on the event
- * loop: on libuv's thread pool it cost the loop as much in handing over and waking threads, and
- * Fastify answered 10-12 % fewer logins and heartbeats (docs/performance.md).
+ * for ever), so a signature costs one Ed25519 operation (about 18 µs, ed25519.ts). It is computed
+ * on the event loop: on libuv's thread pool it cost the loop as much in handing over and waking
+ * threads, and Fastify answered 10-12 % fewer logins and heartbeats (docs/performance.md).
  */
 @Injectable()
 export class ResponseSigner {
