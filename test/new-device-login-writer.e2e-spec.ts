@@ -3,8 +3,7 @@ import { Card } from '../src/cards/card.entity';
 import { NewDeviceLoginWriter } from '../src/cards/new-device-login-writer';
 import { PendingLogin } from '../src/cards/pending-login-writer';
 import { PreparedStatements } from '../src/database/prepared-statements';
-import { AdminClient } from './support/admin-client';
-import { cardRepos, insertCard, pendingLogin } from './support/cards';
+import { cardRepos, insertCard, loginWriterFixture, pendingLogin } from './support/cards';
 import { startTestApp, TestApp } from './support/test-app';
 
 /**
@@ -20,10 +19,7 @@ describe('NewDeviceLoginWriter on a real database', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    const author = (await (await AdminClient.asPlatformAdmin(t)).createAuthor()).client;
-    projectId = (await author.createProject()).id;
-    writer = t.app.get(NewDeviceLoginWriter);
-    statements = t.app.get(PreparedStatements);
+    ({ writer, statements, projectId } = await loginWriterFixture(t, NewDeviceLoginWriter));
   });
   afterAll(() => t?.close());
   afterEach(() => jest.restoreAllMocks());

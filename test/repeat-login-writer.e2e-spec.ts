@@ -2,8 +2,7 @@ import { Card } from '../src/cards/card.entity';
 import { PendingLogin } from '../src/cards/pending-login-writer';
 import { RepeatLoginWriter } from '../src/cards/repeat-login-writer';
 import { PreparedStatements } from '../src/database/prepared-statements';
-import { AdminClient } from './support/admin-client';
-import { cardRepos, insertCard, pendingLogin } from './support/cards';
+import { cardRepos, insertCard, loginWriterFixture, pendingLogin } from './support/cards';
 import { startTestApp, TestApp, unique } from './support/test-app';
 
 /**
@@ -19,10 +18,7 @@ describe('RepeatLoginWriter on a real database', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    const author = (await (await AdminClient.asPlatformAdmin(t)).createAuthor()).client;
-    projectId = (await author.createProject()).id;
-    writer = t.app.get(RepeatLoginWriter);
-    statements = t.app.get(PreparedStatements);
+    ({ writer, statements, projectId } = await loginWriterFixture(t, RepeatLoginWriter));
   });
   afterAll(() => t?.close());
   afterEach(() => jest.restoreAllMocks());

@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import { Type } from '@nestjs/common';
 import { getRepositoryToken } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { CardDevice } from '../../src/cards/card-device.entity';
 import { Card } from '../../src/cards/card.entity';
 import { PendingLogin } from '../../src/cards/pending-login-writer';
+import { PreparedStatements } from '../../src/database/prepared-statements';
 import { LoginLog } from '../../src/login-logs/login-log.entity';
+import { AdminClient } from './admin-client';
 import { TestApp, unique } from './test-app';
 
 /** Direct repository access for arranging card state in tests. */
@@ -30,4 +33,10 @@ export function pendingLogin(projectId: string, card: Pick<Card, 'code'>, machin
     seated: false,
     log: { cardCode: card.code, machineCode: machine, ip: '203.0.113.9', family: 'connect', interface: 'card_login', resultCode: 0, requestId, tokenHash: randomBytes(32).toString('hex') },
   };
+}
+
+/** A project of a fresh author, and the one-statement login writer a spec tests, with the statements to spy on. */
+export async function loginWriterFixture<W>(t: TestApp, writerType: Type<W>): Promise<{ writer: W; statements: PreparedStatements; projectId: string }> {
+  const author = (await (await AdminClient.asPlatformAdmin(t)).createAuthor()).client;
+  return { writer: t.app.get(writerType), statements: t.app.get(PreparedStatements), projectId: (await author.createProject()).id };
 }
