@@ -3,7 +3,7 @@
 import autocannon from 'autocannon';
 import { cpuPerRequest, cpuSnapshot, hrMicros, type CpuPerRequest } from './cpu';
 import { adminCall, api, prop, type ApiAnswer } from './http';
-import { COMPARED_WITH, requests, routeOf, SCENARIOS, SIGNED_TWIN, STANDARD, succeeded, UNSIGNED_TWIN, type BenchRequest } from './scenarios';
+import { COMPARED_WITH, requests, routeOf, SCENARIOS, SIGNED_TWIN, STANDARD, succeeded, targetOn, UNSIGNED_TWIN, type BenchRequest } from './scenarios';
 import type { Service } from './service-process';
 import { ALL_SCENARIOS, fail, S, type ScenarioName } from './settings';
 import { fmtInt, fmtMs, fmtPct } from './tables';
@@ -155,12 +155,9 @@ export async function runPair(
   const half = S.duration / 2;
   const run = async (name: ScenarioName, part: string): Promise<ScenarioResult> => {
     if (name === bName) await aroundB(true);
-    const saved = S.duration;
-    S.duration = half;
     try {
-      return await runScenario(service, name, fixture, `${runTag}-${part}`);
+      return await runFor(service, name, fixture, `${runTag}-${part}`, half);
     } finally {
-      S.duration = saved;
       if (name === bName) await aroundB(false);
     }
   };
@@ -169,6 +166,40 @@ export async function runPair(
   const b2 = await run(bName, 'b2');
   const a2 = await run(aName, 'a2');
   return [mergeHalves(a1, a2), mergeHalves(b1, b2)];
+}
+
+/** runScenario measured for `seconds` instead of S.duration. */
+async function runFor(service: Service, name: ScenarioName, fixture: Fixture, runTag: string, seconds: number): Promise<ScenarioResult> {
+  const saved = S.duration;
+  S.duration = seconds;
+  try {
+    return await runScenario(service, name, fixture, runTag);
+  } finally {
+    S.duration = saved;
+  }
+}
+
+/**
+ * `measure` between two baseline halves of half the duration each, whose mean req/s becomes each
+ * result's `baselineAround`. The run's own baseline is measured first, minutes before the last
+ * scenario: when the machine's speed drifts in between (this 2-core machine's did by a quarter),
+ * that ratio carries the drift. The halves around a scenario share its centre in time, so a drift
+ * that is linear over the block weighs on both sides of the ratio alike.
+ */
+async function runBracketed(
+  service: Service,
+  fixture: Fixture,
+  runTag: string,
+  measure: () => Promise<ScenarioResult[]>,
+): Promise<ScenarioResult[]> {
+  const before = await runFor(service, 'baseline', fixture, `${runTag}-before`, S.duration / 2);
+  const results = await measure();
+  const after = await runFor(service, 'baseline', fixture, `${runTag}-after`, S.duration / 2);
+  if (before.non2xx || after.non2xx || before.statusFalse || after.statusFalse || !before.checkAfter || !after.checkAfter) {
+    fail(`${service.adapter}: a baseline half around ${results.map((r) => r.scenario).join(' / ')} failed`);
+  }
+  const around = (before.rps + after.rps) / 2;
+  return results.map((r) => ({ ...r, baselineAround: around }));
 }
 
 function mergeHalves(x: ScenarioResult, y: ScenarioResult): ScenarioResult {
@@ -238,13 +269,15 @@ export async function argonRate(): Promise<ArgonRate> {
 /**
  * The selected scenarios (S.scenarios) on one service, in order, each logged as it ends: a signed
  * scenario with its unsigned twin as an A-B-B-A pair, a scenario with a reference (count against
- * bound) as a pair too.
+ * bound) as a pair too. With `bracketTargets` (npm run bench), a scenario with a target on this
+ * adapter also gets its own baseline around it (runBracketed), against which the target is judged.
  */
 export async function runScenarios(
   service: Service,
   fixture: Fixture,
   runTag: string,
   log: (message: string) => void,
+  bracketTargets = false,
 ): Promise<ScenarioResult[]> {
   const all: ScenarioResult[] = [];
   const adapter = service.adapter;
@@ -253,20 +286,22 @@ export async function runScenarios(
     if (signed && S.scenarios.includes(signed)) continue; // measured with its signed twin
     const twin = UNSIGNED_TWIN[name];
     const reference = COMPARED_WITH[name];
-    let results: ScenarioResult[];
-    if (twin && S.scenarios.includes(twin)) {
-      results = await runSigningPair(service, name, twin, fixture, runTag);
-    } else if (reference) {
-      const [ref, own] = await runPair(service, reference, name, fixture, `${runTag}-vs`);
-      results = [own];
-      const cpu = own.cpu && ref.cpu ? `, service CPU per request ${fmtPct(own.cpu.service / ref.cpu.service)}` : '';
-      log(`[${adapter}] ${SCENARIOS[name].short} against ${SCENARIOS[reference].short}, A-B-B-A: throughput ${fmtPct(own.rps / ref.rps)}${cpu}`);
-    } else {
-      results = [await runScenario(service, name, fixture, runTag)];
-    }
+    const measure = async (): Promise<ScenarioResult[]> => {
+      if (twin && S.scenarios.includes(twin)) return runSigningPair(service, name, twin, fixture, runTag);
+      if (reference) {
+        const [ref, own] = await runPair(service, reference, name, fixture, `${runTag}-vs`);
+        const cpu = own.cpu && ref.cpu ? `, service CPU per request ${fmtPct(own.cpu.service / ref.cpu.service)}` : '';
+        log(`[${adapter}] ${SCENARIOS[name].short} against ${SCENARIOS[reference].short}, A-B-B-A: throughput ${fmtPct(own.rps / ref.rps)}${cpu}`);
+        return [own];
+      }
+      return [await runScenario(service, name, fixture, runTag)];
+    };
+    const bracketed = bracketTargets && S.scenarios.includes('baseline') && targetOn(SCENARIOS[name].target, adapter) !== undefined;
+    const results = bracketed ? await runBracketed(service, fixture, `${runTag}-${name}`, measure) : await measure();
     for (const result of results) {
       all.push(result);
-      log(`[${adapter}] ${SCENARIOS[result.scenario].title}: ${fmtInt(result.rps)} req/s, p50 ${fmtMs(result.p50)} ms, p99 ${fmtMs(result.p99)} ms`);
+      const around = result.baselineAround ? `; ${fmtPct(result.rps / result.baselineAround)} of the baseline around it (${fmtInt(result.baselineAround)} req/s)` : '';
+      log(`[${adapter}] ${SCENARIOS[result.scenario].title}: ${fmtInt(result.rps)} req/s, p50 ${fmtMs(result.p50)} ms, p99 ${fmtMs(result.p99)} ms${around}`);
     }
   }
   return all;

@@ -92,7 +92,7 @@ async function main(): Promise<void> {
           report.probeAdapter = adapter;
           for (const line of roundTripLines(report.probe)) log(`[${adapter}] ${line}`);
         }
-        report.results.push(...(await runScenarios(service, fixture, `${ctx.tag}-${adapter}`, log)));
+        report.results.push(...(await runScenarios(service, fixture, `${ctx.tag}-${adapter}`, log, true)));
         const resident = residentMb(service.pid);
         if (resident) {
           report.residentMb[adapter] = resident;

@@ -16,20 +16,24 @@ const COLUMNS = [
   ['statusFalse', 'status false'],
   ['errors', 'errors'],
   ['ratio', 'vs baseline'],
+  ['around', 'vs baseline around it'],
   ['target', 'target'],
 ] as const;
 type Column = (typeof COLUMNS)[number][0];
-const NUMERIC: ReadonlySet<Column> = new Set<Column>(['rps', 'p50', 'p99', 'non2xx', 'statusFalse', 'errors', 'ratio']);
+const NUMERIC: ReadonlySet<Column> = new Set<Column>(['rps', 'p50', 'p99', 'non2xx', 'statusFalse', 'errors', 'ratio', 'around']);
 type Row = Record<Column | 'notes' | 'total', string>;
 
 function rows(results: ScenarioResult[]): Row[] {
   return results.map((r) => {
     const baseline = results.find((b) => b.adapter === r.adapter && b.scenario === 'baseline');
     const ratio = baseline ? r.rps / baseline.rps : null;
+    // A target is judged against the baseline measured around the scenario when there is one (measure.ts, runBracketed).
+    const around = r.baselineAround ? r.rps / r.baselineAround : null;
+    const judged = around ?? ratio;
     const target = targetOn(SCENARIOS[r.scenario].target, r.adapter);
     let verdict = '';
-    if (target && ratio !== null) {
-      const met = ratio >= target.ratio && (!target.p99OverP50 || r.p99 <= target.p99OverP50 * r.p50) && r.non2xx === 0 && r.statusFalse === 0;
+    if (target && judged !== null) {
+      const met = judged >= target.ratio && (!target.p99OverP50 || r.p99 <= target.p99OverP50 * r.p50) && r.non2xx === 0 && r.statusFalse === 0;
       verdict = met ? 'met' : 'MISSED';
     }
     const notes: string[] = [];
@@ -49,6 +53,7 @@ function rows(results: ScenarioResult[]): Row[] {
       statusFalse: r.scenario === 'baseline' ? '—' : fmtInt(r.statusFalse),
       errors: fmtInt(r.errors),
       ratio: r.scenario === 'baseline' ? '100 %' : ratio === null ? '—' : fmtPct(ratio),
+      around: around === null ? '' : fmtPct(around),
       target: target ? `${targetText(target)}: ${verdict}` : '',
       notes: notes.join('; '),
       total: fmtInt(r.total),

@@ -85,6 +85,11 @@ export interface ScenarioResult {
   replayRefused?: string | false;
   failures: string[];
   cpu: CpuPerRequest | null;
+  /**
+   * A targeted scenario's own baseline: the mean req/s of two baseline halves run right before and
+   * right after it (measure.ts, runBracketed), so that both have the same centre in time.
+   */
+  baselineAround?: number;
 }
 
 /** The bound-device login on a clustered service, next to the single process of the same adapter and run. */
