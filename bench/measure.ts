@@ -168,6 +168,36 @@ export async function runPair(
   return [mergeHalves(a1, a2), mergeHalves(b1, b2)];
 }
 
+/**
+ * One scenario on two services running side by side (the single process and the clustered one),
+ * A-B-B-A with half the duration each time, so that a drift of the machine weighs on both alike.
+ * B warms up `bWarmup` seconds before each of its halves (each cluster worker has its JIT to warm).
+ */
+export async function runOnBoth(
+  a: Service,
+  b: Service,
+  name: ScenarioName,
+  fixture: Fixture,
+  runTag: string,
+  bWarmup: number,
+): Promise<[ScenarioResult, ScenarioResult]> {
+  const half = S.duration / 2;
+  const onB = async (part: string): Promise<ScenarioResult> => {
+    const warmup = S.warmup;
+    S.warmup = bWarmup;
+    try {
+      return await runFor(b, name, fixture, `${runTag}-${part}`, half);
+    } finally {
+      S.warmup = warmup;
+    }
+  };
+  const a1 = await runFor(a, name, fixture, `${runTag}-a1`, half);
+  const b1 = await onB('b1');
+  const b2 = await onB('b2');
+  const a2 = await runFor(a, name, fixture, `${runTag}-a2`, half);
+  return [mergeHalves(a1, a2), mergeHalves(b1, b2)];
+}
+
 /** runScenario measured for `seconds` instead of S.duration. */
 async function runFor(service: Service, name: ScenarioName, fixture: Fixture, runTag: string, seconds: number): Promise<ScenarioResult> {
   const saved = S.duration;

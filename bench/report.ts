@@ -95,7 +95,7 @@ export function printReport(ctx: BenchContext, report: Report, log: (message: st
 /** The issue's target for the clustered service: its bound-device login at least this many times the single process's. */
 const CLUSTER_TARGET = 1.5;
 
-/** One clustered run against the single process of the same adapter and run. */
+/** One clustered run against the single process of the same adapter, measured A-B-B-A beside it. */
 export function clusterLine(c: ClusterResult): string {
   const { result: r, single: s } = c;
   const figures = (x: typeof r) => `${fmtInt(x.rps)} req/s (p50 ${x.p50.toFixed(1)} ms, p99 ${x.p99.toFixed(1)} ms)`;
@@ -117,7 +117,8 @@ export function clusterLines(report: Pick<Report, 'cluster'>): string[] {
   if (!report.cluster?.length) return [];
   return [
     ...report.cluster.map(clusterLine),
-    'Clustered runs: the bound-device login only, on a service started with WORKERS=N after the single process of the same adapter; ' +
+    'Clustered runs: the bound-device login only, on a service started with WORKERS=N beside the single process of the same adapter, ' +
+      'the two measured A-B-B-A (half the duration each time; the single figures here are those halves, not the table\'s row); ' +
       'round trips above are counted on the single process (in a clustered service the counter answers for worker 1 only).',
   ];
 }

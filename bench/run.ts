@@ -30,14 +30,15 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { childrenOf, residentMb } from './cpu';
-import { argonRate, probeRoundTrips, profileWindows, runScenario, runScenarios } from './measure';
+import { argonRate, probeRoundTrips, profileWindows, runOnBoth, runScenario, runScenarios } from './measure';
 import { clusterLine, codeVersion, machine, printReport, roundTripLines, writeDoc } from './report';
 import { SCENARIOS } from './scenarios';
 import { seed } from './seed';
-import { killChildren, setActiveRun, startService } from './service-process';
+import { killChildren, setActiveRun, startService, type Service } from './service-process';
 import { cleanup, copied, newRun, prepareRun } from './context';
 import { BARE_HTTP, BenchError, CLUSTERED, DOC, ROOT, S, WRITE_DOC } from './settings';
 import { fmtInt, fmtMs } from './tables';
+import type { Adapter } from './settings';
 import type { ClusterResult, Fixture, Report } from './types';
 
 const log = (msg: string): void => {
@@ -98,16 +99,13 @@ async function main(): Promise<void> {
           report.residentMb[adapter] = resident;
           log(`[${adapter}] service RSS after its scenarios ${resident.now.toFixed(0)} MB, peak since start ${resident.peak.toFixed(0)} MB`);
         }
-      } finally {
-        await service.stop();
-      }
-      if (fixture) {
         for (const workers of CLUSTERED) {
-          const single = report.results.find((r) => r.adapter === adapter && r.scenario === 'bound');
-          const clustered = await runClustered(adapter, workers, childEnv, main, fixture, ctx.tag, single);
+          const clustered = await runClustered(adapter, workers, childEnv, main, fixture, ctx.tag, service);
           (report.cluster ??= []).push(clustered);
           log(`[${adapter}] ${clusterLine(clustered)}`);
         }
+      } finally {
+        await service.stop();
       }
     }
     if (fixture && S.scenarios.includes('baseline')) {
@@ -147,30 +145,28 @@ async function main(): Promise<void> {
 }
 
 /**
- * The bound-device login on the service clustered with `workers` workers (BENCH_WORKERS), right after
- * the single process of the same adapter: same database, cards and load. The service's CPU is the
- * primary's and its workers' together (cpu.ts).
+ * The bound-device login on the service clustered with `workers` workers (BENCH_WORKERS), against the
+ * single process of the same adapter, which stays up beside it: A-B-B-A, half the duration each
+ * (measure.ts, runOnBoth), on the same database, cards and load. The service's CPU is the primary's
+ * and its workers' together (cpu.ts).
  */
 async function runClustered(
-  adapter: Report['results'][number]['adapter'],
+  adapter: Adapter,
   workers: number,
   childEnv: Record<string, string>,
   main: string,
   fixture: Fixture,
   tag: string,
-  single: ClusterResult['single'],
+  singleService: Service,
 ): Promise<ClusterResult> {
   const service = await startService(adapter, childEnv, main, workers);
   log(`\n[${adapter}, ${workers} workers] ready in ${service.bootSeconds.toFixed(1)} s`);
-  // Each worker warms up (JIT) on its share of the load: as many warm-up requests per worker as the single process had.
-  const warmup = S.warmup;
-  S.warmup = warmup * workers;
   try {
-    const result = await runScenario(service, 'bound', fixture, `${tag}-${adapter}-w${workers}`);
+    // Each worker warms up (JIT) on its share of the load: as many warm-up requests per worker as the single process has.
+    const [single, result] = await runOnBoth(singleService, service, 'bound', fixture, `${tag}-${adapter}-w${workers}`, S.warmup * workers);
     const rss = [service.pid, ...childrenOf(service.pid)].map((pid) => residentMb(pid)?.now ?? 0).reduce((a, b) => a + b, 0);
     return { workers, result, single, residentMb: rss || undefined };
   } finally {
-    S.warmup = warmup;
     await service.stop();
   }
 }

@@ -96,7 +96,7 @@ export interface ScenarioResult {
 export interface ClusterResult {
   workers: number;
   result: ScenarioResult;
-  /** The single process's bound-device login of the same adapter in this run. */
+  /** The single process's bound-device login, measured A-B-B-A with the clustered one (run.ts, runClustered). */
   single?: ScenarioResult;
   /** Resident memory of the primary and its workers together after the run, in MB. */
   residentMb?: number;
