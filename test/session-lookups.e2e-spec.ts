@@ -1,7 +1,7 @@
 import { ErrorCode } from '../src/core/errors/error-code';
 import { PreparedStatements } from '../src/database/prepared-statements';
 import { SessionsService } from '../src/sessions/sessions.service';
-import { insertCard } from './support/cards';
+import { cardRepos, insertCard } from './support/cards';
 import { buildWorld, World } from './support/world';
 
 /**
@@ -39,6 +39,32 @@ describe('session lookups of concurrent heartbeats', () => {
       if (i === 7) expect(outcome).toMatchObject({ status: 'rejected', reason: { code: ErrorCode.SESSION_INVALID } });
       else expect(outcome).toMatchObject({ status: 'fulfilled', value: { session: { id: opened[i].session.id, machineCode: `pc-${i}` }, program: world.project.id } });
     });
+    sent.mockRestore();
+  });
+
+  it('answers a token sent twice in one statement to both, with each card session\'s device binding and card state', async () => {
+    const card = await insertCard(world.t, world.project.id, { status: 'active', deviceLimit: 5 });
+    await cardRepos(world.t).devices.save({ cardId: card.id, machineCode: 'pc-bound' });
+    const expiresAt = new Date(Date.now() + 3_600_000);
+    const bound = await sessions.open({ type: 'card', projectId: world.project.id, cardId: card.id, machine: 'pc-bound', expiresAt });
+    const loose = await sessions.open({ type: 'card', projectId: world.project.id, cardId: card.id, machine: 'pc-loose', expiresAt });
+    const sent = jest.spyOn(statements, 'rows');
+
+    const [first, again, unbound] = await Promise.all(
+      [
+        [bound.token, 'pc-bound'],
+        [bound.token, 'pc-bound'],
+        [loose.token, 'pc-loose'],
+      ].map(([token, machine]) => sessions.resolve(token, 'card', machine, async (projectId) => projectId)),
+    );
+
+    expect(sent).toHaveBeenCalledTimes(1);
+    for (const live of [first, again]) {
+      expect(live.session.id).toBe(bound.session.id);
+      expect(live.card).toEqual({ status: 'active', expiresAt: null, deviceBound: true });
+    }
+    expect(unbound.session.id).toBe(loose.session.id);
+    expect(unbound.card).toEqual({ status: 'active', expiresAt: null, deviceBound: false });
     sent.mockRestore();
   });
 });
