@@ -296,18 +296,25 @@ export async function argonRate(): Promise<ArgonRate> {
   return { count, seconds, rate: count / seconds, msEach: (seconds * 1000 * S.argonConcurrency) / count };
 }
 
+/** How runScenarios measures beyond the plain sequence (npm run bench sets both; scale mode neither). */
+export interface ScenarioOptions {
+  /** A scenario with a target on this adapter also gets its own baseline around it (runBracketed), against which the target is judged. */
+  bracketTargets?: boolean;
+  /** Run before each scenario (or pair): on PostgreSQL, clears what the scenarios before it left to autovacuum. */
+  settle?: () => Promise<void>;
+}
+
 /**
  * The selected scenarios (S.scenarios) on one service, in order, each logged as it ends: a signed
  * scenario with its unsigned twin as an A-B-B-A pair, a scenario with a reference (count against
- * bound) as a pair too. With `bracketTargets` (npm run bench), a scenario with a target on this
- * adapter also gets its own baseline around it (runBracketed), against which the target is judged.
+ * bound) as a pair too.
  */
 export async function runScenarios(
   service: Service,
   fixture: Fixture,
   runTag: string,
   log: (message: string) => void,
-  bracketTargets = false,
+  { bracketTargets = false, settle }: ScenarioOptions = {},
 ): Promise<ScenarioResult[]> {
   const all: ScenarioResult[] = [];
   const adapter = service.adapter;
@@ -327,6 +334,7 @@ export async function runScenarios(
       return [await runScenario(service, name, fixture, runTag)];
     };
     const bracketed = bracketTargets && S.scenarios.includes('baseline') && targetOn(SCENARIOS[name].target, adapter) !== undefined;
+    await settle?.();
     const results = bracketed ? await runBracketed(service, fixture, `${runTag}-${name}`, measure) : await measure();
     for (const result of results) {
       all.push(result);
