@@ -174,10 +174,10 @@ async function runClustered(
 }
 
 /**
- * On PostgreSQL: VACUUM ANALYZE of the tables logins write, before each scenario. Without it a
- * scenario paid for the autovacuum of the log rows written by the one before (the Express card
- * heartbeat, right after the V3 logins, spent 0.10 ms of PostgreSQL CPU per request against the
- * user heartbeat's 0.02, for the same one-statement read).
+ * On PostgreSQL: VACUUM ANALYZE of the tables logins write, before each scenario. During a run
+ * autovacuum woke about once a minute for the log rows and daily counters the logins had written
+ * (pg_stat_user_tables), inside whichever scenario was being measured; now each scenario starts
+ * from the same clean state, whatever ran before it.
  */
 function settleDatabase(ctx: BenchContext): (() => Promise<void>) | undefined {
   const pg = ctx.pg;
