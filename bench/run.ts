@@ -19,9 +19,11 @@
 // (e.g. `fastify`), BENCH_SCENARIOS (e.g. `baseline,bound`). BENCH_CPU_PROF=<dir> starts the
 // service with --cpu-prof into <dir> (summarise with `node dist/bench/profile-summary.js <file>`).
 // Every scenario runs on one process (WORKERS=1); BENCH_WORKERS (default `1,<cores>` on PostgreSQL +
-// Redis) runs the bound-device login again on the service clustered with each count above 1, right
-// after the single process of the same adapter, and prints the ratio (CPU: the primary and its
-// workers together; round trips: the single process's).
+// Redis) runs the bound-device login again on the service clustered with each count above 1, started
+// beside the single process of the same adapter and measured A-B-B-A with it, and prints the ratio
+// (CPU: the primary and its workers together; round trips: the single process's). A scenario with a
+// target is measured between two baseline halves, and judged against them (measure.ts, runBracketed);
+// on PostgreSQL each scenario starts after a VACUUM ANALYZE of the login tables.
 //
 // Modules: settings (knobs), service-process (the child service), seed, scenarios (table and
 // requests), measure (autocannon runs, probes), cpu (/proc accounting), tables and report (output).
@@ -36,9 +38,8 @@ import { SCENARIOS } from './scenarios';
 import { seed, vacuumLoginTables } from './seed';
 import { killChildren, setActiveRun, startService, type Service } from './service-process';
 import { cleanup, copied, newRun, prepareRun } from './context';
-import { BARE_HTTP, BenchError, CLUSTERED, DOC, ROOT, S, WRITE_DOC } from './settings';
+import { BARE_HTTP, BenchError, CLUSTERED, DOC, ROOT, S, WRITE_DOC, type Adapter } from './settings';
 import { fmtInt, fmtMs } from './tables';
-import type { Adapter } from './settings';
 import type { BenchContext, ClusterResult, Fixture, Report } from './types';
 
 const log = (msg: string): void => {

@@ -21,8 +21,8 @@ const baselineOf = (results: ScenarioResult[], r: ScenarioResult) =>
   results.find((b) => b.adapter === r.adapter && b.scenario === 'baseline');
 
 /**
- * One row per scenario: req/s in both runs, the change, and the change relative to the baseline
- * measured in each run (the machine's own drift between the two runs taken out).
+ * One row per scenario: req/s on both databases, the change, and the change relative to the baseline
+ * measured on each (what the two services' own speeds differ by taken out).
  */
 function loginTable(report: ScaleReport): string {
   const rows = report.large.map((large) => {
@@ -70,12 +70,13 @@ export function writeScaleReport(ctx: BenchContext, report: ScaleReport, log: (l
     `Measured ${report.date} with \`${commandLine(ctx, 'npm run bench:scale')}\` on ${report.code}, in ${fmtInt(report.seconds)} s.`,
     `Machine: ${m.cores} cores (${m.model}), ${m.memory} RAM, ${m.platform}, Node ${m.node}${report.versions ? `, ${report.versions}` : ''}.`,
     `Load: autocannon ${S.connections} connections, ${S.duration} s per scenario after a ${S.warmup} s warm-up, on the same cores; load average before / after ${m.loadBefore.toFixed(2)} / ${report.loadAfter.toFixed(2)}.`,
-    `Growth (SQL, one scratch database): ${fmtInt(g.cards)} filler cards in ${g.cardSeconds.toFixed(0)} s with ${fmtInt(g.devices)} bound devices, ` +
+    `Growth (SQL, on a copy of the seeded database): ${fmtInt(g.cards)} filler cards in ${g.cardSeconds.toFixed(0)} s with ${fmtInt(g.devices)} bound devices, ` +
       `${fmtInt(g.logRows)} log rows over 365 days in ${g.logSeconds.toFixed(0)} s, VACUUM ANALYZE ${g.vacuumSeconds.toFixed(0)} s; ` +
       `then written out before the runs (${g.settle.dirtyMb === null ? 'the kernel’s dirty pages' : `${fmtInt(Math.round(g.settle.dirtyMb))} MB of the kernel’s dirty pages`}, ` +
       `${g.settle.checkpointed ? 'CHECKPOINT' : 'no CHECKPOINT: not allowed for this role'}, sync) in ${g.settle.seconds.toFixed(0)} s.`,
     '',
-    `Logins before (${fmtInt(S.cards)} cards, the log of the seeding only) and after growing to ${fmtInt(SCALE_SIZES.cards)} cards and ${fmtInt(SCALE_SIZES.logRows)} log rows:`,
+    `Logins on the seeded database (${fmtInt(S.cards)} cards, the log of the seeding only) and on its copy grown to ${fmtInt(SCALE_SIZES.cards)} cards and ` +
+      `${fmtInt(SCALE_SIZES.logRows)} log rows, a service on each side by side, every scenario A-B-B-A between them (half the duration each time):`,
     '',
     loginTable(report),
     '',

@@ -1,21 +1,24 @@
 // `npm run bench:scale`: does a login stay as cheap when the platform is big, and do the author's
-// reads stay fast? On a scratch database of the PostgreSQL server at DATABASE_URL (created and
-// dropped by the run): the login scenarios at the usual 100,000 cards, then the project grown to a
-// million cards and ten million login-log rows (bench/scale-seed.ts), the same scenarios again, and
-// the author's reads (bench/admin-reads.ts). Writes the `scale` section of docs/performance.md.
-// BENCH_SCALE_KEEP=1 keeps the scratch database for a look at query plans (the next run drops it).
+// reads stay fast? On two scratch databases of the PostgreSQL server at DATABASE_URL (created and
+// dropped by the run): one seeded with the usual 100,000 cards, and a copy of it grown to a million
+// cards and ten million login-log rows (bench/scale-seed.ts). A service runs on each, side by side,
+// and every login scenario alternates between them A-B-B-A (measure.ts, runOnBoth), so that a drift
+// of this machine weighs on both sizes alike; then the author's reads on the grown one
+// (bench/admin-reads.ts). Writes the `scale` section of docs/performance.md. BENCH_SCALE_KEEP=1
+// keeps the scratch databases for a look at query plans (the next run drops them).
 import os from 'node:os';
 import { timeAdminReads, type ReadResult } from './admin-reads';
 import { cleanup, connectPg, newRun, prepareRun } from './context';
 import { residentMb } from './cpu';
-import { runScenarios } from './measure';
+import { runOnBoth } from './measure';
 import { codeVersion, machine } from './report';
-import { growToScale, settleWrites, type Growth } from './scale-seed';
+import { growToScale, type Growth } from './scale-seed';
 import { writeScaleReport } from './scale-report';
 import { seed } from './seed';
 import { killChildren, setActiveRun, startService } from './service-process';
 import { BenchError, fail, S, SCALE, SCALE_SIZES, WRITE_DOC } from './settings';
-import { fmtInt } from './tables';
+import { COMPARED_WITH, SCENARIOS, SIGNED_TWIN } from './scenarios';
+import { fmtInt, fmtMs, fmtPct } from './tables';
 import type { Fixture, ScenarioResult } from './types';
 
 const log = (msg: string): void => {
@@ -54,8 +57,11 @@ async function main(): Promise<void> {
     log(`dropping ${datname}, left by an interrupted run`);
     await server.query(`DROP DATABASE ${datname} WITH (FORCE)`);
   }
+  const paired = S.scenarios.filter((name) => SIGNED_TWIN[name] || COMPARED_WITH[name]);
+  if (paired.length) fail(`the scale mode measures each scenario against its grown copy; ${paired.join(', ')} need a pair of their own`);
   const { ctx, childEnv } = newRun(shared);
   const scratch = `cardkey_scale_${ctx.tag}`;
+  const grownDatabase = `${scratch}_grown`;
   await server.query(`CREATE DATABASE ${scratch}`);
   ctx.databaseUrl = childEnv.DATABASE_URL = withDatabase(shared, scratch);
   ctx.label = `Scale: PostgreSQL${process.env.REDIS_URL ? ' + Redis' : ''}, ${fmtInt(SCALE_SIZES.cards)} cards and ${fmtInt(SCALE_SIZES.logRows)} log rows`;
@@ -67,52 +73,69 @@ async function main(): Promise<void> {
     large: [],
     residentMb: {},
   };
-  log(`${ctx.label}; ${S.adapters.join(', ')}; scenarios ${S.scenarios.join(', ')}; scratch database ${scratch}`);
+  log(`${ctx.label}; ${S.adapters.join(', ')}; scenarios ${S.scenarios.join(', ')}; scratch databases ${scratch}, ${grownDatabase}`);
   setActiveRun(ctx);
+  let grownPg: Awaited<ReturnType<typeof connectPg>> | undefined;
   try {
     const main = await prepareRun(ctx, childEnv);
     report.versions = ctx.versions ?? '';
-    const pg = ctx.pg ?? fail('no database connection');
-    let fixture: Fixture | undefined;
-    for (const adapter of S.adapters) {
-      const service = await startService(adapter, childEnv, main);
-      try {
-        if (!fixture) {
-          fixture = (await seed(service, ctx)).fixture;
-          await settleWrites(pg, log);
-        }
-        log(`\n[${adapter}] ${fmtInt(S.cards)} cards`);
-        report.small.push(...(await runScenarios(service, fixture, `${ctx.tag}-${adapter}-small`, log)));
-      } finally {
-        await service.stop();
-      }
+    // After prepareRun, which may add a random APP_ENCRYPTION_KEY: both services need the key the secrets were written with.
+    const grownEnv = { ...childEnv, DATABASE_URL: withDatabase(shared, grownDatabase) };
+    const seeding = await startService(S.adapters[0], childEnv, main);
+    let fixture: Fixture;
+    try {
+      fixture = (await seed(seeding, ctx)).fixture;
+    } finally {
+      await seeding.stop();
     }
-    if (!fixture) fail('nothing was seeded');
+    // The grown database starts as a copy of the seeded one (same project, cards, sessions and
+    // secrets, so one fixture serves both); a template may have no other connection while copied.
+    await ctx.pg?.end();
+    ctx.pg = null;
+    await server.query(`CREATE DATABASE ${grownDatabase} TEMPLATE ${scratch}`);
+    ctx.pg = await connectPg(ctx.databaseUrl);
+    grownPg = await connectPg(grownEnv.DATABASE_URL);
     log('');
-    report.growth = await growToScale(pg, fixture, ctx.tag, log);
+    report.growth = await growToScale(grownPg, fixture, ctx.tag, log);
     for (const adapter of S.adapters) {
-      const service = await startService(adapter, childEnv, main);
+      const small = await startService(adapter, childEnv, main);
       try {
-        log(`\n[${adapter}] ${fmtInt(SCALE_SIZES.cards)} cards, ${fmtInt(SCALE_SIZES.logRows)} log rows`);
-        report.large.push(...(await runScenarios(service, fixture, `${ctx.tag}-${adapter}-large`, log)));
-        const resident = residentMb(service.pid);
-        if (resident) report.residentMb[adapter] = resident;
-        if (!report.reads) {
-          report.reads = await timeAdminReads(service, fixture, report.growth.probes);
-          for (const r of report.reads) log(`[${adapter}] ${r.title}: p50 ${r.p50.toFixed(1)} ms, max ${r.max.toFixed(1)} ms (${fmtInt(r.matched)} matched)`);
+        const grown = await startService(adapter, grownEnv, main);
+        try {
+          log(`\n[${adapter}] ${fmtInt(S.cards)} cards against ${fmtInt(SCALE_SIZES.cards)} cards and ${fmtInt(SCALE_SIZES.logRows)} log rows, A-B-B-A`);
+          for (const name of S.scenarios) {
+            const [before, after] = await runOnBoth(small, grown, name, fixture, `${ctx.tag}-${adapter}-${name}`, S.warmup);
+            report.small.push(before);
+            report.large.push(after);
+            log(
+              `[${adapter}] ${SCENARIOS[name].title}: ${fmtInt(before.rps)} → ${fmtInt(after.rps)} req/s (${fmtPct(after.rps / before.rps - 1)}), ` +
+                `p99 ${fmtMs(before.p99)} → ${fmtMs(after.p99)} ms`,
+            );
+          }
+          const resident = residentMb(grown.pid);
+          if (resident) report.residentMb[adapter] = resident;
+          if (!report.reads) {
+            report.reads = await timeAdminReads(grown, fixture, report.growth.probes);
+            for (const r of report.reads) log(`[${adapter}] ${r.title}: p50 ${r.p50.toFixed(1)} ms, max ${r.max.toFixed(1)} ms (${fmtInt(r.matched)} matched)`);
+          }
+        } finally {
+          await grown.stop();
         }
       } finally {
-        await service.stop();
+        await small.stop();
       }
     }
   } finally {
-    ctx.cleanup = {}; // the scratch database goes whole
+    ctx.cleanup = {}; // the scratch databases go whole
     await cleanup(ctx);
-    if (process.env.BENCH_SCALE_KEEP === '1') log(`kept the scratch database ${scratch} (BENCH_SCALE_KEEP=1); the next run drops it`);
+    await grownPg?.end().catch(() => undefined);
+    if (process.env.BENCH_SCALE_KEEP === '1') log(`kept the scratch databases ${scratch} and ${grownDatabase} (BENCH_SCALE_KEEP=1); the next run drops them`);
     else
-      await server.query(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`).catch((error: unknown) => {
-        process.stderr.write(`warning: could not drop ${scratch}: ${error instanceof Error ? error.message : String(error)}\n`);
-      });
+      for (const name of [scratch, grownDatabase]) {
+        await server.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch((error: unknown) => {
+          process.stderr.write(`warning: could not drop ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+        });
+      }
     await server.end().catch(() => undefined);
   }
   report.loadAfter = os.loadavg()[0];

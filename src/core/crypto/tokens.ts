@@ -17,7 +17,10 @@ export function newToken(): string {
   return token;
 }
 
-/** Tokens are stored only as this hash. One-shot `hash` is a third of createHash's cost per call (every bearer request hashes its token). */
+/**
+ * Tokens are stored only as this hash. Every bearer request hashes its token: the one-shot `hash`
+ * costs a third of createHash's 0.7 µs.
+ */
 export function hashToken(token: string): string {
   return hash('sha256', token, 'hex');
 }
