@@ -141,8 +141,24 @@ export async function runSigningPair(
 }
 
 /**
- * Two scenarios A-B-B-A, half the duration each time, so that a drift of the machine or of the
- * database over the run weighs on both alike. `aroundB(true)` runs before each B half, `aroundB(false)` after.
+ * Two measurements A-B-B-A, each given its half of the duration and a part tag (a1, b1, b2, a2), so
+ * that a drift of the machine or of the database over the run weighs on both alike.
+ */
+async function abba(
+  measureA: (seconds: number, part: string) => Promise<ScenarioResult>,
+  measureB: (seconds: number, part: string) => Promise<ScenarioResult>,
+): Promise<[ScenarioResult, ScenarioResult]> {
+  const half = S.duration / 2;
+  const a1 = await measureA(half, 'a1');
+  const b1 = await measureB(half, 'b1');
+  const b2 = await measureB(half, 'b2');
+  const a2 = await measureA(half, 'a2');
+  return [mergeHalves(a1, a2), mergeHalves(b1, b2)];
+}
+
+/**
+ * Two scenarios on one service, A-B-B-A (abba). `aroundB(true)` runs before each B half,
+ * `aroundB(false)` after.
  */
 export async function runPair(
   service: Service,
@@ -152,26 +168,23 @@ export async function runPair(
   runTag: string,
   aroundB: (entering: boolean) => Promise<void> = async () => undefined,
 ): Promise<[ScenarioResult, ScenarioResult]> {
-  const half = S.duration / 2;
-  const run = async (name: ScenarioName, part: string): Promise<ScenarioResult> => {
-    if (name === bName) await aroundB(true);
-    try {
-      return await runFor(service, name, fixture, `${runTag}-${part}`, half);
-    } finally {
-      if (name === bName) await aroundB(false);
-    }
-  };
-  const a1 = await run(aName, 'a1');
-  const b1 = await run(bName, 'b1');
-  const b2 = await run(bName, 'b2');
-  const a2 = await run(aName, 'a2');
-  return [mergeHalves(a1, a2), mergeHalves(b1, b2)];
+  return abba(
+    (seconds, part) => runFor(service, aName, fixture, `${runTag}-${part}`, seconds),
+    async (seconds, part) => {
+      await aroundB(true);
+      try {
+        return await runFor(service, bName, fixture, `${runTag}-${part}`, seconds);
+      } finally {
+        await aroundB(false);
+      }
+    },
+  );
 }
 
 /**
- * One scenario on two services running side by side (the single process and the clustered one),
- * A-B-B-A with half the duration each time, so that a drift of the machine weighs on both alike.
- * B warms up `bWarmup` seconds before each of its halves (each cluster worker has its JIT to warm).
+ * One scenario on two services running side by side (the single process and the clustered one, or
+ * two databases), A-B-B-A (abba). B warms up `bWarmup` seconds before each of its halves (each
+ * cluster worker has its JIT to warm).
  */
 export async function runOnBoth(
   a: Service,
@@ -181,21 +194,18 @@ export async function runOnBoth(
   runTag: string,
   bWarmup: number,
 ): Promise<[ScenarioResult, ScenarioResult]> {
-  const half = S.duration / 2;
-  const onB = async (part: string): Promise<ScenarioResult> => {
-    const warmup = S.warmup;
-    S.warmup = bWarmup;
-    try {
-      return await runFor(b, name, fixture, `${runTag}-${part}`, half);
-    } finally {
-      S.warmup = warmup;
-    }
-  };
-  const a1 = await runFor(a, name, fixture, `${runTag}-a1`, half);
-  const b1 = await onB('b1');
-  const b2 = await onB('b2');
-  const a2 = await runFor(a, name, fixture, `${runTag}-a2`, half);
-  return [mergeHalves(a1, a2), mergeHalves(b1, b2)];
+  return abba(
+    (seconds, part) => runFor(a, name, fixture, `${runTag}-${part}`, seconds),
+    async (seconds, part) => {
+      const warmup = S.warmup;
+      S.warmup = bWarmup;
+      try {
+        return await runFor(b, name, fixture, `${runTag}-${part}`, seconds);
+      } finally {
+        S.warmup = warmup;
+      }
+    },
+  );
 }
 
 /** runScenario measured for `seconds` instead of S.duration. */

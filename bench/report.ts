@@ -101,13 +101,13 @@ export function clusterLine(c: ClusterResult): string {
   const figures = (x: typeof r) => `${fmtInt(x.rps)} req/s (p50 ${x.p50.toFixed(1)} ms, p99 ${x.p99.toFixed(1)} ms)`;
   const cpu = r.cpu
     ? `; service CPU per login ${r.cpu.service.toFixed(3)} ms over the primary and its workers (${r.cpu.serviceCores.toFixed(2)} cores busy)` +
-      (s?.cpu ? ` against ${s.cpu.service.toFixed(3)} ms` : '') +
+      (s.cpu ? ` against ${s.cpu.service.toFixed(3)} ms` : '') +
       `, PostgreSQL ${r.cpu.postgres.toFixed(3)} ms`
     : '';
-  const ratio = s ? `: ${(r.rps / s.rps).toFixed(2)}× (target ≥ ${CLUSTER_TARGET}×${r.rps / s.rps >= CLUSTER_TARGET ? ', met' : ', missed'})` : '';
+  const ratio = `: ${(r.rps / s.rps).toFixed(2)}× (target ≥ ${CLUSTER_TARGET}×${r.rps / s.rps >= CLUSTER_TARGET ? ', met' : ', missed'})`;
   const failures = r.non2xx || r.statusFalse || r.errors || !r.checkAfter ? ` — ${r.non2xx} non-2xx, ${r.statusFalse} refused, ${r.errors} errors${r.checkAfter ? '' : ', check after failed'}` : '';
   return (
-    `${SCENARIOS.bound.title} (${r.adapter}), ${c.workers} workers ${figures(r)} against 1 process ${s ? figures(s) : 'not measured'}${ratio}${cpu}` +
+    `${SCENARIOS.bound.title} (${r.adapter}), ${c.workers} workers ${figures(r)} against 1 process ${figures(s)}${ratio}${cpu}` +
     `${c.residentMb ? `; resident memory of all processes ${c.residentMb.toFixed(0)} MB` : ''}${failures}.`
   );
 }

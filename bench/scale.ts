@@ -89,11 +89,11 @@ async function main(): Promise<void> {
       await seeding.stop();
     }
     // The grown database starts as a copy of the seeded one (same project, cards, sessions and
-    // secrets, so one fixture serves both); a template may have no other connection while copied.
+    // secrets, so one fixture serves both); a template may have no other connection while copied,
+    // and nothing after this reads the seeded database but its service.
     await ctx.pg?.end();
     ctx.pg = null;
     await server.query(`CREATE DATABASE ${grownDatabase} TEMPLATE ${scratch}`);
-    ctx.pg = await connectPg(ctx.databaseUrl);
     grownPg = await connectPg(grownEnv.DATABASE_URL);
     log('');
     report.growth = await growToScale(grownPg, fixture, ctx.tag, log);

@@ -97,7 +97,7 @@ export interface ClusterResult {
   workers: number;
   result: ScenarioResult;
   /** The single process's bound-device login, measured A-B-B-A with the clustered one (run.ts, runClustered). */
-  single?: ScenarioResult;
+  single: ScenarioResult;
   /** Resident memory of the primary and its workers together after the run, in MB. */
   residentMb?: number;
 }
