@@ -7,7 +7,7 @@ import path from 'node:path';
 import { SCENARIOS } from './scenarios';
 import { ALL_SCENARIOS, DOC, fail, ROOT, S } from './settings';
 import { CPU_NOTE, cpuMarkdownTable, cpuTextTable, fmtInt, markdownTable, textTable } from './tables';
-import type { BenchContext, ClusterResult, MachineInfo, Report, RoundTripProbe } from './types';
+import type { BenchContext, ClusterResult, MachineInfo, Report, RoundTripProbe, ScenarioResult } from './types';
 
 const fmtRt = (x: number): string => (Number.isInteger(x) ? String(x) : x.toFixed(1));
 
@@ -95,30 +95,63 @@ export function printReport(ctx: BenchContext, report: Report, log: (message: st
 /** The issue's target for the clustered service: its bound-device login at least this many times the single process's. */
 const CLUSTER_TARGET = 1.5;
 
+const fmtFigures = (x: ScenarioResult): string => `${fmtInt(x.rps)} req/s (p50 ${x.p50.toFixed(1)} ms, p99 ${x.p99.toFixed(1)} ms)`;
+
+/**
+ * How many times the single process's rate this machine has room for at the single run's CPU per
+ * request: its cores over the cores that run kept busy (the service, PostgreSQL, Redis, the load
+ * generator, the kernel). Not a hard bound: a clustered service whose requests cost less (the load
+ * generator's share falls as it batches more) can pass it, one whose requests cost more stays under
+ * it. Null without CPU figures.
+ */
+export function clusterRoom(single: ScenarioResult): number | null {
+  return single.cpu && single.cpu.busyShare > 0 ? 1 / single.cpu.busyShare : null;
+}
+
+/** The room clause of a cluster line: what the single run left of the machine, and what the clustered run used. */
+function roomClause(r: ScenarioResult, s: ScenarioResult, cores: number): string {
+  const room = clusterRoom(s);
+  if (room === null || !s.cpu || !r.cpu) return '';
+  const busy = (x: NonNullable<ScenarioResult['cpu']>): string => (x.busyShare * cores).toFixed(2);
+  return (
+    `; at the single process's CPU per request the ${cores} cores have room for ${room.toFixed(2)}× ` +
+    `(it kept ${busy(s.cpu)} of them busy with PostgreSQL, Redis, the load generator and the kernel; the clustered run ${busy(r.cpu)})`
+  );
+}
+
 /** One clustered run against the single process of the same adapter, measured A-B-B-A beside it. */
-export function clusterLine(c: ClusterResult): string {
+export function clusterLine(c: ClusterResult, cores: number): string {
   const { result: r, single: s } = c;
-  const figures = (x: typeof r) => `${fmtInt(x.rps)} req/s (p50 ${x.p50.toFixed(1)} ms, p99 ${x.p99.toFixed(1)} ms)`;
   const cpu = r.cpu
     ? `; service CPU per login ${r.cpu.service.toFixed(3)} ms over the primary and its workers (${r.cpu.serviceCores.toFixed(2)} cores busy)` +
       (s.cpu ? ` against ${s.cpu.service.toFixed(3)} ms` : '') +
       `, PostgreSQL ${r.cpu.postgres.toFixed(3)} ms`
     : '';
   const ratio = `: ${(r.rps / s.rps).toFixed(2)}× (target ≥ ${CLUSTER_TARGET}×${r.rps / s.rps >= CLUSTER_TARGET ? ', met' : ', missed'})`;
-  const failures = r.non2xx || r.statusFalse || r.errors || !r.checkAfter ? ` — ${r.non2xx} non-2xx, ${r.statusFalse} refused, ${r.errors} errors${r.checkAfter ? '' : ', check after failed'}` : '';
+  const baseline = c.baseline
+    ? ` The baseline route (no database) on the same two services: ${fmtFigures(c.baseline.result)} against ${fmtFigures(c.baseline.single)}, ` +
+      `${(c.baseline.result.rps / c.baseline.single.rps).toFixed(2)}×${roomClause(c.baseline.result, c.baseline.single, cores)}.`
+    : '';
   return (
-    `${SCENARIOS.bound.title} (${r.adapter}), ${c.workers} workers ${figures(r)} against 1 process ${figures(s)}${ratio}${cpu}` +
-    `${c.residentMb ? `; resident memory of all processes ${c.residentMb.toFixed(0)} MB` : ''}${failures}.`
+    `${SCENARIOS.bound.title} (${r.adapter}), ${c.workers} workers ${fmtFigures(r)} against 1 process ${fmtFigures(s)}${ratio}${cpu}` +
+    `${c.residentMb ? `; resident memory of all processes ${c.residentMb.toFixed(0)} MB` : ''}${failuresClause(r)}${roomClause(r, s, cores)}.${baseline}`
   );
 }
 
+function failuresClause(r: ScenarioResult): string {
+  return r.non2xx || r.statusFalse || r.errors || !r.checkAfter
+    ? ` — ${r.non2xx} non-2xx, ${r.statusFalse} refused, ${r.errors} errors${r.checkAfter ? '' : ', check after failed'}`
+    : '';
+}
+
 /** The clustered runs, and what their round trips are: those of the single process. */
-export function clusterLines(report: Pick<Report, 'cluster'>): string[] {
+export function clusterLines(report: Pick<Report, 'cluster' | 'machine'>): string[] {
   if (!report.cluster?.length) return [];
   return [
-    ...report.cluster.map(clusterLine),
-    'Clustered runs: the bound-device login only, on a service started with WORKERS=N beside the single process of the same adapter, ' +
+    ...report.cluster.map((c) => clusterLine(c, report.machine.cores)),
+    'Clustered runs: the bound-device login, then the baseline route, on a service started with WORKERS=N beside the single process of the same adapter, ' +
       'the two measured A-B-B-A (half the duration each time; the single figures here are those halves, not the table\'s row); ' +
+      'the room is the machine\'s cores over the cores the single halves kept busy, whoever used them; ' +
       'round trips above are counted on the single process (in a clustered service the counter answers for worker 1 only).',
   ];
 }

@@ -105,7 +105,7 @@ async function main(): Promise<void> {
         for (const workers of CLUSTERED) {
           const clustered = await runClustered(adapter, workers, childEnv, main, fixture, ctx.tag, service);
           (report.cluster ??= []).push(clustered);
-          log(`[${adapter}] ${clusterLine(clustered)}`);
+          log(`[${adapter}] ${clusterLine(clustered, report.machine.cores)}`);
         }
       } finally {
         await service.stop();
@@ -150,8 +150,8 @@ async function main(): Promise<void> {
 /**
  * The bound-device login on the service clustered with `workers` workers (BENCH_WORKERS), against the
  * single process of the same adapter, which stays up beside it: A-B-B-A, half the duration each
- * (measure.ts, runOnBoth), on the same database, cards and load. The service's CPU is the primary's
- * and its workers' together (cpu.ts).
+ * (measure.ts, runOnBoth), on the same database, cards and load; then the baseline route the same
+ * way, which needs no database. The service's CPU is the primary's and its workers' together (cpu.ts).
  */
 async function runClustered(
   adapter: Adapter,
@@ -166,9 +166,15 @@ async function runClustered(
   log(`\n[${adapter}, ${workers} workers] ready in ${service.bootSeconds.toFixed(1)} s`);
   try {
     // Each worker warms up (JIT) on its share of the load: as many warm-up requests per worker as the single process has.
-    const [single, result] = await runOnBoth(singleService, service, 'bound', fixture, `${tag}-${adapter}-w${workers}`, S.warmup * workers);
+    const runTag = `${tag}-${adapter}-w${workers}`;
+    const [single, result] = await runOnBoth(singleService, service, 'bound', fixture, runTag, S.warmup * workers);
     const rss = [service.pid, ...childrenOf(service.pid)].map((pid) => residentMb(pid)?.now ?? 0).reduce((a, b) => a + b, 0);
-    return { workers, result, single, residentMb: rss || undefined };
+    let baseline: ClusterResult['baseline'];
+    if (S.scenarios.includes('baseline')) {
+      const [baselineSingle, baselineResult] = await runOnBoth(singleService, service, 'baseline', fixture, `${runTag}-baseline`, S.warmup * workers);
+      baseline = { single: baselineSingle, result: baselineResult };
+    }
+    return { workers, result, single, residentMb: rss || undefined, baseline };
   } finally {
     await service.stop();
   }

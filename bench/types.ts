@@ -100,6 +100,11 @@ export interface ClusterResult {
   single: ScenarioResult;
   /** Resident memory of the primary and its workers together after the run, in MB. */
   residentMb?: number;
+  /**
+   * The baseline route (no database) on the same two services, A-B-B-A: how far the workers scale
+   * a request that shares the cores with the load generator only.
+   */
+  baseline?: { result: ScenarioResult; single: ScenarioResult };
 }
 
 export interface ArgonRate {
