@@ -94,6 +94,21 @@ describe('signed answers and offline licences (e2e)', () => {
       expectSigned(wrongMachine, { method: 'POST', path: '/api/v1/cards/heartbeat', nonce: '' });
     });
 
+    it('program users: login and the user heartbeat (the session program), refusals too', async () => {
+      const user = { app: project.program_id, username: `signed-${Date.now()}`, password: 'Passw0rd-signed', machine_id: 'dev-u' };
+      expect((await signedPost(t, '/api/v1/users/register', user, 'json', project.api_secret, { nonce: 'user-nonce-0001' })).body.success).toBe(true);
+      const login = await signedPost(t, '/api/v1/users/login', user, 'json', project.api_secret, { nonce: 'user-nonce-0002' });
+      expect(login.body.success).toBe(true);
+      expectSigned(login, { method: 'POST', path: '/api/v1/users/login', nonce: 'user-nonce-0002' });
+      const beat = (machine: string) => t.http().post('/api/v1/users/heartbeat').set('Authorization', `Bearer ${login.body.data.session_token}`).send({ machine_id: machine });
+      const ok = await beat('dev-u').expect(200);
+      expect(ok.body.success).toBe(true);
+      expectSigned(ok, { method: 'POST', path: '/api/v1/users/heartbeat', nonce: '' });
+      const wrongMachine = await beat('elsewhere');
+      expect(wrongMachine.body.success).toBe(false);
+      expectSigned(wrongMachine, { method: 'POST', path: '/api/v1/users/heartbeat', nonce: '' });
+    });
+
     it('legacy routes, with an optional nonce field', async () => {
       const card = await insertCard(t, project.id);
       const ok = await form('/api/kmlogon', { app: project.program_id, kami: card.code, imei: 'dev-l', nonce: 'legacy-nonce' }).expect(200);

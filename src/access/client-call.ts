@@ -2,7 +2,7 @@ import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } 
 import { ApiExtension } from '@nestjs/swagger';
 import { CONTRACT_EXTENSIONS } from '../core/openapi/api-contract';
 import { Reflector } from '@nestjs/core';
-import { requestContextOf } from '../core/http/request-context';
+import { RequestContext, requestContextOf } from '../core/http/request-context';
 import { ClientProgram } from './client-program';
 import type { GateOptions } from './interface-gate';
 
@@ -37,6 +37,11 @@ export interface ClientCall {
   family: ClientFamilyName;
   ip: string;
   requestId: string;
+  /**
+   * The HTTP request's context (what it undoes on a fault, its cache generations, what it was
+   * answered); absent when a service is called outside a request (tests), where there is none.
+   */
+  context?: RequestContext;
 }
 
 const CLIENT_CALL = Symbol.for('cardkey.clientCall');
@@ -55,8 +60,8 @@ export function declaredFamily(reflector: Reflector, context: ExecutionContext):
 
 /** Called by a family's guard once the program is known and the caller authenticated. */
 export function establishCall(request: Record<symbol, unknown>, program: ClientProgram, family: ClientFamilyName): ClientCall {
-  const { clientIp, requestId } = requestContextOf(request);
-  const call: ClientCall = { program, family, ip: clientIp, requestId };
+  const context = requestContextOf(request);
+  const call: ClientCall = { program, family, ip: context.clientIp, requestId: context.requestId, context };
   request[CLIENT_CALL] = call;
   return call;
 }

@@ -5,6 +5,7 @@ import { AccountStatus } from '../admin-auth/admin-user.entity';
 import { PROGRAM_ID_PATTERN } from '../common/field-rules';
 import { ProgramCache } from '../core/cache/program-cache';
 import { ErrorCode } from '../core/errors/error-code';
+import type { RequestContext } from '../core/http/request-context';
 import { ServiceError } from '../core/errors/service-error';
 import { InterfaceName } from '../platform/interface-names';
 import { ProjectInterface } from '../projects/project-interface.entity';
@@ -53,12 +54,13 @@ export class ClientProgramDirectory {
     private readonly signer: ResponseSigner,
   ) {}
 
-  async byProgramId(programId: string): Promise<ClientProgram> {
+  /** `request`: the client request that names the program, whose answer it signs from here on. */
+  async byProgramId(programId: string, request?: RequestContext): Promise<ClientProgram> {
     if (!PROGRAM_ID_PATTERN.test(programId)) throw new ServiceError(ErrorCode.PROGRAM_NOT_FOUND);
-    const program = await this.cache.through(programId, 'program', () => this.load(programId));
+    const program = await this.cache.through(programId, 'program', () => this.load(programId), request);
     if (!program) throw new ServiceError(ErrorCode.PROGRAM_NOT_FOUND);
     // From here on the request's answer, whatever it is, is signed with the program's key.
-    this.signer.signAnswer(program.project.responseSigning, program.signingKey);
+    this.signer.signAnswer(request, program.project.responseSigning, program.signingKey);
     return program;
   }
 
@@ -66,15 +68,15 @@ export class ClientProgramDirectory {
    * The `app` field of a client request (decisions §3): missing is APP_REQUIRED, an internal
    * project key is INTERNAL_KEY_NOT_ACCEPTED, anything else must be a known public program ID.
    */
-  async byAppField(app: unknown): Promise<ClientProgram> {
+  async byAppField(app: unknown, request?: RequestContext): Promise<ClientProgram> {
     const value = typeof app === 'string' ? app.trim() : '';
     if (!value) throw new ServiceError(ErrorCode.APP_REQUIRED);
     if (INTERNAL_KEY_LIKE.test(value)) throw new ServiceError(ErrorCode.INTERNAL_KEY_NOT_ACCEPTED);
-    return this.byProgramId(value);
+    return this.byProgramId(value, request);
   }
 
   /** The program of a record that holds the internal key (a session). */
-  async byProjectId(projectId: string): Promise<ClientProgram> {
+  async byProjectId(projectId: string, request?: RequestContext): Promise<ClientProgram> {
     let programId = this.programIds.get(projectId);
     if (!programId) {
       const row = await this.projects.findOne({ where: { id: projectId }, select: { programId: true } });
@@ -82,7 +84,7 @@ export class ClientProgramDirectory {
       if (this.programIds.size >= PROGRAM_ID_BY_PROJECT_LIMIT) this.programIds.clear();
       this.programIds.set(projectId, (programId = row.programId));
     }
-    return this.byProgramId(programId);
+    return this.byProgramId(programId, request);
   }
 
   private async load(programId: string): Promise<ClientProgram | null> {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { unreachable } from '../common/unreachable';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
-import { onFault } from '../core/http/request-context';
+import { onFault, RequestContext } from '../core/http/request-context';
 import { MetricsService } from '../core/metrics/metrics.service';
 import { InterfaceName } from '../platform/interface-names';
 import { PlatformService } from '../platform/platform.service';
@@ -33,16 +33,16 @@ export class InterfaceGate {
   ) {}
 
   /** Admits `call` to interface `name` with the options of its family (`FAMILY_GATES`). */
-  async admit(call: Pick<ClientCall, 'program' | 'family'>, name: InterfaceName): Promise<void> {
-    const { program } = call;
+  async admit(call: Pick<ClientCall, 'program' | 'family' | 'context'>, name: InterfaceName): Promise<void> {
+    const { program, context } = call;
     const { project } = program;
     const options = FAMILY_GATES[call.family];
     if (project.status !== 'active') throw new ServiceError(ErrorCode.PROGRAM_DISABLED);
     if (program.authorStatus !== 'active') throw new ServiceError(ErrorCode.AUTHOR_DISABLED);
     if (options.requireBasicPackage && !project.basicPackage) throw new ServiceError(ErrorCode.PACKAGE_NOT_ENABLED);
-    if (options.requireConnect && !(await this.connectOpen(program))) throw new ServiceError(ErrorCode.CONNECT_NOT_ENABLED);
+    if (options.requireConnect && !(await this.connectOpen(program, context))) throw new ServiceError(ErrorCode.CONNECT_NOT_ENABLED);
     if (!project.verificationEnabled) throw new ServiceError(ErrorCode.VERIFICATION_SWITCH_OFF);
-    if (!(await this.platform.interfaceStatus())[name]) throw new ServiceError(ErrorCode.INTERFACE_DISABLED);
+    if (!(await this.platform.interfaceStatus(context))[name]) throw new ServiceError(ErrorCode.INTERFACE_DISABLED);
     const authorization = program.authorizations[name];
     if (authorization && !authorization.authorized) throw new ServiceError(ErrorCode.INTERFACE_NOT_AUTHORIZED);
     const subject = interfaceQuotaSubject(project.id, name);
@@ -51,18 +51,18 @@ export class InterfaceGate {
       this.metrics.quotaRefused(call.family, name);
       throw new ServiceError(ErrorCode.QUOTA_EXCEEDED);
     }
-    if (limit !== null) onFault(() => this.quota.release(subject, limit));
+    if (limit !== null) onFault(context, () => this.quota.release(subject, limit));
   }
 
   /** Whether an interface is usable without consuming quota (e.g. to show an announcement). */
-  async isAuthorized(program: ClientProgram, name: InterfaceName): Promise<boolean> {
-    if (!(await this.platform.interfaceStatus())[name]) return false;
+  async isAuthorized(program: ClientProgram, name: InterfaceName, request?: RequestContext): Promise<boolean> {
+    if (!(await this.platform.interfaceStatus(request))[name]) return false;
     return program.authorizations[name]?.authorized ?? true;
   }
 
   /** Connect opening mode (decisions §7). */
-  async connectOpen({ project }: ClientProgram): Promise<boolean> {
-    const settings = await this.platform.getSettings();
+  async connectOpen({ project }: ClientProgram, request?: RequestContext): Promise<boolean> {
+    const settings = await this.platform.getSettings(request);
     switch (settings.connect_opening_mode) {
       case 'base_package':
         return project.basicPackage;

@@ -10,6 +10,7 @@ import { AppConfig } from '../config/app-config';
 import { decoyHash, hashPassword, verifyPassword } from '../core/crypto/passwords';
 import { newToken } from '../core/crypto/tokens';
 import { ErrorCode } from '../core/errors/error-code';
+import type { RequestContext } from '../core/http/request-context';
 import { ServiceError } from '../core/errors/service-error';
 import { LOCAL_TIME } from '../core/openapi/api-contract';
 import { isUniqueViolation } from '../database/pg-errors';
@@ -131,11 +132,12 @@ export class AppUsersService {
 
   /**
    * Renews a user session after re-checking the user: banned, gone, or (under `rebind` and
-   * `locked`) no longer bound to the session's machine ends the session for good.
+   * `locked`) no longer bound to the session's machine ends the session for good. `request`: the
+   * HTTP request's context.
    */
-  async heartbeat(token: string, machine: string): Promise<UserHeartbeat> {
-    const { session, user, program } = await this.sessions.resolve(token, 'app_user', machine, (id) => this.directory.byProjectId(id));
-    await this.gate.admit({ program, family: 'sdk' }, 'user_heartbeat');
+  async heartbeat(token: string, machine: string, request?: RequestContext): Promise<UserHeartbeat> {
+    const { session, user, program } = await this.sessions.resolve(token, 'app_user', machine, (id) => this.directory.byProjectId(id, request));
+    await this.gate.admit({ program, family: 'sdk', context: request }, 'user_heartbeat');
     if (!user || user.status !== 'active' || !sessionFitsBinding(program.project.userMachinePolicy, user.boundMachineId, session.machineCode)) {
       await this.sessions.revoke(session.id);
       throw new ServiceError(ErrorCode.SESSION_INVALID);

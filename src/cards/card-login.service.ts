@@ -78,7 +78,7 @@ export class CardLoginService {
 
   async login(request: CardLoginRequest): Promise<CardLoginSuccess> {
     // Counted by family and answered code once the request finishes (card_logins_total).
-    recordCardLogin(request.call.family);
+    recordCardLogin(request.call.context, request.call.family);
     try {
       await this.gate.admit(request.call, 'card_login');
     } catch (error) {

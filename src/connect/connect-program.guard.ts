@@ -7,6 +7,7 @@ import { setResponseRenames } from '../core/envelope/response-renames';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { DeclareAuthScheme } from '../core/http/auth-scheme';
+import { requestContextOf } from '../core/http/request-context';
 import { SharedStore } from '../core/store/shared-store';
 import { ConnectLoginDto } from './connect.dto';
 import { ClientCustomization, CustomizationService } from './customization/customization.service';
@@ -44,8 +45,9 @@ export class ConnectProgramGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest();
-    const program = await this.directory.byProgramId(String(request.params?.programId ?? ''));
-    const customization = await this.customizations.clientCustomization(program.project);
+    const requestContext = requestContextOf(request);
+    const program = await this.directory.byProgramId(String(request.params?.programId ?? ''), requestContext);
+    const customization = await this.customizations.clientCustomization(program.project, requestContext);
     if (customization) setResponseRenames(request, customization.fieldNames);
     const nonce: unknown = request.body?.nonce;
     if (typeof nonce === 'string' && isWellFormed(request.body)) {

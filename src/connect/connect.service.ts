@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
-import { ClientProgram } from '../access/client-program';
+import type { ClientCall } from '../access/client-call';
 import { InterfaceGate } from '../access/interface-gate';
 import { AnnouncementsService } from '../announcements/announcements.service';
 import { CardLoginService } from '../cards/card-login.service';
@@ -52,7 +52,7 @@ export class ConnectService {
       device_limit: card.deviceLimit,
       server_time: unixSeconds(now),
       machine_code: input.serial,
-      announcement: await this.announcementText(call.program),
+      announcement: await this.announcementText(call),
     };
   }
 
@@ -60,8 +60,8 @@ export class ConnectService {
    * The newest enabled announcement where `announcement` is authorized, else empty. Asked without
    * the gate: showing it beside a login spends no `announcement` quota.
    */
-  private async announcementText(program: ClientProgram): Promise<string> {
-    if (!(await this.gate.isAuthorized(program, 'announcement'))) return '';
-    return this.announcements.clientText(program.project);
+  private async announcementText({ program, context }: ClientCall): Promise<string> {
+    if (!(await this.gate.isAuthorized(program, 'announcement', context))) return '';
+    return this.announcements.clientText(program.project, context);
   }
 }

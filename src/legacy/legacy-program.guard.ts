@@ -6,6 +6,7 @@ import { SecretBox } from '../core/crypto/secret-box';
 import { DeclareAuthScheme } from '../core/http/auth-scheme';
 import { plainFields } from './legacy-fields';
 import { verifyMd5Signature } from './signing/md5-signature';
+import { requestContextOf } from '../core/http/request-context';
 
 const MD5_REQUIRED = 'cardkey:legacy-md5';
 
@@ -26,7 +27,7 @@ export class LegacyProgramGuard implements CanActivate {
     const request = context.switchToHttp().getRequest();
     const isGet = String(request.method).toUpperCase() === 'GET';
     const fields = plainFields(isGet ? request.query : request.body);
-    const program = await this.directory.byAppField(fields.app);
+    const program = await this.directory.byAppField(fields.app, requestContextOf(request));
     if (this.reflector.getAllAndOverride<boolean>(MD5_REQUIRED, [context.getHandler(), context.getClass()])) {
       verifyMd5Signature(fields, this.box.decrypt(program.project.legacySecretEnc));
     }

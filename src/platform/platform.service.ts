@@ -5,6 +5,7 @@ import { Repository } from 'typeorm';
 import { Page, PageQuery, pageOf } from '../common/paging';
 import { HotCache, PLATFORM_SCOPE } from '../core/cache/hot-cache';
 import { ErrorCode } from '../core/errors/error-code';
+import type { RequestContext } from '../core/http/request-context';
 import { ServiceError } from '../core/errors/service-error';
 import { InterfaceName, INTERFACE_NAMES, isInterfaceName } from './interface-names';
 import { PlatformAnnouncement } from './platform-announcement.entity';
@@ -49,8 +50,9 @@ export class PlatformService {
     private readonly cache: HotCache,
   ) {}
 
-  async getSettings(): Promise<PlatformSettingsView> {
-    return this.cache.through(CACHE_SCOPE, 'settings', async () => toSettingsView(await this.settings.findOneByOrFail({ id: 1 })));
+  /** `request`: the client request reading them on its hot path (hot-cache.ts), if any. */
+  async getSettings(request?: RequestContext): Promise<PlatformSettingsView> {
+    return this.cache.through(CACHE_SCOPE, 'settings', async () => toSettingsView(await this.settings.findOneByOrFail({ id: 1 })), request);
   }
 
   async updateSettings(input: UpdatePlatformSettingsDto): Promise<PlatformSettingsView> {
@@ -64,11 +66,16 @@ export class PlatformService {
   }
 
   /** Platform-wide status of every interface, by name. */
-  async interfaceStatus(): Promise<Record<InterfaceName, boolean>> {
-    return this.cache.through(CACHE_SCOPE, 'interfaces', async () => {
-      const rows = await this.interfaces.find();
-      return Object.fromEntries(INTERFACE_NAMES.map((n) => [n, rows.find((r) => r.name === n)?.enabled ?? true])) as Record<InterfaceName, boolean>;
-    });
+  async interfaceStatus(request?: RequestContext): Promise<Record<InterfaceName, boolean>> {
+    return this.cache.through(
+      CACHE_SCOPE,
+      'interfaces',
+      async () => {
+        const rows = await this.interfaces.find();
+        return Object.fromEntries(INTERFACE_NAMES.map((n) => [n, rows.find((r) => r.name === n)?.enabled ?? true])) as Record<InterfaceName, boolean>;
+      },
+      request,
+    );
   }
 
   async listInterfaces(): Promise<{ items: PlatformInterfaceView[]; total: number }> {

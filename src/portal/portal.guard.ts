@@ -5,6 +5,7 @@ import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { DeclareAuthScheme } from '../core/http/auth-scheme';
 import { AcceptsBody } from '../core/http/content-type';
+import { requestContextOf } from '../core/http/request-context';
 
 /**
  * The card-holder portal's calls (decisions §14) are unsigned: the card key is the holder's proof.
@@ -19,7 +20,7 @@ export class PortalGuard implements CanActivate {
     const request = context.switchToHttp().getRequest();
     let program: ClientProgram;
     try {
-      program = await this.directory.byProgramId(String(request.body?.program_id ?? ''));
+      program = await this.directory.byProgramId(String(request.body?.program_id ?? ''), requestContextOf(request));
     } catch (error) {
       if (error instanceof ServiceError && error.code === ErrorCode.PROGRAM_NOT_FOUND) throw new ServiceError(ErrorCode.CARD_INVALID);
       throw error;

@@ -11,6 +11,7 @@ import { AppConfig } from '../config/app-config';
 import { Envelope } from '../core/envelope/envelope.decorator';
 import { ClientReply } from '../core/envelope/render';
 import { ErrorCode } from '../core/errors/error-code';
+import { ClientContext, RequestContext } from '../core/http/request-context';
 import { ApiAnswer, ApiFailures } from '../core/openapi/api-contract';
 import { clientFamilyFailures } from '../core/openapi/failure-sources';
 import { BearerToken, SessionBearer } from '../sessions/session-bearer';
@@ -86,7 +87,7 @@ export class SdkCardsController {
   @ApiOperation({ summary: 'Keep a card session alive', description: 'Re-checks the card; a card that no longer admits the device ends the session.' })
   @ApiAnswer(CardHeartbeat)
   @ApiFailures(ErrorCode.MACHINE_MISMATCH, ...clientFamilyFailures('sdk'))
-  async heartbeat(@BearerToken() token: string, @Body() body: HeartbeatDto): Promise<ClientReply> {
-    return { message: 'Heartbeat accepted', data: await this.cards.heartbeat(token, body.machine_id) };
+  async heartbeat(@BearerToken() token: string, @Body() body: HeartbeatDto, @ClientContext() request: RequestContext): Promise<ClientReply> {
+    return { message: 'Heartbeat accepted', data: await this.cards.heartbeat(token, body.machine_id, request) };
   }
 }

@@ -9,6 +9,7 @@ import { deviceRefusal } from '../cards/card-rule';
 import { formatLocalTime, unixSeconds } from '../common/time';
 import { AppConfig } from '../config/app-config';
 import { ErrorCode } from '../core/errors/error-code';
+import type { RequestContext } from '../core/http/request-context';
 import { ServiceError } from '../core/errors/service-error';
 import { LOCAL_TIME } from '../core/openapi/api-contract';
 import { OpenSession, SessionsService } from '../sessions/sessions.service';
@@ -86,10 +87,10 @@ export class SdkCardsService {
     };
   }
 
-  /** Renews a card session after re-checking the card; anything wrong with it ends the session. */
-  async heartbeat(token: string, machine: string): Promise<CardHeartbeat> {
-    const { session, card, program } = await this.sessions.resolve(token, 'card', machine, (id) => this.directory.byProjectId(id));
-    await this.gate.admit({ program, family: 'sdk' }, 'card_heartbeat');
+  /** Renews a card session after re-checking the card; anything wrong with it ends the session. `request`: the HTTP request's context. */
+  async heartbeat(token: string, machine: string, request?: RequestContext): Promise<CardHeartbeat> {
+    const { session, card, program } = await this.sessions.resolve(token, 'card', machine, (id) => this.directory.byProjectId(id, request));
+    await this.gate.admit({ program, family: 'sdk', context: request }, 'card_heartbeat');
     if (card === null || deviceRefusal(card, card.deviceBound) !== null) {
       await this.sessions.revoke(session.id);
       throw new ServiceError(ErrorCode.SESSION_INVALID);

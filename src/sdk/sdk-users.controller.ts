@@ -6,6 +6,7 @@ import { AppUsersService, RegisteredUser, SdkUserLogin, UserHeartbeat } from '..
 import { Envelope } from '../core/envelope/envelope.decorator';
 import { ClientReply } from '../core/envelope/render';
 import { ErrorCode } from '../core/errors/error-code';
+import { ClientContext, RequestContext } from '../core/http/request-context';
 import { ApiAnswer, ApiFailures } from '../core/openapi/api-contract';
 import { clientFamilyFailures } from '../core/openapi/failure-sources';
 import { BearerToken, SessionBearer } from '../sessions/session-bearer';
@@ -42,7 +43,7 @@ export class SdkUsersController {
   @ApiOperation({ summary: 'Keep a user session alive' })
   @ApiAnswer(UserHeartbeat)
   @ApiFailures(ErrorCode.MACHINE_MISMATCH, ...clientFamilyFailures('sdk'))
-  async heartbeat(@BearerToken() token: string, @Body() body: HeartbeatDto): Promise<ClientReply> {
-    return { message: 'Heartbeat accepted', data: await this.users.heartbeat(token, body.machine_id) };
+  async heartbeat(@BearerToken() token: string, @Body() body: HeartbeatDto, @ClientContext() request: RequestContext): Promise<ClientReply> {
+    return { message: 'Heartbeat accepted', data: await this.users.heartbeat(token, body.machine_id, request) };
   }
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { unixSeconds } from '../common/time';
 import { SecretBox } from '../core/crypto/secret-box';
 import { signAnswerWith } from '../core/http/answer-signing';
+import type { RequestContext } from '../core/http/request-context';
 import { privateKeyFromDer, responseSigningInput, signEd25519, SigningSecret } from './ed25519';
 import { ActiveSigningKey } from './signing-keys.service';
 
@@ -26,9 +27,10 @@ export class ResponseSigner {
 
   constructor(private readonly box: SecretBox) {}
 
-  signAnswer(responseSigning: boolean, key: ActiveSigningKey | null): void {
+  /** Marks the answer of the request `context` to be signed with `key` (when the program signs its answers). */
+  signAnswer(context: RequestContext | undefined, responseSigning: boolean, key: ActiveSigningKey | null): void {
     if (!responseSigning || !key) return;
-    signAnswerWith(async (answer) => {
+    signAnswerWith(context, async (answer) => {
       const timestamp = unixSeconds();
       const signature = signEd25519(this.privateKey(key), responseSigningInput({ ...answer, timestamp }));
       return {

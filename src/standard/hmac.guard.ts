@@ -11,6 +11,7 @@ import { DeclareAuthScheme } from '../core/http/auth-scheme';
 import { AcceptsBody } from '../core/http/content-type';
 import { SharedStore } from '../core/store/shared-store';
 import { HMAC_NONCE_PATTERN, SIGNATURE_HEADERS, SIGNATURE_WINDOW_SECONDS, signatureMatches } from './hmac-signature';
+import { requestContextOf } from '../core/http/request-context';
 
 /**
  * V3 and SDK authentication, in the order of decisions §3: content type (checked by the input
@@ -33,7 +34,7 @@ export class HmacGuard implements CanActivate {
     const body = (request.body ?? {}) as Record<string, unknown>;
     // `app` only inside `data` is APP_REQUIRED; `app` beside a `data` ciphertext is refused too.
     if (typeof body.app === 'string' && body.app.trim() && body.data !== undefined) throw new ServiceError(ErrorCode.CIPHERTEXT_NOT_ALLOWED);
-    const program = await this.directory.byAppField(body.app);
+    const program = await this.directory.byAppField(body.app, requestContextOf(request));
 
     const header = (name: string) => (typeof request.headers[name] === 'string' ? (request.headers[name] as string) : '');
     const timestamp = header(SIGNATURE_HEADERS.timestamp);

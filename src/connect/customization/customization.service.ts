@@ -15,6 +15,7 @@ import { PutCustomizationDto } from './customization.dto';
 import {
   CONNECT_FIELDS, customToken, fieldNameProblems, renderTemplate, templateProblems, TOKEN_PLACEHOLDERS, TokenValues, usesSecret,
 } from './customization-rules';
+import type { RequestContext } from '../../core/http/request-context';
 
 export type ClientCustomization = Pick<ConnectCustomization, 'fieldNames' | 'tokenAlgorithm' | 'tokenTemplate' | 'secretEnc'>;
 
@@ -49,11 +50,16 @@ export class CustomizationService {
   }
 
   /** The customization a Connect request applies, through the program cache (JSON-safe). */
-  clientCustomization(program: { id: string; programId: string }): Promise<ClientCustomization | null> {
-    return this.programCache.through(program.programId, 'connect-customization', async () => {
-      const row = await this.findFor(program.id);
-      return row && { fieldNames: row.fieldNames, tokenAlgorithm: row.tokenAlgorithm, tokenTemplate: row.tokenTemplate, secretEnc: row.secretEnc };
-    });
+  clientCustomization(program: { id: string; programId: string }, request?: RequestContext): Promise<ClientCustomization | null> {
+    return this.programCache.through(
+      program.programId,
+      'connect-customization',
+      async () => {
+        const row = await this.findFor(program.id);
+        return row && { fieldNames: row.fieldNames, tokenAlgorithm: row.tokenAlgorithm, tokenTemplate: row.tokenTemplate, secretEnc: row.secretEnc };
+      },
+      request,
+    );
   }
 
   /**

@@ -2,7 +2,7 @@ import type { Cache } from '@nestjs/cache-manager';
 import { createCache } from 'cache-manager';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppConfig } from '../../config/app-config';
-import { requestContextMiddleware } from '../http/request-context';
+import { RequestContext, requestContextMiddleware, requestContextOf } from '../http/request-context';
 import { MemoryStore } from '../store/memory-store';
 import { HotCache, PLATFORM_SCOPE } from './hot-cache';
 
@@ -29,13 +29,12 @@ function twoInstances(config = WITH_REDIS) {
   return { a: new HotCache(shared, store, config), b: new HotCache(shared, store, config), gets, shared };
 }
 
-/** Runs `fn` inside one request's context, as the request middleware does. */
-function inRequest<T>(fn: () => Promise<T>): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const res = { setHeader: () => undefined } as unknown as ServerResponse;
-    const req = { headers: {}, socket: { remoteAddress: '127.0.0.1' } } as unknown as IncomingMessage;
-    requestContextMiddleware()(req, res, () => void fn().then(resolve, reject));
-  });
+/** Runs `fn` with the context of one new request, as the request middleware makes it. */
+function inRequest<T>(fn: (request: RequestContext) => Promise<T>): Promise<T> {
+  const res = { setHeader: () => undefined } as unknown as ServerResponse;
+  const req = { headers: {}, socket: { remoteAddress: '127.0.0.1' } } as unknown as IncomingMessage;
+  requestContextMiddleware()(req, res, () => undefined);
+  return fn(requestContextOf(req));
 }
 
 describe('HotCache', () => {
@@ -76,15 +75,19 @@ describe('HotCache', () => {
 
   it('reads each scope generation once per request, whatever the number of keys', async () => {
     const { a, gets } = twoInstances();
-    await inRequest(async () => {
-      await a.through('s', 'one', async () => 1);
-      await a.through('s', 'two', async () => 2);
-      await a.through('t', 'three', async () => 3);
-      await a.through('s', 'one', async () => 1);
+    await inRequest(async (request) => {
+      await a.through('s', 'one', async () => 1, request);
+      await a.through('s', 'two', async () => 2, request);
+      await a.through('t', 'three', async () => 3, request);
+      await a.through('s', 'one', async () => 1, request);
     });
     expect(gets.count).toBe(2);
-    await inRequest(() => a.through('s', 'one', async () => 1));
+    await inRequest((request) => a.through('s', 'one', async () => 1, request));
     expect(gets.count).toBe(3);
+    // Outside a request, every read asks for the generation.
+    await a.through('s', 'one', async () => 1);
+    await a.through('s', 'one', async () => 1);
+    expect(gets.count).toBe(5);
   });
 
   it("reads the platform's generation with the first other scope of a request: one round trip for a client request", async () => {
@@ -92,18 +95,18 @@ describe('HotCache', () => {
     let interfaces = 'on';
     const program = async () => 'program';
     const platform = async () => interfaces;
-    await inRequest(async () => {
-      expect(await a.through('program:1', 'program', program)).toBe('program');
-      expect(await a.through(PLATFORM_SCOPE, 'interfaces', platform)).toBe('on');
+    await inRequest(async (request) => {
+      expect(await a.through('program:1', 'program', program, request)).toBe('program');
+      expect(await a.through(PLATFORM_SCOPE, 'interfaces', platform, request)).toBe('on');
     });
     expect(gets.keys).toEqual([['cache:generation:program:1', 'cache:generation:platform']]);
 
     // A platform change made through the other instance is seen by the next request all the same.
     interfaces = 'off';
     await b.invalidate(PLATFORM_SCOPE);
-    await inRequest(async () => {
-      await a.through('program:1', 'program', program);
-      expect(await a.through(PLATFORM_SCOPE, 'interfaces', platform)).toBe('off');
+    await inRequest(async (request) => {
+      await a.through('program:1', 'program', program, request);
+      expect(await a.through(PLATFORM_SCOPE, 'interfaces', platform, request)).toBe('off');
     });
     expect(gets.count).toBe(2);
   });

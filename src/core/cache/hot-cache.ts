@@ -1,7 +1,7 @@
 import { CACHE_MANAGER, Cache } from '@nestjs/cache-manager';
 import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
-import { perRequest } from '../http/request-context';
+import { perRequest, RequestContext } from '../http/request-context';
 import { SharedStore } from '../store/shared-store';
 
 /** A safety net only: every write that changes cached data moves the generation at once. */
@@ -45,8 +45,9 @@ export class HotCache {
     this.shared = config.REDIS_URL ? cache : null;
   }
 
-  async through<T>(scope: string, name: string, load: () => Promise<T>): Promise<T> {
-    const generation = await this.generation(scope);
+  /** `request`: the HTTP request reading it (its generations are read once); none outside a request. */
+  async through<T>(scope: string, name: string, load: () => Promise<T>, request?: RequestContext): Promise<T> {
+    const generation = await this.generation(scope, request);
     const key = `${scope}:${name}`;
     const now = Date.now();
     const hit = this.local.get(key);
@@ -72,8 +73,8 @@ export class HotCache {
    * other scope (one MGET): every client request reads a program's settings and then the platform's
    * (the interface gate), which were two round trips to Redis.
    */
-  private generation(scope: string): Promise<string> {
-    const read = perRequest(GENERATIONS_OF_REQUEST, () => new Map<string, Promise<string>>());
+  private generation(scope: string, request: RequestContext | undefined): Promise<string> {
+    const read = perRequest(request, GENERATIONS_OF_REQUEST, () => new Map<string, Promise<string>>());
     const known = read.get(scope);
     if (known) return known;
     const scopes = scope !== PLATFORM_SCOPE && !read.has(PLATFORM_SCOPE) ? [scope, PLATFORM_SCOPE] : [scope];

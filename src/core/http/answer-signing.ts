@@ -1,5 +1,5 @@
 import { pathOf } from '../envelope/family';
-import { requestContextOf } from './request-context';
+import { RequestContext, requestContextOf } from './request-context';
 
 export interface AnswerToSign {
   method: string;
@@ -18,13 +18,12 @@ const SIGNER = Symbol.for('cardkey.answerSigner');
 type Signable = { [SIGNER]?: AnswerSigner };
 
 /**
- * Marks the current request's answer to be signed, whatever it turns out to be (refusals too):
- * called once the client program is known. The adapter hook (src/bootstrap/create-app.ts) signs
- * the body after serialisation, the only place where its exact bytes exist.
+ * Marks a request's answer to be signed, whatever it turns out to be (refusals too): called once
+ * the client program is known. The adapter hook (src/bootstrap/create-app.ts) signs the body after
+ * serialisation, the only place where its exact bytes exist. Outside a request, nothing to mark.
  */
-export function signAnswerWith(signer: AnswerSigner): void {
-  const context = requestContextOf(undefined) as Signable;
-  context[SIGNER] = signer;
+export function signAnswerWith(context: RequestContext | undefined, signer: AnswerSigner): void {
+  if (context) (context as Signable)[SIGNER] = signer;
 }
 
 interface AnyRequest {

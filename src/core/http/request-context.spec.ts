@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { chooseRequestId, currentRequestId, requestContextMiddleware, requestContextOf, requestIdOf } from './request-context';
+import { chooseRequestId, onFault, perRequest, requestContextMiddleware, requestContextOf, requestIdOf, undoAfterFault } from './request-context';
 
 const GENERATED = /^[0-9a-f]{32}$/;
 
@@ -50,40 +50,22 @@ describe('chooseRequestId', () => {
 });
 
 describe('requestContextMiddleware', () => {
-  it('echoes a valid incoming id in X-Request-Id and exposes it inside next()', () => {
+  it('echoes a valid incoming id in X-Request-Id, keeps it on the request, then calls next()', () => {
     const { req, res, setHeader } = fakeExchange({ 'x-request-id': 'client-req-0001' });
-    let seen: string | undefined;
-    requestContextMiddleware()(req, res, () => {
-      seen = currentRequestId();
-    });
+    const next = jest.fn();
+    requestContextMiddleware()(req, res, next);
+    expect(next).toHaveBeenCalledTimes(1);
     expect(setHeader).toHaveBeenCalledWith('X-Request-Id', 'client-req-0001');
-    expect(seen).toBe('client-req-0001');
     expect(requestIdOf(req)).toBe('client-req-0001');
   });
 
   it('generates an id for a bad incoming one and uses the same id everywhere', () => {
     const { req, res, setHeader } = fakeExchange({ 'x-request-id': 'x' });
-    let seen: string | undefined;
-    requestContextMiddleware()(req, res, () => {
-      seen = currentRequestId();
-    });
-    expect(seen).toMatch(GENERATED);
-    expect(setHeader).toHaveBeenCalledWith('X-Request-Id', seen);
-    expect(requestIdOf(req)).toBe(seen);
-    expect(requestIdOf({ raw: req })).toBe(seen);
-  });
-
-  it('keeps the id visible across awaits inside next()', async () => {
-    const { req, res } = fakeExchange({ 'x-request-id': 'async-req-0001' });
-    const seen = await new Promise<string | undefined>((resolve) =>
-      requestContextMiddleware()(req, res, () => {
-        void (async () => {
-          await new Promise((r) => setTimeout(r, 1));
-          resolve(currentRequestId());
-        })();
-      }),
-    );
-    expect(seen).toBe('async-req-0001');
+    requestContextMiddleware()(req, res, () => undefined);
+    const id = requestIdOf(req);
+    expect(id).toMatch(GENERATED);
+    expect(setHeader).toHaveBeenCalledWith('X-Request-Id', id);
+    expect(requestIdOf({ raw: req })).toBe(id);
   });
 
   it('settles the client address, believing X-Forwarded-For only from a trusted proxy', () => {
@@ -97,15 +79,43 @@ describe('requestContextMiddleware', () => {
     expect(requestContextOf(direct).clientIp).toBe('203.0.113.7');
   });
 
-  it('keeps concurrent requests apart and leaks nothing outside next()', () => {
+  it('keeps concurrent requests apart: each has its own context', () => {
     const a = fakeExchange({ 'x-request-id': 'request-aaaa' });
     const b = fakeExchange({ 'x-request-id': 'request-bbbb' });
-    const seen: Array<string | undefined> = [];
     requestContextMiddleware()(a.req, a.res, () => {
-      requestContextMiddleware()(b.req, b.res, () => seen.push(currentRequestId()));
-      seen.push(currentRequestId());
+      requestContextMiddleware()(b.req, b.res, () => undefined);
     });
-    expect(seen).toEqual(['request-bbbb', 'request-aaaa']);
-    expect(currentRequestId()).toBeUndefined();
+    expect([requestIdOf(a.req), requestIdOf(b.req)]).toEqual(['request-aaaa', 'request-bbbb']);
+    expect(requestContextOf(a.req)).not.toBe(requestContextOf(b.req));
+  });
+});
+
+describe('per-request state', () => {
+  const contextOf = (id: string) => {
+    const { req, res } = fakeExchange({ 'x-request-id': id });
+    requestContextMiddleware()(req, res, () => undefined);
+    return { req, context: requestContextOf(req) };
+  };
+
+  it('perRequest makes a value once per request, and anew outside one', () => {
+    const key = Symbol('test value');
+    const a = contextOf('request-aaaa').context;
+    const b = contextOf('request-bbbb').context;
+    let made = 0;
+    const make = () => ++made;
+    expect([perRequest(a, key, make), perRequest(a, key, make), perRequest(b, key, make)]).toEqual([1, 1, 2]);
+    expect([perRequest(undefined, key, make), perRequest(undefined, key, make)]).toEqual([3, 4]);
+  });
+
+  it('undoes what a request registered on a fault, once, and nothing of another request', async () => {
+    const a = contextOf('request-aaaa');
+    const b = contextOf('request-bbbb');
+    const undone: string[] = [];
+    onFault(a.context, async () => void undone.push('a'));
+    onFault(b.context, async () => void undone.push('b'));
+    onFault(undefined, async () => void undone.push('outside'));
+    await undoAfterFault(a.req);
+    await undoAfterFault(a.req);
+    expect(undone).toEqual(['a']);
   });
 });

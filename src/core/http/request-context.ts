@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
@@ -25,7 +24,6 @@ export interface RequestContext {
   responseRenames?: Readonly<Record<string, string>>;
 }
 
-const storage = new AsyncLocalStorage<RequestContext>();
 const VALID_INCOMING_ID = /^[A-Za-z0-9_.:-]{8,64}$/;
 const CONTEXT_KEY = Symbol.for('cardkey.requestContext');
 
@@ -41,21 +39,24 @@ export function chooseRequestId(incoming: unknown): string {
 
 /**
  * Plain Node middleware (works under Express and Fastify): picks the request id, echoes it in the
- * X-Request-Id header, settles the client address and makes both visible to every log line.
+ * X-Request-Id header, settles the client address, and keeps them on the request (`requestContextOf`).
+ * The context travels explicitly (on the request, in a `ClientCall`), not through an
+ * AsyncLocalStorage: on Node 20 one of those turns on promise hooks for every promise of the
+ * process, which cost a fifth of the service's CPU per heartbeat (docs/performance.md).
  */
 export function requestContextMiddleware(trustedProxies: ReadonlySet<string> = new Set()) {
   return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
     const context: RequestContext = { requestId: chooseRequestId(req.headers['x-request-id']), clientIp: clientIpOf(req, trustedProxies) };
     (req as unknown as WithContext)[CONTEXT_KEY] = context;
     res.setHeader('X-Request-Id', context.requestId);
-    storage.run(context, next);
+    next();
   };
 }
 
 /** The context of an adapter request (Express req, Fastify request or raw IncomingMessage). */
 export function requestContextOf(req: unknown): RequestContext {
   const r = req as WithContext | undefined;
-  return r?.[CONTEXT_KEY] ?? r?.raw?.[CONTEXT_KEY] ?? storage.getStore() ?? { requestId: chooseRequestId(undefined), clientIp: '' };
+  return r?.[CONTEXT_KEY] ?? r?.raw?.[CONTEXT_KEY] ?? { requestId: chooseRequestId(undefined), clientIp: '' };
 }
 
 /** The request id and client address of the current request, as a handler parameter. */
@@ -64,10 +65,6 @@ export const ClientContext = createParamDecorator((_: unknown, ctx: ExecutionCon
 /** The request id of an adapter request (Express req, Fastify request or raw IncomingMessage). */
 export function requestIdOf(req: unknown): string {
   return requestContextOf(req).requestId;
-}
-
-export function currentRequestId(): string | undefined {
-  return storage.getStore()?.requestId;
 }
 
 /**
@@ -81,18 +78,17 @@ export function recordAnswer(req: unknown, code: number | undefined, failed: boo
   context.failed = failed;
 }
 
-/** Marks the current request as a card login attempt of `family` (the card-login rule calls it). */
-export function recordCardLogin(family: string): void {
-  const context = storage.getStore();
+/** Marks a request as a card login attempt of `family` (the card-login rule calls it; nothing outside a request). */
+export function recordCardLogin(context: RequestContext | undefined, family: string): void {
   if (context) context.cardLoginFamily = family;
 }
 
 /**
- * Registers work to undo when the current request ends in a platform fault (SYSTEM_ERROR): a quota
- * unit is spent only by a request that was answered. The envelope around each handler runs them.
+ * Registers work to undo when a request ends in a platform fault (SYSTEM_ERROR): a quota unit is
+ * spent only by a request that was answered. The envelope around each handler runs them. Outside a
+ * request (no context) there is nobody to answer, and nothing to register.
  */
-export function onFault(undo: () => Promise<void>): void {
-  const context = storage.getStore();
+export function onFault(context: RequestContext | undefined, undo: () => Promise<void>): void {
   if (context) (context.undoOnFault ??= []).push(undo);
 }
 
@@ -106,10 +102,9 @@ export async function undoAfterFault(req: unknown): Promise<void> {
 
 /**
  * `make()` once per request under `key` (its first result is shared by the rest of the request),
- * or on every call outside a request.
+ * or on every call outside a request (no context).
  */
-export function perRequest<T>(key: symbol, make: () => T): T {
-  const context = storage.getStore();
+export function perRequest<T>(context: RequestContext | undefined, key: symbol, make: () => T): T {
   if (!context) return make();
   context.memo ??= new Map();
   if (!context.memo.has(key)) context.memo.set(key, make());

@@ -1,5 +1,4 @@
 import { LoggerService } from '@nestjs/common';
-import { currentRequestId } from '../http/request-context';
 import { stdoutBatcher } from './line-batcher';
 
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40 } as const;
@@ -12,8 +11,9 @@ export type LogLevel = keyof typeof LEVELS;
 export const FRAMEWORK_START_CONTEXTS: ReadonlySet<string> = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication']);
 
 /**
- * One JSON object per line with the request id of the current request. Callers pass messages and
- * safe fields only: request bodies, passwords, tokens and secrets are never handed to the logger.
+ * One JSON object per line. A line about a request carries its `request_id` among the fields its
+ * caller passes (the access log, the fault log). Callers pass messages and safe fields only: request
+ * bodies, passwords, tokens and secrets are never handed to the logger.
  */
 export class JsonLogger implements LoggerService {
   private readonly write: (line: string) => void;
@@ -49,8 +49,7 @@ export class JsonLogger implements LoggerService {
   /** Structured entry: `fields` are merged into the line. `batched`: the access log only (see writeBatched). */
   entry(level: LogLevel, msg: string, fields: Record<string, unknown> = {}, batched = false): void {
     if (LEVELS[level] < LEVELS[this.minimum]) return;
-    const requestId = currentRequestId();
-    const line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...(requestId ? { request_id: requestId } : {}), ...fields });
+    const line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields });
     if (batched) this.writeBatched(line);
     else this.write(line);
   }

@@ -41,7 +41,7 @@ export class LegacyInfoService {
   /** This program's newest enabled announcement ('' if none); never a platform announcement. */
   async announcement(call: ClientCall): Promise<ClientReply> {
     await this.gate.admit(call, 'announcement');
-    return { message: 'ok', data: { announcement: await this.announcements.clientText(call.program.project) } satisfies LegacyAnnouncement };
+    return { message: 'ok', data: { announcement: await this.announcements.clientText(call.program.project, call.context) } satisfies LegacyAnnouncement };
   }
 
   /**
@@ -82,8 +82,8 @@ export class LegacyInfoService {
     const { project } = program;
     const [row, latestVersion, announcement] = await Promise.all([
       this.projects.findOne({ where: { id: project.id }, select: { id: true, name: true } }),
-      this.gate.isAuthorized(program, 'version_check').then(async (ok) => (ok ? (await this.versions.check(project.id, LOWEST_VERSION)).latest_version : null)),
-      this.gate.isAuthorized(program, 'announcement').then((ok) => (ok ? this.announcements.clientText(project) : '')),
+      this.gate.isAuthorized(program, 'version_check', call.context).then(async (ok) => (ok ? (await this.versions.check(project.id, LOWEST_VERSION)).latest_version : null)),
+      this.gate.isAuthorized(program, 'announcement', call.context).then((ok) => (ok ? this.announcements.clientText(project, call.context) : '')),
     ]);
     if (!row) throw new ServiceError(ErrorCode.PROGRAM_NOT_FOUND);
     return {

@@ -32,9 +32,9 @@ export class VerifyService {
   ) {}
 
   /** The checks, in the spec's order; each refusal has its catalog code and counts nothing. */
-  async verify({ program, ip: clientIp }: ClientCall, input: VerifyDto): Promise<ClientReply> {
+  async verify({ program, ip: clientIp, context }: ClientCall, input: VerifyDto): Promise<ClientReply> {
     const { project } = program;
-    if (!(await this.platform.interfaceStatus()).licence_verify) throw new ServiceError(ErrorCode.INTERFACE_DISABLED);
+    if (!(await this.platform.interfaceStatus(context)).licence_verify) throw new ServiceError(ErrorCode.INTERFACE_DISABLED);
     if (project.status !== 'active') throw new ServiceError(ErrorCode.PROGRAM_DISABLED);
     if (program.authorStatus !== 'active') throw new ServiceError(ErrorCode.AUTHOR_DISABLED);
     if (!project.licenceVerify) {
@@ -61,7 +61,7 @@ export class VerifyService {
     }
 
     // Metering off stops counting (and so enforcing) the quotas; every check above still applies.
-    if ((await this.platform.getSettings()).legacy_metering_enabled) {
+    if ((await this.platform.getSettings(context)).legacy_metering_enabled) {
       if (!(await this.quotas.consume(await this.authorOf(project.id)))) throw new ServiceError(ErrorCode.QUOTA_EXCEEDED);
     }
 
