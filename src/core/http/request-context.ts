@@ -42,7 +42,7 @@ export function chooseRequestId(incoming: unknown): string {
  * X-Request-Id header, settles the client address, and keeps them on the request (`requestContextOf`).
  * The context travels explicitly (on the request, in a `ClientCall`), not through an
  * AsyncLocalStorage: on Node 20 one of those turns on promise hooks for every promise of the
- * process, which cost a fifth of the service's CPU per heartbeat (docs/performance.md).
+ * process, 6.8 % of a Fastify login's CPU in the hooks alone (docs/performance.md, sixth part).
  */
 export function requestContextMiddleware(trustedProxies: ReadonlySet<string> = new Set()) {
   return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
