@@ -61,9 +61,10 @@ export function codeVersion(): string {
 
 export function commandLine(ctx: BenchContext, command = 'npm run bench'): string {
   const vars: string[] = [];
-  if (ctx.pg) vars.push('DATABASE_URL=postgres://…');
+  // From the run's settings, not its open connection: scale mode closes that one before it reports.
+  if (ctx.databaseUrl) vars.push('DATABASE_URL=postgres://…');
   if (process.env.REDIS_URL) vars.push('REDIS_URL=redis://…');
-  if (ctx.pg) vars.push('APP_ENCRYPTION_KEY=<64 hex>');
+  if (ctx.databaseUrl) vars.push('APP_ENCRYPTION_KEY=<64 hex>');
   for (const name of ['BENCH_DURATION', 'BENCH_WARMUP', 'BENCH_CONNECTIONS', 'BENCH_ADAPTERS', 'BENCH_SCENARIOS', 'BENCH_WORKERS', 'BENCH_SCALE_CARDS', 'BENCH_SCALE_LOG_ROWS']) {
     if (process.env[name]) vars.push(`${name}=${process.env[name]}`);
   }
