@@ -9,7 +9,8 @@ import { cardRepos, insertCard } from './support/cards';
 import { itInOneWindow } from './support/failure-window';
 import { connectLogin, logRowsOf, openConnectInEveryMode } from './support/connect';
 import { signedPost } from './support/signing';
-import { CARD_HEARTBEAT, CODES, SDK_LOGIN, V3_LOGIN } from './support/standard';
+import { SessionsService } from '../src/sessions/sessions.service';
+import { CARD_HEARTBEAT, cardHeartbeat, CODES, SDK_LOGIN, V3_LOGIN } from './support/standard';
 import { ADMIN_PASSWORD, startTestApp, TestApp, unique, uniqueAddress } from './support/test-app';
 
 type Project = Awaited<ReturnType<AdminClient['createProject']>>;
@@ -231,6 +232,26 @@ describe('hardening (e2e)', () => {
       const ok = await connectLogin(t, project.program_id, { user_key: card.code, serial: 'fault-dev' }).expect(200);
       expect(ok.body.status).toBe(true);
       expect(await quotaUsed(project)).toBe(before + 1);
+    });
+
+    it('gives the card heartbeat its quota unit back when the database fails the renewal', async () => {
+      await admin.put(`/admin/v1/projects/${project.id}/interfaces/card_heartbeat`, { authorized: true, daily_quota: 1000 }).expect(200);
+      const card = await insertCard(t, project.id);
+      const login = await signedPost(t, SDK_LOGIN, { app: project.program_id, card_key: card.code, machine_id: 'beat-dev' }, 'json', project.api_secret);
+      expect(login.body.success).toBe(true);
+      const token: string = login.body.data.session_token;
+      const before = await quotaUsed(project, 'card_heartbeat');
+      const spy = jest.spyOn(t.app.get(SessionsService), 'renew').mockRejectedValueOnce(new Error('connection lost'));
+      try {
+        const res = await cardHeartbeat(t, token, 'beat-dev');
+        expect(res.status).toBe(500);
+        expect(res.body).toMatchObject({ success: false, code: CODES.SYSTEM_ERROR, error_id: expect.any(String) });
+      } finally {
+        spy.mockRestore();
+      }
+      expect(await quotaUsed(project, 'card_heartbeat')).toBe(before);
+      expect((await cardHeartbeat(t, token, 'beat-dev').expect(200)).body.success).toBe(true);
+      expect(await quotaUsed(project, 'card_heartbeat')).toBe(before + 1);
     });
   });
 });
