@@ -1,0 +1,60 @@
+import { generateKeyPairSync, verify } from 'node:crypto';
+import type { Worker } from 'node:worker_threads';
+import { privateKeyFromDer, signEd25519, SigningSecret } from './ed25519';
+import { SigningThread } from './signing-thread';
+
+function keyPair(): { secret: SigningSecret; publicKey: ReturnType<typeof generateKeyPairSync>['publicKey'] } {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const der = privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64');
+  return { secret: privateKeyFromDer(der), publicKey };
+}
+
+/** Inputs of different sizes, from a single byte to more than Node's 8 KiB buffer pool. */
+const inputs = [1, 40, 300, 9000].map((size, index) => Buffer.alloc(size, 97 + index));
+
+describe('SigningThread', () => {
+  let thread: SigningThread;
+  beforeEach(() => (thread = new SigningThread()));
+  afterEach(() => thread.close());
+
+  it('signs a batch of inputs under two keys, each answer with its own key and input', async () => {
+    const [a, b] = [keyPair(), keyPair()];
+    const asked = inputs.flatMap((input) => [
+      { pair: a, input },
+      { pair: b, input },
+    ]);
+    const signatures = await Promise.all(asked.map(({ pair, input }) => thread.sign(pair.secret, input)));
+    asked.forEach(({ pair, input }, index) => {
+      expect(verify(null, input, pair.publicKey, Buffer.from(signatures[index], 'base64url'))).toBe(true);
+      expect(signatures[index]).toBe(signEd25519(pair.secret, input)); // Ed25519 is deterministic
+    });
+  });
+
+  it('signs batch after batch on one thread', async () => {
+    const { secret, publicKey } = keyPair();
+    for (const input of inputs) {
+      const signature = await thread.sign(secret, input);
+      expect(verify(null, input, publicKey, Buffer.from(signature, 'base64url'))).toBe(true);
+    }
+  });
+
+  it('still answers when its thread dies with batches under way, and starts a new thread for the next', async () => {
+    const { secret, publicKey } = keyPair();
+    await thread.sign(secret, inputs[0]);
+    const pending = inputs.map((input) => thread.sign(secret, input));
+    // Queued after the thread's own turn: the batch has just been posted, its answer not yet read.
+    await new Promise((resolve) => setImmediate(() => resolve((thread as unknown as { worker: Worker }).worker.terminate())));
+    const signatures = await Promise.all(pending);
+    inputs.forEach((input, index) => expect(verify(null, input, publicKey, Buffer.from(signatures[index], 'base64url'))).toBe(true));
+    expect(await thread.sign(secret, inputs[1])).toBe(signEd25519(secret, inputs[1]));
+    expect((thread as unknown as { worker?: Worker }).worker).toBeDefined(); // signed on a new thread
+  });
+
+  it('answers what is under way when it is closed', async () => {
+    const { secret } = keyPair();
+    const pending = thread.sign(secret, inputs[2]);
+    await new Promise((resolve) => setImmediate(resolve));
+    thread.close();
+    expect(await pending).toBe(signEd25519(secret, inputs[2]));
+  });
+});
