@@ -16,6 +16,7 @@ import { chooseRequestId, requestContextMiddleware } from '../core/http/request-
 import { JsonLogger } from '../core/logging/json-logger';
 import { buildOpenApiDocument } from '../core/openapi/openapi-document';
 import { markRoutePattern } from '../core/http/finished-request';
+import { applySecurityHeaders, helmetHeaders } from '../core/http/security-headers';
 import { RequestObserver } from '../core/http/request-observer';
 import { defaultConsoleDir, loadConsoleFiles } from '../console/console-files';
 import { rememberValidationRules } from '../core/http/validation-rules-cache';
@@ -106,7 +107,11 @@ export async function createApp(config: AppConfig, logger = new JsonLogger(confi
       }
       return payload;
     });
-    await instance.register((await import('@fastify/helmet')).default, { contentSecurityPolicy: false });
+    const securityHeaders = await helmetHeaders();
+    instance.getHttpAdapter().getInstance().addHook('onRequest', (_request, reply, done) => {
+      applySecurityHeaders(securityHeaders, reply.raw);
+      done();
+    });
     // File uploads read multipart themselves from the raw Node stream (src/files/multipart-upload.ts),
     // as on Express, whose body parsers leave it unread: this parser only lets such requests through.
     const server = app.getHttpAdapter().getInstance() as {
@@ -118,8 +123,11 @@ export async function createApp(config: AppConfig, logger = new JsonLogger(confi
     server.addContentTypeParser('*', (_req, _payload, done) => done(null));
   } else {
     app.use(signAnswersOnEnd);
-    const { default: helmet } = await import('helmet');
-    app.use(helmet({ contentSecurityPolicy: false }));
+    const securityHeaders = await helmetHeaders();
+    app.use((_req: IncomingMessage, res: ServerResponse, next: () => void) => {
+      applySecurityHeaders(securityHeaders, res);
+      next();
+    });
     const express = app as unknown as { useBodyParser: (type: string, opts: object) => void; set: (k: string, v: unknown) => void };
     express.useBodyParser('json', { limit: BODY_LIMIT_BYTES });
     express.useBodyParser('urlencoded', { limit: BODY_LIMIT_BYTES, extended: true });

@@ -1,0 +1,33 @@
+import type { ServerResponse } from 'node:http';
+
+/** What helmet does to every answer: headers it sets, and headers it removes (X-Powered-By). */
+export interface SecurityHeaders {
+  set: ReadonlyArray<readonly [string, string]>;
+  remove: readonly string[];
+}
+
+/**
+ * helmet's headers (its defaults, without the Content-Security-Policy, which the console sets for
+ * its own pages), worked out once by running helmet against a recording response. Without a CSP
+ * they depend on nothing in the request, so every answer gets the same ones. Running helmet per
+ * request cost a Fastify heartbeat 4 % of its CPU: @fastify/helmet builds the middleware anew for
+ * every request, in two hooks, one of them async (docs/performance.md).
+ */
+export async function helmetHeaders(): Promise<SecurityHeaders> {
+  const { default: helmet } = await import('helmet');
+  const set: Array<[string, string]> = [];
+  const remove: string[] = [];
+  const recorder = {
+    setHeader: (name: string, value: unknown) => set.push([name, String(value)]),
+    removeHeader: (name: string) => remove.push(name),
+  };
+  await new Promise<void>((resolve, reject) =>
+    helmet({ contentSecurityPolicy: false })({} as never, recorder as never, (error?: unknown) => (error ? reject(error) : resolve())),
+  );
+  return { set, remove };
+}
+
+export function applySecurityHeaders(headers: SecurityHeaders, res: ServerResponse): void {
+  for (const name of headers.remove) res.removeHeader(name);
+  for (const [name, value] of headers.set) res.setHeader(name, value);
+}
