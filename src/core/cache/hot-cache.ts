@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { perRequest, RequestContext } from '../http/request-context';
 import { SharedStore } from '../store/shared-store';
+import { TurnReads } from '../store/turn-reads';
 
 /** A safety net only: every write that changes cached data moves the generation at once. */
 const TTL_MS = 10_000;
@@ -36,6 +37,7 @@ export class HotCache {
    * whose entries of old generations would only be dropped when read, that is never.
    */
   private readonly shared: Cache | null;
+  private readonly generations: TurnReads;
 
   constructor(
     @Inject(CACHE_MANAGER) cache: Cache,
@@ -43,6 +45,7 @@ export class HotCache {
     config: AppConfig,
   ) {
     this.shared = config.REDIS_URL ? cache : null;
+    this.generations = new TurnReads(store);
   }
 
   /** `request`: the HTTP request reading it (its generations are read once); none outside a request. */
@@ -70,17 +73,17 @@ export class HotCache {
 
   /**
    * A scope's generation, read once per request. The platform scope is read along with the first
-   * other scope (one MGET): every client request reads a program's settings and then the platform's
-   * (the interface gate), which were two round trips to Redis.
+   * other scope: every client request reads a program's settings and then the platform's (the
+   * interface gate), which were two round trips to Redis. The generations asked for by all the
+   * requests of one turn of the event loop go in one MGET (TurnReads).
    */
   private generation(scope: string, request: RequestContext | undefined): Promise<string> {
     const read = perRequest(request, GENERATIONS_OF_REQUEST, () => new Map<string, Promise<string>>());
     const known = read.get(scope);
     if (known) return known;
     const scopes = scope !== PLATFORM_SCOPE && !read.has(PLATFORM_SCOPE) ? [scope, PLATFORM_SCOPE] : [scope];
-    const values = this.store.getMany(scopes.map(generationKey));
-    for (const [i, each] of scopes.entries()) {
-      const generation = values.then((all) => all[i] ?? '0');
+    for (const each of scopes) {
+      const generation = this.generations.get(generationKey(each)).then((value) => value ?? '0');
       // A store fault reaches whoever awaits the generation; one read ahead that nobody awaits
       // (the request ended first) must not become an unhandled rejection.
       generation.catch(() => undefined);
