@@ -50,11 +50,24 @@ describe('SigningThread', () => {
     expect((thread as unknown as { worker?: Worker }).worker).toBeDefined(); // signed on a new thread
   });
 
-  it('answers what is under way when it is closed', async () => {
+  it('sends what is asked for while a batch is under way once that batch is back', async () => {
+    const { secret } = keyPair();
+    const first = thread.sign(secret, inputs[0]);
+    await new Promise((resolve) => setImmediate(resolve)); // the first batch is under way
+    const behind = [thread.sign(secret, inputs[1]), thread.sign(secret, inputs[2])];
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await first).toBe(signEd25519(secret, inputs[0]));
+    expect(await Promise.all(behind)).toEqual([signEd25519(secret, inputs[1]), signEd25519(secret, inputs[2])]);
+  });
+
+  it('answers what is under way, and what waits behind it, when it is closed', async () => {
     const { secret } = keyPair();
     const pending = thread.sign(secret, inputs[2]);
     await new Promise((resolve) => setImmediate(resolve));
+    const behind = thread.sign(secret, inputs[3]);
     thread.close();
     expect(await pending).toBe(signEd25519(secret, inputs[2]));
+    expect(await behind).toBe(signEd25519(secret, inputs[3]));
+    expect(await thread.sign(secret, inputs[0])).toBe(signEd25519(secret, inputs[0])); // after close, on the loop
   });
 });

@@ -41,8 +41,9 @@ parentPort.on('message', ({ id, keys, layout, inputs }) => {
 `;
 
 /**
- * Ed25519 signatures computed on a thread of their own, in batches: the signatures asked for in
- * one turn of the event loop go over in one message and come back in one. A signature is the
+ * Ed25519 signatures computed on a thread of their own, in batches: one batch at a time is under
+ * way, and the signatures asked for meanwhile (or, when the thread is idle, in one turn of the event
+ * loop) go over in one message and come back in one. A signature is the
  * largest single cost of a signed client answer (about a sixth of a Fastify heartbeat's CPU); here
  * the event loop only hands it over, and the thread uses CPU the loop leaves idle. One message per
  * batch rather than per signature is what makes this pay (a thread-pool call per signature cost
@@ -62,7 +63,7 @@ export class SigningThread {
     if (this.closed) return Promise.resolve(signEd25519(key, data));
     return new Promise((resolve) => {
       this.queue.push({ key, data, resolve });
-      if (this.scheduled) return;
+      if (this.scheduled || this.inFlight.size > 0) return; // the answer of the batch under way sends this one
       this.scheduled = true;
       setImmediate(this.send);
     });
@@ -76,13 +77,14 @@ export class SigningThread {
     this.closed = true;
     const worker = this.worker;
     this.worker = undefined;
-    this.signHere([...this.inFlight.values()].flat());
+    this.signHere([...this.inFlight.values()].flat(), this.queue.splice(0));
     this.inFlight.clear();
     void worker?.terminate();
   }
 
   private readonly send = (): void => {
     this.scheduled = false;
+    if (this.queue.length === 0) return;
     const batch = this.queue;
     this.queue = [];
     if (this.closed) return this.signHere(batch);
@@ -103,9 +105,10 @@ export class SigningThread {
       const batch = this.inFlight.get(id);
       if (!batch) return;
       this.inFlight.delete(id);
-      if (this.inFlight.size === 0) worker.unref();
       const bytes = Buffer.from(signatures);
       batch.forEach((pending, index) => pending.resolve(bytes.toString('base64url', index * 64, index * 64 + 64)));
+      if (this.queue.length > 0) this.send();
+      else worker.unref();
     });
     const failed = (): void => {
       if (this.worker !== worker) return;
@@ -115,6 +118,7 @@ export class SigningThread {
       const lost = [...this.inFlight.values()].flat();
       this.inFlight.clear();
       this.signHere(lost);
+      if (this.queue.length > 0) this.send(); // what waited for the lost batch
     };
     worker.on('error', failed);
     worker.on('exit', failed);
@@ -123,8 +127,8 @@ export class SigningThread {
     return worker;
   }
 
-  private signHere(batch: Pending[]): void {
-    for (const pending of batch) pending.resolve(signEd25519(pending.key, pending.data));
+  private signHere(...batches: Pending[][]): void {
+    for (const pending of batches.flat()) pending.resolve(signEd25519(pending.key, pending.data));
   }
 }
 
