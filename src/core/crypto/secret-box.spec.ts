@@ -51,6 +51,14 @@ describe('SecretBox', () => {
     expect(() => box.decrypt(tamper(box.encrypt('hello world'), 2, (b) => b.subarray(0, 4)))).toThrow();
   });
 
+  it('opens a stored secret again the same, and still refuses a tampered copy of one it opened', () => {
+    const stored = box.encrypt('opened before');
+    expect(box.decrypt(stored)).toBe('opened before');
+    expect(box.decrypt(stored)).toBe('opened before');
+    expect(() => box.decrypt(tamper(stored, 3, flipFirstBit))).toThrow();
+    expect(() => new SecretBox(randomBytes(32)).decrypt(stored)).toThrow(); // another key opens nothing
+  });
+
   it('throws with the wrong key', () => {
     expect(() => new SecretBox(randomBytes(32)).decrypt(box.encrypt('hello'))).toThrow();
   });
