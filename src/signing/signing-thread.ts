@@ -57,13 +57,14 @@ export class SigningThread {
   private scheduled = false;
   private nextId = 0;
   private closed = false;
-  private readonly inFlight = new Map<number, Pending[]>();
+  /** The one batch the thread is signing, by its message id. */
+  private underWay: { id: number; batch: Pending[] } | null = null;
 
   sign(key: SigningSecret, data: Buffer): Promise<string> {
     if (this.closed) return Promise.resolve(signEd25519(key, data));
     return new Promise((resolve) => {
       this.queue.push({ key, data, resolve });
-      if (this.scheduled || this.inFlight.size > 0) return; // the answer of the batch under way sends this one
+      if (this.scheduled || this.underWay) return; // the answer of the batch under way sends this one
       this.scheduled = true;
       setImmediate(this.send);
     });
@@ -77,8 +78,7 @@ export class SigningThread {
     this.closed = true;
     const worker = this.worker;
     this.worker = undefined;
-    this.signHere([...this.inFlight.values()].flat(), this.queue.splice(0));
-    this.inFlight.clear();
+    this.signHere(this.takeUnderWay(), this.queue.splice(0));
     void worker?.terminate();
   }
 
@@ -89,7 +89,7 @@ export class SigningThread {
     this.queue = [];
     if (this.closed) return this.signHere(batch);
     const id = this.nextId++;
-    this.inFlight.set(id, batch);
+    this.underWay = { id, batch };
     const message = packBatch(id, batch);
     const worker = this.thread();
     worker.ref(); // while a batch is under way, its requests wait for it
@@ -102,9 +102,8 @@ export class SigningThread {
     let answered = false;
     worker.on('message', ({ id, signatures }: { id: number; signatures: ArrayBuffer }) => {
       answered = true;
-      const batch = this.inFlight.get(id);
-      if (!batch) return;
-      this.inFlight.delete(id);
+      if (this.underWay?.id !== id) return; // a batch already signed here when its thread failed
+      const batch = this.takeUnderWay();
       const bytes = Buffer.from(signatures);
       batch.forEach((pending, index) => pending.resolve(bytes.toString('base64url', index * 64, index * 64 + 64)));
       if (this.queue.length > 0) this.send();
@@ -115,9 +114,7 @@ export class SigningThread {
       this.worker = undefined;
       // A thread that fails before its first answer would fail again: sign here from now on.
       if (!answered) this.closed = true;
-      const lost = [...this.inFlight.values()].flat();
-      this.inFlight.clear();
-      this.signHere(lost);
+      this.signHere(this.takeUnderWay());
       if (this.queue.length > 0) this.send(); // what waited for the lost batch
     };
     worker.on('error', failed);
@@ -125,6 +122,12 @@ export class SigningThread {
     worker.unref(); // an idle thread never keeps the process alive (after the listeners, which ref it)
     this.worker = worker;
     return worker;
+  }
+
+  private takeUnderWay(): Pending[] {
+    const batch = this.underWay?.batch ?? [];
+    this.underWay = null;
+    return batch;
   }
 
   private signHere(...batches: Pending[][]): void {
