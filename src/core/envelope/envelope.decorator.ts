@@ -1,12 +1,13 @@
-import { applyDecorators, SetMetadata, UsePipes, ValidationPipe } from '@nestjs/common';
+import { applyDecorators, SetMetadata, UsePipes } from '@nestjs/common';
+import { PlannedValidationPipe } from '../http/planned-validation.pipe';
 import { answerInEnvelope } from './envelope-answer';
 import { Family } from './family';
 
 export const ENVELOPE_FAMILY = 'cardkey:envelope-family';
 
 /** The admin API refuses unknown fields; client families ignore extras that old clients send. */
-const STRICT_VALIDATION = new ValidationPipe({ transform: true, whitelist: true, forbidNonWhitelisted: true });
-const LENIENT_VALIDATION = new ValidationPipe({ transform: true, whitelist: true });
+const STRICT_VALIDATION = new PlannedValidationPipe({ transform: true, whitelist: true, forbidNonWhitelisted: true });
+const LENIENT_VALIDATION = new PlannedValidationPipe({ transform: true, whitelist: true });
 
 /**
  * Marks a controller as answering in one family's envelope, with that family's validation policy.
