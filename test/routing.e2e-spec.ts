@@ -1,3 +1,4 @@
+import type { Response } from 'supertest';
 import { AppConfig } from '../src/config/app-config';
 import { RouteRegistry } from '../src/core/http/route-registry';
 import { declaredRoutes } from './support/routes';
@@ -49,6 +50,26 @@ describe('routing (e2e)', () => {
     expect(replaced.headers['x-request-id']).toMatch(/^[A-Za-z0-9_.:-]{8,64}$/);
     expect(replaced.headers['x-request-id']).not.toBe('bad id with spaces');
     expect(replaced.body.request_id).toBe(replaced.headers['x-request-id']);
+  });
+
+  it("puts helmet's headers and the request id on every answer: success, refusal, unknown path, wrong method, broken URL", async () => {
+    const answers: Response[] = [
+      await t.http().get('/health/live').expect(200),
+      await t.http().post('/api/v1/cards/heartbeat').set('X-Request-Id', 'client-id:0002').send({ machine_id: 'pc' }).expect(401),
+      await t.http().post('/api/v1/nothing').expect(404),
+      await t.http().get('/admin/v1/auth/login').expect(405),
+      await t.http().post('/api/v1/cards/login').set('Content-Type', 'text/plain').send('x').expect(415),
+      // Fastify refuses a path it cannot decode before routing (400); Express finds no route (404).
+      await t.http().get('/api/v1/%FF'),
+    ];
+    for (const [index, res] of answers.entries()) {
+      expect([index, res.headers['x-content-type-options'], res.headers['x-frame-options']]).toEqual([index, 'nosniff', 'SAMEORIGIN']);
+      expect(res.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
+      expect(res.headers['x-request-id']).toMatch(/^[A-Za-z0-9_.:-]{8,64}$/);
+      expect(res.headers['x-powered-by']).toBeUndefined();
+    }
+    expect(answers[1].headers['x-request-id']).toBe('client-id:0002');
+    expect([400, 404]).toContain(answers[5].status);
   });
 
   it('reports liveness, readiness of its database and store, and Prometheus metrics', async () => {

@@ -12,11 +12,11 @@ import { renderFailure } from '../core/envelope/render';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { answerSignatureHeaders } from '../core/http/answer-signing';
-import { chooseRequestId, requestContextMiddleware } from '../core/http/request-context';
+import { chooseRequestId, requestContextMiddleware, requestIdOf } from '../core/http/request-context';
 import { JsonLogger } from '../core/logging/json-logger';
 import { buildOpenApiDocument } from '../core/openapi/openapi-document';
 import { markRoutePattern } from '../core/http/finished-request';
-import { applySecurityHeaders, helmetHeaders } from '../core/http/security-headers';
+import { applySecurityHeaders, helmetHeaders, SecurityHeaders, securityHeaderFields } from '../core/http/security-headers';
 import { RequestObserver } from '../core/http/request-observer';
 import { defaultConsoleDir, loadConsoleFiles } from '../console/console-files';
 import { rememberValidationRules } from '../core/http/validation-rules-cache';
@@ -56,19 +56,25 @@ function signAnswersOnEnd(req: IncomingMessage, res: ServerResponse, next: () =>
 
 /**
  * Fastify refuses a URL it cannot decode (a broken percent escape) before routing, so before the
- * request context and the exception filter: answer it here in the path's family envelope.
+ * request context, the hooks and the exception filter: answer it here in the path's family envelope.
  */
-function answerBadUrl(_error: unknown, request: FastifyRequest, reply: FastifyReply): void {
-  const requestId = chooseRequestId(request.headers['x-request-id']);
-  const error = new ServiceError(ErrorCode.BAD_REQUEST, 'The URL has a percent escape that is not UTF-8');
-  void reply.code(error.httpStatus).header('X-Request-Id', requestId).send(renderFailure(familyOfPath(pathOf(request.url)), error, requestId));
+function answerBadUrl(securityHeaders: Readonly<Record<string, string>>) {
+  return (_error: unknown, request: FastifyRequest, reply: FastifyReply): void => {
+    const requestId = chooseRequestId(request.headers['x-request-id']);
+    const error = new ServiceError(ErrorCode.BAD_REQUEST, 'The URL has a percent escape that is not UTF-8');
+    void reply
+      .code(error.httpStatus)
+      .headers(securityHeaders)
+      .header('x-request-id', requestId)
+      .send(renderFailure(familyOfPath(pathOf(request.url)), error, requestId));
+  };
 }
 
 /** Only the configured adapter's framework is loaded: each weighs about 0.1 s of start (and of every test file). */
-async function httpAdapter(fastify: boolean): Promise<AbstractHttpAdapter> {
+async function httpAdapter(fastify: boolean, securityHeaders: SecurityHeaders): Promise<AbstractHttpAdapter> {
   if (!fastify) return new (await import('@nestjs/platform-express')).ExpressAdapter();
   const { FastifyAdapter } = await import('@nestjs/platform-fastify');
-  return new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, trustProxy: false, frameworkErrors: answerBadUrl });
+  return new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, trustProxy: false, frameworkErrors: answerBadUrl(securityHeaderFields(securityHeaders)) });
 }
 
 /**
@@ -78,14 +84,15 @@ async function httpAdapter(fastify: boolean): Promise<AbstractHttpAdapter> {
 export async function createApp(config: AppConfig, logger = new JsonLogger(config.LOG_LEVEL)): Promise<INestApplication> {
   const fastify = config.HTTP_ADAPTER === 'fastify';
   rememberValidationRules();
-  const adapter = await httpAdapter(fastify);
+  const securityHeaders = await helmetHeaders();
+  const adapter = await httpAdapter(fastify, securityHeaders);
   const app = await NestFactory.create(AppModule.forRoot(config, logger), adapter, { rawBody: true, logger, abortOnError: false });
 
   // The web console's files (and `/` → /console/) are answered first: they are not API calls, so they
   // carry no request id and stay out of the API's access log and metrics (docs/decisions.md).
   app.use(consoleMiddleware(loadConsoleFiles(config.CONSOLE_DIR ?? defaultConsoleDir())));
   // Before routing, so unmatched routes get a request id and are counted too.
-  app.use(requestContextMiddleware(parseTrustedProxies(config.TRUST_PROXY)));
+  app.use(requestContextMiddleware(parseTrustedProxies(config.TRUST_PROXY), { echoRequestId: !fastify }));
   app.use(app.get(RequestObserver).middleware);
 
   if (fastify) {
@@ -93,9 +100,13 @@ export async function createApp(config: AppConfig, logger = new JsonLogger(confi
       register: (plugin: unknown, opts?: unknown) => Promise<void>;
       getHttpAdapter: () => { getInstance: () => FastifyHooks };
     };
-    // The access log and metrics name the matched route, which only Fastify's own request knows.
-    instance.getHttpAdapter().getInstance().addHook('onRequest', (request, _reply, done) => {
+    const securityFields = securityHeaderFields(securityHeaders);
+    instance.getHttpAdapter().getInstance().addHook('onRequest', (request, reply, done) => {
+      // The access log and metrics name the matched route, which only Fastify's own request knows.
       markRoutePattern(request.raw, request.routeOptions.url);
+      // On Fastify's reply, never the raw response, so that Node writes the head as Fastify hands
+      // it over (security-headers.ts). The middleware before this hook chose the request id.
+      void reply.headers(securityFields).header('x-request-id', requestIdOf(request));
       done();
     });
     // Signed answers (decisions §15): the payload here is the serialised body, exactly as sent.
@@ -106,11 +117,6 @@ export async function createApp(config: AppConfig, logger = new JsonLogger(confi
         if (headers) void reply.headers(headers);
       }
       return payload;
-    });
-    const securityHeaders = await helmetHeaders();
-    instance.getHttpAdapter().getInstance().addHook('onRequest', (_request, reply, done) => {
-      applySecurityHeaders(securityHeaders, reply.raw);
-      done();
     });
     // File uploads read multipart themselves from the raw Node stream (src/files/multipart-upload.ts),
     // as on Express, whose body parsers leave it unread: this parser only lets such requests through.
@@ -123,7 +129,6 @@ export async function createApp(config: AppConfig, logger = new JsonLogger(confi
     server.addContentTypeParser('*', (_req, _payload, done) => done(null));
   } else {
     app.use(signAnswersOnEnd);
-    const securityHeaders = await helmetHeaders();
     app.use((_req: IncomingMessage, res: ServerResponse, next: () => void) => {
       applySecurityHeaders(securityHeaders, res);
       next();

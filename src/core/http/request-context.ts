@@ -43,12 +43,13 @@ export function chooseRequestId(incoming: unknown): string {
  * The context travels explicitly (on the request, in a `ClientCall`), not through an
  * AsyncLocalStorage: on Node 20 one of those turns on promise hooks for every promise of the
  * process, 6.8 % of a Fastify login's CPU in the hooks alone (docs/performance.md, sixth part).
+ * `echoRequestId: false` where the adapter sets the header on its own reply (Fastify, create-app.ts).
  */
-export function requestContextMiddleware(trustedProxies: ReadonlySet<string> = new Set()) {
+export function requestContextMiddleware(trustedProxies: ReadonlySet<string> = new Set(), { echoRequestId = true } = {}) {
   return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
     const context: RequestContext = { requestId: chooseRequestId(req.headers['x-request-id']), clientIp: clientIpOf(req, trustedProxies) };
     (req as unknown as WithContext)[CONTEXT_KEY] = context;
-    res.setHeader('X-Request-Id', context.requestId);
+    if (echoRequestId) res.setHeader('X-Request-Id', context.requestId);
     next();
   };
 }

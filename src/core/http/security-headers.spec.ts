@@ -1,6 +1,6 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
-import { applySecurityHeaders, helmetHeaders } from './security-headers';
+import { applySecurityHeaders, helmetHeaders, securityHeaderFields } from './security-headers';
 
 function response(): ServerResponse {
   const res = new ServerResponse(new IncomingMessage(new Socket()));
@@ -21,5 +21,14 @@ describe('security headers', () => {
     expect(byUs.getHeader('x-content-type-options')).toBe('nosniff');
     expect(byUs.getHeader('strict-transport-security')).toMatch(/max-age=\d+/);
     expect(byUs.getHeader('content-security-policy')).toBeUndefined(); // the console sets its own
+  });
+
+  it("as one object for Fastify's reply: helmet's headers by lower-case name, fixed", async () => {
+    const { default: helmet } = await import('helmet');
+    const res = new ServerResponse(new IncomingMessage(new Socket()));
+    await new Promise<void>((resolve) => helmet({ contentSecurityPolicy: false })({} as never, res as never, () => resolve()));
+    const fields = securityHeaderFields(await helmetHeaders());
+    expect(fields).toEqual(res.getHeaders());
+    expect(Object.isFrozen(fields)).toBe(true);
   });
 });
