@@ -21,27 +21,56 @@ const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor',
 const SINGLE_LINE_BAD = /[\u0000-\u001f\u007f-\u009f\p{Cs}]/u;
 const MULTILINE_BAD = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\p{Cs}]/u;
 
+const BAD_TEXT = 'contains a control character or an unpaired surrogate';
+
 export interface InputProblem {
   field: string;
   reason: string;
 }
 
-/** The first problem in a parsed body, query or parameter set, or null. Iterative: depth cannot overflow the stack. */
+/** An object or array still to look into; its path is only spelled out if something in it is refused. */
+interface Container {
+  value: object;
+  /** The field name its strings are checked under (an array's items under the array's name). */
+  field: string;
+  depth: number;
+  parent: Container | null;
+  /** Its key in the parent: `.key`, or `[index]` in an array. */
+  segment: string;
+}
+
+function segmentOf(inArray: boolean, key: string): string {
+  return inArray ? `[${key}]` : `.${key}`;
+}
+
+function pathOf(container: Container, child?: string): string {
+  let path = child ?? '';
+  for (let at: Container | null = container; at; at = at.parent) path = at.segment + path;
+  return path;
+}
+
+/**
+ * The first problem in a parsed body, query or parameter set, or null. Iterative: depth cannot
+ * overflow the stack. Strings are checked where they are found: only objects and arrays are queued.
+ */
 export function findInputProblem(root: unknown, where: string): InputProblem | null {
-  const stack: Array<{ value: unknown; path: string; key: string; depth: number }> = [{ value: root, path: where, key: '', depth: 0 }];
+  if (typeof root === 'string') return SINGLE_LINE_BAD.test(root) ? { field: where, reason: BAD_TEXT } : null;
+  if (root === null || typeof root !== 'object') return null;
+  const stack: Container[] = [{ value: root, field: '', depth: 0, parent: null, segment: where }];
   while (stack.length > 0) {
-    const { value, path, key, depth } = stack.pop()!;
-    if (typeof value === 'string') {
-      const bad = MULTILINE_FIELDS.has(key) ? MULTILINE_BAD : SINGLE_LINE_BAD;
-      if (bad.test(value)) return { field: path, reason: 'contains a control character or an unpaired surrogate' };
-      continue;
-    }
-    if (value === null || typeof value !== 'object') continue;
-    if (depth >= MAX_INPUT_DEPTH) return { field: path, reason: `nests deeper than ${MAX_INPUT_DEPTH} levels` };
-    for (const [childKey, child] of Object.entries(value)) {
-      const childPath = Array.isArray(value) ? `${path}[${childKey}]` : `${path}.${childKey}`;
-      if (FORBIDDEN_KEYS.has(childKey) || SINGLE_LINE_BAD.test(childKey)) return { field: childPath, reason: 'is not an acceptable field name' };
-      stack.push({ value: child, path: childPath, key: Array.isArray(value) ? key : childKey, depth: depth + 1 });
+    const container = stack.pop()!;
+    if (container.depth >= MAX_INPUT_DEPTH) return { field: pathOf(container), reason: `nests deeper than ${MAX_INPUT_DEPTH} levels` };
+    const isArray = Array.isArray(container.value);
+    const fields = container.value as Record<string, unknown>;
+    for (const key of Object.keys(fields)) {
+      if (FORBIDDEN_KEYS.has(key) || SINGLE_LINE_BAD.test(key)) return { field: pathOf(container, segmentOf(isArray, key)), reason: 'is not an acceptable field name' };
+      const value = fields[key];
+      const field = isArray ? container.field : key;
+      if (typeof value === 'string') {
+        if ((MULTILINE_FIELDS.has(field) ? MULTILINE_BAD : SINGLE_LINE_BAD).test(value)) return { field: pathOf(container, segmentOf(isArray, key)), reason: BAD_TEXT };
+      } else if (value !== null && typeof value === 'object') {
+        stack.push({ value, field, depth: container.depth + 1, parent: container, segment: segmentOf(isArray, key) });
+      }
     }
   }
   return null;
