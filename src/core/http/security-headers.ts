@@ -36,8 +36,9 @@ export function applySecurityHeaders(headers: SecurityHeaders, res: ServerRespon
  * The headers to set as one object by lower-case name, for Fastify's reply. Fastify writes the head
  * with `writeHead(status, headers)`, which Node sends as it is when nothing was set on the raw
  * response; a single raw `setHeader` makes Node copy every header of the answer one by one (an
- * array and a lower-cased name each), 14 % of what a Fastify heartbeat allocated. Nothing sets
- * X-Powered-By under Fastify, so there is nothing to remove.
+ * array and a lower-cased name each): setting the headers and writing the head were 14 % of what a
+ * Fastify heartbeat allocated, writing the head alone is now 6 %. Nothing sets X-Powered-By under
+ * Fastify, so there is nothing to remove.
  */
 export function securityHeaderFields(headers: SecurityHeaders): Readonly<Record<string, string>> {
   return Object.freeze(Object.fromEntries(headers.set.map(([name, value]) => [name.toLowerCase(), value])));
