@@ -11,6 +11,21 @@ import { PG_TEMPLATE_ENV, POSTGRES_POOL_GLOBAL } from './stores';
 let pool: EmbeddedPool | undefined;
 let postgres: PostgresPool | undefined;
 
+/** jest-worker's message telling a worker to end (`CHILD_MESSAGE_END`, which its types do not export). */
+const CHILD_MESSAGE_END = 2;
+
+/**
+ * Jest ends a worker with a message, then gives its event loop half a second to drain before it
+ * kills it ("a worker process has failed to exit gracefully"): the idle databases' timers would
+ * outlast that, so they are closed as the message comes.
+ */
+function closeIdleOnEnd(message: unknown): void {
+  if (!Array.isArray(message) || message[0] !== CHILD_MESSAGE_END) return;
+  process.off('message', closeIdleOnEnd); // a listener would keep the worker's channel open
+  pool?.closeIdle();
+}
+if (process.send) process.on('message', closeIdleOnEnd);
+
 export default class EmbeddedEnvironment extends TestEnvironment {
   override async setup(): Promise<void> {
     await super.setup();

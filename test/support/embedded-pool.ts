@@ -55,14 +55,19 @@ export class EmbeddedPool {
   }
 
   /**
-   * Closes the idle databases unless a test file takes one within `ms`: an idle PGlite keeps a timer
-   * that would hold a Jest run in band (no worker processes to end) open after its last file.
+   * Closes the idle databases unless a test file takes one within `ms`. An idle PGlite keeps a
+   * timer (PostgreSQL flushes its statistics every 10 s) that would hold a Jest run in band (no
+   * worker processes to end) open after its last file.
    */
   closeIdleAfter(ms: number): void {
     clearTimeout(this.closing);
-    this.closing = setTimeout(() => {
-      for (const instance of this.idle.splice(0)) void instance.db.close().catch(() => undefined);
-    }, ms).unref();
+    this.closing = setTimeout(() => this.closeIdle(), ms).unref();
+  }
+
+  /** Closes the idle databases at once, their timers with them (a Jest worker told to end). */
+  closeIdle(): void {
+    clearTimeout(this.closing);
+    for (const instance of this.idle.splice(0)) void instance.db.close().catch(() => undefined);
   }
 
   private async create(): Promise<Instance> {
