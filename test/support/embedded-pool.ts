@@ -61,13 +61,9 @@ export class EmbeddedPool {
    */
   closeIdleAfter(ms: number): void {
     clearTimeout(this.closing);
-    this.closing = setTimeout(() => this.closeIdle(), ms).unref();
-  }
-
-  /** Closes the idle databases at once, their timers with them (a Jest worker told to end). */
-  closeIdle(): void {
-    clearTimeout(this.closing);
-    for (const instance of this.idle.splice(0)) void instance.db.close().catch(() => undefined);
+    this.closing = setTimeout(() => {
+      for (const instance of this.idle.splice(0)) void instance.db.close().catch(() => undefined);
+    }, ms).unref();
   }
 
   private async create(): Promise<Instance> {
