@@ -1,6 +1,7 @@
 import { TransformationType } from 'class-transformer';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { getMetadataStorage, ValidationTypes, type ValidationArguments } from 'class-validator';
+import { FORBIDDEN_KEYS } from './input-rules';
 
 type Storage = ReturnType<typeof getMetadataStorage>;
 type Rule = ReturnType<Storage['getTargetValidationMetadatas']>[number];
@@ -26,8 +27,6 @@ export interface AcceptPlan {
   readonly known: ReadonlySet<string>;
 }
 
-const PLAIN_KEYS_ONLY = new Set(['__proto__', 'constructor', 'prototype']);
-
 /**
  * The plan for a DTO, or null when its rules need what only the full pipeline does: nested or
  * promise validation, @IsDefined or @Allow, `each`, groups or `always`, an async constraint, or any
@@ -41,7 +40,7 @@ export function acceptPlanOf(dto: Dto, rules: readonly Rule[], storage: Storage 
   for (const rule of rules) {
     if (rule.each || rule.always || (rule.groups && rule.groups.length > 0)) return null;
     const name = rule.propertyName;
-    if (PLAIN_KEYS_ONLY.has(name) || name in dto.prototype) return null;
+    if (FORBIDDEN_KEYS.has(name) || name in dto.prototype) return null;
     if (defaultMetadataStorage.findTypeMetadata(dto, name) || defaultMetadataStorage.findTransformMetadatas(dto, name, TransformationType.PLAIN_TO_CLASS).length > 0) return null;
     let plan = byName.get(name);
     if (!plan) byName.set(name, (plan = { name, conditions: [], checks: [] }));
@@ -74,7 +73,7 @@ export function acceptWithPlan(plan: AcceptPlan, dto: Dto, body: unknown, refuse
   const instance = new dto() as Record<string, unknown>;
   for (const key of Object.keys(fields)) {
     const value = fields[key];
-    if (!isPrimitiveOrNull(value) || PLAIN_KEYS_ONLY.has(key)) return undefined;
+    if (!isPrimitiveOrNull(value) || FORBIDDEN_KEYS.has(key)) return undefined;
     if (plan.known.has(key)) instance[key] = value;
     else if (refuseUnknown) return undefined;
   }

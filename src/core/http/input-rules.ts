@@ -15,7 +15,7 @@ export const MAX_INPUT_DEPTH = 32;
 export const MULTILINE_FIELDS: ReadonlySet<string> = new Set(['content', 'changelog', 'note', 'value', 'token_template', 'data']);
 
 /** Keys that reach JavaScript object internals when an object is merged or renamed. */
-const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 // C0 controls, DEL and C1 controls, and lone UTF-16 surrogates (\p{Cs} matches only an unpaired one in `u` mode).
 const SINGLE_LINE_BAD = /[\u0000-\u001f\u007f-\u009f\p{Cs}]/u;
