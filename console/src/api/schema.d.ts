@@ -55,6 +55,652 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/cards/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log in with a card key on a device and open a card session
+         * @description A count card takes one use; a card with seats takes one (decisions §13).
+         */
+        post: operations["SdkCards_login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/cards/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check out an offline licence for a bound device
+         * @description Takes no use (decisions §15).
+         */
+        post: operations["SdkCards_checkout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/cards/topup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Top up a card with an unused card of the same kind
+         * @description The top-up card is consumed (decisions §13).
+         */
+        post: operations["SdkCards_topup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/cards/info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Show a card as its holder sees it: state, devices, unbind terms */
+        post: operations["SdkCards_info"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/cards/unbind": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unbind a device from a card (the end user)
+         * @description Succeeds with code 1, not 0 (decisions §14).
+         */
+        post: operations["SdkCards_unbind"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/cards/heartbeat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Keep a card session alive
+         * @description Re-checks the card; a card that no longer admits the device ends the session.
+         */
+        post: operations["SdkCards_heartbeat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register a program user
+         * @description The registering machine becomes the user's binding unless the project's machine policy is `free`.
+         */
+        post: operations["SdkUsers_register"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Log in a program user and open a user session */
+        post: operations["SdkUsers_login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/heartbeat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Keep a user session alive */
+        post: operations["SdkUsers_heartbeat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/apps/version": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Compare the client's version with the program's latest */
+        post: operations["VersionCheck_check"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/legacy/v3/cards/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log in with a card key on a device (HTTP V3, form-encoded)
+         * @description A compatible token, no session (decisions §3).
+         */
+        post: operations["V3_login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connect/{programId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log in with a card key on a device (Connect)
+         * @description The answer's field names and failure texts follow the project's Connect customization (decisions §8).
+         */
+        post: operations["Connect_login[0]"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/conncet/{programId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log in with a card key on a device (Connect)
+         * @description The answer's field names and failure texts follow the project's Connect customization (decisions §8).
+         */
+        post: operations["Connect_login[1]"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/projects/{id}/connect/customization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read the Connect customization (never its secret) */
+        get: operations["Customization_get"];
+        /** Replace the Connect customization: field renames and the success token */
+        put: operations["Customization_put"];
+        post?: never;
+        /** Reset the Connect customization to the defaults */
+        delete: operations["Customization_reset"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/projects/{id}/connect/customization/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Preview the Connect success and failure answers with the customization applied */
+        post: operations["Customization_preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/kmlogon": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Log in with a card key on a device (older unsigned route) */
+        post: operations["LegacyCards_kmlogon"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/card_login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Log in with a card key on a device (MD5-signed) */
+        post: operations["LegacyCards_cardLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/kmunmachine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Unbind a device from a card (older unsigned route) */
+        post: operations["LegacyCards_kmunmachine"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/unbind_machine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Unbind a device from a card (MD5-signed) */
+        post: operations["LegacyCards_unbindMachine"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check that a card lets this device in now, without logging in
+         * @description Renews, binds and activates nothing (decisions §16).
+         */
+        post: operations["LegacyCards_check"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/paycheck": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Check whether a card is activated and valid (query) */
+        get: operations["LegacyCards_paycheckGet"];
+        put?: never;
+        /** Check whether a card is activated and valid (form) */
+        post: operations["LegacyCards_paycheckPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/app": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a legacy action (card login, unbind, user login and registration, announcement, config, file, profile)
+         * @description The action's own fields travel beside `api`; under the project's transport encryption they travel encrypted in `data` and the answer's `data` is the ciphertext (docs/protocol.md). The card and user actions need the MD5 signature.
+         */
+        post: operations["LegacyAggregate_app"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/legacy/v1/app": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a legacy action (card login, unbind, user login and registration, announcement, config, file, profile)
+         * @description The action's own fields travel beside `api`; under the project's transport encryption they travel encrypted in `data` and the answer's `data` is the ciphertext (docs/protocol.md). The card and user actions need the MD5 signature.
+         */
+        post: operations["LegacyAggregate_canonical"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/app-users/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Register a program user (compatibility route) */
+        post: operations["CompatUsers_register"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/app-users/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Log in a program user (compatibility route: a token, no session) */
+        post: operations["CompatUsers_login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/announcement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read the program's latest announcement (query) */
+        get: operations["LegacyInfo_announcementByGet"];
+        put?: never;
+        /** Read the program's latest announcement (form) */
+        post: operations["LegacyInfo_announcementByPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/latest_version": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Compare the client's version with the program's latest (query) */
+        get: operations["LegacyInfo_latestVersionByGet"];
+        put?: never;
+        /** Compare the client's version with the program's latest (form) */
+        post: operations["LegacyInfo_latestVersionByPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify that a site (domain, optional licence) is authorized for the program
+         * @description The caller address is checked against the blacklist and the IP bindings.
+         */
+        post: operations["Verify_verify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/projects/{id}/sites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the authorized sites of a project */
+        get: operations["Sites_list"];
+        put?: never;
+        /** Authorize a site (domain or *.wildcard, optional licence and expiry) */
+        post: operations["Sites_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/projects/{id}/sites/{siteId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an authorized site */
+        get: operations["Sites_get"];
+        put?: never;
+        post?: never;
+        /** Delete an authorized site */
+        delete: operations["Sites_remove"];
+        options?: never;
+        head?: never;
+        /** Change an authorized site */
+        patch: operations["Sites_update"];
+        trace?: never;
+    };
+    "/admin/v1/projects/{id}/blacklist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the blacklist of a project */
+        get: operations["Blacklist_list"];
+        put?: never;
+        /** Blacklist a domain or an IP for licence verification */
+        post: operations["Blacklist_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/projects/{id}/blacklist/{entryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a blacklist entry */
+        delete: operations["Blacklist_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/portal/cards/info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Show a card to its holder (portal) */
+        post: operations["Portal_info"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/portal/cards/unbind": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unbind a device from a card (portal)
+         * @description Succeeds with code 1, not 0 (decisions §14).
+         */
+        post: operations["Portal_unbind"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/portal/cards/topup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Top up a card with an unused card of the same kind (portal) */
+        post: operations["Portal_topup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/auth/login": {
         parameters: {
             query?: never;
@@ -531,344 +1177,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/connect/{programId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Log in with a card key on a device (Connect)
-         * @description The answer's field names and failure texts follow the project's Connect customization (decisions §8).
-         */
-        post: operations["Connect_login[0]"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/conncet/{programId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Log in with a card key on a device (Connect)
-         * @description The answer's field names and failure texts follow the project's Connect customization (decisions §8).
-         */
-        post: operations["Connect_login[1]"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/v1/projects/{id}/connect/customization": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Read the Connect customization (never its secret) */
-        get: operations["Customization_get"];
-        /** Replace the Connect customization: field renames and the success token */
-        put: operations["Customization_put"];
-        post?: never;
-        /** Reset the Connect customization to the defaults */
-        delete: operations["Customization_reset"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/v1/projects/{id}/connect/customization/preview": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Preview the Connect success and failure answers with the customization applied */
-        post: operations["Customization_preview"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/legacy/v3/cards/login": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Log in with a card key on a device (HTTP V3, form-encoded)
-         * @description A compatible token, no session (decisions §3).
-         */
-        post: operations["V3_login"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/cards/login": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Log in with a card key on a device and open a card session
-         * @description A count card takes one use; a card with seats takes one (decisions §13).
-         */
-        post: operations["SdkCards_login"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/cards/checkout": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Check out an offline licence for a bound device
-         * @description Takes no use (decisions §15).
-         */
-        post: operations["SdkCards_checkout"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/cards/topup": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Top up a card with an unused card of the same kind
-         * @description The top-up card is consumed (decisions §13).
-         */
-        post: operations["SdkCards_topup"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/cards/info": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Show a card as its holder sees it: state, devices, unbind terms */
-        post: operations["SdkCards_info"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/cards/unbind": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Unbind a device from a card (the end user)
-         * @description Succeeds with code 1, not 0 (decisions §14).
-         */
-        post: operations["SdkCards_unbind"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/cards/heartbeat": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Keep a card session alive
-         * @description Re-checks the card; a card that no longer admits the device ends the session.
-         */
-        post: operations["SdkCards_heartbeat"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/users/register": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Register a program user
-         * @description The registering machine becomes the user's binding unless the project's machine policy is `free`.
-         */
-        post: operations["SdkUsers_register"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/users/login": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Log in a program user and open a user session */
-        post: operations["SdkUsers_login"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/users/heartbeat": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Keep a user session alive */
-        post: operations["SdkUsers_heartbeat"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/apps/version": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Compare the client's version with the program's latest */
-        post: operations["VersionCheck_check"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/portal/cards/info": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Show a card to its holder (portal) */
-        post: operations["Portal_info"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/portal/cards/unbind": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Unbind a device from a card (portal)
-         * @description Succeeds with code 1, not 0 (decisions §14).
-         */
-        post: operations["Portal_unbind"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/portal/cards/topup": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Top up a card with an unused card of the same kind (portal) */
-        post: operations["Portal_topup"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/admin/v1/projects/{id}/files": {
         parameters: {
             query?: never;
@@ -1048,314 +1356,6 @@ export interface paths {
         patch: operations["RemoteVariables_update"];
         trace?: never;
     };
-    "/api/announcement": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Read the program's latest announcement (query) */
-        get: operations["LegacyInfo_announcementByGet"];
-        put?: never;
-        /** Read the program's latest announcement (form) */
-        post: operations["LegacyInfo_announcementByPost"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/latest_version": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Compare the client's version with the program's latest (query) */
-        get: operations["LegacyInfo_latestVersionByGet"];
-        put?: never;
-        /** Compare the client's version with the program's latest (form) */
-        post: operations["LegacyInfo_latestVersionByPost"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/kmlogon": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Log in with a card key on a device (older unsigned route) */
-        post: operations["LegacyCards_kmlogon"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/card_login": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Log in with a card key on a device (MD5-signed) */
-        post: operations["LegacyCards_cardLogin"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/kmunmachine": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Unbind a device from a card (older unsigned route) */
-        post: operations["LegacyCards_kmunmachine"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/unbind_machine": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Unbind a device from a card (MD5-signed) */
-        post: operations["LegacyCards_unbindMachine"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/check": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Check that a card lets this device in now, without logging in
-         * @description Renews, binds and activates nothing (decisions §16).
-         */
-        post: operations["LegacyCards_check"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/paycheck": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Check whether a card is activated and valid (query) */
-        get: operations["LegacyCards_paycheckGet"];
-        put?: never;
-        /** Check whether a card is activated and valid (form) */
-        post: operations["LegacyCards_paycheckPost"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/app": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Run a legacy action (card login, unbind, user login and registration, announcement, config, file, profile)
-         * @description The action's own fields travel beside `api`; under the project's transport encryption they travel encrypted in `data` and the answer's `data` is the ciphertext (docs/protocol.md). The card and user actions need the MD5 signature.
-         */
-        post: operations["LegacyAggregate_app"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/legacy/v1/app": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Run a legacy action (card login, unbind, user login and registration, announcement, config, file, profile)
-         * @description The action's own fields travel beside `api`; under the project's transport encryption they travel encrypted in `data` and the answer's `data` is the ciphertext (docs/protocol.md). The card and user actions need the MD5 signature.
-         */
-        post: operations["LegacyAggregate_canonical"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/app-users/register": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Register a program user (compatibility route) */
-        post: operations["CompatUsers_register"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/app-users/login": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Log in a program user (compatibility route: a token, no session) */
-        post: operations["CompatUsers_login"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/verify": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Verify that a site (domain, optional licence) is authorized for the program
-         * @description The caller address is checked against the blacklist and the IP bindings.
-         */
-        post: operations["Verify_verify"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/v1/projects/{id}/sites": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** List the authorized sites of a project */
-        get: operations["Sites_list"];
-        put?: never;
-        /** Authorize a site (domain or *.wildcard, optional licence and expiry) */
-        post: operations["Sites_create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/v1/projects/{id}/sites/{siteId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Read an authorized site */
-        get: operations["Sites_get"];
-        put?: never;
-        post?: never;
-        /** Delete an authorized site */
-        delete: operations["Sites_remove"];
-        options?: never;
-        head?: never;
-        /** Change an authorized site */
-        patch: operations["Sites_update"];
-        trace?: never;
-    };
-    "/admin/v1/projects/{id}/blacklist": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** List the blacklist of a project */
-        get: operations["Blacklist_list"];
-        put?: never;
-        /** Blacklist a domain or an IP for licence verification */
-        post: operations["Blacklist_create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/v1/projects/{id}/blacklist/{entryId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /** Remove a blacklist entry */
-        delete: operations["Blacklist_remove"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/admin/v1/projects/{id}/signing-keys": {
         parameters: {
             query?: never;
@@ -1428,6 +1428,443 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        SdkCardLoginData: {
+            id: number;
+            code: string;
+            machine_code: string;
+            /** @description YYYY-MM-DD HH:MM:SS in the service time zone; 9999-12-31 23:59:59 for a card that never expires */
+            expires_at: string;
+            /** @description Bearer token of the card session (heartbeats) */
+            session_token: string;
+            /** @description YYYY-MM-DD HH:MM:SS in the service time zone */
+            session_expires_at: string;
+            heartbeat_interval_seconds: number;
+        };
+        SdkCardLoginDto: {
+            /** @description public program ID (8 digits) */
+            app: string;
+            card_key: string;
+            machine_id: string;
+        };
+        CheckoutData: {
+            /** @description The signed licence, verified offline with the program key `kid` (docs/protocol.md) */
+            licence: string;
+            /** @description Id of the signing key */
+            kid: string;
+            /** @description YYYY-MM-DD HH:MM:SS in the service time zone */
+            expires_at: string;
+            /** @description Unix seconds */
+            valid_until: number;
+        };
+        SdkCheckoutDto: {
+            /** @description public program ID (8 digits) */
+            app: string;
+            card_key: string;
+            machine_id: string;
+            /** @description wanted licence lifetime in seconds; capped by the project's offline_grace_seconds */
+            ttl_seconds?: number;
+        };
+        CardAfterTopup: {
+            /** @enum {string} */
+            kind: "time" | "count";
+            /** @enum {string} */
+            status: "unused" | "active" | "banned" | "consumed";
+            /** @description null until the first login starts the card */
+            expires_at: string | null;
+            /** @description count cards: logins left */
+            uses_left: number | null;
+            id: number;
+            code: string;
+        };
+        SdkTopupDto: {
+            /** @description public program ID (8 digits) */
+            app: string;
+            card_key: string;
+            /** @description an unused card of the same program and kind, consumed by the top-up */
+            topup_key: string;
+        };
+        CardHolderDevice: {
+            machine_code: string;
+            /** @description YYYY-MM-DD HH:MM:SS in the service time zone */
+            bound_at: string;
+            /** @description last successful login of this device */
+            last_login_at: string | null;
+        };
+        CardUnbindTerms: {
+            enabled: boolean;
+            /** @description seconds an unbind takes off a dated expiry */
+            deduct_seconds: number;
+            /** @description unbinds left; null: unlimited */
+            remaining: number | null;
+        };
+        CardInfo: {
+            /** @enum {string} */
+            kind: "time" | "count";
+            /** @enum {string} */
+            status: "unused" | "active" | "banned" | "consumed";
+            /** @description null until the first login starts the card */
+            expires_at: string | null;
+            /** @description count cards: logins left */
+            uses_left: number | null;
+            /** @description YYYY-MM-DD HH:MM:SS in the service time zone */
+            activated_at: string | null;
+            device_limit: number;
+            concurrent_limit: number | null;
+            devices: components["schemas"]["CardHolderDevice"][];
+            unbind: components["schemas"]["CardUnbindTerms"];
+        };
+        SdkCardKeyDto: {
+            /** @description public program ID (8 digits) */
+            app: string;
+            card_key: string;
+        };
+        CardUnbindData: {
+            id: number;
+            code: string;
+            machine_code: string;
+            /** @description YYYY-MM-DD HH:MM:SS in the service time zone; 9999-12-31 23:59:59 for a card that never expires */
+            expires_at: string;
+            /** @description unbinds of this card so far */
+            unbind_count: number;
+        };
+        CardHeartbeat: {
+            card_id: number | null;
+            /** @description YYYY-MM-DD HH:MM:SS in the service time zone */
+            session_expires_at: string;
+            /** @description Unix seconds */
+            server_time: number;
+        };
+        HeartbeatDto: {
+            machine_id: string;
+        };
+        RegisteredUser: {
+            user_id: number;
+            username: string;
+            /** @enum {string} */
+            status: "active";
+        };
+        AppUserCredentialsDto: {
+            /** @description public program ID (8 digits) */
+            app: string;
+            username: string;
+            /** Format: password */
+            password: string;
+            /** @description stable device identifier, 1-128 characters */
+            machine_id: string;
+        };
+        AppUserProfile: {
+            user_id: number;
+            username: string;
+            /** @enum {string} */
+            status: "active" | "banned";
+            /** @description YYYY-MM-DD HH:MM:SS in the service time zone */
+            created_at: string;
+            /** @description YYYY-MM-DD HH:MM:SS in the service time zone */
+            last_login_at: string | null;
+        };
+        SdkUserLogin: {
+            profile: components["schemas"]["AppUserProfile"];
+            /** @description Bearer token of the user session (heartbeats) */
+            session_token: string;
+            /** @description YYYY-MM-DD HH:MM:SS in the service time zone */
+            session_expires_at: string;
+            machine_id: string;
+            heartbeat_interval_seconds: number;
+        };
+        UserHeartbeat: {
+            user_id: number;
+            /** @description YYYY-MM-DD HH:MM:SS in the service time zone */
+            session_expires_at: string;
+            /** @description Unix seconds */
+            server_time: number;
+        };
+        VersionCheck: {
+            /** @description null: the program has no version yet */
+            latest_version: string | null;
+            update_available: boolean;
+            /** @description the client must update before it goes on */
+            force_update: boolean;
+            changelog: string | null;
+            /** @description a signed download address or the external URL */
+            download_url: string | null;
+        };
+        VersionCheckDto: {
+            /** @description public program ID (8 digits) */
+            app: string;
+            /**
+             * @description the running version: 1-4 dot-separated numeric parts, e.g. 1.10.0
+             * @example 1.2.0
+             */
+            version: string;
+        };
+        StandardCardData: {
+            id: number;
+            code: string;
+            machine_code: string;
+            /** @description YYYY-MM-DD HH:MM:SS in the service time zone; 9999-12-31 23:59:59 for a card that never expires */
+            expires_at: string;
+        };
+        V3CardLoginDto: {
+            /** @description public program ID (8 digits) */
+            app: string;
+            /** @description card key */
+            kami: string;
+            /** @description stable device code */
+            imei: string;
+        };
+        ConnectLoginData: {
+            /** @description The owner's success token (customization token template) */
+            token: string;
+            /** @description YYYY-MM-DD HH:MM:SS in the service time zone; the permanent date for a card that never expires */
+            expires_at: string;
+            device_limit: number;
+            /** @description Unix seconds */
+            server_time: number;
+            machine_code: string;
+            /** @description The latest announcement, or an empty string */
+            announcement: string;
+        };
+        ConnectLoginDto: {
+            /** @description card key */
+            user_key: string;
+            /** @description device code */
+            serial: string;
+            /** @description 1-96 of letters, digits and _ . : -; a repeat within 60 s is refused with 409 */
+            nonce?: string;
+        };
+        CustomizationView: {
+            /** @description false: the defaults apply */
+            customized: boolean;
+            /** @description renames of the Connect answer's fields */
+            field_names: {
+                [key: string]: string;
+            };
+            token_algorithm: string | null;
+            token_template: string | null;
+            /** @description a token secret is set (never shown) */
+            has_secret: boolean;
+            /** Format: date-time */
+            updated_at: string | null;
+        };
+        PutCustomizationDto: {
+            /**
+             * @description rename map over the default Connect field names
+             * @example {
+             *       "status": "ok",
+             *       "data": "payload"
+             *     }
+             */
+            field_names?: {
+                [key: string]: string;
+            };
+            /** @enum {string|null} */
+            token_algorithm?: "md5" | "sha256" | "hmac_sha256" | null;
+            /** @example {user_key}|{serial}|{timestamp} */
+            token_template?: string | null;
+            /** @description write-only; null removes the stored secret */
+            secret?: string | null;
+        };
+        CustomizationPreview: {
+            /** @description the success answer */
+            success: {
+                [key: string]: unknown;
+            };
+            /** @description a failure answer */
+            failure: {
+                [key: string]: unknown;
+            };
+        };
+        LegacyCardLogin: {
+            /** @description The compatible login token (app_config login variables) */
+            token: string;
+            id: number;
+            code: string;
+            machine_code: string;
+            /** @description YYYY-MM-DD HH:MM:SS in the service time zone; the permanent date for a card that never expires */
+            expires_at: string;
+            device_limit: number;
+        };
+        LegacyCardDto: {
+            /** @description public program ID (8 digits) */
+            app: string;
+            /** @description card key */
+            kami: string;
+            /** @description device code */
+            imei: string;
+            /** @description Unix seconds (MD5-signed routes) */
+            t?: string;
+            /** @description lowercase hex MD5 parameter signature (MD5-signed routes) */
+            sign?: string;
+        };
+        LegacyCardState: {
+            /** @enum {string} */
+            status: "unused" | "active" | "banned" | "consumed";
+            /** @enum {boolean} */
+            activated: true;
+            expired: boolean;
+            /** @description YYYY-MM-DD HH:MM:SS in the service time zone; the permanent date for a card that never expires */
+            expires_at: string;
+            device_bound: boolean;
+            /** @description devices bound to the card */
+            devices: number;
+            device_limit: number;
+        };
+        LegacyPaycheck: {
+            activated: boolean;
+            /** @description activated, not banned, not expired */
+            valid: boolean;
+            /** @description null until the card is activated */
+            expires_at: string | null;
+        };
+        LegacyPaycheckDto: {
+            /** @description public program ID (8 digits) */
+            app: string;
+            /** @description card key */
+            kami: string;
+        };
+        CompatUserLogin: {
+            /** @description The compatible login token */
+            token: string;
+            profile: components["schemas"]["AppUserProfile"];
+            machine_id: string;
+        };
+        LegacyAnnouncement: {
+            /** @description The latest announcement, or an empty string */
+            announcement: string;
+        };
+        LegacyAppConfig: {
+            /** @description remote variables by name */
+            variables: {
+                [key: string]: string;
+            };
+            /** @description whether the login-only variables are included (a valid login token was sent) */
+            login_variables: boolean;
+        };
+        LegacyFileDownload: {
+            /** @description A signed download address, valid until expires_at */
+            url: string;
+            /** @description YYYY-MM-DD HH:MM:SS in the service time zone */
+            expires_at: string;
+            name: string;
+            size: number;
+            sha256: string;
+        };
+        LegacyAppProfile: {
+            program_id: string;
+            name: string;
+            latest_version: string | null;
+            announcement: string;
+            heartbeat_interval_seconds: number;
+            /** @description Unix seconds */
+            server_time: number;
+        };
+        LegacyAppDto: {
+            /** @description public program ID (8 digits) */
+            app: string;
+        };
+        LegacyVersionDto: {
+            /** @description public program ID (8 digits) */
+            app: string;
+            /** @description the running version, e.g. 1.2.0 */
+            version?: string;
+        };
+        VerifiedSite: {
+            domain: string;
+            /** Format: date-time */
+            expires_at: string | null;
+        };
+        LegacyVerification: {
+            domain: string;
+            /** @enum {boolean} */
+            authorized: true;
+            site: components["schemas"]["VerifiedSite"];
+            /** @description Unix seconds */
+            server_time: number;
+        };
+        VerifyDto: {
+            /** @description public program ID (8 digits) */
+            app: string;
+            /**
+             * @description the hostname of the site asking
+             * @example www.example.com
+             */
+            domain: string;
+            /** @description the site's licence, when the site has one */
+            licence?: string;
+        };
+        SiteView: {
+            id: number;
+            /** @description a host name or *.wildcard */
+            domain: string;
+            /** @description the licence a verification must send; null: none */
+            licence: string | null;
+            /** Format: date-time */
+            expires_at: string | null;
+            note: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CreateSiteDto: {
+            /**
+             * @description a hostname, or *. before a hostname of two labels or more
+             * @example *.example.com
+             */
+            domain: string;
+            /** @description when set, requests must carry this licence */
+            licence?: string | null;
+            /**
+             * Format: date-time
+             * @description null = never expires
+             */
+            expires_at?: string | null;
+            note?: string | null;
+        };
+        UpdateSiteDto: {
+            /** @example www.example.com */
+            domain?: string;
+            licence?: string | null;
+            /** Format: date-time */
+            expires_at?: string | null;
+            note?: string | null;
+        };
+        BlacklistView: {
+            id: number;
+            /** @enum {string} */
+            kind: "domain" | "ip";
+            value: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        CreateBlacklistEntryDto: {
+            /** @enum {string} */
+            kind: "domain" | "ip";
+            /**
+             * @description a hostname (kind domain; also blocks its subdomains) or an IP address (kind ip)
+             * @example evil.example.com
+             */
+            value: string;
+        };
+        PortalCardDto: {
+            /** @description public program ID (8 digits) */
+            program_id: string;
+            card_key: string;
+        };
+        PortalUnbindDto: {
+            /** @description public program ID (8 digits) */
+            program_id: string;
+            card_key: string;
+            /** @description the bound device to release */
+            machine_id: string;
+        };
+        PortalTopupDto: {
+            /** @description public program ID (8 digits) */
+            program_id: string;
+            card_key: string;
+            /** @description an unused card of the same program and kind, consumed by the top-up */
+            topup_key: string;
+        };
         AdminSessionView: {
             /** @description Opaque admin token (send as `Authorization: Bearer`) */
             token: string;
@@ -1945,271 +2382,6 @@ export interface components {
             time_zone: string;
             items: components["schemas"]["StatsItem"][];
         };
-        ConnectLoginData: {
-            /** @description The owner's success token (customization token template) */
-            token: string;
-            /** @description YYYY-MM-DD HH:MM:SS in the service time zone; the permanent date for a card that never expires */
-            expires_at: string;
-            device_limit: number;
-            /** @description Unix seconds */
-            server_time: number;
-            machine_code: string;
-            /** @description The latest announcement, or an empty string */
-            announcement: string;
-        };
-        ConnectLoginDto: {
-            /** @description card key */
-            user_key: string;
-            /** @description device code */
-            serial: string;
-            /** @description 1-96 of letters, digits and _ . : -; a repeat within 60 s is refused with 409 */
-            nonce?: string;
-        };
-        CustomizationView: {
-            /** @description false: the defaults apply */
-            customized: boolean;
-            /** @description renames of the Connect answer's fields */
-            field_names: {
-                [key: string]: string;
-            };
-            token_algorithm: string | null;
-            token_template: string | null;
-            /** @description a token secret is set (never shown) */
-            has_secret: boolean;
-            /** Format: date-time */
-            updated_at: string | null;
-        };
-        PutCustomizationDto: {
-            /**
-             * @description rename map over the default Connect field names
-             * @example {
-             *       "status": "ok",
-             *       "data": "payload"
-             *     }
-             */
-            field_names?: {
-                [key: string]: string;
-            };
-            /** @enum {string|null} */
-            token_algorithm?: "md5" | "sha256" | "hmac_sha256" | null;
-            /** @example {user_key}|{serial}|{timestamp} */
-            token_template?: string | null;
-            /** @description write-only; null removes the stored secret */
-            secret?: string | null;
-        };
-        CustomizationPreview: {
-            /** @description the success answer */
-            success: {
-                [key: string]: unknown;
-            };
-            /** @description a failure answer */
-            failure: {
-                [key: string]: unknown;
-            };
-        };
-        StandardCardData: {
-            id: number;
-            code: string;
-            machine_code: string;
-            /** @description YYYY-MM-DD HH:MM:SS in the service time zone; 9999-12-31 23:59:59 for a card that never expires */
-            expires_at: string;
-        };
-        V3CardLoginDto: {
-            /** @description public program ID (8 digits) */
-            app: string;
-            /** @description card key */
-            kami: string;
-            /** @description stable device code */
-            imei: string;
-        };
-        SdkCardLoginData: {
-            id: number;
-            code: string;
-            machine_code: string;
-            /** @description YYYY-MM-DD HH:MM:SS in the service time zone; 9999-12-31 23:59:59 for a card that never expires */
-            expires_at: string;
-            /** @description Bearer token of the card session (heartbeats) */
-            session_token: string;
-            /** @description YYYY-MM-DD HH:MM:SS in the service time zone */
-            session_expires_at: string;
-            heartbeat_interval_seconds: number;
-        };
-        SdkCardLoginDto: {
-            /** @description public program ID (8 digits) */
-            app: string;
-            card_key: string;
-            machine_id: string;
-        };
-        CheckoutData: {
-            /** @description The signed licence, verified offline with the program key `kid` (docs/protocol.md) */
-            licence: string;
-            /** @description Id of the signing key */
-            kid: string;
-            /** @description YYYY-MM-DD HH:MM:SS in the service time zone */
-            expires_at: string;
-            /** @description Unix seconds */
-            valid_until: number;
-        };
-        SdkCheckoutDto: {
-            /** @description public program ID (8 digits) */
-            app: string;
-            card_key: string;
-            machine_id: string;
-            /** @description wanted licence lifetime in seconds; capped by the project's offline_grace_seconds */
-            ttl_seconds?: number;
-        };
-        CardAfterTopup: {
-            /** @enum {string} */
-            kind: "time" | "count";
-            /** @enum {string} */
-            status: "unused" | "active" | "banned" | "consumed";
-            /** @description null until the first login starts the card */
-            expires_at: string | null;
-            /** @description count cards: logins left */
-            uses_left: number | null;
-            id: number;
-            code: string;
-        };
-        SdkTopupDto: {
-            /** @description public program ID (8 digits) */
-            app: string;
-            card_key: string;
-            /** @description an unused card of the same program and kind, consumed by the top-up */
-            topup_key: string;
-        };
-        CardHolderDevice: {
-            machine_code: string;
-            /** @description YYYY-MM-DD HH:MM:SS in the service time zone */
-            bound_at: string;
-            /** @description last successful login of this device */
-            last_login_at: string | null;
-        };
-        CardUnbindTerms: {
-            enabled: boolean;
-            /** @description seconds an unbind takes off a dated expiry */
-            deduct_seconds: number;
-            /** @description unbinds left; null: unlimited */
-            remaining: number | null;
-        };
-        CardInfo: {
-            /** @enum {string} */
-            kind: "time" | "count";
-            /** @enum {string} */
-            status: "unused" | "active" | "banned" | "consumed";
-            /** @description null until the first login starts the card */
-            expires_at: string | null;
-            /** @description count cards: logins left */
-            uses_left: number | null;
-            /** @description YYYY-MM-DD HH:MM:SS in the service time zone */
-            activated_at: string | null;
-            device_limit: number;
-            concurrent_limit: number | null;
-            devices: components["schemas"]["CardHolderDevice"][];
-            unbind: components["schemas"]["CardUnbindTerms"];
-        };
-        SdkCardKeyDto: {
-            /** @description public program ID (8 digits) */
-            app: string;
-            card_key: string;
-        };
-        CardUnbindData: {
-            id: number;
-            code: string;
-            machine_code: string;
-            /** @description YYYY-MM-DD HH:MM:SS in the service time zone; 9999-12-31 23:59:59 for a card that never expires */
-            expires_at: string;
-            /** @description unbinds of this card so far */
-            unbind_count: number;
-        };
-        CardHeartbeat: {
-            card_id: number | null;
-            /** @description YYYY-MM-DD HH:MM:SS in the service time zone */
-            session_expires_at: string;
-            /** @description Unix seconds */
-            server_time: number;
-        };
-        HeartbeatDto: {
-            machine_id: string;
-        };
-        RegisteredUser: {
-            user_id: number;
-            username: string;
-            /** @enum {string} */
-            status: "active";
-        };
-        AppUserCredentialsDto: {
-            /** @description public program ID (8 digits) */
-            app: string;
-            username: string;
-            /** Format: password */
-            password: string;
-            /** @description stable device identifier, 1-128 characters */
-            machine_id: string;
-        };
-        AppUserProfile: {
-            user_id: number;
-            username: string;
-            /** @enum {string} */
-            status: "active" | "banned";
-            /** @description YYYY-MM-DD HH:MM:SS in the service time zone */
-            created_at: string;
-            /** @description YYYY-MM-DD HH:MM:SS in the service time zone */
-            last_login_at: string | null;
-        };
-        SdkUserLogin: {
-            profile: components["schemas"]["AppUserProfile"];
-            /** @description Bearer token of the user session (heartbeats) */
-            session_token: string;
-            /** @description YYYY-MM-DD HH:MM:SS in the service time zone */
-            session_expires_at: string;
-            machine_id: string;
-            heartbeat_interval_seconds: number;
-        };
-        UserHeartbeat: {
-            user_id: number;
-            /** @description YYYY-MM-DD HH:MM:SS in the service time zone */
-            session_expires_at: string;
-            /** @description Unix seconds */
-            server_time: number;
-        };
-        VersionCheck: {
-            /** @description null: the program has no version yet */
-            latest_version: string | null;
-            update_available: boolean;
-            /** @description the client must update before it goes on */
-            force_update: boolean;
-            changelog: string | null;
-            /** @description a signed download address or the external URL */
-            download_url: string | null;
-        };
-        VersionCheckDto: {
-            /** @description public program ID (8 digits) */
-            app: string;
-            /**
-             * @description the running version: 1-4 dot-separated numeric parts, e.g. 1.10.0
-             * @example 1.2.0
-             */
-            version: string;
-        };
-        PortalCardDto: {
-            /** @description public program ID (8 digits) */
-            program_id: string;
-            card_key: string;
-        };
-        PortalUnbindDto: {
-            /** @description public program ID (8 digits) */
-            program_id: string;
-            card_key: string;
-            /** @description the bound device to release */
-            machine_id: string;
-        };
-        PortalTopupDto: {
-            /** @description public program ID (8 digits) */
-            program_id: string;
-            card_key: string;
-            /** @description an unused card of the same program and kind, consumed by the top-up */
-            topup_key: string;
-        };
         FileView: {
             /** Format: uuid */
             id: string;
@@ -2364,178 +2536,6 @@ export interface components {
             value?: string;
             public?: boolean;
         };
-        LegacyAnnouncement: {
-            /** @description The latest announcement, or an empty string */
-            announcement: string;
-        };
-        LegacyAppDto: {
-            /** @description public program ID (8 digits) */
-            app: string;
-        };
-        LegacyVersionDto: {
-            /** @description public program ID (8 digits) */
-            app: string;
-            /** @description the running version, e.g. 1.2.0 */
-            version?: string;
-        };
-        LegacyCardLogin: {
-            /** @description The compatible login token (app_config login variables) */
-            token: string;
-            id: number;
-            code: string;
-            machine_code: string;
-            /** @description YYYY-MM-DD HH:MM:SS in the service time zone; the permanent date for a card that never expires */
-            expires_at: string;
-            device_limit: number;
-        };
-        LegacyCardDto: {
-            /** @description public program ID (8 digits) */
-            app: string;
-            /** @description card key */
-            kami: string;
-            /** @description device code */
-            imei: string;
-            /** @description Unix seconds (MD5-signed routes) */
-            t?: string;
-            /** @description lowercase hex MD5 parameter signature (MD5-signed routes) */
-            sign?: string;
-        };
-        LegacyCardState: {
-            /** @enum {string} */
-            status: "unused" | "active" | "banned" | "consumed";
-            /** @enum {boolean} */
-            activated: true;
-            expired: boolean;
-            /** @description YYYY-MM-DD HH:MM:SS in the service time zone; the permanent date for a card that never expires */
-            expires_at: string;
-            device_bound: boolean;
-            /** @description devices bound to the card */
-            devices: number;
-            device_limit: number;
-        };
-        LegacyPaycheck: {
-            activated: boolean;
-            /** @description activated, not banned, not expired */
-            valid: boolean;
-            /** @description null until the card is activated */
-            expires_at: string | null;
-        };
-        LegacyPaycheckDto: {
-            /** @description public program ID (8 digits) */
-            app: string;
-            /** @description card key */
-            kami: string;
-        };
-        CompatUserLogin: {
-            /** @description The compatible login token */
-            token: string;
-            profile: components["schemas"]["AppUserProfile"];
-            machine_id: string;
-        };
-        LegacyAppConfig: {
-            /** @description remote variables by name */
-            variables: {
-                [key: string]: string;
-            };
-            /** @description whether the login-only variables are included (a valid login token was sent) */
-            login_variables: boolean;
-        };
-        LegacyFileDownload: {
-            /** @description A signed download address, valid until expires_at */
-            url: string;
-            /** @description YYYY-MM-DD HH:MM:SS in the service time zone */
-            expires_at: string;
-            name: string;
-            size: number;
-            sha256: string;
-        };
-        LegacyAppProfile: {
-            program_id: string;
-            name: string;
-            latest_version: string | null;
-            announcement: string;
-            heartbeat_interval_seconds: number;
-            /** @description Unix seconds */
-            server_time: number;
-        };
-        VerifiedSite: {
-            domain: string;
-            /** Format: date-time */
-            expires_at: string | null;
-        };
-        LegacyVerification: {
-            domain: string;
-            /** @enum {boolean} */
-            authorized: true;
-            site: components["schemas"]["VerifiedSite"];
-            /** @description Unix seconds */
-            server_time: number;
-        };
-        VerifyDto: {
-            /** @description public program ID (8 digits) */
-            app: string;
-            /**
-             * @description the hostname of the site asking
-             * @example www.example.com
-             */
-            domain: string;
-            /** @description the site's licence, when the site has one */
-            licence?: string;
-        };
-        SiteView: {
-            id: number;
-            /** @description a host name or *.wildcard */
-            domain: string;
-            /** @description the licence a verification must send; null: none */
-            licence: string | null;
-            /** Format: date-time */
-            expires_at: string | null;
-            note: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        CreateSiteDto: {
-            /**
-             * @description a hostname, or *. before a hostname of two labels or more
-             * @example *.example.com
-             */
-            domain: string;
-            /** @description when set, requests must carry this licence */
-            licence?: string | null;
-            /**
-             * Format: date-time
-             * @description null = never expires
-             */
-            expires_at?: string | null;
-            note?: string | null;
-        };
-        UpdateSiteDto: {
-            /** @example www.example.com */
-            domain?: string;
-            licence?: string | null;
-            /** Format: date-time */
-            expires_at?: string | null;
-            note?: string | null;
-        };
-        BlacklistView: {
-            id: number;
-            /** @enum {string} */
-            kind: "domain" | "ip";
-            value: string;
-            /** Format: date-time */
-            created_at: string;
-        };
-        CreateBlacklistEntryDto: {
-            /** @enum {string} */
-            kind: "domain" | "ip";
-            /**
-             * @description a hostname (kind domain; also blocks its subdomains) or an IP address (kind ip)
-             * @example evil.example.com
-             */
-            value: string;
-        };
         SigningKeyView: {
             /** @description key id, sent in X-Svc-Response-Kid */
             kid: string;
@@ -2661,6 +2661,316 @@ export interface components {
                 };
             };
         };
+        /**
+         * @description - `10001` BAD_REQUEST: The request is malformed
+         *     - `10003` CIPHERTEXT_NOT_ALLOWED: A data ciphertext is not accepted on this protocol
+         *     - `10004` APP_REQUIRED: The app field (public program ID) is required as a plain field
+         *     - `10005` INTERNAL_KEY_NOT_ACCEPTED: Use the public program ID, not the internal project key
+         */
+        StandardFailure400_10001_10003_10004_10005: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["StandardFailure"] & {
+                    /** @enum {integer} */
+                    code?: 10001 | 10003 | 10004 | 10005;
+                };
+            };
+        };
+        /** @description - `10007` UNSUPPORTED_MEDIA_TYPE: Unsupported content type */
+        StandardFailure415_10007: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["StandardFailure"] & {
+                    /** @enum {integer} */
+                    code?: 10007;
+                };
+            };
+        };
+        /** @description - `10008` PAYLOAD_TOO_LARGE: The request body is too large */
+        StandardFailure413_10008: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["StandardFailure"] & {
+                    /** @enum {integer} */
+                    code?: 10008;
+                };
+            };
+        };
+        /**
+         * @description - `10101` SIGNATURE_INVALID: The signature is invalid
+         *     - `10102` TIMESTAMP_OUT_OF_WINDOW: The timestamp is outside the allowed window
+         */
+        StandardFailure401_10101_10102: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["StandardFailure"] & {
+                    /** @enum {integer} */
+                    code?: 10101 | 10102;
+                };
+            };
+        };
+        /** @description - `10103` NONCE_REPLAYED: This nonce was already used */
+        StandardFailure409_10103: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["StandardFailure"] & {
+                    /** @enum {integer} */
+                    code?: 10103;
+                };
+            };
+        };
+        /** @description - `10201` PROGRAM_NOT_FOUND: Program not found */
+        StandardFailure404_10201: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["StandardFailure"] & {
+                    /** @enum {integer} */
+                    code?: 10201;
+                };
+            };
+        };
+        /**
+         * @description - `10202` PROGRAM_DISABLED: This program is disabled
+         *     - `10203` AUTHOR_DISABLED: This program's author is disabled
+         *     - `10204` VERIFICATION_SWITCH_OFF: Verification is switched off for this program
+         *     - `10205` PACKAGE_NOT_ENABLED: The standard API basic package is not enabled for this program
+         *     - `10206` INTERFACE_NOT_AUTHORIZED: This interface is not authorized for this program
+         *     - `10207` INTERFACE_DISABLED: This interface is disabled on the platform
+         */
+        StandardFailure403_10202_10203_10204_10205_10206_10207: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["StandardFailure"] & {
+                    /** @enum {integer} */
+                    code?: 10202 | 10203 | 10204 | 10205 | 10206 | 10207;
+                };
+            };
+        };
+        /** @description - `10301` QUOTA_EXCEEDED: The daily quota for this interface is used up */
+        StandardFailure429_10301: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["StandardFailure"] & {
+                    /** @enum {integer} */
+                    code?: 10301;
+                };
+            };
+        };
+        /** @description - `50000` SYSTEM_ERROR: System error; keep the request ID for the administrator */
+        StandardFailure500_50000: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["StandardFailure"] & {
+                    /** @enum {integer} */
+                    code?: 50000;
+                };
+            };
+        };
+        /** @description - `10001` BAD_REQUEST: The request is malformed */
+        StandardFailure400_10001: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["StandardFailure"] & {
+                    /** @enum {integer} */
+                    code?: 10001;
+                };
+            };
+        };
+        /**
+         * @description - `30101` SESSION_INVALID: The session is invalid; log in again
+         *     - `30102` SESSION_TYPE_MISMATCH: This token belongs to another session type
+         */
+        StandardFailure401_30101_30102: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["StandardFailure"] & {
+                    /** @enum {integer} */
+                    code?: 30101 | 30102;
+                };
+            };
+        };
+        /**
+         * @description - `10301` QUOTA_EXCEEDED: The daily quota for this interface is used up
+         *     - `10302` RATE_LIMITED: Too many requests; retry later
+         */
+        StandardFailure429_10301_10302: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["StandardFailure"] & {
+                    /** @enum {integer} */
+                    code?: 10301 | 10302;
+                };
+            };
+        };
+        /** @description - `10001` BAD_REQUEST: The request is malformed */
+        ConnectFailure400_10001: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ConnectFailure"] & {
+                    /** @enum {integer} */
+                    code?: -10001;
+                };
+            };
+        };
+        /** @description - `10007` UNSUPPORTED_MEDIA_TYPE: Unsupported content type */
+        ConnectFailure415_10007: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ConnectFailure"] & {
+                    /** @enum {integer} */
+                    code?: -10007;
+                };
+            };
+        };
+        /** @description - `10008` PAYLOAD_TOO_LARGE: The request body is too large */
+        ConnectFailure413_10008: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ConnectFailure"] & {
+                    /** @enum {integer} */
+                    code?: -10008;
+                };
+            };
+        };
+        /** @description - `10103` NONCE_REPLAYED: This nonce was already used */
+        ConnectFailure409_10103: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ConnectFailure"] & {
+                    /** @enum {integer} */
+                    code?: -10103;
+                };
+            };
+        };
+        /** @description - `10201` PROGRAM_NOT_FOUND: Program not found */
+        ConnectFailure404_10201: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ConnectFailure"] & {
+                    /** @enum {integer} */
+                    code?: -10201;
+                };
+            };
+        };
+        /**
+         * @description - `10202` PROGRAM_DISABLED: This program is disabled
+         *     - `10203` AUTHOR_DISABLED: This program's author is disabled
+         *     - `10204` VERIFICATION_SWITCH_OFF: Verification is switched off for this program
+         *     - `10206` INTERFACE_NOT_AUTHORIZED: This interface is not authorized for this program
+         *     - `10207` INTERFACE_DISABLED: This interface is disabled on the platform
+         *     - `10208` CONNECT_NOT_ENABLED: Connect is not enabled for this program
+         */
+        ConnectFailure403_10202_10203_10204_10206_10207_10208: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ConnectFailure"] & {
+                    /** @enum {integer} */
+                    code?: -10202 | -10203 | -10204 | -10206 | -10207 | -10208;
+                };
+            };
+        };
+        /** @description - `10301` QUOTA_EXCEEDED: The daily quota for this interface is used up */
+        ConnectFailure429_10301: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ConnectFailure"] & {
+                    /** @enum {integer} */
+                    code?: -10301;
+                };
+            };
+        };
+        /** @description - `50000` SYSTEM_ERROR: System error; keep the request ID for the administrator */
+        ConnectFailure500_50000: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ConnectFailure"] & {
+                    /** @enum {integer} */
+                    code?: -50000;
+                };
+            };
+        };
+        /** @description - `11001` UNAUTHENTICATED: Authentication is required */
+        AdminError401_11001: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 11001;
+                    };
+                };
+            };
+        };
+        /** @description - `11002` FORBIDDEN: Your role may not do this */
+        AdminError403_11002: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 11002;
+                    };
+                };
+            };
+        };
+        /** @description - `11101` PROJECT_NOT_FOUND: Project not found */
+        AdminError404_11101: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 11101;
+                    };
+                };
+            };
+        };
         /** @description - `10007` UNSUPPORTED_MEDIA_TYPE: Unsupported content type */
         AdminError415_10007: {
             headers: {
@@ -2689,6 +2999,229 @@ export interface components {
                 };
             };
         };
+        /**
+         * @description - `10001` BAD_REQUEST: The request is malformed
+         *     - `10004` APP_REQUIRED: The app field (public program ID) is required as a plain field
+         *     - `10005` INTERNAL_KEY_NOT_ACCEPTED: Use the public program ID, not the internal project key
+         */
+        LegacyFailure400_10001_10004_10005: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["LegacyFailure"] & {
+                    /** @enum {integer} */
+                    code?: 10001 | 10004 | 10005;
+                };
+            };
+        };
+        /** @description - `10007` UNSUPPORTED_MEDIA_TYPE: Unsupported content type */
+        LegacyFailure415_10007: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["LegacyFailure"] & {
+                    /** @enum {integer} */
+                    code?: 10007;
+                };
+            };
+        };
+        /** @description - `10008` PAYLOAD_TOO_LARGE: The request body is too large */
+        LegacyFailure413_10008: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["LegacyFailure"] & {
+                    /** @enum {integer} */
+                    code?: 10008;
+                };
+            };
+        };
+        /** @description - `10201` PROGRAM_NOT_FOUND: Program not found */
+        LegacyFailure404_10201: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["LegacyFailure"] & {
+                    /** @enum {integer} */
+                    code?: 10201;
+                };
+            };
+        };
+        /**
+         * @description - `10202` PROGRAM_DISABLED: This program is disabled
+         *     - `10203` AUTHOR_DISABLED: This program's author is disabled
+         *     - `10204` VERIFICATION_SWITCH_OFF: Verification is switched off for this program
+         *     - `10205` PACKAGE_NOT_ENABLED: The standard API basic package is not enabled for this program
+         *     - `10206` INTERFACE_NOT_AUTHORIZED: This interface is not authorized for this program
+         *     - `10207` INTERFACE_DISABLED: This interface is disabled on the platform
+         */
+        LegacyFailure403_10202_10203_10204_10205_10206_10207: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["LegacyFailure"] & {
+                    /** @enum {integer} */
+                    code?: 10202 | 10203 | 10204 | 10205 | 10206 | 10207;
+                };
+            };
+        };
+        /** @description - `10301` QUOTA_EXCEEDED: The daily quota for this interface is used up */
+        LegacyFailure429_10301: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["LegacyFailure"] & {
+                    /** @enum {integer} */
+                    code?: 10301;
+                };
+            };
+        };
+        /** @description - `50000` SYSTEM_ERROR: System error; keep the request ID for the administrator */
+        LegacyFailure500_50000: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["LegacyFailure"] & {
+                    /** @enum {integer} */
+                    code?: 50000;
+                };
+            };
+        };
+        /**
+         * @description - `10101` SIGNATURE_INVALID: The signature is invalid
+         *     - `10102` TIMESTAMP_OUT_OF_WINDOW: The timestamp is outside the allowed window
+         */
+        LegacyFailure401_10101_10102: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["LegacyFailure"] & {
+                    /** @enum {integer} */
+                    code?: 10101 | 10102;
+                };
+            };
+        };
+        /**
+         * @description - `10201` PROGRAM_NOT_FOUND: Program not found
+         *     - `11108` FILE_NOT_FOUND: File not found
+         */
+        LegacyFailure404_10201_11108: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["LegacyFailure"] & {
+                    /** @enum {integer} */
+                    code?: 10201 | 11108;
+                };
+            };
+        };
+        /**
+         * @description - `10301` QUOTA_EXCEEDED: The daily quota for this interface is used up
+         *     - `10302` RATE_LIMITED: Too many requests; retry later
+         */
+        LegacyFailure429_10301_10302: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["LegacyFailure"] & {
+                    /** @enum {integer} */
+                    code?: 10301 | 10302;
+                };
+            };
+        };
+        /**
+         * @description - `10202` PROGRAM_DISABLED: This program is disabled
+         *     - `10203` AUTHOR_DISABLED: This program's author is disabled
+         *     - `10204` VERIFICATION_SWITCH_OFF: Verification is switched off for this program
+         *     - `10205` PACKAGE_NOT_ENABLED: The standard API basic package is not enabled for this program
+         *     - `10206` INTERFACE_NOT_AUTHORIZED: This interface is not authorized for this program
+         *     - `10207` INTERFACE_DISABLED: This interface is disabled on the platform
+         *     - `40002` BLACKLISTED: This domain or IP is blacklisted
+         *     - `40003` IP_NOT_BOUND: This IP is not bound to the program
+         */
+        LegacyFailure403_10202_10203_10204_10205_10206_10207_40002_40003: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["LegacyFailure"] & {
+                    /** @enum {integer} */
+                    code?: 10202 | 10203 | 10204 | 10205 | 10206 | 10207 | 40002 | 40003;
+                };
+            };
+        };
+        /** @description - `11204` SITE_EXISTS: This site is already authorized for the project */
+        AdminError409_11204: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 11204;
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `11101` PROJECT_NOT_FOUND: Project not found
+         *     - `11109` SITE_NOT_FOUND: Site not found
+         */
+        AdminError404_11101_11109: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 11101 | 11109;
+                    };
+                };
+            };
+        };
+        /** @description - `11205` BLACKLIST_ENTRY_EXISTS: This value is already on the project's blacklist */
+        AdminError409_11205: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 11205;
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `11101` PROJECT_NOT_FOUND: Project not found
+         *     - `11110` BLACKLIST_ENTRY_NOT_FOUND: Blacklist entry not found
+         */
+        AdminError404_11101_11110: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 11101 | 11110;
+                    };
+                };
+            };
+        };
         /** @description - `10302` RATE_LIMITED: Too many requests; retry later */
         AdminError429_10302: {
             headers: {
@@ -2703,20 +3236,6 @@ export interface components {
                 };
             };
         };
-        /** @description - `11001` UNAUTHENTICATED: Authentication is required */
-        AdminError401_11001: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["AdminError"] & {
-                    error?: {
-                        /** @enum {integer} */
-                        code?: 11001;
-                    };
-                };
-            };
-        };
         /** @description - `11004` ACCOUNT_DISABLED: This admin account is disabled */
         AdminError403_11004: {
             headers: {
@@ -2727,20 +3246,6 @@ export interface components {
                     error?: {
                         /** @enum {integer} */
                         code?: 11004;
-                    };
-                };
-            };
-        };
-        /** @description - `11002` FORBIDDEN: Your role may not do this */
-        AdminError403_11002: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["AdminError"] & {
-                    error?: {
-                        /** @enum {integer} */
-                        code?: 11002;
                     };
                 };
             };
@@ -2797,20 +3302,6 @@ export interface components {
                     error?: {
                         /** @enum {integer} */
                         code?: 11106;
-                    };
-                };
-            };
-        };
-        /** @description - `11101` PROJECT_NOT_FOUND: Project not found */
-        AdminError404_11101: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["AdminError"] & {
-                    error?: {
-                        /** @enum {integer} */
-                        code?: 11101;
                     };
                 };
             };
@@ -2980,274 +3471,6 @@ export interface components {
                 };
             };
         };
-        /** @description - `10001` BAD_REQUEST: The request is malformed */
-        ConnectFailure400_10001: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ConnectFailure"] & {
-                    /** @enum {integer} */
-                    code?: -10001;
-                };
-            };
-        };
-        /** @description - `10007` UNSUPPORTED_MEDIA_TYPE: Unsupported content type */
-        ConnectFailure415_10007: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ConnectFailure"] & {
-                    /** @enum {integer} */
-                    code?: -10007;
-                };
-            };
-        };
-        /** @description - `10008` PAYLOAD_TOO_LARGE: The request body is too large */
-        ConnectFailure413_10008: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ConnectFailure"] & {
-                    /** @enum {integer} */
-                    code?: -10008;
-                };
-            };
-        };
-        /** @description - `10103` NONCE_REPLAYED: This nonce was already used */
-        ConnectFailure409_10103: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ConnectFailure"] & {
-                    /** @enum {integer} */
-                    code?: -10103;
-                };
-            };
-        };
-        /** @description - `10201` PROGRAM_NOT_FOUND: Program not found */
-        ConnectFailure404_10201: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ConnectFailure"] & {
-                    /** @enum {integer} */
-                    code?: -10201;
-                };
-            };
-        };
-        /**
-         * @description - `10202` PROGRAM_DISABLED: This program is disabled
-         *     - `10203` AUTHOR_DISABLED: This program's author is disabled
-         *     - `10204` VERIFICATION_SWITCH_OFF: Verification is switched off for this program
-         *     - `10206` INTERFACE_NOT_AUTHORIZED: This interface is not authorized for this program
-         *     - `10207` INTERFACE_DISABLED: This interface is disabled on the platform
-         *     - `10208` CONNECT_NOT_ENABLED: Connect is not enabled for this program
-         */
-        ConnectFailure403_10202_10203_10204_10206_10207_10208: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ConnectFailure"] & {
-                    /** @enum {integer} */
-                    code?: -10202 | -10203 | -10204 | -10206 | -10207 | -10208;
-                };
-            };
-        };
-        /** @description - `10301` QUOTA_EXCEEDED: The daily quota for this interface is used up */
-        ConnectFailure429_10301: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ConnectFailure"] & {
-                    /** @enum {integer} */
-                    code?: -10301;
-                };
-            };
-        };
-        /** @description - `50000` SYSTEM_ERROR: System error; keep the request ID for the administrator */
-        ConnectFailure500_50000: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ConnectFailure"] & {
-                    /** @enum {integer} */
-                    code?: -50000;
-                };
-            };
-        };
-        /**
-         * @description - `10001` BAD_REQUEST: The request is malformed
-         *     - `10003` CIPHERTEXT_NOT_ALLOWED: A data ciphertext is not accepted on this protocol
-         *     - `10004` APP_REQUIRED: The app field (public program ID) is required as a plain field
-         *     - `10005` INTERNAL_KEY_NOT_ACCEPTED: Use the public program ID, not the internal project key
-         */
-        StandardFailure400_10001_10003_10004_10005: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["StandardFailure"] & {
-                    /** @enum {integer} */
-                    code?: 10001 | 10003 | 10004 | 10005;
-                };
-            };
-        };
-        /** @description - `10007` UNSUPPORTED_MEDIA_TYPE: Unsupported content type */
-        StandardFailure415_10007: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["StandardFailure"] & {
-                    /** @enum {integer} */
-                    code?: 10007;
-                };
-            };
-        };
-        /** @description - `10008` PAYLOAD_TOO_LARGE: The request body is too large */
-        StandardFailure413_10008: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["StandardFailure"] & {
-                    /** @enum {integer} */
-                    code?: 10008;
-                };
-            };
-        };
-        /**
-         * @description - `10101` SIGNATURE_INVALID: The signature is invalid
-         *     - `10102` TIMESTAMP_OUT_OF_WINDOW: The timestamp is outside the allowed window
-         */
-        StandardFailure401_10101_10102: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["StandardFailure"] & {
-                    /** @enum {integer} */
-                    code?: 10101 | 10102;
-                };
-            };
-        };
-        /** @description - `10103` NONCE_REPLAYED: This nonce was already used */
-        StandardFailure409_10103: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["StandardFailure"] & {
-                    /** @enum {integer} */
-                    code?: 10103;
-                };
-            };
-        };
-        /** @description - `10201` PROGRAM_NOT_FOUND: Program not found */
-        StandardFailure404_10201: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["StandardFailure"] & {
-                    /** @enum {integer} */
-                    code?: 10201;
-                };
-            };
-        };
-        /**
-         * @description - `10202` PROGRAM_DISABLED: This program is disabled
-         *     - `10203` AUTHOR_DISABLED: This program's author is disabled
-         *     - `10204` VERIFICATION_SWITCH_OFF: Verification is switched off for this program
-         *     - `10205` PACKAGE_NOT_ENABLED: The standard API basic package is not enabled for this program
-         *     - `10206` INTERFACE_NOT_AUTHORIZED: This interface is not authorized for this program
-         *     - `10207` INTERFACE_DISABLED: This interface is disabled on the platform
-         */
-        StandardFailure403_10202_10203_10204_10205_10206_10207: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["StandardFailure"] & {
-                    /** @enum {integer} */
-                    code?: 10202 | 10203 | 10204 | 10205 | 10206 | 10207;
-                };
-            };
-        };
-        /** @description - `10301` QUOTA_EXCEEDED: The daily quota for this interface is used up */
-        StandardFailure429_10301: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["StandardFailure"] & {
-                    /** @enum {integer} */
-                    code?: 10301;
-                };
-            };
-        };
-        /** @description - `50000` SYSTEM_ERROR: System error; keep the request ID for the administrator */
-        StandardFailure500_50000: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["StandardFailure"] & {
-                    /** @enum {integer} */
-                    code?: 50000;
-                };
-            };
-        };
-        /** @description - `10001` BAD_REQUEST: The request is malformed */
-        StandardFailure400_10001: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["StandardFailure"] & {
-                    /** @enum {integer} */
-                    code?: 10001;
-                };
-            };
-        };
-        /**
-         * @description - `30101` SESSION_INVALID: The session is invalid; log in again
-         *     - `30102` SESSION_TYPE_MISMATCH: This token belongs to another session type
-         */
-        StandardFailure401_30101_30102: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["StandardFailure"] & {
-                    /** @enum {integer} */
-                    code?: 30101 | 30102;
-                };
-            };
-        };
-        /**
-         * @description - `10301` QUOTA_EXCEEDED: The daily quota for this interface is used up
-         *     - `10302` RATE_LIMITED: Too many requests; retry later
-         */
-        StandardFailure429_10301_10302: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["StandardFailure"] & {
-                    /** @enum {integer} */
-                    code?: 10301 | 10302;
-                };
-            };
-        };
         /**
          * @description - `11101` PROJECT_NOT_FOUND: Project not found
          *     - `11108` FILE_NOT_FOUND: File not found
@@ -3298,18 +3521,6 @@ export interface components {
                 "application/json": components["schemas"]["LegacyFailure"] & {
                     /** @enum {integer} */
                     code?: 11108;
-                };
-            };
-        };
-        /** @description - `50000` SYSTEM_ERROR: System error; keep the request ID for the administrator */
-        LegacyFailure500_50000: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["LegacyFailure"] & {
-                    /** @enum {integer} */
-                    code?: 50000;
                 };
             };
         };
@@ -3406,217 +3617,6 @@ export interface components {
                     error?: {
                         /** @enum {integer} */
                         code?: 11101 | 11111;
-                    };
-                };
-            };
-        };
-        /**
-         * @description - `10001` BAD_REQUEST: The request is malformed
-         *     - `10004` APP_REQUIRED: The app field (public program ID) is required as a plain field
-         *     - `10005` INTERNAL_KEY_NOT_ACCEPTED: Use the public program ID, not the internal project key
-         */
-        LegacyFailure400_10001_10004_10005: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["LegacyFailure"] & {
-                    /** @enum {integer} */
-                    code?: 10001 | 10004 | 10005;
-                };
-            };
-        };
-        /** @description - `10201` PROGRAM_NOT_FOUND: Program not found */
-        LegacyFailure404_10201: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["LegacyFailure"] & {
-                    /** @enum {integer} */
-                    code?: 10201;
-                };
-            };
-        };
-        /**
-         * @description - `10202` PROGRAM_DISABLED: This program is disabled
-         *     - `10203` AUTHOR_DISABLED: This program's author is disabled
-         *     - `10204` VERIFICATION_SWITCH_OFF: Verification is switched off for this program
-         *     - `10205` PACKAGE_NOT_ENABLED: The standard API basic package is not enabled for this program
-         *     - `10206` INTERFACE_NOT_AUTHORIZED: This interface is not authorized for this program
-         *     - `10207` INTERFACE_DISABLED: This interface is disabled on the platform
-         */
-        LegacyFailure403_10202_10203_10204_10205_10206_10207: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["LegacyFailure"] & {
-                    /** @enum {integer} */
-                    code?: 10202 | 10203 | 10204 | 10205 | 10206 | 10207;
-                };
-            };
-        };
-        /** @description - `10301` QUOTA_EXCEEDED: The daily quota for this interface is used up */
-        LegacyFailure429_10301: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["LegacyFailure"] & {
-                    /** @enum {integer} */
-                    code?: 10301;
-                };
-            };
-        };
-        /** @description - `10007` UNSUPPORTED_MEDIA_TYPE: Unsupported content type */
-        LegacyFailure415_10007: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["LegacyFailure"] & {
-                    /** @enum {integer} */
-                    code?: 10007;
-                };
-            };
-        };
-        /** @description - `10008` PAYLOAD_TOO_LARGE: The request body is too large */
-        LegacyFailure413_10008: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["LegacyFailure"] & {
-                    /** @enum {integer} */
-                    code?: 10008;
-                };
-            };
-        };
-        /**
-         * @description - `10101` SIGNATURE_INVALID: The signature is invalid
-         *     - `10102` TIMESTAMP_OUT_OF_WINDOW: The timestamp is outside the allowed window
-         */
-        LegacyFailure401_10101_10102: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["LegacyFailure"] & {
-                    /** @enum {integer} */
-                    code?: 10101 | 10102;
-                };
-            };
-        };
-        /**
-         * @description - `10201` PROGRAM_NOT_FOUND: Program not found
-         *     - `11108` FILE_NOT_FOUND: File not found
-         */
-        LegacyFailure404_10201_11108: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["LegacyFailure"] & {
-                    /** @enum {integer} */
-                    code?: 10201 | 11108;
-                };
-            };
-        };
-        /**
-         * @description - `10301` QUOTA_EXCEEDED: The daily quota for this interface is used up
-         *     - `10302` RATE_LIMITED: Too many requests; retry later
-         */
-        LegacyFailure429_10301_10302: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["LegacyFailure"] & {
-                    /** @enum {integer} */
-                    code?: 10301 | 10302;
-                };
-            };
-        };
-        /**
-         * @description - `10202` PROGRAM_DISABLED: This program is disabled
-         *     - `10203` AUTHOR_DISABLED: This program's author is disabled
-         *     - `10204` VERIFICATION_SWITCH_OFF: Verification is switched off for this program
-         *     - `10205` PACKAGE_NOT_ENABLED: The standard API basic package is not enabled for this program
-         *     - `10206` INTERFACE_NOT_AUTHORIZED: This interface is not authorized for this program
-         *     - `10207` INTERFACE_DISABLED: This interface is disabled on the platform
-         *     - `40002` BLACKLISTED: This domain or IP is blacklisted
-         *     - `40003` IP_NOT_BOUND: This IP is not bound to the program
-         */
-        LegacyFailure403_10202_10203_10204_10205_10206_10207_40002_40003: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["LegacyFailure"] & {
-                    /** @enum {integer} */
-                    code?: 10202 | 10203 | 10204 | 10205 | 10206 | 10207 | 40002 | 40003;
-                };
-            };
-        };
-        /** @description - `11204` SITE_EXISTS: This site is already authorized for the project */
-        AdminError409_11204: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["AdminError"] & {
-                    error?: {
-                        /** @enum {integer} */
-                        code?: 11204;
-                    };
-                };
-            };
-        };
-        /**
-         * @description - `11101` PROJECT_NOT_FOUND: Project not found
-         *     - `11109` SITE_NOT_FOUND: Site not found
-         */
-        AdminError404_11101_11109: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["AdminError"] & {
-                    error?: {
-                        /** @enum {integer} */
-                        code?: 11101 | 11109;
-                    };
-                };
-            };
-        };
-        /** @description - `11205` BLACKLIST_ENTRY_EXISTS: This value is already on the project's blacklist */
-        AdminError409_11205: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["AdminError"] & {
-                    error?: {
-                        /** @enum {integer} */
-                        code?: 11205;
-                    };
-                };
-            };
-        };
-        /**
-         * @description - `11101` PROJECT_NOT_FOUND: Project not found
-         *     - `11110` BLACKLIST_ENTRY_NOT_FOUND: Blacklist entry not found
-         */
-        AdminError404_11101_11110: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["AdminError"] & {
-                    error?: {
-                        /** @enum {integer} */
-                        code?: 11101 | 11110;
                     };
                 };
             };
@@ -3723,6 +3723,1910 @@ export interface operations {
             };
             400: components["responses"]["AdminError400_10001"];
             500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    SdkCards_login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SdkCardLoginDto"];
+            };
+        };
+        responses: {
+            /**
+             * @description Success, or a refusal in the family's envelope:
+             *     - `20001` CARD_INVALID: The card key is invalid
+             *     - `20002` CARD_EXPIRED: The card key has expired
+             *     - `20003` CARD_BANNED: The card key is banned
+             *     - `20004` DEVICE_LIMIT_REACHED: The card is already bound to the maximum number of devices
+             *     - `20006` CARD_NO_USES_LEFT: The card has no uses left
+             *     - `20007` SEATS_FULL: Every seat of this card is in use
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The compatible login token */
+                        token: string;
+                        /** @description The card's status after the login */
+                        statecode: string;
+                        /** @enum {integer} */
+                        code: 0;
+                        /** @enum {boolean} */
+                        success: true;
+                        msg: string;
+                        data: components["schemas"]["SdkCardLoginData"];
+                        /** @description The request id, also in the X-Request-Id header */
+                        request_id: string;
+                    } | (components["schemas"]["StandardFailure"] & {
+                        /** @enum {integer} */
+                        code?: 20001 | 20002 | 20003 | 20004 | 20006 | 20007;
+                    });
+                };
+            };
+            400: components["responses"]["StandardFailure400_10001_10003_10004_10005"];
+            401: components["responses"]["StandardFailure401_10101_10102"];
+            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
+            404: components["responses"]["StandardFailure404_10201"];
+            409: components["responses"]["StandardFailure409_10103"];
+            413: components["responses"]["StandardFailure413_10008"];
+            415: components["responses"]["StandardFailure415_10007"];
+            429: components["responses"]["StandardFailure429_10301"];
+            500: components["responses"]["StandardFailure500_50000"];
+        };
+    };
+    SdkCards_checkout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SdkCheckoutDto"];
+            };
+        };
+        responses: {
+            /**
+             * @description Success, or a refusal in the family's envelope:
+             *     - `20001` CARD_INVALID: The card key is invalid
+             *     - `20002` CARD_EXPIRED: The card key has expired
+             *     - `20003` CARD_BANNED: The card key is banned
+             *     - `20009` CHECKOUT_DISABLED: Offline licences are switched off for this program
+             *     - `20010` DEVICE_NOT_BOUND: This device is not bound to the card
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 0;
+                        /** @enum {boolean} */
+                        success: true;
+                        msg: string;
+                        data: components["schemas"]["CheckoutData"];
+                        /** @description The request id, also in the X-Request-Id header */
+                        request_id: string;
+                    } | (components["schemas"]["StandardFailure"] & {
+                        /** @enum {integer} */
+                        code?: 20001 | 20002 | 20003 | 20009 | 20010;
+                    });
+                };
+            };
+            400: components["responses"]["StandardFailure400_10001_10003_10004_10005"];
+            401: components["responses"]["StandardFailure401_10101_10102"];
+            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
+            404: components["responses"]["StandardFailure404_10201"];
+            409: components["responses"]["StandardFailure409_10103"];
+            413: components["responses"]["StandardFailure413_10008"];
+            415: components["responses"]["StandardFailure415_10007"];
+            429: components["responses"]["StandardFailure429_10301"];
+            500: components["responses"]["StandardFailure500_50000"];
+        };
+    };
+    SdkCards_topup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SdkTopupDto"];
+            };
+        };
+        responses: {
+            /**
+             * @description Success, or a refusal in the family's envelope:
+             *     - `20001` CARD_INVALID: The card key is invalid
+             *     - `20008` TOPUP_REFUSED: This top-up is not possible
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 0;
+                        /** @enum {boolean} */
+                        success: true;
+                        msg: string;
+                        data: components["schemas"]["CardAfterTopup"];
+                        /** @description The request id, also in the X-Request-Id header */
+                        request_id: string;
+                    } | (components["schemas"]["StandardFailure"] & {
+                        /** @enum {integer} */
+                        code?: 20001 | 20008;
+                    });
+                };
+            };
+            400: components["responses"]["StandardFailure400_10001_10003_10004_10005"];
+            401: components["responses"]["StandardFailure401_10101_10102"];
+            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
+            404: components["responses"]["StandardFailure404_10201"];
+            409: components["responses"]["StandardFailure409_10103"];
+            413: components["responses"]["StandardFailure413_10008"];
+            415: components["responses"]["StandardFailure415_10007"];
+            429: components["responses"]["StandardFailure429_10301"];
+            500: components["responses"]["StandardFailure500_50000"];
+        };
+    };
+    SdkCards_info: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SdkCardKeyDto"];
+            };
+        };
+        responses: {
+            /**
+             * @description Success, or a refusal in the family's envelope:
+             *     - `20001` CARD_INVALID: The card key is invalid
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 0;
+                        /** @enum {boolean} */
+                        success: true;
+                        msg: string;
+                        data: components["schemas"]["CardInfo"];
+                        /** @description The request id, also in the X-Request-Id header */
+                        request_id: string;
+                    } | (components["schemas"]["StandardFailure"] & {
+                        /** @enum {integer} */
+                        code?: 20001;
+                    });
+                };
+            };
+            400: components["responses"]["StandardFailure400_10001_10003_10004_10005"];
+            401: components["responses"]["StandardFailure401_10101_10102"];
+            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
+            404: components["responses"]["StandardFailure404_10201"];
+            409: components["responses"]["StandardFailure409_10103"];
+            413: components["responses"]["StandardFailure413_10008"];
+            415: components["responses"]["StandardFailure415_10007"];
+            429: components["responses"]["StandardFailure429_10301"];
+            500: components["responses"]["StandardFailure500_50000"];
+        };
+    };
+    SdkCards_unbind: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SdkCardLoginDto"];
+            };
+        };
+        responses: {
+            /**
+             * @description Success, or a refusal in the family's envelope:
+             *     - `20001` CARD_INVALID: The card key is invalid
+             *     - `20002` CARD_EXPIRED: The card key has expired
+             *     - `20003` CARD_BANNED: The card key is banned
+             *     - `20005` UNBIND_REFUSED: Unbinding is not possible for this card and device
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 1;
+                        /** @enum {boolean} */
+                        success: true;
+                        msg: string;
+                        data: components["schemas"]["CardUnbindData"];
+                        /** @description The request id, also in the X-Request-Id header */
+                        request_id: string;
+                    } | (components["schemas"]["StandardFailure"] & {
+                        /** @enum {integer} */
+                        code?: 20001 | 20002 | 20003 | 20005;
+                    });
+                };
+            };
+            400: components["responses"]["StandardFailure400_10001_10003_10004_10005"];
+            401: components["responses"]["StandardFailure401_10101_10102"];
+            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
+            404: components["responses"]["StandardFailure404_10201"];
+            409: components["responses"]["StandardFailure409_10103"];
+            413: components["responses"]["StandardFailure413_10008"];
+            415: components["responses"]["StandardFailure415_10007"];
+            429: components["responses"]["StandardFailure429_10301"];
+            500: components["responses"]["StandardFailure500_50000"];
+        };
+    };
+    SdkCards_heartbeat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HeartbeatDto"];
+            };
+        };
+        responses: {
+            /**
+             * @description Success, or a refusal in the family's envelope:
+             *     - `30004` MACHINE_MISMATCH: This account is bound to another machine
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 0;
+                        /** @enum {boolean} */
+                        success: true;
+                        msg: string;
+                        data: components["schemas"]["CardHeartbeat"];
+                        /** @description The request id, also in the X-Request-Id header */
+                        request_id: string;
+                    } | (components["schemas"]["StandardFailure"] & {
+                        /** @enum {integer} */
+                        code?: 30004;
+                    });
+                };
+            };
+            400: components["responses"]["StandardFailure400_10001"];
+            401: components["responses"]["StandardFailure401_30101_30102"];
+            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
+            413: components["responses"]["StandardFailure413_10008"];
+            415: components["responses"]["StandardFailure415_10007"];
+            429: components["responses"]["StandardFailure429_10301"];
+            500: components["responses"]["StandardFailure500_50000"];
+        };
+    };
+    SdkUsers_register: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AppUserCredentialsDto"];
+            };
+        };
+        responses: {
+            /**
+             * @description Success, or a refusal in the family's envelope:
+             *     - `30001` USERNAME_TAKEN: This username is already taken
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 0;
+                        /** @enum {boolean} */
+                        success: true;
+                        msg: string;
+                        data: components["schemas"]["RegisteredUser"];
+                        /** @description The request id, also in the X-Request-Id header */
+                        request_id: string;
+                    } | (components["schemas"]["StandardFailure"] & {
+                        /** @enum {integer} */
+                        code?: 30001;
+                    });
+                };
+            };
+            400: components["responses"]["StandardFailure400_10001_10003_10004_10005"];
+            401: components["responses"]["StandardFailure401_10101_10102"];
+            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
+            404: components["responses"]["StandardFailure404_10201"];
+            409: components["responses"]["StandardFailure409_10103"];
+            413: components["responses"]["StandardFailure413_10008"];
+            415: components["responses"]["StandardFailure415_10007"];
+            429: components["responses"]["StandardFailure429_10301_10302"];
+            500: components["responses"]["StandardFailure500_50000"];
+        };
+    };
+    SdkUsers_login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AppUserCredentialsDto"];
+            };
+        };
+        responses: {
+            /**
+             * @description Success, or a refusal in the family's envelope:
+             *     - `30002` BAD_CREDENTIALS: Wrong username or password
+             *     - `30003` USER_BANNED: This user is banned
+             *     - `30004` MACHINE_MISMATCH: This account is bound to another machine
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 0;
+                        /** @enum {boolean} */
+                        success: true;
+                        msg: string;
+                        data: components["schemas"]["SdkUserLogin"];
+                        /** @description The request id, also in the X-Request-Id header */
+                        request_id: string;
+                    } | (components["schemas"]["StandardFailure"] & {
+                        /** @enum {integer} */
+                        code?: 30002 | 30003 | 30004;
+                    });
+                };
+            };
+            400: components["responses"]["StandardFailure400_10001_10003_10004_10005"];
+            401: components["responses"]["StandardFailure401_10101_10102"];
+            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
+            404: components["responses"]["StandardFailure404_10201"];
+            409: components["responses"]["StandardFailure409_10103"];
+            413: components["responses"]["StandardFailure413_10008"];
+            415: components["responses"]["StandardFailure415_10007"];
+            429: components["responses"]["StandardFailure429_10301_10302"];
+            500: components["responses"]["StandardFailure500_50000"];
+        };
+    };
+    SdkUsers_heartbeat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HeartbeatDto"];
+            };
+        };
+        responses: {
+            /**
+             * @description Success, or a refusal in the family's envelope:
+             *     - `30004` MACHINE_MISMATCH: This account is bound to another machine
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 0;
+                        /** @enum {boolean} */
+                        success: true;
+                        msg: string;
+                        data: components["schemas"]["UserHeartbeat"];
+                        /** @description The request id, also in the X-Request-Id header */
+                        request_id: string;
+                    } | (components["schemas"]["StandardFailure"] & {
+                        /** @enum {integer} */
+                        code?: 30004;
+                    });
+                };
+            };
+            400: components["responses"]["StandardFailure400_10001"];
+            401: components["responses"]["StandardFailure401_30101_30102"];
+            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
+            413: components["responses"]["StandardFailure413_10008"];
+            415: components["responses"]["StandardFailure415_10007"];
+            429: components["responses"]["StandardFailure429_10301"];
+            500: components["responses"]["StandardFailure500_50000"];
+        };
+    };
+    VersionCheck_check: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VersionCheckDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 0;
+                        /** @enum {boolean} */
+                        success: true;
+                        msg: string;
+                        data: components["schemas"]["VersionCheck"];
+                        /** @description The request id, also in the X-Request-Id header */
+                        request_id: string;
+                    };
+                };
+            };
+            400: components["responses"]["StandardFailure400_10001_10003_10004_10005"];
+            401: components["responses"]["StandardFailure401_10101_10102"];
+            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
+            404: components["responses"]["StandardFailure404_10201"];
+            409: components["responses"]["StandardFailure409_10103"];
+            413: components["responses"]["StandardFailure413_10008"];
+            415: components["responses"]["StandardFailure415_10007"];
+            429: components["responses"]["StandardFailure429_10301"];
+            500: components["responses"]["StandardFailure500_50000"];
+        };
+    };
+    V3_login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["V3CardLoginDto"];
+            };
+        };
+        responses: {
+            /**
+             * @description Success, or a refusal in the family's envelope:
+             *     - `20001` CARD_INVALID: The card key is invalid
+             *     - `20002` CARD_EXPIRED: The card key has expired
+             *     - `20003` CARD_BANNED: The card key is banned
+             *     - `20004` DEVICE_LIMIT_REACHED: The card is already bound to the maximum number of devices
+             *     - `20006` CARD_NO_USES_LEFT: The card has no uses left
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The compatible login token */
+                        token: string;
+                        /** @description The card's status after the login */
+                        statecode: string;
+                        /** @enum {integer} */
+                        code: 0;
+                        /** @enum {boolean} */
+                        success: true;
+                        msg: string;
+                        data: components["schemas"]["StandardCardData"];
+                        /** @description The request id, also in the X-Request-Id header */
+                        request_id: string;
+                    } | (components["schemas"]["StandardFailure"] & {
+                        /** @enum {integer} */
+                        code?: 20001 | 20002 | 20003 | 20004 | 20006;
+                    });
+                };
+            };
+            400: components["responses"]["StandardFailure400_10001_10003_10004_10005"];
+            401: components["responses"]["StandardFailure401_10101_10102"];
+            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
+            404: components["responses"]["StandardFailure404_10201"];
+            409: components["responses"]["StandardFailure409_10103"];
+            413: components["responses"]["StandardFailure413_10008"];
+            415: components["responses"]["StandardFailure415_10007"];
+            429: components["responses"]["StandardFailure429_10301"];
+            500: components["responses"]["StandardFailure500_50000"];
+        };
+    };
+    "Connect_login[0]": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The public program ID (8 digits) */
+                programId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["ConnectLoginDto"];
+            };
+        };
+        responses: {
+            /**
+             * @description Success, or a refusal in the family's envelope:
+             *     - `20001` CARD_INVALID: The card key is invalid
+             *     - `20002` CARD_EXPIRED: The card key has expired
+             *     - `20003` CARD_BANNED: The card key is banned
+             *     - `20004` DEVICE_LIMIT_REACHED: The card is already bound to the maximum number of devices
+             *     - `20006` CARD_NO_USES_LEFT: The card has no uses left
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        status: true;
+                        /** @enum {integer} */
+                        code: 1;
+                        reason: string;
+                        data: components["schemas"]["ConnectLoginData"];
+                        /** @description The request id, also in the X-Request-Id header */
+                        request_id: string;
+                    } | (components["schemas"]["ConnectFailure"] & {
+                        /** @enum {integer} */
+                        code?: -20001 | -20002 | -20003 | -20004 | -20006;
+                    });
+                };
+            };
+            400: components["responses"]["ConnectFailure400_10001"];
+            403: components["responses"]["ConnectFailure403_10202_10203_10204_10206_10207_10208"];
+            404: components["responses"]["ConnectFailure404_10201"];
+            409: components["responses"]["ConnectFailure409_10103"];
+            413: components["responses"]["ConnectFailure413_10008"];
+            415: components["responses"]["ConnectFailure415_10007"];
+            429: components["responses"]["ConnectFailure429_10301"];
+            500: components["responses"]["ConnectFailure500_50000"];
+        };
+    };
+    "Connect_login[1]": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The public program ID (8 digits) */
+                programId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["ConnectLoginDto"];
+            };
+        };
+        responses: {
+            /**
+             * @description Success, or a refusal in the family's envelope:
+             *     - `20001` CARD_INVALID: The card key is invalid
+             *     - `20002` CARD_EXPIRED: The card key has expired
+             *     - `20003` CARD_BANNED: The card key is banned
+             *     - `20004` DEVICE_LIMIT_REACHED: The card is already bound to the maximum number of devices
+             *     - `20006` CARD_NO_USES_LEFT: The card has no uses left
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        status: true;
+                        /** @enum {integer} */
+                        code: 1;
+                        reason: string;
+                        data: components["schemas"]["ConnectLoginData"];
+                        /** @description The request id, also in the X-Request-Id header */
+                        request_id: string;
+                    } | (components["schemas"]["ConnectFailure"] & {
+                        /** @enum {integer} */
+                        code?: -20001 | -20002 | -20003 | -20004 | -20006;
+                    });
+                };
+            };
+            400: components["responses"]["ConnectFailure400_10001"];
+            403: components["responses"]["ConnectFailure403_10202_10203_10204_10206_10207_10208"];
+            404: components["responses"]["ConnectFailure404_10201"];
+            409: components["responses"]["ConnectFailure409_10103"];
+            413: components["responses"]["ConnectFailure413_10008"];
+            415: components["responses"]["ConnectFailure415_10007"];
+            429: components["responses"]["ConnectFailure429_10301"];
+            500: components["responses"]["ConnectFailure500_50000"];
+        };
+    };
+    Customization_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomizationView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Customization_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutCustomizationDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomizationView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101"];
+            413: components["responses"]["AdminError413_10008"];
+            415: components["responses"]["AdminError415_10007"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Customization_reset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Customization_preview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomizationPreview"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101"];
+            413: components["responses"]["AdminError413_10008"];
+            415: components["responses"]["AdminError415_10007"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    LegacyCards_kmlogon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["LegacyCardDto"];
+            };
+        };
+        responses: {
+            /**
+             * @description Success, or a refusal in the family's envelope:
+             *     - `20001` CARD_INVALID: The card key is invalid
+             *     - `20002` CARD_EXPIRED: The card key has expired
+             *     - `20003` CARD_BANNED: The card key is banned
+             *     - `20004` DEVICE_LIMIT_REACHED: The card is already bound to the maximum number of devices
+             *     - `20006` CARD_NO_USES_LEFT: The card has no uses left
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 1;
+                        msg: string;
+                        data: components["schemas"]["LegacyCardLogin"];
+                        /** @description The request id, also in the X-Request-Id header */
+                        request_id: string;
+                    } | (components["schemas"]["LegacyFailure"] & {
+                        /** @enum {integer} */
+                        code?: 20001 | 20002 | 20003 | 20004 | 20006;
+                    });
+                };
+            };
+            400: components["responses"]["LegacyFailure400_10001_10004_10005"];
+            403: components["responses"]["LegacyFailure403_10202_10203_10204_10205_10206_10207"];
+            404: components["responses"]["LegacyFailure404_10201"];
+            413: components["responses"]["LegacyFailure413_10008"];
+            415: components["responses"]["LegacyFailure415_10007"];
+            429: components["responses"]["LegacyFailure429_10301"];
+            500: components["responses"]["LegacyFailure500_50000"];
+        };
+    };
+    LegacyCards_cardLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["LegacyCardDto"];
+            };
+        };
+        responses: {
+            /**
+             * @description Success, or a refusal in the family's envelope:
+             *     - `20001` CARD_INVALID: The card key is invalid
+             *     - `20002` CARD_EXPIRED: The card key has expired
+             *     - `20003` CARD_BANNED: The card key is banned
+             *     - `20004` DEVICE_LIMIT_REACHED: The card is already bound to the maximum number of devices
+             *     - `20006` CARD_NO_USES_LEFT: The card has no uses left
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 1;
+                        msg: string;
+                        data: components["schemas"]["LegacyCardLogin"];
+                        /** @description The request id, also in the X-Request-Id header */
+                        request_id: string;
+                    } | (components["schemas"]["LegacyFailure"] & {
+                        /** @enum {integer} */
+                        code?: 20001 | 20002 | 20003 | 20004 | 20006;
+                    });
+                };
+            };
+            400: components["responses"]["LegacyFailure400_10001_10004_10005"];
+            401: components["responses"]["LegacyFailure401_10101_10102"];
+            403: components["responses"]["LegacyFailure403_10202_10203_10204_10205_10206_10207"];
+            404: components["responses"]["LegacyFailure404_10201"];
+            413: components["responses"]["LegacyFailure413_10008"];
+            415: components["responses"]["LegacyFailure415_10007"];
+            429: components["responses"]["LegacyFailure429_10301"];
+            500: components["responses"]["LegacyFailure500_50000"];
+        };
+    };
+    LegacyCards_kmunmachine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["LegacyCardDto"];
+            };
+        };
+        responses: {
+            /**
+             * @description Success, or a refusal in the family's envelope:
+             *     - `20001` CARD_INVALID: The card key is invalid
+             *     - `20002` CARD_EXPIRED: The card key has expired
+             *     - `20003` CARD_BANNED: The card key is banned
+             *     - `20005` UNBIND_REFUSED: Unbinding is not possible for this card and device
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 1;
+                        msg: string;
+                        data: components["schemas"]["CardUnbindData"];
+                        /** @description The request id, also in the X-Request-Id header */
+                        request_id: string;
+                    } | (components["schemas"]["LegacyFailure"] & {
+                        /** @enum {integer} */
+                        code?: 20001 | 20002 | 20003 | 20005;
+                    });
+                };
+            };
+            400: components["responses"]["LegacyFailure400_10001_10004_10005"];
+            403: components["responses"]["LegacyFailure403_10202_10203_10204_10205_10206_10207"];
+            404: components["responses"]["LegacyFailure404_10201"];
+            413: components["responses"]["LegacyFailure413_10008"];
+            415: components["responses"]["LegacyFailure415_10007"];
+            429: components["responses"]["LegacyFailure429_10301"];
+            500: components["responses"]["LegacyFailure500_50000"];
+        };
+    };
+    LegacyCards_unbindMachine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["LegacyCardDto"];
+            };
+        };
+        responses: {
+            /**
+             * @description Success, or a refusal in the family's envelope:
+             *     - `20001` CARD_INVALID: The card key is invalid
+             *     - `20002` CARD_EXPIRED: The card key has expired
+             *     - `20003` CARD_BANNED: The card key is banned
+             *     - `20005` UNBIND_REFUSED: Unbinding is not possible for this card and device
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 1;
+                        msg: string;
+                        data: components["schemas"]["CardUnbindData"];
+                        /** @description The request id, also in the X-Request-Id header */
+                        request_id: string;
+                    } | (components["schemas"]["LegacyFailure"] & {
+                        /** @enum {integer} */
+                        code?: 20001 | 20002 | 20003 | 20005;
+                    });
+                };
+            };
+            400: components["responses"]["LegacyFailure400_10001_10004_10005"];
+            401: components["responses"]["LegacyFailure401_10101_10102"];
+            403: components["responses"]["LegacyFailure403_10202_10203_10204_10205_10206_10207"];
+            404: components["responses"]["LegacyFailure404_10201"];
+            413: components["responses"]["LegacyFailure413_10008"];
+            415: components["responses"]["LegacyFailure415_10007"];
+            429: components["responses"]["LegacyFailure429_10301"];
+            500: components["responses"]["LegacyFailure500_50000"];
+        };
+    };
+    LegacyCards_check: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["LegacyCardDto"];
+            };
+        };
+        responses: {
+            /**
+             * @description Success, or a refusal in the family's envelope:
+             *     - `20001` CARD_INVALID: The card key is invalid
+             *     - `20002` CARD_EXPIRED: The card key has expired
+             *     - `20003` CARD_BANNED: The card key is banned
+             *     - `20010` DEVICE_NOT_BOUND: This device is not bound to the card
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 1;
+                        msg: string;
+                        data: components["schemas"]["LegacyCardState"];
+                        /** @description The request id, also in the X-Request-Id header */
+                        request_id: string;
+                    } | (components["schemas"]["LegacyFailure"] & {
+                        /** @enum {integer} */
+                        code?: 20001 | 20002 | 20003 | 20010;
+                    });
+                };
+            };
+            400: components["responses"]["LegacyFailure400_10001_10004_10005"];
+            403: components["responses"]["LegacyFailure403_10202_10203_10204_10205_10206_10207"];
+            404: components["responses"]["LegacyFailure404_10201"];
+            413: components["responses"]["LegacyFailure413_10008"];
+            415: components["responses"]["LegacyFailure415_10007"];
+            429: components["responses"]["LegacyFailure429_10301"];
+            500: components["responses"]["LegacyFailure500_50000"];
+        };
+    };
+    LegacyCards_paycheckGet: {
+        parameters: {
+            query: {
+                /** @description public program ID (8 digits) */
+                app: string;
+                /** @description card key */
+                kami: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description Success, or a refusal in the family's envelope:
+             *     - `20001` CARD_INVALID: The card key is invalid
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 1;
+                        msg: string;
+                        data: components["schemas"]["LegacyPaycheck"];
+                        /** @description The request id, also in the X-Request-Id header */
+                        request_id: string;
+                    } | (components["schemas"]["LegacyFailure"] & {
+                        /** @enum {integer} */
+                        code?: 20001;
+                    });
+                };
+            };
+            400: components["responses"]["LegacyFailure400_10001_10004_10005"];
+            403: components["responses"]["LegacyFailure403_10202_10203_10204_10205_10206_10207"];
+            404: components["responses"]["LegacyFailure404_10201"];
+            429: components["responses"]["LegacyFailure429_10301"];
+            500: components["responses"]["LegacyFailure500_50000"];
+        };
+    };
+    LegacyCards_paycheckPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["LegacyPaycheckDto"];
+            };
+        };
+        responses: {
+            /**
+             * @description Success, or a refusal in the family's envelope:
+             *     - `20001` CARD_INVALID: The card key is invalid
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 1;
+                        msg: string;
+                        data: components["schemas"]["LegacyPaycheck"];
+                        /** @description The request id, also in the X-Request-Id header */
+                        request_id: string;
+                    } | (components["schemas"]["LegacyFailure"] & {
+                        /** @enum {integer} */
+                        code?: 20001;
+                    });
+                };
+            };
+            400: components["responses"]["LegacyFailure400_10001_10004_10005"];
+            403: components["responses"]["LegacyFailure403_10202_10203_10204_10205_10206_10207"];
+            404: components["responses"]["LegacyFailure404_10201"];
+            413: components["responses"]["LegacyFailure413_10008"];
+            415: components["responses"]["LegacyFailure415_10007"];
+            429: components["responses"]["LegacyFailure429_10301"];
+            500: components["responses"]["LegacyFailure500_50000"];
+        };
+    };
+    LegacyAggregate_app: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The public program ID */
+                    app: string;
+                    /** @enum {string} */
+                    api: "card_login" | "card_unbind" | "user_login" | "user_register" | "announcement" | "app_config" | "get_file" | "app_profile" | "kmlogon" | "kmunmachine" | "unbind_machine" | "userlogin" | "userreg" | "notice" | "ini" | "getfile" | "appinfo";
+                    /** @description base64 ciphertext of the url-encoded action fields (transport encryption) */
+                    data?: string;
+                    /** @description MD5 parameter signature (card and user actions) */
+                    sign?: string;
+                    /** @description Unix seconds (with sign) */
+                    t?: string;
+                } & {
+                    [key: string]: string;
+                };
+            };
+        };
+        responses: {
+            /**
+             * @description Success, or a refusal in the family's envelope:
+             *     - `20001` CARD_INVALID: The card key is invalid
+             *     - `20002` CARD_EXPIRED: The card key has expired
+             *     - `20003` CARD_BANNED: The card key is banned
+             *     - `20004` DEVICE_LIMIT_REACHED: The card is already bound to the maximum number of devices
+             *     - `20005` UNBIND_REFUSED: Unbinding is not possible for this card and device
+             *     - `20006` CARD_NO_USES_LEFT: The card has no uses left
+             *     - `30001` USERNAME_TAKEN: This username is already taken
+             *     - `30002` BAD_CREDENTIALS: Wrong username or password
+             *     - `30003` USER_BANNED: This user is banned
+             *     - `30004` MACHINE_MISMATCH: This account is bound to another machine
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 1;
+                        msg: string;
+                        data: components["schemas"]["LegacyCardLogin"] | components["schemas"]["CardUnbindData"] | components["schemas"]["CompatUserLogin"] | components["schemas"]["RegisteredUser"] | components["schemas"]["LegacyAnnouncement"] | components["schemas"]["LegacyAppConfig"] | components["schemas"]["LegacyFileDownload"] | components["schemas"]["LegacyAppProfile"] | string;
+                        /** @description The request id, also in the X-Request-Id header */
+                        request_id: string;
+                    } | (components["schemas"]["LegacyFailure"] & {
+                        /** @enum {integer} */
+                        code?: 20001 | 20002 | 20003 | 20004 | 20005 | 20006 | 30001 | 30002 | 30003 | 30004;
+                    });
+                };
+            };
+            400: components["responses"]["LegacyFailure400_10001_10004_10005"];
+            401: components["responses"]["LegacyFailure401_10101_10102"];
+            403: components["responses"]["LegacyFailure403_10202_10203_10204_10205_10206_10207"];
+            404: components["responses"]["LegacyFailure404_10201_11108"];
+            413: components["responses"]["LegacyFailure413_10008"];
+            415: components["responses"]["LegacyFailure415_10007"];
+            429: components["responses"]["LegacyFailure429_10301_10302"];
+            500: components["responses"]["LegacyFailure500_50000"];
+        };
+    };
+    LegacyAggregate_canonical: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The public program ID */
+                    app: string;
+                    /** @enum {string} */
+                    api: "card_login" | "card_unbind" | "user_login" | "user_register" | "announcement" | "app_config" | "get_file" | "app_profile" | "kmlogon" | "kmunmachine" | "unbind_machine" | "userlogin" | "userreg" | "notice" | "ini" | "getfile" | "appinfo";
+                    /** @description base64 ciphertext of the url-encoded action fields (transport encryption) */
+                    data?: string;
+                    /** @description MD5 parameter signature (card and user actions) */
+                    sign?: string;
+                    /** @description Unix seconds (with sign) */
+                    t?: string;
+                } & {
+                    [key: string]: string;
+                };
+            };
+        };
+        responses: {
+            /**
+             * @description Success, or a refusal in the family's envelope:
+             *     - `20001` CARD_INVALID: The card key is invalid
+             *     - `20002` CARD_EXPIRED: The card key has expired
+             *     - `20003` CARD_BANNED: The card key is banned
+             *     - `20004` DEVICE_LIMIT_REACHED: The card is already bound to the maximum number of devices
+             *     - `20005` UNBIND_REFUSED: Unbinding is not possible for this card and device
+             *     - `20006` CARD_NO_USES_LEFT: The card has no uses left
+             *     - `30001` USERNAME_TAKEN: This username is already taken
+             *     - `30002` BAD_CREDENTIALS: Wrong username or password
+             *     - `30003` USER_BANNED: This user is banned
+             *     - `30004` MACHINE_MISMATCH: This account is bound to another machine
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 1;
+                        msg: string;
+                        data: components["schemas"]["LegacyCardLogin"] | components["schemas"]["CardUnbindData"] | components["schemas"]["CompatUserLogin"] | components["schemas"]["RegisteredUser"] | components["schemas"]["LegacyAnnouncement"] | components["schemas"]["LegacyAppConfig"] | components["schemas"]["LegacyFileDownload"] | components["schemas"]["LegacyAppProfile"] | string;
+                        /** @description The request id, also in the X-Request-Id header */
+                        request_id: string;
+                    } | (components["schemas"]["LegacyFailure"] & {
+                        /** @enum {integer} */
+                        code?: 20001 | 20002 | 20003 | 20004 | 20005 | 20006 | 30001 | 30002 | 30003 | 30004;
+                    });
+                };
+            };
+            400: components["responses"]["LegacyFailure400_10001_10004_10005"];
+            401: components["responses"]["LegacyFailure401_10101_10102"];
+            403: components["responses"]["LegacyFailure403_10202_10203_10204_10205_10206_10207"];
+            404: components["responses"]["LegacyFailure404_10201_11108"];
+            413: components["responses"]["LegacyFailure413_10008"];
+            415: components["responses"]["LegacyFailure415_10007"];
+            429: components["responses"]["LegacyFailure429_10301_10302"];
+            500: components["responses"]["LegacyFailure500_50000"];
+        };
+    };
+    CompatUsers_register: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["AppUserCredentialsDto"];
+            };
+        };
+        responses: {
+            /**
+             * @description Success, or a refusal in the family's envelope:
+             *     - `30001` USERNAME_TAKEN: This username is already taken
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 1;
+                        msg: string;
+                        data: components["schemas"]["RegisteredUser"];
+                        /** @description The request id, also in the X-Request-Id header */
+                        request_id: string;
+                    } | (components["schemas"]["LegacyFailure"] & {
+                        /** @enum {integer} */
+                        code?: 30001;
+                    });
+                };
+            };
+            400: components["responses"]["LegacyFailure400_10001_10004_10005"];
+            403: components["responses"]["LegacyFailure403_10202_10203_10204_10205_10206_10207"];
+            404: components["responses"]["LegacyFailure404_10201"];
+            413: components["responses"]["LegacyFailure413_10008"];
+            415: components["responses"]["LegacyFailure415_10007"];
+            429: components["responses"]["LegacyFailure429_10301_10302"];
+            500: components["responses"]["LegacyFailure500_50000"];
+        };
+    };
+    CompatUsers_login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["AppUserCredentialsDto"];
+            };
+        };
+        responses: {
+            /**
+             * @description Success, or a refusal in the family's envelope:
+             *     - `30002` BAD_CREDENTIALS: Wrong username or password
+             *     - `30003` USER_BANNED: This user is banned
+             *     - `30004` MACHINE_MISMATCH: This account is bound to another machine
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 1;
+                        msg: string;
+                        data: components["schemas"]["CompatUserLogin"];
+                        /** @description The request id, also in the X-Request-Id header */
+                        request_id: string;
+                    } | (components["schemas"]["LegacyFailure"] & {
+                        /** @enum {integer} */
+                        code?: 30002 | 30003 | 30004;
+                    });
+                };
+            };
+            400: components["responses"]["LegacyFailure400_10001_10004_10005"];
+            403: components["responses"]["LegacyFailure403_10202_10203_10204_10205_10206_10207"];
+            404: components["responses"]["LegacyFailure404_10201"];
+            413: components["responses"]["LegacyFailure413_10008"];
+            415: components["responses"]["LegacyFailure415_10007"];
+            429: components["responses"]["LegacyFailure429_10301_10302"];
+            500: components["responses"]["LegacyFailure500_50000"];
+        };
+    };
+    LegacyInfo_announcementByGet: {
+        parameters: {
+            query: {
+                /** @description public program ID (8 digits) */
+                app: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 1;
+                        msg: string;
+                        data: components["schemas"]["LegacyAnnouncement"];
+                        /** @description The request id, also in the X-Request-Id header */
+                        request_id: string;
+                    };
+                };
+            };
+            400: components["responses"]["LegacyFailure400_10001_10004_10005"];
+            403: components["responses"]["LegacyFailure403_10202_10203_10204_10205_10206_10207"];
+            404: components["responses"]["LegacyFailure404_10201"];
+            429: components["responses"]["LegacyFailure429_10301"];
+            500: components["responses"]["LegacyFailure500_50000"];
+        };
+    };
+    LegacyInfo_announcementByPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["LegacyAppDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 1;
+                        msg: string;
+                        data: components["schemas"]["LegacyAnnouncement"];
+                        /** @description The request id, also in the X-Request-Id header */
+                        request_id: string;
+                    };
+                };
+            };
+            400: components["responses"]["LegacyFailure400_10001_10004_10005"];
+            403: components["responses"]["LegacyFailure403_10202_10203_10204_10205_10206_10207"];
+            404: components["responses"]["LegacyFailure404_10201"];
+            413: components["responses"]["LegacyFailure413_10008"];
+            415: components["responses"]["LegacyFailure415_10007"];
+            429: components["responses"]["LegacyFailure429_10301"];
+            500: components["responses"]["LegacyFailure500_50000"];
+        };
+    };
+    LegacyInfo_latestVersionByGet: {
+        parameters: {
+            query: {
+                /** @description public program ID (8 digits) */
+                app: string;
+                /** @description the running version, e.g. 1.2.0 */
+                version?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 1;
+                        msg: string;
+                        data: components["schemas"]["VersionCheck"];
+                        /** @description The request id, also in the X-Request-Id header */
+                        request_id: string;
+                    };
+                };
+            };
+            400: components["responses"]["LegacyFailure400_10001_10004_10005"];
+            403: components["responses"]["LegacyFailure403_10202_10203_10204_10205_10206_10207"];
+            404: components["responses"]["LegacyFailure404_10201"];
+            429: components["responses"]["LegacyFailure429_10301"];
+            500: components["responses"]["LegacyFailure500_50000"];
+        };
+    };
+    LegacyInfo_latestVersionByPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["LegacyVersionDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 1;
+                        msg: string;
+                        data: components["schemas"]["VersionCheck"];
+                        /** @description The request id, also in the X-Request-Id header */
+                        request_id: string;
+                    };
+                };
+            };
+            400: components["responses"]["LegacyFailure400_10001_10004_10005"];
+            403: components["responses"]["LegacyFailure403_10202_10203_10204_10205_10206_10207"];
+            404: components["responses"]["LegacyFailure404_10201"];
+            413: components["responses"]["LegacyFailure413_10008"];
+            415: components["responses"]["LegacyFailure415_10007"];
+            429: components["responses"]["LegacyFailure429_10301"];
+            500: components["responses"]["LegacyFailure500_50000"];
+        };
+    };
+    Verify_verify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["VerifyDto"];
+            };
+        };
+        responses: {
+            /**
+             * @description Success, or a refusal in the family's envelope:
+             *     - `40001` SITE_NOT_AUTHORIZED: This site is not authorized
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 1;
+                        msg: string;
+                        data: components["schemas"]["LegacyVerification"];
+                        /** @description The request id, also in the X-Request-Id header */
+                        request_id: string;
+                    } | (components["schemas"]["LegacyFailure"] & {
+                        /** @enum {integer} */
+                        code?: 40001;
+                    });
+                };
+            };
+            400: components["responses"]["LegacyFailure400_10001_10004_10005"];
+            403: components["responses"]["LegacyFailure403_10202_10203_10204_10205_10206_10207_40002_40003"];
+            404: components["responses"]["LegacyFailure404_10201"];
+            413: components["responses"]["LegacyFailure413_10008"];
+            415: components["responses"]["LegacyFailure415_10007"];
+            429: components["responses"]["LegacyFailure429_10301"];
+            500: components["responses"]["LegacyFailure500_50000"];
+        };
+    };
+    Sites_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["SiteView"][];
+                        /** @description Rows matching the filters, on every page */
+                        total: number;
+                        page: number;
+                        page_size: number;
+                    };
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Sites_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSiteDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101"];
+            409: components["responses"]["AdminError409_11204"];
+            413: components["responses"]["AdminError413_10008"];
+            415: components["responses"]["AdminError415_10007"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Sites_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                siteId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101_11109"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Sites_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                siteId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101_11109"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Sites_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                siteId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSiteDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101_11109"];
+            409: components["responses"]["AdminError409_11204"];
+            413: components["responses"]["AdminError413_10008"];
+            415: components["responses"]["AdminError415_10007"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Blacklist_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                page_size?: number;
+                kind?: "domain" | "ip";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["BlacklistView"][];
+                        /** @description Rows matching the filters, on every page */
+                        total: number;
+                        page: number;
+                        page_size: number;
+                    };
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Blacklist_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBlacklistEntryDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlacklistView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101"];
+            409: components["responses"]["AdminError409_11205"];
+            413: components["responses"]["AdminError413_10008"];
+            415: components["responses"]["AdminError415_10007"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Blacklist_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                entryId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101_11110"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Portal_info: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PortalCardDto"];
+            };
+        };
+        responses: {
+            /**
+             * @description Success, or a refusal in the family's envelope:
+             *     - `20001` CARD_INVALID: The card key is invalid
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 0;
+                        /** @enum {boolean} */
+                        success: true;
+                        msg: string;
+                        data: components["schemas"]["CardInfo"];
+                        /** @description The request id, also in the X-Request-Id header */
+                        request_id: string;
+                    } | (components["schemas"]["StandardFailure"] & {
+                        /** @enum {integer} */
+                        code?: 20001;
+                    });
+                };
+            };
+            400: components["responses"]["StandardFailure400_10001"];
+            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
+            413: components["responses"]["StandardFailure413_10008"];
+            415: components["responses"]["StandardFailure415_10007"];
+            429: components["responses"]["StandardFailure429_10301_10302"];
+            500: components["responses"]["StandardFailure500_50000"];
+        };
+    };
+    Portal_unbind: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PortalUnbindDto"];
+            };
+        };
+        responses: {
+            /**
+             * @description Success, or a refusal in the family's envelope:
+             *     - `20001` CARD_INVALID: The card key is invalid
+             *     - `20002` CARD_EXPIRED: The card key has expired
+             *     - `20003` CARD_BANNED: The card key is banned
+             *     - `20005` UNBIND_REFUSED: Unbinding is not possible for this card and device
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 1;
+                        /** @enum {boolean} */
+                        success: true;
+                        msg: string;
+                        data: components["schemas"]["CardUnbindData"];
+                        /** @description The request id, also in the X-Request-Id header */
+                        request_id: string;
+                    } | (components["schemas"]["StandardFailure"] & {
+                        /** @enum {integer} */
+                        code?: 20001 | 20002 | 20003 | 20005;
+                    });
+                };
+            };
+            400: components["responses"]["StandardFailure400_10001"];
+            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
+            413: components["responses"]["StandardFailure413_10008"];
+            415: components["responses"]["StandardFailure415_10007"];
+            429: components["responses"]["StandardFailure429_10301_10302"];
+            500: components["responses"]["StandardFailure500_50000"];
+        };
+    };
+    Portal_topup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PortalTopupDto"];
+            };
+        };
+        responses: {
+            /**
+             * @description Success, or a refusal in the family's envelope:
+             *     - `20001` CARD_INVALID: The card key is invalid
+             *     - `20008` TOPUP_REFUSED: This top-up is not possible
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 0;
+                        /** @enum {boolean} */
+                        success: true;
+                        msg: string;
+                        data: components["schemas"]["CardAfterTopup"];
+                        /** @description The request id, also in the X-Request-Id header */
+                        request_id: string;
+                    } | (components["schemas"]["StandardFailure"] & {
+                        /** @enum {integer} */
+                        code?: 20001 | 20008;
+                    });
+                };
+            };
+            400: components["responses"]["StandardFailure400_10001"];
+            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
+            413: components["responses"]["StandardFailure413_10008"];
+            415: components["responses"]["StandardFailure415_10007"];
+            429: components["responses"]["StandardFailure429_10301_10302"];
+            500: components["responses"]["StandardFailure500_50000"];
         };
     };
     AdminAuth_login: {
@@ -5052,912 +6956,6 @@ export interface operations {
             500: components["responses"]["AdminError500_50000"];
         };
     };
-    "Connect_login[0]": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The public program ID (8 digits) */
-                programId: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/x-www-form-urlencoded": components["schemas"]["ConnectLoginDto"];
-            };
-        };
-        responses: {
-            /**
-             * @description Success, or a refusal in the family's envelope:
-             *     - `20001` CARD_INVALID: The card key is invalid
-             *     - `20002` CARD_EXPIRED: The card key has expired
-             *     - `20003` CARD_BANNED: The card key is banned
-             *     - `20004` DEVICE_LIMIT_REACHED: The card is already bound to the maximum number of devices
-             *     - `20006` CARD_NO_USES_LEFT: The card has no uses left
-             */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        status: true;
-                        /** @enum {integer} */
-                        code: 1;
-                        reason: string;
-                        data: components["schemas"]["ConnectLoginData"];
-                        /** @description The request id, also in the X-Request-Id header */
-                        request_id: string;
-                    } | (components["schemas"]["ConnectFailure"] & {
-                        /** @enum {integer} */
-                        code?: -20001 | -20002 | -20003 | -20004 | -20006;
-                    });
-                };
-            };
-            400: components["responses"]["ConnectFailure400_10001"];
-            403: components["responses"]["ConnectFailure403_10202_10203_10204_10206_10207_10208"];
-            404: components["responses"]["ConnectFailure404_10201"];
-            409: components["responses"]["ConnectFailure409_10103"];
-            413: components["responses"]["ConnectFailure413_10008"];
-            415: components["responses"]["ConnectFailure415_10007"];
-            429: components["responses"]["ConnectFailure429_10301"];
-            500: components["responses"]["ConnectFailure500_50000"];
-        };
-    };
-    "Connect_login[1]": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The public program ID (8 digits) */
-                programId: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/x-www-form-urlencoded": components["schemas"]["ConnectLoginDto"];
-            };
-        };
-        responses: {
-            /**
-             * @description Success, or a refusal in the family's envelope:
-             *     - `20001` CARD_INVALID: The card key is invalid
-             *     - `20002` CARD_EXPIRED: The card key has expired
-             *     - `20003` CARD_BANNED: The card key is banned
-             *     - `20004` DEVICE_LIMIT_REACHED: The card is already bound to the maximum number of devices
-             *     - `20006` CARD_NO_USES_LEFT: The card has no uses left
-             */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        status: true;
-                        /** @enum {integer} */
-                        code: 1;
-                        reason: string;
-                        data: components["schemas"]["ConnectLoginData"];
-                        /** @description The request id, also in the X-Request-Id header */
-                        request_id: string;
-                    } | (components["schemas"]["ConnectFailure"] & {
-                        /** @enum {integer} */
-                        code?: -20001 | -20002 | -20003 | -20004 | -20006;
-                    });
-                };
-            };
-            400: components["responses"]["ConnectFailure400_10001"];
-            403: components["responses"]["ConnectFailure403_10202_10203_10204_10206_10207_10208"];
-            404: components["responses"]["ConnectFailure404_10201"];
-            409: components["responses"]["ConnectFailure409_10103"];
-            413: components["responses"]["ConnectFailure413_10008"];
-            415: components["responses"]["ConnectFailure415_10007"];
-            429: components["responses"]["ConnectFailure429_10301"];
-            500: components["responses"]["ConnectFailure500_50000"];
-        };
-    };
-    Customization_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomizationView"];
-                };
-            };
-            400: components["responses"]["AdminError400_10001"];
-            401: components["responses"]["AdminError401_11001"];
-            403: components["responses"]["AdminError403_11002"];
-            404: components["responses"]["AdminError404_11101"];
-            500: components["responses"]["AdminError500_50000"];
-        };
-    };
-    Customization_put: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PutCustomizationDto"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomizationView"];
-                };
-            };
-            400: components["responses"]["AdminError400_10001"];
-            401: components["responses"]["AdminError401_11001"];
-            403: components["responses"]["AdminError403_11002"];
-            404: components["responses"]["AdminError404_11101"];
-            413: components["responses"]["AdminError413_10008"];
-            415: components["responses"]["AdminError415_10007"];
-            500: components["responses"]["AdminError500_50000"];
-        };
-    };
-    Customization_reset: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done; no body */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["AdminError400_10001"];
-            401: components["responses"]["AdminError401_11001"];
-            403: components["responses"]["AdminError403_11002"];
-            404: components["responses"]["AdminError404_11101"];
-            500: components["responses"]["AdminError500_50000"];
-        };
-    };
-    Customization_preview: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomizationPreview"];
-                };
-            };
-            400: components["responses"]["AdminError400_10001"];
-            401: components["responses"]["AdminError401_11001"];
-            403: components["responses"]["AdminError403_11002"];
-            404: components["responses"]["AdminError404_11101"];
-            413: components["responses"]["AdminError413_10008"];
-            415: components["responses"]["AdminError415_10007"];
-            500: components["responses"]["AdminError500_50000"];
-        };
-    };
-    V3_login: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/x-www-form-urlencoded": components["schemas"]["V3CardLoginDto"];
-            };
-        };
-        responses: {
-            /**
-             * @description Success, or a refusal in the family's envelope:
-             *     - `20001` CARD_INVALID: The card key is invalid
-             *     - `20002` CARD_EXPIRED: The card key has expired
-             *     - `20003` CARD_BANNED: The card key is banned
-             *     - `20004` DEVICE_LIMIT_REACHED: The card is already bound to the maximum number of devices
-             *     - `20006` CARD_NO_USES_LEFT: The card has no uses left
-             */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description The compatible login token */
-                        token: string;
-                        /** @description The card's status after the login */
-                        statecode: string;
-                        /** @enum {integer} */
-                        code: 0;
-                        /** @enum {boolean} */
-                        success: true;
-                        msg: string;
-                        data: components["schemas"]["StandardCardData"];
-                        /** @description The request id, also in the X-Request-Id header */
-                        request_id: string;
-                    } | (components["schemas"]["StandardFailure"] & {
-                        /** @enum {integer} */
-                        code?: 20001 | 20002 | 20003 | 20004 | 20006;
-                    });
-                };
-            };
-            400: components["responses"]["StandardFailure400_10001_10003_10004_10005"];
-            401: components["responses"]["StandardFailure401_10101_10102"];
-            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
-            404: components["responses"]["StandardFailure404_10201"];
-            409: components["responses"]["StandardFailure409_10103"];
-            413: components["responses"]["StandardFailure413_10008"];
-            415: components["responses"]["StandardFailure415_10007"];
-            429: components["responses"]["StandardFailure429_10301"];
-            500: components["responses"]["StandardFailure500_50000"];
-        };
-    };
-    SdkCards_login: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SdkCardLoginDto"];
-            };
-        };
-        responses: {
-            /**
-             * @description Success, or a refusal in the family's envelope:
-             *     - `20001` CARD_INVALID: The card key is invalid
-             *     - `20002` CARD_EXPIRED: The card key has expired
-             *     - `20003` CARD_BANNED: The card key is banned
-             *     - `20004` DEVICE_LIMIT_REACHED: The card is already bound to the maximum number of devices
-             *     - `20006` CARD_NO_USES_LEFT: The card has no uses left
-             *     - `20007` SEATS_FULL: Every seat of this card is in use
-             */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description The compatible login token */
-                        token: string;
-                        /** @description The card's status after the login */
-                        statecode: string;
-                        /** @enum {integer} */
-                        code: 0;
-                        /** @enum {boolean} */
-                        success: true;
-                        msg: string;
-                        data: components["schemas"]["SdkCardLoginData"];
-                        /** @description The request id, also in the X-Request-Id header */
-                        request_id: string;
-                    } | (components["schemas"]["StandardFailure"] & {
-                        /** @enum {integer} */
-                        code?: 20001 | 20002 | 20003 | 20004 | 20006 | 20007;
-                    });
-                };
-            };
-            400: components["responses"]["StandardFailure400_10001_10003_10004_10005"];
-            401: components["responses"]["StandardFailure401_10101_10102"];
-            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
-            404: components["responses"]["StandardFailure404_10201"];
-            409: components["responses"]["StandardFailure409_10103"];
-            413: components["responses"]["StandardFailure413_10008"];
-            415: components["responses"]["StandardFailure415_10007"];
-            429: components["responses"]["StandardFailure429_10301"];
-            500: components["responses"]["StandardFailure500_50000"];
-        };
-    };
-    SdkCards_checkout: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SdkCheckoutDto"];
-            };
-        };
-        responses: {
-            /**
-             * @description Success, or a refusal in the family's envelope:
-             *     - `20001` CARD_INVALID: The card key is invalid
-             *     - `20002` CARD_EXPIRED: The card key has expired
-             *     - `20003` CARD_BANNED: The card key is banned
-             *     - `20009` CHECKOUT_DISABLED: Offline licences are switched off for this program
-             *     - `20010` DEVICE_NOT_BOUND: This device is not bound to the card
-             */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {integer} */
-                        code: 0;
-                        /** @enum {boolean} */
-                        success: true;
-                        msg: string;
-                        data: components["schemas"]["CheckoutData"];
-                        /** @description The request id, also in the X-Request-Id header */
-                        request_id: string;
-                    } | (components["schemas"]["StandardFailure"] & {
-                        /** @enum {integer} */
-                        code?: 20001 | 20002 | 20003 | 20009 | 20010;
-                    });
-                };
-            };
-            400: components["responses"]["StandardFailure400_10001_10003_10004_10005"];
-            401: components["responses"]["StandardFailure401_10101_10102"];
-            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
-            404: components["responses"]["StandardFailure404_10201"];
-            409: components["responses"]["StandardFailure409_10103"];
-            413: components["responses"]["StandardFailure413_10008"];
-            415: components["responses"]["StandardFailure415_10007"];
-            429: components["responses"]["StandardFailure429_10301"];
-            500: components["responses"]["StandardFailure500_50000"];
-        };
-    };
-    SdkCards_topup: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SdkTopupDto"];
-            };
-        };
-        responses: {
-            /**
-             * @description Success, or a refusal in the family's envelope:
-             *     - `20001` CARD_INVALID: The card key is invalid
-             *     - `20008` TOPUP_REFUSED: This top-up is not possible
-             */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {integer} */
-                        code: 0;
-                        /** @enum {boolean} */
-                        success: true;
-                        msg: string;
-                        data: components["schemas"]["CardAfterTopup"];
-                        /** @description The request id, also in the X-Request-Id header */
-                        request_id: string;
-                    } | (components["schemas"]["StandardFailure"] & {
-                        /** @enum {integer} */
-                        code?: 20001 | 20008;
-                    });
-                };
-            };
-            400: components["responses"]["StandardFailure400_10001_10003_10004_10005"];
-            401: components["responses"]["StandardFailure401_10101_10102"];
-            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
-            404: components["responses"]["StandardFailure404_10201"];
-            409: components["responses"]["StandardFailure409_10103"];
-            413: components["responses"]["StandardFailure413_10008"];
-            415: components["responses"]["StandardFailure415_10007"];
-            429: components["responses"]["StandardFailure429_10301"];
-            500: components["responses"]["StandardFailure500_50000"];
-        };
-    };
-    SdkCards_info: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SdkCardKeyDto"];
-            };
-        };
-        responses: {
-            /**
-             * @description Success, or a refusal in the family's envelope:
-             *     - `20001` CARD_INVALID: The card key is invalid
-             */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {integer} */
-                        code: 0;
-                        /** @enum {boolean} */
-                        success: true;
-                        msg: string;
-                        data: components["schemas"]["CardInfo"];
-                        /** @description The request id, also in the X-Request-Id header */
-                        request_id: string;
-                    } | (components["schemas"]["StandardFailure"] & {
-                        /** @enum {integer} */
-                        code?: 20001;
-                    });
-                };
-            };
-            400: components["responses"]["StandardFailure400_10001_10003_10004_10005"];
-            401: components["responses"]["StandardFailure401_10101_10102"];
-            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
-            404: components["responses"]["StandardFailure404_10201"];
-            409: components["responses"]["StandardFailure409_10103"];
-            413: components["responses"]["StandardFailure413_10008"];
-            415: components["responses"]["StandardFailure415_10007"];
-            429: components["responses"]["StandardFailure429_10301"];
-            500: components["responses"]["StandardFailure500_50000"];
-        };
-    };
-    SdkCards_unbind: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SdkCardLoginDto"];
-            };
-        };
-        responses: {
-            /**
-             * @description Success, or a refusal in the family's envelope:
-             *     - `20001` CARD_INVALID: The card key is invalid
-             *     - `20002` CARD_EXPIRED: The card key has expired
-             *     - `20003` CARD_BANNED: The card key is banned
-             *     - `20005` UNBIND_REFUSED: Unbinding is not possible for this card and device
-             */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {integer} */
-                        code: 1;
-                        /** @enum {boolean} */
-                        success: true;
-                        msg: string;
-                        data: components["schemas"]["CardUnbindData"];
-                        /** @description The request id, also in the X-Request-Id header */
-                        request_id: string;
-                    } | (components["schemas"]["StandardFailure"] & {
-                        /** @enum {integer} */
-                        code?: 20001 | 20002 | 20003 | 20005;
-                    });
-                };
-            };
-            400: components["responses"]["StandardFailure400_10001_10003_10004_10005"];
-            401: components["responses"]["StandardFailure401_10101_10102"];
-            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
-            404: components["responses"]["StandardFailure404_10201"];
-            409: components["responses"]["StandardFailure409_10103"];
-            413: components["responses"]["StandardFailure413_10008"];
-            415: components["responses"]["StandardFailure415_10007"];
-            429: components["responses"]["StandardFailure429_10301"];
-            500: components["responses"]["StandardFailure500_50000"];
-        };
-    };
-    SdkCards_heartbeat: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["HeartbeatDto"];
-            };
-        };
-        responses: {
-            /**
-             * @description Success, or a refusal in the family's envelope:
-             *     - `30004` MACHINE_MISMATCH: This account is bound to another machine
-             */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {integer} */
-                        code: 0;
-                        /** @enum {boolean} */
-                        success: true;
-                        msg: string;
-                        data: components["schemas"]["CardHeartbeat"];
-                        /** @description The request id, also in the X-Request-Id header */
-                        request_id: string;
-                    } | (components["schemas"]["StandardFailure"] & {
-                        /** @enum {integer} */
-                        code?: 30004;
-                    });
-                };
-            };
-            400: components["responses"]["StandardFailure400_10001"];
-            401: components["responses"]["StandardFailure401_30101_30102"];
-            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
-            413: components["responses"]["StandardFailure413_10008"];
-            415: components["responses"]["StandardFailure415_10007"];
-            429: components["responses"]["StandardFailure429_10301"];
-            500: components["responses"]["StandardFailure500_50000"];
-        };
-    };
-    SdkUsers_register: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["AppUserCredentialsDto"];
-            };
-        };
-        responses: {
-            /**
-             * @description Success, or a refusal in the family's envelope:
-             *     - `30001` USERNAME_TAKEN: This username is already taken
-             */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {integer} */
-                        code: 0;
-                        /** @enum {boolean} */
-                        success: true;
-                        msg: string;
-                        data: components["schemas"]["RegisteredUser"];
-                        /** @description The request id, also in the X-Request-Id header */
-                        request_id: string;
-                    } | (components["schemas"]["StandardFailure"] & {
-                        /** @enum {integer} */
-                        code?: 30001;
-                    });
-                };
-            };
-            400: components["responses"]["StandardFailure400_10001_10003_10004_10005"];
-            401: components["responses"]["StandardFailure401_10101_10102"];
-            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
-            404: components["responses"]["StandardFailure404_10201"];
-            409: components["responses"]["StandardFailure409_10103"];
-            413: components["responses"]["StandardFailure413_10008"];
-            415: components["responses"]["StandardFailure415_10007"];
-            429: components["responses"]["StandardFailure429_10301_10302"];
-            500: components["responses"]["StandardFailure500_50000"];
-        };
-    };
-    SdkUsers_login: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["AppUserCredentialsDto"];
-            };
-        };
-        responses: {
-            /**
-             * @description Success, or a refusal in the family's envelope:
-             *     - `30002` BAD_CREDENTIALS: Wrong username or password
-             *     - `30003` USER_BANNED: This user is banned
-             *     - `30004` MACHINE_MISMATCH: This account is bound to another machine
-             */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {integer} */
-                        code: 0;
-                        /** @enum {boolean} */
-                        success: true;
-                        msg: string;
-                        data: components["schemas"]["SdkUserLogin"];
-                        /** @description The request id, also in the X-Request-Id header */
-                        request_id: string;
-                    } | (components["schemas"]["StandardFailure"] & {
-                        /** @enum {integer} */
-                        code?: 30002 | 30003 | 30004;
-                    });
-                };
-            };
-            400: components["responses"]["StandardFailure400_10001_10003_10004_10005"];
-            401: components["responses"]["StandardFailure401_10101_10102"];
-            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
-            404: components["responses"]["StandardFailure404_10201"];
-            409: components["responses"]["StandardFailure409_10103"];
-            413: components["responses"]["StandardFailure413_10008"];
-            415: components["responses"]["StandardFailure415_10007"];
-            429: components["responses"]["StandardFailure429_10301_10302"];
-            500: components["responses"]["StandardFailure500_50000"];
-        };
-    };
-    SdkUsers_heartbeat: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["HeartbeatDto"];
-            };
-        };
-        responses: {
-            /**
-             * @description Success, or a refusal in the family's envelope:
-             *     - `30004` MACHINE_MISMATCH: This account is bound to another machine
-             */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {integer} */
-                        code: 0;
-                        /** @enum {boolean} */
-                        success: true;
-                        msg: string;
-                        data: components["schemas"]["UserHeartbeat"];
-                        /** @description The request id, also in the X-Request-Id header */
-                        request_id: string;
-                    } | (components["schemas"]["StandardFailure"] & {
-                        /** @enum {integer} */
-                        code?: 30004;
-                    });
-                };
-            };
-            400: components["responses"]["StandardFailure400_10001"];
-            401: components["responses"]["StandardFailure401_30101_30102"];
-            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
-            413: components["responses"]["StandardFailure413_10008"];
-            415: components["responses"]["StandardFailure415_10007"];
-            429: components["responses"]["StandardFailure429_10301"];
-            500: components["responses"]["StandardFailure500_50000"];
-        };
-    };
-    VersionCheck_check: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["VersionCheckDto"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {integer} */
-                        code: 0;
-                        /** @enum {boolean} */
-                        success: true;
-                        msg: string;
-                        data: components["schemas"]["VersionCheck"];
-                        /** @description The request id, also in the X-Request-Id header */
-                        request_id: string;
-                    };
-                };
-            };
-            400: components["responses"]["StandardFailure400_10001_10003_10004_10005"];
-            401: components["responses"]["StandardFailure401_10101_10102"];
-            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
-            404: components["responses"]["StandardFailure404_10201"];
-            409: components["responses"]["StandardFailure409_10103"];
-            413: components["responses"]["StandardFailure413_10008"];
-            415: components["responses"]["StandardFailure415_10007"];
-            429: components["responses"]["StandardFailure429_10301"];
-            500: components["responses"]["StandardFailure500_50000"];
-        };
-    };
-    Portal_info: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PortalCardDto"];
-            };
-        };
-        responses: {
-            /**
-             * @description Success, or a refusal in the family's envelope:
-             *     - `20001` CARD_INVALID: The card key is invalid
-             */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {integer} */
-                        code: 0;
-                        /** @enum {boolean} */
-                        success: true;
-                        msg: string;
-                        data: components["schemas"]["CardInfo"];
-                        /** @description The request id, also in the X-Request-Id header */
-                        request_id: string;
-                    } | (components["schemas"]["StandardFailure"] & {
-                        /** @enum {integer} */
-                        code?: 20001;
-                    });
-                };
-            };
-            400: components["responses"]["StandardFailure400_10001"];
-            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
-            413: components["responses"]["StandardFailure413_10008"];
-            415: components["responses"]["StandardFailure415_10007"];
-            429: components["responses"]["StandardFailure429_10301_10302"];
-            500: components["responses"]["StandardFailure500_50000"];
-        };
-    };
-    Portal_unbind: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PortalUnbindDto"];
-            };
-        };
-        responses: {
-            /**
-             * @description Success, or a refusal in the family's envelope:
-             *     - `20001` CARD_INVALID: The card key is invalid
-             *     - `20002` CARD_EXPIRED: The card key has expired
-             *     - `20003` CARD_BANNED: The card key is banned
-             *     - `20005` UNBIND_REFUSED: Unbinding is not possible for this card and device
-             */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {integer} */
-                        code: 1;
-                        /** @enum {boolean} */
-                        success: true;
-                        msg: string;
-                        data: components["schemas"]["CardUnbindData"];
-                        /** @description The request id, also in the X-Request-Id header */
-                        request_id: string;
-                    } | (components["schemas"]["StandardFailure"] & {
-                        /** @enum {integer} */
-                        code?: 20001 | 20002 | 20003 | 20005;
-                    });
-                };
-            };
-            400: components["responses"]["StandardFailure400_10001"];
-            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
-            413: components["responses"]["StandardFailure413_10008"];
-            415: components["responses"]["StandardFailure415_10007"];
-            429: components["responses"]["StandardFailure429_10301_10302"];
-            500: components["responses"]["StandardFailure500_50000"];
-        };
-    };
-    Portal_topup: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PortalTopupDto"];
-            };
-        };
-        responses: {
-            /**
-             * @description Success, or a refusal in the family's envelope:
-             *     - `20001` CARD_INVALID: The card key is invalid
-             *     - `20008` TOPUP_REFUSED: This top-up is not possible
-             */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {integer} */
-                        code: 0;
-                        /** @enum {boolean} */
-                        success: true;
-                        msg: string;
-                        data: components["schemas"]["CardAfterTopup"];
-                        /** @description The request id, also in the X-Request-Id header */
-                        request_id: string;
-                    } | (components["schemas"]["StandardFailure"] & {
-                        /** @enum {integer} */
-                        code?: 20001 | 20008;
-                    });
-                };
-            };
-            400: components["responses"]["StandardFailure400_10001"];
-            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
-            413: components["responses"]["StandardFailure413_10008"];
-            415: components["responses"]["StandardFailure415_10007"];
-            429: components["responses"]["StandardFailure429_10301_10302"];
-            500: components["responses"]["StandardFailure500_50000"];
-        };
-    };
     Files_list: {
         parameters: {
             query?: {
@@ -6558,1004 +7556,6 @@ export interface operations {
             409: components["responses"]["AdminError409_11203"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
-            500: components["responses"]["AdminError500_50000"];
-        };
-    };
-    LegacyInfo_announcementByGet: {
-        parameters: {
-            query: {
-                /** @description public program ID (8 digits) */
-                app: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {integer} */
-                        code: 1;
-                        msg: string;
-                        data: components["schemas"]["LegacyAnnouncement"];
-                        /** @description The request id, also in the X-Request-Id header */
-                        request_id: string;
-                    };
-                };
-            };
-            400: components["responses"]["LegacyFailure400_10001_10004_10005"];
-            403: components["responses"]["LegacyFailure403_10202_10203_10204_10205_10206_10207"];
-            404: components["responses"]["LegacyFailure404_10201"];
-            429: components["responses"]["LegacyFailure429_10301"];
-            500: components["responses"]["LegacyFailure500_50000"];
-        };
-    };
-    LegacyInfo_announcementByPost: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/x-www-form-urlencoded": components["schemas"]["LegacyAppDto"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {integer} */
-                        code: 1;
-                        msg: string;
-                        data: components["schemas"]["LegacyAnnouncement"];
-                        /** @description The request id, also in the X-Request-Id header */
-                        request_id: string;
-                    };
-                };
-            };
-            400: components["responses"]["LegacyFailure400_10001_10004_10005"];
-            403: components["responses"]["LegacyFailure403_10202_10203_10204_10205_10206_10207"];
-            404: components["responses"]["LegacyFailure404_10201"];
-            413: components["responses"]["LegacyFailure413_10008"];
-            415: components["responses"]["LegacyFailure415_10007"];
-            429: components["responses"]["LegacyFailure429_10301"];
-            500: components["responses"]["LegacyFailure500_50000"];
-        };
-    };
-    LegacyInfo_latestVersionByGet: {
-        parameters: {
-            query: {
-                /** @description public program ID (8 digits) */
-                app: string;
-                /** @description the running version, e.g. 1.2.0 */
-                version?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {integer} */
-                        code: 1;
-                        msg: string;
-                        data: components["schemas"]["VersionCheck"];
-                        /** @description The request id, also in the X-Request-Id header */
-                        request_id: string;
-                    };
-                };
-            };
-            400: components["responses"]["LegacyFailure400_10001_10004_10005"];
-            403: components["responses"]["LegacyFailure403_10202_10203_10204_10205_10206_10207"];
-            404: components["responses"]["LegacyFailure404_10201"];
-            429: components["responses"]["LegacyFailure429_10301"];
-            500: components["responses"]["LegacyFailure500_50000"];
-        };
-    };
-    LegacyInfo_latestVersionByPost: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/x-www-form-urlencoded": components["schemas"]["LegacyVersionDto"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {integer} */
-                        code: 1;
-                        msg: string;
-                        data: components["schemas"]["VersionCheck"];
-                        /** @description The request id, also in the X-Request-Id header */
-                        request_id: string;
-                    };
-                };
-            };
-            400: components["responses"]["LegacyFailure400_10001_10004_10005"];
-            403: components["responses"]["LegacyFailure403_10202_10203_10204_10205_10206_10207"];
-            404: components["responses"]["LegacyFailure404_10201"];
-            413: components["responses"]["LegacyFailure413_10008"];
-            415: components["responses"]["LegacyFailure415_10007"];
-            429: components["responses"]["LegacyFailure429_10301"];
-            500: components["responses"]["LegacyFailure500_50000"];
-        };
-    };
-    LegacyCards_kmlogon: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/x-www-form-urlencoded": components["schemas"]["LegacyCardDto"];
-            };
-        };
-        responses: {
-            /**
-             * @description Success, or a refusal in the family's envelope:
-             *     - `20001` CARD_INVALID: The card key is invalid
-             *     - `20002` CARD_EXPIRED: The card key has expired
-             *     - `20003` CARD_BANNED: The card key is banned
-             *     - `20004` DEVICE_LIMIT_REACHED: The card is already bound to the maximum number of devices
-             *     - `20006` CARD_NO_USES_LEFT: The card has no uses left
-             */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {integer} */
-                        code: 1;
-                        msg: string;
-                        data: components["schemas"]["LegacyCardLogin"];
-                        /** @description The request id, also in the X-Request-Id header */
-                        request_id: string;
-                    } | (components["schemas"]["LegacyFailure"] & {
-                        /** @enum {integer} */
-                        code?: 20001 | 20002 | 20003 | 20004 | 20006;
-                    });
-                };
-            };
-            400: components["responses"]["LegacyFailure400_10001_10004_10005"];
-            403: components["responses"]["LegacyFailure403_10202_10203_10204_10205_10206_10207"];
-            404: components["responses"]["LegacyFailure404_10201"];
-            413: components["responses"]["LegacyFailure413_10008"];
-            415: components["responses"]["LegacyFailure415_10007"];
-            429: components["responses"]["LegacyFailure429_10301"];
-            500: components["responses"]["LegacyFailure500_50000"];
-        };
-    };
-    LegacyCards_cardLogin: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/x-www-form-urlencoded": components["schemas"]["LegacyCardDto"];
-            };
-        };
-        responses: {
-            /**
-             * @description Success, or a refusal in the family's envelope:
-             *     - `20001` CARD_INVALID: The card key is invalid
-             *     - `20002` CARD_EXPIRED: The card key has expired
-             *     - `20003` CARD_BANNED: The card key is banned
-             *     - `20004` DEVICE_LIMIT_REACHED: The card is already bound to the maximum number of devices
-             *     - `20006` CARD_NO_USES_LEFT: The card has no uses left
-             */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {integer} */
-                        code: 1;
-                        msg: string;
-                        data: components["schemas"]["LegacyCardLogin"];
-                        /** @description The request id, also in the X-Request-Id header */
-                        request_id: string;
-                    } | (components["schemas"]["LegacyFailure"] & {
-                        /** @enum {integer} */
-                        code?: 20001 | 20002 | 20003 | 20004 | 20006;
-                    });
-                };
-            };
-            400: components["responses"]["LegacyFailure400_10001_10004_10005"];
-            401: components["responses"]["LegacyFailure401_10101_10102"];
-            403: components["responses"]["LegacyFailure403_10202_10203_10204_10205_10206_10207"];
-            404: components["responses"]["LegacyFailure404_10201"];
-            413: components["responses"]["LegacyFailure413_10008"];
-            415: components["responses"]["LegacyFailure415_10007"];
-            429: components["responses"]["LegacyFailure429_10301"];
-            500: components["responses"]["LegacyFailure500_50000"];
-        };
-    };
-    LegacyCards_kmunmachine: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/x-www-form-urlencoded": components["schemas"]["LegacyCardDto"];
-            };
-        };
-        responses: {
-            /**
-             * @description Success, or a refusal in the family's envelope:
-             *     - `20001` CARD_INVALID: The card key is invalid
-             *     - `20002` CARD_EXPIRED: The card key has expired
-             *     - `20003` CARD_BANNED: The card key is banned
-             *     - `20005` UNBIND_REFUSED: Unbinding is not possible for this card and device
-             */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {integer} */
-                        code: 1;
-                        msg: string;
-                        data: components["schemas"]["CardUnbindData"];
-                        /** @description The request id, also in the X-Request-Id header */
-                        request_id: string;
-                    } | (components["schemas"]["LegacyFailure"] & {
-                        /** @enum {integer} */
-                        code?: 20001 | 20002 | 20003 | 20005;
-                    });
-                };
-            };
-            400: components["responses"]["LegacyFailure400_10001_10004_10005"];
-            403: components["responses"]["LegacyFailure403_10202_10203_10204_10205_10206_10207"];
-            404: components["responses"]["LegacyFailure404_10201"];
-            413: components["responses"]["LegacyFailure413_10008"];
-            415: components["responses"]["LegacyFailure415_10007"];
-            429: components["responses"]["LegacyFailure429_10301"];
-            500: components["responses"]["LegacyFailure500_50000"];
-        };
-    };
-    LegacyCards_unbindMachine: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/x-www-form-urlencoded": components["schemas"]["LegacyCardDto"];
-            };
-        };
-        responses: {
-            /**
-             * @description Success, or a refusal in the family's envelope:
-             *     - `20001` CARD_INVALID: The card key is invalid
-             *     - `20002` CARD_EXPIRED: The card key has expired
-             *     - `20003` CARD_BANNED: The card key is banned
-             *     - `20005` UNBIND_REFUSED: Unbinding is not possible for this card and device
-             */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {integer} */
-                        code: 1;
-                        msg: string;
-                        data: components["schemas"]["CardUnbindData"];
-                        /** @description The request id, also in the X-Request-Id header */
-                        request_id: string;
-                    } | (components["schemas"]["LegacyFailure"] & {
-                        /** @enum {integer} */
-                        code?: 20001 | 20002 | 20003 | 20005;
-                    });
-                };
-            };
-            400: components["responses"]["LegacyFailure400_10001_10004_10005"];
-            401: components["responses"]["LegacyFailure401_10101_10102"];
-            403: components["responses"]["LegacyFailure403_10202_10203_10204_10205_10206_10207"];
-            404: components["responses"]["LegacyFailure404_10201"];
-            413: components["responses"]["LegacyFailure413_10008"];
-            415: components["responses"]["LegacyFailure415_10007"];
-            429: components["responses"]["LegacyFailure429_10301"];
-            500: components["responses"]["LegacyFailure500_50000"];
-        };
-    };
-    LegacyCards_check: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/x-www-form-urlencoded": components["schemas"]["LegacyCardDto"];
-            };
-        };
-        responses: {
-            /**
-             * @description Success, or a refusal in the family's envelope:
-             *     - `20001` CARD_INVALID: The card key is invalid
-             *     - `20002` CARD_EXPIRED: The card key has expired
-             *     - `20003` CARD_BANNED: The card key is banned
-             *     - `20010` DEVICE_NOT_BOUND: This device is not bound to the card
-             */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {integer} */
-                        code: 1;
-                        msg: string;
-                        data: components["schemas"]["LegacyCardState"];
-                        /** @description The request id, also in the X-Request-Id header */
-                        request_id: string;
-                    } | (components["schemas"]["LegacyFailure"] & {
-                        /** @enum {integer} */
-                        code?: 20001 | 20002 | 20003 | 20010;
-                    });
-                };
-            };
-            400: components["responses"]["LegacyFailure400_10001_10004_10005"];
-            403: components["responses"]["LegacyFailure403_10202_10203_10204_10205_10206_10207"];
-            404: components["responses"]["LegacyFailure404_10201"];
-            413: components["responses"]["LegacyFailure413_10008"];
-            415: components["responses"]["LegacyFailure415_10007"];
-            429: components["responses"]["LegacyFailure429_10301"];
-            500: components["responses"]["LegacyFailure500_50000"];
-        };
-    };
-    LegacyCards_paycheckGet: {
-        parameters: {
-            query: {
-                /** @description public program ID (8 digits) */
-                app: string;
-                /** @description card key */
-                kami: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /**
-             * @description Success, or a refusal in the family's envelope:
-             *     - `20001` CARD_INVALID: The card key is invalid
-             */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {integer} */
-                        code: 1;
-                        msg: string;
-                        data: components["schemas"]["LegacyPaycheck"];
-                        /** @description The request id, also in the X-Request-Id header */
-                        request_id: string;
-                    } | (components["schemas"]["LegacyFailure"] & {
-                        /** @enum {integer} */
-                        code?: 20001;
-                    });
-                };
-            };
-            400: components["responses"]["LegacyFailure400_10001_10004_10005"];
-            403: components["responses"]["LegacyFailure403_10202_10203_10204_10205_10206_10207"];
-            404: components["responses"]["LegacyFailure404_10201"];
-            429: components["responses"]["LegacyFailure429_10301"];
-            500: components["responses"]["LegacyFailure500_50000"];
-        };
-    };
-    LegacyCards_paycheckPost: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/x-www-form-urlencoded": components["schemas"]["LegacyPaycheckDto"];
-            };
-        };
-        responses: {
-            /**
-             * @description Success, or a refusal in the family's envelope:
-             *     - `20001` CARD_INVALID: The card key is invalid
-             */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {integer} */
-                        code: 1;
-                        msg: string;
-                        data: components["schemas"]["LegacyPaycheck"];
-                        /** @description The request id, also in the X-Request-Id header */
-                        request_id: string;
-                    } | (components["schemas"]["LegacyFailure"] & {
-                        /** @enum {integer} */
-                        code?: 20001;
-                    });
-                };
-            };
-            400: components["responses"]["LegacyFailure400_10001_10004_10005"];
-            403: components["responses"]["LegacyFailure403_10202_10203_10204_10205_10206_10207"];
-            404: components["responses"]["LegacyFailure404_10201"];
-            413: components["responses"]["LegacyFailure413_10008"];
-            415: components["responses"]["LegacyFailure415_10007"];
-            429: components["responses"]["LegacyFailure429_10301"];
-            500: components["responses"]["LegacyFailure500_50000"];
-        };
-    };
-    LegacyAggregate_app: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/x-www-form-urlencoded": {
-                    /** @description The public program ID */
-                    app: string;
-                    /** @enum {string} */
-                    api: "card_login" | "card_unbind" | "user_login" | "user_register" | "announcement" | "app_config" | "get_file" | "app_profile" | "kmlogon" | "kmunmachine" | "unbind_machine" | "userlogin" | "userreg" | "notice" | "ini" | "getfile" | "appinfo";
-                    /** @description base64 ciphertext of the url-encoded action fields (transport encryption) */
-                    data?: string;
-                    /** @description MD5 parameter signature (card and user actions) */
-                    sign?: string;
-                    /** @description Unix seconds (with sign) */
-                    t?: string;
-                } & {
-                    [key: string]: string;
-                };
-            };
-        };
-        responses: {
-            /**
-             * @description Success, or a refusal in the family's envelope:
-             *     - `20001` CARD_INVALID: The card key is invalid
-             *     - `20002` CARD_EXPIRED: The card key has expired
-             *     - `20003` CARD_BANNED: The card key is banned
-             *     - `20004` DEVICE_LIMIT_REACHED: The card is already bound to the maximum number of devices
-             *     - `20005` UNBIND_REFUSED: Unbinding is not possible for this card and device
-             *     - `20006` CARD_NO_USES_LEFT: The card has no uses left
-             *     - `30001` USERNAME_TAKEN: This username is already taken
-             *     - `30002` BAD_CREDENTIALS: Wrong username or password
-             *     - `30003` USER_BANNED: This user is banned
-             *     - `30004` MACHINE_MISMATCH: This account is bound to another machine
-             */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {integer} */
-                        code: 1;
-                        msg: string;
-                        data: components["schemas"]["LegacyCardLogin"] | components["schemas"]["CardUnbindData"] | components["schemas"]["CompatUserLogin"] | components["schemas"]["RegisteredUser"] | components["schemas"]["LegacyAnnouncement"] | components["schemas"]["LegacyAppConfig"] | components["schemas"]["LegacyFileDownload"] | components["schemas"]["LegacyAppProfile"] | string;
-                        /** @description The request id, also in the X-Request-Id header */
-                        request_id: string;
-                    } | (components["schemas"]["LegacyFailure"] & {
-                        /** @enum {integer} */
-                        code?: 20001 | 20002 | 20003 | 20004 | 20005 | 20006 | 30001 | 30002 | 30003 | 30004;
-                    });
-                };
-            };
-            400: components["responses"]["LegacyFailure400_10001_10004_10005"];
-            401: components["responses"]["LegacyFailure401_10101_10102"];
-            403: components["responses"]["LegacyFailure403_10202_10203_10204_10205_10206_10207"];
-            404: components["responses"]["LegacyFailure404_10201_11108"];
-            413: components["responses"]["LegacyFailure413_10008"];
-            415: components["responses"]["LegacyFailure415_10007"];
-            429: components["responses"]["LegacyFailure429_10301_10302"];
-            500: components["responses"]["LegacyFailure500_50000"];
-        };
-    };
-    LegacyAggregate_canonical: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/x-www-form-urlencoded": {
-                    /** @description The public program ID */
-                    app: string;
-                    /** @enum {string} */
-                    api: "card_login" | "card_unbind" | "user_login" | "user_register" | "announcement" | "app_config" | "get_file" | "app_profile" | "kmlogon" | "kmunmachine" | "unbind_machine" | "userlogin" | "userreg" | "notice" | "ini" | "getfile" | "appinfo";
-                    /** @description base64 ciphertext of the url-encoded action fields (transport encryption) */
-                    data?: string;
-                    /** @description MD5 parameter signature (card and user actions) */
-                    sign?: string;
-                    /** @description Unix seconds (with sign) */
-                    t?: string;
-                } & {
-                    [key: string]: string;
-                };
-            };
-        };
-        responses: {
-            /**
-             * @description Success, or a refusal in the family's envelope:
-             *     - `20001` CARD_INVALID: The card key is invalid
-             *     - `20002` CARD_EXPIRED: The card key has expired
-             *     - `20003` CARD_BANNED: The card key is banned
-             *     - `20004` DEVICE_LIMIT_REACHED: The card is already bound to the maximum number of devices
-             *     - `20005` UNBIND_REFUSED: Unbinding is not possible for this card and device
-             *     - `20006` CARD_NO_USES_LEFT: The card has no uses left
-             *     - `30001` USERNAME_TAKEN: This username is already taken
-             *     - `30002` BAD_CREDENTIALS: Wrong username or password
-             *     - `30003` USER_BANNED: This user is banned
-             *     - `30004` MACHINE_MISMATCH: This account is bound to another machine
-             */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {integer} */
-                        code: 1;
-                        msg: string;
-                        data: components["schemas"]["LegacyCardLogin"] | components["schemas"]["CardUnbindData"] | components["schemas"]["CompatUserLogin"] | components["schemas"]["RegisteredUser"] | components["schemas"]["LegacyAnnouncement"] | components["schemas"]["LegacyAppConfig"] | components["schemas"]["LegacyFileDownload"] | components["schemas"]["LegacyAppProfile"] | string;
-                        /** @description The request id, also in the X-Request-Id header */
-                        request_id: string;
-                    } | (components["schemas"]["LegacyFailure"] & {
-                        /** @enum {integer} */
-                        code?: 20001 | 20002 | 20003 | 20004 | 20005 | 20006 | 30001 | 30002 | 30003 | 30004;
-                    });
-                };
-            };
-            400: components["responses"]["LegacyFailure400_10001_10004_10005"];
-            401: components["responses"]["LegacyFailure401_10101_10102"];
-            403: components["responses"]["LegacyFailure403_10202_10203_10204_10205_10206_10207"];
-            404: components["responses"]["LegacyFailure404_10201_11108"];
-            413: components["responses"]["LegacyFailure413_10008"];
-            415: components["responses"]["LegacyFailure415_10007"];
-            429: components["responses"]["LegacyFailure429_10301_10302"];
-            500: components["responses"]["LegacyFailure500_50000"];
-        };
-    };
-    CompatUsers_register: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/x-www-form-urlencoded": components["schemas"]["AppUserCredentialsDto"];
-            };
-        };
-        responses: {
-            /**
-             * @description Success, or a refusal in the family's envelope:
-             *     - `30001` USERNAME_TAKEN: This username is already taken
-             */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {integer} */
-                        code: 1;
-                        msg: string;
-                        data: components["schemas"]["RegisteredUser"];
-                        /** @description The request id, also in the X-Request-Id header */
-                        request_id: string;
-                    } | (components["schemas"]["LegacyFailure"] & {
-                        /** @enum {integer} */
-                        code?: 30001;
-                    });
-                };
-            };
-            400: components["responses"]["LegacyFailure400_10001_10004_10005"];
-            403: components["responses"]["LegacyFailure403_10202_10203_10204_10205_10206_10207"];
-            404: components["responses"]["LegacyFailure404_10201"];
-            413: components["responses"]["LegacyFailure413_10008"];
-            415: components["responses"]["LegacyFailure415_10007"];
-            429: components["responses"]["LegacyFailure429_10301_10302"];
-            500: components["responses"]["LegacyFailure500_50000"];
-        };
-    };
-    CompatUsers_login: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/x-www-form-urlencoded": components["schemas"]["AppUserCredentialsDto"];
-            };
-        };
-        responses: {
-            /**
-             * @description Success, or a refusal in the family's envelope:
-             *     - `30002` BAD_CREDENTIALS: Wrong username or password
-             *     - `30003` USER_BANNED: This user is banned
-             *     - `30004` MACHINE_MISMATCH: This account is bound to another machine
-             */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {integer} */
-                        code: 1;
-                        msg: string;
-                        data: components["schemas"]["CompatUserLogin"];
-                        /** @description The request id, also in the X-Request-Id header */
-                        request_id: string;
-                    } | (components["schemas"]["LegacyFailure"] & {
-                        /** @enum {integer} */
-                        code?: 30002 | 30003 | 30004;
-                    });
-                };
-            };
-            400: components["responses"]["LegacyFailure400_10001_10004_10005"];
-            403: components["responses"]["LegacyFailure403_10202_10203_10204_10205_10206_10207"];
-            404: components["responses"]["LegacyFailure404_10201"];
-            413: components["responses"]["LegacyFailure413_10008"];
-            415: components["responses"]["LegacyFailure415_10007"];
-            429: components["responses"]["LegacyFailure429_10301_10302"];
-            500: components["responses"]["LegacyFailure500_50000"];
-        };
-    };
-    Verify_verify: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/x-www-form-urlencoded": components["schemas"]["VerifyDto"];
-            };
-        };
-        responses: {
-            /**
-             * @description Success, or a refusal in the family's envelope:
-             *     - `40001` SITE_NOT_AUTHORIZED: This site is not authorized
-             */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {integer} */
-                        code: 1;
-                        msg: string;
-                        data: components["schemas"]["LegacyVerification"];
-                        /** @description The request id, also in the X-Request-Id header */
-                        request_id: string;
-                    } | (components["schemas"]["LegacyFailure"] & {
-                        /** @enum {integer} */
-                        code?: 40001;
-                    });
-                };
-            };
-            400: components["responses"]["LegacyFailure400_10001_10004_10005"];
-            403: components["responses"]["LegacyFailure403_10202_10203_10204_10205_10206_10207_40002_40003"];
-            404: components["responses"]["LegacyFailure404_10201"];
-            413: components["responses"]["LegacyFailure413_10008"];
-            415: components["responses"]["LegacyFailure415_10007"];
-            429: components["responses"]["LegacyFailure429_10301"];
-            500: components["responses"]["LegacyFailure500_50000"];
-        };
-    };
-    Sites_list: {
-        parameters: {
-            query?: {
-                page?: number;
-                page_size?: number;
-            };
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        items: components["schemas"]["SiteView"][];
-                        /** @description Rows matching the filters, on every page */
-                        total: number;
-                        page: number;
-                        page_size: number;
-                    };
-                };
-            };
-            400: components["responses"]["AdminError400_10001"];
-            401: components["responses"]["AdminError401_11001"];
-            403: components["responses"]["AdminError403_11002"];
-            404: components["responses"]["AdminError404_11101"];
-            500: components["responses"]["AdminError500_50000"];
-        };
-    };
-    Sites_create: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateSiteDto"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SiteView"];
-                };
-            };
-            400: components["responses"]["AdminError400_10001"];
-            401: components["responses"]["AdminError401_11001"];
-            403: components["responses"]["AdminError403_11002"];
-            404: components["responses"]["AdminError404_11101"];
-            409: components["responses"]["AdminError409_11204"];
-            413: components["responses"]["AdminError413_10008"];
-            415: components["responses"]["AdminError415_10007"];
-            500: components["responses"]["AdminError500_50000"];
-        };
-    };
-    Sites_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-                siteId: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SiteView"];
-                };
-            };
-            400: components["responses"]["AdminError400_10001"];
-            401: components["responses"]["AdminError401_11001"];
-            403: components["responses"]["AdminError403_11002"];
-            404: components["responses"]["AdminError404_11101_11109"];
-            500: components["responses"]["AdminError500_50000"];
-        };
-    };
-    Sites_remove: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-                siteId: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done; no body */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["AdminError400_10001"];
-            401: components["responses"]["AdminError401_11001"];
-            403: components["responses"]["AdminError403_11002"];
-            404: components["responses"]["AdminError404_11101_11109"];
-            500: components["responses"]["AdminError500_50000"];
-        };
-    };
-    Sites_update: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-                siteId: number;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateSiteDto"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SiteView"];
-                };
-            };
-            400: components["responses"]["AdminError400_10001"];
-            401: components["responses"]["AdminError401_11001"];
-            403: components["responses"]["AdminError403_11002"];
-            404: components["responses"]["AdminError404_11101_11109"];
-            409: components["responses"]["AdminError409_11204"];
-            413: components["responses"]["AdminError413_10008"];
-            415: components["responses"]["AdminError415_10007"];
-            500: components["responses"]["AdminError500_50000"];
-        };
-    };
-    Blacklist_list: {
-        parameters: {
-            query?: {
-                page?: number;
-                page_size?: number;
-                kind?: "domain" | "ip";
-            };
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        items: components["schemas"]["BlacklistView"][];
-                        /** @description Rows matching the filters, on every page */
-                        total: number;
-                        page: number;
-                        page_size: number;
-                    };
-                };
-            };
-            400: components["responses"]["AdminError400_10001"];
-            401: components["responses"]["AdminError401_11001"];
-            403: components["responses"]["AdminError403_11002"];
-            404: components["responses"]["AdminError404_11101"];
-            500: components["responses"]["AdminError500_50000"];
-        };
-    };
-    Blacklist_create: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateBlacklistEntryDto"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BlacklistView"];
-                };
-            };
-            400: components["responses"]["AdminError400_10001"];
-            401: components["responses"]["AdminError401_11001"];
-            403: components["responses"]["AdminError403_11002"];
-            404: components["responses"]["AdminError404_11101"];
-            409: components["responses"]["AdminError409_11205"];
-            413: components["responses"]["AdminError413_10008"];
-            415: components["responses"]["AdminError415_10007"];
-            500: components["responses"]["AdminError500_50000"];
-        };
-    };
-    Blacklist_remove: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-                entryId: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done; no body */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["AdminError400_10001"];
-            401: components["responses"]["AdminError401_11001"];
-            403: components["responses"]["AdminError403_11002"];
-            404: components["responses"]["AdminError404_11101_11110"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
