@@ -3,14 +3,26 @@
 import autocannon from 'autocannon';
 import { cpuPerRequest, cpuSnapshot, hrMicros, type CpuPerRequest } from './cpu';
 import { adminCall, api, prop, type ApiAnswer } from './http';
-import { COMPARED_WITH, requests, routeOf, SCENARIOS, SIGNED_TWIN, STANDARD, succeeded, targetOn, UNSIGNED_TWIN, type BenchRequest } from './scenarios';
+import {
+  COMPARED_WITH,
+  requests,
+  routeOf,
+  SCENARIOS,
+  SIGNED_TWIN,
+  STANDARD,
+  succeeded,
+  targetOn,
+  UNSIGNED_TWIN,
+  type BenchRequest,
+} from './scenarios';
 import type { Service } from './service-process';
 import { ALL_SCENARIOS, fail, S, type ScenarioName } from './settings';
+import { interleavedRatio, mean, percentile } from './stats';
 import { fmtInt, fmtMs, fmtPct } from './tables';
 import type { ArgonRate, Fixture, RoundTripProbe, ScenarioResult } from './types';
 
-/** The measured window of each adapter / scenario, for bench/profile-summary.ts --window. */
-export const profileWindows: Record<string, { from: number; to: number }> = {};
+/** The measured windows of each adapter / scenario (one per slice), for bench/profile-summary.ts --window. */
+export const profileWindows: Record<string, { from: number; to: number }[]> = {};
 
 /**
  * One request checked in full: HTTP 200 and a JSON body with status === true (and a token on
@@ -54,8 +66,9 @@ function cannon(
   nextRequest: () => BenchRequest,
   duration: number,
   failures: string[] = [],
+  latencies?: number[],
 ) {
-  return autocannon({
+  const instance = autocannon({
     url: base,
     connections: S.connections,
     duration,
@@ -72,6 +85,14 @@ function cannon(
     ],
     verifyBody: bodyCheck(name, failures),
   });
+  // The time of every 2xx answer, as autocannon's own latency histogram counts them: slices of one
+  // scenario then give the percentiles of all their answers together (mergeSlices).
+  if (latencies) {
+    void instance.on('response', (_client, status, _bytes, ms) => {
+      if (status >= 200 && status < 300) latencies.push(ms);
+    });
+  }
+  return instance;
 }
 
 export async function runScenario(
@@ -89,9 +110,10 @@ export async function runScenario(
   const from = hrMicros();
   const failures: string[] = [];
   const cpuBefore = cpuSnapshot(service.pid, service.workers > 1);
-  const r = await cannon(service.base, name, route, nextRequest, S.duration, failures);
+  const latencies: number[] = [];
+  const r = await cannon(service.base, name, route, nextRequest, S.duration, failures, latencies);
   const cpu = cpuPerRequest(cpuBefore, cpuSnapshot(service.pid, service.workers > 1), r.requests.total);
-  if (S.cpuProfDir) profileWindows[`${service.adapter}/${name}`] = { from, to: hrMicros() };
+  if (S.cpuProfDir) (profileWindows[`${service.adapter}/${name}`] ??= []).push({ from, to: hrMicros() });
   const afterRequest = nextRequest();
   const after = await sample(service.base, name, route, afterRequest);
   let replayRefused: string | false | undefined;
@@ -104,10 +126,12 @@ export async function runScenario(
   return {
     adapter: service.adapter,
     scenario: name,
-    rps: r.requests.average,
+    // Answers over the measured time, not autocannon's mean of whole seconds: a slice may last 1.7 s.
+    rps: r.duration > 0 ? r.requests.total / r.duration : r.requests.average,
     total: r.requests.total,
     p50: r.latency.p50,
     p99: r.latency.p99,
+    latencies,
     non2xx: r.non2xx,
     statusFalse: r.mismatches,
     errors: r.errors + r.timeouts,
@@ -153,7 +177,7 @@ async function abba(
   const b1 = await measureB(half, 'b1');
   const b2 = await measureB(half, 'b2');
   const a2 = await measureA(half, 'a2');
-  return [mergeHalves(a1, a2), mergeHalves(b1, b2)];
+  return [mergeSlices([a1, a2]), mergeSlices([b1, b2])];
 }
 
 /**
@@ -208,60 +232,101 @@ export async function runOnBoth(
   );
 }
 
-/** runScenario measured for `seconds` instead of S.duration. */
-async function runFor(service: Service, name: ScenarioName, fixture: Fixture, runTag: string, seconds: number): Promise<ScenarioResult> {
-  const saved = S.duration;
+/** runScenario measured for `seconds` instead of S.duration (and warmed up `warmup` seconds instead of S.warmup). */
+async function runFor(
+  service: Service,
+  name: ScenarioName,
+  fixture: Fixture,
+  runTag: string,
+  seconds: number,
+  warmup = S.warmup,
+): Promise<ScenarioResult> {
+  const saved = { duration: S.duration, warmup: S.warmup };
   S.duration = seconds;
+  S.warmup = warmup;
   try {
     return await runScenario(service, name, fixture, runTag);
   } finally {
-    S.duration = saved;
+    Object.assign(S, saved);
   }
 }
 
+/** Rounds of an interleaved measurement (runInterleaved). */
+const ROUNDS = 6;
+/** Warm-up of every slice after a scenario's first, in seconds: the service is warm, only the load generator's connections are new. */
+const SLICE_WARMUP = 0.5;
+
+/** One measured slice of a scenario: its length and warm-up in seconds, and a tag for its requests. */
+type SliceRunner = (seconds: number, warmup: number, part: string) => Promise<ScenarioResult>;
+
 /**
- * `measure` between two baseline halves of half the duration each, whose mean req/s becomes each
- * result's `baselineAround`. The run's own baseline is measured first, minutes before the last
- * scenario: when the machine's speed drifts in between (this 2-core machine's did by a quarter),
- * that ratio carries the drift. The halves around a scenario share its centre in time, so a drift
- * that is linear over the block weighs on both sides of the ratio alike.
+ * Scenarios with a target, interleaved with slices of the baseline route in ROUNDS rounds: a
+ * baseline slice, then each scenario's slice (in reverse order every other round, as in A-B-B-A),
+ * and a last baseline slice after the last round. Each scenario's ratio to the baseline
+ * (`aroundRatio`) is the median over the rounds of its slice's rate against the mean of the two
+ * baseline slices either side of it. This host's speed swung by 1.7× within minutes, in spells of
+ * seconds to tens of seconds: a baseline only before and after a scenario met a slow spell in the
+ * middle with neither side, while slices a few seconds apart meet it together, and a median leaves
+ * out the rounds that straddle a change. Every scenario still gets S.duration in all, and the baseline
+ * S.duration; the first slice of each warms up S.warmup, the later ones SLICE_WARMUP.
  */
-async function runBracketed(
+async function runInterleaved(
   service: Service,
   fixture: Fixture,
   runTag: string,
-  measure: () => Promise<ScenarioResult[]>,
+  runners: SliceRunner[],
 ): Promise<ScenarioResult[]> {
-  const before = await runFor(service, 'baseline', fixture, `${runTag}-before`, S.duration / 2);
-  const results = await measure();
-  const after = await runFor(service, 'baseline', fixture, `${runTag}-after`, S.duration / 2);
-  if (before.non2xx || after.non2xx || before.statusFalse || after.statusFalse || !before.checkAfter || !after.checkAfter) {
-    fail(`${service.adapter}: a baseline half around ${results.map((r) => r.scenario).join(' / ')} failed`);
+  const warmup = (round: number): number => (round === 0 ? S.warmup : Math.min(S.warmup, SLICE_WARMUP));
+  const baselineSlice = (round: number) =>
+    runFor(service, 'baseline', fixture, `${runTag}-base${round}`, S.duration / (ROUNDS + 1), warmup(round));
+  const baselines = [await baselineSlice(0)];
+  const slices: ScenarioResult[][] = runners.map(() => []);
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = runners.map((_, i) => i);
+    if (round % 2 === 1) order.reverse();
+    for (const i of order) slices[i].push(await runners[i](S.duration / ROUNDS, warmup(round), `r${round}`));
+    baselines.push(await baselineSlice(round + 1));
   }
-  const around = (before.rps + after.rps) / 2;
-  return results.map((r) => ({ ...r, baselineAround: around }));
+  if (baselines.some((b) => b.non2xx || b.statusFalse || !b.checkAfter)) {
+    fail(`${service.adapter}: a baseline slice between ${slices.map((s) => s[0].scenario).join(' / ')} failed`);
+  }
+  return slices.map((own) => {
+    const { rounds, ratio } = interleavedRatio(
+      own.map((slice) => slice.rps),
+      baselines.map((b) => b.rps),
+    );
+    return { ...mergeSlices(own), baselineAround: mean(baselines.map((b) => b.rps)), aroundRatio: ratio, roundRatios: rounds };
+  });
 }
 
-function mergeHalves(x: ScenarioResult, y: ScenarioResult): ScenarioResult {
-  const cpu = x.cpu && y.cpu ? meanCpu(x.cpu, y.cpu) : null;
+/** Slices of one scenario as one result: mean rate and CPU, p50 and p99 of all their answers, summed counts. */
+function mergeSlices(slices: ScenarioResult[]): ScenarioResult {
+  const all = slices.flatMap((x) => x.latencies ?? []).sort((a, b) => a - b);
+  const cpus = slices.map((x) => x.cpu);
+  const cpu = cpus.every((c): c is CpuPerRequest => c !== null) ? meanCpu(cpus) : null;
+  const sum = (pick: (x: ScenarioResult) => number) => slices.reduce((total, x) => total + pick(x), 0);
   return {
-    ...x,
-    rps: (x.rps + y.rps) / 2,
-    total: x.total + y.total,
-    p50: (x.p50 + y.p50) / 2,
-    p99: Math.max(x.p99, y.p99),
-    non2xx: x.non2xx + y.non2xx,
-    statusFalse: x.statusFalse + y.statusFalse,
-    errors: x.errors + y.errors,
-    checkAfter: x.checkAfter && y.checkAfter,
-    failures: [...x.failures, ...y.failures],
+    ...slices[0],
+    rps: sum((x) => x.rps) / slices.length,
+    total: sum((x) => x.total),
+    p50: all.length ? percentile(all, 0.5) : sum((x) => x.p50) / slices.length,
+    p99: all.length ? percentile(all, 0.99) : Math.max(...slices.map((x) => x.p99)),
+    latencies: undefined,
+    non2xx: sum((x) => x.non2xx),
+    statusFalse: sum((x) => x.statusFalse),
+    errors: sum((x) => x.errors),
+    checkAfter: slices.every((x) => x.checkAfter),
+    checkAfterDetail: slices.find((x) => !x.checkAfter)?.checkAfterDetail,
+    // A replayed nonce accepted in any slice is what the report must show.
+    replayRefused: slices.some((x) => x.replayRefused === false) ? false : slices[0].replayRefused,
+    failures: slices.flatMap((x) => x.failures),
     cpu,
   };
 }
 
-function meanCpu(x: CpuPerRequest, y: CpuPerRequest): CpuPerRequest {
-  const out = { ...x };
-  for (const k of Object.keys(x) as (keyof CpuPerRequest)[]) out[k] = (x[k] + y[k]) / 2;
+function meanCpu(all: CpuPerRequest[]): CpuPerRequest {
+  const out = { ...all[0] };
+  for (const k of Object.keys(out) as (keyof CpuPerRequest)[]) out[k] = mean(all.map((c) => c[k]));
   return out;
 }
 
@@ -308,7 +373,7 @@ export async function argonRate(): Promise<ArgonRate> {
 
 /** How runScenarios measures beyond the plain sequence (npm run bench sets both; scale mode neither). */
 export interface ScenarioOptions {
-  /** A scenario with a target on this adapter also gets its own baseline around it (runBracketed), against which the target is judged. */
+  /** A scenario with a target on this adapter is measured interleaved with the baseline (runInterleaved), against which the target is judged. */
   bracketTargets?: boolean;
   /** Run before each scenario (or pair): on PostgreSQL, clears what the scenarios before it left to autovacuum. */
   settle?: () => Promise<void>;
@@ -333,23 +398,51 @@ export async function runScenarios(
     if (signed && S.scenarios.includes(signed)) continue; // measured with its signed twin
     const twin = UNSIGNED_TWIN[name];
     const reference = COMPARED_WITH[name];
-    const measure = async (): Promise<ScenarioResult[]> => {
-      if (twin && S.scenarios.includes(twin)) return runSigningPair(service, name, twin, fixture, runTag);
-      if (reference) {
-        const [ref, own] = await runPair(service, reference, name, fixture, `${runTag}-vs`);
-        const cpu = own.cpu && ref.cpu ? `, service CPU per request ${fmtPct(own.cpu.service / ref.cpu.service)}` : '';
-        log(`[${adapter}] ${SCENARIOS[name].short} against ${SCENARIOS[reference].short}, A-B-B-A: throughput ${fmtPct(own.rps / ref.rps)}${cpu}`);
-        return [own];
-      }
-      return [await runScenario(service, name, fixture, runTag)];
-    };
-    const bracketed = bracketTargets && S.scenarios.includes('baseline') && targetOn(SCENARIOS[name].target, adapter) !== undefined;
+    const unsigned = twin && S.scenarios.includes(twin) ? twin : undefined;
+    const bracketed =
+      bracketTargets && S.scenarios.includes('baseline') && targetOn(SCENARIOS[name].target, adapter) !== undefined;
     await settle?.();
-    const results = bracketed ? await runBracketed(service, fixture, `${runTag}-${name}`, measure) : await measure();
+    let results: ScenarioResult[];
+    if (bracketed) {
+      const slice =
+        (scenario: ScenarioName, aside?: (entering: boolean) => Promise<void>): SliceRunner =>
+        async (seconds, warmup, part) => {
+          await aside?.(true);
+          try {
+            return await runFor(service, scenario, fixture, `${runTag}-${scenario}-${part}`, seconds, warmup);
+          } finally {
+            await aside?.(false);
+          }
+        };
+      const runners = unsigned
+        ? [slice(name), slice(unsigned, (entering) => setResponseSigning(service, fixture, !entering))]
+        : reference
+          ? [slice(reference), slice(name)]
+          : [slice(name)];
+      results = await runInterleaved(service, fixture, `${runTag}-${name}`, runners);
+    } else if (unsigned) {
+      results = await runSigningPair(service, name, unsigned, fixture, runTag);
+    } else if (reference) {
+      results = await runPair(service, reference, name, fixture, `${runTag}-vs`);
+    } else {
+      results = [await runScenario(service, name, fixture, runTag)];
+    }
+    if (!unsigned && reference) {
+      const [ref, own] = results;
+      const cpu = own.cpu && ref.cpu ? `, service CPU per request ${fmtPct(own.cpu.service / ref.cpu.service)}` : '';
+      log(
+        `[${adapter}] ${SCENARIOS[name].short} against ${SCENARIOS[reference].short}, A-B-B-A: throughput ${fmtPct(own.rps / ref.rps)}${cpu}`,
+      );
+      results = [own];
+    }
     for (const result of results) {
       all.push(result);
-      const around = result.baselineAround ? `; ${fmtPct(result.rps / result.baselineAround)} of the baseline around it (${fmtInt(result.baselineAround)} req/s)` : '';
-      log(`[${adapter}] ${SCENARIOS[result.scenario].title}: ${fmtInt(result.rps)} req/s, p50 ${fmtMs(result.p50)} ms, p99 ${fmtMs(result.p99)} ms${around}`);
+      const around = result.aroundRatio
+        ? `; ${fmtPct(result.aroundRatio)} of the baseline interleaved with it (median of rounds ${result.roundRatios?.map(fmtPct).join(' / ')}; its slices ${fmtInt(result.baselineAround ?? 0)} req/s)`
+        : '';
+      log(
+        `[${adapter}] ${SCENARIOS[result.scenario].title}: ${fmtInt(result.rps)} req/s, p50 ${fmtMs(result.p50)} ms, p99 ${fmtMs(result.p99)} ms${around}`,
+      );
     }
   }
   return all;

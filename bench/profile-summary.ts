@@ -5,7 +5,8 @@
 // Self time is grouped by where the code comes from (PGlite's WebAssembly, the pg driver, TypeORM,
 // Nest, the HTTP adapter, Node internals, garbage collection...), then the top functions are listed.
 // With --window, only the samples taken while that scenario was measured are counted (the bench
-// records the windows in windows.json next to the profiles; both clocks are CLOCK_MONOTONIC).
+// records the windows, one per measured slice, in windows.json next to the profiles; both clocks are
+// CLOCK_MONOTONIC).
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -39,16 +40,18 @@ if (!file) {
 }
 const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
 
-let from = -Infinity;
-let to = Infinity;
+type Window = { from: number; to: number };
+/** The measured windows (a scenario interleaved with the baseline has one per slice); none: the whole profile. */
+let windows: Window[] = [{ from: -Infinity, to: Infinity }];
 if (windowName) {
   const windowsFile = path.join(path.dirname(file), 'windows.json');
   if (!existsSync(windowsFile)) throw new Error(`${windowsFile} is missing`);
-  const windows = JSON.parse(readFileSync(windowsFile, 'utf8')) as Record<string, { from: number; to: number } | undefined>;
-  const w = windows[windowName];
-  if (!w) throw new Error(`no window "${windowName}" in ${windowsFile}; known: ${Object.keys(windows).join(', ')}`);
-  [from, to] = [w.from, w.to];
+  const known = JSON.parse(readFileSync(windowsFile, 'utf8')) as Record<string, Window | Window[] | undefined>;
+  const w = known[windowName];
+  if (!w) throw new Error(`no window "${windowName}" in ${windowsFile}; known: ${Object.keys(known).join(', ')}`);
+  windows = Array.isArray(w) ? w : [w];
 }
+const measured = (t: number): boolean => windows.some((w) => t >= w.from && t <= w.to);
 
 const NODE_MODULES = (names: string): RegExp => new RegExp(`/node_modules/(${names})/`);
 const CATEGORIES: [string, (f: CallFrame) => boolean][] = [
@@ -122,7 +125,7 @@ const selfMicros = new Map<number, number>();
 let t = profile.startTime;
 for (let i = 0; i < profile.samples.length; i++) {
   t += profile.timeDeltas[i];
-  if (t < from || t > to) continue;
+  if (!measured(t)) continue;
   const dt = profile.timeDeltas[i + 1] ?? 0;
   selfMicros.set(profile.samples[i], (selfMicros.get(profile.samples[i]) ?? 0) + Math.max(0, dt));
 }

@@ -22,8 +22,9 @@
 // Redis) runs the bound-device login again on the service clustered with each count above 1, started
 // beside the single process of the same adapter and measured A-B-B-A with it, and prints the ratio
 // (CPU: the primary and its workers together; round trips: the single process's). A scenario with a
-// target is measured between two baseline halves, and judged against them (measure.ts, runBracketed);
-// on PostgreSQL each scenario starts after a VACUUM ANALYZE of the login tables.
+// target is measured in slices interleaved with slices of the baseline, and judged by the median of
+// its rounds' ratios (measure.ts, runInterleaved); on PostgreSQL each scenario starts after a VACUUM
+// ANALYZE of the login tables.
 //
 // Modules: settings (knobs), service-process (the child service), seed, scenarios (table and
 // requests), measure (autocannon runs, probes), cpu (/proc accounting), tables and report (output).

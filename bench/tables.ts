@@ -27,8 +27,8 @@ function rows(results: ScenarioResult[]): Row[] {
   return results.map((r) => {
     const baseline = results.find((b) => b.adapter === r.adapter && b.scenario === 'baseline');
     const ratio = baseline ? r.rps / baseline.rps : null;
-    // A target is judged against the baseline measured around the scenario when there is one (measure.ts, runBracketed).
-    const around = r.baselineAround ? r.rps / r.baselineAround : null;
+    // A target is judged against the baseline interleaved with the scenario when there is one (measure.ts, runInterleaved).
+    const around = r.aroundRatio ?? null;
     const judged = around ?? ratio;
     const target = targetOn(SCENARIOS[r.scenario].target, r.adapter);
     let verdict = '';

@@ -85,11 +85,14 @@ export interface ScenarioResult {
   replayRefused?: string | false;
   failures: string[];
   cpu: CpuPerRequest | null;
-  /**
-   * A targeted scenario's own baseline: the mean req/s of two baseline halves run right before and
-   * right after it (measure.ts, runBracketed), so that both have the same centre in time.
-   */
+  /** The time in ms of each 2xx answer measured, until slices are merged into one result. */
+  latencies?: number[];
+  /** A targeted scenario's baseline: the mean req/s of the baseline slices interleaved with it (measure.ts, runInterleaved). */
   baselineAround?: number;
+  /** Its ratio to that baseline: the median over the rounds of its slice against the baseline slices either side. */
+  aroundRatio?: number;
+  /** Each round's ratio, in order: how far the rounds agree. */
+  roundRatios?: number[];
 }
 
 /** The bound-device login on a clustered service, next to the single process of the same adapter and run. */

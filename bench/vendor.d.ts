@@ -43,8 +43,15 @@ declare module 'autocannon' {
       non2xx: number;
       duration: number;
     }
+    /** A running load: its result when it ends, and an event per answer (`responseTime` in ms). */
+    interface Instance extends Promise<Result> {
+      on(
+        event: 'response',
+        listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void,
+      ): Instance;
+    }
   }
-  function autocannon(options: autocannon.Options): Promise<autocannon.Result>;
+  function autocannon(options: autocannon.Options): autocannon.Instance;
   export = autocannon;
 }
 
