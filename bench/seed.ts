@@ -38,7 +38,9 @@ export async function seed(service: Service, ctx: BenchContext): Promise<{ fixtu
   const authorJson = { username: authorName, password: ctx.adminPassword };
   const author = await adminCall<Created>(base, 'POST', '/admin/v1/authors', { token: adminToken, json: authorJson }, 201);
   const authorToken = (await adminCall<LoginAnswer>(base, 'POST', '/admin/v1/auth/login', { json: authorJson }, 200)).token;
-  const projectJson = { name: `Benchmark ${ctx.tag}` };
+  // The sessions made here serve the heartbeats of both adapters, a quarter of an hour apart and
+  // more: past the default lifetime (10 min), which a heartbeat renews only in its second half.
+  const projectJson = { name: `Benchmark ${ctx.tag}`, session_ttl_seconds: 86400 };
   const project = await adminCall<ProjectAnswer>(
     base,
     'POST',
