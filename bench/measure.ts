@@ -374,7 +374,7 @@ export async function argonRate(): Promise<ArgonRate> {
 /** How runScenarios measures beyond the plain sequence (npm run bench sets both; scale mode neither). */
 export interface ScenarioOptions {
   /** A scenario with a target on this adapter is measured interleaved with the baseline (runInterleaved), against which the target is judged. */
-  bracketTargets?: boolean;
+  interleaveTargets?: boolean;
   /** Run before each scenario (or pair): on PostgreSQL, clears what the scenarios before it left to autovacuum. */
   settle?: () => Promise<void>;
 }
@@ -389,7 +389,7 @@ export async function runScenarios(
   fixture: Fixture,
   runTag: string,
   log: (message: string) => void,
-  { bracketTargets = false, settle }: ScenarioOptions = {},
+  { interleaveTargets = false, settle }: ScenarioOptions = {},
 ): Promise<ScenarioResult[]> {
   const all: ScenarioResult[] = [];
   const adapter = service.adapter;
@@ -399,11 +399,11 @@ export async function runScenarios(
     const twin = UNSIGNED_TWIN[name];
     const reference = COMPARED_WITH[name];
     const unsigned = twin && S.scenarios.includes(twin) ? twin : undefined;
-    const bracketed =
-      bracketTargets && S.scenarios.includes('baseline') && targetOn(SCENARIOS[name].target, adapter) !== undefined;
+    const interleaved =
+      interleaveTargets && S.scenarios.includes('baseline') && targetOn(SCENARIOS[name].target, adapter) !== undefined;
     await settle?.();
     let results: ScenarioResult[];
-    if (bracketed) {
+    if (interleaved) {
       const slice =
         (scenario: ScenarioName, aside?: (entering: boolean) => Promise<void>): SliceRunner =>
         async (seconds, warmup, part) => {

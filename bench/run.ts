@@ -96,7 +96,7 @@ async function main(): Promise<void> {
           for (const line of roundTripLines(report.probe)) log(`[${adapter}] ${line}`);
         }
         report.results.push(
-          ...(await runScenarios(service, fixture, `${ctx.tag}-${adapter}`, log, { bracketTargets: true, settle: settleDatabase(ctx) })),
+          ...(await runScenarios(service, fixture, `${ctx.tag}-${adapter}`, log, { interleaveTargets: true, settle: settleDatabase(ctx) })),
         );
         const resident = residentMb(service.pid);
         if (resident) {

@@ -16,7 +16,7 @@ const COLUMNS = [
   ['statusFalse', 'status false'],
   ['errors', 'errors'],
   ['ratio', 'vs baseline'],
-  ['around', 'vs baseline around it'],
+  ['around', 'vs baseline interleaved'],
   ['target', 'target'],
 ] as const;
 type Column = (typeof COLUMNS)[number][0];
