@@ -431,7 +431,7 @@ export async function runScenarios(
       const [ref, own] = results;
       const cpu = own.cpu && ref.cpu ? `, service CPU per request ${fmtPct(own.cpu.service / ref.cpu.service)}` : '';
       log(
-        `[${adapter}] ${SCENARIOS[name].short} against ${SCENARIOS[reference].short}, A-B-B-A: throughput ${fmtPct(own.rps / ref.rps)}${cpu}`,
+        `[${adapter}] ${SCENARIOS[name].short} against ${SCENARIOS[reference].short}, ${interleaved ? 'interleaved' : 'A-B-B-A'}: throughput ${fmtPct(own.rps / ref.rps)}${cpu}`,
       );
       results = [own];
     }
