@@ -14,6 +14,7 @@ import { PartitionLoginLogsByMonth1765000000000 } from './1765000000000-Partitio
 import { IndexCardListOrders1765100000000 } from './1765100000000-IndexCardListOrders';
 import { IndexCardCodeSearch1765200000000 } from './1765200000000-IndexCardCodeSearch';
 import { CountBoundDevices1765300000000 } from './1765300000000-CountBoundDevices';
+import { AddCardGuessLimit1765400000000 } from './1765400000000-AddCardGuessLimit';
 
 /** Every migration, in order. Listed explicitly so the same list works compiled and under Jest. */
 export const MIGRATIONS = [
@@ -21,5 +22,5 @@ export const MIGRATIONS = [
   CreateAppUsers1764200000000, AddLoginTokenHash1764300000000, CreateSitesAndBlacklist1764400000000, CreateRemoteVariables1764500000000,
   AllowAesGcmTransport1764600000000, CreateSigningKeys1764700000000, AddCardKindsAndSeats1764800000000,
   AddPlatformAnnouncementSwitch1764900000000, PartitionLoginLogsByMonth1765000000000, IndexCardListOrders1765100000000,
-  IndexCardCodeSearch1765200000000, CountBoundDevices1765300000000,
+  IndexCardCodeSearch1765200000000, CountBoundDevices1765300000000, AddCardGuessLimit1765400000000,
 ];

@@ -57,6 +57,7 @@ const DEFAULT_SETTINGS = {
   concurrent_limit: null,
   seat_policy: 'refuse',
   portal_enabled: true,
+  card_guess_limit_per_minute: 20,
 };
 
 type Project = Record<string, unknown> & { id: string; program_id: string; owner_id: string; name: string };
@@ -258,6 +259,8 @@ describe('projects admin API (e2e)', () => {
       ['heartbeat_interval_seconds -1', { heartbeat_interval_seconds: -1 }, 'heartbeat_interval_seconds'],
       ['unbind_deduct_seconds -1', { unbind_deduct_seconds: -1 }, 'unbind_deduct_seconds'],
       ['unbind_max -1', { unbind_max: -1 }, 'unbind_max'],
+      ['card_guess_limit_per_minute 0', { card_guess_limit_per_minute: 0 }, 'card_guess_limit_per_minute'],
+      ['card_guess_limit_per_minute over 10000', { card_guess_limit_per_minute: 10_001 }, 'card_guess_limit_per_minute'],
       ['an empty name', { name: '' }, 'name'],
       ['an unknown field', { colour: 'blue' }, 'colour'],
       ['owner_id (no transfer by PATCH)', { owner_id: '5b0f8b0e-1c1d-4f8e-9d53-3a3b1c2d4e5f' }, 'owner_id'],

@@ -8,6 +8,8 @@ import { PageQuery } from '../common/paging';
 import { SEAT_POLICIES, SeatPolicy, TRANSPORT_ENCRYPTIONS, TransportEncryption } from './project.entity';
 
 export const MAX_OFFLINE_GRACE_SECONDS = 30 * 86400;
+/** The column's CHECK (migration 1765400000000). */
+export const MAX_CARD_GUESS_LIMIT_PER_MINUTE = 10_000;
 
 /** Settings an author may set on its own project (decisions §7). */
 export class ProjectSettingsDto {
@@ -70,6 +72,10 @@ export class ProjectSettingsDto {
   @ApiPropertyOptional({ description: 'the card-holder portal (/portal) and its calls; default true' })
   @Optional() @IsBoolean()
   portal_enabled?: boolean;
+
+  @ApiPropertyOptional({ description: 'card keys matching no card one client address may send in a minute before the card routes answer RATE_LIMITED (1-10000; default 20)' })
+  @Optional() @IsInt() @Min(1) @Max(MAX_CARD_GUESS_LIMIT_PER_MINUTE)
+  card_guess_limit_per_minute?: number;
 }
 
 export class CreateProjectDto extends ProjectSettingsDto {

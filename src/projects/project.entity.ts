@@ -90,6 +90,10 @@ export class Project {
   @Column({ name: 'portal_enabled', type: 'boolean', default: true })
   portalEnabled: boolean;
 
+  /** Card keys matching no card one client address may send in a minute before RATE_LIMITED (decisions §23). */
+  @Column({ name: 'card_guess_limit_per_minute', type: 'integer', default: 20 })
+  cardGuessLimitPerMinute: number;
+
   @Column({ name: 'api_secret_enc', type: 'text' })
   apiSecretEnc: string;
 

@@ -44,6 +44,7 @@ export class ProjectView {
   @ApiProperty({ ...NULLABLE_INT, description: 'Live sessions per card; null: unlimited' }) concurrent_limit!: number | null;
   @ApiProperty({ enum: SEAT_POLICIES }) seat_policy!: SeatPolicy;
   @ApiProperty() portal_enabled!: boolean;
+  @ApiProperty({ ...INT, description: 'Card keys matching no card one address may send a minute before RATE_LIMITED' }) card_guess_limit_per_minute!: number;
   @ApiProperty(SECRET) api_secret!: string;
   @ApiProperty(SECRET) legacy_secret!: string;
   @ApiProperty(SECRET) transport_key!: string;
@@ -85,6 +86,7 @@ export function toProjectView(project: Project, box: SecretBox, revealed?: Recor
     concurrent_limit: project.concurrentLimit,
     seat_policy: project.seatPolicy,
     portal_enabled: project.portalEnabled,
+    card_guess_limit_per_minute: project.cardGuessLimitPerMinute,
     ...secrets,
     created_at: project.createdAt.toISOString(),
     updated_at: project.updatedAt.toISOString(),

@@ -177,6 +177,7 @@ function applySettings(project: Project, input: ProjectSettingsDto): void {
   if (input.concurrent_limit !== undefined) project.concurrentLimit = input.concurrent_limit;
   if (input.seat_policy !== undefined) project.seatPolicy = input.seat_policy;
   if (input.portal_enabled !== undefined) project.portalEnabled = input.portal_enabled;
+  if (input.card_guess_limit_per_minute !== undefined) project.cardGuessLimitPerMinute = input.card_guess_limit_per_minute;
 }
 
 function applyEntitlements(project: Project, input: Partial<EntitlementsDto>): void {
