@@ -76,6 +76,36 @@ describe(FailureLimiter.name, () => {
     expect(codes.filter((c) => c === ErrorCode.RATE_LIMITED)).toHaveLength(7);
   });
 
+  it('answers no more than the limit of failures from one address in a burst, the rest RATE_LIMITED, while successes all pass', async () => {
+    let checked = 0;
+    const slow = (wrong: boolean) => async () => {
+      checked += 1;
+      for (let i = 0; i < 5; i++) await Promise.resolve();
+      if (wrong) throw new ServiceError(ErrorCode.BAD_CREDENTIALS);
+      return 'ok';
+    };
+    const burst = Array.from({ length: 10 }, (_, i) => codeOf(limiter.guard({ address: 'ip:burst' }, slow(i % 2 === 0))));
+    const codes = await Promise.all(burst);
+    // Every attempt ran (they all read an empty count), yet only three wrong ones got their verdict.
+    expect(checked).toBe(10);
+    expect(codes.filter((c) => c === 'ok')).toHaveLength(5);
+    expect(codes.filter((c) => c === ErrorCode.BAD_CREDENTIALS)).toHaveLength(3);
+    expect(codes.filter((c) => c === ErrorCode.RATE_LIMITED)).toHaveLength(2);
+    // And the address is full now: the next attempt does not run.
+    const attempt = jest.fn(success);
+    expect(await codeOf(limiter.guard({ address: 'ip:burst' }, attempt))).toBe(ErrorCode.RATE_LIMITED);
+    expect(attempt).not.toHaveBeenCalled();
+  });
+
+  it('counts what a predicate policy calls a failure, whatever its code', async () => {
+    const isMiss = (error: unknown) => error instanceof ServiceError && (error.code === ErrorCode.CARD_INVALID || error.details === 'miss');
+    const guard = (attempt: () => Promise<unknown>) => new FailureLimiter(store).guard({ name: 'guess', limit: 2, failure: isMiss }, { address: 'ip:p' }, attempt);
+    expect(await codeOf(guard(banned))).toBe(ErrorCode.USER_BANNED);
+    expect(await codeOf(guard(() => Promise.reject(new ServiceError(ErrorCode.TOPUP_REFUSED, undefined, { details: 'miss' }))))).toBe(ErrorCode.TOPUP_REFUSED);
+    expect(await codeOf(guard(() => Promise.reject(new ServiceError(ErrorCode.CARD_INVALID))))).toBe(ErrorCode.CARD_INVALID);
+    expect(await codeOf(guard(success))).toBe(ErrorCode.RATE_LIMITED);
+  });
+
   it('limits by address alone when there is no account', async () => {
     for (let i = 0; i < 3; i++) expect(await codeOf(limiter.guard({ address: 'ip:a' }, badCredentials))).toBe(ErrorCode.BAD_CREDENTIALS);
     expect(await codeOf(limiter.guard({ address: 'ip:a' }, success))).toBe(ErrorCode.RATE_LIMITED);

@@ -12,11 +12,15 @@ export function failureWindow(nowMs: number, windowSeconds = FAILURE_WINDOW_SECO
   return { index, retryAfter: Math.max(1, Math.ceil(((index + 1) * windowMs - nowMs) / 1000)) };
 }
 
-/** What is limited: a name for the counters, failures allowed per minute and scope, and the code that counts as one. */
+/**
+ * What is limited: a name for the counters, failures allowed per minute and scope, and what counts
+ * as one: a code, or a test of the error (a refusal answered with one code that only sometimes
+ * means a wrong guess).
+ */
 export interface FailurePolicy {
   name: string;
   limit: number;
-  failure: ErrorCode;
+  failure: ErrorCode | ((error: unknown) => boolean);
 }
 
 /** `account` (optional) is strict under concurrency; `address` tolerates many callers behind one address. */
@@ -26,16 +30,20 @@ export interface FailureScopes {
 }
 
 /**
- * Slows guessing (program-user and admin passwords, legacy transport ciphertexts): at most
- * `limit` failures per minute per account and per client address, counted in the shared store so
- * every instance counts together. Only the policy's failure code counts; over the limit an attempt
- * is refused before it runs, with RATE_LIMITED and Retry-After (the seconds left in the window).
+ * Slows guessing (card keys, program-user and admin passwords, legacy transport ciphertexts): at
+ * most `limit` failures per minute per account and per client address, counted in the shared store
+ * so every instance counts together. Only the policy's failures count; over the limit an attempt is
+ * refused before it runs, with RATE_LIMITED and Retry-After (the seconds left in the window).
  *
- * The account scope is strict under concurrency: each attempt reserves a slot with an atomic bounded
- * increment (a burst of parallel guesses at one account cannot slip past the limit) and gives it
- * back unless the attempt failed. The address scope only refuses once its failures reach the
- * limit and counts a failure after the fact, so many users behind one address (an office, a
- * carrier NAT) can succeed at the same time.
+ * Both scopes are atomic, so a burst of parallel guesses gets no more than `limit` failures answered:
+ * - The account scope reserves a slot before the attempt with an atomic bounded increment and gives
+ *   it back unless the attempt failed: no more than `limit` attempts at one account are in flight.
+ * - The address scope reads its count before the attempt (refusing once it is full) and counts a
+ *   failure after it with an atomic bounded increment; a failure that does not fit is answered
+ *   RATE_LIMITED instead of its verdict. Many users behind one address (an office, a carrier NAT, a
+ *   benchmark) can thus succeed at the same time, and a success costs one read of the store. What
+ *   this accepts: the attempts of one burst that all read the count before any failure was counted
+ *   all run, so a success among them (a right guess) is answered as one (docs/decisions.md).
  */
 @Injectable()
 export class FailureLimiter {
@@ -54,11 +62,18 @@ export class FailureLimiter {
       if (accountKey) await this.store.decrement(accountKey);
       return result;
     } catch (error) {
-      if (error instanceof ServiceError && error.code === policy.failure) await this.store.increment(addressKey, ttl);
-      else if (accountKey) await this.store.decrement(accountKey);
+      if (!isFailure(policy, error)) {
+        if (accountKey) await this.store.decrement(accountKey);
+        throw error;
+      }
+      if ((await this.store.increment(addressKey, ttl, policy.limit)) === null) throw refuse();
       throw error;
     }
   }
+}
+
+function isFailure(policy: FailurePolicy, error: unknown): boolean {
+  return typeof policy.failure === 'function' ? policy.failure(error) : error instanceof ServiceError && error.code === policy.failure;
 }
 
 function key(policy: FailurePolicy, scope: string, window: number): string {
