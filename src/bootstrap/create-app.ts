@@ -2,7 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { AbstractHttpAdapter } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from '../app.module';
 import { AppConfig } from '../config/app-config';
@@ -12,6 +12,7 @@ import { renderFailure } from '../core/envelope/render';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { answerSignatureHeaders } from '../core/http/answer-signing';
+import { answerClientError } from '../core/http/client-error';
 import { chooseRequestId, requestContextMiddleware, requestIdOf } from '../core/http/request-context';
 import { JsonLogger } from '../core/logging/json-logger';
 import { buildOpenApiDocument } from '../core/openapi/openapi-document';
@@ -74,7 +75,8 @@ function answerBadUrl(securityHeaders: Readonly<Record<string, string>>) {
 async function httpAdapter(fastify: boolean, securityHeaders: SecurityHeaders): Promise<AbstractHttpAdapter> {
   if (!fastify) return new (await import('@nestjs/platform-express')).ExpressAdapter();
   const { FastifyAdapter } = await import('@nestjs/platform-fastify');
-  return new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, trustProxy: false, frameworkErrors: answerBadUrl(securityHeaderFields(securityHeaders)) });
+  const fields = securityHeaderFields(securityHeaders);
+  return new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, trustProxy: false, frameworkErrors: answerBadUrl(fields), clientErrorHandler: answerClientError(fields) });
 }
 
 /**
@@ -137,6 +139,7 @@ export async function createApp(config: AppConfig, logger = new JsonLogger(confi
     express.useBodyParser('json', { limit: BODY_LIMIT_BYTES });
     express.useBodyParser('urlencoded', { limit: BODY_LIMIT_BYTES, extended: true });
     express.set('etag', false);
+    (app.getHttpServer() as Server).on('clientError', answerClientError(securityHeaderFields(securityHeaders)));
   }
 
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), { jsonDocumentUrl: 'docs-json' });

@@ -114,6 +114,13 @@ export class AppConfig {
   @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(1)
   FILES_DIR?: string;
 
+  /**
+   * Readiness fails when the data directory (embedded database, uploaded files) has less free space
+   * than this, in MiB: a full disk fails every login, so the instance should leave the balancer first.
+   */
+  @Transform(toInt) @IsOptional() @IsInt() @Min(0) @Max(1024 * 1024)
+  READY_MIN_FREE_MB = 64;
+
   /** Largest file an author may upload, in bytes (50 MiB). */
   @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(10 * 1024 ** 3)
   FILE_MAX_BYTES = 50 * 1024 * 1024;
@@ -168,6 +175,7 @@ export const CONFIG_KEYS = [
   'PORT', 'HOST', 'HTTP_ADAPTER', 'DATABASE_URL', 'REDIS_URL', 'DATA_DIR', 'APP_ENCRYPTION_KEY', 'APP_TIMEZONE',
   'ADMIN_USERNAME', 'ADMIN_PASSWORD', 'ADMIN_TOKEN_TTL_SECONDS', 'ADMIN_LOGIN_ATTEMPTS_PER_MINUTE', 'APP_USER_LOGIN_ATTEMPTS_PER_MINUTE', 'TRANSPORT_FAILURES_PER_MINUTE', 'PORTAL_FAILURES_PER_MINUTE', 'PORTAL_CALLS_PER_CARD_PER_MINUTE', 'LOG_LEVEL', 'ACCESS_LOG', 'TRUST_PROXY', 'SHUTDOWN_GRACE_MS', 'LOGIN_LOG_RETENTION_MONTHS', 'WORKERS', 'BENCH_BASELINE',
   'FILES_DIR', 'FILE_MAX_BYTES', 'DOWNLOAD_URL_TTL_SECONDS', 'DATABASE_PREPARED_STATEMENTS', 'CONSOLE_DIR',
+  'READY_MIN_FREE_MB',
 ] as const;
 
 export class ConfigError extends Error {}

@@ -1,10 +1,11 @@
 import { CacheModule } from '@nestjs/cache-manager';
-import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { DynamicModule, Global, Inject, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { Keyv } from 'keyv';
 import type Redis from 'ioredis';
 import { AppConfig } from '../config/app-config';
 import { HotCache } from './cache/hot-cache';
+import { redisPersistence, redisPersistenceWarning } from './health/readiness';
 import { ProgramCache } from './cache/program-cache';
 import { loadEncryptionKey } from './crypto/encryption-key';
 import { SecretBox } from './crypto/secret-box';
@@ -29,10 +30,11 @@ async function redisCacheStore(url: string): Promise<Keyv> {
 /** Shared plumbing: config, logging, secrets, shared state, cache, envelopes, validation, metrics. */
 @Global()
 @Module({})
-export class CoreModule implements OnApplicationShutdown {
+export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown {
   constructor(
     @Inject(REDIS_CLIENT) private readonly redis: Redis | null,
     private readonly store: SharedStore,
+    private readonly logger: JsonLogger,
   ) {}
 
   static forRoot(config: AppConfig, logger: JsonLogger): DynamicModule {
@@ -64,6 +66,18 @@ export class CoreModule implements OnApplicationShutdown {
       ],
       exports: [AppConfig, JsonLogger, SecretBox, REDIS_CLIENT, SharedStore, RouteRegistry, MetricsService, HotCache, ProgramCache, FailureLimiter],
     };
+  }
+
+  /** Says at start when Redis would forget nonces, counters and quotas on a restart; the start does not wait for it. */
+  onApplicationBootstrap(): void {
+    if (!this.redis) return;
+    void redisPersistence(this.redis).then(
+      (persistence) => {
+        const warning = redisPersistenceWarning(persistence);
+        if (warning) this.logger.warn(warning, 'Redis');
+      },
+      () => undefined, // an unreachable Redis is readiness's to report
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {

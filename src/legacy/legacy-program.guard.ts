@@ -12,7 +12,7 @@ const MD5_REQUIRED = 'cardkey:legacy-md5';
 
 /**
  * The program of a legacy route, in the order of decisions §3 (the input boundary has checked the
- * form content type already; a GET reads the query string): the `app` rules, the program, then — on MD5 routes — the parameter signature over
+ * form content type already; a GET or HEAD reads the query string): the `app` rules, the program, then — on MD5 routes — the parameter signature over
  * every field and its timestamp. Nothing is looked at before `app` passes.
  */
 @Injectable()
@@ -25,8 +25,9 @@ export class LegacyProgramGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest();
-    const isGet = String(request.method).toUpperCase() === 'GET';
-    const fields = plainFields(isGet ? request.query : request.body);
+    // HEAD is answered as GET is (its query, not a body), only without the body.
+    const method = String(request.method).toUpperCase();
+    const fields = plainFields(method === 'GET' || method === 'HEAD' ? request.query : request.body);
     const program = await this.directory.byAppField(fields.app, requestContextOf(request));
     if (this.reflector.getAllAndOverride<boolean>(MD5_REQUIRED, [context.getHandler(), context.getClass()])) {
       verifyMd5Signature(fields, this.box.decrypt(program.project.legacySecretEnc));

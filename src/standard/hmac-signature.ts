@@ -4,6 +4,12 @@ import { constantTimeEqual } from '../core/crypto/tokens';
 /** Header names of the V3 and SDK signature (decisions §3). */
 export const SIGNATURE_HEADERS = { timestamp: 'x-svc-timestamp', nonce: 'x-svc-nonce', signature: 'x-svc-signature' } as const;
 export const SIGNATURE_WINDOW_SECONDS = 300;
+/**
+ * How long a nonce is remembered: the whole span in which its timestamp is accepted, both sides of
+ * now. A request stamped now+295 s is still accepted 590 s from now; a nonce forgotten after 300 s
+ * could be replayed in that time.
+ */
+export const NONCE_MEMORY_SECONDS = 2 * SIGNATURE_WINDOW_SECONDS;
 export const HMAC_NONCE_PATTERN = /^[A-Za-z0-9_.:-]{8,96}$/;
 
 export interface SignedParts {

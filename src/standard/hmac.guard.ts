@@ -10,15 +10,15 @@ import { ServiceError } from '../core/errors/service-error';
 import { DeclareAuthScheme } from '../core/http/auth-scheme';
 import { AcceptsBody } from '../core/http/content-type';
 import { SharedStore } from '../core/store/shared-store';
-import { HMAC_NONCE_PATTERN, SIGNATURE_HEADERS, SIGNATURE_WINDOW_SECONDS, signatureMatches } from './hmac-signature';
+import { HMAC_NONCE_PATTERN, NONCE_MEMORY_SECONDS, SIGNATURE_HEADERS, SIGNATURE_WINDOW_SECONDS, signatureMatches } from './hmac-signature';
 import { requestContextOf } from '../core/http/request-context';
 
 /**
  * V3 and SDK authentication, in the order of decisions §3: content type (checked by the input
  * boundary, which runs first), then the `app` rules
  * (missing, only inside `data`, a `data` ciphertext, an internal key) before anything is decrypted
- * or looked up, then program, signature, timestamp and a nonce claimed once per program for 300 s
- * in the shared store.
+ * or looked up, then program, signature, timestamp and a nonce claimed once per program for 600 s
+ * in the shared store (the timestamp window on both sides of now).
  */
 @Injectable()
 export class HmacGuard implements CanActivate {
@@ -49,7 +49,7 @@ export class HmacGuard implements CanActivate {
       throw new ServiceError(ErrorCode.TIMESTAMP_OUT_OF_WINDOW);
     }
     if (!HMAC_NONCE_PATTERN.test(nonce)) throw new ServiceError(ErrorCode.BAD_REQUEST, 'X-Svc-Nonce must be 8-96 of [A-Za-z0-9_.:-]');
-    if (!(await this.store.claim(`hmac-nonce:${program.project.id}:${nonce}`, SIGNATURE_WINDOW_SECONDS))) {
+    if (!(await this.store.claim(`hmac-nonce:${program.project.id}:${nonce}`, NONCE_MEMORY_SECONDS))) {
       throw new ServiceError(ErrorCode.NONCE_REPLAYED);
     }
     establishCall(request, program, declaredFamily(this.reflector, context));

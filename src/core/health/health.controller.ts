@@ -4,10 +4,19 @@ import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import type Redis from 'ioredis';
 import { DataSource } from 'typeorm';
+import { AppConfig } from '../../config/app-config';
 import { DeclareAuthScheme } from '../http/auth-scheme';
 import { MetricsService } from '../metrics/metrics.service';
 import { ApiAnswer } from '../openapi/api-contract';
 import { Check, probe } from './probe';
+import {
+  databaseTakesWrite,
+  directoryTakesWrite,
+  freeMiB,
+  RedisPersistence,
+  redisPersistence,
+  redisPersistenceWarning,
+} from './readiness';
 import { REDIS_CLIENT } from '../store/store.providers';
 import { SharedStore } from '../store/shared-store';
 
@@ -15,7 +24,12 @@ const CHECK: SchemaObject = { type: 'string', enum: ['up', 'down', 'not_configur
 const READINESS: SchemaObject = {
   type: 'object',
   required: ['status', 'checks'],
-  properties: { status: { type: 'string', enum: ['ok', 'unavailable'] }, checks: { type: 'object', properties: { database: CHECK, redis: CHECK } } },
+  properties: {
+    status: { type: 'string', enum: ['ok', 'unavailable'] },
+    checks: { type: 'object', properties: { database: CHECK, redis: CHECK, disk: CHECK } },
+    redis_persistence: { type: 'string', enum: ['aof', 'rdb', 'none', 'unknown', 'not_configured'] },
+    warnings: { type: 'array', items: { type: 'string' }, description: 'What an operator should fix, ready or not' },
+  },
 };
 
 @ApiTags('operations')
@@ -28,6 +42,7 @@ export class HealthController {
     @Inject(REDIS_CLIENT) private readonly redis: Redis | null,
     private readonly metrics: MetricsService,
     private readonly adapterHost: HttpAdapterHost,
+    private readonly config: AppConfig,
   ) {}
 
   /** The process is running. */
@@ -38,18 +53,51 @@ export class HealthController {
     return { status: 'ok' };
   }
 
-  /** The database and (when configured) Redis answer; 503 otherwise. */
+  /**
+   * The database takes a durable write, the data directory takes a write and has room, and (when
+   * configured) Redis answers; 503 otherwise. A full disk fails every login while `SELECT 1` still
+   * answers, so the instance leaves the balancer instead. A Redis without AOF is ready but warned of.
+   */
   @Get('health/ready')
-  @ApiOperation({ summary: 'Readiness: the database and (when configured) Redis answer' })
+  @ApiOperation({ summary: 'Readiness: the database and data directory take a write, Redis (when configured) answers' })
   @ApiAnswer(READINESS, { description: 'Ready' })
   @ApiResponse({ status: 503, description: 'Not ready', content: { 'application/json': { schema: READINESS } } })
   async ready(@Res() res: unknown): Promise<void> {
-    const [database, redis] = await Promise.all([
-      probe(() => this.dataSource.query('SELECT 1')),
+    const warnings: string[] = [];
+    const [database, redis, disk, persistence] = await Promise.all([
+      probe(() => databaseTakesWrite(this.dataSource)),
       this.redis ? probe(() => this.store.ping()) : Promise.resolve<Check>('not_configured'),
+      this.diskCheck(warnings),
+      this.redis
+        ? redisPersistence(this.redis).catch((): RedisPersistence => 'unknown')
+        : Promise.resolve('not_configured' as const),
     ]);
-    const ok = database === 'up' && redis !== 'down';
-    this.adapterHost.httpAdapter.reply(res, { status: ok ? 'ok' : 'unavailable', checks: { database, redis } }, ok ? 200 : 503);
+    const persistenceWarning = persistence === 'not_configured' ? null : redisPersistenceWarning(persistence);
+    if (persistenceWarning) warnings.push(persistenceWarning);
+    const ok = database === 'up' && redis !== 'down' && disk === 'up';
+    const body = {
+      status: ok ? 'ok' : 'unavailable',
+      checks: { database, redis, disk },
+      redis_persistence: persistence,
+      ...(warnings.length ? { warnings } : {}),
+    };
+    this.adapterHost.httpAdapter.reply(res, body, ok ? 200 : 503);
+  }
+
+  private async diskCheck(warnings: string[]): Promise<Check> {
+    const dir = this.config.DATA_DIR;
+    if ((await probe(() => directoryTakesWrite(dir))) === 'down') {
+      warnings.push(`The data directory ${dir} cannot take a write`);
+      return 'down';
+    }
+    const free = await freeMiB(dir).catch(() => null);
+    if (free !== null && free < this.config.READY_MIN_FREE_MB) {
+      warnings.push(
+        `The data directory ${dir} has ${Math.floor(free)} MiB free, under READY_MIN_FREE_MB (${this.config.READY_MIN_FREE_MB})`,
+      );
+      return 'down';
+    }
+    return 'up';
   }
 
   @Get('metrics')

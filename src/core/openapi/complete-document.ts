@@ -19,7 +19,7 @@ export const SECURITY_SCHEMES: Record<string, SecuritySchemeObject> = {
     description: 'Lowercase hex HMAC-SHA256, keyed with the project API secret, of `METHOD\\nPATH\\nTIMESTAMP\\nNONCE\\nBODY` (decisions §3)',
   },
   hmacTimestamp: { type: 'apiKey', in: 'header', name: 'X-Svc-Timestamp', description: 'Unix seconds; within ±300 s of the service clock' },
-  hmacNonce: { type: 'apiKey', in: 'header', name: 'X-Svc-Nonce', description: '8-96 of `[A-Za-z0-9_.:-]`, used once per program within 300 s' },
+  hmacNonce: { type: 'apiKey', in: 'header', name: 'X-Svc-Nonce', description: '8-96 of `[A-Za-z0-9_.:-]`, used once per program within 600 s (the ±300 s timestamp window on both sides)' },
   legacyMd5: {
     type: 'apiKey',
     in: 'query',
