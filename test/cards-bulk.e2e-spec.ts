@@ -498,7 +498,7 @@ describe('cards admin: per-card edits, bulk actions, filters, CSV import (e2e)',
       const [taken] = (await generate(p, { count: 1, duration_seconds: 60 })).items;
       const rows = Array.from({ length: 2500 }, (_, i) => (i === 1800 ? `${taken.code},60` : `RACE-${i},60`));
       // As if a concurrent request created the code between the check and the insert.
-      const spy = jest.spyOn(CardsImporter.prototype as unknown as { existingCodes: () => Promise<Set<string>> }, 'existingCodes').mockResolvedValueOnce(new Set());
+      const spy = jest.spyOn(CardsImporter.prototype as unknown as { existingCodes: () => Promise<Set<string>> }, 'existingCodes').mockResolvedValue(new Set());
       try {
         const res = await importCsv(p, ['code,duration_seconds', ...rows].join('\n'));
         expectAdminError(res, 400, CARD_IMPORT_INVALID);

@@ -1,6 +1,9 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
-/** One generation request; its idempotency key makes a retried request return the same cards. */
+/** `pending` and `publishing`: an import still running, or left by a process that died (cards-importer.ts). */
+export type CardBatchStatus = 'pending' | 'publishing' | 'live';
+
+/** One generation request or import; a generation's idempotency key makes a retried request return the same cards. */
 @Entity('card_batches')
 export class CardBatch {
   @PrimaryGeneratedColumn('uuid')
@@ -14,6 +17,13 @@ export class CardBatch {
 
   @Column({ type: 'integer' })
   count: number;
+
+  @Column({ type: 'varchar', length: 10, default: 'live' })
+  status: CardBatchStatus;
+
+  /** Kept fresh by the import that owns a batch not yet live; stale means its process died. */
+  @Column({ name: 'heartbeat_at', type: 'timestamptz', nullable: true })
+  heartbeatAt: Date | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

@@ -8,6 +8,8 @@ export const importProblemsEn = {
   quote_not_closed: 'A quoted field is not closed',
   text_after_quote: 'Text follows a closing quote (a quote inside a field must be doubled, in a quoted field)',
   quote_in_unquoted_field: 'A quote inside an unquoted field (quote the field and double the quote)',
+  cell_too_long: 'The cell is longer than {{max}} characters',
+  row_too_long: 'The row is longer than {{max}} characters',
   file_empty: 'The file is empty: a header row and card rows are needed',
   header_unreadable: 'The header row cannot be read',
   column_twice: 'The column is named twice',
@@ -32,6 +34,7 @@ export const importProblemsEn = {
   too_many_devices: 'Lists more than {{max}} devices',
   machine_code_too_long: 'Has a machine code longer than {{max}} characters',
   device_twice: 'Lists a machine code twice',
+  devices_over_limit: "Lists more devices than the card's device limit ({{max}})",
   code_twice: 'The code is also on line {{line}}',
   code_exists: 'The project already has this code',
 };
@@ -40,6 +43,8 @@ export const importProblemsZhCN: typeof importProblemsEn = {
   quote_not_closed: '带引号的字段没有闭合',
   text_after_quote: '闭合引号后还有文字（带引号的字段内的引号须写两次）',
   quote_in_unquoted_field: '未加引号的字段里有引号（请给字段加引号，并把其中的引号写两次）',
+  cell_too_long: '单元格超过 {{max}} 个字符',
+  row_too_long: '该行超过 {{max}} 个字符',
   file_empty: '文件为空：需要一行表头和若干卡密行',
   header_unreadable: '无法读取表头行',
   column_twice: '该列名出现了两次',
@@ -64,6 +69,7 @@ export const importProblemsZhCN: typeof importProblemsEn = {
   too_many_devices: '设备超过 {{max}} 台',
   machine_code_too_long: '有超过 {{max}} 个字符的机器码',
   device_twice: '同一机器码出现了两次',
+  devices_over_limit: '设备数超过该卡密的设备上限（{{max}}）',
   code_twice: '该卡密与第 {{line}} 行重复',
   code_exists: '项目中已有此卡密',
 };

@@ -9,7 +9,8 @@ import { Envelope } from '../../core/envelope/envelope.decorator';
 import { ErrorCode } from '../../core/errors/error-code';
 import { AcceptsBody, CSV_CONTENT_TYPE } from '../../core/http/content-type';
 import { BulkCardsDto, CreateCardsDto, ExportCardsQuery, ImportCardsQuery, ListCardsQuery, UpdateCardDto } from './card-admin.dto';
-import { IMPORT_COLUMNS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS } from './cards-import';
+import { IMPORT_COLUMNS, IMPORT_MAX_BYTES, IMPORT_MAX_CELL_CHARS, IMPORT_MAX_DEVICES_CHARS, IMPORT_MAX_ROW_CHARS, IMPORT_MAX_ROWS } from './cards-import';
+import { IMPORTS_PER_AUTHOR, IMPORTS_PER_PROCESS } from './cards-importer';
 import { CardBatchesService } from './card-batches.service';
 import { CardBatchView, CardView } from './card.view';
 import { BulkResult } from './cards-bulk';
@@ -83,12 +84,25 @@ export class CardsAdminController {
   @Post('import')
   @AcceptsBody('csv')
   @ApiConsumes(CSV_CONTENT_TYPE)
-  @ApiBody({ schema: { type: 'string', description: `header row with columns among ${IMPORT_COLUMNS.join(', ')}; at most ${IMPORT_MAX_BYTES} bytes and ${IMPORT_MAX_ROWS} rows` } })
+  @ApiBody({
+    schema: {
+      type: 'string',
+      description:
+        `header row with columns among ${IMPORT_COLUMNS.join(', ')}; at most ${IMPORT_MAX_BYTES} bytes and ${IMPORT_MAX_ROWS} rows; ` +
+        `a cell at most ${IMPORT_MAX_CELL_CHARS} characters (devices ${IMPORT_MAX_DEVICES_CHARS}), a row ${IMPORT_MAX_ROW_CHARS} besides its devices`,
+    },
+  })
   @ApiQuery({ name: 'dry_run', required: false, type: Boolean })
-  @ApiOperation({ summary: 'Import existing card codes from CSV, all or nothing', description: 'With `dry_run=true` the answer is the report of every problem (200) and nothing is written.' })
+  @ApiOperation({
+    summary: 'Import existing card codes from CSV, all or nothing',
+    description:
+      'With `dry_run=true` the answer is the report of every problem (200) and nothing is written. A cell or row past its cap stops the ' +
+      `import at once (400 naming the line). At most ${IMPORTS_PER_AUTHOR} imports (dry runs included) of one account and ` +
+      `${IMPORTS_PER_PROCESS} of the service run at once; beyond, 429. The cards appear only once every row is in.`,
+  })
   @ApiAnswer(ImportDone, { status: 201, description: 'Imported' })
   @ApiAnswer(ImportReport, { status: 200, description: 'The dry run report' })
-  @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.CARD_IMPORT_INVALID, ErrorCode.FILE_TOO_LARGE)
+  @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.CARD_IMPORT_INVALID, ErrorCode.FILE_TOO_LARGE, ErrorCode.RATE_LIMITED)
   async importCsv(
     @CurrentAdmin() actor: AdminPrincipal,
     @Param('id', PROJECT_ID_PIPE) id: string,

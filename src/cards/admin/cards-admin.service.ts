@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap, OnApplicationShutdown, StreamableFile } from '@nestjs/common';
+import { Readable } from 'node:stream';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, Repository } from 'typeorm';
 import { AdminPrincipal } from '../../admin-auth/admin-principal';
@@ -16,8 +17,7 @@ import { CardView, toCardView, toCardViews } from './card.view';
 import { applyCardFilters, orderCards } from './card-filters';
 import { BulkResult, CardsBulk, UNBAN_SQL } from './cards-bulk';
 import { cardsCsvHeader, cardsCsvRows } from './cards-csv';
-import { readCsvBody } from './cards-import';
-import { CardsImporter, ImportAnswer } from './cards-importer';
+import { CardsImporter, ImportAnswer, ImportSlots, IMPORT_STALE_MS } from './cards-importer';
 import { parseIsoInstant } from './iso-instant';
 
 /** Cards per page of the CSV export (each page with its devices). */
@@ -25,7 +25,7 @@ const EXPORT_PAGE = 1000;
 
 /** Cards of a project as the author manages them: search, export, import, edits one by one and in bulk, unbind (batches: card-batches.service.ts). */
 @Injectable()
-export class CardsAdminService {
+export class CardsAdminService implements OnApplicationBootstrap, OnApplicationShutdown {
   constructor(
     @InjectRepository(Card) private readonly cards: Repository<Card>,
     @InjectRepository(CardDevice) private readonly devices: Repository<CardDevice>,
@@ -40,6 +40,20 @@ export class CardsAdminService {
 
   private readonly bulkActions: CardsBulk;
   private readonly importer: CardsImporter;
+  private readonly importSlots = new ImportSlots();
+  private sweepTimer?: NodeJS.Timeout;
+
+  /** Imports left by a process that died are cleaned up at start, and then as their heartbeats go stale. */
+  async onApplicationBootstrap(): Promise<void> {
+    const sweep = () =>
+      this.importer.sweep().catch((error: unknown) => this.logger.entry('error', 'card import sweep failed', { error: String(error) }));
+    await sweep();
+    this.sweepTimer = setInterval(sweep, IMPORT_STALE_MS / 2).unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.sweepTimer);
+  }
 
   async list(actor: AdminPrincipal, projectId: string, query: ListCardsQuery): Promise<Page<CardView>> {
     const project = await this.access.find(actor, projectId);
@@ -59,21 +73,27 @@ export class CardsAdminService {
   }
 
   /**
-   * Every card matching the filters, oldest first, as CSV with its devices: read in pages of
-   * EXPORT_PAGE cards by keyset over ids, so a large project is never one huge query.
+   * Every card matching the filters, oldest first, as CSV with its devices, streamed: read in pages
+   * of EXPORT_PAGE cards by keyset over ids, each page written before the next is read, so neither
+   * the file nor one huge query is ever held, and the loop turns between pages. The project is
+   * checked first, so a refusal is still an answer in the envelope.
    */
-  async exportCsv(actor: AdminPrincipal, projectId: string, query: ExportCardsQuery): Promise<string> {
+  async exportCsv(actor: AdminPrincipal, projectId: string, query: ExportCardsQuery): Promise<StreamableFile> {
     const project = await this.access.find(actor, projectId);
-    const parts = [cardsCsvHeader()];
-    for (let after = 0; ; ) {
-      const cards = await this.filtered(project.id, query).andWhere('c.id > :after', { after }).orderBy('c.id', 'ASC').take(EXPORT_PAGE).getMany();
-      if (!cards.length) break;
-      const devices = await this.devices.find({ where: { cardId: In(cards.map((c) => c.id)) }, order: { boundAt: 'ASC', machineCode: 'ASC' } });
-      parts.push(cardsCsvRows(cards, devices));
-      if (cards.length < EXPORT_PAGE) break;
-      after = cards[cards.length - 1].id;
-    }
-    return parts.join('');
+    const pages = async function* (this: CardsAdminService) {
+      yield cardsCsvHeader();
+      for (let after = 0; ; ) {
+        const cards = await this.filtered(project.id, query).andWhere('c.id > :after', { after }).orderBy('c.id', 'ASC').take(EXPORT_PAGE).getMany();
+        if (!cards.length) return;
+        const devices = await this.devices.find({ where: { cardId: In(cards.map((c) => c.id)) }, order: { boundAt: 'ASC', machineCode: 'ASC' } });
+        yield cardsCsvRows(cards, devices);
+        if (cards.length < EXPORT_PAGE) return;
+        after = cards[cards.length - 1].id;
+      }
+    }.call(this);
+    const stream = Readable.from(pages, { objectMode: false, highWaterMark: 1 });
+    stream.on('error', (error) => this.logger.entry('error', 'card export failed part-way', { project_id: project.id, error: String(error) }));
+    return new StreamableFile(stream, { type: 'text/csv; charset=utf-8', disposition: 'attachment; filename="cards.csv"' });
   }
 
   /** A bulk action on the cards given by `ids` or matched by `filter` (cards-bulk.ts). */
@@ -84,9 +104,17 @@ export class CardsAdminService {
 
   /** The CSV import, or with `dryRun` its report only (cards-importer.ts). */
   async importCsv(actor: AdminPrincipal, projectId: string, request: IncomingMessage, dryRun: boolean): Promise<ImportAnswer> {
-    const project = await this.access.find(actor, projectId);
-    const csv = await readCsvBody(request);
-    return this.importer.run(project.id, csv, { deviceLimit: project.deviceLimit, concurrentLimit: project.concurrentLimit }, dryRun);
+    let release: (() => void) | undefined;
+    try {
+      const project = await this.access.find(actor, projectId);
+      release = this.importSlots.take(actor.id);
+      return await this.importer.run(project.id, request, { deviceLimit: project.deviceLimit, concurrentLimit: project.concurrentLimit }, dryRun);
+    } catch (error) {
+      request.resume(); // a refusal before the body was read: it is read past so the answer reaches the client
+      throw error;
+    } finally {
+      release?.();
+    }
   }
 
   async get(actor: AdminPrincipal, projectId: string, cardId: number): Promise<CardView> {

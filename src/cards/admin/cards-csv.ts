@@ -22,7 +22,11 @@ export function cardsCsvHeader(): string {
  */
 export function cardsCsvRows(cards: Card[], devices: CardDevice[] = []): string {
   const byCard = new Map<number, string[]>();
-  for (const d of devices) byCard.set(d.cardId, [...(byCard.get(d.cardId) ?? []), d.machineCode]);
+  for (const d of devices) {
+    const list = byCard.get(d.cardId);
+    if (list) list.push(d.machineCode);
+    else byCard.set(d.cardId, [d.machineCode]);
+  }
   let out = '';
   for (const card of cards) {
     const view = toCardView(card, []);

@@ -1,12 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { isUtf8 } from 'node:buffer';
-import type { IncomingMessage } from 'node:http';
 import { MAX_INT32 } from '../../common/limits';
 import { ErrorCode } from '../../core/errors/error-code';
 import { ServiceError } from '../../core/errors/service-error';
 import { CARD_KINDS, CardKind, CardStatus } from '../card.entity';
 import { MAX_CARD_USES } from './card-admin.dto';
-import { readCsv } from './csv-reader';
+import { CsvItem, CsvReader, CsvTooLongError } from './csv-reader';
 import { IMPORT_PROBLEM_REASONS, importProblem, ImportProblemFields, ImportProblemReason } from './import-problems';
 import { parseIsoInstant } from './iso-instant';
 
@@ -16,6 +14,15 @@ export const IMPORT_MAX_BYTES = 20 * 1024 * 1024;
 export const IMPORT_MAX_ROWS = 100_000;
 /** At most this many problems are listed in an answer; `problem_count` has them all. */
 export const IMPORT_PROBLEMS_SHOWN = 1000;
+/**
+ * The longest cell, in characters, of every column but `devices`: far above any valid value (a code
+ * has 64, a note 200), low enough that a huge cell is refused after reading 4 KiB of it.
+ */
+export const IMPORT_MAX_CELL_CHARS = 4096;
+/** The `devices` cell: room for the most devices a card can have (1000) with the longest machine codes, one per line. */
+export const IMPORT_MAX_DEVICES_CHARS = 262_144;
+/** A row, its separators and quotes included, besides its `devices` cell. */
+export const IMPORT_MAX_ROW_CHARS = 16_384;
 
 /** The columns the import reads; every one but `code` is optional. */
 export const IMPORT_COLUMNS = [
@@ -90,86 +97,137 @@ const MULTILINE_BAD = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\p{Cs
 const ESCAPED_FORMULA = /^'[=+\-@\t\r]/;
 
 /**
- * Reads the body of a `text/csv` request straight off the Node stream (Express leaves text/csv
- * unread, Fastify has a pass-through parser for types it does not know), up to `maxBytes`. Past
- * the limit it stops with FILE_TOO_LARGE and drains the rest so the answer reaches the client.
+ * Checks a card import as it is read (docs/decisions.md, "Card administration"): `push` the text
+ * as it arrives, `end` at its end; each hands back the rows and problems completed so far, so only
+ * one row and the codes seen so far (for a code twice in the file) are held, never the file. The
+ * header names the columns, every row is checked on its own and against the rows before it.
+ * Whether a code already exists in the project is for the caller to check (it needs the database).
+ * Nothing here throws for a bad row: every problem is collected, so one answer lists them all. A
+ * file of more than IMPORT_MAX_ROWS rows throws FILE_TOO_LARGE, a cell or row past its cap
+ * CARD_IMPORT_INVALID naming its line, as soon as they are read.
  */
-export async function readCsvBody(req: IncomingMessage, maxBytes = IMPORT_MAX_BYTES): Promise<string> {
-  const tooLarge = () => new ServiceError(ErrorCode.FILE_TOO_LARGE, `The CSV is larger than ${maxBytes} bytes`, { details: { max_bytes: maxBytes } });
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    req.resume();
-    throw tooLarge();
+export class ImportParser {
+  private readonly reader = new CsvReader({ cell: () => IMPORT_MAX_CELL_CHARS, record: IMPORT_MAX_ROW_CHARS });
+  private columns: string[] | null = null;
+  private headerLine = 1;
+  /** The header could not be used: the rest of the file is only counted and its syntax errors listed. */
+  private headerFailed = false;
+  private records = 0;
+  private errors = 0;
+  private readonly firstLineOf = new Map<string, number>();
+
+  constructor(private readonly defaults: ImportDefaults) {}
+
+  /** Card rows in the file so far (the header and blank lines not counted), readable or not. */
+  get rowCount(): number {
+    return Math.max(0, this.records - 1) + this.errors;
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) {
-      req.resume();
-      throw tooLarge();
+
+  push(text: string): ImportStep {
+    return this.step(() => this.reader.push(text));
+  }
+
+  end(): ImportStep {
+    const step = this.step(() => this.reader.end());
+    if (!this.records && !this.errors) step.problems.push(importProblem(1, null, 'file_empty'));
+    else if (this.columns && this.rowCount === 0) step.problems.push(importProblem(this.headerLine, null, 'no_card_rows'));
+    return step;
+  }
+
+  private step(read: () => CsvItem[]): ImportStep {
+    let items: CsvItem[];
+    try {
+      items = read();
+    } catch (error) {
+      if (error instanceof CsvTooLongError) throw this.tooLong(error);
+      throw error;
     }
-    chunks.push(chunk);
-  }
-  const body = Buffer.concat(chunks, size);
-  if (!isUtf8(body)) throw new ServiceError(ErrorCode.BAD_REQUEST, 'body is not valid UTF-8', { details: ['body'] });
-  return body.toString('utf8');
-}
-
-/**
- * Parses and checks a card import (docs/decisions.md, "Card administration"): the header names the
- * columns, every row is checked on its own and against the rows before it (a code twice in the
- * file). Whether a code already exists in the project is for the caller to check (it needs the
- * database). Nothing here throws for a bad row: every problem is collected, so one answer lists them all.
- */
-export function parseImport(text: string, defaults: ImportDefaults): ParsedImport {
-  const { records, errors } = readCsv(text);
-  const problems: ImportProblem[] = errors.map((e) => importProblem(e.line, null, e.reason));
-  const [header, ...data] = records;
-  const rowCount = Math.max(0, records.length - 1) + errors.length;
-  if (rowCount > IMPORT_MAX_ROWS) {
-    throw new ServiceError(ErrorCode.FILE_TOO_LARGE, `The CSV has more than ${IMPORT_MAX_ROWS} rows`, { details: { max_rows: IMPORT_MAX_ROWS } });
-  }
-  if (!header && !errors.length) return { rowCount: 0, rows: [], problems: [importProblem(1, null, 'file_empty')] };
-  if (!header || (errors.length && errors[0].line < header.line)) {
-    return { rowCount, rows: [], problems: [...problems, importProblem(errors[0].line, null, 'header_unreadable')] };
-  }
-
-  const columns = header.fields.map((name) => name.trim().toLowerCase());
-  const headerProblems: ImportProblem[] = [];
-  const seen = new Set<string>();
-  for (const name of columns) {
-    if (seen.has(name)) headerProblems.push(importProblem(header.line, name, 'column_twice'));
-    seen.add(name);
-    if (!(IMPORT_COLUMNS as readonly string[]).includes(name) && !(IGNORED_COLUMNS as readonly string[]).includes(name)) {
-      headerProblems.push(importProblem(header.line, name || null, 'column_unknown', { columns: IMPORT_COLUMNS.join(', '), ignored: IGNORED_COLUMNS.join(', ') }));
+    const step: ImportStep = { rows: [], problems: [] };
+    for (const item of items) {
+      if (item.kind === 'error') this.errors++;
+      else this.records++;
+      if (this.rowCount > IMPORT_MAX_ROWS) {
+        throw new ServiceError(ErrorCode.FILE_TOO_LARGE, `The CSV has more than ${IMPORT_MAX_ROWS} rows`, { details: { max_rows: IMPORT_MAX_ROWS } });
+      }
+      if (item.kind === 'error') {
+        step.problems.push(importProblem(item.line, null, item.reason));
+        if (!this.columns && !this.headerFailed) {
+          this.headerFailed = true;
+          step.problems.push(importProblem(item.line, null, 'header_unreadable'));
+        }
+      } else if (!this.columns && !this.headerFailed) {
+        this.header(item.line, item.fields, step.problems);
+      } else if (!this.headerFailed) {
+        this.row(item.line, item.fields, step);
+      }
     }
+    return step;
   }
-  if (!seen.has('code')) headerProblems.push(importProblem(header.line, 'code', 'code_column_missing'));
-  if (rowCount === 0) {
-    headerProblems.push(importProblem(header.line, null, 'no_card_rows'));
-  }
-  if (headerProblems.length) return { rowCount, rows: [], problems: [...problems, ...headerProblems] };
 
-  const rows: ImportRow[] = [];
-  const firstLineOf = new Map<string, number>();
-  for (const record of data) {
-    if (record.fields.length !== columns.length) {
-      problems.push(importProblem(record.line, null, 'field_count', { fields: record.fields.length, columns: columns.length }));
-      continue;
+  private header(line: number, fields: string[], problems: ImportProblem[]): void {
+    const columns = fields.map((name) => name.trim().toLowerCase());
+    this.columns = columns;
+    this.headerLine = line;
+    const before = problems.length;
+    const seen = new Set<string>();
+    for (const name of columns) {
+      if (seen.has(name)) problems.push(importProblem(line, name, 'column_twice'));
+      seen.add(name);
+      if (!(IMPORT_COLUMNS as readonly string[]).includes(name) && !(IGNORED_COLUMNS as readonly string[]).includes(name)) {
+        problems.push(importProblem(line, name || null, 'column_unknown', { columns: IMPORT_COLUMNS.join(', '), ignored: IGNORED_COLUMNS.join(', ') }));
+      }
+    }
+    if (!seen.has('code')) problems.push(importProblem(line, 'code', 'code_column_missing'));
+    if (problems.length > before) this.headerFailed = true;
+    const devices = columns.indexOf('devices');
+    this.reader.setCaps({
+      cell: (i) => (i === devices ? IMPORT_MAX_DEVICES_CHARS : IMPORT_MAX_CELL_CHARS),
+      record: IMPORT_MAX_ROW_CHARS + (devices >= 0 ? IMPORT_MAX_DEVICES_CHARS : 0),
+    });
+  }
+
+  private row(line: number, fields: string[], step: ImportStep): void {
+    const columns = this.columns!;
+    const problems = step.problems;
+    if (fields.length !== columns.length) {
+      problems.push(importProblem(line, null, 'field_count', { fields: fields.length, columns: columns.length }));
+      return;
     }
     const cells = new Map<string, string>();
-    columns.forEach((name, i) => cells.set(name, unescapeFormula(record.fields[i])));
+    columns.forEach((name, i) => cells.set(name, unescapeFormula(fields[i])));
     const before = problems.length;
-    const row = readRow(record.line, cells, defaults, (field, reason, params) => problems.push(importProblem(record.line, field, reason, params)));
+    const row = readRow(line, cells, this.defaults, (field, reason, params) => problems.push(importProblem(line, field, reason, params)));
     if (row.code) {
-      const first = firstLineOf.get(row.code);
-      if (first !== undefined) problems.push(importProblem(record.line, 'code', 'code_twice', { line: first }));
-      else firstLineOf.set(row.code, record.line);
+      const first = this.firstLineOf.get(row.code);
+      if (first !== undefined) problems.push(importProblem(line, 'code', 'code_twice', { line: first }));
+      else this.firstLineOf.set(row.code, line);
     }
-    if (problems.length === before) rows.push(row);
+    if (problems.length === before) step.rows.push(row);
   }
-  return { rowCount, rows, problems };
+
+  /** A cell or row past its cap: the import stops there, with a 400 naming the line and column. */
+  private tooLong(error: CsvTooLongError): ServiceError {
+    const field = error.field === null ? null : (this.columns?.[error.field] ?? `column ${error.field + 1}`);
+    const problem = importProblem(error.line, field, error.field === null ? 'row_too_long' : 'cell_too_long', { max: error.max });
+    return new ServiceError(ErrorCode.CARD_IMPORT_INVALID, `line ${error.line}${field === null ? '' : `, ${field}`}: ${problem.message}; nothing was imported`, {
+      details: { rows: this.rowCount, valid: 0, problems: [problem], problem_count: 1 },
+    });
+  }
+}
+
+/** What a piece of the text completed: rows without a problem of their own, and the problems. */
+export interface ImportStep {
+  rows: ImportRow[];
+  problems: ImportProblem[];
+}
+
+/** Checks a whole CSV text at once (ImportParser; for tests and small texts). */
+export function parseImport(text: string, defaults: ImportDefaults): ParsedImport {
+  const parser = new ImportParser(defaults);
+  const first = parser.push(text);
+  const last = parser.end();
+  const problems = [...first.problems, ...last.problems].sort((a, b) => a.line - b.line);
+  return { rowCount: parser.rowCount, rows: [...first.rows, ...last.rows], problems };
 }
 
 /** The answer's report: `problems` sorted by line, the first IMPORT_PROBLEMS_SHOWN of them. */
@@ -263,6 +321,8 @@ function readRow(
   if (devices.length > MAX_DEVICES) problem('devices', 'too_many_devices', { max: MAX_DEVICES });
   if (devices.some((m) => [...m].length > MAX_MACHINE_CODE_LENGTH)) problem('devices', 'machine_code_too_long', { max: MAX_MACHINE_CODE_LENGTH });
   if (new Set(devices).size !== devices.length) problem('devices', 'device_twice');
+  // More bound devices than the card admits would let more machines in than it allows: the row is refused, not trimmed.
+  if (devices.length > deviceLimit && devices.length <= MAX_DEVICES) problem('devices', 'devices_over_limit', { max: deviceLimit });
 
   return {
     line, code, kind, usesLeft, durationSeconds, deviceLimit, concurrentLimit, note, status, activatedAt, expiresAt, useCount, unbindCount, lastLoginAt, devices,

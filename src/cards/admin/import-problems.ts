@@ -10,6 +10,8 @@ export const IMPORT_PROBLEM_TEXTS = {
   quote_not_closed: () => 'a quoted field is not closed',
   text_after_quote: () => 'text follows a closing quote (a quote inside a field must be doubled, in a quoted field)',
   quote_in_unquoted_field: () => 'a quote inside an unquoted field (quote the field and double the quote)',
+  cell_too_long: (p: Params) => `the cell is longer than ${p.max} characters`,
+  row_too_long: (p: Params) => `the row is longer than ${p.max} characters`,
   // The file and its header.
   file_empty: () => 'the file is empty: a header row and card rows are needed',
   header_unreadable: () => 'the header row cannot be read',
@@ -36,6 +38,7 @@ export const IMPORT_PROBLEM_TEXTS = {
   too_many_devices: (p: Params) => `lists more than ${p.max} devices`,
   machine_code_too_long: (p: Params) => `has a machine code longer than ${p.max} characters`,
   device_twice: () => 'lists a machine code twice',
+  devices_over_limit: (p: Params) => `lists more devices than the card's device limit (${p.max})`,
   // Against the file's earlier rows and the project.
   code_twice: (p: Params) => `the code is also on line ${p.line}`,
   code_exists: () => 'the project already has this code',
