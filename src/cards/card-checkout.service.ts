@@ -14,6 +14,7 @@ import { ResponseSigner } from '../signing/response-signer';
 import { CardDevice } from './card-device.entity';
 import { Card } from './card.entity';
 import { deviceRefusal } from './card-rule';
+import { CardGuesses } from './card-guesses';
 
 export interface CheckoutRequest {
   call: ClientCall;
@@ -42,9 +43,14 @@ export class CardCheckoutService {
     private readonly gate: InterfaceGate,
     private readonly signer: ResponseSigner,
     private readonly config: AppConfig,
+    private readonly guesses: CardGuesses,
   ) {}
 
-  async checkout({ call, cardKey, machine, ttlSeconds }: CheckoutRequest): Promise<CheckoutData> {
+  checkout(request: CheckoutRequest): Promise<CheckoutData> {
+    return this.guesses.guard(request.call, () => this.issue(request));
+  }
+
+  private async issue({ call, cardKey, machine, ttlSeconds }: CheckoutRequest): Promise<CheckoutData> {
     const { project, signingKey } = call.program;
     if (project.offlineGraceSeconds === 0 || !signingKey) throw new ServiceError(ErrorCode.CHECKOUT_DISABLED);
     await this.gate.admit(call, 'card_login');

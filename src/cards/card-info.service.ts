@@ -10,6 +10,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { LOCAL_TIME } from '../core/openapi/api-contract';
 import { Card, CARD_KINDS, CARD_STATUSES, CardKind, CardStatus } from './card.entity';
 import { clientExpiry } from './card-rule';
+import { CardGuesses } from './card-guesses';
 
 
 /** The state of a card as its holder sees it, after a top-up too. */
@@ -58,9 +59,14 @@ export class CardInfoService {
     private readonly dataSource: DataSource,
     private readonly gate: InterfaceGate,
     private readonly config: AppConfig,
+    private readonly guesses: CardGuesses,
   ) {}
 
-  async info(call: Pick<ClientCall, 'program' | 'family'>, cardKey: string): Promise<CardInfo> {
+  info(call: Pick<ClientCall, 'program' | 'family' | 'ip' | 'context'>, cardKey: string): Promise<CardInfo> {
+    return this.guesses.guard(call, () => this.lookedUp(call, cardKey));
+  }
+
+  private async lookedUp(call: Pick<ClientCall, 'program' | 'family' | 'context'>, cardKey: string): Promise<CardInfo> {
     await this.gate.admit(call, 'card_info');
     const { project } = call.program;
     const card = await this.dataSource.getRepository(Card).findOneBy({ projectId: project.id, code: cardKey });

@@ -9,6 +9,7 @@ import { recordCardLogin } from '../core/http/request-context';
 import { MetricsService } from '../core/metrics/metrics.service';
 import { LoginLog } from '../login-logs/login-log.entity';
 import { Card } from './card.entity';
+import { CardGuesses } from './card-guesses';
 import { cardSql, hasDeviceSlot, loginRefusal } from './card-rule';
 import { RefusalLogWriter } from './refusal-log-writer';
 import { NewDeviceLoginWriter } from './new-device-login-writer';
@@ -22,6 +23,8 @@ export const CARD_LOGIN_REFUSALS = [
   ErrorCode.CARD_BANNED,
   ErrorCode.DEVICE_LIMIT_REACHED,
   ErrorCode.CARD_NO_USES_LEFT,
+  // Over the guessing limit (decisions §23, card-guesses.ts).
+  ErrorCode.RATE_LIMITED,
 ] as const;
 
 export interface CardLoginRequest {
@@ -63,7 +66,8 @@ const RECORD_LOCKED_LOGIN = `
  * The one rule that decides a card login, for every family (decisions §4, §7): the interface gate
  * (status, package or Connect opening, switch, platform status, authorization, quota), then, under
  * a row lock on the card, its state, first-use activation and device binding. Every attempt writes
- * one login-log row, in the same transaction as the card's changes when it gets that far.
+ * one login-log row, in the same transaction as the card's changes when it gets that far. Keys
+ * that match no card are limited per program and address (card-guesses.ts).
  */
 @Injectable()
 export class CardLoginService {
@@ -74,11 +78,17 @@ export class CardLoginService {
     private readonly newDeviceLogins: NewDeviceLoginWriter,
     private readonly refusals: RefusalLogWriter,
     private readonly metrics: MetricsService,
+    private readonly guesses: CardGuesses,
   ) {}
 
   async login(request: CardLoginRequest): Promise<CardLoginSuccess> {
     // Counted by family and answered code once the request finishes (card_logins_total).
     recordCardLogin(request.call.context, request.call.family);
+    // Over the guessing limit nothing below runs: no gate, no quota, no log row.
+    return this.guesses.guard(request.call, () => this.admitted(request));
+  }
+
+  private async admitted(request: CardLoginRequest): Promise<CardLoginSuccess> {
     try {
       await this.gate.admit(request.call, 'card_login');
     } catch (error) {

@@ -7,15 +7,16 @@ import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { Card } from './card.entity';
 import { cardRefusal } from './card-rule';
+import { CardGuesses, CardKeyMiss } from './card-guesses';
 
 export interface CardTopupRequest {
-  call: Pick<ClientCall, 'program' | 'family'>;
+  call: Pick<ClientCall, 'program' | 'family' | 'ip' | 'context'>;
   cardKey: string;
   topupKey: string;
 }
 
 /** What a top-up can be refused with (a banned target is a TOPUP_REFUSED with the reason). */
-export const CARD_TOPUP_REFUSALS = [ErrorCode.CARD_INVALID, ErrorCode.TOPUP_REFUSED] as const;
+export const CARD_TOPUP_REFUSALS = [ErrorCode.CARD_INVALID, ErrorCode.TOPUP_REFUSED, ErrorCode.RATE_LIMITED] as const;
 
 const refused = (reason: string) => new ServiceError(ErrorCode.TOPUP_REFUSED, reason);
 
@@ -31,9 +32,15 @@ export class CardTopupService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly gate: InterfaceGate,
+    private readonly guesses: CardGuesses,
   ) {}
 
-  async topup(request: CardTopupRequest): Promise<Card> {
+  /** Both keys are guesses (decisions §23): a wrong card key or a top-up key that is no unused card counts. */
+  topup(request: CardTopupRequest): Promise<Card> {
+    return this.guesses.guard(request.call, () => this.toppedUp(request));
+  }
+
+  private async toppedUp(request: CardTopupRequest): Promise<Card> {
     await this.gate.admit(request.call, 'card_topup');
     if (request.cardKey === request.topupKey) throw refused('A card cannot top itself up');
     return this.dataSource.transaction((em) => this.apply(em, request));
@@ -50,7 +57,8 @@ export class CardTopupService {
     const target = rows.find((card) => card.code === cardKey);
     const topup = rows.find((card) => card.code === topupKey);
     if (!target || target.status === 'consumed') throw new ServiceError(ErrorCode.CARD_INVALID);
-    if (!topup || topup.status !== 'unused') throw refused('The top-up card is not an unused card of this program');
+    // One answer whether the key matches no card or a used one, so both count as a wrong guess.
+    if (!topup || topup.status !== 'unused') throw new CardKeyMiss(ErrorCode.TOPUP_REFUSED, 'The top-up card is not an unused card of this program');
     if (topup.kind !== target.kind) throw refused(`The top-up card is a ${topup.kind} card; this card is a ${target.kind} card`);
     if (cardRefusal(target) === ErrorCode.CARD_BANNED) throw refused('This card is banned');
 

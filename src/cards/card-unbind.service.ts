@@ -10,16 +10,17 @@ import { CardDevice } from './card-device.entity';
 import { Card } from './card.entity';
 import { StandardCardData, standardCardData } from './card-data';
 import { cardRefusal } from './card-rule';
+import { CardGuesses } from './card-guesses';
 
 export interface CardUnbindRequest {
-  call: Pick<ClientCall, 'program' | 'family'>;
+  call: Pick<ClientCall, 'program' | 'family' | 'ip' | 'context'>;
   cardKey: string;
   machine: string;
 }
 
 /** What an unbind answers, in every family (`data`). */
 /** What the unbind rule can refuse with, in every family. */
-export const CARD_UNBIND_REFUSALS = [ErrorCode.CARD_INVALID, ErrorCode.CARD_BANNED, ErrorCode.CARD_EXPIRED, ErrorCode.UNBIND_REFUSED] as const;
+export const CARD_UNBIND_REFUSALS = [ErrorCode.CARD_INVALID, ErrorCode.CARD_BANNED, ErrorCode.CARD_EXPIRED, ErrorCode.UNBIND_REFUSED, ErrorCode.RATE_LIMITED] as const;
 
 /** What an unbind answers (every family): the card, the device let go, the new expiry. */
 export class CardUnbindData extends StandardCardData {
@@ -43,9 +44,14 @@ export class CardUnbindService {
     private readonly dataSource: DataSource,
     private readonly gate: InterfaceGate,
     private readonly sessions: SessionsService,
+    private readonly guesses: CardGuesses,
   ) {}
 
-  async unbind(request: CardUnbindRequest): Promise<Card> {
+  unbind(request: CardUnbindRequest): Promise<Card> {
+    return this.guesses.guard(request.call, () => this.unbound(request));
+  }
+
+  private async unbound(request: CardUnbindRequest): Promise<Card> {
     const { project } = request.call.program;
     await this.gate.admit(request.call, 'card_unbind');
     if (!project.unbindEnabled) throw new ServiceError(ErrorCode.UNBIND_REFUSED, 'Unbinding is switched off for this program');

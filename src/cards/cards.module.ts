@@ -21,14 +21,15 @@ import { CardInfoService } from './card-info.service';
 import { CardTopupService } from './card-topup.service';
 import { SigningModule } from '../signing/signing.module';
 import { LoginTokensService } from './login-tokens.service';
+import { CardGuesses } from './card-guesses';
 
 /** Cards: the card rule and every operation on a card (login, unbind, top-up, info, checkout), and their administration. */
 @Module({
   imports: [TypeOrmModule.forFeature([Card, CardDevice, CardBatch, LoginLog]), ProjectsModule, AccessModule, SessionsModule, SigningModule],
   controllers: [CardsAdminController],
   providers: [
-    CardLoginService, RepeatLoginWriter, NewDeviceLoginWriter, RefusalLogWriter, CardUnbindService, CardCheckoutService, CardTopupService, CardInfoService, LoginTokensService, CardsAdminService, CardBatchesService, CardCodeGenerator,
+    CardLoginService, RepeatLoginWriter, NewDeviceLoginWriter, RefusalLogWriter, CardUnbindService, CardCheckoutService, CardTopupService, CardInfoService, LoginTokensService, CardsAdminService, CardBatchesService, CardCodeGenerator, CardGuesses,
   ],
-  exports: [TypeOrmModule, CardLoginService, CardUnbindService, CardCheckoutService, CardTopupService, CardInfoService, LoginTokensService],
+  exports: [TypeOrmModule, CardLoginService, CardUnbindService, CardCheckoutService, CardTopupService, CardInfoService, LoginTokensService, CardGuesses],
 })
 export class CardsModule {}

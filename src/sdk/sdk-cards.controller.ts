@@ -46,7 +46,7 @@ export class SdkCardsController {
   @SdkSigned()
   @ApiOperation({ summary: 'Check out an offline licence for a bound device', description: 'Takes no use (decisions §15).' })
   @ApiAnswer(CheckoutData)
-  @ApiFailures(ErrorCode.CARD_INVALID, ErrorCode.CARD_EXPIRED, ErrorCode.CARD_BANNED, ErrorCode.DEVICE_NOT_BOUND, ErrorCode.CHECKOUT_DISABLED)
+  @ApiFailures(ErrorCode.CARD_INVALID, ErrorCode.CARD_EXPIRED, ErrorCode.CARD_BANNED, ErrorCode.DEVICE_NOT_BOUND, ErrorCode.CHECKOUT_DISABLED, ErrorCode.RATE_LIMITED)
   async checkout(@Caller() call: ClientCall, @Body() body: SdkCheckoutDto): Promise<ClientReply> {
     const data = await this.checkouts.checkout({ call, cardKey: body.card_key, machine: body.machine_id, ttlSeconds: body.ttl_seconds });
     return { message: 'Offline licence issued', data };
@@ -66,7 +66,7 @@ export class SdkCardsController {
   @SdkSigned()
   @ApiOperation({ summary: "Show a card as its holder sees it: state, devices, unbind terms" })
   @ApiAnswer(CardInfo)
-  @ApiFailures(ErrorCode.CARD_INVALID)
+  @ApiFailures(ErrorCode.CARD_INVALID, ErrorCode.RATE_LIMITED)
   async info(@Caller() call: ClientCall, @Body() body: SdkCardKeyDto): Promise<ClientReply> {
     return { message: 'ok', data: await this.infos.info(call, body.card_key) };
   }

@@ -67,7 +67,7 @@ export class LegacyCardsController {
   @Post('check')
   @ApiOperation({ summary: 'Check that a card lets this device in now, without logging in', description: 'Renews, binds and activates nothing (decisions §16).' })
   @ApiAnswer(LegacyCardState)
-  @ApiFailures(ErrorCode.CARD_INVALID, ErrorCode.CARD_BANNED, ErrorCode.CARD_EXPIRED, ErrorCode.DEVICE_NOT_BOUND)
+  @ApiFailures(ErrorCode.CARD_INVALID, ErrorCode.CARD_BANNED, ErrorCode.CARD_EXPIRED, ErrorCode.DEVICE_NOT_BOUND, ErrorCode.RATE_LIMITED)
   @LegacyClient()
   @ApiConsumes(FORM)
   check(@Caller() call: ClientCall, @Body() body: LegacyCardDto) {
@@ -77,7 +77,7 @@ export class LegacyCardsController {
   @Get('paycheck')
   @ApiOperation({ summary: 'Check whether a card is activated and valid (query)' })
   @ApiAnswer(LegacyPaycheck)
-  @ApiFailures(ErrorCode.CARD_INVALID)
+  @ApiFailures(ErrorCode.CARD_INVALID, ErrorCode.RATE_LIMITED)
   @LegacyClient()
   paycheckGet(@Caller() call: ClientCall, @Query() query: LegacyPaycheckDto) {
     return this.cards.paycheck(call, query.kami);
@@ -86,7 +86,7 @@ export class LegacyCardsController {
   @Post('paycheck')
   @ApiOperation({ summary: 'Check whether a card is activated and valid (form)' })
   @ApiAnswer(LegacyPaycheck)
-  @ApiFailures(ErrorCode.CARD_INVALID)
+  @ApiFailures(ErrorCode.CARD_INVALID, ErrorCode.RATE_LIMITED)
   @LegacyClient()
   @ApiConsumes(FORM)
   paycheckPost(@Caller() call: ClientCall, @Body() body: LegacyPaycheckDto) {

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { ClientCall } from '../../access/client-call';
 import { InterfaceGate } from '../../access/interface-gate';
 import { CardDevice } from '../../cards/card-device.entity';
+import { CardGuesses } from '../../cards/card-guesses';
 import { CardLoginService } from '../../cards/card-login.service';
 import { CardUnbindService, unbindData } from '../../cards/card-unbind.service';
 import { Card } from '../../cards/card.entity';
@@ -26,6 +27,7 @@ export class LegacyCardsService {
     private readonly gate: InterfaceGate,
     private readonly dataSource: DataSource,
     private readonly config: AppConfig,
+    private readonly guesses: CardGuesses,
   ) {}
 
   async login(call: ClientCall, cardKey: string, machine: string): Promise<ClientReply> {
@@ -50,7 +52,11 @@ export class LegacyCardsService {
    * refusal: CARD_INVALID, CARD_BANNED, CARD_EXPIRED (the one card-state rule), or DEVICE_NOT_BOUND
    * for a card never activated or a device not bound to it. Renews, binds and activates nothing.
    */
-  async check(call: ClientCall, cardKey: string, machine: string): Promise<ClientReply> {
+  check(call: ClientCall, cardKey: string, machine: string): Promise<ClientReply> {
+    return this.guesses.guard(call, () => this.checked(call, cardKey, machine));
+  }
+
+  private async checked(call: ClientCall, cardKey: string, machine: string): Promise<ClientReply> {
     await this.gate.admit(call, 'state_check');
     const card = await this.find(call, cardKey);
     const now = Date.now();
@@ -74,7 +80,11 @@ export class LegacyCardsService {
   }
 
   /** `/api/paycheck`: is the card activated, and valid (activated, not banned, not expired). */
-  async paycheck(call: ClientCall, cardKey: string): Promise<ClientReply> {
+  paycheck(call: ClientCall, cardKey: string): Promise<ClientReply> {
+    return this.guesses.guard(call, () => this.paychecked(call, cardKey));
+  }
+
+  private async paychecked(call: ClientCall, cardKey: string): Promise<ClientReply> {
     await this.gate.admit(call, 'paycheck');
     const card = await this.find(call, cardKey);
     const activated = card.status !== 'unused';
