@@ -56,11 +56,20 @@ export class ClientProgramDirectory {
 
   /** `request`: the client request that names the program, whose answer it signs from here on. */
   async byProgramId(programId: string, request?: RequestContext): Promise<ClientProgram> {
+    const program = await this.unsignedByProgramId(programId, request);
+    // From here on the request's answer, whatever it is, is signed with the program's key.
+    this.signer.signAnswer(request, program.project.responseSigning, program.signingKey);
+    return program;
+  }
+
+  /**
+   * The same lookup, leaving the answer unsigned: the portal's (decisions §14, §23), whose refusals
+   * must not tell a known program from an unknown one, and whose page checks no signature.
+   */
+  async unsignedByProgramId(programId: string, request?: RequestContext): Promise<ClientProgram> {
     if (!PROGRAM_ID_PATTERN.test(programId)) throw new ServiceError(ErrorCode.PROGRAM_NOT_FOUND);
     const program = await this.cache.through(programId, 'program', () => this.load(programId), request);
     if (!program) throw new ServiceError(ErrorCode.PROGRAM_NOT_FOUND);
-    // From here on the request's answer, whatever it is, is signed with the program's key.
-    this.signer.signAnswer(request, program.project.responseSigning, program.signingKey);
     return program;
   }
 

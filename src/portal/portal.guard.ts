@@ -6,26 +6,31 @@ import { ServiceError } from '../core/errors/service-error';
 import { DeclareAuthScheme } from '../core/http/auth-scheme';
 import { AcceptsBody } from '../core/http/content-type';
 import { requestContextOf } from '../core/http/request-context';
+import { PortalLimits } from './portal-limits';
 
 /**
  * The card-holder portal's calls (decisions §14) are unsigned: the card key is the holder's proof.
- * A program that does not exist, or whose portal is switched off, answers CARD_INVALID like a
- * wrong key, so the portal never tells a guesser more than that.
+ * A program that does not exist, or whose portal is switched off, answers like a wrong key and
+ * counts as one (CARD_INVALID, then RATE_LIMITED), and no portal answer is signed, so the portal
+ * never tells a guesser whether a program exists (decisions §23).
  */
 @Injectable()
 export class PortalGuard implements CanActivate {
-  constructor(private readonly directory: ClientProgramDirectory) {}
+  constructor(
+    private readonly directory: ClientProgramDirectory,
+    private readonly limits: PortalLimits,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest();
-    let program: ClientProgram;
+    const requestContext = requestContextOf(request);
+    let program: ClientProgram | null = null;
     try {
-      program = await this.directory.byProgramId(String(request.body?.program_id ?? ''), requestContextOf(request));
+      program = await this.directory.unsignedByProgramId(String(request.body?.program_id ?? ''), requestContext);
     } catch (error) {
-      if (error instanceof ServiceError && error.code === ErrorCode.PROGRAM_NOT_FOUND) throw new ServiceError(ErrorCode.CARD_INVALID);
-      throw error;
+      if (!(error instanceof ServiceError && error.code === ErrorCode.PROGRAM_NOT_FOUND)) throw error;
     }
-    if (!program.project.portalEnabled) throw new ServiceError(ErrorCode.CARD_INVALID);
+    if (!program?.project.portalEnabled) return this.limits.noProgram(requestContext.clientIp);
     establishCall(request, program, 'portal');
     return true;
   }

@@ -40,8 +40,12 @@ const PROGRAM_LOOKUP: Readonly<Record<ClientFamilyName, readonly ErrorCode[]>> =
   portal: [ErrorCode.CARD_INVALID, ErrorCode.RATE_LIMITED],
 };
 
-/** The program lookup of a family and the interface gate with that family's options. */
+/**
+ * The program lookup of a family and the interface gate with that family's options. The portal
+ * answers the gate's refusals CARD_INVALID too (portal-limits.ts): nothing tells a known program.
+ */
 export function clientFamilyFailures(family: ClientFamilyName): ErrorCode[] {
+  if (family === 'portal') return [...PROGRAM_LOOKUP.portal];
   const gate = FAMILY_GATES[family];
   return [
     ...PROGRAM_LOOKUP[family],
