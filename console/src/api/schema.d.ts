@@ -28,7 +28,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the database and (when configured) Redis answer */
+        /** Readiness: the database and data directory take a write, Redis (when configured) answers */
         get: operations["Health_ready"];
         put?: never;
         post?: never;
@@ -1061,7 +1061,7 @@ export interface paths {
         put?: never;
         /**
          * Import existing card codes from CSV, all or nothing
-         * @description With `dry_run=true` the answer is the report of every problem (200) and nothing is written.
+         * @description With `dry_run=true` the answer is the report of every problem (200) and nothing is written. A cell or row past its cap stops the import at once (400 naming the line). At most 2 imports (dry runs included) of one account and 4 of the service run at once; beyond, 429. The cards appear only once every row is in.
          */
         post: operations["CardsAdmin_importCsv"];
         delete?: never;
@@ -2013,6 +2013,8 @@ export interface components {
             /** @enum {string} */
             seat_policy: "refuse" | "evict_oldest";
             portal_enabled: boolean;
+            /** @description Card keys matching no card one address may send a minute before RATE_LIMITED */
+            card_guess_limit_per_minute: number;
             /** @description Masked (`****` and the last 4 characters), except in the answer that creates the project, which shows it once */
             api_secret: string;
             /** @description Masked (`****` and the last 4 characters), except in the answer that creates the project, which shows it once */
@@ -2061,6 +2063,8 @@ export interface components {
             seat_policy?: "refuse" | "evict_oldest";
             /** @description the card-holder portal (/portal) and its calls; default true */
             portal_enabled?: boolean;
+            /** @description card keys matching no card one client address may send in a minute before the card routes answer RATE_LIMITED (1-10000; default 20) */
+            card_guess_limit_per_minute?: number;
             /** @example My Program */
             name: string;
             /** @description platform admins only: the author who owns the project */
@@ -2103,6 +2107,8 @@ export interface components {
             seat_policy?: "refuse" | "evict_oldest";
             /** @description the card-holder portal (/portal) and its calls; default true */
             portal_enabled?: boolean;
+            /** @description card keys matching no card one client address may send in a minute before the card routes answer RATE_LIMITED (1-10000; default 20) */
+            card_guess_limit_per_minute?: number;
             name?: string;
             basic_package?: boolean;
             plan_level?: number;
@@ -2275,7 +2281,7 @@ export interface components {
          * @description why, as a stable key to translate (import-problems.ts)
          * @enum {string}
          */
-        ImportProblemReason: "quote_not_closed" | "text_after_quote" | "quote_in_unquoted_field" | "file_empty" | "header_unreadable" | "column_twice" | "column_unknown" | "code_column_missing" | "no_card_rows" | "field_count" | "control_character" | "whole_number" | "iso_time" | "required" | "too_long" | "code_spaces" | "one_of" | "uses_left_required" | "uses_left_time_card" | "expiry_needs_activation" | "duration_required" | "unused_but_activated" | "activation_required" | "devices_need_activation" | "too_many_devices" | "machine_code_too_long" | "device_twice" | "code_twice" | "code_exists";
+        ImportProblemReason: "quote_not_closed" | "text_after_quote" | "quote_in_unquoted_field" | "cell_too_long" | "row_too_long" | "file_empty" | "header_unreadable" | "column_twice" | "column_unknown" | "code_column_missing" | "no_card_rows" | "field_count" | "control_character" | "whole_number" | "iso_time" | "required" | "too_long" | "code_spaces" | "one_of" | "uses_left_required" | "uses_left_time_card" | "expiry_needs_activation" | "duration_required" | "unused_but_activated" | "activation_required" | "devices_need_activation" | "too_many_devices" | "machine_code_too_long" | "device_twice" | "devices_over_limit" | "code_twice" | "code_exists";
         ImportProblem: {
             line: number;
             field: string | null;
@@ -2760,15 +2766,18 @@ export interface components {
                 };
             };
         };
-        /** @description - `10301` QUOTA_EXCEEDED: The daily quota for this interface is used up */
-        StandardFailure429_10301: {
+        /**
+         * @description - `10301` QUOTA_EXCEEDED: The daily quota for this interface is used up
+         *     - `10302` RATE_LIMITED: Too many requests; retry later
+         */
+        StandardFailure429_10301_10302: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["StandardFailure"] & {
                     /** @enum {integer} */
-                    code?: 10301;
+                    code?: 10301 | 10302;
                 };
             };
         };
@@ -2796,6 +2805,18 @@ export interface components {
                 };
             };
         };
+        /** @description - `10301` QUOTA_EXCEEDED: The daily quota for this interface is used up */
+        StandardFailure429_10301: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["StandardFailure"] & {
+                    /** @enum {integer} */
+                    code?: 10301;
+                };
+            };
+        };
         /**
          * @description - `30101` SESSION_INVALID: The session is invalid; log in again
          *     - `30102` SESSION_TYPE_MISMATCH: This token belongs to another session type
@@ -2808,21 +2829,6 @@ export interface components {
                 "application/json": components["schemas"]["StandardFailure"] & {
                     /** @enum {integer} */
                     code?: 30101 | 30102;
-                };
-            };
-        };
-        /**
-         * @description - `10301` QUOTA_EXCEEDED: The daily quota for this interface is used up
-         *     - `10302` RATE_LIMITED: Too many requests; retry later
-         */
-        StandardFailure429_10301_10302: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["StandardFailure"] & {
-                    /** @enum {integer} */
-                    code?: 10301 | 10302;
                 };
             };
         };
@@ -2905,15 +2911,18 @@ export interface components {
                 };
             };
         };
-        /** @description - `10301` QUOTA_EXCEEDED: The daily quota for this interface is used up */
-        ConnectFailure429_10301: {
+        /**
+         * @description - `10301` QUOTA_EXCEEDED: The daily quota for this interface is used up
+         *     - `10302` RATE_LIMITED: Too many requests; retry later
+         */
+        ConnectFailure429_10301_10302: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["ConnectFailure"] & {
                     /** @enum {integer} */
-                    code?: -10301;
+                    code?: -10301 | -10302;
                 };
             };
         };
@@ -3070,15 +3079,18 @@ export interface components {
                 };
             };
         };
-        /** @description - `10301` QUOTA_EXCEEDED: The daily quota for this interface is used up */
-        LegacyFailure429_10301: {
+        /**
+         * @description - `10301` QUOTA_EXCEEDED: The daily quota for this interface is used up
+         *     - `10302` RATE_LIMITED: Too many requests; retry later
+         */
+        LegacyFailure429_10301_10302: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["LegacyFailure"] & {
                     /** @enum {integer} */
-                    code?: 10301;
+                    code?: 10301 | 10302;
                 };
             };
         };
@@ -3124,18 +3136,15 @@ export interface components {
                 };
             };
         };
-        /**
-         * @description - `10301` QUOTA_EXCEEDED: The daily quota for this interface is used up
-         *     - `10302` RATE_LIMITED: Too many requests; retry later
-         */
-        LegacyFailure429_10301_10302: {
+        /** @description - `10301` QUOTA_EXCEEDED: The daily quota for this interface is used up */
+        LegacyFailure429_10301: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["LegacyFailure"] & {
                     /** @enum {integer} */
-                    code?: 10301 | 10302;
+                    code?: 10301;
                 };
             };
         };
@@ -3219,6 +3228,18 @@ export interface components {
                         /** @enum {integer} */
                         code?: 11101 | 11110;
                     };
+                };
+            };
+        };
+        /** @description - `10302` RATE_LIMITED: Too many requests; retry later */
+        StandardFailure429_10302: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["StandardFailure"] & {
+                    /** @enum {integer} */
+                    code?: 10302;
                 };
             };
         };
@@ -3677,7 +3698,13 @@ export interface operations {
                             database?: "up" | "down" | "not_configured";
                             /** @enum {string} */
                             redis?: "up" | "down" | "not_configured";
+                            /** @enum {string} */
+                            disk?: "up" | "down" | "not_configured";
                         };
+                        /** @enum {string} */
+                        redis_persistence?: "aof" | "rdb" | "none" | "unknown" | "not_configured";
+                        /** @description What an operator should fix, ready or not */
+                        warnings?: string[];
                     };
                 };
             };
@@ -3697,7 +3724,13 @@ export interface operations {
                             database?: "up" | "down" | "not_configured";
                             /** @enum {string} */
                             redis?: "up" | "down" | "not_configured";
+                            /** @enum {string} */
+                            disk?: "up" | "down" | "not_configured";
                         };
+                        /** @enum {string} */
+                        redis_persistence?: "aof" | "rdb" | "none" | "unknown" | "not_configured";
+                        /** @description What an operator should fix, ready or not */
+                        warnings?: string[];
                     };
                 };
             };
@@ -3778,7 +3811,7 @@ export interface operations {
             409: components["responses"]["StandardFailure409_10103"];
             413: components["responses"]["StandardFailure413_10008"];
             415: components["responses"]["StandardFailure415_10007"];
-            429: components["responses"]["StandardFailure429_10301"];
+            429: components["responses"]["StandardFailure429_10301_10302"];
             500: components["responses"]["StandardFailure500_50000"];
         };
     };
@@ -3830,7 +3863,7 @@ export interface operations {
             409: components["responses"]["StandardFailure409_10103"];
             413: components["responses"]["StandardFailure413_10008"];
             415: components["responses"]["StandardFailure415_10007"];
-            429: components["responses"]["StandardFailure429_10301"];
+            429: components["responses"]["StandardFailure429_10301_10302"];
             500: components["responses"]["StandardFailure500_50000"];
         };
     };
@@ -3879,7 +3912,7 @@ export interface operations {
             409: components["responses"]["StandardFailure409_10103"];
             413: components["responses"]["StandardFailure413_10008"];
             415: components["responses"]["StandardFailure415_10007"];
-            429: components["responses"]["StandardFailure429_10301"];
+            429: components["responses"]["StandardFailure429_10301_10302"];
             500: components["responses"]["StandardFailure500_50000"];
         };
     };
@@ -3927,7 +3960,7 @@ export interface operations {
             409: components["responses"]["StandardFailure409_10103"];
             413: components["responses"]["StandardFailure413_10008"];
             415: components["responses"]["StandardFailure415_10007"];
-            429: components["responses"]["StandardFailure429_10301"];
+            429: components["responses"]["StandardFailure429_10301_10302"];
             500: components["responses"]["StandardFailure500_50000"];
         };
     };
@@ -3978,7 +4011,7 @@ export interface operations {
             409: components["responses"]["StandardFailure409_10103"];
             413: components["responses"]["StandardFailure413_10008"];
             415: components["responses"]["StandardFailure415_10007"];
-            429: components["responses"]["StandardFailure429_10301"];
+            429: components["responses"]["StandardFailure429_10301_10302"];
             500: components["responses"]["StandardFailure500_50000"];
         };
     };
@@ -4266,7 +4299,7 @@ export interface operations {
             409: components["responses"]["StandardFailure409_10103"];
             413: components["responses"]["StandardFailure413_10008"];
             415: components["responses"]["StandardFailure415_10007"];
-            429: components["responses"]["StandardFailure429_10301"];
+            429: components["responses"]["StandardFailure429_10301_10302"];
             500: components["responses"]["StandardFailure500_50000"];
         };
     };
@@ -4320,7 +4353,7 @@ export interface operations {
             409: components["responses"]["ConnectFailure409_10103"];
             413: components["responses"]["ConnectFailure413_10008"];
             415: components["responses"]["ConnectFailure415_10007"];
-            429: components["responses"]["ConnectFailure429_10301"];
+            429: components["responses"]["ConnectFailure429_10301_10302"];
             500: components["responses"]["ConnectFailure500_50000"];
         };
     };
@@ -4374,7 +4407,7 @@ export interface operations {
             409: components["responses"]["ConnectFailure409_10103"];
             413: components["responses"]["ConnectFailure413_10008"];
             415: components["responses"]["ConnectFailure415_10007"];
-            429: components["responses"]["ConnectFailure429_10301"];
+            429: components["responses"]["ConnectFailure429_10301_10302"];
             500: components["responses"]["ConnectFailure500_50000"];
         };
     };
@@ -4536,7 +4569,7 @@ export interface operations {
             404: components["responses"]["LegacyFailure404_10201"];
             413: components["responses"]["LegacyFailure413_10008"];
             415: components["responses"]["LegacyFailure415_10007"];
-            429: components["responses"]["LegacyFailure429_10301"];
+            429: components["responses"]["LegacyFailure429_10301_10302"];
             500: components["responses"]["LegacyFailure500_50000"];
         };
     };
@@ -4585,7 +4618,7 @@ export interface operations {
             404: components["responses"]["LegacyFailure404_10201"];
             413: components["responses"]["LegacyFailure413_10008"];
             415: components["responses"]["LegacyFailure415_10007"];
-            429: components["responses"]["LegacyFailure429_10301"];
+            429: components["responses"]["LegacyFailure429_10301_10302"];
             500: components["responses"]["LegacyFailure500_50000"];
         };
     };
@@ -4632,7 +4665,7 @@ export interface operations {
             404: components["responses"]["LegacyFailure404_10201"];
             413: components["responses"]["LegacyFailure413_10008"];
             415: components["responses"]["LegacyFailure415_10007"];
-            429: components["responses"]["LegacyFailure429_10301"];
+            429: components["responses"]["LegacyFailure429_10301_10302"];
             500: components["responses"]["LegacyFailure500_50000"];
         };
     };
@@ -4680,7 +4713,7 @@ export interface operations {
             404: components["responses"]["LegacyFailure404_10201"];
             413: components["responses"]["LegacyFailure413_10008"];
             415: components["responses"]["LegacyFailure415_10007"];
-            429: components["responses"]["LegacyFailure429_10301"];
+            429: components["responses"]["LegacyFailure429_10301_10302"];
             500: components["responses"]["LegacyFailure500_50000"];
         };
     };
@@ -4727,7 +4760,7 @@ export interface operations {
             404: components["responses"]["LegacyFailure404_10201"];
             413: components["responses"]["LegacyFailure413_10008"];
             415: components["responses"]["LegacyFailure415_10007"];
-            429: components["responses"]["LegacyFailure429_10301"];
+            429: components["responses"]["LegacyFailure429_10301_10302"];
             500: components["responses"]["LegacyFailure500_50000"];
         };
     };
@@ -4770,7 +4803,7 @@ export interface operations {
             400: components["responses"]["LegacyFailure400_10001_10004_10005"];
             403: components["responses"]["LegacyFailure403_10202_10203_10204_10205_10206_10207"];
             404: components["responses"]["LegacyFailure404_10201"];
-            429: components["responses"]["LegacyFailure429_10301"];
+            429: components["responses"]["LegacyFailure429_10301_10302"];
             500: components["responses"]["LegacyFailure500_50000"];
         };
     };
@@ -4814,7 +4847,7 @@ export interface operations {
             404: components["responses"]["LegacyFailure404_10201"];
             413: components["responses"]["LegacyFailure413_10008"];
             415: components["responses"]["LegacyFailure415_10007"];
-            429: components["responses"]["LegacyFailure429_10301"];
+            429: components["responses"]["LegacyFailure429_10301_10302"];
             500: components["responses"]["LegacyFailure500_50000"];
         };
     };
@@ -5528,10 +5561,9 @@ export interface operations {
                 };
             };
             400: components["responses"]["StandardFailure400_10001"];
-            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
             413: components["responses"]["StandardFailure413_10008"];
             415: components["responses"]["StandardFailure415_10007"];
-            429: components["responses"]["StandardFailure429_10301_10302"];
+            429: components["responses"]["StandardFailure429_10302"];
             500: components["responses"]["StandardFailure500_50000"];
         };
     };
@@ -5576,10 +5608,9 @@ export interface operations {
                 };
             };
             400: components["responses"]["StandardFailure400_10001"];
-            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
             413: components["responses"]["StandardFailure413_10008"];
             415: components["responses"]["StandardFailure415_10007"];
-            429: components["responses"]["StandardFailure429_10301_10302"];
+            429: components["responses"]["StandardFailure429_10302"];
             500: components["responses"]["StandardFailure500_50000"];
         };
     };
@@ -5622,10 +5653,9 @@ export interface operations {
                 };
             };
             400: components["responses"]["StandardFailure400_10001"];
-            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
             413: components["responses"]["StandardFailure413_10008"];
             415: components["responses"]["StandardFailure415_10007"];
-            429: components["responses"]["StandardFailure429_10301_10302"];
+            429: components["responses"]["StandardFailure429_10302"];
             500: components["responses"]["StandardFailure500_50000"];
         };
     };
@@ -6604,6 +6634,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11101"];
             413: components["responses"]["AdminError413_10008_11005"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
