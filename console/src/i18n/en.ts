@@ -92,6 +92,7 @@ export const en = {
       transport_encryption: { label: 'Transport encryption (legacy)', help: 'Encryption of the legacy aggregate route. aes-gcm is authenticated: prefer it for new clients; aes (CBC) and rc4 are for old ones.' },
       response_signing: { label: 'Sign answers', help: 'Every client answer carries an Ed25519 signature your program can check, so a fake server cannot answer for this one.' },
       ip_bindings: { label: 'Bound client IPs', help: 'Only these client addresses may call the client interfaces. Empty: any address.' },
+      card_guess_limit_per_minute: { label: 'Wrong card keys per minute', help: 'Card keys matching no card one client address may send in a minute; beyond, the card routes answer "too many requests" without looking the key up (1–10000).' },
       connect_enabled: { label: 'Connect switch', help: 'The self-service switch of the Connect route. It can be changed only when the platform\'s opening mode is self-service.' },
       portal_enabled: { label: 'Card-holder portal', help: 'Lets card holders see their card and unbind devices on the public portal.' },
       basic_package: { label: 'Basic package', help: 'The standard API basic package (HTTP V3, SDK, legacy, portal).' },

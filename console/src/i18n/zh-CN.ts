@@ -93,6 +93,7 @@ export const zhCN: Texts = {
       transport_encryption: { label: '传输加密（旧版）', help: '旧版聚合接口的加密方式。aes-gcm 带认证，新客户端请优先使用；aes（CBC）和 rc4 用于旧客户端。' },
       response_signing: { label: '应答签名', help: '每个客户端应答都带 Ed25519 签名，程序可校验，伪造的服务器无法冒充。' },
       ip_bindings: { label: '绑定的客户端 IP', help: '只有这些客户端地址可以调用客户端接口。留空：任意地址。' },
+      card_guess_limit_per_minute: { label: '每分钟错误卡密上限', help: '同一客户端地址每分钟可提交的无效卡密数；超过后卡密接口不再查询卡密，直接答复“请求过多”（1–10000）。' },
       connect_enabled: { label: 'Connect 开关', help: 'Connect 接口的自助开关。仅当平台的开通模式为自助时才能更改。' },
       portal_enabled: { label: '持卡人自助门户', help: '允许持卡人在公开门户查看卡密并解绑设备。' },
       basic_package: { label: '基础套餐', help: '标准 API 基础套餐（HTTP V3、SDK、旧版接口、自助门户）。' },

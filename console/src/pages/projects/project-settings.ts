@@ -62,6 +62,7 @@ export const SETTING_GROUPS: SettingGroup[] = [
       { name: 'transport_encryption', kind: { type: 'choice', options: ['none', 'rc4', 'aes', 'aes-gcm'] } },
       { name: 'response_signing', kind: { type: 'switch' } },
       { name: 'ip_bindings', kind: { type: 'ips' } },
+      { name: 'card_guess_limit_per_minute', kind: { type: 'int', min: 1, max: 10000 } },
     ],
   },
   {
