@@ -2,6 +2,7 @@ import { createHash, createPublicKey, verify } from 'node:crypto';
 import type { Response } from 'supertest';
 import { AdminClient } from './support/admin-client';
 import { cardRepos, insertCard } from './support/cards';
+import { md5SignedFields, sealLegacyRequest } from '../sdk/src';
 import { signedPost } from './support/signing';
 import { cardHeartbeat, CODES, SDK_LOGIN, V3_LOGIN } from './support/standard';
 import { TestApp } from './support/test-app';
@@ -15,18 +16,28 @@ interface Published {
   retire_at: string | null;
 }
 
+/** What the client sent: `sent` is what REQUEST_DIGEST hashes, the body as sent or a GET's query string. */
+interface Sent {
+  method: string;
+  path: string;
+  nonce: string;
+  sent: string;
+}
+
 /**
- * Checks an answer's Ed25519 signature (decisions §15) the way a client does, written here
- * independently of the service: over the exact bytes received, the request's nonce and path.
+ * Checks an answer's Ed25519 signature (decisions §17) the way a client does, written here
+ * independently of the service: over the exact bytes received, the request's nonce and path, and
+ * the digest of what the client sent.
  */
-function verifies(res: Response, keys: Published[], request: { method: string; path: string; nonce: string }, tamper: Partial<{ body: Buffer; status: number; path: string; nonce: string }> = {}): boolean {
+function verifies(res: Response, keys: Published[], request: Sent, tamper: Partial<{ body: Buffer; status: number; path: string; nonce: string; sent: string }> = {}): boolean {
   const kid = res.headers['x-svc-response-key'];
   const timestamp = res.headers['x-svc-response-timestamp'];
   const signature = res.headers['x-svc-response-signature'];
   const key = keys.find((k) => k.kid === kid);
   if (!key || !timestamp || !signature) return false;
   const body = tamper.body ?? Buffer.from(res.text, 'utf8');
-  const head = `svc-response-v1\n${request.method}\n${tamper.path ?? request.path}\n${tamper.nonce ?? request.nonce}\n${timestamp}\n${tamper.status ?? res.status}\n`;
+  const digest = createHash('sha256').update(tamper.sent ?? request.sent, 'utf8').digest('hex');
+  const head = `svc-response-v2\n${request.method}\n${tamper.path ?? request.path}\n${tamper.nonce ?? request.nonce}\n${timestamp}\n${tamper.status ?? res.status}\n${digest}\n`;
   const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: key.public_key }, format: 'jwk' });
   return verify(null, Buffer.concat([Buffer.from(head, 'utf8'), body]), publicKey, Buffer.from(signature, 'base64url'));
 }
@@ -39,7 +50,8 @@ describe('signed answers and offline licences (e2e)', () => {
   let keys: Published[];
 
   const publishedKeys = async (p: Project): Promise<Published[]> => (await author.get(`/admin/v1/projects/${p.id}/signing-keys`).expect(200)).body.items;
-  const form = (path: string, fields: Record<string, string>) => t.http().post(path).type('form').send(new URLSearchParams(fields).toString());
+  const encode = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+  const form = (path: string, fields: Record<string, string>) => t.http().post(path).type('form').send(encode(fields));
 
   beforeAll(async () => {
     ({ t, admin, author, project } = await buildWorld({ connect: true }));
@@ -54,9 +66,12 @@ describe('signed answers and offline licences (e2e)', () => {
     expect(keys[0].kid).toBe(createHash('sha256').update(raw).digest('hex').slice(0, 16));
   });
 
-  describe('every family signs its successes and refusals over the exact bytes sent', () => {
-    const expectSigned = (res: Response, request: { method: string; path: string; nonce: string }) => {
+  describe('every family signs its successes and refusals over the exact bytes sent and received', () => {
+    const expectSigned = (res: Response, request: Sent) => {
+      expect(res.headers['x-svc-response-version']).toBe('2');
       expect(verifies(res, keys, request)).toBe(true);
+      // What a relay does: the same nonce, another request (one byte more) to the service.
+      expect(verifies(res, keys, request, { sent: `${request.sent} ` })).toBe(false);
       const flipped = Buffer.from(res.text, 'utf8');
       flipped[flipped.length - 2] ^= 0x01;
       expect(verifies(res, keys, request, { body: flipped })).toBe(false);
@@ -68,30 +83,35 @@ describe('signed answers and offline licences (e2e)', () => {
     it('Connect and /conncet, with the nonce field', async () => {
       const card = await insertCard(t, project.id);
       const path = `/connect/${project.program_id}`;
-      const ok = await form(path, { user_key: card.code, serial: 'dev-c', nonce: 'connect-nonce-1' }).expect(200);
+      const sent = { user_key: card.code, serial: 'dev-c', nonce: 'connect-nonce-1' };
+      const ok = await form(path, sent).expect(200);
       expect(ok.body.status).toBe(true);
-      expectSigned(ok, { method: 'POST', path, nonce: 'connect-nonce-1' });
-      const refused = await form(`/conncet/${project.program_id}`, { user_key: 'NO-SUCH', serial: 'dev-c', nonce: 'connect-nonce-2' }).expect(200);
+      expectSigned(ok, { method: 'POST', path, nonce: 'connect-nonce-1', sent: encode(sent) });
+      const wrong = { user_key: 'NO-SUCH', serial: 'dev-c', nonce: 'connect-nonce-2' };
+      const refused = await form(`/conncet/${project.program_id}`, wrong).expect(200);
       expect(refused.body.code).toBe(-CODES.CARD_INVALID);
-      expectSigned(refused, { method: 'POST', path: `/conncet/${project.program_id}`, nonce: 'connect-nonce-2' });
+      expectSigned(refused, { method: 'POST', path: `/conncet/${project.program_id}`, nonce: 'connect-nonce-2', sent: encode(wrong) });
     });
 
     it('V3 and SDK, with X-Svc-Nonce, and the card heartbeat (the session program)', async () => {
       const card = await insertCard(t, project.id);
-      const v3 = await signedPost(t, V3_LOGIN, { app: project.program_id, kami: card.code, imei: 'dev-s' }, 'form', project.api_secret, { nonce: 'v3-nonce-0001' });
+      const v3Fields = { app: project.program_id, kami: card.code, imei: 'dev-s' };
+      const v3 = await signedPost(t, V3_LOGIN, v3Fields, 'form', project.api_secret, { nonce: 'v3-nonce-0001' });
       expect(v3.body.code).toBe(0);
-      expectSigned(v3, { method: 'POST', path: V3_LOGIN, nonce: 'v3-nonce-0001' });
-      const sdk = await signedPost(t, SDK_LOGIN, { app: project.program_id, card_key: card.code, machine_id: 'dev-s' }, 'json', project.api_secret, { nonce: 'sdk-nonce-0001' });
+      expectSigned(v3, { method: 'POST', path: V3_LOGIN, nonce: 'v3-nonce-0001', sent: encode(v3Fields) });
+      const sdkFields = { app: project.program_id, card_key: card.code, machine_id: 'dev-s' };
+      const sdk = await signedPost(t, SDK_LOGIN, sdkFields, 'json', project.api_secret, { nonce: 'sdk-nonce-0001' });
       expect(sdk.body.success).toBe(true);
-      expectSigned(sdk, { method: 'POST', path: SDK_LOGIN, nonce: 'sdk-nonce-0001' });
-      const refused = await signedPost(t, SDK_LOGIN, { app: project.program_id, card_key: card.code, machine_id: 'other-device' }, 'json', project.api_secret, { nonce: 'sdk-nonce-0002' });
+      expectSigned(sdk, { method: 'POST', path: SDK_LOGIN, nonce: 'sdk-nonce-0001', sent: JSON.stringify(sdkFields) });
+      const otherDevice = { ...sdkFields, machine_id: 'other-device' };
+      const refused = await signedPost(t, SDK_LOGIN, otherDevice, 'json', project.api_secret, { nonce: 'sdk-nonce-0002' });
       expect(refused.body.code).toBe(CODES.DEVICE_LIMIT_REACHED);
-      expectSigned(refused, { method: 'POST', path: SDK_LOGIN, nonce: 'sdk-nonce-0002' });
+      expectSigned(refused, { method: 'POST', path: SDK_LOGIN, nonce: 'sdk-nonce-0002', sent: JSON.stringify(otherDevice) });
       const beat = await cardHeartbeat(t, sdk.body.data.session_token, 'dev-s').expect(200);
-      expectSigned(beat, { method: 'POST', path: '/api/v1/cards/heartbeat', nonce: '' });
+      expectSigned(beat, { method: 'POST', path: '/api/v1/cards/heartbeat', nonce: '', sent: JSON.stringify({ machine_id: 'dev-s' }) });
       const wrongMachine = await cardHeartbeat(t, sdk.body.data.session_token, 'elsewhere');
       expect(wrongMachine.body.success).toBe(false);
-      expectSigned(wrongMachine, { method: 'POST', path: '/api/v1/cards/heartbeat', nonce: '' });
+      expectSigned(wrongMachine, { method: 'POST', path: '/api/v1/cards/heartbeat', nonce: '', sent: JSON.stringify({ machine_id: 'elsewhere' }) });
     });
 
     it('program users: login and the user heartbeat (the session program), refusals too', async () => {
@@ -99,27 +119,58 @@ describe('signed answers and offline licences (e2e)', () => {
       expect((await signedPost(t, '/api/v1/users/register', user, 'json', project.api_secret, { nonce: 'user-nonce-0001' })).body.success).toBe(true);
       const login = await signedPost(t, '/api/v1/users/login', user, 'json', project.api_secret, { nonce: 'user-nonce-0002' });
       expect(login.body.success).toBe(true);
-      expectSigned(login, { method: 'POST', path: '/api/v1/users/login', nonce: 'user-nonce-0002' });
+      expectSigned(login, { method: 'POST', path: '/api/v1/users/login', nonce: 'user-nonce-0002', sent: JSON.stringify(user) });
       const beat = (machine: string) => t.http().post('/api/v1/users/heartbeat').set('Authorization', `Bearer ${login.body.data.session_token}`).send({ machine_id: machine });
       const ok = await beat('dev-u').expect(200);
       expect(ok.body.success).toBe(true);
-      expectSigned(ok, { method: 'POST', path: '/api/v1/users/heartbeat', nonce: '' });
+      expectSigned(ok, { method: 'POST', path: '/api/v1/users/heartbeat', nonce: '', sent: JSON.stringify({ machine_id: 'dev-u' }) });
       const wrongMachine = await beat('elsewhere');
       expect(wrongMachine.body.success).toBe(false);
-      expectSigned(wrongMachine, { method: 'POST', path: '/api/v1/users/heartbeat', nonce: '' });
+      expectSigned(wrongMachine, { method: 'POST', path: '/api/v1/users/heartbeat', nonce: '', sent: JSON.stringify({ machine_id: 'elsewhere' }) });
     });
 
     it('legacy routes, with an optional nonce field', async () => {
       const card = await insertCard(t, project.id);
-      const ok = await form('/api/kmlogon', { app: project.program_id, kami: card.code, imei: 'dev-l', nonce: 'legacy-nonce' }).expect(200);
+      const login = { app: project.program_id, kami: card.code, imei: 'dev-l', nonce: 'legacy-nonce' };
+      const ok = await form('/api/kmlogon', login).expect(200);
       expect(ok.body.code).toBe(1);
-      expectSigned(ok, { method: 'POST', path: '/api/kmlogon', nonce: 'legacy-nonce' });
-      const check = await form('/api/check', { app: project.program_id, kami: card.code, imei: 'not-bound' }).expect(200);
+      expectSigned(ok, { method: 'POST', path: '/api/kmlogon', nonce: 'legacy-nonce', sent: encode(login) });
+      const unbound = { app: project.program_id, kami: card.code, imei: 'not-bound' };
+      const check = await form('/api/check', unbound).expect(200);
       expect(check.body.code).toBe(CODES.DEVICE_NOT_BOUND);
-      expectSigned(check, { method: 'POST', path: '/api/check', nonce: '' });
-      const notice = await t.http().get(`/api/announcement?app=${project.program_id}&nonce=q-nonce`).expect(200);
-      expectSigned(notice, { method: 'GET', path: '/api/announcement', nonce: 'q-nonce' });
+      expectSigned(check, { method: 'POST', path: '/api/check', nonce: '', sent: encode(unbound) });
+      // A GET has no body: its raw query string (without `?`) is what is digested.
+      const query = `app=${project.program_id}&nonce=q-nonce`;
+      const notice = await t.http().get(`/api/announcement?${query}`).expect(200);
+      expectSigned(notice, { method: 'GET', path: '/api/announcement', nonce: 'q-nonce', sent: query });
+      const paycheck = `app=${project.program_id}&kami=${card.code}`;
+      const paid = await t.http().get(`/api/paycheck?${paycheck}`).expect(200);
+      expect(paid.body.code).toBe(1);
+      expectSigned(paid, { method: 'GET', path: '/api/paycheck', nonce: '', sent: paycheck });
     });
+
+    it.each(['rc4', 'aes'])('the legacy aggregate under %s transport encryption: the form as sent, ciphertext and all', async (mode) => {
+      const sealed = await author.createProject({ transport_encryption: mode });
+      const sealedKeys = await publishedKeys(sealed);
+      const card = await insertCard(t, sealed.id);
+      const fields = md5SignedFields({ api: 'card_login', app: sealed.program_id, kami: card.code, imei: 'dev-t', nonce: 'sealed-nonce' }, sealed.legacy_secret);
+      const sent = encode({ app: sealed.program_id, data: sealLegacyRequest({ mode: mode as 'rc4' | 'aes', key: sealed.transport_key }, fields) });
+      const res = await t.http().post('/api/app').type('form').send(sent).expect(200);
+      expect(res.body.code).toBe(1);
+      // The nonce travels inside the ciphertext, which the signing does not open: REQUEST_NONCE is empty.
+      expect(verifies(res, sealedKeys, { method: 'POST', path: '/api/app', nonce: '', sent })).toBe(true);
+      expect(verifies(res, sealedKeys, { method: 'POST', path: '/api/app', nonce: '', sent: sent.replace(/data=./, 'data=A') })).toBe(false);
+    });
+  });
+
+  it('binds the answer to the card sent: the same nonce relayed with another valid card verifies only for what the service received', async () => {
+    const typed = { user_key: 'MADE-UP-CARD-KEY', serial: 'cracked-pc', nonce: 'relay-nonce-1' };
+    const relayed = { ...typed, user_key: (await insertCard(t, project.id)).code };
+    const path = `/connect/${project.program_id}`;
+    const res = await form(path, relayed).expect(200);
+    expect(res.body.status).toBe(true);
+    expect(verifies(res, keys, { method: 'POST', path, nonce: typed.nonce, sent: encode(relayed) })).toBe(true);
+    expect(verifies(res, keys, { method: 'POST', path, nonce: typed.nonce, sent: encode(typed) })).toBe(false);
   });
 
   it('signs nothing before the program is known, and nothing for a program with response_signing off', async () => {
@@ -144,7 +195,7 @@ describe('signed answers and offline licences (e2e)', () => {
     expect(Date.parse(listed[1].retire_at!) - Date.now()).toBeGreaterThan(6.9 * 86400_000);
     const res = await form('/api/kmlogon', { app: p.program_id, kami: 'NOPE', imei: 'd' });
     expect(res.headers['x-svc-response-key']).toBe(rotated.kid);
-    expect(verifies(res, listed, { method: 'POST', path: '/api/kmlogon', nonce: '' })).toBe(true);
+    expect(verifies(res, listed, { method: 'POST', path: '/api/kmlogon', nonce: '', sent: encode({ app: p.program_id, kami: 'NOPE', imei: 'd' }) })).toBe(true);
     const again = (await author.post(`/admin/v1/projects/${p.id}/signing-keys/rotate`, { retire_after_seconds: 0 }).expect(200)).body;
     expect((await publishedKeys(p)).map((k) => k.kid)).toEqual([again.kid, first.kid]);
     // Another author's project is not found.

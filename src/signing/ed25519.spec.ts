@@ -12,10 +12,21 @@ describe('Ed25519 signing: the vectors the official clients verify (sdk/vectors)
     expect(kidOf(Buffer.from(ed25519.public_key_hex, 'hex'))).toBe(ed25519.kid);
   });
 
-  it.each(ed25519.responses.map((v) => [v.name, v] as const))('signs the answer vector: %s', (_name, v) => {
-    const input = responseSigningInput({ method: v.method, path: v.path, nonce: v.nonce, timestamp: Number(v.timestamp), status: v.status, body: Buffer.from(v.body, 'utf8') });
+  it.each(ed25519.responses.map((v) => [v.name, v] as const))('signs the v2 answer vector: %s', (_name, v) => {
+    const answer = { method: v.method, path: v.path, nonce: v.nonce, timestamp: Number(v.timestamp), status: v.status, request: Buffer.from(v.request, 'utf8'), body: Buffer.from(v.body, 'utf8') };
+    const input = responseSigningInput(answer);
     expect(input.toString('utf8')).toBe(v.input);
     expect(signEd25519(key, input)).toBe(v.signature);
+    // Another request (one byte changed) is another signed string.
+    expect(signEd25519(key, responseSigningInput({ ...answer, request: Buffer.from(`${v.request} `, 'utf8') }))).not.toBe(v.signature);
+  });
+
+  it('never produces a v1 signature any more', () => {
+    for (const v of ed25519.responses_v1) {
+      const input = responseSigningInput({ method: v.method, path: v.path, nonce: v.nonce, timestamp: Number(v.timestamp), status: v.status, request: Buffer.alloc(0), body: Buffer.from(v.body, 'utf8') });
+      expect(input.toString('utf8')).toMatch(/^svc-response-v2\n/);
+      expect(signEd25519(key, input)).not.toBe(v.signature);
+    }
   });
 
   it('issues the licence vector byte for byte', () => {

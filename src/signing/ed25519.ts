@@ -36,14 +36,48 @@ export interface SignedAnswer {
   nonce: string;
   timestamp: number;
   status: number;
+  /** What REQUEST_DIGEST hashes: the request body bytes as received, or the raw query string (requestDigestInput). */
+  request: Buffer;
   /** The body bytes exactly as sent. */
   body: Buffer;
 }
 
-/** `"svc-response-v1\n" + METHOD + "\n" + PATH + "\n" + NONCE + "\n" + TIMESTAMP + "\n" + STATUS + "\n" + RAW_BODY` */
+/**
+ * An answer's signed bytes before the request is hashed: `message` is the whole string with 64
+ * bytes left for REQUEST_DIGEST at `digestAt`, so that the signing thread hashes `request` and
+ * signs in place, without assembling anything.
+ */
+export interface ResponseSigningParts {
+  message: Buffer;
+  digestAt: number;
+  request: Buffer;
+}
+
+const DIGEST_HEX_LENGTH = 64;
+
+/**
+ * decisions §17: `"svc-response-v2\n" + METHOD + "\n" + PATH + "\n" + NONCE + "\n" + TIMESTAMP + "\n" +
+ * STATUS + "\n" + REQUEST_DIGEST + "\n" + RAW_BODY`, REQUEST_DIGEST still to be written.
+ */
+export function responseSigningParts(answer: SignedAnswer): ResponseSigningParts {
+  const head = `svc-response-v2\n${answer.method}\n${answer.path}\n${answer.nonce}\n${answer.timestamp}\n${answer.status}\n`;
+  const digestAt = Buffer.byteLength(head, 'utf8');
+  const message = Buffer.allocUnsafe(digestAt + DIGEST_HEX_LENGTH + 1 + answer.body.length);
+  message.write(head, 0, 'utf8');
+  message[digestAt + DIGEST_HEX_LENGTH] = 0x0a;
+  answer.body.copy(message, digestAt + DIGEST_HEX_LENGTH + 1);
+  return { message, digestAt, request: answer.request };
+}
+
+/** Writes REQUEST_DIGEST (lowercase hex SHA-256 of the request) into the parts' message, which it returns. */
+export function completeResponseSigningInput(parts: ResponseSigningParts): Buffer {
+  parts.message.write(createHash('sha256').update(parts.request).digest('hex'), parts.digestAt, 'latin1');
+  return parts.message;
+}
+
+/** The bytes an answer's signature covers (decisions §17). */
 export function responseSigningInput(answer: SignedAnswer): Buffer {
-  const head = `svc-response-v1\n${answer.method}\n${answer.path}\n${answer.nonce}\n${answer.timestamp}\n${answer.status}\n`;
-  return Buffer.concat([Buffer.from(head, 'utf8'), answer.body]);
+  return completeResponseSigningInput(responseSigningParts(answer));
 }
 
 /** Ed25519 over `data`, base64url without padding. */

@@ -1,17 +1,21 @@
 import { Worker } from 'node:worker_threads';
-import { signEd25519, SigningSecret } from './ed25519';
+import { completeResponseSigningInput, ResponseSigningParts, signEd25519, SigningSecret } from './ed25519';
 
 interface Pending {
   key: SigningSecret;
-  data: Buffer;
+  parts: ResponseSigningParts;
   resolve: (signature: string) => void;
 }
 
+/** Int32 slots per item in a batch's layout. */
+const SLOTS = 5;
+
 /**
  * One batch as the thread receives it, in three transferred buffers (nothing copied on the way):
- * the distinct keys (64 bytes each), and for item i, key index, start and end of its input at
- * `layout[3i..3i+2]` in `inputs`. (A Buffer's own ArrayBuffer is often Node's shared 8 KiB pool,
- * which postMessage would clone whole for every input.)
+ * the distinct keys (64 bytes each), and for item i at `layout[5i..5i+4]`: key index, start of its
+ * message, where the message leaves REQUEST_DIGEST to write, end of the message, end of the
+ * request bytes that follow it in `inputs`. (A Buffer's own ArrayBuffer is often Node's shared 8 KiB
+ * pool, which postMessage would clone whole for every input.)
  */
 interface Batch {
   id: number;
@@ -22,19 +26,25 @@ interface Batch {
 
 /**
  * The thread's whole program (a string, so that it runs the same from dist/ and under Jest's
- * TypeScript): signs each batch with libsodium and answers the 64-byte signatures in order.
+ * TypeScript): for each item of a batch, hashes the request bytes with libsodium, writes the hex
+ * digest into the message (completeResponseSigningInput's twin) and signs it; answers the 64-byte
+ * signatures in order.
  */
 const THREAD_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const sodium = require(workerData.sodium);
+const digest = Buffer.alloc(32);
 parentPort.on('message', ({ id, keys, layout, inputs }) => {
   const at = new Int32Array(layout);
-  const count = at.length / 3;
+  const bytes = Buffer.from(inputs);
+  const count = at.length / ${SLOTS};
   const out = Buffer.alloc(count * 64);
   for (let i = 0; i < count; i++) {
-    const key = Buffer.from(keys, at[3 * i] * 64, 64);
-    const input = Buffer.from(inputs, at[3 * i + 1], at[3 * i + 2] - at[3 * i + 1]);
-    sodium.crypto_sign_detached(out.subarray(i * 64, i * 64 + 64), input, key);
+    const slot = ${SLOTS} * i;
+    const end = at[slot + 3];
+    sodium.crypto_hash_sha256(digest, bytes.subarray(end, at[slot + 4]));
+    bytes.write(digest.toString('hex'), at[slot + 2], 'latin1');
+    sodium.crypto_sign_detached(out.subarray(i * 64, i * 64 + 64), bytes.subarray(at[slot + 1], end), Buffer.from(keys, at[slot] * 64, 64));
   }
   parentPort.postMessage({ id, signatures: out.buffer }, [out.buffer]);
 });
@@ -60,10 +70,11 @@ export class SigningThread {
   /** The one batch the thread is signing, by its message id. */
   private underWay: { id: number; batch: Pending[] } | null = null;
 
-  sign(key: SigningSecret, data: Buffer): Promise<string> {
-    if (this.closed) return Promise.resolve(signEd25519(key, data));
+  /** The signature of an answer's signed bytes (decisions §17), the request digest computed on the thread too. */
+  sign(key: SigningSecret, parts: ResponseSigningParts): Promise<string> {
+    if (this.closed) return Promise.resolve(signEd25519(key, completeResponseSigningInput(parts)));
     return new Promise((resolve) => {
-      this.queue.push({ key, data, resolve });
+      this.queue.push({ key, parts, resolve });
       if (this.scheduled || this.underWay) return; // the answer of the batch under way sends this one
       this.scheduled = true;
       setImmediate(this.send);
@@ -131,7 +142,7 @@ export class SigningThread {
   }
 
   private signHere(...batches: Pending[][]): void {
-    for (const pending of batches.flat()) pending.resolve(signEd25519(pending.key, pending.data));
+    for (const pending of batches.flat()) pending.resolve(signEd25519(pending.key, completeResponseSigningInput(pending.parts)));
   }
 }
 
@@ -140,14 +151,18 @@ function packBatch(id: number, batch: Pending[]): Batch {
   for (const { key } of batch) if (!keyIndex.has(key)) keyIndex.set(key, keyIndex.size);
   const keys = Buffer.alloc(keyIndex.size * 64);
   for (const [key, index] of keyIndex) key.copy(keys, index * 64);
-  const layout = new Int32Array(batch.length * 3);
-  const inputs = Buffer.alloc(batch.reduce((total, { data }) => total + data.length, 0));
+  const layout = new Int32Array(batch.length * SLOTS);
+  const inputs = Buffer.alloc(batch.reduce((total, { parts }) => total + parts.message.length + parts.request.length, 0));
   let offset = 0;
-  batch.forEach(({ key, data }, index) => {
-    layout[3 * index] = keyIndex.get(key)!;
-    layout[3 * index + 1] = offset;
-    offset += data.copy(inputs, offset);
-    layout[3 * index + 2] = offset;
+  batch.forEach(({ key, parts }, index) => {
+    const slot = SLOTS * index;
+    layout[slot] = keyIndex.get(key)!;
+    layout[slot + 1] = offset;
+    layout[slot + 2] = offset + parts.digestAt;
+    offset += parts.message.copy(inputs, offset);
+    layout[slot + 3] = offset;
+    offset += parts.request.copy(inputs, offset);
+    layout[slot + 4] = offset;
   });
   return { id, keys: keys.buffer, layout: layout.buffer, inputs: inputs.buffer };
 }

@@ -7,11 +7,13 @@ export interface AnswerToSign {
   path: string;
   nonce: string;
   status: number;
+  /** What REQUEST_DIGEST hashes (decisions §17): see requestDigestInput. */
+  request: Buffer;
   /** The body bytes exactly as they are sent. */
   body: Buffer;
 }
 
-/** Headers that sign an answer's final bytes (decisions §15), once the signature is computed. */
+/** Headers that sign an answer's final bytes (decisions §15, §17), once the signature is computed. */
 export type AnswerSigner = (answer: AnswerToSign) => Promise<Record<string, string>>;
 
 const SIGNER = Symbol.for('cardkey.answerSigner');
@@ -33,6 +35,7 @@ interface AnyRequest {
   headers?: Record<string, unknown>;
   body?: unknown;
   query?: unknown;
+  rawBody?: Buffer;
   raw?: AnyRequest;
 }
 
@@ -41,13 +44,31 @@ export function answerSignatureHeaders(request: AnyRequest, status: number, body
   const signer = (requestContextOf(request) as Signable)[SIGNER];
   if (!signer) return null;
   const raw = request.raw ?? request;
+  const method = String(request.method ?? raw.method ?? '').toUpperCase();
+  const url = request.originalUrl ?? raw.url ?? request.url ?? '';
   return signer({
-    method: String(request.method ?? raw.method ?? '').toUpperCase(),
-    path: pathOf(request.originalUrl ?? raw.url ?? request.url ?? ''),
+    method,
+    path: pathOf(url),
     nonce: requestNonce(request),
     status,
+    request: requestDigestInput(method, url, request.rawBody ?? raw.rawBody),
     body: body === undefined ? Buffer.alloc(0) : typeof body === 'string' ? Buffer.from(body, 'utf8') : body,
   });
+}
+
+const NO_BYTES = Buffer.alloc(0);
+
+/**
+ * The bytes REQUEST_DIGEST hashes (decisions §17): the body as received on the wire (`rawBody`,
+ * kept by both adapters for the form and JSON bodies client routes take; a transport-encrypted
+ * legacy body is its ciphertext form), else the raw query string without `?`. GET and HEAD always
+ * take the query, which is what the service reads for them, so a body sent beside it binds
+ * nothing; a POST without body bytes takes its (unread) query, usually empty (docs/decisions.md).
+ */
+export function requestDigestInput(method: string, url: string, rawBody: Buffer | undefined): Buffer {
+  if (rawBody && rawBody.length > 0 && method !== 'GET' && method !== 'HEAD') return rawBody;
+  const query = url.indexOf('?');
+  return query < 0 ? NO_BYTES : Buffer.from(url.slice(query + 1), 'latin1');
 }
 
 /** X-Svc-Nonce (V3, SDK), else a `nonce` field of the body or query (Connect, legacy), else empty. */
