@@ -160,10 +160,11 @@ export class Client {
 
   /** SDK card login (`/api/v1/cards/login`): on success the client holds a card session. */
   async cardLogin(input: CardCredentials): Promise<Result<SdkCardLoginData>> {
-    const result = topLevelIntoData(
-      await this.signedJson<SdkCardLoginData>('/api/v1/cards/login', { card_key: input.cardKey, machine_id: input.machineId }, true),
+    const result = bound(
+      topLevelIntoData(await this.signedJson<SdkCardLoginData>('/api/v1/cards/login', { card_key: input.cardKey, machine_id: input.machineId }, true)),
+      cardNamed(input.machineId, input.cardKey),
     );
-    if (result.success && result.data) this.hold('card', input.machineId, result.data);
+    if (result.success && result.data) this.hold('card', input.machineId, result.data, typeof result.data.id === 'number' ? { cardId: result.data.id } : {});
     return result;
   }
 
@@ -204,8 +205,9 @@ export class Client {
    * `unbind.deduct_seconds` off the card and ends that device's sessions (a session this client
    * holds on it then ends at its next heartbeat). Never retried: each unbind may deduct time.
    */
-  cardUnbind(input: CardCredentials): Promise<Result<CardUnbindData>> {
-    return this.signedJson<CardUnbindData>('/api/v1/cards/unbind', { card_key: input.cardKey, machine_id: input.machineId }, false, 1);
+  async cardUnbind(input: CardCredentials): Promise<Result<CardUnbindData>> {
+    const result = await this.signedJson<CardUnbindData>('/api/v1/cards/unbind', { card_key: input.cardKey, machine_id: input.machineId }, false, 1);
+    return bound(result, cardNamed(input.machineId, input.cardKey));
   }
 
   /** Renews the held card session; SESSION_INVALID or SESSION_TYPE_MISMATCH clears it. */
@@ -221,7 +223,8 @@ export class Client {
   /** SDK program-user login: on success the client holds a user session on the bound machine. */
   async userLogin(input: UserCredentials): Promise<Result<UserLoginData>> {
     const result = await this.signedJson<UserLoginData>('/api/v1/users/login', userFields(input), true);
-    if (result.success && result.data) this.hold('app_user', result.data.machine_id ?? input.machineId, result.data);
+    const userId = result.data?.profile?.user_id;
+    if (result.success && result.data) this.hold('app_user', result.data.machine_id ?? input.machineId, result.data, typeof userId === 'number' ? { userId } : {});
     return result;
   }
 
@@ -239,20 +242,19 @@ export class Client {
   async v3CardLogin(input: CardCredentials): Promise<Result<StandardCardData>> {
     const path = '/api/legacy/v3/cards/login';
     const body = new URLSearchParams({ app: this.options.programId, kami: input.cardKey, imei: input.machineId }).toString();
-    return topLevelIntoData(
-      await this.call<StandardCardData>('standard', {
-        method: 'POST',
-        path,
-        idempotent: true,
-        build: () => signed(this.headers(FORM), signatureHeaders(this.options.apiSecret, { method: 'POST', path, body }), body),
-      }),
-    );
+    const result = await this.call<StandardCardData>('standard', {
+      method: 'POST',
+      path,
+      idempotent: true,
+      build: () => signed(this.headers(FORM), signatureHeaders(this.options.apiSecret, { method: 'POST', path, body }), body),
+    });
+    return bound(topLevelIntoData(result), cardNamed(input.machineId, input.cardKey));
   }
 
   /** Connect login (`/connect/{program_id}`): unsigned, with a fresh nonce per attempt by default. */
-  connectLogin(input: ConnectLoginInput): Promise<Result<ConnectLoginData>> {
+  async connectLogin(input: ConnectLoginInput): Promise<Result<ConnectLoginData>> {
     const fixedNonce = typeof input.nonce === 'string';
-    return this.call<ConnectLoginData>('connect', {
+    const result = await this.call<ConnectLoginData>('connect', {
       method: 'POST',
       path: `/connect/${encodeURIComponent(this.options.programId)}`,
       idempotent: !fixedNonce,
@@ -262,6 +264,8 @@ export class Client {
         return { headers: this.headers(FORM), body: new URLSearchParams(fields).toString(), nonce: fields.nonce };
       },
     });
+    // Connect's success carries the device (`machine_code`, read back from a customized name) but not the card.
+    return bound(result, [{ field: 'machine_code', value: input.serial, what: 'device', required: true }]);
   }
 
   /**
@@ -290,7 +294,7 @@ export class Client {
     }
     const path = type === 'card' ? '/api/v1/cards/heartbeat' : '/api/v1/users/heartbeat';
     const body = JSON.stringify({ machine_id: session.machineId });
-    const result = await this.call<HeartbeatData>('standard', {
+    const sent = await this.call<HeartbeatData>('standard', {
       method: 'POST',
       path,
       idempotent: true,
@@ -300,6 +304,9 @@ export class Client {
         return { headers: { ...this.headers(JSON_TYPE), Authorization: `Bearer ${session.token}`, 'X-Svc-Nonce': nonce }, body, nonce };
       },
     });
+    // The token travels in a header, outside the signed digest: the answer must name this session's card or user.
+    const owner = type === 'card' ? { field: 'card_id', value: session.cardId } : { field: 'user_id', value: session.userId };
+    const result = owner.value === undefined ? sent : bound(sent, [{ field: owner.field, value: owner.value, what: type === 'card' ? 'card' : 'user', required: true }]);
     if (this.current === session) {
       if (result.success && typeof result.data?.session_expires_at === 'string') session.expiresAt = result.data.session_expires_at;
       if (!result.success && SESSION_ENDED_CODES.includes(result.code)) {
@@ -311,13 +318,19 @@ export class Client {
     return result;
   }
 
-  private hold(type: Session['type'], machineId: string, data: { session_token: string; session_expires_at: string; heartbeat_interval_seconds?: number }): void {
+  private hold(
+    type: Session['type'],
+    machineId: string,
+    data: { session_token: string; session_expires_at: string; heartbeat_interval_seconds?: number },
+    owner: Pick<Session, 'cardId' | 'userId'>,
+  ): void {
     this.current = {
       type,
       token: data.session_token,
       machineId,
       expiresAt: data.session_expires_at,
       ...(typeof data.heartbeat_interval_seconds === 'number' ? { heartbeatIntervalSeconds: data.heartbeat_interval_seconds } : {}),
+      ...owner,
     };
   }
 
@@ -342,7 +355,7 @@ export class Client {
     if (!legacySecret) throw new TypeError('The legacy helpers need options.legacySecret');
     const { programId, legacyTransport: transport } = this.options;
     const call = legacyCardCall(action, { programId, cardKey: input.cardKey, machineId: input.machineId, legacySecret, transport });
-    return this.call<T>('legacy', call).then((result) => openLegacyResult(result, transport));
+    return this.call<T>('legacy', call).then((result) => bound(openLegacyResult(result, transport), cardNamed(input.machineId, input.cardKey)));
   }
 
   private async call<T>(family: Family, call: Call, successCode?: StandardSuccessCode): Promise<Result<T>> {
@@ -351,7 +364,7 @@ export class Client {
     const keys = this.options.responseKeys;
     if (keys) {
       const answer = { status: sent.answer.status, headers: sent.answer.headers, body: sent.answer.bytes ?? Buffer.from(sent.answer.text, 'utf8') };
-      const distrust = answerDistrust(answer, { method: call.method, path: call.path, nonce: sent.nonce }, keys, this.options.responseMaxSkewSeconds);
+      const distrust = answerDistrust(answer, { method: call.method, path: call.path, nonce: sent.nonce, digested: sent.digested }, keys, this.options.responseMaxSkewSeconds);
       if (distrust) return { success: false, code: ClientErrorCode.UNTRUSTED_RESPONSE, message: `Untrusted answer: ${distrust}`, httpStatus: sent.answer.status };
     }
     return judge<T>(family, sent.answer, this.options.connectFieldNames, successCode);
@@ -365,6 +378,41 @@ export class Client {
 /** A signed request's headers and body, with the nonce it carries (the signed answer echoes it). */
 function signed(base: Record<string, string>, signature: Record<string, string>, body: string): { headers: Record<string, string>; body: string; nonce: string } {
   return { headers: { ...base, ...signature }, body, nonce: signature['X-Svc-Nonce'] };
+}
+
+/** A field of a success's `data` that must hold what this client sent; `required`: absent is a mismatch too. */
+interface Named {
+  field: string;
+  value: string | number;
+  what: string;
+  required: boolean;
+}
+
+/** A card answer names the device sent (`machine_code`) and, where it carries it, the card (`code`). */
+function cardNamed(machineId: string, cardKey: string): Named[] {
+  return [
+    { field: 'machine_code', value: machineId, what: 'device', required: true },
+    { field: 'code', value: cardKey, what: 'card', required: false },
+  ];
+}
+
+/**
+ * decisions §17: a success that names another device, card or session owner than this client's
+ * is not the answer to what it sent (a relay swapped them): UNTRUSTED_RESPONSE, never a success.
+ * The message names what differs, never the values.
+ */
+function bound<T>(result: Result<T>, named: Named[]): Result<T> {
+  if (!result.success) return result;
+  const data = (result.data ?? {}) as Record<string, unknown>;
+  const other = named.find(({ field, value, required }) => (data[field] === undefined ? required : data[field] !== value));
+  if (!other) return result;
+  return {
+    success: false,
+    code: ClientErrorCode.UNTRUSTED_RESPONSE,
+    message: `Untrusted answer: it is for another ${other.what} than the one sent`,
+    ...(result.requestId ? { requestId: result.requestId } : {}),
+    ...(result.httpStatus !== undefined ? { httpStatus: result.httpStatus } : {}),
+  };
 }
 
 /** The standard family's card logins carry `token` and `statecode` at the top level: offer them in `data` too. */

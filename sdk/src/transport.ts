@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ClientErrorCode } from './error-codes';
 import { RawAnswer, Result } from './result';
+import { requestDigestInput } from './trust';
 
 export type FetchLike = (url: string, init: {
   method: string;
@@ -29,7 +30,8 @@ export interface Call {
   idempotent: boolean;
 }
 
-export type Sent = { ok: true; answer: RawAnswer; nonce: string } | { ok: false; failure: Result<never> };
+/** `digested`: what the signed answer's REQUEST_DIGEST must hash, from the bytes this attempt sent. */
+export type Sent = { ok: true; answer: RawAnswer; nonce: string; digested: Buffer } | { ok: false; failure: Result<never> };
 
 /** Gateway answers that mean the service was not reached; retried like a network failure. */
 const GATEWAY_STATUSES = new Set([502, 503, 504]);
@@ -57,7 +59,7 @@ export async function send(options: TransportOptions, call: Call): Promise<Sent>
       // The bytes as received: a signed answer is verified over them, not over a re-encoding.
       const bytes = response.arrayBuffer ? Buffer.from(await response.arrayBuffer()) : Buffer.from(await response.text(), 'utf8');
       const answer: RawAnswer = { status: response.status, headers: response.headers, text: bytes.toString('utf8'), bytes };
-      if (!isGatewayFailure(answer)) return { ok: true, answer, nonce: nonce ?? '' };
+      if (!isGatewayFailure(answer)) return { ok: true, answer, nonce: nonce ?? '', digested: requestDigestInput(call.method, call.path, body) };
       lastError = `HTTP ${answer.status} from a gateway`;
     } catch (error) {
       lastError = describe(error);

@@ -88,6 +88,10 @@ export interface Session {
   expiresAt: string;
   /** The program's heartbeat interval, when the service sent it. */
   heartbeatIntervalSeconds?: number;
+  /** The card of a card session (its login's `id`): a heartbeat answer must name it (`card_id`). */
+  cardId?: number;
+  /** The user of a user session (its login's `profile.user_id`): a heartbeat answer must name it (`user_id`). */
+  userId?: number;
 }
 
 /** `/api/v1/cards/checkout` success data (decisions §15). */

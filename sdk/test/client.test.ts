@@ -31,7 +31,7 @@ describe('SDK card login and heartbeat', () => {
     assert.deepEqual(JSON.parse(sent.body), { app: '48213907', card_key: 'CK', machine_id: 'PC-1' });
     assert.equal(sent.headers['Content-Type'], 'application/json');
     verifiesHmac(sent, '/api/v1/cards/login');
-    assert.deepEqual(client.session, { type: 'card', token: 'sess-1', machineId: 'PC-1', expiresAt: '2026-11-22 16:00:00', heartbeatIntervalSeconds: 30 });
+    assert.deepEqual(client.session, { type: 'card', token: 'sess-1', machineId: 'PC-1', expiresAt: '2026-11-22 16:00:00', heartbeatIntervalSeconds: 30, cardId: 7 });
 
     const beat = await client.cardHeartbeat();
     assert.equal(beat.success, true);
@@ -225,7 +225,7 @@ describe('other families', () => {
   });
 
   it('Connect sends user_key, serial and a fresh nonce per attempt; a nonce of the caller is never retried', async () => {
-    const service = fakeService(connectionRefused(), { json: { status: true, code: 1, reason: 'ok', data: { token: 't' }, request_id: 'r' } });
+    const service = fakeService(connectionRefused(), { json: { status: true, code: 1, reason: 'ok', data: { token: 't', machine_code: 'PC-1' }, request_id: 'r' } });
     const client = new Client(options(service.fetch));
     const r = await client.connectLogin({ cardKey: 'CK', serial: 'PC-1' });
     assert.equal(r.success, true);
@@ -239,13 +239,13 @@ describe('other families', () => {
     assert.equal(fixed.seen.length, 1);
     assert.equal(new URLSearchParams(fixed.seen[0].body).get('nonce'), 'mine');
 
-    const none = fakeService({ json: { status: true, code: 1, reason: 'ok', data: {} } });
-    await new Client(options(none.fetch)).connectLogin({ cardKey: 'CK', serial: 'PC-1', nonce: false });
+    const none = fakeService({ json: { status: true, code: 1, reason: 'ok', data: { machine_code: 'PC-1' } } });
+    assert.equal((await new Client(options(none.fetch)).connectLogin({ cardKey: 'CK', serial: 'PC-1', nonce: false })).success, true);
     assert.equal(new URLSearchParams(none.seen[0].body).has('nonce'), false);
   });
 
   it('legacy helpers send MD5-signed forms and apply the code 1 rule', async () => {
-    const service = fakeService({ json: { code: 1, msg: 'ok', data: { token: 't' }, request_id: 'r' } }, { json: { code: 20005, msg: 'refused', request_id: 'r' } });
+    const service = fakeService({ json: { code: 1, msg: 'ok', data: { token: 't', code: 'CK', machine_code: 'PC-1' }, request_id: 'r' } }, { json: { code: 20005, msg: 'refused', request_id: 'r' } });
     const client = new Client(options(service.fetch));
     assert.equal((await client.legacy.cardLogin({ cardKey: 'CK', machineId: 'PC-1' })).success, true);
     const unbind = await client.legacy.unbind({ cardKey: 'CK', machineId: 'PC-1' });

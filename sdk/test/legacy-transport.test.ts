@@ -51,7 +51,7 @@ describe('legacy helpers of an encrypted program', () => {
 
   for (const [mode] of MODES) {
     it(`${mode}: sends app in clear and the signed fields sealed to /api/app, and opens the answer's data`, async () => {
-      const cardData = { id: 7, code: 'CK-1', expires_at: '2026-12-22 08:00:00', note: '欢迎' };
+      const cardData = { id: 7, code: 'CK-1', machine_code: 'PC-1', expires_at: '2026-12-22 08:00:00', note: '欢迎' };
       const service = fakeService({ json: { code: 1, msg: 'ok', data: sealText({ mode, key }, JSON.stringify(cardData)), request_id: 'r1' } });
       const result = await new Client(options(mode, service.fetch)).legacy.cardLogin({ cardKey: 'CK-1', machineId: 'PC-1' });
       assert.equal(result.success, true);

@@ -123,7 +123,7 @@ describe('self-service unbind (decisions §14)', () => {
 
   it('leaves the generic standard rule of the other routes as it was', async () => {
     // The SDK login keeps "success, or where it is absent code 0 or 1": the unbind rule is its own route's.
-    const service = fakeService({ json: { code: 1, msg: 'ok', data: { session_token: 's', session_expires_at: 'x' } } });
+    const service = fakeService({ json: { code: 1, msg: 'ok', data: { machine_code: 'PC-1', session_token: 's', session_expires_at: 'x' } } });
     assert.equal((await new Client(options(service.fetch)).cardLogin({ cardKey: 'CK', machineId: 'PC-1' })).success, true);
   });
 });
