@@ -31,8 +31,12 @@ from .signing import (
 from .trust import (
     RESPONSE_KEY_HEADER,
     RESPONSE_SIGNATURE_HEADER,
+    RESPONSE_SIGNATURE_VERSION,
     RESPONSE_TIMESTAMP_HEADER,
+    RESPONSE_VERSION_HEADER,
     answer_distrust,
+    request_digest,
+    request_digest_input,
     response_signing_input,
 )
 from .types import Session
@@ -71,7 +75,11 @@ __all__ = [
     "RESPONSE_KEY_HEADER",
     "RESPONSE_SIGNATURE_HEADER",
     "RESPONSE_TIMESTAMP_HEADER",
+    "RESPONSE_SIGNATURE_VERSION",
+    "RESPONSE_VERSION_HEADER",
     "answer_distrust",
+    "request_digest",
+    "request_digest_input",
     "response_signing_input",
     "Session",
 ]

@@ -24,7 +24,7 @@ from .licence import LicenceCheck, verify_licence
 from .result import Result, judge
 from .signing import NONCE_HEADER, new_nonce, signature_headers
 from .transport import Call, Request, Sent, TransportOptions, send
-from .trust import answer_distrust, public_key_bytes
+from .trust import Named, answer_distrust, bound, card_named, public_key_bytes
 from .types import (
     SESSION_TYPES,
     CardInfoData,
@@ -139,11 +139,13 @@ class Client:
 
     def card_login(self, card_key: str, machine_id: str) -> Result[SdkCardLoginData]:
         """SDK card login (``/api/v1/cards/login``): on success the client holds a card session."""
-        result = _top_level_into_data(
-            self._signed_json("/api/v1/cards/login", {"card_key": card_key, "machine_id": machine_id}, idempotent=True)
+        result = bound(
+            _top_level_into_data(self._signed_json("/api/v1/cards/login", {"card_key": card_key, "machine_id": machine_id}, idempotent=True)),
+            card_named(machine_id, card_key),
         )
         if result.success and result.data is not None:
-            self._hold("card", machine_id, result.data)
+            card_id = result.data.get("id")
+            self._hold("card", machine_id, result.data, card_id=card_id if _is_int(card_id) else None)
         return result
 
     def card_heartbeat(self) -> Result[HeartbeatData]:
@@ -179,9 +181,10 @@ class Client:
         sessions (a session this client holds on it then ends at its next heartbeat). Never
         retried: each unbind may deduct time.
         """
-        return self._signed_json(
+        result = self._signed_json(
             "/api/v1/cards/unbind", {"card_key": card_key, "machine_id": machine_id}, idempotent=False, success_code=1
         )
+        return bound(result, card_named(machine_id, card_key))
 
     def check_licence(self, licence: str, card_key: str, machine_id: str, now: Optional[float] = None) -> LicenceCheck:
         """Checks a kept offline licence for this program and device without a network.
@@ -201,8 +204,10 @@ class Client:
         """SDK program-user login: on success the client holds a user session on the bound machine."""
         result = self._signed_json("/api/v1/users/login", _user_fields(username, password, machine_id), idempotent=True)
         if result.success and result.data is not None:
-            bound = result.data.get("machine_id")
-            self._hold("app_user", bound if isinstance(bound, str) and bound else machine_id, result.data)
+            machine = result.data.get("machine_id")
+            profile = result.data.get("profile")
+            user_id = profile.get("user_id") if isinstance(profile, dict) else None
+            self._hold("app_user", machine if isinstance(machine, str) and machine else machine_id, result.data, user_id=user_id if _is_int(user_id) else None)
         return result
 
     def user_heartbeat(self) -> Result[HeartbeatData]:
@@ -219,7 +224,8 @@ class Client:
         """HTTP V3 card login (signed form): a compatible token, no session."""
         path = "/api/legacy/v3/cards/login"
         body = urllib.parse.urlencode({"app": self.program_id, "kami": card_key, "imei": machine_id})
-        return _top_level_into_data(self._call("standard", Call("POST", path, lambda: self._signed(path, _FORM, body), idempotent=True)))
+        result = self._call("standard", Call("POST", path, lambda: self._signed(path, _FORM, body), idempotent=True))
+        return bound(_top_level_into_data(result), card_named(machine_id, card_key))
 
     def connect_login(self, card_key: str, serial: str, nonce: Union[str, bool, None] = None) -> Result[ConnectLoginData]:
         """Connect login (``/connect/{program_id}``): unsigned, replay-protected by a nonce.
@@ -236,7 +242,8 @@ class Client:
             return Request(headers=_headers(_FORM), body=urllib.parse.urlencode(fields).encode("utf-8"), nonce=fields.get("nonce", ""))
 
         path = "/connect/" + urllib.parse.quote(self.program_id, safe="")
-        return self._call("connect", Call("POST", path, build, idempotent=fixed is None))
+        # Connect's success carries the device (``machine_code``, read back from a customized name) but not the card.
+        return bound(self._call("connect", Call("POST", path, build, idempotent=fixed is None)), (Named("machine_code", serial, "device", True),))
 
     # ----- the heartbeat loop ------------------------------------------------------------------------
 
@@ -291,6 +298,10 @@ class Client:
             return Request(headers=headers, body=body, nonce=nonce)
 
         result = self._call("standard", Call("POST", path, build, idempotent=True))
+        # The token travels in a header, outside the signed digest: the answer must name this session's card or user.
+        owner = Named("card_id", session.card_id, "card", True) if kind == "card" else Named("user_id", session.user_id, "user", True)
+        if owner.value is not None:
+            result = bound(result, (owner,))
         ended_loop = None
         with self._lock:
             if self._current is session:
@@ -304,14 +315,16 @@ class Client:
             ended_loop.end(result)  # also when a direct call, not the loop, met the end
         return result
 
-    def _hold(self, kind: str, machine_id: str, data: Mapping[str, Any]) -> None:
+    def _hold(self, kind: str, machine_id: str, data: Mapping[str, Any], card_id: Optional[int] = None, user_id: Optional[int] = None) -> None:
         interval = data.get("heartbeat_interval_seconds")
         session = Session(
             type=kind,
             token=str(data.get("session_token", "")),
             machine_id=machine_id,
             expires_at=str(data.get("session_expires_at", "")),
-            heartbeat_interval_seconds=interval if isinstance(interval, int) and not isinstance(interval, bool) else None,
+            heartbeat_interval_seconds=interval if _is_int(interval) else None,
+            card_id=card_id,
+            user_id=user_id,
         )
         with self._lock:
             self._current = session
@@ -339,7 +352,7 @@ class Client:
             return sent
         if self._response_keys is not None:
             distrust = answer_distrust(
-                sent.answer, call.method, call.path, sent.nonce, self._response_keys, self._response_max_skew_seconds
+                sent.answer, call.method, call.path, sent.nonce, sent.sent, self._response_keys, self._response_max_skew_seconds
             )
             if distrust:
                 return Result(
@@ -357,6 +370,10 @@ def _top_level_into_data(result: Result[Any]) -> Result[Any]:
         return result
     extra = {name: result.body[name] for name in ("token", "statecode") if name in result.body}
     return dataclasses.replace(result, data={**result.data, **extra})
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _headers(content_type: str) -> Dict[str, str]:

@@ -13,6 +13,7 @@ from .legacy_transport import LegacyTransport, open_text, seal_legacy_request
 from .result import Result
 from .signing import md5_signed_fields, new_nonce
 from .transport import Call, Request
+from .trust import bound, card_named
 from .types import LegacyLoginData, LegacyUnbindData
 
 if TYPE_CHECKING:
@@ -50,14 +51,15 @@ class LegacyRoutes:
         def build() -> Request:
             if transport is None:
                 signed = md5_signed_fields({**fields, "nonce": new_nonce()}, secret)
-                body = urllib.parse.urlencode(signed)
-            else:
-                signed = md5_signed_fields({"api": api, **fields, "nonce": new_nonce()}, secret)
-                body = urllib.parse.urlencode({"app": self._program_id, "data": seal_legacy_request(transport, signed)})
-            return Request(headers=dict(_HEADERS), body=body.encode("utf-8"), nonce=signed["nonce"])
+                return Request(headers=dict(_HEADERS), body=urllib.parse.urlencode(signed).encode("utf-8"), nonce=signed["nonce"])
+            signed = md5_signed_fields({"api": api, **fields, "nonce": new_nonce()}, secret)
+            body = urllib.parse.urlencode({"app": self._program_id, "data": seal_legacy_request(transport, signed)})
+            # The service signs its answer before it opens ``data``, so with no clear nonce: REQUEST_NONCE
+            # is empty. The fresh nonce inside the ciphertext still binds the answer, through REQUEST_DIGEST.
+            return Request(headers=dict(_HEADERS), body=body.encode("utf-8"), nonce="")
 
         result = self._client._call("legacy", Call("POST", "/api/app" if transport else path, build, idempotent=idempotent))
-        return _open_data(result, transport)
+        return bound(_open_data(result, transport), card_named(machine_id, card_key))
 
 
 def _open_data(result: Result[Any], transport: Optional[LegacyTransport]) -> Result[Any]:

@@ -20,6 +20,7 @@ from typing import Any, Callable, Dict, Optional, Union
 
 from .errors import ClientErrorCode
 from .result import RawAnswer, Result
+from .trust import request_digest_input
 
 USER_AGENT = "cardkey-client-python/0.1.0"
 
@@ -46,10 +47,12 @@ class Call:
 
 @dataclass(frozen=True)
 class Sent:
-    """An answer, with the nonce of the attempt that got it (the signed answer echoes it)."""
+    """An answer, with the nonce of the attempt that got it and what its REQUEST_DIGEST must hash
+    (``request_digest_input`` of the bytes that attempt sent): the signed answer covers both."""
 
     answer: RawAnswer
     nonce: str
+    sent: bytes = b""
 
 
 @dataclass(frozen=True)
@@ -87,7 +90,7 @@ def send(options: TransportOptions, call: Call) -> Union[Sent, Result[Any]]:
             last_error = _describe(error)
             continue
         if not _is_gateway_failure(answer):
-            return Sent(answer=answer, nonce=request.nonce)
+            return Sent(answer=answer, nonce=request.nonce, sent=request_digest_input(call.method, call.path, request.body))
         last_error = f"HTTP {answer.status} from a gateway"
     return Result(success=False, code=ClientErrorCode.NETWORK_ERROR, message=f"The service could not be reached: {last_error}")
 

@@ -186,6 +186,10 @@ class Session:
     expires_at: str
     #: The program's heartbeat interval, when the service sent it.
     heartbeat_interval_seconds: Optional[int] = None
+    #: The card of a card session (its login's ``id``): a heartbeat answer must name it (``card_id``).
+    card_id: Optional[int] = None
+    #: The user of a user session (its login's ``profile.user_id``): a heartbeat answer must name it (``user_id``).
+    user_id: Optional[int] = None
 
     def to_dict(self) -> Dict[str, Any]:
         return asdict(self)
@@ -198,4 +202,6 @@ class Session:
             machine_id=saved["machine_id"],
             expires_at=saved.get("expires_at", ""),
             heartbeat_interval_seconds=saved.get("heartbeat_interval_seconds"),
+            card_id=saved.get("card_id"),
+            user_id=saved.get("user_id"),
         )

@@ -43,7 +43,7 @@ class CardSessionTest(ServiceTestCase):
         self.assertEqual(sent.json(), {"app": "48213907", "card_key": "CK", "machine_id": "PC-1"})
         self.assertEqual(sent.headers["content-type"], "application/json")
         self.assert_hmac(sent, "/api/v1/cards/login")
-        self.assertEqual(client.session, Session("card", "sess-1", "PC-1", "2026-11-22 16:00:00", 30))
+        self.assertEqual(client.session, Session("card", "sess-1", "PC-1", "2026-11-22 16:00:00", 30, card_id=7))
 
         beat = client.card_heartbeat()
         self.assertTrue(beat.success)
@@ -113,7 +113,7 @@ class UsersAndVersionTest(ServiceTestCase):
         client = client_for(service)
         self.assertEqual(client.user_register("alice", "secret-1", "PC-1").data["user_id"], 3)
         self.assertTrue(client.user_login("alice", "secret-1", "PC-1").success)
-        self.assertEqual(client.session, Session("app_user", "user-sess", "BOUND-PC", "x", 20))
+        self.assertEqual(client.session, Session("app_user", "user-sess", "BOUND-PC", "x", 20, user_id=3))
         self.assertTrue(client.user_heartbeat().success)
         self.assertEqual([r.path for r in service.seen], ["/api/v1/users/register", "/api/v1/users/login", "/api/v1/users/heartbeat"])
         for request in service.seen[:2]:
@@ -198,10 +198,10 @@ class OtherFamiliesTest(ServiceTestCase):
         self.assert_hmac(sent, "/api/legacy/v3/cards/login")
 
     def test_connect_sends_a_fresh_nonce_per_attempt_and_never_retries_the_callers_nonce(self) -> None:
-        ok = Reply(json={"status": True, "code": 1, "reason": "ok", "data": {"token": "t"}, "request_id": "r"})
+        ok = Reply(json={"status": True, "code": 1, "reason": "ok", "data": {"token": "t", "machine_code": "PC-1"}, "request_id": "r"})
         service = self.service(Drop(), ok)
         result = client_for(service).connect_login("CK", "PC-1")
-        self.assertEqual((result.success, result.code, result.data), (True, 1, {"token": "t"}))
+        self.assertEqual((result.success, result.code, result.data), (True, 1, {"token": "t", "machine_code": "PC-1"}))
         self.assertEqual(service.seen[0].path, "/connect/48213907")
         first, second = (r.form() for r in service.seen)
         self.assertEqual((first["user_key"], first["serial"]), ("CK", "PC-1"))
@@ -212,7 +212,7 @@ class OtherFamiliesTest(ServiceTestCase):
         self.assertEqual([r.form()["nonce"] for r in fixed.seen], ["mine"])
 
         none = self.service(ok)
-        client_for(none).connect_login("CK", "PC-1", nonce=False)
+        self.assertTrue(client_for(none).connect_login("CK", "PC-1", nonce=False).success)
         self.assertNotIn("nonce", none.seen[0].form())
 
     def test_connect_failure_is_positive_and_never_a_success(self) -> None:
@@ -221,12 +221,13 @@ class OtherFamiliesTest(ServiceTestCase):
         self.assertEqual((result.success, result.code, result.message, result.request_id), (False, ErrorCode.CARD_EXPIRED, "The card key has expired", "req-c"))
 
     def test_connect_reads_customized_field_names(self) -> None:
-        service = self.service(Reply(json={"ok": True, "code": 1, "text": "hi", "payload": {"licence": "abc"}, "request_id": "r"}))
-        result = client_for(service, connect_field_names={"status": "ok", "reason": "text", "data": "payload", "token": "licence"}).connect_login("CK", "PC-1")
-        self.assertEqual((result.success, result.message, result.data), (True, "hi", {"token": "abc"}))
+        service = self.service(Reply(json={"ok": True, "code": 1, "text": "hi", "payload": {"licence": "abc", "serial": "PC-1"}, "request_id": "r"}))
+        names = {"status": "ok", "reason": "text", "data": "payload", "token": "licence", "machine_code": "serial"}
+        result = client_for(service, connect_field_names=names).connect_login("CK", "PC-1")
+        self.assertEqual((result.success, result.message, result.data), (True, "hi", {"token": "abc", "machine_code": "PC-1"}))
 
     def test_legacy_helpers_send_md5_signed_forms_and_apply_the_code_1_rule(self) -> None:
-        service = self.service(Reply(json={"code": 1, "msg": "ok", "data": {"token": "t"}, "request_id": "r"}), Reply(json={"code": 20005, "msg": "refused", "request_id": "r"}))
+        service = self.service(Reply(json={"code": 1, "msg": "ok", "data": {"token": "t", "code": "CK", "machine_code": "PC-1"}, "request_id": "r"}), Reply(json={"code": 20005, "msg": "refused", "request_id": "r"}))
         client = client_for(service)
         self.assertTrue(client.legacy.card_login("CK", "PC-1").success)
         unbind = client.legacy.unbind("CK", "PC-1")
@@ -242,9 +243,10 @@ class OtherFamiliesTest(ServiceTestCase):
             client_for(service, legacy_secret=None).legacy.card_login("CK", "m")
 
     def test_legacy_unbind_success_is_code_1(self) -> None:
-        service = self.service(Reply(json={"code": 1, "msg": "Unbound", "data": {"unbind_count": 1}, "request_id": "r"}))
+        data = {"code": "CK", "machine_code": "PC-1", "unbind_count": 1}
+        service = self.service(Reply(json={"code": 1, "msg": "Unbound", "data": data, "request_id": "r"}))
         result = client_for(service).legacy.unbind("CK", "PC-1")
-        self.assertEqual((result.success, result.code, result.data), (True, 1, {"unbind_count": 1}))
+        self.assertEqual((result.success, result.code, result.data), (True, 1, data))
 
     def test_refuses_options_it_cannot_work_with(self) -> None:
         settings = dict(base_url="http://licence.test", program_id="48213907", api_secret="k")

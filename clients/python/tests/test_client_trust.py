@@ -7,7 +7,7 @@ import json
 import time
 import unittest
 
-from cardkey_client import Client, ClientErrorCode, ErrorCode, response_signing_input
+from cardkey_client import Client, ClientErrorCode, ErrorCode, LegacyTransport, response_signing_input, seal_text
 from ed25519_signer import sign
 from support import Reply, SeenRequest, closed_port, load_vectors
 from test_client import CARD_SESSION, ServiceTestCase, client_for
@@ -17,26 +17,33 @@ KEYS = {ED25519["kid"]: ED25519["public_key"]}
 SEED = bytes.fromhex(ED25519["seed"])
 
 
-def signed(body: dict, path: str, nonce: str, status: int = 200, timestamp: int = 0) -> Reply:
-    """An answer signed as the service signs it, over the given request path and nonce."""
+def signed(body: dict, path: str, nonce: str, sent: bytes, status: int = 200, timestamp: int = 0, v1: bool = False) -> Reply:
+    """An answer signed as the service signs it (v2), over the given request path, nonce and bytes sent;
+    ``v1``: in the retired v1 string, without the request's digest and version header."""
     text = json.dumps(body, ensure_ascii=False)
     stamp = str(timestamp or int(time.time()))
-    signature = sign(SEED, response_signing_input("POST", path, nonce, stamp, status, text.encode("utf-8")))
+    if v1:
+        signed_bytes = f"svc-response-v1\nPOST\n{path}\n{nonce}\n{stamp}\n{status}\n".encode("utf-8") + text.encode("utf-8")
+    else:
+        signed_bytes = response_signing_input("POST", path, nonce, sent, stamp, status, text.encode("utf-8"))
     headers = {
         "X-Svc-Response-Timestamp": stamp,
         "X-Svc-Response-Key": ED25519["kid"],
-        "X-Svc-Response-Signature": base64.urlsafe_b64encode(signature).decode("ascii").rstrip("="),
+        "X-Svc-Response-Signature": base64.urlsafe_b64encode(sign(SEED, signed_bytes)).decode("ascii").rstrip("="),
         "Content-Type": "application/json",
     }
+    if not v1:
+        headers["X-Svc-Response-Version"] = "2"
     return Reply(status=status, text=text, headers=headers)
 
 
-def signed_for_request(body: dict, status: int = 200):
-    """Signs over whatever nonce the request carried: the header (V3, SDK) or the form field (Connect, legacy)."""
+def signed_for_request(body: dict, status: int = 200, v1: bool = False):
+    """Signs over what the request carried: the nonce of the header (V3, SDK) or the form field
+    (Connect, legacy), and the body bytes."""
 
     def reply(request: SeenRequest) -> Reply:
         nonce = request.headers.get("x-svc-nonce") or request.form().get("nonce", "")
-        return signed(body, request.path, nonce, status)
+        return signed(body, request.path, nonce, request.body, status, v1=v1)
 
     return reply
 
@@ -54,14 +61,52 @@ class PinnedKeysTest(ServiceTestCase):
 
     def test_an_empty_set_of_pinned_keys_trusts_nothing(self) -> None:
         service = self.service(signed_for_request(STANDARD_SUCCESS))
-        self.assertEqual(client_for(service, response_keys={}).card_login("CK", "PC").code, ClientErrorCode.UNTRUSTED_RESPONSE)
+        self.assertEqual(client_for(service, response_keys={}).card_login("CK", "PC-1").code, ClientErrorCode.UNTRUSTED_RESPONSE)
 
     def test_an_answer_signed_for_another_request_is_untrusted(self) -> None:
         # A signature made for another nonce: an old answer replayed by a proxy.
-        client = client_for(self.service(signed(STANDARD_SUCCESS, "/api/v1/cards/login", "old-nonce")), response_keys=KEYS)
-        self.assertEqual(client.card_login("CK", "PC").code, ClientErrorCode.UNTRUSTED_RESPONSE)
-        stale = signed(STANDARD_SUCCESS, "/api/v1/cards/login", "n", timestamp=int(time.time()) - 3600)
-        self.assertEqual(client_for(self.service(stale), response_keys=KEYS).card_login("CK", "PC").code, ClientErrorCode.UNTRUSTED_RESPONSE)
+        def old(request: SeenRequest) -> Reply:
+            return signed(STANDARD_SUCCESS, "/api/v1/cards/login", "old-nonce", request.body)
+
+        def stale(request: SeenRequest) -> Reply:
+            return signed(STANDARD_SUCCESS, "/api/v1/cards/login", request.headers["x-svc-nonce"], request.body, timestamp=int(time.time()) - 3600)
+
+        self.assertEqual(client_for(self.service(old), response_keys=KEYS).card_login("CK", "PC-1").code, ClientErrorCode.UNTRUSTED_RESPONSE)
+        self.assertEqual(client_for(self.service(stale), response_keys=KEYS).card_login("CK", "PC-1").code, ClientErrorCode.UNTRUSTED_RESPONSE)
+
+    def test_a_genuine_v1_signature_over_this_request_is_untrusted(self) -> None:
+        result = client_for(self.service(signed_for_request(STANDARD_SUCCESS, v1=True)), response_keys=KEYS).card_login("CK", "PC-1")
+        self.assertEqual((result.success, result.code), (False, ClientErrorCode.UNTRUSTED_RESPONSE))
+        self.assertIn("version 2", result.message)
+
+    def test_a_signed_success_for_another_device_or_card_is_untrusted_and_so_is_a_heartbeat_for_another_card(self) -> None:
+        for data, what in [({"code": "OTHER-CARD"}, "card"), ({"machine_code": "OTHER-PC"}, "device"), ({"machine_code": None}, "device")]:
+            with self.subTest(what=what, data=data):
+                body = {**STANDARD_SUCCESS, "data": {**CARD_SESSION, **data}}
+                client = client_for(self.service(signed_for_request(body)), response_keys=KEYS)
+                result = client.card_login("CK", "PC-1")
+                self.assertEqual((result.success, result.code, result.message), (False, ClientErrorCode.UNTRUSTED_RESPONSE, f"Untrusted answer: it is for another {what} than the one sent"))
+                self.assertIsNone(client.session)
+
+        def beat(card_id: int, expires: str):
+            return signed_for_request({"code": 0, "success": True, "msg": "ok", "data": {"card_id": card_id, "session_expires_at": expires, "server_time": 1}})
+
+        client = client_for(self.service(signed_for_request(STANDARD_SUCCESS), beat(7, "y"), beat(8, "z")), response_keys=KEYS)
+        self.assertTrue(client.card_login("CK", "PC-1").success)
+        self.assertTrue(client.card_heartbeat().success)
+        swapped = client.card_heartbeat()
+        self.assertEqual((swapped.success, swapped.code), (False, ClientErrorCode.UNTRUSTED_RESPONSE))
+        self.assertEqual(client.session.expires_at, "y", "an untrusted heartbeat renews nothing")
+
+    def test_an_encrypted_legacy_answer_is_verified_with_an_empty_nonce_over_the_ciphertext_form_sent(self) -> None:
+        transport = LegacyTransport("rc4", "transport-key")
+
+        def reply(request: SeenRequest) -> Reply:
+            data = seal_text(transport, json.dumps({"id": 7, "code": "CK", "machine_code": "PC-1"}))
+            return signed({"code": 1, "msg": "ok", "data": data}, "/api/app", "", request.body)
+
+        result = client_for(self.service(reply), response_keys=KEYS, legacy_transport=transport).legacy.card_login("CK", "PC-1")
+        self.assertEqual((result.success, result.data["machine_code"]), (True, "PC-1"))
 
     def test_every_family_is_believed_when_signed_over_this_request(self) -> None:
         heartbeat = {"code": 0, "success": True, "msg": "ok", "data": {"card_id": 7, "session_expires_at": "z", "server_time": 1}}
@@ -69,16 +114,16 @@ class PinnedKeysTest(ServiceTestCase):
             signed_for_request(STANDARD_SUCCESS),
             signed_for_request(heartbeat),
             signed_for_request(STANDARD_SUCCESS),
-            signed_for_request({"status": True, "code": 1, "reason": "ok", "data": {"token": "c"}}),
-            signed_for_request({"code": 1, "msg": "ok", "data": {"token": "l"}}),
+            signed_for_request({"status": True, "code": 1, "reason": "ok", "data": {"token": "c", "machine_code": "PC-1"}}),
+            signed_for_request({"code": 1, "msg": "ok", "data": {"token": "l", "code": "CK", "machine_code": "PC-1"}}),
             signed_for_request({"code": 20004, "success": False, "msg": "device limit"}),
         )
         client = client_for(service, response_keys=KEYS)
-        self.assertTrue(client.card_login("CK", "PC").success)
+        self.assertTrue(client.card_login("CK", "PC-1").success)
         self.assertTrue(client.card_heartbeat().success)
-        self.assertTrue(client.v3_card_login("CK", "PC").success)
-        self.assertTrue(client.connect_login("CK", "PC").success)
-        self.assertTrue(client.legacy.card_login("CK", "PC").success)
+        self.assertTrue(client.v3_card_login("CK", "PC-1").success)
+        self.assertTrue(client.connect_login("CK", "PC-1").success)
+        self.assertTrue(client.legacy.card_login("CK", "PC-1").success)
         refused = client.card_login("CK", "PC-2")
         self.assertEqual((refused.success, refused.code), (False, ErrorCode.DEVICE_LIMIT_REACHED), "a signed refusal is a refusal")
 
@@ -98,7 +143,7 @@ class PinnedKeysTest(ServiceTestCase):
         routes = [
             ("/api/v1/cards/topup", {"code": 0, "success": True, "msg": "ok", "data": {"kind": "time", "status": "active", "expires_at": "x", "uses_left": None}}, lambda c: c.card_topup("CK", "TOP")),
             ("/api/v1/cards/info", {"code": 0, "success": True, "msg": "ok", "data": {"kind": "time", "status": "active", "devices": []}}, lambda c: c.card_info("CK")),
-            ("/api/v1/cards/unbind", {"code": 1, "success": True, "msg": "Unbound", "data": {"id": 1, "unbind_count": 1}}, lambda c: c.card_unbind("CK", "PC")),
+            ("/api/v1/cards/unbind", {"code": 1, "success": True, "msg": "Unbound", "data": {"id": 1, "code": "CK", "machine_code": "PC", "unbind_count": 1}}, lambda c: c.card_unbind("CK", "PC")),
         ]
         for path, body, run in routes:
             with self.subTest(path=path):
@@ -108,7 +153,7 @@ class PinnedKeysTest(ServiceTestCase):
 
                 def elsewhere(request: SeenRequest, body: dict = body) -> Reply:
                     # Signed for another route (the login) with this request's nonce: not this answer.
-                    return signed(body, "/api/v1/cards/login", request.headers["x-svc-nonce"])
+                    return signed(body, "/api/v1/cards/login", request.headers["x-svc-nonce"], request.body)
 
                 moved = run(client_for(self.service(elsewhere), response_keys=KEYS, retries=0))
                 self.assertEqual((moved.success, moved.code), (False, ClientErrorCode.UNTRUSTED_RESPONSE))

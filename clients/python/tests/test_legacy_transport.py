@@ -58,11 +58,11 @@ class EncryptedLegacyHelpersTest(ServiceTestCase):
     KEY = TRANSPORT["aes"][0]["key"]
 
     def test_login_sends_app_in_clear_and_the_signed_fields_sealed_and_opens_the_answer(self) -> None:
-        card = {"id": 7, "code": "CK-1", "note": "欢迎"}
+        card = {"id": 7, "code": "CK-1", "machine_code": "PC-1", "note": "欢迎"}
         for mode in MODES:
             with self.subTest(mode=mode):
                 transport = LegacyTransport(mode, self.KEY)
-                service = self.service(Reply(json={"code": 1, "msg": "ok", "data": seal_text(transport, '{"id":7,"code":"CK-1","note":"欢迎"}'), "request_id": "r1"}))
+                service = self.service(Reply(json={"code": 1, "msg": "ok", "data": seal_text(transport, '{"id":7,"code":"CK-1","machine_code":"PC-1","note":"欢迎"}'), "request_id": "r1"}))
                 result = client_for(service, legacy_transport=transport).legacy.card_login("CK-1", "PC-1")
                 self.assertEqual((result.success, result.data), (True, card))
                 sent = service.seen[0]

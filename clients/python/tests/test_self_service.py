@@ -124,7 +124,7 @@ class CardUnbindTest(SelfServiceTestCase):
 
     def test_leaves_the_generic_standard_rule_of_the_other_routes_as_it_was(self) -> None:
         # The SDK login keeps "success, or where it is absent code 0 or 1": the unbind rule is its own route's.
-        service = self.service(Reply(json={"code": 1, "msg": "ok", "data": {"session_token": "s", "session_expires_at": "x"}}))
+        service = self.service(Reply(json={"code": 1, "msg": "ok", "data": {"machine_code": "PC-1", "session_token": "s", "session_expires_at": "x"}}))
         self.assertTrue(client_for(service).card_login("CK", "PC-1").success)
 
 

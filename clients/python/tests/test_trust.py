@@ -6,7 +6,7 @@ import base64
 import json
 import unittest
 
-from cardkey_client import RawAnswer, answer_distrust, response_signing_input, verify_licence
+from cardkey_client import RawAnswer, answer_distrust, request_digest, request_digest_input, response_signing_input, verify_licence
 from cardkey_client.ed25519 import verify
 from ed25519_signer import public_key, sign
 from support import load_vectors
@@ -23,12 +23,14 @@ RFC8032 = [
 ]
 
 
-def signed_answer(vector, **changes) -> RawAnswer:
+def signed_answer(vector, version="2", **changes) -> RawAnswer:
     headers = {
         "x-svc-response-timestamp": vector["timestamp"],
         "x-svc-response-key": ED25519["kid"],
         "x-svc-response-signature": vector["signature"],
     }
+    if version:
+        headers["x-svc-response-version"] = version
     return RawAnswer(status=changes.get("status", vector["status"]), headers=changes.get("headers", headers), body=changes.get("body", vector["body"].encode("utf-8")))
 
 
@@ -62,30 +64,48 @@ class Ed25519Test(unittest.TestCase):
 
 
 class SignedAnswersTest(unittest.TestCase):
-    def test_every_fixed_response_vector(self) -> None:
+    def test_every_fixed_v2_response_vector(self) -> None:
         self.assertGreater(len(ED25519["responses"]), 0)
         for v in ED25519["responses"]:
             with self.subTest(v["name"]):
                 now = int(v["timestamp"])
-                request = (v["method"], v["path"], v["nonce"])
+                sent = v["request"].encode("utf-8")
+                self.assertEqual(request_digest(sent), v["request_digest"])
+                request = (v["method"], v["path"], v["nonce"], sent)
                 self.assertEqual(response_signing_input(*request, v["timestamp"], v["status"], v["body"].encode("utf-8")).decode("utf-8"), v["input"])
                 self.assertIsNone(answer_distrust(signed_answer(v), *request, KEYS, 300, now))
+                # What a relay does: the same nonce, another request to the service.
+                self.assertIn("does not verify", answer_distrust(signed_answer(v), v["method"], v["path"], v["nonce"], sent + b"x", KEYS, 300, now))
                 flipped = bytearray(v["body"].encode("utf-8"))
                 flipped[0] ^= 1
                 self.assertIn("does not verify", answer_distrust(signed_answer(v, body=bytes(flipped)), *request, KEYS, 300, now))
                 self.assertIn("does not verify", answer_distrust(signed_answer(v, status=v["status"] + 1), *request, KEYS, 300, now))
-                self.assertIn("does not verify", answer_distrust(signed_answer(v), v["method"], v["path"], v["nonce"] + "x", KEYS, 300, now))
-                self.assertIn("does not verify", answer_distrust(signed_answer(v), v["method"], v["path"] + "/x", v["nonce"], KEYS, 300, now))
+                self.assertIn("does not verify", answer_distrust(signed_answer(v), v["method"], v["path"], v["nonce"] + "x", sent, KEYS, 300, now))
+                self.assertIn("does not verify", answer_distrust(signed_answer(v), v["method"], v["path"] + "/x", v["nonce"], sent, KEYS, 300, now))
                 self.assertIn("time window", answer_distrust(signed_answer(v), *request, KEYS, 300, now + 301))
                 self.assertIn("unknown key", answer_distrust(signed_answer(v), *request, {}, 300, now))
                 self.assertIn("not signed", answer_distrust(signed_answer(v, headers={}), *request, KEYS, 300, now))
+                self.assertIn("not signed in version 2", answer_distrust(signed_answer(v, version=None), *request, KEYS, 300, now))
+
+    def test_a_genuine_v1_signature_is_refused_whatever_version_it_claims(self) -> None:
+        for v in ED25519["responses_v1"]:
+            for version, reason in [(None, "not signed in version 2"), ("1", "not signed in version 2"), ("2", "does not verify")]:
+                with self.subTest(v["name"], version=version):
+                    result = answer_distrust(signed_answer(v, version=version), v["method"], v["path"], v["nonce"], b"", KEYS, 300, int(v["timestamp"]))
+                    self.assertIn(reason, result)
+
+    def test_digests_the_body_sent_or_the_raw_query_string_of_a_request_without_one(self) -> None:
+        self.assertEqual(request_digest_input("POST", "/api/v1/cards/login", b'{"a":1}'), b'{"a":1}')
+        self.assertEqual(request_digest_input("GET", "/api/announcement?app=48213907&nonce=n"), b"app=48213907&nonce=n")
+        self.assertEqual(request_digest_input("GET", "/api/announcement?app=1", b"ignored"), b"app=1")
+        self.assertEqual(request_digest(request_digest_input("POST", "/api/x", b"")), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
 
     def test_a_garbled_signature_header_does_not_verify(self) -> None:
         v = ED25519["responses"][0]
         for garbled in ["***", "ab", v["signature"][:-4]]:
-            headers = {"x-svc-response-timestamp": v["timestamp"], "x-svc-response-key": ED25519["kid"], "x-svc-response-signature": garbled}
+            headers = {"x-svc-response-timestamp": v["timestamp"], "x-svc-response-key": ED25519["kid"], "x-svc-response-signature": garbled, "x-svc-response-version": "2"}
             with self.subTest(garbled):
-                result = answer_distrust(signed_answer(v, headers=headers), v["method"], v["path"], v["nonce"], KEYS, 300, int(v["timestamp"]))
+                result = answer_distrust(signed_answer(v, headers=headers), v["method"], v["path"], v["nonce"], v["request"].encode("utf-8"), KEYS, 300, int(v["timestamp"]))
                 self.assertIn("does not verify", result)
 
 
