@@ -3,12 +3,16 @@ import { join } from 'node:path';
 import { Client } from '../sdk/src';
 import { AdminClient } from './support/admin-client';
 import { openConnectInEveryMode } from './support/connect';
+import { Relay, startRelay } from './support/relay';
 import { startTestApp, TestApp, unique } from './support/test-app';
 
 const CLIENT_DIR = join(__dirname, '..', 'clients', 'python');
 const CHILD_TIMEOUT_MS = 90_000;
 /** The live tests in clients/python/tests_live; each needs the service, none may be skipped. */
-const LIVE_TESTS = 11;
+const LIVE_TESTS = 12;
+/** The card key the relay test types, which the relay swaps for the card it bought. */
+const TYPED_KEY = 'PY-MADE-UP-KEY-01';
+const RELAY_MACHINE = 'py-relay-pc';
 const hasPython = !spawnSync('python3', ['--version']).error;
 
 interface Outcome {
@@ -46,6 +50,8 @@ function python(args: string[], env: Record<string, string>): Promise<Outcome> {
 (hasPython ? describe : describe.skip)('official Python client against the service (e2e)', () => {
   let t: TestApp;
   let env: Record<string, string>;
+  let relay: Relay | undefined;
+  let programId: string;
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -55,7 +61,7 @@ function python(args: string[], env: Record<string, string>): Promise<Outcome> {
     const project = await author.createProject({ offline_grace_seconds: 3600, unbind_enabled: true });
     await openConnectInEveryMode(t, project.id);
 
-    const roles = ['SDK', 'LOOP', 'RESTORE', 'V3', 'CONNECT', 'LEGACY', 'PINNED'];
+    const roles = ['SDK', 'LOOP', 'RESTORE', 'V3', 'CONNECT', 'LEGACY', 'PINNED', 'RELAY_GENUINE', 'RELAY_BOUGHT'];
     const batch = await author.post(`/admin/v1/projects/${project.id}/cards`, { count: roles.length, duration_seconds: 86_400 }).expect(201);
     const codes = (batch.body.items as Array<{ code: string }>).map((card) => card.code);
     expect(codes).toHaveLength(roles.length);
@@ -76,6 +82,12 @@ function python(args: string[], env: Record<string, string>): Promise<Outcome> {
     }
 
     const keys = (await author.get(`/admin/v1/projects/${project.id}/signing-keys`).expect(200)).body.items as Array<{ kid: string; public_key: string }>;
+    // The relay's bought card, with a session on the device the relay test uses (issue 33).
+    const bought = codes[roles.indexOf('RELAY_BOUGHT')];
+    const boughtSession = await sdk.cardLogin({ cardKey: bought, machineId: RELAY_MACHINE });
+    expect(boughtSession.success).toBe(true);
+    relay = await startRelay(baseUrl, project, { typedKey: TYPED_KEY, validKey: bought, validSessionToken: boughtSession.data!.session_token });
+    programId = project.program_id;
     env = {
       BASE_URL: baseUrl,
       PROGRAM_ID: project.program_id,
@@ -87,10 +99,14 @@ function python(args: string[], env: Record<string, string>): Promise<Outcome> {
       USER_PASSWORD: 'py-pass-word-1',
       SEALED_PROGRAMS: JSON.stringify(sealed),
       RESPONSE_KEYS: JSON.stringify(Object.fromEntries(keys.map((k) => [k.kid, k.public_key]))),
+      RELAY_URL: relay.url,
+      RELAY_TYPED_KEY: TYPED_KEY,
+      RELAY_MACHINE,
       ...Object.fromEntries(roles.map((role, i) => [`CARD_${role}`, codes[i]])),
     };
   });
   afterAll(async () => {
+    await relay?.close();
     await t?.close();
   });
 
@@ -99,5 +115,13 @@ function python(args: string[], env: Record<string, string>): Promise<Outcome> {
     if (outcome.code !== 0) throw new Error(`python3 exited with ${outcome.code ?? outcome.signal}:\n${outcome.output}`);
     expect(outcome.output).toContain(`Ran ${LIVE_TESTS} tests`);
     expect(outcome.output).toMatch(/^OK$/m); // "OK (skipped=N)" would mean the environment did not arrive
+    // The relay fooled the service every time: each swapped request got a signed success, which the client refused.
+    expect(relay!.relayed.map((r) => [r.path, r.status, r.body.status ?? r.body.success ?? r.body.code])).toEqual([
+      [`/connect/${programId}`, 200, true],
+      ['/api/card_login', 200, 1],
+      ['/api/legacy/v3/cards/login', 200, true],
+      ['/api/v1/cards/login', 200, true],
+      ['/api/v1/cards/heartbeat', 200, true],
+    ]);
   }, CHILD_TIMEOUT_MS + 30_000);
 });

@@ -5,6 +5,7 @@ import { Client, ClientErrorCode, ClientOptions, ErrorCode, HeartbeatData, Resul
 import { AdminClient } from './support/admin-client';
 import { insertCard } from './support/cards';
 import { openConnectInEveryMode } from './support/connect';
+import { startRelay } from './support/relay';
 import { sessionRepo, TIMESTAMP } from './support/standard';
 import { startTestApp, TestApp, unique } from './support/test-app';
 import { hashToken } from '../src/core/crypto/tokens';
@@ -70,6 +71,7 @@ describe('official client against the service (e2e)', () => {
         machineId: 'sdk-pc-1',
         expiresAt: login.data!.session_expires_at,
         heartbeatIntervalSeconds: 60,
+        cardId: card.id,
       });
       const row = await sessionRepo(t).findOneByOrFail({ tokenHash: hashToken(login.data!.session_token) });
       expect({ type: row.type, cardId: row.cardId, machine: row.machineCode }).toEqual({ type: 'card', cardId: card.id, machine: 'sdk-pc-1' });
@@ -339,6 +341,55 @@ describe('official client against the service (e2e)', () => {
       const wrongKeys = clientFor(target, { responseKeys: Object.fromEntries(foreign.map((k) => [k.kid, k.public_key])) });
       const untrusted = await wrongKeys.cardLogin({ cardKey: card.code, machineId: 'pinned-pc' });
       expect([untrusted.success, untrusted.code]).toEqual([false, ClientErrorCode.UNTRUSTED_RESPONSE]);
+    });
+  });
+
+  describe('a relay that swaps the card key for a valid one of its own (issue 33, decisions §17)', () => {
+    it('is refused as untrusted on Connect, legacy MD5, V3 and SDK logins and on a heartbeat, although the service answered each with a signed success', async () => {
+      const target = await author.createProject();
+      await openConnectInEveryMode(t, target.id);
+      const published = (await author.get(`/admin/v1/projects/${target.id}/signing-keys`).expect(200)).body.items as Array<{ kid: string; public_key: string }>;
+      const responseKeys = Object.fromEntries(published.map((k) => [k.kid, k.public_key]));
+      const machineId = 'relay-pc';
+      // The relay's own card, bought once, with a session on the same device.
+      const bought = await insertCard(t, target.id);
+      const boughtSession = await clientFor(target).cardLogin({ cardKey: bought.code, machineId });
+      expect(boughtSession.success).toBe(true);
+      const relay = await startRelay(baseUrl, target, { typedKey: 'MADE-UP-KEY-0001', validKey: bought.code, validSessionToken: boughtSession.data!.session_token });
+      try {
+        const relayed = clientFor(target, { baseUrl: relay.url, responseKeys });
+        const typed = { cardKey: 'MADE-UP-KEY-0001', machineId };
+        const results = [
+          await relayed.connectLogin({ cardKey: typed.cardKey, serial: machineId }),
+          await relayed.legacy.cardLogin(typed),
+          await relayed.v3CardLogin(typed),
+          await relayed.cardLogin(typed),
+        ];
+        // A genuine card's session on this device, its heartbeat relayed with the bought card's token.
+        const genuine = await insertCard(t, target.id);
+        const direct = clientFor(target, { responseKeys });
+        expect((await direct.cardLogin({ cardKey: genuine.code, machineId })).success).toBe(true);
+        relayed.restoreSession(direct.session!);
+        results.push(await relayed.cardHeartbeat());
+
+        expect(results.map((r) => [r.success, r.code])).toEqual(Array(5).fill([false, ClientErrorCode.UNTRUSTED_RESPONSE]));
+        // The logins' signatures cover the request the service received; the heartbeat's token is outside it, its card is not.
+        expect(results.map((r) => r.message)).toEqual([
+          ...Array(4).fill('Untrusted answer: the answer signature does not verify'),
+          'Untrusted answer: it is for another card than the one sent',
+        ]);
+        expect(relayed.session).toEqual(direct.session); // an untrusted heartbeat neither renews nor ends it
+        // The service was fooled every time: each swapped request got a success, signed with the program's key.
+        expect(relay.relayed.map((r) => [r.path, r.status, r.body.status ?? r.body.success ?? r.body.code])).toEqual([
+          [`/connect/${target.program_id}`, 200, true],
+          ['/api/card_login', 200, 1],
+          ['/api/legacy/v3/cards/login', 200, true],
+          ['/api/v1/cards/login', 200, true],
+          ['/api/v1/cards/heartbeat', 200, true],
+        ]);
+      } finally {
+        await relay.close();
+      }
     });
   });
 });

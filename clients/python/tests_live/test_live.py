@@ -6,11 +6,14 @@ runs this module with the environment below. Run by hand against a service of yo
     BASE_URL=... PROGRAM_ID=... API_SECRET=... LEGACY_SECRET=... PROJECT_ID=... ADMIN_TOKEN=... \\
     CARD_SDK=... CARD_LOOP=... CARD_V3=... CARD_CONNECT=... CARD_LEGACY=... CARD_PINNED=... CARD_RESTORE=... \\
     USER_NAME=... USER_PASSWORD=... RESPONSE_KEYS='{"kid": "base64url"}' \\
+    RELAY_URL=... RELAY_TYPED_KEY=... RELAY_MACHINE=... CARD_RELAY_GENUINE=... \\
     SEALED_PROGRAMS='[{"mode": "aes", "program_id": ..., "api_secret": ..., "legacy_secret": ..., "transport_key": ..., "card": ...}]' \\
     python3 -m unittest discover -s tests_live -v
 
 The program must have the versions 1.0.0 and 1.2.0 (forced), Connect open, unbinding on and
 ``offline_grace_seconds`` > 0; every card unused; USER_NAME registered with USER_PASSWORD.
+RELAY_URL is a relay in front of the service that swaps RELAY_TYPED_KEY for a valid card of its own
+and a card heartbeat's token for that card's session on RELAY_MACHINE (test/support/relay.ts).
 Without BASE_URL every test is skipped.
 """
 
@@ -64,7 +67,7 @@ class CardLoginTest(unittest.TestCase):
         self.assertRegex(data["session_token"], r"^[\w-]{43}$")
         self.assertRegex(data["token"], r"^[\w-]{43}$")
         self.assertRegex(data["session_expires_at"], TIMESTAMP)
-        self.assertEqual(c.session, Session("card", data["session_token"], "py-sdk-pc", data["session_expires_at"], 60))
+        self.assertEqual(c.session, Session("card", data["session_token"], "py-sdk-pc", data["session_expires_at"], 60, card_id=data["id"]))
 
         beat = c.card_heartbeat()
         self.assertEqual((beat.success, beat.code, beat.data["card_id"]), (True, 0, data["id"]), beat)
@@ -233,6 +236,29 @@ class SignedAnswersTest(unittest.TestCase):
 
         untrusted = client(response_keys=FOREIGN_KEYS).card_login(card, "py-pinned-pc")
         self.assertEqual((untrusted.success, untrusted.code), (False, ClientErrorCode.UNTRUSTED_RESPONSE))
+
+    def test_a_relay_swapping_the_card_key_is_refused_on_every_login_family_and_a_heartbeat(self) -> None:
+        keys = json.loads(ENV["RESPONSE_KEYS"])
+        typed, machine = ENV["RELAY_TYPED_KEY"], ENV["RELAY_MACHINE"]
+        relayed = client(base_url=ENV["RELAY_URL"], response_keys=keys)
+        results = [
+            relayed.connect_login(typed, machine),
+            relayed.legacy.card_login(typed, machine),
+            relayed.v3_card_login(typed, machine),
+            relayed.card_login(typed, machine),
+        ]
+        # A genuine card's session on this device, its heartbeat relayed with the relay's own card session.
+        direct = client(response_keys=keys)
+        self.assertTrue(direct.card_login(ENV["CARD_RELAY_GENUINE"], machine).success)
+        relayed.restore_session(direct.session)
+        results.append(relayed.card_heartbeat())
+        self.assertEqual([(r.success, r.code) for r in results], [(False, ClientErrorCode.UNTRUSTED_RESPONSE)] * 5, results)
+        # The logins' signatures cover the request the service received; the heartbeat's token is outside it, its card is not.
+        self.assertEqual(
+            [r.message for r in results],
+            ["Untrusted answer: the answer signature does not verify"] * 4 + ["Untrusted answer: it is for another card than the one sent"],
+        )
+        self.assertEqual(relayed.session, direct.session, "an untrusted heartbeat neither renews nor ends the session")
 
 
 if __name__ == "__main__":
