@@ -43,6 +43,18 @@ async function main(): Promise<void> {
     });
   }
   await app.listen(config.PORT, config.HOST);
+  if (config.servesTls && !isClusterWorker()) {
+    // A renewed certificate without a restart; clustered workers read the files when SIGHUP restarts them.
+    const { reloadTls } = await import('./bootstrap/tls');
+    process.on('SIGHUP', () => {
+      try {
+        reloadTls(app.getHttpServer(), config);
+        logger.entry('info', 'TLS certificate reloaded', { signal: 'SIGHUP' });
+      } catch (error) {
+        logger.entry('error', 'TLS certificate reload failed; the previous one is still served', { error: String(error) });
+      }
+    });
+  }
   if (isClusterWorker()) {
     // The primary writes the one banner once every worker listens.
     const { serveAsClusterWorker } = await import('./bootstrap/cluster-worker');

@@ -22,6 +22,7 @@ import { RequestObserver } from '../core/http/request-observer';
 import { defaultConsoleDir, loadConsoleFiles } from '../console/console-files';
 import { rememberValidationRules } from '../core/http/validation-rules-cache';
 import { consoleMiddleware } from '../console/console-middleware';
+import { readTlsFiles, TlsFiles } from './tls';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -71,12 +72,22 @@ function answerBadUrl(securityHeaders: Readonly<Record<string, string>>) {
   };
 }
 
-/** Only the configured adapter's framework is loaded: each weighs about 0.1 s of start (and of every test file). */
-async function httpAdapter(fastify: boolean, securityHeaders: SecurityHeaders): Promise<AbstractHttpAdapter> {
+/**
+ * Only the configured adapter's framework is loaded: each weighs about 0.1 s of start (and of every
+ * test file). With TLS files, Fastify is made with its HTTPS server; Express gets it from Nest's
+ * `httpsOptions` (createApp).
+ */
+async function httpAdapter(fastify: boolean, securityHeaders: SecurityHeaders, tls: TlsFiles | null): Promise<AbstractHttpAdapter> {
   if (!fastify) return new (await import('@nestjs/platform-express')).ExpressAdapter();
   const { FastifyAdapter } = await import('@nestjs/platform-fastify');
   const fields = securityHeaderFields(securityHeaders);
-  return new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, trustProxy: false, frameworkErrors: answerBadUrl(fields), clientErrorHandler: answerClientError(fields) });
+  return new FastifyAdapter({
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: false,
+    frameworkErrors: answerBadUrl(fields),
+    clientErrorHandler: answerClientError(fields),
+    ...(tls ? { https: tls } : {}),
+  });
 }
 
 /**
@@ -87,8 +98,14 @@ export async function createApp(config: AppConfig, logger = new JsonLogger(confi
   const fastify = config.HTTP_ADAPTER === 'fastify';
   rememberValidationRules();
   const securityHeaders = await helmetHeaders();
-  const adapter = await httpAdapter(fastify, securityHeaders);
-  const app = await NestFactory.create(AppModule.forRoot(config, logger), adapter, { rawBody: true, logger, abortOnError: false });
+  const tls = readTlsFiles(config);
+  const adapter = await httpAdapter(fastify, securityHeaders, tls);
+  const app = await NestFactory.create(AppModule.forRoot(config, logger), adapter, {
+    rawBody: true,
+    logger,
+    abortOnError: false,
+    ...(tls && !fastify ? { httpsOptions: tls } : {}),
+  });
 
   // The web console's files (and `/` → /console/) are answered first: they are not API calls, so they
   // carry no request id and stay out of the API's access log and metrics (docs/decisions.md).

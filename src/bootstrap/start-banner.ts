@@ -31,7 +31,7 @@ export function startBanner(config: AppConfig, url: string, options: BannerOptio
 /** The address people open: `localhost` when the service listens on every interface. */
 export function localUrl(config: AppConfig): string {
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${config.PORT}`;
+  return `${config.servesTls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${config.PORT}`;
 }
 
 function describeDatabase(config: AppConfig): string {

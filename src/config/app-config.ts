@@ -100,6 +100,16 @@ export class AppConfig {
   @Transform(emptyToUndefined) @IsOptional() @IsString()
   TRUST_PROXY = '';
 
+  /** `production` refuses V3 and SDK requests that did not arrive over HTTPS (decisions §22). */
+  @Transform(emptyToUndefined) @IsOptional() @IsString()
+  NODE_ENV?: string;
+
+  /** PEM certificate (chain) and private key: with both, the service listens with TLS; SIGHUP re-reads them. */
+  @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(1)
+  TLS_CERT_FILE?: string;
+  @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(1)
+  TLS_KEY_FILE?: string;
+
   @Transform(toInt) @IsOptional() @IsInt() @Min(0) @Max(120000)
   SHUTDOWN_GRACE_MS = 10000;
 
@@ -151,6 +161,15 @@ export class AppConfig {
   @Transform(emptyToUndefined) @IsOptional() @IsIn(['0', '1'])
   BENCH_BASELINE: '0' | '1' = '0';
 
+  /** Whether V3 and SDK requests must arrive over HTTPS (decisions §22: the spec's "V3 always uses HTTPS"). */
+  get requiresHttps(): boolean {
+    return this.NODE_ENV === 'production';
+  }
+
+  get servesTls(): boolean {
+    return Boolean(this.TLS_CERT_FILE && this.TLS_KEY_FILE);
+  }
+
   get usesEmbeddedDatabase(): boolean {
     return !this.DATABASE_URL;
   }
@@ -175,7 +194,7 @@ export const CONFIG_KEYS = [
   'PORT', 'HOST', 'HTTP_ADAPTER', 'DATABASE_URL', 'REDIS_URL', 'DATA_DIR', 'APP_ENCRYPTION_KEY', 'APP_TIMEZONE',
   'ADMIN_USERNAME', 'ADMIN_PASSWORD', 'ADMIN_TOKEN_TTL_SECONDS', 'ADMIN_LOGIN_ATTEMPTS_PER_MINUTE', 'APP_USER_LOGIN_ATTEMPTS_PER_MINUTE', 'TRANSPORT_FAILURES_PER_MINUTE', 'PORTAL_FAILURES_PER_MINUTE', 'PORTAL_CALLS_PER_CARD_PER_MINUTE', 'LOG_LEVEL', 'ACCESS_LOG', 'TRUST_PROXY', 'SHUTDOWN_GRACE_MS', 'LOGIN_LOG_RETENTION_MONTHS', 'WORKERS', 'BENCH_BASELINE',
   'FILES_DIR', 'FILE_MAX_BYTES', 'DOWNLOAD_URL_TTL_SECONDS', 'DATABASE_PREPARED_STATEMENTS', 'CONSOLE_DIR',
-  'READY_MIN_FREE_MB',
+  'READY_MIN_FREE_MB', 'NODE_ENV', 'TLS_CERT_FILE', 'TLS_KEY_FILE',
 ] as const;
 
 export class ConfigError extends Error {}
@@ -197,6 +216,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     problems.push(
       `WORKERS: ${config.WORKERS} processes need DATABASE_URL and REDIS_URL (the embedded database and the in-process stores serve one process); use 1 or auto`,
     );
+  }
+  if (Boolean(config.TLS_CERT_FILE) !== Boolean(config.TLS_KEY_FILE)) {
+    problems.push('TLS_CERT_FILE and TLS_KEY_FILE: set both (PEM files) to serve HTTPS, or neither');
   }
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return config;

@@ -7,7 +7,7 @@
  * A failure a caller can act on differently gets its own code with its own message here; the
  * variable part (a field, the existing value, the allowed names) goes in `details`, not the text.
  * The service's own ranges:
- *   10006-10009  requests: unknown path, media type, body size, a signed download address
+ *   10006-10010  requests: unknown path, media type, body size, a signed download address, HTTPS
  *   1100x        admin API access and upload rules (who may, which account, how large, what an import holds)
  *   111xx        admin API "not found", one code per resource (an id that is not one is the same)
  *   112xx        admin API conflicts with what exists: duplicates, a reused key, a refused switch
@@ -24,6 +24,7 @@ export enum ErrorCode {
   UNSUPPORTED_MEDIA_TYPE = 10007,
   PAYLOAD_TOO_LARGE = 10008,
   DOWNLOAD_ADDRESS_INVALID = 10009,
+  HTTPS_REQUIRED = 10010,
   SIGNATURE_INVALID = 10101,
   TIMESTAMP_OUT_OF_WINDOW = 10102,
   NONCE_REPLAYED = 10103,
@@ -101,6 +102,7 @@ export const ERROR_CATALOG: Readonly<Record<ErrorCode, CatalogEntry>> = {
   [ErrorCode.UNSUPPORTED_MEDIA_TYPE]: { http: 415, message: 'Unsupported content type' },
   [ErrorCode.PAYLOAD_TOO_LARGE]: { http: 413, message: 'The request body is too large' },
   [ErrorCode.DOWNLOAD_ADDRESS_INVALID]: { http: 403, message: 'This download address is not valid or has expired; ask for a fresh one' },
+  [ErrorCode.HTTPS_REQUIRED]: { http: 403, message: 'This route needs HTTPS; plain HTTP is refused' },
   [ErrorCode.SIGNATURE_INVALID]: { http: 401, message: 'The signature is invalid' },
   [ErrorCode.TIMESTAMP_OUT_OF_WINDOW]: { http: 401, message: 'The timestamp is outside the allowed window' },
   [ErrorCode.NONCE_REPLAYED]: { http: 409, message: 'This nonce was already used' },

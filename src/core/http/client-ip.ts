@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 
-type AnyRequest = { ip?: string; socket?: { remoteAddress?: string }; raw?: AnyRequest; headers?: Record<string, unknown> };
+type AnyRequest = { ip?: string; socket?: { remoteAddress?: string; encrypted?: boolean }; raw?: AnyRequest; headers?: Record<string, unknown> };
 
 /**
  * The caller's address: the socket peer, or the nearest untrusted hop of X-Forwarded-For when the
@@ -17,6 +17,19 @@ export function clientIpOf(req: unknown, trustedProxies: ReadonlySet<string>): s
     .filter((h) => isIP(h));
   for (let i = hops.length - 1; i >= 0; i--) if (!trustedProxies.has(hops[i])) return hops[i];
   return socketIp;
+}
+
+/**
+ * Whether the request reached the service over HTTPS: on a TLS socket of its own, or from a
+ * configured proxy whose nearest `X-Forwarded-Proto` says `https` (anyone else may say anything).
+ */
+export function arrivedOverTls(req: unknown, trustedProxies: ReadonlySet<string>): boolean {
+  const r = (req as AnyRequest).raw ?? (req as AnyRequest);
+  if (r.socket?.encrypted) return true;
+  if (!trustedProxies.has(normalize(r.socket?.remoteAddress ?? ''))) return false;
+  const header = r.headers?.['x-forwarded-proto'];
+  const protocols = (Array.isArray(header) ? header.join(',') : String(header ?? '')).split(',');
+  return protocols[protocols.length - 1].trim().toLowerCase() === 'https';
 }
 
 export function parseTrustedProxies(value: string): Set<string> {
