@@ -5,8 +5,8 @@ import { ServiceError, ServiceErrorOptions } from '../core/errors/service-error'
 import { FailureLimiter, FailurePolicy } from '../core/throttling/failure-limiter';
 
 /**
- * A key that matched no card, answered with another code than CARD_INVALID (a top-up key that is
- * no unused card answers TOPUP_REFUSED): still a wrong guess for the guessing limit.
+ * A key that matched no card, answered with another code than CARD_INVALID (a top-up key answers
+ * TOPUP_REFUSED): still a wrong guess for the guessing limit.
  */
 export class CardKeyMiss extends ServiceError {
   constructor(code: ErrorCode, message?: string, options?: ServiceErrorOptions) {

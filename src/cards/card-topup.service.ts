@@ -35,7 +35,7 @@ export class CardTopupService {
     private readonly guesses: CardGuesses,
   ) {}
 
-  /** Both keys are guesses (decisions §23): a wrong card key or a top-up key that is no unused card counts. */
+  /** Both keys are guesses (decisions §23): a card key or a top-up key that matches no card counts. */
   topup(request: CardTopupRequest): Promise<Card> {
     return this.guesses.guard(request.call, () => this.toppedUp(request));
   }
@@ -57,8 +57,11 @@ export class CardTopupService {
     const target = rows.find((card) => card.code === cardKey);
     const topup = rows.find((card) => card.code === topupKey);
     if (!target || target.status === 'consumed') throw new ServiceError(ErrorCode.CARD_INVALID);
-    // One answer whether the key matches no card or a used one, so both count as a wrong guess.
-    if (!topup || topup.status !== 'unused') throw new CardKeyMiss(ErrorCode.TOPUP_REFUSED, 'The top-up card is not an unused card of this program');
+    // One answer for both; only a key that matches no card counts as a guess (decisions §23), not
+    // a card a racing top-up has just consumed.
+    const notUnused = 'The top-up card is not an unused card of this program';
+    if (!topup) throw new CardKeyMiss(ErrorCode.TOPUP_REFUSED, notUnused);
+    if (topup.status !== 'unused') throw refused(notUnused);
     if (topup.kind !== target.kind) throw refused(`The top-up card is a ${topup.kind} card; this card is a ${target.kind} card`);
     if (cardRefusal(target) === ErrorCode.CARD_BANNED) throw refused('This card is banned');
 

@@ -25,7 +25,7 @@ const PROGRAM_REFUSALS: ReadonlySet<ErrorCode> = new Set([
 
 /**
  * The portal's limits (decisions §14), counted in the shared store across instances: wrong guesses
- * (card keys matching no card, top-up keys matching no unused card, unknown or closed programs)
+ * (card keys matching no card, top-up keys matching no card, unknown or closed programs)
  * per client address whatever the program, atomically (failure-limiter.ts), and calls per card
  * whatever their outcome (hammering one card). The card routes' own per-program limit
  * (card-guesses.ts) applies inside.
