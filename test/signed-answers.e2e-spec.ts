@@ -159,7 +159,8 @@ describe('signed answers and offline licences (e2e)', () => {
       expect(res.body.code).toBe(1);
       // The nonce travels inside the ciphertext, which the signing does not open: REQUEST_NONCE is empty.
       expect(verifies(res, sealedKeys, { method: 'POST', path: '/api/app', nonce: '', sent })).toBe(true);
-      expect(verifies(res, sealedKeys, { method: 'POST', path: '/api/app', nonce: '', sent: sent.replace(/data=./, 'data=A') })).toBe(false);
+      const otherCiphertext = sent.replace(/data=(.)/, (_all, first: string) => `data=${first === 'A' ? 'B' : 'A'}`);
+      expect(verifies(res, sealedKeys, { method: 'POST', path: '/api/app', nonce: '', sent: otherCiphertext })).toBe(false);
     });
   });
 
