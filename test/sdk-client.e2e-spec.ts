@@ -359,7 +359,7 @@ describe('official client against the service (e2e)', () => {
       try {
         const relayed = clientFor(target, { baseUrl: relay.url, responseKeys });
         const typed = { cardKey: 'MADE-UP-KEY-0001', machineId };
-        const results = [
+        const results: Array<Pick<Result, 'success' | 'code' | 'message'>> = [
           await relayed.connectLogin({ cardKey: typed.cardKey, serial: machineId }),
           await relayed.legacy.cardLogin(typed),
           await relayed.v3CardLogin(typed),

@@ -84,7 +84,8 @@ function swapped(path: string, body: string, headers: Record<string, string>, pr
   if (path === '/api/card_login' || path === '/api/kmlogon') {
     const fields = form();
     if (fields.kami !== swap.typedKey) return { body, changed: false };
-    const { sign: _sign, ...rest } = { ...fields, kami: swap.validKey };
+    const rest: Record<string, string> = { ...fields, kami: swap.validKey };
+    delete rest.sign;
     return { body: new URLSearchParams({ ...rest, sign: md5Sign(rest, program.legacy_secret) }).toString(), changed: true };
   }
   if (path === '/api/legacy/v3/cards/login') {
