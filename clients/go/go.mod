@@ -1,0 +1,3 @@
+module cardkey.example/cardkey
+
+go 1.19
