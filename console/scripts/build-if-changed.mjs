@@ -1,6 +1,7 @@
 // Builds the console with Vite unless its sources are those of the last build, so that `npm start`
 // (prestart: npm run build) stays fast on a restart. The digest covers every input of the bundle:
-// the sources, the page, the Vite config, the console's package.json and the lockfile (versions).
+// the sources, the pages, the Vite config, the console's package.json and the lockfile (versions).
+// `--check` only says whether it is stale (exit status 1 when it is); `--force` builds anyway.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -11,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = join(root, 'dist');
 const digestFile = join(outDir, '.source-digest');
-const inputs = ['src', 'index.html', 'portal.html', 'vite.config.ts', 'package.json', '../package-lock.json'];
+const inputs = ['src', 'index.html', 'portal.html', 'vite.config.ts', 'tsconfig.json', 'package.json', '../package-lock.json'];
 
 function filesUnder(path) {
   if (!existsSync(path)) return [];
@@ -31,6 +32,9 @@ const digest = sourceDigest();
 const built = existsSync(join(outDir, 'index.html')) && existsSync(digestFile) && readFileSync(digestFile, 'utf8') === digest;
 if (built && !process.argv.includes('--force')) {
   console.log('console: sources unchanged since the last build, Vite build skipped');
+} else if (process.argv.includes('--check')) {
+  console.log('console: stale (sources changed since the last build, or never built here)');
+  process.exit(1);
 } else {
   const vite = join(dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin', 'vite.js');
   const result = spawnSync(process.execPath, [vite, 'build'], { cwd: root, stdio: 'inherit' });
