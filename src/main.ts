@@ -28,6 +28,8 @@ async function main(): Promise<void> {
   }
   const { createApp } = await import('./bootstrap/create-app');
   const app = await createApp(config, logger);
+  // The doctor's checks (src/doctor): exits 1 before listening when answers would be wrong, else warns in one block.
+  await (await import('./doctor/start-checks')).checkAtStart(app, config, logger);
   // enableShutdownHooks (create-app.ts) closes the app on these signals: the server stops accepting,
   // in-flight requests finish, then the database and Redis close. Past the grace period, exit anyway.
   // `app.close()` here joins that same shutdown (Nest runs it once), so "stopped" follows its end.
