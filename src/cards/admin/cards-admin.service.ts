@@ -48,6 +48,7 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
     const sweep = () =>
       this.importer.sweep().catch((error: unknown) => this.logger.entry('error', 'card import sweep failed', { error: String(error) }));
     await sweep();
+    clearInterval(this.sweepTimer);
     this.sweepTimer = setInterval(sweep, IMPORT_STALE_MS / 2).unref();
   }
 

@@ -107,7 +107,9 @@ const ESCAPED_FORMULA = /^'[=+\-@\t\r]/;
  * CARD_IMPORT_INVALID naming its line, as soon as they are read.
  */
 export class ImportParser {
-  private readonly reader = new CsvReader({ cell: () => IMPORT_MAX_CELL_CHARS, record: IMPORT_MAX_ROW_CHARS });
+  // Items are taken as they complete, so the header's caps hold from the next character on.
+  private readonly reader = new CsvReader({ cell: () => IMPORT_MAX_CELL_CHARS, record: IMPORT_MAX_ROW_CHARS }, (item) => this.item(item));
+  private current: ImportStep = { rows: [], problems: [] };
   private columns: string[] | null = null;
   private headerLine = 1;
   /** The header could not be used: the rest of the file is only counted and its syntax errors listed. */
@@ -134,34 +136,36 @@ export class ImportParser {
     return step;
   }
 
-  private step(read: () => CsvItem[]): ImportStep {
-    let items: CsvItem[];
+  private step(read: () => unknown): ImportStep {
+    const step: ImportStep = { rows: [], problems: [] };
+    this.current = step;
     try {
-      items = read();
+      read();
     } catch (error) {
       if (error instanceof CsvTooLongError) throw this.tooLong(error);
       throw error;
     }
-    const step: ImportStep = { rows: [], problems: [] };
-    for (const item of items) {
-      if (item.kind === 'error') this.errors++;
-      else this.records++;
-      if (this.rowCount > IMPORT_MAX_ROWS) {
-        throw new ServiceError(ErrorCode.FILE_TOO_LARGE, `The CSV has more than ${IMPORT_MAX_ROWS} rows`, { details: { max_rows: IMPORT_MAX_ROWS } });
-      }
-      if (item.kind === 'error') {
-        step.problems.push(importProblem(item.line, null, item.reason));
-        if (!this.columns && !this.headerFailed) {
-          this.headerFailed = true;
-          step.problems.push(importProblem(item.line, null, 'header_unreadable'));
-        }
-      } else if (!this.columns && !this.headerFailed) {
-        this.header(item.line, item.fields, step.problems);
-      } else if (!this.headerFailed) {
-        this.row(item.line, item.fields, step);
-      }
-    }
     return step;
+  }
+
+  private item(item: CsvItem): void {
+    const step = this.current;
+    if (item.kind === 'error') this.errors++;
+    else this.records++;
+    if (this.rowCount > IMPORT_MAX_ROWS) {
+      throw new ServiceError(ErrorCode.FILE_TOO_LARGE, `The CSV has more than ${IMPORT_MAX_ROWS} rows`, { details: { max_rows: IMPORT_MAX_ROWS } });
+    }
+    if (item.kind === 'error') {
+      step.problems.push(importProblem(item.line, null, item.reason));
+      if (!this.columns && !this.headerFailed) {
+        this.headerFailed = true;
+        step.problems.push(importProblem(item.line, null, 'header_unreadable'));
+      }
+    } else if (!this.columns && !this.headerFailed) {
+      this.header(item.line, item.fields, step.problems);
+    } else if (!this.headerFailed) {
+      this.row(item.line, item.fields, step);
+    }
   }
 
   private header(line: number, fields: string[], problems: ImportProblem[]): void {

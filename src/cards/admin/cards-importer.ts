@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { IncomingMessage } from 'node:http';
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { performance } from 'node:perf_hooks';
+import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/promises';
 import { TextDecoder } from 'node:util';
 import { DataSource } from 'typeorm';
 import { ErrorCode } from '../../core/errors/error-code';
@@ -15,7 +16,14 @@ import { importProblem } from './import-problems';
  * statement holds the embedded database (one connection, in the service's own thread) for some
  * milliseconds only, so the logins of every other project pass between two of them.
  */
-export const IMPORT_CHUNK = 250;
+export const IMPORT_CHUNK = 100;
+/**
+ * After each chunk the import rests as long as the chunk's statements took (at most this long):
+ * with one connection (the embedded database) a login's statements would otherwise queue behind
+ * one import statement each, and with many (a PostgreSQL server) the import takes at most half of
+ * the database's time. An import takes about twice as long; no other project waits for it.
+ */
+const MAX_REST_MS = 250;
 /** Text handed to the parser at once, between two turns of the event loop. */
 const TEXT_SLICE = 64 * 1024;
 /** A progress line is logged after every this many rows. */
@@ -183,6 +191,7 @@ export class CardsImporter {
       const chunkProblems = problems;
       rows = [];
       problems = [];
+      const started = performance.now();
       const taken = await this.existingCodes(projectId, chunk.map((r) => r.code));
       let fresh = chunk.filter((row) => {
         if (!taken.has(row.code)) return true;
@@ -209,6 +218,7 @@ export class CardsImporter {
       }
       valid += fresh.length;
       log.add(chunkProblems);
+      await rest(started);
     };
     const take = async (step: { rows: ImportRow[]; problems: ImportProblem[] }) => {
       rows.push(...step.rows);
@@ -259,7 +269,8 @@ export class CardsImporter {
    * renewing its heartbeat, so two instances never handle the same one.
    */
   async sweep(): Promise<{ discarded: number; finished: number }> {
-    const stale: Array<{ id: string; project_id: string; status: string; count: number }> = await this.dataSource.query(
+    // An UPDATE answers [rows, count].
+    const [stale]: [Array<{ id: string; project_id: string; status: string; count: number }>] = await this.dataSource.query(
       `UPDATE card_batches SET heartbeat_at = now()
        WHERE status <> 'live' AND (heartbeat_at IS NULL OR heartbeat_at < now() - make_interval(secs => $1))
        RETURNING id, project_id, status, count`,
@@ -313,6 +324,7 @@ export class CardsImporter {
     let imported = 0;
     const skipped: number[] = [];
     for (;;) {
+      const started = performance.now();
       const [step]: Array<{ moved: number; inserted: number; lost: number[] }> = await this.dataSource.query(PUBLISH_ROWS, [batchId, IMPORT_CHUNK]);
       if (step.lost.length) {
         if (strict) {
@@ -330,7 +342,7 @@ export class CardsImporter {
         await this.beat(batchId);
       }
       if (step.moved < IMPORT_CHUNK) break;
-      await yieldToLoop();
+      await rest(started);
     }
     await this.dataSource.query(`UPDATE card_batches SET status = 'live', count = $2, heartbeat_at = NULL WHERE id = $1`, [batchId, imported]);
     if (skipped.length) this.logger.entry('warn', 'card import left out codes the project got meanwhile', { project_id: projectId, batch_id: batchId, lines: skipped.slice(0, 100) });
@@ -342,15 +354,21 @@ export class CardsImporter {
   private async discard(projectId: string, batchId: string): Promise<void> {
     const deleteAll = async (sql: string) => {
       for (;;) {
-        const result: unknown = await this.dataSource.query(sql, [batchId, projectId, IMPORT_CHUNK * 4]);
+        const started = performance.now();
+        const result: unknown = await this.dataSource.query(sql, [batchId, projectId, IMPORT_CHUNK * 2]);
         if (!Array.isArray(result) || typeof result[1] !== 'number' || result[1] === 0) return;
-        await yieldToLoop();
+        await rest(started);
       }
     };
     await deleteAll('DELETE FROM card_import_rows WHERE batch_id = $1 AND project_id = $2 AND line IN (SELECT line FROM card_import_rows WHERE batch_id = $1 LIMIT $3)');
     await deleteAll('DELETE FROM cards WHERE id IN (SELECT id FROM cards WHERE batch_id = $1 AND project_id = $2 LIMIT $3)');
     await this.dataSource.getRepository(CardBatch).delete({ id: batchId });
   }
+}
+
+/** Rests as long as the work since `started` took (see MAX_REST_MS). */
+async function rest(started: number): Promise<void> {
+  await sleep(Math.min(MAX_REST_MS, Math.max(1, performance.now() - started)));
 }
 
 function tooLarge(): ServiceError {

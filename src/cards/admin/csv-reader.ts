@@ -83,7 +83,11 @@ export class CsvReader {
   private started = false;
   private out: CsvItem[] = [];
 
-  constructor(private caps: CsvCaps = UNLIMITED) {}
+  /** `onItem` sees each record or error as soon as it is complete, before the next character is read. */
+  constructor(
+    private caps: CsvCaps = UNLIMITED,
+    private readonly onItem?: (item: CsvItem) => void,
+  ) {}
 
   /** New caps from the next character on (the header decides which column may hold what). */
   setCaps(caps: CsvCaps): void {
@@ -103,10 +107,10 @@ export class CsvReader {
   end(): CsvItem[] {
     switch (this.state) {
       case State.Quoted:
-        this.out.push({ kind: 'error', line: this.recordLine, reason: 'quote_not_closed' });
+        this.emit({ kind: 'error', line: this.recordLine, reason: 'quote_not_closed' });
         break;
       case State.QuoteThenCr:
-        this.out.push({ kind: 'error', line: this.recordLine, reason: 'text_after_quote' });
+        this.emit({ kind: 'error', line: this.recordLine, reason: 'text_after_quote' });
         break;
       case State.SkipLine:
         break;
@@ -211,7 +215,7 @@ export class CsvReader {
   private endRecord(): void {
     const blank = this.fields.length === 0 && this.field === '';
     this.fields.push(this.field);
-    if (!blank) this.out.push({ kind: 'record', line: this.recordLine, fields: this.fields });
+    if (!blank) this.emit({ kind: 'record', line: this.recordLine, fields: this.fields });
     this.newRecord();
   }
 
@@ -224,8 +228,13 @@ export class CsvReader {
   }
 
   private fail(reason: CsvSyntaxReason): void {
-    this.out.push({ kind: 'error', line: this.recordLine, reason });
+    this.emit({ kind: 'error', line: this.recordLine, reason });
     this.state = State.SkipLine;
+  }
+
+  private emit(item: CsvItem): void {
+    if (this.onItem) this.onItem(item);
+    else this.out.push(item);
   }
 
   private take(): CsvItem[] {
