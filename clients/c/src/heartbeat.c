@@ -61,10 +61,17 @@ void ck_loop_session_ended(ck_client *client, unsigned long generation, const ck
   pthread_mutex_lock(&client->lock);
   int report_it = client->loop.joinable && !client->loop.stopped;
   client->loop.stopped = 1;
+  client->loop.reporting += report_it;
   ck_heartbeat_options options = client->loop.options;
   pthread_cond_broadcast(&client->changed);
   pthread_mutex_unlock(&client->lock);
-  if (report_it) report(options.on_session_ended, result, options.user);
+  if (!report_it) return;
+  report(options.on_session_ended, result, options.user);
+  /* Only now may ck_heartbeat_wait return: the owner has heard why the session ended. */
+  pthread_mutex_lock(&client->lock);
+  client->loop.reporting--;
+  pthread_cond_broadcast(&client->changed);
+  pthread_mutex_unlock(&client->lock);
 }
 
 void ck_loop_stop_locked(ck_client *client, pthread_t *to_join, int *must_join) {
@@ -118,9 +125,10 @@ int ck_heartbeat_wait(ck_client *client, long timeout_ms) {
   if (client == NULL) return 1;
   struct timespec at = deadline_in(timeout_ms > 0 ? timeout_ms : 0);
   pthread_mutex_lock(&client->lock);
-  while (!client->loop.stopped && pthread_cond_timedwait(&client->changed, &client->lock, &at) != ETIMEDOUT) {
+  while (!(client->loop.stopped && client->loop.reporting == 0) &&
+         pthread_cond_timedwait(&client->changed, &client->lock, &at) != ETIMEDOUT) {
   }
-  int stopped = client->loop.stopped;
+  int stopped = client->loop.stopped && client->loop.reporting == 0;
   pthread_mutex_unlock(&client->lock);
   return stopped;
 }

@@ -89,6 +89,7 @@ struct ck_loop_state {
   pthread_t thread;
   int joinable;  /* a thread exists that nobody has joined yet */
   int stopped;   /* the loop must not beat or report any more */
+  int reporting; /* on_session_ended is running: waiters wait for it */
   long interval_ms;
   ck_heartbeat_options options;
 };

@@ -32,6 +32,8 @@ int check_int(long long actual, long long expected, const char *file, int line, 
   return check_that(actual == expected, file, line, what);
 }
 
+int test_failures(void) { return failed; }
+
 int test_finish(const char *name) {
   printf("%s: %d passed, %d failed\n", name, passed, failed);
   return failed == 0 && passed > 0 ? 0 : 1;

@@ -20,6 +20,7 @@ int check_str(const char *actual, const char *expected, const char *file, int li
 int check_int(long long actual, long long expected, const char *file, int line, const char *what);
 /* Prints "<name>: N passed, M failed" and answers the exit code. */
 int test_finish(const char *name);
+int test_failures(void);
 
 cJSON *load_vectors(const char *path);
 const char *json_text(const cJSON *object, const char *name);

@@ -216,7 +216,7 @@ typedef struct ck_heartbeat_options {
 CK_API int ck_heartbeat_start(ck_client *client, const ck_heartbeat_options *options);
 /* Stops the loop and waits for its thread (a beat on the wire finishes; nothing is reported after). */
 CK_API void ck_heartbeat_stop(ck_client *client);
-/* Waits until the loop stops (the session ended, or a stop); 1 when stopped, 0 on timeout. */
+/* Waits until the loop stops (the session ended, or a stop) and on_session_ended has returned; 1 when stopped, 0 on timeout. */
 CK_API int ck_heartbeat_wait(ck_client *client, long timeout_ms);
 CK_API int ck_heartbeat_running(ck_client *client);
 
