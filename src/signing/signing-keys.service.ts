@@ -20,7 +20,7 @@ export interface ActiveSigningKey {
 }
 
 export class SigningKeyView {
-  @ApiProperty({ description: 'key id, sent in X-Svc-Response-Kid' }) kid!: string;
+  @ApiProperty({ description: 'key id, sent in X-Svc-Response-Key' }) kid!: string;
   @ApiProperty({ description: 'base64 raw Ed25519 public key, to pin in the client program' }) public_key!: string;
   @ApiProperty({ enum: ['active', 'retiring'] }) status!: 'active' | 'retiring';
   @ApiProperty({ type: String, format: 'date-time' }) created_at!: string;
