@@ -9,6 +9,7 @@ import {
   SECRET_NOT_FOUND,
   UNAUTHENTICATED,
 } from './support/admin-errors';
+import { connectLogin } from './support/connect';
 import { withPlatformInterface, withPlatformSettings } from './support/platform-state';
 import { startTestApp, TestApp, unique } from './support/test-app';
 
@@ -34,6 +35,7 @@ const INTERFACES = [
   'card_topup',
 ];
 const SECRETS = ['api_secret', 'legacy_secret', 'transport_key'] as const;
+const CONNECT_NOT_ENABLED = 10208;
 const PROJECTS = '/admin/v1/projects';
 
 const DEFAULT_SETTINGS = {
@@ -104,6 +106,8 @@ describe('projects admin API (e2e)', () => {
         name,
         owner_id: a.id,
         ...DEFAULT_SETTINGS,
+        // The default opening mode (base_package) with the default basic package: open.
+        connect_opening: { open: true, mode: 'base_package', min_level: expect.any(Number), switchable: false },
         api_secret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
         legacy_secret: expect.stringMatching(/^[0-9a-f]{32}$/),
         transport_key: expect.stringMatching(/^[0-9a-f]{32}$/),
@@ -477,6 +481,36 @@ describe('projects admin API (e2e)', () => {
   });
 
   describe('Connect self-service switch', () => {
+    it('says whether Connect is open and by which rule, as the Connect gate decides, in each opening mode', async () => {
+      const p = await create(a.client);
+      const opening = async () => (await get(a.client, p.id)).connect_opening;
+      // A card key that matches no card: past the gate, the answer is the card's refusal, not CONNECT_NOT_ENABLED.
+      const login = async () => (await connectLogin(t, p.program_id, { user_key: 'NO-SUCH-CARD', serial: 'pc-1' })).body.code as number;
+      const entitle = (basic_package: boolean, plan_level: number) =>
+        admin.put(`${PROJECTS}/${p.id}/entitlements`, { basic_package, plan_level, licence_verify: false }).expect(200);
+      await entitle(true, 0);
+      await withPlatformSettings(admin, { connect_opening_mode: 'base_package' }, async () => {
+        expect(await opening()).toEqual({ open: true, mode: 'base_package', min_level: expect.any(Number), switchable: false });
+        expect(await login()).not.toBe(-CONNECT_NOT_ENABLED);
+        await entitle(false, 0);
+        expect(await opening()).toMatchObject({ open: false, mode: 'base_package' });
+        expect(await login()).toBe(-CONNECT_NOT_ENABLED);
+      });
+      await withPlatformSettings(admin, { connect_opening_mode: 'entitlement', connect_min_level: 3 }, async () => {
+        expect(await opening()).toEqual({ open: false, mode: 'entitlement', min_level: 3, switchable: false });
+        expect(await login()).toBe(-CONNECT_NOT_ENABLED);
+        await entitle(false, 3);
+        expect(await opening()).toMatchObject({ open: true, mode: 'entitlement' });
+        expect(await login()).not.toBe(-CONNECT_NOT_ENABLED);
+      });
+      await withPlatformSettings(admin, { connect_opening_mode: 'self_service' }, async () => {
+        expect(await opening()).toMatchObject({ open: false, mode: 'self_service', switchable: true });
+        const on = await a.client.put(`${PROJECTS}/${p.id}/connect`, { enabled: true }).expect(200);
+        expect(on.body.connect_opening).toMatchObject({ open: true, mode: 'self_service', switchable: true });
+        expect(await login()).not.toBe(-CONNECT_NOT_ENABLED);
+      });
+    });
+
     it('is refused with 409 outside the self_service mode, by PUT and by PATCH', async () => {
       const p = await create(a.client);
       for (const mode of ['base_package', 'entitlement'] as const) {

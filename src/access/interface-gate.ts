@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { unreachable } from '../common/unreachable';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { onFault, RequestContext } from '../core/http/request-context';
 import { MetricsService } from '../core/metrics/metrics.service';
+import { connectOpen } from '../platform/connect-opening';
 import { InterfaceName } from '../platform/interface-names';
 import { PlatformService } from '../platform/platform.service';
 import { ClientCall, FAMILY_GATES } from './client-call';
@@ -62,16 +62,6 @@ export class InterfaceGate {
 
   /** Connect opening mode (decisions §7). */
   async connectOpen({ project }: ClientProgram, request?: RequestContext): Promise<boolean> {
-    const settings = await this.platform.getSettings(request);
-    switch (settings.connect_opening_mode) {
-      case 'base_package':
-        return project.basicPackage;
-      case 'entitlement':
-        return project.planLevel >= settings.connect_min_level;
-      case 'self_service':
-        return project.connectEnabled;
-      default:
-        return unreachable(settings.connect_opening_mode, 'Connect opening mode');
-    }
+    return connectOpen(await this.platform.getSettings(request), project);
   }
 }

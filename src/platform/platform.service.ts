@@ -15,7 +15,7 @@ import { CreatePlatformAnnouncementDto, UpdatePlatformAnnouncementDto, UpdatePla
 
 export class PlatformSettingsView {
   @ApiProperty({ enum: CONNECT_OPENING_MODES, description: 'how Connect is opened for a project (decisions §7)' }) connect_opening_mode!: ConnectOpeningMode;
-  @ApiProperty({ type: 'integer', description: 'the least plan level that opens Connect in the base_package mode' }) connect_min_level!: number;
+  @ApiProperty({ type: 'integer', description: 'the least plan level that opens Connect in the entitlement mode' }) connect_min_level!: number;
   @ApiProperty({ description: "counts licence verifications against the authors' daily quotas" }) legacy_metering_enabled!: boolean;
   @ApiProperty({ type: String, format: 'date-time' }) updated_at!: string;
 }

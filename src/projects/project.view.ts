@@ -1,5 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { SecretBox } from '../core/crypto/secret-box';
+import { connectOpen, ConnectOpeningSettings } from '../platform/connect-opening';
+import { CONNECT_OPENING_MODES, ConnectOpeningMode } from '../platform/platform-settings.entity';
 import {
   Project,
   PROJECT_STATUSES,
@@ -17,6 +19,21 @@ const INT = { type: 'integer' } as const;
 const NULLABLE_INT = { type: 'integer', nullable: true } as const;
 const INSTANT = { type: String, format: 'date-time' } as const;
 const SECRET = { description: 'Masked (`****` and the last 4 characters), except in the answer that creates the project, which shows it once' };
+
+/**
+ * Whether Connect is open for the project now and by which rule: read-only, so an author (who may not
+ * read the platform settings) can be told why, and offered the switch only where it decides.
+ */
+export class ConnectOpeningView {
+  @ApiProperty({ description: 'Connect logins of this program pass the opening check now (the other checks of the gate still apply)' }) open!: boolean;
+  @ApiProperty({
+    enum: CONNECT_OPENING_MODES,
+    description: "the platform's opening mode: base_package (open with the basic package), entitlement (open from the minimum plan level), self_service (the author's switch, connect_enabled)",
+  })
+  mode!: ConnectOpeningMode;
+  @ApiProperty({ ...INT, description: "the platform's minimum plan level (what opens Connect in the entitlement mode)" }) min_level!: number;
+  @ApiProperty({ description: 'the author may switch Connect (PUT /connect): true in the self_service mode only' }) switchable!: boolean;
+}
 
 /** The admin API's project resource: settings by their snake_case names, secrets masked (decisions §11). */
 export class ProjectView {
@@ -38,7 +55,8 @@ export class ProjectView {
   @ApiProperty({ enum: USER_MACHINE_POLICIES }) user_machine_policy!: UserMachinePolicy;
   @ApiProperty({ enum: TRANSPORT_ENCRYPTIONS }) transport_encryption!: TransportEncryption;
   @ApiProperty({ type: [String] }) ip_bindings!: string[];
-  @ApiProperty() connect_enabled!: boolean;
+  @ApiProperty({ description: "the author's self-service Connect switch; it decides only in the self_service mode (see connect_opening)" }) connect_enabled!: boolean;
+  @ApiProperty({ type: ConnectOpeningView }) connect_opening!: ConnectOpeningView;
   @ApiProperty({ description: 'Client answers carry the Ed25519 signature headers' }) response_signing!: boolean;
   @ApiProperty({ ...INT, description: 'Longest offline licence; 0: checkout off' }) offline_grace_seconds!: number;
   @ApiProperty({ ...NULLABLE_INT, description: 'Live sessions per card; null: unlimited' }) concurrent_limit!: number | null;
@@ -57,7 +75,7 @@ export class RotatedSecret {
   @ApiProperty({ description: 'The new secret, shown once' }) value!: string;
 }
 
-export function toProjectView(project: Project, box: SecretBox, revealed?: Record<SecretName, string>): ProjectView {
+export function toProjectView(project: Project, box: SecretBox, platform: ConnectOpeningSettings, revealed?: Record<SecretName, string>): ProjectView {
   const secrets = Object.fromEntries(
     SECRET_NAMES.map((name) => [name, revealed?.[name] ?? maskSecret(box.decrypt(project[SECRET_COLUMNS[name]]))]),
   ) as Record<SecretName, string>;
@@ -81,6 +99,12 @@ export function toProjectView(project: Project, box: SecretBox, revealed?: Recor
     transport_encryption: project.transportEncryption,
     ip_bindings: project.ipBindings,
     connect_enabled: project.connectEnabled,
+    connect_opening: {
+      open: connectOpen(platform, project),
+      mode: platform.connect_opening_mode,
+      min_level: platform.connect_min_level,
+      switchable: platform.connect_opening_mode === 'self_service',
+    },
     response_signing: project.responseSigning,
     offline_grace_seconds: project.offlineGraceSeconds,
     concurrent_limit: project.concurrentLimit,

@@ -48,7 +48,7 @@ export class ProjectsService {
       try {
         const saved = await this.projects.save(project);
         for (const listener of this.creationListeners) await listener(saved.id);
-        return toProjectView(saved, this.box, secrets);
+        return toProjectView(saved, this.box, await this.platform.getSettings(), secrets);
       } catch (error) {
         // The program ID is random: on the rare collision, draw again.
         if (!isUniqueViolation(error) || attempt >= PROGRAM_ID_ATTEMPTS) throw error;
@@ -66,11 +66,13 @@ export class ProjectsService {
       qb.andWhere("(p.name ILIKE :like ESCAPE '\\' OR p.program_id = :q)", { like: `%${query.q.replace(/[\\%_]/g, '\\$&')}%`, q: query.q });
     }
     const [rows, total] = await qb.orderBy('p.created_at', 'DESC').skip(query.skip).take(query.page_size).getManyAndCount();
-    return pageOf(rows.map((p) => toProjectView(p, this.box)), total, query);
+    const platform = await this.platform.getSettings();
+    return pageOf(rows.map((p) => toProjectView(p, this.box, platform)), total, query);
   }
 
   async get(actor: AdminPrincipal, id: string): Promise<ProjectView> {
-    return toProjectView(await this.access.find(actor, id), this.box);
+    const project = await this.access.find(actor, id);
+    return toProjectView(project, this.box, await this.platform.getSettings());
   }
 
   async update(actor: AdminPrincipal, id: string, input: UpdateProjectDto): Promise<ProjectView> {
@@ -137,7 +139,7 @@ export class ProjectsService {
   private async saveAndView(project: Project): Promise<ProjectView> {
     const saved = await this.projects.save(project);
     await this.programCache.invalidate(saved.programId);
-    return toProjectView(saved, this.box);
+    return toProjectView(saved, this.box, await this.platform.getSettings());
   }
 
   private async assertSelfServiceConnect(): Promise<void> {
