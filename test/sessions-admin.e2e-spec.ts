@@ -77,6 +77,8 @@ describe('live sessions and usage for the author (e2e)', () => {
         created_at: expect.any(String),
         last_seen_at: expect.any(String),
         expires_at: expect.any(String),
+        address: expect.stringMatching(/^(::ffff:)?127\.0\.0\.1$|^::1$/),
+        last_heartbeat_at: null,
       });
       expect(second).toMatchObject({ id: await idOf(card.token), type: 'card', card_id: card.card.id, card_code: card.card.code, user_id: null, username: null, machine_id: 'card-pc' });
       expect(Date.parse(second.expires_at)).toBeGreaterThan(Date.now());
@@ -85,6 +87,30 @@ describe('live sessions and usage for the author (e2e)', () => {
         expect(text).not.toContain(token);
         expect(text).not.toContain(hashToken(token));
       }
+    });
+
+    it('records a heartbeat at most once a minute: its time and address show, so a client that stopped beating shows it', async () => {
+      const project = await author.createProject();
+      const beating = await cardSession(project);
+      const row = () => sessionRepo(world.t).findOneByOrFail({ tokenHash: hashToken(beating.token) });
+      const shown = async () => (await list(project).expect(200)).body.items[0] as { last_heartbeat_at: string | null; address: string };
+
+      // Within a minute of the login a heartbeat writes nothing: none recorded yet.
+      expect(await beating.client.cardHeartbeat()).toMatchObject({ success: true });
+      expect((await row()).lastHeartbeatAt).toBeNull();
+      expect((await shown()).last_heartbeat_at).toBeNull();
+
+      // The login (or the last record) more than a minute ago: the next heartbeat is recorded, with its address.
+      await sessionRepo(world.t).update({ tokenHash: hashToken(beating.token) }, { lastSeenAt: new Date(Date.now() - 61_000), address: '' });
+      const before = Date.now();
+      expect(await beating.client.cardHeartbeat()).toMatchObject({ success: true });
+      const recorded = await shown();
+      expect(Date.parse(recorded.last_heartbeat_at!)).toBeGreaterThanOrEqual(before - 1000);
+      expect(recorded.address).toMatch(/127\.0\.0\.1|::1/);
+
+      // A heartbeat right after a record writes nothing: the recorded time stays.
+      expect(await beating.client.cardHeartbeat()).toMatchObject({ success: true });
+      expect((await shown()).last_heartbeat_at).toBe(recorded.last_heartbeat_at);
     });
 
     it('filters by type, card, user and device', async () => {

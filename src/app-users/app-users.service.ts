@@ -114,6 +114,7 @@ export class AppUsersService {
       userId: user.id,
       machine: input.machine_id,
       expiresAt: new Date(Date.now() + program.project.sessionTtlSeconds * 1000),
+      address: call.ip,
     });
     return {
       profile: toProfile(user, this.config.APP_TIMEZONE),
@@ -142,7 +143,7 @@ export class AppUsersService {
       await this.sessions.revoke(session.id);
       throw new ServiceError(ErrorCode.SESSION_INVALID);
     }
-    const expiresAt = await this.sessions.renew(session, program.project.sessionTtlSeconds, null);
+    const expiresAt = await this.sessions.renew(session, program.project.sessionTtlSeconds, null, request?.clientIp ?? '');
     return { user_id: user.id, session_expires_at: this.time(expiresAt), server_time: unixSeconds() };
   }
 

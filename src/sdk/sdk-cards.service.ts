@@ -61,6 +61,7 @@ export class SdkCardsService {
       cardId: card.id,
       machine,
       expiresAt: capAt(new Date(Date.now() + project.sessionTtlSeconds * 1000), card.expiresAt),
+      address: call.ip,
     });
     let seated: OpenSession | undefined;
     const { card, token } = await this.cardLogin.login({
@@ -95,7 +96,7 @@ export class SdkCardsService {
       await this.sessions.revoke(session.id);
       throw new ServiceError(ErrorCode.SESSION_INVALID);
     }
-    const expiresAt = await this.sessions.renew(session, program.project.sessionTtlSeconds, card.expiresAt);
+    const expiresAt = await this.sessions.renew(session, program.project.sessionTtlSeconds, card.expiresAt, request?.clientIp ?? '');
     return { card_id: session.cardId, session_expires_at: this.time(expiresAt), server_time: unixSeconds() };
   }
 

@@ -40,6 +40,14 @@ export class LiveSessionView {
   })
   last_seen_at!: string;
   @ApiProperty({ type: String, format: 'date-time' }) expires_at!: string;
+  @ApiProperty({ description: 'the client address of the login, then of the last recorded heartbeat (empty when unknown)' }) address!: string;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'the last heartbeat, recorded at most once a minute (so at most a minute late); null: none recorded since the login',
+  })
+  last_heartbeat_at!: string | null;
 }
 
 /** Live sessions of a project by type. */

@@ -31,7 +31,7 @@ export class LiveSessions {
     const condition = where.join(' AND ');
     const [rows, [{ total }]] = await Promise.all([
       this.db.query(
-        `SELECT s.id, s.type, s.card_id, c.code AS card_code, s.user_id, u.username, s.machine_code, s.created_at, s.last_seen_at, s.expires_at
+        `SELECT s.id, s.type, s.card_id, c.code AS card_code, s.user_id, u.username, s.machine_code, s.created_at, s.last_seen_at, s.expires_at, s.address, s.last_heartbeat_at
           FROM sessions s
             LEFT JOIN cards c ON c.id = s.card_id
             LEFT JOIN app_users u ON u.id = s.user_id AND u.project_id = s.project_id
@@ -67,6 +67,8 @@ interface SessionRow {
   created_at: Date;
   last_seen_at: Date;
   expires_at: Date;
+  address: string;
+  last_heartbeat_at: Date | null;
 }
 
 function toView(row: SessionRow): LiveSessionView {
@@ -81,5 +83,7 @@ function toView(row: SessionRow): LiveSessionView {
     created_at: new Date(row.created_at).toISOString(),
     last_seen_at: new Date(row.last_seen_at).toISOString(),
     expires_at: new Date(row.expires_at).toISOString(),
+    address: row.address,
+    last_heartbeat_at: row.last_heartbeat_at === null ? null : new Date(row.last_heartbeat_at).toISOString(),
   };
 }

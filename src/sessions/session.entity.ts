@@ -32,8 +32,17 @@ export class Session {
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
   revokedAt: Date | null;
 
+  /** The login, or the last heartbeat that extended the session. */
   @Column({ name: 'last_seen_at', type: 'timestamptz' })
   lastSeenAt: Date;
+
+  /** The last recorded heartbeat (at most one a minute is written); null: none since the login. */
+  @Column({ name: 'last_heartbeat_at', type: 'timestamptz', nullable: true })
+  lastHeartbeatAt: Date | null;
+
+  /** The client address of the login, then of the last recorded heartbeat. */
+  @Column({ type: 'varchar', length: 64, default: '' })
+  address: string;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

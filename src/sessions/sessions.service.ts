@@ -24,8 +24,8 @@ import { Session, SessionType } from './session.entity';
  * cards, 16 ms a statement (bench:scale), wherever the statistics tipped the plan.
  */
 const RESOLVE_SESSIONS: PreparedStatement = {
-  name: 'session_resolve_v5',
-  text: `SELECT s.token_hash, s.id, s.type, s.project_id, s.card_id, s.user_id, s.machine_code, s.expires_at, s.revoked_at, s.last_seen_at,
+  name: 'session_resolve_v6',
+  text: `SELECT s.token_hash, s.id, s.type, s.project_id, s.card_id, s.user_id, s.machine_code, s.expires_at, s.revoked_at, s.last_seen_at, s.last_heartbeat_at,
       c.status AS card_status, c.expires_at AS card_expires_at,
       d.bound IS NOT NULL AS device_bound,
       u.id AS user_row_id, u.status AS user_status, u.bound_machine_id AS user_bound_machine_id
@@ -39,6 +39,13 @@ const RESOLVE_SESSIONS: PreparedStatement = {
         SELECT u.id, u.status, u.bound_machine_id FROM app_users u WHERE u.id = s.user_id AND u.project_id = s.project_id LIMIT 1
       ) u ON true`,
 };
+
+/**
+ * A heartbeat is recorded (time and address) at most this often per session, and not within this of
+ * the login: the Sessions page tells a client that stopped from one that beats to within a minute,
+ * while a session costs at most one write a minute however often its client beats.
+ */
+export const HEARTBEAT_RECORD_MS = 60_000;
 
 export interface OpenSession {
   token: string;
@@ -89,7 +96,7 @@ export class SessionsService {
 
   /** Opens a session; inside `em`'s transaction when given (a seat taken under the card's lock). */
   async open(
-    fields: { type: SessionType; projectId: string; cardId?: number; userId?: number; machine: string; expiresAt: Date },
+    fields: { type: SessionType; projectId: string; cardId?: number; userId?: number; machine: string; expiresAt: Date; address?: string },
     em?: EntityManager,
   ): Promise<OpenSession> {
     const token = newToken();
@@ -104,6 +111,8 @@ export class SessionsService {
         machineCode: fields.machine,
         expiresAt: fields.expiresAt,
         lastSeenAt: new Date(),
+        lastHeartbeatAt: null,
+        address: (fields.address ?? '').slice(0, 64),
       }),
     );
     return { token, session };
@@ -136,17 +145,24 @@ export class SessionsService {
   }
 
   /**
-   * Extends a session to `now + ttl` (capped). To keep heartbeats off the write path, the row is
-   * only written once less than half the lifetime is left; until then the stored expiry stands.
+   * Extends a session to `now + ttl` (capped) and records the heartbeat from `address`. To keep
+   * heartbeats off the write path, the expiry is only written once less than half the lifetime is
+   * left, and the heartbeat only once a minute (HEARTBEAT_RECORD_MS); in between nothing is written.
    */
-  async renew(session: Session, ttlSeconds: number, cap: Date | null): Promise<Date> {
+  async renew(session: Session, ttlSeconds: number, cap: Date | null, address: string): Promise<Date> {
     const now = Date.now();
-    if (session.expiresAt.getTime() - now > (ttlSeconds * 1000) / 2) return session.expiresAt;
-    const target = new Date(Math.min(now + ttlSeconds * 1000, cap?.getTime() ?? Infinity));
-    if (target.getTime() > session.expiresAt.getTime()) {
-      await this.sessions.update({ id: session.id }, { expiresAt: target, lastSeenAt: new Date(now) });
-      session.expiresAt = target;
-    }
+    const renewing = session.expiresAt.getTime() - now <= (ttlSeconds * 1000) / 2;
+    const target = renewing ? new Date(Math.min(now + ttlSeconds * 1000, cap?.getTime() ?? Infinity)) : session.expiresAt;
+    const extending = target.getTime() > session.expiresAt.getTime();
+    const recorded = (session.lastHeartbeatAt ?? session.lastSeenAt).getTime();
+    const recording = now - recorded >= HEARTBEAT_RECORD_MS;
+    if (!extending && !recording) return session.expiresAt;
+    const at = new Date(now);
+    await this.sessions.update(
+      { id: session.id },
+      { ...(extending ? { expiresAt: target, lastSeenAt: at } : {}), lastHeartbeatAt: at, address: address.slice(0, 64) },
+    );
+    session.expiresAt = target;
     return session.expiresAt;
   }
 
@@ -202,5 +218,6 @@ function sessionFromRow(row: Record<string, unknown>): Session {
     expiresAt: row.expires_at as Date,
     revokedAt: row.revoked_at as Date | null,
     lastSeenAt: row.last_seen_at as Date,
+    lastHeartbeatAt: row.last_heartbeat_at as Date | null,
   });
 }
