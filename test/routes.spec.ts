@@ -80,6 +80,7 @@ const ROUTES = [
   'GET /api/latest_version legacy none',
   'GET /api/download/:id legacy signed-url',
   'GET /api/paycheck legacy none',
+  'GET /health - none',
   'GET /health/live - none',
   'GET /health/ready - none',
   'GET /metrics - none',
