@@ -21,6 +21,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness, as /health/live: the process is running */
+        get: operations["Health_health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health/ready": {
         parameters: {
             query?: never;
@@ -1926,7 +1943,7 @@ export interface components {
              * @enum {string}
              */
             connect_opening_mode: "base_package" | "entitlement" | "self_service";
-            /** @description the least plan level that opens Connect in the base_package mode */
+            /** @description the least plan level that opens Connect in the entitlement mode */
             connect_min_level: number;
             /** @description counts licence verifications against the authors' daily quotas */
             legacy_metering_enabled: boolean;
@@ -1973,6 +1990,19 @@ export interface components {
             /** @description false hides it from authors */
             enabled?: boolean;
         };
+        ConnectOpeningView: {
+            /** @description Connect logins of this program pass the opening check now (the other checks of the gate still apply) */
+            open: boolean;
+            /**
+             * @description the platform's opening mode: base_package (open with the basic package), entitlement (open from the minimum plan level), self_service (the author's switch, connect_enabled)
+             * @enum {string}
+             */
+            mode: "base_package" | "entitlement" | "self_service";
+            /** @description the platform's minimum plan level (what opens Connect in the entitlement mode) */
+            min_level: number;
+            /** @description the author may switch Connect (PUT /connect): true in the self_service mode only */
+            switchable: boolean;
+        };
         ProjectView: {
             /** Format: uuid */
             id: string;
@@ -2003,7 +2033,9 @@ export interface components {
             /** @enum {string} */
             transport_encryption: "none" | "rc4" | "aes" | "aes-gcm";
             ip_bindings: string[];
+            /** @description the author's self-service Connect switch; it decides only in the self_service mode (see connect_opening) */
             connect_enabled: boolean;
+            connect_opening: components["schemas"]["ConnectOpeningView"];
             /** @description Client answers carry the Ed25519 signature headers */
             response_signing: boolean;
             /** @description Longest offline licence; 0: checkout off */
@@ -2584,6 +2616,13 @@ export interface components {
             last_seen_at: string;
             /** Format: date-time */
             expires_at: string;
+            /** @description the client address of the login, then of the last recorded heartbeat (empty when unknown) */
+            address: string;
+            /**
+             * Format: date-time
+             * @description the last heartbeat, recorded at most once a minute (so at most a minute late); null: none recorded since the login
+             */
+            last_heartbeat_at: string | null;
         };
         RevokeSessionsDto: {
             /** @description end the sessions of this card */
@@ -2709,6 +2748,26 @@ export interface components {
             };
         };
         /**
+         * @description - `10010` HTTPS_REQUIRED: This route needs HTTPS; plain HTTP is refused
+         *     - `10202` PROGRAM_DISABLED: This program is disabled
+         *     - `10203` AUTHOR_DISABLED: This program's author is disabled
+         *     - `10204` VERIFICATION_SWITCH_OFF: Verification is switched off for this program
+         *     - `10205` PACKAGE_NOT_ENABLED: The standard API basic package is not enabled for this program
+         *     - `10206` INTERFACE_NOT_AUTHORIZED: This interface is not authorized for this program
+         *     - `10207` INTERFACE_DISABLED: This interface is disabled on the platform
+         */
+        StandardFailure403_10010_10202_10203_10204_10205_10206_10207: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["StandardFailure"] & {
+                    /** @enum {integer} */
+                    code?: 10010 | 10202 | 10203 | 10204 | 10205 | 10206 | 10207;
+                };
+            };
+        };
+        /**
          * @description - `10101` SIGNATURE_INVALID: The signature is invalid
          *     - `10102` TIMESTAMP_OUT_OF_WINDOW: The timestamp is outside the allowed window
          */
@@ -2748,25 +2807,6 @@ export interface components {
             };
         };
         /**
-         * @description - `10202` PROGRAM_DISABLED: This program is disabled
-         *     - `10203` AUTHOR_DISABLED: This program's author is disabled
-         *     - `10204` VERIFICATION_SWITCH_OFF: Verification is switched off for this program
-         *     - `10205` PACKAGE_NOT_ENABLED: The standard API basic package is not enabled for this program
-         *     - `10206` INTERFACE_NOT_AUTHORIZED: This interface is not authorized for this program
-         *     - `10207` INTERFACE_DISABLED: This interface is disabled on the platform
-         */
-        StandardFailure403_10202_10203_10204_10205_10206_10207: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["StandardFailure"] & {
-                    /** @enum {integer} */
-                    code?: 10202 | 10203 | 10204 | 10205 | 10206 | 10207;
-                };
-            };
-        };
-        /**
          * @description - `10301` QUOTA_EXCEEDED: The daily quota for this interface is used up
          *     - `10302` RATE_LIMITED: Too many requests; retry later
          */
@@ -2802,6 +2842,25 @@ export interface components {
                 "application/json": components["schemas"]["StandardFailure"] & {
                     /** @enum {integer} */
                     code?: 10001;
+                };
+            };
+        };
+        /**
+         * @description - `10202` PROGRAM_DISABLED: This program is disabled
+         *     - `10203` AUTHOR_DISABLED: This program's author is disabled
+         *     - `10204` VERIFICATION_SWITCH_OFF: Verification is switched off for this program
+         *     - `10205` PACKAGE_NOT_ENABLED: The standard API basic package is not enabled for this program
+         *     - `10206` INTERFACE_NOT_AUTHORIZED: This interface is not authorized for this program
+         *     - `10207` INTERFACE_DISABLED: This interface is disabled on the platform
+         */
+        StandardFailure403_10202_10203_10204_10205_10206_10207: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["StandardFailure"] & {
+                    /** @enum {integer} */
+                    code?: 10202 | 10203 | 10204 | 10205 | 10206 | 10207;
                 };
             };
         };
@@ -3675,6 +3734,31 @@ export interface operations {
             500: components["responses"]["AdminError500_50000"];
         };
     };
+    Health_health: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                    };
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
     Health_ready: {
         parameters: {
             query?: never;
@@ -3806,7 +3890,7 @@ export interface operations {
             };
             400: components["responses"]["StandardFailure400_10001_10003_10004_10005"];
             401: components["responses"]["StandardFailure401_10101_10102"];
-            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
+            403: components["responses"]["StandardFailure403_10010_10202_10203_10204_10205_10206_10207"];
             404: components["responses"]["StandardFailure404_10201"];
             409: components["responses"]["StandardFailure409_10103"];
             413: components["responses"]["StandardFailure413_10008"];
@@ -3858,7 +3942,7 @@ export interface operations {
             };
             400: components["responses"]["StandardFailure400_10001_10003_10004_10005"];
             401: components["responses"]["StandardFailure401_10101_10102"];
-            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
+            403: components["responses"]["StandardFailure403_10010_10202_10203_10204_10205_10206_10207"];
             404: components["responses"]["StandardFailure404_10201"];
             409: components["responses"]["StandardFailure409_10103"];
             413: components["responses"]["StandardFailure413_10008"];
@@ -3907,7 +3991,7 @@ export interface operations {
             };
             400: components["responses"]["StandardFailure400_10001_10003_10004_10005"];
             401: components["responses"]["StandardFailure401_10101_10102"];
-            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
+            403: components["responses"]["StandardFailure403_10010_10202_10203_10204_10205_10206_10207"];
             404: components["responses"]["StandardFailure404_10201"];
             409: components["responses"]["StandardFailure409_10103"];
             413: components["responses"]["StandardFailure413_10008"];
@@ -3955,7 +4039,7 @@ export interface operations {
             };
             400: components["responses"]["StandardFailure400_10001_10003_10004_10005"];
             401: components["responses"]["StandardFailure401_10101_10102"];
-            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
+            403: components["responses"]["StandardFailure403_10010_10202_10203_10204_10205_10206_10207"];
             404: components["responses"]["StandardFailure404_10201"];
             409: components["responses"]["StandardFailure409_10103"];
             413: components["responses"]["StandardFailure413_10008"];
@@ -4006,7 +4090,7 @@ export interface operations {
             };
             400: components["responses"]["StandardFailure400_10001_10003_10004_10005"];
             401: components["responses"]["StandardFailure401_10101_10102"];
-            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
+            403: components["responses"]["StandardFailure403_10010_10202_10203_10204_10205_10206_10207"];
             404: components["responses"]["StandardFailure404_10201"];
             409: components["responses"]["StandardFailure409_10103"];
             413: components["responses"]["StandardFailure413_10008"];
@@ -4100,7 +4184,7 @@ export interface operations {
             };
             400: components["responses"]["StandardFailure400_10001_10003_10004_10005"];
             401: components["responses"]["StandardFailure401_10101_10102"];
-            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
+            403: components["responses"]["StandardFailure403_10010_10202_10203_10204_10205_10206_10207"];
             404: components["responses"]["StandardFailure404_10201"];
             409: components["responses"]["StandardFailure409_10103"];
             413: components["responses"]["StandardFailure413_10008"];
@@ -4150,7 +4234,7 @@ export interface operations {
             };
             400: components["responses"]["StandardFailure400_10001_10003_10004_10005"];
             401: components["responses"]["StandardFailure401_10101_10102"];
-            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
+            403: components["responses"]["StandardFailure403_10010_10202_10203_10204_10205_10206_10207"];
             404: components["responses"]["StandardFailure404_10201"];
             409: components["responses"]["StandardFailure409_10103"];
             413: components["responses"]["StandardFailure413_10008"];
@@ -4238,7 +4322,7 @@ export interface operations {
             };
             400: components["responses"]["StandardFailure400_10001_10003_10004_10005"];
             401: components["responses"]["StandardFailure401_10101_10102"];
-            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
+            403: components["responses"]["StandardFailure403_10010_10202_10203_10204_10205_10206_10207"];
             404: components["responses"]["StandardFailure404_10201"];
             409: components["responses"]["StandardFailure409_10103"];
             413: components["responses"]["StandardFailure413_10008"];
@@ -4294,7 +4378,7 @@ export interface operations {
             };
             400: components["responses"]["StandardFailure400_10001_10003_10004_10005"];
             401: components["responses"]["StandardFailure401_10101_10102"];
-            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
+            403: components["responses"]["StandardFailure403_10010_10202_10203_10204_10205_10206_10207"];
             404: components["responses"]["StandardFailure404_10201"];
             409: components["responses"]["StandardFailure409_10103"];
             413: components["responses"]["StandardFailure413_10008"];
