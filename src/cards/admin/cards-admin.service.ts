@@ -20,8 +20,8 @@ import { cardsCsvHeader, cardsCsvRows } from './cards-csv';
 import { CardsImporter, ImportAnswer, ImportSlots, IMPORT_STALE_MS } from './cards-importer';
 import { parseIsoInstant } from './iso-instant';
 
-/** Cards per page of the CSV export (each page with its devices). */
-const EXPORT_PAGE = 1000;
+/** Cards per page of the CSV export (each page with its devices): one page holds the embedded database only briefly. */
+const EXPORT_PAGE = 250;
 
 /** Cards of a project as the author manages them: search, export, import, edits one by one and in bulk, unbind (batches: card-batches.service.ts). */
 @Injectable()
@@ -160,7 +160,7 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
         .execute();
     }
     // A ban ends the card's sessions for good: an unban later does not bring them back.
-    if (input.status === 'banned') await this.sessions.revokeWhere(project.id, { cardId: card.id });
+    if (input.status === 'banned') await this.sessions.revokeWhere(project.id, { cardId: card.id }, 'card_banned');
     return this.view(await this.find(project.id, cardId));
   }
 
@@ -179,7 +179,7 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
     const card = await this.find(project.id, cardId);
     const { affected } = await this.devices.delete({ cardId: card.id, machineCode });
     if (!affected) throw new ServiceError(ErrorCode.CARD_DEVICE_NOT_FOUND);
-    await this.sessions.revokeWhere(project.id, { cardId: card.id, machine: machineCode });
+    await this.sessions.revokeWhere(project.id, { cardId: card.id, machine: machineCode }, 'device_unbound');
   }
 
   private filtered(projectId: string, filters: CardFilters) {
