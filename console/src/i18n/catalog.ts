@@ -15,6 +15,7 @@ export const catalogEn: Readonly<Record<number, string>> = {
   10007: 'Unsupported content type', // UNSUPPORTED_MEDIA_TYPE
   10008: 'The request body is too large', // PAYLOAD_TOO_LARGE
   10009: 'This download address is not valid or has expired; ask for a fresh one', // DOWNLOAD_ADDRESS_INVALID
+  10010: 'This route needs HTTPS; plain HTTP is refused', // HTTPS_REQUIRED
   10101: 'The signature is invalid', // SIGNATURE_INVALID
   10102: 'The timestamp is outside the allowed window', // TIMESTAMP_OUT_OF_WINDOW
   10103: 'This nonce was already used', // NONCE_REPLAYED
@@ -87,6 +88,7 @@ export const catalogZhCN: Readonly<Record<number, string>> = {
   10007: '不支持的内容类型', // UNSUPPORTED_MEDIA_TYPE
   10008: '请求体过大', // PAYLOAD_TOO_LARGE
   10009: '下载地址无效或已过期，请重新获取', // DOWNLOAD_ADDRESS_INVALID
+  10010: '此接口需要 HTTPS，明文 HTTP 请求被拒绝', // HTTPS_REQUIRED
   10101: '签名无效', // SIGNATURE_INVALID
   10102: '时间戳超出允许的时间窗口', // TIMESTAMP_OUT_OF_WINDOW
   10103: '此随机数（nonce）已被使用', // NONCE_REPLAYED
