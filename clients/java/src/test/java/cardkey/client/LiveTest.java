@@ -1,0 +1,3 @@
+package cardkey.client;
+
+public final class LiveTest {}
