@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 rm -rf build/classes build/test-classes
 mkdir -p build/classes build/test-classes
-javac --release 17 -Xlint:all -Werror -d build/classes $(find src/main/java -name '*.java' | sort)
+javac --release 17 -encoding UTF-8 -Xlint:all -Werror -d build/classes $(find src/main/java -name '*.java' | sort)
 jar --create --file build/cardkey-client.jar -C build/classes .
-javac --release 17 -Xlint:all -Werror -cp build/classes -d build/test-classes $(find src/test/java -name '*.java' | sort)
+javac --release 17 -encoding UTF-8 -Xlint:all -Werror -cp build/classes -d build/test-classes $(find src/test/java -name '*.java' | sort)
 echo "built build/cardkey-client.jar and build/test-classes"
