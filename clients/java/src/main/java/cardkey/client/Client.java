@@ -129,9 +129,10 @@ public final class Client implements AutoCloseable {
   public Result cardLogin(String cardKey, String machineId) {
     Result result = Bindings.bind(withTopLevel(sdk("/api/v1/cards/login", true, Family.ANY_CODE, "card_key", cardKey, "machine_id", machineId)),
         Bindings.card(machineId, cardKey));
-    if (result.success()) {
+    String token = result.data().text("session_token");
+    if (result.success() && token != null && !token.isEmpty()) {
       Fields data = result.data();
-      hold(new Session(Session.Type.CARD, orEmpty(data.text("session_token"), "-"), machineId, data.text("session_expires_at"),
+      hold(new Session(Session.Type.CARD, token, machineId, data.text("session_expires_at"),
           data.integer("heartbeat_interval_seconds").orElse(0), data.integer("id").orElse(0), 0));
     }
     return result;
@@ -197,11 +198,12 @@ public final class Client implements AutoCloseable {
    */
   public Result userLogin(String username, String password, String machineId) {
     Result result = sdk("/api/v1/users/login", true, Family.ANY_CODE, "username", username, "password", password, "machine_id", machineId);
-    if (result.success()) {
+    String token = result.data().text("session_token");
+    if (result.success() && token != null && !token.isEmpty()) {
       Fields data = result.data();
       Fields profile = data.object("profile");
       String bound = data.text("machine_id");
-      hold(new Session(Session.Type.APP_USER, orEmpty(data.text("session_token"), "-"), bound == null || bound.isEmpty() ? machineId : bound,
+      hold(new Session(Session.Type.APP_USER, token, bound == null || bound.isEmpty() ? machineId : bound,
           data.text("session_expires_at"), data.integer("heartbeat_interval_seconds").orElse(0), 0,
           profile == null ? 0 : profile.integer("user_id").orElse(0)));
     }
@@ -404,10 +406,6 @@ public final class Client implements AutoCloseable {
 
   static byte[] json(Map<String, String> fields) {
     return Json.write(fields).getBytes(StandardCharsets.UTF_8);
-  }
-
-  private static String orEmpty(String value, String fallback) {
-    return value == null || value.isEmpty() ? fallback : value;
   }
 
   /** Never the secrets or the session token. */

@@ -1,7 +1,8 @@
 package cardkey.client;
 
 /**
- * The service's error catalog (docs/errors.md) and the codes this client reports itself.
+ * The codes of the service's error catalog (docs/errors.md) that client routes answer, and the
+ * codes this client reports itself.
  *
  * <p>Failures carry these codes in every family (Connect's negative sign is removed), so compare
  * {@code result.code()} with them instead of parsing messages. No failure code is 0 or 1.

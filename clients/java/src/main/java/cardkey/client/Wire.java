@@ -53,7 +53,7 @@ final class Wire {
       } catch (HttpTimeoutException e) {
         lastError = "timed out";
       } catch (IOException e) {
-        lastError = e.getMessage() == null ? e.getClass().getSimpleName() : e.getClass().getSimpleName() + ": " + e.getMessage();
+        lastError = describe(e);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt(); // a stopped heartbeat: give up at once, keep the flag
         lastError = "interrupted";
@@ -61,6 +61,12 @@ final class Wire {
       }
     }
     return new NoAnswer(Result.failure(ErrorCodes.NETWORK_ERROR, "The service could not be reached: " + lastError, 0, null));
+  }
+
+  /** A short reason: the exception's class and message, or its cause's ("ConnectException: Connection refused"). */
+  private static String describe(IOException e) {
+    String message = e.getMessage() != null ? e.getMessage() : e.getCause() != null ? e.getCause().getMessage() : null;
+    return e.getClass().getSimpleName() + (message == null ? "" : ": " + message);
   }
 
   private static boolean isGatewayFailure(HttpExchange.Answer answer) {

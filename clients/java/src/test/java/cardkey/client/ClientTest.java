@@ -44,6 +44,14 @@ public final class ClientTest {
   }
 
   @Test
+  public void aLoginSuccessWithoutASessionTokenHoldsNoSession() {
+    Client client = new FakeService().answer(200, LOGIN_OK.replace(",\"session_token\":\"sess-token-secret\"", "")).client(false);
+    Assert.succeeded(client.cardLogin("CK-1", "PC-1"), "login");
+    check(client.session().isEmpty(), "nothing to heartbeat with");
+    Assert.refused(client.cardHeartbeat(), ErrorCodes.NO_SESSION, "no session");
+  }
+
+  @Test
   public void aMissingAnswerOfAnIdempotentCallIsRetriedWithAFreshNonceThenReported() {
     FakeService service = new FakeService().down().down().down();
     Result result = service.client(false).cardLogin("CK-1", "PC-1");
