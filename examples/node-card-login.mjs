@@ -51,6 +51,8 @@ const { code, machine_code, expires_at, session_expires_at } = login.data;
 console.log(`card login ok: card ${code} on ${machine_code}, valid until ${expires_at}, session until ${session_expires_at}`);
 
 // The client holds the session; the loop renews it. Stop after BEATS heartbeats.
+// The service moves the expiry only in the second half of a session's life: say so only then.
+let until = session_expires_at;
 let count = 0;
 const counted = (ok) => {
   count += 1;
@@ -60,7 +62,9 @@ const counted = (ok) => {
 const heartbeat = client.startHeartbeat({
   intervalMs,
   onBeat: (beat) => {
-    console.log(`heartbeat ${count + 1}: ok, session until ${beat.data.session_expires_at}`);
+    const moved = beat.data.session_expires_at !== until;
+    until = beat.data.session_expires_at;
+    console.log(`heartbeat ${count + 1}: ok${moved ? `, session renewed until ${until}` : ''}`);
     counted(true);
   },
   // Anything else (network, quota...): the loop keeps its rhythm.
@@ -68,9 +72,10 @@ const heartbeat = client.startHeartbeat({
     console.error(`heartbeat ${count + 1} failed: ${result.message} (code ${result.code}, request_id ${result.requestId ?? '-'})`);
     counted(false);
   },
-  // Forced offline, card banned or expired: the session is already cleared; log in again.
+  // Forced offline, card banned or expired: the session is already cleared. endedBy says why
+  // (card_banned, forced_offline, ...): tell the user that rather than just "log in again".
   onSessionEnded: (result) => {
-    console.error(`session ended: ${result.message} (code ${result.code}, request_id ${result.requestId ?? '-'})`);
+    console.error(`session ended: ${result.endedBy ?? result.message} at ${result.endedAt ?? '-'} (code ${result.code}, request_id ${result.requestId ?? '-'})`);
     process.exit(2);
   },
 });

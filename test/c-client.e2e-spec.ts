@@ -239,7 +239,7 @@ if (!built) console.warn(`test/c-client.e2e-spec.ts is SKIPPED: the C client is 
         const outcome = await run(join(dir, 'first_login'), [], firstLogin, dir);
         expect(outcome).toMatchObject({ code: 0, signal: null });
         expect(outcome.output).toMatch(/^logged in, session until \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/m);
-        expect(outcome.output).toMatch(/^heartbeat ok, session until \d{4}-/m);
+        expect(outcome.output).toMatch(/^heartbeat ok/m);
         // The network path (libcurl, TLS library, the heartbeat thread) leaks nothing either, where valgrind is installed.
         if (hasValgrind) {
           const checked = await run(

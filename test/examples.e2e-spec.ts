@@ -116,7 +116,7 @@ describe('examples (e2e)', () => {
       const outcome = await run('python3', [join(dir, 'first_login.py')], { ...demo, MACHINE_ID: 'demo-machine-1', PYTHONPATH: join(ROOT, 'clients', 'python'), PYTHONDONTWRITEBYTECODE: '1' });
       expect(outcome).toMatchObject({ code: 0, signal: null, stderr: '' });
       expect(outcome.stdout).toMatch(/^logged in, session until \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/m);
-      expect(outcome.stdout).toMatch(/^heartbeat ok, session until /m);
+      expect(outcome.stdout).toMatch(/^heartbeat ok/m);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -152,7 +152,7 @@ if (!hasGo) {
       const outcome = await go(['run', '.'], dir, quickstartEnv);
       expect(outcome).toMatchObject({ code: 0, signal: null });
       expect(outcome.output).toMatch(/^logged in, session until \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/m);
-      expect(outcome.output).toMatch(/^heartbeat ok, session until /m);
+      expect(outcome.output).toMatch(/^heartbeat ok/m);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

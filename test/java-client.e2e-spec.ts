@@ -158,7 +158,7 @@ if (!hasJava) {
       const outcome = await run('java', ['-cp', `${JAR}:.`, 'FirstLogin'], dir, quickstartEnv);
       expect(outcome).toMatchObject({ code: 0, signal: null });
       expect(outcome.output).toMatch(/^logged in, session until \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/m);
-      expect(outcome.output).toMatch(/^heartbeat ok, session until /m);
+      expect(outcome.output).toMatch(/^heartbeat ok/m);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -27,7 +27,7 @@ describe('session lookups of concurrent heartbeats', () => {
         sessions.open({ type: 'card', projectId: world.project.id, cardId: card.id, machine: `pc-${i}`, expiresAt: new Date(Date.now() + 3_600_000) }),
       ),
     );
-    await sessions.revoke(opened[7].session.id);
+    await sessions.revoke(opened[7].session.id, 'forced_offline');
     const sent = jest.spyOn(statements, 'rows');
 
     const outcomes = await Promise.allSettled(

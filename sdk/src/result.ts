@@ -24,9 +24,31 @@ export interface Result<T = Record<string, unknown>> {
   httpStatus?: number;
   /** Seconds from a Retry-After header (RATE_LIMITED). */
   retryAfterSeconds?: number;
+  /**
+   * Why the session ended, on a heartbeat's SESSION_INVALID (decisions §18): tell the user "your
+   * card was banned" rather than "log in again". `unknown` for a token the service does not know.
+   */
+  endedBy?: SessionEndReason;
+  /** When it ended (`YYYY-MM-DD HH:MM:SS` in the service's time zone); null for `unknown`. */
+  endedAt?: string | null;
   /** The whole answer as received, unknown fields included. */
   body?: Record<string, unknown>;
 }
+
+/** Every `ended_by` of decisions §18; a newer service may add more, kept as they come. */
+export type SessionEndReason =
+  | 'expired'
+  | 'forced_offline'
+  | 'logged_out'
+  | 'card_banned'
+  | 'card_expired'
+  | 'card_no_uses_left'
+  | 'device_unbound'
+  | 'seat_evicted'
+  | 'user_banned'
+  | 'user_deleted'
+  | 'unknown'
+  | (string & {});
 
 /** An HTTP answer as the transport read it. */
 export interface RawAnswer {
@@ -86,12 +108,20 @@ export function judge<T>(family: Family, answer: RawAnswer, connectFields: Conne
   }
   const errorId = stringOr(body.error_id);
   if (Number.isInteger(rawCode) && Math.abs(rawCode) > 1) {
-    return { ...common, success, code: Math.abs(rawCode), message: message || unexpectedMessage(answer), errorId, body: received };
+    return { ...common, success, code: Math.abs(rawCode), message: message || unexpectedMessage(answer), errorId, ...sessionEnd(body), body: received };
   }
   const why = Number.isInteger(rawCode)
     ? `Unexpected answer (HTTP ${answer.status}): code ${rawCode} is neither this route's success nor a failure code`
     : message || unexpectedMessage(answer);
   return { ...common, success, code: ClientErrorCode.UNEXPECTED_RESPONSE, message: why, errorId, body: received };
+}
+
+/** `data.ended_by` and `data.ended_at` of a refusal that carries them (an ended session's). */
+function sessionEnd(body: Record<string, unknown>): Pick<Result, 'endedBy' | 'endedAt'> {
+  const data = objectOr(body.data);
+  const endedBy = stringOr(data?.ended_by);
+  if (endedBy === undefined) return {};
+  return { endedBy, endedAt: stringOr(data?.ended_at) ?? null };
 }
 
 function isSuccess(family: Family, body: Record<string, unknown>, successCode?: StandardSuccessCode): boolean {

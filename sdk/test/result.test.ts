@@ -134,3 +134,16 @@ describe('results', () => {
     assert.deepEqual([failure.success, failure.code, failure.message], [false, ErrorCode.CARD_EXPIRED, 'expired']);
   });
 });
+
+describe('why a session ended (decisions §18)', () => {
+  it('gives ended_by and ended_at of a heartbeat refusal, and nothing of other answers', () => {
+    const banned = judge('standard', answer({ code: 30101, success: false, msg: 'x', data: { ended_by: 'card_banned', ended_at: '2026-11-26 10:42:00' } }, 401));
+    assert.deepEqual([banned.code, banned.endedBy, banned.endedAt], [ErrorCode.SESSION_INVALID, 'card_banned', '2026-11-26 10:42:00']);
+    const unknown = judge('standard', answer({ code: 30101, success: false, msg: 'x', data: { ended_by: 'unknown', ended_at: null } }, 401));
+    assert.deepEqual([unknown.endedBy, unknown.endedAt], ['unknown', null]);
+    const older = judge('standard', answer({ code: 30101, success: false, msg: 'x' }, 401));
+    assert.equal(older.endedBy, undefined, 'a service without §18 says nothing');
+    const beat = judge('standard', answer({ code: 0, success: true, msg: 'ok', data: { ended_by: 'card_banned' } }));
+    assert.equal(beat.endedBy, undefined, 'a success never ends a session');
+  });
+});

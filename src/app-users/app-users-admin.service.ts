@@ -49,9 +49,9 @@ export class AppUsersAdminService {
     if (input.machine_id === null) changes.boundMachineId = null;
     if (Object.keys(changes).length) await this.users.update({ id: user.id }, changes);
     if (input.status === 'banned' || input.password !== undefined) {
-      await this.sessions.revokeWhere(project.id, { userId: user.id });
+      await this.sessions.revokeWhere(project.id, { userId: user.id }, input.status === 'banned' ? 'user_banned' : 'forced_offline');
     } else if (input.machine_id === null && user.boundMachineId !== null) {
-      await this.sessions.revokeWhere(project.id, { userId: user.id, machine: user.boundMachineId });
+      await this.sessions.revokeWhere(project.id, { userId: user.id, machine: user.boundMachineId }, 'device_unbound');
     }
     return toAppUserView(await this.find(project.id, userId));
   }

@@ -139,10 +139,9 @@ export class AppUsersService {
   async heartbeat(token: string, machine: string, request?: RequestContext): Promise<UserHeartbeat> {
     const { session, user, program } = await this.sessions.resolve(token, 'app_user', machine, (id) => this.directory.byProjectId(id, request));
     await this.gate.admit({ program, family: 'sdk', context: request }, 'user_heartbeat');
-    if (!user || user.status !== 'active' || !sessionFitsBinding(program.project.userMachinePolicy, user.boundMachineId, session.machineCode)) {
-      await this.sessions.revoke(session.id);
-      throw new ServiceError(ErrorCode.SESSION_INVALID);
-    }
+    if (!user) throw await this.sessions.end(session, 'user_deleted');
+    if (user.status !== 'active') throw await this.sessions.end(session, 'user_banned');
+    if (!sessionFitsBinding(program.project.userMachinePolicy, user.boundMachineId, session.machineCode)) throw await this.sessions.end(session, 'device_unbound');
     const expiresAt = await this.sessions.renew(session, program.project.sessionTtlSeconds, null, request?.clientIp ?? '');
     return { user_id: user.id, session_expires_at: this.time(expiresAt), server_time: unixSeconds() };
   }
@@ -177,7 +176,7 @@ export class AppUsersService {
     });
     // After the commit (the embedded database has one connection). A session a racing login opens
     // on the old machine meanwhile no longer fits the binding and ends at its next heartbeat.
-    if (result.decision.revokeOthers) await this.sessions.revokeWhere(projectId, { userId: result.user.id });
+    if (result.decision.revokeOthers) await this.sessions.revokeWhere(projectId, { userId: result.user.id }, 'device_unbound');
     return result;
   }
 

@@ -58,7 +58,7 @@ export class CardUnbindService {
     const card = await this.dataSource.transaction((em) => this.decide(em, request));
     // After the commit (the embedded database has one connection). A login racing in meanwhile has
     // to bind the device again, which a later unbind handles.
-    await this.sessions.revokeWhere(project.id, { cardId: card.id, machine: request.machine });
+    await this.sessions.revokeWhere(project.id, { cardId: card.id, machine: request.machine }, 'device_unbound');
     return card;
   }
 

@@ -10,8 +10,8 @@ import { formatLocalTime, unixSeconds } from '../common/time';
 import { AppConfig } from '../config/app-config';
 import { ErrorCode } from '../core/errors/error-code';
 import type { RequestContext } from '../core/http/request-context';
-import { ServiceError } from '../core/errors/service-error';
 import { LOCAL_TIME } from '../core/openapi/api-contract';
+import { cardSessionEnd } from '../sessions/session-end';
 import { OpenSession, SessionsService } from '../sessions/sessions.service';
 import { StandardCardData, standardCardData } from '../cards/card-data';
 
@@ -92,10 +92,9 @@ export class SdkCardsService {
   async heartbeat(token: string, machine: string, request?: RequestContext): Promise<CardHeartbeat> {
     const { session, card, program } = await this.sessions.resolve(token, 'card', machine, (id) => this.directory.byProjectId(id, request));
     await this.gate.admit({ program, family: 'sdk', context: request }, 'card_heartbeat');
-    if (card === null || deviceRefusal(card, card.deviceBound) !== null) {
-      await this.sessions.revoke(session.id);
-      throw new ServiceError(ErrorCode.SESSION_INVALID);
-    }
+    if (card === null) throw await this.sessions.end(session, 'device_unbound');
+    const refusal = deviceRefusal(card, card.deviceBound);
+    if (refusal !== null) throw await this.sessions.end(session, cardSessionEnd(refusal));
     const expiresAt = await this.sessions.renew(session, program.project.sessionTtlSeconds, card.expiresAt, request?.clientIp ?? '');
     return { card_id: session.cardId, session_expires_at: this.time(expiresAt), server_time: unixSeconds() };
   }

@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import type { SessionEnd } from './session-end';
 
 export type SessionType = 'card' | 'app_user';
 
@@ -31,6 +32,10 @@ export class Session {
 
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
   revokedAt: Date | null;
+
+  /** Why it was revoked (decisions §18); null while live, or when it ran out on its own. */
+  @Column({ name: 'ended_by', type: 'varchar', length: 24, nullable: true })
+  endedBy: SessionEnd | null;
 
   /** The login, or the last heartbeat that extended the session. */
   @Column({ name: 'last_seen_at', type: 'timestamptz' })

@@ -49,6 +49,6 @@ export class SessionsAdminController {
   @HttpCode(200)
   async revoke(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Body() body: RevokeSessionsDto) {
     const project = await this.access.find(actor, id);
-    return { revoked: await this.sessions.revokeWhere(project.id, { cardId: body.card_id, userId: body.user_id }) };
+    return { revoked: await this.sessions.revokeWhere(project.id, { cardId: body.card_id, userId: body.user_id }, 'forced_offline') };
   }
 }

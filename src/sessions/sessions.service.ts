@@ -8,6 +8,8 @@ import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { PreparedStatement, PreparedStatements } from '../database/prepared-statements';
 import { StatementBatcher } from '../database/statement-batcher';
+import { AppConfig } from '../config/app-config';
+import { endingOfSession, SessionEnd, sessionEnded } from './session-end';
 import { Session, SessionType } from './session.entity';
 
 /**
@@ -24,8 +26,8 @@ import { Session, SessionType } from './session.entity';
  * cards, 16 ms a statement (bench:scale), wherever the statistics tipped the plan.
  */
 const RESOLVE_SESSIONS: PreparedStatement = {
-  name: 'session_resolve_v6',
-  text: `SELECT s.token_hash, s.id, s.type, s.project_id, s.card_id, s.user_id, s.machine_code, s.expires_at, s.revoked_at, s.last_seen_at, s.last_heartbeat_at,
+  name: 'session_resolve_v7',
+  text: `SELECT s.token_hash, s.id, s.type, s.project_id, s.card_id, s.user_id, s.machine_code, s.expires_at, s.revoked_at, s.ended_by, s.last_seen_at, s.last_heartbeat_at,
       c.status AS card_status, c.expires_at AS card_expires_at,
       d.bound IS NOT NULL AS device_bound,
       u.id AS user_row_id, u.status AS user_status, u.bound_machine_id AS user_bound_machine_id
@@ -92,6 +94,7 @@ export class SessionsService {
   constructor(
     @InjectRepository(Session) private readonly sessions: Repository<Session>,
     private readonly statements: PreparedStatements,
+    private readonly config: AppConfig,
   ) {}
 
   /** Opens a session; inside `em`'s transaction when given (a seat taken under the card's lock). */
@@ -120,17 +123,18 @@ export class SessionsService {
 
   /**
    * The live session behind a bearer token, of the expected type and machine. Unknown, expired and
-   * revoked are SESSION_INVALID; the other type is SESSION_TYPE_MISMATCH; another machine is
-   * MACHINE_MISMATCH. `programOf` is asked for the session's program as soon as the session is
-   * found, so that the refusals after it are that program's answers (signed, decisions §15).
+   * revoked are SESSION_INVALID saying why (decisions §18); the other type is SESSION_TYPE_MISMATCH;
+   * another machine is MACHINE_MISMATCH. `programOf` is asked for the session's program as soon as
+   * the session is found, so that every refusal after it, an ended session's included, is that
+   * program's answer (signed, decisions §15): a client with pinned keys believes it and stops.
    */
   async resolve<P>(token: string, type: SessionType, machine: string, programOf: (projectId: string) => Promise<P>): Promise<LiveSession & { program: P }> {
     const row = await this.lookups.submit(hashToken(token));
-    if (!row) throw new ServiceError(ErrorCode.SESSION_INVALID);
+    if (!row) throw sessionEnded({ endedBy: 'unknown', at: null }, this.config.APP_TIMEZONE);
     const session = sessionFromRow(row);
-    if (session.revokedAt || session.expiresAt.getTime() <= Date.now()) throw new ServiceError(ErrorCode.SESSION_INVALID);
-    // The session's program is known from here on: its answers, refusals included, are its program's.
     const program = await programOf(session.projectId);
+    const ending = endingOfSession(session, session.cardId === null ? null : (row.card_expires_at as Date | null));
+    if (ending) throw sessionEnded(ending, this.config.APP_TIMEZONE);
     if (session.type !== type) throw new ServiceError(ErrorCode.SESSION_TYPE_MISMATCH);
     if (session.machineCode !== machine) throw new ServiceError(ErrorCode.MACHINE_MISMATCH);
     const card =
@@ -166,8 +170,15 @@ export class SessionsService {
     return session.expiresAt;
   }
 
-  async revoke(id: string): Promise<void> {
-    await this.sessions.update({ id, revokedAt: IsNull() }, { revokedAt: new Date() });
+  /** Ends a session for `endedBy`; one already ended keeps its first reason. */
+  async revoke(id: string, endedBy: SessionEnd): Promise<void> {
+    await this.sessions.update({ id, revokedAt: IsNull() }, { revokedAt: new Date(), endedBy });
+  }
+
+  /** Ends a session a heartbeat found unusable and answers the heartbeat's refusal. */
+  async end(session: Session, endedBy: SessionEnd): Promise<ServiceError> {
+    await this.revoke(session.id, endedBy);
+    return sessionEnded({ endedBy, at: new Date() }, this.config.APP_TIMEZONE);
   }
 
   /**
@@ -183,7 +194,7 @@ export class SessionsService {
     if (live.length < limit) return true;
     if (policy !== 'evict_oldest') return false;
     const evicted = live.slice(0, live.length - limit + 1).map((row) => row.id);
-    await em.query(`UPDATE sessions SET revoked_at = now() WHERE id = ANY($1::bigint[])`, [evicted]);
+    await em.query(`UPDATE sessions SET revoked_at = now(), ended_by = 'seat_evicted' WHERE id = ANY($1::bigint[])`, [evicted]);
     return true;
   }
 
@@ -192,7 +203,7 @@ export class SessionsService {
    * Answers how many live ones ended: expired sessions are left as they are, so the count matches
    * the live-session list the author saw.
    */
-  async revokeWhere(projectId: string, target: { cardId?: number; userId?: number; machine?: string }): Promise<number> {
+  async revokeWhere(projectId: string, target: { cardId?: number; userId?: number; machine?: string }, endedBy: SessionEnd): Promise<number> {
     const where = {
       projectId,
       revokedAt: IsNull(),
@@ -201,7 +212,7 @@ export class SessionsService {
       ...(target.userId !== undefined ? { userId: target.userId, type: 'app_user' as const } : {}),
       ...(target.machine !== undefined ? { machineCode: target.machine } : {}),
     };
-    const result = await this.sessions.update(where, { revokedAt: new Date() });
+    const result = await this.sessions.update(where, { revokedAt: new Date(), endedBy });
     return result.affected ?? 0;
   }
 }
@@ -217,6 +228,7 @@ function sessionFromRow(row: Record<string, unknown>): Session {
     machineCode: row.machine_code as string,
     expiresAt: row.expires_at as Date,
     revokedAt: row.revoked_at as Date | null,
+    endedBy: row.ended_by as SessionEnd | null,
     lastSeenAt: row.last_seen_at as Date,
     lastHeartbeatAt: row.last_heartbeat_at as Date | null,
   });

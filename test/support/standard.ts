@@ -2,6 +2,7 @@ import { getRepositoryToken } from '@nestjs/typeorm';
 import type { Response } from 'supertest';
 import { Repository } from 'typeorm';
 import { ErrorCode } from '../../sdk/src';
+import { SESSION_ENDS } from '../../src/sessions/session-end';
 import { Session } from '../../src/sessions/session.entity';
 import { signedPost, SignOptions } from './signing';
 import { TestApp } from './test-app';
@@ -75,10 +76,19 @@ export function expectStandardFailure(res: Response, httpStatus: number, code: n
   expect(res.body.msg.length).toBeGreaterThan(0);
   expect(typeof res.headers['x-request-id']).toBe('string');
   expect(res.body.request_id).toBe(res.headers['x-request-id']);
-  const extra = Object.keys(res.body).filter((k) => !['code', 'success', 'msg', 'request_id', 'details'].includes(k));
+  const extra = Object.keys(res.body).filter((k) => !['code', 'success', 'msg', 'request_id', 'details', 'data'].includes(k));
   expect(extra).toEqual([]);
   expect(res.body).not.toHaveProperty('token');
-  expect(res.body).not.toHaveProperty('data');
+  // Only an ended session's refusal says something in `data`: why and when (decisions §18).
+  if (code === ErrorCode.SESSION_INVALID && res.body.data !== undefined) {
+    expect(res.body.data).toEqual({
+      ended_by: expect.any(String),
+      ended_at: res.body.data.ended_by === 'unknown' ? null : expect.stringMatching(TIMESTAMP),
+    });
+    expect(SESSION_ENDS).toContain(res.body.data.ended_by);
+  } else {
+    expect(res.body).not.toHaveProperty('data');
+  }
 }
 
 /** `YYYY-MM-DD HH:MM:SS` of an instant in a time zone, computed without the service's own helper. */

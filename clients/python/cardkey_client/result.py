@@ -52,6 +52,12 @@ class Result(Generic[T]):
     http_status: Optional[int] = None
     #: Seconds from a Retry-After header (RATE_LIMITED).
     retry_after_seconds: Optional[Number] = None
+    #: Why the session ended, on a heartbeat's SESSION_INVALID (decisions §18): ``card_banned``,
+    #: ``forced_offline``, ``expired``... so the program can tell the user why; ``unknown`` for a
+    #: token the service does not know; None when the answer does not say.
+    ended_by: Optional[str] = None
+    #: When it ended (``YYYY-MM-DD HH:MM:SS`` in the service's time zone); None for ``unknown``.
+    ended_at: Optional[str] = None
     #: The whole answer as received, unknown fields included.
     body: Optional[Dict[str, Any]] = field(default=None, repr=False)
 
@@ -112,7 +118,17 @@ def judge(
         message = f"Unexpected answer (HTTP {answer.status}): code {raw_code} is neither this route's success nor a failure code"
     else:
         code, message = ClientErrorCode.UNEXPECTED_RESPONSE, message or _unexpected_message(answer)
-    return Result(success=False, code=code, message=message, error_id=as_str(body.get("error_id")), body=received, **common)
+    ended = as_object(body.get("data")) or {}
+    return Result(
+        success=False,
+        code=code,
+        message=message,
+        error_id=as_str(body.get("error_id")),
+        ended_by=as_str(ended.get("ended_by")),
+        ended_at=as_str(ended.get("ended_at")),
+        body=received,
+        **common,
+    )
 
 
 def is_success(family: str, body: Mapping[str, Any], success_code: Optional[int] = None) -> bool:

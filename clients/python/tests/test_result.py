@@ -164,3 +164,18 @@ class ResultsTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class SessionEndTest(unittest.TestCase):
+    """Why a session ended (decisions §18), the twin of the TypeScript client's test."""
+
+    def test_gives_ended_by_and_ended_at_of_a_heartbeat_refusal_and_nothing_of_other_answers(self) -> None:
+        ended = {"ended_by": "card_banned", "ended_at": "2026-11-26 10:42:00"}
+        banned = judge("standard", answer({"code": 30101, "success": False, "msg": "x", "data": ended}, 401))
+        self.assertEqual((banned.code, banned.ended_by, banned.ended_at), (ErrorCode.SESSION_INVALID, "card_banned", "2026-11-26 10:42:00"))
+        unknown = judge("standard", answer({"code": 30101, "success": False, "msg": "x", "data": {"ended_by": "unknown", "ended_at": None}}, 401))
+        self.assertEqual((unknown.ended_by, unknown.ended_at), ("unknown", None))
+        older = judge("standard", answer({"code": 30101, "success": False, "msg": "x"}, 401))
+        self.assertIsNone(older.ended_by)
+        beat = judge("standard", answer({"code": 0, "success": True, "msg": "ok", "data": {"ended_by": "card_banned"}}))
+        self.assertIsNone(beat.ended_by)

@@ -54,9 +54,9 @@ export function renderFailure(family: Family, error: ServiceError, requestId: st
     case 'connect':
       return { status: false, code: -error.code, reason: error.message, request_id: requestId, ...errorId };
     case 'standard':
-      return { code: error.code, success: false, msg: error.message, request_id: requestId, ...errorId, ...details(error) };
+      return { code: error.code, success: false, msg: error.message, request_id: requestId, ...errorId, ...details(error), ...data(error) };
     case 'legacy':
-      return { code: error.code, msg: error.message, request_id: requestId, ...errorId, ...details(error) };
+      return { code: error.code, msg: error.message, request_id: requestId, ...errorId, ...details(error), ...data(error) };
     case 'admin':
       return {
         error: { code: error.code, message: error.message, ...(error.details !== undefined ? { details: error.details } : {}) },
@@ -66,6 +66,10 @@ export function renderFailure(family: Family, error: ServiceError, requestId: st
     default:
       return unreachable(family, 'envelope family');
   }
+}
+
+function data(error: ServiceError): Record<string, unknown> {
+  return error.data !== undefined ? { data: error.data } : {};
 }
 
 function details(error: ServiceError): Record<string, unknown> {
