@@ -18,6 +18,7 @@ import { AddCardGuessLimit1765400000000 } from './1765400000000-AddCardGuessLimi
 import { StageCardImports1765500000000 } from './1765500000000-StageCardImports';
 import { RecordSessionHeartbeats1765610000000 } from './1765610000000-RecordSessionHeartbeats';
 import { RecordSessionEnds1765700000000 } from './1765700000000-RecordSessionEnds';
+import { AddRebindingRulesAndIdleDevices1765900000000 } from './1765900000000-AddRebindingRulesAndIdleDevices';
 
 /** Every migration, in order. Listed explicitly so the same list works compiled and under Jest. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   AddPlatformAnnouncementSwitch1764900000000, PartitionLoginLogsByMonth1765000000000, IndexCardListOrders1765100000000,
   IndexCardCodeSearch1765200000000, CountBoundDevices1765300000000, AddCardGuessLimit1765400000000,
   StageCardImports1765500000000, RecordSessionHeartbeats1765610000000, RecordSessionEnds1765700000000,
+  AddRebindingRulesAndIdleDevices1765900000000,
 ];

@@ -13,6 +13,10 @@ export class CardDevice {
   @Column({ name: 'bound_at', type: 'timestamptz', default: () => 'now()' })
   boundAt: Date;
 
+  /** Last login or heartbeat of this device (heartbeats write it at most once a minute); idle release reads it. */
+  @Column({ name: 'last_seen_at', type: 'timestamptz', default: () => 'now()' })
+  lastSeenAt: Date;
+
   @ManyToOne(() => Card, (c) => c.devices, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'card_id' })
   card?: Relation<Card>;

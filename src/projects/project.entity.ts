@@ -52,6 +52,18 @@ export class Project {
   @Column({ name: 'unbind_max', type: 'integer', nullable: true })
   unbindMax: number | null;
 
+  /** Rebinding rules (decisions §21): seconds between two of a card's holder unbinds (0 = none). */
+  @Column({ name: 'unbind_cooldown_seconds', type: 'integer', default: 0 })
+  unbindCooldownSeconds: number;
+
+  /** Holder unbinds per card in any 30 days (null = unlimited). */
+  @Column({ name: 'unbind_max_per_30_days', type: 'integer', nullable: true })
+  unbindMaxPer30Days: number | null;
+
+  /** A bound device silent (no login, no heartbeat) this long frees its slot to a new device (0 = off; decisions §21). */
+  @Column({ name: 'device_idle_release_seconds', type: 'integer', default: 0 })
+  deviceIdleReleaseSeconds: number;
+
   @Column({ name: 'session_ttl_seconds', type: 'integer', default: 600 })
   sessionTtlSeconds: number;
 
