@@ -18,6 +18,7 @@ import { AddCardGuessLimit1765400000000 } from './1765400000000-AddCardGuessLimi
 import { StageCardImports1765500000000 } from './1765500000000-StageCardImports';
 import { RecordSessionHeartbeats1765610000000 } from './1765610000000-RecordSessionHeartbeats';
 import { RecordSessionEnds1765700000000 } from './1765700000000-RecordSessionEnds';
+import { CreateCardTypes1765800000000 } from './1765800000000-CreateCardTypes';
 import { AddRebindingRulesAndIdleDevices1765900000000 } from './1765900000000-AddRebindingRulesAndIdleDevices';
 
 /** Every migration, in order. Listed explicitly so the same list works compiled and under Jest. */
@@ -27,6 +28,6 @@ export const MIGRATIONS = [
   AllowAesGcmTransport1764600000000, CreateSigningKeys1764700000000, AddCardKindsAndSeats1764800000000,
   AddPlatformAnnouncementSwitch1764900000000, PartitionLoginLogsByMonth1765000000000, IndexCardListOrders1765100000000,
   IndexCardCodeSearch1765200000000, CountBoundDevices1765300000000, AddCardGuessLimit1765400000000,
-  StageCardImports1765500000000, RecordSessionHeartbeats1765610000000, RecordSessionEnds1765700000000,
+  StageCardImports1765500000000, RecordSessionHeartbeats1765610000000, RecordSessionEnds1765700000000, CreateCardTypes1765800000000,
   AddRebindingRulesAndIdleDevices1765900000000,
 ];
