@@ -20,6 +20,8 @@ import { RecordSessionHeartbeats1765610000000 } from './1765610000000-RecordSess
 import { RecordSessionEnds1765700000000 } from './1765700000000-RecordSessionEnds';
 import { CreateCardTypes1765800000000 } from './1765800000000-CreateCardTypes';
 import { AddRebindingRulesAndIdleDevices1765900000000 } from './1765900000000-AddRebindingRulesAndIdleDevices';
+import { CreateLoginBlacklist1766100000000 } from './1766100000000-CreateLoginBlacklist';
+import { RecordRequests1766110000000 } from './1766110000000-RecordRequests';
 
 /** Every migration, in order. Listed explicitly so the same list works compiled and under Jest. */
 export const MIGRATIONS = [
@@ -29,5 +31,5 @@ export const MIGRATIONS = [
   AddPlatformAnnouncementSwitch1764900000000, PartitionLoginLogsByMonth1765000000000, IndexCardListOrders1765100000000,
   IndexCardCodeSearch1765200000000, CountBoundDevices1765300000000, AddCardGuessLimit1765400000000,
   StageCardImports1765500000000, RecordSessionHeartbeats1765610000000, RecordSessionEnds1765700000000, CreateCardTypes1765800000000,
-  AddRebindingRulesAndIdleDevices1765900000000,
+  AddRebindingRulesAndIdleDevices1765900000000, CreateLoginBlacklist1766100000000, RecordRequests1766110000000,
 ];
