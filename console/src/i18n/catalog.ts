@@ -49,6 +49,7 @@ export const catalogEn: Readonly<Record<number, string>> = {
   11112: 'No interface has this name', // INTERFACE_NOT_FOUND
   11113: 'No secret has this name', // SECRET_NOT_FOUND
   11114: 'No card of the project matches; nothing was changed', // MATCHING_CARDS_NOT_FOUND
+  11115: 'Card type not found', // CARD_TYPE_NOT_FOUND
   11201: 'An admin account with this username already exists', // AUTHOR_USERNAME_TAKEN
   11202: 'A version equal to this one already exists', // VERSION_EXISTS
   11203: 'The project already has a variable with this name', // VARIABLE_NAME_TAKEN
@@ -56,6 +57,9 @@ export const catalogEn: Readonly<Record<number, string>> = {
   11205: "This value is already on the project's blacklist", // BLACKLIST_ENTRY_EXISTS
   11206: 'This Idempotency-Key was already used for a different request', // IDEMPOTENCY_KEY_REUSED
   11207: "Connect is opened by the platform; the project's switch applies only in the self_service mode", // CONNECT_NOT_SELF_SERVICE
+  11208: 'The project already has a card type with this name', // CARD_TYPE_NAME_TAKEN
+  11209: 'Cards or batches were made from this card type; disable it instead of deleting it', // CARD_TYPE_IN_USE
+  11210: 'The card type is disabled; enable it to make cards from it', // CARD_TYPE_DISABLED
   20001: 'The card key is invalid', // CARD_INVALID
   20002: 'The card key has expired', // CARD_EXPIRED
   20003: 'The card key is banned', // CARD_BANNED
@@ -122,6 +126,7 @@ export const catalogZhCN: Readonly<Record<number, string>> = {
   11112: '没有这个名称的接口', // INTERFACE_NOT_FOUND
   11113: '没有这个名称的密钥', // SECRET_NOT_FOUND
   11114: '项目中没有匹配的卡密，未做任何更改', // MATCHING_CARDS_NOT_FOUND
+  11115: '卡类不存在', // CARD_TYPE_NOT_FOUND
   11201: '已存在同名的管理账号', // AUTHOR_USERNAME_TAKEN
   11202: '已存在相同的版本', // VERSION_EXISTS
   11203: '项目中已有同名变量', // VARIABLE_NAME_TAKEN
@@ -129,6 +134,9 @@ export const catalogZhCN: Readonly<Record<number, string>> = {
   11205: '此值已在项目的黑名单中', // BLACKLIST_ENTRY_EXISTS
   11206: '此 Idempotency-Key 已用于另一个不同的请求', // IDEMPOTENCY_KEY_REUSED
   11207: 'Connect 由平台开通；项目开关仅在“自助开通”方式下有效', // CONNECT_NOT_SELF_SERVICE
+  11208: '项目中已有同名卡类', // CARD_TYPE_NAME_TAKEN
+  11209: '已有卡密或批次使用此卡类；请停用而不是删除', // CARD_TYPE_IN_USE
+  11210: '卡类已停用；启用后才能用它生成卡密', // CARD_TYPE_DISABLED
   20001: '卡密无效', // CARD_INVALID
   20002: '卡密已过期', // CARD_EXPIRED
   20003: '卡密已被封禁', // CARD_BANNED
