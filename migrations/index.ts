@@ -18,6 +18,7 @@ import { AddCardGuessLimit1765400000000 } from './1765400000000-AddCardGuessLimi
 import { StageCardImports1765500000000 } from './1765500000000-StageCardImports';
 import { RecordSessionHeartbeats1765610000000 } from './1765610000000-RecordSessionHeartbeats';
 import { RecordSessionEnds1765700000000 } from './1765700000000-RecordSessionEnds';
+import { AddTwoFactorAndAuditTrail1766000000000 } from './1766000000000-AddTwoFactorAndAuditTrail';
 import { CreateCardTypes1765800000000 } from './1765800000000-CreateCardTypes';
 import { AddRebindingRulesAndIdleDevices1765900000000 } from './1765900000000-AddRebindingRulesAndIdleDevices';
 import { CreateLoginBlacklist1766100000000 } from './1766100000000-CreateLoginBlacklist';
@@ -31,5 +32,5 @@ export const MIGRATIONS = [
   AddPlatformAnnouncementSwitch1764900000000, PartitionLoginLogsByMonth1765000000000, IndexCardListOrders1765100000000,
   IndexCardCodeSearch1765200000000, CountBoundDevices1765300000000, AddCardGuessLimit1765400000000,
   StageCardImports1765500000000, RecordSessionHeartbeats1765610000000, RecordSessionEnds1765700000000, CreateCardTypes1765800000000,
-  AddRebindingRulesAndIdleDevices1765900000000, CreateLoginBlacklist1766100000000, RecordRequests1766110000000,
+  AddRebindingRulesAndIdleDevices1765900000000, AddTwoFactorAndAuditTrail1766000000000, CreateLoginBlacklist1766100000000, RecordRequests1766110000000,
 ];
