@@ -17,8 +17,10 @@ import { LegacyInfoModule } from './legacy/info/legacy-info.module';
 import { LegacyModule } from './legacy/legacy.module';
 import { VerifyModule } from './legacy/verify/verify.module';
 import { DatabaseModule } from './database/database.module';
+import { EventsModule } from './events/events.module';
 import { FilesModule } from './files/files.module';
 import { LoginLogsModule } from './login-logs/login-logs.module';
+import { LoginBlacklistModule } from './login-blacklist/login-blacklist.module';
 import { PlatformModule } from './platform/platform.module';
 import { ProjectsModule } from './projects/projects.module';
 import { RemoteVariablesModule } from './remote-variables/remote-variables.module';
@@ -33,6 +35,7 @@ export class AppModule {
       imports: [
         CoreModule.forRoot(config, logger),
         DatabaseModule.forRoot(),
+        EventsModule,
         // Client routes first: Express tries routes in the order they were registered, one pattern
         // after another, and a client's request is what the service answers most (the admin routes
         // behind them cost about 1.5 % of a heartbeat's CPU when they came first). Their paths share
@@ -51,6 +54,7 @@ export class AppModule {
         CardsModule,
         AnnouncementsModule,
         LoginLogsModule,
+        LoginBlacklistModule,
         FilesModule,
         VersionsModule,
         UsageModule,
