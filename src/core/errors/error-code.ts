@@ -8,7 +8,8 @@
  * variable part (a field, the existing value, the allowed names) goes in `details`, not the text.
  * The service's own ranges:
  *   10006-10010  requests: unknown path, media type, body size, a signed download address, HTTPS
- *   1100x        admin API access and upload rules (who may, which account, how large, what an import holds)
+ *   1100x        admin API access and upload rules (who may, which account, how large, what an import holds,
+ *                two-factor codes)
  *   111xx        admin API "not found", one code per resource (an id that is not one is the same)
  *   112xx        admin API conflicts with what exists: duplicates, a reused key, a refused switch
  * The generic NOT_FOUND, FORBIDDEN and CONFLICT remain for unknown paths, role refusals and a
@@ -44,6 +45,9 @@ export enum ErrorCode {
   ACCOUNT_DISABLED = 11004,
   FILE_TOO_LARGE = 11005,
   CARD_IMPORT_INVALID = 11006,
+  TWO_FACTOR_REQUIRED = 11007,
+  TWO_FACTOR_CODE_INVALID = 11008,
+  TWO_FACTOR_ENROLMENT_REQUIRED = 11009,
   PROJECT_NOT_FOUND = 11101,
   AUTHOR_NOT_FOUND = 11102,
   CARD_NOT_FOUND = 11103,
@@ -69,6 +73,8 @@ export enum ErrorCode {
   CARD_TYPE_NAME_TAKEN = 11208,
   CARD_TYPE_IN_USE = 11209,
   CARD_TYPE_DISABLED = 11210,
+  TWO_FACTOR_ALREADY_ENABLED = 11220,
+  TWO_FACTOR_NOT_ENABLED = 11221,
   CARD_INVALID = 20001,
   CARD_EXPIRED = 20002,
   CARD_BANNED = 20003,
@@ -126,6 +132,9 @@ export const ERROR_CATALOG: Readonly<Record<ErrorCode, CatalogEntry>> = {
   [ErrorCode.ACCOUNT_DISABLED]: { http: 403, message: 'This admin account is disabled' },
   [ErrorCode.FILE_TOO_LARGE]: { http: 413, message: 'The file is larger than the upload limit' },
   [ErrorCode.CARD_IMPORT_INVALID]: { http: 400, message: 'The card import has problems; nothing was imported' },
+  [ErrorCode.TWO_FACTOR_REQUIRED]: { http: 403, message: 'This action needs a fresh two-factor code (X-Svc-2fa-Code)' },
+  [ErrorCode.TWO_FACTOR_CODE_INVALID]: { http: 403, message: 'The two-factor code is wrong, expired or already used' },
+  [ErrorCode.TWO_FACTOR_ENROLMENT_REQUIRED]: { http: 403, message: 'The platform requires two-factor sign-in: set it up first' },
   [ErrorCode.PROJECT_NOT_FOUND]: { http: 404, message: 'Project not found' },
   [ErrorCode.AUTHOR_NOT_FOUND]: { http: 404, message: 'Author not found' },
   [ErrorCode.CARD_NOT_FOUND]: { http: 404, message: 'Card not found' },
@@ -151,6 +160,8 @@ export const ERROR_CATALOG: Readonly<Record<ErrorCode, CatalogEntry>> = {
   [ErrorCode.CARD_TYPE_NAME_TAKEN]: { http: 409, message: 'The project already has a card type with this name' },
   [ErrorCode.CARD_TYPE_IN_USE]: { http: 409, message: 'Cards or batches were made from this card type; disable it instead of deleting it' },
   [ErrorCode.CARD_TYPE_DISABLED]: { http: 409, message: 'The card type is disabled; enable it to make cards from it' },
+  [ErrorCode.TWO_FACTOR_ALREADY_ENABLED]: { http: 409, message: 'Two-factor sign-in is already on for this account' },
+  [ErrorCode.TWO_FACTOR_NOT_ENABLED]: { http: 409, message: 'Two-factor sign-in is not on for this account' },
   [ErrorCode.CARD_INVALID]: { http: 200, message: 'The card key is invalid' },
   [ErrorCode.CARD_EXPIRED]: { http: 200, message: 'The card key has expired' },
   [ErrorCode.CARD_BANNED]: { http: 200, message: 'The card key is banned' },
