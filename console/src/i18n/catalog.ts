@@ -53,6 +53,8 @@ export const catalogEn: Readonly<Record<number, string>> = {
   11113: 'No secret has this name', // SECRET_NOT_FOUND
   11114: 'No card of the project matches; nothing was changed', // MATCHING_CARDS_NOT_FOUND
   11115: 'Card type not found', // CARD_TYPE_NOT_FOUND
+  11120: 'Webhook endpoint not found', // WEBHOOK_NOT_FOUND
+  11121: 'Webhook delivery not found', // WEBHOOK_DELIVERY_NOT_FOUND
   11201: 'An admin account with this username already exists', // AUTHOR_USERNAME_TAKEN
   11202: 'A version equal to this one already exists', // VERSION_EXISTS
   11203: 'The project already has a variable with this name', // VARIABLE_NAME_TAKEN
@@ -65,6 +67,7 @@ export const catalogEn: Readonly<Record<number, string>> = {
   11210: 'The card type is disabled; enable it to make cards from it', // CARD_TYPE_DISABLED
   11220: 'Two-factor sign-in is already on for this account', // TWO_FACTOR_ALREADY_ENABLED
   11221: 'Two-factor sign-in is not on for this account', // TWO_FACTOR_NOT_ENABLED
+  11220: 'The webhook URL is not a public HTTP(S) address this platform may call', // WEBHOOK_TARGET_REFUSED
   20001: 'The card key is invalid', // CARD_INVALID
   20002: 'The card key has expired', // CARD_EXPIRED
   20003: 'The card key is banned', // CARD_BANNED
@@ -135,6 +138,8 @@ export const catalogZhCN: Readonly<Record<number, string>> = {
   11113: '没有这个名称的密钥', // SECRET_NOT_FOUND
   11114: '项目中没有匹配的卡密，未做任何更改', // MATCHING_CARDS_NOT_FOUND
   11115: '卡类不存在', // CARD_TYPE_NOT_FOUND
+  11120: 'Webhook 端点不存在', // WEBHOOK_NOT_FOUND
+  11121: 'Webhook 投递记录不存在', // WEBHOOK_DELIVERY_NOT_FOUND
   11201: '已存在同名的管理账号', // AUTHOR_USERNAME_TAKEN
   11202: '已存在相同的版本', // VERSION_EXISTS
   11203: '项目中已有同名变量', // VARIABLE_NAME_TAKEN
@@ -147,6 +152,7 @@ export const catalogZhCN: Readonly<Record<number, string>> = {
   11210: '卡类已停用；启用后才能用它生成卡密', // CARD_TYPE_DISABLED
   11220: '此账号已开启两步验证', // TWO_FACTOR_ALREADY_ENABLED
   11221: '此账号未开启两步验证', // TWO_FACTOR_NOT_ENABLED
+  11220: 'Webhook 地址不是本平台允许调用的公网 HTTP(S) 地址', // WEBHOOK_TARGET_REFUSED
   20001: '卡密无效', // CARD_INVALID
   20002: '卡密已过期', // CARD_EXPIRED
   20003: '卡密已被封禁', // CARD_BANNED
