@@ -8,6 +8,7 @@ import { api } from '../api/client';
 import { unwrap } from '../api/errors';
 import { clearSession } from '../api/session';
 import { LanguageSwitch } from '../components/LanguageSwitch';
+import { TimeZoneSelect } from '../components/TimeZoneSelect';
 import { PageLoading } from '../components/PageLoading';
 import { projectQuery } from '../pages/projects/project-queries';
 import { queryClient } from './query-client';
@@ -39,7 +40,7 @@ function useMenuItems(): MenuProps['items'] {
       label: project.data?.name ?? '…',
       children: [
         { key: `/projects/${projectId}/overview`, icon: <BarChartOutlined />, label: t('operations.menu.overview') },
-        { key: `/projects/${projectId}`, icon: <SettingOutlined />, label: t('app.settings') },
+        { key: `/projects/${projectId}/settings`, icon: <SettingOutlined />, label: t('app.settings') },
         { key: `/projects/${projectId}/cards`, icon: <CreditCardOutlined />, label: t('app.cards') },
         { key: `/projects/${projectId}/content`, icon: <NotificationOutlined />, label: t('content.menu') },
         { key: `/projects/${projectId}/access`, icon: <SafetyOutlined />, label: t('access.menu') },
@@ -109,6 +110,7 @@ export function AppLayout() {
           </Space>
           <Space size="small" wrap={false}>
             <LanguageSwitch />
+            {wide && <TimeZoneSelect />}
             <Typography.Text className="who" ellipsis>
               {session?.username} · {session ? t(`roles.${session.role}`) : ''}
             </Typography.Text>
@@ -126,6 +128,9 @@ export function AppLayout() {
       {!wide && (
         <Drawer open={drawerOpen} onClose={() => setDrawerOpen(false)} placement="left" size={260} title={t('app.title')}>
           {menu}
+          <div style={{ marginTop: 16 }}>
+            <TimeZoneSelect />
+          </div>
         </Drawer>
       )}
     </Layout>

@@ -14,7 +14,9 @@ export const router = createBrowserRouter(
           children: [
             { index: true, element: <Navigate to="/projects" replace /> },
             { path: 'projects', lazy: { Component: async () => (await import('../pages/projects/ProjectsPage')).ProjectsPage } },
-            { path: 'projects/:projectId', lazy: { Component: async () => (await import('../pages/projects/ProjectPage')).ProjectPage } },
+            // A project opens on its overview (what happens), not on the long settings form.
+            { path: 'projects/:projectId', element: <Navigate to="overview" replace /> },
+            { path: 'projects/:projectId/settings', lazy: { Component: async () => (await import('../pages/projects/ProjectPage')).ProjectPage } },
             { path: 'projects/:projectId/overview', lazy: { Component: async () => (await import('../pages/overview/OverviewPage')).OverviewPage } },
             { path: 'projects/:projectId/logs', lazy: { Component: async () => (await import('../pages/logs/LogsPage')).LogsPage } },
             { path: 'projects/:projectId/users', lazy: { Component: async () => (await import('../pages/users/UsersPage')).UsersPage } },

@@ -15,13 +15,21 @@ function saysMore(error: ApiError): boolean {
   return error.code !== undefined && error.code in catalogEn && error.message !== catalogEn[error.code];
 }
 
+/** Details as a reader takes them: a list item by item, an object as `name: value` pairs, never raw JSON. */
+function readableDetails(details: unknown): string[] {
+  if (details === undefined || details === null) return [];
+  if (Array.isArray(details)) return details.map((item) => (typeof item === 'object' && item !== null ? readableDetails(item).join(', ') : String(item)));
+  if (typeof details === 'object') return Object.entries(details).map(([name, value]) => `${name}: ${typeof value === 'object' && value !== null ? readableDetails(value).join(', ') : String(value)}`);
+  return [String(details)];
+}
+
 /** The catalog code, the request id (copyable, to quote to support) and the details of a refusal. */
-function FailureFacts({ error }: { error: ApiError }) {
+function FailureFacts({ error, ownText }: { error: ApiError; ownText: boolean }) {
   const { t } = useTranslation();
-  const details = Array.isArray(error.details) ? error.details.map(String) : error.details !== undefined ? [JSON.stringify(error.details)] : [];
+  const details = ownText ? [] : readableDetails(error.details);
   return (
     <div className="failure-facts">
-      {saysMore(error) && (
+      {!ownText && saysMore(error) && (
         <div>
           {t('errors.serviceSays')}: {error.message}
         </div>
@@ -48,17 +56,25 @@ function FailureFacts({ error }: { error: ApiError }) {
   );
 }
 
+/**
+ * Texts a page gives for codes it can say better in its own context (a refused sign-in is a wrong
+ * password, not "authentication is required"): they replace the catalog text and the service's words.
+ */
+export type OwnTexts = Partial<Record<number, string>>;
+
 /** The console's text for the catalog code in the chosen language; the service's message for a code it does not know. */
-function headline(error: ApiError, t: TFunction): string {
+function headline(error: ApiError, t: TFunction, own?: OwnTexts): string {
   if (error.unreachable) return `${t('errors.unreachable')} (${error.message})`;
+  if (error.code !== undefined && own?.[error.code]) return own[error.code]!;
   return error.code === undefined ? error.message : t(`catalog.${error.code}`, { defaultValue: error.message });
 }
 
-/** A failed query or form submission, in place: the catalog text, its code and the request id. */
-export function ErrorAlert({ error }: { error: unknown }) {
+/** A failed query or form submission, in place: the catalog text (or the page's own), its code and the request id. */
+export function ErrorAlert({ error, own }: { error: unknown; own?: OwnTexts }) {
   const { t } = useTranslation();
   const failure = asApiError(error);
-  return <Alert type="error" showIcon role="alert" title={headline(failure, t)} description={<FailureFacts error={failure} />} />;
+  const ownText = failure.code !== undefined && own?.[failure.code] !== undefined;
+  return <Alert type="error" showIcon role="alert" title={headline(failure, t, own)} description={<FailureFacts error={failure} ownText={ownText} />} />;
 }
 
 /** For actions without a form of their own (ban, unbind, rotate, delete): the same facts in a notification. */
@@ -68,7 +84,7 @@ export function useNotifyError(): (error: unknown) => void {
   return useCallback(
     (error: unknown) => {
       const failure = asApiError(error);
-      notification.error({ title: headline(failure, t), description: <FailureFacts error={failure} />, duration: 0, role: 'alert' });
+      notification.error({ title: headline(failure, t), description: <FailureFacts error={failure} ownText={false} />, duration: 0, role: 'alert' });
     },
     [notification, t],
   );

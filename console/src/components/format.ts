@@ -1,20 +1,46 @@
 import { useTranslation } from 'react-i18next';
+import { formatInZone, useTimeZone } from './time-zone';
 
-/** Dates and durations in the console's language. */
+/** Units a duration is shown and entered in, largest first. */
+export const DURATION_UNITS = [
+  [86400, 'day'],
+  [3600, 'hour'],
+  [60, 'minute'],
+  [1, 'second'],
+] as const;
+export type DurationUnit = (typeof DURATION_UNITS)[number][1];
+
+/**
+ * Dates and durations in the console's language. Every date has one format, `2026-03-05 14:07:09`,
+ * in the zone the user chose (the header's selector; the browser's zone until then).
+ */
 export function useFormat() {
   const { t, i18n } = useTranslation();
-  const dateTime = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
+  const zone = useTimeZone();
+  const unit = (value: number, name: DurationUnit) => new Intl.NumberFormat(i18n.language, { style: 'unit', unit: name, unitDisplay: 'long' }).format(value);
+  /** "1 day 2 hours": at most the two largest units, so 90061 s reads "1 day 1 hour". */
+  const span = (seconds: number) => {
+    const parts: string[] = [];
+    let rest = Math.max(0, Math.round(seconds));
+    for (const [size, name] of DURATION_UNITS) {
+      if (rest >= size && parts.length < 2) {
+        parts.push(unit(Math.floor(rest / size), name));
+        rest %= size;
+      } else if (parts.length > 0) break;
+    }
+    return parts.length > 0 ? parts.join(' ') : unit(0, 'second');
+  };
   return {
-    dateTime: (iso: string | null | undefined, empty = t('common.never')) => (iso ? dateTime.format(new Date(iso)) : empty),
-    duration: (seconds: number) => {
-      if (seconds === 0) return t('common.permanent');
-      const units = [
-        [86400, 'day'],
-        [3600, 'hour'],
-        [60, 'minute'],
-      ] as const;
-      const [size, unit] = units.find(([size]) => seconds % size === 0) ?? [1, 'second'];
-      return new Intl.NumberFormat(i18n.language, { style: 'unit', unit, unitDisplay: 'long' }).format(seconds / size);
+    zone,
+    dateTime: (iso: string | null | undefined, empty = t('common.never')) => (iso ? formatInZone(new Date(iso), zone) : empty),
+    /** A card's validity: 0 is permanent. */
+    duration: (seconds: number) => (seconds === 0 ? t('common.permanent') : span(seconds)),
+    span,
+    /** How long ago: "3 minutes ago". */
+    ago: (iso: string, now = Date.now()) => {
+      const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
+      const [size, name] = DURATION_UNITS.find(([size]) => seconds >= size) ?? [1, 'second'];
+      return new Intl.RelativeTimeFormat(i18n.language, { numeric: 'auto' }).format(-Math.floor(seconds / size), name);
     },
   };
 }

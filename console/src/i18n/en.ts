@@ -10,6 +10,8 @@ import { platformEn } from './platform';
 import { operationsEn } from './operations';
 import { catalogEn } from './catalog';
 import { importProblemsEn } from './import-problems';
+import { timeEn } from './time';
+import { interfacesEn } from './interfaces';
 
 /** English texts of the console. zh-CN.ts has the same keys (its type is this object's). */
 export const en = {
@@ -22,6 +24,12 @@ export const en = {
     submit: 'Sign in',
     hint: 'The first platform admin is "admin": the service prints at start where its password is (ADMIN_PASSWORD, or the file data/admin-password.txt it generated). Authors get their account from a platform admin.',
     expired: 'Your session ended: sign in again.',
+    /** Refusals of a sign-in in the console's words (the catalog's texts speak of API calls). */
+    failures: {
+      11001: 'Wrong user name or password',
+      11004: 'This account is disabled: ask a platform admin to enable it',
+      10302: 'Too many failed sign-ins: wait a minute before trying again',
+    },
   },
   errors: {
     title: 'The service refused this',
@@ -83,17 +91,17 @@ export const en = {
       concurrent_limit: { label: 'Sessions at once per card', help: 'Default seat limit of new cards: live SDK sessions at once (1–1000). Empty: unlimited.' },
       seat_policy: { label: 'When the seats are full', help: '"Refuse" answers SEATS_FULL; "evict the oldest" ends the oldest session of the card and lets the new login in.' },
       unbind_enabled: { label: 'End users may unbind', help: 'Lets a card holder unbind a device by themselves (client unbind route and portal).' },
-      unbind_deduct_seconds: { label: 'Time taken per unbind (seconds)', help: 'Taken off a dated card\'s expiry at each end-user unbind (0 – 10 years).' },
+      unbind_deduct_seconds: { label: 'Time taken per unbind', help: 'Taken off a dated card\'s expiry at each end-user unbind (0 – 10 years).' },
       unbind_max: { label: 'Unbinds per card', help: 'How many end-user unbinds a card allows (0–100000). Empty: unlimited.' },
-      session_ttl_seconds: { label: 'Session lifetime (seconds)', help: 'A session not renewed by a heartbeat ends after this (30 s – 30 days).' },
-      heartbeat_interval_seconds: { label: 'Heartbeat interval (seconds)', help: 'How often clients are told to send a heartbeat (5 s – 1 day).' },
-      offline_grace_seconds: { label: 'Longest offline licence (seconds)', help: 'Longest licence a client may check out to run offline (0 = off, at most 30 days).' },
+      session_ttl_seconds: { label: 'Session lifetime', help: 'A session not renewed by a heartbeat ends after this (30 s – 30 days).' },
+      heartbeat_interval_seconds: { label: 'Heartbeat interval', help: 'How often clients are told to send a heartbeat (5 s – 1 day).' },
+      offline_grace_seconds: { label: 'Longest offline licence', help: 'Longest licence a client may check out to run offline (0 = off, at most 30 days).' },
       user_machine_policy: { label: 'Program user devices', help: '"Rebind" moves the user to the new device, "locked" refuses another device, "free" allows any device.' },
       transport_encryption: { label: 'Transport encryption (legacy)', help: 'Encryption of the legacy aggregate route. aes-gcm is authenticated: prefer it for new clients; aes (CBC) and rc4 are for old ones.' },
       response_signing: { label: 'Sign answers', help: 'Every client answer carries an Ed25519 signature your program can check, so a fake server cannot answer for this one.' },
       ip_bindings: { label: 'Bound client IPs', help: 'Only these client addresses may call the client interfaces. Empty: any address.' },
       card_guess_limit_per_minute: { label: 'Wrong card keys per minute', help: 'Card keys matching no card one client address may send in a minute; beyond, the card routes answer "too many requests" without looking the key up (1–10000).' },
-      connect_enabled: { label: 'Connect switch', help: 'The self-service switch of the Connect route. It can be changed only when the platform\'s opening mode is self-service.' },
+      connect_enabled: { label: 'Connect switch', help: 'The self-service switch of the Connect route. It decides only when the platform\'s opening mode is self-service (the Connect page says what opens Connect now).' },
       portal_enabled: { label: 'Card-holder portal', help: 'Lets card holders see their card and unbind devices on the public portal.' },
       basic_package: { label: 'Basic package', help: 'The standard API basic package (HTTP V3, SDK, legacy, portal).' },
       plan_level: { label: 'Plan level', help: 'Compared with the platform\'s minimum level for Connect (0–1000).' },
@@ -116,6 +124,8 @@ export const en = {
   operations: operationsEn,
   catalog: catalogEn,
   importProblem: importProblemsEn,
+  time: timeEn,
+  interfaces: interfacesEn,
   cards: {
     title: 'Cards',
     generate: 'Generate cards',

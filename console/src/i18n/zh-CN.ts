@@ -11,6 +11,8 @@ import { platformZhCN } from './platform';
 import { operationsZhCN } from './operations';
 import { catalogZhCN } from './catalog';
 import { importProblemsZhCN } from './import-problems';
+import { timeZhCN } from './time';
+import { interfacesZhCN } from './interfaces';
 
 /** 简体中文 texts of the console: the same keys as en.ts, checked by the type. */
 export const zhCN: Texts = {
@@ -23,6 +25,11 @@ export const zhCN: Texts = {
     submit: '登录',
     hint: '第一个平台管理员是 "admin"：服务启动时会打印其密码所在位置（ADMIN_PASSWORD，或自动生成的 data/admin-password.txt 文件）。作者账号由平台管理员创建。',
     expired: '会话已结束，请重新登录。',
+    failures: {
+      11001: '用户名或密码错误',
+      11004: '此账号已停用：请联系平台管理员启用',
+      10302: '登录失败次数过多：请稍等一分钟再试',
+    },
   },
   errors: {
     title: '服务拒绝了此操作',
@@ -84,17 +91,17 @@ export const zhCN: Texts = {
       concurrent_limit: { label: '每卡同时在线数', help: '新卡密的默认席位：同时在线的 SDK 会话数（1–1000）。留空：不限。' },
       seat_policy: { label: '席位已满时', help: '"拒绝"回答 SEATS_FULL；"踢掉最早的"结束该卡最早的会话并允许新登录。' },
       unbind_enabled: { label: '允许用户自助解绑', help: '允许持卡人自行解绑设备（客户端解绑接口和自助门户）。' },
-      unbind_deduct_seconds: { label: '每次解绑扣除（秒）', help: '每次用户自助解绑从有期限卡密的到期时间中扣除（0 – 10 年）。' },
+      unbind_deduct_seconds: { label: '每次解绑扣除', help: '每次用户自助解绑从有期限卡密的到期时间中扣除（0 – 10 年）。' },
       unbind_max: { label: '每卡解绑次数', help: '每张卡允许的用户自助解绑次数（0–100000）。留空：不限。' },
-      session_ttl_seconds: { label: '会话有效期（秒）', help: '未被心跳续期的会话在此时间后结束（30 秒 – 30 天）。' },
-      heartbeat_interval_seconds: { label: '心跳间隔（秒）', help: '告知客户端发送心跳的频率（5 秒 – 1 天）。' },
-      offline_grace_seconds: { label: '最长离线授权（秒）', help: '客户端可签出用于离线运行的最长授权（0 = 关闭，最多 30 天）。' },
+      session_ttl_seconds: { label: '会话有效期', help: '未被心跳续期的会话在此时间后结束（30 秒 – 30 天）。' },
+      heartbeat_interval_seconds: { label: '心跳间隔', help: '告知客户端发送心跳的频率（5 秒 – 1 天）。' },
+      offline_grace_seconds: { label: '最长离线授权', help: '客户端可签出用于离线运行的最长授权（0 = 关闭，最多 30 天）。' },
       user_machine_policy: { label: '程序用户设备', help: '"换绑"把用户移到新设备，"锁定"拒绝其他设备，"自由"允许任意设备。' },
       transport_encryption: { label: '传输加密（旧版）', help: '旧版聚合接口的加密方式。aes-gcm 带认证，新客户端请优先使用；aes（CBC）和 rc4 用于旧客户端。' },
       response_signing: { label: '应答签名', help: '每个客户端应答都带 Ed25519 签名，程序可校验，伪造的服务器无法冒充。' },
       ip_bindings: { label: '绑定的客户端 IP', help: '只有这些客户端地址可以调用客户端接口。留空：任意地址。' },
       card_guess_limit_per_minute: { label: '每分钟错误卡密上限', help: '同一客户端地址每分钟可提交的无效卡密数；超过后卡密接口不再查询卡密，直接答复“请求过多”（1–10000）。' },
-      connect_enabled: { label: 'Connect 开关', help: 'Connect 接口的自助开关。仅当平台的开通模式为自助时才能更改。' },
+      connect_enabled: { label: 'Connect 开关', help: 'Connect 接口的自助开关。仅当平台的开通方式为“自助开通”时才起作用（Connect 页面会说明当前由什么开通 Connect）。' },
       portal_enabled: { label: '持卡人自助门户', help: '允许持卡人在公开门户查看卡密并解绑设备。' },
       basic_package: { label: '基础套餐', help: '标准 API 基础套餐（HTTP V3、SDK、旧版接口、自助门户）。' },
       plan_level: { label: '套餐等级', help: '与平台开通 Connect 所需的最低等级比较（0–1000）。' },
@@ -117,6 +124,8 @@ export const zhCN: Texts = {
   operations: operationsZhCN,
   catalog: catalogZhCN,
   importProblem: importProblemsZhCN,
+  time: timeZhCN,
+  interfaces: interfacesZhCN,
   cards: {
     title: '卡密',
     generate: '生成卡密',

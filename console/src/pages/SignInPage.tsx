@@ -58,7 +58,7 @@ export function SignInPage() {
           </Form.Item>
           {signIn.error && (
             <div className="block-gap">
-              <ErrorAlert error={signIn.error} />
+              <ErrorAlert error={signIn.error} own={{ 11001: t('signIn.failures.11001'), 11004: t('signIn.failures.11004'), 10302: t('signIn.failures.10302') }} />
             </div>
           )}
           <Button type="primary" htmlType="submit" block loading={signIn.isPending}>

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { api, type Card } from '../../api/client';
 import { unwrap } from '../../api/errors';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { useTimeZone } from '../../components/time-zone';
 import { SeatLimitInputs } from './SeatLimitInputs';
 import { LIMITS, changesOf, editableParts, expiryChanged, initialValues, type CardEditValues } from './card-edit';
 
@@ -23,6 +24,8 @@ export function CardEditModal({ projectId, card, onSaved, onClose }: Props) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<CardEditValues>();
+  // The date is entered as the wall clock of the zone the user chose, as every date is shown.
+  const zone = useTimeZone();
   const parts = editableParts(card);
   const expiry = Form.useWatch('expiry', form);
   const unlimitedSeats = Form.useWatch('unlimited_seats', form);
@@ -35,7 +38,7 @@ export function CardEditModal({ projectId, card, onSaved, onClose }: Props) {
     },
   });
   const submit = (values: CardEditValues) => {
-    const body = changesOf(card, values);
+    const body = changesOf(card, values, zone);
     if (Object.keys(body).length === 0) {
       void message.info(t('settings.noChanges'));
       return onClose();
@@ -48,7 +51,7 @@ export function CardEditModal({ projectId, card, onSaved, onClose }: Props) {
   return (
     <Modal open title={t('cardsManage.edit.title', { code: card.code })} okText={t('common.save')} onOk={() => form.submit()} onCancel={onClose}
       confirmLoading={save.isPending} width={600}>
-      <Form<CardEditValues> form={form} name="edit-card" layout="vertical" initialValues={initialValues(card)} onFinish={submit} disabled={save.isPending}>
+      <Form<CardEditValues> form={form} name="edit-card" layout="vertical" initialValues={initialValues(card, zone)} onFinish={submit} disabled={save.isPending}>
         {parts.expiry && (
           <Form.Item {...field('expiry')}>
             <Space wrap>
@@ -60,7 +63,7 @@ export function CardEditModal({ projectId, card, onSaved, onClose }: Props) {
               </Form.Item>
               <Form.Item name="expires_at" noStyle rules={[{ required: expiry !== 'permanent', message: t('cardsManage.edit.expiryRequired') },
                 { validator: async (_, value: string) => { if (value && Number.isNaN(Date.parse(value))) throw new Error(t('cardsManage.edit.expiryRequired')); } }]}>
-                <Input type="datetime-local" aria-label={t('cardsManage.edit.expiry.label')} disabled={expiry === 'permanent'} style={{ width: 220 }} />
+                <Input type="datetime-local" aria-label={t('cardsManage.edit.expiry.label')} disabled={expiry === 'permanent'} style={{ width: 220 }} suffix={<Typography.Text type="secondary">{zone}</Typography.Text>} />
               </Form.Item>
             </Space>
           </Form.Item>
@@ -72,7 +75,7 @@ export function CardEditModal({ projectId, card, onSaved, onClose }: Props) {
           <Form.Item name="extend_days" {...field(card.activated_at ? 'extend' : 'extendDuration')} dependencies={['expiry', 'expires_at']}
             rules={[integer(1, LIMITS.extendDays), {
               validator: async (_, days: number | null) => {
-                if (days && parts.expiry && expiryChanged(card, form.getFieldsValue(['expiry', 'expires_at']))) throw new Error(t('cardsManage.edit.oneOfExpiry'));
+                if (days && parts.expiry && expiryChanged(card, form.getFieldsValue(['expiry', 'expires_at']), zone)) throw new Error(t('cardsManage.edit.oneOfExpiry'));
               },
             }]}>
             <InputNumber precision={0} addonAfter={t('bulk.days')} style={{ width: 220 }} />

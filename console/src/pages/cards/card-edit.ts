@@ -1,4 +1,5 @@
 import type { Card, Schemas } from '../../api/client';
+import { fromZoneInput, toZoneInput } from '../../components/time-zone';
 
 export const DAY = 86_400;
 /** The API's limits of `PATCH /cards/:cardId` (src/cards/admin/card-admin.dto.ts). */
@@ -9,7 +10,7 @@ export interface CardEditValues {
   device_limit: number | null;
   unlimited_seats: boolean;
   concurrent_limit: number | null;
-  /** Activated cards only: a date (`expires_at`, the browser's local time) or none. */
+  /** Activated cards only: a date (`expires_at`, wall-clock time in the user's chosen zone) or none. */
   expiry: 'date' | 'permanent';
   expires_at: string;
   extend_days: number | null;
@@ -28,35 +29,32 @@ export function editableParts(card: Card) {
   };
 }
 
-/** An instant as a `datetime-local` input shows it: the browser's local time, to the minute. */
-export function toLocalInput(iso: string | null): string {
-  if (!iso) return '';
-  const at = new Date(iso);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T${pad(at.getHours())}:${pad(at.getMinutes())}`;
+/** An instant as a `datetime-local` input shows it: the wall clock of the user's zone, to the minute. */
+export function toLocalInput(iso: string | null, zone: string): string {
+  return iso ? toZoneInput(new Date(iso), zone) : '';
 }
 
-export function initialValues(card: Card): CardEditValues {
+export function initialValues(card: Card, zone: string): CardEditValues {
   return {
     note: card.note ?? '',
     device_limit: card.device_limit,
     unlimited_seats: card.concurrent_limit === null,
     concurrent_limit: card.concurrent_limit,
     expiry: card.activated_at !== null && card.expires_at === null ? 'permanent' : 'date',
-    expires_at: toLocalInput(card.expires_at),
+    expires_at: toLocalInput(card.expires_at, zone),
     extend_days: null,
     uses_left: card.uses_left,
   };
 }
 
 /** True when the form's expiry differs from the card's (to the minute, as the input shows it). */
-export function expiryChanged(card: Card, values: Pick<CardEditValues, 'expiry' | 'expires_at'>): boolean {
+export function expiryChanged(card: Card, values: Pick<CardEditValues, 'expiry' | 'expires_at'>, zone: string): boolean {
   if (values.expiry === 'permanent') return card.expires_at !== null;
-  return values.expires_at !== toLocalInput(card.expires_at);
+  return values.expires_at !== toLocalInput(card.expires_at, zone);
 }
 
 /** The PATCH body: only the fields that differ from the card (an empty body means nothing changed). */
-export function changesOf(card: Card, values: CardEditValues): Schemas['UpdateCardDto'] {
+export function changesOf(card: Card, values: CardEditValues, zone: string): Schemas['UpdateCardDto'] {
   const parts = editableParts(card);
   const body: Schemas['UpdateCardDto'] = {};
   const note = values.note === '' ? null : values.note;
@@ -64,8 +62,8 @@ export function changesOf(card: Card, values: CardEditValues): Schemas['UpdateCa
   if (values.device_limit !== null && values.device_limit !== card.device_limit) body.device_limit = values.device_limit;
   const seats = values.unlimited_seats ? null : values.concurrent_limit;
   if (seats !== card.concurrent_limit) body.concurrent_limit = seats;
-  if (parts.expiry && expiryChanged(card, values)) {
-    body.expires_at = values.expiry === 'permanent' ? null : new Date(values.expires_at).toISOString();
+  if (parts.expiry && expiryChanged(card, values, zone)) {
+    body.expires_at = values.expiry === 'permanent' ? null : fromZoneInput(values.expires_at, zone).toISOString();
   }
   if (parts.extend && values.extend_days) body.extend_seconds = values.extend_days * DAY;
   if (parts.uses && values.uses_left !== null && values.uses_left !== card.uses_left) body.uses_left = values.uses_left;

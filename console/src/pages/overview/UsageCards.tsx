@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { Card, Col, Progress, Statistic, Tag, Typography } from 'antd';
+import { Card, Col, Progress, Statistic, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Schemas } from '../../api/client';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { InterfaceLabel } from '../../components/InterfaceLabel';
 import { usageQuery } from '../sessions/session-queries';
 
 type InterfaceUsage = Schemas['InterfaceUsageView'];
@@ -52,7 +53,11 @@ function QuotaUse({ interfaces }: { interfaces: InterfaceUsage[] }) {
     return (
       <div className="quota-group" data-testid={`quota-${group}`}>
         <Typography.Text type="secondary">{t(`${texts}.${group}`)}: </Typography.Text>
-        {names.map((name) => <Tag key={name} color={color}>{name}</Tag>)}
+        {names.map((name) => (
+          <Tooltip key={name} title={t(`interfaces.${name}`, { defaultValue: '' })}>
+            <Tag color={color}>{name}</Tag>
+          </Tooltip>
+        ))}
       </div>
     );
   };
@@ -63,7 +68,7 @@ function QuotaUse({ interfaces }: { interfaces: InterfaceUsage[] }) {
         const quota = row.daily_quota ?? 0;
         return (
           <div key={row.name} data-testid={`quota-${row.name}`}>
-            <Typography.Text code>{row.name}</Typography.Text>
+            <InterfaceLabel name={row.name} />
             <Progress
               percent={quota === 0 ? 100 : Math.min(100, (used / quota) * 100)}
               size="small"

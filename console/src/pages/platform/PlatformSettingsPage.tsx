@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { api, type Schemas } from '../../api/client';
 import { unwrap } from '../../api/errors';
 import { ErrorAlert, useNotifyError } from '../../components/ErrorAlert';
+import { InterfaceLabel } from '../../components/InterfaceLabel';
 import { PageLoading } from '../../components/PageLoading';
 
 type Settings = Schemas['UpdatePlatformSettingsDto'];
@@ -65,7 +66,7 @@ export function PlatformSettingsPage() {
         dataSource={interfaces.data?.items}
         pagination={false}
         columns={[
-          { title: t(`${texts}.name`), dataIndex: 'name', render: (name: string) => <Typography.Text code>{name}</Typography.Text> },
+          { title: t(`${texts}.name`), dataIndex: 'name', render: (name: string) => <InterfaceLabel name={name} /> },
           {
             title: t(`${texts}.enabled`),
             dataIndex: 'enabled',

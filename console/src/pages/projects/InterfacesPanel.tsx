@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { api, type Schemas } from '../../api/client';
 import { unwrap } from '../../api/errors';
 import { ErrorAlert, useNotifyError } from '../../components/ErrorAlert';
+import { InterfaceLabel } from '../../components/InterfaceLabel';
 
 type ProjectInterface = Schemas['ProjectInterfaceView'];
 type Draft = { authorized: boolean; daily_quota: number | null };
@@ -47,11 +48,7 @@ export function InterfacesPanel({ projectId, editable }: { projectId: string; ed
           {
             title: t(`${texts}.name`),
             dataIndex: 'name',
-            render: (name: string, row) => (
-              <>
-                <Typography.Text code>{name}</Typography.Text> {!row.platform_enabled && <Tag color="orange">{t(`${texts}.platformOff`)}</Tag>}
-              </>
-            ),
+            render: (name: string, row) => <InterfaceLabel name={name}>{!row.platform_enabled && <Tag color="orange">{t(`${texts}.platformOff`)}</Tag>}</InterfaceLabel>,
           },
           {
             title: t(`${texts}.authorized`),

@@ -6,7 +6,9 @@ import { useTranslation } from 'react-i18next';
 import { api, type Project } from '../../api/client';
 import { unwrap } from '../../api/errors';
 import { useSession } from '../../app/use-session';
+import { DurationInput } from '../../components/DurationInput';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { useFormat } from '../../components/format';
 import { projectKeys } from './project-queries';
 import { SETTING_GROUPS, changedSettings, isIpAddress, type SettingField, type SettingValues } from './project-settings';
 
@@ -37,6 +39,8 @@ function SettingInput({ field, disabled, ...control }: { field: SettingField; di
           style={{ width: '100%' }}
         />
       );
+    case 'duration':
+      return <DurationInput {...control} label={t(`settings.fields.${name}.label`)} disabled={disabled} units={kind.units} presets={kind.presets} zeroIsOff={kind.zeroIsOff} />;
     case 'switch':
       return <Switch {...control} disabled={disabled} />;
     case 'choice':
@@ -46,8 +50,12 @@ function SettingInput({ field, disabled, ...control }: { field: SettingField; di
   }
 }
 
-function rulesOf(field: SettingField, t: TFunction): Rule[] {
+function rulesOf(field: SettingField, t: TFunction, span: (seconds: number) => string): Rule[] {
   const { kind } = field;
+  if (kind.type === 'duration') {
+    const between = t('time.between', { min: kind.min === 0 && kind.zeroIsOff ? t('time.off') : span(kind.min), max: span(kind.max) });
+    return [{ required: true, message: between }, { type: 'integer', min: kind.min, max: kind.max, message: between }];
+  }
   if (kind.type === 'text') return [{ required: true, whitespace: true }, { max: kind.max }];
   if (kind.type === 'int') return [{ required: true }, { type: 'integer', min: kind.min, max: kind.max }];
   if (kind.type === 'int-or-unlimited') return [{ type: 'integer', min: kind.min, max: kind.max }];
@@ -66,6 +74,7 @@ export function ProjectSettingsForm({ project }: { project: Project }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const session = useSession();
+  const { span } = useFormat();
   const [form] = Form.useForm<SettingValues>();
   const queries = useQueryClient();
   const save = useMutation({
@@ -100,9 +109,9 @@ export function ProjectSettingsForm({ project }: { project: Project }) {
                   label={t(`settings.fields.${field.name}.label`)}
                   extra={t(`settings.fields.${field.name}.help`)}
                   valuePropName={field.kind.type === 'switch' ? 'checked' : 'value'}
-                  rules={rulesOf(field, t)}
+                  rules={rulesOf(field, t, span)}
                 >
-                  <SettingInput field={field} disabled={field.platformAdminOnly === true && session?.role !== 'platform_admin'} />
+                  <SettingInput field={field} disabled={(field.platformAdminOnly === true && session?.role !== 'platform_admin') || (field.name === 'connect_enabled' && !project.connect_opening.switchable)} />
                 </Form.Item>
               </Col>
             ))}

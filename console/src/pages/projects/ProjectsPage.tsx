@@ -30,7 +30,7 @@ export function ProjectsPage() {
   const author = useSession()?.role === 'author';
 
   const columns = [
-    { title: t('projects.name'), dataIndex: 'name', render: (name: string, p: Project) => <Link to={`/projects/${p.id}`}>{name}</Link> },
+    { title: t('projects.name'), dataIndex: 'name', render: (name: string, p: Project) => <Link to={`/projects/${p.id}/overview`}>{name}</Link> },
     { title: t('projects.programId'), dataIndex: 'program_id', render: (id: string) => <Typography.Text copyable>{id}</Typography.Text> },
     {
       title: t('projects.status'),
@@ -92,7 +92,8 @@ export function ProjectsPage() {
             { label: t('secrets.legacy_secret'), value: created.legacy_secret },
             { label: t('secrets.transport_key'), value: created.transport_key },
           ]}
-          onDone={() => void navigate(`/projects/${created.id}`)}
+          // A new project has nothing to overview yet: its settings come first.
+          onDone={() => void navigate(`/projects/${created.id}/settings`)}
         />
       )}
     </>
