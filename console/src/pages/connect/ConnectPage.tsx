@@ -3,7 +3,7 @@ import { App, Button, Card, Checkbox, Col, Form, Input, Row, Select, Switch, Tag
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { api, type Schemas } from '../../api/client';
-import { unwrap } from '../../api/errors';
+import { ApiError, unwrap } from '../../api/errors';
 import { useConfirmDanger } from '../../components/confirm';
 import { ErrorAlert, useNotifyError } from '../../components/ErrorAlert';
 import { PageLoading } from '../../components/PageLoading';
@@ -12,6 +12,8 @@ import { projectKeys, projectQuery } from '../projects/project-queries';
 const FIELDS = ['status', 'code', 'reason', 'data', 'request_id', 'token', 'expires_at', 'device_limit', 'server_time', 'machine_code', 'announcement'] as const;
 const ALGORITHMS = ['md5', 'sha256', 'hmac_sha256'] as const;
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,31}$/;
+/** CONNECT_NOT_SELF_SERVICE: the platform's mode changed after the page was loaded. */
+const NOT_SELF_SERVICE = 11207;
 
 interface Draft {
   field_names: Record<string, string | undefined>;
@@ -47,8 +49,17 @@ export function ConnectPage() {
   const refresh = () => void queries.invalidateQueries({ queryKey: ['connect', projectId] });
   const toggle = useMutation({
     mutationFn: (enabled: boolean) => unwrap(api.PUT('/admin/v1/projects/{id}/connect', { ...path, body: { enabled } })),
-    onSuccess: (saved) => queries.setQueryData(projectKeys.one(projectId), saved),
-    onError: notifyError,
+    onSuccess: (saved) => {
+      queries.setQueryData(projectKeys.one(projectId), saved);
+      void message.success(t(saved.connect_enabled ? 'connect.switchedOn' : 'connect.switchedOff'));
+    },
+    onError: (error) => {
+      // Said in the page's words, then the page shows the rule that applies now (no switch).
+      if (error instanceof ApiError && error.code === NOT_SELF_SERVICE) {
+        void message.warning(t('connect.notSwitchable'));
+        void queries.invalidateQueries({ queryKey: projectKeys.one(projectId) });
+      } else notifyError(error);
+    },
   });
   const save = useMutation({
     mutationFn: (draft: Draft) => unwrap(api.PUT('/admin/v1/projects/{id}/connect/customization', { ...path, body: toBody(draft) })),
@@ -62,6 +73,7 @@ export function ConnectPage() {
   if (custom.error) return <ErrorAlert error={custom.error} />;
   if (!custom.data || !project.data) return <PageLoading />;
   const current = custom.data;
+  const opening = project.data.connect_opening;
   const algorithm = ALGORITHMS.find((name) => name === current.token_algorithm) ?? null;
   const initial: Draft = { field_names: { ...current.field_names }, token_algorithm: algorithm, token_template: current.token_template };
 
@@ -72,9 +84,19 @@ export function ConnectPage() {
           {t('connect.title')} <Tag color={current.customized ? 'blue' : 'default'}>{current.customized ? t('connect.customized') : t('connect.defaults')}</Tag>
         </Typography.Title>
       </div>
-      <Card title={t('connect.switchTitle')}>
+      <Card title={t('connect.switchTitle')} data-testid="connect-opening">
+        <Typography.Paragraph>
+          <Tag color={opening.open ? 'green' : 'red'} style={{ fontSize: 14, padding: '2px 10px' }}>{opening.open ? t('connect.open') : t('connect.closed')}</Tag>{' '}
+          <span data-testid="connect-reason">{t(`connect.reasons.${opening.mode}_${opening.open ? 'open' : 'closed'}`, { min: opening.min_level, level: project.data.plan_level })}</span>
+        </Typography.Paragraph>
         <Typography.Paragraph type="secondary">{t('connect.switchHelp')}</Typography.Paragraph>
-        <Switch checked={project.data.connect_enabled} loading={toggle.isPending} aria-label={t('connect.enabled')} onChange={(enabled) => toggle.mutate(enabled)} /> {t('connect.enabled')}
+        {opening.switchable ? (
+          <>
+            <Switch checked={project.data.connect_enabled} loading={toggle.isPending} aria-label={t('connect.enabled')} onChange={(enabled) => toggle.mutate(enabled)} /> {t('connect.enabled')}
+          </>
+        ) : (
+          <Typography.Text type="secondary">{t('connect.noSwitch')}</Typography.Text>
+        )}
       </Card>
       <Row gutter={[16, 16]} style={{ marginTop: 16 }}>
         <Col xs={24} xl={14}>
