@@ -5,6 +5,7 @@ export const bulkEn = {
   matching: 'All {{count}} the filters match',
   everything: 'All {{count}} cards of the project',
   action: 'Action',
+  choose: 'Choose an action',
   actions: { ban: 'Ban', unban: 'Unban', delete: 'Delete', extend: 'Extend validity', set_note: 'Set the note' },
   days: 'Days to add',
   note: 'Note (empty clears it)',
@@ -14,6 +15,13 @@ export const bulkEn = {
   confirmText: 'This applies to every card counted here, now. A ban ends their sessions; a deletion cannot be undone.',
   result: 'Matched: {{matched}}, changed: {{changed}}.',
   none: 'Select cards in the list, or act on everything the filters match.',
+  noneMatching: 'No card matches the filters.',
+  cards_one: 'card',
+  cards_other: 'cards',
+  scopeSelected: 'The cards selected in the list.',
+  scopeMatching: 'Every card the filters match, including those on other pages.',
+  scopeEverything: 'Every card of the project: no filter is set.',
+  typeCount: 'Type {{count}} to confirm',
 };
 
 export const bulkZhCN: typeof bulkEn = {
@@ -22,6 +30,7 @@ export const bulkZhCN: typeof bulkEn = {
   matching: '筛选结果的全部 {{count}} 张',
   everything: '项目的全部 {{count}} 张',
   action: '操作',
+  choose: '选择操作',
   actions: { ban: '封禁', unban: '解封', delete: '删除', extend: '延长有效期', set_note: '设置备注' },
   days: '增加天数',
   note: '备注（留空则清除）',
@@ -31,4 +40,11 @@ export const bulkZhCN: typeof bulkEn = {
   confirmText: '操作将立即作用于这里统计的每一张卡密。封禁会结束其会话；删除无法撤销。',
   result: '匹配 {{matched}} 张，变更 {{changed}} 张。',
   none: '在列表中选择卡密，或对筛选结果的全部卡密操作。',
+  noneMatching: '没有符合筛选条件的卡密。',
+  cards_one: '张卡密',
+  cards_other: '张卡密',
+  scopeSelected: '列表中选中的卡密。',
+  scopeMatching: '符合筛选条件的所有卡密，包括其他页上的。',
+  scopeEverything: '本项目的所有卡密：未设置任何筛选条件。',
+  typeCount: '输入 {{count}} 以确认',
 };
