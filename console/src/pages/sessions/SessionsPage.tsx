@@ -1,6 +1,6 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Form, Input, Select, Space, Table, Tag, Typography } from 'antd';
+import { App, Button, Form, Input, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { api } from '../../api/client';
@@ -11,6 +11,7 @@ import { ErrorAlert, useNotifyError } from '../../components/ErrorAlert';
 import { useFormat } from '../../components/format';
 import { serverPaging } from '../../components/paging';
 import { useUrlList } from '../../components/url-list';
+import { projectQuery } from '../projects/project-queries';
 import { SESSION_FILTER_NAMES, SESSION_TYPES, sessionListQuery, usageQuery, type LiveSession, type SessionFilters } from './session-queries';
 
 type Target = { card_id: number } | { user_id: number } | Record<string, never>;
@@ -27,6 +28,15 @@ export function SessionsPage() {
   const { filters, page, pageSize, show, key } = useUrlList<SessionFilters>(SESSION_FILTER_NAMES, 20);
   const list = useQuery(sessionListQuery(projectId, filters, page, pageSize));
   const usage = useQuery(usageQuery(projectId));
+  const project = useQuery(projectQuery(projectId));
+  const interval = project.data?.heartbeat_interval_seconds ?? 60;
+  /**
+   * A heartbeat is recorded at most once a minute (and not in the login's first minute), so a client
+   * that beats shows one at most two beats (or two minutes) old: three of them without one is silent.
+   */
+  const silentAfter = 3 * Math.max(interval, 60);
+  // "Now" of the list's answer, so ages and silence are those of the rows as fetched (and render stays pure).
+  const now = list.dataUpdatedAt;
   const live = usage.data ? usage.data.sessions.card + usage.data.sessions.app_user : 0;
   const texts = 'sessions';
 
@@ -97,8 +107,37 @@ export function SessionsPage() {
           { title: t(`${texts}.type`), dataIndex: 'type', render: (type: LiveSession['type']) => <Tag color={type === 'card' ? 'blue' : 'purple'}>{t(`${texts}.types.${type}`)}</Tag> },
           { title: t(`${texts}.who`), key: 'who', render: (_, session) => who(session) },
           { title: t(`${texts}.device`), dataIndex: 'machine_id', render: (machine: string) => <Typography.Text code>{machine}</Typography.Text> },
-          { title: t(`${texts}.created`), dataIndex: 'created_at', render: (at: string) => format.dateTime(at) },
-          { title: t(`${texts}.lastSeen`), dataIndex: 'last_seen_at', responsive: ['md' as const], render: (at: string) => format.dateTime(at) },
+          { title: t(`${texts}.address`), dataIndex: 'address', render: (address: string) => (address ? <Typography.Text code>{address}</Typography.Text> : '—') },
+          {
+            title: t(`${texts}.lastHeartbeat`),
+            key: 'heartbeat',
+            render: (_, session) => {
+              const last = session.last_heartbeat_at ?? session.created_at;
+              const quiet = (now - Date.parse(last)) / 1000;
+              const silent = quiet > silentAfter;
+              return (
+                <Space orientation="vertical" size={0} data-testid={`heartbeat-${session.id}`}>
+                  <span>
+                    <Tooltip title={silent ? t(`${texts}.silentHelp`, { span: format.span(quiet), interval: format.span(interval) }) : t(`${texts}.beatingHelp`)}>
+                      <Tag color={silent ? 'orange' : 'green'}>{t(silent ? `${texts}.silent` : `${texts}.beating`)}</Tag>
+                    </Tooltip>
+                    {session.last_heartbeat_at ? format.ago(session.last_heartbeat_at, now) : t('time.noHeartbeat')}
+                  </span>
+                  {session.last_heartbeat_at && <Typography.Text type="secondary">{format.dateTime(session.last_heartbeat_at)}</Typography.Text>}
+                </Space>
+              );
+            },
+          },
+          {
+            title: t(`${texts}.age`),
+            key: 'age',
+            render: (_, session) => (
+              <Space orientation="vertical" size={0}>
+                <span>{format.span((now - Date.parse(session.created_at)) / 1000)}</span>
+                <Typography.Text type="secondary">{t(`${texts}.created`)} {format.dateTime(session.created_at)}</Typography.Text>
+              </Space>
+            ),
+          },
           { title: t(`${texts}.expires`), dataIndex: 'expires_at', responsive: ['lg' as const], render: (at: string) => format.dateTime(at) },
           {
             title: t('common.actions'),
