@@ -67,7 +67,7 @@ export const catalogEn: Readonly<Record<number, string>> = {
   11210: 'The card type is disabled; enable it to make cards from it', // CARD_TYPE_DISABLED
   11220: 'Two-factor sign-in is already on for this account', // TWO_FACTOR_ALREADY_ENABLED
   11221: 'Two-factor sign-in is not on for this account', // TWO_FACTOR_NOT_ENABLED
-  11220: 'The webhook URL is not a public HTTP(S) address this platform may call', // WEBHOOK_TARGET_REFUSED
+  11230: 'The webhook URL is not a public HTTP(S) address this platform may call', // WEBHOOK_TARGET_REFUSED
   20001: 'The card key is invalid', // CARD_INVALID
   20002: 'The card key has expired', // CARD_EXPIRED
   20003: 'The card key is banned', // CARD_BANNED
@@ -152,7 +152,7 @@ export const catalogZhCN: Readonly<Record<number, string>> = {
   11210: '卡类已停用；启用后才能用它生成卡密', // CARD_TYPE_DISABLED
   11220: '此账号已开启两步验证', // TWO_FACTOR_ALREADY_ENABLED
   11221: '此账号未开启两步验证', // TWO_FACTOR_NOT_ENABLED
-  11220: 'Webhook 地址不是本平台允许调用的公网 HTTP(S) 地址', // WEBHOOK_TARGET_REFUSED
+  11230: 'Webhook 地址不是本平台允许调用的公网 HTTP(S) 地址', // WEBHOOK_TARGET_REFUSED
   20001: '卡密无效', // CARD_INVALID
   20002: '卡密已过期', // CARD_EXPIRED
   20003: '卡密已被封禁', // CARD_BANNED
