@@ -26,6 +26,7 @@ import { ProjectsModule } from './projects/projects.module';
 import { RemoteVariablesModule } from './remote-variables/remote-variables.module';
 import { UsageModule } from './usage/usage.module';
 import { VersionsModule } from './versions/versions.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
 export class AppModule {
@@ -60,6 +61,7 @@ export class AppModule {
         UsageModule,
         AppUsersModule,
         RemoteVariablesModule,
+        WebhooksModule,
       ],
       // The benchmark's bare route (bench/run.ts) exists only when asked for.
       controllers: [HealthController, ...(config.BENCH_BASELINE === '1' ? [BaselineController] : [])],

@@ -161,6 +161,17 @@ export class AppConfig {
   @Transform(emptyToUndefined) @IsOptional() @IsIn(['0', '1'])
   BENCH_BASELINE: '0' | '1' = '0';
 
+  /**
+   * Seconds between webhook attempts, comma-separated (decisions §20's schedule when unset: 10 s,
+   * 30 s, 1 min, 5 min, 15 min, 1 h, … over about two days); a short list repeats its last value. For tests.
+   */
+  @Transform(emptyToUndefined) @IsOptional() @Matches(/^\d+(\.\d+)?(,\d+(\.\d+)?){0,13}$/, { message: 'WEBHOOK_RETRY_DELAYS must be up to 14 comma-separated numbers of seconds' })
+  WEBHOOK_RETRY_DELAYS?: string;
+
+  /** How often each instance looks for due webhook deliveries (its own events are looked at at once). */
+  @Transform(toInt) @IsOptional() @IsInt() @Min(100) @Max(60000)
+  WEBHOOK_POLL_MS = 1000;
+
   /** Whether V3 and SDK requests must arrive over HTTPS (decisions §22: the spec's "V3 always uses HTTPS"). */
   get requiresHttps(): boolean {
     return this.NODE_ENV === 'production';
@@ -194,7 +205,7 @@ export const CONFIG_KEYS = [
   'PORT', 'HOST', 'HTTP_ADAPTER', 'DATABASE_URL', 'REDIS_URL', 'DATA_DIR', 'APP_ENCRYPTION_KEY', 'APP_TIMEZONE',
   'ADMIN_USERNAME', 'ADMIN_PASSWORD', 'ADMIN_TOKEN_TTL_SECONDS', 'ADMIN_LOGIN_ATTEMPTS_PER_MINUTE', 'APP_USER_LOGIN_ATTEMPTS_PER_MINUTE', 'TRANSPORT_FAILURES_PER_MINUTE', 'PORTAL_FAILURES_PER_MINUTE', 'PORTAL_CALLS_PER_CARD_PER_MINUTE', 'LOG_LEVEL', 'ACCESS_LOG', 'TRUST_PROXY', 'SHUTDOWN_GRACE_MS', 'LOGIN_LOG_RETENTION_MONTHS', 'WORKERS', 'BENCH_BASELINE',
   'FILES_DIR', 'FILE_MAX_BYTES', 'DOWNLOAD_URL_TTL_SECONDS', 'DATABASE_PREPARED_STATEMENTS', 'CONSOLE_DIR',
-  'READY_MIN_FREE_MB', 'NODE_ENV', 'TLS_CERT_FILE', 'TLS_KEY_FILE',
+  'READY_MIN_FREE_MB', 'NODE_ENV', 'TLS_CERT_FILE', 'TLS_KEY_FILE', 'WEBHOOK_RETRY_DELAYS', 'WEBHOOK_POLL_MS',
 ] as const;
 
 export class ConfigError extends Error {}

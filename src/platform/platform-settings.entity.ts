@@ -18,6 +18,10 @@ export class PlatformSettings {
   @Column({ name: 'legacy_metering_enabled', type: 'boolean', default: true })
   legacyMeteringEnabled: boolean;
 
+  /** Webhooks may target private and loopback addresses (decisions §20); off by default. */
+  @Column({ name: 'webhook_private_targets', type: 'boolean', default: false })
+  webhookPrivateTargets: boolean;
+
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt: Date;
 }

@@ -14,6 +14,9 @@ export class UpdatePlatformSettingsDto {
 
   @ApiPropertyOptional() @Optional() @IsBoolean()
   legacy_metering_enabled?: boolean;
+
+  @ApiPropertyOptional({ description: 'let webhooks target private and loopback addresses (decisions §20)' }) @Optional() @IsBoolean()
+  webhook_private_targets?: boolean;
 }
 
 export class SetInterfaceEnabledDto {

@@ -17,6 +17,7 @@ export class PlatformSettingsView {
   @ApiProperty({ enum: CONNECT_OPENING_MODES, description: 'how Connect is opened for a project (decisions §7)' }) connect_opening_mode!: ConnectOpeningMode;
   @ApiProperty({ type: 'integer', description: 'the least plan level that opens Connect in the entitlement mode' }) connect_min_level!: number;
   @ApiProperty({ description: "counts licence verifications against the authors' daily quotas" }) legacy_metering_enabled!: boolean;
+  @ApiProperty({ description: 'webhooks may target private and loopback addresses (decisions §20)' }) webhook_private_targets!: boolean;
   @ApiProperty({ type: String, format: 'date-time' }) updated_at!: string;
 }
 
@@ -60,6 +61,7 @@ export class PlatformService {
     if (input.connect_opening_mode !== undefined) row.connectOpeningMode = input.connect_opening_mode;
     if (input.connect_min_level !== undefined) row.connectMinLevel = input.connect_min_level;
     if (input.legacy_metering_enabled !== undefined) row.legacyMeteringEnabled = input.legacy_metering_enabled;
+    if (input.webhook_private_targets !== undefined) row.webhookPrivateTargets = input.webhook_private_targets;
     const view = toSettingsView(await this.settings.save(row));
     await this.cache.invalidate(CACHE_SCOPE);
     return view;
@@ -131,6 +133,7 @@ function toSettingsView(row: PlatformSettings): PlatformSettingsView {
     connect_opening_mode: row.connectOpeningMode,
     connect_min_level: row.connectMinLevel,
     legacy_metering_enabled: row.legacyMeteringEnabled,
+    webhook_private_targets: row.webhookPrivateTargets,
     updated_at: row.updatedAt.toISOString(),
   };
 }

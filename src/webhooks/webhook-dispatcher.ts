@@ -1,0 +1,193 @@
+import { BeforeApplicationShutdown, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../config/app-config';
+import { SecretBox } from '../core/crypto/secret-box';
+import { JsonLogger } from '../core/logging/json-logger';
+import { DomainEvents } from '../events/domain-events';
+import { DomainEventType } from '../events/domain-event-types';
+import { PlatformService } from '../platform/platform.service';
+import { privateKeyFromDer, signEd25519, SigningSecret } from '../signing/ed25519';
+import { SigningKeysService } from '../signing/signing-keys.service';
+import { deliveryBody, robotAccepted, WebhookEventBody, WebhookFormat } from './webhook-formats';
+import { delayAfter, DISABLE_AFTER_SECONDS, retryDelays } from './webhook-schedule';
+import { send, SendResult } from './webhook-sender';
+
+export const WEBHOOK_HEADERS = {
+  id: 'X-Svc-Webhook-Id',
+  timestamp: 'X-Svc-Webhook-Timestamp',
+  key: 'X-Svc-Webhook-Key',
+  signature: 'X-Svc-Webhook-Signature',
+} as const;
+
+/** decisions §20: the bytes a delivery's signature covers. */
+export function webhookSigningInput(id: string, timestamp: number, body: string): Buffer {
+  return Buffer.from(`svc-webhook-v1\n${id}\n${timestamp}\n${body}`, 'utf8');
+}
+
+/** A claimed delivery is not due again for this long (longer than one attempt's 10 s): an instance that dies mid-send leaves it to another. */
+const LEASE_SECONDS = 60;
+const BATCH = 10;
+
+interface Claimed {
+  id: string;
+  attempts: number;
+  event_id: string;
+  endpoint_id: string;
+  project_id: string;
+  project_name: string;
+  type: DomainEventType;
+  data: unknown;
+  created_at: Date;
+  url: string;
+  format: WebhookFormat;
+}
+
+/**
+ * Claims due deliveries in one statement (FOR UPDATE SKIP LOCKED, then the lease pushes them
+ * ahead), so instances sharing the database never send the same attempt twice; sends them outside
+ * any transaction; records each attempt, the next try or the end, and the endpoint's health in one
+ * statement. At least once: a delivery whose attempt was sent but not recorded (a crash) is sent
+ * again after the lease; receivers deduplicate by X-Svc-Webhook-Id.
+ */
+@Injectable()
+export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private again = false;
+  private stopped = false;
+  private readonly delays: number[];
+  private readonly keys = new Map<string, SigningSecret>();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+    private readonly events: DomainEvents,
+    private readonly signingKeys: SigningKeysService,
+    private readonly box: SecretBox,
+    private readonly platform: PlatformService,
+    private readonly logger: JsonLogger,
+  ) {
+    this.delays = retryDelays(config.WEBHOOK_RETRY_DELAYS);
+  }
+
+  onApplicationBootstrap(): void {
+    // An event recorded here is usually committed a moment later: look shortly after, and poll for other instances' events.
+    this.events.onRecorded(() => setTimeout(() => this.kick(), 50).unref());
+    this.timer = setInterval(() => this.kick(), this.config.WEBHOOK_POLL_MS);
+    this.timer.unref();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** Runs a round now, or once more after the current one. */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.round()
+      .catch((error: Error) => this.logger.entry('error', 'webhook round failed', { error: error.message }))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
+  }
+
+  private async round(): Promise<void> {
+    for (;;) {
+      if (this.stopped) return;
+      const claimed = await this.claim();
+      if (claimed.length === 0) return;
+      const allowPrivate = (await this.platform.getSettings()).webhook_private_targets;
+      await Promise.all(claimed.map((delivery) => this.attempt(delivery, allowPrivate)));
+      if (claimed.length < BATCH) return;
+    }
+  }
+
+  private claim(): Promise<Claimed[]> {
+    return this.dataSource.query(
+      `WITH claimed AS (
+        UPDATE webhook_deliveries d SET attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => $2)
+        WHERE d.id IN (
+          SELECT q.id FROM webhook_deliveries q JOIN webhook_endpoints w ON w.id = q.endpoint_id AND w.enabled
+          WHERE q.status = 'pending' AND q.next_attempt_at <= now()
+          ORDER BY q.next_attempt_at LIMIT $1 FOR UPDATE OF q SKIP LOCKED)
+        RETURNING d.id, d.attempts, d.event_id, d.endpoint_id
+      )
+      SELECT c.*, e.project_id, p.name AS project_name, e.type, e.data, e.created_at, w.url, w.format
+      FROM claimed c JOIN webhook_events e ON e.id = c.event_id JOIN webhook_endpoints w ON w.id = c.endpoint_id JOIN projects p ON p.id = e.project_id`,
+      [BATCH, LEASE_SECONDS],
+    );
+  }
+
+  private async attempt(delivery: Claimed, allowPrivate: boolean): Promise<void> {
+    const event: WebhookEventBody = {
+      id: delivery.event_id,
+      type: delivery.type,
+      created_at: new Date(delivery.created_at).toISOString(),
+      project_id: delivery.project_id,
+      data: delivery.data,
+    };
+    const body = deliveryBody(delivery.format, delivery.url, delivery.project_name, event);
+    const timestamp = Math.floor(Date.now() / 1000);
+    let result: SendResult;
+    try {
+      const key = await this.signingKeys.activeKey(delivery.project_id);
+      const signature = signEd25519(this.secret(key.kid, key.privateKeyEnc), webhookSigningInput(event.id, timestamp, body));
+      result = await send(
+        delivery.url,
+        body,
+        { [WEBHOOK_HEADERS.id]: event.id, [WEBHOOK_HEADERS.timestamp]: String(timestamp), [WEBHOOK_HEADERS.key]: key.kid, [WEBHOOK_HEADERS.signature]: signature },
+        allowPrivate,
+      );
+    } catch (error) {
+      result = { status: null, durationMs: 0, excerpt: '', error: (error as Error).message.slice(0, 200) };
+    }
+    const ok = result.status !== null && result.status >= 200 && result.status < 300 && robotAccepted(delivery.format, result.excerpt);
+    await this.record(delivery, result, ok);
+  }
+
+  private async record(delivery: Claimed, result: SendResult, ok: boolean): Promise<void> {
+    const wait = ok ? null : delayAfter(delivery.attempts, this.delays);
+    const status = ok ? 'delivered' : wait === null ? 'failed' : 'pending';
+    const [endpoint] = (await this.dataSource.query(
+      `WITH attempt AS (
+        INSERT INTO webhook_attempts (delivery_id, attempt, http_status, duration_ms, response_excerpt, error)
+        VALUES ($1, $2, $3, $4, $5, $6)
+      ), delivery AS (
+        UPDATE webhook_deliveries SET status = $7, last_http_status = $3,
+          delivered_at = CASE WHEN $8::boolean THEN now() END,
+          next_attempt_at = CASE WHEN $9::float8 IS NULL THEN next_attempt_at ELSE now() + make_interval(secs => $9::float8) END
+        WHERE id = $1
+      )
+      UPDATE webhook_endpoints w SET
+        failing_since = CASE WHEN $8::boolean THEN NULL ELSE COALESCE(w.failing_since, now()) END,
+        enabled = w.enabled AND ($8::boolean OR w.failing_since IS NULL OR w.failing_since > now() - make_interval(secs => $11)),
+        disabled_reason = CASE WHEN NOT $8::boolean AND w.enabled AND w.failing_since <= now() - make_interval(secs => $11) THEN 'failing' ELSE w.disabled_reason END
+      WHERE w.id = $10
+      RETURNING w.enabled, w.disabled_reason`,
+      [delivery.id, delivery.attempts, result.status, result.durationMs, result.excerpt, result.error, status, ok, wait, delivery.endpoint_id, DISABLE_AFTER_SECONDS],
+    )) as [Array<{ enabled: boolean; disabled_reason: string | null }>, number];
+    const row = Array.isArray(endpoint) ? endpoint[0] : undefined;
+    if (row && !row.enabled && row.disabled_reason === 'failing') {
+      this.logger.entry('warn', 'webhook endpoint disabled after failing for 3 days', { endpoint_id: delivery.endpoint_id, project_id: delivery.project_id });
+    }
+  }
+
+  private secret(kid: string, privateKeyEnc: string): SigningSecret {
+    let secret = this.keys.get(kid);
+    if (!secret) {
+      secret = privateKeyFromDer(this.box.decrypt(privateKeyEnc));
+      this.keys.set(kid, secret);
+    }
+    return secret;
+  }
+}

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { PlatformModule } from '../platform/platform.module';
+import { ProjectsModule } from '../projects/projects.module';
+import { SigningModule } from '../signing/signing.module';
+import { WebhookDispatcher } from './webhook-dispatcher';
+import { WebhooksController } from './webhooks.controller';
+import { WebhooksService } from './webhooks.service';
+
+/** Webhooks (decisions §20): endpoints, the delivery log, and the dispatcher every instance runs. */
+@Module({
+  imports: [ProjectsModule, PlatformModule, SigningModule],
+  controllers: [WebhooksController],
+  providers: [WebhooksService, WebhookDispatcher],
+})
+export class WebhooksModule {}
