@@ -6,7 +6,12 @@ import { ApiAnswer, ApiFailures, ApiNoContent } from '../core/openapi/api-contra
 import { AdminIdentityView, AdminSessionView } from './admin-auth.view';
 import { DeclareAuthScheme } from '../core/http/auth-scheme';
 import { ClientContext, RequestContext } from '../core/http/request-context';
-import { AdminAuth } from './admin-auth.decorator';
+import { getSchemaPath } from '@nestjs/swagger';
+import { UseInterceptors } from '@nestjs/common';
+import { AuditInterceptor } from '../audit/audit.interceptor';
+import { AdminAuth, BeforeEnrolment } from './admin-auth.decorator';
+import { AdminLoginChallengeView } from './two-factor/two-factor.view';
+import { TwoFactorPolicy } from './two-factor/two-factor-policy';
 import { AdminLoginDto } from './admin-auth.dto';
 import { AdminAuthService } from './admin-auth.service';
 import { AdminPrincipal, CurrentAdmin } from './admin-principal';
@@ -15,17 +20,24 @@ import { AdminPrincipal, CurrentAdmin } from './admin-principal';
 @Envelope('admin')
 @Controller('admin/v1/auth')
 export class AdminAuthController {
-  constructor(private readonly auth: AdminAuthService) {}
+  constructor(
+    private readonly auth: AdminAuthService,
+    private readonly twoFactor: TwoFactorPolicy,
+  ) {}
 
-  /** Password guessing is slowed per account and per client address (ADMIN_LOGIN_ATTEMPTS_PER_MINUTE failures, counted across instances). */
+  /**
+   * Password guessing is slowed per account and per client address (ADMIN_LOGIN_ATTEMPTS_PER_MINUTE failures, counted across instances).
+   * An account with two-factor sign-in gets `{two_factor_required, challenge}` instead of a token: see `POST /auth/login/2fa`.
+   */
   @Post('login')
-  @ApiOperation({ summary: 'Sign in: a Bearer admin token' })
-  @ApiAnswer(AdminSessionView)
+  @ApiOperation({ summary: 'Sign in: a Bearer admin token, or the challenge of the two-factor step' })
+  @ApiAnswer({ oneOf: [{ $ref: getSchemaPath(AdminSessionView) }, { $ref: getSchemaPath(AdminLoginChallengeView) }] }, { models: [AdminSessionView, AdminLoginChallengeView] })
   @ApiFailures(ErrorCode.UNAUTHENTICATED, ErrorCode.ACCOUNT_DISABLED, ErrorCode.RATE_LIMITED)
   @HttpCode(200)
   @DeclareAuthScheme('none')
+  @UseInterceptors(AuditInterceptor)
   login(@Body() body: AdminLoginDto, @ClientContext() client: RequestContext) {
-    return this.auth.login(body.username, body.password, client.clientIp);
+    return this.auth.login(body.username, body.password, client);
   }
 
   @Post('logout')
@@ -33,6 +45,7 @@ export class AdminAuthController {
   @ApiNoContent()
   @HttpCode(204)
   @AdminAuth()
+  @BeforeEnrolment()
   async logout(@CurrentAdmin() principal: AdminPrincipal): Promise<void> {
     await this.auth.logout(principal);
   }
@@ -41,7 +54,9 @@ export class AdminAuthController {
   @ApiOperation({ summary: 'Who the token belongs to' })
   @ApiAnswer(AdminIdentityView)
   @AdminAuth()
-  me(@CurrentAdmin() principal: AdminPrincipal): AdminIdentityView {
-    return { id: principal.id, username: principal.username, role: principal.role };
+  @BeforeEnrolment()
+  async me(@CurrentAdmin() principal: AdminPrincipal): Promise<AdminIdentityView> {
+    const required = await this.twoFactor.required();
+    return { id: principal.id, username: principal.username, role: principal.role, two_factor_enabled: principal.twoFactorEnabled, two_factor_required: required };
   }
 }

@@ -1,12 +1,20 @@
-import { applyDecorators, SetMetadata, UseGuards } from '@nestjs/common';
+import { applyDecorators, SetMetadata, UseGuards, UseInterceptors } from '@nestjs/common';
+import { AuditInterceptor } from '../audit/audit.interceptor';
 import { DeclareAuthScheme } from '../core/http/auth-scheme';
 import { AdminAuthGuard } from './admin-auth.guard';
 import { AdminRole } from './admin-user.entity';
 
 export const ADMIN_ROLES = 'cardkey:admin-roles';
+export const BEFORE_ENROLMENT = 'cardkey:admin-before-enrolment';
 
-/** Bearer admin token required on every route of the controller or handler. */
-export const AdminAuth = () => applyDecorators(DeclareAuthScheme('admin-bearer'), UseGuards(AdminAuthGuard));
+/**
+ * Bearer admin token required on every route of the controller or handler. Every write it lets
+ * through is recorded in the audit trail (AuditInterceptor: who, where, what, before and after).
+ */
+export const AdminAuth = () => applyDecorators(DeclareAuthScheme('admin-bearer'), UseGuards(AdminAuthGuard), UseInterceptors(AuditInterceptor));
 
 /** Narrows an @AdminAuth route to these roles; any other role gets 403. */
 export const AdminRoles = (...roles: AdminRole[]) => SetMetadata(ADMIN_ROLES, roles);
+
+/** A route an account may use while the platform requires two-factor sign-in it has not set up yet. */
+export const BeforeEnrolment = () => SetMetadata(BEFORE_ENROLMENT, true);

@@ -1,17 +1,27 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '../audit/audit.module';
+import { PlatformSettings } from '../platform/platform-settings.entity';
 import { AdminAuthController } from './admin-auth.controller';
 import { AdminAuthGuard } from './admin-auth.guard';
 import { AdminAuthService } from './admin-auth.service';
 import { AdminToken } from './admin-token.entity';
 import { AdminUser } from './admin-user.entity';
+import { AdminRecoveryCode } from './two-factor/admin-recovery-code.entity';
+import { StepUpGuard } from './two-factor/step-up';
+import { TwoFactorPolicy } from './two-factor/two-factor-policy';
+import { TwoFactorController } from './two-factor/two-factor.controller';
+import { TwoFactorService } from './two-factor/two-factor.service';
 
-/** Global: every admin controller guards itself with AdminAuthGuard. */
+/**
+ * Global: every admin controller guards itself with AdminAuthGuard (and step-up routes with
+ * StepUpGuard). It brings the audit trail, whose interceptor @AdminAuth puts on every admin route.
+ */
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([AdminUser, AdminToken])],
-  controllers: [AdminAuthController],
-  providers: [AdminAuthService, AdminAuthGuard],
-  exports: [AdminAuthService, AdminAuthGuard, TypeOrmModule],
+  imports: [TypeOrmModule.forFeature([AdminUser, AdminToken, AdminRecoveryCode, PlatformSettings]), AuditModule],
+  controllers: [AdminAuthController, TwoFactorController],
+  providers: [AdminAuthService, AdminAuthGuard, TwoFactorPolicy, TwoFactorService, StepUpGuard],
+  exports: [AdminAuthService, AdminAuthGuard, TwoFactorPolicy, TwoFactorService, StepUpGuard, AuditModule, TypeOrmModule],
 })
 export class AdminAuthModule {}

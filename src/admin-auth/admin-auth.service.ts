@@ -15,6 +15,15 @@ import { AdminToken } from './admin-token.entity';
 import { AdminUser } from './admin-user.entity';
 import { AdminSessionView } from './admin-auth.view';
 import { AdminPrincipal } from './admin-principal';
+import { SharedStore } from '../core/store/shared-store';
+import { AdminLoginChallengeView } from './two-factor/two-factor.view';
+import { noteActor } from '../audit/audit-note';
+import type { RequestContext } from '../core/http/request-context';
+import { TwoFactorPolicy } from './two-factor/two-factor-policy';
+
+/** The second login step must follow within this time; the challenge is good for one sign-in. */
+const CHALLENGE_TTL_SECONDS = 300;
+const challengeKey = (challenge: string) => `admin-2fa-challenge:${hashToken(challenge)}`;
 
 /** Back-office login, bearer tokens (stored hashed, expiring) and the bootstrap platform admin. */
 @Injectable()
@@ -25,6 +34,8 @@ export class AdminAuthService implements OnApplicationBootstrap {
     private readonly config: AppConfig,
     private readonly logger: JsonLogger,
     private readonly limiter: FailureLimiter,
+    private readonly store: SharedStore,
+    private readonly policy: TwoFactorPolicy,
   ) {}
 
   /**
@@ -32,21 +43,51 @@ export class AdminAuthService implements OnApplicationBootstrap {
    * (ADMIN_LOGIN_ATTEMPTS_PER_MINUTE each): neither many names from one address nor one name from
    * many addresses gets more guesses.
    */
-  async login(username: string, password: string, clientIp: string): Promise<AdminSessionView> {
+  async login(username: string, password: string, client: RequestContext): Promise<AdminSessionView | AdminLoginChallengeView> {
     const policy = { name: 'admin-login', limit: this.config.ADMIN_LOGIN_ATTEMPTS_PER_MINUTE, failure: ErrorCode.UNAUTHENTICATED };
-    return this.limiter.guard(policy, { account: username.toLowerCase(), address: clientIp }, () => this.checkedLogin(username, password));
+    return this.limiter.guard(policy, { account: username.toLowerCase(), address: client.clientIp }, () => this.checkedLogin(username, password, client));
   }
 
-  private async checkedLogin(username: string, password: string): Promise<AdminSessionView> {
+  /**
+   * A right password on an account with two-factor sign-in gives no token yet: a challenge (random,
+   * stored hashed in the shared store for 5 minutes) that `POST /auth/login/2fa` trades for one
+   * with a code. Accounts without it keep the one-step contract.
+   */
+  private async checkedLogin(username: string, password: string, client: RequestContext): Promise<AdminSessionView | AdminLoginChallengeView> {
     const user = await this.users.createQueryBuilder('u').where('lower(u.username) = lower(:username)', { username }).getOne();
     const valid = await verifyPassword(user?.passwordHash ?? (await decoyHash()), password);
     if (!user || !valid) throw new ServiceError(ErrorCode.UNAUTHENTICATED, 'Wrong username or password');
     if (user.status !== 'active') throw new ServiceError(ErrorCode.ACCOUNT_DISABLED);
+    noteActor(client, user);
+    if (user.totpEnabledAt) {
+      const challenge = newToken();
+      await this.store.set(challengeKey(challenge), user.id, CHALLENGE_TTL_SECONDS);
+      return { two_factor_required: true, challenge, expires_at: new Date(Date.now() + CHALLENGE_TTL_SECONDS * 1000).toISOString() };
+    }
+    return this.issueToken(user);
+  }
+
+  /** The account a login challenge was issued to, while it is valid; the challenge is not spent. */
+  async challengedUser(challenge: string): Promise<AdminUser> {
+    const userId = await this.store.get(challengeKey(challenge));
+    const user = userId ? await this.users.findOneBy({ id: userId }) : null;
+    if (!user || user.status !== 'active' || !user.totpEnabledAt) {
+      throw new ServiceError(ErrorCode.UNAUTHENTICATED, 'The sign-in challenge is invalid or expired; sign in again');
+    }
+    return user;
+  }
+
+  async spendChallenge(challenge: string): Promise<void> {
+    await this.store.delete(challengeKey(challenge));
+  }
+
+  async issueToken(user: AdminUser): Promise<AdminSessionView> {
     const token = newToken();
     const expiresAt = new Date(Date.now() + this.config.ADMIN_TOKEN_TTL_SECONDS * 1000);
     await this.tokens.insert({ tokenHash: hashToken(token), userId: user.id, expiresAt });
     await this.tokens.delete({ userId: user.id, expiresAt: LessThan(new Date()) });
-    return { token, expires_at: expiresAt.toISOString(), role: user.role };
+    const mustEnrol = !user.totpEnabledAt && (await this.policy.required());
+    return { token, expires_at: expiresAt.toISOString(), role: user.role, ...(mustEnrol ? { two_factor_enrolment_required: true } : {}) };
   }
 
   async logout(principal: AdminPrincipal): Promise<void> {
@@ -59,7 +100,7 @@ export class AdminAuthService implements OnApplicationBootstrap {
     if (!row || row.expiresAt.getTime() <= Date.now() || row.user.status !== 'active') {
       throw new ServiceError(ErrorCode.UNAUTHENTICATED, 'The admin token is invalid or expired');
     }
-    return { id: row.user.id, username: row.user.username, role: row.user.role, tokenHash };
+    return { id: row.user.id, username: row.user.username, role: row.user.role, tokenHash, twoFactorEnabled: row.user.totpEnabledAt !== null };
   }
 
   /** Ends every admin token of an account (used when it is disabled or its password changes). */

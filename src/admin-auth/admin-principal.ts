@@ -7,6 +7,8 @@ export interface AdminPrincipal {
   username: string;
   role: AdminRole;
   tokenHash: string;
+  /** Whether the account signs in with a TOTP code (step-up routes then ask for a fresh one). */
+  twoFactorEnabled: boolean;
 }
 
 export const PRINCIPAL_KEY = 'adminPrincipal';

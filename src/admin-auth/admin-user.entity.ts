@@ -29,6 +29,17 @@ export class AdminUser {
   @Column({ name: 'daily_verify_quota', type: 'integer', nullable: true })
   dailyVerifyQuota: number | null;
 
+  /** The TOTP secret, SecretBox-encrypted; set at enrolment, in force once `totpEnabledAt` is set. Never answered. */
+  @Column({ name: 'totp_secret', type: 'text', nullable: true, select: false })
+  totpSecret: string | null;
+
+  @Column({ name: 'totp_enabled_at', type: 'timestamptz', nullable: true })
+  totpEnabledAt: Date | null;
+
+  /** The last TOTP time step accepted: a code of that step or an earlier one is refused. */
+  @Column({ name: 'totp_last_step', type: 'bigint', nullable: true, select: false })
+  totpLastStep: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

@@ -1,5 +1,6 @@
 import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
 import { AdminAuth, AdminRoles } from '../admin-auth/admin-auth.decorator';
 import { UuidParamPipe } from '../common/uuid-param.pipe';
 import { Envelope } from '../core/envelope/envelope.decorator';
@@ -45,7 +46,7 @@ export class AuthorsController {
   @ApiOperation({ summary: 'Disable, re-enable, reset the password of or set the daily quotas of an author' })
   @ApiAnswer(AuthorView)
   @ApiFailures(ErrorCode.AUTHOR_NOT_FOUND)
-  update(@Param('id', AUTHOR_ID_PIPE) id: string, @Body() body: UpdateAuthorDto) {
-    return this.authors.update(id, body);
+  update(@Param('id', AUTHOR_ID_PIPE) id: string, @Body() body: UpdateAuthorDto, @CurrentAdmin() admin: AdminPrincipal) {
+    return this.authors.update(id, body, admin);
   }
 }

@@ -11,6 +11,8 @@ import { hashPassword } from '../core/crypto/passwords';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { isUniqueViolation } from '../database/pg-errors';
+import type { AdminPrincipal } from '../admin-auth/admin-principal';
+import { noteChange } from '../audit/audit-note';
 import { CreateAuthorDto, ListAuthorsQuery, UpdateAuthorDto } from './author.dto';
 
 export class AuthorView {
@@ -79,8 +81,9 @@ export class AuthorsService {
     return toAuthorView(await this.find(id));
   }
 
-  async update(id: string, input: UpdateAuthorDto): Promise<AuthorView> {
+  async update(id: string, input: UpdateAuthorDto, actor?: AdminPrincipal): Promise<AuthorView> {
     const user = await this.find(id);
+    const before = toAuthorView(user);
     if (input.status !== undefined) user.status = input.status;
     if (input.daily_api_quota !== undefined) user.dailyApiQuota = input.daily_api_quota;
     if (input.daily_verify_quota !== undefined) user.dailyVerifyQuota = input.daily_verify_quota;
@@ -89,7 +92,10 @@ export class AuthorsService {
     // A disabled author, or one whose password was reset, must log in again.
     if (input.status === 'disabled' || input.password !== undefined) await this.auth.revokeAll(user.id);
     if (input.status !== undefined) await this.invalidateProgramsOf(user.id);
-    return toAuthorView(saved);
+    const after = toAuthorView(saved);
+    // A new password is a change worth recording, never its value (redacted by name).
+    if (actor) noteChange(actor, { before, after: input.password !== undefined ? { ...after, password: 'changed' } : after });
+    return after;
   }
 
   /** Client routes check the author's status through the program cache. */

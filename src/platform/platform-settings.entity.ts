@@ -18,6 +18,10 @@ export class PlatformSettings {
   @Column({ name: 'legacy_metering_enabled', type: 'boolean', default: true })
   legacyMeteringEnabled: boolean;
 
+  /** Every admin account must set up two-factor sign-in before it may do anything else. */
+  @Column({ name: 'admin_two_factor_required', type: 'boolean', default: false })
+  adminTwoFactorRequired: boolean;
+
   /** Webhooks may target private and loopback addresses (decisions §20); off by default. */
   @Column({ name: 'webhook_private_targets', type: 'boolean', default: false })
   webhookPrivateTargets: boolean;

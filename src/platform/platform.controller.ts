@@ -32,8 +32,8 @@ export class PlatformController {
   @ApiOperation({ summary: 'Change the platform settings (Connect opening mode and minimum level, metering)' })
   @ApiAnswer(PlatformSettingsView)
   @AdminRoles('platform_admin')
-  updateSettings(@Body() body: UpdatePlatformSettingsDto) {
-    return this.platform.updateSettings(body);
+  updateSettings(@Body() body: UpdatePlatformSettingsDto, @CurrentAdmin() admin: AdminPrincipal) {
+    return this.platform.updateSettings(body, admin);
   }
 
   @Get('interfaces')

@@ -17,6 +17,9 @@ export class UpdatePlatformSettingsDto {
 
   @ApiPropertyOptional({ description: 'let webhooks target private and loopback addresses (decisions §20)' }) @Optional() @IsBoolean()
   webhook_private_targets?: boolean;
+
+  @ApiPropertyOptional({ description: 'every admin account must set up two-factor sign-in before anything else' }) @Optional() @IsBoolean()
+  admin_two_factor_required?: boolean;
 }
 
 export class SetInterfaceEnabledDto {

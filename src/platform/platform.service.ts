@@ -7,6 +7,8 @@ import { HotCache, PLATFORM_SCOPE } from '../core/cache/hot-cache';
 import { ErrorCode } from '../core/errors/error-code';
 import type { RequestContext } from '../core/http/request-context';
 import { ServiceError } from '../core/errors/service-error';
+import type { AdminPrincipal } from '../admin-auth/admin-principal';
+import { noteChange } from '../audit/audit-note';
 import { InterfaceName, INTERFACE_NAMES, isInterfaceName } from './interface-names';
 import { PlatformAnnouncement } from './platform-announcement.entity';
 import { PlatformInterface } from './platform-interface.entity';
@@ -18,6 +20,7 @@ export class PlatformSettingsView {
   @ApiProperty({ type: 'integer', description: 'the least plan level that opens Connect in the entitlement mode' }) connect_min_level!: number;
   @ApiProperty({ description: "counts licence verifications against the authors' daily quotas" }) legacy_metering_enabled!: boolean;
   @ApiProperty({ description: 'webhooks may target private and loopback addresses (decisions §20)' }) webhook_private_targets!: boolean;
+  @ApiProperty({ description: 'every admin account must set up two-factor sign-in before anything else' }) admin_two_factor_required!: boolean;
   @ApiProperty({ type: String, format: 'date-time' }) updated_at!: string;
 }
 
@@ -56,14 +59,17 @@ export class PlatformService {
     return this.cache.through(CACHE_SCOPE, 'settings', async () => toSettingsView(await this.settings.findOneByOrFail({ id: 1 })), request);
   }
 
-  async updateSettings(input: UpdatePlatformSettingsDto): Promise<PlatformSettingsView> {
+  async updateSettings(input: UpdatePlatformSettingsDto, actor?: AdminPrincipal): Promise<PlatformSettingsView> {
     const row = await this.settings.findOneByOrFail({ id: 1 });
+    const before = toSettingsView(row);
     if (input.connect_opening_mode !== undefined) row.connectOpeningMode = input.connect_opening_mode;
     if (input.connect_min_level !== undefined) row.connectMinLevel = input.connect_min_level;
     if (input.legacy_metering_enabled !== undefined) row.legacyMeteringEnabled = input.legacy_metering_enabled;
     if (input.webhook_private_targets !== undefined) row.webhookPrivateTargets = input.webhook_private_targets;
+    if (input.admin_two_factor_required !== undefined) row.adminTwoFactorRequired = input.admin_two_factor_required;
     const view = toSettingsView(await this.settings.save(row));
     await this.cache.invalidate(CACHE_SCOPE);
+    if (actor) noteChange(actor, { before, after: view });
     return view;
   }
 
@@ -134,6 +140,7 @@ function toSettingsView(row: PlatformSettings): PlatformSettingsView {
     connect_min_level: row.connectMinLevel,
     legacy_metering_enabled: row.legacyMeteringEnabled,
     webhook_private_targets: row.webhookPrivateTargets,
+    admin_two_factor_required: row.adminTwoFactorRequired,
     updated_at: row.updatedAt.toISOString(),
   };
 }
