@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { StepUp } from '../admin-auth/two-factor/step-up';
 import { AdminAuth, AdminRoles } from '../admin-auth/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
 import { PROJECT_ID_PIPE } from '../common/uuid-param.pipe';
@@ -57,6 +58,7 @@ export class ProjectsController {
   @ApiNoContent()
   @ApiFailures(ErrorCode.PROJECT_NOT_FOUND)
   @HttpCode(204)
+  @StepUp()
   async remove(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string): Promise<void> {
     await this.projects.remove(actor, id);
   }
@@ -66,6 +68,7 @@ export class ProjectsController {
   @ApiAnswer(RotatedSecret)
   @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.SECRET_NOT_FOUND)
   @HttpCode(200)
+  @StepUp()
   rotate(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Param('name') name: string) {
     return this.projects.rotateSecret(actor, id, name);
   }

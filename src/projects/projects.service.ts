@@ -16,6 +16,7 @@ import { CreateProjectDto, EntitlementsDto, ListProjectsQuery, ProjectSettingsDt
 import { generateSecret, isSecretName, SECRET_COLUMNS, SECRET_NAMES, SecretName } from './project-secrets';
 import { toProjectView, ProjectView } from './project.view';
 import { ProjectAccess } from './project-access';
+import { noteChange } from '../audit/audit-note';
 
 const PROGRAM_ID_ATTEMPTS = 8;
 const ENTITLEMENT_FIELDS = ['basic_package', 'plan_level', 'licence_verify'] as const;
@@ -77,6 +78,7 @@ export class ProjectsService {
 
   async update(actor: AdminPrincipal, id: string, input: UpdateProjectDto): Promise<ProjectView> {
     const project = await this.access.find(actor, id);
+    const before = toProjectView(project, this.box, await this.platform.getSettings());
     const entitlementFields = ENTITLEMENT_FIELDS.filter((f) => input[f] !== undefined);
     if (entitlementFields.length && !isPlatformAdmin(actor)) {
       throw new ServiceError(ErrorCode.FORBIDDEN, 'Entitlements are set by the platform admin', { details: entitlementFields });
@@ -85,7 +87,9 @@ export class ProjectsService {
     if (input.name !== undefined) project.name = input.name;
     applySettings(project, input);
     applyEntitlements(project, input);
-    return this.saveAndView(project);
+    const after = await this.saveAndView(project);
+    noteChange(actor, { before, after });
+    return after;
   }
 
   async remove(actor: AdminPrincipal, id: string): Promise<void> {

@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiPropertyOptional, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { IsInt, Max, Min } from 'class-validator';
 import { AdminAuth } from '../admin-auth/admin-auth.decorator';
+import { StepUp } from '../admin-auth/two-factor/step-up';
 import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
 import { Optional } from '../common/optional';
 import { PROJECT_ID_PIPE } from '../common/uuid-param.pipe';
@@ -36,6 +37,7 @@ export class SigningKeysController {
   @ApiAnswer(SigningKeyView)
   @ApiFailures(ErrorCode.PROJECT_NOT_FOUND)
   @HttpCode(200)
+  @StepUp()
   rotate(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Body() body: RotateSigningKeyDto) {
     return this.keys.rotate(actor, id, body.retire_after_seconds);
   }

@@ -3,6 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { ApiBody, ApiConsumes, ApiHeader, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { IncomingMessage } from 'node:http';
 import { AdminAuth } from '../../admin-auth/admin-auth.decorator';
+import { StepUp } from '../../admin-auth/two-factor/step-up';
 import { AdminPrincipal, CurrentAdmin } from '../../admin-auth/admin-principal';
 import { PROJECT_ID_PIPE } from '../../common/uuid-param.pipe';
 import { Envelope } from '../../core/envelope/envelope.decorator';
@@ -76,6 +77,7 @@ export class CardsAdminController {
   @ApiOperation({ summary: 'Apply one action to many cards: by ids (at most 10,000) or by a filter of the list criteria' })
   @ApiAnswer(BulkResult)
   @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.MATCHING_CARDS_NOT_FOUND)
+  @StepUp((request) => (request.body as { action?: unknown } | undefined)?.action === 'delete')
   bulk(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Body() body: BulkCardsDto) {
     return this.cards.bulk(actor, id, body);
   }
