@@ -15,6 +15,7 @@ import { RefusalLogWriter } from './refusal-log-writer';
 import { NewDeviceLoginWriter } from './new-device-login-writer';
 import { PendingLogin } from './pending-login-writer';
 import { RepeatLoginWriter } from './repeat-login-writer';
+import { DomainEvents } from '../events/domain-events';
 
 /** What the card rule can refuse a login with, in every family (card-rule.ts `loginRefusal`, `deviceRefusal`). */
 export const CARD_LOGIN_REFUSALS = [
@@ -79,6 +80,7 @@ export class CardLoginService {
     private readonly refusals: RefusalLogWriter,
     private readonly metrics: MetricsService,
     private readonly guesses: CardGuesses,
+    private readonly events: DomainEvents,
   ) {}
 
   async login(request: CardLoginRequest): Promise<CardLoginSuccess> {
@@ -189,6 +191,14 @@ export class CardLoginService {
       card.id, request.machine, now, !binding.bound, card.status, card.activatedAt, card.expiresAt,
       log.projectId, log.cardCode, log.machineCode, log.ip, log.family, log.interface, log.requestId, tokenHash,
     ]);
+    // Only a new device's login gets here with events to record; they commit with the binding (decisions §20).
+    const ref = { card_id: card.id, card_code: card.code };
+    if (!binding.bound) await this.events.emit(em, log.projectId, 'device.bound', { ...ref, machine_code: request.machine });
+    if (card.activatedAt === now) {
+      await this.events.emit(em, log.projectId, 'card.activated', {
+        ...ref, machine_code: request.machine, activated_at: now.toISOString(), expires_at: card.expiresAt?.toISOString() ?? null,
+      });
+    }
     return card;
   }
 }

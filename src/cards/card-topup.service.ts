@@ -5,6 +5,7 @@ import { InterfaceGate } from '../access/interface-gate';
 import { MAX_INT32 } from '../common/limits';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
+import { DomainEvents } from '../events/domain-events';
 import { Card } from './card.entity';
 import { cardRefusal } from './card-rule';
 import { CardGuesses, CardKeyMiss } from './card-guesses';
@@ -33,6 +34,7 @@ export class CardTopupService {
     private readonly dataSource: DataSource,
     private readonly gate: InterfaceGate,
     private readonly guesses: CardGuesses,
+    private readonly events: DomainEvents,
   ) {}
 
   /** Both keys are guesses (decisions §23): a card key or a top-up key that matches no card counts. */
@@ -82,6 +84,11 @@ export class CardTopupService {
     }
     await em.update(Card, { id: target.id }, changes);
     await em.update(Card, { id: topup.id }, { status: 'consumed' });
-    return Object.assign(target, changes);
+    const card = Object.assign(target, changes);
+    await this.events.emit(em, call.program.project.id, 'card.topped_up', {
+      card_id: card.id, card_code: card.code, topup_card_id: topup.id, expires_at: card.expiresAt?.toISOString() ?? null, uses_left: card.usesLeft,
+      duration_seconds: card.durationSeconds,
+    });
+    return card;
   }
 }

@@ -5,6 +5,7 @@ import { ClientCall } from '../access/client-call';
 import { InterfaceGate } from '../access/interface-gate';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
+import { DomainEvents } from '../events/domain-events';
 import { SessionsService } from '../sessions/sessions.service';
 import { CardDevice } from './card-device.entity';
 import { Card } from './card.entity';
@@ -45,6 +46,7 @@ export class CardUnbindService {
     private readonly gate: InterfaceGate,
     private readonly sessions: SessionsService,
     private readonly guesses: CardGuesses,
+    private readonly events: DomainEvents,
   ) {}
 
   unbind(request: CardUnbindRequest): Promise<Card> {
@@ -81,6 +83,7 @@ export class CardUnbindService {
     card.unbindCount += 1;
     if (card.expiresAt && project.unbindDeductSeconds > 0) card.expiresAt = new Date(card.expiresAt.getTime() - project.unbindDeductSeconds * 1000);
     await em.update(Card, { id: card.id }, { unbindCount: () => 'unbind_count + 1', expiresAt: card.expiresAt });
+    await this.events.emit(em, project.id, 'device.unbound', { card_id: card.id, card_code: card.code, machine_code: request.machine, by: 'holder' });
     return card;
   }
 }

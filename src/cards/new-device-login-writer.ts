@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PreparedStatement, PreparedStatements } from '../database/prepared-statements';
 import { cardSql } from './card-rule';
+import { isoSql, outboxCtes } from '../events/domain-events';
 import { CARD_COLUMNS, LOG_HITS, PENDING_LOGINS, PendingLoginWriter } from './pending-login-writer';
 
 /**
@@ -14,7 +15,7 @@ import { CARD_COLUMNS, LOG_HITS, PENDING_LOGINS, PendingLoginWriter } from './pe
  * finds the reason.
  */
 const NEW_DEVICE_LOGINS: PreparedStatement = {
-  name: 'card_new_device_logins_v1',
+  name: 'card_new_device_logins_v3',
   text: `WITH ${PENDING_LOGINS}, hit AS (
       UPDATE cards c SET status = 'active',
         activated_at = CASE WHEN c.status = 'unused' THEN now() ELSE c.activated_at END,
@@ -27,9 +28,18 @@ const NEW_DEVICE_LOGINS: PreparedStatement = {
       RETURNING req.ord, req.machine, ${CARD_COLUMNS.map((column) => `c.${column}`).join(', ')}
     ), device AS (
       INSERT INTO card_devices (card_id, machine_code, bound_at) SELECT id, machine, now() FROM hit ON CONFLICT DO NOTHING
+      RETURNING card_id, machine_code
     ), logged AS (
       ${LOG_HITS}
-    )
+    ), happened AS (
+      SELECT hit.project_id, 'device.bound' AS type,
+        jsonb_build_object('card_id', hit.id, 'card_code', hit.code, 'machine_code', device.machine_code) AS data
+      FROM device JOIN hit ON hit.id = device.card_id
+      UNION ALL
+      SELECT hit.project_id, 'card.activated', jsonb_build_object('card_id', hit.id, 'card_code', hit.code, 'machine_code', hit.machine,
+        'activated_at', ${isoSql('hit.activated_at')}, 'expires_at', ${isoSql('hit.expires_at')})
+      FROM hit WHERE hit.activated_at = now()
+    ), ${outboxCtes('happened')}
     SELECT ord, ${CARD_COLUMNS.join(', ')} FROM hit`,
 };
 

@@ -9,6 +9,7 @@ import { ServiceError } from '../core/errors/service-error';
 import { PreparedStatement, PreparedStatements } from '../database/prepared-statements';
 import { StatementBatcher } from '../database/statement-batcher';
 import { AppConfig } from '../config/app-config';
+import { DomainEvents } from '../events/domain-events';
 import { endingOfSession, SessionEnd, sessionEnded } from './session-end';
 import { Session, SessionType } from './session.entity';
 
@@ -95,6 +96,7 @@ export class SessionsService {
     @InjectRepository(Session) private readonly sessions: Repository<Session>,
     private readonly statements: PreparedStatements,
     private readonly config: AppConfig,
+    private readonly events: DomainEvents,
   ) {}
 
   /** Opens a session; inside `em`'s transaction when given (a seat taken under the card's lock). */
@@ -212,8 +214,26 @@ export class SessionsService {
       ...(target.userId !== undefined ? { userId: target.userId, type: 'app_user' as const } : {}),
       ...(target.machine !== undefined ? { machineCode: target.machine } : {}),
     };
+    if (endedBy === 'forced_offline' && target.machine === undefined) return this.forcedOffline(projectId, target);
     const result = await this.sessions.update(where, { revokedAt: new Date(), endedBy });
     return result.affected ?? 0;
+  }
+
+  /** The author's forced offline: each session it ends is announced (session.forced_offline), in the same transaction. */
+  private forcedOffline(projectId: string, target: { cardId?: number; userId?: number }): Promise<number> {
+    return this.sessions.manager.transaction(async (em) => {
+      const [ended] = (await em.query(
+        `UPDATE sessions SET revoked_at = now(), ended_by = 'forced_offline'
+         WHERE project_id = $1 AND revoked_at IS NULL AND expires_at > now()
+           AND ($2::int IS NULL OR card_id = $2) AND ($3::int IS NULL OR (user_id = $3 AND type = 'app_user'))
+         RETURNING id, type, card_id, user_id, machine_code`,
+        [projectId, target.cardId ?? null, target.userId ?? null],
+      )) as [Array<{ id: string; type: 'card' | 'app_user'; card_id: number | null; user_id: number | null; machine_code: string }>, number];
+      await this.events.emitMany(em, projectId, 'session.forced_offline', ended.map((s) => ({
+        session_id: String(s.id), type: s.type, card_id: s.card_id, user_id: s.user_id, machine_code: s.machine_code,
+      })));
+      return ended.length;
+    });
   }
 }
 

@@ -6,6 +6,7 @@ import { AdminPrincipal } from '../../admin-auth/admin-principal';
 import { Page, pageOf } from '../../common/paging';
 import { ErrorCode } from '../../core/errors/error-code';
 import { ServiceError } from '../../core/errors/service-error';
+import { DomainEvents } from '../../events/domain-events';
 import { ProjectAccess } from '../../projects/project-access';
 import { CardDevice } from '../card-device.entity';
 import { Card } from '../card.entity';
@@ -14,7 +15,6 @@ import { JsonLogger } from '../../core/logging/json-logger';
 import type { IncomingMessage } from 'node:http';
 import { BulkCardsDto, CardFilters, ExportCardsQuery, ListCardsQuery, UpdateCardDto } from './card-admin.dto';
 import { CardView, toCardView, toCardViews } from './card.view';
-import { noteChange } from '../../audit/audit-note';
 import { applyCardFilters, orderCards } from './card-filters';
 import { BulkResult, CardsBulk, UNBAN_SQL } from './cards-bulk';
 import { cardsCsvHeader, cardsCsvRows } from './cards-csv';
@@ -33,9 +33,10 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
     private readonly dataSource: DataSource,
     private readonly access: ProjectAccess,
     private readonly sessions: SessionsService,
+    private readonly events: DomainEvents,
     private readonly logger: JsonLogger,
   ) {
-    this.bulkActions = new CardsBulk(dataSource, logger);
+    this.bulkActions = new CardsBulk(dataSource, logger, events);
     this.importer = new CardsImporter(dataSource, logger);
   }
 
@@ -152,21 +153,25 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
     if (input.uses_left !== undefined) changes.usesLeft = input.uses_left;
     if (input.concurrent_limit !== undefined) changes.concurrentLimit = input.concurrent_limit;
     if (Object.keys(changes).length) {
-      await this.cards
-        .createQueryBuilder()
-        .update(Card)
-        .set(changes)
-        .where('id = :id', { id: card.id })
-        .setParameter('extend', input.extend_seconds ?? 0)
-        .execute();
+      await this.dataSource.transaction(async (em) => {
+        await em
+          .createQueryBuilder()
+          .update(Card)
+          .set(changes)
+          .where('id = :id', { id: card.id })
+          .setParameter('extend', input.extend_seconds ?? 0)
+          .execute();
+        // The event commits with the change (decisions §20); a repeated ban or unban changes nothing and says nothing.
+        const ref = { card_id: card.id, card_code: card.code };
+        if (input.status === 'banned' && card.status !== 'banned') await this.events.emit(em, project.id, 'card.banned', ref);
+        if (input.status === 'active' && card.status === 'banned') {
+          await this.events.emit(em, project.id, 'card.unbanned', { ...ref, status: card.activatedAt ? 'active' : 'unused' });
+        }
+      });
     }
     // A ban ends the card's sessions for good: an unban later does not bring them back.
     if (input.status === 'banned') await this.sessions.revokeWhere(project.id, { cardId: card.id }, 'card_banned');
-    const after = await this.view(await this.find(project.id, cardId));
-    // The audit trail's before and after: the same devices on both sides, so only the card's fields compare.
-    const action = input.status === 'banned' ? 'cards.ban' : input.status === 'active' ? 'cards.unban' : undefined;
-    noteChange(actor, { action, before: { ...toCardView(card, []), devices: after.devices }, after });
-    return after;
+    return this.view(await this.find(project.id, cardId));
   }
 
   async remove(actor: AdminPrincipal, projectId: string, cardId: number): Promise<void> {
@@ -182,8 +187,11 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
   async unbindDevice(actor: AdminPrincipal, projectId: string, cardId: number, machineCode: string): Promise<void> {
     const project = await this.access.find(actor, projectId);
     const card = await this.find(project.id, cardId);
-    const { affected } = await this.devices.delete({ cardId: card.id, machineCode });
-    if (!affected) throw new ServiceError(ErrorCode.CARD_DEVICE_NOT_FOUND);
+    await this.dataSource.transaction(async (em) => {
+      const { affected } = await em.delete(CardDevice, { cardId: card.id, machineCode });
+      if (!affected) throw new ServiceError(ErrorCode.CARD_DEVICE_NOT_FOUND);
+      await this.events.emit(em, project.id, 'device.unbound', { card_id: card.id, card_code: card.code, machine_code: machineCode, by: 'author' });
+    });
     await this.sessions.revokeWhere(project.id, { cardId: card.id, machine: machineCode }, 'device_unbound');
   }
 

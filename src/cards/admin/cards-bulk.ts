@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { ErrorCode } from '../../core/errors/error-code';
 import { ServiceError } from '../../core/errors/service-error';
 import { JsonLogger } from '../../core/logging/json-logger';
+import { DomainEvents } from '../../events/domain-events';
 import { Card, CardKind } from '../card.entity';
 import { BULK_ACTION_PARAM, BULK_ACTIONS, BULK_PARAMS, BulkAction, BulkCardsDto } from './card-admin.dto';
 import { applyCardFilters, hasCriterion } from './card-filters';
@@ -23,8 +24,10 @@ export const UNBAN_SQL = "CASE WHEN status <> 'banned' THEN status WHEN activate
  * is never banned, unbanned, extended, given an expiry or uses: it can never log in again.
  */
 const ACTION_SQL: Readonly<Record<BulkAction, string>> = {
-  ban: `UPDATE cards SET status = 'banned' WHERE project_id = $1 AND id = ANY($2::int[]) AND status NOT IN ('banned', 'consumed')`,
-  unban: `UPDATE cards SET status = ${UNBAN_SQL} WHERE project_id = $1 AND id = ANY($2::int[]) AND status = 'banned'`,
+  ban: `UPDATE cards SET status = 'banned' WHERE project_id = $1 AND id = ANY($2::int[]) AND status NOT IN ('banned', 'consumed')
+    RETURNING id, code, status`,
+  unban: `UPDATE cards SET status = ${UNBAN_SQL} WHERE project_id = $1 AND id = ANY($2::int[]) AND status = 'banned'
+    RETURNING id, code, status`,
   delete: `DELETE FROM cards WHERE project_id = $1 AND id = ANY($2::int[])`,
   // A card never activated gains duration; an activated one gains time on its expiry; permanent
   // cards (duration 0 before activation, no expiry after it) have nothing to extend. Decided per
@@ -69,6 +72,7 @@ export class CardsBulk {
   constructor(
     private readonly dataSource: DataSource,
     private readonly logger: JsonLogger,
+    private readonly events: DomainEvents,
   ) {}
 
   async run(projectId: string, input: BulkCardsDto): Promise<BulkResult> {
@@ -94,6 +98,12 @@ export class CardsBulk {
         const params: unknown[] = [projectId, chunk];
         if (value !== undefined) params.push(value);
         const result: unknown = await em.query(ACTION_SQL[input.action], params);
+        // Each card the action changed has its event, in the chunk's transaction (decisions §20).
+        if (input.action === 'ban' || input.action === 'unban') {
+          const changedCards = (result as [Array<{ id: number; code: string; status: string }>, number])[0];
+          if (input.action === 'ban') await this.events.emitMany(em, projectId, 'card.banned', changedCards.map((c) => ({ card_id: c.id, card_code: c.code })));
+          else await this.events.emitMany(em, projectId, 'card.unbanned', changedCards.map((c) => ({ card_id: c.id, card_code: c.code, status: c.status })));
+        }
         if (input.action === 'ban') await em.query(REVOKE_SESSIONS, [projectId, chunk]);
         return affectedRows(result);
       });

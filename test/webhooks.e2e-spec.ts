@@ -1,0 +1,228 @@
+import { createPublicKey, verify } from 'node:crypto';
+import { createServer, IncomingHttpHeaders, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { AdminClient } from './support/admin-client';
+import { expectAdminError, PROJECT_NOT_FOUND, WEBHOOK_NOT_FOUND, WEBHOOK_TARGET_REFUSED } from './support/admin-errors';
+import { startTestApp, TestApp } from './support/test-app';
+
+/** Fast retries for tests; the defaults (10 s, 30 s, 1 min, …) are checked in webhook-schedule's spec. */
+const FAST = { WEBHOOK_RETRY_DELAYS: '0.3', WEBHOOK_POLL_MS: '200' };
+const SHARED = Boolean(process.env.DATABASE_URL);
+
+interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+  json: { id: string; type: string; created_at: string; project_id: string; data: Record<string, unknown> };
+}
+
+/** A local receiver: records every POST and answers the next status queued (200 when none is). */
+class Receiver {
+  readonly received: Received[] = [];
+  readonly statuses: number[] = [];
+  private server!: Server;
+  url = '';
+
+  async start(): Promise<void> {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        this.received.push({ headers: req.headers, body, json: JSON.parse(body) });
+        const status = this.statuses.shift() ?? 200;
+        res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'thanks' : `failure ${status} ` + 'x'.repeat(3000));
+      });
+    });
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
+  }
+
+  stop(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  of(type: string): Received[] {
+    return this.received.filter((r) => r.json.type === type);
+  }
+}
+
+/** Polls until `check` gives a value (not undefined/false), or fails after `ms`. */
+async function eventually<T>(check: () => T | Promise<T>, ms = 10_000, what = 'condition'): Promise<NonNullable<T>> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('webhooks (e2e)', () => {
+  let t: TestApp;
+  let admin: AdminClient;
+  let a: { client: AdminClient };
+  let b: { client: AdminClient };
+  let project: { id: string };
+  const receiver = new Receiver();
+
+  const hooks = (p: { id: string }) => `/admin/v1/projects/${p.id}/webhooks`;
+
+  async function newCard(p: { id: string }): Promise<{ id: number; code: string }> {
+    const batch = (await a.client.post(`/admin/v1/projects/${p.id}/cards`, { count: 1, duration_seconds: 86400 }).expect(201)).body;
+    return { id: batch.items[0].id, code: batch.items[0].code };
+  }
+
+  /** The delivery's signature checks with a key the project publishes (the same keys client programs pin). */
+  async function expectSigned(delivery: Received, p: { id: string }): Promise<void> {
+    const keys = (await a.client.get(`/admin/v1/projects/${p.id}/signing-keys`).expect(200)).body.items as Array<{ kid: string; public_key: string }>;
+    const kid = delivery.headers['x-svc-webhook-key'];
+    const key = keys.find((k) => k.kid === kid);
+    expect(key).toBeDefined();
+    const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: key!.public_key }, format: 'jwk' });
+    const signed = `svc-webhook-v1\n${delivery.headers['x-svc-webhook-id']}\n${delivery.headers['x-svc-webhook-timestamp']}\n${delivery.body}`;
+    const signature = Buffer.from(String(delivery.headers['x-svc-webhook-signature']), 'base64url');
+    expect(verify(null, Buffer.from(signed), publicKey, signature)).toBe(true);
+    expect(verify(null, Buffer.from(signed.replace('svc-webhook-v1', 'svc-webhook-v0')), publicKey, signature)).toBe(false);
+    expect(delivery.headers['x-svc-webhook-id']).toBe(delivery.json.id);
+    expect(Math.abs(Number(delivery.headers['x-svc-webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
+  }
+
+  beforeAll(async () => {
+    await receiver.start();
+    t = await startTestApp(FAST);
+    admin = await AdminClient.asPlatformAdmin(t);
+    a = await admin.createAuthor();
+    b = await admin.createAuthor();
+    project = await a.client.createProject();
+  });
+  afterAll(async () => {
+    await t?.close();
+    await receiver.stop();
+  });
+
+  it('refuses loopback and private targets until the platform allows them, and non-HTTP URLs always', async () => {
+    for (const url of [receiver.url, 'http://10.1.2.3/hook', 'http://[::1]:8080/x', 'http://localhost/x', 'ftp://example.com/x']) {
+      expectAdminError(await a.client.post(hooks(project), { url, events: ['card.banned'] }), 422, WEBHOOK_TARGET_REFUSED);
+    }
+    await admin.put('/admin/v1/platform/settings', { webhook_private_targets: true }).expect(200);
+    const created = await a.client.post(hooks(project), { url: receiver.url, events: ['card.banned'] }).expect(201);
+    expect(created.body).toMatchObject({ url: receiver.url, events: ['card.banned'], format: 'json', enabled: true, disabled_reason: null });
+    await a.client.delete(`${hooks(project)}/${created.body.id}`).expect(204);
+    expectAdminError(await a.client.post(hooks(project), { url: 'ftp://127.0.0.1/x', events: ['card.banned'] }), 422, WEBHOOK_TARGET_REFUSED);
+  });
+
+  it("keeps another author's endpoints out of reach", async () => {
+    const hook = (await a.client.post(hooks(project), { url: receiver.url, events: ['card.banned'], enabled: false }).expect(201)).body;
+    expectAdminError(await b.client.get(hooks(project)), 404, PROJECT_NOT_FOUND);
+    expectAdminError(await b.client.post(`${hooks(project)}/${hook.id}/test`), 404, PROJECT_NOT_FOUND);
+    const other = await b.client.createProject();
+    expectAdminError(await b.client.get(`${hooks(other)}/${hook.id}/deliveries`), 404, WEBHOOK_NOT_FOUND);
+    await a.client.delete(`${hooks(project)}/${hook.id}`).expect(204);
+  });
+
+  it('delivers a signed card.banned within seconds of a ban, and nothing for events not subscribed', async () => {
+    const p = await a.client.createProject();
+    await a.client.post(hooks(p), { url: receiver.url, events: ['card.banned'] }).expect(201);
+    const card = await newCard(p);
+    const started = Date.now();
+    await a.client.patch(`/admin/v1/projects/${p.id}/cards/${card.id}`, { status: 'banned' }).expect(200);
+    const delivery = await eventually(() => receiver.of('card.banned').find((r) => r.json.data.card_id === card.id), 5000, 'card.banned');
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(delivery.json).toMatchObject({ type: 'card.banned', project_id: p.id, data: { card_id: card.id, card_code: card.code } });
+    await expectSigned(delivery, p);
+    // An unban is another type, not subscribed here: nothing more arrives for this card.
+    await a.client.patch(`/admin/v1/projects/${p.id}/cards/${card.id}`, { status: 'active' }).expect(200);
+    await new Promise((r) => setTimeout(r, 800));
+    expect(receiver.received.filter((r) => r.json.data.card_id === card.id).map((r) => r.json.type)).toEqual(['card.banned']);
+  });
+
+  it('retries after a 500, logs each attempt with its excerpt, and redelivers on demand', async () => {
+    const p = await a.client.createProject();
+    const hook = (await a.client.post(hooks(p), { url: receiver.url, events: ['card.banned', 'card.unbanned'] }).expect(201)).body;
+    const card = await newCard(p);
+    receiver.statuses.push(500, 503);
+    await a.client.patch(`/admin/v1/projects/${p.id}/cards/${card.id}`, { status: 'banned' }).expect(200);
+    const log = await eventually(async () => {
+      const page = (await a.client.get(`${hooks(p)}/${hook.id}/deliveries`).expect(200)).body;
+      return page.items[0]?.status === 'delivered' ? page : undefined;
+    }, 10_000, 'the third attempt');
+    const [delivery] = log.items;
+    expect(delivery.attempts).toBe(3);
+    expect(delivery.attempt_log.map((x: { http_status: number }) => x.http_status)).toEqual([500, 503, 200]);
+    expect(delivery.attempt_log[0].response_excerpt).toMatch(/^failure 500 x+$/);
+    expect(delivery.attempt_log[0].response_excerpt.length).toBe(1024);
+    expect(delivery.attempt_log[2].response_excerpt).toBe('thanks');
+    const copies = receiver.of('card.banned').filter((r) => r.json.data.card_id === card.id);
+    expect(copies).toHaveLength(3);
+    expect(new Set(copies.map((c) => c.json.id)).size).toBe(1); // one event id on every attempt: receivers deduplicate by it
+
+    const again = await a.client.post(`${hooks(p)}/${hook.id}/deliveries/${delivery.id}/redeliver`).expect(200);
+    expect(again.body.status).toBe('pending');
+    await eventually(() => receiver.of('card.banned').filter((r) => r.json.data.card_id === card.id).length === 4, 5000, 'the redelivery');
+    const after = (await a.client.get(`${hooks(p)}/${hook.id}/deliveries`).expect(200)).body.items[0];
+    await eventually(async () => (await a.client.get(`${hooks(p)}/${hook.id}/deliveries`).expect(200)).body.items[0].attempts === 4, 5000, 'the logged redelivery');
+    expect(after.id).toBe(delivery.id);
+  });
+
+  it('sends a webhook.test to one endpoint in the chat robots’ formats', async () => {
+    const p = await a.client.createProject();
+    const hook = (await a.client.post(hooks(p), { url: `${receiver.url}?chat_id=42`, events: ['card.banned'], format: 'telegram' }).expect(201)).body;
+    await a.client.post(`${hooks(p)}/${hook.id}/test`).expect(200);
+    const got = await eventually(() => receiver.received.find((r) => (r.json as unknown as { chat_id?: string }).chat_id === '42'), 5000, 'the telegram test');
+    expect(JSON.parse(got.body)).toMatchObject({ chat_id: '42', text: expect.stringContaining('webhook.test') });
+    const wecom = (await a.client.post(hooks(p), { url: receiver.url, events: ['card.banned'], format: 'wecom' }).expect(201)).body;
+    await a.client.post(`${hooks(p)}/${wecom.id}/test`).expect(200);
+    const robot = (r: Received) => r.json as unknown as { msgtype?: string; text?: { content?: string } };
+    const wecomText = await eventually(() => receiver.received.find((r) => robot(r).msgtype === 'text'), 5000, 'the wecom test');
+    expect(robot(wecomText).text?.content).toContain('webhook.test');
+    expectAdminError(await a.client.post(hooks(p), { url: receiver.url, events: ['card.banned'], format: 'telegram' }), 422, WEBHOOK_TARGET_REFUSED);
+  });
+
+  it('announces device.bound and card.activated from a new device login, in the login statement', async () => {
+    const p = await a.client.createProject();
+    await a.client.post(hooks(p), { url: receiver.url, events: ['device.bound', 'card.activated'] }).expect(201);
+    const card = await newCard(p);
+    const pid = (p as unknown as { program_id: string }).program_id;
+    const res = await t.http().post(`/connect/${pid}`).type('form').send({ user_key: card.code, serial: 'PC-WEBHOOK-1' }).expect(200);
+    expect(res.body.code).toBeDefined();
+    const bound = await eventually(() => receiver.of('device.bound').find((r) => r.json.data.card_id === card.id), 5000, 'device.bound');
+    expect(bound.json.data).toMatchObject({ machine_code: 'PC-WEBHOOK-1', card_code: card.code });
+    const activated = await eventually(() => receiver.of('card.activated').find((r) => r.json.data.card_id === card.id), 5000, 'card.activated');
+    expect(activated.json.data.activated_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    // A repeat login of the same device binds nothing and announces nothing.
+    await t.http().post(`/connect/${pid}`).type('form').send({ user_key: card.code, serial: 'PC-WEBHOOK-1' }).expect(200);
+    await new Promise((r) => setTimeout(r, 800));
+    expect(receiver.of('device.bound').filter((r) => r.json.data.card_id === card.id)).toHaveLength(1);
+  });
+
+  (SHARED ? it : it.skip)('survives a restart between attempts, and two instances sharing the queue deliver each event once', async () => {
+    const p = await a.client.createProject();
+    await a.client.post(hooks(p), { url: receiver.url, events: ['card.banned'] }).expect(201);
+    const card = await newCard(p);
+    receiver.statuses.push(500);
+    // A slow retry: the first instance is gone before it is due.
+    const slow = await startTestApp({ ...FAST, WEBHOOK_RETRY_DELAYS: '3' }, { shareWith: t });
+    await new AdminClient(slow, a.client.token).patch(`/admin/v1/projects/${p.id}/cards/${card.id}`, { status: 'banned' }).expect(200);
+    await eventually(() => receiver.of('card.banned').some((r) => r.json.data.card_id === card.id), 5000, 'the first attempt');
+    await slow.close();
+    const copies = await eventually(() => {
+      const got = receiver.of('card.banned').filter((r) => r.json.data.card_id === card.id);
+      return got.length === 2 ? got : undefined;
+    }, 10_000, 'the retry after the restart');
+    expect(copies[1].json.id).toBe(copies[0].json.id);
+
+    // Two instances on one queue: 20 bans, each delivered once.
+    const second = await startTestApp(FAST, { shareWith: t });
+    try {
+      const cards = await Promise.all(Array.from({ length: 20 }, () => newCard(p)));
+      const ids = await a.client.post(`/admin/v1/projects/${p.id}/cards/bulk`, { action: 'ban', ids: cards.map((c) => c.id) }).expect(200);
+      expect(ids.body.changed).toBe(20);
+      const wanted = new Set(cards.map((c) => c.id));
+      await eventually(() => new Set(receiver.of('card.banned').map((r) => r.json.data.card_id).filter((id) => wanted.has(id as number))).size === 20, 10_000, '20 bans');
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(receiver.of('card.banned').filter((r) => wanted.has(r.json.data.card_id as number))).toHaveLength(20);
+    } finally {
+      await second.close();
+    }
+  });
+});
