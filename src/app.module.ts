@@ -20,7 +20,6 @@ import { DatabaseModule } from './database/database.module';
 import { EventsModule } from './events/events.module';
 import { FilesModule } from './files/files.module';
 import { LoginLogsModule } from './login-logs/login-logs.module';
-import { LoginBlacklistModule } from './login-blacklist/login-blacklist.module';
 import { PlatformModule } from './platform/platform.module';
 import { ProjectsModule } from './projects/projects.module';
 import { RemoteVariablesModule } from './remote-variables/remote-variables.module';
@@ -55,7 +54,6 @@ export class AppModule {
         CardsModule,
         AnnouncementsModule,
         LoginLogsModule,
-        LoginBlacklistModule,
         FilesModule,
         VersionsModule,
         UsageModule,
