@@ -727,7 +727,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in: a Bearer admin token */
+        /** Sign in: a Bearer admin token, or the challenge of the two-factor step */
         post: operations["AdminAuth_login"];
         delete?: never;
         options?: never;
@@ -763,6 +763,74 @@ export interface paths {
         get: operations["AdminAuth_me"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/auth/login/2fa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Second sign-in step: the challenge and a TOTP or recovery code give the admin token */
+        post: operations["TwoFactor_login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/auth/2fa/enrol": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start two-factor sign-in: a new TOTP secret and its otpauth:// address (shown once) */
+        post: operations["TwoFactor_enrol"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/auth/2fa/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Turn two-factor sign-in on with a first code; answers the recovery codes, once */
+        post: operations["TwoFactor_confirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/auth/2fa/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Turn two-factor sign-in off (needs a code or a recovery code) */
+        post: operations["TwoFactor_disable"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1373,6 +1441,94 @@ export interface paths {
         patch: operations["RemoteVariables_update"];
         trace?: never;
     };
+    "/admin/v1/projects/{id}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the project's webhook endpoints */
+        get: operations["Webhooks_list"];
+        put?: never;
+        /** Add a webhook endpoint (private and loopback targets only where the platform allows them) */
+        post: operations["Webhooks_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/projects/{id}/webhooks/{wid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One webhook endpoint */
+        get: operations["Webhooks_get"];
+        put?: never;
+        post?: never;
+        /** Delete a webhook endpoint and its delivery log */
+        delete: operations["Webhooks_remove"];
+        options?: never;
+        head?: never;
+        /** Change a webhook endpoint; enabling it again clears a disabling for failures */
+        patch: operations["Webhooks_update"];
+        trace?: never;
+    };
+    "/admin/v1/projects/{id}/webhooks/{wid}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The endpoint's deliveries, newest first, each with its attempts (status, duration, response excerpt) */
+        get: operations["Webhooks_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/projects/{id}/webhooks/{wid}/deliveries/{did}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a delivery again now */
+        post: operations["Webhooks_redeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/projects/{id}/webhooks/{wid}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a webhook.test event to this endpoint */
+        post: operations["Webhooks_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/projects/{id}/signing-keys": {
         parameters: {
             query?: never;
@@ -1435,6 +1591,40 @@ export interface paths {
         put?: never;
         /** Force sessions offline: a card's, a program user's, or every session of the project */
         post: operations["SessionsAdmin_revoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The admin audit trail, newest first (platform admin: all; author: its projects' and its own account's) */
+        get: operations["Audit_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/audit/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export the audit rows a filter matches as CSV (paging ignored) */
+        get: operations["Audit_exportCsv"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1889,6 +2079,19 @@ export interface components {
             expires_at: string;
             /** @enum {string} */
             role: "platform_admin" | "author";
+            /**
+             * @description the platform requires two-factor sign-in and this account has none: it must enrol before anything else
+             * @enum {boolean}
+             */
+            two_factor_enrolment_required?: true;
+        };
+        AdminLoginChallengeView: {
+            /** @enum {boolean} */
+            two_factor_required: true;
+            /** @description opaque, single use, valid for 5 minutes */
+            challenge: string;
+            /** Format: date-time */
+            expires_at: string;
         };
         AdminLoginDto: {
             /** @example admin */
@@ -1902,6 +2105,36 @@ export interface components {
             username: string;
             /** @enum {string} */
             role: "platform_admin" | "author";
+            /** @description the account signs in with a TOTP code */
+            two_factor_enabled: boolean;
+            /** @description the platform requires two-factor sign-in of every admin account */
+            two_factor_required: boolean;
+        };
+        TwoFactorLoginDto: {
+            /**
+             * @description the current code of the authenticator app, or (to sign in or disable) a recovery code
+             * @example 123456
+             */
+            code: string;
+            /** @description the `challenge` of the login answer */
+            challenge: string;
+        };
+        TwoFactorEnrolmentView: {
+            /** @description the TOTP secret, base32 (to type into an app that cannot scan) */
+            secret: string;
+            /** @description otpauth:// address for the QR code (SHA-1, 6 digits, 30 s) */
+            otpauth_uri: string;
+        };
+        TwoFactorRecoveryCodesView: {
+            /** @description 10 one-time codes, stored only hashed */
+            recovery_codes: string[];
+        };
+        TwoFactorCodeDto: {
+            /**
+             * @description the current code of the authenticator app, or (to sign in or disable) a recovery code
+             * @example 123456
+             */
+            code: string;
         };
         AuthorView: {
             /** Format: uuid */
@@ -1947,6 +2180,10 @@ export interface components {
             connect_min_level: number;
             /** @description counts licence verifications against the authors' daily quotas */
             legacy_metering_enabled: boolean;
+            /** @description webhooks may target private and loopback addresses (decisions §20) */
+            webhook_private_targets: boolean;
+            /** @description every admin account must set up two-factor sign-in before anything else */
+            admin_two_factor_required: boolean;
             /** Format: date-time */
             updated_at: string;
         };
@@ -1955,6 +2192,10 @@ export interface components {
             connect_opening_mode?: "base_package" | "entitlement" | "self_service";
             connect_min_level?: number;
             legacy_metering_enabled?: boolean;
+            /** @description let webhooks target private and loopback addresses (decisions §20) */
+            webhook_private_targets?: boolean;
+            /** @description every admin account must set up two-factor sign-in before anything else */
+            admin_two_factor_required?: boolean;
         };
         PlatformInterfaceView: {
             /** @enum {string} */
@@ -2574,8 +2815,93 @@ export interface components {
             value?: string;
             public?: boolean;
         };
+        WebhookView: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            events: ("card.activated" | "card.banned" | "card.unbanned" | "card.expiring_soon" | "card.topped_up" | "device.bound" | "device.unbound" | "session.forced_offline" | "user.registered" | "order.created" | "agent.balance_low" | "webhook.test")[];
+            /** @enum {string} */
+            format: "json" | "wecom" | "dingtalk" | "feishu" | "telegram";
+            enabled: boolean;
+            /**
+             * @description 'failing': the service switched it off after 3 days of failed deliveries
+             * @enum {string|null}
+             */
+            disabled_reason: "failing" | null;
+            /**
+             * Format: date-time
+             * @description first failed attempt since the last success
+             */
+            failing_since: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CreateWebhookDto: {
+            /** @description http(s) URL the events are POSTed to; Telegram: https://api.telegram.org/bot<token>/sendMessage?chat_id=<chat> */
+            url: string;
+            /** @description event types to deliver (webhook.test is always delivered by the test button) */
+            events: ("card.activated" | "card.banned" | "card.unbanned" | "card.expiring_soon" | "card.topped_up" | "device.bound" | "device.unbound" | "session.forced_offline" | "user.registered" | "order.created" | "agent.balance_low" | "webhook.test")[];
+            /**
+             * @default json
+             * @enum {string}
+             */
+            format: "json" | "wecom" | "dingtalk" | "feishu" | "telegram";
+            /** @default true */
+            enabled: boolean;
+        };
+        UpdateWebhookDto: {
+            url?: string;
+            events?: ("card.activated" | "card.banned" | "card.unbanned" | "card.expiring_soon" | "card.topped_up" | "device.bound" | "device.unbound" | "session.forced_offline" | "user.registered" | "order.created" | "agent.balance_low" | "webhook.test")[];
+            /** @enum {string} */
+            format?: "json" | "wecom" | "dingtalk" | "feishu" | "telegram";
+            /** @description true also clears a disabling by the service (the failure clock starts again) */
+            enabled?: boolean;
+        };
+        WebhookAttemptView: {
+            attempt: number;
+            /** Format: date-time */
+            attempted_at: string;
+            /** @description HTTP status of the answer; null when none came */
+            http_status: number | null;
+            duration_ms: number;
+            /** @description the first KiB of the answer */
+            response_excerpt: string;
+            /** @description why no answer came (timeout, refused address, connection error) */
+            error: string | null;
+        };
+        WebhookDeliveryView: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description the event id (X-Svc-Webhook-Id), the same on every attempt
+             */
+            event_id: string;
+            /** @enum {string} */
+            type: "card.activated" | "card.banned" | "card.unbanned" | "card.expiring_soon" | "card.topped_up" | "device.bound" | "device.unbound" | "session.forced_offline" | "user.registered" | "order.created" | "agent.balance_low" | "webhook.test";
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            attempts: number;
+            /**
+             * Format: date-time
+             * @description when a pending delivery is tried next
+             */
+            next_attempt_at: string | null;
+            /** Format: date-time */
+            delivered_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description the event as the json format sends it */
+            payload: {
+                [key: string]: unknown;
+            };
+            /** @description every attempt, oldest first */
+            attempt_log: components["schemas"]["WebhookAttemptView"][];
+        };
         SigningKeyView: {
-            /** @description key id, sent in X-Svc-Response-Kid */
+            /** @description key id, sent in X-Svc-Response-Key */
             kid: string;
             /** @description base64 raw Ed25519 public key, to pin in the client program */
             public_key: string;
@@ -2629,6 +2955,38 @@ export interface components {
             card_id?: number;
             /** @description end the sessions of this program user */
             user_id?: number;
+        };
+        AuditChangesView: {
+            before: {
+                [key: string]: unknown;
+            } | null;
+            after: {
+                [key: string]: unknown;
+            } | null;
+        };
+        AuditEntryView: {
+            id: number;
+            /** Format: date-time */
+            at: string;
+            /** Format: uuid */
+            actor_id: string | null;
+            actor_username: string | null;
+            actor_role: string | null;
+            /** @description resource type and verb, e.g. `cards.ban`, `secrets.rotate` */
+            action: string;
+            /** @enum {string} */
+            outcome: "success" | "refused";
+            /** @description the catalog code of a refusal */
+            result_code: number | null;
+            resource_type: string;
+            resource_id: string | null;
+            /** Format: uuid */
+            project_id: string | null;
+            method: string;
+            route: string;
+            changes: components["schemas"]["AuditChangesView"] | null;
+            ip: string;
+            request_id: string;
         };
         ConnectFailure: {
             /** @enum {boolean} */
@@ -3330,6 +3688,82 @@ export interface components {
                 };
             };
         };
+        /** @description - `11008` TWO_FACTOR_CODE_INVALID: The two-factor code is wrong, expired or already used */
+        AdminError403_11008: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 11008;
+                    };
+                };
+            };
+        };
+        /** @description - `11220` TWO_FACTOR_ALREADY_ENABLED: Two-factor sign-in is already on for this account */
+        AdminError409_11220: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 11220;
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `11002` FORBIDDEN: Your role may not do this
+         *     - `11008` TWO_FACTOR_CODE_INVALID: The two-factor code is wrong, expired or already used
+         */
+        AdminError403_11002_11008: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 11002 | 11008;
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `11220` TWO_FACTOR_ALREADY_ENABLED: Two-factor sign-in is already on for this account
+         *     - `11221` TWO_FACTOR_NOT_ENABLED: Two-factor sign-in is not on for this account
+         */
+        AdminError409_11220_11221: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 11220 | 11221;
+                    };
+                };
+            };
+        };
+        /** @description - `11221` TWO_FACTOR_NOT_ENABLED: Two-factor sign-in is not on for this account */
+        AdminError409_11221: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 11221;
+                    };
+                };
+            };
+        };
         /** @description - `11201` AUTHOR_USERNAME_TAKEN: An admin account with this username already exists */
         AdminError409_11201: {
             headers: {
@@ -3387,10 +3821,11 @@ export interface components {
             };
         };
         /**
-         * @description - `11101` PROJECT_NOT_FOUND: Project not found
-         *     - `11113` SECRET_NOT_FOUND: No secret has this name
+         * @description - `11002` FORBIDDEN: Your role may not do this
+         *     - `11007` TWO_FACTOR_REQUIRED: This action needs a fresh two-factor code (X-Svc-2fa-Code)
+         *     - `11008` TWO_FACTOR_CODE_INVALID: The two-factor code is wrong, expired or already used
          */
-        AdminError404_11101_11113: {
+        AdminError403_11002_11007_11008: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3398,7 +3833,7 @@ export interface components {
                 "application/json": components["schemas"]["AdminError"] & {
                     error?: {
                         /** @enum {integer} */
-                        code?: 11101 | 11113;
+                        code?: 11002 | 11007 | 11008;
                     };
                 };
             };
@@ -3444,23 +3879,6 @@ export interface components {
                     error?: {
                         /** @enum {integer} */
                         code?: 11206;
-                    };
-                };
-            };
-        };
-        /**
-         * @description - `11101` PROJECT_NOT_FOUND: Project not found
-         *     - `11114` MATCHING_CARDS_NOT_FOUND: No card of the project matches; nothing was changed
-         */
-        AdminError404_11101_11114: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["AdminError"] & {
-                    error?: {
-                        /** @enum {integer} */
-                        code?: 11101 | 11114;
                     };
                 };
             };
@@ -3697,6 +4115,55 @@ export interface components {
                     error?: {
                         /** @enum {integer} */
                         code?: 11101 | 11111;
+                    };
+                };
+            };
+        };
+        /** @description - `11230` WEBHOOK_TARGET_REFUSED: The webhook URL is not a public HTTP(S) address this platform may call */
+        AdminError422_11230: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 11230;
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `11101` PROJECT_NOT_FOUND: Project not found
+         *     - `11120` WEBHOOK_NOT_FOUND: Webhook endpoint not found
+         */
+        AdminError404_11101_11120: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 11101 | 11120;
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `11101` PROJECT_NOT_FOUND: Project not found
+         *     - `11120` WEBHOOK_NOT_FOUND: Webhook endpoint not found
+         *     - `11121` WEBHOOK_DELIVERY_NOT_FOUND: Webhook delivery not found
+         */
+        AdminError404_11101_11120_11121: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 11101 | 11120 | 11121;
                     };
                 };
             };
@@ -5762,7 +6229,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AdminSessionView"];
+                    "application/json": components["schemas"]["AdminSessionView"] | components["schemas"]["AdminLoginChallengeView"];
                 };
             };
             400: components["responses"]["AdminError400_10001"];
@@ -5819,6 +6286,126 @@ export interface operations {
             400: components["responses"]["AdminError400_10001"];
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    TwoFactor_login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TwoFactorLoginDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminSessionView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11008"];
+            413: components["responses"]["AdminError413_10008"];
+            415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    TwoFactor_enrol: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TwoFactorEnrolmentView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            409: components["responses"]["AdminError409_11220"];
+            413: components["responses"]["AdminError413_10008"];
+            415: components["responses"]["AdminError415_10007"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    TwoFactor_confirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TwoFactorCodeDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TwoFactorRecoveryCodesView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002_11008"];
+            409: components["responses"]["AdminError409_11220_11221"];
+            413: components["responses"]["AdminError413_10008"];
+            415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    TwoFactor_disable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TwoFactorCodeDto"];
+            };
+        };
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002_11008"];
+            409: components["responses"]["AdminError409_11221"];
+            413: components["responses"]["AdminError413_10008"];
+            415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -6282,7 +6869,10 @@ export interface operations {
     Projects_remove: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description a fresh TOTP code; required when the account has two-factor sign-in on */
+                "X-Svc-2fa-Code"?: string;
+            };
             path: {
                 id: string;
             };
@@ -6299,8 +6889,7 @@ export interface operations {
             };
             400: components["responses"]["AdminError400_10001"];
             401: components["responses"]["AdminError401_11001"];
-            403: components["responses"]["AdminError403_11002"];
-            404: components["responses"]["AdminError404_11101"];
+            403: components["responses"]["AdminError403_11002_11007_11008"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -6340,7 +6929,10 @@ export interface operations {
     Projects_rotate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description a fresh TOTP code; required when the account has two-factor sign-in on */
+                "X-Svc-2fa-Code"?: string;
+            };
             path: {
                 id: string;
                 name: string;
@@ -6360,8 +6952,7 @@ export interface operations {
             };
             400: components["responses"]["AdminError400_10001"];
             401: components["responses"]["AdminError401_11001"];
-            403: components["responses"]["AdminError403_11002"];
-            404: components["responses"]["AdminError404_11101_11113"];
+            403: components["responses"]["AdminError403_11002_11007_11008"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
             500: components["responses"]["AdminError500_50000"];
@@ -6646,7 +7237,10 @@ export interface operations {
     CardsAdmin_bulk: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description a fresh TOTP code; required when the account has two-factor sign-in on */
+                "X-Svc-2fa-Code"?: string;
+            };
             path: {
                 id: string;
             };
@@ -6669,8 +7263,7 @@ export interface operations {
             };
             400: components["responses"]["AdminError400_10001"];
             401: components["responses"]["AdminError401_11001"];
-            403: components["responses"]["AdminError403_11002"];
-            404: components["responses"]["AdminError404_11101_11114"];
+            403: components["responses"]["AdminError403_11002_11007_11008"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
             500: components["responses"]["AdminError500_50000"];
@@ -7674,6 +8267,257 @@ export interface operations {
             500: components["responses"]["AdminError500_50000"];
         };
     };
+    Webhooks_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["WebhookView"][];
+                        total: number;
+                    };
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Webhooks_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101"];
+            413: components["responses"]["AdminError413_10008"];
+            415: components["responses"]["AdminError415_10007"];
+            422: components["responses"]["AdminError422_11230"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Webhooks_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                wid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101_11120"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Webhooks_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                wid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101_11120"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Webhooks_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                wid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101_11120"];
+            413: components["responses"]["AdminError413_10008"];
+            415: components["responses"]["AdminError415_10007"];
+            422: components["responses"]["AdminError422_11230"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Webhooks_deliveries: {
+        parameters: {
+            query?: {
+                page?: number;
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+                wid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["WebhookDeliveryView"][];
+                        /** @description Rows matching the filters, on every page */
+                        total: number;
+                        page: number;
+                        page_size: number;
+                    };
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101_11120"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Webhooks_redeliver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                wid: string;
+                did: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101_11120_11121"];
+            413: components["responses"]["AdminError413_10008"];
+            415: components["responses"]["AdminError415_10007"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Webhooks_test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                wid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101_11120"];
+            413: components["responses"]["AdminError413_10008"];
+            415: components["responses"]["AdminError415_10007"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
     SigningKeys_list: {
         parameters: {
             query?: never;
@@ -7706,7 +8550,10 @@ export interface operations {
     SigningKeys_rotate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description a fresh TOTP code; required when the account has two-factor sign-in on */
+                "X-Svc-2fa-Code"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7729,8 +8576,7 @@ export interface operations {
             };
             400: components["responses"]["AdminError400_10001"];
             401: components["responses"]["AdminError401_11001"];
-            403: components["responses"]["AdminError403_11002"];
-            404: components["responses"]["AdminError404_11101"];
+            403: components["responses"]["AdminError403_11002_11007_11008"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
             500: components["responses"]["AdminError500_50000"];
@@ -7811,6 +8657,88 @@ export interface operations {
             404: components["responses"]["AdminError404_11101"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Audit_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                page_size?: number;
+                /** @description username or account id of who acted */
+                actor?: string;
+                /** @description action, or its beginning (e.g. `cards.` or `cards.ban`) */
+                action?: string;
+                /** @description resource type, e.g. `cards`, `secrets`, `platform.settings` */
+                resource_type?: string;
+                resource_id?: string;
+                project_id?: string;
+                outcome?: "success" | "refused";
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["AuditEntryView"][];
+                        /** @description Rows matching the filters, on every page */
+                        total: number;
+                        page: number;
+                        page_size: number;
+                    };
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Audit_exportCsv: {
+        parameters: {
+            query?: {
+                page?: number;
+                page_size?: number;
+                /** @description username or account id of who acted */
+                actor?: string;
+                /** @description action, or its beginning (e.g. `cards.` or `cards.ban`) */
+                action?: string;
+                /** @description resource type, e.g. `cards`, `secrets`, `platform.settings` */
+                resource_type?: string;
+                resource_id?: string;
+                project_id?: string;
+                outcome?: "success" | "refused";
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV with a header row */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
