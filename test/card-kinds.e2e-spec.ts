@@ -224,7 +224,9 @@ describe('card kinds, top-up, seats and self-service (e2e)', () => {
           unbind: { enabled: true, deduct_seconds: 600, remaining: 3 },
         },
       });
-      expect(res.body.data.devices).toEqual([{ machine_code: 'dev-a', bound_at: expect.any(String), last_login_at: expect.any(String) }]);
+      expect(res.body.data.devices).toEqual([
+        { machine_code: 'dev-a', bound_at: expect.any(String), last_login_at: expect.any(String), last_seen_at: expect.any(String) },
+      ]);
       expectStandardFailure(await sdk(one, 'info', { card_key: 'NO-SUCH-CARD' }, target), 200, ErrorCode.CARD_INVALID);
     });
 

@@ -165,7 +165,9 @@ describe('legacy family: card routes, MD5 signature, unbind, state checks (e2e)'
       const p = await author.createProject({ unbind_enabled: false });
       const card = await insertCard(t, p.id);
       await login(p, card.code, 'off-1');
-      expectLegacyFailure(await unbind(p, card.code, 'off-1'), 200, UNBIND_REFUSED);
+      const res = await unbind(p, card.code, 'off-1');
+      expectLegacyFailure(res, 200, UNBIND_REFUSED);
+      expect(res.body.data).toEqual({ reason: 'disabled', retry_at: null });
       expect(await cardRepos(t).devices.countBy({ cardId: card.id })).toBe(1);
     });
 
@@ -187,7 +189,9 @@ describe('legacy family: card routes, MD5 signature, unbind, state checks (e2e)'
       await login(p, card.code, 'max-1');
       await unbind(p, card.code, 'max-1').expect(200);
       await login(p, card.code, 'max-2');
-      expectLegacyFailure(await unbind(p, card.code, 'max-2'), 200, UNBIND_REFUSED);
+      const res = await unbind(p, card.code, 'max-2');
+      expectLegacyFailure(res, 200, UNBIND_REFUSED);
+      expect(res.body.data).toEqual({ reason: 'limit', retry_at: null });
       expect(await cardRepos(t).devices.countBy({ cardId: card.id })).toBe(1);
       expect((await cardRepos(t).cards.findOneByOrFail({ id: card.id })).unbindCount).toBe(1);
     });
@@ -195,7 +199,9 @@ describe('legacy family: card routes, MD5 signature, unbind, state checks (e2e)'
     it('refuses with UNBIND_REFUSED for a device that is not bound, and CARD_INVALID for an unknown card', async () => {
       const card = await insertCard(t, project.id);
       await login(project, card.code, 'nb-1');
-      expectLegacyFailure(await unbind(project, card.code, 'nb-other'), 200, UNBIND_REFUSED);
+      const res = await unbind(project, card.code, 'nb-other');
+      expectLegacyFailure(res, 200, UNBIND_REFUSED);
+      expect(res.body.data).toEqual({ reason: 'not_bound', retry_at: null });
       expect((await cardRepos(t).cards.findOneByOrFail({ id: card.id })).unbindCount).toBe(0);
       expectLegacyFailure(await unbind(project, 'NO-SUCH-CARD', 'nb-1'), 200, CODES.CARD_INVALID);
     });

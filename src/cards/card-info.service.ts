@@ -11,6 +11,7 @@ import { LOCAL_TIME } from '../core/openapi/api-contract';
 import { Card, CARD_KINDS, CARD_STATUSES, CardKind, CardStatus } from './card.entity';
 import { clientExpiry } from './card-rule';
 import { CardGuesses } from './card-guesses';
+import { recentUnbinds, UNBIND_REFUSAL_REASONS, unbindRefusal, type UnbindRefusalReason } from './rebinding-rules';
 
 
 /** The state of a card as its holder sees it, after a top-up too. */
@@ -25,12 +26,20 @@ export class CardHolderDevice {
   @ApiProperty() machine_code!: string;
   @ApiProperty(LOCAL_TIME) bound_at!: string;
   @ApiProperty({ ...LOCAL_TIME, nullable: true, description: 'last successful login of this device' }) last_login_at!: string | null;
+  @ApiProperty({ ...LOCAL_TIME, description: 'last login or heartbeat of this device (heartbeats counted to the minute)' }) last_seen_at!: string;
 }
 
 export class CardUnbindTerms {
   @ApiProperty() enabled!: boolean;
   @ApiProperty({ type: 'integer', description: 'seconds an unbind takes off a dated expiry' }) deduct_seconds!: number;
   @ApiProperty({ type: 'integer', nullable: true, description: 'unbinds left; null: unlimited' }) remaining!: number | null;
+  @ApiProperty({ type: 'integer', description: 'seconds between two unbinds of this card (0: none)' }) cooldown_seconds!: number;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'unbinds of this card in any 30 days; null: unlimited' }) max_per_30_days!: number | null;
+  @ApiProperty({ type: 'integer', description: 'unbinds of this card in the last 30 days' }) used_30_days!: number;
+  @ApiProperty({ enum: UNBIND_REFUSAL_REASONS.filter((r) => r !== 'not_bound'), nullable: true, description: 'why an unbind would be refused now; null: it would be granted' })
+  refused_reason!: UnbindRefusalReason | null;
+  @ApiProperty({ ...LOCAL_TIME, nullable: true, description: 'when the next unbind is possible; null: now, or never (see refused_reason)' })
+  next_unbind_at!: string | null;
 }
 
 /** What a card holder sees of their card (decisions §14), times in the service's local time. */
@@ -50,7 +59,8 @@ export class CardAfterTopup extends CardSummary {
 
 /**
  * The card holder's view of a card (the SDK route and the portal): state, uses, seats, bound
- * devices with their last successful login, and what an unbind would cost. Shown for a banned or
+ * devices with their last successful login, what an unbind would cost and when the rebinding rules
+ * allow the next (decisions §21). Shown for a banned or
  * expired card too (the holder learns why it stopped); a consumed top-up card is no card.
  */
 @Injectable()
@@ -71,23 +81,33 @@ export class CardInfoService {
     const { project } = call.program;
     const card = await this.dataSource.getRepository(Card).findOneBy({ projectId: project.id, code: cardKey });
     if (!card || card.status === 'consumed') throw new ServiceError(ErrorCode.CARD_INVALID);
-    const devices: Array<{ machine_code: string; bound_at: Date; last_login_at: Date | null }> = await this.dataSource.query(
-      `SELECT d.machine_code, d.bound_at,
-          (SELECT l.created_at FROM login_logs l
-            WHERE l.card_id = d.card_id AND l.machine_code = d.machine_code AND l.result_code = 0 ORDER BY l.id DESC LIMIT 1) AS last_login_at
+    const devices: Array<{ machine_code: string; bound_at: Date; last_seen_at: Date; last_login_at: Date | null }> = await this.dataSource.query(
+      `SELECT d.machine_code, d.bound_at, d.last_seen_at,
+          (SELECT l.created_at FROM login_logs l WHERE l.card_id = d.card_id AND l.machine_code = d.machine_code
+            AND l.interface = 'card_login' AND l.result_code = 0 ORDER BY l.id DESC LIMIT 1) AS last_login_at
         FROM card_devices d WHERE d.card_id = $1 ORDER BY d.bound_at, d.machine_code`,
       [card.id],
     );
+    const now = new Date();
+    const recent = await recentUnbinds(this.dataSource, card.id, now);
+    const refusal = unbindRefusal(project, card.unbindCount, recent, now);
     return {
       ...this.summary(card),
       activated_at: this.time(card.activatedAt),
       device_limit: card.deviceLimit,
       concurrent_limit: card.concurrentLimit,
-      devices: devices.map((d) => ({ machine_code: d.machine_code, bound_at: this.time(d.bound_at)!, last_login_at: this.time(d.last_login_at) })),
+      devices: devices.map((d) => ({
+        machine_code: d.machine_code, bound_at: this.time(d.bound_at)!, last_login_at: this.time(d.last_login_at), last_seen_at: this.time(d.last_seen_at)!,
+      })),
       unbind: {
         enabled: project.unbindEnabled,
         deduct_seconds: project.unbindDeductSeconds,
         remaining: project.unbindMax === null ? null : Math.max(0, project.unbindMax - card.unbindCount),
+        cooldown_seconds: project.unbindCooldownSeconds,
+        max_per_30_days: project.unbindMaxPer30Days,
+        used_30_days: recent.length,
+        refused_reason: refusal?.reason ?? null,
+        next_unbind_at: this.time(refusal?.retryAt ?? null),
       },
     };
   }

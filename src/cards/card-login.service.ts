@@ -16,6 +16,7 @@ import { NewDeviceLoginWriter } from './new-device-login-writer';
 import { PendingLogin } from './pending-login-writer';
 import { RepeatLoginWriter } from './repeat-login-writer';
 import { DomainEvents } from '../events/domain-events';
+import { IdleDevices } from './idle-devices';
 
 /** What the card rule can refuse a login with, in every family (card-rule.ts `loginRefusal`, `deviceRefusal`). */
 export const CARD_LOGIN_REFUSALS = [
@@ -50,11 +51,13 @@ const SUCCESS = 0;
 
 /**
  * The writes of a login decided under the card's lock, in one statement: the new device's binding
- * (when $4), the card's activation, use and count, and the success log row.
+ * (when $4) or the bound device seen, the card's activation, use and count, and the success log row.
  */
 const RECORD_LOCKED_LOGIN = `
   WITH device AS (
-    INSERT INTO card_devices (card_id, machine_code, bound_at) SELECT $1, $2, $3 WHERE $4::boolean
+    INSERT INTO card_devices (card_id, machine_code, bound_at, last_seen_at) SELECT $1, $2, $3, $3 WHERE $4::boolean
+  ), seen AS (
+    UPDATE card_devices SET last_seen_at = $3 WHERE card_id = $1 AND machine_code = $2 AND NOT $4::boolean
   ), card AS (
     UPDATE cards c SET status = $5, activated_at = $6, expires_at = $7, last_login_at = $3, use_count = c.use_count + 1,
       uses_left = ${cardSql.takeUse('c')}
@@ -81,6 +84,7 @@ export class CardLoginService {
     private readonly metrics: MetricsService,
     private readonly guesses: CardGuesses,
     private readonly events: DomainEvents,
+    private readonly idleDevices: IdleDevices,
   ) {}
 
   async login(request: CardLoginRequest): Promise<CardLoginSuccess> {
@@ -100,17 +104,22 @@ export class CardLoginService {
     const token = newToken();
     const tokenHash = hashToken(token);
     let card: Card | ServiceError;
+    const idle: IdleRelease = {};
     const started = process.hrtime.bigint();
     try {
       const repeated = await this.repeatLogin(request, tokenHash);
       if (repeated) this.metrics.loginLogWritten('fast', started);
-      card = repeated ?? (await this.newDeviceLogin(request, tokenHash)) ?? (await this.dataSource.transaction((em) => this.decide(em, request, tokenHash)));
+      card =
+        repeated ??
+        (await this.newDeviceLogin(request, tokenHash)) ??
+        (await this.dataSource.transaction((em) => this.decide(em, request, tokenHash, idle)));
       if (!repeated) this.metrics.loginLogWritten('locked', started);
     } catch (fault) {
       await this.logRefusal(request, fault);
       throw fault;
     }
     if (card instanceof ServiceError) throw card;
+    if (idle.machine !== undefined) await this.idleDevices.released(request.call.program.project.id, card.id, idle.machine);
     return { card, token };
   }
 
@@ -152,8 +161,11 @@ export class CardLoginService {
     return row ? this.dataSource.getRepository(Card).create(cardFromRow(row)) : null;
   }
 
-  /** Returns the updated card, or the refusal (returned, not thrown, so its log row commits). */
-  private async decide(em: EntityManager, request: CardLoginRequest, tokenHash: string): Promise<Card | ServiceError> {
+  /**
+   * Returns the updated card, or the refusal (returned, not thrown, so its log row commits). A new
+   * device that finds the card full takes the slot of an idle device (idle-devices.ts), named in `idle`.
+   */
+  private async decide(em: EntityManager, request: CardLoginRequest, tokenHash: string, idle: IdleRelease): Promise<Card | ServiceError> {
     const card = await em
       .getRepository(Card)
       .createQueryBuilder('c')
@@ -175,7 +187,10 @@ export class CardLoginService {
       'SELECT bool_or(machine_code = $2) AS bound, count(*)::int AS bound_devices FROM card_devices WHERE card_id = $1',
       [card.id, request.machine],
     );
-    if (!binding.bound && !hasDeviceSlot(card, binding.bound_devices)) return refuse(ErrorCode.DEVICE_LIMIT_REACHED);
+    const { project } = request.call.program;
+    const idleMachine =
+      binding.bound || hasDeviceSlot(card, binding.bound_devices) ? null : await this.idleDevices.candidate(em, project, card, binding.bound_devices, now);
+    if (!binding.bound && !hasDeviceSlot(card, binding.bound_devices) && idleMachine === null) return refuse(ErrorCode.DEVICE_LIMIT_REACHED);
     if (card.status === 'unused') {
       card.status = 'active';
       card.activatedAt = now;
@@ -183,6 +198,13 @@ export class CardLoginService {
     }
     const seatRefusal = request.seated ? await request.seated(em, card) : null;
     if (seatRefusal) return refuse(seatRefusal);
+    if (idleMachine !== null) {
+      const { projectId, cardCode, ip, family, requestId } = attemptOf(request);
+      if (!(await this.idleDevices.release(em, project, card.id, idleMachine, now, { projectId, cardCode, ip, family, requestId }))) {
+        return refuse(ErrorCode.DEVICE_LIMIT_REACHED);
+      }
+      idle.machine = idleMachine;
+    }
     card.useCount += 1;
     card.lastLoginAt = now;
     if (card.kind === 'count') card.usesLeft = (card.usesLeft ?? 0) - 1;
@@ -201,6 +223,11 @@ export class CardLoginService {
     }
     return card;
   }
+}
+
+/** The idle device a locked login released, for the work after its commit. */
+interface IdleRelease {
+  machine?: string;
 }
 
 function cardFromRow(row: Record<string, unknown>): Partial<Card> {

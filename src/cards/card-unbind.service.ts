@@ -6,12 +6,15 @@ import { InterfaceGate } from '../access/interface-gate';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { DomainEvents } from '../events/domain-events';
+import { formatLocalTime } from '../common/time';
+import { AppConfig } from '../config/app-config';
 import { SessionsService } from '../sessions/sessions.service';
 import { CardDevice } from './card-device.entity';
 import { Card } from './card.entity';
 import { StandardCardData, standardCardData } from './card-data';
 import { cardRefusal } from './card-rule';
 import { CardGuesses } from './card-guesses';
+import { recentUnbinds, UnbindRefusal, unbindRefusal } from './rebinding-rules';
 
 export interface CardUnbindRequest {
   call: Pick<ClientCall, 'program' | 'family' | 'ip' | 'context'>;
@@ -33,11 +36,14 @@ export function unbindData(card: Card, machine: string, timeZone: string): CardU
 }
 
 /**
- * The one card-unbind rule (decisions §4, §7), for every family: the `card_unbind` interface gate,
- * the project's switch (`unbind_enabled`), then under a row lock on the card its state, the per-card
- * maximum (`unbind_max`, counted in `unbind_count`; null = unlimited) and the device's binding.
- * A granted unbind removes the device, counts it, takes `unbind_deduct_seconds` off a dated expiry
- * and ends that device's sessions of the card.
+ * The one card-unbind rule (decisions §4, §7, §21), for every family and the portal: the
+ * `card_unbind` interface gate, the project's switch (`unbind_enabled`), then under a row lock on the
+ * card its state, the device's binding and the rebinding rules (rebinding-rules.ts: the lifetime
+ * maximum `unbind_max`, the 30-day maximum and the cooldown, over the card's `card_unbinds`). The
+ * lock makes them exact: a second unbind of the card waits for the first and then counts it.
+ * A granted unbind removes the device, records and counts it, takes `unbind_deduct_seconds` off a
+ * dated expiry and ends that device's sessions of the card. A refusal is UNBIND_REFUSED with
+ * `data {reason, retry_at}`. The author's unbind (admin API) is not this rule and is not counted.
  */
 @Injectable()
 export class CardUnbindService {
@@ -47,6 +53,7 @@ export class CardUnbindService {
     private readonly sessions: SessionsService,
     private readonly guesses: CardGuesses,
     private readonly events: DomainEvents,
+    private readonly config: AppConfig,
   ) {}
 
   unbind(request: CardUnbindRequest): Promise<Card> {
@@ -56,7 +63,7 @@ export class CardUnbindService {
   private async unbound(request: CardUnbindRequest): Promise<Card> {
     const { project } = request.call.program;
     await this.gate.admit(request.call, 'card_unbind');
-    if (!project.unbindEnabled) throw new ServiceError(ErrorCode.UNBIND_REFUSED, 'Unbinding is switched off for this program');
+    if (!project.unbindEnabled) throw this.refused({ reason: 'disabled', retryAt: null });
     const card = await this.dataSource.transaction((em) => this.decide(em, request));
     // After the commit (the embedded database has one connection). A login racing in meanwhile has
     // to bind the device again, which a later unbind handles.
@@ -75,15 +82,30 @@ export class CardUnbindService {
     if (!card) throw new ServiceError(ErrorCode.CARD_INVALID);
     const refusal = cardRefusal(card);
     if (refusal) throw new ServiceError(refusal);
-    if (project.unbindMax !== null && card.unbindCount >= project.unbindMax) {
-      throw new ServiceError(ErrorCode.UNBIND_REFUSED, 'This card has reached its maximum number of unbinds');
-    }
+    // Thrown refusals roll the removal back.
     const removed = await em.delete(CardDevice, { cardId: card.id, machineCode: request.machine });
-    if (!removed.affected) throw new ServiceError(ErrorCode.UNBIND_REFUSED, 'This device is not bound to the card');
+    if (!removed.affected) throw this.refused({ reason: 'not_bound', retryAt: null });
+    const now = new Date();
+    const rules = unbindRefusal(project, card.unbindCount, await recentUnbinds(em, card.id, now), now);
+    if (rules) throw this.refused(rules);
+    await em.query('INSERT INTO card_unbinds (card_id, machine_code, unbound_at) VALUES ($1, $2, $3)', [card.id, request.machine, now]);
     card.unbindCount += 1;
     if (card.expiresAt && project.unbindDeductSeconds > 0) card.expiresAt = new Date(card.expiresAt.getTime() - project.unbindDeductSeconds * 1000);
     await em.update(Card, { id: card.id }, { unbindCount: () => 'unbind_count + 1', expiresAt: card.expiresAt });
     await this.events.emit(em, project.id, 'device.unbound', { card_id: card.id, card_code: card.code, machine_code: request.machine, by: 'holder' });
     return card;
   }
+
+  private refused({ reason, retryAt }: UnbindRefusal): ServiceError {
+    return new ServiceError(ErrorCode.UNBIND_REFUSED, REFUSAL_MESSAGES[reason], {
+      data: { reason, retry_at: retryAt ? formatLocalTime(retryAt, this.config.APP_TIMEZONE) : null },
+    });
+  }
 }
+
+const REFUSAL_MESSAGES: Record<UnbindRefusal['reason'], string> = {
+  disabled: 'Unbinding is switched off for this program',
+  limit: 'This card has reached its maximum number of unbinds',
+  cooldown: 'This card was unbound too recently; try again later',
+  not_bound: 'This device is not bound to the card',
+};

@@ -22,14 +22,15 @@ import { CardTopupService } from './card-topup.service';
 import { SigningModule } from '../signing/signing.module';
 import { LoginTokensService } from './login-tokens.service';
 import { CardGuesses } from './card-guesses';
+import { IdleDevices } from './idle-devices';
 
 /** Cards: the card rule and every operation on a card (login, unbind, top-up, info, checkout), and their administration. */
 @Module({
   imports: [TypeOrmModule.forFeature([Card, CardDevice, CardBatch, LoginLog]), ProjectsModule, AccessModule, SessionsModule, SigningModule],
   controllers: [CardsAdminController],
   providers: [
-    CardLoginService, RepeatLoginWriter, NewDeviceLoginWriter, RefusalLogWriter, CardUnbindService, CardCheckoutService, CardTopupService, CardInfoService, LoginTokensService, CardsAdminService, CardBatchesService, CardCodeGenerator, CardGuesses,
+    CardLoginService, RepeatLoginWriter, NewDeviceLoginWriter, RefusalLogWriter, CardUnbindService, CardCheckoutService, CardTopupService, CardInfoService, LoginTokensService, CardsAdminService, CardBatchesService, CardCodeGenerator, CardGuesses, IdleDevices,
   ],
-  exports: [TypeOrmModule, CardLoginService, CardUnbindService, CardCheckoutService, CardTopupService, CardInfoService, LoginTokensService, CardGuesses],
+  exports: [TypeOrmModule, CardLoginService, CardUnbindService, CardCheckoutService, CardTopupService, CardInfoService, LoginTokensService, CardGuesses, IdleDevices],
 })
 export class CardsModule {}

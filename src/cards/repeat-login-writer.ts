@@ -5,17 +5,20 @@ import { CARD_COLUMNS, LOG_HITS, PENDING_LOGINS, PendingLoginWriter } from './pe
 
 /**
  * Every pending repeat login in one statement: each card that admits its bound device counts the
- * use (and takes one of a count card) and gets its log row; `ord` says which request a row answers.
+ * use (and takes one of a count card), the device is seen (idle-devices.ts) and the log row written;
+ * `ord` says which request a row answers.
  * A request without a row goes on to the new-device statement, then the locked path.
  */
 const REPEAT_LOGINS: PreparedStatement = {
-  name: 'card_repeat_logins_v1',
+  name: 'card_repeat_logins_v2',
   text: `WITH ${PENDING_LOGINS}, hit AS (
       UPDATE cards c SET use_count = c.use_count + 1, last_login_at = now(), uses_left = ${cardSql.takeUse('c')}
       FROM req
       WHERE c.project_id = req.project_id AND c.code = req.card_key AND ${cardSql.admitsRepeatLogin('c', 'req.machine')}
         AND NOT (req.seated AND c.concurrent_limit IS NOT NULL)
-      RETURNING req.ord, ${CARD_COLUMNS.map((column) => `c.${column}`).join(', ')}
+      RETURNING req.ord, req.machine, ${CARD_COLUMNS.map((column) => `c.${column}`).join(', ')}
+    ), seen AS (
+      UPDATE card_devices d SET last_seen_at = now() FROM hit WHERE d.card_id = hit.id AND d.machine_code = hit.machine
     ), logged AS (
       ${LOG_HITS}
     )

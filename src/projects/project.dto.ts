@@ -32,6 +32,18 @@ export class ProjectSettingsDto {
   @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(0) @Max(100000)
   unbind_max?: number | null;
 
+  @ApiPropertyOptional({ type: 'integer', description: 'seconds between two end-user unbinds of one card (0 = none, at most 30 days)' })
+  @Optional() @IsInt() @Min(0) @Max(30 * 86400)
+  unbind_cooldown_seconds?: number;
+
+  @ApiPropertyOptional({ type: 'integer', nullable: true, description: 'end-user unbinds of one card in any 30 days; null = unlimited' })
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(0) @Max(100000)
+  unbind_max_per_30_days?: number | null;
+
+  @ApiPropertyOptional({ type: 'integer', description: 'a bound device with no login or heartbeat this long frees its slot to a new device (0 = off; 60 s to 365 days)' })
+  @Optional() @IsInt() @ValidateIf((_, v) => v !== 0) @Min(60) @Max(365 * 86400)
+  device_idle_release_seconds?: number;
+
   @ApiPropertyOptional() @Optional() @IsInt() @Min(30) @Max(30 * 86400)
   session_ttl_seconds?: number;
 

@@ -50,6 +50,9 @@ export class ProjectView {
   @ApiProperty() unbind_enabled!: boolean;
   @ApiProperty({ ...INT, description: 'Seconds an unbind takes off a dated expiry' }) unbind_deduct_seconds!: number;
   @ApiProperty({ ...NULLABLE_INT, description: 'Unbinds per card; null: unlimited' }) unbind_max!: number | null;
+  @ApiProperty({ ...INT, description: 'Seconds between two end-user unbinds of one card; 0: none' }) unbind_cooldown_seconds!: number;
+  @ApiProperty({ ...NULLABLE_INT, description: 'End-user unbinds of one card in any 30 days; null: unlimited' }) unbind_max_per_30_days!: number | null;
+  @ApiProperty({ ...INT, description: 'A device silent this long frees its slot to a new device; 0: off' }) device_idle_release_seconds!: number;
   @ApiProperty(INT) session_ttl_seconds!: number;
   @ApiProperty(INT) heartbeat_interval_seconds!: number;
   @ApiProperty({ enum: USER_MACHINE_POLICIES }) user_machine_policy!: UserMachinePolicy;
@@ -93,6 +96,9 @@ export function toProjectView(project: Project, box: SecretBox, platform: Connec
     unbind_enabled: project.unbindEnabled,
     unbind_deduct_seconds: project.unbindDeductSeconds,
     unbind_max: project.unbindMax,
+    unbind_cooldown_seconds: project.unbindCooldownSeconds,
+    unbind_max_per_30_days: project.unbindMaxPer30Days,
+    device_idle_release_seconds: project.deviceIdleReleaseSeconds,
     session_ttl_seconds: project.sessionTtlSeconds,
     heartbeat_interval_seconds: project.heartbeatIntervalSeconds,
     user_machine_policy: project.userMachinePolicy,

@@ -172,6 +172,9 @@ function applySettings(project: Project, input: ProjectSettingsDto): void {
   if (input.unbind_enabled !== undefined) project.unbindEnabled = input.unbind_enabled;
   if (input.unbind_deduct_seconds !== undefined) project.unbindDeductSeconds = input.unbind_deduct_seconds;
   if (input.unbind_max !== undefined) project.unbindMax = input.unbind_max;
+  if (input.unbind_cooldown_seconds !== undefined) project.unbindCooldownSeconds = input.unbind_cooldown_seconds;
+  if (input.unbind_max_per_30_days !== undefined) project.unbindMaxPer30Days = input.unbind_max_per_30_days;
+  if (input.device_idle_release_seconds !== undefined) project.deviceIdleReleaseSeconds = input.device_idle_release_seconds;
   if (input.session_ttl_seconds !== undefined) project.sessionTtlSeconds = input.session_ttl_seconds;
   if (input.heartbeat_interval_seconds !== undefined) project.heartbeatIntervalSeconds = input.heartbeat_interval_seconds;
   if (input.user_machine_policy !== undefined) project.userMachinePolicy = input.user_machine_policy;

@@ -4,6 +4,7 @@ import { ClientCall } from '../access/client-call';
 import { ClientProgramDirectory } from '../access/client-program';
 import { InterfaceGate } from '../access/interface-gate';
 import { CardLoginService } from '../cards/card-login.service';
+import { IdleDevices } from '../cards/idle-devices';
 import { Card } from '../cards/card.entity';
 import { deviceRefusal } from '../cards/card-rule';
 import { formatLocalTime, unixSeconds } from '../common/time';
@@ -47,6 +48,7 @@ export class SdkCardsService {
     private readonly directory: ClientProgramDirectory,
     private readonly gate: InterfaceGate,
     private readonly config: AppConfig,
+    private readonly idleDevices: IdleDevices,
   ) {}
 
   /**
@@ -96,6 +98,8 @@ export class SdkCardsService {
     const refusal = deviceRefusal(card, card.deviceBound);
     if (refusal !== null) throw await this.sessions.end(session, cardSessionEnd(refusal));
     const expiresAt = await this.sessions.renew(session, program.project.sessionTtlSeconds, card.expiresAt, request?.clientIp ?? '');
+    // A beating device is not idle (decisions §21); written at most once a minute.
+    await this.idleDevices.heartbeat(program.project, session.cardId!, machine, card.deviceLastSeenAt);
     return { card_id: session.cardId, session_expires_at: this.time(expiresAt), server_time: unixSeconds() };
   }
 

@@ -27,16 +27,16 @@ import { Session, SessionType } from './session.entity';
  * cards, 16 ms a statement (bench:scale), wherever the statistics tipped the plan.
  */
 const RESOLVE_SESSIONS: PreparedStatement = {
-  name: 'session_resolve_v7',
+  name: 'session_resolve_v8',
   text: `SELECT s.token_hash, s.id, s.type, s.project_id, s.card_id, s.user_id, s.machine_code, s.expires_at, s.revoked_at, s.ended_by, s.last_seen_at, s.last_heartbeat_at,
       c.status AS card_status, c.expires_at AS card_expires_at,
-      d.bound IS NOT NULL AS device_bound,
+      d.bound IS NOT NULL AS device_bound, d.last_seen_at AS device_last_seen_at,
       u.id AS user_row_id, u.status AS user_status, u.bound_machine_id AS user_bound_machine_id
     FROM unnest($1::char(64)[]) AS wanted(token_hash)
       JOIN sessions s ON s.token_hash = wanted.token_hash
       LEFT JOIN LATERAL (SELECT c.status, c.expires_at FROM cards c WHERE c.id = s.card_id LIMIT 1) c ON true
       LEFT JOIN LATERAL (
-        SELECT true AS bound FROM card_devices d WHERE d.card_id = s.card_id AND d.machine_code = s.machine_code LIMIT 1
+        SELECT true AS bound, d.last_seen_at FROM card_devices d WHERE d.card_id = s.card_id AND d.machine_code = s.machine_code LIMIT 1
       ) d ON true
       LEFT JOIN LATERAL (
         SELECT u.id, u.status, u.bound_machine_id FROM app_users u WHERE u.id = s.user_id AND u.project_id = s.project_id LIMIT 1
@@ -60,6 +60,8 @@ export interface SessionCardState {
   status: CardStatus;
   expiresAt: Date | null;
   deviceBound: boolean;
+  /** The bound device's last login or heartbeat (idle devices, decisions §21); null when not bound. */
+  deviceLastSeenAt: Date | null;
 }
 
 /** What a user heartbeat re-checks, read in the same query as the session. */
@@ -142,7 +144,12 @@ export class SessionsService {
     const card =
       session.cardId === null || row.card_status === null
         ? null
-        : { status: row.card_status as CardStatus, expiresAt: row.card_expires_at as Date | null, deviceBound: row.device_bound === true };
+        : {
+            status: row.card_status as CardStatus,
+            expiresAt: row.card_expires_at as Date | null,
+            deviceBound: row.device_bound === true,
+            deviceLastSeenAt: (row.device_last_seen_at as Date | null) ?? null,
+          };
     const user =
       row.user_row_id === null
         ? null

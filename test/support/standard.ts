@@ -2,6 +2,7 @@ import { getRepositoryToken } from '@nestjs/typeorm';
 import type { Response } from 'supertest';
 import { Repository } from 'typeorm';
 import { ErrorCode } from '../../sdk/src';
+import { UNBIND_REFUSAL_REASONS } from '../../src/cards/rebinding-rules';
 import { SESSION_ENDS } from '../../src/sessions/session-end';
 import { Session } from '../../src/sessions/session.entity';
 import { signedPost, SignOptions } from './signing';
@@ -79,8 +80,10 @@ export function expectStandardFailure(res: Response, httpStatus: number, code: n
   const extra = Object.keys(res.body).filter((k) => !['code', 'success', 'msg', 'request_id', 'details', 'data'].includes(k));
   expect(extra).toEqual([]);
   expect(res.body).not.toHaveProperty('token');
-  // Only an ended session's refusal says something in `data`: why and when (decisions §18).
-  if (code === ErrorCode.SESSION_INVALID && res.body.data !== undefined) {
+  // Only an ended session's refusal (decisions §18) and a refused unbind (§21) say something in `data`: why and when.
+  if (code === ErrorCode.UNBIND_REFUSED) {
+    expectUnbindRefusalData(res.body.data);
+  } else if (code === ErrorCode.SESSION_INVALID && res.body.data !== undefined) {
     expect(res.body.data).toEqual({
       ended_by: expect.any(String),
       ended_at: res.body.data.ended_by === 'unknown' ? null : expect.stringMatching(TIMESTAMP),
@@ -108,4 +111,14 @@ export function wallClock(date: Date, timeZone: string): string {
 /** The instant a `YYYY-MM-DD HH:MM:SS` string stands for, when the service time zone is UTC. */
 export function parseUtcWallClock(text: string): number {
   return Date.parse(`${text.replace(' ', 'T')}Z`);
+}
+
+/** A refused unbind's `data` (decisions §21): the reason, and when to retry where waiting helps. */
+export function expectUnbindRefusalData(data: unknown): void {
+  expect(Object.keys(data as object).sort()).toEqual(['reason', 'retry_at']);
+  const { reason, retry_at } = data as { reason: string; retry_at: string | null };
+  expect(UNBIND_REFUSAL_REASONS).toContain(reason);
+  if (retry_at !== null) expect(retry_at).toMatch(TIMESTAMP);
+  if (reason === 'disabled' || reason === 'not_bound') expect(retry_at).toBeNull();
+  if (reason === 'cooldown') expect(retry_at).not.toBeNull();
 }
