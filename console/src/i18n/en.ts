@@ -5,6 +5,7 @@ import { bulkEn } from './bulk';
 import { cardsManageEn } from './cards-manage';
 import { usersEn } from './users';
 import { sessionsEn } from './sessions';
+import { twoFactorEn } from './two-factor';
 import { portalEn } from './portal';
 import { platformEn } from './platform';
 import { operationsEn } from './operations';
@@ -119,6 +120,7 @@ export const en = {
   cardsManage: cardsManageEn,
   users: usersEn,
   sessions: sessionsEn,
+  twoFactor: twoFactorEn,
   portal: portalEn,
   platform: platformEn,
   operations: operationsEn,

@@ -6,6 +6,7 @@ import { bulkZhCN } from './bulk';
 import { cardsManageZhCN } from './cards-manage';
 import { usersZhCN } from './users';
 import { sessionsZhCN } from './sessions';
+import { twoFactorZhCN } from './two-factor';
 import { portalZhCN } from './portal';
 import { platformZhCN } from './platform';
 import { operationsZhCN } from './operations';
@@ -119,6 +120,7 @@ export const zhCN: Texts = {
   cardsManage: cardsManageZhCN,
   users: usersZhCN,
   sessions: sessionsZhCN,
+  twoFactor: twoFactorZhCN,
   portal: portalZhCN,
   platform: platformZhCN,
   operations: operationsZhCN,

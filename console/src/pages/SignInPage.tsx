@@ -31,7 +31,22 @@ export function SignInPage() {
   const signIn = useMutation({
     mutationFn: async ({ username, password }: Credentials) => {
       const answer = await unwrap(api.POST('/admin/v1/auth/login', { body: { username, password } }));
+      // An account with two-factor sign-in answers a challenge: the code step below trades it for the token.
+      if ('challenge' in answer) return { challenge: answer.challenge, username };
       return { token: answer.token, role: answer.role, expiresAt: answer.expires_at, username };
+    },
+    onSuccess: (signedIn) => {
+      if ('challenge' in signedIn) return setChallenge(signedIn);
+      queryClient.clear();
+      saveSession(signedIn);
+      void navigate(safeNext(params.get('next')), { replace: true });
+    },
+  });
+  const [challenge, setChallenge] = useState<{ challenge: string; username: string } | null>(null);
+  const secondStep = useMutation({
+    mutationFn: async (code: string) => {
+      const answer = await unwrap(api.POST('/admin/v1/auth/login/2fa', { body: { challenge: challenge!.challenge, code: code.trim() } }));
+      return { token: answer.token, role: answer.role, expiresAt: answer.expires_at, username: challenge!.username };
     },
     onSuccess: (signedIn) => {
       queryClient.clear();
@@ -49,6 +64,25 @@ export function SignInPage() {
       </div>
       <Card title={<Typography.Title level={1} style={{ fontSize: 20, margin: 0 }}>{t('app.title')}</Typography.Title>}>
         {ended && <Alert type="info" showIcon title={t('signIn.expired')} className="block-gap" />}
+        {challenge ? (
+          <Form<{ code: string }> name="sign-in-2fa" layout="vertical" requiredMark={false} onFinish={({ code }) => secondStep.mutate(code)} disabled={secondStep.isPending}>
+            <Typography.Paragraph>{t('twoFactor.prompt')}</Typography.Paragraph>
+            <Form.Item name="code" label={t('twoFactor.code')} rules={[{ required: true }]}>
+              <Input autoComplete="one-time-code" inputMode="numeric" autoFocus maxLength={11} />
+            </Form.Item>
+            {secondStep.error && (
+              <div className="block-gap">
+                <ErrorAlert error={secondStep.error} />
+              </div>
+            )}
+            <Button type="primary" htmlType="submit" block loading={secondStep.isPending}>
+              {t('twoFactor.submit')}
+            </Button>
+            <Button type="link" block onClick={() => setChallenge(null)}>
+              {t('twoFactor.back')}
+            </Button>
+          </Form>
+        ) : (
         <Form<Credentials> name="sign-in" layout="vertical" requiredMark={false} onFinish={(values) => signIn.mutate(values)} disabled={signIn.isPending}>
           <Form.Item name="username" label={t('signIn.username')} rules={[{ required: true }]}>
             <Input prefix={<UserOutlined />} autoComplete="username" autoFocus />
@@ -65,6 +99,7 @@ export function SignInPage() {
             {t('signIn.submit')}
           </Button>
         </Form>
+        )}
         <Typography.Paragraph type="secondary" style={{ marginTop: 16, marginBottom: 0 }}>
           {t('signIn.hint')}
         </Typography.Paragraph>
