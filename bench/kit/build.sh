@@ -11,7 +11,7 @@
 # Needs this machine's toolchain (Debian 12: node 20, postgresql-15 and redis-server installed,
 # xz); no network. bench/kit/ itself is taken from the working tree (MANIFEST says when it differs
 # from HEAD), everything else from HEAD, so the kit is of a commit even while others edit files.
-# Knobs: KIT_OUT=bench-kit  KIT_XZ_LEVEL=6  KIT_PGBIN=/usr/lib/postgresql/15  KIT_REDIS=$(command -v redis-server)
+# Knobs: KIT_COMMIT=HEAD  KIT_SOURCE=head|worktree  KIT_OVERLAY='paths'  KIT_OUT=bench-kit  KIT_XZ_LEVEL=6  KIT_PGBIN=/usr/lib/postgresql/15  KIT_REDIS=$(command -v redis-server)
 set -Eeuo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 OUT=$(mkdir -p "${KIT_OUT:-$ROOT/bench-kit}" && cd "${KIT_OUT:-$ROOT/bench-kit}" && pwd)
@@ -34,9 +34,24 @@ ST=$B/stage
 mkdir -p "$B/src" "$ST/app/dist" "$ST/pg" "$ST/redis" "$ST/lib" "$ST/lib-fallback"
 
 # ------------------------------------------------------------------ the service, built from HEAD
-COMMIT=$(git -C "$ROOT" rev-parse HEAD)
-say "sources: commit ${COMMIT:0:12}, bench/kit/ from the working tree"
-git -C "$ROOT" archive HEAD | tar -x -C "$B/src"
+COMMIT=$(git -C "$ROOT" rev-parse "${KIT_COMMIT:-HEAD}")
+if [ "${KIT_SOURCE:-head}" = worktree ]; then
+  # The working tree as it is (tracked and untracked files git does not ignore): for a commit that
+  # does not compile on its own, or to measure a change before committing it.
+  say "sources: the working tree (at commit ${COMMIT:0:12}, with its uncommitted changes)"
+  (cd "$ROOT" && git ls-files -co --exclude-standard -z -- src migrations bench sdk tsconfig*.json package.json | xargs -0 tar cf - 2>/dev/null) | tar -x -C "$B/src"
+  COMMIT="$COMMIT + working tree ($(git -C "$ROOT" status --porcelain -- src migrations | wc -l) files changed in src/ and migrations/)"
+else
+  say "sources: commit ${COMMIT:0:12}, bench/kit/ from the working tree"
+  git -C "$ROOT" archive "$COMMIT" | tar -x -C "$B/src"
+  # KIT_OVERLAY="path …": paths taken from the working tree over the commit (a commit that names a
+  # file its author has not committed yet); MANIFEST lists them.
+  for p in ${KIT_OVERLAY:-}; do
+    [ -e "$ROOT/$p" ] || fail "KIT_OVERLAY: $p is not in the working tree"
+    rm -rf "${B:?}/src/$p" && mkdir -p "$(dirname "$B/src/$p")" && cp -a "$ROOT/$p" "$B/src/$p"
+  done
+  [ -n "${KIT_OVERLAY:-}" ] && COMMIT="$COMMIT + from the working tree: $KIT_OVERLAY"
+fi
 rm -rf "$B/src/bench/kit" && cp -a "$ROOT/bench/kit" "$B/src/bench/kit"
 KIT_DIRTY=$(git -C "$ROOT" status --porcelain -- bench/kit | wc -l)
 ln -s "$ROOT/node_modules" "$B/src/node_modules"
@@ -75,7 +90,7 @@ strip --strip-unneeded "$PB"/* "$PL"/*.so "$ST/redis/redis-server" "$ST"/lib/* "
 
 # ------------------------------------------------------------------ archives
 PG_VERSION=$("$PGDIR/bin/postgres" --version)
-REDIS_VERSION=$("$REDIS" --version | sed -E 's/.* v=([^ ]+).*/\1/')
+REDIS_VERSION=$("${KIT_REDIS:-redis-server}" --version | sed -E 's/.* v=([^ ]+).*/\1/')
 say "staged: $(du -sh "$ST/app" | cut -f1) service and modules, $(du -sh "$ST/pg" | cut -f1) PostgreSQL, $(du -sh "$ST/lib" "$ST/lib-fallback" | awk '{print $1}' | paste -sd+) libraries; compressing (xz -$LEVEL)"
 (cd "$ST" && tar cf - --owner=0 --group=0 app pg redis lib lib-fallback | xz "-$LEVEL" -T0 > "$OUT/payload.tar.xz.part") && mv "$OUT/payload.tar.xz.part" "$OUT/payload.tar.xz"
 # Node's binary compresses in a minute: kept between builds while the binary is the same.

@@ -219,12 +219,18 @@ export async function diagnose(k: Kit): Promise<{ diagnosis: Diagnosis; text: st
       if (init.code !== 0) throw new Error(`pgbench -i: ${init.out.slice(-400)}`);
       for (const mode of ['select-only', 'simple-update'] as const) {
         for (const c of clients) {
-          const s0 = snapshot(pgRoot);
+          // PostgreSQL's CPU from 1 s after the start (its backends connected) to 0.5 s before the end
+          // (they exit with pgbench, and an exited process's time can no longer be read).
+          let s0 = snapshot(pgRoot);
+          let s1 = s0;
+          const t0 = setTimeout(() => (s0 = snapshot(pgRoot)), 1000);
+          const t1 = setTimeout(() => (s1 = snapshot(pgRoot)), secs * 1000 - 500);
           const r = await pgbench(['-n', '-M', 'prepared', mode === 'select-only' ? '-S' : '-N', '-c', String(c), '-j', String(Math.min(c, cores)), '-T', String(secs), 'pgbench'], (secs + 60) * 1000);
-          const s1 = snapshot(pgRoot);
+          clearTimeout(t0);
+          clearTimeout(t1);
           const tps = Number(/tps = ([\d.]+)/.exec(r.out)?.[1]);
           if (r.code !== 0 || !Number.isFinite(tps)) throw new Error(`pgbench ${mode} -c ${c}: ${r.out.slice(-400)}`);
-          d.pgbench.push({ mode, clients: c, tps, latencyMs: Number(/latency average = ([\d.]+) ms/.exec(r.out)?.[1]), pgCores: used(s0, s1, 'postgres') / (s1.at - s0.at) });
+          d.pgbench.push({ mode, clients: c, tps, latencyMs: Number(/latency average = ([\d.]+) ms/.exec(r.out)?.[1]), pgCores: s1.at > s0.at ? used(s0, s1, 'postgres') / (s1.at - s0.at) : NaN });
           k.log(`pgbench ${mode} ${c} clients: ${f0(tps)} tps`);
           progress();
         }

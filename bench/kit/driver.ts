@@ -353,6 +353,20 @@ function summary(results: Result[], adapter: Adapter): string {
   return `${adapter}, req/s (× one worker):\n${grid(['workers', ...scenarios.map((s) => SHORT[s] ?? s)], rows)}`;
 }
 
+/** Express against Fastify: the service's CPU per bound-device login at each worker count both ran. */
+function adapterRatio(results: Result[]): string {
+  const bound = results.filter((r) => r.scenario === 'bound');
+  return bound
+    .filter((r) => r.adapter === 'express')
+    .flatMap((e) => {
+      const f = bound.find((r) => r.adapter === 'fastify' && r.workers === e.workers);
+      return f
+        ? [`bound login, WORKERS=${e.workers}: service CPU per login Express ${f3(e.ms.service)} ms, Fastify ${f3(f.ms.service)} ms (${(e.ms.service / f.ms.service).toFixed(2)}×); req/s ${(e.rps / f.rps).toFixed(2)}× Fastify's`]
+        : [];
+    })
+    .join('\n');
+}
+
 function detail(results: Result[]): string {
   const head = ['adapter', 'workers', 'scenario', 'req/s', 'p50 ms', 'p99 ms', 'failed', 'svc ms/req', 'pg ms/req', 'redis ms/req', 'lg ms/req', 'svc cores', 'pg cores', 'lg cores', 'busy cores', 'svc RSS MB'];
   const rows = results.map((r) => [
@@ -401,6 +415,7 @@ function write(report: Report): void {
     summary(report.results, 'fastify'),
     '',
     summary(report.results, 'express'),
+    adapterRatio(report.results),
     '',
     detail(report.results),
     '',
@@ -421,7 +436,7 @@ async function main(): Promise<void> {
   const databaseUrl = `postgres://postgres@127.0.0.1:${E.KIT_PG_PORT}/cardkey`;
   const admin = await connectPg(`postgres://postgres@127.0.0.1:${E.KIT_PG_PORT}/postgres`);
   await admin.query('CREATE DATABASE cardkey');
-  const pgVersion = (await admin.query<{ v: string }>('SHOW server_version AS v')).rows[0]?.v ?? '?';
+  const pgVersion = (await admin.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]?.v ?? '?';
   const report: Report = {
     date: `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
     complete: false,
@@ -515,7 +530,7 @@ async function main(): Promise<void> {
   if (failed.length) report.notes.push(`FAILED ANSWERS in ${failed.map((r) => `${r.adapter} WORKERS=${r.workers} ${r.scenario}`).join(', ')}`);
   report.complete = true;
   write(report);
-  process.stdout.write(`\n${summary(report.results, 'fastify')}\n\n${summary(report.results, 'express')}\n\n${detail(report.results)}\n\n${report.diagnosisText ?? ''}\n${report.notes.join('\n')}\n`);
+  process.stdout.write(`\n${summary(report.results, 'fastify')}\n\n${summary(report.results, 'express')}\n${adapterRatio(report.results)}\n\n${detail(report.results)}\n\n${report.diagnosisText ?? ''}\n${report.notes.join('\n')}\n`);
   await pg.end().catch(() => undefined);
   await admin.end().catch(() => undefined);
   killAll();

@@ -71,6 +71,8 @@ trap 'exit 130' INT TERM
 say "unpacking into $WORK"
 unxz_to "$KIT/node.xz" > "$WORK/bin/node" && chmod 755 "$WORK/bin/node"
 unxz_to "$KIT/payload.tar.xz" | tar -x -C "$WORK" -f -
+# KIT_DEV_BENCH=<a compiled dist/bench folder>: replaces the kit's (trying a driver change without rebuilding).
+[ -n "${KIT_DEV_BENCH:-}" ] && cp -a "$KIT_DEV_BENCH"/. "$WORK/app/dist/bench/"
 NODE=$WORK/bin/node PGBIN=$WORK/pg/lib/postgresql/15/bin REDIS=$WORK/redis/redis-server
 # The kit's libraries; libstdc++ / libgcc_s from the system when they serve, else the kit's.
 LIBS=$WORK/lib
