@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { api } from '../api/client';
 import { unwrap } from '../api/errors';
-import { saveSession, takeSessionEnded } from '../api/session';
+import { type AdminSession, saveSession, takeSessionEnded } from '../api/session';
 import { queryClient } from '../app/query-client';
 import { useSession } from '../app/use-session';
 import { ErrorAlert } from '../components/ErrorAlert';
@@ -29,7 +29,7 @@ export function SignInPage() {
   const session = useSession();
   const [ended] = useState(takeSessionEnded);
   const signIn = useMutation({
-    mutationFn: async ({ username, password }: Credentials) => {
+    mutationFn: async ({ username, password }: Credentials): Promise<AdminSession | { challenge: string; username: string }> => {
       const answer = await unwrap(api.POST('/admin/v1/auth/login', { body: { username, password } }));
       // An account with two-factor sign-in answers a challenge: the code step below trades it for the token.
       if ('challenge' in answer) return { challenge: answer.challenge, username };
