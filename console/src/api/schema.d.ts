@@ -1696,6 +1696,8 @@ export interface components {
             bound_at: string;
             /** @description last successful login of this device */
             last_login_at: string | null;
+            /** @description last login or heartbeat of this device (heartbeats counted to the minute) */
+            last_seen_at: string;
         };
         CardUnbindTerms: {
             enabled: boolean;
@@ -1703,6 +1705,19 @@ export interface components {
             deduct_seconds: number;
             /** @description unbinds left; null: unlimited */
             remaining: number | null;
+            /** @description seconds between two unbinds of this card (0: none) */
+            cooldown_seconds: number;
+            /** @description unbinds of this card in any 30 days; null: unlimited */
+            max_per_30_days: number | null;
+            /** @description unbinds of this card in the last 30 days */
+            used_30_days: number;
+            /**
+             * @description why an unbind would be refused now; null: it would be granted
+             * @enum {string|null}
+             */
+            refused_reason: "cooldown" | "limit" | "disabled" | null;
+            /** @description when the next unbind is possible; null: now, or never (see refused_reason) */
+            next_unbind_at: string | null;
         };
         CardInfo: {
             /** @enum {string} */
@@ -2267,6 +2282,12 @@ export interface components {
             unbind_deduct_seconds: number;
             /** @description Unbinds per card; null: unlimited */
             unbind_max: number | null;
+            /** @description Seconds between two end-user unbinds of one card; 0: none */
+            unbind_cooldown_seconds: number;
+            /** @description End-user unbinds of one card in any 30 days; null: unlimited */
+            unbind_max_per_30_days: number | null;
+            /** @description A device silent this long frees its slot to a new device; 0: off */
+            device_idle_release_seconds: number;
             session_ttl_seconds: number;
             heartbeat_interval_seconds: number;
             /** @enum {string} */
@@ -2310,6 +2331,12 @@ export interface components {
             unbind_deduct_seconds?: number;
             /** @description unbinds per card; null = unlimited */
             unbind_max?: number | null;
+            /** @description seconds between two end-user unbinds of one card (0 = none, at most 30 days) */
+            unbind_cooldown_seconds?: number;
+            /** @description end-user unbinds of one card in any 30 days; null = unlimited */
+            unbind_max_per_30_days?: number | null;
+            /** @description a bound device with no login or heartbeat this long frees its slot to a new device (0 = off; 60 s to 365 days) */
+            device_idle_release_seconds?: number;
             session_ttl_seconds?: number;
             heartbeat_interval_seconds?: number;
             /** @enum {string} */
@@ -2354,6 +2381,12 @@ export interface components {
             unbind_deduct_seconds?: number;
             /** @description unbinds per card; null = unlimited */
             unbind_max?: number | null;
+            /** @description seconds between two end-user unbinds of one card (0 = none, at most 30 days) */
+            unbind_cooldown_seconds?: number;
+            /** @description end-user unbinds of one card in any 30 days; null = unlimited */
+            unbind_max_per_30_days?: number | null;
+            /** @description a bound device with no login or heartbeat this long frees its slot to a new device (0 = off; 60 s to 365 days) */
+            device_idle_release_seconds?: number;
             session_ttl_seconds?: number;
             heartbeat_interval_seconds?: number;
             /** @enum {string} */
