@@ -27,6 +27,7 @@ export function adminApi(service: Service, token?: string) {
 export async function apiToken(service: Service, account: Account): Promise<string> {
   const { data, error } = await adminApi(service).POST('/admin/v1/auth/login', { body: account });
   if (!data) throw new Error(`sign-in of ${account.username} refused: ${JSON.stringify(error)}`);
+  if (!('token' in data)) throw new Error(`${account.username} signs in with two-factor codes; this helper does not`);
   return data.token;
 }
 
