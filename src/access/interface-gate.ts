@@ -6,6 +6,7 @@ import { MetricsService } from '../core/metrics/metrics.service';
 import { connectOpen } from '../platform/connect-opening';
 import { InterfaceName } from '../platform/interface-names';
 import { PlatformService } from '../platform/platform.service';
+import { LoginBlacklist } from '../login-blacklist/login-blacklist';
 import { ClientCall, FAMILY_GATES } from './client-call';
 import { ClientProgram } from './client-program';
 import { DailyQuota, interfaceQuotaSubject } from './daily-quota';
@@ -21,8 +22,9 @@ export interface GateOptions {
 /**
  * The checks every client interface passes, in the order of decisions §3: program and author
  * status, basic package (or Connect opening), verification switch, platform interface status,
- * per-project authorization, then the daily quota (a refused request consumes none, and a request
- * that ends in a platform fault gives its unit back).
+ * per-project authorization, the login blacklist (decisions §24: the caller's address, and `device`
+ * where the interface carries a device code), then the daily quota (a refused request consumes
+ * none, and a request that ends in a platform fault gives its unit back).
  */
 @Injectable()
 export class InterfaceGate {
@@ -30,10 +32,11 @@ export class InterfaceGate {
     private readonly platform: PlatformService,
     private readonly quota: DailyQuota,
     private readonly metrics: MetricsService,
+    private readonly blacklist: LoginBlacklist,
   ) {}
 
-  /** Admits `call` to interface `name` with the options of its family (`FAMILY_GATES`). */
-  async admit(call: Pick<ClientCall, 'program' | 'family' | 'context'>, name: InterfaceName): Promise<void> {
+  /** Admits `call` to interface `name` with the options of its family (`FAMILY_GATES`); `device`: the device code it names. */
+  async admit(call: Pick<ClientCall, 'program' | 'family' | 'context'>, name: InterfaceName, device?: string): Promise<void> {
     const { program, context } = call;
     const { project } = program;
     const options = FAMILY_GATES[call.family];
@@ -45,6 +48,7 @@ export class InterfaceGate {
     if (!(await this.platform.interfaceStatus(context))[name]) throw new ServiceError(ErrorCode.INTERFACE_DISABLED);
     const authorization = program.authorizations[name];
     if (authorization && !authorization.authorized) throw new ServiceError(ErrorCode.INTERFACE_NOT_AUTHORIZED);
+    await this.blacklist.check(program, context?.clientIp ?? '', device, context);
     const subject = interfaceQuotaSubject(project.id, name);
     const limit = authorization?.dailyQuota ?? null;
     if (!(await this.quota.consume(subject, limit))) {

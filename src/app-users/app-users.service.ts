@@ -17,7 +17,6 @@ import { isUniqueViolation } from '../database/pg-errors';
 import { SessionsService } from '../sessions/sessions.service';
 import { usernameKey } from './app-user-rules';
 import { AppUser } from './app-user.entity';
-import { DomainEvents } from '../events/domain-events';
 import { AppUserProfile, toProfile } from './app-user.view';
 import { FailureLimiter } from '../core/throttling/failure-limiter';
 import { decideMachine, MachineDecision, sessionFitsBinding } from './machine-policy';
@@ -74,7 +73,6 @@ export class AppUsersService {
     private readonly gate: InterfaceGate,
     private readonly limiter: FailureLimiter,
     private readonly config: AppConfig,
-    private readonly events: DomainEvents,
   ) {}
 
   /**
@@ -83,7 +81,7 @@ export class AppUsersService {
    * The registering machine becomes the binding unless the project's policy is `free`.
    */
   async register(call: ClientCall, input: AppUserCredentials): Promise<RegisteredUser> {
-    await this.gate.admit(call, 'user_register');
+    await this.gate.admit(call, 'user_register', input.machine_id);
     const { program } = call;
     const projectId = program.project.id;
     const taken = () => new ServiceError(ErrorCode.USERNAME_TAKEN);
@@ -91,19 +89,14 @@ export class AppUsersService {
     const passwordHash = await hashPassword(input.password);
     let id: number;
     try {
-      // The event commits with the account (decisions §20).
-      id = await this.dataSource.transaction(async (em) => {
-        const { identifiers } = await em.insert(AppUser, {
-          projectId,
-          username: input.username,
-          passwordHash,
-          status: 'active',
-          boundMachineId: program.project.userMachinePolicy === 'free' ? null : input.machine_id,
-        });
-        const userId = identifiers[0].id as number;
-        await this.events.emit(em, projectId, 'user.registered', { user_id: userId, username: input.username });
-        return userId;
+      const { identifiers } = await this.users.insert({
+        projectId,
+        username: input.username,
+        passwordHash,
+        status: 'active',
+        boundMachineId: program.project.userMachinePolicy === 'free' ? null : input.machine_id,
       });
+      id = identifiers[0].id as number;
     } catch (error) {
       if (isUniqueViolation(error)) throw taken();
       throw error;
@@ -145,7 +138,7 @@ export class AppUsersService {
    */
   async heartbeat(token: string, machine: string, request?: RequestContext): Promise<UserHeartbeat> {
     const { session, user, program } = await this.sessions.resolve(token, 'app_user', machine, (id) => this.directory.byProjectId(id, request));
-    await this.gate.admit({ program, family: 'sdk', context: request }, 'user_heartbeat');
+    await this.gate.admit({ program, family: 'sdk', context: request }, 'user_heartbeat', machine);
     if (!user) throw await this.sessions.end(session, 'user_deleted');
     if (user.status !== 'active') throw await this.sessions.end(session, 'user_banned');
     if (!sessionFitsBinding(program.project.userMachinePolicy, user.boundMachineId, session.machineCode)) throw await this.sessions.end(session, 'device_unbound');
@@ -164,7 +157,7 @@ export class AppUsersService {
     const scopes = { account: `user:${projectId}:${usernameKey(input.username)}`, address: `ip:${projectId}:${call.ip}` };
     const policy = { name: 'app-user-login', limit: this.config.APP_USER_LOGIN_ATTEMPTS_PER_MINUTE, failure: ErrorCode.BAD_CREDENTIALS };
     const result = await this.limiter.guard(policy, scopes, async () => {
-      await this.gate.admit(call, 'user_login');
+      await this.gate.admit(call, 'user_login', input.machine_id);
       const found = await this.byUsername(projectId, input.username).addSelect('u.passwordHash').getOne();
       const valid = await verifyPassword(found?.passwordHash ?? (await decoyHash()), input.password);
       if (!found || !valid) throw new ServiceError(ErrorCode.BAD_CREDENTIALS);

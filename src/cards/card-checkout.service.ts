@@ -53,7 +53,7 @@ export class CardCheckoutService {
   private async issue({ call, cardKey, machine, ttlSeconds }: CheckoutRequest): Promise<CheckoutData> {
     const { project, signingKey } = call.program;
     if (project.offlineGraceSeconds === 0 || !signingKey) throw new ServiceError(ErrorCode.CHECKOUT_DISABLED);
-    await this.gate.admit(call, 'card_login');
+    await this.gate.admit(call, 'card_login', machine);
     const card = await this.dataSource.getRepository(Card).findOneBy({ projectId: project.id, code: cardKey });
     if (!card) throw new ServiceError(ErrorCode.CARD_INVALID);
     const now = Date.now();

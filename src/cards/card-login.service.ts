@@ -96,7 +96,7 @@ export class CardLoginService {
 
   private async admitted(request: CardLoginRequest): Promise<CardLoginSuccess> {
     try {
-      await this.gate.admit(request.call, 'card_login');
+      await this.gate.admit(request.call, 'card_login', request.machine);
     } catch (error) {
       await this.logRefusal(request, error);
       throw error;

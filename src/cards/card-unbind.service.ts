@@ -62,7 +62,7 @@ export class CardUnbindService {
 
   private async unbound(request: CardUnbindRequest): Promise<Card> {
     const { project } = request.call.program;
-    await this.gate.admit(request.call, 'card_unbind');
+    await this.gate.admit(request.call, 'card_unbind', request.machine);
     if (!project.unbindEnabled) throw this.refused({ reason: 'disabled', retryAt: null });
     const card = await this.dataSource.transaction((em) => this.decide(em, request));
     // After the commit (the embedded database has one connection). A login racing in meanwhile has

@@ -3,7 +3,7 @@ import type { RequestContext } from '../http/request-context';
 import { HotCache } from './hot-cache';
 
 /** What client routes cache per program. */
-export type ProgramCachePart = 'program' | 'connect-customization' | 'announcement';
+export type ProgramCachePart = 'program' | 'connect-customization' | 'announcement' | 'login-blacklist';
 
 /** Per-program data on the client hot paths, in the hot cache. Values must be JSON-safe. */
 @Injectable()

@@ -57,7 +57,7 @@ export class LegacyCardsService {
   }
 
   private async checked(call: ClientCall, cardKey: string, machine: string): Promise<ClientReply> {
-    await this.gate.admit(call, 'state_check');
+    await this.gate.admit(call, 'state_check', machine);
     const card = await this.find(call, cardKey);
     const now = Date.now();
     const devices = await this.dataSource.getRepository(CardDevice).findBy({ cardId: card.id });

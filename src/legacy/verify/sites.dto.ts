@@ -10,7 +10,7 @@ const SITE_DOMAIN_MAX = HOSTNAME_MAX + 2;
 
 /** RFC 3339 date-time with a zone (`2030-01-01T00:00:00Z`), a real calendar date. */
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i;
-const IsDateTime = () =>
+export const IsDateTime = () =>
   applyDecorators(
     IsString(),
     Matches(DATE_TIME, { message: '$property must be an ISO 8601 date-time with a zone, e.g. 2030-01-01T00:00:00Z' }),
@@ -31,7 +31,7 @@ const IsSiteDomain = () =>
   );
 
 /** Nullable optional field: absent leaves it, null clears it, anything else must be valid. */
-const Nullable = () => ValidateIf((_, value) => value !== undefined && value !== null);
+export const Nullable = () => ValidateIf((_, value) => value !== undefined && value !== null);
 
 export class CreateSiteDto {
   @ApiProperty({ example: '*.example.com', description: 'a hostname, or *. before a hostname of two labels or more' }) @IsSiteDomain()

@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import type { ClientProgram } from '../access/client-program';
+import { ProgramCache } from '../core/cache/program-cache';
+import { ErrorCode } from '../core/errors/error-code';
+import { ServiceError } from '../core/errors/service-error';
+import type { RequestContext } from '../core/http/request-context';
+import { LoginBlacklistEntry } from './login-blacklist-entry.entity';
+import { BlacklistMatcher, CachedBlacklistEntry } from './login-blacklist-matcher';
+
+/** Compiled once per cached list: the hot cache hands out the same frozen array until its generation moves. */
+const compiled = new WeakMap<readonly CachedBlacklistEntry[], BlacklistMatcher>();
+
+/**
+ * The login blacklist as client routes apply it (decisions §24): the project's entries ride in the
+ * program's hot-cache scope, whose generation the request has already read for the program itself,
+ * so a check costs no round trip while the list is cached; the admin resource moves the generation.
+ */
+@Injectable()
+export class LoginBlacklist {
+  constructor(
+    @InjectRepository(LoginBlacklistEntry) private readonly entries: Repository<LoginBlacklistEntry>,
+    private readonly cache: ProgramCache,
+  ) {}
+
+  /** Throws BLACKLISTED when the caller's address or `device` is on the program's live list. */
+  async check(program: ClientProgram, address: string, device: string | undefined, request?: RequestContext): Promise<void> {
+    const { project } = program;
+    const list = await this.cache.through(project.programId, 'login-blacklist', () => this.load(project.id), request);
+    if (list.length === 0) return;
+    let matcher = compiled.get(list);
+    if (!matcher) compiled.set(list, (matcher = new BlacklistMatcher(list)));
+    const entry = matcher.match(address, device, Date.now());
+    // The message names the entry: it is the reason the request log keeps and explains.
+    if (entry) throw new ServiceError(ErrorCode.BLACKLISTED, `Blacklist entry ${entry.id}: ${entry.kind} ${entry.value}`);
+  }
+
+  private async load(projectId: string): Promise<CachedBlacklistEntry[]> {
+    const rows = await this.entries.find({ where: { projectId }, order: { id: 'ASC' } });
+    return rows.map((row) => ({ id: row.id, kind: row.kind, value: row.value, note: row.note, expiresAt: row.expiresAt?.getTime() ?? null }));
+  }
+}
