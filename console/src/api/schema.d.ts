@@ -1191,6 +1191,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/projects/{id}/card-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the card types of a project */
+        get: operations["CardTypes_list"];
+        put?: never;
+        /** Create a card type */
+        post: operations["CardTypes_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/projects/{id}/card-types/{typeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a card type */
+        get: operations["CardTypes_get"];
+        put?: never;
+        post?: never;
+        /** Delete a card type no card or batch was made from */
+        delete: operations["CardTypes_remove"];
+        options?: never;
+        head?: never;
+        /** Change a card type (rules apply to cards made afterwards; features to every card of the type at once) */
+        patch: operations["CardTypes_update"];
+        trace?: never;
+    };
     "/admin/v1/projects/{id}/announcements": {
         parameters: {
             query?: never;
@@ -1260,6 +1297,42 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/projects/{id}/login-blacklist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the login blacklist of a project */
+        get: operations["LoginBlacklist_list"];
+        put?: never;
+        /** Refuse a device code or an address / CIDR block on every client family */
+        post: operations["LoginBlacklist_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/projects/{id}/login-blacklist/{entryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a login-blacklist entry */
+        delete: operations["LoginBlacklist_remove"];
+        options?: never;
+        head?: never;
+        /** Change a login-blacklist entry's note or expiry */
+        patch: operations["LoginBlacklist_update"];
         trace?: never;
     };
     "/admin/v1/projects/{id}/files": {
@@ -1641,6 +1714,8 @@ export interface components {
             machine_code: string;
             /** @description YYYY-MM-DD HH:MM:SS in the service time zone; 9999-12-31 23:59:59 for a card that never expires */
             expires_at: string;
+            /** @description The card type's features (names of 1-32 of [a-z0-9_.-]); [] for a card made without a type */
+            features: string[];
             /** @description Bearer token of the card session (heartbeats) */
             session_token: string;
             /** @description YYYY-MM-DD HH:MM:SS in the service time zone */
@@ -1728,6 +1803,8 @@ export interface components {
             expires_at: string | null;
             /** @description count cards: logins left */
             uses_left: number | null;
+            /** @description The card type's features (names of 1-32 of [a-z0-9_.-]); [] for a card made without a type */
+            features: string[];
             /** @description YYYY-MM-DD HH:MM:SS in the service time zone */
             activated_at: string | null;
             device_limit: number;
@@ -1755,6 +1832,8 @@ export interface components {
             session_expires_at: string;
             /** @description Unix seconds */
             server_time: number;
+            /** @description The card type's features (names of 1-32 of [a-z0-9_.-]); [] for a card made without a type */
+            features: string[];
         };
         HeartbeatDto: {
             machine_id: string;
@@ -1819,12 +1898,14 @@ export interface components {
              */
             version: string;
         };
-        StandardCardData: {
+        StandardCardLoginData: {
             id: number;
             code: string;
             machine_code: string;
             /** @description YYYY-MM-DD HH:MM:SS in the service time zone; 9999-12-31 23:59:59 for a card that never expires */
             expires_at: string;
+            /** @description The card type's features (names of 1-32 of [a-z0-9_.-]); [] for a card made without a type */
+            features: string[];
         };
         V3CardLoginDto: {
             /** @description public program ID (8 digits) */
@@ -1845,6 +1926,8 @@ export interface components {
             machine_code: string;
             /** @description The latest announcement, or an empty string */
             announcement: string;
+            /** @description The card type's features (names of 1-32 of [a-z0-9_.-]); [] for a card made without a type */
+            features: string[];
         };
         ConnectLoginDto: {
             /** @description card key */
@@ -1905,6 +1988,8 @@ export interface components {
             /** @description YYYY-MM-DD HH:MM:SS in the service time zone; the permanent date for a card that never expires */
             expires_at: string;
             device_limit: number;
+            /** @description The card type's features (names of 1-32 of [a-z0-9_.-]); [] for a card made without a type */
+            features: string[];
         };
         LegacyCardDto: {
             /** @description public program ID (8 digits) */
@@ -2475,6 +2560,8 @@ export interface components {
             last_login_at: string | null;
             note: string | null;
             batch_id: string | null;
+            /** @description the card type it was made from (decisions §19) */
+            card_type_id: number | null;
             /**
              * Format: date-time
              * @description when the card was generated or imported
@@ -2489,11 +2576,13 @@ export interface components {
         CreateCardsDto: {
             /** @example 100 */
             count: number;
+            /** @description make the cards from this card type: its kind, duration, uses, device and seat limits and prefix; then leave those fields out */
+            card_type_id?: number;
             /**
-             * @description validity after first login; 0 = permanent
+             * @description validity after first login; 0 = permanent (required without card_type_id)
              * @example 2592000
              */
-            duration_seconds: number;
+            duration_seconds?: number;
             /** @description default: the project's device_limit */
             device_limit?: number;
             /** @description put before the 20 random characters */
@@ -2636,6 +2725,90 @@ export interface components {
             /** @description live SDK sessions at once; null = unlimited */
             concurrent_limit?: number | null;
         };
+        CardTypeView: {
+            id: number;
+            name: string;
+            /** @enum {string} */
+            kind: "time" | "count";
+            /** @description 0 = permanent */
+            duration_seconds: number;
+            /** @description count types: logins of each card */
+            uses: number | null;
+            device_limit: number;
+            /** @description null = unlimited */
+            concurrent_limit: number | null;
+            features: string[];
+            /** @description integer cents */
+            price_cents: number;
+            agent_allowed: boolean;
+            prefix: string;
+            enabled: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CreateCardTypeDto: {
+            /** @example Month */
+            name: string;
+            /**
+             * @description `time`, or `count` (each successful login takes one of `uses`)
+             * @enum {string}
+             */
+            kind: "time" | "count";
+            /**
+             * @description validity after first login; 0 = permanent (a count card may have both rules)
+             * @example 2592000
+             */
+            duration_seconds: number;
+            /** @description logins of a count card; required for, and only for, kind count */
+            uses?: number;
+            device_limit: number;
+            /** @description live SDK sessions at once; absent or null = unlimited */
+            concurrent_limit?: number | null;
+            /**
+             * @description names of 1-32 of [a-z0-9_.-], at most 32, each once; answered in every card login, heartbeat, info and offline licence
+             * @example [
+             *       "pro",
+             *       "export.pdf"
+             *     ]
+             */
+            features: string[];
+            /** @description price of one card in integer cents */
+            price_cents: number;
+            /**
+             * @description agents may sell it
+             * @default false
+             */
+            agent_allowed: boolean;
+            /**
+             * @description put before the 20 random characters of generated codes
+             * @default
+             */
+            prefix: string;
+            /**
+             * @description false: no new cards are made from it; its cards keep working
+             * @default true
+             */
+            enabled: boolean;
+        };
+        UpdateCardTypeDto: {
+            name?: string;
+            /** @enum {string} */
+            kind?: "time" | "count";
+            duration_seconds?: number;
+            /** @description null when the type becomes a time type */
+            uses?: number | null;
+            device_limit?: number;
+            /** @description null = unlimited */
+            concurrent_limit?: number | null;
+            /** @description replaces the list; every card of the type answers it from now on */
+            features?: string[];
+            price_cents?: number;
+            agent_allowed?: boolean;
+            prefix?: string;
+            enabled?: boolean;
+        };
         AnnouncementView: {
             id: number;
             title: string;
@@ -2693,6 +2866,43 @@ export interface components {
             to: string;
             time_zone: string;
             items: components["schemas"]["StatsItem"][];
+        };
+        LoginBlacklistView: {
+            id: number;
+            /** @enum {string} */
+            kind: "device" | "address";
+            /** @description a device code, or an address or CIDR block (normalized: host bits cleared) */
+            value: string;
+            note: string | null;
+            /**
+             * Format: date-time
+             * @description null = for good
+             */
+            expires_at: string | null;
+            /** @description false once expires_at has passed (an expired entry refuses nothing) */
+            active: boolean;
+            /** Format: date-time */
+            created_at: string;
+        };
+        CreateLoginBlacklistEntryDto: {
+            /** @enum {string} */
+            kind: "device" | "address";
+            /**
+             * @description a device code (kind device, exact), or an address or CIDR block (kind address)
+             * @example 203.0.113.0/24
+             */
+            value: string;
+            note?: string | null;
+            /**
+             * Format: date-time
+             * @description null = for good
+             */
+            expires_at?: string | null;
+        };
+        UpdateLoginBlacklistEntryDto: {
+            note?: string | null;
+            /** Format: date-time */
+            expires_at?: string | null;
         };
         FileView: {
             /** Format: uuid */
@@ -3902,8 +4112,11 @@ export interface components {
                 };
             };
         };
-        /** @description - `11206` IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was already used for a different request */
-        AdminError409_11206: {
+        /**
+         * @description - `11101` PROJECT_NOT_FOUND: Project not found
+         *     - `11115` CARD_TYPE_NOT_FOUND: Card type not found
+         */
+        AdminError404_11101_11115: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3911,7 +4124,24 @@ export interface components {
                 "application/json": components["schemas"]["AdminError"] & {
                     error?: {
                         /** @enum {integer} */
-                        code?: 11206;
+                        code?: 11101 | 11115;
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `11206` IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was already used for a different request
+         *     - `11210` CARD_TYPE_DISABLED: The card type is disabled; enable it to make cards from it
+         */
+        AdminError409_11206_11210: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 11206 | 11210;
                     };
                 };
             };
@@ -3950,6 +4180,20 @@ export interface components {
                 };
             };
         };
+        /** @description - `11210` CARD_TYPE_DISABLED: The card type is disabled; enable it to make cards from it */
+        AdminError409_11210: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 11210;
+                    };
+                };
+            };
+        };
         /**
          * @description - `11101` PROJECT_NOT_FOUND: Project not found
          *     - `11103` CARD_NOT_FOUND: Card not found
@@ -3981,6 +4225,34 @@ export interface components {
                     error?: {
                         /** @enum {integer} */
                         code?: 11101 | 11103 | 11104;
+                    };
+                };
+            };
+        };
+        /** @description - `11208` CARD_TYPE_NAME_TAKEN: The project already has a card type with this name */
+        AdminError409_11208: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 11208;
+                    };
+                };
+            };
+        };
+        /** @description - `11209` CARD_TYPE_IN_USE: Cards or batches were made from this card type; disable it instead of deleting it */
+        AdminError409_11209: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 11209;
                     };
                 };
             };
@@ -4867,7 +5139,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         msg: string;
-                        data: components["schemas"]["StandardCardData"];
+                        data: components["schemas"]["StandardCardLoginData"];
                         /** @description The request id, also in the X-Request-Id header */
                         request_id: string;
                     } | (components["schemas"]["StandardFailure"] & {
@@ -7211,8 +7483,8 @@ export interface operations {
             400: components["responses"]["AdminError400_10001"];
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002"];
-            404: components["responses"]["AdminError404_11101"];
-            409: components["responses"]["AdminError409_11206"];
+            404: components["responses"]["AdminError404_11101_11115"];
+            409: components["responses"]["AdminError409_11206_11210"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
             500: components["responses"]["AdminError500_50000"];
@@ -7307,6 +7579,8 @@ export interface operations {
             query?: {
                 /** @description check every row and report, import nothing */
                 dry_run?: boolean;
+                /** @description the cards' card type: its rules fill absent columns */
+                card_type_id?: number;
             };
             header?: never;
             path: {
@@ -7341,7 +7615,8 @@ export interface operations {
             400: components["responses"]["AdminError400_10001_11006"];
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002"];
-            404: components["responses"]["AdminError404_11101"];
+            404: components["responses"]["AdminError404_11101_11115"];
+            409: components["responses"]["AdminError409_11210"];
             413: components["responses"]["AdminError413_10008_11005"];
             415: components["responses"]["AdminError415_10007"];
             429: components["responses"]["AdminError429_10302"];
@@ -7460,6 +7735,166 @@ export interface operations {
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002"];
             404: components["responses"]["AdminError404_11101_11103_11104"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    CardTypes_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["CardTypeView"][];
+                        /** @description Rows matching the filters, on every page */
+                        total: number;
+                        page: number;
+                        page_size: number;
+                    };
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    CardTypes_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCardTypeDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardTypeView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101"];
+            409: components["responses"]["AdminError409_11208"];
+            413: components["responses"]["AdminError413_10008"];
+            415: components["responses"]["AdminError415_10007"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    CardTypes_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                typeId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardTypeView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101_11115"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    CardTypes_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                typeId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101_11115"];
+            409: components["responses"]["AdminError409_11209"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    CardTypes_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                typeId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCardTypeDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardTypeView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101_11115"];
+            409: components["responses"]["AdminError409_11208"];
+            413: components["responses"]["AdminError413_10008"];
+            415: components["responses"]["AdminError415_10007"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -7694,6 +8129,137 @@ export interface operations {
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002"];
             404: components["responses"]["AdminError404_11101"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    LoginBlacklist_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                page_size?: number;
+                kind?: "device" | "address";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["LoginBlacklistView"][];
+                        /** @description Rows matching the filters, on every page */
+                        total: number;
+                        page: number;
+                        page_size: number;
+                    };
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    LoginBlacklist_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateLoginBlacklistEntryDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoginBlacklistView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101"];
+            409: components["responses"]["AdminError409_11205"];
+            413: components["responses"]["AdminError413_10008"];
+            415: components["responses"]["AdminError415_10007"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    LoginBlacklist_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                entryId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101_11110"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    LoginBlacklist_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                entryId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateLoginBlacklistEntryDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoginBlacklistView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101_11110"];
+            413: components["responses"]["AdminError413_10008"];
+            415: components["responses"]["AdminError415_10007"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
