@@ -6,7 +6,7 @@ import { PROGRAM_ID_PATTERN } from '../common/field-rules';
 import { ProgramCache } from '../core/cache/program-cache';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
-import type { RequestContext } from '../core/http/request-context';
+import { noteClientRequest, type RequestContext } from '../core/http/request-context';
 import { InterfaceName } from '../platform/interface-names';
 import { ProjectInterface } from '../projects/project-interface.entity';
 import { Project } from '../projects/project.entity';
@@ -70,6 +70,8 @@ export class ClientProgramDirectory {
     if (!PROGRAM_ID_PATTERN.test(programId)) throw new ServiceError(ErrorCode.PROGRAM_NOT_FOUND);
     const program = await this.cache.through(programId, 'program', () => this.load(programId), request);
     if (!program) throw new ServiceError(ErrorCode.PROGRAM_NOT_FOUND);
+    // From here on the request belongs to this project's request log (decisions §22).
+    noteClientRequest(request, { projectId: program.project.id });
     return program;
   }
 

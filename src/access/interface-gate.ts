@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
-import { onFault, RequestContext } from '../core/http/request-context';
+import { noteClientRequest, onFault, RequestContext } from '../core/http/request-context';
 import { MetricsService } from '../core/metrics/metrics.service';
 import { connectOpen } from '../platform/connect-opening';
 import { InterfaceName } from '../platform/interface-names';
@@ -40,6 +40,7 @@ export class InterfaceGate {
     const { program, context } = call;
     const { project } = program;
     const options = FAMILY_GATES[call.family];
+    noteClientRequest(context, { interface: name, device });
     if (project.status !== 'active') throw new ServiceError(ErrorCode.PROGRAM_DISABLED);
     if (program.authorStatus !== 'active') throw new ServiceError(ErrorCode.AUTHOR_DISABLED);
     if (options.requireBasicPackage && !project.basicPackage) throw new ServiceError(ErrorCode.PACKAGE_NOT_ENABLED);

@@ -64,7 +64,7 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
         // Global, so it runs before every route's own guards.
         { provide: APP_GUARD, useClass: InputBoundaryGuard },
       ],
-      exports: [AppConfig, JsonLogger, SecretBox, REDIS_CLIENT, SharedStore, RouteRegistry, MetricsService, HotCache, ProgramCache, FailureLimiter],
+      exports: [AppConfig, JsonLogger, SecretBox, REDIS_CLIENT, SharedStore, RouteRegistry, MetricsService, HotCache, ProgramCache, FailureLimiter, RequestObserver],
     };
   }
 

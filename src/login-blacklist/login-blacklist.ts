@@ -5,7 +5,7 @@ import type { ClientProgram } from '../access/client-program';
 import { ProgramCache } from '../core/cache/program-cache';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
-import type { RequestContext } from '../core/http/request-context';
+import { noteClientRequest, type RequestContext } from '../core/http/request-context';
 import { LoginBlacklistEntry } from './login-blacklist-entry.entity';
 import { BlacklistMatcher, CachedBlacklistEntry } from './login-blacklist-matcher';
 
@@ -32,8 +32,10 @@ export class LoginBlacklist {
     let matcher = compiled.get(list);
     if (!matcher) compiled.set(list, (matcher = new BlacklistMatcher(list)));
     const entry = matcher.match(address, device, Date.now());
-    // The message names the entry: it is the reason the request log keeps and explains.
-    if (entry) throw new ServiceError(ErrorCode.BLACKLISTED, `Blacklist entry ${entry.id}: ${entry.kind} ${entry.value}`);
+    if (!entry) return;
+    // The request log keeps which entry refused it; its explain names the entry (decisions §22).
+    noteClientRequest(request, { reason: `login blacklist entry ${entry.id}: ${entry.kind} ${entry.value}` });
+    throw new ServiceError(ErrorCode.BLACKLISTED);
   }
 
   private async load(projectId: string): Promise<CachedBlacklistEntry[]> {

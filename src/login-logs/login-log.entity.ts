@@ -40,6 +40,16 @@ export class LoginLog {
   @Column({ name: 'token_hash', type: 'char', length: 64, nullable: true, select: false })
   tokenHash: string | null;
 
+  /** The request log's (decisions §22): the route pattern, milliseconds to the answer, what the refusing rule said. */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  route: string | null;
+
+  @Column({ name: 'duration_ms', type: 'integer', nullable: true })
+  durationMs: number | null;
+
+  @Column({ type: 'varchar', length: 200, nullable: true })
+  reason: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 }

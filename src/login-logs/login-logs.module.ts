@@ -5,11 +5,14 @@ import { LoginLog } from './login-log.entity';
 import { LoginLogsController } from './login-logs.controller';
 import { LoginLogsService } from './login-logs.service';
 import { LogMaintenanceService } from './log-maintenance.service';
+import { RequestLogController } from './request-log.controller';
+import { RequestLogService } from './request-log.service';
+import { RequestLogWriter } from './request-log-writer';
 
 @Module({
   imports: [TypeOrmModule.forFeature([LoginLog]), ProjectsModule],
-  controllers: [LoginLogsController],
-  providers: [LoginLogsService, LogMaintenanceService],
+  controllers: [LoginLogsController, RequestLogController],
+  providers: [LoginLogsService, LogMaintenanceService, RequestLogService, RequestLogWriter],
   exports: [LoginLogsService, TypeOrmModule],
 })
 export class LoginLogsModule {}

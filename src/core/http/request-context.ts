@@ -20,8 +20,26 @@ export interface RequestContext {
   failed?: boolean;
   /** The client family of a card login attempt (`recordCardLogin`), for the login metrics. */
   cardLoginFamily?: string;
+  /** What the request log records of a client request of a known program (`noteClientRequest`). */
+  clientRecord?: ClientRecord;
   /** Connect customization: the answer's field names, renamed (envelope/response-renames.ts). */
   responseRenames?: Readonly<Record<string, string>>;
+}
+
+/** A client request as the request log keeps it (decisions §22): filled in as the request learns it. */
+export interface ClientRecord {
+  projectId: string;
+  interface?: string;
+  device?: string;
+  /** What the deciding rule said beyond its code (e.g. which blacklist entry matched). */
+  reason?: string;
+}
+
+/** Notes what the request log should say of this request; nothing outside a request. */
+export function noteClientRequest(context: RequestContext | undefined, fields: Partial<ClientRecord>): void {
+  if (!context) return;
+  if (fields.projectId) context.clientRecord = { ...context.clientRecord, ...fields, projectId: fields.projectId };
+  else if (context.clientRecord) Object.assign(context.clientRecord, fields);
 }
 
 const VALID_INCOMING_ID = /^[A-Za-z0-9_.:-]{8,64}$/;

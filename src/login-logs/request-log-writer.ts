@@ -1,0 +1,89 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import type { IncomingMessage } from 'node:http';
+import { ErrorCode } from '../core/errors/error-code';
+import type { FinishedRequest } from '../core/http/finished-request';
+import { requestContextOf } from '../core/http/request-context';
+import { RequestObserver } from '../core/http/request-observer';
+import { JsonLogger } from '../core/logging/json-logger';
+import { PreparedStatement, PreparedStatements } from '../database/prepared-statements';
+import { StatementBatcher } from '../database/statement-batcher';
+import { clientFamilyOfPath } from './request-log.view';
+
+interface RequestRow {
+  projectId: string;
+  machineCode: string | null;
+  ip: string;
+  family: string;
+  interface: string;
+  resultCode: number;
+  requestId: string;
+  route: string;
+  durationMs: number;
+  reason: string | null;
+}
+
+const INSERT_REQUESTS: PreparedStatement = {
+  name: 'request_log_rows_v1',
+  text: `INSERT INTO login_logs (project_id, machine_code, ip, family, interface, result_code, request_id, route, duration_ms, reason)
+    SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[], $9::int[], $10::text[])`,
+};
+
+/**
+ * The request log's rows of every client request of a known program other than a card login
+ * (decisions §22): heartbeats, user logins, unbinds, checks, the portal, and refusals before any
+ * rule (a bad signature). Written once the answer has gone, batched like the refusal rows
+ * (statement-batcher.ts), never awaited by a request: a request pays nothing for its row. A card
+ * login's row is the one its own login statement writes (card-login.service.ts), so a login gets no
+ * second row and no extra round trip. A crash can lose the rows of the batch under way.
+ */
+@Injectable()
+export class RequestLogWriter implements OnModuleInit {
+  private readonly batcher = new StatementBatcher<RequestRow, void>({
+    run: async (rows) => {
+      const column = <T>(pick: (row: RequestRow) => T): T[] => rows.map(pick);
+      await this.statements.rows(INSERT_REQUESTS, [
+        column((r) => r.projectId), column((r) => r.machineCode), column((r) => r.ip), column((r) => r.family),
+        column((r) => r.interface), column((r) => r.resultCode), column((r) => r.requestId), column((r) => r.route),
+        column((r) => r.durationMs), column((r) => r.reason),
+      ]);
+      return rows.map(() => undefined);
+    },
+  });
+
+  constructor(
+    private readonly statements: PreparedStatements,
+    private readonly observer: RequestObserver,
+    private readonly logger: JsonLogger,
+  ) {}
+
+  onModuleInit(): void {
+    this.observer.onFinished((req, done) => this.record(req, done));
+  }
+
+  private record(req: IncomingMessage, done: FinishedRequest): void {
+    const context = requestContextOf(req);
+    const record = context.clientRecord;
+    // No project known (nothing to file it under), or a card login that wrote its own row.
+    if (!record || context.cardLoginFamily) return;
+    const row: RequestRow = {
+      projectId: record.projectId,
+      machineCode: record.device?.slice(0, 128) || null,
+      ip: context.clientIp.slice(0, 64),
+      family: clientFamilyOfPath(req.url ?? '/'),
+      interface: (record.interface ?? '').slice(0, 32),
+      resultCode: resultCodeOf(done),
+      requestId: context.requestId,
+      route: done.route.slice(0, 64),
+      durationMs: Math.round(done.seconds * 1000),
+      reason: record.reason?.slice(0, 200) ?? null,
+    };
+    this.batcher.submit(row).catch((error: unknown) => this.logger.warn({ msg: 'request log row not written', request_id: row.requestId, error: String(error) }));
+  }
+}
+
+/** 0 for an answered success (whatever the family's success code), else the catalog code. */
+function resultCodeOf(done: FinishedRequest): number {
+  if (done.failed) return done.code ?? ErrorCode.SYSTEM_ERROR;
+  if (done.status >= 500) return ErrorCode.SYSTEM_ERROR;
+  return done.status >= 400 ? (done.code ?? ErrorCode.BAD_REQUEST) : 0;
+}

@@ -1,0 +1,110 @@
+import { insertCard, cardRepos } from './support/cards';
+import { cardHeartbeat, CODES, sdkLogin, v3Login } from './support/standard';
+import { buildWorld, World } from './support/world';
+
+/**
+ * The request log (decisions §22): every client request of a project, refusals too, found by its
+ * request id and explained in words an author can act on; filters and tenancy.
+ */
+let world: World;
+
+const requestsPath = () => `/admin/v1/projects/${world.project.id}/requests`;
+
+/** The request's entry with its explain; rows other than a card login's are written after the answer, so wait for it. */
+async function explained(requestId: string) {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const res = await world.author.get(`${requestsPath()}/${requestId}`);
+    if (res.status === 200) return res.body;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`request ${requestId} never reached the log`);
+}
+
+const login = (key: string, machine: string) => sdkLogin(world.t, world.project.api_secret, { app: world.project.program_id, card_key: key, machine_id: machine });
+
+describe('request log (e2e)', () => {
+  beforeAll(async () => {
+    world = await buildWorld();
+  });
+  afterAll(() => world?.close());
+
+  it('finds a banned card refused by its request id and says so', async () => {
+    const card = await insertCard(world.t, world.project.id, { status: 'banned' });
+    const res = await login(card.code, 'pc-1');
+    expect(res.body.code).toBe(CODES.CARD_BANNED);
+    const entry = await explained(res.headers['x-request-id']);
+    expect(entry).toMatchObject({ request_id: res.headers['x-request-id'], family: 'sdk', interface: 'card_login', result_code: CODES.CARD_BANNED, card_id: card.id, machine_code: 'pc-1' });
+    expect(entry.explain).toContain(`The card ${card.code} was banned`);
+  });
+
+  it('explains an expired card with its expiry, and a device limit with the bound device', async () => {
+    const expiresAt = new Date(Date.now() - 3_600_000);
+    const expired = await insertCard(world.t, world.project.id, { status: 'active', activatedAt: new Date(Date.now() - 86_400_000), expiresAt });
+    await cardRepos(world.t).devices.insert({ cardId: expired.id, machineCode: 'pc-x', boundAt: new Date(Date.now() - 86_400_000) });
+    const refused = await login(expired.code, 'pc-x');
+    expect((await explained(refused.headers['x-request-id'])).explain).toContain(`expired on ${expiresAt.toISOString().replace('.000Z', 'Z')}`);
+
+    const card = await insertCard(world.t, world.project.id, { deviceLimit: 1 });
+    expect((await login(card.code, 'PC-A')).body.code).toBe(0);
+    const second = await login(card.code, 'PC-B');
+    expect(second.body.code).toBe(CODES.DEVICE_LIMIT_REACHED);
+    const entry = await explained(second.headers['x-request-id']);
+    expect(entry.explain).toMatch(/^Device limit 1 reached: bound to PC-A since \d{4}-\d\d-\d\dT/);
+  });
+
+  it('explains a wrong key: an unknown card key and a signature made with the wrong secret', async () => {
+    const unknown = await login('NO-SUCH-KEY-1', 'pc');
+    expect((await explained(unknown.headers['x-request-id'])).explain).toContain('No card of this project has the key "NO-SUCH-KEY-1"');
+    const forged = await v3Login(world.t, 'not-the-secret', { app: world.project.program_id, kami: 'ANY', imei: 'pc' });
+    expect(forged.body.code).toBe(CODES.SIGNATURE_INVALID);
+    const entry = await explained(forged.headers['x-request-id']);
+    expect(entry).toMatchObject({ family: 'v3', route: '/api/legacy/v3/cards/login', result_code: CODES.SIGNATURE_INVALID });
+    expect(entry.explain).toContain('wrong key or secret');
+  });
+
+  it('explains a blacklisted device by its entry and note', async () => {
+    const entry = await world.author.post(`/admin/v1/projects/${world.project.id}/login-blacklist`, { kind: 'device', value: 'banned-pc', note: 'chargeback' });
+    const card = await insertCard(world.t, world.project.id);
+    const res = await login(card.code, 'banned-pc');
+    expect(res.body.code).toBe(CODES.BLACKLISTED);
+    const explainedEntry = await explained(res.headers['x-request-id']);
+    expect(explainedEntry.explain).toContain(`device banned-pc is on the login blacklist (entry ${entry.body.id}`);
+    expect(explainedEntry.explain).toContain('"chargeback"');
+    await world.author.delete(`/admin/v1/projects/${world.project.id}/login-blacklist/${entry.body.id}`);
+  });
+
+  it('records heartbeats with their route and duration, and filters by card, device, result, family and time', async () => {
+    const card = await insertCard(world.t, world.project.id);
+    const ok = await login(card.code, 'hb-pc');
+    const beat = await cardHeartbeat(world.t, ok.body.data.session_token, 'hb-pc');
+    expect(beat.status).toBe(200);
+    const entry = await explained(beat.headers['x-request-id']);
+    expect(entry).toMatchObject({ family: 'sdk', interface: 'card_heartbeat', route: '/api/v1/cards/heartbeat', result_code: 0, machine_code: 'hb-pc', explain: 'Accepted (card_heartbeat).' });
+    expect(entry.duration_ms).toBeGreaterThanOrEqual(0);
+
+    const byCard = await world.author.get(`${requestsPath()}?card=${card.code}`);
+    expect(byCard.body.items.map((item: { request_id: string }) => item.request_id)).toEqual([ok.headers['x-request-id']]);
+    expect((await world.author.get(`${requestsPath()}?card=${card.id}`)).body.total).toBe(1);
+    const byDevice = await world.author.get(`${requestsPath()}?machine_code=hb-pc`);
+    expect(byDevice.body.items.map((item: { request_id: string }) => item.request_id).sort()).toEqual([ok.headers['x-request-id'], beat.headers['x-request-id']].sort());
+    const banned = await world.author.get(`${requestsPath()}?result_code=${CODES.CARD_BANNED}&family=sdk`);
+    expect(banned.body.items.every((item: { result_code: number }) => item.result_code === CODES.CARD_BANNED)).toBe(true);
+    expect(banned.body.total).toBeGreaterThanOrEqual(1);
+    expect((await world.author.get(`${requestsPath()}?family=connect`)).body.total).toBe(0);
+    const future = new Date(Date.now() + 3_600_000).toISOString();
+    expect((await world.author.get(`${requestsPath()}?from=${encodeURIComponent(future)}`)).body.total).toBe(0);
+    expect((await world.author.get(`${requestsPath()}?to=${encodeURIComponent(future)}&machine_code=hb-pc`)).body.total).toBe(2);
+    expect((await world.author.get(`${requestsPath()}?from=yesterday`)).status).toBe(400);
+  });
+
+  it("keeps an author to their own projects' requests", async () => {
+    const card = await insertCard(world.t, world.project.id);
+    const res = await login(card.code, 'pc');
+    await explained(res.headers['x-request-id']);
+    const intruder = await world.admin.createAuthor();
+    const theirs = await intruder.client.createProject();
+    expect((await intruder.client.get(`${requestsPath()}/${res.headers['x-request-id']}`)).body.error.code).toBe(CODES.PROJECT_NOT_FOUND);
+    expect((await intruder.client.get(`/admin/v1/projects/${theirs.id}/requests/${res.headers['x-request-id']}`)).status).toBe(404);
+    expect((await intruder.client.get(`/admin/v1/projects/${theirs.id}/requests?request_id=${res.headers['x-request-id']}`)).body.total).toBe(0);
+  });
+});
