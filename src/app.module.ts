@@ -21,12 +21,12 @@ import { EventsModule } from './events/events.module';
 import { FilesModule } from './files/files.module';
 import { LoginLogsModule } from './login-logs/login-logs.module';
 import { LoginBlacklistModule } from './login-blacklist/login-blacklist.module';
-import { LoginBlacklistModule } from './login-blacklist/login-blacklist.module';
 import { PlatformModule } from './platform/platform.module';
 import { ProjectsModule } from './projects/projects.module';
 import { RemoteVariablesModule } from './remote-variables/remote-variables.module';
 import { UsageModule } from './usage/usage.module';
 import { VersionsModule } from './versions/versions.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
 export class AppModule {
@@ -56,12 +56,12 @@ export class AppModule {
         AnnouncementsModule,
         LoginLogsModule,
         LoginBlacklistModule,
-        LoginBlacklistModule,
         FilesModule,
         VersionsModule,
         UsageModule,
         AppUsersModule,
         RemoteVariablesModule,
+        WebhooksModule,
       ],
       // The benchmark's bare route (bench/run.ts) exists only when asked for.
       controllers: [HealthController, ...(config.BENCH_BASELINE === '1' ? [BaselineController] : [])],
