@@ -91,6 +91,7 @@ describe('cards admin API (e2e)', () => {
           last_login_at: null,
           note: null,
           batch_id: body.batch_id,
+          card_type_id: null,
           created_at: expect.stringMatching(ISO),
           devices: [],
         });

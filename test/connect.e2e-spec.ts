@@ -63,6 +63,7 @@ describe('Connect card login (e2e)', () => {
           server_time: expect.any(Number),
           machine_code: 'device-1',
           announcement: '',
+          features: [],
         },
         request_id: res.headers['x-request-id'],
       });
@@ -114,6 +115,7 @@ describe('Connect card login (e2e)', () => {
         'announcement',
         'device_limit',
         'expires_at',
+        'features',
         'machine_code',
         'server_time',
         'token',

@@ -43,6 +43,7 @@ describe('legacy family: card routes, MD5 signature, unbind, state checks (e2e)'
           code: card.code,
           machine_code: 'dev-1',
           expires_at: expect.stringMatching(TIMESTAMP),
+          features: [],
           device_limit: 2,
         },
         request_id: res.headers['x-request-id'],

@@ -12,6 +12,8 @@ export interface LicencePayload {
   issued_at: number;
   valid_until: number;
   card_expires_at: number | null;
+  /** The card type's features (decisions §19); [] for a card without a type; absent from a licence of an older service. */
+  features?: string[];
 }
 
 export type LicenceCheck = { valid: true; payload: LicencePayload } | { valid: false; reason: string };

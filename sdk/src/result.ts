@@ -33,6 +33,11 @@ export interface Result<T = Record<string, unknown>> {
   endedAt?: string | null;
   /** The whole answer as received, unknown fields included. */
   body?: Record<string, unknown>;
+  /**
+   * `data.features` of a successful card answer (login, heartbeat, info: the card type's features,
+   * decisions §19), its strings only; absent when the answer carries none (other routes, an older service).
+   */
+  features?: string[];
 }
 
 /** Every `ended_by` of decisions §18; a newer service may add more, kept as they come. */
@@ -104,7 +109,9 @@ export function judge<T>(family: Family, answer: RawAnswer, connectFields: Conne
   const message = stringOr(family === 'connect' ? body.reason : body.msg) ?? '';
   if (success) {
     const code = Number.isInteger(rawCode) ? rawCode : SUCCESS_CODES[family];
-    return { ...common, success, code, message, data: objectOr(body.data) as T, body: received };
+    const data = objectOr(body.data);
+    const features = Array.isArray(data?.features) ? data.features.filter((f): f is string => typeof f === 'string') : undefined;
+    return { ...common, success, code, message, data: data as T, body: received, ...(features ? { features } : {}) };
   }
   const errorId = stringOr(body.error_id);
   if (Number.isInteger(rawCode) && Math.abs(rawCode) > 1) {

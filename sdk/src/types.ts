@@ -9,6 +9,8 @@ export interface StandardCardData extends Open {
   expires_at: string;
   token: string;
   statecode: string;
+  /** The card type's features (decisions §19); [] for a card without a type; absent from an older service. */
+  features?: string[];
 }
 
 export interface SdkCardLoginData extends StandardCardData {
@@ -22,6 +24,8 @@ export interface HeartbeatData extends Open {
   server_time: number;
   card_id?: number;
   user_id?: number;
+  /** A card heartbeat: the card type's features as they are now (decisions §19). */
+  features?: string[];
 }
 
 export interface UserProfile extends Open {
@@ -62,6 +66,8 @@ export interface ConnectLoginData extends Open {
   server_time: number;
   machine_code: string;
   announcement: string;
+  /** The card type's features (decisions §19); [] for a card without a type; absent from an older service. */
+  features?: string[];
 }
 
 export interface LegacyCardData extends Open {
@@ -74,6 +80,8 @@ export interface LegacyCardData extends Open {
 export interface LegacyLoginData extends LegacyCardData {
   token: string;
   device_limit: number;
+  /** The card type's features (decisions §19); [] for a card without a type; absent from an older service. */
+  features?: string[];
 }
 
 export interface LegacyUnbindData extends LegacyCardData {
@@ -152,6 +160,8 @@ export interface CardInfoData extends CardSummary {
   concurrent_limit: number | null;
   devices: CardDevice[];
   unbind: CardUnbindRules;
+  /** The card type's features (decisions §19); [] for a card without a type; absent from an older service. */
+  features?: string[];
 }
 
 /** `/api/v1/cards/unbind` success data (answered with `code: 1`): the card after the unbind. */

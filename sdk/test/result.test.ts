@@ -135,6 +135,18 @@ describe('results', () => {
   });
 });
 
+describe("a card type's features (decisions §19)", () => {
+  it('gives data.features of a successful card answer in every family, strings only, and nothing elsewhere', () => {
+    const features = ['pro', 'export.pdf'];
+    assert.deepEqual(judge('standard', answer({ code: 0, success: true, msg: 'ok', data: { id: 1, features } })).features, features);
+    assert.deepEqual(judge('legacy', answer({ code: 1, msg: 'ok', data: { features: [] } })).features, []);
+    assert.deepEqual(judge('connect', answer({ status: true, code: 1, reason: 'ok', data: { features } })).features, features);
+    assert.deepEqual(judge('standard', answer({ code: 0, msg: 'ok', data: { features: ['pro', 7, null] } })).features, ['pro']);
+    assert.equal(judge('standard', answer({ code: 0, msg: 'ok', data: { id: 1 } })).features, undefined, 'an older service says nothing');
+    assert.equal(judge('standard', answer({ code: 20001, msg: 'no', data: { features } })).features, undefined, 'a refusal has none');
+  });
+});
+
 describe('why a session ended (decisions §18)', () => {
   it('gives ended_by and ended_at of a heartbeat refusal, and nothing of other answers', () => {
     const banned = judge('standard', answer({ code: 30101, success: false, msg: 'x', data: { ended_by: 'card_banned', ended_at: '2026-11-26 10:42:00' } }, 401));

@@ -186,6 +186,16 @@ describe('offline licences', () => {
     assert.equal(verifyLicence(payload, expect).valid, false);
   });
 
+  it("gives the card type's features a signed licence carries (decisions §19), and none of an older licence", () => {
+    const encoded = Buffer.from(JSON.stringify({ ...v.payload, features: ['pro', 'export.pdf'] })).toString('base64url');
+    const signature = sign(null, Buffer.from(`svc-licence-v1.${encoded}`), privateKey).toString('base64url');
+    const check = verifyLicence(`${encoded}.${signature}`, expect);
+    assert.equal(check.valid, true);
+    assert.deepEqual(check.valid && check.payload.features, ['pro', 'export.pdf']);
+    const older = verifyLicence(v.licence, expect);
+    assert.equal(older.valid && older.payload.features, undefined);
+  });
+
   it('lets a client fall back on a kept licence when the service cannot be reached', async () => {
     const down = fakeService(connectionRefused());
     const client = new Client({ baseUrl: 'http://svc', programId: v.payload.program_id, apiSecret: 'k', fetch: down.fetch, responseKeys: keys, retries: 0 });

@@ -18,6 +18,10 @@ export class CardBatch {
   @Column({ type: 'integer' })
   count: number;
 
+  /** The card type its cards were made from, if any (decisions §19). */
+  @Column({ name: 'card_type_id', type: 'integer', nullable: true })
+  cardTypeId: number | null;
+
   @Column({ type: 'varchar', length: 10, default: 'live' })
   status: CardBatchStatus;
 

@@ -15,6 +15,7 @@ import { CardDevice } from './card-device.entity';
 import { Card } from './card.entity';
 import { deviceRefusal } from './card-rule';
 import { CardGuesses } from './card-guesses';
+import { findCardWithFeatures } from './types/card-features';
 
 export interface CheckoutRequest {
   call: ClientCall;
@@ -54,7 +55,7 @@ export class CardCheckoutService {
     const { project, signingKey } = call.program;
     if (project.offlineGraceSeconds === 0 || !signingKey) throw new ServiceError(ErrorCode.CHECKOUT_DISABLED);
     await this.gate.admit(call, 'card_login', machine);
-    const card = await this.dataSource.getRepository(Card).findOneBy({ projectId: project.id, code: cardKey });
+    const card = await findCardWithFeatures(this.dataSource.manager, project.id, cardKey);
     if (!card) throw new ServiceError(ErrorCode.CARD_INVALID);
     const now = Date.now();
     const bound = await this.dataSource.getRepository(CardDevice).existsBy({ cardId: card.id, machineCode: machine });
@@ -75,6 +76,7 @@ export class CardCheckoutService {
       issued_at: issuedAt,
       valid_until: validUntil,
       card_expires_at: cardExpiresAt,
+      features: card.features ?? [],
     });
     return { licence, kid: signingKey.kid, expires_at: formatLocalTime(new Date(validUntil * 1000), this.config.APP_TIMEZONE), valid_until: validUntil };
   }

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { Card } from './card.entity';
 import { clientExpiry } from './card-rule';
@@ -13,6 +13,17 @@ export class StandardCardData {
   @ApiProperty({ ...LOCAL_TIME, description: `${LOCAL_TIME.description}; ${PERMANENT_EXPIRY} for a card that never expires` }) expires_at!: string;
 }
 
+/** How every card answer documents `features` (decisions §19). */
+export const FEATURES_PROPERTY: ApiPropertyOptions = {
+  type: [String],
+  description: "The card type's features (names of 1-32 of [a-z0-9_.-]); [] for a card made without a type",
+};
+
+/** The card part of a standard-family login answer: the card and its features. */
+export class StandardCardLoginData extends StandardCardData {
+  @ApiProperty(FEATURES_PROPERTY) features!: string[];
+}
+
 /** The top-level fields a standard-family card login answers beside `data` (decisions §3). */
 export const LOGIN_EXTRAS: Record<string, SchemaObject> = {
   token: { type: 'string', description: 'The compatible login token' },
@@ -21,4 +32,9 @@ export const LOGIN_EXTRAS: Record<string, SchemaObject> = {
 
 export function standardCardData(card: Card, machine: string, timeZone: string): StandardCardData {
   return { id: card.id, code: card.code, machine_code: machine, expires_at: clientExpiry(card, timeZone) };
+}
+
+/** A login's card data: `features` as the login read them with the card (card-login.service.ts). */
+export function standardCardLoginData(card: Card, machine: string, timeZone: string): StandardCardLoginData {
+  return { ...standardCardData(card, machine, timeZone), features: card.features ?? [] };
 }

@@ -11,6 +11,8 @@ import { LOCAL_TIME } from '../core/openapi/api-contract';
 import { Card, CARD_KINDS, CARD_STATUSES, CardKind, CardStatus } from './card.entity';
 import { clientExpiry } from './card-rule';
 import { CardGuesses } from './card-guesses';
+import { findCardWithFeatures } from './types/card-features';
+import { FEATURES_PROPERTY } from './card-data';
 import { recentUnbinds, UNBIND_REFUSAL_REASONS, unbindRefusal, type UnbindRefusalReason } from './rebinding-rules';
 
 
@@ -44,6 +46,7 @@ export class CardUnbindTerms {
 
 /** What a card holder sees of their card (decisions §14), times in the service's local time. */
 export class CardInfo extends CardSummary {
+  @ApiProperty(FEATURES_PROPERTY) features!: string[];
   @ApiProperty({ ...LOCAL_TIME, nullable: true }) activated_at!: string | null;
   @ApiProperty({ type: 'integer' }) device_limit!: number;
   @ApiProperty({ type: 'integer', nullable: true }) concurrent_limit!: number | null;
@@ -79,7 +82,7 @@ export class CardInfoService {
   private async lookedUp(call: Pick<ClientCall, 'program' | 'family' | 'context'>, cardKey: string): Promise<CardInfo> {
     await this.gate.admit(call, 'card_info');
     const { project } = call.program;
-    const card = await this.dataSource.getRepository(Card).findOneBy({ projectId: project.id, code: cardKey });
+    const card = await findCardWithFeatures(this.dataSource.manager, project.id, cardKey);
     if (!card || card.status === 'consumed') throw new ServiceError(ErrorCode.CARD_INVALID);
     const devices: Array<{ machine_code: string; bound_at: Date; last_seen_at: Date; last_login_at: Date | null }> = await this.dataSource.query(
       `SELECT d.machine_code, d.bound_at, d.last_seen_at,
@@ -93,6 +96,7 @@ export class CardInfoService {
     const refusal = unbindRefusal(project, card.unbindCount, recent, now);
     return {
       ...this.summary(card),
+      features: card.features ?? [],
       activated_at: this.time(card.activatedAt),
       device_limit: card.deviceLimit,
       concurrent_limit: card.concurrentLimit,

@@ -15,6 +15,7 @@ import { RefusalLogWriter } from './refusal-log-writer';
 import { NewDeviceLoginWriter } from './new-device-login-writer';
 import { PendingLogin } from './pending-login-writer';
 import { RepeatLoginWriter } from './repeat-login-writer';
+import { featuresOf } from './types/card-features';
 import { DomainEvents } from '../events/domain-events';
 import { IdleDevices } from './idle-devices';
 
@@ -158,7 +159,10 @@ export class CardLoginService {
 
   private async cardAfter(written: Promise<Record<string, unknown> | null>): Promise<Card | null> {
     const row = await written;
-    return row ? this.dataSource.getRepository(Card).create(cardFromRow(row)) : null;
+    if (!row) return null;
+    const card = this.dataSource.getRepository(Card).create(cardFromRow(row));
+    card.features = featuresOf(row.features);
+    return card;
   }
 
   /**
@@ -183,10 +187,14 @@ export class CardLoginService {
 
     // Read only once the card row is locked (a statement started before the lock was granted would
     // see an older snapshot): concurrent logins of this card count and bind one at a time.
+    // The type's features come in the same statement: no round trip of their own.
     const [binding] = await em.query(
-      'SELECT bool_or(machine_code = $2) AS bound, count(*)::int AS bound_devices FROM card_devices WHERE card_id = $1',
-      [card.id, request.machine],
+      `SELECT bool_or(machine_code = $2) AS bound, count(*)::int AS bound_devices,
+          (SELECT t.features FROM card_types t WHERE t.id = $3::integer) AS features
+        FROM card_devices WHERE card_id = $1`,
+      [card.id, request.machine, card.cardTypeId],
     );
+    card.features = featuresOf(binding.features);
     const { project } = request.call.program;
     const idleMachine =
       binding.bound || hasDeviceSlot(card, binding.bound_devices) ? null : await this.idleDevices.candidate(em, project, card, binding.bound_devices, now);
@@ -248,6 +256,7 @@ function cardFromRow(row: Record<string, unknown>): Partial<Card> {
     lastLoginAt: row.last_login_at as Date | null,
     note: row.note as string | null,
     batchId: row.batch_id as string | null,
+    cardTypeId: row.card_type_id as number | null,
   };
 }
 

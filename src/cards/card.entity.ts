@@ -64,6 +64,16 @@ export class Card {
   @Column({ name: 'batch_id', type: 'uuid', nullable: true })
   batchId: string | null;
 
+  /** The card type it was made from (decisions §19); null for a card made without one. */
+  @Column({ name: 'card_type_id', type: 'integer', nullable: true })
+  cardTypeId: number | null;
+
+  /**
+   * Its type's features, where the query that read the card also read them (card-features.ts):
+   * not a column, since a type's features change for all its cards at once.
+   */
+  features?: string[];
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

@@ -22,15 +22,18 @@ import { CardTopupService } from './card-topup.service';
 import { SigningModule } from '../signing/signing.module';
 import { LoginTokensService } from './login-tokens.service';
 import { CardGuesses } from './card-guesses';
+import { CardType } from './types/card-type.entity';
+import { CardTypesController } from './types/card-types.controller';
+import { CardTypesService } from './types/card-types.service';
 import { IdleDevices } from './idle-devices';
 
 /** Cards: the card rule and every operation on a card (login, unbind, top-up, info, checkout), and their administration. */
 @Module({
-  imports: [TypeOrmModule.forFeature([Card, CardDevice, CardBatch, LoginLog]), ProjectsModule, AccessModule, SessionsModule, SigningModule],
-  controllers: [CardsAdminController],
+  imports: [TypeOrmModule.forFeature([Card, CardDevice, CardBatch, CardType, LoginLog]), ProjectsModule, AccessModule, SessionsModule, SigningModule],
+  controllers: [CardsAdminController, CardTypesController],
   providers: [
-    CardLoginService, RepeatLoginWriter, NewDeviceLoginWriter, RefusalLogWriter, CardUnbindService, CardCheckoutService, CardTopupService, CardInfoService, LoginTokensService, CardsAdminService, CardBatchesService, CardCodeGenerator, CardGuesses, IdleDevices,
+    CardLoginService, RepeatLoginWriter, NewDeviceLoginWriter, RefusalLogWriter, CardUnbindService, CardCheckoutService, CardTopupService, CardInfoService, LoginTokensService, CardsAdminService, CardBatchesService, CardCodeGenerator, CardGuesses, CardTypesService, IdleDevices,
   ],
-  exports: [TypeOrmModule, CardLoginService, CardUnbindService, CardCheckoutService, CardTopupService, CardInfoService, LoginTokensService, CardGuesses, IdleDevices],
+  exports: [TypeOrmModule, CardBatchesService, CardTypesService, CardLoginService, CardUnbindService, CardCheckoutService, CardTopupService, CardInfoService, LoginTokensService, CardGuesses, IdleDevices],
 })
 export class CardsModule {}

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PreparedStatement, PreparedStatements } from '../database/prepared-statements';
 import { cardSql } from './card-rule';
 import { isoSql, outboxCtes } from '../events/domain-events';
-import { CARD_COLUMNS, LOG_HITS, PENDING_LOGINS, PendingLoginWriter } from './pending-login-writer';
+import { CARD_COLUMNS, HIT_ANSWERS, LOG_HITS, PENDING_LOGINS, PendingLoginWriter } from './pending-login-writer';
 
 /**
  * Every pending login that binds a new device, in one statement and without an explicit
@@ -40,7 +40,7 @@ const NEW_DEVICE_LOGINS: PreparedStatement = {
         'activated_at', ${isoSql('hit.activated_at')}, 'expires_at', ${isoSql('hit.expires_at')})
       FROM hit WHERE hit.activated_at = now()
     ), ${outboxCtes('happened')}
-    SELECT ord, ${CARD_COLUMNS.join(', ')} FROM hit`,
+    ${HIT_ANSWERS}`,
 };
 
 /**

@@ -1,6 +1,7 @@
 import { PreparedStatement, PreparedStatements } from '../database/prepared-statements';
 import { StatementBatcher } from '../database/statement-batcher';
 import { RefusalRow } from './refusal-log-writer';
+import { cardFeaturesSql } from './types/card-features';
 
 /** One card login waiting for its statement: the card, the device, and its log row's fields. */
 export interface PendingLogin {
@@ -16,8 +17,11 @@ export interface PendingLogin {
 /** The columns of the card a login answers with (`cardFromRow` reads them). */
 export const CARD_COLUMNS = [
   'id', 'project_id', 'code', 'kind', 'uses_left', 'concurrent_limit', 'duration_seconds', 'device_limit', 'status', 'activated_at', 'expires_at',
-  'use_count', 'unbind_count', 'last_login_at', 'note', 'batch_id',
+  'use_count', 'unbind_count', 'last_login_at', 'note', 'batch_id', 'card_type_id',
 ];
+
+/** What a login statement answers for each request `hit` admits: its `ord`, CARD_COLUMNS and the type's features. */
+export const HIT_ANSWERS = `SELECT ord, ${CARD_COLUMNS.join(', ')}, ${cardFeaturesSql('hit')} AS features FROM hit`;
 
 /**
  * The pending logins of a statement as rows `req` (one per request, `ord` = its place), from the
@@ -56,7 +60,7 @@ function pendingLoginValues(logins: PendingLogin[]): unknown[][] {
  * Group commit of a one-statement login path: the logins pending at the same time share one
  * prepared statement and one commit, each answered after it (statement-batcher.ts). Two logins of
  * one card never share a statement (an UPDATE … FROM changes a row once however many requests name
- * it), so each counts once. The statement returns `ord` and CARD_COLUMNS for each request it admits.
+ * it), so each counts once. The statement returns HIT_ANSWERS for each request it admits.
  */
 export abstract class PendingLoginWriter {
   private readonly batcher = new StatementBatcher<PendingLogin, Record<string, unknown> | null>({

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PreparedStatement, PreparedStatements } from '../database/prepared-statements';
 import { cardSql } from './card-rule';
-import { CARD_COLUMNS, LOG_HITS, PENDING_LOGINS, PendingLoginWriter } from './pending-login-writer';
+import { CARD_COLUMNS, HIT_ANSWERS, LOG_HITS, PENDING_LOGINS, PendingLoginWriter } from './pending-login-writer';
 
 /**
  * Every pending repeat login in one statement: each card that admits its bound device counts the
@@ -22,7 +22,7 @@ const REPEAT_LOGINS: PreparedStatement = {
     ), logged AS (
       ${LOG_HITS}
     )
-    SELECT ord, ${CARD_COLUMNS.join(', ')} FROM hit`,
+    ${HIT_ANSWERS}`,
 };
 
 /**

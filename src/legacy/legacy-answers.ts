@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { FEATURES_PROPERTY } from '../cards/card-data';
 import { CARD_STATUSES, CardStatus } from '../cards/card.entity';
 import { LOCAL_TIME } from '../core/openapi/api-contract';
 
@@ -16,6 +17,7 @@ export class LegacyCardLogin {
   @ApiProperty() machine_code!: string;
   @ApiProperty(EXPIRY) expires_at!: string;
   @ApiProperty({ type: 'integer' }) device_limit!: number;
+  @ApiProperty(FEATURES_PROPERTY) features!: string[];
 }
 
 /** `/api/check`: only a card that lets this device in right now answers `code: 1`. */

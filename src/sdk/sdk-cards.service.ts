@@ -14,10 +14,10 @@ import type { RequestContext } from '../core/http/request-context';
 import { LOCAL_TIME } from '../core/openapi/api-contract';
 import { cardSessionEnd } from '../sessions/session-end';
 import { OpenSession, SessionsService } from '../sessions/sessions.service';
-import { StandardCardData, standardCardData } from '../cards/card-data';
+import { FEATURES_PROPERTY, StandardCardLoginData, standardCardLoginData } from '../cards/card-data';
 
 /** The `data` of an SDK card login: the card, and the session the heartbeats keep alive. */
-export class SdkCardLoginData extends StandardCardData {
+export class SdkCardLoginData extends StandardCardLoginData {
   @ApiProperty({ description: 'Bearer token of the card session (heartbeats)' }) session_token!: string;
   @ApiProperty(LOCAL_TIME) session_expires_at!: string;
   @ApiProperty({ type: 'integer' }) heartbeat_interval_seconds!: number;
@@ -34,6 +34,7 @@ export class CardHeartbeat {
   @ApiProperty({ type: 'integer', nullable: true }) card_id!: number | null;
   @ApiProperty(LOCAL_TIME) session_expires_at!: string;
   @ApiProperty({ type: 'integer', description: 'Unix seconds' }) server_time!: number;
+  @ApiProperty(FEATURES_PROPERTY) features!: string[];
 }
 
 /**
@@ -82,7 +83,7 @@ export class SdkCardsService {
       token,
       statecode: card.status,
       data: {
-        ...standardCardData(card, machine, this.config.APP_TIMEZONE),
+        ...standardCardLoginData(card, machine, this.config.APP_TIMEZONE),
         session_token: sessionToken,
         session_expires_at: this.time(session.expiresAt),
         heartbeat_interval_seconds: project.heartbeatIntervalSeconds,
@@ -100,7 +101,7 @@ export class SdkCardsService {
     const expiresAt = await this.sessions.renew(session, program.project.sessionTtlSeconds, card.expiresAt, request?.clientIp ?? '');
     // A beating device is not idle (decisions §21); written at most once a minute.
     await this.idleDevices.heartbeat(program.project, session.cardId!, machine, card.deviceLastSeenAt);
-    return { card_id: session.cardId, session_expires_at: this.time(expiresAt), server_time: unixSeconds() };
+    return { card_id: session.cardId, session_expires_at: this.time(expiresAt), server_time: unixSeconds(), features: card.features };
   }
 
   private time(date: Date): string {

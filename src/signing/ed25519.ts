@@ -98,6 +98,11 @@ export interface LicencePayload {
   issued_at: number;
   valid_until: number;
   card_expires_at: number | null;
+  /**
+   * The card type's features (decisions §19); [] without a type. Added within v1: a reader that
+   * ignores fields it does not know (every official client) reads older and newer licences alike.
+   */
+  features: string[];
 }
 
 /** `base64url(payload) + "." + base64url(Ed25519 over "svc-licence-v1." + base64url(payload))` */

@@ -5,7 +5,7 @@ import { CardLoginService } from '../cards/card-login.service';
 import { AppConfig } from '../config/app-config';
 import { Envelope } from '../core/envelope/envelope.decorator';
 import { ClientReply } from '../core/envelope/render';
-import { LOGIN_EXTRAS, StandardCardData, standardCardData } from '../cards/card-data';
+import { LOGIN_EXTRAS, StandardCardLoginData, standardCardLoginData } from '../cards/card-data';
 import { CARD_LOGIN_REFUSALS } from '../cards/card-login.service';
 import { ApiAnswer, ApiFailures } from '../core/openapi/api-contract';
 import { V3Signed } from '../standard/hmac.guard';
@@ -25,14 +25,14 @@ export class V3Controller {
   @V3Signed()
   @ApiConsumes('application/x-www-form-urlencoded')
   @ApiOperation({ summary: 'Log in with a card key on a device (HTTP V3, form-encoded)', description: 'A compatible token, no session (decisions §3).' })
-  @ApiAnswer(StandardCardData, { extras: LOGIN_EXTRAS })
+  @ApiAnswer(StandardCardLoginData, { extras: LOGIN_EXTRAS })
   @ApiFailures(...CARD_LOGIN_REFUSALS)
   async login(@Caller() call: ClientCall, @Body() body: V3CardLoginDto): Promise<ClientReply> {
     const { card, token } = await this.cardLogin.login({ call, cardKey: body.kami, machine: body.imei });
     return {
       message: 'Login successful',
       extras: { token, statecode: card.status },
-      data: standardCardData(card, body.imei, this.config.APP_TIMEZONE),
+      data: standardCardLoginData(card, body.imei, this.config.APP_TIMEZONE),
     };
   }
 }

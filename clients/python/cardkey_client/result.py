@@ -8,7 +8,7 @@ passes a success rule, so ``if result.success`` is the one test a caller needs.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, Generic, Mapping, Optional, Sequence, TypeVar
+from typing import Any, Dict, Generic, List, Mapping, Optional, Sequence, TypeVar
 
 from ._values import Number, as_integer, as_number, as_object, as_str, parse_object
 from .errors import ClientErrorCode
@@ -60,6 +60,9 @@ class Result(Generic[T]):
     ended_at: Optional[str] = None
     #: The whole answer as received, unknown fields included.
     body: Optional[Dict[str, Any]] = field(default=None, repr=False)
+    #: ``data.features`` of a successful card answer (login, heartbeat, info: the card type's
+    #: features, decisions §19), its strings only; None when the answer carries none.
+    features: Optional[List[str]] = None
 
 
 @dataclass(frozen=True)
@@ -110,7 +113,10 @@ def judge(
     message = as_str(body.get("reason" if family == "connect" else "msg")) or ""
     if is_success(family, body, success_code):
         code = raw_code if raw_code is not None else _SUCCESS_CODES[family]
-        return Result(success=True, code=code, message=message, data=as_object(body.get("data")), body=received, **common)
+        data = as_object(body.get("data"))
+        listed = data.get("features") if data is not None else None
+        features = [f for f in listed if isinstance(f, str)] if isinstance(listed, list) else None
+        return Result(success=True, code=code, message=message, data=data, body=received, features=features, **common)
     if raw_code is not None and abs(raw_code) > 1:
         code, message = abs(raw_code), message or _unexpected_message(answer)
     elif raw_code is not None:

@@ -179,3 +179,16 @@ class SessionEndTest(unittest.TestCase):
         self.assertIsNone(older.ended_by)
         beat = judge("standard", answer({"code": 0, "success": True, "msg": "ok", "data": {"ended_by": "card_banned"}}))
         self.assertIsNone(beat.ended_by)
+
+
+class FeaturesTest(unittest.TestCase):
+    """decisions §19: the card type's features of a successful card answer, in every family."""
+
+    def test_gives_data_features_of_a_success_strings_only_and_nothing_elsewhere(self) -> None:
+        features = ["pro", "export.pdf"]
+        self.assertEqual(judge("standard", answer({"code": 0, "success": True, "msg": "ok", "data": {"id": 1, "features": features}})).features, features)
+        self.assertEqual(judge("legacy", answer({"code": 1, "msg": "ok", "data": {"features": []}})).features, [])
+        self.assertEqual(judge("connect", answer({"status": True, "code": 1, "reason": "ok", "data": {"features": features}})).features, features)
+        self.assertEqual(judge("standard", answer({"code": 0, "msg": "ok", "data": {"features": ["pro", 7, None]}})).features, ["pro"])
+        self.assertIsNone(judge("standard", answer({"code": 0, "msg": "ok", "data": {"id": 1}})).features)
+        self.assertIsNone(judge("standard", answer({"code": 20001, "msg": "no", "data": {"features": features}})).features)

@@ -136,6 +136,15 @@ class LicenceTest(unittest.TestCase):
                 check = verify_licence(self.licence["licence"], **{**self.expect, **change})
                 self.assertEqual((check.valid, check.reason), (False, reason))
 
+    def test_gives_the_card_types_features_a_signed_licence_carries(self) -> None:
+        # decisions §19: `features` in the payload, signed with it; an older licence has none.
+        encoded = _b64url(json.dumps({**self.payload, "features": ["pro", "export.pdf"]}).encode("utf-8"))
+        signature = _b64url(sign(bytes.fromhex(ED25519["seed"]), f"svc-licence-v1.{encoded}".encode("utf-8")))
+        check = verify_licence(f"{encoded}.{signature}", **self.expect)
+        self.assertTrue(check.valid)
+        self.assertEqual(check.payload["features"], ["pro", "export.pdf"])
+        self.assertNotIn("features", verify_licence(self.licence["licence"], **self.expect).payload)
+
     def test_refuses_a_tampered_payload_and_things_that_are_not_licences(self) -> None:
         encoded, signature = self.licence["licence"].split(".")
         longer = _b64url(json.dumps({**self.payload, "valid_until": self.payload["valid_until"] + 86400}).encode("utf-8"))

@@ -5,7 +5,7 @@ import {
   ValidateIf, ValidateNested,
 } from 'class-validator';
 import { MAX_INT32 } from '../../common/limits';
-import { PageQuery } from '../../common/paging';
+import { decimalInteger, PageQuery } from '../../common/paging';
 import { CARD_PREFIX_PATTERN } from '../card-codes';
 import { CARD_KINDS, CARD_STATUSES, CardKind, CardStatus } from '../card.entity';
 import { IsIsoInstant } from './iso-instant';
@@ -23,9 +23,17 @@ export class CreateCardsDto {
   @ApiProperty({ minimum: 1, maximum: MAX_BATCH_SIZE, example: 100 }) @IsInt() @Min(1) @Max(MAX_BATCH_SIZE)
   count: number;
 
-  @ApiProperty({ minimum: 0, description: 'validity after first login; 0 = permanent', example: 30 * 86400 })
+  @ApiPropertyOptional({
+    type: 'integer', minimum: 1,
+    description: "make the cards from this card type: its kind, duration, uses, device and seat limits and prefix; then leave those fields out",
+  })
+  @OptionalNotNull() @IsInt() @Min(1) @Max(MAX_INT32)
+  card_type_id?: number;
+
+  @ApiPropertyOptional({ minimum: 0, description: 'validity after first login; 0 = permanent (required without card_type_id)', example: 30 * 86400 })
+  @ValidateIf((dto: CreateCardsDto) => dto.card_type_id === undefined || dto.duration_seconds !== undefined)
   @IsInt() @Min(0) @Max(MAX_INT32)
-  duration_seconds: number;
+  duration_seconds?: number;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 1000, description: "default: the project's device_limit" })
   @OptionalNotNull() @IsInt() @Min(1) @Max(1000)
@@ -230,4 +238,11 @@ export class ImportCardsQuery {
   @ApiPropertyOptional({ description: 'check every row and report, import nothing' })
   @IsOptional() @Transform(queryBoolean) @IsBoolean()
   dry_run?: boolean;
+
+  @ApiPropertyOptional({
+    type: 'integer', minimum: 1,
+    description: "every card is of this card type: absent columns take the type's rules, `kind` may only be the type's, and the cards keep the type",
+  })
+  @IsOptional() @Transform(decimalInteger) @IsInt() @Min(1) @Max(MAX_INT32)
+  card_type_id?: number;
 }

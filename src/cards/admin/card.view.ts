@@ -25,6 +25,7 @@ export class CardView {
   @ApiProperty({ ...INSTANT, nullable: true }) last_login_at!: string | null;
   @ApiProperty({ type: String, nullable: true }) note!: string | null;
   @ApiProperty({ type: String, nullable: true }) batch_id!: string | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'the card type it was made from (decisions §19)' }) card_type_id!: number | null;
   @ApiProperty({ ...INSTANT, description: 'when the card was generated or imported' }) created_at!: string;
   @ApiProperty({ type: [CardDeviceView] }) devices!: CardDeviceView[];
 }
@@ -50,6 +51,7 @@ export function toCardView(card: Card, devices: CardDevice[]): CardView {
     last_login_at: iso(card.lastLoginAt),
     note: card.note,
     batch_id: card.batchId,
+    card_type_id: card.cardTypeId ?? null,
     created_at: card.createdAt.toISOString(),
     devices: devices.map((d) => ({ machine_code: d.machineCode, bound_at: d.boundAt.toISOString() })),
   };

@@ -40,7 +40,7 @@ export class CardsAdminController {
   @Post()
   @ApiOperation({ summary: 'Generate a batch of cards' })
   @ApiAnswer(CardBatchView, { status: 201 })
-  @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.IDEMPOTENCY_KEY_REUSED)
+  @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.IDEMPOTENCY_KEY_REUSED, ErrorCode.CARD_TYPE_NOT_FOUND, ErrorCode.CARD_TYPE_DISABLED)
   @ApiHeader({ name: IDEMPOTENCY_KEY_HEADER, required: false, description: 'a retry with the same key returns the same batch' })
   create(
     @CurrentAdmin() actor: AdminPrincipal,
@@ -95,6 +95,7 @@ export class CardsAdminController {
     },
   })
   @ApiQuery({ name: 'dry_run', required: false, type: Boolean })
+  @ApiQuery({ name: 'card_type_id', required: false, type: 'integer', description: "the cards' card type: its rules fill absent columns" })
   @ApiOperation({
     summary: 'Import existing card codes from CSV, all or nothing',
     description:
@@ -104,7 +105,10 @@ export class CardsAdminController {
   })
   @ApiAnswer(ImportDone, { status: 201, description: 'Imported' })
   @ApiAnswer(ImportReport, { status: 200, description: 'The dry run report' })
-  @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.CARD_IMPORT_INVALID, ErrorCode.FILE_TOO_LARGE, ErrorCode.RATE_LIMITED)
+  @ApiFailures(
+    ErrorCode.PROJECT_NOT_FOUND, ErrorCode.CARD_IMPORT_INVALID, ErrorCode.FILE_TOO_LARGE, ErrorCode.RATE_LIMITED, ErrorCode.CARD_TYPE_NOT_FOUND,
+    ErrorCode.CARD_TYPE_DISABLED,
+  )
   async importCsv(
     @CurrentAdmin() actor: AdminPrincipal,
     @Param('id', PROJECT_ID_PIPE) id: string,
@@ -112,7 +116,7 @@ export class CardsAdminController {
     @Req() request: AdapterRequest,
     @Res({ passthrough: true }) response: unknown,
   ) {
-    const answer = await this.cards.importCsv(actor, id, request.raw ?? request, query.dry_run === true);
+    const answer = await this.cards.importCsv(actor, id, request.raw ?? request, query.dry_run === true, query.card_type_id);
     this.adapterHost.httpAdapter.status(response, answer.dry_run ? 200 : 201);
     return answer;
   }

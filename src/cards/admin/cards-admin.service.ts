@@ -20,6 +20,7 @@ import { BulkResult, CardsBulk, UNBAN_SQL } from './cards-bulk';
 import { cardsCsvHeader, cardsCsvRows } from './cards-csv';
 import { CardsImporter, ImportAnswer, ImportSlots, IMPORT_STALE_MS } from './cards-importer';
 import { parseIsoInstant } from './iso-instant';
+import { CardTypesService } from '../types/card-types.service';
 
 /** Cards per page of the CSV export (each page with its devices): one page holds the embedded database only briefly. */
 const EXPORT_PAGE = 250;
@@ -35,6 +36,7 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
     private readonly sessions: SessionsService,
     private readonly events: DomainEvents,
     private readonly logger: JsonLogger,
+    private readonly types: CardTypesService,
   ) {
     this.bulkActions = new CardsBulk(dataSource, logger, events);
     this.importer = new CardsImporter(dataSource, logger);
@@ -106,12 +108,16 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
   }
 
   /** The CSV import, or with `dryRun` its report only (cards-importer.ts). */
-  async importCsv(actor: AdminPrincipal, projectId: string, request: IncomingMessage, dryRun: boolean): Promise<ImportAnswer> {
+  async importCsv(actor: AdminPrincipal, projectId: string, request: IncomingMessage, dryRun: boolean, cardTypeId?: number): Promise<ImportAnswer> {
     let release: (() => void) | undefined;
     try {
       const project = await this.access.find(actor, projectId);
+      const type = cardTypeId === undefined ? null : await this.types.usable(project.id, cardTypeId);
       release = this.importSlots.take(actor.id);
-      return await this.importer.run(project.id, request, { deviceLimit: project.deviceLimit, concurrentLimit: project.concurrentLimit }, dryRun);
+      const defaults = type
+        ? { deviceLimit: type.deviceLimit, concurrentLimit: type.concurrentLimit, type: { id: type.id, kind: type.kind, uses: type.uses, durationSeconds: type.durationSeconds } }
+        : { deviceLimit: project.deviceLimit, concurrentLimit: project.concurrentLimit };
+      return await this.importer.run(project.id, request, defaults, dryRun);
     } catch (error) {
       request.resume(); // a refusal before the body was read: it is read past so the answer reaches the client
       throw error;

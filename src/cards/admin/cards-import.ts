@@ -84,10 +84,12 @@ export interface ParsedImport {
   problems: ImportProblem[];
 }
 
-/** What a card gets when its column is absent: the project's settings. */
+/** What a card gets when its column is absent: the project's settings, or the card type's the import names. */
 export interface ImportDefaults {
   deviceLimit: number;
   concurrentLimit: number | null;
+  /** `?card_type_id=`: every row is a card of this type (decisions §19); its kind is the only one allowed. */
+  type?: { id: number; kind: CardKind; uses: number | null; durationSeconds: number };
 }
 
 // C0 controls, DEL and C1 controls, lone surrogates; notes may hold tabs and line breaks (input-rules.ts).
@@ -278,14 +280,16 @@ function readRow(
   else if ([...code].length > MAX_CODE_LENGTH) problem('code', 'too_long', { max: MAX_CODE_LENGTH });
   else if (code.trim() !== code) problem('code', 'code_spaces');
 
-  let kind: CardKind = 'time';
+  const kinds: readonly string[] = defaults.type ? [defaults.type.kind] : CARD_KINDS;
+  let kind: CardKind = defaults.type?.kind ?? 'time';
   if (has('kind')) {
-    if ((CARD_KINDS as readonly string[]).includes(text('kind'))) kind = text('kind') as CardKind;
-    else problem('kind', 'one_of', { values: CARD_KINDS.join(', ') });
+    if (kinds.includes(text('kind'))) kind = text('kind') as CardKind;
+    else problem('kind', 'one_of', { values: kinds.join(', ') });
   }
   let usesLeft: number | null = null;
   if (kind === 'count') {
-    if (!has('uses_left')) problem('uses_left', 'uses_left_required');
+    if (!has('uses_left') && defaults.type?.uses != null) usesLeft = defaults.type.uses;
+    else if (!has('uses_left')) problem('uses_left', 'uses_left_required');
     else usesLeft = integer('uses_left', 0, MAX_CARD_USES);
   } else if (has('uses_left')) {
     problem('uses_left', 'uses_left_time_card');
@@ -296,9 +300,9 @@ function readRow(
   const expiresAt = instant('expires_at');
   if (has('expires_at') && !activated) problem('expires_at', 'expiry_needs_activation');
 
-  let durationSeconds = 0;
+  let durationSeconds = defaults.type?.durationSeconds ?? 0;
   if (has('duration_seconds')) durationSeconds = integer('duration_seconds', 0, MAX_INT32) ?? 0;
-  else if (!activated) problem('duration_seconds', 'duration_required');
+  else if (!activated && !defaults.type) problem('duration_seconds', 'duration_required');
 
   const deviceLimit = has('device_limit') ? (integer('device_limit', 1, 1000) ?? defaults.deviceLimit) : defaults.deviceLimit;
   // An empty cell is "unlimited", as the export writes it; an absent column takes the project's setting.

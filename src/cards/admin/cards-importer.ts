@@ -63,9 +63,9 @@ const PUBLISH_ROWS = `
     RETURNING *
   ), inserted AS (
     INSERT INTO cards (project_id, batch_id, code, kind, uses_left, duration_seconds, device_limit, concurrent_limit, note, status,
-                       activated_at, expires_at, use_count, unbind_count, last_login_at)
+                       activated_at, expires_at, use_count, unbind_count, last_login_at, card_type_id)
     SELECT project_id, batch_id, code, kind, uses_left, duration_seconds, device_limit, concurrent_limit, note, status,
-           activated_at, expires_at, use_count, unbind_count, last_login_at
+           activated_at, expires_at, use_count, unbind_count, last_login_at, (SELECT b.card_type_id FROM card_batches b WHERE b.id = $1)
     FROM moved ORDER BY line
     ON CONFLICT (project_id, code) DO NOTHING
     RETURNING id, code
@@ -200,7 +200,7 @@ export class CardsImporter {
       });
       if (!dryRun && fresh.length && log.count === 0 && chunkProblems.length === 0) {
         if (lostBatch) throw new ServiceError(ErrorCode.SYSTEM_ERROR, 'the import was swept as abandoned');
-        batchId ??= await this.startBatch(projectId);
+        batchId ??= await this.startBatch(projectId, defaults.type?.id ?? null);
         heartbeat ??= setInterval(() => {
           void this.beat(batchId!).then((alive) => (lostBatch ||= !alive), () => undefined);
         }, IMPORT_HEARTBEAT_MS).unref();
@@ -298,10 +298,11 @@ export class CardsImporter {
     return new Set(found.map((r) => r.code));
   }
 
-  private async startBatch(projectId: string): Promise<string> {
+  /** The import's batch; with a card type, every card it publishes keeps the type (PUBLISH_ROWS reads it here). */
+  private async startBatch(projectId: string, cardTypeId: number | null): Promise<string> {
     const { identifiers } = await this.dataSource
       .getRepository(CardBatch)
-      .insert({ projectId, idempotencyKey: null, count: 0, status: 'pending', heartbeatAt: () => 'now()' });
+      .insert({ projectId, idempotencyKey: null, count: 0, status: 'pending', heartbeatAt: () => 'now()', cardTypeId });
     const batchId = identifiers[0].id as string;
     this.logger.entry('info', 'card import started', { project_id: projectId, batch_id: batchId });
     return batchId;
