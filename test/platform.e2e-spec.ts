@@ -46,6 +46,7 @@ describe('platform admin API (e2e)', () => {
         connect_opening_mode: 'base_package',
         connect_min_level: 1,
         legacy_metering_enabled: true,
+        admin_two_factor_required: false,
         updated_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       });
     });
@@ -74,6 +75,7 @@ describe('platform admin API (e2e)', () => {
       it('answers the three settings with their types', async () => {
         const body = await getSettings();
         expect(Object.keys(body).sort()).toEqual([
+          'admin_two_factor_required',
           'connect_min_level',
           'connect_opening_mode',
           'legacy_metering_enabled',
