@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { ConfigError, loadConfig } from './app-config';
+import { autoWorkers, ConfigError, databaseOnThisHost, loadConfig } from './app-config';
 
 const KEY_HEX = 'a'.repeat(64);
 
@@ -117,11 +117,39 @@ describe('loadConfig', () => {
       expect(loadConfig({ REDIS_URL: shared.REDIS_URL }).workerCount).toBe(1);
     });
 
-    it('runs one process per core when PostgreSQL and Redis hold the state, or the number given', () => {
-      expect(loadConfig(shared).workerCount).toBe(availableParallelism());
+    it('runs autoWorkers when PostgreSQL and Redis hold the state, or the number given', () => {
+      expect(loadConfig(shared).workerCount).toBe(autoWorkers(availableParallelism(), false));
+      const local = { ...shared, DATABASE_URL: 'postgres://app@127.0.0.1:5432/cards' };
+      expect(loadConfig(local).workerCount).toBe(autoWorkers(availableParallelism(), true));
       expect(loadConfig({ ...shared, WORKERS: '3' }).workerCount).toBe(3);
       expect(loadConfig({ ...shared, WORKERS: '1' }).workerCount).toBe(1);
       expect(loadConfig({ WORKERS: '1' }).workerCount).toBe(1);
+    });
+
+    it.each([
+      [1, false, 1],
+      [2, false, 1],
+      [2, true, 1],
+      [4, false, 4],
+      [4, true, 2],
+      [8, false, 8],
+      [8, true, 6],
+      [16, false, 16],
+      [16, true, 12],
+      [64, true, 48],
+    ])('auto on %i cores, database on this host %s: %i workers', (cores, local, workers) => {
+      expect(autoWorkers(cores, local)).toBe(workers);
+    });
+
+    it.each([
+      ['postgres://app@localhost/cards', true],
+      ['postgres://app@127.0.0.1:5432/cards', true],
+      ['postgres://app@[::1]:5432/cards', true],
+      ['postgres://app@/cards?host=/var/run/postgresql', true],
+      ['postgres://app@db.internal:5432/cards', false],
+      ['postgres://app@10.0.0.5/cards', false],
+    ])('DATABASE_URL %s is on this host: %s', (url, local) => {
+      expect(databaseOnThisHost(url)).toBe(local);
     });
 
     it.each(['2', '8'])('refuses WORKERS=%s without DATABASE_URL and REDIS_URL, naming the variable', (count) => {

@@ -114,7 +114,7 @@ export class AppConfig {
   SHUTDOWN_GRACE_MS = 10000;
 
   /**
-   * Processes serving HTTP (docs/operations.md, "Every core"): `auto` = one per core with
+   * Processes serving HTTP (docs/operations.md, "Every core"): `auto` = `autoWorkers` with
    * DATABASE_URL and REDIS_URL, else 1; 1 = one process, no cluster primary. See `workerCount`.
    */
   @Transform(emptyToUndefined) @IsOptional() @Matches(/^(auto|[1-9]\d{0,2})$/, { message: 'WORKERS must be auto or a number of processes from 1 to 999' })
@@ -190,14 +190,39 @@ export class AppConfig {
     return Boolean(this.DATABASE_URL && this.REDIS_URL);
   }
 
-  /** How many HTTP worker processes to run: WORKERS, with `auto` resolved (one per core when state is shared, else 1). */
+  /** How many HTTP worker processes to run: WORKERS, with `auto` resolved by `autoWorkers` (1 without shared state). */
   get workerCount(): number {
     if (this.WORKERS !== 'auto') return Number(this.WORKERS);
-    return this.sharesStateOutOfProcess ? availableParallelism() : 1;
+    return this.sharesStateOutOfProcess ? autoWorkers(availableParallelism(), databaseOnThisHost(this.DATABASE_URL)) : 1;
   }
 
   get filesDir(): string {
     return this.FILES_DIR ?? join(this.DATA_DIR, 'files');
+  }
+}
+
+/**
+ * `WORKERS=auto` with PostgreSQL and Redis (docs/operations.md, "Every core"; figures in
+ * docs/capacity.md): one process up to 2 cores, where a second worker convoys with a database on the
+ * same cores (2.7× slower on the 2-core bench machine); beyond, one worker per core, less a quarter
+ * of the cores (at least 2) left to PostgreSQL and Redis when the database runs on this host: the
+ * bound-device login kept PostgreSQL 2–3 cores busy at its plateau on 16 cores.
+ */
+export function autoWorkers(cores: number, databaseLocal: boolean): number {
+  if (cores <= 2) return 1;
+  return databaseLocal ? Math.max(1, cores - Math.max(2, Math.ceil(cores / 4))) : cores;
+}
+
+/** Whether DATABASE_URL points at this host (loopback, localhost or a Unix socket), whose cores PostgreSQL then shares. */
+export function databaseOnThisHost(url: string | undefined): boolean {
+  if (!url) return true;
+  try {
+    const parsed = new URL(url);
+    const socket = parsed.searchParams.get('host') ?? '';
+    const host = parsed.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    return socket.startsWith('/') || host === '' || host === 'localhost' || host === '::1' || /^127\./.test(host);
+  } catch {
+    return true;
   }
 }
 
