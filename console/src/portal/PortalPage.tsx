@@ -17,8 +17,9 @@ interface Holder {
 const linkedProgramId = () => /^\/portal\/(\d{8})\/?$/.exec(window.location.pathname)?.[1] ?? '';
 
 /**
- * The card holder's page (decisions §14): their card, its devices, an unbind with its cost shown
- * before confirming, and a top-up with a second card. Only the portal's client routes, never the admin API.
+ * The card holder's page (decisions §14): their card, its devices, an unbind with its cost, the
+ * rebinding rules and when the next unbind is possible shown before confirming (§21), and a top-up
+ * with a second card. Only the portal's client routes, never the admin API.
  */
 export function PortalPage() {
   const { t } = useTranslation();
@@ -43,13 +44,22 @@ export function PortalPage() {
   });
   const card = show.data;
 
+  /** The rebinding rules, and when the next unbind is possible if not now (decisions §21). */
+  const rules = (terms: CardInfo['unbind']) =>
+    [
+      terms.cooldown_seconds > 0 ? t('portal.unbindCooldown', { wait: format.duration(terms.cooldown_seconds) }) : '',
+      terms.max_per_30_days !== null ? t('portal.unbindMonthly', { max: terms.max_per_30_days, used: terms.used_30_days }) : '',
+      terms.next_unbind_at ? t('portal.unbindNext', { at: terms.next_unbind_at }) : terms.refused_reason === 'limit' ? t('portal.unbindNoneLeft') : '',
+    ].filter(Boolean).join(' ');
+
   const confirmUnbind = (device: Device) => {
     const terms = card!.unbind;
     const cost = terms.deduct_seconds > 0 ? t('portal.unbindCost', { cost: format.duration(terms.deduct_seconds) }) : t('portal.unbindFree');
     const left = terms.remaining === null ? '' : ` ${t('portal.unbindsLeft', { count: terms.remaining })}`;
+    const rule = rules(terms);
     modal.confirm({
       title: t('portal.unbindTitle', { device: device.machine_code }),
-      content: <span data-testid="unbind-terms">{cost + left}</span>,
+      content: <span data-testid="unbind-terms">{cost + left + (rule ? ` ${rule}` : '')}</span>,
       okText: t('portal.unbind'),
       okButtonProps: { danger: true },
       cancelText: t('common.cancel'),
@@ -102,6 +112,7 @@ export function PortalPage() {
           </Descriptions>
           {unbind.error && <ErrorAlert error={unbind.error} />}
           {!card.unbind.enabled && <Typography.Paragraph type="secondary">{t('portal.unbindOff')}</Typography.Paragraph>}
+          {card.unbind.enabled && rules(card.unbind) && <Typography.Paragraph type="secondary" data-testid="unbind-rules">{rules(card.unbind)}</Typography.Paragraph>}
           <Table<Device>
             rowKey="machine_code"
             size="small"
@@ -117,7 +128,7 @@ export function PortalPage() {
                 title: '',
                 key: 'unbind',
                 render: (_, device) => (
-                  <Button size="small" danger disabled={!card.unbind.enabled} onClick={() => confirmUnbind(device)} aria-label={`${t('portal.unbind')} ${device.machine_code}`}>
+                  <Button size="small" danger disabled={card.unbind.refused_reason !== null} onClick={() => confirmUnbind(device)} aria-label={`${t('portal.unbind')} ${device.machine_code}`}>
                     {t('portal.unbind')}
                   </Button>
                 ),

@@ -50,6 +50,9 @@ export const SETTING_GROUPS: SettingGroup[] = [
       { name: 'unbind_enabled', kind: { type: 'switch' } },
       { name: 'unbind_deduct_seconds', kind: { type: 'duration', min: 0, max: 10 * 365 * DAY, units: ['day', 'hour', 'minute'], presets: [0, HOUR, DAY, 7 * DAY] } },
       { name: 'unbind_max', kind: { type: 'int-or-unlimited', min: 0, max: 100000 } },
+      { name: 'unbind_cooldown_seconds', kind: { type: 'duration', min: 0, max: 30 * DAY, units: ['day', 'hour', 'minute'], presets: [0, HOUR, DAY, 7 * DAY], zeroIsOff: true } },
+      { name: 'unbind_max_per_30_days', kind: { type: 'int-or-unlimited', min: 0, max: 100000 } },
+      { name: 'device_idle_release_seconds', kind: { type: 'duration', min: 0, max: 365 * DAY, units: ['day', 'hour', 'minute'], presets: [0, 10 * MINUTE, HOUR, DAY], zeroIsOff: true } },
     ],
   },
   {
