@@ -24,6 +24,7 @@ import { AddRebindingRulesAndIdleDevices1765900000000 } from './1765900000000-Ad
 import { CreateLoginBlacklist1766100000000 } from './1766100000000-CreateLoginBlacklist';
 import { RecordRequests1766110000000 } from './1766110000000-RecordRequests';
 import { CreateWebhooks1766200000000 } from './1766200000000-CreateWebhooks';
+import { MarkCardExpiryNotices1766300000000 } from './1766300000000-MarkCardExpiryNotices';
 
 /** Every migration, in order. Listed explicitly so the same list works compiled and under Jest. */
 export const MIGRATIONS = [
@@ -34,5 +35,5 @@ export const MIGRATIONS = [
   IndexCardCodeSearch1765200000000, CountBoundDevices1765300000000, AddCardGuessLimit1765400000000,
   StageCardImports1765500000000, RecordSessionHeartbeats1765610000000, RecordSessionEnds1765700000000, CreateCardTypes1765800000000,
   AddRebindingRulesAndIdleDevices1765900000000, AddTwoFactorAndAuditTrail1766000000000, CreateLoginBlacklist1766100000000, RecordRequests1766110000000,
-  CreateWebhooks1766200000000,
+  CreateWebhooks1766200000000, MarkCardExpiryNotices1766300000000,
 ];

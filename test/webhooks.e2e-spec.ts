@@ -1,6 +1,8 @@
 import { createPublicKey, verify } from 'node:crypto';
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { DataSource } from 'typeorm';
+import { CardExpiryScan } from '../src/webhooks/card-expiry-scan';
 import { AdminClient } from './support/admin-client';
 import { expectAdminError, PROJECT_NOT_FOUND, WEBHOOK_NOT_FOUND, WEBHOOK_TARGET_REFUSED } from './support/admin-errors';
 import { startTestApp, TestApp } from './support/test-app';
@@ -193,6 +195,90 @@ describe('webhooks (e2e)', () => {
     await t.http().post(`/connect/${pid}`).type('form').send({ user_key: card.code, serial: 'PC-WEBHOOK-1' }).expect(200);
     await new Promise((r) => setTimeout(r, 800));
     expect(receiver.of('device.bound').filter((r) => r.json.data.card_id === card.id)).toHaveLength(1);
+  });
+
+  it('tells card.expiring_soon once, three days ahead: a card expiring in 2 days once, one expiring in 10 days not', async () => {
+    await admin.put('/admin/v1/platform/settings', { webhook_private_targets: true }).expect(200); // the local receiver
+    const p = await a.client.createProject();
+    const hook = (await a.client.post(hooks(p), { url: receiver.url, events: ['card.expiring_soon'] }).expect(201)).body;
+    const soon = await newCard(p);
+    const later = await newCard(p);
+    const db = t.app.get(DataSource);
+    const expireIn = (card: { id: number }, days: number) =>
+      db.query(`UPDATE cards SET status = 'active', activated_at = now(), expires_at = now() + $2::float8 * interval '1 day' WHERE id = $1`, [card.id, days]);
+    await expireIn(soon, 2);
+    await expireIn(later, 10);
+    // One instance scans at a time: a scan that meets another one's lock answers null and is tried again.
+    const scan = () => eventually(async () => {
+      const announced = await t.app.get(CardExpiryScan).run();
+      return announced === null ? undefined : { announced };
+    }, 5000, 'a scan');
+
+    await scan();
+    const told = await eventually(() => receiver.of('card.expiring_soon').find((r) => r.json.data.card_id === soon.id), 5000, 'card.expiring_soon');
+    const [{ expires_at }] = await db.query('SELECT expires_at FROM cards WHERE id = $1', [soon.id]);
+    expect(told.json).toMatchObject({ project_id: p.id, data: { card_id: soon.id, card_code: soon.code, expires_at: new Date(expires_at).toISOString() } });
+    await expectSigned(told, p);
+
+    expect((await scan()).announced).toBe(0);
+    await new Promise((r) => setTimeout(r, 800));
+    const mine = receiver.of('card.expiring_soon').filter((r) => r.json.project_id === p.id);
+    expect(mine.map((r) => r.json.data.card_id)).toEqual([soon.id]);
+    const log = (await a.client.get(`${hooks(p)}/${hook.id}/deliveries`).expect(200)).body;
+    expect(log.items.map((d: { type: string; status: string }) => [d.type, d.status])).toEqual([['card.expiring_soon', 'delivered']]);
+
+    // Extended to a new expiry that is again within three days: told once more, about the new date.
+    await expireIn(soon, 2.5);
+    await scan();
+    const again = await eventually(() => {
+      const got = receiver.of('card.expiring_soon').filter((r) => r.json.data.card_id === soon.id);
+      return got.length === 2 ? got[1] : undefined;
+    }, 5000, 'the notice of the new expiry');
+    expect(Date.parse(String(again.json.data.expires_at)) - Date.parse(String(told.json.data.expires_at))).toBeGreaterThan(0.4 * 86400_000);
+  });
+
+  it('switches an endpoint off after three days of failures, says why, and switching it on sends what waited', async () => {
+    await admin.put('/admin/v1/platform/settings', { webhook_private_targets: true }).expect(200); // the local receiver
+    const p = await a.client.createProject();
+    const hook = (await a.client.post(hooks(p), { url: receiver.url, events: ['card.banned'] }).expect(201)).body;
+    const db = t.app.get(DataSource);
+    const failingFor = (days: number) => db.query(`UPDATE webhook_endpoints SET failing_since = now() - make_interval(days => $2) WHERE id = $1`, [hook.id, days]);
+    const endpoint = async () => (await a.client.get(`${hooks(p)}/${hook.id}`).expect(200)).body;
+    const ban = async () => {
+      const card = await newCard(p);
+      await a.client.patch(`/admin/v1/projects/${p.id}/cards/${card.id}`, { status: 'banned' }).expect(200);
+      return card;
+    };
+
+    // Failing for two days: one more failure leaves it on (the retry then succeeds and clears the clock).
+    await failingFor(2);
+    receiver.statuses.push(500);
+    const first = await ban();
+    await eventually(() => receiver.of('card.banned').filter((r) => r.json.data.card_id === first.id).length === 2, 5000, 'the failure and its retry');
+    await eventually(async () => (await endpoint()).failing_since === null, 5000, 'the success clearing the clock');
+    expect(await endpoint()).toMatchObject({ enabled: true, disabled_reason: null });
+
+    // Failing for four days: the next failure switches it off, and nothing more is sent to it.
+    await failingFor(4);
+    receiver.statuses.push(500);
+    const second = await ban();
+    const off = await eventually(async () => {
+      const view = await endpoint();
+      return view.enabled ? undefined : view;
+    }, 5000, 'the endpoint switched off');
+    expect(off).toMatchObject({ enabled: false, disabled_reason: 'failing' });
+    expect(Date.now() - Date.parse(off.failing_since)).toBeGreaterThan(4 * 86400_000 - 60_000);
+    expect((await a.client.get(hooks(p)).expect(200)).body.items[0]).toMatchObject({ id: hook.id, enabled: false, disabled_reason: 'failing' });
+    await new Promise((r) => setTimeout(r, 1000)); // several retry periods
+    expect(receiver.of('card.banned').filter((r) => r.json.data.card_id === second.id)).toHaveLength(1);
+    const waiting = (await a.client.get(`${hooks(p)}/${hook.id}/deliveries`).expect(200)).body.items[0];
+    expect(waiting).toMatchObject({ status: 'pending', attempts: 1 });
+
+    // Switched on again by the author: the flag and the failure clock clear, and the waiting delivery goes out.
+    const on = (await a.client.patch(`${hooks(p)}/${hook.id}`, { enabled: true }).expect(200)).body;
+    expect(on).toMatchObject({ enabled: true, disabled_reason: null, failing_since: null });
+    await eventually(() => receiver.of('card.banned').filter((r) => r.json.data.card_id === second.id).length === 2, 5000, 'the delivery after re-enabling');
+    await eventually(async () => (await a.client.get(`${hooks(p)}/${hook.id}/deliveries`).expect(200)).body.items[0].status === 'delivered', 5000, 'delivered');
   });
 
   (SHARED ? it : it.skip)('survives a restart between attempts, and two instances sharing the queue deliver each event once', async () => {

@@ -1,0 +1,94 @@
+import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { JsonLogger } from '../core/logging/json-logger';
+import { DomainEvents } from '../events/domain-events';
+import { DomainEventData } from '../events/domain-event-types';
+
+/** decisions §20: a card is told about three days before it expires. */
+export const EXPIRY_NOTICE_SECONDS = 3 * 86400;
+/** A card is told at most this late after entering the window. */
+const EVERY_MS = 10 * 60_000;
+// Any fixed number (not the login log maintenance's): instances sharing a database take turns.
+const SCAN_LOCK_ID = 7_311_044;
+const BATCH = 500;
+
+/**
+ * Emits `card.expiring_soon` once per card and expiry: periodically, one instance at a time (an
+ * advisory lock), it marks the usable cards expiring within three days whose expiry has not been
+ * announced and records their events in the same transaction, so a card is marked exactly when its
+ * event is recorded. Only projects with an endpoint subscribed to the type are scanned: a card of a
+ * project that subscribes later is still told, if its expiry is still ahead.
+ */
+@Injectable()
+export class CardExpiryScan implements OnApplicationBootstrap, OnApplicationShutdown {
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly events: DomainEvents,
+    private readonly logger: JsonLogger,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const pass = () => void this.run().catch((error: unknown) => this.logger.entry('error', 'card expiry scan failed', { error: String(error) }));
+    this.timer = setInterval(pass, EVERY_MS).unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.timer);
+  }
+
+  /** One scan: how many cards were announced, or null when another instance is scanning. */
+  async run(): Promise<number | null> {
+    let announced = 0;
+    for (;;) {
+      const batch = await this.batch();
+      if (batch === null) return announced > 0 ? announced : null;
+      announced += batch;
+      if (batch < BATCH) return announced;
+    }
+  }
+
+  private async batch(): Promise<number | null> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.startTransaction();
+      const [{ locked }] = await runner.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [SCAN_LOCK_ID]);
+      if (!locked) {
+        await runner.rollbackTransaction();
+        return null;
+      }
+      // SKIP LOCKED: a card in the middle of a login or an edit is left to the next scan rather than waited for.
+      const rows: Array<{ id: number; project_id: string; code: string; expires_at: Date }> = await runner.query(
+        `WITH due AS (
+          SELECT c.id FROM cards c
+          WHERE c.project_id IN (SELECT w.project_id FROM webhook_endpoints w WHERE w.enabled AND 'card.expiring_soon' = ANY(w.events))
+            AND c.expires_at > now() AND c.expires_at <= now() + make_interval(secs => $1)
+            AND c.expiry_notice_for IS DISTINCT FROM c.expires_at
+            AND c.status NOT IN ('banned', 'consumed')
+          ORDER BY c.expires_at LIMIT $2 FOR UPDATE OF c SKIP LOCKED
+        ), marked AS (
+          UPDATE cards c SET expiry_notice_for = c.expires_at FROM due WHERE c.id = due.id
+          RETURNING c.id, c.project_id, c.code, c.expires_at
+        )
+        SELECT * FROM marked`,
+        [EXPIRY_NOTICE_SECONDS, BATCH],
+      );
+      const byProject = new Map<string, Array<DomainEventData['card.expiring_soon']>>();
+      for (const row of rows) {
+        const list = byProject.get(row.project_id) ?? [];
+        list.push({ card_id: row.id, card_code: row.code, expires_at: new Date(row.expires_at).toISOString() });
+        byProject.set(row.project_id, list);
+      }
+      for (const [projectId, data] of byProject) await this.events.emitMany(runner.manager, projectId, 'card.expiring_soon', data);
+      await runner.commitTransaction();
+      return rows.length;
+    } catch (error) {
+      if (runner.isTransactionActive) await runner.rollbackTransaction();
+      throw error;
+    } finally {
+      await runner.release();
+    }
+  }
+}
