@@ -47,7 +47,7 @@ test('a platform admin creates an author, switches the Connect opening mode and 
     await expect.poll(async () => (await connectLogin(service, project.program_id, card, 'platform-pc')).status).toBe(true);
 
     // The project's card_login refused: the program is refused.
-    await page.goto(`/console/projects/${project.id}`);
+    await page.goto(`/console/projects/${project.id}/settings`);
     await page.getByRole('tab', { name: 'Interfaces' }).click();
     await page.getByRole('switch', { name: 'card_login Authorized' }).click();
     await page.getByRole('button', { name: 'Save card_login' }).click();
@@ -70,7 +70,7 @@ test('an author sees the interface authorizations read-only and no platform menu
   const { project } = await projectWithCard(service, author);
   await signIn(page, author);
   await expect(page.getByRole('menuitem', { name: 'Authors' })).toHaveCount(0);
-  await page.goto(`/console/projects/${project.id}`);
+  await page.goto(`/console/projects/${project.id}/settings`);
   await page.getByRole('tab', { name: 'Interfaces' }).click();
   await expect(page.getByRole('switch', { name: 'card_login Authorized' })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Save card_login' })).toHaveCount(0);
@@ -90,7 +90,7 @@ for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
       await page.getByRole('menuitem', { name: texts.platform.menu.settings }).click();
       await expect(page.getByRole('switch', { name: `card_login ${texts.platform.settings.enabled}` })).toBeVisible();
       await screenshot(page, 'platform-settings', language);
-      await page.goto(`/console/projects/${project.id}`);
+      await page.goto(`/console/projects/${project.id}/settings`);
       await page.getByRole('tab', { name: texts.platform.interfaces.tab }).click();
       await expect(page.getByRole('switch', { name: `card_login ${texts.platform.interfaces.authorized}` })).toBeEnabled();
       await screenshot(page, 'project-interfaces', language);

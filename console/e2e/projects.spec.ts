@@ -11,8 +11,9 @@ test('an author edits settings, rotates a secret and deletes the project', async
   const once = page.getByRole('dialog', { name: /created/ });
   const apiSecret = (await once.locator('.secret-value').nth(1).innerText()).trim();
   await once.getByRole('button', { name: 'I have stored them' }).click();
-  await expect(page).toHaveURL(/\/console\/projects\/[0-9a-f-]{36}$/);
-  const projectId = new URL(page.url()).pathname.split('/').at(-1)!;
+  // A new project opens on its settings (an existing one opens on its overview: truthful.spec.ts).
+  await expect(page).toHaveURL(/\/console\/projects\/[0-9a-f-]{36}\/settings$/);
+  const projectId = new URL(page.url()).pathname.split('/').at(-2)!;
 
   // Settings: each with its explanation; only what changed is sent.
   await expect(page.getByText('How many devices a new card may bind')).toBeVisible();

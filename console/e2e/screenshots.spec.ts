@@ -31,8 +31,8 @@ for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
       const programId = (await once.locator('.secret-value').first().innerText()).trim();
       await shot('project-created');
       await once.getByRole('button', { name: texts.shownOnce.saved }).click();
-      await expect(page).toHaveURL(/\/projects\/[0-9a-f-]{36}$/);
-      const projectId = new URL(page.url()).pathname.split('/').at(-1)!;
+      await expect(page).toHaveURL(/\/projects\/[0-9a-f-]{36}\/settings$/);
+      const projectId = new URL(page.url()).pathname.split('/').at(-2)!;
       await openConnect(service, projectId);
       await page.reload();
       await expect(page.getByTestId('settings-form')).toBeVisible();
@@ -70,7 +70,7 @@ for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
       await expect(page.getByRole('link', { name: language === 'en' ? 'My Program' : '我的程序' })).toBeVisible();
       await shot('projects');
 
-      await page.goto('/console/projects/00000000-0000-4000-8000-000000000000');
+      await page.goto('/console/projects/00000000-0000-4000-8000-000000000000/settings');
       await expect(page.getByTestId('request-id')).toBeVisible();
       await shot('error');
 

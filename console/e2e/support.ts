@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,6 +76,13 @@ export async function screenshot(page: Page, name: string, language: 'en' | 'zh-
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.waitForLoadState('networkidle');
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.${language}.png`), fullPage: true, animations: 'disabled' });
+}
+
+/** A picture of one part of a page (a card, a dialog) for a point docs/console.md makes about it. */
+export async function screenshotOf(part: Locator, name: string, language: 'en' | 'zh-CN'): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await part.page().waitForLoadState('networkidle');
+  await part.screenshot({ path: join(SCREENSHOTS, `${name}.${language}.png`), animations: 'disabled' });
 }
 
 /**
