@@ -1,4 +1,4 @@
-import { ApiOutlined, AppstoreOutlined, BarChartOutlined, NotificationOutlined, SafetyOutlined, ControlOutlined, TeamOutlined, UserOutlined, WifiOutlined, CreditCardOutlined, LogoutOutlined, MenuOutlined, ProfileOutlined, SettingOutlined, SoundOutlined } from '@ant-design/icons';
+import { ApiOutlined, AppstoreOutlined, BarChartOutlined, NotificationOutlined, SafetyOutlined, ControlOutlined, TeamOutlined, UserOutlined, WifiOutlined, CreditCardOutlined, LogoutOutlined, MenuOutlined, ProfileOutlined, SendOutlined, SettingOutlined, SoundOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Drawer, Grid, Layout, Menu, Space, Typography, type MenuProps } from 'antd';
 import { Suspense, useState } from 'react';
@@ -48,6 +48,7 @@ function useMenuItems(): MenuProps['items'] {
         { key: `/projects/${projectId}/users`, icon: <UserOutlined />, label: t('users.menu') },
         { key: `/projects/${projectId}/sessions`, icon: <WifiOutlined />, label: t('sessions.menu') },
         { key: `/projects/${projectId}/logs`, icon: <ProfileOutlined />, label: t('operations.menu.logs') },
+        { key: `/projects/${projectId}/webhooks`, icon: <SendOutlined />, label: t('webhooks.menu') },
       ],
     });
   }

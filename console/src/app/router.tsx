@@ -21,6 +21,7 @@ export const router = createBrowserRouter(
             { path: 'projects/:projectId/logs', lazy: { Component: async () => (await import('../pages/logs/LogsPage')).LogsPage } },
             { path: 'projects/:projectId/users', lazy: { Component: async () => (await import('../pages/users/UsersPage')).UsersPage } },
             { path: 'projects/:projectId/sessions', lazy: { Component: async () => (await import('../pages/sessions/SessionsPage')).SessionsPage } },
+            { path: 'projects/:projectId/webhooks', lazy: { Component: async () => (await import('../pages/webhooks/WebhooksPage')).WebhooksPage } },
             { path: 'projects/:projectId/connect', lazy: { Component: async () => (await import('../pages/connect/ConnectPage')).ConnectPage } },
             { path: 'projects/:projectId/content', lazy: { Component: async () => (await import('../pages/content/ContentPage')).ContentPage } },
             { path: 'projects/:projectId/access', lazy: { Component: async () => (await import('../pages/access/AccessPage')).AccessPage } },

@@ -5,6 +5,7 @@ import { bulkEn } from './bulk';
 import { cardsManageEn } from './cards-manage';
 import { usersEn } from './users';
 import { sessionsEn } from './sessions';
+import { webhooksEn } from './webhooks';
 import { twoFactorEn } from './two-factor';
 import { portalEn } from './portal';
 import { platformEn } from './platform';
@@ -123,6 +124,7 @@ export const en = {
   cardsManage: cardsManageEn,
   users: usersEn,
   sessions: sessionsEn,
+  webhooks: webhooksEn,
   twoFactor: twoFactorEn,
   portal: portalEn,
   platform: platformEn,

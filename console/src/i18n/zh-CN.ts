@@ -6,6 +6,7 @@ import { bulkZhCN } from './bulk';
 import { cardsManageZhCN } from './cards-manage';
 import { usersZhCN } from './users';
 import { sessionsZhCN } from './sessions';
+import { webhooksZhCN } from './webhooks';
 import { twoFactorZhCN } from './two-factor';
 import { portalZhCN } from './portal';
 import { platformZhCN } from './platform';
@@ -123,6 +124,7 @@ export const zhCN: Texts = {
   cardsManage: cardsManageZhCN,
   users: usersZhCN,
   sessions: sessionsZhCN,
+  webhooks: webhooksZhCN,
   twoFactor: twoFactorZhCN,
   portal: portalZhCN,
   platform: platformZhCN,
