@@ -16,7 +16,7 @@ if ! command -v redis-server >/dev/null 2>&1; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >&2
 fi
 if ! redis-cli -p 6379 ping >/dev/null 2>&1; then
-  redis-server --port 6379 --bind 127.0.0.1 --save '' --appendonly no --daemonize yes --pidfile /tmp/redis-ci.pid >&2
+  redis-server --port 6379 --bind 127.0.0.1 --save '' --appendonly no --dir /tmp --daemonize yes --pidfile /tmp/redis-ci.pid >&2
   until redis-cli -p 6379 ping >/dev/null 2>&1; do sleep 0.1; done
 fi
 
