@@ -52,6 +52,10 @@ describe('admin two-factor sign-in (e2e)', () => {
     const replay = await t.http().post('/admin/v1/auth/login/2fa').send({ challenge: again.body.challenge, code: next }).expect(403);
     expect(replay.body.error.code).toBe(11008);
     expect(t.logs.join('\n')).not.toContain(secret);
+    // The trail names who failed and who signed in at the second step.
+    const audit = (await admin.get(`/admin/v1/audit?actor=${author.username}&action=auth.login&page_size=100`).expect(200)).body.items;
+    expect(audit).toEqual(expect.arrayContaining([expect.objectContaining({ action: 'auth.login.2fa', outcome: 'refused', result_code: 11008 })]));
+    expect(audit).toEqual(expect.arrayContaining([expect.objectContaining({ action: 'auth.login.2fa', outcome: 'success', actor_id: author.id })]));
   });
 
   it('keeps the one-step login for accounts without 2FA', async () => {

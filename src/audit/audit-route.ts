@@ -18,6 +18,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export function targetOf(method: string, pattern: string, params: Record<string, string>, answer: unknown): RouteTarget {
   const segments = pattern.replace(/^\/?admin\/v1\/?/, '').split('/').filter(Boolean);
+  // The account's own routes name what was done: auth.login, auth.login.2fa, auth.2fa.enrol, auth.logout.
+  if (segments[0] === 'auth') return { action: segments.join('.'), resourceType: 'auth', resourceId: null, projectId: null };
   let verb = BY_METHOD[method] ?? method.toLowerCase();
   const last = segments[segments.length - 1];
   if (segments.length > 1 && method === 'POST' && !last.startsWith(':') && VERBS.has(last)) {

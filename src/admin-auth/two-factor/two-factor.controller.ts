@@ -28,7 +28,7 @@ export class TwoFactorController {
   @DeclareAuthScheme('none')
   @UseInterceptors(AuditInterceptor)
   login(@Body() body: TwoFactorLoginDto, @ClientContext() client: RequestContext) {
-    return this.twoFactor.completeLogin(body.challenge, body.code, client.clientIp);
+    return this.twoFactor.completeLogin(body.challenge, body.code, client);
   }
 
   @Post('2fa/enrol')

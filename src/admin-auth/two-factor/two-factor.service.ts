@@ -8,6 +8,8 @@ import { ErrorCode } from '../../core/errors/error-code';
 import { ServiceError } from '../../core/errors/service-error';
 import { FailureLimiter } from '../../core/throttling/failure-limiter';
 import { AdminSessionView } from '../admin-auth.view';
+import { noteActor } from '../../audit/audit-note';
+import type { RequestContext } from '../../core/http/request-context';
 import { AdminAuthService } from '../admin-auth.service';
 import { AdminPrincipal } from '../admin-principal';
 import { AdminUser } from '../admin-user.entity';
@@ -86,10 +88,11 @@ export class TwoFactorService {
   }
 
   /** The second login step: the challenge of a right password and a code give the token. */
-  async completeLogin(challenge: string, code: string, clientIp: string): Promise<AdminSessionView> {
+  async completeLogin(challenge: string, code: string, client: RequestContext): Promise<AdminSessionView> {
     const challenged = await this.auth.challengedUser(challenge);
     const user = await this.withSecret(challenged.id);
-    await this.limited(user.id, clientIp, () => this.accept(user, code, 'login'));
+    noteActor(client, user); // the audit trail's who, for this route without a token
+    await this.limited(user.id, client.clientIp, () => this.accept(user, code, 'login'));
     await this.auth.spendChallenge(challenge);
     return this.auth.issueToken(user);
   }
