@@ -25,6 +25,7 @@ import { CreateLoginBlacklist1766100000000 } from './1766100000000-CreateLoginBl
 import { RecordRequests1766110000000 } from './1766110000000-RecordRequests';
 import { CreateWebhooks1766200000000 } from './1766200000000-CreateWebhooks';
 import { MarkCardExpiryNotices1766300000000 } from './1766300000000-MarkCardExpiryNotices';
+import { CountCardLoginsOnly1766310000000 } from './1766310000000-CountCardLoginsOnly';
 
 /** Every migration, in order. Listed explicitly so the same list works compiled and under Jest. */
 export const MIGRATIONS = [
@@ -35,5 +36,5 @@ export const MIGRATIONS = [
   IndexCardCodeSearch1765200000000, CountBoundDevices1765300000000, AddCardGuessLimit1765400000000,
   StageCardImports1765500000000, RecordSessionHeartbeats1765610000000, RecordSessionEnds1765700000000, CreateCardTypes1765800000000,
   AddRebindingRulesAndIdleDevices1765900000000, AddTwoFactorAndAuditTrail1766000000000, CreateLoginBlacklist1766100000000, RecordRequests1766110000000,
-  CreateWebhooks1766200000000, MarkCardExpiryNotices1766300000000,
+  CreateWebhooks1766200000000, MarkCardExpiryNotices1766300000000, CountCardLoginsOnly1766310000000,
 ];

@@ -11,9 +11,9 @@ let world: World;
 const requestsPath = () => `/admin/v1/projects/${world.project.id}/requests`;
 
 /** The request's entry with its explain; rows other than a card login's are written after the answer, so wait for it. */
-async function explained(requestId: string) {
+async function explained(requestId: string, projectId = world.project.id) {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const res = await world.author.get(`${requestsPath()}/${requestId}`);
+    const res = await world.author.get(`/admin/v1/projects/${projectId}/requests/${requestId}`);
     if (res.status === 200) return res.body;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -95,6 +95,26 @@ describe('request log (e2e)', () => {
     expect((await world.author.get(`${requestsPath()}?from=${encodeURIComponent(future)}`)).body.total).toBe(0);
     expect((await world.author.get(`${requestsPath()}?to=${encodeURIComponent(future)}&machine_code=hb-pc`)).body.total).toBe(2);
     expect((await world.author.get(`${requestsPath()}?from=yesterday`)).status).toBe(400);
+  });
+
+  it("keeps the login log and statistics to card logins: a heartbeat and a forged request are in the request log only", async () => {
+    const project = await world.author.createProject();
+    const logins = (key: string) => sdkLogin(world.t, project.api_secret, { app: project.program_id, card_key: key, machine_id: 'pc-stats' });
+    const card = await insertCard(world.t, project.id);
+    const ok = await logins(card.code);
+    expect(ok.body.code).toBe(0);
+    const beat = await cardHeartbeat(world.t, ok.body.data.session_token, 'pc-stats');
+    const forged = await v3Login(world.t, 'not-the-secret', { app: project.program_id, kami: card.code, imei: 'pc-stats' });
+    await explained(beat.headers['x-request-id'], project.id);
+    await explained(forged.headers['x-request-id'], project.id);
+
+    const requests = await world.author.get(`/admin/v1/projects/${project.id}/requests`);
+    expect(requests.body.total).toBe(3);
+    const logs = await world.author.get(`/admin/v1/projects/${project.id}/logs`);
+    expect(logs.body.items.map((item: { request_id: string }) => item.request_id)).toEqual([ok.headers['x-request-id']]);
+    expect(logs.body.total).toBe(1);
+    const stats = await world.author.get(`/admin/v1/projects/${project.id}/stats`);
+    expect(stats.body.items).toEqual([expect.objectContaining({ interface: 'card_login', result_code: 0, count: 1 })]);
   });
 
   it("keeps an author to their own projects' requests", async () => {

@@ -69,7 +69,10 @@ export async function ensureMonthPartitions(sql: Sql, now: Date, from: Date = mo
   return made;
 }
 
-/** Rows a retention removes are added to login_dropped_counts, so that totals can leave them out. */
+/**
+ * Card-login rows a retention removes are added to login_dropped_counts, so that totals can leave
+ * them out; the request log's other rows (with a route) were never counted (migration 1766310000000).
+ */
 const RECORD_DROPPED = 'INSERT INTO login_dropped_counts AS d (project_id, interface, result_code, count)';
 const ADD_DROPPED = 'ORDER BY 1, 2, 3 ON CONFLICT (project_id, interface, result_code) DO UPDATE SET count = d.count + EXCLUDED.count';
 
@@ -85,13 +88,13 @@ export async function dropExpiredPartitions(sql: Sql, now: Date, months: number)
   const dropped: string[] = [];
   for (const { name, month } of await monthPartitions(sql)) {
     if (month >= oldestKept) continue;
-    await sql(`${RECORD_DROPPED} SELECT project_id, interface, result_code, count(*) FROM ${name} GROUP BY 1, 2, 3 ${ADD_DROPPED}`);
+    await sql(`${RECORD_DROPPED} SELECT project_id, interface, result_code, count(*) FROM ${name} WHERE route IS NULL GROUP BY 1, 2, 3 ${ADD_DROPPED}`);
     await sql(`DROP TABLE ${name}`);
     dropped.push(name);
   }
   await sql(
-    `WITH gone AS (DELETE FROM ${DEFAULT_PARTITION} WHERE created_at < $1 RETURNING project_id, interface, result_code)
-     ${RECORD_DROPPED} SELECT project_id, interface, result_code, count(*) FROM gone GROUP BY 1, 2, 3 ${ADD_DROPPED}`,
+    `WITH gone AS (DELETE FROM ${DEFAULT_PARTITION} WHERE created_at < $1 RETURNING project_id, interface, result_code, route)
+     ${RECORD_DROPPED} SELECT project_id, interface, result_code, count(*) FROM gone WHERE route IS NULL GROUP BY 1, 2, 3 ${ADD_DROPPED}`,
     [oldestKept.toISOString()],
   );
   return dropped;

@@ -35,7 +35,7 @@ const COUNTED_TOTAL_SQL = `
        - (SELECT coalesce(sum(count), 0) FROM login_dropped_counts
            WHERE project_id = $1 AND ($2::text IS NULL OR interface = $2) AND ($3::integer IS NULL OR result_code = $3)) AS total`;
 
-/** The login log of a project (every card-login attempt) and its daily counts, for the author. */
+/** The login log of a project (every card-login attempt, not the request log's other rows) and its daily counts, for the author. */
 @Injectable()
 export class LoginLogsService {
   private readonly dayFormat: Intl.DateTimeFormat;
@@ -51,7 +51,8 @@ export class LoginLogsService {
   /** Newest first. */
   async list(actor: AdminPrincipal, projectId: string, query: ListLoginLogsQuery): Promise<Page<LoginLogView>> {
     const project = await this.access.find(actor, projectId);
-    const qb = this.logs.createQueryBuilder('l').where('l.project_id = :projectId', { projectId: project.id });
+    // Card logins only: the request log's other rows carry a route, card logins' rows never do (decisions §22).
+    const qb = this.logs.createQueryBuilder('l').where('l.project_id = :projectId', { projectId: project.id }).andWhere('l.route IS NULL');
     if (query.card_id !== undefined) qb.andWhere('l.card_id = :cardId', { cardId: query.card_id });
     if (query.machine_code !== undefined) qb.andWhere('l.machine_code = :machine', { machine: query.machine_code });
     if (query.result_code !== undefined) qb.andWhere('l.result_code = :resultCode', { resultCode: query.result_code });

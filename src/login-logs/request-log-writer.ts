@@ -73,7 +73,8 @@ export class RequestLogWriter implements OnModuleInit {
       interface: (record.interface ?? '').slice(0, 32),
       resultCode: resultCodeOf(done),
       requestId: context.requestId,
-      route: done.route.slice(0, 64),
+      // Never null: a null route is how the login log and the daily counts tell card logins (migration 1766310000000).
+      route: done.route.slice(0, 64) || '/',
       durationMs: Math.round(done.seconds * 1000),
       reason: record.reason?.slice(0, 200) ?? null,
     };
