@@ -1299,6 +1299,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/projects/{id}/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search the request log (by request id, card, device, address, result, family, time) */
+        get: operations["RequestLog_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/projects/{id}/requests/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One request of the log, with which rule decided it (explain) */
+        get: operations["RequestLog_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/projects/{id}/login-blacklist": {
         parameters: {
             query?: never;
@@ -2867,6 +2901,52 @@ export interface components {
             time_zone: string;
             items: components["schemas"]["StatsItem"][];
         };
+        RequestLogView: {
+            request_id: string;
+            /** Format: date-time */
+            at: string;
+            /** @enum {string} */
+            family: "connect" | "v3" | "sdk" | "legacy" | "portal";
+            /** @description the route pattern; null for card logins recorded before the request log */
+            route: string | null;
+            /** @description canonical interface name; null when refused before one was known */
+            interface: string | null;
+            /** @description 0: success; else the catalog code of the refusal */
+            result_code: number;
+            /** @description what the refusing rule said; null on success */
+            reason: string | null;
+            ip: string | null;
+            machine_code: string | null;
+            card_id: number | null;
+            /** @description the card key the request named (card logins) */
+            card_code: string | null;
+            /** @description milliseconds from arrival to answer; null for card logins */
+            duration_ms: number | null;
+        };
+        RequestExplainedView: {
+            request_id: string;
+            /** Format: date-time */
+            at: string;
+            /** @enum {string} */
+            family: "connect" | "v3" | "sdk" | "legacy" | "portal";
+            /** @description the route pattern; null for card logins recorded before the request log */
+            route: string | null;
+            /** @description canonical interface name; null when refused before one was known */
+            interface: string | null;
+            /** @description 0: success; else the catalog code of the refusal */
+            result_code: number;
+            /** @description what the refusing rule said; null on success */
+            reason: string | null;
+            ip: string | null;
+            machine_code: string | null;
+            card_id: number | null;
+            /** @description the card key the request named (card logins) */
+            card_code: string | null;
+            /** @description milliseconds from arrival to answer; null for card logins */
+            duration_ms: number | null;
+            /** @description which rule decided, in words an author can act on */
+            explain: string;
+        };
         LoginBlacklistView: {
             id: number;
             /** @enum {string} */
@@ -4270,6 +4350,23 @@ export interface components {
                     error?: {
                         /** @enum {integer} */
                         code?: 11101 | 11106;
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `10006` NOT_FOUND: Not found
+         *     - `11101` PROJECT_NOT_FOUND: Project not found
+         */
+        AdminError404_10006_11101: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 10006 | 11101;
                     };
                 };
             };
@@ -8129,6 +8226,84 @@ export interface operations {
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002"];
             404: components["responses"]["AdminError404_11101"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    RequestLog_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                page_size?: number;
+                request_id?: string;
+                /** @description a card key, or a card id */
+                card?: string;
+                /** @description exact device code */
+                machine_code?: string;
+                /** @description exact client address */
+                ip?: string;
+                /** @description 0 = success, else the error catalog code */
+                result_code?: number;
+                family?: "connect" | "v3" | "sdk" | "legacy" | "portal";
+                /** @description from this instant (included) */
+                from?: string;
+                /** @description before this instant (excluded) */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["RequestLogView"][];
+                        /** @description Rows matching the filters, on every page */
+                        total: number;
+                        page: number;
+                        page_size: number;
+                    };
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    RequestLog_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestExplainedView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_10006_11101"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
