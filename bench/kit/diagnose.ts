@@ -185,7 +185,7 @@ export async function diagnose(k: Kit): Promise<{ diagnosis: Diagnosis; text: st
     if (pgss) {
       const { rows } = await admin.query<{ query: string; calls: string; mean: number }>(
         `SELECT left(regexp_replace(query, '\\s+', ' ', 'g'), 110) AS query, calls::text, mean_exec_time AS mean
-           FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = 'cardkey') ORDER BY calls DESC`,
+           FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = 'cardkey') ORDER BY pg_stat_statements.calls DESC`,
       );
       statements = rows.reduce((t, r) => t + Number(r.calls), 0) / logins;
       top = rows.slice(0, 8).map((r) => ({ query: r.query, callsPerLogin: Number(r.calls) / logins, meanMs: r.mean }));

@@ -131,12 +131,13 @@ describe('loadConfig', () => {
       [2, false, 1],
       [2, true, 1],
       [4, false, 4],
+      [3, true, 1],
       [4, true, 2],
       [8, false, 8],
-      [8, true, 6],
+      [8, true, 4],
       [16, false, 16],
-      [16, true, 12],
-      [64, true, 48],
+      [16, true, 8],
+      [64, true, 32],
     ])('auto on %i cores, database on this host %s: %i workers', (cores, local, workers) => {
       expect(autoWorkers(cores, local)).toBe(workers);
     });

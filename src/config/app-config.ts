@@ -203,14 +203,14 @@ export class AppConfig {
 
 /**
  * `WORKERS=auto` with PostgreSQL and Redis (docs/operations.md, "Every core"; figures in
- * docs/capacity.md): one process up to 2 cores, where a second worker convoys with a database on the
- * same cores (2.7× slower on the 2-core bench machine); beyond, one worker per core, less a quarter
- * of the cores (at least 2) left to PostgreSQL and Redis when the database runs on this host: the
- * bound-device login kept PostgreSQL 2–3 cores busy at its plateau on 16 cores.
+ * docs/capacity.md): one process up to 2 cores, where a second worker convoyed with the database on
+ * the same cores (2.7× slower on the 2-core bench machine); beyond, half the cores when the database
+ * runs on this host (on 16 cores 8 workers served the most logins, 12 fewer: PostgreSQL kept 3 cores
+ * busy and the rest went to contention), every core when it runs elsewhere.
  */
 export function autoWorkers(cores: number, databaseLocal: boolean): number {
   if (cores <= 2) return 1;
-  return databaseLocal ? Math.max(1, cores - Math.max(2, Math.ceil(cores / 4))) : cores;
+  return databaseLocal ? Math.floor(cores / 2) : cores;
 }
 
 /** Whether DATABASE_URL points at this host (loopback, localhost or a Unix socket), whose cores PostgreSQL then shares. */
