@@ -1,4 +1,4 @@
-import { ApiOutlined, AppstoreOutlined, BarChartOutlined, NotificationOutlined, SafetyOutlined, ControlOutlined, TeamOutlined, UserOutlined, WifiOutlined, CreditCardOutlined, LogoutOutlined, MenuOutlined, ProfileOutlined, SendOutlined, SettingOutlined, SoundOutlined } from '@ant-design/icons';
+import { ApiOutlined, AppstoreOutlined, BarChartOutlined, NotificationOutlined, SafetyOutlined, ControlOutlined, TeamOutlined, UserOutlined, WifiOutlined, CreditCardOutlined, LogoutOutlined, MenuOutlined, ProfileOutlined, SendOutlined, SettingOutlined, SoundOutlined, StopOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Drawer, Grid, Layout, Menu, Space, Typography, type MenuProps } from 'antd';
 import { Suspense, useState } from 'react';
@@ -44,6 +44,7 @@ function useMenuItems(): MenuProps['items'] {
         { key: `/projects/${projectId}/cards`, icon: <CreditCardOutlined />, label: t('app.cards') },
         { key: `/projects/${projectId}/content`, icon: <NotificationOutlined />, label: t('content.menu') },
         { key: `/projects/${projectId}/access`, icon: <SafetyOutlined />, label: t('access.menu') },
+        { key: `/projects/${projectId}/login-blacklist`, icon: <StopOutlined />, label: t('loginBlacklist.menu') },
         { key: `/projects/${projectId}/connect`, icon: <ApiOutlined />, label: t('connect.menu') },
         { key: `/projects/${projectId}/users`, icon: <UserOutlined />, label: t('users.menu') },
         { key: `/projects/${projectId}/sessions`, icon: <WifiOutlined />, label: t('sessions.menu') },

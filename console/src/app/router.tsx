@@ -19,6 +19,7 @@ export const router = createBrowserRouter(
             { path: 'projects/:projectId/settings', lazy: { Component: async () => (await import('../pages/projects/ProjectPage')).ProjectPage } },
             { path: 'projects/:projectId/overview', lazy: { Component: async () => (await import('../pages/overview/OverviewPage')).OverviewPage } },
             { path: 'projects/:projectId/logs', lazy: { Component: async () => (await import('../pages/logs/LogsPage')).LogsPage } },
+            { path: 'projects/:projectId/login-blacklist', lazy: { Component: async () => (await import('../pages/login-blacklist/LoginBlacklistPage')).LoginBlacklistPage } },
             { path: 'projects/:projectId/users', lazy: { Component: async () => (await import('../pages/users/UsersPage')).UsersPage } },
             { path: 'projects/:projectId/sessions', lazy: { Component: async () => (await import('../pages/sessions/SessionsPage')).SessionsPage } },
             { path: 'projects/:projectId/webhooks', lazy: { Component: async () => (await import('../pages/webhooks/WebhooksPage')).WebhooksPage } },

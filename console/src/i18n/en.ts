@@ -10,6 +10,7 @@ import { twoFactorEn } from './two-factor';
 import { portalEn } from './portal';
 import { platformEn } from './platform';
 import { operationsEn } from './operations';
+import { loginBlacklistEn, requestsEn } from './requests';
 import { catalogEn } from './catalog';
 import { importProblemsEn } from './import-problems';
 import { timeEn } from './time';
@@ -129,6 +130,8 @@ export const en = {
   portal: portalEn,
   platform: platformEn,
   operations: operationsEn,
+  requests: requestsEn,
+  loginBlacklist: loginBlacklistEn,
   catalog: catalogEn,
   importProblem: importProblemsEn,
   time: timeEn,

@@ -1,6 +1,6 @@
 /** Texts of the project's overview (dashboard) and login log, in both languages (en.ts and zh-CN.ts include them). */
 export const operationsEn = {
-  menu: { overview: 'Overview', logs: 'Login log' },
+  menu: { overview: 'Overview', logs: 'Request log' },
   overview: {
     title: 'Overview',
     loginsChart: 'Logins per day, by result',
@@ -36,7 +36,7 @@ export const operationsEn = {
 };
 
 export const operationsZhCN: typeof operationsEn = {
-  menu: { overview: '概览', logs: '登录日志' },
+  menu: { overview: '概览', logs: '请求日志' },
   overview: {
     title: '概览',
     loginsChart: '每日登录（按结果）',

@@ -11,6 +11,7 @@ import { twoFactorZhCN } from './two-factor';
 import { portalZhCN } from './portal';
 import { platformZhCN } from './platform';
 import { operationsZhCN } from './operations';
+import { loginBlacklistZhCN, requestsZhCN } from './requests';
 import { catalogZhCN } from './catalog';
 import { importProblemsZhCN } from './import-problems';
 import { timeZhCN } from './time';
@@ -129,6 +130,8 @@ export const zhCN: Texts = {
   portal: portalZhCN,
   platform: platformZhCN,
   operations: operationsZhCN,
+  requests: requestsZhCN,
+  loginBlacklist: loginBlacklistZhCN,
   catalog: catalogZhCN,
   importProblem: importProblemsZhCN,
   time: timeZhCN,

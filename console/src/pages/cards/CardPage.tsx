@@ -10,6 +10,7 @@ import { useConfirmDanger } from '../../components/confirm';
 import { ErrorAlert, useNotifyError } from '../../components/ErrorAlert';
 import { useFormat } from '../../components/format';
 import { PageLoading } from '../../components/PageLoading';
+import { CardTimeline } from '../logs/CardTimeline';
 import { CardAllowance, CardStatusTag } from './card-labels';
 import { cardKeys, cardQuery } from './card-queries';
 import { CardEditModal } from './CardEditModal';
@@ -117,6 +118,7 @@ export function CardPage() {
           ]}
         />
       </Panel>
+      <CardTimeline projectId={projectId} cardId={c.id} cardCode={c.code} />
       {editing && (
         <CardEditModal projectId={projectId} card={c} onClose={() => setEditing(false)} onSaved={(updated) => { refresh(updated); setEditing(false); }} />
       )}

@@ -1,42 +1,55 @@
 import { useQuery } from '@tanstack/react-query';
-import { Form, Input, Select, Table, Tag, Typography } from 'antd';
+import { Button, Descriptions, Drawer, Form, Input, Select, Table, Typography } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { FilterButtons } from '../../components/FilterButtons';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { FilterButtons } from '../../components/FilterButtons';
 import { useFormat } from '../../components/format';
 import { serverPaging } from '../../components/paging';
 import { useUrlList } from '../../components/url-list';
-import { FILTER_FAMILIES, LOG_FILTER_NAMES, isSuccessCode, logListQuery, type LogFilters, type LoginLog } from './log-queries';
+import { catalogEn } from '../../i18n/catalog';
+import { FILTER_FAMILIES, REQUEST_FILTER_NAMES, requestListQuery, requestQuery, type RequestEntry, type RequestFilters } from './log-queries';
+import { ResultTag } from './request-labels';
 
-/** Every login attempt of a project, newest first, searchable by request id, device, result, family and interface. */
+const texts = 'requests';
+const CODES = Object.keys(catalogEn).map(Number).sort((a, b) => a - b);
+
+/**
+ * The request log (decisions §22): every client request of a project, newest first, with each
+ * refusal's text in the chosen language and, per request, the explanation of the rule that decided.
+ * Filters live in the address; the date range is entered in the user's time zone.
+ */
 export function LogsPage() {
   const { t } = useTranslation();
   const format = useFormat();
   const { projectId = '' } = useParams();
-  const { filters, page, pageSize, show, key } = useUrlList<LogFilters>(LOG_FILTER_NAMES, 50);
-  const list = useQuery(logListQuery(projectId, filters, page, pageSize));
-  const [form] = Form.useForm<LogFilters>();
-  const texts = 'operations.logs';
-
+  const { filters, page, pageSize, show, key } = useUrlList<RequestFilters>(REQUEST_FILTER_NAMES, 50);
+  const list = useQuery(requestListQuery(projectId, filters, format.zone, page, pageSize));
+  const [form] = Form.useForm<RequestFilters>();
+  const [opened, setOpened] = useState<string | null>(null);
 
   const columns = [
-    { title: t(`${texts}.time`), dataIndex: 'created_at', render: (at: string) => format.dateTime(at) },
-    { title: t(`${texts}.family`), dataIndex: 'family', render: (family: LoginLog['family']) => t(`${texts}.families.${family}`) },
-    { title: t(`${texts}.interface`), dataIndex: 'interface', render: (name: string) => <Typography.Text code>{name}</Typography.Text> },
-    {
-      title: t(`${texts}.result`),
-      dataIndex: 'result_code',
-      render: (code: number) => (isSuccessCode(code) ? <Tag color="green">{t(`${texts}.success`)}</Tag> : <Tag color="red">{code}</Tag>),
-    },
+    { title: t(`${texts}.time`), dataIndex: 'at', render: (at: string) => format.dateTime(at) },
+    { title: t(`${texts}.family`), dataIndex: 'family', render: (family: string) => t(`operations.logs.families.${family}`, { defaultValue: family }) },
+    { title: t(`${texts}.interface`), dataIndex: 'interface', render: (name: string | null, entry: RequestEntry) => <Typography.Text code>{name ?? entry.route ?? '—'}</Typography.Text> },
+    { title: t(`${texts}.result`), dataIndex: 'result_code', render: (code: number) => <ResultTag code={code} /> },
     {
       title: t(`${texts}.card`),
       dataIndex: 'card_code',
-      render: (code: string | null, log: LoginLog) => (code && log.card_id ? <Link to={`/projects/${projectId}/cards/${log.card_id}`}>{code}</Link> : '—'),
+      render: (code: string | null, entry: RequestEntry) => (code && entry.card_id ? <Link to={`/projects/${projectId}/cards/${entry.card_id}`}>{code}</Link> : (code ?? '—')),
     },
     { title: t(`${texts}.device`), dataIndex: 'machine_code', render: (machine: string | null) => machine ?? '—' },
     { title: t(`${texts}.address`), dataIndex: 'ip', responsive: ['lg' as const], render: (ip: string | null) => ip ?? '—' },
+    { title: t(`${texts}.duration`), dataIndex: 'duration_ms', responsive: ['xl' as const], render: (ms: number | null) => (ms === null ? '—' : t(`${texts}.durationMs`, { count: ms })) },
     { title: t(`${texts}.requestId`), dataIndex: 'request_id', responsive: ['md' as const], render: (id: string) => <Typography.Text copyable code>{id}</Typography.Text> },
+    {
+      title: '',
+      key: 'details',
+      render: (_: unknown, entry: RequestEntry) => (
+        <Button size="small" aria-label={t(`${texts}.detailsOf`, { id: entry.request_id })} onClick={() => setOpened(entry.request_id)}>{t(`${texts}.details`)}</Button>
+      ),
+    },
   ];
 
   return (
@@ -44,28 +57,39 @@ export function LogsPage() {
       <div className="page-title">
         <Typography.Title level={1}>{t(`${texts}.title`)}</Typography.Title>
       </div>
-      <Form form={form} name="log-filters" layout="inline" className="filters" initialValues={filters} onFinish={(values) => show(values)} key={key}>
+      <Typography.Paragraph type="secondary">{t(`${texts}.help`, { zone: format.zone })}</Typography.Paragraph>
+      <Form form={form} name="request-filters" layout="inline" className="filters" initialValues={filters} onFinish={(values) => show(values)} key={key}>
         <Form.Item name="request_id">
           <Input aria-label={t(`${texts}.filters.requestId`)} placeholder={t(`${texts}.filters.requestId`)} allowClear maxLength={64} />
+        </Form.Item>
+        <Form.Item name="card">
+          <Input aria-label={t(`${texts}.filters.card`)} placeholder={t(`${texts}.filters.card`)} allowClear maxLength={128} />
         </Form.Item>
         <Form.Item name="machine_code">
           <Input aria-label={t(`${texts}.filters.device`)} placeholder={t(`${texts}.filters.device`)} allowClear maxLength={128} />
         </Form.Item>
-        <Form.Item name="result_code" rules={[{ pattern: /^\d{1,9}$/, message: t(`${texts}.filters.result`) }]}>
-          <Input aria-label={t(`${texts}.filters.result`)} placeholder={t(`${texts}.filters.result`)} allowClear inputMode="numeric" style={{ width: 200 }} />
+        <Form.Item name="ip">
+          <Input aria-label={t(`${texts}.filters.address`)} placeholder={t(`${texts}.filters.address`)} allowClear maxLength={64} />
+        </Form.Item>
+        <Form.Item name="result_code">
+          <Select aria-label={t(`${texts}.filters.result`)} placeholder={t(`${texts}.filters.result`)} allowClear showSearch={{ optionFilterProp: 'label' }} style={{ width: 280 }} popupMatchSelectWidth={false}
+            options={[{ value: '0', label: t(`${texts}.filters.successes`) }, ...CODES.map((code) => ({ value: String(code), label: `${code} · ${t(`catalog.${code}`)}` }))]} />
         </Form.Item>
         <Form.Item name="family">
           <Select aria-label={t(`${texts}.filters.family`)} placeholder={t(`${texts}.filters.family`)} allowClear style={{ width: 140 }}
-            options={FILTER_FAMILIES.map((family) => ({ value: family, label: t(`${texts}.families.${family}`) }))} />
+            options={FILTER_FAMILIES.map((family) => ({ value: family, label: t(`operations.logs.families.${family}`) }))} />
         </Form.Item>
-        <Form.Item name="interface">
-          <Input aria-label={t(`${texts}.filters.interface`)} placeholder={t(`${texts}.filters.interface`)} allowClear maxLength={32} />
+        <Form.Item name="from" label={t(`${texts}.filters.from`)}>
+          <Input type="datetime-local" aria-label={t(`${texts}.filters.from`)} style={{ width: 200 }} />
+        </Form.Item>
+        <Form.Item name="to" label={t(`${texts}.filters.to`)}>
+          <Input type="datetime-local" aria-label={t(`${texts}.filters.to`)} style={{ width: 200 }} />
         </Form.Item>
         <FilterButtons onReset={() => show({})} />
       </Form>
       {list.error && <ErrorAlert error={list.error} />}
-      <Table<LoginLog>
-        rowKey="id"
+      <Table<RequestEntry>
+        rowKey="request_id"
         loading={list.isFetching}
         dataSource={list.data?.items}
         columns={columns}
@@ -79,6 +103,36 @@ export function LogsPage() {
           onChange: (nextPage, nextSize) => show(filters, nextSize === pageSize ? nextPage : 1, nextSize),
         })}
       />
+      {opened && <RequestDrawer projectId={projectId} requestId={opened} onClose={() => setOpened(null)} />}
     </>
+  );
+}
+
+/** One request: every field, what the refusing rule said, and why it was answered so (`explain`). */
+export function RequestDrawer({ projectId, requestId, onClose }: { projectId: string; requestId: string; onClose: () => void }) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const request = useQuery(requestQuery(projectId, requestId));
+  const r = request.data;
+  return (
+    <Drawer open title={`${t(`${texts}.detail.title`)} ${requestId}`} onClose={onClose} size="large" loading={request.isPending}>
+      {request.error && <ErrorAlert error={request.error} />}
+      {r && (
+        <Descriptions bordered size="small" column={1}>
+          <Descriptions.Item label={t(`${texts}.detail.explain`)}><Typography.Text strong data-testid="explain">{r.explain}</Typography.Text></Descriptions.Item>
+          <Descriptions.Item label={t(`${texts}.result`)}><ResultTag code={r.result_code} /></Descriptions.Item>
+          {r.reason && <Descriptions.Item label={t(`${texts}.detail.reason`)}>{r.reason}</Descriptions.Item>}
+          <Descriptions.Item label={t(`${texts}.time`)}>{format.dateTime(r.at)} ({format.zone})</Descriptions.Item>
+          <Descriptions.Item label={t(`${texts}.family`)}>{t(`operations.logs.families.${r.family}`, { defaultValue: r.family })}</Descriptions.Item>
+          <Descriptions.Item label={t(`${texts}.interface`)}>{r.interface ?? '—'}</Descriptions.Item>
+          <Descriptions.Item label={t(`${texts}.detail.route`)}>{r.route ?? '—'}</Descriptions.Item>
+          <Descriptions.Item label={t(`${texts}.card`)}>{r.card_id ? <Link to={`/projects/${projectId}/cards/${r.card_id}`}>{r.card_code}</Link> : (r.card_code ?? '—')}</Descriptions.Item>
+          <Descriptions.Item label={t(`${texts}.device`)}>{r.machine_code ?? '—'}</Descriptions.Item>
+          <Descriptions.Item label={t(`${texts}.address`)}>{r.ip ?? '—'}</Descriptions.Item>
+          <Descriptions.Item label={t(`${texts}.duration`)}>{r.duration_ms === null ? '—' : t(`${texts}.durationMs`, { count: r.duration_ms })}</Descriptions.Item>
+          <Descriptions.Item label={t(`${texts}.requestId`)}><Typography.Text copyable code>{r.request_id}</Typography.Text></Descriptions.Item>
+        </Descriptions>
+      )}
+    </Drawer>
   );
 }
