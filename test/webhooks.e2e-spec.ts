@@ -104,13 +104,13 @@ describe('webhooks (e2e)', () => {
 
   it('refuses loopback and private targets until the platform allows them, and non-HTTP URLs always', async () => {
     for (const url of [receiver.url, 'http://10.1.2.3/hook', 'http://[::1]:8080/x', 'http://localhost/x', 'ftp://example.com/x']) {
-      expectAdminError(await a.client.post(hooks(project), { url, events: ['card.banned'] }), 422, WEBHOOK_TARGET_REFUSED);
+      expectAdminError(await a.client.post(hooks(project), { url, events: ['card.banned'] }), 400, WEBHOOK_TARGET_REFUSED);
     }
     await admin.put('/admin/v1/platform/settings', { webhook_private_targets: true }).expect(200);
     const created = await a.client.post(hooks(project), { url: receiver.url, events: ['card.banned'] }).expect(201);
     expect(created.body).toMatchObject({ url: receiver.url, events: ['card.banned'], format: 'json', enabled: true, disabled_reason: null });
     await a.client.delete(`${hooks(project)}/${created.body.id}`).expect(204);
-    expectAdminError(await a.client.post(hooks(project), { url: 'ftp://127.0.0.1/x', events: ['card.banned'] }), 422, WEBHOOK_TARGET_REFUSED);
+    expectAdminError(await a.client.post(hooks(project), { url: 'ftp://127.0.0.1/x', events: ['card.banned'] }), 400, WEBHOOK_TARGET_REFUSED);
   });
 
   it("keeps another author's endpoints out of reach", async () => {
@@ -177,7 +177,7 @@ describe('webhooks (e2e)', () => {
     const robot = (r: Received) => r.json as unknown as { msgtype?: string; text?: { content?: string } };
     const wecomText = await eventually(() => receiver.received.find((r) => robot(r).msgtype === 'text'), 5000, 'the wecom test');
     expect(robot(wecomText).text?.content).toContain('webhook.test');
-    expectAdminError(await a.client.post(hooks(p), { url: receiver.url, events: ['card.banned'], format: 'telegram' }), 422, WEBHOOK_TARGET_REFUSED);
+    expectAdminError(await a.client.post(hooks(p), { url: receiver.url, events: ['card.banned'], format: 'telegram' }), 400, WEBHOOK_TARGET_REFUSED);
   });
 
   it('announces device.bound and card.activated from a new device login, in the login statement', async () => {

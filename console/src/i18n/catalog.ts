@@ -38,6 +38,7 @@ export const catalogEn: Readonly<Record<number, string>> = {
   11007: 'This action needs a fresh two-factor code (X-Svc-2fa-Code)', // TWO_FACTOR_REQUIRED
   11008: 'The two-factor code is wrong, expired or already used', // TWO_FACTOR_CODE_INVALID
   11009: 'The platform requires two-factor sign-in: set it up first', // TWO_FACTOR_ENROLMENT_REQUIRED
+  11010: 'The webhook URL is not a public HTTP(S) address this platform may call', // WEBHOOK_TARGET_REFUSED
   11101: 'Project not found', // PROJECT_NOT_FOUND
   11102: 'Author not found', // AUTHOR_NOT_FOUND
   11103: 'Card not found', // CARD_NOT_FOUND
@@ -67,7 +68,6 @@ export const catalogEn: Readonly<Record<number, string>> = {
   11210: 'The card type is disabled; enable it to make cards from it', // CARD_TYPE_DISABLED
   11220: 'Two-factor sign-in is already on for this account', // TWO_FACTOR_ALREADY_ENABLED
   11221: 'Two-factor sign-in is not on for this account', // TWO_FACTOR_NOT_ENABLED
-  11230: 'The webhook URL is not a public HTTP(S) address this platform may call', // WEBHOOK_TARGET_REFUSED
   20001: 'The card key is invalid', // CARD_INVALID
   20002: 'The card key has expired', // CARD_EXPIRED
   20003: 'The card key is banned', // CARD_BANNED
@@ -123,6 +123,7 @@ export const catalogZhCN: Readonly<Record<number, string>> = {
   11007: '此操作需要一个新的两步验证码（X-Svc-2fa-Code）', // TWO_FACTOR_REQUIRED
   11008: '两步验证码错误、已过期或已被使用', // TWO_FACTOR_CODE_INVALID
   11009: '平台要求两步验证登录：请先完成设置', // TWO_FACTOR_ENROLMENT_REQUIRED
+  11010: 'Webhook 地址不是本平台允许调用的公网 HTTP(S) 地址', // WEBHOOK_TARGET_REFUSED
   11101: '项目不存在', // PROJECT_NOT_FOUND
   11102: '作者不存在', // AUTHOR_NOT_FOUND
   11103: '卡密不存在', // CARD_NOT_FOUND
@@ -152,7 +153,6 @@ export const catalogZhCN: Readonly<Record<number, string>> = {
   11210: '卡类已停用；启用后才能用它生成卡密', // CARD_TYPE_DISABLED
   11220: '此账号已开启两步验证', // TWO_FACTOR_ALREADY_ENABLED
   11221: '此账号未开启两步验证', // TWO_FACTOR_NOT_ENABLED
-  11230: 'Webhook 地址不是本平台允许调用的公网 HTTP(S) 地址', // WEBHOOK_TARGET_REFUSED
   20001: '卡密无效', // CARD_INVALID
   20002: '卡密已过期', // CARD_EXPIRED
   20003: '卡密已被封禁', // CARD_BANNED
