@@ -95,7 +95,7 @@ describe('admin audit trail (e2e)', () => {
     const rows = JSON.stringify(await trail(admin, { page_size: '100' }));
     for (const secret of [
       'very-secret-password-1', 'another-secret-password-2', project.api_secret, project.legacy_secret, project.transport_key,
-      rotated.body.value, enrol.body.secret, 'site-licence-secret-1', ADMIN_PASSWORD,
+      rotated.body.value, enrol.body.secret, 'site-licence-secret-1', 'hunter2', ADMIN_PASSWORD,
     ]) {
       expect(rows).not.toContain(secret);
     }
