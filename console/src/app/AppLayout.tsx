@@ -1,4 +1,4 @@
-import { ApiOutlined, AppstoreOutlined, BarChartOutlined, NotificationOutlined, SafetyOutlined, ControlOutlined, TeamOutlined, UserOutlined, WifiOutlined, CreditCardOutlined, LogoutOutlined, MenuOutlined, ProfileOutlined, SendOutlined, SettingOutlined, SoundOutlined, StopOutlined } from '@ant-design/icons';
+import { ApiOutlined, AppstoreOutlined, BarChartOutlined, NotificationOutlined, SafetyOutlined, ControlOutlined, TeamOutlined, UserOutlined, WifiOutlined, CreditCardOutlined, LogoutOutlined, MenuOutlined, ProfileOutlined, SendOutlined, SettingOutlined, SoundOutlined, StopOutlined, TagsOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Drawer, Grid, Layout, Menu, Space, Typography, type MenuProps } from 'antd';
 import { Suspense, useState } from 'react';
@@ -42,6 +42,7 @@ function useMenuItems(): MenuProps['items'] {
         { key: `/projects/${projectId}/overview`, icon: <BarChartOutlined />, label: t('operations.menu.overview') },
         { key: `/projects/${projectId}/settings`, icon: <SettingOutlined />, label: t('app.settings') },
         { key: `/projects/${projectId}/cards`, icon: <CreditCardOutlined />, label: t('app.cards') },
+        { key: `/projects/${projectId}/card-types`, icon: <TagsOutlined />, label: t('cardTypes.menu') },
         { key: `/projects/${projectId}/content`, icon: <NotificationOutlined />, label: t('content.menu') },
         { key: `/projects/${projectId}/access`, icon: <SafetyOutlined />, label: t('access.menu') },
         { key: `/projects/${projectId}/login-blacklist`, icon: <StopOutlined />, label: t('loginBlacklist.menu') },

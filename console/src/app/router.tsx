@@ -28,6 +28,7 @@ export const router = createBrowserRouter(
             { path: 'projects/:projectId/access', lazy: { Component: async () => (await import('../pages/access/AccessPage')).AccessPage } },
             { path: 'projects/:projectId/cards', lazy: { Component: async () => (await import('../pages/cards/CardsPage')).CardsPage } },
             { path: 'projects/:projectId/cards/:cardId', lazy: { Component: async () => (await import('../pages/cards/CardPage')).CardPage } },
+            { path: 'projects/:projectId/card-types', lazy: { Component: async () => (await import('../pages/card-types/CardTypesPage')).CardTypesPage } },
             { path: 'platform/authors', lazy: { Component: async () => (await import('../pages/platform/AuthorsPage')).AuthorsPage } },
             { path: 'platform/announcements', lazy: { Component: async () => (await import('../pages/platform/PlatformAnnouncementsPage')).PlatformAnnouncementsPage } },
             { path: 'platform/settings', lazy: { Component: async () => (await import('../pages/platform/PlatformSettingsPage')).PlatformSettingsPage } },

@@ -3,10 +3,12 @@ import { contentEn } from './content';
 import { connectEn } from './connect';
 import { bulkEn } from './bulk';
 import { cardsManageEn } from './cards-manage';
+import { cardTypesEn } from './card-types';
 import { usersEn } from './users';
 import { sessionsEn } from './sessions';
 import { webhooksEn } from './webhooks';
 import { twoFactorEn } from './two-factor';
+import { auditEn } from './audit';
 import { portalEn } from './portal';
 import { platformEn } from './platform';
 import { operationsEn } from './operations';
@@ -123,10 +125,12 @@ export const en = {
   connect: connectEn,
   bulk: bulkEn,
   cardsManage: cardsManageEn,
+  cardTypes: cardTypesEn,
   users: usersEn,
   sessions: sessionsEn,
   webhooks: webhooksEn,
   twoFactor: twoFactorEn,
+  audit: auditEn,
   portal: portalEn,
   platform: platformEn,
   operations: operationsEn,

@@ -4,10 +4,12 @@ import { contentZhCN } from './content';
 import { connectZhCN } from './connect';
 import { bulkZhCN } from './bulk';
 import { cardsManageZhCN } from './cards-manage';
+import { cardTypesZhCN } from './card-types';
 import { usersZhCN } from './users';
 import { sessionsZhCN } from './sessions';
 import { webhooksZhCN } from './webhooks';
 import { twoFactorZhCN } from './two-factor';
+import { auditZhCN } from './audit';
 import { portalZhCN } from './portal';
 import { platformZhCN } from './platform';
 import { operationsZhCN } from './operations';
@@ -123,10 +125,12 @@ export const zhCN: Texts = {
   connect: connectZhCN,
   bulk: bulkZhCN,
   cardsManage: cardsManageZhCN,
+  cardTypes: cardTypesZhCN,
   users: usersZhCN,
   sessions: sessionsZhCN,
   webhooks: webhooksZhCN,
   twoFactor: twoFactorZhCN,
+  audit: auditZhCN,
   portal: portalZhCN,
   platform: platformZhCN,
   operations: operationsZhCN,

@@ -1,0 +1,137 @@
+import { PlusOutlined } from '@ant-design/icons';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Space, Switch, Table, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { api } from '../../api/client';
+import { ApiError, unwrap } from '../../api/errors';
+import { useConfirmDanger } from '../../components/confirm';
+import { ErrorAlert, useNotifyError } from '../../components/ErrorAlert';
+import { useFormat } from '../../components/format';
+import { serverPaging } from '../../components/paging';
+import { cardTypeKeys, fromCents, type CardType } from './card-type-form';
+import { CardTypeModal } from './CardTypeModal';
+
+const CARD_TYPE_IN_USE = 11209;
+
+/** A price in integer cents as an amount with two decimals, in the console's language. */
+export function useMoney(): (cents: number) => string {
+  const { i18n } = useTranslation();
+  return (cents) => new Intl.NumberFormat(i18n.language, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(fromCents(cents));
+}
+
+/** A type's validity or logins in words: "30 days", "Permanent", "10 logins", "10 logins, within 30 days". */
+export function useAllowance(): (type: Pick<CardType, 'kind' | 'duration_seconds' | 'uses'>) => string {
+  const { t } = useTranslation();
+  const format = useFormat();
+  return (type) => {
+    if (type.kind !== 'count') return format.duration(type.duration_seconds);
+    const uses = t('cardTypes.uses', { count: type.uses ?? 0 });
+    return type.duration_seconds ? t('cardTypes.usesAndValidity', { uses, validity: format.span(type.duration_seconds) }) : uses;
+  };
+}
+
+/** A project's card types (decisions §19): what the author sells, with its rules, features and price. */
+export function CardTypesPage() {
+  const { t } = useTranslation();
+  const { message, modal } = App.useApp();
+  const { projectId = '' } = useParams();
+  const money = useMoney();
+  const allowance = useAllowance();
+  const [page, setPage] = useState({ page: 1, size: 20 });
+  const [editing, setEditing] = useState<CardType | 'new' | null>(null);
+  const client = useQueryClient();
+  const confirmDanger = useConfirmDanger();
+  const notifyError = useNotifyError();
+  const key = cardTypeKeys.ofProject(projectId);
+  const list = useQuery({
+    queryKey: [...key, 'page', page],
+    queryFn: () => unwrap(api.GET('/admin/v1/projects/{id}/card-types', { params: { path: { id: projectId }, query: { page: page.page, page_size: page.size } } })),
+    placeholderData: (previous) => previous,
+  });
+  const setEnabled = useMutation({
+    mutationFn: ({ type, enabled }: { type: CardType; enabled: boolean }) =>
+      unwrap(api.PATCH('/admin/v1/projects/{id}/card-types/{typeId}', { params: { path: { id: projectId, typeId: type.id } }, body: { enabled } })),
+    onSuccess: (saved) => {
+      void message.success(t(saved.enabled ? 'cardTypes.enabledNow' : 'cardTypes.disabled'));
+      return client.invalidateQueries({ queryKey: key });
+    },
+    onError: notifyError,
+  });
+  const remove = useMutation({
+    mutationFn: (type: CardType) => unwrap(api.DELETE('/admin/v1/projects/{id}/card-types/{typeId}', { params: { path: { id: projectId, typeId: type.id } } })),
+    onSuccess: () => client.invalidateQueries({ queryKey: key }),
+    // A type cards were made from stays (they would lose its features): say so and offer what works instead.
+    onError: (error, type) => {
+      if (!(error instanceof ApiError && error.code === CARD_TYPE_IN_USE)) return notifyError(error);
+      if (!type.enabled) return void modal.info({ title: t('cardTypes.inUseTitle', { name: type.name }), content: t('cardTypes.inUseDisabledText'), okText: t('common.close') });
+      modal.confirm({
+        title: t('cardTypes.inUseTitle', { name: type.name }),
+        content: t('cardTypes.inUseText'),
+        okText: t('cardTypes.disable'),
+        cancelText: t('common.cancel'),
+        onOk: () => setEnabled.mutateAsync({ type, enabled: false }).catch(() => undefined),
+      });
+    },
+  });
+
+  return (
+    <>
+      <div className="page-title">
+        <Typography.Title level={1}>{t('cardTypes.title')}</Typography.Title>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>{t('cardTypes.add')}</Button>
+      </div>
+      <Typography.Paragraph type="secondary">{t('cardTypes.help')}</Typography.Paragraph>
+      {list.error && <ErrorAlert error={list.error} />}
+      <Table<CardType>
+        rowKey="id"
+        loading={list.isFetching}
+        dataSource={list.data?.items}
+        scroll={{ x: 'max-content' }}
+        locale={{ emptyText: t('cardTypes.empty') }}
+        pagination={serverPaging(t, { page: page.page, pageSize: page.size, total: list.data?.total, onChange: (next, size) => setPage({ page: size === page.size ? next : 1, size }) })}
+        columns={[
+          { title: t('cardTypes.name'), dataIndex: 'name', render: (name: string) => <Typography.Text strong>{name}</Typography.Text> },
+          { title: t('cardTypes.kind'), dataIndex: 'kind', render: (kind: CardType['kind']) => t(`cards.kinds.${kind}`) },
+          { title: t('cardTypes.allowance'), key: 'allowance', render: (_: unknown, type: CardType) => allowance(type) },
+          { title: t('cardTypes.devices'), dataIndex: 'device_limit' },
+          { title: t('cardTypes.seats'), dataIndex: 'concurrent_limit', render: (limit: number | null) => limit ?? t('common.unlimited') },
+          {
+            title: t('cardTypes.features'),
+            dataIndex: 'features',
+            render: (features: string[]) => (features.length ? <Space size={[0, 4]} wrap>{features.map((name) => <Tag key={name}>{name}</Tag>)}</Space> : <Typography.Text type="secondary">{t('cardTypes.noFeatures')}</Typography.Text>),
+          },
+          { title: t('cardTypes.price'), dataIndex: 'price_cents', align: 'right' as const, render: (cents: number) => money(cents) },
+          { title: t('cardTypes.agents'), dataIndex: 'agent_allowed', render: (allowed: boolean) => t(allowed ? 'common.yes' : 'common.no') },
+          { title: t('cardTypes.prefix'), dataIndex: 'prefix', render: (prefix: string) => (prefix ? <Typography.Text code>{prefix}</Typography.Text> : '—') },
+          {
+            title: t('cardTypes.enabled'),
+            dataIndex: 'enabled',
+            render: (enabled: boolean, type: CardType) => (
+              <Switch checked={enabled} aria-label={`${t('cardTypes.enabled')} ${type.name}`} loading={setEnabled.isPending && setEnabled.variables?.type.id === type.id}
+                onChange={(next) => setEnabled.mutate({ type, enabled: next })} />
+            ),
+          },
+          {
+            title: t('common.actions'),
+            key: 'actions',
+            render: (_: unknown, type: CardType) => (
+              <Space>
+                <Button size="small" aria-label={`${t('cardTypes.edit')} ${type.name}`} onClick={() => setEditing(type)}>{t('cardTypes.edit')}</Button>
+                <Button size="small" danger aria-label={`${t('common.delete')} ${type.name}`}
+                  onClick={() => confirmDanger({ title: t('cardTypes.deleteTitle', { name: type.name }), content: t('cardTypes.deleteContent'), okText: t('common.delete'), onOk: () => remove.mutateAsync(type) })}>
+                  {t('common.delete')}
+                </Button>
+              </Space>
+            ),
+          },
+        ]}
+      />
+      {editing && (
+        <CardTypeModal projectId={projectId} type={editing === 'new' ? null : editing} onClose={() => setEditing(null)}
+          onSaved={() => { setEditing(null); void client.invalidateQueries({ queryKey: key }); }} />
+      )}
+    </>
+  );
+}

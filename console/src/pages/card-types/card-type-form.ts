@@ -1,0 +1,108 @@
+import { queryOptions } from '@tanstack/react-query';
+import { api, type Schemas } from '../../api/client';
+import { unwrap } from '../../api/errors';
+
+export type CardType = Schemas['CardTypeView'];
+
+const HOUR = 3600;
+const DAY = 86_400;
+/** The presets of decisions §19 / issue 34: a month is 30 days, a quarter 90, a year 365. */
+export const PRESETS = {
+  hour: { kind: 'time', duration_seconds: HOUR },
+  day: { kind: 'time', duration_seconds: DAY },
+  week: { kind: 'time', duration_seconds: 7 * DAY },
+  month: { kind: 'time', duration_seconds: 30 * DAY },
+  quarter: { kind: 'time', duration_seconds: 90 * DAY },
+  year: { kind: 'time', duration_seconds: 365 * DAY },
+  permanent: { kind: 'time', duration_seconds: 0 },
+  uses: { kind: 'count', duration_seconds: 0 },
+} as const;
+export type Preset = keyof typeof PRESETS;
+export const PRESET_NAMES = Object.keys(PRESETS) as Preset[];
+
+/** The preset the rules match, if any (a count type is "N uses" whatever its validity). */
+export function presetOf(kind: string | undefined, durationSeconds: number | null | undefined): Preset | undefined {
+  if (kind === 'count') return 'uses';
+  return PRESET_NAMES.find((name) => PRESETS[name].kind === kind && PRESETS[name].duration_seconds === durationSeconds);
+}
+
+/** The server's pattern and limit (src/cards/types/card-features.ts). */
+export const FEATURE = /^[a-z0-9_.-]{1,32}$/;
+export const MAX_FEATURES = 32;
+export const MAX_INT32 = 2_147_483_647;
+/** The API's pattern for a code prefix (src/cards/card-codes.ts). */
+export const PREFIX = /^[A-Za-z0-9-]{0,16}$/;
+
+/** A decimal amount typed by the author as integer cents; rounding absorbs binary fractions (19.9 * 100 = 1989.999…). */
+export const toCents = (amount: number): number => Math.round(amount * 100);
+export const fromCents = (cents: number): number => cents / 100;
+
+/** The form's values: the price as an amount, the seat limit split like the card forms' (SeatLimitInputs). */
+export interface CardTypeDraft {
+  name: string;
+  kind: 'time' | 'count';
+  duration_seconds: number;
+  uses?: number | null;
+  device_limit: number;
+  concurrent_limit?: number | null;
+  unlimited_seats: boolean;
+  features: string[];
+  price: number;
+  agent_allowed: boolean;
+  prefix?: string;
+  enabled: boolean;
+}
+
+export function toDraft(type: CardType | null): CardTypeDraft {
+  if (!type) {
+    return { name: '', ...PRESETS.month, device_limit: 1, unlimited_seats: true, features: [], price: 0, agent_allowed: false, prefix: '', enabled: true };
+  }
+  return {
+    name: type.name,
+    kind: type.kind,
+    duration_seconds: type.duration_seconds,
+    uses: type.uses,
+    device_limit: type.device_limit,
+    concurrent_limit: type.concurrent_limit,
+    unlimited_seats: type.concurrent_limit === null,
+    features: type.features,
+    price: fromCents(type.price_cents),
+    agent_allowed: type.agent_allowed,
+    prefix: type.prefix,
+    enabled: type.enabled,
+  };
+}
+
+export function toBody(draft: CardTypeDraft): Schemas['CreateCardTypeDto'] {
+  return {
+    name: draft.name.trim(),
+    kind: draft.kind,
+    duration_seconds: draft.duration_seconds,
+    ...(draft.kind === 'count' ? { uses: draft.uses ?? undefined } : {}),
+    device_limit: draft.device_limit,
+    concurrent_limit: draft.unlimited_seats ? null : (draft.concurrent_limit ?? null),
+    features: draft.features,
+    price_cents: toCents(draft.price),
+    agent_allowed: draft.agent_allowed,
+    prefix: draft.prefix ?? '',
+    enabled: draft.enabled,
+  };
+}
+
+/** A PATCH of what differs from the saved type; a type becoming a time type drops its uses (null). */
+export function changes(type: CardType, body: Schemas['CreateCardTypeDto']): Schemas['UpdateCardTypeDto'] {
+  const next: Schemas['UpdateCardTypeDto'] = { ...body, uses: body.kind === 'count' ? body.uses : null };
+  return Object.fromEntries(
+    Object.entries(next).filter(([name, value]) => JSON.stringify(value) !== JSON.stringify(type[name as keyof CardType])),
+  ) as Schemas['UpdateCardTypeDto'];
+}
+
+export const cardTypeKeys = { ofProject: (projectId: string) => ['card-types', projectId] as const };
+
+/** The project's types, up to the API's page size: enough for a name per card and a choice per batch. */
+export function cardTypesQuery(projectId: string) {
+  return queryOptions({
+    queryKey: cardTypeKeys.ofProject(projectId),
+    queryFn: () => unwrap(api.GET('/admin/v1/projects/{id}/card-types', { params: { path: { id: projectId }, query: { page: 1, page_size: 100 } } })),
+  });
+}
