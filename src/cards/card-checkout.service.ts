@@ -12,7 +12,6 @@ import { ServiceError } from '../core/errors/service-error';
 import { signLicence } from '../signing/ed25519';
 import { ResponseSigner } from '../signing/response-signer';
 import { CardDevice } from './card-device.entity';
-import { Card } from './card.entity';
 import { deviceRefusal } from './card-rule';
 import { CardGuesses } from './card-guesses';
 import { findCardWithFeatures } from './types/card-features';
