@@ -8,29 +8,12 @@ import { api } from '../../api/client';
 import { ApiError, unwrap } from '../../api/errors';
 import { useConfirmDanger } from '../../components/confirm';
 import { ErrorAlert, useNotifyError } from '../../components/ErrorAlert';
-import { useFormat } from '../../components/format';
 import { serverPaging } from '../../components/paging';
-import { cardTypeKeys, fromCents, type CardType } from './card-type-form';
+import { cardTypeKeys, type CardType } from './card-type-form';
+import { useAllowance, useMoney } from './card-type-labels';
 import { CardTypeModal } from './CardTypeModal';
 
 const CARD_TYPE_IN_USE = 11209;
-
-/** A price in integer cents as an amount with two decimals, in the console's language. */
-export function useMoney(): (cents: number) => string {
-  const { i18n } = useTranslation();
-  return (cents) => new Intl.NumberFormat(i18n.language, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(fromCents(cents));
-}
-
-/** A type's validity or logins in words: "30 days", "Permanent", "10 logins", "10 logins, within 30 days". */
-export function useAllowance(): (type: Pick<CardType, 'kind' | 'duration_seconds' | 'uses'>) => string {
-  const { t } = useTranslation();
-  const format = useFormat();
-  return (type) => {
-    if (type.kind !== 'count') return format.duration(type.duration_seconds);
-    const uses = t('cardTypes.uses', { count: type.uses ?? 0 });
-    return type.duration_seconds ? t('cardTypes.usesAndValidity', { uses, validity: format.span(type.duration_seconds) }) : uses;
-  };
-}
 
 /** A project's card types (decisions §19): what the author sells, with its rules, features and price. */
 export function CardTypesPage() {

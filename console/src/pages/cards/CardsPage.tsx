@@ -16,6 +16,7 @@ import { SORT_DIRECTIONS, columnOrder, readSort, sortOf, type SortableColumn } f
 import { GenerateCardsModal } from './GenerateCardsModal';
 import { ImportCardsModal } from './ImportCardsModal';
 import { BulkActions } from './BulkActions';
+import { cardTypesQuery } from '../card-types/card-type-form';
 
 const STATUSES: CardStatus[] = ['unused', 'active', 'banned', 'consumed'];
 
@@ -31,6 +32,8 @@ export function CardsPage() {
   const { sort: sortParam, ...filters } = listed;
   const sort = readSort(sortParam);
   const list = useQuery(cardListQuery(projectId, filters, page, pageSize, sort));
+  const types = useQuery(cardTypesQuery(projectId));
+  const typeName = (id: number) => types.data?.items.find((type) => type.id === id)?.name ?? `#${id}`;
   const [generating, setGenerating] = useState(false);
   const [importing, setImporting] = useState(false);
   const [selected, setSelected] = useState<number[]>([]);
@@ -59,6 +62,7 @@ export function CardsPage() {
       ),
     },
     { title: t('cards.status'), dataIndex: 'status', render: (status: CardStatus) => <CardStatusTag status={status} /> },
+    { title: t('cardTypes.column'), dataIndex: 'card_type_id', render: (id: number | null) => (id === null ? '—' : typeName(id)) },
     { title: t('cards.duration'), key: 'allowance', render: (_: unknown, card: Card) => <CardAllowance card={card} /> },
     { title: t('cards.devices'), key: 'devices', render: (_: unknown, card: Card) => `${card.devices.length} / ${card.device_limit}` },
     { title: t('cards.activated'), dataIndex: 'activated_at', responsive: ['md' as const], render: (at: string | null) => format.dateTime(at) },

@@ -1,12 +1,14 @@
 import { CopyOutlined, DownloadOutlined } from '@ant-design/icons';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Button, Form, Input, InputNumber, Modal, Radio, Result, Select, Space } from 'antd';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Form, Input, InputNumber, Modal, Radio, Result, Select, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, type Schemas } from '../../api/client';
 import { unwrap } from '../../api/errors';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { cardKeys, saveFile } from './card-queries';
+import { cardTypesQuery } from '../card-types/card-type-form';
+import { useAllowance } from '../card-types/card-type-labels';
 import { SeatLimitInputs } from './SeatLimitInputs';
 
 const UNITS = { seconds: 1, minutes: 60, hours: 3600, days: 86400 } as const;
@@ -17,6 +19,9 @@ const PREFIX = /^[A-Za-z0-9-]{0,16}$/;
 
 interface GenerateForm {
   count: number;
+  /** From a card type (its rules; count and note only) or with the rules set here. */
+  source: 'type' | 'manual';
+  card_type_id?: number;
   kind: 'time' | 'count';
   duration: number;
   unit: Unit;
@@ -34,6 +39,8 @@ function idempotencyKey(): string {
 }
 
 function toRequest(values: GenerateForm): Schemas['CreateCardsDto'] {
+  // The API refuses a rule sent beside a type (docs/decisions.md, card types): only count and note go with it.
+  if (values.source === 'type') return { count: values.count, card_type_id: values.card_type_id, ...(values.note ? { note: values.note } : {}) };
   return {
     count: values.count,
     kind: values.kind,
@@ -54,6 +61,12 @@ export function GenerateCardsModal({ projectId, onClose, onShowBatch }: { projec
   const queries = useQueryClient();
   const kind = Form.useWatch('kind', form);
   const unlimitedSeats = Form.useWatch('unlimited_seats', form);
+  const types = useQuery(cardTypesQuery(projectId));
+  const enabledTypes = (types.data?.items ?? []).filter((type) => type.enabled);
+  // A project that sells card types starts from them (the list is usually cached by the cards page).
+  const [initialSource] = useState<GenerateForm['source']>(() => (enabledTypes.length > 0 ? 'type' : 'manual'));
+  const source = Form.useWatch('source', form) ?? initialSource;
+  const allowance = useAllowance();
   const generate = useMutation({
     mutationFn: (body: Schemas['CreateCardsDto']) =>
       unwrap(api.POST('/admin/v1/projects/{id}/cards', { params: { path: { id: projectId }, header: { 'Idempotency-Key': key } }, body })),
@@ -90,42 +103,60 @@ export function GenerateCardsModal({ projectId, onClose, onShowBatch }: { projec
         form={form}
         name="generate-cards"
         layout="vertical"
-        initialValues={{ count: 10, kind: 'time', duration: 30, unit: 'days', unlimited_seats: false }}
+        initialValues={{ count: 10, source: initialSource, card_type_id: enabledTypes.length === 1 ? enabledTypes[0].id : undefined, kind: 'time', duration: 30, unit: 'days', unlimited_seats: false }}
         onFinish={(values) => generate.mutate(toRequest(values))}
         disabled={generate.isPending}
       >
         <Form.Item name="count" {...field('count')} rules={[{ required: true }, { type: 'integer', min: 1, max: 10000 }]}>
           <InputNumber precision={0} autoFocus style={{ width: '100%' }} />
         </Form.Item>
-        <Form.Item name="kind" {...field('kind')}>
-          <Radio.Group options={(['time', 'count'] as const).map((value) => ({ value, label: t(`cards.kinds.${value}`) }))} />
+        <Form.Item name="source" label={t('cardTypes.generate.source')}>
+          <Radio.Group optionType="button" options={[
+            { value: 'type', label: t('cardTypes.generate.fromType') },
+            { value: 'manual', label: t('cardTypes.generate.manual') },
+          ]} />
         </Form.Item>
-        <Form.Item {...field('duration')} required>
-          <Space.Compact style={{ width: '100%' }}>
-            <Form.Item name="duration" noStyle rules={[{ required: true }, { type: 'integer', min: 0 },
-              { validator: async (_, value: number) => { if (value * UNITS[form.getFieldValue('unit') as Unit] > MAX_INT32) throw new Error(`≤ ${MAX_INT32} s`); } }]}>
-              <InputNumber precision={0} aria-label={t('generate.duration.label')} style={{ width: '60%' }} />
+        {source === 'type' ? (
+          <>
+            {types.isSuccess && enabledTypes.length === 0 && <Alert type="info" showIcon className="block-gap" title={t('cardTypes.generate.noType')} />}
+            <Form.Item name="card_type_id" label={t('cardTypes.generate.type.label')} extra={t('cardTypes.generate.type.help')} rules={[{ required: true }]}>
+              <Select loading={types.isLoading} showSearch optionFilterProp="name"
+                options={enabledTypes.map((type) => ({ value: type.id, name: type.name, label: `${type.name} · ${allowance(type)}` }))} />
             </Form.Item>
-            <Form.Item name="unit" noStyle>
-              <Select aria-label={t('generate.duration.label')} style={{ width: '40%' }}
-                options={(Object.keys(UNITS) as Unit[]).map((unit) => ({ value: unit, label: t(`generate.units.${unit}`) }))} />
+          </>
+        ) : (
+          <>
+            <Form.Item name="kind" {...field('kind')}>
+              <Radio.Group options={(['time', 'count'] as const).map((value) => ({ value, label: t(`cards.kinds.${value}`) }))} />
             </Form.Item>
-          </Space.Compact>
-        </Form.Item>
-        {kind === 'count' && (
-          <Form.Item name="uses" {...field('uses')} rules={[{ required: true }, { type: 'integer', min: 1, max: 1_000_000 }]}>
-            <InputNumber precision={0} style={{ width: '100%' }} />
-          </Form.Item>
+            <Form.Item {...field('duration')} required>
+              <Space.Compact style={{ width: '100%' }}>
+                <Form.Item name="duration" noStyle rules={[{ required: true }, { type: 'integer', min: 0 },
+                  { validator: async (_, value: number) => { if (value * UNITS[form.getFieldValue('unit') as Unit] > MAX_INT32) throw new Error(`≤ ${MAX_INT32} s`); } }]}>
+                  <InputNumber precision={0} aria-label={t('generate.duration.label')} style={{ width: '60%' }} />
+                </Form.Item>
+                <Form.Item name="unit" noStyle>
+                  <Select aria-label={t('generate.duration.label')} style={{ width: '40%' }}
+                    options={(Object.keys(UNITS) as Unit[]).map((unit) => ({ value: unit, label: t(`generate.units.${unit}`) }))} />
+                </Form.Item>
+              </Space.Compact>
+            </Form.Item>
+            {kind === 'count' && (
+              <Form.Item name="uses" {...field('uses')} rules={[{ required: true }, { type: 'integer', min: 1, max: 1_000_000 }]}>
+                <InputNumber precision={0} style={{ width: '100%' }} />
+              </Form.Item>
+            )}
+            <Form.Item name="device_limit" {...field('device_limit')} rules={[{ type: 'integer', min: 1, max: 1000 }]}>
+              <InputNumber precision={0} style={{ width: '100%' }} />
+            </Form.Item>
+            <Form.Item {...field('concurrent_limit')}>
+              <SeatLimitInputs label={t('generate.concurrent_limit.label')} unlimited={unlimitedSeats} rules={[{ type: 'integer', min: 1, max: 1000 }]} />
+            </Form.Item>
+            <Form.Item name="prefix" {...field('prefix')} rules={[{ pattern: PREFIX, message: t('generate.prefixInvalid') }]}>
+              <Input maxLength={16} />
+            </Form.Item>
+          </>
         )}
-        <Form.Item name="device_limit" {...field('device_limit')} rules={[{ type: 'integer', min: 1, max: 1000 }]}>
-          <InputNumber precision={0} style={{ width: '100%' }} />
-        </Form.Item>
-        <Form.Item {...field('concurrent_limit')}>
-          <SeatLimitInputs label={t('generate.concurrent_limit.label')} unlimited={unlimitedSeats} rules={[{ type: 'integer', min: 1, max: 1000 }]} />
-        </Form.Item>
-        <Form.Item name="prefix" {...field('prefix')} rules={[{ pattern: PREFIX, message: t('generate.prefixInvalid') }]}>
-          <Input maxLength={16} />
-        </Form.Item>
         <Form.Item name="note" {...field('note')} rules={[{ max: 200 }]}>
           <Input.TextArea maxLength={200} showCount autoSize={{ minRows: 1, maxRows: 4 }} />
         </Form.Item>
