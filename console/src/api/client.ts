@@ -1,6 +1,7 @@
 import createClient, { type Middleware } from 'openapi-fetch';
 import type { components, paths } from './schema';
 import { clearSession, readSession } from './session';
+import { stepUpFetch } from './step-up';
 
 export type Schemas = components['schemas'];
 export type Project = Schemas['ProjectView'];
@@ -22,5 +23,5 @@ const adminAuth: Middleware = {
 };
 
 /** The typed admin API client (types generated from openapi.json by `npm run openapi`). */
-export const api = createClient<paths>({ baseUrl: window.location.origin });
+export const api = createClient<paths>({ baseUrl: window.location.origin, fetch: stepUpFetch });
 api.use(adminAuth);

@@ -7,6 +7,8 @@ export interface AdminSession {
   username: string;
   role: 'platform_admin' | 'author';
   expiresAt: string;
+  /** The platform requires two-factor sign-in and this account has none: the security page only, until it enrols. */
+  twoFactorEnrolmentRequired?: boolean;
 }
 
 const KEY = 'cardkey.console.session';
@@ -40,6 +42,12 @@ export function saveSession(session: AdminSession): void {
   sessionStorage.removeItem(ENDED_KEY);
   signedOut = false;
   listeners.forEach((listener) => listener());
+}
+
+/** Marks (an answer 11009) or clears (enrolled) the platform's demand that this account set up two-factor sign-in. */
+export function setEnrolmentRequired(required: boolean): void {
+  const session = readSession();
+  if (session && Boolean(session.twoFactorEnrolmentRequired) !== required) saveSession({ ...session, twoFactorEnrolmentRequired: required });
 }
 
 export function clearSession(endedByService = false): void {

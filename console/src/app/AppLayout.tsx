@@ -1,6 +1,6 @@
-import { ApiOutlined, AppstoreOutlined, BarChartOutlined, NotificationOutlined, SafetyOutlined, ControlOutlined, TeamOutlined, UserOutlined, WifiOutlined, CreditCardOutlined, LogoutOutlined, MenuOutlined, ProfileOutlined, SendOutlined, SettingOutlined, SoundOutlined, StopOutlined, TagsOutlined } from '@ant-design/icons';
+import { ApiOutlined, AppstoreOutlined, AuditOutlined, DownOutlined, SafetyCertificateOutlined, BarChartOutlined, NotificationOutlined, SafetyOutlined, ControlOutlined, TeamOutlined, UserOutlined, WifiOutlined, CreditCardOutlined, LogoutOutlined, MenuOutlined, ProfileOutlined, SendOutlined, SettingOutlined, SoundOutlined, StopOutlined, TagsOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Drawer, Grid, Layout, Menu, Space, Typography, type MenuProps } from 'antd';
+import { Button, Drawer, Dropdown, Grid, Layout, Menu, Space, Typography, type MenuProps } from 'antd';
 import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate, useParams } from 'react-router';
@@ -10,6 +10,7 @@ import { clearSession } from '../api/session';
 import { LanguageSwitch } from '../components/LanguageSwitch';
 import { TimeZoneSelect } from '../components/TimeZoneSelect';
 import { PageLoading } from '../components/PageLoading';
+import { StepUpPrompt } from '../components/StepUpPrompt';
 import { projectQuery } from '../pages/projects/project-queries';
 import { queryClient } from './query-client';
 import { useSession } from './use-session';
@@ -20,7 +21,10 @@ function useMenuItems(): MenuProps['items'] {
   const { projectId } = useParams();
   const project = useQuery({ ...projectQuery(projectId ?? ''), enabled: projectId !== undefined });
   const platformAdmin = useSession()?.role === 'platform_admin';
-  const items: MenuProps['items'] = [{ key: '/projects', icon: <AppstoreOutlined />, label: t('app.projects') }];
+  const items: MenuProps['items'] = [
+    { key: '/projects', icon: <AppstoreOutlined />, label: t('app.projects') },
+    { key: '/audit', icon: <AuditOutlined />, label: t('audit.menu') },
+  ];
   if (platformAdmin) {
     items.push({
       type: 'group',
@@ -81,7 +85,8 @@ export function AppLayout() {
     <Menu
       mode="inline"
       aria-label={t('app.menu')}
-      items={items}
+      // Until the account sets up the two-factor sign-in the platform requires, only its security page opens.
+      items={session?.twoFactorEnrolmentRequired ? [] : items}
       selectedKeys={selectedKey(pathname, items)}
       onClick={({ key }) => {
         setDrawerOpen(false);
@@ -114,14 +119,23 @@ export function AppLayout() {
           <Space size="small" wrap={false}>
             <LanguageSwitch />
             {wide && <TimeZoneSelect />}
-            <Typography.Text className="who" ellipsis>
-              {session?.username} · {session ? t(`roles.${session.role}`) : ''}
-            </Typography.Text>
+            <Dropdown
+              trigger={['click']}
+              menu={{ items: [{ key: '/security', icon: <SafetyCertificateOutlined />, label: t('twoFactor.security.menu') }], onClick: ({ key }) => void navigate(key) }}
+            >
+              <Button type="text" className="who-button">
+                <Typography.Text className="who" ellipsis>
+                  {session?.username} · {session ? t(`roles.${session.role}`) : ''}
+                </Typography.Text>
+                <DownOutlined />
+              </Button>
+            </Dropdown>
             <Button icon={<LogoutOutlined />} onClick={() => void signOut()} aria-label={t('app.signOut')}>
               {wide ? t('app.signOut') : null}
             </Button>
           </Space>
         </Layout.Header>
+        <StepUpPrompt />
         <Layout.Content className="app-content">
           <Suspense fallback={<PageLoading />}>
             <Outlet />

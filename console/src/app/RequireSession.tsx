@@ -11,5 +11,7 @@ export function RequireSession() {
     const next = encodeURIComponent(location.pathname + location.search);
     return <Navigate to={`/sign-in?next=${next}`} replace />;
   }
+  // The platform requires two-factor sign-in and this account has none: its security page and nowhere else.
+  if (session.twoFactorEnrolmentRequired && location.pathname !== '/security') return <Navigate to="/security" replace />;
   return <Outlet />;
 }

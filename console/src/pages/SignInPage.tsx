@@ -33,7 +33,7 @@ export function SignInPage() {
       const answer = await unwrap(api.POST('/admin/v1/auth/login', { body: { username, password } }));
       // An account with two-factor sign-in answers a challenge: the code step below trades it for the token.
       if ('challenge' in answer) return { challenge: answer.challenge, username };
-      return { token: answer.token, role: answer.role, expiresAt: answer.expires_at, username };
+      return { token: answer.token, role: answer.role, expiresAt: answer.expires_at, username, twoFactorEnrolmentRequired: answer.two_factor_enrolment_required === true };
     },
     onSuccess: (signedIn) => {
       if ('challenge' in signedIn) return setChallenge(signedIn);

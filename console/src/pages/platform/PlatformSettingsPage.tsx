@@ -52,6 +52,9 @@ export function PlatformSettingsPage() {
           <Form.Item name="legacy_metering_enabled" label={t(`${texts}.metering`)} extra={t(`${texts}.meteringHelp`)} valuePropName="checked">
             <Switch />
           </Form.Item>
+          <Form.Item name="admin_two_factor_required" label={t(`${texts}.twoFactor`)} extra={t(`${texts}.twoFactorHelp`)} valuePropName="checked">
+            <Switch />
+          </Form.Item>
           {save.error && <ErrorAlert error={save.error} />}
           <Button type="primary" htmlType="submit" loading={save.isPending}>{t('common.save')}</Button>
         </Form>
