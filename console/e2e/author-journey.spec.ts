@@ -56,7 +56,7 @@ test('an author creates a project, generates cards, sees the device of a login a
   const cardUrl = page.url();
 
   // The log shows the attempt, and the overview counts it.
-  await page.getByRole('menuitem', { name: 'Login log' }).click();
+  await page.getByRole('menuitem', { name: 'Request log' }).click();
   const attempt = page.getByRole('row').filter({ hasText: 'journey-pc-01' });
   await expect(attempt).toHaveCount(1);
   await expect(attempt).toContainText('success');
@@ -77,7 +77,7 @@ test('an author creates a project, generates cards, sees the device of a login a
   await expect(page.getByText('banned', { exact: true })).toBeVisible();
   const refused = await connectLogin(service, programId, codes[0], 'journey-pc-01');
   expect(refused).toMatchObject({ status: false, code: -CARD_BANNED });
-  await page.getByRole('menuitem', { name: 'Login log' }).click();
+  await page.getByRole('menuitem', { name: 'Request log' }).click();
   await expect(page.getByRole('row').filter({ hasText: String(CARD_BANNED) })).toHaveCount(1);
   await page.goto(cardUrl);
 
