@@ -17,6 +17,7 @@ import { isUniqueViolation } from '../database/pg-errors';
 import { SessionsService } from '../sessions/sessions.service';
 import { usernameKey } from './app-user-rules';
 import { AppUser } from './app-user.entity';
+import { DomainEvents } from '../events/domain-events';
 import { AppUserProfile, toProfile } from './app-user.view';
 import { FailureLimiter } from '../core/throttling/failure-limiter';
 import { decideMachine, MachineDecision, sessionFitsBinding } from './machine-policy';
@@ -73,6 +74,7 @@ export class AppUsersService {
     private readonly gate: InterfaceGate,
     private readonly limiter: FailureLimiter,
     private readonly config: AppConfig,
+    private readonly events: DomainEvents,
   ) {}
 
   /**
@@ -89,14 +91,19 @@ export class AppUsersService {
     const passwordHash = await hashPassword(input.password);
     let id: number;
     try {
-      const { identifiers } = await this.users.insert({
-        projectId,
-        username: input.username,
-        passwordHash,
-        status: 'active',
-        boundMachineId: program.project.userMachinePolicy === 'free' ? null : input.machine_id,
+      // The event commits with the account (decisions §20).
+      id = await this.dataSource.transaction(async (em) => {
+        const { identifiers } = await em.insert(AppUser, {
+          projectId,
+          username: input.username,
+          passwordHash,
+          status: 'active',
+          boundMachineId: program.project.userMachinePolicy === 'free' ? null : input.machine_id,
+        });
+        const userId = identifiers[0].id as number;
+        await this.events.emit(em, projectId, 'user.registered', { user_id: userId, username: input.username });
+        return userId;
       });
-      id = identifiers[0].id as number;
     } catch (error) {
       if (isUniqueViolation(error)) throw taken();
       throw error;

@@ -15,8 +15,8 @@ import { RefusalLogWriter } from './refusal-log-writer';
 import { NewDeviceLoginWriter } from './new-device-login-writer';
 import { PendingLogin } from './pending-login-writer';
 import { RepeatLoginWriter } from './repeat-login-writer';
-import { featuresOf } from './types/card-features';
 import { DomainEvents } from '../events/domain-events';
+import { featuresOf } from './types/card-features';
 import { IdleDevices } from './idle-devices';
 
 /** What the card rule can refuse a login with, in every family (card-rule.ts `loginRefusal`, `deviceRefusal`). */

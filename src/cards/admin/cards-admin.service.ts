@@ -15,6 +15,7 @@ import { JsonLogger } from '../../core/logging/json-logger';
 import type { IncomingMessage } from 'node:http';
 import { BulkCardsDto, CardFilters, ExportCardsQuery, ListCardsQuery, UpdateCardDto } from './card-admin.dto';
 import { CardView, toCardView, toCardViews } from './card.view';
+import { noteChange } from '../../audit/audit-note';
 import { applyCardFilters, orderCards } from './card-filters';
 import { BulkResult, CardsBulk, UNBAN_SQL } from './cards-bulk';
 import { cardsCsvHeader, cardsCsvRows } from './cards-csv';
@@ -177,7 +178,11 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
     }
     // A ban ends the card's sessions for good: an unban later does not bring them back.
     if (input.status === 'banned') await this.sessions.revokeWhere(project.id, { cardId: card.id }, 'card_banned');
-    return this.view(await this.find(project.id, cardId));
+    const after = await this.view(await this.find(project.id, cardId));
+    // The audit trail's before and after: the same devices on both sides, so only the card's fields compare.
+    const action = input.status === 'banned' ? 'cards.ban' : input.status === 'active' ? 'cards.unban' : undefined;
+    noteChange(actor, { action, before: { ...toCardView(card, []), devices: after.devices }, after });
+    return after;
   }
 
   async remove(actor: AdminPrincipal, projectId: string, cardId: number): Promise<void> {
