@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { CardExpiryScan } from '../src/webhooks/card-expiry-scan';
 import { AdminClient } from './support/admin-client';
 import { expectAdminError, PROJECT_NOT_FOUND, WEBHOOK_NOT_FOUND, WEBHOOK_TARGET_REFUSED } from './support/admin-errors';
+import { signedPost } from './support/signing';
 import { startTestApp, TestApp } from './support/test-app';
 
 /** Fast retries for tests; the defaults (10 s, 30 s, 1 min, …) are checked in webhook-schedule's spec. */
@@ -195,6 +196,17 @@ describe('webhooks (e2e)', () => {
     await t.http().post(`/connect/${pid}`).type('form').send({ user_key: card.code, serial: 'PC-WEBHOOK-1' }).expect(200);
     await new Promise((r) => setTimeout(r, 800));
     expect(receiver.of('device.bound').filter((r) => r.json.data.card_id === card.id)).toHaveLength(1);
+  });
+
+  it('announces user.registered when a program user registers over the SDK', async () => {
+    const p = (await a.client.createProject()) as unknown as { id: string; program_id: string; api_secret: string };
+    await a.client.post(hooks(p), { url: receiver.url, events: ['user.registered'] }).expect(201);
+    const username = `hooked${Date.now().toString(36)}`;
+    const fields = { app: p.program_id, username, password: 'user-password-1', machine_id: 'pc-1' };
+    const res = await signedPost(t, '/api/v1/users/register', fields, 'json', p.api_secret).expect(200);
+    expect(res.body.code).toBe(0);
+    const registered = await eventually(() => receiver.of('user.registered').find((r) => r.json.data.username === username), 5000, 'user.registered');
+    expect(registered.json.data).toMatchObject({ user_id: res.body.data.user_id, username });
   });
 
   it('tells card.expiring_soon once, three days ahead: a card expiring in 2 days once, one expiring in 10 days not', async () => {
