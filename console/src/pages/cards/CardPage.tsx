@@ -118,7 +118,7 @@ export function CardPage() {
           ]}
         />
       </Panel>
-      <CardTimeline projectId={projectId} cardId={c.id} cardCode={c.code} />
+      <CardTimeline projectId={projectId} cardCode={c.code} />
       {editing && (
         <CardEditModal projectId={projectId} card={c} onClose={() => setEditing(false)} onSaved={(updated) => { refresh(updated); setEditing(false); }} />
       )}

@@ -10,10 +10,11 @@ import { RequestDrawer } from './LogsPage';
 import { ResultTag } from './request-labels';
 
 /** A card's latest requests, newest first, each opening its explanation; the rest in the request log. */
-export function CardTimeline({ projectId, cardId, cardCode }: { projectId: string; cardId: number; cardCode: string }) {
+export function CardTimeline({ projectId, cardCode }: { projectId: string; cardCode: string }) {
   const { t } = useTranslation();
   const format = useFormat();
-  const requests = useQuery(requestListQuery(projectId, { card: String(cardId) }, format.zone, 1, 20));
+  // By key, not id: a request refused before the card rules (the login blacklist) names the key but no card id.
+  const requests = useQuery(requestListQuery(projectId, { card: cardCode }, format.zone, 1, 20));
   const [opened, setOpened] = useState<string | null>(null);
   const items = requests.data?.items ?? [];
   return (

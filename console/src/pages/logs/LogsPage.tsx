@@ -85,7 +85,8 @@ export function LogsPage() {
         <Form.Item name="to" label={t(`${texts}.filters.to`)}>
           <Input type="datetime-local" aria-label={t(`${texts}.filters.to`)} style={{ width: 200 }} />
         </Form.Item>
-        <FilterButtons onReset={() => show({})} />
+        {/* The form instance outlives the remount (key), so its fields are emptied here, not by initialValues. */}
+        <FilterButtons onReset={() => { form.setFieldsValue(Object.fromEntries(REQUEST_FILTER_NAMES.map((name) => [name, undefined]))); show({}); }} />
       </Form>
       {list.error && <ErrorAlert error={list.error} />}
       <Table<RequestEntry>
