@@ -34,7 +34,7 @@ export const cardTypesEn = {
   inUseDisabledText: 'Cards were made from this type, and they would lose its features. It is already disabled: no new cards are made from it, and the cards already made keep working.',
   form: {
     preset: { label: 'Preset', help: 'Fills the kind, the validity and the logins; you can still change them below.' },
-    presets: { hour: 'Hour', day: 'Day', week: 'Week', month: 'Month (30 days)', quarter: 'Quarter (90 days)', year: 'Year (365 days)', permanent: 'Permanent', uses: 'Logins' },
+    presets: { hour: 'Hour', day: 'Day', week: 'Week', month: 'Month (30 days)', quarter: 'Quarter (90 days)', year: 'Year (365 days)', permanent: 'Permanent', uses: 'N logins' },
     /** The name a preset suggests when none is typed yet. */
     presetNames: { hour: 'Hour card', day: 'Day card', week: 'Week card', month: 'Month card', quarter: 'Quarter card', year: 'Year card', permanent: 'Permanent card', uses: 'Count card' },
     name: { label: 'Name', help: '1 to 64 characters, unique in the project.' },
@@ -97,7 +97,7 @@ export const cardTypesZhCN: typeof cardTypesEn = {
   inUseDisabledText: '已有卡密由此卡类生成，删除会使它们失去该卡类的功能。它已经停用：不能再用它生成卡密，已生成的卡密照常使用。',
   form: {
     preset: { label: '模板', help: '自动填写类型、有效期和次数；之后仍可在下方修改。' },
-    presets: { hour: '时卡', day: '天卡', week: '周卡', month: '月卡（30 天）', quarter: '季卡（90 天）', year: '年卡（365 天）', permanent: '永久卡', uses: '次数卡' },
+    presets: { hour: '时卡', day: '天卡', week: '周卡', month: '月卡（30 天）', quarter: '季卡（90 天）', year: '年卡（365 天）', permanent: '永久卡', uses: '按次数' },
     presetNames: { hour: '时卡', day: '天卡', week: '周卡', month: '月卡', quarter: '季卡', year: '年卡', permanent: '永久卡', uses: '次数卡' },
     name: { label: '名称', help: '1 到 64 个字符，项目内不可重复。' },
     kind: { label: '类型', help: '时长卡从首次登录起按有效期计时；次数卡允许一定次数的登录。' },

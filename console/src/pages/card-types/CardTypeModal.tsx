@@ -39,7 +39,7 @@ export function CardTypeModal({ projectId, type, onClose, onSaved }: { projectId
   return (
     <Modal open title={type ? t('cardTypes.editTitle', { name: type.name }) : t('cardTypes.addTitle')} okText={t('common.save')} cancelText={t('common.cancel')}
       confirmLoading={save.isPending} onOk={() => form.submit()} onCancel={onClose} destroyOnHidden width={640}>
-      <Form<CardTypeDraft> form={form} layout="vertical" name="card-type" initialValues={toDraft(type)} onFinish={(draft) => save.mutate(draft)} disabled={save.isPending}>
+      <Form<CardTypeDraft> form={form} layout="vertical" name="card-type" initialValues={type ? toDraft(type) : { ...toDraft(null), name: t(`${texts}.presetNames.month`) }} onFinish={(draft) => save.mutate(draft)} disabled={save.isPending}>
         <Form.Item {...field('preset')}>
           <Radio.Group optionType="button" aria-label={t(`${texts}.preset.label`)} value={presetOf(kind, duration)}
             onChange={(event) => applyPreset(event.target.value as Preset)}

@@ -53,6 +53,7 @@ export interface CardTypeDraft {
   enabled: boolean;
 }
 
+/** A new type starts as a month card (the modal names it after the preset). */
 export function toDraft(type: CardType | null): CardTypeDraft {
   if (!type) {
     return { name: '', ...PRESETS.month, device_limit: 1, unlimited_seats: true, features: [], price: 0, agent_allowed: false, prefix: '', enabled: true };
