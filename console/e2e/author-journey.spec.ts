@@ -29,7 +29,7 @@ test('an author creates a project, generates cards, sees the device of a login a
   await once.getByRole('button', { name: 'I have stored them' }).click();
   await expect(page.getByRole('heading', { level: 1, name: /Journey Program/ })).toBeVisible();
   await expect(page.getByTestId('program-id')).toHaveText(programId);
-  const projectId = new URL(page.url()).pathname.split('/').at(-1)!;
+  const projectId = new URL(page.url()).pathname.split('/')[3]; // a new project lands on /console/projects/{id}/settings
   await openConnect(service, projectId);
 
   // A batch of three cards.

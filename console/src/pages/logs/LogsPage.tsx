@@ -122,7 +122,8 @@ export function RequestDrawer({ projectId, requestId, onClose }: { projectId: st
         <Descriptions bordered size="small" column={1}>
           <Descriptions.Item label={t(`${texts}.detail.explain`)}><Typography.Text strong data-testid="explain">{r.explain}</Typography.Text></Descriptions.Item>
           <Descriptions.Item label={t(`${texts}.result`)}><ResultTag code={r.result_code} /></Descriptions.Item>
-          {r.reason && <Descriptions.Item label={t(`${texts}.detail.reason`)}>{r.reason}</Descriptions.Item>}
+          {/* Only when the rule said more than the code's text, which the result already shows in the chosen language. */}
+          {r.reason && r.reason !== catalogEn[r.result_code] && <Descriptions.Item label={t(`${texts}.detail.reason`)}>{r.reason}</Descriptions.Item>}
           <Descriptions.Item label={t(`${texts}.time`)}>{format.dateTime(r.at)} ({format.zone})</Descriptions.Item>
           <Descriptions.Item label={t(`${texts}.family`)}>{t(`operations.logs.families.${r.family}`, { defaultValue: r.family })}</Descriptions.Item>
           <Descriptions.Item label={t(`${texts}.interface`)}>{r.interface ?? '—'}</Descriptions.Item>
