@@ -49,8 +49,8 @@ export function StepUpPrompt() {
       onCancel={() => finish(null)}
       destroyOnHidden
       mask={{ closable: false }}
-      // Above the confirmation that asked for the action, which waits for it.
-      zIndex={1100}
+      // Above the confirmation that asked for the action and waits for it (antd gives confirmations 2000).
+      zIndex={2050}
     >
       <Typography.Paragraph>{t('twoFactor.stepUp.text')}</Typography.Paragraph>
       {asking?.wrong && <Alert type="error" showIcon title={t('twoFactor.stepUp.wrong')} className="block-gap" role="alert" />}

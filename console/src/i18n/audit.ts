@@ -27,6 +27,13 @@ export const auditEn = {
     ban: 'banned', unban: 'unbanned', login: 'signed in', logout: 'signed out', enrol: 'two-factor set-up started', confirm: 'two-factor turned on',
     disable: 'turned off', redeliver: 'redelivered', test: 'test sent', '2fa': 'signed in with a code',
   },
+  /** What a resource type is called (its dots as hyphens: i18next reads a dot as nesting); one not listed is shown as recorded. */
+  resources: {
+    cards: 'Card', projects: 'Project', secrets: 'Secret', 'signing-keys': 'Signing key', 'card-types': 'Card type', authors: 'Author',
+    'platform-settings': 'Platform settings', 'platform-interfaces': 'Platform interface', 'platform-announcements': 'Platform announcement',
+    announcements: 'Announcement', versions: 'Version', files: 'File', variables: 'Remote variable', sites: 'Site', blacklist: 'Blacklist',
+    'login-blacklist': 'Login blacklist', webhooks: 'Webhook', users: 'Program user', sessions: 'Session', entitlements: 'Entitlements', interfaces: 'Interface', connect: 'Connect',
+  },
 };
 
 export const auditZhCN: typeof auditEn = {
@@ -55,5 +62,11 @@ export const auditZhCN: typeof auditEn = {
     create: '创建', update: '修改', delete: '删除', rotate: '轮换', revoke: '撤销', bulk: '批量操作', import: '导入',
     ban: '封禁', unban: '解封', login: '登录', logout: '退出登录', enrol: '开始设置两步验证', confirm: '开启两步验证',
     disable: '关闭', redeliver: '重新投递', test: '发送测试', '2fa': '用验证码登录',
+  },
+  resources: {
+    cards: '卡密', projects: '项目', secrets: '密钥', 'signing-keys': '签名密钥', 'card-types': '卡类', authors: '作者',
+    'platform-settings': '平台设置', 'platform-interfaces': '平台接口', 'platform-announcements': '平台公告',
+    announcements: '公告', versions: '版本', files: '文件', variables: '远程变量', sites: '站点', blacklist: '黑名单',
+    'login-blacklist': '登录黑名单', webhooks: '事件推送', users: '程序用户', sessions: '会话', entitlements: '权益', interfaces: '接口', connect: 'Connect',
   },
 };

@@ -90,7 +90,7 @@ export function AuditPage() {
       dataIndex: 'resource_type',
       render: (type: string, entry: AuditEntry) => (
         <>
-          {type === 'auth' ? t(`${texts}.account`) : type}
+          {type === 'auth' ? t(`${texts}.account`) : t(`${texts}.resources.${type.replace(/\./g, '-')}`, { defaultValue: type })}
           {entry.resource_id && <Typography.Text type="secondary"> {entry.resource_id}</Typography.Text>}
         </>
       ),
