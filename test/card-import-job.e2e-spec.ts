@@ -17,8 +17,15 @@ const MIB = 1024 * 1024;
  * still fail the stalls found (8-13 s for the huge cell, 4.5 s for a large import). The figures are
  * printed on every run.
  */
+/**
+ * What an import may add to the p99 of another project's logins over the same logins measured just
+ * before, on a 2-core CI host whose other Jest worker runs meanwhile (measured there: a 19 MiB cell
+ * 86-93 ms p99 against a quiet 51 ms; a 20,000-row import 348 ms and an export 651 ms against 42 ms,
+ * on the embedded database, which shares the service's thread). The code before this issue stalled
+ * them for 4.5-13.5 s, which these bounds catch without failing on a busy host's noise.
+ */
 const CELL_ADDS_MS = 250;
-const IMPORT_ADDS_MS = 500;
+const IMPORT_ADDS_MS = 1000;
 let quietP99 = 0;
 
 type Project = Awaited<ReturnType<AdminClient['createProject']>>;

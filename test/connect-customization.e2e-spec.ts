@@ -195,6 +195,8 @@ describe('Connect response customization (e2e)', () => {
           server_time: expect.any(Number),
           machine_code: 'after-reset',
           announcement: '',
+          // Not a field of decisions §8's renames: a card type's features keep their name.
+          features: [],
         },
         request_id: res.headers['x-request-id'],
       });
@@ -246,6 +248,7 @@ describe('Connect response customization (e2e)', () => {
           now: expect.any(Number),
           hwid: 'renamed-device',
           notice: '',
+          features: [],
         },
         trace: res.headers['x-request-id'],
       });
@@ -262,6 +265,7 @@ describe('Connect response customization (e2e)', () => {
         'announcement',
         'device_limit',
         'expires_at',
+        'features',
         'key',
         'machine_code',
         'server_time',

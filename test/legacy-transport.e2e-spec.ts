@@ -92,6 +92,7 @@ describe('legacy family: transport encryption of the aggregate entry (e2e)', () 
         machine_code: `${mode}-dev`,
         expires_at: expect.any(String),
         device_limit: 1,
+        features: [],
       });
     });
 

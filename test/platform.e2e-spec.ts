@@ -47,6 +47,7 @@ describe('platform admin API (e2e)', () => {
         connect_min_level: 1,
         legacy_metering_enabled: true,
         admin_two_factor_required: false,
+        webhook_private_targets: false,
         updated_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       });
     });
@@ -80,6 +81,7 @@ describe('platform admin API (e2e)', () => {
           'connect_opening_mode',
           'legacy_metering_enabled',
           'updated_at',
+          'webhook_private_targets',
         ]);
         expect(['base_package', 'entitlement', 'self_service']).toContain(body.connect_opening_mode);
         expect(Number.isInteger(body.connect_min_level)).toBe(true);
