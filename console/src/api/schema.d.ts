@@ -4521,8 +4521,11 @@ export interface components {
                 };
             };
         };
-        /** @description - `11230` WEBHOOK_TARGET_REFUSED: The webhook URL is not a public HTTP(S) address this platform may call */
-        AdminError422_11230: {
+        /**
+         * @description - `10001` BAD_REQUEST: The request is malformed
+         *     - `11010` WEBHOOK_TARGET_REFUSED: The webhook URL is not a public HTTP(S) address this platform may call
+         */
+        AdminError400_10001_11010: {
             headers: {
                 [name: string]: unknown;
             };
@@ -4530,7 +4533,7 @@ export interface components {
                 "application/json": components["schemas"]["AdminError"] & {
                     error?: {
                         /** @enum {integer} */
-                        code?: 11230;
+                        code?: 10001 | 11010;
                     };
                 };
             };
@@ -9095,13 +9098,12 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookView"];
                 };
             };
-            400: components["responses"]["AdminError400_10001"];
+            400: components["responses"]["AdminError400_10001_11010"];
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002"];
             404: components["responses"]["AdminError404_11101"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
-            422: components["responses"]["AdminError422_11230"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -9184,13 +9186,12 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookView"];
                 };
             };
-            400: components["responses"]["AdminError400_10001"];
+            400: components["responses"]["AdminError400_10001_11010"];
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002"];
             404: components["responses"]["AdminError404_11101_11120"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
-            422: components["responses"]["AdminError422_11230"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
