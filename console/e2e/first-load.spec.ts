@@ -15,6 +15,7 @@ test('the first load of the console fetches at most 500 kB of gzipped JavaScript
   const loaded = await Promise.all(scripts);
   const total = loaded.reduce((sum, script) => sum + script.bytes, 0);
   test.info().annotations.push({ type: 'first-load JavaScript (gzip)', description: `${(total / 1000).toFixed(1)} kB in ${loaded.length} files` });
-  expect(loaded.every((script) => script.encoding === 'gzip')).toBe(true);
+  // The service sends gzip only where it is smaller: a chunk of a few dozen bytes (a re-export) goes as it is.
+  expect(loaded.filter((script) => script.encoding !== 'gzip' && script.bytes >= 200)).toEqual([]);
   expect(total).toBeLessThanOrEqual(BUDGET_BYTES);
 });
