@@ -2,11 +2,8 @@ import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '../sdk/src';
-import { AdminClient } from './support/admin-client';
-import { openConnectInEveryMode } from './support/connect';
-import { Relay, startRelay } from './support/relay';
-import { startTestApp, TestApp, unique } from './support/test-app';
+import { LiveWorld, startLiveWorld } from './support/client-live';
+import { Relay } from './support/relay';
 
 const ROOT = join(__dirname, '..');
 const CLIENT_DIR = join(ROOT, 'clients', 'go');
@@ -14,8 +11,6 @@ const CLIENT_DIR = join(ROOT, 'clients', 'go');
 const CHILD_TIMEOUT_MS = 300_000;
 /** The live tests in clients/go/live_test.go; each needs the service, none may be skipped. */
 const LIVE_TESTS = 8;
-const TYPED_KEY = 'GO-MADE-UP-KEY-01';
-const RELAY_MACHINE = 'go-relay-pc';
 const hasGo = !spawnSync('go', ['version']).error;
 
 interface Outcome {
@@ -66,67 +61,17 @@ if (!hasGo) {
  * quickstart's Go first login must run as written. Skipped only where `go` is not installed.
  */
 (hasGo ? describe : describe.skip)('official Go client against the service (e2e)', () => {
-  let t: TestApp;
+  let world: LiveWorld | undefined;
   let env: Record<string, string>;
   let relay: Relay | undefined;
   let programId: string;
   let quickstartEnv: Record<string, string>;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    const baseUrl = await t.baseUrl();
-    const admin = await AdminClient.asPlatformAdmin(t);
-    const author = (await admin.createAuthor()).client;
-    const project = await author.createProject({ offline_grace_seconds: 3600, unbind_enabled: true });
-    await openConnectInEveryMode(t, project.id);
-
-    const roles = ['SDK', 'LOOP', 'V3', 'CONNECT', 'LEGACY', 'PINNED', 'SELF', 'TOPUP', 'RELAY_GENUINE', 'RELAY_BOUGHT', 'QUICKSTART'];
-    const batch = await author.post(`/admin/v1/projects/${project.id}/cards`, { count: roles.length, duration_seconds: 86_400 }).expect(201);
-    const codes = (batch.body.items as Array<{ code: string }>).map((card) => card.code);
-    expect(codes).toHaveLength(roles.length);
-
-    await author.post(`/admin/v1/projects/${project.id}/versions`, { version: '1.0.0', changelog: 'first', force_update: false, enabled: true }).expect(201);
-    await author.post(`/admin/v1/projects/${project.id}/versions`, { version: '1.2.0', changelog: 'fixes', force_update: true, enabled: true }).expect(201);
-
-    const username = unique('gouser');
-    const sdk = new Client({ baseUrl, programId: project.program_id, apiSecret: project.api_secret });
-    expect(await sdk.userRegister({ username, password: 'go-pass-word-1', machineId: 'go-user-pc' })).toMatchObject({ success: true });
-
-    const sealed = [];
-    for (const mode of ['rc4', 'aes', 'aes-gcm']) {
-      const target = await author.createProject({ transport_encryption: mode, unbind_enabled: true });
-      const card = await author.post(`/admin/v1/projects/${target.id}/cards`, { count: 1, duration_seconds: 86_400 }).expect(201);
-      sealed.push({ mode, program_id: target.program_id, api_secret: target.api_secret, legacy_secret: target.legacy_secret, transport_key: target.transport_key, card: card.body.items[0].code });
-    }
-
-    const keys = (await author.get(`/admin/v1/projects/${project.id}/signing-keys`).expect(200)).body.items as Array<{ kid: string; public_key: string }>;
-    const bought = codes[roles.indexOf('RELAY_BOUGHT')];
-    const boughtSession = await sdk.cardLogin({ cardKey: bought, machineId: RELAY_MACHINE });
-    expect(boughtSession.success).toBe(true);
-    relay = await startRelay(baseUrl, project, { typedKey: TYPED_KEY, validKey: bought, validSessionToken: boughtSession.data!.session_token });
-    programId = project.program_id;
-    env = {
-      CARDKEY_LIVE_URL: baseUrl,
-      CARDKEY_PROGRAM_ID: project.program_id,
-      CARDKEY_API_SECRET: project.api_secret,
-      CARDKEY_LEGACY_SECRET: project.legacy_secret,
-      CARDKEY_PROJECT_ID: project.id,
-      CARDKEY_ADMIN_TOKEN: author.token,
-      CARDKEY_USER_NAME: username,
-      CARDKEY_USER_PASSWORD: 'go-pass-word-1',
-      CARDKEY_SEALED_PROGRAMS: JSON.stringify(sealed),
-      CARDKEY_RESPONSE_KEYS: JSON.stringify(Object.fromEntries(keys.map((k) => [k.kid, k.public_key]))),
-      CARDKEY_RELAY_URL: relay.url,
-      CARDKEY_RELAY_TYPED_KEY: TYPED_KEY,
-      CARDKEY_RELAY_MACHINE: RELAY_MACHINE,
-      ...Object.fromEntries(roles.map((role, i) => [`CARDKEY_CARD_${role}`, codes[i]])),
-    };
-    quickstartEnv = { BASE_URL: baseUrl, PROGRAM_ID: project.program_id, API_SECRET: project.api_secret, CARD_KEY: codes[roles.indexOf('QUICKSTART')], MACHINE_ID: 'go-quickstart-pc' };
+    world = await startLiveWorld('go');
+    ({ env, relay, programId, quickstartEnv } = world);
   });
-  afterAll(async () => {
-    await relay?.close();
-    await t?.close();
-  });
+  afterAll(() => world?.close());
 
   it('passes every live test of clients/go (go test -race -run Live)', async () => {
     const outcome = await go(['test', '-race', '-count=1', '-v', '-run', 'Live', './...'], CLIENT_DIR, env);
