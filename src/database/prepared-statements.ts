@@ -20,7 +20,7 @@ interface PgPool {
 /**
  * Runs prepared statements on TypeORM's own `pg` pool (TypeORM's `query()` only sends unnamed
  * statements). Each runs as one auto-committed statement, outside any transaction. Measured on the
- * repeat card login: PostgreSQL's CPU per login fell from 0.50 to 0.22 ms (docs/performance.md).
+ * repeat card login: PostgreSQL's CPU per login fell from 0.50 to 0.22 ms (docs/performance-history.md).
  *
  * Not on the embedded database: PGlite is one session that outlives the socket connections to it,
  * so a statement prepared by a connection the pool has since closed still exists there, and the

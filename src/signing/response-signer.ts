@@ -24,7 +24,7 @@ const KEY_CACHE_LIMIT = 10_000;
  * when the program has `response_signing` on. Decrypted private keys are kept in memory by kid (a kid names one key
  * for ever), so a signature costs one Ed25519 operation (about 18 µs, ed25519.ts). It is computed on
  * a thread of its own, many signatures to a message (signing-thread.ts): Fastify answered 3-9 % more logins and heartbeats, A-B-B-A
- * (docs/performance.md). Signing each answer on libuv's thread pool had cost the loop as much in
+ * (docs/performance-history.md). Signing each answer on libuv's thread pool had cost the loop as much in
  * handing over and waking threads as the signature itself.
  */
 @Injectable()

@@ -57,7 +57,7 @@ parentPort.on('message', ({ id, keys, layout, inputs }) => {
  * largest single cost of a signed client answer (about a sixth of a Fastify heartbeat's CPU); here
  * the event loop only hands it over, and the thread uses CPU the loop leaves idle. One message per
  * batch rather than per signature is what makes this pay (a thread-pool call per signature cost
- * the loop as much as signing it, docs/performance.md). If the thread fails, its batches are signed
+ * the loop as much as signing it, docs/performance-history.md). If the thread fails, its batches are signed
  * on the event loop, and the next batch starts a new thread (or, if it never answered, every later
  * signature is computed on the event loop).
  */

@@ -60,7 +60,7 @@ export function chooseRequestId(incoming: unknown): string {
  * X-Request-Id header, settles the client address, and keeps them on the request (`requestContextOf`).
  * The context travels explicitly (on the request, in a `ClientCall`), not through an
  * AsyncLocalStorage: on Node 20 one of those turns on promise hooks for every promise of the
- * process, 6.8 % of a Fastify login's CPU in the hooks alone (docs/performance.md, sixth part).
+ * process, 6.8 % of a Fastify login's CPU in the hooks alone (docs/performance-history.md, sixth part).
  * `echoRequestId: false` where the adapter sets the header on its own reply (Fastify, create-app.ts).
  */
 export function requestContextMiddleware(trustedProxies: ReadonlySet<string> = new Set(), { echoRequestId = true } = {}) {

@@ -11,7 +11,7 @@ export interface SecurityHeaders {
  * its own pages), worked out once by running helmet against a recording response. Without a CSP
  * they depend on nothing in the request, so every answer gets the same ones. Running helmet per
  * request cost a Fastify heartbeat 4 % of its CPU: @fastify/helmet builds the middleware anew for
- * every request, in two hooks, one of them async (docs/performance.md).
+ * every request, in two hooks, one of them async (docs/performance-history.md).
  */
 export async function helmetHeaders(): Promise<SecurityHeaders> {
   const { default: helmet } = await import('helmet');
