@@ -1,0 +1,28 @@
+import { spawnSync } from 'node:child_process';
+
+/** Whether `command` runs on this machine (asked for its version). */
+export function installed(command: string, ...versionArgs: string[]): boolean {
+  return !spawnSync(command, versionArgs).error;
+}
+
+type TestBody = () => Promise<void>;
+
+/**
+ * `it` for a test that needs what a machine may lack (a compiler, a built client). Where it is
+ * missing: in CI, which installs and builds every client first (.ci/client-*.sh), the test fails
+ * with `missing`, so a lost toolchain never passes as a skip; elsewhere it is skipped, saying so.
+ */
+export function itNeeding(ready: boolean, missing: string): (name: string, body: TestBody, timeoutMs?: number) => void {
+  if (ready) return (name, body, timeoutMs) => it(name, body, timeoutMs);
+  if (process.env.CI) {
+    return (name) =>
+      it(name, () => {
+        throw new Error(`${missing}: CI installs and builds it before the tests (.ci/client-*.sh)`);
+      });
+  }
+  return (name) => {
+    // eslint-disable-next-line no-console -- a skipped test shows no reason of its own
+    console.warn(`SKIPPED "${name}": ${missing}`);
+    it.skip(name, () => undefined);
+  };
+}
