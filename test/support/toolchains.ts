@@ -26,3 +26,24 @@ export function itNeeding(ready: boolean, missing: string): (name: string, body:
     it.skip(name, () => undefined);
   };
 }
+
+/**
+ * `describe` for a suite that needs what a machine may lack, with `itNeeding`'s rule: where it is
+ * missing, CI fails (one test saying what is missing) and elsewhere the suite is skipped, saying so.
+ */
+export function describeNeeding(ready: boolean, missing: string): (name: string, body: () => void) => void {
+  if (ready) return (name, body) => describe(name, body);
+  if (process.env.CI) {
+    return (name) =>
+      describe(name, () => {
+        it('has what it needs', () => {
+          throw new Error(`${missing}: CI installs and builds it before the tests (.ci/client-*.sh)`);
+        });
+      });
+  }
+  return (name, body) => {
+    // eslint-disable-next-line no-console -- a skipped suite shows no reason of its own
+    console.warn(`SKIPPED "${name}": ${missing}`);
+    describe.skip(name, body);
+  };
+}
