@@ -1,7 +1,8 @@
-import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { quickstartScript, runProgram } from './support/child-process';
 import { LiveWorld, startLiveWorld, unprefixed } from './support/client-live';
 import { Relay } from './support/relay';
 import { describeNeeding } from './support/toolchains';
@@ -19,39 +20,7 @@ const BUILD_HINT = 'run .ci/client-c.sh first (it builds clients/c/build and cli
 const hasValgrind = !spawnSync('valgrind', ['--version']).error;
 const built = existsSync(SANITIZED_LIVE_TEST) && existsSync(join(LIBRARY_DIR, 'libcardkey.so'));
 
-interface Outcome {
-  code: number | null;
-  signal: string | null;
-  output: string;
-}
-
-/** Runs a program to its end, never rejecting: the test asserts on the outcome and shows the output. */
-function run(file: string, args: string[], env: Record<string, string>, cwd = ROOT): Promise<Outcome> {
-  return new Promise((resolve) => {
-    execFile(
-      file,
-      args,
-      {
-        cwd,
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...env },
-        timeout: CHILD_TIMEOUT_MS,
-        killSignal: 'SIGKILL',
-      },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-        resolve({ code, signal: error?.signal ?? null, output: `${stdout}${stderr}` });
-      },
-    );
-  });
-}
-
-/** The program a quickstart step writes with `cat > <file> <<'<TAG>' … <TAG>`, exactly as the reader copies it. */
-function quickstartScript(file: string): string {
-  const quickstart = readFileSync(join(ROOT, 'docs', 'quickstart.md'), 'utf8');
-  const found = new RegExp(`^cat > ${file.replace('.', '\\.')} <<'(\\w+)'\n([\\s\\S]*?)^\\1$`, 'm').exec(quickstart);
-  if (!found) throw new Error(`docs/quickstart.md writes no ${file}`);
-  return found[2];
-}
+const run = (file: string, args: string[], env: Record<string, string>, cwd = ROOT) => runProgram(file, args, { cwd, env, timeoutMs: CHILD_TIMEOUT_MS });
 
 /**
  * The official C client (clients/c) against the real service over real HTTP: the Jest side

@@ -1,7 +1,7 @@
-import { execFile } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Outcome, runProgram } from './support/child-process';
 import { AdminClient } from './support/admin-client';
 import { insertCard } from './support/cards';
 import { startTestApp, TestApp } from './support/test-app';
@@ -17,32 +17,7 @@ const C_LIBRARY_DIR = join(ROOT, 'clients', 'c', 'build');
 const LOGGED_IN = /^logged in, session until \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\b/m;
 const REFUSED = /refused: .* \(code 20001, request_id [0-9a-f]{32}\)/;
 
-interface Outcome {
-  code: number | null;
-  signal: string | null;
-  output: string;
-}
-
-/** Runs a program to its end, never rejecting: the test asserts on the outcome and shows the output. */
-function run(file: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Outcome> {
-  return new Promise((resolve) => {
-    execFile(
-      file,
-      args,
-      {
-        cwd,
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...env },
-        timeout: CHILD_TIMEOUT_MS,
-        killSignal: 'SIGKILL',
-        maxBuffer: 16 * 1024 * 1024,
-      },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-        resolve({ code, signal: error?.signal ?? null, output: `${stdout}${stderr}` });
-      },
-    );
-  });
-}
+const run = (file: string, args: string[], cwd: string, env: Record<string, string> = {}) => runProgram(file, args, { cwd, env, timeoutMs: CHILD_TIMEOUT_MS });
 
 /** Fails with the whole output unless the step exited 0. */
 function succeeded(what: string, outcome: Outcome): void {

@@ -1,5 +1,5 @@
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
+import { runProgram } from './support/child-process';
 import { LiveWorld, startLiveWorld, unprefixed } from './support/client-live';
 import { Relay } from './support/relay';
 import { describeNeeding, installed } from './support/toolchains';
@@ -9,31 +9,8 @@ const CHILD_TIMEOUT_MS = 90_000;
 /** The live tests in clients/python/tests_live; each needs the service, none may be skipped. */
 const LIVE_TESTS = 12;
 
-interface Outcome {
-  code: number | null;
-  signal: string | null;
-  output: string;
-}
-
-/** Runs python3 to its end, never rejecting: the test asserts on the outcome and shows the output. */
-function python(args: string[], env: Record<string, string>): Promise<Outcome> {
-  return new Promise((resolve) => {
-    execFile(
-      'python3',
-      args,
-      {
-        cwd: CLIENT_DIR,
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', PYTHONDONTWRITEBYTECODE: '1', ...env },
-        timeout: CHILD_TIMEOUT_MS,
-        killSignal: 'SIGKILL',
-      },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-        resolve({ code, signal: error?.signal ?? null, output: `${stdout}${stderr}` });
-      },
-    );
-  });
-}
+const python = (args: string[], env: Record<string, string>) =>
+  runProgram('python3', args, { cwd: CLIENT_DIR, env: { PYTHONDONTWRITEBYTECODE: '1', ...env }, timeoutMs: CHILD_TIMEOUT_MS });
 
 /**
  * The official Python client (clients/python) against the real service over real HTTP: the Jest
