@@ -1,12 +1,11 @@
-import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '../sdk/src';
-import { AdminClient } from './support/admin-client';
-import { openConnectInEveryMode } from './support/connect';
-import { Relay, startRelay } from './support/relay';
-import { startTestApp, TestApp, unique } from './support/test-app';
+import { quickstartScript, runProgram } from './support/child-process';
+import { LiveWorld, startLiveWorld, unprefixed } from './support/client-live';
+import { Relay } from './support/relay';
+import { describeNeeding } from './support/toolchains';
 
 const ROOT = join(__dirname, '..');
 const CLIENT_DIR = join(ROOT, 'clients', 'c');
@@ -17,175 +16,40 @@ const LIBRARY_DIR = join(CLIENT_DIR, 'build');
 const CHILD_TIMEOUT_MS = 120_000;
 /** The live tests in clients/c/tests/live_test.c; each needs the service. */
 const LIVE_TESTS = 10;
-/** The card key the relay test types, which the relay swaps for the card it bought. */
-const TYPED_KEY = 'C-MADE-UP-KEY-01';
-const RELAY_MACHINE = 'c-relay-pc';
 const BUILD_HINT = 'run .ci/client-c.sh first (it builds clients/c/build and clients/c/build-asan)';
 const hasValgrind = !spawnSync('valgrind', ['--version']).error;
 const built = existsSync(SANITIZED_LIVE_TEST) && existsSync(join(LIBRARY_DIR, 'libcardkey.so'));
 
-interface Outcome {
-  code: number | null;
-  signal: string | null;
-  output: string;
-}
-
-/** Runs a program to its end, never rejecting: the test asserts on the outcome and shows the output. */
-function run(file: string, args: string[], env: Record<string, string>, cwd = ROOT): Promise<Outcome> {
-  return new Promise((resolve) => {
-    execFile(
-      file,
-      args,
-      {
-        cwd,
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...env },
-        timeout: CHILD_TIMEOUT_MS,
-        killSignal: 'SIGKILL',
-      },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-        resolve({ code, signal: error?.signal ?? null, output: `${stdout}${stderr}` });
-      },
-    );
-  });
-}
-
-/** The program a quickstart step writes with `cat > <file> <<'<TAG>' … <TAG>`, exactly as the reader copies it. */
-function quickstartScript(file: string): string {
-  const quickstart = readFileSync(join(ROOT, 'docs', 'quickstart.md'), 'utf8');
-  const found = new RegExp(`^cat > ${file.replace('.', '\\.')} <<'(\\w+)'\n([\\s\\S]*?)^\\1$`, 'm').exec(quickstart);
-  if (!found) throw new Error(`docs/quickstart.md writes no ${file}`);
-  return found[2];
-}
+const run = (file: string, args: string[], env: Record<string, string>, cwd = ROOT) => runProgram(file, args, { cwd, env, timeoutMs: CHILD_TIMEOUT_MS });
 
 /**
  * The official C client (clients/c) against the real service over real HTTP: the Jest side
- * arranges a program, its cards, versions, a program user and a relay that swaps card keys
- * (issue 33), then the live test program, built with AddressSanitizer and UndefinedBehaviorSanitizer,
- * calls every client function and must pass every test with no sanitizer report. The quickstart's
- * first_login.c is compiled against the library and run as written. Skipped, saying so, when the
- * C client is not built (.ci/client-c.sh builds it).
+ * arranges the live world of test/support/client-live.ts (a program, its cards, versions, a
+ * program user, one program per transport encryption and a relay that swaps card keys, issue 33),
+ * then the live test program, built with AddressSanitizer and UndefinedBehaviorSanitizer, calls
+ * every client function and must pass every test with no sanitizer report. The quickstart's
+ * first_login.c is compiled against the library and run as written. Where the C client is not
+ * built (.ci/client-c.sh builds it), CI fails and elsewhere the suite is skipped, saying so.
  */
-// A skipped suite lists no test names, so say here why this one is skipped.
-// eslint-disable-next-line no-console -- the one place a missing build can be reported
-if (!built) console.warn(`test/c-client.e2e-spec.ts is SKIPPED: the C client is not built; ${BUILD_HINT}`);
-(built ? describe : describe.skip)('official C client against the service (e2e)', () => {
-  let t: TestApp;
+describeNeeding(built, `the C client is not built; ${BUILD_HINT}`)('official C client against the service (e2e)', () => {
+  let world: LiveWorld | undefined;
   let env: Record<string, string>;
   let relay: Relay | undefined;
   let programId: string;
   let firstLogin: Record<string, string>;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    const baseUrl = await t.baseUrl();
-    const admin = await AdminClient.asPlatformAdmin(t);
-    const author = (await admin.createAuthor()).client;
-    const project = await author.createProject({ offline_grace_seconds: 3600, unbind_enabled: true });
-    await openConnectInEveryMode(t, project.id);
-
-    const roles = [
-      'SDK',
-      'LOOP',
-      'V3',
-      'CONNECT',
-      'LEGACY',
-      'PINNED',
-      'TOPUP',
-      'TOPUP_KEY',
-      'RELAY_GENUINE',
-      'RELAY_BOUGHT',
-      'FIRST_LOGIN',
-    ];
-    const batch = await author
-      .post(`/admin/v1/projects/${project.id}/cards`, { count: roles.length, duration_seconds: 86_400 })
-      .expect(201);
-    const codes = (batch.body.items as Array<{ code: string }>).map((card) => card.code);
-    expect(codes).toHaveLength(roles.length);
-    const card = (role: string) => codes[roles.indexOf(role)];
-
-    await author
-      .post(`/admin/v1/projects/${project.id}/versions`, {
-        version: '1.0.0',
-        changelog: 'first',
-        force_update: false,
-        enabled: true,
-      })
-      .expect(201);
-    await author
-      .post(`/admin/v1/projects/${project.id}/versions`, {
-        version: '1.2.0',
-        changelog: 'fixes',
-        force_update: true,
-        enabled: true,
-      })
-      .expect(201);
-
-    const username = unique('cuser');
-    const sdk = new Client({ baseUrl, programId: project.program_id, apiSecret: project.api_secret });
-    expect(await sdk.userRegister({ username, password: 'c-pass-word-1', machineId: 'c-user-pc' })).toMatchObject({
-      success: true,
-    });
-
-    // One program per transport encryption mode, each with an unused card: the legacy calls through /api/app.
-    const sealed = [];
-    for (const mode of ['rc4', 'aes', 'aes-gcm']) {
-      const target = await author.createProject({ transport_encryption: mode, unbind_enabled: true });
-      const one = await author.post(`/admin/v1/projects/${target.id}/cards`, { count: 1, duration_seconds: 86_400 }).expect(201);
-      sealed.push({
-        mode,
-        program_id: target.program_id,
-        api_secret: target.api_secret,
-        legacy_secret: target.legacy_secret,
-        transport_key: target.transport_key,
-        card: one.body.items[0].code,
-      });
-    }
-
-    const keys = (await author.get(`/admin/v1/projects/${project.id}/signing-keys`).expect(200)).body.items as Array<{
-      kid: string;
-      public_key: string;
-    }>;
-    // The relay's bought card, with a session on the device the relay test uses (issue 33).
-    const boughtSession = await sdk.cardLogin({ cardKey: card('RELAY_BOUGHT'), machineId: RELAY_MACHINE });
-    expect(boughtSession.success).toBe(true);
-    relay = await startRelay(baseUrl, project, {
-      typedKey: TYPED_KEY,
-      validKey: card('RELAY_BOUGHT'),
-      validSessionToken: boughtSession.data!.session_token,
-    });
-    programId = project.program_id;
+    world = await startLiveWorld('c');
+    ({ relay, programId } = world);
     env = {
-      BASE_URL: baseUrl,
-      PROGRAM_ID: project.program_id,
-      API_SECRET: project.api_secret,
-      LEGACY_SECRET: project.legacy_secret,
-      PROJECT_ID: project.id,
-      ADMIN_TOKEN: author.token,
-      USER_NAME: username,
-      USER_PASSWORD: 'c-pass-word-1',
-      SEALED_PROGRAMS: JSON.stringify(sealed),
-      RESPONSE_KEYS: JSON.stringify(Object.fromEntries(keys.map((k) => [k.kid, k.public_key]))),
-      RELAY_URL: relay.url,
-      RELAY_TYPED_KEY: TYPED_KEY,
-      RELAY_MACHINE,
-      ...Object.fromEntries(roles.map((role, i) => [`CARD_${role}`, codes[i]])),
+      ...unprefixed(world.env), // the suite reads BASE_URL, PROGRAM_ID, CARD_SDK...
       // Sanitizers: any report fails the run (UBSan included), leaks too.
       ASAN_OPTIONS: 'detect_leaks=1:abort_on_error=0:exitcode=86',
       UBSAN_OPTIONS: 'print_stacktrace=1:halt_on_error=1:exitcode=87',
     };
-    firstLogin = {
-      BASE_URL: baseUrl,
-      PROGRAM_ID: project.program_id,
-      API_SECRET: project.api_secret,
-      CARD_KEY: card('FIRST_LOGIN'),
-      MACHINE_ID: 'demo-machine-1',
-    };
+    firstLogin = world.quickstartEnv;
   });
-  afterAll(async () => {
-    await relay?.close();
-    await t?.close();
-  });
+  afterAll(() => world?.close());
 
   it(
     'passes every live test of clients/c/tests/live_test.c under ASan and UBSan',

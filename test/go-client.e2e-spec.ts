@@ -1,9 +1,10 @@
-import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { quickstartScript, runProgram } from './support/child-process';
 import { LiveWorld, startLiveWorld } from './support/client-live';
 import { Relay } from './support/relay';
+import { describeNeeding, installed } from './support/toolchains';
 
 const ROOT = join(__dirname, '..');
 const CLIENT_DIR = join(ROOT, 'clients', 'go');
@@ -11,56 +12,20 @@ const CLIENT_DIR = join(ROOT, 'clients', 'go');
 const CHILD_TIMEOUT_MS = 300_000;
 /** The live tests in clients/go/live_test.go; each needs the service, none may be skipped. */
 const LIVE_TESTS = 8;
-const hasGo = !spawnSync('go', ['version']).error;
+const hasGo = installed('go', 'version');
 
-interface Outcome {
-  code: number | null;
-  signal: string | null;
-  output: string;
-}
-
-/** Runs the go tool to its end, never rejecting: the test asserts on the outcome and shows the output. */
-function go(args: string[], cwd: string, env: Record<string, string>): Promise<Outcome> {
-  return new Promise((resolve) => {
-    execFile(
-      'go',
-      args,
-      {
-        cwd,
-        // Offline: the client needs nothing but the standard library, and a reader's module only the local replace.
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', GOPROXY: 'off', GOFLAGS: '-mod=mod', ...env },
-        timeout: CHILD_TIMEOUT_MS,
-        killSignal: 'SIGKILL',
-        maxBuffer: 16 * 1024 * 1024,
-      },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-        resolve({ code, signal: error?.signal ?? null, output: `${stdout}${stderr}` });
-      },
-    );
-  });
-}
-
-/** The file docs/quickstart.md writes with `cat > <file> <<'<TAG>' … <TAG>`, exactly as the reader copies it. */
-function quickstartScript(file: string): string {
-  const quickstart = readFileSync(join(ROOT, 'docs', 'quickstart.md'), 'utf8');
-  const found = new RegExp(`^cat > ${file.replace('.', '\\.')} <<'(\\w+)'\n([\\s\\S]*?)^\\1$`, 'm').exec(quickstart);
-  if (!found) throw new Error(`docs/quickstart.md writes no ${file}`);
-  return found[2];
-}
-
-if (!hasGo) {
-  // eslint-disable-next-line no-console
-  console.warn('go-client.e2e-spec: `go` is not on the PATH, so the Go client is not tested (apt-get install -y golang-go)');
-}
+const go = (args: string[], cwd: string, env: Record<string, string>) =>
+  // Offline: the client needs nothing but the standard library, and a reader's module only the local replace.
+  runProgram('go', args, { cwd, env: { GOPROXY: 'off', GOFLAGS: '-mod=mod', ...env }, timeoutMs: CHILD_TIMEOUT_MS });
 
 /**
  * The official Go client (clients/go) against the real service over real HTTP: the Jest side
  * arranges a program, its cards, versions, a program user, one program per transport encryption
  * and the relay of issue 33, then `go test -race -run Live` must pass every live test; the
- * quickstart's Go first login must run as written. Skipped only where `go` is not installed.
+ * quickstart's Go first login must run as written. Where `go` is missing, CI fails and elsewhere
+ * the suite is skipped (test/support/toolchains.ts).
  */
-(hasGo ? describe : describe.skip)('official Go client against the service (e2e)', () => {
+describeNeeding(hasGo, '`go` is not on the PATH (apt-get install -y golang-go)')('official Go client against the service (e2e)', () => {
   let world: LiveWorld | undefined;
   let env: Record<string, string>;
   let relay: Relay | undefined;

@@ -256,9 +256,13 @@ describe('official client against the service (e2e)', () => {
       expect(login).toMatchObject({ success: true, code: 1, data: { id: card.id, token: expect.any(String), machine_code: 'legacy-pc' } });
 
       await author.patch(`/admin/v1/projects/${target.id}`, { unbind_enabled: false }).expect(200);
-      expect(await client.legacy.unbind({ cardKey: card.code, machineId: 'legacy-pc' })).toMatchObject({ success: false, code: ErrorCode.UNBIND_REFUSED });
+      expect(await client.legacy.unbind({ cardKey: card.code, machineId: 'legacy-pc' })).toMatchObject({ success: false, code: ErrorCode.UNBIND_REFUSED, unbindReason: 'disabled', retryAt: null });
       await author.patch(`/admin/v1/projects/${target.id}`, { unbind_enabled: true }).expect(200);
       expect(await client.legacy.unbind({ cardKey: card.code, machineId: 'legacy-pc' })).toMatchObject({ success: true, code: 1, data: { unbind_count: 1 } });
+      // A cooldown the author sets now holds from that unbind: the next one is refused until it has passed.
+      await author.patch(`/admin/v1/projects/${target.id}`, { unbind_cooldown_seconds: 3600 }).expect(200);
+      expect((await client.legacy.cardLogin({ cardKey: card.code, machineId: 'legacy-pc' })).success).toBe(true);
+      expect(await client.legacy.unbind({ cardKey: card.code, machineId: 'legacy-pc' })).toMatchObject({ success: false, code: ErrorCode.UNBIND_REFUSED, unbindReason: 'cooldown', retryAt: expect.stringMatching(TIMESTAMP) });
 
       const wrongKey = await clientFor(target, { legacySecret: 'not-the-secret' }).legacy.cardLogin({ cardKey: card.code, machineId: 'legacy-pc' });
       expect(wrongKey).toMatchObject({ success: false, code: ErrorCode.SIGNATURE_INVALID });

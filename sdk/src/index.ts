@@ -7,7 +7,7 @@ export type { ReceivedAnswer, ResponseKeys, SentRequest } from './trust';
 export { ClientErrorCode, ErrorCode, SESSION_ENDED_CODES } from './error-codes';
 export type { HeartbeatHandle, HeartbeatOptions } from './heartbeat';
 export { judge } from './result';
-export type { ConnectField, ConnectFieldNames, Family, RawAnswer, Result, SessionEndReason, StandardSuccessCode } from './result';
+export type { ConnectField, ConnectFieldNames, Family, RawAnswer, Result, SessionEndReason, StandardSuccessCode, UnbindRefusalReason } from './result';
 export {
   SIGNATURE_HEADERS,
   hmacSignature,

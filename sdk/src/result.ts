@@ -1,4 +1,4 @@
-import { ClientErrorCode } from './error-codes';
+import { ClientErrorCode, ErrorCode } from './error-codes';
 
 /** The protocol families; each has its own success rule. */
 export type Family = 'connect' | 'standard' | 'legacy';
@@ -31,6 +31,10 @@ export interface Result<T = Record<string, unknown>> {
   endedBy?: SessionEndReason;
   /** When it ended (`YYYY-MM-DD HH:MM:SS` in the service's time zone); null for `unknown`. */
   endedAt?: string | null;
+  /** Why an unbind was refused, on UNBIND_REFUSED (`data.reason`, decisions §21): show when it may be tried again. */
+  unbindReason?: UnbindRefusalReason;
+  /** `data.retry_at` with it: when an unbind becomes possible (`YYYY-MM-DD HH:MM:SS`, the service's time zone); null: not by waiting. */
+  retryAt?: string | null;
   /** The whole answer as received, unknown fields included. */
   body?: Record<string, unknown>;
   /**
@@ -54,6 +58,9 @@ export type SessionEndReason =
   | 'user_deleted'
   | 'unknown'
   | (string & {});
+
+/** Every `data.reason` of an UNBIND_REFUSED (decisions §21); a newer service may add more, kept as they come. */
+export type UnbindRefusalReason = 'cooldown' | 'limit' | 'disabled' | 'not_bound' | (string & {});
 
 /** An HTTP answer as the transport read it. */
 export interface RawAnswer {
@@ -115,7 +122,8 @@ export function judge<T>(family: Family, answer: RawAnswer, connectFields: Conne
   }
   const errorId = stringOr(body.error_id);
   if (Number.isInteger(rawCode) && Math.abs(rawCode) > 1) {
-    return { ...common, success, code: Math.abs(rawCode), message: message || unexpectedMessage(answer), errorId, ...sessionEnd(body), body: received };
+    const code = Math.abs(rawCode);
+    return { ...common, success, code, message: message || unexpectedMessage(answer), errorId, ...sessionEnd(body), ...unbindRefusal(code, body), body: received };
   }
   const why = Number.isInteger(rawCode)
     ? `Unexpected answer (HTTP ${answer.status}): code ${rawCode} is neither this route's success nor a failure code`
@@ -129,6 +137,14 @@ function sessionEnd(body: Record<string, unknown>): Pick<Result, 'endedBy' | 'en
   const endedBy = stringOr(data?.ended_by);
   if (endedBy === undefined) return {};
   return { endedBy, endedAt: stringOr(data?.ended_at) ?? null };
+}
+
+/** `data.reason` and `data.retry_at` of an UNBIND_REFUSED that carries them. */
+function unbindRefusal(code: number, body: Record<string, unknown>): Pick<Result, 'unbindReason' | 'retryAt'> {
+  const data = objectOr(body.data);
+  const reason = stringOr(data?.reason);
+  if (code !== ErrorCode.UNBIND_REFUSED || reason === undefined) return {};
+  return { unbindReason: reason, retryAt: stringOr(data?.retry_at) ?? null };
 }
 
 function isSuccess(family: Family, body: Record<string, unknown>, successCode?: StandardSuccessCode): boolean {

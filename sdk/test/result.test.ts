@@ -63,6 +63,18 @@ describe('route success codes (standard family)', () => {
     assert.deepEqual([r.code, r.message, r.requestId], [ErrorCode.UNBIND_REFUSED, 'Unbinding is not possible', 'q']);
   });
 
+  it("gives an UNBIND_REFUSED its reason and retry time, in the standard and the legacy envelope (decisions §21)", () => {
+    const cooldown = judge('standard', answer({ code: 20005, success: false, msg: 'Too recently', data: { reason: 'cooldown', retry_at: '2026-11-24 08:15:00' } }), {}, 1);
+    assert.deepEqual([cooldown.code, cooldown.unbindReason, cooldown.retryAt], [ErrorCode.UNBIND_REFUSED, 'cooldown', '2026-11-24 08:15:00']);
+    const notBound = judge('legacy', answer({ code: 20005, msg: 'Not bound', data: { reason: 'not_bound', retry_at: null } }));
+    assert.deepEqual([notBound.unbindReason, notBound.retryAt], ['not_bound', null]);
+    // An older service's refusal without data, and another code's data.reason, say nothing of an unbind.
+    const bare = judge('standard', answer({ code: 20005, success: false, msg: 'Refused' }), {}, 1);
+    assert.deepEqual([bare.unbindReason, bare.retryAt], [undefined, undefined]);
+    const other = judge('standard', answer({ code: 20008, success: false, msg: 'No', data: { reason: 'limit' } }));
+    assert.deepEqual([other.unbindReason, other.retryAt], [undefined, undefined]);
+  });
+
   it('is a standard-family rule of 0 or 1 only', () => {
     assert.throws(() => judge('legacy', answer({ code: 1 }), {}, 1), /standard-family/);
     assert.throws(() => judge('connect', answer({ status: true }), {}, 0), /standard-family/);

@@ -115,6 +115,16 @@ describe('self-service unbind (decisions §14)', () => {
     assert.equal((await client.cardUnbind({ cardKey: 'CK', machineId: 'PC-1' })).code, ErrorCode.CARD_BANNED);
   });
 
+  it('says why an unbind was refused and when it becomes possible', async () => {
+    const limit = { json: { code: 20005, success: false, msg: 'Unbind limit reached', data: { reason: 'limit', retry_at: '2026-12-01 10:00:00' }, request_id: 'r-limit' } };
+    const disabled = { json: { code: 20005, success: false, msg: 'Unbinding is off', data: { reason: 'disabled', retry_at: null }, request_id: 'r-off' } };
+    const client = new Client(options(fakeService(limit, disabled).fetch));
+    const first = await client.cardUnbind({ cardKey: 'CK', machineId: 'PC-1' });
+    assert.deepEqual([first.success, first.code, first.unbindReason, first.retryAt], [false, ErrorCode.UNBIND_REFUSED, 'limit', '2026-12-01 10:00:00']);
+    const second = await client.cardUnbind({ cardKey: 'CK', machineId: 'PC-1' });
+    assert.deepEqual([second.unbindReason, second.retryAt], ['disabled', null]);
+  });
+
   it('is never retried: each unbind may deduct time', async () => {
     const service = fakeService(connectionRefused());
     assert.equal((await new Client(options(service.fetch)).cardUnbind({ cardKey: 'CK', machineId: 'PC-1' })).code, ClientErrorCode.NETWORK_ERROR);

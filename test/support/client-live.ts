@@ -5,7 +5,7 @@ import { Relay, startRelay } from './relay';
 import { startTestApp, TestApp, unique } from './test-app';
 
 /** The cards a client's live suite uses, one each, named in its environment as CARDKEY_CARD_<ROLE>. */
-const ROLES = ['SDK', 'LOOP', 'V3', 'CONNECT', 'LEGACY', 'PINNED', 'SELF', 'TOPUP', 'RELAY_GENUINE', 'RELAY_BOUGHT', 'QUICKSTART'];
+const ROLES = ['SDK', 'LOOP', 'RESTORE', 'V3', 'CONNECT', 'LEGACY', 'PINNED', 'SELF', 'TOPUP', 'TOPUP_KEY', 'RELAY_GENUINE', 'RELAY_BOUGHT', 'QUICKSTART'];
 
 export interface LiveWorld {
   t: TestApp;
@@ -20,7 +20,7 @@ export interface LiveWorld {
 }
 
 /**
- * What an official client's live suite runs against (the Go and Java clients share it): a service
+ * What an official client's live suite runs against (the C, Go, Java and Python clients share it): a service
  * with a project whose cards, versions, program user, transport-encrypted programs, pinned keys and
  * a relay that swaps the card are named in the suite's environment. `language` names the user, the
  * machines and the made-up key, so two suites never meet.
@@ -93,4 +93,9 @@ export async function startLiveWorld(language: string): Promise<LiveWorld> {
       await t.close();
     },
   };
+}
+
+/** The live environment under the names the C and Python suites read: BASE_URL, PROGRAM_ID, CARD_SDK... */
+export function unprefixed(env: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).map(([name, value]) => [name === 'CARDKEY_LIVE_URL' ? 'BASE_URL' : name.replace(/^CARDKEY_/, ''), value]));
 }

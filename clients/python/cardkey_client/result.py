@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, Generic, List, Mapping, Optional, Sequence, TypeVar
 
 from ._values import Number, as_integer, as_number, as_object, as_str, parse_object
-from .errors import ClientErrorCode
+from .errors import ClientErrorCode, ErrorCode
 
 T = TypeVar("T")
 
@@ -58,6 +58,12 @@ class Result(Generic[T]):
     ended_by: Optional[str] = None
     #: When it ended (``YYYY-MM-DD HH:MM:SS`` in the service's time zone); None for ``unknown``.
     ended_at: Optional[str] = None
+    #: Why an unbind was refused, on UNBIND_REFUSED (``data.reason``, decisions §21): ``cooldown``,
+    #: ``limit``, ``disabled``, ``not_bound``; None on any other answer.
+    unbind_reason: Optional[str] = None
+    #: ``data.retry_at`` with it: when an unbind becomes possible (``YYYY-MM-DD HH:MM:SS``, the
+    #: service's time zone); None also when waiting will not help.
+    retry_at: Optional[str] = None
     #: The whole answer as received, unknown fields included.
     body: Optional[Dict[str, Any]] = field(default=None, repr=False)
     #: ``data.features`` of a successful card answer (login, heartbeat, info: the card type's
@@ -124,14 +130,17 @@ def judge(
         message = f"Unexpected answer (HTTP {answer.status}): code {raw_code} is neither this route's success nor a failure code"
     else:
         code, message = ClientErrorCode.UNEXPECTED_RESPONSE, message or _unexpected_message(answer)
-    ended = as_object(body.get("data")) or {}
+    data = as_object(body.get("data")) or {}
+    unbind_reason = as_str(data.get("reason")) if code == ErrorCode.UNBIND_REFUSED else None
     return Result(
         success=False,
         code=code,
         message=message,
         error_id=as_str(body.get("error_id")),
-        ended_by=as_str(ended.get("ended_by")),
-        ended_at=as_str(ended.get("ended_at")),
+        ended_by=as_str(data.get("ended_by")),
+        ended_at=as_str(data.get("ended_at")),
+        unbind_reason=unbind_reason,
+        retry_at=as_str(data.get("retry_at")) if unbind_reason is not None else None,
         body=received,
         **common,
     )

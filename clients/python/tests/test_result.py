@@ -93,6 +93,18 @@ class RouteSuccessCodesTest(unittest.TestCase):
         r = judge("standard", answer({"code": 20005, "success": False, "msg": "Unbinding is not possible", "request_id": "q"}), success_code=1)
         self.assertEqual((r.code, r.message, r.request_id), (ErrorCode.UNBIND_REFUSED, "Unbinding is not possible", "q"))
 
+    def test_gives_an_unbind_refused_its_reason_and_retry_time_in_either_envelope(self) -> None:
+        refusal = {"code": 20005, "success": False, "msg": "Too recently", "data": {"reason": "cooldown", "retry_at": "2026-11-24 08:15:00"}}
+        r = judge("standard", answer(refusal), success_code=1)
+        self.assertEqual((r.code, r.unbind_reason, r.retry_at), (ErrorCode.UNBIND_REFUSED, "cooldown", "2026-11-24 08:15:00"))
+        r = judge("legacy", answer({"code": 20005, "msg": "Not bound", "data": {"reason": "not_bound", "retry_at": None}}))
+        self.assertEqual((r.unbind_reason, r.retry_at), ("not_bound", None))
+        # An older service's refusal without data, and another code's data.reason, say nothing of an unbind.
+        r = judge("standard", answer({"code": 20005, "success": False, "msg": "Refused"}), success_code=1)
+        self.assertEqual((r.unbind_reason, r.retry_at), (None, None))
+        r = judge("standard", answer({"code": 20008, "success": False, "msg": "No", "data": {"reason": "limit", "retry_at": "x"}}))
+        self.assertEqual((r.unbind_reason, r.retry_at), (None, None))
+
     def test_is_a_standard_family_rule_of_0_or_1_only(self) -> None:
         for family, code in (("legacy", 1), ("connect", 0), ("standard", 2), ("standard", True)):
             with self.subTest(family=family, code=code):

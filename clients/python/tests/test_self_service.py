@@ -117,6 +117,15 @@ class CardUnbindTest(SelfServiceTestCase):
         self.assertEqual((refused.success, refused.code, refused.message), (False, ErrorCode.UNBIND_REFUSED, message))
         self.assertEqual(client.card_unbind("CK", "PC-1").code, ErrorCode.CARD_BANNED)
 
+    def test_says_why_an_unbind_was_refused_and_when_it_becomes_possible(self) -> None:
+        limit = {"code": 20005, "success": False, "msg": "Unbind limit reached", "data": {"reason": "limit", "retry_at": "2026-12-01 10:00:00"}, "request_id": "r1"}
+        disabled = {"code": 20005, "success": False, "msg": "Unbinding is off", "data": {"reason": "disabled", "retry_at": None}, "request_id": "r2"}
+        client = client_for(self.service(Reply(json=limit), Reply(json=disabled)))
+        first = client.card_unbind("CK", "PC-1")
+        self.assertEqual((first.success, first.code, first.unbind_reason, first.retry_at), (False, ErrorCode.UNBIND_REFUSED, "limit", "2026-12-01 10:00:00"))
+        second = client.card_unbind("CK", "PC-1")
+        self.assertEqual((second.unbind_reason, second.retry_at), ("disabled", None))
+
     def test_never_retried_each_unbind_may_deduct_time(self) -> None:
         service = self.service(Drop())
         self.assertEqual(client_for(service).card_unbind("CK", "PC-1").code, ClientErrorCode.NETWORK_ERROR)

@@ -141,7 +141,7 @@ class CardLoginTest(unittest.TestCase):
         unbind = c.legacy.unbind(ENV["CARD_LEGACY"], "py-legacy-pc")
         self.assertEqual((unbind.success, unbind.code, unbind.data["unbind_count"]), (True, 1, 1), unbind)
         again = c.legacy.unbind(ENV["CARD_LEGACY"], "py-legacy-pc")
-        self.assertEqual((again.success, again.code), (False, ErrorCode.UNBIND_REFUSED), "the device is no longer bound")
+        self.assertEqual((again.success, again.code, again.unbind_reason, again.retry_at), (False, ErrorCode.UNBIND_REFUSED, "not_bound", None), "the device is no longer bound")
         wrong = client(legacy_secret="not-the-secret").legacy.card_login(ENV["CARD_LEGACY"], "py-legacy-pc")
         self.assertEqual((wrong.success, wrong.code), (False, ErrorCode.SIGNATURE_INVALID))
 
