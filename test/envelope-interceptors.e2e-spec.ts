@@ -31,8 +31,12 @@ describe('envelope interceptors (e2e)', () => {
     author = (await admin.createAuthor()).client;
     project = await author.createProject();
     await openConnectInEveryMode(t, project.id);
-    await admin.put(`/admin/v1/projects/${project.id}/interfaces/card_login`, { authorized: true, daily_quota: 1000 }).expect(200);
-    await author.put(`/admin/v1/projects/${project.id}/connect/customization`, { field_names: { status: 'ok', token: 'licence' } }).expect(200);
+    await admin
+      .put(`/admin/v1/projects/${project.id}/interfaces/card_login`, { authorized: true, daily_quota: 1000 })
+      .expect(200);
+    await author
+      .put(`/admin/v1/projects/${project.id}/connect/customization`, { field_names: { status: 'ok', token: 'licence' } })
+      .expect(200);
   });
   afterAll(() => t.close());
 
@@ -43,7 +47,11 @@ describe('envelope interceptors (e2e)', () => {
     connect: (code, device) => connectLogin(t, project.program_id, { user_key: code, serial: device }),
     standard: (code, device) => v3Login(t, project.api_secret, { app: project.program_id, kami: code, imei: device }),
     legacy: (code, device) =>
-      t.http().post('/api/kmlogon').type('form').send(new URLSearchParams({ app: project.program_id, kami: code, imei: device }).toString()),
+      t
+        .http()
+        .post('/api/kmlogon')
+        .type('form')
+        .send(new URLSearchParams({ app: project.program_id, kami: code, imei: device }).toString()),
   };
 
   /** Runs `call`, counting how often `interceptor` intercepted a request meanwhile. */
@@ -95,7 +103,11 @@ describe('envelope interceptors (e2e)', () => {
       expect(intercepted).toBe(1);
       expect(res.status).toBe(200);
       expect(Object.keys(res.body).sort()).toEqual(['code', 'data', 'msg', 'request_id']);
-      expect(res.body).toMatchObject({ code: 1, data: { id: card.id, machine_code: 'dev-l' }, request_id: res.headers['x-request-id'] });
+      expect(res.body).toMatchObject({
+        code: 1,
+        data: { id: card.id, machine_code: 'dev-l' },
+        request_id: res.headers['x-request-id'],
+      });
     });
   });
 

@@ -41,7 +41,7 @@ export class HotCache {
   /**
    * Lookups under way, by key and generation: the requests that miss the same value together wait
    * for one lookup. When an entry expired, each of the 64 logins in flight loaded its program again
-   * (five statements each), 4.8 % of a Fastify bound-device login's CPU (docs/performance.md).
+   * (several statements each), 4.8 % of a Fastify bound-device login's CPU (docs/performance.md).
    */
   private readonly lookups = new Map<string, Promise<unknown>>();
 

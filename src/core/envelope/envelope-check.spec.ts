@@ -34,11 +34,15 @@ describe('envelopeMismatch', () => {
   });
 
   it('names the interceptor a client controller forgot', () => {
-    expect(envelopeMismatch(Forgotten)).toBe("Forgotten is @Envelope('standard') but does not carry @UseInterceptors(StandardEnvelopeInterceptor)");
+    expect(envelopeMismatch(Forgotten)).toBe(
+      "Forgotten is @Envelope('standard') but does not carry @UseInterceptors(StandardEnvelopeInterceptor)",
+    );
   });
 
   it("refuses another family's interceptor, on a client or an admin controller", () => {
     expect(envelopeMismatch(OtherFamilys)).toMatch(/does not carry @UseInterceptors\(LegacyEnvelopeInterceptor\)/);
-    expect(envelopeMismatch(AdminWithClientEnvelope)).toBe("AdminWithClientEnvelope is @Envelope('admin') but carries LegacyEnvelopeInterceptor");
+    expect(envelopeMismatch(AdminWithClientEnvelope)).toBe(
+      "AdminWithClientEnvelope is @Envelope('admin') but carries LegacyEnvelopeInterceptor",
+    );
   });
 });
