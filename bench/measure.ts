@@ -333,7 +333,7 @@ function meanCpu(all: CpuPerRequest[]): CpuPerRequest {
 /** Database queries and Redis commands per login, from sequential logins on an idle service. */
 export async function probeRoundTrips(service: Service, fixture: Fixture, runTag: string): Promise<RoundTripProbe> {
   const out: RoundTripProbe = {};
-  for (const name of ALL_SCENARIOS.filter((n) => n !== 'baseline')) {
+  for (const name of ALL_SCENARIOS.filter((n) => n !== 'baseline' && n !== 'baseline-envelope')) {
     if (!S.scenarios.includes(name)) continue;
     const route = routeOf(name, fixture);
     const nextRequest = requests(name, fixture, `probe-${runTag}`);
@@ -433,7 +433,7 @@ export async function runScenarios(
       log(
         `[${adapter}] ${SCENARIOS[name].short} against ${SCENARIOS[reference].short}, ${interleaved ? 'interleaved' : 'A-B-B-A'}: throughput ${fmtPct(own.rps / ref.rps)}${cpu}`,
       );
-      results = [own];
+      results = [{ ...own, against: ref }];
     }
     for (const result of results) {
       all.push(result);

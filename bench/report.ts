@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SCENARIOS } from './scenarios';
 import { ALL_SCENARIOS, DOC, fail, ROOT, S } from './settings';
-import { CPU_NOTE, cpuMarkdownTable, cpuTextTable, fmtInt, markdownTable, textTable } from './tables';
+import { CPU_NOTE, cpuMarkdownTable, cpuTextTable, fmtInt, fmtPct, markdownTable, textTable } from './tables';
 import type { BenchContext, ClusterResult, MachineInfo, Report, RoundTripProbe, ScenarioResult } from './types';
 
 const fmtRt = (x: number): string => (Number.isInteger(x) ? String(x) : x.toFixed(1));
@@ -71,6 +71,29 @@ export function commandLine(ctx: BenchContext, command = 'npm run bench'): strin
   return [...vars, command].join(' ');
 }
 
+const micros = (ms: number): string => (ms * 1000).toFixed(1);
+
+/**
+ * What a client family's envelope interceptor costs a request, per adapter: the service's CPU per
+ * request on the baseline route through ConnectEnvelopeInterceptor over the bare baseline's, the two
+ * measured A-B-B-A in this run (Nest's interceptor runner, and the Connect rendering that any envelope
+ * does), and that difference as a share of the same run's bound-device login.
+ */
+export function interceptorLines(report: Report): string[] {
+  return report.results.flatMap((r) => {
+    const bare = r.against;
+    if (r.scenario !== 'baseline-envelope' || !r.cpu || !bare?.cpu) return [];
+    const cost = r.cpu.service - bare.cpu.service;
+    const login = report.results.find((x) => x.adapter === r.adapter && x.scenario === 'bound')?.cpu;
+    const share = login ? `: ${fmtPct(cost / login.service)} of a bound-device login's ${micros(login.service)} µs` : '';
+    return [
+      `${r.adapter}: the envelope interceptor costs ${micros(cost)} µs of service CPU per request${share} ` +
+        `(baseline route through ConnectEnvelopeInterceptor ${micros(r.cpu.service)} µs against ${micros(bare.cpu.service)} µs bare, A-B-B-A; ` +
+        `${fmtInt(r.rps)} against ${fmtInt(bare.rps)} req/s).`,
+    ];
+  });
+}
+
 /** The figures, CPU time, round trips and argon2 rate on the terminal. */
 export function printReport(ctx: BenchContext, report: Report, log: (message: string) => void): void {
   log(`\n${ctx.label} — ${fmtInt(S.cards)} cards — autocannon ${S.connections} connections, ${S.duration} s per scenario\n`);
@@ -83,6 +106,8 @@ export function printReport(ctx: BenchContext, report: Report, log: (message: st
   if (argon) log(`\n${argon}`);
   const rss = rssLine(report);
   if (rss) log(`\n${rss}`);
+  const interceptor = interceptorLines(report);
+  if (interceptor.length) log(`\n${interceptor.join('\n')}`);
   const cluster = clusterLines(report);
   if (cluster.length) log(`\n${cluster.join('\n')}`);
   log(
@@ -190,6 +215,7 @@ export function writeDoc(ctx: BenchContext, report: Report): void {
     `Round trips per request (${S.probeLogins} sequential requests each on the idle service, ${report.probeAdapter}): ${roundTripLines(report.probe).join('; ') || 'not measured'}.`,
     ...(argon ? ['', argon] : []),
     ...(rssLine(report) ? ['', rssLine(report)] : []),
+    ...(interceptorLines(report).length ? ['', interceptorLines(report).join('\n\n')] : []),
     ...(clusterLines(report).length ? ['', clusterLines(report).join('\n\n')] : []),
   ].join('\n');
   writeSection(ctx.key, block);

@@ -21,6 +21,8 @@ export interface ScenarioInfo {
 
 export const SCENARIOS: Record<ScenarioName, ScenarioInfo> = {
   baseline: { title: 'baseline: bare route, constant answer', short: 'baseline' },
+  // The same route through a client family's envelope interceptor: what the interceptor path costs a request.
+  'baseline-envelope': { title: 'baseline through ConnectEnvelopeInterceptor', short: 'baseline + envelope interceptor' },
   bound: { title: 'Connect login, bound device', short: 'bound-device login', target: { ratio: { fastify: 0.35, express: 0.5 }, p99OverP50: 4 } },
   // The same requests with the project's response_signing off: what Ed25519-signed answers cost (decisions §15).
   'bound-unsigned': { title: 'Connect login, bound device, answers unsigned', short: 'bound-device login, unsigned' },
@@ -50,9 +52,10 @@ export const STANDARD: ReadonlySet<ScenarioName> = new Set<ScenarioName>([
 export const UNSIGNED_TWIN: Partial<Record<ScenarioName, ScenarioName>> = { bound: 'bound-unsigned', v3: 'v3-unsigned' };
 /**
  * Scenarios measured A-B-B-A against a reference of the same run (measure.ts, runPair), their
- * cost stated as a ratio to it: a count-card login may cost at most 10 % more than a time card's.
+ * cost stated as a ratio to it: a count-card login may cost at most 10 % more than a time card's; the
+ * envelope interceptor's cost is the enveloped baseline's CPU per request over the bare one's (report.ts).
  */
-export const COMPARED_WITH: Partial<Record<ScenarioName, ScenarioName>> = { count: 'bound' };
+export const COMPARED_WITH: Partial<Record<ScenarioName, ScenarioName>> = { 'baseline-envelope': 'baseline', count: 'bound' };
 export const SIGNED_TWIN: Partial<Record<ScenarioName, ScenarioName>> = { 'bound-unsigned': 'bound', 'v3-unsigned': 'v3' };
 
 export const PATHS = {
@@ -79,7 +82,7 @@ export const boundSerial = (i: number): string => `bound-device-${i}`;
 export const countSerial = (i: number): string => `count-device-${i}`;
 
 export const routeOf = (name: ScenarioName, fixture: Fixture): string =>
-  SCENARIO_PATHS[name] ?? (name === 'baseline' ? '/bench/baseline' : `/connect/${fixture.programId}`);
+  SCENARIO_PATHS[name] ?? (name === 'baseline' || name === 'baseline-envelope' ? `/bench/${name}` : `/connect/${fixture.programId}`);
 
 /** Signature headers of a V3 / SDK request (decisions §3), with its content type: the official client's signatureHeaders. */
 export function signedHeaders(
@@ -98,7 +101,7 @@ export interface BenchRequest {
   body: string;
 }
 
-type ConnectScenario = 'baseline' | 'bound' | 'bound-unsigned' | 'count' | 'new-device' | 'nonce';
+type ConnectScenario = 'baseline' | 'baseline-envelope' | 'bound' | 'bound-unsigned' | 'count' | 'new-device' | 'nonce';
 
 /** The form body of the next request of a scenario; every call differs where the scenario needs it. */
 function bodies(name: ConnectScenario, fixture: Fixture, runTag: string): () => string {
@@ -106,6 +109,7 @@ function bodies(name: ConnectScenario, fixture: Fixture, runTag: string): () => 
   const { bound, count, newDevice } = fixture;
   switch (name) {
     case 'baseline':
+    case 'baseline-envelope':
       return () => `user_key=${bound[n++ % bound.length]}&serial=${boundSerial(0)}`;
     case 'bound':
     case 'bound-unsigned':
@@ -185,5 +189,5 @@ export function succeeded(name: ScenarioName, body: unknown): boolean {
     if (name === 'v3' || name === 'v3-unsigned') return typeof prop(body, 'token') === 'string';
     return true;
   }
-  return prop(body, 'status') === true && (name === 'baseline' || typeof prop(body, 'data', 'token') === 'string');
+  return prop(body, 'status') === true && (name === 'baseline' || name === 'baseline-envelope' || typeof prop(body, 'data', 'token') === 'string');
 }

@@ -56,6 +56,7 @@ export type Adapter = (typeof DEFAULT_ADAPTERS)[number] | 'node:http';
 
 export const ALL_SCENARIOS = [
   'baseline',
+  'baseline-envelope',
   'bound',
   'bound-unsigned',
   'count',

@@ -93,6 +93,8 @@ export interface ScenarioResult {
   aroundRatio?: number;
   /** Each round's ratio, in order: how far the rounds agree. */
   roundRatios?: number[];
+  /** A scenario measured A-B-B-A against a reference (scenarios.ts, COMPARED_WITH): the reference's halves. */
+  against?: ScenarioResult;
 }
 
 /** The bound-device login on a clustered service, next to the single process of the same adapter and run. */

@@ -1,5 +1,7 @@
-import { Controller, HttpCode, Post } from '@nestjs/common';
+import { Controller, HttpCode, Post, UseInterceptors } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
+import { ConnectEnvelopeInterceptor } from '../core/envelope/envelope.interceptors';
+import { ClientReply } from '../core/envelope/render';
 import { DeclareAuthScheme } from '../core/http/auth-scheme';
 import { AcceptsBody } from '../core/http/content-type';
 
@@ -16,5 +18,17 @@ export class BaselineController {
   @HttpCode(200)
   baseline(): { status: true } {
     return { status: true };
+  }
+
+  /**
+   * The same route answered through a client family's envelope interceptor: the bench measures the
+   * two A-B-B-A, and states the difference as the interceptor's cost (bench/report.ts).
+   */
+  @Post('baseline-envelope')
+  @AcceptsBody('form')
+  @HttpCode(200)
+  @UseInterceptors(ConnectEnvelopeInterceptor)
+  baselineEnvelope(): ClientReply {
+    return {};
   }
 }

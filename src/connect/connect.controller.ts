@@ -1,6 +1,7 @@
-import { Body, Controller, Post } from '@nestjs/common';
+import { Body, Controller, Post, UseInterceptors } from '@nestjs/common';
 import { ApiConsumes, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Envelope } from '../core/envelope/envelope.decorator';
+import { ConnectEnvelopeInterceptor } from '../core/envelope/envelope.interceptors';
 import { ClientReply } from '../core/envelope/render';
 import { ApiAnswer, ApiFailures } from '../core/openapi/api-contract';
 import { CARD_LOGIN_REFUSALS } from '../cards/card-login.service';
@@ -10,6 +11,7 @@ import { ConnectLoginData, ConnectService } from './connect.service';
 
 @ApiTags('client: Connect')
 @Envelope('connect')
+@UseInterceptors(ConnectEnvelopeInterceptor)
 @ConnectClient()
 @Controller()
 export class ConnectController {

@@ -1,4 +1,4 @@
-import { Body, Controller, Post } from '@nestjs/common';
+import { Body, Controller, Post, UseInterceptors } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Caller, ClientCall } from '../access/client-call';
 import { CardAfterTopup, CardInfo, CardInfoService } from '../cards/card-info.service';
@@ -6,6 +6,7 @@ import { CARD_TOPUP_REFUSALS, CardTopupService } from '../cards/card-topup.servi
 import { CARD_UNBIND_REFUSALS, CardUnbindData, CardUnbindService, unbindData } from '../cards/card-unbind.service';
 import { AppConfig } from '../config/app-config';
 import { Envelope } from '../core/envelope/envelope.decorator';
+import { StandardEnvelopeInterceptor } from '../core/envelope/envelope.interceptors';
 import { ClientReply } from '../core/envelope/render';
 import { ApiAnswer, ApiFailures } from '../core/openapi/api-contract';
 import { PortalCardDto, PortalTopupDto, PortalUnbindDto } from './portal.dto';
@@ -18,6 +19,7 @@ import { PortalLimits } from './portal-limits';
  */
 @ApiTags('client: card-holder portal')
 @Envelope('standard')
+@UseInterceptors(StandardEnvelopeInterceptor)
 @PortalClient()
 @Controller('api/v1/portal/cards')
 export class PortalController {

@@ -1,4 +1,4 @@
-import { Body, Controller, Post } from '@nestjs/common';
+import { Body, Controller, Post, UseInterceptors } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Caller, ClientCall } from '../access/client-call';
 import { LOGIN_EXTRAS } from '../cards/card-data';
@@ -9,6 +9,7 @@ import { CARD_TOPUP_REFUSALS, CardTopupService } from '../cards/card-topup.servi
 import { CARD_UNBIND_REFUSALS, CardUnbindData, CardUnbindService, unbindData } from '../cards/card-unbind.service';
 import { AppConfig } from '../config/app-config';
 import { Envelope } from '../core/envelope/envelope.decorator';
+import { StandardEnvelopeInterceptor } from '../core/envelope/envelope.interceptors';
 import { ClientReply } from '../core/envelope/render';
 import { ErrorCode } from '../core/errors/error-code';
 import { ClientContext, RequestContext } from '../core/http/request-context';
@@ -21,6 +22,7 @@ import { CardHeartbeat, SdkCardLoginData, SdkCardsService } from './sdk-cards.se
 
 @ApiTags('client: SDK v1')
 @Envelope('standard')
+@UseInterceptors(StandardEnvelopeInterceptor)
 @Controller('api/v1/cards')
 export class SdkCardsController {
   constructor(

@@ -1,9 +1,10 @@
-import { Body, Controller, Post } from '@nestjs/common';
+import { Body, Controller, Post, UseInterceptors } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Caller, ClientCall } from '../access/client-call';
 import { AppUserCredentialsDto } from '../app-users/app-users.dto';
 import { AppUsersService, RegisteredUser, SdkUserLogin, UserHeartbeat } from '../app-users/app-users.service';
 import { Envelope } from '../core/envelope/envelope.decorator';
+import { StandardEnvelopeInterceptor } from '../core/envelope/envelope.interceptors';
 import { ClientReply } from '../core/envelope/render';
 import { ErrorCode } from '../core/errors/error-code';
 import { ClientContext, RequestContext } from '../core/http/request-context';
@@ -16,6 +17,7 @@ import { HeartbeatDto } from './sdk.dto';
 /** Program users over the SDK: signed JSON register and login, Bearer heartbeat (spec "SDK"). */
 @ApiTags('client: SDK v1')
 @Envelope('standard')
+@UseInterceptors(StandardEnvelopeInterceptor)
 @Controller('api/v1/users')
 export class SdkUsersController {
   constructor(private readonly users: AppUsersService) {}

@@ -1,7 +1,8 @@
-import { Body, Controller, Post } from '@nestjs/common';
+import { Body, Controller, Post, UseInterceptors } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Caller, ClientCall } from '../access/client-call';
 import { Envelope } from '../core/envelope/envelope.decorator';
+import { StandardEnvelopeInterceptor } from '../core/envelope/envelope.interceptors';
 import { ClientReply } from '../core/envelope/render';
 import { ApiAnswer } from '../core/openapi/api-contract';
 import { SdkSigned } from '../standard/hmac.guard';
@@ -11,6 +12,7 @@ import { VersionCheck, VersionsService } from '../versions/versions.service';
 /** The SDK's version check: signed JSON `{app, version}` (decisions §3, §9). */
 @ApiTags('client: SDK v1')
 @Envelope('standard')
+@UseInterceptors(StandardEnvelopeInterceptor)
 @Controller('api/v1/apps')
 export class VersionCheckController {
   constructor(private readonly versions: VersionsService) {}

@@ -1,9 +1,10 @@
-import { Body, Controller, Post } from '@nestjs/common';
+import { Body, Controller, Post, UseInterceptors } from '@nestjs/common';
 import { ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Caller, ClientCall } from '../access/client-call';
 import { CardLoginService } from '../cards/card-login.service';
 import { AppConfig } from '../config/app-config';
 import { Envelope } from '../core/envelope/envelope.decorator';
+import { StandardEnvelopeInterceptor } from '../core/envelope/envelope.interceptors';
 import { ClientReply } from '../core/envelope/render';
 import { LOGIN_EXTRAS, StandardCardLoginData, standardCardLoginData } from '../cards/card-data';
 import { CARD_LOGIN_REFUSALS } from '../cards/card-login.service';
@@ -14,6 +15,7 @@ import { V3CardLoginDto } from './v3.dto';
 /** HTTP V3 card login: the shared card-login rule; a compatible token, no session (decisions §3). */
 @ApiTags('client: HTTP V3')
 @Envelope('standard')
+@UseInterceptors(StandardEnvelopeInterceptor)
 @Controller('api/legacy/v3')
 export class V3Controller {
   constructor(

@@ -46,6 +46,23 @@ describe('HotCache', () => {
     expect(load).toHaveBeenCalledTimes(1);
   });
 
+  it('loads once for the requests that miss the same value together, and again after a failed load', async () => {
+    const { a } = twoInstances();
+    let fail = true;
+    const load = jest.fn(async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (fail) throw new Error('database down');
+      return { name: 'p' };
+    });
+    const failed = await Promise.allSettled(Array.from({ length: 5 }, () => inRequest((r) => a.through('s', 'k', load, r))));
+    expect(failed.map((f) => f.status)).toEqual(Array(5).fill('rejected'));
+    expect(load).toHaveBeenCalledTimes(1);
+    fail = false;
+    const values = await Promise.all(Array.from({ length: 5 }, () => inRequest((r) => a.through('s', 'k', load, r))));
+    expect(values).toEqual(Array(5).fill({ name: 'p' }));
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+
   it('shows a change saved through one instance on the next read of the other', async () => {
     const { a, b } = twoInstances();
     let stored = 'old';

@@ -1,6 +1,5 @@
 import { applyDecorators, SetMetadata, UsePipes } from '@nestjs/common';
 import { PlannedValidationPipe } from '../http/planned-validation.pipe';
-import { answerInEnvelope } from './envelope-answer';
 import { Family } from './family';
 
 export const ENVELOPE_FAMILY = 'cardkey:envelope-family';
@@ -11,13 +10,11 @@ const LENIENT_VALIDATION = new PlannedValidationPipe({ transform: true, whitelis
 
 /**
  * Marks a controller as answering in one family's envelope, with that family's validation policy.
- * Success bodies are wrapped around each handler (envelope-answer.ts); failures (guards' too, which
- * never reach a handler) are rendered by the global EnvelopeExceptionFilter from the path's family,
- * which the route snapshot test keeps in agreement with this declaration.
+ * A client family's controller also carries its interceptor, `@UseInterceptors(ConnectEnvelopeInterceptor)`
+ * and so on (envelope.interceptors.ts), which renders its successes; the start refuses one that does
+ * not (envelope-check.ts). Admin successes are the handler's own answer: no interceptor. Failures
+ * (guards' too, which never reach a handler) are rendered by the global EnvelopeExceptionFilter from
+ * the path's family, which the route snapshot test keeps in agreement with this declaration.
  */
 export const Envelope = (family: Family) =>
-  applyDecorators(
-    SetMetadata(ENVELOPE_FAMILY, family),
-    answerInEnvelope(family),
-    UsePipes(family === 'admin' ? STRICT_VALIDATION : LENIENT_VALIDATION),
-  );
+  applyDecorators(SetMetadata(ENVELOPE_FAMILY, family), UsePipes(family === 'admin' ? STRICT_VALIDATION : LENIENT_VALIDATION));

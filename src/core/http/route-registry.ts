@@ -1,6 +1,7 @@
-import { Injectable, OnApplicationBootstrap, RequestMethod } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap, RequestMethod, Type } from '@nestjs/common';
 import { PATH_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import { envelopeMismatch } from '../envelope/envelope-check';
 import { ENVELOPE_FAMILY } from '../envelope/envelope.decorator';
 import { Family } from '../envelope/family';
 import { AUTH_SCHEME, AuthScheme } from './auth-scheme';
@@ -15,7 +16,8 @@ export interface RouteInfo {
 
 /**
  * Every route the app serves, read from controller metadata at boot. It answers "which methods
- * does this path accept" for JSON 405s, and lists routes with their family and auth scheme.
+ * does this path accept" for JSON 405s, and lists routes with their family and auth scheme. It
+ * refuses to start when a controller's envelope declaration and its interceptor disagree.
  */
 @Injectable()
 export class RouteRegistry implements OnApplicationBootstrap {
@@ -32,6 +34,8 @@ export class RouteRegistry implements OnApplicationBootstrap {
     for (const wrapper of this.discovery.getControllers()) {
       const { instance, metatype } = wrapper;
       if (!instance || !metatype) continue;
+      const mismatch = envelopeMismatch(metatype as Type);
+      if (mismatch) throw new Error(`${mismatch} (src/core/envelope/envelope.interceptors.ts)`);
       const prefix = normalizePaths(Reflect.getMetadata(PATH_METADATA, metatype));
       const proto = Object.getPrototypeOf(instance);
       for (const name of this.scanner.getAllMethodNames(proto)) {

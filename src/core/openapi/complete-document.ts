@@ -108,7 +108,7 @@ function completeSuccess(family: Family, responses: Record<string, ResponseObjec
   const status = Object.keys(responses).map(Number).find((s) => s >= 200 && s < 300) ?? 200;
   const declared = responses[String(status)] ?? { description: 'Success' };
   delete responses[String(status)];
-  // Client families answer 200 whatever the method (envelope-answer.ts).
+  // Client families answer 200 whatever the method (envelope.interceptors.ts).
   const answered = family === 'admin' ? status : 200;
   if (!declared.description) declared.description = 'Success';
   const content = declared.content ?? (family === 'admin' ? undefined : { [JSON_TYPE]: { schema: { type: 'object' } } });

@@ -1,7 +1,8 @@
-import { Body, Controller, Get, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Post, Query, UseInterceptors } from '@nestjs/common';
 import { ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Caller, ClientCall } from '../../access/client-call';
 import { Envelope } from '../../core/envelope/envelope.decorator';
+import { LegacyEnvelopeInterceptor } from '../../core/envelope/envelope.interceptors';
 import { FORM_CONTENT_TYPE } from '../../core/http/content-type';
 import { ApiAnswer } from '../../core/openapi/api-contract';
 import { VersionCheck } from '../../versions/versions.service';
@@ -17,6 +18,7 @@ import { LegacyInfoService } from './legacy-info.service';
  */
 @ApiTags('client: legacy')
 @Envelope('legacy')
+@UseInterceptors(LegacyEnvelopeInterceptor)
 @LegacyClient()
 @Controller('api')
 export class LegacyInfoController {

@@ -1,9 +1,10 @@
-import { Body, Controller, Post } from '@nestjs/common';
+import { Body, Controller, Post, UseInterceptors } from '@nestjs/common';
 import { ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Caller, ClientCall } from '../../access/client-call';
 import { AppUserCredentialsDto } from '../../app-users/app-users.dto';
 import { AppUsersService, CompatUserLogin, RegisteredUser } from '../../app-users/app-users.service';
 import { Envelope } from '../../core/envelope/envelope.decorator';
+import { LegacyEnvelopeInterceptor } from '../../core/envelope/envelope.interceptors';
 import { ClientReply } from '../../core/envelope/render';
 import { ErrorCode } from '../../core/errors/error-code';
 import { ApiAnswer, ApiFailures } from '../../core/openapi/api-contract';
@@ -12,6 +13,7 @@ import { LegacyClient } from '../legacy-program.guard';
 /** Compatibility program-user routes: form fields, legacy envelope (`code: 1`), no SDK session. */
 @ApiTags('client: legacy')
 @Envelope('legacy')
+@UseInterceptors(LegacyEnvelopeInterceptor)
 @LegacyClient()
 @Controller('api/app-users')
 export class CompatUsersController {

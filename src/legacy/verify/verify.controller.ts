@@ -1,7 +1,8 @@
-import { Body, Controller, Post } from '@nestjs/common';
+import { Body, Controller, Post, UseInterceptors } from '@nestjs/common';
 import { ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Caller, ClientCall } from '../../access/client-call';
 import { Envelope } from '../../core/envelope/envelope.decorator';
+import { LegacyEnvelopeInterceptor } from '../../core/envelope/envelope.interceptors';
 import { ErrorCode } from '../../core/errors/error-code';
 import { ApiAnswer, ApiFailures } from '../../core/openapi/api-contract';
 import { LegacyVerification } from '../legacy-answers';
@@ -16,6 +17,7 @@ import { VerifyService } from './verify.service';
  */
 @ApiTags('client: legacy')
 @Envelope('legacy')
+@UseInterceptors(LegacyEnvelopeInterceptor)
 @LegacyClient()
 @Controller('api/verify')
 export class VerifyController {
