@@ -58,6 +58,41 @@ describe('admin two-factor sign-in (e2e)', () => {
     expect(audit).toEqual(expect.arrayContaining([expect.objectContaining({ action: 'auth.login.2fa', outcome: 'success', actor_id: author.id })]));
   });
 
+  describe('one code, sent twice at once, is accepted exactly once (totp_last_step: one conditional UPDATE)', () => {
+    /** A 2FA author, the next step's code (not yet used), and a password challenge maker. */
+    async function raced() {
+      const author = await admin.createAuthor();
+      const { secret } = await enable(author.client);
+      const project = await author.client.createProject();
+      const challenge = async () => (await t.http().post('/admin/v1/auth/login').send({ username: author.username, password: author.password }).expect(200)).body.challenge as string;
+      const signIn = (challengeId: string, code: string) => t.http().post('/admin/v1/auth/login/2fa').send({ challenge: challengeId, code });
+      const rotate = (code: string) => author.client.post(`/admin/v1/projects/${project.id}/signing-keys/rotate`, {}).set('X-Svc-2fa-Code', code);
+      return { code: codeOf(secret, 1), challenge, signIn, rotate };
+    }
+
+    function expectOnceAccepted(answers: Array<{ status: number; body: { error?: { code: number } } }>): void {
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 403]);
+      expect(answers.find((a) => a.status === 403)!.body.error!.code).toBe(11008);
+    }
+
+    it('two sign-ins', async () => {
+      const { code, challenge, signIn } = await raced();
+      const [first, second] = [await challenge(), await challenge()];
+      expectOnceAccepted(await Promise.all([signIn(first, code), signIn(second, code)]));
+    });
+
+    it('two step-ups', async () => {
+      const { code, rotate } = await raced();
+      expectOnceAccepted(await Promise.all([rotate(code), rotate(code)]));
+    });
+
+    it('a sign-in and a step-up', async () => {
+      const { code, challenge, signIn, rotate } = await raced();
+      const pending = await challenge();
+      expectOnceAccepted(await Promise.all([signIn(pending, code), rotate(code)]));
+    });
+  });
+
   it('keeps the one-step login for accounts without 2FA', async () => {
     const author = await admin.createAuthor();
     const res = await t.http().post('/admin/v1/auth/login').send({ username: author.username, password: author.password }).expect(200);
