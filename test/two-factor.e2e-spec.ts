@@ -128,6 +128,21 @@ describe('admin two-factor sign-in (e2e)', () => {
     expect(off.body.error.code).toBe(11008);
   });
 
+  it('asks a fresh code for a bulk delete and a project deletion, not for other bulk actions', async () => {
+    const author = await admin.createAuthor();
+    const { secret } = await enable(author.client);
+    const project = await author.client.createProject();
+    const batch = (await author.client.post(`/admin/v1/projects/${project.id}/cards`, { count: 2, duration_seconds: 86_400 }).expect(201)).body;
+    const ids = batch.items.map((card: { id: number }) => card.id);
+    const bulk = (action: string) => author.client.post(`/admin/v1/projects/${project.id}/cards/bulk`, { action, ids });
+    expect((await bulk('ban').expect(200)).body.changed).toBe(2);
+    expect((await bulk('delete').expect(403)).body.error.code).toBe(11007);
+    expect((await author.client.get(`/admin/v1/projects/${project.id}/cards`).expect(200)).body.total).toBe(2);
+    expect((await bulk('delete').set('X-Svc-2fa-Code', codeOf(secret, 1)).expect(200)).body.changed).toBe(2);
+    expect((await author.client.delete(`/admin/v1/projects/${project.id}`).expect(403)).body.error.code).toBe(11007);
+    await author.client.get(`/admin/v1/projects/${project.id}`).expect(200);
+  });
+
   it('lets an account without 2FA rotate without a code', async () => {
     const author = await admin.createAuthor();
     const project = await author.client.createProject();
