@@ -287,7 +287,9 @@ describe('licence-file core verification, POST /api/verify (e2e)', () => {
     it('refuses a blacklisted domain with 403 40002, and its subdomains, not a look-alike', async () => {
       const project = await w.program([{ domain: '*.example.com' }]);
       await w.block(project, 'domain', 'evil.example.com');
-      expectVerifyFailure(await w.verify(project, { domain: 'evil.example.com' }), 403, BLACKLISTED);
+      const refused = await w.verify(project, { domain: 'evil.example.com' });
+      expectVerifyFailure(refused, 403, BLACKLISTED);
+      expect(refused.body.msg).toBe('This domain is blacklisted');
       expectVerifyFailure(await w.verify(project, { domain: 'www.evil.example.com' }), 403, BLACKLISTED);
       expectVerified(await w.verify(project, { domain: 'notevil.example.com' }), 'notevil.example.com', '*.example.com');
     });
@@ -295,7 +297,9 @@ describe('licence-file core verification, POST /api/verify (e2e)', () => {
     it("refuses the client's IP when blacklisted with 403 40002, and admits it once the entry is deleted", async () => {
       const project = await w.program();
       const entry = (await w.block(project, 'ip', LOOPBACK)).body;
-      expectVerifyFailure(await w.verify(project), 403, BLACKLISTED);
+      const refused = await w.verify(project);
+      expectVerifyFailure(refused, 403, BLACKLISTED);
+      expect(refused.body.msg).toBe('This IP is blacklisted');
       await w.admin.delete(`${PROJECTS}/${project.id}/blacklist/${entry.id}`).expect(204);
       expectVerified(await w.verify(project), 'shop.example.com', 'shop.example.com');
     });

@@ -23,7 +23,15 @@ interface Family {
   /** A request of the family from `machine` with `cardKey`. */
   send(cardKey: string, machine: string): PromiseLike<Response>;
   expectOk(res: Response): void;
-  expectBlacklisted(res: Response): void;
+  /** 40002 in the family's envelope, in the words of the entry's kind (not "domain or IP"). */
+  expectBlacklisted(res: Response, kind: 'device' | 'address'): void;
+}
+
+const MESSAGES = { device: 'This device is blacklisted', address: 'This address is blacklisted' };
+
+function expectStandardBlacklisted(res: Response, kind: 'device' | 'address'): void {
+  expectStandardFailure(res, 403, BLACKLISTED);
+  expect(res.body.msg).toBe(MESSAGES[kind]);
 }
 
 const standardOk = (res: Response) => expect({ http: res.status, code: res.body.code }).toEqual({ http: 200, code: 0 });
@@ -35,31 +43,40 @@ const FAMILIES: Family[] = [
     name: 'Connect',
     send: (key, machine) => connectLogin(world.t, world.project.program_id, { user_key: key, serial: machine }),
     expectOk: (res) => expect({ http: res.status, code: res.body.code }).toEqual({ http: 200, code: 1 }),
-    expectBlacklisted: (res) => expectConnectFailure(res, 403, -BLACKLISTED),
+    expectBlacklisted: (res, kind) => {
+      expectConnectFailure(res, 403, -BLACKLISTED);
+      expect(res.body.reason).toBe(MESSAGES[kind]);
+    },
   },
   {
     name: 'V3',
     send: (key, machine) => v3Login(world.t, world.project.api_secret, { app: world.project.program_id, kami: key, imei: machine }),
     expectOk: standardOk,
-    expectBlacklisted: (res) => expectStandardFailure(res, 403, BLACKLISTED),
+    expectBlacklisted: (res, kind) => expectStandardBlacklisted(res, kind),
   },
   {
     name: 'SDK card login',
     send: (key, machine) => sdkLogin(world.t, world.project.api_secret, { app: world.project.program_id, card_key: key, machine_id: machine }),
     expectOk: standardOk,
-    expectBlacklisted: (res) => expectStandardFailure(res, 403, BLACKLISTED),
+    expectBlacklisted: (res, kind) => expectStandardBlacklisted(res, kind),
   },
   {
     name: 'legacy /api/kmlogon',
     send: (key, machine) => legacyForm('/api/kmlogon', { app: world.project.program_id, kami: key, imei: machine }),
     expectOk: legacyOk,
-    expectBlacklisted: (res) => expectLegacyFailure(res, 403, BLACKLISTED),
+    expectBlacklisted: (res, kind) => {
+      expectLegacyFailure(res, 403, BLACKLISTED);
+      expect(res.body.msg).toBe(MESSAGES[kind]);
+    },
   },
   {
     name: 'legacy /api/app action kmlogon',
     send: (key, machine) => legacyForm('/api/app', md5Signed({ api: 'kmlogon', app: world.project.program_id, kami: key, imei: machine }, world.project.legacy_secret)),
     expectOk: legacyOk,
-    expectBlacklisted: (res) => expectLegacyFailure(res, 403, BLACKLISTED),
+    expectBlacklisted: (res, kind) => {
+      expectLegacyFailure(res, 403, BLACKLISTED);
+      expect(res.body.msg).toBe(MESSAGES[kind]);
+    },
   },
 ];
 
@@ -89,9 +106,9 @@ describe('login blacklist (e2e)', () => {
       family.expectOk(await family.send(key, 'good-pc'));
       const id = await blacklist('device', 'stolen-pc');
       try {
-        family.expectBlacklisted(await family.send(key, 'stolen-pc'));
+        family.expectBlacklisted(await family.send(key, 'stolen-pc'), 'device');
         // Before the card rules: even a key that matches no card is refused as blacklisted.
-        family.expectBlacklisted(await family.send('NO-SUCH-CARD', 'stolen-pc'));
+        family.expectBlacklisted(await family.send('NO-SUCH-CARD', 'stolen-pc'), 'device');
         family.expectOk(await family.send(key, 'good-pc'));
       } finally {
         await unlist(id);
@@ -104,7 +121,7 @@ describe('login blacklist (e2e)', () => {
       const key = await freshCard();
       for (const value of [CLIENT_ADDRESS, '198.51.100.0/24']) {
         const id = await blacklist('address', value);
-        family.expectBlacklisted(await family.send(key, 'pc'));
+        family.expectBlacklisted(await family.send(key, 'pc'), 'address');
         await unlist(id);
       }
       const expired = await blacklist('address', '198.51.0.0/16', new Date(Date.now() - 1000).toISOString());
@@ -125,10 +142,10 @@ describe('login blacklist (e2e)', () => {
     const token = login.body.data.session_token;
     expect((await cardHeartbeat(world.t, token, 'hb-pc')).status).toBe(200);
     const id = await blacklist('device', 'hb-pc');
-    expectStandardFailure(await cardHeartbeat(world.t, token, 'hb-pc'), 403, BLACKLISTED);
+    expectStandardBlacklisted(await cardHeartbeat(world.t, token, 'hb-pc'), 'device');
     await unlist(id);
     const block = await blacklist('address', '198.51.100.0/25');
-    expectStandardFailure(await cardHeartbeat(world.t, token, 'hb-pc'), 403, BLACKLISTED);
+    expectStandardBlacklisted(await cardHeartbeat(world.t, token, 'hb-pc'), 'address');
     await unlist(block);
     expect((await cardHeartbeat(world.t, token, 'hb-pc')).status).toBe(200);
   });
@@ -138,7 +155,7 @@ describe('login blacklist (e2e)', () => {
       signedPost(world.t, path, { app: world.project.program_id, username: 'bob', password: 'bob-password-1', machine_id: machine }, 'json', world.project.api_secret);
     standardOk(await user('/api/v1/users/register', 'bob-pc'));
     const id = await blacklist('device', 'bob-pc');
-    expectStandardFailure(await user('/api/v1/users/login', 'bob-pc'), 403, BLACKLISTED);
+    expectStandardBlacklisted(await user('/api/v1/users/login', 'bob-pc'), 'device');
     expectStandardFailure(await user('/api/v1/users/register', 'bob-pc'), 403, BLACKLISTED);
     await unlist(id);
     standardOk(await user('/api/v1/users/login', 'bob-pc'));
@@ -149,7 +166,7 @@ describe('login blacklist (e2e)', () => {
     const info = () => world.t.http().post('/api/v1/portal/cards/info').send({ program_id: world.project.program_id, card_key: key });
     expect((await info()).status).toBe(200);
     const id = await blacklist('address', '198.51.100.20/32');
-    expectStandardFailure(await info(), 403, BLACKLISTED);
+    expectStandardBlacklisted(await info(), 'address');
     await unlist(id);
   });
 

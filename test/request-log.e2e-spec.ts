@@ -35,6 +35,27 @@ describe('request log (e2e)', () => {
     const entry = await explained(res.headers['x-request-id']);
     expect(entry).toMatchObject({ request_id: res.headers['x-request-id'], family: 'sdk', interface: 'card_login', result_code: CODES.CARD_BANNED, card_id: card.id, machine_code: 'pc-1' });
     expect(entry.explain).toContain(`The card ${card.code} was banned`);
+    // No ban in the audit trail (the card was made banned): who and when stay unknown.
+    expect(entry.explanation).toEqual({ code: 'card_banned', params: { card_code: card.code, banned_at: null, banned_by: null, still_banned: true } });
+  });
+
+  it('names who banned the card and when, from the audit trail, by its own change and by a bulk ban', async () => {
+    const single = await insertCard(world.t, world.project.id);
+    const viaBulk = await insertCard(world.t, world.project.id);
+    expect((await world.author.patch(`/admin/v1/projects/${world.project.id}/cards/${single.id}`, { status: 'banned' })).status).toBe(200);
+    expect((await world.author.post(`/admin/v1/projects/${world.project.id}/cards/bulk`, { action: 'ban', ids: [viaBulk.id] })).status).toBe(200);
+    for (const card of [single, viaBulk]) {
+      const res = await login(card.code, 'pc-ban');
+      const entry = await explained(res.headers['x-request-id']);
+      expect(entry.explanation).toEqual({
+        code: 'card_banned',
+        params: { card_code: card.code, banned_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/), banned_by: world.authorAccount.username, still_banned: true },
+      });
+      expect(entry.explain).toMatch(new RegExp(`^The card ${card.code} was banned on \\S+ by ${world.authorAccount.username} and still is`));
+    }
+    await world.author.patch(`/admin/v1/projects/${world.project.id}/cards/${single.id}`, { status: 'active' });
+    const after = await login(single.code, 'pc-ban');
+    expect(after.body.code).toBe(0);
   });
 
   it('explains an expired card with its expiry, and a device limit with the bound device', async () => {
@@ -42,7 +63,9 @@ describe('request log (e2e)', () => {
     const expired = await insertCard(world.t, world.project.id, { status: 'active', activatedAt: new Date(Date.now() - 86_400_000), expiresAt });
     await cardRepos(world.t).devices.insert({ cardId: expired.id, machineCode: 'pc-x', boundAt: new Date(Date.now() - 86_400_000) });
     const refused = await login(expired.code, 'pc-x');
-    expect((await explained(refused.headers['x-request-id'])).explain).toContain(`expired on ${expiresAt.toISOString().replace('.000Z', 'Z')}`);
+    const expiredEntry = await explained(refused.headers['x-request-id']);
+    expect(expiredEntry.explain).toContain(`expired on ${expiresAt.toISOString().replace('.000Z', 'Z')}`);
+    expect(expiredEntry.explanation).toEqual({ code: 'card_expired', params: { card_code: expired.code, expires_at: expect.any(String), extended: false } });
 
     const card = await insertCard(world.t, world.project.id, { deviceLimit: 1 });
     expect((await login(card.code, 'PC-A')).body.code).toBe(0);
@@ -50,6 +73,10 @@ describe('request log (e2e)', () => {
     expect(second.body.code).toBe(CODES.DEVICE_LIMIT_REACHED);
     const entry = await explained(second.headers['x-request-id']);
     expect(entry.explain).toMatch(/^Device limit 1 reached: bound to PC-A since \d{4}-\d\d-\d\dT/);
+    expect(entry.explanation).toEqual({
+      code: 'device_limit',
+      params: { card_code: card.code, device_limit: 1, devices: [{ machine_code: 'PC-A', bound_at: expect.any(String) }], machine_code: 'PC-B' },
+    });
   });
 
   it('explains a wrong key: an unknown card key and a signature made with the wrong secret', async () => {
@@ -70,21 +97,24 @@ describe('request log (e2e)', () => {
     const explainedEntry = await explained(res.headers['x-request-id']);
     expect(explainedEntry.explain).toContain(`device banned-pc is on the login blacklist (entry ${entry.body.id}`);
     expect(explainedEntry.explain).toContain('"chargeback"');
+    expect(explainedEntry.explanation).toMatchObject({ code: 'blacklisted', params: { kind: 'device', value: 'banned-pc', entry_id: entry.body.id, note: 'chargeback', expires_at: null } });
     await world.author.delete(`/admin/v1/projects/${world.project.id}/login-blacklist/${entry.body.id}`);
   });
 
-  it('records heartbeats with their route and duration, and filters by card, device, result, family and time', async () => {
+  it('records heartbeats with their route, duration and card, and filters by card, device, result, family and time', async () => {
     const card = await insertCard(world.t, world.project.id);
     const ok = await login(card.code, 'hb-pc');
     const beat = await cardHeartbeat(world.t, ok.body.data.session_token, 'hb-pc');
     expect(beat.status).toBe(200);
     const entry = await explained(beat.headers['x-request-id']);
-    expect(entry).toMatchObject({ family: 'sdk', interface: 'card_heartbeat', route: '/api/v1/cards/heartbeat', result_code: 0, machine_code: 'hb-pc', explain: 'Accepted (card_heartbeat).' });
+    expect(entry).toMatchObject({ family: 'sdk', interface: 'card_heartbeat', route: '/api/v1/cards/heartbeat', result_code: 0, machine_code: 'hb-pc', card_id: card.id, explain: 'Accepted (card_heartbeat).' });
+    expect(entry.explanation).toEqual({ code: 'accepted', params: { interface: 'card_heartbeat' } });
     expect(entry.duration_ms).toBeGreaterThanOrEqual(0);
 
+    // By the card's key or id: its login and its heartbeat (whose row carries the session's card id only).
     const byCard = await world.author.get(`${requestsPath()}?card=${card.code}`);
-    expect(byCard.body.items.map((item: { request_id: string }) => item.request_id)).toEqual([ok.headers['x-request-id']]);
-    expect((await world.author.get(`${requestsPath()}?card=${card.id}`)).body.total).toBe(1);
+    expect(byCard.body.items.map((item: { request_id: string }) => item.request_id)).toEqual([beat.headers['x-request-id'], ok.headers['x-request-id']]);
+    expect((await world.author.get(`${requestsPath()}?card=${card.id}`)).body.total).toBe(2);
     const byDevice = await world.author.get(`${requestsPath()}?machine_code=hb-pc`);
     expect(byDevice.body.items.map((item: { request_id: string }) => item.request_id).sort()).toEqual([ok.headers['x-request-id'], beat.headers['x-request-id']].sort());
     const banned = await world.author.get(`${requestsPath()}?result_code=${CODES.CARD_BANNED}&family=sdk`);

@@ -58,6 +58,41 @@ describe('admin two-factor sign-in (e2e)', () => {
     expect(audit).toEqual(expect.arrayContaining([expect.objectContaining({ action: 'auth.login.2fa', outcome: 'success', actor_id: author.id })]));
   });
 
+  describe('one code, sent twice at once, is accepted exactly once (totp_last_step: one conditional UPDATE)', () => {
+    /** A 2FA author, the next step's code (not yet used), and a password challenge maker. */
+    async function raced() {
+      const author = await admin.createAuthor();
+      const { secret } = await enable(author.client);
+      const project = await author.client.createProject();
+      const challenge = async () => (await t.http().post('/admin/v1/auth/login').send({ username: author.username, password: author.password }).expect(200)).body.challenge as string;
+      const signIn = (challengeId: string, code: string) => t.http().post('/admin/v1/auth/login/2fa').send({ challenge: challengeId, code });
+      const rotate = (code: string) => author.client.post(`/admin/v1/projects/${project.id}/signing-keys/rotate`, {}).set('X-Svc-2fa-Code', code);
+      return { code: codeOf(secret, 1), challenge, signIn, rotate };
+    }
+
+    function expectOnceAccepted(answers: Array<{ status: number; body: { error?: { code: number } } }>): void {
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 403]);
+      expect(answers.find((a) => a.status === 403)!.body.error!.code).toBe(11008);
+    }
+
+    it('two sign-ins', async () => {
+      const { code, challenge, signIn } = await raced();
+      const [first, second] = [await challenge(), await challenge()];
+      expectOnceAccepted(await Promise.all([signIn(first, code), signIn(second, code)]));
+    });
+
+    it('two step-ups', async () => {
+      const { code, rotate } = await raced();
+      expectOnceAccepted(await Promise.all([rotate(code), rotate(code)]));
+    });
+
+    it('a sign-in and a step-up', async () => {
+      const { code, challenge, signIn, rotate } = await raced();
+      const pending = await challenge();
+      expectOnceAccepted(await Promise.all([signIn(pending, code), rotate(code)]));
+    });
+  });
+
   it('keeps the one-step login for accounts without 2FA', async () => {
     const author = await admin.createAuthor();
     const res = await t.http().post('/admin/v1/auth/login').send({ username: author.username, password: author.password }).expect(200);
@@ -91,6 +126,21 @@ describe('admin two-factor sign-in (e2e)', () => {
 
     const off = await author.client.post('/admin/v1/auth/2fa/disable', { code: '000000' }).expect(403);
     expect(off.body.error.code).toBe(11008);
+  });
+
+  it('asks a fresh code for a bulk delete and a project deletion, not for other bulk actions', async () => {
+    const author = await admin.createAuthor();
+    const { secret } = await enable(author.client);
+    const project = await author.client.createProject();
+    const batch = (await author.client.post(`/admin/v1/projects/${project.id}/cards`, { count: 2, duration_seconds: 86_400 }).expect(201)).body;
+    const ids = batch.items.map((card: { id: number }) => card.id);
+    const bulk = (action: string) => author.client.post(`/admin/v1/projects/${project.id}/cards/bulk`, { action, ids });
+    expect((await bulk('ban').expect(200)).body.changed).toBe(2);
+    expect((await bulk('delete').expect(403)).body.error.code).toBe(11007);
+    expect((await author.client.get(`/admin/v1/projects/${project.id}/cards`).expect(200)).body.total).toBe(2);
+    expect((await bulk('delete').set('X-Svc-2fa-Code', codeOf(secret, 1)).expect(200)).body.changed).toBe(2);
+    expect((await author.client.delete(`/admin/v1/projects/${project.id}`).expect(403)).body.error.code).toBe(11007);
+    await author.client.get(`/admin/v1/projects/${project.id}`).expect(200);
   });
 
   it('lets an account without 2FA rotate without a code', async () => {

@@ -15,6 +15,7 @@ import { CardDevice } from './card-device.entity';
 import { deviceRefusal } from './card-rule';
 import { CardGuesses } from './card-guesses';
 import { findCardWithFeatures } from './types/card-features';
+import { noteClientRequest } from '../core/http/request-context';
 
 export interface CheckoutRequest {
   call: ClientCall;
@@ -56,6 +57,7 @@ export class CardCheckoutService {
     await this.gate.admit(call, 'card_login', machine);
     const card = await findCardWithFeatures(this.dataSource.manager, project.id, cardKey);
     if (!card) throw new ServiceError(ErrorCode.CARD_INVALID);
+    noteClientRequest(call.context, { cardId: card.id }); // the card's timeline shows its offline licences
     const now = Date.now();
     const bound = await this.dataSource.getRepository(CardDevice).existsBy({ cardId: card.id, machineCode: machine });
     const refusal = deviceRefusal(card, bound, now);

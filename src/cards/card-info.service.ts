@@ -14,6 +14,7 @@ import { CardGuesses } from './card-guesses';
 import { findCardWithFeatures } from './types/card-features';
 import { FEATURES_PROPERTY } from './card-data';
 import { recentUnbinds, UNBIND_REFUSAL_REASONS, unbindRefusal, type UnbindRefusalReason } from './rebinding-rules';
+import { noteClientRequest } from '../core/http/request-context';
 
 
 /** The state of a card as its holder sees it, after a top-up too. */
@@ -84,6 +85,7 @@ export class CardInfoService {
     const { project } = call.program;
     const card = await findCardWithFeatures(this.dataSource.manager, project.id, cardKey);
     if (!card || card.status === 'consumed') throw new ServiceError(ErrorCode.CARD_INVALID);
+    noteClientRequest(call.context, { cardId: card.id }); // the card's timeline shows who looked it up
     const devices: Array<{ machine_code: string; bound_at: Date; last_seen_at: Date; last_login_at: Date | null }> = await this.dataSource.query(
       `SELECT d.machine_code, d.bound_at, d.last_seen_at,
           (SELECT l.created_at FROM login_logs l WHERE l.card_id = d.card_id AND l.machine_code = d.machine_code

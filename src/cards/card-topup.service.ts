@@ -9,6 +9,7 @@ import { DomainEvents } from '../events/domain-events';
 import { Card } from './card.entity';
 import { cardRefusal } from './card-rule';
 import { CardGuesses, CardKeyMiss } from './card-guesses';
+import { noteClientRequest } from '../core/http/request-context';
 
 export interface CardTopupRequest {
   call: Pick<ClientCall, 'program' | 'family' | 'ip' | 'context'>;
@@ -59,6 +60,7 @@ export class CardTopupService {
     const target = rows.find((card) => card.code === cardKey);
     const topup = rows.find((card) => card.code === topupKey);
     if (!target || target.status === 'consumed') throw new ServiceError(ErrorCode.CARD_INVALID);
+    noteClientRequest(call.context, { cardId: target.id }); // the card's timeline shows its top-ups
     // One answer for both; only a key that matches no card counts as a guess (decisions §23), not
     // a card a racing top-up has just consumed.
     const notUnused = 'The top-up card is not an unused card of this program';

@@ -15,6 +15,7 @@ import { StandardCardData, standardCardData } from './card-data';
 import { cardRefusal } from './card-rule';
 import { CardGuesses } from './card-guesses';
 import { recentUnbinds, UnbindRefusal, unbindRefusal } from './rebinding-rules';
+import { noteClientRequest } from '../core/http/request-context';
 
 export interface CardUnbindRequest {
   call: Pick<ClientCall, 'program' | 'family' | 'ip' | 'context'>;
@@ -80,6 +81,7 @@ export class CardUnbindService {
       .where('c.project_id = :projectId AND c.code = :code', { projectId: project.id, code: request.cardKey })
       .getOne();
     if (!card) throw new ServiceError(ErrorCode.CARD_INVALID);
+    noteClientRequest(request.call.context, { cardId: card.id }); // the card's timeline shows its unbinds
     const refusal = cardRefusal(card);
     if (refusal) throw new ServiceError(refusal);
     // Thrown refusals roll the removal back.

@@ -3,8 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import type { ClientProgram } from '../access/client-program';
 import { ProgramCache } from '../core/cache/program-cache';
-import { ErrorCode } from '../core/errors/error-code';
-import { ServiceError } from '../core/errors/service-error';
+import { blacklisted } from '../core/errors/blacklisted';
 import { noteClientRequest, type RequestContext } from '../core/http/request-context';
 import { LoginBlacklistEntry } from './login-blacklist-entry.entity';
 import { BlacklistMatcher, CachedBlacklistEntry } from './login-blacklist-matcher';
@@ -24,7 +23,7 @@ export class LoginBlacklist {
     private readonly cache: ProgramCache,
   ) {}
 
-  /** Throws BLACKLISTED when the caller's address or `device` is on the program's live list. */
+  /** Throws BLACKLISTED (saying device or address) when the caller's address or `device` is on the program's live list. */
   async check(program: ClientProgram, address: string, device: string | undefined, request?: RequestContext): Promise<void> {
     const { project } = program;
     const list = await this.cache.through(project.programId, 'login-blacklist', () => this.load(project.id), request);
@@ -35,7 +34,7 @@ export class LoginBlacklist {
     if (!entry) return;
     // The request log keeps which entry refused it; its explain names the entry (decisions §22).
     noteClientRequest(request, { reason: `login blacklist entry ${entry.id}: ${entry.kind} ${entry.value}` });
-    throw new ServiceError(ErrorCode.BLACKLISTED);
+    throw blacklisted(entry.kind);
   }
 
   private async load(projectId: string): Promise<CachedBlacklistEntry[]> {

@@ -11,6 +11,7 @@ import { clientFamilyOfPath } from './request-log.view';
 
 interface RequestRow {
   projectId: string;
+  cardId: number | null;
   machineCode: string | null;
   ip: string;
   family: string;
@@ -23,16 +24,17 @@ interface RequestRow {
 }
 
 const INSERT_REQUESTS: PreparedStatement = {
-  name: 'request_log_rows_v1',
-  text: `INSERT INTO login_logs (project_id, machine_code, ip, family, interface, result_code, request_id, route, duration_ms, reason)
-    SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[], $9::int[], $10::text[])`,
+  name: 'request_log_rows_v2',
+  text: `INSERT INTO login_logs (project_id, machine_code, ip, family, interface, result_code, request_id, route, duration_ms, reason, card_id)
+    SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[], $9::int[], $10::text[], $11::int[])`,
 };
 
 /**
  * The request log's rows of every client request of a known program other than a card login
  * (decisions §22): heartbeats, user logins, unbinds, checks, the portal, and refusals before any
  * rule (a bad signature). Written once the answer has gone, batched like the refusal rows
- * (statement-batcher.ts), never awaited by a request: a request pays nothing for its row. A card
+ * (statement-batcher.ts), never awaited by a request: a request pays nothing for its row. A
+ * heartbeat's row names its session's card, which the session lookup already read. A card
  * login's row is the one its own login statement writes (card-login.service.ts), so a login gets no
  * second row and no extra round trip. A crash can lose the rows of the batch under way.
  */
@@ -44,7 +46,7 @@ export class RequestLogWriter implements OnModuleInit {
       await this.statements.rows(INSERT_REQUESTS, [
         column((r) => r.projectId), column((r) => r.machineCode), column((r) => r.ip), column((r) => r.family),
         column((r) => r.interface), column((r) => r.resultCode), column((r) => r.requestId), column((r) => r.route),
-        column((r) => r.durationMs), column((r) => r.reason),
+        column((r) => r.durationMs), column((r) => r.reason), column((r) => r.cardId),
       ]);
       return rows.map(() => undefined);
     },
@@ -67,6 +69,8 @@ export class RequestLogWriter implements OnModuleInit {
     if (!record || context.cardLoginFamily) return;
     const row: RequestRow = {
       projectId: record.projectId,
+      // The card of a heartbeat's session: the card's timeline shows its heartbeats (decisions §22).
+      cardId: record.cardId ?? null,
       machineCode: record.device?.slice(0, 128) || null,
       ip: context.clientIp.slice(0, 64),
       family: clientFamilyOfPath(req.url ?? '/'),

@@ -3,11 +3,12 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { AdminPrincipal } from '../admin-auth/admin-principal';
 import { Page, pageOf } from '../common/paging';
-import { ERROR_CATALOG, ErrorCode } from '../core/errors/error-code';
+import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { BlacklistMatcher } from '../login-blacklist/login-blacklist-matcher';
 import { ProjectAccess } from '../projects/project-access';
 import { ListRequestsQuery } from './request-log.dto';
+import { Explanation, ExplanationParams, explanationText } from './request-explanation';
 import { RequestExplainedView, RequestLogView, RequestRowData, toRequestLogView } from './request-log.view';
 import { LoginLog } from './login-log.entity';
 
@@ -32,7 +33,9 @@ export class RequestLogService {
     };
     if (query.request_id !== undefined) add((n) => `request_id = ${n}`, query.request_id);
     if (query.card !== undefined) {
-      add((n) => (/^\d{1,9}$/.test(query.card!) ? `(card_code = ${n} OR card_id = ${n}::int)` : `card_code = ${n}`), query.card);
+      // A key names the card's rows that carry only its id (heartbeats, unbinds) too.
+      const byKey = (n: string) => `card_code = ${n} OR card_id IN (SELECT id FROM cards WHERE project_id = $1 AND code = ${n})`;
+      add((n) => (/^\d{1,9}$/.test(query.card!) ? `(${byKey(n)} OR card_id = ${n}::int)` : `(${byKey(n)})`), query.card);
     }
     if (query.machine_code !== undefined) add((n) => `machine_code = ${n}`, query.machine_code);
     if (query.ip !== undefined) add((n) => `ip = ${n}`, query.ip);
@@ -54,58 +57,80 @@ export class RequestLogService {
       project.id, requestId,
     ])) as RequestRowData[];
     if (!row) throw new ServiceError(ErrorCode.NOT_FOUND, 'No request of this project has this id');
-    return { ...toRequestLogView(row), explain: await this.explain(project.id, row) };
+    const explanation = await this.explain(project.id, row);
+    return { ...toRequestLogView(row), explain: explanationText(explanation), explanation };
   }
 
-  /** Which rule decided, from the row and what the project holds now (the card, its devices, the quota, the blacklist). */
-  private async explain(projectId: string, row: RequestRowData): Promise<string> {
+  /** Which rule decided, from the row and what the project holds now (the card, its devices, the quota, the blacklist, the audit trail). */
+  private async explain(projectId: string, row: RequestRowData): Promise<Explanation> {
     const code = row.result_code as ErrorCode;
-    const card = await this.cardOf(projectId, row);
     switch (code) {
       case 0 as ErrorCode:
-        return `Accepted${row.interface ? ` (${row.interface})` : ''}.`;
+        return { code: 'accepted', params: { interface: row.interface || null } };
       case ErrorCode.CARD_INVALID:
-        return `No card of this project has the key "${row.card_code ?? ''}": a mistyped key, or a key of another program.`;
+        return { code: 'card_unknown', params: { card_code: row.card_code ?? '' } };
       case ErrorCode.CARD_BANNED:
-        // The ban's actor and time come from the admin audit trail once it exists; the card row keeps neither.
-        return card
-          ? `The card ${card.code} was banned before this request${card.status === 'banned' ? ' and still is' : ' (it has been unbanned since)'}; unban it on the card's page to let it in.`
-          : 'The card was banned (it has since been deleted).';
-      case ErrorCode.CARD_EXPIRED:
-        return card?.expires_at
-          ? `The card ${card.code} expired on ${iso(card.expires_at)}${new Date(card.expires_at) > new Date(row.created_at) ? ' (it has been extended since)' : ''}; extend or renew it.`
-          : 'The card had expired.';
+        return { code: 'card_banned', params: await this.banOf(projectId, row) };
+      case ErrorCode.CARD_EXPIRED: {
+        const card = await this.cardOf(projectId, row);
+        const expiresAt = card?.expires_at ? new Date(card.expires_at) : null;
+        return {
+          code: 'card_expired',
+          params: { card_code: card?.code ?? null, expires_at: expiresAt && iso(expiresAt), extended: !!expiresAt && expiresAt > new Date(row.created_at) },
+        };
+      }
       case ErrorCode.DEVICE_LIMIT_REACHED: {
-        if (!card) return 'The card had no device slot left for this device.';
+        const card = await this.cardOf(projectId, row);
+        if (!card) return { code: 'device_limit', params: { card_code: null, device_limit: null, devices: [], machine_code: row.machine_code } };
         const devices: Array<{ machine_code: string; bound_at: Date }> = await this.logs.query(
           'SELECT machine_code, bound_at FROM card_devices WHERE card_id = $1 AND bound_at <= $2 ORDER BY bound_at', [card.id, row.created_at],
         );
-        const bound = devices.map((d) => `${d.machine_code} since ${iso(d.bound_at)}`).join(', ');
-        return `Device limit ${card.device_limit} reached: bound to ${bound || 'devices since unbound'}; ${row.machine_code ?? 'this device'} was refused. Unbind a device or raise the limit.`;
+        const bound = devices.map((d) => ({ machine_code: d.machine_code, bound_at: iso(d.bound_at) }));
+        return { code: 'device_limit', params: { card_code: card.code, device_limit: card.device_limit, devices: bound, machine_code: row.machine_code } };
       }
       case ErrorCode.QUOTA_EXCEEDED: {
         const [quota] = await this.logs.query('SELECT daily_quota FROM project_interfaces WHERE project_id = $1 AND name = $2', [projectId, row.interface]);
-        return `The daily quota of ${row.interface}${quota?.daily_quota != null ? ` (${quota.daily_quota} a day)` : ''} was used up; it resets at midnight, or the platform admin can raise it.`;
+        return { code: 'quota_exceeded', params: { interface: row.interface || null, daily_quota: quota?.daily_quota ?? null } };
       }
       case ErrorCode.BLACKLISTED:
-        return this.explainBlacklist(projectId, row);
+        return { code: 'blacklisted', params: await this.blacklistEntryOf(projectId, row) };
       case ErrorCode.SIGNATURE_INVALID:
-        return "The request's signature did not match the program's secret: the client signs with a wrong key or secret (or the request was changed on its way). Check the API secret built into the program.";
+        return { code: 'signature_invalid', params: {} };
       default:
-        return ERROR_CATALOG[code]?.message ?? `Answered ${row.result_code}.`;
+        return { code: 'refused', params: { result_code: row.result_code } };
     }
   }
 
-  private async explainBlacklist(projectId: string, row: RequestRowData): Promise<string> {
+  /**
+   * The card, and the ban the audit trail recorded last before the request: by its own PATCH, or a
+   * bulk ban naming its id. The trail's row is written once the ban has answered, a moment after it
+   * took effect, so a ban recorded up to a minute after the request still counts.
+   */
+  private async banOf(projectId: string, row: RequestRowData): Promise<ExplanationParams> {
+    const card = await this.cardOf(projectId, row);
+    if (!card) return { card_code: null, banned_at: null, banned_by: null, still_banned: false };
+    const [ban]: Array<{ at: Date; actor_username: string | null }> = await this.logs.query(
+      `SELECT at, actor_username FROM admin_audit
+        WHERE project_id = $1 AND outcome = 'success' AND at <= $3::timestamptz + interval '1 minute'
+          AND ((action = 'cards.ban' AND resource_id = $2::text)
+            OR (action = 'cards.bulk' AND changes->'after'->>'action' = 'ban' AND changes->'after'->'ids' @> to_jsonb($2::int)))
+        ORDER BY at DESC LIMIT 1`,
+      [projectId, card.id, row.created_at],
+    );
+    return { card_code: card.code, banned_at: ban ? iso(ban.at) : null, banned_by: ban?.actor_username ?? null, still_banned: card.status === 'banned' };
+  }
+
+  private async blacklistEntryOf(projectId: string, row: RequestRowData): Promise<ExplanationParams> {
     const entries: Array<{ id: number; kind: 'device' | 'address'; value: string; note: string | null; expires_at: Date | null; created_at: Date }> =
       await this.logs.query('SELECT id, kind, value, note, expires_at, created_at FROM login_blacklist WHERE project_id = $1', [projectId]);
     const matcher = new BlacklistMatcher(entries.map((e) => ({ id: e.id, kind: e.kind, value: e.value, note: e.note, expiresAt: null })));
     const hit = matcher.match(row.ip ?? '', row.machine_code ?? undefined, Date.now());
     const entry = hit && entries.find((e) => e.id === hit.id);
-    if (!entry) return `The ${row.machine_code ? `device ${row.machine_code} or ` : ''}address ${row.ip ?? ''} was on the login blacklist (the entry has since been removed).`;
-    const what = entry.kind === 'device' ? `device ${entry.value}` : `address ${entry.value}`;
-    const until = entry.expires_at ? ` until ${iso(entry.expires_at)}` : ' for good';
-    return `The ${what} is on the login blacklist (entry ${entry.id}, added ${iso(entry.created_at)}${until}${entry.note ? `: "${entry.note}"` : ''}); remove the entry to let it in.`;
+    const request = { machine_code: row.machine_code, ip: row.ip };
+    if (!entry) return { kind: null, value: null, entry_id: null, created_at: null, expires_at: null, note: null, ...request };
+    return {
+      kind: entry.kind, value: entry.value, entry_id: entry.id, created_at: iso(entry.created_at), expires_at: entry.expires_at && iso(entry.expires_at), note: entry.note, ...request,
+    };
   }
 
   private async cardOf(projectId: string, row: RequestRowData) {

@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { CLIENT_FAMILY_NAMES, ClientFamilyName } from '../access/client-call';
 import { ERROR_CATALOG, ErrorCode } from '../core/errors/error-code';
 import { pathOf } from '../core/envelope/family';
+import { ExplanationView } from './request-explanation';
 
 /** One client request in the request log (decisions §22). */
 export class RequestLogView {
@@ -20,7 +21,9 @@ export class RequestLogView {
 }
 
 export class RequestExplainedView extends RequestLogView {
-  @ApiProperty({ description: 'which rule decided, in words an author can act on' }) explain!: string;
+  @ApiProperty({ description: 'which rule decided, in words an author can act on (English; `explanation` for other languages)' }) explain!: string;
+  @ApiProperty({ type: ExplanationView, description: 'the same as a stable code and its facts, which the console words in the reader\'s language' })
+  explanation!: ExplanationView;
 }
 
 export interface RequestRowData {

@@ -93,7 +93,7 @@ export class SdkCardsService {
 
   /** Renews a card session after re-checking the card; anything wrong with it ends the session. `request`: the HTTP request's context. */
   async heartbeat(token: string, machine: string, request?: RequestContext): Promise<CardHeartbeat> {
-    const { session, card, program } = await this.sessions.resolve(token, 'card', machine, (id) => this.directory.byProjectId(id, request));
+    const { session, card, program } = await this.sessions.resolve(token, 'card', machine, (id) => this.directory.byProjectId(id, request), request);
     await this.gate.admit({ program, family: 'sdk', context: request }, 'card_heartbeat', machine);
     if (card === null) throw await this.sessions.end(session, 'device_unbound');
     const refusal = deviceRefusal(card, card.deviceBound);

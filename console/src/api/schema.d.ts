@@ -2923,6 +2923,17 @@ export interface components {
             /** @description milliseconds from arrival to answer; null for card logins */
             duration_ms: number | null;
         };
+        ExplanationView: {
+            /**
+             * @description the rule that decided; stable, for a client to word in its own language
+             * @enum {string}
+             */
+            code: "accepted" | "card_unknown" | "card_banned" | "card_expired" | "device_limit" | "quota_exceeded" | "blacklisted" | "signature_invalid" | "refused";
+            /** @description the facts the explanation names (docs/operations.md, "Request log"): accepted {interface}; card_unknown {card_code}; card_banned {card_code, banned_at, banned_by, still_banned}; card_expired {card_code, expires_at, extended}; device_limit {card_code, device_limit, devices [{machine_code, bound_at}], machine_code}; quota_exceeded {interface, daily_quota}; blacklisted {kind, value, entry_id, created_at, expires_at, note, machine_code, ip}; signature_invalid {}; refused {result_code} */
+            params: {
+                [key: string]: unknown;
+            };
+        };
         RequestExplainedView: {
             request_id: string;
             /** Format: date-time */
@@ -2944,8 +2955,10 @@ export interface components {
             card_code: string | null;
             /** @description milliseconds from arrival to answer; null for card logins */
             duration_ms: number | null;
-            /** @description which rule decided, in words an author can act on */
+            /** @description which rule decided, in words an author can act on (English; `explanation` for other languages) */
             explain: string;
+            /** @description the same as a stable code and its facts, which the console words in the reader's language */
+            explanation: components["schemas"]["ExplanationView"];
         };
         LoginBlacklistView: {
             id: number;
@@ -3895,7 +3908,7 @@ export interface components {
          *     - `10205` PACKAGE_NOT_ENABLED: The standard API basic package is not enabled for this program
          *     - `10206` INTERFACE_NOT_AUTHORIZED: This interface is not authorized for this program
          *     - `10207` INTERFACE_DISABLED: This interface is disabled on the platform
-         *     - `40002` BLACKLISTED: This domain or IP is blacklisted
+         *     - `40002` BLACKLISTED: This device, address or domain is blacklisted
          *     - `40003` IP_NOT_BOUND: This IP is not bound to the program
          */
         LegacyFailure403_10202_10203_10204_10205_10206_10207_40002_40003: {

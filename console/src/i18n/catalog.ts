@@ -85,7 +85,7 @@ export const catalogEn: Readonly<Record<number, string>> = {
   30101: 'The session is invalid; log in again', // SESSION_INVALID
   30102: 'This token belongs to another session type', // SESSION_TYPE_MISMATCH
   40001: 'This site is not authorized', // SITE_NOT_AUTHORIZED
-  40002: 'This domain or IP is blacklisted', // BLACKLISTED
+  40002: 'This device, address or domain is blacklisted', // BLACKLISTED
   40003: 'This IP is not bound to the program', // IP_NOT_BOUND
   50000: 'System error; keep the request ID for the administrator', // SYSTEM_ERROR
 };
@@ -170,7 +170,7 @@ export const catalogZhCN: Readonly<Record<number, string>> = {
   30101: '会话无效，请重新登录', // SESSION_INVALID
   30102: '此令牌属于另一种会话类型', // SESSION_TYPE_MISMATCH
   40001: '此站点未获授权', // SITE_NOT_AUTHORIZED
-  40002: '此域名或 IP 已被列入黑名单', // BLACKLISTED
+  40002: '此设备、地址或域名已被列入黑名单', // BLACKLISTED
   40003: '此 IP 未绑定到该程序', // IP_NOT_BOUND
   50000: '系统错误，请保留请求 ID 并联系管理员', // SYSTEM_ERROR
 };

@@ -1,3 +1,5 @@
+import { explanationsEn, explanationsZhCN } from './explanations';
+
 /** Texts of the request log (the login log page), a card's timeline and the login blacklist, in both languages. */
 export const requestsEn = {
   title: 'Request log',
@@ -17,6 +19,7 @@ export const requestsEn = {
   details: 'Details',
   detailsOf: 'Details of {{id}}',
   detail: { title: 'Request', route: 'Route', reason: 'What the rule said', explain: 'Why' },
+  explain: explanationsEn,
   filters: {
     requestId: 'Request id',
     card: 'Card key or id',
@@ -49,6 +52,7 @@ export const requestsZhCN: typeof requestsEn = {
   details: '详情',
   detailsOf: '{{id}} 的详情',
   detail: { title: '请求', route: '路由', reason: '规则的说明', explain: '原因' },
+  explain: explanationsZhCN,
   filters: {
     requestId: '请求 ID',
     card: '卡密或卡密编号',

@@ -185,7 +185,7 @@ export const ERROR_CATALOG: Readonly<Record<ErrorCode, CatalogEntry>> = {
   [ErrorCode.SESSION_INVALID]: { http: 401, message: 'The session is invalid; log in again' },
   [ErrorCode.SESSION_TYPE_MISMATCH]: { http: 401, message: 'This token belongs to another session type' },
   [ErrorCode.SITE_NOT_AUTHORIZED]: { http: 200, message: 'This site is not authorized' },
-  [ErrorCode.BLACKLISTED]: { http: 403, message: 'This domain or IP is blacklisted' },
+  [ErrorCode.BLACKLISTED]: { http: 403, message: 'This device, address or domain is blacklisted' },
   [ErrorCode.IP_NOT_BOUND]: { http: 403, message: 'This IP is not bound to the program' },
   [ErrorCode.SYSTEM_ERROR]: { http: 500, message: 'System error; keep the request ID for the administrator' },
 };

@@ -31,6 +31,8 @@ export interface ClientRecord {
   projectId: string;
   interface?: string;
   device?: string;
+  /** The card the request acted on, where the route knows it without a query (a card session's heartbeat). */
+  cardId?: number;
   /** What the deciding rule said beyond its code (e.g. which blacklist entry matched). */
   reason?: string;
 }

@@ -13,6 +13,7 @@ import { ClientReply } from '../../core/envelope/render';
 import { ErrorCode } from '../../core/errors/error-code';
 import { ServiceError } from '../../core/errors/service-error';
 import { LegacyCardLogin, LegacyCardState, LegacyPaycheck } from '../legacy-answers';
+import { noteClientRequest } from '../../core/http/request-context';
 
 /**
  * The legacy family's card operations, shared by the dedicated routes and the aggregate entry:
@@ -98,10 +99,11 @@ export class LegacyCardsService {
     };
   }
 
-  private async find({ program }: ClientCall, cardKey: string): Promise<Card> {
+  private async find({ program, context }: ClientCall, cardKey: string): Promise<Card> {
     const card = await this.dataSource.getRepository(Card).findOneBy({ projectId: program.project.id, code: cardKey });
     // A consumed top-up card is no card (decisions §13).
     if (!card || card.status === 'consumed') throw new ServiceError(ErrorCode.CARD_INVALID);
+    noteClientRequest(context, { cardId: card.id }); // the card's timeline shows its checks
     return card;
   }
 

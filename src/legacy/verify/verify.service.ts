@@ -5,6 +5,7 @@ import { In, Repository } from 'typeorm';
 import { ClientCall } from '../../access/client-call';
 import { AdminUser } from '../../admin-auth/admin-user.entity';
 import { unixSeconds } from '../../common/time';
+import { blacklisted } from '../../core/errors/blacklisted';
 import { ErrorCode } from '../../core/errors/error-code';
 import { ServiceError } from '../../core/errors/service-error';
 import { ClientReply } from '../../core/envelope/render';
@@ -50,11 +51,13 @@ export class VerifyService {
     if (!site) throw new ServiceError(ErrorCode.SITE_NOT_AUTHORIZED);
 
     const ip = normalizeIp(clientIp);
-    const blocked = await this.blacklist.existsBy([
-      { projectId: project.id, kind: 'domain', value: In(blockingDomainsFor(domain)) },
-      ...(ip ? [{ projectId: project.id, kind: 'ip' as const, value: ip }] : []),
-    ]);
-    if (blocked) throw new ServiceError(ErrorCode.BLACKLISTED);
+    // The domain's entry first ('domain' < 'ip'): the refusal names the kind that matched.
+    const blocked = await this.blacklist.findOne({
+      select: { id: true, kind: true },
+      where: [{ projectId: project.id, kind: 'domain', value: In(blockingDomainsFor(domain)) }, ...(ip ? [{ projectId: project.id, kind: 'ip' as const, value: ip }] : [])],
+      order: { kind: 'ASC' },
+    });
+    if (blocked) throw blacklisted(blocked.kind);
 
     if (project.ipBindings.length > 0 && !project.ipBindings.some((bound) => normalizeIp(bound) === ip)) {
       throw new ServiceError(ErrorCode.IP_NOT_BOUND);

@@ -9,6 +9,7 @@ import { useFormat } from '../../components/format';
 import { serverPaging } from '../../components/paging';
 import { useUrlList } from '../../components/url-list';
 import { catalogEn } from '../../i18n/catalog';
+import { explanationText } from './explanation';
 import { FILTER_FAMILIES, REQUEST_FILTER_NAMES, requestListQuery, requestQuery, type RequestEntry, type RequestFilters } from './log-queries';
 import { ResultTag } from './request-labels';
 
@@ -109,7 +110,7 @@ export function LogsPage() {
   );
 }
 
-/** One request: every field, what the refusing rule said, and why it was answered so (`explain`). */
+/** One request: every field, what the refusing rule said, and why it was answered so (its `explanation`, in the reader's language and zone). */
 export function RequestDrawer({ projectId, requestId, onClose }: { projectId: string; requestId: string; onClose: () => void }) {
   const { t } = useTranslation();
   const format = useFormat();
@@ -120,7 +121,7 @@ export function RequestDrawer({ projectId, requestId, onClose }: { projectId: st
       {request.error && <ErrorAlert error={request.error} />}
       {r && (
         <Descriptions bordered size="small" column={1}>
-          <Descriptions.Item label={t(`${texts}.detail.explain`)}><Typography.Text strong data-testid="explain">{r.explain}</Typography.Text></Descriptions.Item>
+          <Descriptions.Item label={t(`${texts}.detail.explain`)}><Typography.Text strong data-testid="explain">{explanationText(r.explanation, r.explain, t, (iso) => format.dateTime(iso))}</Typography.Text></Descriptions.Item>
           <Descriptions.Item label={t(`${texts}.result`)}><ResultTag code={r.result_code} /></Descriptions.Item>
           {/* Only when the rule said more than the code's text, which the result already shows in the chosen language. */}
           {r.reason && r.reason !== catalogEn[r.result_code] && <Descriptions.Item label={t(`${texts}.detail.reason`)}>{r.reason}</Descriptions.Item>}
