@@ -24,7 +24,7 @@ const ROUTES = [
   'GET /admin/v1/projects/:id/orders admin admin-bearer',
   'POST /admin/v1/projects/:id/orders admin admin-bearer',
   'GET /admin/v1/projects/:id/orders/:orderId admin admin-bearer',
-  'POST /admin/v1/projects/:id/orders/:orderId/refunds admin admin-bearer',
+  'POST /admin/v1/projects/:id/orders/:orderId/refund admin admin-bearer',
   'DELETE /admin/v1/projects/:id/announcements/:annId admin admin-bearer',
   'DELETE /admin/v1/projects/:id/card-types/:typeId admin admin-bearer',
   'DELETE /admin/v1/projects/:id/cards/:cardId admin admin-bearer',
