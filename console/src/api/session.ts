@@ -5,7 +5,8 @@
 export interface AdminSession {
   token: string;
   username: string;
-  role: 'platform_admin' | 'author';
+  /** `agent`: a reseller (docs/commerce.md); its pages come with the agent console. */
+  role: 'platform_admin' | 'author' | 'agent';
   expiresAt: string;
   /** The platform requires two-factor sign-in and this account has none: the security page only, until it enrols. */
   twoFactorEnrolmentRequired?: boolean;
