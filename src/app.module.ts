@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AdminAuthModule } from './admin-auth/admin-auth.module';
+import { ApiKeysModule } from './admin-auth/api-keys/api-keys.module';
 import { AppUsersModule } from './app-users/app-users.module';
 import { AnnouncementsModule } from './announcements/announcements.module';
 import { AuthorsModule } from './authors/authors.module';
@@ -49,6 +50,7 @@ export class AppModule {
         VerifyModule,
         PortalModule,
         AdminAuthModule,
+        ApiKeysModule,
         AuthorsModule,
         PlatformModule,
         ProjectsModule,

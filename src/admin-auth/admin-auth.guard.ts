@@ -3,22 +3,30 @@ import { Reflector } from '@nestjs/core';
 import { AuditTrail } from '../audit/audit-trail.service';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
+import { requestContextOf } from '../core/http/request-context';
 import { ADMIN_ROLES, BEFORE_ENROLMENT } from './admin-auth.decorator';
 import { AdminAuthService } from './admin-auth.service';
 import { AdminRole } from './admin-user.entity';
-import { PRINCIPAL_KEY } from './admin-principal';
+import { AdminPrincipal, PRINCIPAL_KEY } from './admin-principal';
+import { ApiKeyAuthenticator } from './api-keys/api-key-authenticator';
+import { ApiKeyScope, KEY_SCOPE } from './api-keys/api-key-scopes';
 import { TwoFactorPolicy } from './two-factor/two-factor-policy';
 
+type Targets = Parameters<Reflector['getAllAndOverride']>[1];
+
 /**
- * Resolves the Bearer admin token; 401 when missing, unknown or expired, 403 for a role without the
- * right (recorded in the audit trail: guards' refusals never reach its interceptor), and 403
- * TWO_FACTOR_ENROLMENT_REQUIRED while the platform requires two-factor sign-in and the account has
- * none, except on the routes that let it enrol.
+ * Resolves the Bearer admin token or API key; 401 when missing, unknown or expired, 403 for a role
+ * without the right (recorded in the audit trail: guards' refusals never reach its interceptor), and
+ * 403 TWO_FACTOR_ENROLMENT_REQUIRED while the platform requires two-factor sign-in and the account
+ * has none, except on the routes that let it enrol. An API key (`ck_…`) acts as its owner narrowed
+ * to the key: only from its CIDRs, only on routes that declare a scope it has (@KeyScope); its
+ * project limit is ProjectAccess's.
  */
 @Injectable()
 export class AdminAuthGuard implements CanActivate {
   constructor(
     private readonly auth: AdminAuthService,
+    private readonly keys: ApiKeyAuthenticator,
     private readonly reflector: Reflector,
     private readonly twoFactor: TwoFactorPolicy,
     private readonly audit: AuditTrail,
@@ -29,18 +37,33 @@ export class AdminAuthGuard implements CanActivate {
     const header = request.headers?.authorization;
     const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header) : null;
     if (!match) throw new ServiceError(ErrorCode.UNAUTHENTICATED, 'A Bearer admin token is required');
-    const principal = await this.auth.authenticate(match[1]);
     const targets = [context.getHandler(), context.getClass()];
+    const principal = ApiKeyAuthenticator.looksLikeKey(match[1]) ? await this.keyPrincipal(request, match[1], targets) : await this.auth.authenticate(match[1]);
     const roles = this.reflector.getAllAndOverride<AdminRole[]>(ADMIN_ROLES, targets) ?? [];
-    if (roles.length > 0 && !roles.includes(principal.role)) {
-      const refusal = new ServiceError(ErrorCode.FORBIDDEN);
-      await this.audit.recordRefusal(request, principal, refusal);
-      throw refusal;
-    }
+    if (roles.length > 0 && !roles.includes(principal.role)) await this.refuse(request, principal, new ServiceError(ErrorCode.FORBIDDEN));
     if (!principal.twoFactorEnabled && !this.reflector.getAllAndOverride<boolean>(BEFORE_ENROLMENT, targets) && (await this.twoFactor.required())) {
       throw new ServiceError(ErrorCode.TWO_FACTOR_ENROLMENT_REQUIRED);
     }
     request[PRINCIPAL_KEY] = principal;
     return true;
+  }
+
+  /** The key's owner, once the caller's address and the route's scope pass; refusals are audited. */
+  private async keyPrincipal(request: unknown, key: string, targets: Targets): Promise<AdminPrincipal> {
+    const { principal, allowedCidrs } = await this.keys.authenticate(key);
+    if (!ApiKeyAuthenticator.allows(allowedCidrs, requestContextOf(request).clientIp)) {
+      await this.refuse(request, principal, new ServiceError(ErrorCode.API_KEY_ADDRESS_REFUSED));
+    }
+    const scope = this.reflector.getAllAndOverride<ApiKeyScope | undefined>(KEY_SCOPE, targets);
+    if (!scope) await this.refuse(request, principal, new ServiceError(ErrorCode.API_KEY_NOT_ACCEPTED));
+    else if (!principal.apiKey?.scopes.includes(scope)) {
+      await this.refuse(request, principal, new ServiceError(ErrorCode.API_KEY_SCOPE_MISSING, undefined, { details: { scope } }));
+    }
+    return principal;
+  }
+
+  private async refuse(request: unknown, principal: AdminPrincipal, refusal: ServiceError): Promise<never> {
+    await this.audit.recordRefusal(request as never, principal, refusal);
+    throw refusal;
   }
 }
