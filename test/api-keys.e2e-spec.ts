@@ -12,7 +12,6 @@ import {
   UNAUTHENTICATED,
 } from './support/admin-errors';
 import { insertCard } from './support/cards';
-import { startTestApp } from './support/test-app';
 import { buildWorld, World } from './support/world';
 
 /**
@@ -44,7 +43,7 @@ const cardsOf = (projectId: string) => `/admin/v1/projects/${projectId}/cards`;
 
 describe('API keys (e2e)', () => {
   beforeAll(async () => {
-    world = await buildWorld({ t: await startTestApp({ TRUST_PROXY: '127.0.0.1' }) });
+    world = await buildWorld({ env: { TRUST_PROXY: '127.0.0.1' } });
     db = world.t.app.get(DataSource);
   });
   afterAll(() => world?.close());
