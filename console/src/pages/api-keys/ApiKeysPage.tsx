@@ -85,7 +85,7 @@ export function ApiKeysPage() {
               return <Tag color={status === 'active' ? 'green' : 'default'}>{t(`${texts}.statuses.${status}`)}</Tag>;
             },
           },
-          { title: t(`${texts}.created`), dataIndex: 'created_at', responsive: ['lg' as const], render: (at: string) => format.dateTime(at) },
+          { title: t(`${texts}.created`), dataIndex: 'created_at', responsive: ['xxl' as const], render: (at: string) => format.dateTime(at) },
           {
             title: t('common.actions'),
             key: 'actions',
