@@ -138,8 +138,12 @@ describe('API keys (e2e)', () => {
     const revoked = await createKey(world.author, { scopes: ['cards:read'] });
     expectAdminError(await world.admin.delete(`/admin/v1/api-keys/${revoked.id}`), 404, API_KEY_NOT_FOUND);
     expect((await withKey(revoked.key, 'get', path)).status).toBe(200);
+    // Revocations racing each other all answer 204, and the key stays revoked once.
+    const racing = await Promise.all(Array.from({ length: 5 }, () => world.author.delete(`/admin/v1/api-keys/${revoked.id}`)));
+    expect(racing.map((r) => r.status)).toEqual(Array(5).fill(204));
+    const [{ revoked_at: firstRevocation }] = await db.query(`SELECT revoked_at FROM admin_api_keys WHERE id = $1`, [revoked.id]);
     await world.author.delete(`/admin/v1/api-keys/${revoked.id}`).expect(204);
-    await world.author.delete(`/admin/v1/api-keys/${revoked.id}`).expect(204);
+    expect((await db.query(`SELECT revoked_at FROM admin_api_keys WHERE id = $1`, [revoked.id]))[0].revoked_at).toEqual(firstRevocation);
     expectAdminError(await world.author.delete('/admin/v1/api-keys/not-a-uuid'), 404, API_KEY_NOT_FOUND);
     expectAdminError(await withKey(revoked.key, 'get', path), 401, UNAUTHENTICATED);
     const listed = (await world.author.get('/admin/v1/api-keys').expect(200)).body.items.find((k: { id: string }) => k.id === revoked.id);
