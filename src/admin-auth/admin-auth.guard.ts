@@ -1,4 +1,5 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { PATH_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
 import { AuditTrail } from '../audit/audit-trail.service';
 import { ErrorCode } from '../core/errors/error-code';
@@ -13,6 +14,8 @@ import { ApiKeyScope, KEY_SCOPE } from './api-keys/api-key-scopes';
 import { TwoFactorPolicy } from './two-factor/two-factor-policy';
 
 type Targets = Parameters<Reflector['getAllAndOverride']>[1];
+/** A controller whose routes act on one project, named by `:id`. */
+const PROJECT_ROUTE = /^\/?admin\/v1\/projects\/:id(\/|$)/;
 
 /**
  * Resolves the Bearer admin token or API key; 401 when missing, unknown or expired, 403 for a role
@@ -38,7 +41,7 @@ export class AdminAuthGuard implements CanActivate {
     const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header) : null;
     if (!match) throw new ServiceError(ErrorCode.UNAUTHENTICATED, 'A Bearer admin token is required');
     const targets = [context.getHandler(), context.getClass()];
-    const principal = ApiKeyAuthenticator.looksLikeKey(match[1]) ? await this.keyPrincipal(request, match[1], targets) : await this.auth.authenticate(match[1]);
+    const principal = ApiKeyAuthenticator.looksLikeKey(match[1]) ? await this.keyPrincipal(context, match[1], targets) : await this.auth.authenticate(match[1]);
     const roles = this.reflector.getAllAndOverride<AdminRole[]>(ADMIN_ROLES, targets) ?? [];
     if (roles.length > 0 && !roles.includes(principal.role)) await this.refuse(request, principal, new ServiceError(ErrorCode.FORBIDDEN));
     if (!principal.twoFactorEnabled && !this.reflector.getAllAndOverride<boolean>(BEFORE_ENROLMENT, targets) && (await this.twoFactor.required())) {
@@ -48,8 +51,13 @@ export class AdminAuthGuard implements CanActivate {
     return true;
   }
 
-  /** The key's owner, once the caller's address and the route's scope pass; refusals are audited. */
-  private async keyPrincipal(request: unknown, key: string, targets: Targets): Promise<AdminPrincipal> {
+  /**
+   * The key's owner, once the caller's address, the route's scope and the key's projects pass;
+   * the first two refusals are audited. The project limit is checked here on every
+   * `/projects/:id/…` route (and again by ProjectAccess), so no service can miss it.
+   */
+  private async keyPrincipal(context: ExecutionContext, key: string, targets: Targets): Promise<AdminPrincipal> {
+    const request = context.switchToHttp().getRequest();
     const { principal, allowedCidrs } = await this.keys.authenticate(key);
     if (!ApiKeyAuthenticator.allows(allowedCidrs, requestContextOf(request).clientIp)) {
       await this.refuse(request, principal, new ServiceError(ErrorCode.API_KEY_ADDRESS_REFUSED));
@@ -59,6 +67,9 @@ export class AdminAuthGuard implements CanActivate {
     else if (!principal.apiKey?.scopes.includes(scope)) {
       await this.refuse(request, principal, new ServiceError(ErrorCode.API_KEY_SCOPE_MISSING, undefined, { details: { scope } }));
     }
+    const limited = principal.apiKey?.projectIds;
+    const inProject = PROJECT_ROUTE.test(String(Reflect.getMetadata(PATH_METADATA, context.getClass()) ?? ''));
+    if (limited && inProject && !limited.includes(request.params?.id)) throw new ServiceError(ErrorCode.PROJECT_NOT_FOUND);
     return principal;
   }
 
