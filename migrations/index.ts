@@ -28,6 +28,7 @@ import { MarkCardExpiryNotices1766300000000 } from './1766300000000-MarkCardExpi
 import { CountCardLoginsOnly1766310000000 } from './1766310000000-CountCardLoginsOnly';
 import { CreateAgentsAndLedger1766410000000 } from './1766410000000-CreateAgentsAndLedger';
 import { CreateOrders1766410000001 } from './1766410000001-CreateOrders';
+import { CreateApiKeys1766420000000 } from './1766420000000-CreateApiKeys';
 
 /** Every migration, in order. Listed explicitly so the same list works compiled and under Jest. */
 export const MIGRATIONS = [
@@ -40,4 +41,5 @@ export const MIGRATIONS = [
   AddRebindingRulesAndIdleDevices1765900000000, AddTwoFactorAndAuditTrail1766000000000, CreateLoginBlacklist1766100000000, RecordRequests1766110000000,
   CreateWebhooks1766200000000, MarkCardExpiryNotices1766300000000, CountCardLoginsOnly1766310000000,
   CreateAgentsAndLedger1766410000000, CreateOrders1766410000001,
+  CreateApiKeys1766420000000,
 ];

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AdminAuthModule } from './admin-auth/admin-auth.module';
 import { AgentsModule } from './agents/agents.module';
 import { OrdersModule } from './orders/orders.module';
+import { ApiKeysModule } from './admin-auth/api-keys/api-keys.module';
 import { AppUsersModule } from './app-users/app-users.module';
 import { AnnouncementsModule } from './announcements/announcements.module';
 import { AuthorsModule } from './authors/authors.module';
@@ -51,6 +52,7 @@ export class AppModule {
         VerifyModule,
         PortalModule,
         AdminAuthModule,
+        ApiKeysModule,
         AuthorsModule,
         PlatformModule,
         ProjectsModule,

@@ -73,7 +73,7 @@ describe('admin audit trail (e2e)', () => {
     expect(await trail(admin, { actor: bob.username, from: new Date(Date.now() + 60_000).toISOString() })).toEqual([]);
     const csv = await alice.client.get('/admin/v1/audit/export.csv').expect(200);
     expect(csv.headers['content-type']).toContain('text/csv');
-    expect(csv.text.split('\r\n')[0]).toBe('id,at,actor_username,actor_role,actor_id,action,outcome,result_code,resource_type,resource_id,project_id,method,route,changes,ip,request_id');
+    expect(csv.text.split('\r\n')[0]).toBe('id,at,actor_username,actor_role,actor_id,actor_api_key_id,action,outcome,result_code,resource_type,resource_id,project_id,method,route,changes,ip,request_id');
     expect(csv.text).toContain('projects.create');
     expect(csv.text).not.toContain(bob.username);
   });

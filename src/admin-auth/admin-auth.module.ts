@@ -7,6 +7,11 @@ import { AdminAuthGuard } from './admin-auth.guard';
 import { AdminAuthService } from './admin-auth.service';
 import { AdminToken } from './admin-token.entity';
 import { AdminUser } from './admin-user.entity';
+import { ApiKeyAuthenticator } from './api-keys/api-key-authenticator';
+import { ApiKey } from './api-keys/api-key.entity';
+import { ApiKeyHasher } from './api-keys/api-key-secret';
+import { AppConfig } from '../config/app-config';
+import { loadEncryptionKey } from '../core/crypto/encryption-key';
 import { AdminRecoveryCode } from './two-factor/admin-recovery-code.entity';
 import { StepUpGuard } from './two-factor/step-up';
 import { TwoFactorPolicy } from './two-factor/two-factor-policy';
@@ -19,9 +24,12 @@ import { TwoFactorService } from './two-factor/two-factor.service';
  */
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([AdminUser, AdminToken, AdminRecoveryCode, PlatformSettings]), AuditModule],
+  imports: [TypeOrmModule.forFeature([AdminUser, AdminToken, AdminRecoveryCode, PlatformSettings, ApiKey]), AuditModule],
   controllers: [AdminAuthController, TwoFactorController],
-  providers: [AdminAuthService, AdminAuthGuard, TwoFactorPolicy, TwoFactorService, StepUpGuard],
-  exports: [AdminAuthService, AdminAuthGuard, TwoFactorPolicy, TwoFactorService, StepUpGuard, AuditModule, TypeOrmModule],
+  providers: [
+    AdminAuthService, AdminAuthGuard, TwoFactorPolicy, TwoFactorService, StepUpGuard, ApiKeyAuthenticator,
+    { provide: ApiKeyHasher, inject: [AppConfig], useFactory: (config: AppConfig) => new ApiKeyHasher(loadEncryptionKey(config)) },
+  ],
+  exports: [AdminAuthService, AdminAuthGuard, TwoFactorPolicy, TwoFactorService, StepUpGuard, ApiKeyAuthenticator, ApiKeyHasher, AuditModule, TypeOrmModule],
 })
 export class AdminAuthModule {}

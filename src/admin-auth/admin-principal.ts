@@ -1,5 +1,6 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { AdminRole } from './admin-user.entity';
+import type { ApiKeyScope } from './api-keys/api-key-scopes';
 
 /** Who is calling the admin API, as established by AdminAuthGuard. */
 export interface AdminPrincipal {
@@ -9,6 +10,17 @@ export interface AdminPrincipal {
   tokenHash: string;
   /** Whether the account signs in with a TOTP code (step-up routes then ask for a fresh one). */
   twoFactorEnabled: boolean;
+  /** Set when the request came with an API key: the owner, narrowed to the key's limits. */
+  apiKey?: ApiKeyLimits;
+}
+
+/** What an API key narrows its owner's rights to (decisions §19). */
+export interface ApiKeyLimits {
+  id: string;
+  name: string;
+  scopes: readonly ApiKeyScope[];
+  /** null = every project the owner reaches. */
+  projectIds: readonly string[] | null;
 }
 
 export const PRINCIPAL_KEY = 'adminPrincipal';

@@ -18,6 +18,10 @@ export class AuditEntry {
   @Column({ name: 'actor_role', type: 'varchar', length: 20, nullable: true })
   actorRole: string | null;
 
+  /** The API key the actor used (actor_* name its owner); null for a signed-in account. */
+  @Column({ name: 'actor_api_key_id', type: 'uuid', nullable: true })
+  actorApiKeyId: string | null;
+
   @Column({ type: 'varchar', length: 80 })
   action: string;
 

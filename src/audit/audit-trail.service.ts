@@ -101,7 +101,7 @@ export class AuditTrail {
     return q;
   }
 
-  private base(request: AdapterRequest, actor: { id: string; username: string; role: string } | undefined, answer: unknown) {
+  private base(request: AdapterRequest, actor: (ActorNote & Pick<AdminPrincipal, 'apiKey'>) | undefined, answer: unknown) {
     const context = requestContextOf(request);
     const route = routePatternOf((request.raw ?? request) as never);
     const target = targetOf(request.method, route, request.params ?? {}, answer);
@@ -109,6 +109,7 @@ export class AuditTrail {
       actorId: actor?.id ?? null,
       actorUsername: actor?.username ?? null,
       actorRole: actor?.role ?? null,
+      actorApiKeyId: actor?.apiKey?.id ?? null,
       ...target,
       resultCode: null,
       method: request.method,
@@ -162,6 +163,7 @@ function toView(row: AuditEntry): AuditEntryView {
     actor_id: row.actorId,
     actor_username: row.actorUsername,
     actor_role: row.actorRole,
+    actor_api_key_id: row.actorApiKeyId,
     action: row.action,
     outcome: row.outcome,
     result_code: row.resultCode,

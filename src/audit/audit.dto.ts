@@ -41,6 +41,8 @@ export class AuditEntryView {
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) actor_id!: string | null;
   @ApiProperty({ type: String, nullable: true }) actor_username!: string | null;
   @ApiProperty({ type: String, nullable: true }) actor_role!: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'the API key the actor acted with (GET /admin/v1/api-keys); null for a signed-in account' })
+  actor_api_key_id!: string | null;
   @ApiProperty({ description: 'resource type and verb, e.g. `cards.ban`, `secrets.rotate`' }) action!: string;
   @ApiProperty({ enum: ['success', 'refused'] }) outcome!: 'success' | 'refused';
   @ApiProperty({ type: 'integer', nullable: true, description: 'the catalog code of a refusal' }) result_code!: number | null;
@@ -55,6 +57,6 @@ export class AuditEntryView {
 }
 
 export const AUDIT_CSV_COLUMNS = [
-  'id', 'at', 'actor_username', 'actor_role', 'actor_id', 'action', 'outcome', 'result_code', 'resource_type', 'resource_id', 'project_id',
+  'id', 'at', 'actor_username', 'actor_role', 'actor_id', 'actor_api_key_id', 'action', 'outcome', 'result_code', 'resource_type', 'resource_id', 'project_id',
   'method', 'route', 'changes', 'ip', 'request_id',
 ] as const satisfies ReadonlyArray<keyof AuditEntryView>;

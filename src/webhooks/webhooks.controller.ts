@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminAuth } from '../admin-auth/admin-auth.decorator';
+import { API_KEY_SCOPES, KeyScope } from '../admin-auth/api-keys/api-key-scopes';
 import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
 import { PageQuery } from '../common/paging';
 import { PROJECT_ID_PIPE, UuidParamPipe } from '../common/uuid-param.pipe';
@@ -20,6 +21,7 @@ const DELIVERY_ID = new UuidParamPipe(ErrorCode.WEBHOOK_DELIVERY_NOT_FOUND);
 export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 
+  @KeyScope(API_KEY_SCOPES.WEBHOOKS_READ)
   @Get()
   @ApiOperation({ summary: "List the project's webhook endpoints" })
   @ApiListAnswer(WebhookView)
@@ -28,6 +30,7 @@ export class WebhooksController {
     return this.webhooks.list(actor, id);
   }
 
+  @KeyScope(API_KEY_SCOPES.WEBHOOKS_WRITE)
   @Post()
   @ApiOperation({ summary: 'Add a webhook endpoint (private and loopback targets only where the platform allows them)' })
   @ApiAnswer(WebhookView, { status: 201 })
@@ -36,6 +39,7 @@ export class WebhooksController {
     return this.webhooks.create(actor, id, body);
   }
 
+  @KeyScope(API_KEY_SCOPES.WEBHOOKS_READ)
   @Get(':wid')
   @ApiOperation({ summary: 'One webhook endpoint' })
   @ApiAnswer(WebhookView)
@@ -44,6 +48,7 @@ export class WebhooksController {
     return this.webhooks.get(actor, id, wid);
   }
 
+  @KeyScope(API_KEY_SCOPES.WEBHOOKS_WRITE)
   @Patch(':wid')
   @ApiOperation({ summary: 'Change a webhook endpoint; enabling it again clears a disabling for failures' })
   @ApiAnswer(WebhookView)
@@ -52,6 +57,7 @@ export class WebhooksController {
     return this.webhooks.update(actor, id, wid, body);
   }
 
+  @KeyScope(API_KEY_SCOPES.WEBHOOKS_WRITE)
   @Delete(':wid')
   @ApiOperation({ summary: 'Delete a webhook endpoint and its delivery log' })
   @ApiNoContent()
@@ -61,6 +67,7 @@ export class WebhooksController {
     await this.webhooks.remove(actor, id, wid);
   }
 
+  @KeyScope(API_KEY_SCOPES.WEBHOOKS_READ)
   @Get(':wid/deliveries')
   @ApiOperation({ summary: "The endpoint's deliveries, newest first, each with its attempts (status, duration, response excerpt)" })
   @ApiPageAnswer(WebhookDeliveryView)
@@ -69,6 +76,7 @@ export class WebhooksController {
     return this.webhooks.deliveries(actor, id, wid, query);
   }
 
+  @KeyScope(API_KEY_SCOPES.WEBHOOKS_WRITE)
   @Post(':wid/deliveries/:did/redeliver')
   @ApiOperation({ summary: 'Send a delivery again now' })
   @ApiAnswer(WebhookDeliveryView)
@@ -83,6 +91,7 @@ export class WebhooksController {
     return this.webhooks.redeliver(actor, id, wid, did);
   }
 
+  @KeyScope(API_KEY_SCOPES.WEBHOOKS_WRITE)
   @Post(':wid/test')
   @ApiOperation({ summary: 'Send a webhook.test event to this endpoint' })
   @ApiAnswer(WebhookDeliveryView)

@@ -837,6 +837,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's API keys, newest first, revoked ones included (never the key itself) */
+        get: operations["ApiKeys_list"];
+        put?: never;
+        /** Create an API key: the answer carries the key this once, only its hash is kept */
+        post: operations["ApiKeys_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/api-keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an API key: it stops working at once */
+        delete: operations["ApiKeys_revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/authors": {
         parameters: {
             query?: never;
@@ -2528,6 +2563,84 @@ export interface components {
              */
             code: string;
         };
+        CreatedApiKeyView: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /**
+             * @description the first characters of the key, to recognise it; never the key
+             * @example ck_AbC12xYz
+             */
+            prefix: string;
+            scopes: ("orders:create" | "orders:read" | "cards:read" | "cards:write" | "card-types:read" | "webhooks:read" | "webhooks:write")[];
+            /** @description null = every project of the owner */
+            project_ids: string[] | null;
+            /** @description null = any address */
+            allowed_cidrs: string[] | null;
+            /** Format: date-time */
+            expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description updated at most once a minute
+             */
+            last_used_at: string | null;
+            /** Format: date-time */
+            revoked_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * @description shown this once; only its hash is kept
+             * @example ck_AbC12xYz0123456789abcdefghijABCDEFGHIJ
+             */
+            key: string;
+        };
+        CreateApiKeyDto: {
+            /** @example my shop */
+            name: string;
+            /** @description what the key may do (docs/api-keys.md) */
+            scopes: ("orders:create" | "orders:read" | "cards:read" | "cards:write" | "card-types:read" | "webhooks:read" | "webhooks:write")[];
+            /** @description projects the key is limited to; absent or null = every project the owner reaches */
+            project_ids?: string[] | null;
+            /**
+             * @description addresses or CIDR blocks the key may be used from; absent or null = any
+             * @example [
+             *       "203.0.113.7",
+             *       "2001:db8::/32"
+             *     ]
+             */
+            allowed_cidrs?: string[] | null;
+            /**
+             * Format: date-time
+             * @description in the future; absent or null = never expires
+             */
+            expires_at?: string | null;
+        };
+        ApiKeyView: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /**
+             * @description the first characters of the key, to recognise it; never the key
+             * @example ck_AbC12xYz
+             */
+            prefix: string;
+            scopes: ("orders:create" | "orders:read" | "cards:read" | "cards:write" | "card-types:read" | "webhooks:read" | "webhooks:write")[];
+            /** @description null = every project of the owner */
+            project_ids: string[] | null;
+            /** @description null = any address */
+            allowed_cidrs: string[] | null;
+            /** Format: date-time */
+            expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description updated at most once a minute
+             */
+            last_used_at: string | null;
+            /** Format: date-time */
+            revoked_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
         AuthorView: {
             /** Format: uuid */
             id: string;
@@ -3801,6 +3914,11 @@ export interface components {
             actor_id: string | null;
             actor_username: string | null;
             actor_role: string | null;
+            /**
+             * Format: uuid
+             * @description the API key the actor acted with (GET /admin/v1/api-keys); null for a signed-in account
+             */
+            actor_api_key_id: string | null;
             /** @description resource type and verb, e.g. `cards.ban`, `secrets.rotate` */
             action: string;
             /** @enum {string} */
@@ -4589,6 +4707,20 @@ export interface components {
                     error?: {
                         /** @enum {integer} */
                         code?: 11221;
+                    };
+                };
+            };
+        };
+        /** @description - `11135` API_KEY_NOT_FOUND: API key not found */
+        AdminError404_11135: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 11135;
                     };
                 };
             };
@@ -7445,6 +7577,92 @@ export interface operations {
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
             429: components["responses"]["AdminError429_10302"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    ApiKeys_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["ApiKeyView"][];
+                        total: number;
+                    };
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    ApiKeys_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description a fresh TOTP code; required when the account has two-factor sign-in on */
+                "X-Svc-2fa-Code"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateApiKeyDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedApiKeyView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101"];
+            413: components["responses"]["AdminError413_10008"];
+            415: components["responses"]["AdminError415_10007"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    ApiKeys_revoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11135"];
             500: components["responses"]["AdminError500_50000"];
         };
     };

@@ -1,4 +1,4 @@
-import { ApiOutlined, AppstoreOutlined, AuditOutlined, DownOutlined, SafetyCertificateOutlined, BarChartOutlined, NotificationOutlined, SafetyOutlined, ControlOutlined, TeamOutlined, UserOutlined, WifiOutlined, CreditCardOutlined, LogoutOutlined, MenuOutlined, ProfileOutlined, SendOutlined, SettingOutlined, SoundOutlined, StopOutlined, TagsOutlined } from '@ant-design/icons';
+import { ApiOutlined, AppstoreOutlined, KeyOutlined, AuditOutlined, DownOutlined, SafetyCertificateOutlined, BarChartOutlined, NotificationOutlined, SafetyOutlined, ControlOutlined, TeamOutlined, UserOutlined, WifiOutlined, CreditCardOutlined, LogoutOutlined, MenuOutlined, ProfileOutlined, SendOutlined, SettingOutlined, SoundOutlined, StopOutlined, TagsOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Drawer, Dropdown, Grid, Layout, Menu, Space, Typography, type MenuProps } from 'antd';
 import { Suspense, useState } from 'react';
@@ -121,7 +121,7 @@ export function AppLayout() {
             {wide && <TimeZoneSelect />}
             <Dropdown
               trigger={['click']}
-              menu={{ items: [{ key: '/security', icon: <SafetyCertificateOutlined />, label: t('twoFactor.security.menu') }], onClick: ({ key }) => void navigate(key) }}
+              menu={{ items: [{ key: '/security', icon: <SafetyCertificateOutlined />, label: t('twoFactor.security.menu') }, { key: '/api-keys', icon: <KeyOutlined />, label: t('apiKeys.menu') }], onClick: ({ key }) => void navigate(key) }}
             >
               <Button type="text" className="who-button">
                 <Typography.Text className="who" ellipsis>

@@ -32,6 +32,7 @@ export const router = createBrowserRouter(
             { path: 'platform/authors', lazy: { Component: async () => (await import('../pages/platform/AuthorsPage')).AuthorsPage } },
             { path: 'platform/announcements', lazy: { Component: async () => (await import('../pages/platform/PlatformAnnouncementsPage')).PlatformAnnouncementsPage } },
             { path: 'platform/settings', lazy: { Component: async () => (await import('../pages/platform/PlatformSettingsPage')).PlatformSettingsPage } },
+            { path: 'api-keys', lazy: { Component: async () => (await import('../pages/api-keys/ApiKeysPage')).ApiKeysPage } },
             { path: 'security', lazy: { Component: async () => (await import('../pages/security/SecurityPage')).SecurityPage } },
             { path: 'audit', lazy: { Component: async () => (await import('../pages/audit/AuditPage')).AuditPage } },
             { path: '*', lazy: { Component: async () => (await import('../pages/NotFoundPage')).NotFoundPage } },

@@ -5,6 +5,8 @@ export interface ShownOnceProps {
   title: string;
   /** Label and value of each secret. */
   values: Array<{ label: string; value: string }>;
+  /** What to tell beside "copy these now"; the default speaks of a project's secrets. */
+  warning?: string;
   onDone: () => void;
 }
 
@@ -12,7 +14,7 @@ export interface ShownOnceProps {
  * Secrets the service answers once (a new project's, a rotated one): each with a copy button, a
  * warning, and no way to close by accident — only "I have stored them" closes it.
  */
-export function ShownOnce({ title, values, onDone }: ShownOnceProps) {
+export function ShownOnce({ title, values, warning, onDone }: ShownOnceProps) {
   const { t } = useTranslation();
   return (
     <Modal
@@ -28,7 +30,7 @@ export function ShownOnce({ title, values, onDone }: ShownOnceProps) {
         </Button>
       }
     >
-      <Alert type="warning" showIcon title={t('shownOnce.title')} description={t('shownOnce.warning')} className="block-gap" />
+      <Alert type="warning" showIcon title={t('shownOnce.title')} description={warning ?? t('shownOnce.warning')} className="block-gap" />
       <Descriptions column={1} bordered size="small" data-testid="shown-once">
         {values.map(({ label, value }) => (
           <Descriptions.Item key={label} label={label}>

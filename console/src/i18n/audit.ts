@@ -20,6 +20,7 @@ export const auditEn = {
   export: 'Export CSV',
   exported: 'Export downloaded',
   account: 'account',
+  viaApiKey: 'with API key {{id}}…',
   filters: { actor: 'User name or account id', action: 'Action (or its beginning, e.g. cards.)', resourceType: 'Resource type', resourceId: 'Resource id', project: 'Project', outcome: 'Outcome', from: 'From', to: 'To' },
   /** The verb of an action (its last part); the action itself is shown beside it as recorded. */
   verbs: {
@@ -33,6 +34,7 @@ export const auditEn = {
     'platform-settings': 'Platform settings', 'platform-interfaces': 'Platform interface', 'platform-announcements': 'Platform announcement',
     announcements: 'Announcement', versions: 'Version', files: 'File', variables: 'Remote variable', sites: 'Site', blacklist: 'Blacklist',
     'login-blacklist': 'Login blacklist', webhooks: 'Webhook', users: 'Program user', sessions: 'Session', entitlements: 'Entitlements', interfaces: 'Interface', connect: 'Connect',
+    'api-keys': 'API key',
   },
 };
 
@@ -57,6 +59,7 @@ export const auditZhCN: typeof auditEn = {
   export: '导出 CSV',
   exported: '已下载导出文件',
   account: '账号',
+  viaApiKey: '通过 API 密钥 {{id}}…',
   filters: { actor: '用户名或账号 ID', action: '操作（或其开头，如 cards.）', resourceType: '对象类型', resourceId: '对象 ID', project: '项目', outcome: '结果', from: '开始', to: '结束' },
   verbs: {
     create: '创建', update: '修改', delete: '删除', rotate: '轮换', revoke: '撤销', bulk: '批量操作', import: '导入',
@@ -68,5 +71,6 @@ export const auditZhCN: typeof auditEn = {
     'platform-settings': '平台设置', 'platform-interfaces': '平台接口', 'platform-announcements': '平台公告',
     announcements: '公告', versions: '版本', files: '文件', variables: '远程变量', sites: '站点', blacklist: '黑名单',
     'login-blacklist': '登录黑名单', webhooks: '事件推送', users: '程序用户', sessions: '会话', entitlements: '权益', interfaces: '接口', connect: 'Connect',
+    'api-keys': 'API 密钥',
   },
 };

@@ -41,6 +41,9 @@ export const catalogEn: Readonly<Record<number, string>> = {
   11010: 'The webhook URL is not a public HTTP(S) address this platform may call', // WEBHOOK_TARGET_REFUSED
   11011: 'Agents go at most three levels deep', // AGENT_LEVELS_EXCEEDED
   11012: "A sub-agent gets at most its parent's projects, discount and rights", // AGENT_SCOPE_EXCEEDED
+  11015: 'This API key lacks the scope this route needs', // API_KEY_SCOPE_MISSING
+  11016: 'This API key may not be used from this address', // API_KEY_ADDRESS_REFUSED
+  11017: 'This route takes a signed-in account, not an API key', // API_KEY_NOT_ACCEPTED
   11101: 'Project not found', // PROJECT_NOT_FOUND
   11102: 'Author not found', // AUTHOR_NOT_FOUND
   11103: 'Card not found', // CARD_NOT_FOUND
@@ -60,6 +63,7 @@ export const catalogEn: Readonly<Record<number, string>> = {
   11121: 'Webhook delivery not found', // WEBHOOK_DELIVERY_NOT_FOUND
   11130: 'Agent not found', // AGENT_NOT_FOUND
   11131: 'Order not found', // ORDER_NOT_FOUND
+  11135: 'API key not found', // API_KEY_NOT_FOUND
   11201: 'An admin account with this username already exists', // AUTHOR_USERNAME_TAKEN
   11202: 'A version equal to this one already exists', // VERSION_EXISTS
   11203: 'The project already has a variable with this name', // VARIABLE_NAME_TAKEN
@@ -132,6 +136,9 @@ export const catalogZhCN: Readonly<Record<number, string>> = {
   11010: 'Webhook 地址不是本平台允许调用的公网 HTTP(S) 地址', // WEBHOOK_TARGET_REFUSED
   11011: '代理最多三级', // AGENT_LEVELS_EXCEEDED
   11012: '下级代理的项目、折扣和权限不能超过上级', // AGENT_SCOPE_EXCEEDED
+  11015: '此 API 密钥没有该接口所需的权限范围', // API_KEY_SCOPE_MISSING
+  11016: '此 API 密钥不允许从该地址使用', // API_KEY_ADDRESS_REFUSED
+  11017: '该接口需要登录的账号，不接受 API 密钥', // API_KEY_NOT_ACCEPTED
   11101: '项目不存在', // PROJECT_NOT_FOUND
   11102: '作者不存在', // AUTHOR_NOT_FOUND
   11103: '卡密不存在', // CARD_NOT_FOUND
@@ -151,6 +158,7 @@ export const catalogZhCN: Readonly<Record<number, string>> = {
   11121: 'Webhook 投递记录不存在', // WEBHOOK_DELIVERY_NOT_FOUND
   11130: '代理不存在', // AGENT_NOT_FOUND
   11131: '订单不存在', // ORDER_NOT_FOUND
+  11135: 'API 密钥不存在', // API_KEY_NOT_FOUND
   11201: '已存在同名的管理账号', // AUTHOR_USERNAME_TAKEN
   11202: '已存在相同的版本', // VERSION_EXISTS
   11203: '项目中已有同名变量', // VARIABLE_NAME_TAKEN

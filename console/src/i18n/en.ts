@@ -7,6 +7,7 @@ import { cardTypesEn } from './card-types';
 import { usersEn } from './users';
 import { sessionsEn } from './sessions';
 import { webhooksEn } from './webhooks';
+import { apiKeysEn } from './api-keys';
 import { twoFactorEn } from './two-factor';
 import { auditEn } from './audit';
 import { portalEn } from './portal';
@@ -129,6 +130,7 @@ export const en = {
   users: usersEn,
   sessions: sessionsEn,
   webhooks: webhooksEn,
+  apiKeys: apiKeysEn,
   twoFactor: twoFactorEn,
   audit: auditEn,
   portal: portalEn,

@@ -8,6 +8,7 @@ import { cardTypesZhCN } from './card-types';
 import { usersZhCN } from './users';
 import { sessionsZhCN } from './sessions';
 import { webhooksZhCN } from './webhooks';
+import { apiKeysZhCN } from './api-keys';
 import { twoFactorZhCN } from './two-factor';
 import { auditZhCN } from './audit';
 import { portalZhCN } from './portal';
@@ -129,6 +130,7 @@ export const zhCN: Texts = {
   users: usersZhCN,
   sessions: sessionsZhCN,
   webhooks: webhooksZhCN,
+  apiKeys: apiKeysZhCN,
   twoFactor: twoFactorZhCN,
   audit: auditZhCN,
   portal: portalZhCN,

@@ -29,6 +29,9 @@ export class StepUpGuard implements CanActivate {
     const when = this.reflector.get<StepUpWhen | undefined>(STEP_UP_WHEN, context.getHandler());
     if (when && !when(request)) return true;
     const principal = request[PRINCIPAL_KEY] as AdminPrincipal;
+    // An API key cannot type a code: its creation took one (POST /api-keys is a step-up route), and
+    // the scope the admin guard already checked is the grant.
+    if (principal.apiKey) return true;
     const header = request.headers?.[STEP_UP_HEADER.toLowerCase()];
     try {
       await this.twoFactor.stepUp(principal, typeof header === 'string' ? header.trim() : undefined, requestContextOf(request).clientIp);

@@ -3,6 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { ApiBody, ApiConsumes, ApiHeader, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { IncomingMessage } from 'node:http';
 import { AdminAuth } from '../../admin-auth/admin-auth.decorator';
+import { API_KEY_SCOPES, KeyScope } from '../../admin-auth/api-keys/api-key-scopes';
 import { StepUp } from '../../admin-auth/two-factor/step-up';
 import { AdminPrincipal, CurrentAdmin } from '../../admin-auth/admin-principal';
 import { PROJECT_ID_PIPE } from '../../common/uuid-param.pipe';
@@ -37,6 +38,7 @@ export class CardsAdminController {
     private readonly adapterHost: HttpAdapterHost,
   ) {}
 
+  @KeyScope(API_KEY_SCOPES.CARDS_WRITE)
   @Post()
   @ApiOperation({ summary: 'Generate a batch of cards' })
   @ApiAnswer(CardBatchView, { status: 201 })
@@ -51,6 +53,7 @@ export class CardsAdminController {
     return this.batches.createBatch(actor, id, body, idempotencyKey);
   }
 
+  @KeyScope(API_KEY_SCOPES.CARDS_READ)
   @Get()
   @ApiOperation({ summary: 'List the cards of a project, filtered and paged' })
   @ApiPageAnswer(CardView)
@@ -60,6 +63,7 @@ export class CardsAdminController {
   }
 
   /** Declared before `:cardId` so that the router never reads `export.csv` as a card id. */
+  @KeyScope(API_KEY_SCOPES.CARDS_READ)
   @Get('export.csv')
   @Header('Content-Type', 'text/csv; charset=utf-8')
   @Header('Content-Disposition', 'attachment; filename="cards.csv"')
@@ -72,6 +76,7 @@ export class CardsAdminController {
   }
 
   /** Declared before `:cardId` routes, like the export. Answers `{action, matched, changed}`. */
+  @KeyScope(API_KEY_SCOPES.CARDS_WRITE)
   @Post('bulk')
   @HttpCode(200)
   @ApiOperation({ summary: 'Apply one action to many cards: by ids (at most 10,000) or by a filter of the list criteria' })
@@ -83,6 +88,7 @@ export class CardsAdminController {
   }
 
   /** A CSV of existing codes: 201 `{batch_id, rows, imported}`; `?dry_run=true` answers 200 with the report only. */
+  @KeyScope(API_KEY_SCOPES.CARDS_WRITE)
   @Post('import')
   @AcceptsBody('csv')
   @ApiConsumes(CSV_CONTENT_TYPE)
@@ -121,6 +127,7 @@ export class CardsAdminController {
     return answer;
   }
 
+  @KeyScope(API_KEY_SCOPES.CARDS_READ)
   @Get(':cardId')
   @ApiOperation({ summary: 'Read a card with its devices' })
   @ApiAnswer(CardView)
@@ -129,6 +136,7 @@ export class CardsAdminController {
     return this.cards.get(actor, id, cardId);
   }
 
+  @KeyScope(API_KEY_SCOPES.CARDS_WRITE)
   @Patch(':cardId')
   @ApiOperation({ summary: 'Change a card: status, expiry, uses, limits, note' })
   @ApiAnswer(CardView)
@@ -142,6 +150,7 @@ export class CardsAdminController {
     return this.cards.update(actor, id, cardId, body);
   }
 
+  @KeyScope(API_KEY_SCOPES.CARDS_WRITE)
   @Delete(':cardId')
   @ApiOperation({ summary: 'Delete a card' })
   @ApiNoContent()
@@ -155,6 +164,7 @@ export class CardsAdminController {
     await this.cards.remove(actor, id, cardId);
   }
 
+  @KeyScope(API_KEY_SCOPES.CARDS_WRITE)
   @Delete(':cardId/devices/:machine')
   @ApiOperation({ summary: 'Unbind a device from a card (no deduction: the author decides)' })
   @ApiNoContent()

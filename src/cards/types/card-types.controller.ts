@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminAuth } from '../../admin-auth/admin-auth.decorator';
+import { API_KEY_SCOPES, KeyScope } from '../../admin-auth/api-keys/api-key-scopes';
 import { AdminPrincipal, CurrentAdmin } from '../../admin-auth/admin-principal';
 import { IntIdParamPipe } from '../../common/int-id-param.pipe';
 import { PageQuery } from '../../common/paging';
@@ -29,6 +30,7 @@ export class CardTypesController {
     return this.types.create(actor, id, body);
   }
 
+  @KeyScope(API_KEY_SCOPES.CARD_TYPES_READ)
   @Get()
   @ApiOperation({ summary: 'List the card types of a project' })
   @ApiPageAnswer(CardTypeView)
@@ -37,6 +39,7 @@ export class CardTypesController {
     return this.types.list(actor, id, query);
   }
 
+  @KeyScope(API_KEY_SCOPES.CARD_TYPES_READ)
   @Get(':typeId')
   @ApiOperation({ summary: 'Read a card type' })
   @ApiAnswer(CardTypeView)

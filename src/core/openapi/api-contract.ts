@@ -16,6 +16,8 @@ export const CONTRACT_EXTENSIONS = {
   failures: 'x-cardkey-failures',
   extras: 'x-cardkey-extras',
   successCode: 'x-cardkey-success-code',
+  /** The API key scope that opens an admin route to keys (src/admin-auth/api-keys/api-key-scopes.ts). */
+  apiKeyScope: 'x-cardkey-api-key-scope',
 } as const;
 
 /** A schema given as a class with `@ApiProperty` fields, or inline. */

@@ -73,6 +73,7 @@ export function AuditPage() {
         <>
           {name ?? '—'}
           {entry.actor_role && <Typography.Text type="secondary"> · {t(`roles.${entry.actor_role}`, { defaultValue: entry.actor_role })}</Typography.Text>}
+          {entry.actor_api_key_id && <Typography.Text type="secondary"> · {t(`${texts}.viaApiKey`, { id: entry.actor_api_key_id.slice(0, 8) })}</Typography.Text>}
         </>
       ),
     },
