@@ -15,6 +15,8 @@ const AGENT_ROUTES = new Set([
   'GET /admin/v1/agents/me/card-types', 'GET /admin/v1/agents/me/cards', 'GET /admin/v1/agents/me/cards/export.csv',
   'PATCH /admin/v1/agents/me/cards/:cardId', 'DELETE /admin/v1/agents/me/cards/:cardId/devices/:machine',
   'GET /admin/v1/projects/:id/orders', 'POST /admin/v1/projects/:id/orders', 'GET /admin/v1/projects/:id/orders/:orderId',
+  // a shop selling for the agent places its orders with the agent's own key (docs/shop-integration.md)
+  'GET /admin/v1/api-keys', 'POST /admin/v1/api-keys', 'DELETE /admin/v1/api-keys/:keyId',
 ]);
 
 /** Bodies valid in form for the routes of the agent's scope, so that what answers is the scope rule, not validation. */
@@ -88,7 +90,7 @@ describe('an agent reaches nothing outside its scope (every admin route probed, 
       const refused = res.status === 403 || res.status === 404;
       if (AGENT_ROUTES.has(key)) {
         // In scope, the route still refuses what is not the agent's: another author's project or agent.
-        const ownData = route.path.startsWith('/admin/v1/auth') || route.path.startsWith('/admin/v1/agents/me') || key === 'GET /admin/v1/agents' || key === 'POST /admin/v1/agents';
+        const ownData = route.path.startsWith('/admin/v1/auth') || route.path.startsWith('/admin/v1/api-keys') || route.path.startsWith('/admin/v1/agents/me') || key === 'GET /admin/v1/agents' || key === 'POST /admin/v1/agents';
         const onOwnProject = route.path.startsWith('/admin/v1/projects/') && projectKey === 'ownProject';
         if (!ownData && !onOwnProject && !refused) leaks.push(`${key} → ${res.status}`);
         if (res.status >= 500) leaks.push(`${key} → ${res.status}`);

@@ -3,6 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminAuth, AdminRoles, AgentScope } from '../admin-auth/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
+import { API_KEY_SCOPES, KeyScope } from '../admin-auth/api-keys/api-key-scopes';
 import { PROJECT_ID_PIPE } from '../common/uuid-param.pipe';
 import { Envelope } from '../core/envelope/envelope.decorator';
 import { ErrorCode } from '../core/errors/error-code';
@@ -29,6 +30,7 @@ export class OrdersController {
    */
   @Post()
   @AgentScope()
+  @KeyScope(API_KEY_SCOPES.ORDERS_CREATE)
   @ApiOperation({ summary: 'Place an order: debit the price and make the cards, idempotent by order_id' })
   @ApiAnswer(OrderWithCardsView, { status: 201, description: 'Created' })
   @ApiAnswer(OrderWithCardsView, { status: 200, description: 'A replay of an earlier order with the same body' })
@@ -46,6 +48,7 @@ export class OrdersController {
 
   @Get()
   @AgentScope()
+  @KeyScope(API_KEY_SCOPES.ORDERS_READ)
   @ApiOperation({ summary: "List a project's orders, newest first (an agent: its own)" })
   @ApiPageAnswer(OrderView)
   @ApiFailures(ErrorCode.PROJECT_NOT_FOUND)
@@ -55,6 +58,7 @@ export class OrdersController {
 
   @Get(':orderId')
   @AgentScope()
+  @KeyScope(API_KEY_SCOPES.ORDERS_READ)
   @ApiOperation({ summary: 'Read an order by its order_id, with its cards' })
   @ApiAnswer(OrderWithCardsView)
   @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.ORDER_NOT_FOUND)

@@ -4,7 +4,7 @@ import { UuidParamPipe } from '../../common/uuid-param.pipe';
 import { Envelope } from '../../core/envelope/envelope.decorator';
 import { ErrorCode } from '../../core/errors/error-code';
 import { ApiAnswer, ApiFailures, ApiListAnswer, ApiNoContent } from '../../core/openapi/api-contract';
-import { AdminAuth } from '../admin-auth.decorator';
+import { AdminAuth, AgentScope } from '../admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../admin-principal';
 import { StepUp } from '../two-factor/step-up';
 import { ApiKeyView, CreateApiKeyDto, CreatedApiKeyView } from './api-key.dto';
@@ -16,6 +16,7 @@ const KEY_ID = new UuidParamPipe(ErrorCode.API_KEY_NOT_FOUND);
 @ApiTags('admin: api keys')
 @Envelope('admin')
 @AdminAuth()
+@AgentScope()
 @Controller('admin/v1/api-keys')
 export class ApiKeysController {
   constructor(private readonly keys: ApiKeysService) {}

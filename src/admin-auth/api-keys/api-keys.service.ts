@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, Repository } from 'typeorm';
+import { DataSource, IsNull, Repository } from 'typeorm';
+import { selfAgent } from '../../agents/agent-rows';
 import { ErrorCode } from '../../core/errors/error-code';
 import { ServiceError } from '../../core/errors/service-error';
 import { normalizeAddressEntry } from '../../login-blacklist/login-blacklist-matcher';
@@ -21,6 +22,7 @@ export class ApiKeysService {
     @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
     private readonly hasher: ApiKeyHasher,
     private readonly access: ProjectAccess,
+    private readonly dataSource: DataSource,
   ) {}
 
   async create(actor: AdminPrincipal, body: CreateApiKeyDto): Promise<CreatedApiKeyView> {
@@ -30,8 +32,10 @@ export class ApiKeysService {
     }
     const projectIds = body.project_ids ?? null;
     // The owner's rights at most: every named project must be one the owner reaches, as its own routes would.
+    const agentProjects = actor.role === 'agent' && projectIds ? (await selfAgent(this.dataSource, actor)).projectIds : null;
     for (const id of projectIds ?? []) {
-      await this.access.find(actor, id).catch(() => {
+      const reached = agentProjects ? (agentProjects.includes(id) ? Promise.resolve() : Promise.reject(new Error())) : this.access.find(actor, id);
+      await reached.catch(() => {
         throw new ServiceError(ErrorCode.PROJECT_NOT_FOUND, undefined, { details: [`project_ids names no project of yours: ${id}`] });
       });
     }
