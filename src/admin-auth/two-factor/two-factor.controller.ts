@@ -12,6 +12,7 @@ import { AdminPrincipal, CurrentAdmin } from '../admin-principal';
 import { TwoFactorCodeDto, TwoFactorLoginDto } from './two-factor.dto';
 import { TwoFactorService } from './two-factor.service';
 import { TwoFactorEnrolmentView, TwoFactorRecoveryCodesView } from './two-factor.view';
+import { RateLimit } from '../../core/throttling/route-rate.guard';
 
 @ApiTags('admin: auth')
 @Envelope('admin')
@@ -20,6 +21,7 @@ export class TwoFactorController {
   constructor(private readonly twoFactor: TwoFactorService) {}
 
   /** Wrong codes count per account and per address (ADMIN_LOGIN_ATTEMPTS_PER_MINUTE), like wrong passwords. */
+  @RateLimit('sign-in')
   @Post('login/2fa')
   @ApiOperation({ summary: 'Second sign-in step: the challenge and a TOTP or recovery code give the admin token' })
   @ApiAnswer(AdminSessionView)
