@@ -59,7 +59,10 @@ export class RouteRateGuard extends ThrottlerGuard {
     const routeClass = typeof route.routeClass === 'function' ? route.routeClass(request) : route.routeClass;
     if (!routeClass || (route.writesOnly && READS.has(String(request.method).toUpperCase()))) return true;
     request[COUNTED] = true;
-    const trackers: Record<RateScope, string | undefined> = { address: requestContextOf(request).clientIp, key: route.keyOf?.(request) };
+    const trackers: Record<RateScope, string | undefined> = {
+      address: requestContextOf(request).clientIp,
+      key: route.keyOf?.(request),
+    };
     let nearest: { limit: number; record: ThrottlerStorageRecord } | undefined;
     for (const scope of ['address', 'key'] as const) {
       const throttler = this.named.get(throttlerName(routeClass, scope));
@@ -72,7 +75,9 @@ export class RouteRateGuard extends ThrottlerGuard {
       if (record.isBlocked) await this.throwThrottlingException(context, { ...record, limit, ttl, key, tracker });
       if (!nearest || limit - record.totalHits < nearest.limit - nearest.record.totalHits) nearest = { limit, record };
     }
-    if (nearest) for (const [name, value] of Object.entries(rateLimitHeaders(nearest.limit, nearest.record))) this.setResponseHeader(res, name, value);
+    if (nearest)
+      for (const [name, value] of Object.entries(rateLimitHeaders(nearest.limit, nearest.record)))
+        this.setResponseHeader(res, name, value);
     return true;
   }
 

@@ -17,7 +17,13 @@ type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>
 export class SharedThrottlerStorage implements ThrottlerStorage {
   constructor(private readonly store: SharedStore) {}
 
-  async increment(key: string, ttlMs: number, limit: number, _blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
+  async increment(
+    key: string,
+    ttlMs: number,
+    limit: number,
+    _blockDuration: number,
+    throttlerName: string,
+  ): Promise<ThrottlerStorageRecord> {
     const now = Date.now();
     const window = Math.floor(now / ttlMs);
     const secondsLeft = Math.max(1, Math.ceil(((window + 1) * ttlMs - now) / 1000));
