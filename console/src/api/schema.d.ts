@@ -3748,6 +3748,20 @@ export interface components {
                 };
             };
         };
+        /** @description - `10302` RATE_LIMITED: Too many requests; retry later */
+        AdminError429_10302: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 10302;
+                    };
+                };
+            };
+        };
         /**
          * @description - `10001` BAD_REQUEST: The request is malformed
          *     - `10004` APP_REQUIRED: The app field (public program ID) is required as a plain field
@@ -3980,20 +3994,6 @@ export interface components {
                 "application/json": components["schemas"]["StandardFailure"] & {
                     /** @enum {integer} */
                     code?: 10302;
-                };
-            };
-        };
-        /** @description - `10302` RATE_LIMITED: Too many requests; retry later */
-        AdminError429_10302: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["AdminError"] & {
-                    error?: {
-                        /** @enum {integer} */
-                        code?: 10302;
-                    };
                 };
             };
         };
@@ -5424,6 +5424,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11101"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -5449,6 +5450,7 @@ export interface operations {
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002"];
             404: components["responses"]["AdminError404_11101"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -5478,6 +5480,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11101"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -6290,6 +6293,7 @@ export interface operations {
             409: components["responses"]["AdminError409_11204"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -6344,6 +6348,7 @@ export interface operations {
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002"];
             404: components["responses"]["AdminError404_11101_11109"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -6379,6 +6384,7 @@ export interface operations {
             409: components["responses"]["AdminError409_11204"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -6450,6 +6456,7 @@ export interface operations {
             409: components["responses"]["AdminError409_11205"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -6476,6 +6483,7 @@ export interface operations {
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002"];
             404: components["responses"]["AdminError404_11101_11110"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -6667,6 +6675,7 @@ export interface operations {
             403: components["responses"]["AdminError403_11002"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -6749,6 +6758,7 @@ export interface operations {
             409: components["responses"]["AdminError409_11220"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -6878,6 +6888,7 @@ export interface operations {
             409: components["responses"]["AdminError409_11201"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -6938,6 +6949,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11102"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -6992,6 +7004,7 @@ export interface operations {
             403: components["responses"]["AdminError403_11002"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -7052,6 +7065,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11112"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -7115,6 +7129,7 @@ export interface operations {
             403: components["responses"]["AdminError403_11002"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -7140,6 +7155,7 @@ export interface operations {
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002"];
             404: components["responses"]["AdminError404_11106"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -7173,6 +7189,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11106"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -7241,6 +7258,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11102"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -7295,6 +7313,7 @@ export interface operations {
             400: components["responses"]["AdminError400_10001"];
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002_11007_11008"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -7328,6 +7347,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11101"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -7360,6 +7380,7 @@ export interface operations {
             403: components["responses"]["AdminError403_11002_11007_11008"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -7393,6 +7414,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11101"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -7457,6 +7479,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11101_11112"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -7491,6 +7514,7 @@ export interface operations {
             409: components["responses"]["AdminError409_11207"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -7587,6 +7611,7 @@ export interface operations {
             409: components["responses"]["AdminError409_11206_11210"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -7671,6 +7696,7 @@ export interface operations {
             403: components["responses"]["AdminError403_11002_11007_11008"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -7774,6 +7800,7 @@ export interface operations {
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002"];
             404: components["responses"]["AdminError404_11101_11103"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -7808,6 +7835,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11101_11103"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -7835,6 +7863,7 @@ export interface operations {
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002"];
             404: components["responses"]["AdminError404_11101_11103_11104"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -7905,6 +7934,7 @@ export interface operations {
             409: components["responses"]["AdminError409_11208"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -7960,6 +7990,7 @@ export interface operations {
             403: components["responses"]["AdminError403_11002"];
             404: components["responses"]["AdminError404_11101_11115"];
             409: components["responses"]["AdminError409_11209"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -7995,6 +8026,7 @@ export interface operations {
             409: components["responses"]["AdminError409_11208"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -8064,6 +8096,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11101"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -8118,6 +8151,7 @@ export interface operations {
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002"];
             404: components["responses"]["AdminError404_11101_11106"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -8152,6 +8186,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11101_11106"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -8378,6 +8413,7 @@ export interface operations {
             409: components["responses"]["AdminError409_11205"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -8404,6 +8440,7 @@ export interface operations {
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002"];
             404: components["responses"]["AdminError404_11101_11110"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -8438,6 +8475,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11101_11110"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -8510,6 +8548,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11101"];
             413: components["responses"]["AdminError413_10008_11005"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -8564,6 +8603,7 @@ export interface operations {
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002"];
             404: components["responses"]["AdminError404_11101_11108"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -8665,6 +8705,7 @@ export interface operations {
             409: components["responses"]["AdminError409_11202"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -8719,6 +8760,7 @@ export interface operations {
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002"];
             404: components["responses"]["AdminError404_11101_11107"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -8754,6 +8796,7 @@ export interface operations {
             409: components["responses"]["AdminError409_11202"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -8882,6 +8925,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11101_11105"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -8952,6 +8996,7 @@ export interface operations {
             409: components["responses"]["AdminError409_11203"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -9006,6 +9051,7 @@ export interface operations {
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002"];
             404: components["responses"]["AdminError404_11101_11111"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -9041,6 +9087,7 @@ export interface operations {
             409: components["responses"]["AdminError409_11203"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -9104,6 +9151,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11101"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -9158,6 +9206,7 @@ export interface operations {
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002"];
             404: components["responses"]["AdminError404_11101_11120"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -9192,6 +9241,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11101_11120"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -9260,6 +9310,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11101_11120_11121"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -9290,6 +9341,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11101_11120"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -9354,6 +9406,7 @@ export interface operations {
             403: components["responses"]["AdminError403_11002_11007_11008"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -9432,6 +9485,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11101"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };

@@ -16,6 +16,8 @@ export const CONTRACT_EXTENSIONS = {
   failures: 'x-cardkey-failures',
   extras: 'x-cardkey-extras',
   successCode: 'x-cardkey-success-code',
+  /** `always`, or `writes` (every method but GET and HEAD): the route may answer RATE_LIMITED (route-rate.guard.ts). */
+  rateLimited: 'x-cardkey-rate-limited',
 } as const;
 
 /** A schema given as a class with `@ApiProperty` fields, or inline. */

@@ -1,9 +1,11 @@
 import { applyDecorators, ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
 import { ThrottlerGuard, ThrottlerLimitDetail, ThrottlerOptions, ThrottlerStorage } from '@nestjs/throttler';
+import { ApiExtension } from '@nestjs/swagger';
 import { createHash } from 'node:crypto';
 import { ErrorCode } from '../errors/error-code';
 import { ServiceError } from '../errors/service-error';
 import { requestContextOf } from '../http/request-context';
+import { CONTRACT_EXTENSIONS } from '../openapi/api-contract';
 import { RateScope, RouteClass, throttlerName } from './rate-limits';
 
 /** What a throttler storage answers (the package does not export its name). */
@@ -34,7 +36,11 @@ const READS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
  * requests the family's guard admitted. Failures are the FailureLimiter's.
  */
 export const RateLimit = (routeClass: RateLimitRoute['routeClass'], keyOf?: RateKeyOf, options: { writesOnly?: boolean } = {}) =>
-  applyDecorators(SetMetadata(RATE_LIMIT, { routeClass, keyOf, ...options } satisfies RateLimitRoute), UseGuards(RouteRateGuard));
+  applyDecorators(
+    SetMetadata(RATE_LIMIT, { routeClass, keyOf, ...options } satisfies RateLimitRoute),
+    ApiExtension(CONTRACT_EXTENSIONS.rateLimited, options.writesOnly ? 'writes' : 'always'),
+    UseGuards(RouteRateGuard),
+  );
 
 /**
  * ThrottlerGuard for the named limits of rate-limits.ts: counts the request in its class's
