@@ -1,4 +1,11 @@
+import { GUARDS_METADATA } from '@nestjs/common/constants';
 import type { Response } from 'supertest';
+import { ConnectController } from '../src/connect/connect.controller';
+import { RouteRateGuard } from '../src/core/throttling/route-rate.guard';
+import { LegacyCardsController } from '../src/legacy/cards/legacy-cards.controller';
+import { SdkCardsController } from '../src/sdk/sdk-cards.controller';
+import { SdkUsersController } from '../src/sdk/sdk-users.controller';
+import { V3Controller } from '../src/v3/v3.controller';
 import { ErrorCode } from '../sdk/src';
 import { AdminClient } from './support/admin-client';
 import { insertCard } from './support/cards';
@@ -88,6 +95,32 @@ function sdkUserLogin(t: TestApp, p: Project, username: string, address: string)
 function adminLogin(t: TestApp, username: string, password: string, address: string) {
   return t.http().post('/admin/v1/auth/login').set('X-Forwarded-For', address).send({ username, password });
 }
+
+describe('the hot paths carry no rate guard', () => {
+  const guardsOf = (controller: { prototype: object }, method: string): unknown[] => [
+    ...(Reflect.getMetadata(GUARDS_METADATA, controller) ?? []),
+    ...(Reflect.getMetadata(GUARDS_METADATA, (controller.prototype as Record<string, object>)[method]) ?? []),
+  ];
+
+  it.each([
+    ['Connect login', ConnectController, 'login'],
+    ['V3 login', V3Controller, 'login'],
+    ['SDK card login', SdkCardsController, 'login'],
+    ['SDK card heartbeat', SdkCardsController, 'heartbeat'],
+    ['SDK user heartbeat', SdkUsersController, 'heartbeat'],
+    ['legacy kmlogon', LegacyCardsController, 'kmlogon'],
+    ['legacy card_login', LegacyCardsController, 'cardLogin'],
+  ] as const)('%s has guards, none of them RouteRateGuard', (_name, controller, method) => {
+    const guards = guardsOf(controller, method);
+    expect(guards.length).toBeGreaterThan(0);
+    expect(guards).not.toContain(RouteRateGuard);
+  });
+
+  it('the routes of a limited class do carry it', () => {
+    expect(guardsOf(SdkCardsController, 'unbind')).toContain(RouteRateGuard);
+    expect(guardsOf(SdkUsersController, 'login')).toContain(RouteRateGuard);
+  });
+});
 
 describe('request-rate limits per route class (e2e)', () => {
   let t: TestApp;
