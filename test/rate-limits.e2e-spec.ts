@@ -61,35 +61,19 @@ function expectNoRateHeaders(res: Response): void {
 
 const from = (req: ReturnType<typeof signedPost>, address: string) => req.set('X-Forwarded-For', address);
 
-function sdkRegister(t: TestApp, p: Project, username: string, address: string) {
-  return from(
-    signedPost(
-      t,
-      '/api/v1/users/register',
-      { app: p.program_id, username, password: PASSWORD, machine_id: 'm-1' },
-      'json',
-      p.api_secret,
-    ),
-    address,
-  );
+/** A signed SDK program-user call from `address`. */
+function sdkUserCall(action: 'register' | 'login', t: TestApp, p: Project, username: string, address: string) {
+  const body = { app: p.program_id, username, password: PASSWORD, machine_id: 'm-1' };
+  return from(signedPost(t, `/api/v1/users/${action}`, body, 'json', p.api_secret), address);
 }
+
+const sdkRegister = (t: TestApp, p: Project, username: string, address: string) =>
+  sdkUserCall('register', t, p, username, address);
+const sdkUserLogin = (t: TestApp, p: Project, username: string, address: string) => sdkUserCall('login', t, p, username, address);
 
 function compatRegister(t: TestApp, p: Project, username: string, address: string) {
   const form = new URLSearchParams({ app: p.program_id, username, password: PASSWORD, machine_id: 'm-1' }).toString();
   return t.http().post('/api/app-users/register').set('X-Forwarded-For', address).type('form').send(form);
-}
-
-function sdkUserLogin(t: TestApp, p: Project, username: string, address: string) {
-  return from(
-    signedPost(
-      t,
-      '/api/v1/users/login',
-      { app: p.program_id, username, password: PASSWORD, machine_id: 'm-1' },
-      'json',
-      p.api_secret,
-    ),
-    address,
-  );
 }
 
 function adminLogin(t: TestApp, username: string, password: string, address: string) {
