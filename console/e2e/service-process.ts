@@ -38,6 +38,21 @@ async function waitUntilReady(url: string, exited: () => string | undefined): Pr
   throw new Error(`the service at ${url} was not ready within 60 s`);
 }
 
+/** The request-rate limits (src/core/throttling/rate-limits.ts) a console suite would otherwise meet. */
+const RAISED_RATE_LIMITS = [
+  'RATE_LIMIT_SIGN_IN_PER_ADDRESS',
+  'RATE_LIMIT_SIGN_IN_PER_ACCOUNT',
+  'RATE_LIMIT_ADMIN_WRITE_PER_ADDRESS',
+  'RATE_LIMIT_ADMIN_WRITE_PER_ACCOUNT',
+  'RATE_LIMIT_PORTAL_PER_ADDRESS',
+  'RATE_LIMIT_UNBIND_PER_ADDRESS',
+  'RATE_LIMIT_UNBIND_PER_CARD',
+  'RATE_LIMIT_REGISTER_PER_ADDRESS',
+  'RATE_LIMIT_REGISTER_PER_PROGRAM',
+  'RATE_LIMIT_ORDERS_PER_ADDRESS',
+  'RATE_LIMIT_ORDERS_PER_ACCOUNT',
+];
+
 /**
  * Starts the service built by the global setup on a free port, with a data directory of its own
  * (embedded PostgreSQL). Each Playwright worker runs one: platform settings a test switches, and the
@@ -60,6 +75,9 @@ export async function startService(): Promise<RunningService> {
       ADMIN_PASSWORD,
       // E2E_LOG_LEVEL=info adds the access log (each request's route, status and duration) to the output.
       LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
+      // One service serves a worker's every test, which sign in and write from one address far more
+      // often than a person: the request-rate limits stay on (their headers answered), raised.
+      ...Object.fromEntries(RAISED_RATE_LIMITS.map((name) => [name, '100000'])),
       CONSOLE_DIR: join(ROOT, 'console', 'dist'),
     },
     stdio: ['ignore', 'inherit', 'inherit'],

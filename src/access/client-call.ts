@@ -66,5 +66,10 @@ export function establishCall(request: Record<symbol, unknown>, program: ClientP
   return call;
 }
 
+/** The call the route's family guard established, if it ran (rate-keys.ts). */
+export function establishedCall(request: Record<PropertyKey, unknown>): ClientCall | undefined {
+  return request[CLIENT_CALL] as ClientCall | undefined;
+}
+
 /** The call the route's family guard established, as a handler parameter. */
 export const Caller = createParamDecorator((_: unknown, ctx: ExecutionContext): ClientCall => ctx.switchToHttp().getRequest()[CLIENT_CALL]);

@@ -15,6 +15,8 @@ import { TwoFactorPolicy } from './two-factor/two-factor-policy';
 import { AdminLoginDto } from './admin-auth.dto';
 import { AdminAuthService } from './admin-auth.service';
 import { AdminPrincipal, CurrentAdmin } from './admin-principal';
+import { RateLimit } from '../core/throttling/route-rate.guard';
+import { byAdminUsername } from './rate-keys';
 
 @ApiTags('admin: auth')
 @Envelope('admin')
@@ -30,6 +32,7 @@ export class AdminAuthController {
    * Password guessing is slowed per account and per client address (ADMIN_LOGIN_ATTEMPTS_PER_MINUTE failures, counted across instances).
    * An account with two-factor sign-in gets `{two_factor_required, challenge}` instead of a token: see `POST /auth/login/2fa`.
    */
+  @RateLimit('sign-in', byAdminUsername)
   @Post('login')
   @ApiOperation({ summary: 'Sign in: a Bearer admin token, or the challenge of the two-factor step' })
   @ApiAnswer({ oneOf: [{ $ref: getSchemaPath(AdminSessionView) }, { $ref: getSchemaPath(AdminLoginChallengeView) }] }, { models: [AdminSessionView, AdminLoginChallengeView] })

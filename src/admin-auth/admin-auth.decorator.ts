@@ -3,6 +3,8 @@ import { AuditInterceptor } from '../audit/audit.interceptor';
 import { DeclareAuthScheme } from '../core/http/auth-scheme';
 import { AdminAuthGuard } from './admin-auth.guard';
 import { AdminRole } from './admin-user.entity';
+import { RateLimit } from '../core/throttling/route-rate.guard';
+import { byPrincipal } from './rate-keys';
 
 export const ADMIN_ROLES = 'cardkey:admin-roles';
 export const BEFORE_ENROLMENT = 'cardkey:admin-before-enrolment';
@@ -10,9 +12,17 @@ export const AGENT_SCOPE = 'cardkey:admin-agent-scope';
 
 /**
  * Bearer admin token required on every route of the controller or handler. Every write it lets
- * through is recorded in the audit trail (AuditInterceptor: who, where, what, before and after).
+ * through is rate limited (`admin-write`) and recorded in the audit trail (AuditInterceptor: who,
+ * where, what, before and after).
  */
-export const AdminAuth = () => applyDecorators(DeclareAuthScheme('admin-bearer'), UseGuards(AdminAuthGuard), UseInterceptors(AuditInterceptor));
+export const AdminAuth = () =>
+  applyDecorators(
+    DeclareAuthScheme('admin-bearer'),
+    UseGuards(AdminAuthGuard),
+    // After AdminAuthGuard: only signed-in writes count, per account and per address (rate-limits.ts).
+    RateLimit('admin-write', byPrincipal, { writesOnly: true }),
+    UseInterceptors(AuditInterceptor),
+  );
 
 /** Narrows an @AdminAuth route to these roles; any other role gets 403. */
 export const AdminRoles = (...roles: AdminRole[]) => SetMetadata(ADMIN_ROLES, roles);

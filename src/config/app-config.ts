@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { plainToInstance, Transform } from 'class-transformer';
@@ -26,6 +27,9 @@ function isTimeZone(zone: string): boolean {
     return false;
   }
 }
+
+/** A request-rate limit: requests a window, 0 = that scope off. */
+const RateLimitSetting = () => applyDecorators(Transform(toInt), IsOptional(), IsInt(), Min(0), Max(1_000_000));
 
 /**
  * Every environment variable the service reads, validated once at boot.
@@ -88,6 +92,36 @@ export class AppConfig {
   /** Card-holder portal calls a minute per card, whatever their outcome. */
   @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(100000)
   PORTAL_CALLS_PER_CARD_PER_MINUTE = 20;
+
+  /**
+   * Request-rate limits (src/core/throttling/rate-limits.ts, docs/operations.md "Request-rate
+   * limits"): requests a window per scope, successes included; 0 turns that scope off.
+   */
+  @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(86400)
+  RATE_LIMIT_WINDOW_SECONDS = 60;
+
+  /** Program-user registrations (every route) per client address. */
+  @RateLimitSetting() RATE_LIMIT_REGISTER_PER_ADDRESS = 10;
+  /** Program-user registrations per program, from any address. */
+  @RateLimitSetting() RATE_LIMIT_REGISTER_PER_PROGRAM = 600;
+  /** Admin and program-user sign-ins per client address, successes included. */
+  @RateLimitSetting() RATE_LIMIT_SIGN_IN_PER_ADDRESS = 60;
+  /** Sign-ins per account (admin username; program and username), from any address. */
+  @RateLimitSetting() RATE_LIMIT_SIGN_IN_PER_ACCOUNT = 30;
+  /** Card-holder portal calls per client address (per card: PORTAL_CALLS_PER_CARD_PER_MINUTE). */
+  @RateLimitSetting() RATE_LIMIT_PORTAL_PER_ADDRESS = 60;
+  /** End-user unbinds (SDK, legacy routes and action) per client address. */
+  @RateLimitSetting() RATE_LIMIT_UNBIND_PER_ADDRESS = 30;
+  /** End-user unbinds per card (program and key), from any address. */
+  @RateLimitSetting() RATE_LIMIT_UNBIND_PER_CARD = 10;
+  /** Orders per client address. */
+  @RateLimitSetting() RATE_LIMIT_ORDERS_PER_ADDRESS = 120;
+  /** Orders per admin account or API key. */
+  @RateLimitSetting() RATE_LIMIT_ORDERS_PER_ACCOUNT = 60;
+  /** Admin API writes (every method but GET and HEAD) per client address. */
+  @RateLimitSetting() RATE_LIMIT_ADMIN_WRITE_PER_ADDRESS = 600;
+  /** Admin API writes per signed-in account. */
+  @RateLimitSetting() RATE_LIMIT_ADMIN_WRITE_PER_ACCOUNT = 300;
 
   @Transform(emptyToUndefined) @IsOptional() @IsIn(['debug', 'info', 'warn', 'error'])
   LOG_LEVEL: 'debug' | 'info' | 'warn' | 'error' = 'info';
@@ -230,6 +264,7 @@ export const CONFIG_KEYS = [
   'PORT', 'HOST', 'HTTP_ADAPTER', 'DATABASE_URL', 'REDIS_URL', 'DATA_DIR', 'APP_ENCRYPTION_KEY', 'APP_TIMEZONE',
   'ADMIN_USERNAME', 'ADMIN_PASSWORD', 'ADMIN_TOKEN_TTL_SECONDS', 'ADMIN_LOGIN_ATTEMPTS_PER_MINUTE', 'APP_USER_LOGIN_ATTEMPTS_PER_MINUTE', 'TRANSPORT_FAILURES_PER_MINUTE', 'PORTAL_FAILURES_PER_MINUTE', 'PORTAL_CALLS_PER_CARD_PER_MINUTE', 'LOG_LEVEL', 'ACCESS_LOG', 'TRUST_PROXY', 'SHUTDOWN_GRACE_MS', 'LOGIN_LOG_RETENTION_MONTHS', 'WORKERS', 'BENCH_BASELINE',
   'FILES_DIR', 'FILE_MAX_BYTES', 'DOWNLOAD_URL_TTL_SECONDS', 'DATABASE_PREPARED_STATEMENTS', 'CONSOLE_DIR',
+  'RATE_LIMIT_WINDOW_SECONDS', 'RATE_LIMIT_REGISTER_PER_ADDRESS', 'RATE_LIMIT_REGISTER_PER_PROGRAM', 'RATE_LIMIT_SIGN_IN_PER_ADDRESS', 'RATE_LIMIT_SIGN_IN_PER_ACCOUNT', 'RATE_LIMIT_PORTAL_PER_ADDRESS', 'RATE_LIMIT_UNBIND_PER_ADDRESS', 'RATE_LIMIT_UNBIND_PER_CARD', 'RATE_LIMIT_ORDERS_PER_ADDRESS', 'RATE_LIMIT_ORDERS_PER_ACCOUNT', 'RATE_LIMIT_ADMIN_WRITE_PER_ADDRESS', 'RATE_LIMIT_ADMIN_WRITE_PER_ACCOUNT',
   'READY_MIN_FREE_MB', 'NODE_ENV', 'TLS_CERT_FILE', 'TLS_KEY_FILE', 'WEBHOOK_RETRY_DELAYS', 'WEBHOOK_POLL_MS',
 ] as const;
 

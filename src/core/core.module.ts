@@ -1,6 +1,7 @@
 import { CacheModule } from '@nestjs/cache-manager';
 import { DynamicModule, Global, Inject, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, DiscoveryModule } from '@nestjs/core';
+import { ThrottlerModule } from '@nestjs/throttler';
 import { Keyv } from 'keyv';
 import type Redis from 'ioredis';
 import { AppConfig } from '../config/app-config';
@@ -14,6 +15,8 @@ import { InputBoundaryGuard } from './http/input-boundary.guard';
 import { RouteRegistry } from './http/route-registry';
 import { JsonLogger } from './logging/json-logger';
 import { FailureLimiter } from './throttling/failure-limiter';
+import { rateLimitThrottlers } from './throttling/rate-limits';
+import { SharedThrottlerStorage } from './throttling/shared-throttler-storage';
 import { BackendGauges } from './metrics/backend-gauges';
 import { MetricsService } from './metrics/metrics.service';
 import { RequestObserver } from './http/request-observer';
@@ -45,6 +48,11 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
         CacheModule.registerAsync({
           isGlobal: true,
           useFactory: async () => ({ ttl: 30_000, ...(config.REDIS_URL ? { stores: [await redisCacheStore(config.REDIS_URL)] } : {}) }),
+        }),
+        // Named request-rate limits, counted in the shared store; applied per route with @RateLimit, never globally.
+        ThrottlerModule.forRootAsync({
+          inject: [SharedStore],
+          useFactory: (store: SharedStore) => ({ throttlers: rateLimitThrottlers(config), storage: new SharedThrottlerStorage(store) }),
         }),
       ],
       providers: [

@@ -12,6 +12,7 @@ import { ApiAnswer, ApiFailures } from '../core/openapi/api-contract';
 import { PortalCardDto, PortalTopupDto, PortalUnbindDto } from './portal.dto';
 import { PortalClient } from './portal.guard';
 import { PortalLimits } from './portal-limits';
+import { RateLimit } from '../core/throttling/route-rate.guard';
 
 /**
  * The card holder's calls behind the `/portal` page (decisions §14): the same rules as the SDK's
@@ -31,6 +32,7 @@ export class PortalController {
     private readonly config: AppConfig,
   ) {}
 
+  @RateLimit('portal')
   @Post('info')
   @ApiOperation({ summary: 'Show a card to its holder (portal)' })
   @ApiAnswer(CardInfo)
@@ -38,6 +40,7 @@ export class PortalController {
     return { message: 'ok', data: await this.limits.run(call, body.card_key, () => this.infos.info(call, body.card_key)) };
   }
 
+  @RateLimit('portal')
   @Post('unbind')
   @ApiOperation({ summary: 'Unbind a device from a card (portal)', description: 'Succeeds with code 1, not 0 (decisions §14).' })
   @ApiAnswer(CardUnbindData, { successCode: 1 })
@@ -47,6 +50,7 @@ export class PortalController {
     return { message: 'Device unbound', successCode: 1, data: unbindData(card, body.machine_id, this.config.APP_TIMEZONE) };
   }
 
+  @RateLimit('portal')
   @Post('topup')
   @ApiOperation({ summary: 'Top up a card with an unused card of the same kind (portal)' })
   @ApiAnswer(CardAfterTopup)

@@ -19,6 +19,8 @@ import { BearerToken, SessionBearer } from '../sessions/session-bearer';
 import { SdkSigned } from '../standard/hmac.guard';
 import { HeartbeatDto, SdkCardKeyDto, SdkCardLoginDto, SdkCheckoutDto, SdkTopupDto } from './sdk.dto';
 import { CardHeartbeat, SdkCardLoginData, SdkCardsService } from './sdk-cards.service';
+import { byCard } from '../access/rate-keys';
+import { RateLimit } from '../core/throttling/route-rate.guard';
 
 @ApiTags('client: SDK v1')
 @Envelope('standard')
@@ -74,6 +76,7 @@ export class SdkCardsController {
   }
 
   /** The end user's unbind (decisions §14): the one unbind rule; the standard family answers it with code 1. */
+  @RateLimit('unbind', byCard)
   @Post('unbind')
   @SdkSigned()
   @ApiOperation({ summary: 'Unbind a device from a card (the end user)', description: 'Succeeds with code 1, not 0 (decisions §14).' })

@@ -13,6 +13,8 @@ import { clientFamilyFailures } from '../core/openapi/failure-sources';
 import { BearerToken, SessionBearer } from '../sessions/session-bearer';
 import { SdkSigned } from '../standard/hmac.guard';
 import { HeartbeatDto } from './sdk.dto';
+import { byProgram, byProgramUser } from '../access/rate-keys';
+import { RateLimit } from '../core/throttling/route-rate.guard';
 
 /** Program users over the SDK: signed JSON register and login, Bearer heartbeat (spec "SDK"). */
 @ApiTags('client: SDK v1')
@@ -22,6 +24,7 @@ import { HeartbeatDto } from './sdk.dto';
 export class SdkUsersController {
   constructor(private readonly users: AppUsersService) {}
 
+  @RateLimit('register', byProgram)
   @Post('register')
   @SdkSigned()
   @ApiOperation({ summary: 'Register a program user', description: "The registering machine becomes the user's binding unless the project's machine policy is `free`." })
@@ -31,6 +34,7 @@ export class SdkUsersController {
     return { message: 'Registration successful', data: await this.users.register(call, body) };
   }
 
+  @RateLimit('sign-in', byProgramUser)
   @Post('login')
   @SdkSigned()
   @ApiOperation({ summary: 'Log in a program user and open a user session' })

@@ -2,7 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import request from 'supertest';
 import { createApp } from '../../src/bootstrap/create-app';
-import { AppConfig, loadConfig } from '../../src/config/app-config';
+import { AppConfig, CONFIG_KEYS, loadConfig } from '../../src/config/app-config';
 import { JsonLogger } from '../../src/core/logging/json-logger';
 import { useEmbeddedSource } from '../../src/database/embedded-postgres';
 import { acquireStores, AppStores, embeddedPool } from './stores';
@@ -10,6 +10,11 @@ import { acquireStores, AppStores, embeddedPool } from './stores';
 useEmbeddedSource(embeddedPool());
 
 export const ADMIN_PASSWORD = 'admin-password-for-tests';
+
+/** Every request-rate limit (src/core/throttling/rate-limits.ts) raised far above what a suite sends. */
+export const TEST_RATE_LIMITS: Record<string, string> = Object.fromEntries(
+  CONFIG_KEYS.filter((key) => key.startsWith('RATE_LIMIT_') && key !== 'RATE_LIMIT_WINDOW_SECONDS').map((key) => [key, '100000']),
+);
 
 export interface TestApp {
   app: INestApplication;
@@ -59,6 +64,9 @@ export async function startTestApp(env: Record<string, string> = {}, options: St
       // Suites log in often; the throttle itself is tested with its own low limit.
       ADMIN_LOGIN_ATTEMPTS_PER_MINUTE: '10000',
       APP_USER_LOGIN_ATTEMPTS_PER_MINUTE: '10000',
+      // Suites register, sign in and write from one address all the time; the request-rate limits
+      // stay on (their headers are answered) and are tested with their own low limits.
+      ...TEST_RATE_LIMITS,
       ...(options.clientAddress ? { TRUST_PROXY: '127.0.0.1' } : {}),
       ...appEnv,
     });

@@ -4372,6 +4372,20 @@ export interface components {
                 };
             };
         };
+        /** @description - `10302` RATE_LIMITED: Too many requests; retry later */
+        AdminError429_10302: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 10302;
+                    };
+                };
+            };
+        };
         /**
          * @description - `10001` BAD_REQUEST: The request is malformed
          *     - `10004` APP_REQUIRED: The app field (public program ID) is required as a plain field
@@ -4604,20 +4618,6 @@ export interface components {
                 "application/json": components["schemas"]["StandardFailure"] & {
                     /** @enum {integer} */
                     code?: 10302;
-                };
-            };
-        };
-        /** @description - `10302` RATE_LIMITED: Too many requests; retry later */
-        AdminError429_10302: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["AdminError"] & {
-                    error?: {
-                        /** @enum {integer} */
-                        code?: 10302;
-                    };
                 };
             };
         };
@@ -6190,6 +6190,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11101"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -6215,6 +6216,7 @@ export interface operations {
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002"];
             404: components["responses"]["AdminError404_11101"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -6244,6 +6246,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11101"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -7056,6 +7059,7 @@ export interface operations {
             409: components["responses"]["AdminError409_11204"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -7110,6 +7114,7 @@ export interface operations {
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002"];
             404: components["responses"]["AdminError404_11101_11109"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -7145,6 +7150,7 @@ export interface operations {
             409: components["responses"]["AdminError409_11204"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -7216,6 +7222,7 @@ export interface operations {
             409: components["responses"]["AdminError409_11205"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -7242,6 +7249,7 @@ export interface operations {
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002"];
             404: components["responses"]["AdminError404_11101_11110"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -7433,6 +7441,7 @@ export interface operations {
             403: components["responses"]["AdminError403_11002"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -7515,6 +7524,7 @@ export interface operations {
             409: components["responses"]["AdminError409_11220"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -7730,6 +7740,7 @@ export interface operations {
             409: components["responses"]["AdminError409_11201"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -7790,6 +7801,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11102"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -7844,6 +7856,7 @@ export interface operations {
             403: components["responses"]["AdminError403_11002"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -7904,6 +7917,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11112"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -7967,6 +7981,7 @@ export interface operations {
             403: components["responses"]["AdminError403_11002"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -7992,6 +8007,7 @@ export interface operations {
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002"];
             404: components["responses"]["AdminError404_11106"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -8025,6 +8041,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11106"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -8093,6 +8110,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11102"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -8147,6 +8165,7 @@ export interface operations {
             400: components["responses"]["AdminError400_10001"];
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002_11007_11008"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -8180,6 +8199,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11101"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -8212,6 +8232,7 @@ export interface operations {
             403: components["responses"]["AdminError403_11002_11007_11008"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -8245,6 +8266,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11101"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -8309,6 +8331,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11101_11112"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -8343,6 +8366,7 @@ export interface operations {
             409: components["responses"]["AdminError409_11207"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -8439,6 +8463,7 @@ export interface operations {
             409: components["responses"]["AdminError409_11206_11210"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -8523,6 +8548,7 @@ export interface operations {
             403: components["responses"]["AdminError403_11002_11007_11008"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -8626,6 +8652,7 @@ export interface operations {
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002"];
             404: components["responses"]["AdminError404_11101_11103"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -8660,6 +8687,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11101_11103"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -8687,6 +8715,7 @@ export interface operations {
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002"];
             404: components["responses"]["AdminError404_11101_11103_11104"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -8757,6 +8786,7 @@ export interface operations {
             409: components["responses"]["AdminError409_11208"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -8812,6 +8842,7 @@ export interface operations {
             403: components["responses"]["AdminError403_11002"];
             404: components["responses"]["AdminError404_11101_11115"];
             409: components["responses"]["AdminError409_11209"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -8847,6 +8878,7 @@ export interface operations {
             409: components["responses"]["AdminError409_11208"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -8916,6 +8948,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11101"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -8970,6 +9003,7 @@ export interface operations {
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002"];
             404: components["responses"]["AdminError404_11101_11106"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -9004,6 +9038,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11101_11106"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -9230,6 +9265,7 @@ export interface operations {
             409: components["responses"]["AdminError409_11205"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -9256,6 +9292,7 @@ export interface operations {
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002"];
             404: components["responses"]["AdminError404_11101_11110"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -9290,6 +9327,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11101_11110"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -9362,6 +9400,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11101"];
             413: components["responses"]["AdminError413_10008_11005"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -9416,6 +9455,7 @@ export interface operations {
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002"];
             404: components["responses"]["AdminError404_11101_11108"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -9517,6 +9557,7 @@ export interface operations {
             409: components["responses"]["AdminError409_11202"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -9571,6 +9612,7 @@ export interface operations {
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002"];
             404: components["responses"]["AdminError404_11101_11107"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -9606,6 +9648,7 @@ export interface operations {
             409: components["responses"]["AdminError409_11202"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -9734,6 +9777,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11101_11105"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -9804,6 +9848,7 @@ export interface operations {
             409: components["responses"]["AdminError409_11203"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -9858,6 +9903,7 @@ export interface operations {
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002"];
             404: components["responses"]["AdminError404_11101_11111"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -9893,6 +9939,7 @@ export interface operations {
             409: components["responses"]["AdminError409_11203"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -9956,6 +10003,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11101"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -10010,6 +10058,7 @@ export interface operations {
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002"];
             404: components["responses"]["AdminError404_11101_11120"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -10044,6 +10093,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11101_11120"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -10112,6 +10162,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11101_11120_11121"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -10142,6 +10193,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11101_11120"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -10825,6 +10877,7 @@ export interface operations {
             403: components["responses"]["AdminError403_11002_11007_11008"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -10903,6 +10956,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11101"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };

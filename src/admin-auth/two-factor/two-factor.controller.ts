@@ -12,6 +12,7 @@ import { AdminPrincipal, CurrentAdmin } from '../admin-principal';
 import { TwoFactorCodeDto, TwoFactorLoginDto } from './two-factor.dto';
 import { TwoFactorService } from './two-factor.service';
 import { TwoFactorEnrolmentView, TwoFactorRecoveryCodesView } from './two-factor.view';
+import { RateLimit } from '../../core/throttling/route-rate.guard';
 
 /** An agent's account signs in like any other, two-factor included (@AgentScope). */
 @ApiTags('admin: auth')
@@ -22,6 +23,7 @@ export class TwoFactorController {
   constructor(private readonly twoFactor: TwoFactorService) {}
 
   /** Wrong codes count per account and per address (ADMIN_LOGIN_ATTEMPTS_PER_MINUTE), like wrong passwords. */
+  @RateLimit('sign-in')
   @Post('login/2fa')
   @ApiOperation({ summary: 'Second sign-in step: the challenge and a TOTP or recovery code give the admin token' })
   @ApiAnswer(AdminSessionView)

@@ -18,6 +18,8 @@ export const CONTRACT_EXTENSIONS = {
   successCode: 'x-cardkey-success-code',
   /** The API key scope that opens an admin route to keys (src/admin-auth/api-keys/api-key-scopes.ts). */
   apiKeyScope: 'x-cardkey-api-key-scope',
+  /** `always`, or `writes` (every method but GET and HEAD): the route may answer RATE_LIMITED (route-rate.guard.ts). */
+  rateLimited: 'x-cardkey-rate-limited',
 } as const;
 
 /** A schema given as a class with `@ApiProperty` fields, or inline. */

@@ -69,6 +69,7 @@ function completeOperation(document: OpenAPIObject, family: Family, method: stri
   const own = (take(operation, CONTRACT_EXTENSIONS.failures) as ErrorCode[] | undefined) ?? [];
   const extras = take(operation, CONTRACT_EXTENSIONS.extras) as Record<string, SchemaObject> | undefined;
   const successCode = take(operation, CONTRACT_EXTENSIONS.successCode) as number | undefined;
+  const rateLimited = take(operation, CONTRACT_EXTENSIONS.rateLimited) as 'always' | 'writes' | undefined;
   operation.security = SECURITY[auth];
 
   const codes = new Set<ErrorCode>([
@@ -77,6 +78,7 @@ function completeOperation(document: OpenAPIObject, family: Family, method: stri
     ...AUTH_FAILURES[auth],
     ...(clientFamily ? clientFamilyFailures(clientFamily) : []),
     ...own,
+    ...(rateLimited === 'always' || (rateLimited === 'writes' && !['get', 'head'].includes(method)) ? [ErrorCode.RATE_LIMITED] : []),
   ]);
   const responses = operation.responses as Record<string, ResponseObject>;
   const successStatus = completeSuccess(family, responses, extras, successCode);

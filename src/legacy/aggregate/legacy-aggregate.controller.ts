@@ -13,6 +13,8 @@ import { plainFields } from '../legacy-fields';
 import { LegacyAggregateClient } from '../legacy-program.guard';
 import { LEGACY_ACTION_ALIASES, LEGACY_ACTIONS } from './legacy-actions';
 import { LegacyAggregateService } from './legacy-aggregate.service';
+import { RateLimit } from '../../core/throttling/route-rate.guard';
+import { aggregateKey, aggregateRouteClass } from './aggregate-rate-limits';
 
 const ACTION_ANSWERS = [LegacyCardLogin, CardUnbindData, CompatUserLogin, RegisteredUser, LegacyAnnouncement, LegacyAppConfig, LegacyFileDownload, LegacyAppProfile];
 
@@ -55,6 +57,7 @@ const AggregateContract = () =>
 export class LegacyAggregateController {
   constructor(private readonly aggregate: LegacyAggregateService) {}
 
+  @RateLimit(aggregateRouteClass, aggregateKey)
   @Post('app')
   @LegacyAggregateClient()
   @AggregateContract()
@@ -62,6 +65,7 @@ export class LegacyAggregateController {
     return this.aggregate.handle(call, plainFields(body));
   }
 
+  @RateLimit(aggregateRouteClass, aggregateKey)
   @Post('legacy/v1/app')
   @LegacyAggregateClient()
   @AggregateContract()

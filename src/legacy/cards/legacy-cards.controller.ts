@@ -11,6 +11,8 @@ import { LegacyCardLogin, LegacyCardState, LegacyPaycheck } from '../legacy-answ
 import { LegacyClient, Md5Signed } from '../legacy-program.guard';
 import { LegacyCardDto, LegacyPaycheckDto } from '../legacy.dto';
 import { LegacyCardsService } from './legacy-cards.service';
+import { byCard } from '../../access/rate-keys';
+import { RateLimit } from '../../core/throttling/route-rate.guard';
 
 const FORM = 'application/x-www-form-urlencoded';
 
@@ -46,6 +48,7 @@ export class LegacyCardsController {
     return this.cards.login(call, body.kami, body.imei);
   }
 
+  @RateLimit('unbind', byCard)
   @Post('kmunmachine')
   @ApiOperation({ summary: 'Unbind a device from a card (older unsigned route)' })
   @ApiAnswer(CardUnbindData)
@@ -56,6 +59,7 @@ export class LegacyCardsController {
     return this.cards.unbind(call, body.kami, body.imei);
   }
 
+  @RateLimit('unbind', byCard)
   @Post('unbind_machine')
   @ApiOperation({ summary: 'Unbind a device from a card (MD5-signed)' })
   @ApiAnswer(CardUnbindData)

@@ -9,6 +9,8 @@ import { ClientReply } from '../../core/envelope/render';
 import { ErrorCode } from '../../core/errors/error-code';
 import { ApiAnswer, ApiFailures } from '../../core/openapi/api-contract';
 import { LegacyClient } from '../legacy-program.guard';
+import { byProgram, byProgramUser } from '../../access/rate-keys';
+import { RateLimit } from '../../core/throttling/route-rate.guard';
 
 /** Compatibility program-user routes: form fields, legacy envelope (`code: 1`), no SDK session. */
 @ApiTags('client: legacy')
@@ -19,6 +21,7 @@ import { LegacyClient } from '../legacy-program.guard';
 export class CompatUsersController {
   constructor(private readonly users: AppUsersService) {}
 
+  @RateLimit('register', byProgram)
   @Post('register')
   @ApiOperation({ summary: 'Register a program user (compatibility route)' })
   @ApiAnswer(RegisteredUser)
@@ -28,6 +31,7 @@ export class CompatUsersController {
     return { message: 'Registration successful', data: await this.users.register(call, body) };
   }
 
+  @RateLimit('sign-in', byProgramUser)
   @Post('login')
   @ApiOperation({ summary: 'Log in a program user (compatibility route: a token, no session)' })
   @ApiAnswer(CompatUserLogin)

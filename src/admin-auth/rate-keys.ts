@@ -1,0 +1,12 @@
+import { fieldOf } from '../access/rate-keys';
+import type { RateKeyOf } from '../core/throttling/route-rate.guard';
+import { PRINCIPAL_KEY, type AdminPrincipal } from './admin-principal';
+
+/** Admin sign-in: per username asked for (the account need not exist: the answer must not tell). */
+export const byAdminUsername: RateKeyOf = (request) => {
+  const username = fieldOf(request, 'username');
+  return username === undefined ? undefined : `admin:${username.toLowerCase()}`;
+};
+
+/** Admin writes and orders: per signed-in account (AdminAuthGuard ran first). */
+export const byPrincipal: RateKeyOf = (request) => (request[PRINCIPAL_KEY] as AdminPrincipal | undefined)?.id;
