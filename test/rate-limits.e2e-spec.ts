@@ -8,6 +8,7 @@ import { SdkUsersController } from '../src/sdk/sdk-users.controller';
 import { V3Controller } from '../src/v3/v3.controller';
 import { ErrorCode } from '../sdk/src';
 import { AdminClient } from './support/admin-client';
+import { createType } from './support/agents';
 import { insertCard } from './support/cards';
 import { itInOneWindow } from './support/failure-window';
 import { expectLegacyFailure } from './support/legacy';
@@ -352,6 +353,34 @@ describe('request-rate limits: admin writes (e2e)', () => {
       await admin.createAuthor();
     },
   );
+});
+
+describe('request-rate limits: orders (e2e)', () => {
+  let t: TestApp;
+  let admin: AdminClient;
+
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_ORDERS_PER_ACCOUNT: '2' });
+    admin = await AdminClient.asPlatformAdmin(t);
+  });
+  afterAll(() => t.close());
+
+  itInOneWindow('orders: an account past its limit is refused before anything is made; another account orders on', async () => {
+    const author = (await admin.createAuthor()).client;
+    const project = await author.createProject();
+    const type = await createType(author, project.id);
+    const order = (n: number) => author.post(`/admin/v1/projects/${project.id}/orders`, { order_id: `rl-${n}`, card_type_id: type.id, count: 1 });
+    expectRateHeaders(await order(1).expect(201), 2, 1);
+    expectRateHeaders(await order(2).expect(201), 2, 0);
+    const refused = await order(3);
+    expect({ status: refused.status, code: refused.body.error?.code }).toEqual({ status: 429, code: RATE_LIMITED });
+    expectRefusalHeaders(refused, 2);
+    expect((await author.get(`/admin/v1/projects/${project.id}/orders`).expect(200)).body.items).toHaveLength(2);
+    const other = (await admin.createAuthor()).client;
+    const otherProject = await other.createProject();
+    const otherType = await createType(other, otherProject.id);
+    await other.post(`/admin/v1/projects/${otherProject.id}/orders`, { order_id: 'rl-1', card_type_id: otherType.id, count: 1 }).expect(201);
+  });
 });
 
 /** Needs DATABASE_URL and REDIS_URL: two instances of one deployment share the counts through Redis. */

@@ -4,6 +4,8 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminAuth, AdminRoles, AgentScope } from '../admin-auth/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
 import { API_KEY_SCOPES, KeyScope } from '../admin-auth/api-keys/api-key-scopes';
+import { byPrincipal } from '../admin-auth/rate-keys';
+import { RateLimit } from '../core/throttling/route-rate.guard';
 import { PROJECT_ID_PIPE } from '../common/uuid-param.pipe';
 import { Envelope } from '../core/envelope/envelope.decorator';
 import { ErrorCode } from '../core/errors/error-code';
@@ -29,6 +31,7 @@ export class OrdersController {
    * (or platform admin) orders for free. The same `order_id` again: 200 with the same order and cards.
    */
   @Post()
+  @RateLimit('orders', byPrincipal)
   @AgentScope()
   @KeyScope(API_KEY_SCOPES.ORDERS_CREATE)
   @ApiOperation({ summary: 'Place an order: debit the price and make the cards, idempotent by order_id' })

@@ -7648,6 +7648,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11101"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -7673,6 +7674,7 @@ export interface operations {
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002"];
             404: components["responses"]["AdminError404_11135"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -10360,6 +10362,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11103"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -10386,6 +10389,7 @@ export interface operations {
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002"];
             404: components["responses"]["AdminError404_11103_11104"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -10455,6 +10459,7 @@ export interface operations {
             409: components["responses"]["AdminError409_11201"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -10539,6 +10544,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11130"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -10612,6 +10618,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11130"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -10750,6 +10757,7 @@ export interface operations {
             409: components["responses"]["AdminError409_11210_11302"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
@@ -10813,6 +10821,7 @@ export interface operations {
             404: components["responses"]["AdminError404_11101_11131"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
