@@ -20,6 +20,7 @@ const INTERFACES = [
   'licence_verify',
   'card_info',
   'card_topup',
+  'card_trial',
 ];
 const SETTINGS = '/admin/v1/platform/settings';
 const INTERFACES_PATH = '/admin/v1/platform/interfaces';

@@ -33,6 +33,7 @@ const INTERFACES = [
   'licence_verify',
   'card_info',
   'card_topup',
+  'card_trial',
 ];
 const SECRETS = ['api_secret', 'legacy_secret', 'transport_key'] as const;
 const CONNECT_NOT_ENABLED = 10208;
