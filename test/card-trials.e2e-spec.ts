@@ -66,11 +66,13 @@ describe('trial cards (decisions §21, e2e)', () => {
   describe('POST /api/v1/cards/trial', () => {
     it('gives a device one card of the trial type, bound to it, signed; a repeat answers the same card', async () => {
       const { p, typeId } = await trialProject();
-      const first = await trial(t, p, 'trial-pc').expect(200);
+      const nonce = 'trial-nonce-0001';
+      const first = await signedPost(t, TRIAL, { app: p.program_id, machine_id: 'trial-pc' }, 'json', p.api_secret, { nonce }).expect(200);
       expect(first.body).toMatchObject({ code: 0, success: true });
       expect(first.body.data).toEqual({ code: expect.any(String), expires_at: expect.stringMatching(TIMESTAMP), machine_code: 'trial-pc', trial: true, features: ['trial.basic'] });
       expect(first.headers['x-svc-response-version']).toBe('2');
-      expect(await signedBy(a, p, first, JSON.stringify({ app: p.program_id, machine_id: 'trial-pc' }))).toBe(true);
+      expect(await signedBy(a, p, first, nonce, JSON.stringify({ app: p.program_id, machine_id: 'trial-pc' }))).toBe(true);
+      expect(await signedBy(a, p, first, nonce, JSON.stringify({ app: p.program_id, machine_id: 'other-pc' }))).toBe(false);
 
       const card = await cardRepos(t).cards.findOneByOrFail({ projectId: p.id, code: first.body.data.code });
       expect(card).toMatchObject({ trial: true, status: 'active', cardTypeId: typeId, deviceLimit: 1 });
@@ -216,13 +218,12 @@ describe('trial cards (decisions §21, e2e)', () => {
 });
 
 /** The answer's Ed25519 signature (decisions §17) checked with the project's published key, independently of the service. */
-async function signedBy(a: AdminClient, p: Project, res: Response, sent: string): Promise<boolean> {
+async function signedBy(a: AdminClient, p: Project, res: Response, nonce: string, sent: string): Promise<boolean> {
   const keys: Array<{ kid: string; public_key: string }> = (await a.get(`/admin/v1/projects/${p.id}/signing-keys`).expect(200)).body.items;
   const key = keys.find((k) => k.kid === res.headers['x-svc-response-key']);
   if (!key) return false;
   const digest = createHash('sha256').update(sent, 'utf8').digest('hex');
-  const nonce = res.req.getHeader('x-svc-nonce');
-  const head = `svc-response-v2\nPOST\n${TRIAL}\n${String(nonce)}\n${res.headers['x-svc-response-timestamp']}\n${res.status}\n${digest}\n`;
+  const head = `svc-response-v2\nPOST\n${TRIAL}\n${nonce}\n${res.headers['x-svc-response-timestamp']}\n${res.status}\n${digest}\n`;
   const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: key.public_key }, format: 'jwk' });
   return verify(null, Buffer.concat([Buffer.from(head, 'utf8'), Buffer.from(res.text, 'utf8')]), publicKey, Buffer.from(res.headers['x-svc-response-signature'], 'base64url'));
 }
