@@ -9,7 +9,7 @@ import { startTestApp, TestApp, unique } from './support/test-app';
 const CLIENT_DIR = join(__dirname, '..', 'clients', 'python');
 const CHILD_TIMEOUT_MS = 90_000;
 /** The live tests in clients/python/tests_live; each needs the service, none may be skipped. */
-const LIVE_TESTS = 12;
+const LIVE_TESTS = 13;
 /** The card key the relay test types, which the relay swaps for the card it bought. */
 const TYPED_KEY = 'PY-MADE-UP-KEY-01';
 const RELAY_MACHINE = 'py-relay-pc';
@@ -60,6 +60,9 @@ function python(args: string[], env: Record<string, string>): Promise<Outcome> {
     const author = (await admin.createAuthor()).client;
     const project = await author.createProject({ offline_grace_seconds: 3600, unbind_enabled: true });
     await openConnectInEveryMode(t, project.id);
+    // Trials on (decisions §21): the live trial test asks for a device's one card.
+    const trialType = await author.post(`/admin/v1/projects/${project.id}/card-types`, { name: 'Trial', kind: 'time', duration_seconds: 86_400, device_limit: 1, features: ['trial'], price_cents: 0 }).expect(201);
+    await author.patch(`/admin/v1/projects/${project.id}`, { trial_card_type_id: trialType.body.id }).expect(200);
 
     const roles = ['SDK', 'LOOP', 'RESTORE', 'V3', 'CONNECT', 'LEGACY', 'PINNED', 'RELAY_GENUINE', 'RELAY_BOUGHT'];
     const batch = await author.post(`/admin/v1/projects/${project.id}/cards`, { count: roles.length, duration_seconds: 86_400 }).expect(201);
