@@ -16,7 +16,7 @@ const SANITIZED_LIVE_TEST = join(CLIENT_DIR, 'build-asan', 'cardkey_live_test');
 const LIBRARY_DIR = join(CLIENT_DIR, 'build');
 const CHILD_TIMEOUT_MS = 120_000;
 /** The live tests in clients/c/tests/live_test.c; each needs the service. */
-const LIVE_TESTS = 10;
+const LIVE_TESTS = 11;
 /** The card key the relay test types, which the relay swaps for the card it bought. */
 const TYPED_KEY = 'C-MADE-UP-KEY-01';
 const RELAY_MACHINE = 'c-relay-pc';
@@ -82,6 +82,9 @@ if (!built) console.warn(`test/c-client.e2e-spec.ts is SKIPPED: the C client is 
     const admin = await AdminClient.asPlatformAdmin(t);
     const author = (await admin.createAuthor()).client;
     const project = await author.createProject({ offline_grace_seconds: 3600, unbind_enabled: true });
+    // Trials on (decisions §21): the live trial test asks for a device's one card.
+    const trialType = await author.post(`/admin/v1/projects/${project.id}/card-types`, { name: 'Trial', kind: 'time', duration_seconds: 86_400, device_limit: 1, features: ['trial'], price_cents: 0 }).expect(201);
+    await author.patch(`/admin/v1/projects/${project.id}`, { trial_card_type_id: trialType.body.id }).expect(200);
     await openConnectInEveryMode(t, project.id);
 
     const roles = [

@@ -59,6 +59,11 @@ void ck_read_features(const void *data_json, int *present, size_t *count, char f
   }
 }
 
+int ck_read_trial(const void *data_json) {
+  if (!cJSON_IsObject((const cJSON *)data_json)) return 0;
+  return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive((const cJSON *)data_json, "trial")) ? 1 : 0;
+}
+
 static void rename_back(cJSON *object, const ck_client *client, const char *const *fields, size_t field_count) {
   for (size_t f = 0; f < field_count; f++) {
     for (size_t i = 0; i < client->field_name_count; i++) {
@@ -102,6 +107,7 @@ static void read_common(ck_result *result, const cJSON *body, const char *family
   if (cJSON_IsString(ended_by)) ck_copy_text(result->ended_by, sizeof result->ended_by, ended_by->valuestring);
   if (cJSON_IsString(ended_at)) ck_copy_text(result->ended_at, sizeof result->ended_at, ended_at->valuestring);
   ck_read_features(data, &result->features_present, &result->feature_count, result->features);
+  result->trial = ck_read_trial(data);
 }
 
 static int judge(const char *family, int status, const unsigned char *bytes, size_t len, const char *content_type,
