@@ -16,7 +16,7 @@ async function programWithTypes(service: Service) {
   const type = (name: string, enabled: boolean) =>
     api.POST('/admin/v1/projects/{id}/card-types', {
       params: { path: { id: projectId } },
-      body: { name, kind: 'time', duration_seconds: 3 * 86_400, device_limit: 1, features: ['trial'], price_cents: 0, enabled },
+      body: { name, kind: 'time', duration_seconds: 3 * 86_400, device_limit: 1, features: ['trial'], price_cents: 0, agent_allowed: false, prefix: '', enabled },
     });
   const trialType = (await type('Three-day trial', true)).data!;
   await type('Old trial', false);
