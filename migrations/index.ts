@@ -26,6 +26,7 @@ import { RecordRequests1766110000000 } from './1766110000000-RecordRequests';
 import { CreateWebhooks1766200000000 } from './1766200000000-CreateWebhooks';
 import { MarkCardExpiryNotices1766300000000 } from './1766300000000-MarkCardExpiryNotices';
 import { CountCardLoginsOnly1766310000000 } from './1766310000000-CountCardLoginsOnly';
+import { AddTrials1766400000000 } from './1766400000000-AddTrials';
 import { CreateAgentsAndLedger1766410000000 } from './1766410000000-CreateAgentsAndLedger';
 import { CreateOrders1766410000001 } from './1766410000001-CreateOrders';
 import { CreateApiKeys1766420000000 } from './1766420000000-CreateApiKeys';
@@ -40,6 +41,7 @@ export const MIGRATIONS = [
   StageCardImports1765500000000, RecordSessionHeartbeats1765610000000, RecordSessionEnds1765700000000, CreateCardTypes1765800000000,
   AddRebindingRulesAndIdleDevices1765900000000, AddTwoFactorAndAuditTrail1766000000000, CreateLoginBlacklist1766100000000, RecordRequests1766110000000,
   CreateWebhooks1766200000000, MarkCardExpiryNotices1766300000000, CountCardLoginsOnly1766310000000,
+  AddTrials1766400000000,
   CreateAgentsAndLedger1766410000000, CreateOrders1766410000001,
   CreateApiKeys1766420000000,
 ];

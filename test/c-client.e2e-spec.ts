@@ -15,7 +15,7 @@ const SANITIZED_LIVE_TEST = join(CLIENT_DIR, 'build-asan', 'cardkey_live_test');
 const LIBRARY_DIR = join(CLIENT_DIR, 'build');
 const CHILD_TIMEOUT_MS = 120_000;
 /** The live tests in clients/c/tests/live_test.c; each needs the service. */
-const LIVE_TESTS = 10;
+const LIVE_TESTS = 11;
 const BUILD_HINT = 'run .ci/client-c.sh first (it builds clients/c/build and clients/c/build-asan)';
 const hasValgrind = !spawnSync('valgrind', ['--version']).error;
 const built = existsSync(SANITIZED_LIVE_TEST) && existsSync(join(LIBRARY_DIR, 'libcardkey.so'));

@@ -197,6 +197,7 @@ describe('Connect response customization (e2e)', () => {
           announcement: '',
           // Not a field of decisions §8's renames: a card type's features keep their name.
           features: [],
+          trial: false,
         },
         request_id: res.headers['x-request-id'],
       });
@@ -249,6 +250,7 @@ describe('Connect response customization (e2e)', () => {
           hwid: 'renamed-device',
           notice: '',
           features: [],
+          trial: false,
         },
         trace: res.headers['x-request-id'],
       });
@@ -269,6 +271,7 @@ describe('Connect response customization (e2e)', () => {
         'key',
         'machine_code',
         'server_time',
+        'trial',
       ]);
       expect(res.body.status).toBe(true);
     });

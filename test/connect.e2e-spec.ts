@@ -64,6 +64,7 @@ describe('Connect card login (e2e)', () => {
           machine_code: 'device-1',
           announcement: '',
           features: [],
+          trial: false,
         },
         request_id: res.headers['x-request-id'],
       });
@@ -119,6 +120,7 @@ describe('Connect card login (e2e)', () => {
         'machine_code',
         'server_time',
         'token',
+        'trial',
       ]);
       expect(res.body).not.toHaveProperty('token');
       expect(res.body.status).toBe(true);

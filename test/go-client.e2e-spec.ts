@@ -11,7 +11,7 @@ const CLIENT_DIR = join(ROOT, 'clients', 'go');
 /** The first `go test -race` builds the race runtime: minutes on a cold cache, seconds after. */
 const CHILD_TIMEOUT_MS = 300_000;
 /** The live tests in clients/go/live_test.go; each needs the service, none may be skipped. */
-const LIVE_TESTS = 8;
+const LIVE_TESTS = 9;
 const hasGo = installed('go', 'version');
 
 const go = (args: string[], cwd: string, env: Record<string, string>) =>

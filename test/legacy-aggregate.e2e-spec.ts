@@ -34,7 +34,7 @@ describe('legacy family: aggregate entry /api/app and /api/legacy/v1/app (e2e)',
       expect(res.body).toStrictEqual({
         code: 1,
         msg: expect.any(String),
-        data: { token: expect.any(String), id: card.id, code: card.code, machine_code: 'agg-1', expires_at: expect.stringMatching(TIMESTAMP), device_limit: 1, features: [] },
+        data: { token: expect.any(String), id: card.id, code: card.code, machine_code: 'agg-1', expires_at: expect.stringMatching(TIMESTAMP), device_limit: 1, features: [], trial: false },
         request_id: res.headers['x-request-id'],
       });
     });

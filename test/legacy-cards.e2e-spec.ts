@@ -44,6 +44,7 @@ describe('legacy family: card routes, MD5 signature, unbind, state checks (e2e)'
           machine_code: 'dev-1',
           expires_at: expect.stringMatching(TIMESTAMP),
           features: [],
+          trial: false,
           device_limit: 2,
         },
         request_id: res.headers['x-request-id'],
@@ -235,6 +236,7 @@ describe('legacy family: card routes, MD5 signature, unbind, state checks (e2e)'
           device_bound: true,
           devices: 1,
           device_limit: 3,
+          trial: false,
         },
         request_id: res.headers['x-request-id'],
       });

@@ -93,6 +93,7 @@ describe('legacy family: transport encryption of the aggregate entry (e2e)', () 
         expires_at: expect.any(String),
         device_limit: 1,
         features: [],
+        trial: false,
       });
     });
 

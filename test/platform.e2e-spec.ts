@@ -20,6 +20,7 @@ const INTERFACES = [
   'licence_verify',
   'card_info',
   'card_topup',
+  'card_trial',
 ];
 const SETTINGS = '/admin/v1/platform/settings';
 const INTERFACES_PATH = '/admin/v1/platform/interfaces';
@@ -52,9 +53,9 @@ describe('platform admin API (e2e)', () => {
       });
     });
 
-    it('starts with all 16 canonical interfaces enabled', async () => {
+    it('starts with all 17 canonical interfaces enabled', async () => {
       const res = await admin.get(INTERFACES_PATH).expect(200);
-      expect(res.body).toEqual({ items: INTERFACES.map((name) => ({ name, enabled: true })), total: 16 });
+      expect(res.body).toEqual({ items: INTERFACES.map((name) => ({ name, enabled: true })), total: 17 });
     });
 
     it('starts with no platform announcements', async () => {
@@ -154,9 +155,9 @@ describe('platform admin API (e2e)', () => {
     });
 
     describe('interfaces', () => {
-      it('lists the 16 canonical interfaces by name, each with an enabled flag', async () => {
+      it('lists the 17 canonical interfaces by name, each with an enabled flag', async () => {
         const res = await admin.get(INTERFACES_PATH).expect(200);
-        expect(res.body.total).toBe(16);
+        expect(res.body.total).toBe(17);
         expect(res.body.items.map((i: { name: string }) => i.name)).toEqual(INTERFACES);
         for (const item of res.body.items) expect(Object.keys(item).sort()).toEqual(['enabled', 'name']);
       });

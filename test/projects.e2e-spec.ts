@@ -33,6 +33,7 @@ const INTERFACES = [
   'licence_verify',
   'card_info',
   'card_topup',
+  'card_trial',
 ];
 const SECRETS = ['api_secret', 'legacy_secret', 'transport_key'] as const;
 const CONNECT_NOT_ENABLED = 10208;
@@ -49,6 +50,7 @@ const DEFAULT_SETTINGS = {
   unbind_deduct_seconds: 0,
   unbind_max: null,
   unbind_cooldown_seconds: 0,
+  trial_card_type_id: null,
   unbind_max_per_30_days: null,
   device_idle_release_seconds: 0,
   session_ttl_seconds: 600,
@@ -391,7 +393,7 @@ describe('projects admin API (e2e)', () => {
   });
 
   describe('interfaces', () => {
-    it('lists the 16 interfaces authorized, without quota, with the platform status', async () => {
+    it('lists the 17 interfaces authorized, without quota, with the platform status', async () => {
       const p = await create(a.client);
       const platform = (await admin.get('/admin/v1/platform/interfaces').expect(200)).body.items as Array<{
         name: string;
@@ -405,7 +407,7 @@ describe('projects admin API (e2e)', () => {
           daily_quota: null,
           platform_enabled: platform.find((i) => i.name === name)!.enabled,
         })),
-        total: 16,
+        total: 17,
       });
       expect((await admin.get(`${PROJECTS}/${p.id}/interfaces`).expect(200)).body).toEqual(res.body);
     });

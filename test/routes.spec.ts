@@ -66,6 +66,7 @@ const ROUTES = [
   'POST /api/v1/cards/heartbeat standard session-bearer',
   'POST /api/v1/cards/info standard hmac',
   'POST /api/v1/cards/topup standard hmac',
+  'POST /api/v1/cards/trial standard hmac',
   'POST /api/v1/cards/unbind standard hmac',
   'POST /api/v1/portal/cards/info standard none',
   'POST /api/v1/portal/cards/topup standard none',

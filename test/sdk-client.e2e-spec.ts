@@ -348,6 +348,28 @@ describe('official client against the service (e2e)', () => {
     });
   });
 
+  describe('trials (decisions §21)', () => {
+    it("gets a device's one trial card with pinned keys, logs in with it, and every answer says trial; another device's second ask is its own", async () => {
+      const target = await author.createProject({ offline_grace_seconds: 3600 });
+      const type = await author.post(`/admin/v1/projects/${target.id}/card-types`, { name: 'Trial', kind: 'time', duration_seconds: 86_400, device_limit: 1, features: ['trial'], price_cents: 0 }).expect(201);
+      await author.patch(`/admin/v1/projects/${target.id}`, { trial_card_type_id: type.body.id }).expect(200);
+      const published = (await author.get(`/admin/v1/projects/${target.id}/signing-keys`).expect(200)).body.items as Array<{ kid: string; public_key: string }>;
+      const client = clientFor(target, { responseKeys: Object.fromEntries(published.map((k) => [k.kid, k.public_key])) });
+      const trial = await client.cardTrial({ machineId: 'trial-pc' });
+      expect(trial).toMatchObject({ success: true, code: 0, trial: true, features: ['trial'], data: { machine_code: 'trial-pc', trial: true, expires_at: expect.stringMatching(TIMESTAMP) } });
+      expect((await client.cardTrial({ machineId: 'trial-pc' })).data).toEqual(trial.data);
+      const login = await client.cardLogin({ cardKey: trial.data!.code, machineId: 'trial-pc' });
+      expect([login.success, login.trial]).toEqual([true, true]);
+      expect((await client.cardHeartbeat()).trial).toBe(true);
+      expect((await client.cardInfo({ cardKey: trial.data!.code })).trial).toBe(true);
+      const checkout = await client.cardCheckout({ cardKey: trial.data!.code, machineId: 'trial-pc' });
+      expect(client.checkLicence(checkout.data!.licence, { cardKey: trial.data!.code, machineId: 'trial-pc' })).toMatchObject({ valid: true, payload: { trial: true } });
+      const other = await client.cardTrial({ machineId: 'other-pc' });
+      expect(other.success).toBe(true);
+      expect(other.data!.code).not.toBe(trial.data!.code);
+    });
+  });
+
   describe('a relay that swaps the card key for a valid one of its own (issue 33, decisions §17)', () => {
     it('is refused as untrusted on Connect, legacy MD5, V3 and SDK logins and on a heartbeat, although the service answered each with a signed success', async () => {
       const target = await author.createProject();

@@ -61,10 +61,10 @@ describe('session lookups of concurrent heartbeats', () => {
     expect(sent).toHaveBeenCalledTimes(1);
     for (const live of [first, again]) {
       expect(live.session.id).toBe(bound.session.id);
-      expect(live.card).toEqual({ status: 'active', expiresAt: null, deviceBound: true, deviceLastSeenAt: expect.any(Date), features: [] });
+      expect(live.card).toEqual({ status: 'active', expiresAt: null, deviceBound: true, deviceLastSeenAt: expect.any(Date), features: [], trial: false });
     }
     expect(unbound.session.id).toBe(loose.session.id);
-    expect(unbound.card).toEqual({ status: 'active', expiresAt: null, deviceBound: false, deviceLastSeenAt: null, features: [] });
+    expect(unbound.card).toEqual({ status: 'active', expiresAt: null, deviceBound: false, deviceLastSeenAt: null, features: [], trial: false });
     sent.mockRestore();
   });
 });

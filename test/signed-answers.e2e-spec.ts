@@ -259,6 +259,7 @@ describe('signed answers and offline licences (e2e)', () => {
         valid_until: Math.floor(expiresAt.getTime() / 1000),
         card_expires_at: Math.floor(expiresAt.getTime() / 1000),
         features: [],
+        trial: false,
       });
       const short = decode((await checkout(p, { card_key: card.code, machine_id: 'laptop', ttl_seconds: 600 }).expect(200)).body.data.licence).payload;
       expect(short.valid_until - short.issued_at).toBe(600);

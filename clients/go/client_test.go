@@ -257,6 +257,31 @@ func TestFeaturesOfACardAnswerAreExposed(t *testing.T) {
 	}
 }
 
+func TestCardTrialSignsTheMachineAndExposesTrial(t *testing.T) {
+	trial := map[string]any{"code": "TRIAL-1", "expires_at": "2030-01-01 00:00:00", "machine_code": "PC-1", "trial": true, "features": []string{"basic"}}
+	service := newService(t, always(reply{Value: standardOK(trial)}), always(reply{Value: standardFailure(CodeTrialUsed)}),
+		always(reply{Value: standardOK(map[string]any{"code": "TRIAL-2", "machine_code": "PC-2", "trial": true})}))
+	c := clientFor(t, service.URL)
+	r := c.CardTrial(ctx, "PC-1")
+	if !r.Success || !r.Trial || !r.Data.Trial || r.Data.Code != "TRIAL-1" || strings.Join(r.Features, ",") != "basic" {
+		t.Fatalf("%+v", r)
+	}
+	req := service.requests()[0]
+	if req.Path != "/api/v1/cards/trial" || string(req.Body) != `{"app":"48213907","machine_id":"PC-1"}` {
+		t.Fatalf("sent %s %s", req.Path, req.Body)
+	}
+	if used := c.CardTrial(ctx, "PC-1"); used.Success || used.Code != CodeTrialUsed || CodeTrialUsed != 20011 {
+		t.Fatalf("%+v", used)
+	}
+	if relayed := c.CardTrial(ctx, "PC-1"); relayed.Success || relayed.Code != CodeUntrustedResponse {
+		t.Fatalf("an answer for another device: %+v", relayed)
+	}
+	login := cardSession()
+	if plain := clientFor(t, newService(t, always(reply{Value: standardOK(login)})).URL).CardLogin(ctx, "CK", "PC-1"); !plain.Success || plain.Trial {
+		t.Fatalf("a card answer without trial: %+v", plain)
+	}
+}
+
 func TestUserLoginHoldsAUserSessionOnTheBoundMachine(t *testing.T) {
 	data := map[string]any{"profile": map[string]any{"user_id": 9, "username": "li.wei", "status": "active"}, "session_token": "user-token", "session_expires_at": "2030-01-01 00:10:00", "machine_id": "PC-BOUND", "heartbeat_interval_seconds": 30}
 	service := newService(t, always(reply{Value: standardOK(data)}), always(reply{Value: standardOK(map[string]any{"user_id": 9, "session_expires_at": "2030-01-01 00:20:00"})}))

@@ -25,6 +25,17 @@ type CardData struct {
 	// UsesLeft is nil on a time card.
 	UsesLeft *int     `json:"uses_left"`
 	Features []string `json:"features"`
+	// Trial is true for a device's trial card (decisions §21).
+	Trial bool `json:"trial"`
+}
+
+// CardTrialData is a device's one trial card (POST /api/v1/cards/trial), already bound to it: log in with Code.
+type CardTrialData struct {
+	Code        string   `json:"code"`
+	ExpiresAt   string   `json:"expires_at"`
+	MachineCode string   `json:"machine_code"`
+	Trial       bool     `json:"trial"`
+	Features    []string `json:"features"`
 }
 
 // HeartbeatData is a heartbeat's success: CardID on a card session, UserID on a user session.
@@ -34,6 +45,7 @@ type HeartbeatData struct {
 	SessionExpiresAt string   `json:"session_expires_at"`
 	ServerTime       int64    `json:"server_time"`
 	Features         []string `json:"features"`
+	Trial            bool     `json:"trial"`
 }
 
 // UserData is a program user's registration.
@@ -90,6 +102,7 @@ type CardInfoData struct {
 	Devices         []CardDevice `json:"devices"`
 	Unbind          UnbindRules  `json:"unbind"`
 	Features        []string     `json:"features"`
+	Trial           bool         `json:"trial"`
 }
 
 // CardDevice is a device bound to a card.

@@ -87,6 +87,7 @@ func judge(family Family, a answer, connectNames map[string]string, successCode 
 		}
 		r.Success, r.Code, r.Message = true, int(code), message
 		r.Features = stringList(r.Fields["features"])
+		r.Trial = r.Fields["trial"] == true
 		return r
 	}
 	r.ErrorID = text(body["error_id"])

@@ -72,7 +72,7 @@ func openData(r rawResult, transport *LegacyTransport) rawResult {
 			RequestID: r.RequestID, HTTPStatus: r.HTTPStatus, Body: r.Body,
 		}
 	}
-	r.Fields, r.Features = data, stringList(data["features"])
+	r.Fields, r.Features, r.Trial = data, stringList(data["features"]), data["trial"] == true
 	return r
 }
 

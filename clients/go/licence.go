@@ -21,6 +21,7 @@ type LicencePayload struct {
 	ValidUntil     int64    `json:"valid_until"`
 	CardExpiresAt  *int64   `json:"card_expires_at"` // nil for a permanent card
 	Features       []string `json:"features,omitempty"`
+	Trial          bool     `json:"trial,omitempty"` // a trial card (decisions §21)
 }
 
 // LicenceCheck is Valid with the decoded Payload, or not valid with a Reason.

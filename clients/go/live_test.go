@@ -1,7 +1,7 @@
 package cardkey
 
 // Live tests: the client against a real service, run by test/go-client.e2e-spec.ts, which starts
-// the service, arranges a program (Connect open, unbinding on, offline_grace_seconds > 0), unused
+// the service, arranges a program (Connect open, unbinding on, offline_grace_seconds > 0, trials on), unused
 // cards, a program user, one program per transport encryption and a relay, then runs
 // `go test -race -run Live ./...` here with this environment. Without CARDKEY_LIVE_URL they skip.
 //
@@ -15,6 +15,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -260,6 +261,25 @@ func TestLiveSelfServiceInfoTopupAndUnbind(t *testing.T) {
 	}
 	if r := c.CardUnbind(ctx, card, "go-self-pc"); !r.Success || r.Code != 1 || r.Data.UnbindCount != 1 {
 		t.Fatalf("unbind %+v", r)
+	}
+}
+
+func TestLiveTrialCardBoundToThisDevice(t *testing.T) {
+	c := liveClient(t, pinned(t))
+	machine := fmt.Sprintf("go-trial-%d", time.Now().UnixNano())
+	trial := c.CardTrial(ctx, machine)
+	if !trial.Success || !trial.Trial || trial.Data.MachineCode != machine || strings.Join(trial.Features, ",") != "trial" {
+		t.Fatalf("trial %+v", trial)
+	}
+	if again := c.CardTrial(ctx, machine); !again.Success || again.Data.Code != trial.Data.Code {
+		t.Fatalf("a repeat %+v", again)
+	}
+	login := c.CardLogin(ctx, trial.Data.Code, machine)
+	if !login.Success || !login.Trial || !login.Data.Trial {
+		t.Fatalf("login %+v", login)
+	}
+	if beat := c.CardHeartbeat(ctx); !beat.Success || !beat.Data.Trial {
+		t.Fatalf("heartbeat %+v", beat)
 	}
 }
 

@@ -29,6 +29,8 @@ type Result[T any] struct {
 	Fields map[string]any
 	// Features are the card type's features of a card answer (decisions §19), when present.
 	Features []string
+	// Trial is true when a card answer says the card is a device's trial card (decisions §21).
+	Trial bool
 	// EndedBy and EndedAt say why and when a session ended, on a SESSION_INVALID heartbeat
 	// refusal that carries them (decisions §18): expired, forced_offline, card_banned...
 	EndedBy, EndedAt string
@@ -71,7 +73,7 @@ type rawResult = Result[struct{}]
 func typed[T any](r rawResult) Result[T] {
 	out := Result[T]{
 		Success: r.Success, Code: r.Code, Message: r.Message, RequestID: r.RequestID, ErrorID: r.ErrorID,
-		HTTPStatus: r.HTTPStatus, RetryAfter: r.RetryAfter, Fields: r.Fields, Features: r.Features,
+		HTTPStatus: r.HTTPStatus, RetryAfter: r.RetryAfter, Fields: r.Fields, Features: r.Features, Trial: r.Trial,
 		EndedBy: r.EndedBy, EndedAt: r.EndedAt, Body: r.Body,
 	}
 	if r.Success && r.Fields != nil {

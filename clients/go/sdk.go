@@ -27,6 +27,14 @@ func (c *Client) CardHeartbeat(ctx context.Context) Result[HeartbeatData] {
 	return c.heartbeat(ctx, CardSession)
 }
 
+// CardTrial asks for this device's one trial card (POST /api/v1/cards/trial, decisions §21),
+// already bound to it: log in with Data.Code. A repeat answers the same card while it is valid,
+// then CodeTrialUsed; safe to retry.
+func (c *Client) CardTrial(ctx context.Context, machineID string) Result[CardTrialData] {
+	r := c.sdk(ctx, "/api/v1/cards/trial", true, 0, field{"machine_id", machineID})
+	return typed[CardTrialData](bindTo(r, []named{{"machine_code", machineID, "device", true}}))
+}
+
 // CardCheckout asks for an offline licence for this bound device (POST /api/v1/cards/checkout);
 // ttl 0 leaves the lifetime to the program's offline_grace_seconds.
 func (c *Client) CardCheckout(ctx context.Context, cardKey, machineID string, ttl time.Duration) Result[CheckoutData] {

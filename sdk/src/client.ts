@@ -10,6 +10,7 @@ import { LicenceCheck, verifyLicence } from './licence';
 import {
   CardInfoData,
   CardTopupData,
+  CardTrialData,
   CardUnbindData,
   ConnectLoginData,
   HeartbeatData,
@@ -166,6 +167,15 @@ export class Client {
     );
     if (result.success && result.data) this.hold('card', input.machineId, result.data, typeof result.data.id === 'number' ? { cardId: result.data.id } : {});
     return result;
+  }
+
+  /**
+   * This device's one trial card (`/api/v1/cards/trial`, decisions §21), already bound to it: log
+   * in with `data.code`. A repeat answers the same card while it is valid, then TRIAL_USED; safe to retry.
+   */
+  async cardTrial(input: { machineId: string }): Promise<Result<CardTrialData>> {
+    const result = await this.signedJson<CardTrialData>('/api/v1/cards/trial', { machine_id: input.machineId }, true);
+    return bound(result, [{ field: 'machine_code', value: input.machineId, what: 'device', required: true }]);
   }
 
   /** An offline licence for this bound device (`/api/v1/cards/checkout`); keep it to run through an outage. */

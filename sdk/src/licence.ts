@@ -14,6 +14,8 @@ export interface LicencePayload {
   card_expires_at: number | null;
   /** The card type's features (decisions §19); [] for a card without a type; absent from a licence of an older service. */
   features?: string[];
+  /** A trial card (decisions §21); absent from a licence of an older service. */
+  trial?: boolean;
 }
 
 export type LicenceCheck = { valid: true; payload: LicencePayload } | { valid: false; reason: string };

@@ -42,6 +42,8 @@ export interface Result<T = Record<string, unknown>> {
    * decisions §19), its strings only; absent when the answer carries none (other routes, an older service).
    */
   features?: string[];
+  /** `data.trial` of a successful card answer: true for a device's trial card (decisions §21); absent when the answer says nothing. */
+  trial?: boolean;
 }
 
 /** Every `ended_by` of decisions §18; a newer service may add more, kept as they come. */
@@ -118,7 +120,8 @@ export function judge<T>(family: Family, answer: RawAnswer, connectFields: Conne
     const code = Number.isInteger(rawCode) ? rawCode : SUCCESS_CODES[family];
     const data = objectOr(body.data);
     const features = Array.isArray(data?.features) ? data.features.filter((f): f is string => typeof f === 'string') : undefined;
-    return { ...common, success, code, message, data: data as T, body: received, ...(features ? { features } : {}) };
+    const trial = typeof data?.trial === 'boolean' ? { trial: data.trial } : {};
+    return { ...common, success, code, message, data: data as T, body: received, ...(features ? { features } : {}), ...trial };
   }
   const errorId = stringOr(body.error_id);
   if (Number.isInteger(rawCode) && Math.abs(rawCode) > 1) {

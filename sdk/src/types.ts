@@ -11,6 +11,8 @@ export interface StandardCardData extends Open {
   statecode: string;
   /** The card type's features (decisions §19); [] for a card without a type; absent from an older service. */
   features?: string[];
+  /** A device's trial card (decisions §21); false for any other card; absent from an older service. */
+  trial?: boolean;
 }
 
 export interface SdkCardLoginData extends StandardCardData {
@@ -26,6 +28,8 @@ export interface HeartbeatData extends Open {
   user_id?: number;
   /** A card heartbeat: the card type's features as they are now (decisions §19). */
   features?: string[];
+  /** A device's trial card (decisions §21); false for any other card; absent from an older service. */
+  trial?: boolean;
 }
 
 export interface UserProfile extends Open {
@@ -68,6 +72,8 @@ export interface ConnectLoginData extends Open {
   announcement: string;
   /** The card type's features (decisions §19); [] for a card without a type; absent from an older service. */
   features?: string[];
+  /** A device's trial card (decisions §21); false for any other card; absent from an older service. */
+  trial?: boolean;
 }
 
 export interface LegacyCardData extends Open {
@@ -82,6 +88,8 @@ export interface LegacyLoginData extends LegacyCardData {
   device_limit: number;
   /** The card type's features (decisions §19); [] for a card without a type; absent from an older service. */
   features?: string[];
+  /** A device's trial card (decisions §21); false for any other card; absent from an older service. */
+  trial?: boolean;
 }
 
 export interface LegacyUnbindData extends LegacyCardData {
@@ -162,6 +170,20 @@ export interface CardInfoData extends CardSummary {
   unbind: CardUnbindRules;
   /** The card type's features (decisions §19); [] for a card without a type; absent from an older service. */
   features?: string[];
+  /** A device's trial card (decisions §21); false for any other card; absent from an older service. */
+  trial?: boolean;
+}
+
+/** `/api/v1/cards/trial` success data (decisions §21): the device's one trial card, already bound to it. */
+export interface CardTrialData extends Open {
+  /** The trial card key: log in with it (`cardLogin`). */
+  code: string;
+  /** `YYYY-MM-DD HH:MM:SS` in the service time zone. */
+  expires_at: string;
+  /** The device the card is bound to; the client checks it is this one. */
+  machine_code: string;
+  trial: true;
+  features: string[];
 }
 
 /** `/api/v1/cards/unbind` success data (answered with `code: 1`): the card after the unbind. */

@@ -159,6 +159,17 @@ describe("a card type's features (decisions §19)", () => {
   });
 });
 
+describe('a trial card (decisions §21)', () => {
+  it('gives data.trial of a successful card answer in every family, booleans only, and nothing elsewhere', () => {
+    assert.equal(judge('standard', answer({ code: 0, success: true, msg: 'ok', data: { id: 1, trial: true } })).trial, true);
+    assert.equal(judge('legacy', answer({ code: 1, msg: 'ok', data: { trial: false } })).trial, false);
+    assert.equal(judge('connect', answer({ status: true, code: 1, reason: 'ok', data: { trial: true } })).trial, true);
+    assert.equal(judge('standard', answer({ code: 0, msg: 'ok', data: { trial: 'yes' } })).trial, undefined);
+    assert.equal(judge('standard', answer({ code: 0, msg: 'ok', data: { id: 1 } })).trial, undefined, 'an older service says nothing');
+    assert.equal(judge('standard', answer({ code: 20011, msg: 'no', data: { trial: true } })).trial, undefined, 'a refusal has none');
+  });
+});
+
 describe('why a session ended (decisions §18)', () => {
   it('gives ended_by and ended_at of a heartbeat refusal, and nothing of other answers', () => {
     const banned = judge('standard', answer({ code: 30101, success: false, msg: 'x', data: { ended_by: 'card_banned', ended_at: '2026-11-26 10:42:00' } }, 401));

@@ -156,3 +156,24 @@ describe('the codes of §13', () => {
     });
   }
 });
+
+describe('trial (decisions §21)', () => {
+  const trialCard = { code: 'TRIAL-1', expires_at: '2027-01-01 00:00:00', machine_code: 'PC-1', trial: true, features: ['basic'] };
+
+  it('signs {app, machine_id} and answers the bound trial card, trial and features exposed', async () => {
+    const service = fakeService(standard(0, trialCard));
+    const r = await new Client(options(service.fetch)).cardTrial({ machineId: 'PC-1' });
+    assert.deepEqual([r.success, r.code, r.data, r.trial, r.features], [true, 0, trialCard, true, ['basic']]);
+    assertSignedJson(service.seen[0], '/api/v1/cards/trial', { app: '48213907', machine_id: 'PC-1' });
+  });
+
+  it('gives TRIAL_USED by name, refuses an answer for another device, and retries a lost answer (a repeat answers the same card)', async () => {
+    const service = fakeService(refusal(20011, 'This device has already used its trial'), standard(0, { ...trialCard, machine_code: 'PC-2' }), connectionRefused(), standard(0, trialCard));
+    const client = new Client(options(service.fetch));
+    assert.deepEqual([(await client.cardTrial({ machineId: 'PC-1' })).code, ErrorCode.TRIAL_USED], [20011, 20011]);
+    const relayed = await client.cardTrial({ machineId: 'PC-1' });
+    assert.deepEqual([relayed.success, relayed.code], [false, ClientErrorCode.UNTRUSTED_RESPONSE]);
+    assert.equal((await client.cardTrial({ machineId: 'PC-1' })).success, true);
+    assert.equal(service.seen.length, 4);
+  });
+});

@@ -196,6 +196,14 @@ describe('offline licences', () => {
     assert.equal(older.valid && older.payload.features, undefined);
   });
 
+  it('gives the trial flag a signed licence carries (decisions §21)', () => {
+    const encoded = Buffer.from(JSON.stringify({ ...v.payload, trial: true })).toString('base64url');
+    const signature = sign(null, Buffer.from(`svc-licence-v1.${encoded}`), privateKey).toString('base64url');
+    const check = verifyLicence(`${encoded}.${signature}`, expect);
+    assert.equal(check.valid && check.payload.trial, true);
+    assert.equal((verifyLicence(v.licence, expect) as { payload?: { trial?: boolean } }).payload?.trial, undefined);
+  });
+
   it('lets a client fall back on a kept licence when the service cannot be reached', async () => {
     const down = fakeService(connectionRefused());
     const client = new Client({ baseUrl: 'http://svc', programId: v.payload.program_id, apiSecret: 'k', fetch: down.fetch, responseKeys: keys, retries: 0 });

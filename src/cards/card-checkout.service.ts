@@ -78,6 +78,7 @@ export class CardCheckoutService {
       valid_until: validUntil,
       card_expires_at: cardExpiresAt,
       features: card.features ?? [],
+      trial: card.trial,
     });
     return { licence, kid: signingKey.kid, expires_at: formatLocalTime(new Date(validUntil * 1000), this.config.APP_TIMEZONE), valid_until: validUntil };
   }

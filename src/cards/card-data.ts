@@ -19,9 +19,16 @@ export const FEATURES_PROPERTY: ApiPropertyOptions = {
   description: "The card type's features (names of 1-32 of [a-z0-9_.-]); [] for a card made without a type",
 };
 
-/** The card part of a standard-family login answer: the card and its features. */
+/** How every card answer documents `trial` (decisions §21). */
+export const TRIAL_PROPERTY: ApiPropertyOptions = {
+  type: Boolean,
+  description: "true for a device's trial card (POST /api/v1/cards/trial), false for any other card",
+};
+
+/** The card part of a standard-family login answer: the card, its features and whether it is a trial. */
 export class StandardCardLoginData extends StandardCardData {
   @ApiProperty(FEATURES_PROPERTY) features!: string[];
+  @ApiProperty(TRIAL_PROPERTY) trial!: boolean;
 }
 
 /** The top-level fields a standard-family card login answers beside `data` (decisions §3). */
@@ -36,5 +43,5 @@ export function standardCardData(card: Card, machine: string, timeZone: string):
 
 /** A login's card data: `features` as the login read them with the card (card-login.service.ts). */
 export function standardCardLoginData(card: Card, machine: string, timeZone: string): StandardCardLoginData {
-  return { ...standardCardData(card, machine, timeZone), features: card.features ?? [] };
+  return { ...standardCardData(card, machine, timeZone), features: card.features ?? [], trial: card.trial };
 }

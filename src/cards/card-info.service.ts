@@ -12,7 +12,7 @@ import { Card, CARD_KINDS, CARD_STATUSES, CardKind, CardStatus } from './card.en
 import { clientExpiry } from './card-rule';
 import { CardGuesses } from './card-guesses';
 import { findCardWithFeatures } from './types/card-features';
-import { FEATURES_PROPERTY } from './card-data';
+import { FEATURES_PROPERTY, TRIAL_PROPERTY } from './card-data';
 import { recentUnbinds, UNBIND_REFUSAL_REASONS, unbindRefusal, type UnbindRefusalReason } from './rebinding-rules';
 import { noteClientRequest } from '../core/http/request-context';
 
@@ -48,6 +48,7 @@ export class CardUnbindTerms {
 /** What a card holder sees of their card (decisions §14), times in the service's local time. */
 export class CardInfo extends CardSummary {
   @ApiProperty(FEATURES_PROPERTY) features!: string[];
+  @ApiProperty(TRIAL_PROPERTY) trial!: boolean;
   @ApiProperty({ ...LOCAL_TIME, nullable: true }) activated_at!: string | null;
   @ApiProperty({ type: 'integer' }) device_limit!: number;
   @ApiProperty({ type: 'integer', nullable: true }) concurrent_limit!: number | null;
@@ -99,6 +100,7 @@ export class CardInfoService {
     return {
       ...this.summary(card),
       features: card.features ?? [],
+      trial: card.trial,
       activated_at: this.time(card.activatedAt),
       device_limit: card.deviceLimit,
       concurrent_limit: card.concurrentLimit,

@@ -257,6 +257,7 @@ function cardFromRow(row: Record<string, unknown>): Partial<Card> {
     note: row.note as string | null,
     batchId: row.batch_id as string | null,
     cardTypeId: row.card_type_id as number | null,
+    trial: row.trial === true,
   };
 }
 

@@ -75,6 +75,10 @@ export class Card {
   @Column({ name: 'agent_id', type: 'uuid', nullable: true })
   agentId: string | null;
 
+  /** A device's one trial card (decisions §21): every answer about it says `trial: true`. */
+  @Column({ type: 'boolean', default: false })
+  trial: boolean;
+
   /**
    * Its type's features, where the query that read the card also read them (card-features.ts):
    * not a column, since a type's features change for all its cards at once.

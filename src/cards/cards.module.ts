@@ -26,14 +26,15 @@ import { CardType } from './types/card-type.entity';
 import { CardTypesController } from './types/card-types.controller';
 import { CardTypesService } from './types/card-types.service';
 import { IdleDevices } from './idle-devices';
+import { CardTrialsService } from './trials/card-trials.service';
 
 /** Cards: the card rule and every operation on a card (login, unbind, top-up, info, checkout), and their administration. */
 @Module({
   imports: [TypeOrmModule.forFeature([Card, CardDevice, CardBatch, CardType, LoginLog]), ProjectsModule, AccessModule, SessionsModule, SigningModule],
   controllers: [CardsAdminController, CardTypesController],
   providers: [
-    CardLoginService, RepeatLoginWriter, NewDeviceLoginWriter, RefusalLogWriter, CardUnbindService, CardCheckoutService, CardTopupService, CardInfoService, LoginTokensService, CardsAdminService, CardBatchesService, CardCodeGenerator, CardGuesses, CardTypesService, IdleDevices,
+    CardLoginService, RepeatLoginWriter, NewDeviceLoginWriter, RefusalLogWriter, CardUnbindService, CardCheckoutService, CardTopupService, CardInfoService, LoginTokensService, CardsAdminService, CardBatchesService, CardCodeGenerator, CardGuesses, CardTypesService, IdleDevices, CardTrialsService,
   ],
-  exports: [TypeOrmModule, CardBatchesService, CardsAdminService, CardTypesService, CardLoginService, CardUnbindService, CardCheckoutService, CardTopupService, CardInfoService, LoginTokensService, CardGuesses, IdleDevices],
+  exports: [TypeOrmModule, CardBatchesService, CardsAdminService, CardTypesService, CardLoginService, CardUnbindService, CardCheckoutService, CardTopupService, CardInfoService, LoginTokensService, CardGuesses, IdleDevices, CardTrialsService],
 })
 export class CardsModule {}

@@ -15,7 +15,7 @@ import { CARD_COLUMNS, HIT_ANSWERS, LOG_HITS, PENDING_LOGINS, PendingLoginWriter
  * finds the reason.
  */
 const NEW_DEVICE_LOGINS: PreparedStatement = {
-  name: 'card_new_device_logins_v3',
+  name: 'card_new_device_logins_v4',
   text: `WITH ${PENDING_LOGINS}, hit AS (
       UPDATE cards c SET status = 'active',
         activated_at = CASE WHEN c.status = 'unused' THEN now() ELSE c.activated_at END,

@@ -10,7 +10,7 @@ import { CARD_COLUMNS, HIT_ANSWERS, LOG_HITS, PENDING_LOGINS, PendingLoginWriter
  * A request without a row goes on to the new-device statement, then the locked path.
  */
 const REPEAT_LOGINS: PreparedStatement = {
-  name: 'card_repeat_logins_v2',
+  name: 'card_repeat_logins_v3',
   text: `WITH ${PENDING_LOGINS}, hit AS (
       UPDATE cards c SET use_count = c.use_count + 1, last_login_at = now(), uses_left = ${cardSql.takeUse('c')}
       FROM req

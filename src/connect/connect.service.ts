@@ -4,7 +4,7 @@ import type { ClientCall } from '../access/client-call';
 import { InterfaceGate } from '../access/interface-gate';
 import { AnnouncementsService } from '../announcements/announcements.service';
 import { CardLoginService } from '../cards/card-login.service';
-import { FEATURES_PROPERTY } from '../cards/card-data';
+import { FEATURES_PROPERTY, TRIAL_PROPERTY } from '../cards/card-data';
 import { clientExpiry } from '../cards/card-rule';
 import { unixSeconds } from '../common/time';
 import { AppConfig } from '../config/app-config';
@@ -22,6 +22,7 @@ export class ConnectLoginData {
   @ApiProperty() machine_code!: string;
   @ApiProperty({ description: 'The latest announcement, or an empty string' }) announcement!: string;
   @ApiProperty(FEATURES_PROPERTY) features!: string[];
+  @ApiProperty(TRIAL_PROPERTY) trial!: boolean;
 }
 
 /** Connect card login: the shared card-login rule, then the owner's token and the announcement. */
@@ -56,6 +57,7 @@ export class ConnectService {
       machine_code: input.serial,
       announcement: await this.announcementText(call),
       features: card.features ?? [],
+      trial: card.trial,
     };
   }
 

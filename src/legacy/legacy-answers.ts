@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { FEATURES_PROPERTY } from '../cards/card-data';
+import { FEATURES_PROPERTY, TRIAL_PROPERTY } from '../cards/card-data';
 import { CARD_STATUSES, CardStatus } from '../cards/card.entity';
 import { LOCAL_TIME } from '../core/openapi/api-contract';
 
@@ -18,6 +18,7 @@ export class LegacyCardLogin {
   @ApiProperty(EXPIRY) expires_at!: string;
   @ApiProperty({ type: 'integer' }) device_limit!: number;
   @ApiProperty(FEATURES_PROPERTY) features!: string[];
+  @ApiProperty(TRIAL_PROPERTY) trial!: boolean;
 }
 
 /** `/api/check`: only a card that lets this device in right now answers `code: 1`. */
@@ -29,6 +30,7 @@ export class LegacyCardState {
   @ApiProperty() device_bound!: boolean;
   @ApiProperty({ type: 'integer', description: 'devices bound to the card' }) devices!: number;
   @ApiProperty({ type: 'integer' }) device_limit!: number;
+  @ApiProperty(TRIAL_PROPERTY) trial!: boolean;
 }
 
 export class LegacyPaycheck {

@@ -17,6 +17,8 @@ export const INTERFACE_NAMES = [
   // decisions §13, §14
   'card_info',
   'card_topup',
+  // decisions §21
+  'card_trial',
 ] as const;
 
 export type InterfaceName = (typeof INTERFACE_NAMES)[number];

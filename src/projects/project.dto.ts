@@ -44,6 +44,10 @@ export class ProjectSettingsDto {
   @Optional() @IsInt() @ValidateIf((_, v) => v !== 0) @Min(60) @Max(365 * 86400)
   device_idle_release_seconds?: number;
 
+  @ApiPropertyOptional({ type: 'integer', nullable: true, description: "trials: the project's card type each device's one trial card is made from (POST /api/v1/cards/trial); null = off" })
+  @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(1) @Max(MAX_INT32)
+  trial_card_type_id?: number | null;
+
   @ApiPropertyOptional() @Optional() @IsInt() @Min(30) @Max(30 * 86400)
   session_ttl_seconds?: number;
 

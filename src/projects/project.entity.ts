@@ -64,6 +64,10 @@ export class Project {
   @Column({ name: 'device_idle_release_seconds', type: 'integer', default: 0 })
   deviceIdleReleaseSeconds: number;
 
+  /** Trials (decisions §21): the card type each device's one trial card is made from; null = trials off. */
+  @Column({ name: 'trial_card_type_id', type: 'integer', nullable: true })
+  trialCardTypeId: number | null;
+
   @Column({ name: 'session_ttl_seconds', type: 'integer', default: 600 })
   sessionTtlSeconds: number;
 

@@ -53,6 +53,7 @@ export class ProjectView {
   @ApiProperty({ ...INT, description: 'Seconds between two end-user unbinds of one card; 0: none' }) unbind_cooldown_seconds!: number;
   @ApiProperty({ ...NULLABLE_INT, description: 'End-user unbinds of one card in any 30 days; null: unlimited' }) unbind_max_per_30_days!: number | null;
   @ApiProperty({ ...INT, description: 'A device silent this long frees its slot to a new device; 0: off' }) device_idle_release_seconds!: number;
+  @ApiProperty({ ...NULLABLE_INT, description: "The card type trial cards are made from; null: trials off" }) trial_card_type_id!: number | null;
   @ApiProperty(INT) session_ttl_seconds!: number;
   @ApiProperty(INT) heartbeat_interval_seconds!: number;
   @ApiProperty({ enum: USER_MACHINE_POLICIES }) user_machine_policy!: UserMachinePolicy;
@@ -99,6 +100,7 @@ export function toProjectView(project: Project, box: SecretBox, platform: Connec
     unbind_cooldown_seconds: project.unbindCooldownSeconds,
     unbind_max_per_30_days: project.unbindMaxPer30Days,
     device_idle_release_seconds: project.deviceIdleReleaseSeconds,
+    trial_card_type_id: project.trialCardTypeId,
     session_ttl_seconds: project.sessionTtlSeconds,
     heartbeat_interval_seconds: project.heartbeatIntervalSeconds,
     user_machine_policy: project.userMachinePolicy,

@@ -8,7 +8,7 @@ import { Page, pageOf } from '../common/paging';
 import { SecretBox } from '../core/crypto/secret-box';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
-import { isUniqueViolation } from '../database/pg-errors';
+import { isForeignKeyViolation, isUniqueViolation } from '../database/pg-errors';
 import { PlatformService } from '../platform/platform.service';
 import { ProgramCache } from '../core/cache/program-cache';
 import { Project } from './project.entity';
@@ -40,6 +40,8 @@ export class ProjectsService {
   async create(actor: AdminPrincipal, input: CreateProjectDto): Promise<ProjectView> {
     const ownerId = await this.ownerFor(actor, input.owner_id);
     if (input.connect_enabled) await this.assertSelfServiceConnect();
+    // A new project has no card types yet: any type named is another project's.
+    if (input.trial_card_type_id != null) throw trialTypeNotFound();
     const secrets = Object.fromEntries(SECRET_NAMES.map((n) => [n, generateSecret(n)])) as Record<SecretName, string>;
     const project = this.projects.create({ name: input.name, ownerId, ipBindings: [] });
     applySettings(project, input);
@@ -85,6 +87,7 @@ export class ProjectsService {
     }
     if (input.connect_enabled !== undefined && input.connect_enabled !== project.connectEnabled) await this.assertSelfServiceConnect();
     if (input.name !== undefined) project.name = input.name;
+    if (input.trial_card_type_id != null) await this.assertTrialType(project.id, input.trial_card_type_id);
     applySettings(project, input);
     applyEntitlements(project, input);
     const after = await this.saveAndView(project);
@@ -141,9 +144,19 @@ export class ProjectsService {
 
   /** Saves a changed project and drops what client routes cached of it. */
   private async saveAndView(project: Project): Promise<ProjectView> {
-    const saved = await this.projects.save(project);
+    const saved = await this.projects.save(project).catch((error: unknown) => {
+      // The trial type deleted between the check and this write.
+      throw isForeignKeyViolation(error) ? trialTypeNotFound() : error;
+    });
     await this.programCache.invalidate(saved.programId);
     return toProjectView(saved, this.box, await this.platform.getSettings());
+  }
+
+  /** The trial type (decisions §21) is an enabled card type of this project; another project's is not found. */
+  private async assertTrialType(projectId: string, typeId: number): Promise<void> {
+    const [type] = (await this.projects.query('SELECT enabled FROM card_types WHERE id = $1 AND project_id = $2', [typeId, projectId])) as Array<{ enabled: boolean }>;
+    if (!type) throw trialTypeNotFound();
+    if (!type.enabled) throw new ServiceError(ErrorCode.CARD_TYPE_DISABLED, undefined, { details: ['trial_card_type_id'] });
   }
 
   private async assertSelfServiceConnect(): Promise<void> {
@@ -175,6 +188,7 @@ function applySettings(project: Project, input: ProjectSettingsDto): void {
   if (input.unbind_cooldown_seconds !== undefined) project.unbindCooldownSeconds = input.unbind_cooldown_seconds;
   if (input.unbind_max_per_30_days !== undefined) project.unbindMaxPer30Days = input.unbind_max_per_30_days;
   if (input.device_idle_release_seconds !== undefined) project.deviceIdleReleaseSeconds = input.device_idle_release_seconds;
+  if (input.trial_card_type_id !== undefined) project.trialCardTypeId = input.trial_card_type_id;
   if (input.session_ttl_seconds !== undefined) project.sessionTtlSeconds = input.session_ttl_seconds;
   if (input.heartbeat_interval_seconds !== undefined) project.heartbeatIntervalSeconds = input.heartbeat_interval_seconds;
   if (input.user_machine_policy !== undefined) project.userMachinePolicy = input.user_machine_policy;
@@ -193,4 +207,8 @@ function applyEntitlements(project: Project, input: Partial<EntitlementsDto>): v
   if (input.basic_package !== undefined) project.basicPackage = input.basic_package;
   if (input.plan_level !== undefined) project.planLevel = input.plan_level;
   if (input.licence_verify !== undefined) project.licenceVerify = input.licence_verify;
+}
+
+function trialTypeNotFound(): ServiceError {
+  return new ServiceError(ErrorCode.CARD_TYPE_NOT_FOUND, undefined, { details: ['trial_card_type_id'] });
 }

@@ -17,7 +17,8 @@ import { ApiAnswer, ApiFailures } from '../core/openapi/api-contract';
 import { clientFamilyFailures } from '../core/openapi/failure-sources';
 import { BearerToken, SessionBearer } from '../sessions/session-bearer';
 import { SdkSigned } from '../standard/hmac.guard';
-import { HeartbeatDto, SdkCardKeyDto, SdkCardLoginDto, SdkCheckoutDto, SdkTopupDto } from './sdk.dto';
+import { HeartbeatDto, SdkCardKeyDto, SdkCardLoginDto, SdkCheckoutDto, SdkTopupDto, SdkTrialDto } from './sdk.dto';
+import { CardTrialData, CardTrialsService } from '../cards/trials/card-trials.service';
 import { CardHeartbeat, SdkCardLoginData, SdkCardsService } from './sdk-cards.service';
 import { byCard } from '../access/rate-keys';
 import { RateLimit } from '../core/throttling/route-rate.guard';
@@ -33,6 +34,7 @@ export class SdkCardsController {
     private readonly topups: CardTopupService,
     private readonly infos: CardInfoService,
     private readonly unbinds: CardUnbindService,
+    private readonly trials: CardTrialsService,
     private readonly config: AppConfig,
   ) {}
 
@@ -44,6 +46,15 @@ export class SdkCardsController {
   async login(@Caller() call: ClientCall, @Body() body: SdkCardLoginDto): Promise<ClientReply> {
     const { token, statecode, data } = await this.cards.login(call, body.card_key, body.machine_id);
     return { message: 'Login successful', extras: { token, statecode }, data };
+  }
+
+  @Post('trial')
+  @SdkSigned()
+  @ApiOperation({ summary: "A device's one trial card, already bound to it", description: 'Once per device and project for ever; a repeat answers the same card while it is valid, then TRIAL_USED (decisions §21).' })
+  @ApiAnswer(CardTrialData)
+  @ApiFailures(ErrorCode.TRIAL_USED, ErrorCode.INTERFACE_NOT_AUTHORIZED)
+  async trial(@Caller() call: ClientCall, @Body() body: SdkTrialDto): Promise<ClientReply> {
+    return { message: 'Trial card issued', data: await this.trials.trial(call, body.machine_id) };
   }
 
   @Post('checkout')

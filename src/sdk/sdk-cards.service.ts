@@ -14,7 +14,7 @@ import type { RequestContext } from '../core/http/request-context';
 import { LOCAL_TIME } from '../core/openapi/api-contract';
 import { cardSessionEnd } from '../sessions/session-end';
 import { OpenSession, SessionsService } from '../sessions/sessions.service';
-import { FEATURES_PROPERTY, StandardCardLoginData, standardCardLoginData } from '../cards/card-data';
+import { FEATURES_PROPERTY, StandardCardLoginData, standardCardLoginData, TRIAL_PROPERTY } from '../cards/card-data';
 
 /** The `data` of an SDK card login: the card, and the session the heartbeats keep alive. */
 export class SdkCardLoginData extends StandardCardLoginData {
@@ -35,6 +35,7 @@ export class CardHeartbeat {
   @ApiProperty(LOCAL_TIME) session_expires_at!: string;
   @ApiProperty({ type: 'integer', description: 'Unix seconds' }) server_time!: number;
   @ApiProperty(FEATURES_PROPERTY) features!: string[];
+  @ApiProperty(TRIAL_PROPERTY) trial!: boolean;
 }
 
 /**
@@ -101,7 +102,7 @@ export class SdkCardsService {
     const expiresAt = await this.sessions.renew(session, program.project.sessionTtlSeconds, card.expiresAt, request?.clientIp ?? '');
     // A beating device is not idle (decisions §21); written at most once a minute.
     await this.idleDevices.heartbeat(program.project, session.cardId!, machine, card.deviceLastSeenAt);
-    return { card_id: session.cardId, session_expires_at: this.time(expiresAt), server_time: unixSeconds(), features: card.features };
+    return { card_id: session.cardId, session_expires_at: this.time(expiresAt), server_time: unixSeconds(), features: card.features, trial: card.trial };
   }
 
   private time(date: Date): string {

@@ -16,6 +16,15 @@ export class SdkCardLoginDto {
   machine_id: string;
 }
 
+/** SDK trial: `{app, machine_id}` (decisions §21). */
+export class SdkTrialDto {
+  @ApiProperty({ description: 'public program ID (8 digits)' }) @IsString()
+  app: string;
+
+  @ApiProperty() @IsDeviceCode()
+  machine_id: string;
+}
+
 /** SDK card info: `{app, card_key}` (decisions §14). */
 export class SdkCardKeyDto {
   @ApiProperty({ description: 'public program ID (8 digits)' }) @IsString()

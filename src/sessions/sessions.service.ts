@@ -29,14 +29,14 @@ import { Session, SessionType } from './session.entity';
  * cards, 16 ms a statement (bench:scale), wherever the statistics tipped the plan.
  */
 const RESOLVE_SESSIONS: PreparedStatement = {
-  name: 'session_resolve_v8',
+  name: 'session_resolve_v9',
   text: `SELECT s.token_hash, s.id, s.type, s.project_id, s.card_id, s.user_id, s.machine_code, s.expires_at, s.revoked_at, s.ended_by, s.last_seen_at, s.last_heartbeat_at,
-      c.status AS card_status, c.expires_at AS card_expires_at, c.features AS card_features,
+      c.status AS card_status, c.expires_at AS card_expires_at, c.features AS card_features, c.trial AS card_trial,
       d.bound IS NOT NULL AS device_bound, d.last_seen_at AS device_last_seen_at,
       u.id AS user_row_id, u.status AS user_status, u.bound_machine_id AS user_bound_machine_id
     FROM unnest($1::char(64)[]) AS wanted(token_hash)
       JOIN sessions s ON s.token_hash = wanted.token_hash
-      LEFT JOIN LATERAL (SELECT c.status, c.expires_at, ${cardFeaturesSql('c')} AS features FROM cards c WHERE c.id = s.card_id LIMIT 1) c ON true
+      LEFT JOIN LATERAL (SELECT c.status, c.expires_at, c.trial, ${cardFeaturesSql('c')} AS features FROM cards c WHERE c.id = s.card_id LIMIT 1) c ON true
       LEFT JOIN LATERAL (
         SELECT true AS bound, d.last_seen_at FROM card_devices d WHERE d.card_id = s.card_id AND d.machine_code = s.machine_code LIMIT 1
       ) d ON true
@@ -64,6 +64,8 @@ export interface SessionCardState {
   deviceBound: boolean;
   /** Its type's features (decisions §19), answered by the heartbeat. */
   features: string[];
+  /** A trial card (decisions §21), answered by the heartbeat. */
+  trial: boolean;
   /** The bound device's last login or heartbeat (idle devices, decisions §21); null when not bound. */
   deviceLastSeenAt: Date | null;
 }
@@ -162,6 +164,7 @@ export class SessionsService {
             expiresAt: row.card_expires_at as Date | null,
             deviceBound: row.device_bound === true,
             features: featuresOf(row.card_features),
+            trial: row.card_trial === true,
             deviceLastSeenAt: (row.device_last_seen_at as Date | null) ?? null,
           };
     const user =

@@ -103,6 +103,8 @@ export interface LicencePayload {
    * ignores fields it does not know (every official client) reads older and newer licences alike.
    */
   features: string[];
+  /** A trial card (decisions §21); added within v1 like `features`. */
+  trial: boolean;
 }
 
 /** `base64url(payload) + "." + base64url(Ed25519 over "svc-licence-v1." + base64url(payload))` */

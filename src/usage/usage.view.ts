@@ -22,4 +22,5 @@ export class UsageView {
   @ApiProperty() time_zone!: string;
   @ApiProperty({ type: LiveSessionCounts, description: 'live SDK sessions (not revoked, not expired) by type' }) sessions!: LiveSessionCounts;
   @ApiProperty({ type: [InterfaceUsageView] }) interfaces!: InterfaceUsageView[];
+  @ApiProperty({ type: 'integer', description: 'trial cards given, one per device, for ever (decisions §21)' }) trials!: number;
 }

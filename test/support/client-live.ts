@@ -32,6 +32,9 @@ export async function startLiveWorld(language: string): Promise<LiveWorld> {
   const author = (await admin.createAuthor()).client;
   const project = await author.createProject({ offline_grace_seconds: 3600, unbind_enabled: true });
   await openConnectInEveryMode(t, project.id);
+  // Trials on (decisions §21): each suite's trial test asks for a device's one card.
+  const trialType = await author.post(`/admin/v1/projects/${project.id}/card-types`, { name: 'Trial', kind: 'time', duration_seconds: 86_400, device_limit: 1, features: ['trial'], price_cents: 0 }).expect(201);
+  await author.patch(`/admin/v1/projects/${project.id}`, { trial_card_type_id: trialType.body.id }).expect(200);
 
   const batch = await author.post(`/admin/v1/projects/${project.id}/cards`, { count: ROLES.length, duration_seconds: 86_400 }).expect(201);
   const codes = (batch.body.items as Array<{ code: string }>).map((card) => card.code);

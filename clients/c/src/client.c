@@ -298,6 +298,16 @@ int ck_card_checkout(ck_client *client, const char *card_key, const char *machin
   return sdk_call(client, "/api/v1/cards/checkout", pairs, ttl_seconds, 1, -1, result);
 }
 
+int ck_card_trial(ck_client *client, const char *machine_id, ck_result *result) {
+  if (result == NULL) return 0;
+  if (client == NULL) return argument_error(result, "client");
+  if (!ck_text_ok(machine_id, CK_MAX_INPUT_BYTES)) return argument_error(result, "machine_id");
+  const char *pairs[] = {"machine_id", machine_id, NULL};
+  /* Safe to retry: a repeat answers the same card. The answer must name this device. */
+  sdk_call(client, "/api/v1/cards/trial", pairs, 0, 1, 0, result);
+  return ck_bind_card(result, machine_id, NULL);
+}
+
 int ck_card_topup(ck_client *client, const char *card_key, const char *topup_key, ck_result *result) {
   if (result == NULL) return 0;
   if (client == NULL) return argument_error(result, "client");
@@ -566,6 +576,7 @@ static void open_data(ck_client *client, ck_result *result) {
   }
   cJSON_ReplaceItemInObjectCaseSensitive(root, "data", data);
   ck_read_features(data, &result->features_present, &result->feature_count, result->features);
+  result->trial = ck_read_trial(data);
 }
 
 static int legacy_call(ck_client *client, const char *path, const char *api, const char *card_key, const char *machine_id,

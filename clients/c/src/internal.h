@@ -132,6 +132,8 @@ int ck_judge_answer(const char *family, const ck_http_answer *answer, const ck_c
 void *ck_result_tree(const ck_result *result);
 /* Reads `features` from a data object into the fixed fields. */
 void ck_read_features(const void *data_json, int *present, size_t *count, char features[][CK_FEATURE_MAX]);
+/* 1 when the data object says `trial: true` (decisions §21). */
+int ck_read_trial(const void *data_json);
 
 /* A success naming another device or card than sent is no answer to this request (decisions §17). */
 int ck_bind_card(ck_result *result, const char *machine_id, const char *card_key);

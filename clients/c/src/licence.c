@@ -80,6 +80,7 @@ static int check_payload(const cJSON *payload, const char *encoded, size_t encod
   integer_of(cJSON_GetObjectItemCaseSensitive(payload, "issued_at"), &out->issued_at);
   integer_of(cJSON_GetObjectItemCaseSensitive(payload, "card_expires_at"), &out->card_expires_at);
   ck_read_features(payload, &out->features_present, &out->feature_count, out->features);
+  out->trial = ck_read_trial(payload);
   return 1;
 }
 

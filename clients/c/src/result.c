@@ -59,6 +59,11 @@ void ck_read_features(const void *data_json, int *present, size_t *count, char f
   }
 }
 
+int ck_read_trial(const void *data_json) {
+  if (!cJSON_IsObject((const cJSON *)data_json)) return 0;
+  return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive((const cJSON *)data_json, "trial")) ? 1 : 0;
+}
+
 static void rename_back(cJSON *object, const ck_client *client, const char *const *fields, size_t field_count) {
   for (size_t f = 0; f < field_count; f++) {
     for (size_t i = 0; i < client->field_name_count; i++) {
@@ -102,6 +107,7 @@ static void read_common(ck_result *result, const cJSON *body, const char *family
   if (cJSON_IsString(ended_by)) ck_copy_text(result->ended_by, sizeof result->ended_by, ended_by->valuestring);
   if (cJSON_IsString(ended_at)) ck_copy_text(result->ended_at, sizeof result->ended_at, ended_at->valuestring);
   ck_read_features(data, &result->features_present, &result->feature_count, result->features);
+  result->trial = ck_read_trial(data);
 }
 
 static int judge(const char *family, int status, const unsigned char *bytes, size_t len, const char *content_type,
@@ -243,7 +249,7 @@ const char *ck_code_name(long code) {
       {10207, "INTERFACE_DISABLED"}, {10208, "CONNECT_NOT_ENABLED"}, {10301, "QUOTA_EXCEEDED"}, {10302, "RATE_LIMITED"},
       {20001, "CARD_INVALID"}, {20002, "CARD_EXPIRED"}, {20003, "CARD_BANNED"}, {20004, "DEVICE_LIMIT_REACHED"},
       {20005, "UNBIND_REFUSED"}, {20006, "CARD_NO_USES_LEFT"}, {20007, "SEATS_FULL"}, {20008, "TOPUP_REFUSED"},
-      {20009, "CHECKOUT_DISABLED"}, {20010, "DEVICE_NOT_BOUND"}, {30001, "USERNAME_TAKEN"}, {30002, "BAD_CREDENTIALS"},
+      {20009, "CHECKOUT_DISABLED"}, {20010, "DEVICE_NOT_BOUND"}, {20011, "TRIAL_USED"}, {30001, "USERNAME_TAKEN"}, {30002, "BAD_CREDENTIALS"},
       {30003, "USER_BANNED"}, {30004, "MACHINE_MISMATCH"}, {30101, "SESSION_INVALID"}, {30102, "SESSION_TYPE_MISMATCH"},
       {40001, "SITE_NOT_AUTHORIZED"}, {40002, "BLACKLISTED"}, {40003, "IP_NOT_BOUND"}, {50000, "SYSTEM_ERROR"},
   };

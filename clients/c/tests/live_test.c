@@ -384,6 +384,31 @@ static void topup_info_and_self_service_unbind(void) {
   ck_client_free(c);
 }
 
+static void trial_card_bound_to_this_device(void) {
+  options o = defaults();
+  o.pin = 1;
+  ck_client *c = client_with(o);
+  char machine[64], code[64], again[64];
+  snprintf(machine, sizeof machine, "c-trial-%d", rand());
+  ck_result r;
+  CHECK(ck_card_trial(c, machine, &r));
+  show("trial", &r);
+  CHECK(r.trial && r.features_present && r.feature_count == 1 && strcmp(r.features[0], "trial") == 0);
+  CHECK(ck_result_text(&r, "data.code", code, sizeof code));
+  ck_result_free(&r);
+  CHECK(ck_card_trial(c, machine, &r)); /* a repeat answers the same card */
+  CHECK(ck_result_text(&r, "data.code", again, sizeof again) && strcmp(code, again) == 0);
+  ck_result_free(&r);
+  CHECK(ck_card_login(c, code, machine, &r));
+  show("trial login", &r);
+  CHECK(r.trial);
+  ck_result_free(&r);
+  CHECK(ck_card_heartbeat(c, &r));
+  CHECK(r.trial);
+  ck_result_free(&r);
+  ck_client_free(c);
+}
+
 static void pinned_keys_every_family_and_an_offline_licence(void) {
   options o = defaults();
   o.pin = 1;
@@ -498,6 +523,7 @@ int main(void) {
   run("user_register_login_and_heartbeat", user_register_login_and_heartbeat);
   run("version_check", version_check);
   run("topup_info_and_self_service_unbind", topup_info_and_self_service_unbind);
+  run("trial_card_bound_to_this_device", trial_card_bound_to_this_device);
   run("pinned_keys_every_family_and_an_offline_licence", pinned_keys_every_family_and_an_offline_licence);
   run("a_relay_swapping_the_card_is_refused", a_relay_swapping_the_card_is_refused);
   cJSON_Delete(keys_json);

@@ -54,6 +54,36 @@ static void sdk_login_signs_holds_a_session_and_exposes_features(void) {
   fake_destroy(&fake);
 }
 
+#define TRIAL_OK                                                                                               \
+  "{\"code\":0,\"success\":true,\"msg\":\"Trial card issued\",\"data\":{\"code\":\"TRIAL-1\",\"expires_at\":"         \
+  "\"2030-01-01 00:00:00\",\"machine_code\":\"PC-001\",\"trial\":true,\"features\":[\"basic\"]},\"request_id\":\"r1\"}"
+
+static void card_trial_sends_the_machine_and_must_name_it(void) {
+  fake_service fake;
+  fake_init(&fake);
+  fake_add(&fake, answer(TRIAL_OK, FAKE_SIGNED));
+  fake_add(&fake, answer("{\"code\":20011,\"success\":false,\"msg\":\"used\",\"request_id\":\"r2\"}", FAKE_SIGNED));
+  ck_client *client = fake_client(&fake, TEST_KEYS, 1, NULL);
+  ck_result result;
+  CHECK(ck_card_trial(client, "PC-001", &result));
+  CHECK(result.trial && result.features_present && result.feature_count == 1);
+  char code[32];
+  CHECK(ck_result_text(&result, "data.code", code, sizeof code) && strcmp(code, "TRIAL-1") == 0);
+  CHECK_STR(fake.paths[0], "/api/v1/cards/trial");
+  CHECK_STR(fake.bodies[0], "{\"app\":\"48213907\",\"machine_id\":\"PC-001\"}");
+  ck_result_free(&result);
+  CHECK(!ck_card_trial(client, "PC-001", &result));
+  CHECK_INT(result.code, CK_TRIAL_USED);
+  ck_result_free(&result);
+  /* The same genuine answer for a client that sent another device: never a success. */
+  fake_add(&fake, answer(TRIAL_OK, FAKE_SIGNED));
+  CHECK(!ck_card_trial(client, "PC-002", &result));
+  CHECK_INT(result.code, CK_UNTRUSTED_RESPONSE);
+  ck_result_free(&result);
+  ck_client_free(client);
+  fake_destroy(&fake);
+}
+
 static void untrusted_answers_are_never_a_success(void) {
   const struct {
     const char *body;
@@ -284,6 +314,7 @@ static void connect_field_names_are_read_back(void) {
 
 int main(void) {
   sdk_login_signs_holds_a_session_and_exposes_features();
+  card_trial_sends_the_machine_and_must_name_it();
   untrusted_answers_are_never_a_success();
   retries_only_what_is_safe_to_repeat();
   each_family_sends_its_request();

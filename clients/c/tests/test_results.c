@@ -97,7 +97,19 @@ static void ended_by_and_features(void) {
   const char *none = "{\"code\":0,\"success\":true,\"data\":{}}";
   ck_judge("standard", 200, none, strlen(none), -1, &result);
   CHECK(!result.features_present);
+  CHECK(!result.trial); /* an older service says nothing: not a trial */
   ck_result_free(&result);
+
+  const char *trial = "{\"code\":0,\"success\":true,\"data\":{\"trial\":true}}";
+  CHECK(ck_judge("standard", 200, trial, strlen(trial), -1, &result));
+  CHECK(result.trial);
+  ck_result_free(&result);
+  const char *not_trial = "{\"code\":0,\"success\":true,\"data\":{\"trial\":\"yes\"}}";
+  ck_judge("standard", 200, not_trial, strlen(not_trial), -1, &result);
+  CHECK(!result.trial);
+  ck_result_free(&result);
+  CHECK_STR(ck_code_name(CK_TRIAL_USED), "TRIAL_USED");
+  CHECK_INT(CK_TRIAL_USED, 20011);
 }
 
 static void retry_after_and_names(void) {

@@ -29,6 +29,7 @@ from .types import (
     SESSION_TYPES,
     CardInfoData,
     CardTopupData,
+    CardTrialData,
     CardUnbindData,
     CheckoutData,
     ConnectLoginData,
@@ -151,6 +152,15 @@ class Client:
     def card_heartbeat(self) -> Result[HeartbeatData]:
         """Renews the held card session; SESSION_INVALID or SESSION_TYPE_MISMATCH clears it."""
         return self._heartbeat("card")
+
+    def card_trial(self, machine_id: str) -> Result[CardTrialData]:
+        """This device's one trial card (``/api/v1/cards/trial``, decisions §21), already bound to it.
+
+        Log in with ``data["code"]``. A repeat answers the same card while it is valid, then
+        TRIAL_USED; safe to retry.
+        """
+        result = self._signed_json("/api/v1/cards/trial", {"machine_id": machine_id}, idempotent=True)
+        return bound(result, (Named("machine_code", machine_id, "device", True),))
 
     def card_checkout(self, card_key: str, machine_id: str, ttl_seconds: Optional[int] = None) -> Result[CheckoutData]:
         """An offline licence for this bound device (``/api/v1/cards/checkout``): keep it for an outage."""

@@ -97,6 +97,8 @@ class ErrorCode:
     TOPUP_REFUSED = 20008
     CHECKOUT_DISABLED = 20009
     DEVICE_NOT_BOUND = 20010
+    #: "This device has already used its trial": its one trial card expired, was used up or banned (§21).
+    TRIAL_USED = 20011
     USERNAME_TAKEN = 30001
     BAD_CREDENTIALS = 30002
     USER_BANNED = 30003

@@ -69,6 +69,9 @@ class Result(Generic[T]):
     #: ``data.features`` of a successful card answer (login, heartbeat, info: the card type's
     #: features, decisions §19), its strings only; None when the answer carries none.
     features: Optional[List[str]] = None
+    #: ``data.trial`` of a successful card answer: True for a device's trial card (decisions §21);
+    #: None when the answer says nothing.
+    trial: Optional[bool] = None
 
 
 @dataclass(frozen=True)
@@ -122,7 +125,9 @@ def judge(
         data = as_object(body.get("data"))
         listed = data.get("features") if data is not None else None
         features = [f for f in listed if isinstance(f, str)] if isinstance(listed, list) else None
-        return Result(success=True, code=code, message=message, data=data, body=received, features=features, **common)
+        trial = data.get("trial") if data is not None else None
+        trial = trial if isinstance(trial, bool) else None
+        return Result(success=True, code=code, message=message, data=data, body=received, features=features, trial=trial, **common)
     if raw_code is not None and abs(raw_code) > 1:
         code, message = abs(raw_code), message or _unexpected_message(answer)
     elif raw_code is not None:

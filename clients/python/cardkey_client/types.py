@@ -148,6 +148,19 @@ class CardUnbindRules(TypedDict):
     remaining: Optional[int]
 
 
+class CardTrialData(TypedDict):
+    """``/api/v1/cards/trial`` success data (decisions §21): the device's one trial card, already bound to it."""
+
+    #: The trial card key: log in with it (``card_login``).
+    code: str
+    #: ``YYYY-MM-DD HH:MM:SS`` in the service time zone.
+    expires_at: str
+    #: The device the card is bound to; the client checks it is this one.
+    machine_code: str
+    trial: bool
+    features: List[str]
+
+
 class CardInfoData(CardSummary):
     """``/api/v1/cards/info`` success data (decisions §14)."""
 

@@ -193,6 +193,18 @@ class SessionEndTest(unittest.TestCase):
         self.assertIsNone(beat.ended_by)
 
 
+class TrialTest(unittest.TestCase):
+    """decisions §21: data.trial of a successful card answer, in every family."""
+
+    def test_gives_data_trial_of_a_success_booleans_only_and_nothing_elsewhere(self) -> None:
+        self.assertIs(judge("standard", answer({"code": 0, "success": True, "msg": "ok", "data": {"id": 1, "trial": True}})).trial, True)
+        self.assertIs(judge("legacy", answer({"code": 1, "msg": "ok", "data": {"trial": False}})).trial, False)
+        self.assertIs(judge("connect", answer({"status": True, "code": 1, "reason": "ok", "data": {"trial": True}})).trial, True)
+        self.assertIsNone(judge("standard", answer({"code": 0, "msg": "ok", "data": {"trial": "yes"}})).trial)
+        self.assertIsNone(judge("standard", answer({"code": 0, "msg": "ok", "data": {"id": 1}})).trial)
+        self.assertIsNone(judge("standard", answer({"code": 20011, "msg": "no", "data": {"trial": True}})).trial)
+
+
 class FeaturesTest(unittest.TestCase):
     """decisions §19: the card type's features of a successful card answer, in every family."""
 

@@ -151,5 +151,25 @@ class NewCodesTest(SelfServiceTestCase):
         self.assertEqual(client_for(self.service(standard_failure(ErrorCode.SEATS_FULL))).card_login("CK", "PC-2").code, ErrorCode.SEATS_FULL)
 
 
+TRIAL_CARD = {"code": "TRIAL-1", "expires_at": "2027-01-01 00:00:00", "machine_code": "PC-1", "trial": True, "features": ["basic"]}
+
+
+class CardTrialTest(SelfServiceTestCase):
+    """decisions §21: a device's one trial card."""
+
+    def test_signs_app_machine_id_and_answers_the_bound_trial_card(self) -> None:
+        service = self.service(standard(0, TRIAL_CARD))
+        result = client_for(service).card_trial(machine_id="PC-1")
+        self.assertEqual((result.success, result.code, result.data, result.trial, result.features), (True, 0, TRIAL_CARD, True, ["basic"]))
+        self.assert_signed_json(service.seen[0], "/api/v1/cards/trial", {"app": "48213907", "machine_id": "PC-1"})
+
+    def test_trial_used_by_name_and_an_answer_for_another_device_refused(self) -> None:
+        service = self.service(refusal(20011, "This device has already used its trial"), standard(0, {**TRIAL_CARD, "machine_code": "PC-2"}))
+        client = client_for(service)
+        self.assertEqual((client.card_trial("PC-1").code, ErrorCode.TRIAL_USED), (20011, 20011))
+        relayed = client.card_trial("PC-1")
+        self.assertEqual((relayed.success, relayed.code), (False, ClientErrorCode.UNTRUSTED_RESPONSE))
+
+
 if __name__ == "__main__":
     unittest.main()

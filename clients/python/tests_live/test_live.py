@@ -261,5 +261,21 @@ class SignedAnswersTest(unittest.TestCase):
         self.assertEqual(relayed.session, direct.session, "an untrusted heartbeat neither renews nor ends the session")
 
 
+
+@unittest.skipUnless(LIVE, "BASE_URL is not set: no service to test against")
+class TrialTest(unittest.TestCase):
+    def test_a_device_gets_one_trial_card_bound_to_it_and_logs_in_with_it(self) -> None:
+        machine = f"py-trial-{secrets.token_hex(4)}"
+        c = client()
+        first = c.card_trial(machine)
+        self.assertTrue(first.success, first.message)
+        self.assertEqual((first.trial, first.features, first.data["machine_code"]), (True, ["trial"], machine))
+        self.assertEqual(c.card_trial(machine).data, first.data)
+        login = c.card_login(first.data["code"], machine)
+        self.assertTrue(login.success, login.message)
+        self.assertIs(login.trial, True)
+        self.assertIs(c.card_heartbeat().trial, True)
+
+
 if __name__ == "__main__":
     unittest.main()

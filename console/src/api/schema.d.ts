@@ -92,6 +92,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/cards/trial": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A device's one trial card, already bound to it
+         * @description Once per device and project for ever; a repeat answers the same card while it is valid, then TRIAL_USED (decisions §21).
+         */
+        post: operations["SdkCards_trial"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/cards/checkout": {
         parameters: {
             query?: never;
@@ -1501,7 +1521,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Live sessions by type and today's use of each interface's daily quota */
+        /** Live sessions by type, today's use of each interface's daily quota and the trials given */
         get: operations["Usage_usage"];
         put?: never;
         post?: never;
@@ -2043,6 +2063,8 @@ export interface components {
             expires_at: string;
             /** @description The card type's features (names of 1-32 of [a-z0-9_.-]); [] for a card made without a type */
             features: string[];
+            /** @description true for a device's trial card (POST /api/v1/cards/trial), false for any other card */
+            trial: boolean;
             /** @description Bearer token of the card session (heartbeats) */
             session_token: string;
             /** @description YYYY-MM-DD HH:MM:SS in the service time zone */
@@ -2053,6 +2075,26 @@ export interface components {
             /** @description public program ID (8 digits) */
             app: string;
             card_key: string;
+            machine_id: string;
+        };
+        CardTrialData: {
+            /** @description The trial card key, already bound to this device: log in with it */
+            code: string;
+            /** @description YYYY-MM-DD HH:MM:SS in the service time zone; 9999-12-31 23:59:59 for a card that never expires */
+            expires_at: string;
+            /** @description The device the card is bound to (the request's machine_id), for the clients' answer check (decisions §17) */
+            machine_code: string;
+            /**
+             * @description true for a device's trial card (POST /api/v1/cards/trial), false for any other card
+             * @enum {boolean}
+             */
+            trial: true;
+            /** @description The card type's features (names of 1-32 of [a-z0-9_.-]); [] for a card made without a type */
+            features: string[];
+        };
+        SdkTrialDto: {
+            /** @description public program ID (8 digits) */
+            app: string;
             machine_id: string;
         };
         CheckoutData: {
@@ -2132,6 +2174,8 @@ export interface components {
             uses_left: number | null;
             /** @description The card type's features (names of 1-32 of [a-z0-9_.-]); [] for a card made without a type */
             features: string[];
+            /** @description true for a device's trial card (POST /api/v1/cards/trial), false for any other card */
+            trial: boolean;
             /** @description YYYY-MM-DD HH:MM:SS in the service time zone */
             activated_at: string | null;
             device_limit: number;
@@ -2161,6 +2205,8 @@ export interface components {
             server_time: number;
             /** @description The card type's features (names of 1-32 of [a-z0-9_.-]); [] for a card made without a type */
             features: string[];
+            /** @description true for a device's trial card (POST /api/v1/cards/trial), false for any other card */
+            trial: boolean;
         };
         HeartbeatDto: {
             machine_id: string;
@@ -2233,6 +2279,8 @@ export interface components {
             expires_at: string;
             /** @description The card type's features (names of 1-32 of [a-z0-9_.-]); [] for a card made without a type */
             features: string[];
+            /** @description true for a device's trial card (POST /api/v1/cards/trial), false for any other card */
+            trial: boolean;
         };
         V3CardLoginDto: {
             /** @description public program ID (8 digits) */
@@ -2255,6 +2303,8 @@ export interface components {
             announcement: string;
             /** @description The card type's features (names of 1-32 of [a-z0-9_.-]); [] for a card made without a type */
             features: string[];
+            /** @description true for a device's trial card (POST /api/v1/cards/trial), false for any other card */
+            trial: boolean;
         };
         ConnectLoginDto: {
             /** @description card key */
@@ -2317,6 +2367,8 @@ export interface components {
             device_limit: number;
             /** @description The card type's features (names of 1-32 of [a-z0-9_.-]); [] for a card made without a type */
             features: string[];
+            /** @description true for a device's trial card (POST /api/v1/cards/trial), false for any other card */
+            trial: boolean;
         };
         LegacyCardDto: {
             /** @description public program ID (8 digits) */
@@ -2342,6 +2394,8 @@ export interface components {
             /** @description devices bound to the card */
             devices: number;
             device_limit: number;
+            /** @description true for a device's trial card (POST /api/v1/cards/trial), false for any other card */
+            trial: boolean;
         };
         LegacyPaycheck: {
             activated: boolean;
@@ -2704,7 +2758,7 @@ export interface components {
         };
         PlatformInterfaceView: {
             /** @enum {string} */
-            name: "card_login" | "card_unbind" | "card_heartbeat" | "user_register" | "user_login" | "user_heartbeat" | "announcement" | "app_config" | "get_file" | "app_profile" | "version_check" | "state_check" | "paycheck" | "licence_verify" | "card_info" | "card_topup";
+            name: "card_login" | "card_unbind" | "card_heartbeat" | "user_register" | "user_login" | "user_heartbeat" | "announcement" | "app_config" | "get_file" | "app_profile" | "version_check" | "state_check" | "paycheck" | "licence_verify" | "card_info" | "card_topup" | "card_trial";
             enabled: boolean;
         };
         SetInterfaceEnabledDto: {
@@ -2778,6 +2832,8 @@ export interface components {
             unbind_max_per_30_days: number | null;
             /** @description A device silent this long frees its slot to a new device; 0: off */
             device_idle_release_seconds: number;
+            /** @description The card type trial cards are made from; null: trials off */
+            trial_card_type_id: number | null;
             session_ttl_seconds: number;
             heartbeat_interval_seconds: number;
             /** @enum {string} */
@@ -2827,6 +2883,8 @@ export interface components {
             unbind_max_per_30_days?: number | null;
             /** @description a bound device with no login or heartbeat this long frees its slot to a new device (0 = off; 60 s to 365 days) */
             device_idle_release_seconds?: number;
+            /** @description trials: the project's card type each device's one trial card is made from (POST /api/v1/cards/trial); null = off */
+            trial_card_type_id?: number | null;
             session_ttl_seconds?: number;
             heartbeat_interval_seconds?: number;
             /** @enum {string} */
@@ -2877,6 +2935,8 @@ export interface components {
             unbind_max_per_30_days?: number | null;
             /** @description a bound device with no login or heartbeat this long frees its slot to a new device (0 = off; 60 s to 365 days) */
             device_idle_release_seconds?: number;
+            /** @description trials: the project's card type each device's one trial card is made from (POST /api/v1/cards/trial); null = off */
+            trial_card_type_id?: number | null;
             session_ttl_seconds?: number;
             heartbeat_interval_seconds?: number;
             /** @enum {string} */
@@ -2923,7 +2983,7 @@ export interface components {
         };
         ProjectInterfaceView: {
             /** @enum {string} */
-            name: "card_login" | "card_unbind" | "card_heartbeat" | "user_register" | "user_login" | "user_heartbeat" | "announcement" | "app_config" | "get_file" | "app_profile" | "version_check" | "state_check" | "paycheck" | "licence_verify" | "card_info" | "card_topup";
+            name: "card_login" | "card_unbind" | "card_heartbeat" | "user_register" | "user_login" | "user_heartbeat" | "announcement" | "app_config" | "get_file" | "app_profile" | "version_check" | "state_check" | "paycheck" | "licence_verify" | "card_info" | "card_topup" | "card_trial";
             authorized: boolean;
             /** @description calls per day; null: unlimited */
             daily_quota: number | null;
@@ -3472,7 +3532,7 @@ export interface components {
         };
         InterfaceUsageView: {
             /** @enum {string} */
-            name: "card_login" | "card_unbind" | "card_heartbeat" | "user_register" | "user_login" | "user_heartbeat" | "announcement" | "app_config" | "get_file" | "app_profile" | "version_check" | "state_check" | "paycheck" | "licence_verify" | "card_info" | "card_topup";
+            name: "card_login" | "card_unbind" | "card_heartbeat" | "user_register" | "user_login" | "user_heartbeat" | "announcement" | "app_config" | "get_file" | "app_profile" | "version_check" | "state_check" | "paycheck" | "licence_verify" | "card_info" | "card_topup" | "card_trial";
             /** @description the project may use the interface */
             authorized: boolean;
             /** @description the interface is switched on platform-wide */
@@ -3492,6 +3552,8 @@ export interface components {
             /** @description live SDK sessions (not revoked, not expired) by type */
             sessions: components["schemas"]["LiveSessionCounts"];
             interfaces: components["schemas"]["InterfaceUsageView"][];
+            /** @description trial cards given, one per device, for ever (decisions §21) */
+            trials: number;
         };
         AppUserView: {
             user_id: number;
@@ -4138,6 +4200,18 @@ export interface components {
                 };
             };
         };
+        /** @description - `10301` QUOTA_EXCEEDED: The daily quota for this interface is used up */
+        StandardFailure429_10301: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["StandardFailure"] & {
+                    /** @enum {integer} */
+                    code?: 10301;
+                };
+            };
+        };
         /** @description - `10001` BAD_REQUEST: The request is malformed */
         StandardFailure400_10001: {
             headers: {
@@ -4166,18 +4240,6 @@ export interface components {
                 "application/json": components["schemas"]["StandardFailure"] & {
                     /** @enum {integer} */
                     code?: 10202 | 10203 | 10204 | 10205 | 10206 | 10207;
-                };
-            };
-        };
-        /** @description - `10301` QUOTA_EXCEEDED: The daily quota for this interface is used up */
-        StandardFailure429_10301: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["StandardFailure"] & {
-                    /** @enum {integer} */
-                    code?: 10301;
                 };
             };
         };
@@ -5534,6 +5596,54 @@ export interface operations {
             413: components["responses"]["StandardFailure413_10008"];
             415: components["responses"]["StandardFailure415_10007"];
             429: components["responses"]["StandardFailure429_10301_10302"];
+            500: components["responses"]["StandardFailure500_50000"];
+        };
+    };
+    SdkCards_trial: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SdkTrialDto"];
+            };
+        };
+        responses: {
+            /**
+             * @description Success, or a refusal in the family's envelope:
+             *     - `20011` TRIAL_USED: This device has already used its trial
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 0;
+                        /** @enum {boolean} */
+                        success: true;
+                        msg: string;
+                        data: components["schemas"]["CardTrialData"];
+                        /** @description The request id, also in the X-Request-Id header */
+                        request_id: string;
+                    } | (components["schemas"]["StandardFailure"] & {
+                        /** @enum {integer} */
+                        code?: 20011;
+                    });
+                };
+            };
+            400: components["responses"]["StandardFailure400_10001_10003_10004_10005"];
+            401: components["responses"]["StandardFailure401_10101_10102"];
+            403: components["responses"]["StandardFailure403_10010_10202_10203_10204_10205_10206_10207"];
+            404: components["responses"]["StandardFailure404_10201"];
+            409: components["responses"]["StandardFailure409_10103"];
+            413: components["responses"]["StandardFailure413_10008"];
+            415: components["responses"]["StandardFailure415_10007"];
+            429: components["responses"]["StandardFailure429_10301"];
             500: components["responses"]["StandardFailure500_50000"];
         };
     };

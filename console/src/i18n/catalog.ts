@@ -88,6 +88,7 @@ export const catalogEn: Readonly<Record<number, string>> = {
   20008: 'This top-up is not possible', // TOPUP_REFUSED
   20009: 'Offline licences are switched off for this program', // CHECKOUT_DISABLED
   20010: 'This device is not bound to the card', // DEVICE_NOT_BOUND
+  20011: 'This device has already used its trial', // TRIAL_USED
   30001: 'This username is already taken', // USERNAME_TAKEN
   30002: 'Wrong username or password', // BAD_CREDENTIALS
   30003: 'This user is banned', // USER_BANNED
@@ -183,6 +184,7 @@ export const catalogZhCN: Readonly<Record<number, string>> = {
   20008: '无法进行此次充值', // TOPUP_REFUSED
   20009: '此程序已关闭离线授权', // CHECKOUT_DISABLED
   20010: '此设备未绑定到该卡密', // DEVICE_NOT_BOUND
+  20011: '此设备已用过试用', // TRIAL_USED
   30001: '用户名已被占用', // USERNAME_TAKEN
   30002: '用户名或密码错误', // BAD_CREDENTIALS
   30003: '此用户已被封禁', // USER_BANNED

@@ -19,6 +19,7 @@ export const interfacesEn = {
   licence_verify: 'Site licence verification (/api/verify) for the sites you authorize.',
   card_info: 'Card-holder portal: a holder sees their card and its devices.',
   card_topup: 'Card-holder portal: renew a card with another card.',
+  card_trial: 'Trial: a device asks once, for ever, for a card of the trial type, bound to it.',
 };
 
 export const interfacesZhCN: typeof interfacesEn = {
@@ -38,4 +39,5 @@ export const interfacesZhCN: typeof interfacesEn = {
   licence_verify: '站点授权验证（/api/verify），针对你授权的站点。',
   card_info: '持卡人自助页：查看卡密及其设备。',
   card_topup: '持卡人自助页：用另一张卡密续费。',
+  card_trial: '试用：每台设备可申请一次（永久仅一次）试用卡类型的卡密，并绑定该设备。',
 };

@@ -30,6 +30,7 @@ export const sessionsEn = {
   overview: {
     cardSessions: 'Card sessions now',
     userSessions: 'Program-user sessions now',
+    trials: 'Trials given (one per device)',
     quotaTitle: 'Today\'s quota use ({{day}}, {{zone}})',
     quotaLabel: '{{name}}: {{used}} of {{quota}} calls today',
     unlimited: 'unlimited',
@@ -69,6 +70,7 @@ export const sessionsZhCN: typeof sessionsEn = {
   overview: {
     cardSessions: '当前卡密会话',
     userSessions: '当前程序用户会话',
+    trials: '已发放试用（每台设备一张）',
     quotaTitle: '今日配额使用（{{day}}，{{zone}}）',
     quotaLabel: '{{name}}：今日已用 {{used}} / {{quota}} 次',
     unlimited: '不限',

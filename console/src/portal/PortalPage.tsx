@@ -98,7 +98,10 @@ export function PortalPage() {
       {card && (
         <Card className="portal-card">
           <Descriptions column={{ xs: 1, md: 2 }} size="small">
-            <Descriptions.Item label={t('portal.kind')}>{t(`portal.kinds.${card.kind}`)}</Descriptions.Item>
+            <Descriptions.Item label={t('portal.kind')}>
+              {t(`portal.kinds.${card.kind}`)}
+              {card.trial && <Tag color="blue" style={{ marginInlineStart: 8 }} data-testid="card-trial">{t('portal.trial')}</Tag>}
+            </Descriptions.Item>
             <Descriptions.Item label={t('portal.status')}>
               <Tag color={card.status === 'active' ? 'green' : card.status === 'banned' ? 'red' : 'default'} data-testid="card-status">{t(`portal.statuses.${card.status}`)}</Tag>
             </Descriptions.Item>

@@ -30,6 +30,7 @@ const DECIDED: ReadonlyArray<[number, string, number]> = [
   [20005, 'UNBIND_REFUSED', 200],
   [20009, 'CHECKOUT_DISABLED', 200], // decisions §15
   [20010, 'DEVICE_NOT_BOUND', 200], // decisions §16
+  [20011, 'TRIAL_USED', 200], // decisions §21
   [30001, 'USERNAME_TAKEN', 200],
   [30002, 'BAD_CREDENTIALS', 200],
   [30003, 'USER_BANNED', 200],

@@ -2,7 +2,7 @@
  * The one error catalog shared by every client family and the admin API (decisions §2).
  * No code is 0 or 1, so no failure can ever satisfy a family's success rule.
  * Codes 10006-10009 and 11xxx are this service's additions for routing and the admin API;
- * 20006-20010 are decided by decisions §13, §15 and §16.
+ * 20006-20011 are decided by decisions §13, §15, §16 and §21.
  *
  * A failure a caller can act on differently gets its own code with its own message here; the
  * variable part (a field, the existing value, the allowed names) goes in `details`, not the text.
@@ -99,6 +99,7 @@ export enum ErrorCode {
   TOPUP_REFUSED = 20008,
   CHECKOUT_DISABLED = 20009,
   DEVICE_NOT_BOUND = 20010,
+  TRIAL_USED = 20011,
   USERNAME_TAKEN = 30001,
   BAD_CREDENTIALS = 30002,
   USER_BANNED = 30003,
@@ -199,6 +200,7 @@ export const ERROR_CATALOG: Readonly<Record<ErrorCode, CatalogEntry>> = {
   [ErrorCode.TOPUP_REFUSED]: { http: 200, message: 'This top-up is not possible' },
   [ErrorCode.CHECKOUT_DISABLED]: { http: 200, message: 'Offline licences are switched off for this program' },
   [ErrorCode.DEVICE_NOT_BOUND]: { http: 200, message: 'This device is not bound to the card' },
+  [ErrorCode.TRIAL_USED]: { http: 200, message: 'This device has already used its trial' },
   [ErrorCode.USERNAME_TAKEN]: { http: 200, message: 'This username is already taken' },
   [ErrorCode.BAD_CREDENTIALS]: { http: 200, message: 'Wrong username or password' },
   [ErrorCode.USER_BANNED]: { http: 200, message: 'This user is banned' },

@@ -35,7 +35,7 @@ export class LegacyCardsService {
     const { card, token } = await this.cardLogin.login({ call, cardKey, machine });
     return {
       message: 'Login successful',
-      data: { token, id: card.id, code: card.code, machine_code: machine, expires_at: this.expiry(card), device_limit: card.deviceLimit, features: card.features ?? [] } satisfies LegacyCardLogin,
+      data: { token, id: card.id, code: card.code, machine_code: machine, expires_at: this.expiry(card), device_limit: card.deviceLimit, features: card.features ?? [], trial: card.trial } satisfies LegacyCardLogin,
     };
   }
 
@@ -76,6 +76,7 @@ export class LegacyCardsService {
         device_bound: deviceBound,
         devices: devices.length,
         device_limit: card.deviceLimit,
+        trial: card.trial,
       } satisfies LegacyCardState,
     };
   }

@@ -65,6 +65,7 @@ enum ck_error_code {
   CK_TOPUP_REFUSED = 20008,
   CK_CHECKOUT_DISABLED = 20009,
   CK_DEVICE_NOT_BOUND = 20010,
+  CK_TRIAL_USED = 20011,
   CK_USERNAME_TAKEN = 30001,
   CK_BAD_CREDENTIALS = 30002,
   CK_USER_BANNED = 30003,
@@ -90,6 +91,7 @@ typedef struct ck_result {
   int features_present;
   size_t feature_count;
   char features[CK_MAX_FEATURES][CK_FEATURE_MAX];
+  int trial; /* 1 when a card answer's data says `trial: true` (a device's trial card, decisions §21) */
   void *answer; /* internal: the parsed answer, read with ck_result_text/int/bool/count */
 } ck_result;
 
@@ -156,6 +158,7 @@ typedef struct ck_licence_check {
   int features_present;
   size_t feature_count;
   char features[CK_MAX_FEATURES][CK_FEATURE_MAX];
+  int trial; /* 1 for a trial card's licence (decisions §21) */
 } ck_licence_check;
 
 typedef struct ck_client ck_client;
@@ -178,6 +181,8 @@ CK_API int ck_card_info(ck_client *client, const char *card_key, ck_result *resu
 CK_API int ck_card_topup(ck_client *client, const char *card_key, const char *topup_key, ck_result *result);
 /* Success is `code: 1` on this route only. */
 CK_API int ck_card_unbind(ck_client *client, const char *card_key, const char *machine_id, ck_result *result);
+/* This device's one trial card (decisions §21), bound to it: log in with data.code; CK_TRIAL_USED once spent. */
+CK_API int ck_card_trial(ck_client *client, const char *machine_id, ck_result *result);
 /* ttl_seconds 0: the program's offline_grace_seconds. */
 CK_API int ck_card_checkout(ck_client *client, const char *card_key, const char *machine_id, long ttl_seconds, ck_result *result);
 

@@ -12,6 +12,7 @@ import { CardStatusTag } from '../cards/card-labels';
 import { isSuccessCode, statsQuery } from '../logs/log-queries';
 import type { ChartSeries } from './LoginsChart';
 import { UsageCards } from './UsageCards';
+import { usageQuery } from '../sessions/session-queries';
 
 const LoginsChart = lazy(async () => ({ default: (await import('./LoginsChart')).LoginsChart }));
 const DAYS = 14;
@@ -32,6 +33,8 @@ export function OverviewPage() {
   const { projectId = '' } = useParams();
   const days = useMemo(() => Array.from({ length: DAYS }, (_, index) => localDay(DAYS - 1 - index)), []);
   const stats = useQuery(statsQuery(projectId, days[0], days[DAYS - 1]));
+  // Shared with UsageCards (one request): the trials given come with the live figures.
+  const usage = useQuery(usageQuery(projectId));
   const byStatus = useQueries({ queries: STATUSES.map((status) => cardListQuery(projectId, { status }, 1, 1)) });
   const expiring = useQuery({
     queryKey: ['cards', projectId, 'expiring-soon'],
@@ -68,9 +71,14 @@ export function OverviewPage() {
         <Col xs={12} md={6}>
           <Card><Statistic title={t(`${texts}.refusedToday`)} value={sum(today.filter((item) => !isSuccessCode(item.result_code)))} loading={stats.isPending} data-testid="refused-today" /></Card>
         </Col>
-        <Col xs={24} md={12}>
+        <Col xs={12} md={6}>
           <Card>
             <Statistic title={t(`${texts}.expiringSoon`)} value={expiring.data?.total ?? 0} loading={expiring.isPending} />
+          </Card>
+        </Col>
+        <Col xs={12} md={6}>
+          <Card>
+            <Statistic title={t('sessions.overview.trials')} value={usage.data?.trials ?? 0} loading={usage.isPending} data-testid="trials-given" />
           </Card>
         </Col>
         <UsageCards projectId={projectId} />

@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Col, Form, Input, InputNumber, Row, Select, Switch } from 'antd';
 import type { Rule } from 'antd/es/form';
 import type { TFunction } from 'i18next';
@@ -9,6 +9,7 @@ import { useSession } from '../../app/use-session';
 import { DurationInput } from '../../components/DurationInput';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useFormat } from '../../components/format';
+import { cardTypesQuery } from '../card-types/card-type-form';
 import { projectKeys } from './project-queries';
 import { SETTING_GROUPS, changedSettings, isIpAddress, type SettingField, type SettingValues } from './project-settings';
 
@@ -22,7 +23,7 @@ function optionLabel(t: TFunction, name: string, option: string): string {
 type FormControl = Record<string, unknown>;
 
 /** The input of one setting; `control` carries the form's binding through to the real input. */
-function SettingInput({ field, disabled, ...control }: { field: SettingField; disabled: boolean } & FormControl) {
+function SettingInput({ field, disabled, projectId, ...control }: { field: SettingField; disabled: boolean; projectId: string } & FormControl) {
   const { t } = useTranslation();
   const { kind, name } = field;
   switch (kind.type) {
@@ -47,7 +48,30 @@ function SettingInput({ field, disabled, ...control }: { field: SettingField; di
       return <Select {...control} disabled={disabled} options={kind.options.map((option) => ({ value: option, label: optionLabel(t, name, option) }))} />;
     case 'ips':
       return <Select {...control} mode="tags" disabled={disabled} tokenSeparators={[',', ' ']} open={false} suffixIcon={null} />;
+    case 'card-type':
+      return <CardTypeSelect {...control} projectId={projectId} disabled={disabled} />;
   }
+}
+
+/** The trial type (decisions §21): one of the project's enabled types (the chosen one even if disabled since); cleared = trials off. */
+function CardTypeSelect({ projectId, disabled, value, ...control }: { projectId: string; disabled: boolean } & FormControl) {
+  const { t } = useTranslation();
+  const types = useQuery(cardTypesQuery(projectId));
+  const options = (types.data?.items ?? [])
+    .filter((type) => type.enabled || type.id === value)
+    .map((type) => ({ value: type.id, label: type.enabled ? type.name : `${type.name} (${t('settings.trialTypeDisabled')})` }));
+  return (
+    <Select
+      {...control}
+      value={value ?? undefined}
+      allowClear
+      loading={types.isPending}
+      disabled={disabled}
+      placeholder={t('settings.trialOff')}
+      options={options}
+      notFoundContent={t('settings.noCardTypes')}
+    />
+  );
 }
 
 function rulesOf(field: SettingField, t: TFunction, span: (seconds: number) => string): Rule[] {
@@ -90,7 +114,8 @@ export function ProjectSettingsForm({ project }: { project: Project }) {
   const submit = (values: SettingValues) => {
     // An emptied "unlimited" number comes back as null or undefined: both mean unlimited.
     for (const field of SETTING_GROUPS.flatMap((group) => group.fields)) {
-      if (field.kind.type === 'int-or-unlimited' && values[field.name] === undefined) (values as Record<string, unknown>)[field.name] = null;
+      const emptyIsNull = field.kind.type === 'int-or-unlimited' || field.kind.type === 'card-type';
+      if (emptyIsNull && values[field.name] === undefined) (values as Record<string, unknown>)[field.name] = null;
     }
     const changes = changedSettings(project, values);
     if (Object.keys(changes).length === 0) void message.info(t('settings.noChanges'));
@@ -111,7 +136,7 @@ export function ProjectSettingsForm({ project }: { project: Project }) {
                   valuePropName={field.kind.type === 'switch' ? 'checked' : 'value'}
                   rules={rulesOf(field, t, span)}
                 >
-                  <SettingInput field={field} disabled={(field.platformAdminOnly === true && session?.role !== 'platform_admin') || (field.name === 'connect_enabled' && !project.connect_opening.switchable)} />
+                  <SettingInput field={field} projectId={project.id} disabled={(field.platformAdminOnly === true && session?.role !== 'platform_admin') || (field.name === 'connect_enabled' && !project.connect_opening.switchable)} />
                 </Form.Item>
               </Col>
             ))}

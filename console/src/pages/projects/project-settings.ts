@@ -13,7 +13,9 @@ export type SettingKind =
   | { type: 'int-or-unlimited'; min: number; max: number }
   | { type: 'switch' }
   | { type: 'choice'; options: readonly string[] }
-  | { type: 'ips' };
+  | { type: 'ips' }
+  /** One of the project's enabled card types; empty means null: off. */
+  | { type: 'card-type' };
 
 export interface SettingField {
   name: SettingName;
@@ -53,6 +55,7 @@ export const SETTING_GROUPS: SettingGroup[] = [
       { name: 'unbind_cooldown_seconds', kind: { type: 'duration', min: 0, max: 30 * DAY, units: ['day', 'hour', 'minute'], presets: [0, HOUR, DAY, 7 * DAY], zeroIsOff: true } },
       { name: 'unbind_max_per_30_days', kind: { type: 'int-or-unlimited', min: 0, max: 100000 } },
       { name: 'device_idle_release_seconds', kind: { type: 'duration', min: 0, max: 365 * DAY, units: ['day', 'hour', 'minute'], presets: [0, 10 * MINUTE, HOUR, DAY], zeroIsOff: true } },
+      { name: 'trial_card_type_id', kind: { type: 'card-type' } },
     ],
   },
   {

@@ -144,6 +144,16 @@ public final class Client implements AutoCloseable {
   }
 
   /**
+   * This device's one trial card ({@code POST /api/v1/cards/trial}, decisions §21), already bound to
+   * it: {@code data} {@code {code, expires_at, machine_code, trial, features}}; log in with {@code code}.
+   * A repeat answers the same card while it is valid, then TRIAL_USED; safe to retry.
+   */
+  public Result cardTrial(String machineId) {
+    Result result = sdk("/api/v1/cards/trial", true, 0, "machine_id", machineId);
+    return Bindings.bind(result, java.util.List.of(new Bindings.Named("machine_code", machineId, "device", true)));
+  }
+
+  /**
    * An offline licence for this bound device ({@code POST /api/v1/cards/checkout}): {@code data}
    * {@code {licence, kid, expires_at, valid_until}}. Keep {@code licence} for an outage and check it
    * with {@link #checkLicence}. {@code ttl} null leaves the lifetime to the program.

@@ -44,6 +44,7 @@ public final class ErrorCodes {
   public static final int TOPUP_REFUSED = 20008;
   public static final int CHECKOUT_DISABLED = 20009;
   public static final int DEVICE_NOT_BOUND = 20010;
+  public static final int TRIAL_USED = 20011;
   public static final int USERNAME_TAKEN = 30001;
   public static final int BAD_CREDENTIALS = 30002;
   public static final int USER_BANNED = 30003;

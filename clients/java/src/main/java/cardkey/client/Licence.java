@@ -23,6 +23,11 @@ public final class Licence {
     public java.util.List<String> features() {
       return payload == null ? java.util.List.of() : payload.texts("features");
     }
+
+    /** Whether the licence is for a trial card (decisions §21), when valid. */
+    public boolean trial() {
+      return payload != null && Boolean.TRUE.equals(payload.bool("trial"));
+    }
   }
 
   /**

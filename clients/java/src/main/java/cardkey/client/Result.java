@@ -63,6 +63,11 @@ public record Result(
     return failure(ErrorCodes.UNTRUSTED_RESPONSE, "Untrusted answer: " + why, httpStatus, requestId);
   }
 
+  /** Whether a successful card answer says the card is a device's trial card (decisions §21). */
+  public boolean trial() {
+    return success && Boolean.TRUE.equals(data.bool("trial"));
+  }
+
   /** What to do about it, by class (docs/errors.md). */
   public ErrorCodes.Action action() {
     return ErrorCodes.action(this);

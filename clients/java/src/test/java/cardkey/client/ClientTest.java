@@ -44,6 +44,24 @@ public final class ClientTest {
   }
 
   @Test
+  public void cardTrialIsSignedAndMustNameThisDevice() {
+    String ok = "{\"code\":0,\"success\":true,\"msg\":\"Trial card issued\",\"data\":{\"code\":\"TRIAL-1\",\"expires_at\":\"2030-01-01 00:00:00\","
+        + "\"machine_code\":\"PC-1\",\"trial\":true,\"features\":[\"basic\"]},\"request_id\":\"r1\"}";
+    FakeService service = new FakeService().answer(200, ok).answer(200, "{\"code\":20011,\"success\":false,\"msg\":\"used\",\"request_id\":\"r2\"}")
+        .answer(200, ok.replace("\"PC-1\"", "\"PC-2\""));
+    Client client = service.client(false);
+    Result trial = client.cardTrial("PC-1");
+    Assert.succeeded(trial, "trial");
+    check(trial.trial(), "trial exposed");
+    equal("TRIAL-1", trial.data().text("code"), "the card");
+    equal(java.util.List.of("basic"), trial.features(), "features");
+    equal("{\"app\":\"48213907\",\"machine_id\":\"PC-1\"}", text(service.last().body()), "body");
+    Assert.refused(client.cardTrial("PC-1"), ErrorCodes.TRIAL_USED, "trial used");
+    equal(20011, ErrorCodes.TRIAL_USED, "code");
+    Assert.refused(client.cardTrial("PC-1"), ErrorCodes.UNTRUSTED_RESPONSE, "an answer for another device");
+  }
+
+  @Test
   public void aLoginSuccessWithoutASessionTokenHoldsNoSession() {
     Client client = new FakeService().answer(200, LOGIN_OK.replace(",\"session_token\":\"sess-token-secret\"", "")).client(false);
     Assert.succeeded(client.cardLogin("CK-1", "PC-1"), "login");

@@ -77,6 +77,14 @@ public final class JudgeTest {
   }
 
   @Test
+  public void trialIsExposed() {
+    check(judge(Family.STANDARD, "{\"code\":0,\"success\":true,\"data\":{\"trial\":true}}").trial(), "a trial card");
+    check(!judge(Family.STANDARD, "{\"code\":0,\"success\":true,\"data\":{\"trial\":false}}").trial(), "another card");
+    check(!judge(Family.STANDARD, "{\"code\":0,\"success\":true,\"data\":{}}").trial(), "an older service: not a trial");
+    check(!judge(Family.STANDARD, "{\"code\":20011,\"success\":false,\"msg\":\"used\",\"data\":{\"trial\":true}}").trial(), "a refusal is no trial");
+  }
+
+  @Test
   public void retryAfterAndErrorIdAreKept() {
     Result limited = Judge.judge(Family.STANDARD, new HttpExchange.Answer(429, Map.of("Retry-After", "17"),
         "{\"code\":10302,\"success\":false,\"msg\":\"slow down\"}".getBytes(StandardCharsets.UTF_8)), Map.of(), Family.ANY_CODE);

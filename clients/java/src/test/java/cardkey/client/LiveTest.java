@@ -231,6 +231,22 @@ public final class LiveTest {
   }
 
   @Test
+  public void trialCardBoundToThisDevice() {
+    Client client = pinned();
+    String machine = "java-trial-" + System.nanoTime();
+    Result trial = client.cardTrial(machine);
+    Assert.succeeded(trial, "trial");
+    check(trial.trial(), "trial");
+    equal(machine, trial.data().text("machine_code"), "bound to this device");
+    equal(List.of("trial"), trial.features(), "features");
+    equal(trial.data().text("code"), client.cardTrial(machine).data().text("code"), "a repeat answers the same card");
+    Result login = client.cardLogin(trial.data().text("code"), machine);
+    Assert.succeeded(login, "login");
+    check(login.trial(), "login says trial");
+    check(client.cardHeartbeat().trial(), "heartbeat says trial");
+  }
+
+  @Test
   public void offlineLicence() {
     Client client = pinned();
     String card = env("CARD_PINNED");
