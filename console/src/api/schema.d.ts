@@ -1636,6 +1636,264 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/agents/me/card-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The card types the agent may sell, in all its projects, with its own price */
+        get: operations["AgentCards_cardTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/agents/me/cards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The agent's cards (made by its orders), filtered and paged like a project's */
+        get: operations["AgentCards_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/agents/me/cards/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export the agent's cards a filter matches as CSV (the project export's columns) */
+        get: operations["AgentCards_exportCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/agents/me/cards/{cardId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Ban or unban one of its cards (can_ban) */
+        patch: operations["AgentCards_setStatus"];
+        trace?: never;
+    };
+    "/admin/v1/agents/me/cards/{cardId}/devices/{machine}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Unbind a device from one of its cards (can_unbind) */
+        delete: operations["AgentCards_unbind"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List agents: a platform admin all, an author its own, an agent its sub-agents */
+        get: operations["Agents_list"];
+        put?: never;
+        /** Create an agent (an author) or a sub-agent (an agent with can_create_sub_agents); three levels at most */
+        post: operations["Agents_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/agents/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in agent's own profile: balance, discount, rights, projects */
+        get: operations["Agents_me"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/agents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an agent */
+        get: operations["Agents_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change an agent's terms, password or status (its author, or an agent above it) */
+        patch: operations["Agents_update"];
+        trace?: never;
+    };
+    "/admin/v1/agents/{id}/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An agent's ledger, newest first: every balance change with the balance it left */
+        get: operations["Agents_ledger"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/agents/{id}/credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Credit (or, by the author, debit) an agent's balance; answers the agent */
+        post: operations["Agents_credit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/agents/{id}/sales": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An agent's sales per day, project and card type (sold, activated, revenue), from counters */
+        get: operations["Agents_sales"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/platform/ledger-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Check that every agent balance equals the sum of its ledger entries (severity ok, or fail with the agents) */
+        get: operations["LedgerCheck_check"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/projects/{id}/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a project's orders, newest first (an agent: its own) */
+        get: operations["Orders_list"];
+        put?: never;
+        /** Place an order: debit the price and make the cards, idempotent by order_id */
+        post: operations["Orders_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/projects/{id}/orders/{orderId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an order by its order_id, with its cards */
+        get: operations["Orders_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/projects/{id}/orders/{orderId}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Refund unused cards of an order: they are deleted, their price credited back, the parent's commission clawed back */
+        post: operations["Orders_refund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/projects/{id}/signing-keys": {
         parameters: {
             query?: never;
@@ -2212,7 +2470,7 @@ export interface components {
             /** Format: date-time */
             expires_at: string;
             /** @enum {string} */
-            role: "platform_admin" | "author";
+            role: "platform_admin" | "author" | "agent";
             /**
              * @description the platform requires two-factor sign-in and this account has none: it must enrol before anything else
              * @enum {boolean}
@@ -2238,7 +2496,7 @@ export interface components {
             id: string;
             username: string;
             /** @enum {string} */
-            role: "platform_admin" | "author";
+            role: "platform_admin" | "author" | "agent";
             /** @description the account signs in with a TOTP code */
             two_factor_enabled: boolean;
             /** @description the platform requires two-factor sign-in of every admin account */
@@ -2597,6 +2855,11 @@ export interface components {
             /** @description the card type it was made from (decisions §19) */
             card_type_id: number | null;
             /**
+             * Format: uuid
+             * @description the agent whose order made it (decisions §19)
+             */
+            agent_id: string | null;
+            /**
              * Format: date-time
              * @description when the card was generated or imported
              */
@@ -2893,6 +3156,27 @@ export interface components {
             result_code: number;
             count: number;
         };
+        SalesItem: {
+            /**
+             * Format: date
+             * @description local day in time_zone
+             */
+            day: string;
+            /** Format: uuid */
+            project_id: string;
+            /**
+             * Format: uuid
+             * @description null: the author's own orders
+             */
+            agent_id: string | null;
+            card_type_id: number;
+            /** @description cards ordered, less those refunded */
+            sold: number;
+            /** @description cards of orders first activated that day */
+            activated: number;
+            /** @description cents agents paid, less refunds */
+            revenue_cents: number;
+        };
         StatsView: {
             /** Format: date */
             from: string;
@@ -2900,6 +3184,8 @@ export interface components {
             to: string;
             time_zone: string;
             items: components["schemas"]["StatsItem"][];
+            /** @description cards sold, activated and revenue per day, agent and card type (orders, decisions §19) */
+            sales: components["schemas"]["SalesItem"][];
         };
         RequestLogView: {
             request_id: string;
@@ -3222,6 +3508,213 @@ export interface components {
             };
             /** @description every attempt, oldest first */
             attempt_log: components["schemas"]["WebhookAttemptView"][];
+        };
+        AgentCardTypeView: {
+            id: number;
+            /** Format: uuid */
+            project_id: string;
+            project_name: string;
+            name: string;
+            /** @enum {string} */
+            kind: "time" | "count";
+            duration_seconds: number;
+            uses: number | null;
+            device_limit: number;
+            features: string[];
+            /** @description the type's list price */
+            price_cents: number;
+            /** @description what one card costs this agent: the price less its discount */
+            agent_price_cents: number;
+        };
+        AgentCardStatusDto: {
+            /** @enum {string} */
+            status: "banned" | "active";
+        };
+        AgentView: {
+            /** Format: uuid */
+            id: string;
+            username: string;
+            /** @enum {string} */
+            status: "active" | "disabled";
+            /**
+             * Format: uuid
+             * @description the author whose agents these are
+             */
+            owner_id: string;
+            /** Format: uuid */
+            parent_agent_id: string | null;
+            level: number;
+            project_ids: string[];
+            discount_percent: number;
+            can_create_sub_agents: boolean;
+            can_ban: boolean;
+            can_unbind: boolean;
+            /** @description integer cents, never below zero */
+            balance_cents: number;
+            low_balance_cents: number | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        CreateAgentDto: {
+            /** @example shop-east */
+            username: string;
+            /** @example a-long-password */
+            password: string;
+            /**
+             * Format: uuid
+             * @description the parent agent (an author's own agent, or the calling agent itself); absent: a first-level agent of the author, or the calling agent's sub-agent
+             */
+            parent_agent_id?: string;
+            /** @description the projects it sells for: the author's own, or within its parent's */
+            project_ids: string[];
+            /** @description percent off each card type's price; a sub-agent's at most its parent's */
+            discount_percent: number;
+            /** @default false */
+            can_create_sub_agents: boolean;
+            /**
+             * @description may ban and unban its own cards
+             * @default false
+             */
+            can_ban: boolean;
+            /**
+             * @description may unbind its own cards' devices
+             * @default false
+             */
+            can_unbind: boolean;
+            /** @description an order leaving the balance below this tells `agent.balance_low` (null: never) */
+            low_balance_cents?: number | null;
+        };
+        UpdateAgentDto: {
+            /**
+             * @description a disabled agent cannot sign in; its tokens end at once
+             * @enum {string}
+             */
+            status?: "active" | "disabled";
+            password?: string;
+            project_ids?: string[];
+            discount_percent?: number;
+            can_create_sub_agents?: boolean;
+            can_ban?: boolean;
+            can_unbind?: boolean;
+            low_balance_cents?: number | null;
+        };
+        LedgerEntryView: {
+            id: number;
+            /** @enum {string} */
+            kind: "credit" | "debit" | "refund" | "commission" | "clawback";
+            amount_cents: number;
+            balance_after_cents: number;
+            /** @description the order's order_id */
+            order_id: string | null;
+            /** Format: uuid */
+            batch_id: string | null;
+            note: string | null;
+            /**
+             * Format: uuid
+             * @description the admin account that made the change
+             */
+            actor_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        CreditDto: {
+            /**
+             * @description cents to add; negative: a debit (the author only), refused below zero. A parent agent's credit is paid from its own balance
+             * @example 10000
+             */
+            amount_cents: number;
+            note?: string;
+        };
+        SalesView: {
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            time_zone: string;
+            items: components["schemas"]["SalesItem"][];
+        };
+        LedgerMismatch: {
+            /** Format: uuid */
+            agent_id: string;
+            balance_cents: number;
+            ledger_cents: number;
+            entries: number;
+        };
+        LedgerCheckView: {
+            /** @enum {string} */
+            severity: "ok" | "fail";
+            agents: number;
+            entries: number;
+            /** @description agents whose balance differs from their entries (none, always) */
+            mismatches: components["schemas"]["LedgerMismatch"][];
+        };
+        OrderWithCardsView: {
+            /** @description the caller's order number */
+            order_id: string;
+            /** Format: uuid */
+            project_id: string;
+            card_type_id: number;
+            count: number;
+            /**
+             * Format: uuid
+             * @description null: the author's own order (nothing debited)
+             */
+            agent_id: string | null;
+            /** @description what one card cost the agent */
+            unit_price_cents: number;
+            /** @description debited from the agent */
+            total_cents: number;
+            /** @description cards refunded since */
+            refunded_count: number;
+            /** Format: uuid */
+            batch_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            items: components["schemas"]["CardView"][];
+        };
+        CreateOrderDto: {
+            /**
+             * @description the caller's own order number, 1-64 of [A-Za-z0-9_.:-]: a retry with it answers the same order
+             * @example shop-2024-000123
+             */
+            order_id: string;
+            card_type_id: number;
+            count: number;
+        };
+        OrderView: {
+            /** @description the caller's order number */
+            order_id: string;
+            /** Format: uuid */
+            project_id: string;
+            card_type_id: number;
+            count: number;
+            /**
+             * Format: uuid
+             * @description null: the author's own order (nothing debited)
+             */
+            agent_id: string | null;
+            /** @description what one card cost the agent */
+            unit_price_cents: number;
+            /** @description debited from the agent */
+            total_cents: number;
+            /** @description cards refunded since */
+            refunded_count: number;
+            /** Format: uuid */
+            batch_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        RefundView: {
+            /** @description the cards refunded (and deleted) by this request */
+            card_ids: number[];
+            /** @description cents credited back to the order's agent */
+            refunded_cents: number;
+            /** @description cents taken back from the parent agent's commission */
+            clawback_cents: number;
+        };
+        RefundDto: {
+            /** @description the cards to refund (unused cards of the order); absent: every unused card of the order */
+            card_ids?: number[];
         };
         SigningKeyView: {
             /** @description key id, sent in X-Svc-Response-Key */
@@ -4569,6 +5062,134 @@ export interface components {
                     error?: {
                         /** @enum {integer} */
                         code?: 11101 | 11120 | 11121;
+                    };
+                };
+            };
+        };
+        /** @description - `11103` CARD_NOT_FOUND: Card not found */
+        AdminError404_11103: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 11103;
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `11103` CARD_NOT_FOUND: Card not found
+         *     - `11104` CARD_DEVICE_NOT_FOUND: This device is not bound to the card
+         */
+        AdminError404_11103_11104: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 11103 | 11104;
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `10001` BAD_REQUEST: The request is malformed
+         *     - `11011` AGENT_LEVELS_EXCEEDED: Agents go at most three levels deep
+         *     - `11012` AGENT_SCOPE_EXCEEDED: A sub-agent gets at most its parent's projects, discount and rights
+         */
+        AdminError400_10001_11011_11012: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 10001 | 11011 | 11012;
+                    };
+                };
+            };
+        };
+        /** @description - `11130` AGENT_NOT_FOUND: Agent not found */
+        AdminError404_11130: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 11130;
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `10001` BAD_REQUEST: The request is malformed
+         *     - `11012` AGENT_SCOPE_EXCEEDED: A sub-agent gets at most its parent's projects, discount and rights
+         */
+        AdminError400_10001_11012: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 10001 | 11012;
+                    };
+                };
+            };
+        };
+        /** @description - `11301` INSUFFICIENT_BALANCE: The balance is too small for this; nothing was changed */
+        AdminError402_11301: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 11301;
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `11210` CARD_TYPE_DISABLED: The card type is disabled; enable it to make cards from it
+         *     - `11302` ORDER_CONFLICT: This order_id was already used for a different order
+         */
+        AdminError409_11210_11302: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 11210 | 11302;
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `11101` PROJECT_NOT_FOUND: Project not found
+         *     - `11131` ORDER_NOT_FOUND: Order not found
+         */
+        AdminError404_11101_11131: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 11101 | 11131;
                     };
                 };
             };
@@ -9288,6 +9909,625 @@ export interface operations {
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002"];
             404: components["responses"]["AdminError404_11101_11120"];
+            413: components["responses"]["AdminError413_10008"];
+            415: components["responses"]["AdminError415_10007"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    AgentCards_cardTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["AgentCardTypeView"][];
+                        total: number;
+                    };
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    AgentCards_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                page_size?: number;
+                status?: "unused" | "active" | "banned" | "consumed";
+                batch_id?: string;
+                /** @description code contains (case-insensitive) */
+                q?: string;
+                /** @description logged in at least once */
+                activated?: boolean;
+                /** @description expires_at is in the past */
+                expired?: boolean;
+                kind?: "time" | "count";
+                /** @description code starts with (case-sensitive, as codes are) */
+                code_prefix?: string;
+                /** @description a device bound to the card: its machine code, exact */
+                machine?: string;
+                /** @description created at or after */
+                created_from?: string;
+                /** @description created before */
+                created_to?: string;
+                /** @description expires at or after (cards without an expiry never match) */
+                expires_from?: string;
+                /** @description expires before (cards without an expiry never match) */
+                expires_to?: string;
+                /** @description `-` = descending; ties in id order (same direction); cards without an expiry or a login come last either way */
+                sort?: "created_at" | "-created_at" | "expires_at" | "-expires_at" | "last_login_at" | "-last_login_at" | "code" | "-code";
+                /** @description only the cards of this project */
+                project_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["CardView"][];
+                        /** @description Rows matching the filters, on every page */
+                        total: number;
+                        page: number;
+                        page_size: number;
+                    };
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    AgentCards_exportCsv: {
+        parameters: {
+            query?: {
+                status?: "unused" | "active" | "banned" | "consumed";
+                batch_id?: string;
+                /** @description code contains (case-insensitive) */
+                q?: string;
+                /** @description logged in at least once */
+                activated?: boolean;
+                /** @description expires_at is in the past */
+                expired?: boolean;
+                kind?: "time" | "count";
+                /** @description code starts with (case-sensitive, as codes are) */
+                code_prefix?: string;
+                /** @description a device bound to the card: its machine code, exact */
+                machine?: string;
+                /** @description created at or after */
+                created_from?: string;
+                /** @description created before */
+                created_to?: string;
+                /** @description expires at or after (cards without an expiry never match) */
+                expires_from?: string;
+                /** @description expires before (cards without an expiry never match) */
+                expires_to?: string;
+                /** @description only the cards of this project */
+                project_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV with a header row */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    AgentCards_setStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cardId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentCardStatusDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11103"];
+            413: components["responses"]["AdminError413_10008"];
+            415: components["responses"]["AdminError415_10007"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    AgentCards_unbind: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cardId: number;
+                machine: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11103_11104"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Agents_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                page_size?: number;
+                /** @description only the direct sub-agents of this agent */
+                parent_agent_id?: string;
+                /** @description username contains */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["AgentView"][];
+                        /** @description Rows matching the filters, on every page */
+                        total: number;
+                        page: number;
+                        page_size: number;
+                    };
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Agents_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAgentDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001_11011_11012"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11130"];
+            409: components["responses"]["AdminError409_11201"];
+            413: components["responses"]["AdminError413_10008"];
+            415: components["responses"]["AdminError415_10007"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Agents_me: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Agents_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11130"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Agents_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAgentDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001_11012"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11130"];
+            413: components["responses"]["AdminError413_10008"];
+            415: components["responses"]["AdminError415_10007"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Agents_ledger: {
+        parameters: {
+            query?: {
+                page?: number;
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["LedgerEntryView"][];
+                        /** @description Rows matching the filters, on every page */
+                        total: number;
+                        page: number;
+                        page_size: number;
+                    };
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11130"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Agents_credit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description a fresh TOTP code; required when the account has two-factor sign-in on */
+                "X-Svc-2fa-Code"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreditDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            402: components["responses"]["AdminError402_11301"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11130"];
+            413: components["responses"]["AdminError413_10008"];
+            415: components["responses"]["AdminError415_10007"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Agents_sales: {
+        parameters: {
+            query?: {
+                /** @description first day, YYYY-MM-DD */
+                from?: string;
+                /** @description last day, YYYY-MM-DD */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11130"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    LedgerCheck_check: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LedgerCheckView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Orders_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                page_size?: number;
+                /** @description only the orders of this agent */
+                agent_id?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["OrderView"][];
+                        /** @description Rows matching the filters, on every page */
+                        total: number;
+                        page: number;
+                        page_size: number;
+                    };
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Orders_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateOrderDto"];
+            };
+        };
+        responses: {
+            /** @description A replay of an earlier order with the same body */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderWithCardsView"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderWithCardsView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            402: components["responses"]["AdminError402_11301"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101_11115"];
+            409: components["responses"]["AdminError409_11210_11302"];
+            413: components["responses"]["AdminError413_10008"];
+            415: components["responses"]["AdminError415_10007"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Orders_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderWithCardsView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101_11131"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Orders_refund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            402: components["responses"]["AdminError402_11301"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101_11131"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
             500: components["responses"]["AdminError500_50000"];

@@ -5,7 +5,8 @@
 export interface AdminSession {
   token: string;
   username: string;
-  role: 'platform_admin' | 'author';
+  /** An agent (reseller, decisions §19) gets the reduced console of its own account only. */
+  role: 'platform_admin' | 'author' | 'agent';
   expiresAt: string;
   /** The platform requires two-factor sign-in and this account has none: the security page only, until it enrols. */
   twoFactorEnrolmentRequired?: boolean;
