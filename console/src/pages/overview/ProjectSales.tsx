@@ -14,9 +14,9 @@ export function ProjectSales({ projectId, items, loading, days }: { projectId: s
   const names = new Map((agents.data?.items ?? []).map((agent) => [agent.id, agent.username]));
   const agentName = (id: string | null) => (id === null ? t('agents.sales.own') : (names.get(id) ?? id.slice(0, 8)));
   return (
-    <>
+    <div data-testid="project-sales">
       <Typography.Title level={2} className="section-title">{t('agents.sales.overviewTitle', { days })}</Typography.Title>
       <SalesSummary items={items} loading={loading} breakdowns={['agent', 'type', 'day']} agentName={agentName} typeName={typeName} />
-    </>
+    </div>
   );
 }
