@@ -26,6 +26,8 @@ import { RecordRequests1766110000000 } from './1766110000000-RecordRequests';
 import { CreateWebhooks1766200000000 } from './1766200000000-CreateWebhooks';
 import { MarkCardExpiryNotices1766300000000 } from './1766300000000-MarkCardExpiryNotices';
 import { CountCardLoginsOnly1766310000000 } from './1766310000000-CountCardLoginsOnly';
+import { CreateAgentsAndLedger1766410000000 } from './1766410000000-CreateAgentsAndLedger';
+import { CreateOrders1766410000001 } from './1766410000001-CreateOrders';
 
 /** Every migration, in order. Listed explicitly so the same list works compiled and under Jest. */
 export const MIGRATIONS = [
@@ -37,4 +39,5 @@ export const MIGRATIONS = [
   StageCardImports1765500000000, RecordSessionHeartbeats1765610000000, RecordSessionEnds1765700000000, CreateCardTypes1765800000000,
   AddRebindingRulesAndIdleDevices1765900000000, AddTwoFactorAndAuditTrail1766000000000, CreateLoginBlacklist1766100000000, RecordRequests1766110000000,
   CreateWebhooks1766200000000, MarkCardExpiryNotices1766300000000, CountCardLoginsOnly1766310000000,
+  CreateAgentsAndLedger1766410000000, CreateOrders1766410000001,
 ];

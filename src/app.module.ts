@@ -1,5 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AdminAuthModule } from './admin-auth/admin-auth.module';
+import { AgentsModule } from './agents/agents.module';
+import { OrdersModule } from './orders/orders.module';
 import { AppUsersModule } from './app-users/app-users.module';
 import { AnnouncementsModule } from './announcements/announcements.module';
 import { AuthorsModule } from './authors/authors.module';
@@ -62,6 +64,8 @@ export class AppModule {
         AppUsersModule,
         RemoteVariablesModule,
         WebhooksModule,
+        AgentsModule,
+        OrdersModule,
       ],
       // The benchmark's bare route (bench/run.ts) exists only when asked for.
       controllers: [HealthController, ...(config.BENCH_BASELINE === '1' ? [BaselineController] : [])],

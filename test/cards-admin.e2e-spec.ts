@@ -92,6 +92,7 @@ describe('cards admin API (e2e)', () => {
           note: null,
           batch_id: body.batch_id,
           card_type_id: null,
+          agent_id: null,
           created_at: expect.stringMatching(ISO),
           devices: [],
         });

@@ -193,6 +193,7 @@ describe('login log and stats admin API (e2e)', () => {
           { day: '2025-03-02', interface: 'card_heartbeat', result_code: 30101, count: 1 },
           { day: '2025-03-02', interface: 'card_login', result_code: 0, count: 1 },
         ],
+        sales: [],
       });
       const one = (await a.client.get(`${statsOf(p)}?from=2025-02-28&to=2025-02-28`).expect(200)).body as StatsBody;
       expect(one.items).toEqual([{ day: '2025-02-28', interface: 'card_login', result_code: 0, count: 1 }]);

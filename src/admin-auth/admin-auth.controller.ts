@@ -9,7 +9,7 @@ import { ClientContext, RequestContext } from '../core/http/request-context';
 import { getSchemaPath } from '@nestjs/swagger';
 import { UseInterceptors } from '@nestjs/common';
 import { AuditInterceptor } from '../audit/audit.interceptor';
-import { AdminAuth, BeforeEnrolment } from './admin-auth.decorator';
+import { AdminAuth, AgentScope, BeforeEnrolment } from './admin-auth.decorator';
 import { AdminLoginChallengeView } from './two-factor/two-factor.view';
 import { TwoFactorPolicy } from './two-factor/two-factor-policy';
 import { AdminLoginDto } from './admin-auth.dto';
@@ -18,6 +18,7 @@ import { AdminPrincipal, CurrentAdmin } from './admin-principal';
 
 @ApiTags('admin: auth')
 @Envelope('admin')
+@AgentScope()
 @Controller('admin/v1/auth')
 export class AdminAuthController {
   constructor(

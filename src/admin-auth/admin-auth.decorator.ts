@@ -6,6 +6,7 @@ import { AdminRole } from './admin-user.entity';
 
 export const ADMIN_ROLES = 'cardkey:admin-roles';
 export const BEFORE_ENROLMENT = 'cardkey:admin-before-enrolment';
+export const AGENT_SCOPE = 'cardkey:admin-agent-scope';
 
 /**
  * Bearer admin token required on every route of the controller or handler. Every write it lets
@@ -18,3 +19,9 @@ export const AdminRoles = (...roles: AdminRole[]) => SetMetadata(ADMIN_ROLES, ro
 
 /** A route an account may use while the platform requires two-factor sign-in it has not set up yet. */
 export const BeforeEnrolment = () => SetMetadata(BEFORE_ENROLMENT, true);
+
+/**
+ * A route an agent's token may reach (decisions §19). Every other admin route answers an agent 403
+ * before its handler runs; a route marked here still decides what of its data the agent sees.
+ */
+export const AgentScope = () => SetMetadata(AGENT_SCOPE, true);

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { AuditTrail } from '../audit/audit-trail.service';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
-import { ADMIN_ROLES, BEFORE_ENROLMENT } from './admin-auth.decorator';
+import { ADMIN_ROLES, AGENT_SCOPE, BEFORE_ENROLMENT } from './admin-auth.decorator';
 import { AdminAuthService } from './admin-auth.service';
 import { AdminRole } from './admin-user.entity';
 import { PRINCIPAL_KEY } from './admin-principal';
@@ -11,7 +11,8 @@ import { TwoFactorPolicy } from './two-factor/two-factor-policy';
 
 /**
  * Resolves the Bearer admin token; 401 when missing, unknown or expired, 403 for a role without the
- * right (recorded in the audit trail: guards' refusals never reach its interceptor), and 403
+ * right or an agent on a route without @AgentScope (recorded in the audit trail: guards' refusals
+ * never reach its interceptor), and 403
  * TWO_FACTOR_ENROLMENT_REQUIRED while the platform requires two-factor sign-in and the account has
  * none, except on the routes that let it enrol.
  */
@@ -32,7 +33,8 @@ export class AdminAuthGuard implements CanActivate {
     const principal = await this.auth.authenticate(match[1]);
     const targets = [context.getHandler(), context.getClass()];
     const roles = this.reflector.getAllAndOverride<AdminRole[]>(ADMIN_ROLES, targets) ?? [];
-    if (roles.length > 0 && !roles.includes(principal.role)) {
+    const outOfScope = principal.role === 'agent' && !this.reflector.getAllAndOverride<boolean>(AGENT_SCOPE, targets);
+    if (outOfScope || (roles.length > 0 && !roles.includes(principal.role))) {
       const refusal = new ServiceError(ErrorCode.FORBIDDEN);
       await this.audit.recordRefusal(request, principal, refusal);
       throw refusal;

@@ -1,11 +1,12 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
-export const ADMIN_ROLE_NAMES = ['platform_admin', 'author'] as const;
+/** `agent`: a reseller (decisions §19), which reaches only the routes marked @AgentScope. */
+export const ADMIN_ROLE_NAMES = ['platform_admin', 'author', 'agent'] as const;
 export type AdminRole = (typeof ADMIN_ROLE_NAMES)[number];
 export const ACCOUNT_STATUSES = ['active', 'disabled'] as const;
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
 
-/** A back-office account: a platform admin or an author (project owner). */
+/** A back-office account: a platform admin, an author (project owner) or an agent (src/agents). */
 @Entity('admin_users')
 export class AdminUser {
   @PrimaryGeneratedColumn('uuid')

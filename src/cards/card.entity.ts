@@ -68,6 +68,13 @@ export class Card {
   @Column({ name: 'card_type_id', type: 'integer', nullable: true })
   cardTypeId: number | null;
 
+  /** The order that made it (decisions §19; orders.id), and that order's agent: null for other cards. */
+  @Column({ name: 'order_id', type: 'uuid', nullable: true })
+  orderId: string | null;
+
+  @Column({ name: 'agent_id', type: 'uuid', nullable: true })
+  agentId: string | null;
+
   /**
    * Its type's features, where the query that read the card also read them (card-features.ts):
    * not a column, since a type's features change for all its cards at once.

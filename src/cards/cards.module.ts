@@ -34,6 +34,6 @@ import { IdleDevices } from './idle-devices';
   providers: [
     CardLoginService, RepeatLoginWriter, NewDeviceLoginWriter, RefusalLogWriter, CardUnbindService, CardCheckoutService, CardTopupService, CardInfoService, LoginTokensService, CardsAdminService, CardBatchesService, CardCodeGenerator, CardGuesses, CardTypesService, IdleDevices,
   ],
-  exports: [TypeOrmModule, CardBatchesService, CardTypesService, CardLoginService, CardUnbindService, CardCheckoutService, CardTopupService, CardInfoService, LoginTokensService, CardGuesses, IdleDevices],
+  exports: [TypeOrmModule, CardBatchesService, CardsAdminService, CardTypesService, CardLoginService, CardUnbindService, CardCheckoutService, CardTopupService, CardInfoService, LoginTokensService, CardGuesses, IdleDevices],
 })
 export class CardsModule {}

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { SalesItem } from '../agents/agent.view';
 import { CLIENT_FAMILY_NAMES } from '../access/client-call';
 import { LoginLog } from './login-log.entity';
 
@@ -44,4 +45,5 @@ export class StatsView {
   @ApiProperty({ format: 'date' }) to!: string;
   @ApiProperty() time_zone!: string;
   @ApiProperty({ type: [StatsItem] }) items!: StatsItem[];
+  @ApiProperty({ type: [SalesItem], description: 'cards sold, activated and revenue per day, agent and card type (orders, decisions §19)' }) sales!: SalesItem[];
 }

@@ -10,6 +10,7 @@ import { ProjectAccess } from '../projects/project-access';
 import { ListLoginLogsQuery, StatsQuery } from './login-log.dto';
 import { LoginLog } from './login-log.entity';
 import { LoginLogView, StatsItem, StatsView, toLoginLogView } from './login-log.view';
+import { salesItems } from '../orders/sales-counts';
 
 /** Default stats window: today and the 6 days before, in the service time zone. */
 const DEFAULT_DAYS = 7;
@@ -81,24 +82,27 @@ export class LoginLogsService {
     const timeZone = this.config.APP_TIMEZONE;
     const rows: StatsItem[] = await this.logs.query(STATS_SQL, [project.id, from, to]);
     const items = rows.map((r) => ({ day: r.day, interface: r.interface, result_code: r.result_code, count: r.count }));
-    return { from, to, time_zone: timeZone, items };
+    // Sales of orders beside the logins (decisions §19): from their own daily counters too.
+    const sales = await salesItems(this.logs.manager, { projectId: project.id }, from, to);
+    return { from, to, time_zone: timeZone, items, sales };
   }
 
   private window(query: StatsQuery): { from: string; to: string } {
-    const to = query.to ?? (query.from ? maxDay(query.from, this.today()) : this.today());
-    const from = query.from ?? addDays(to, 1 - DEFAULT_DAYS);
-    if (from > to) throw new ServiceError(ErrorCode.BAD_REQUEST, 'from must not be after to', { details: ['from must not be after to'] });
-    if (addDays(from, MAX_STATS_DAYS - 1) < to) {
-      throw new ServiceError(ErrorCode.BAD_REQUEST, `At most ${MAX_STATS_DAYS} days at once`, {
-        details: [`to must be at most ${MAX_STATS_DAYS - 1} days after from`],
-      });
-    }
-    return { from, to };
+    return statsWindow(query, this.dayFormat.format(new Date()));
   }
+}
 
-  private today(): string {
-    return this.dayFormat.format(new Date());
+/** The days a stats query asks for (default: the 7 days to today), at most MAX_STATS_DAYS; a bad range is a 400. */
+export function statsWindow(query: StatsQuery, today: string): { from: string; to: string } {
+  const to = query.to ?? (query.from ? maxDay(query.from, today) : today);
+  const from = query.from ?? addDays(to, 1 - DEFAULT_DAYS);
+  if (from > to) throw new ServiceError(ErrorCode.BAD_REQUEST, 'from must not be after to', { details: ['from must not be after to'] });
+  if (addDays(from, MAX_STATS_DAYS - 1) < to) {
+    throw new ServiceError(ErrorCode.BAD_REQUEST, `At most ${MAX_STATS_DAYS} days at once`, {
+      details: [`to must be at most ${MAX_STATS_DAYS - 1} days after from`],
+    });
   }
+  return { from, to };
 }
 
 /** `YYYY-MM-DD` plus n calendar days. */

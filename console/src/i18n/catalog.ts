@@ -39,6 +39,8 @@ export const catalogEn: Readonly<Record<number, string>> = {
   11008: 'The two-factor code is wrong, expired or already used', // TWO_FACTOR_CODE_INVALID
   11009: 'The platform requires two-factor sign-in: set it up first', // TWO_FACTOR_ENROLMENT_REQUIRED
   11010: 'The webhook URL is not a public HTTP(S) address this platform may call', // WEBHOOK_TARGET_REFUSED
+  11011: 'Agents go at most three levels deep', // AGENT_LEVELS_EXCEEDED
+  11012: "A sub-agent gets at most its parent's projects, discount and rights", // AGENT_SCOPE_EXCEEDED
   11101: 'Project not found', // PROJECT_NOT_FOUND
   11102: 'Author not found', // AUTHOR_NOT_FOUND
   11103: 'Card not found', // CARD_NOT_FOUND
@@ -56,6 +58,8 @@ export const catalogEn: Readonly<Record<number, string>> = {
   11115: 'Card type not found', // CARD_TYPE_NOT_FOUND
   11120: 'Webhook endpoint not found', // WEBHOOK_NOT_FOUND
   11121: 'Webhook delivery not found', // WEBHOOK_DELIVERY_NOT_FOUND
+  11130: 'Agent not found', // AGENT_NOT_FOUND
+  11131: 'Order not found', // ORDER_NOT_FOUND
   11201: 'An admin account with this username already exists', // AUTHOR_USERNAME_TAKEN
   11202: 'A version equal to this one already exists', // VERSION_EXISTS
   11203: 'The project already has a variable with this name', // VARIABLE_NAME_TAKEN
@@ -68,6 +72,8 @@ export const catalogEn: Readonly<Record<number, string>> = {
   11210: 'The card type is disabled; enable it to make cards from it', // CARD_TYPE_DISABLED
   11220: 'Two-factor sign-in is already on for this account', // TWO_FACTOR_ALREADY_ENABLED
   11221: 'Two-factor sign-in is not on for this account', // TWO_FACTOR_NOT_ENABLED
+  11301: 'The balance is too small for this; nothing was changed', // INSUFFICIENT_BALANCE
+  11302: 'This order_id was already used for a different order', // ORDER_CONFLICT
   20001: 'The card key is invalid', // CARD_INVALID
   20002: 'The card key has expired', // CARD_EXPIRED
   20003: 'The card key is banned', // CARD_BANNED
@@ -124,6 +130,8 @@ export const catalogZhCN: Readonly<Record<number, string>> = {
   11008: '两步验证码错误、已过期或已被使用', // TWO_FACTOR_CODE_INVALID
   11009: '平台要求两步验证登录：请先完成设置', // TWO_FACTOR_ENROLMENT_REQUIRED
   11010: 'Webhook 地址不是本平台允许调用的公网 HTTP(S) 地址', // WEBHOOK_TARGET_REFUSED
+  11011: '代理最多三级', // AGENT_LEVELS_EXCEEDED
+  11012: '下级代理的项目、折扣和权限不能超过上级', // AGENT_SCOPE_EXCEEDED
   11101: '项目不存在', // PROJECT_NOT_FOUND
   11102: '作者不存在', // AUTHOR_NOT_FOUND
   11103: '卡密不存在', // CARD_NOT_FOUND
@@ -141,6 +149,8 @@ export const catalogZhCN: Readonly<Record<number, string>> = {
   11115: '卡类不存在', // CARD_TYPE_NOT_FOUND
   11120: 'Webhook 端点不存在', // WEBHOOK_NOT_FOUND
   11121: 'Webhook 投递记录不存在', // WEBHOOK_DELIVERY_NOT_FOUND
+  11130: '代理不存在', // AGENT_NOT_FOUND
+  11131: '订单不存在', // ORDER_NOT_FOUND
   11201: '已存在同名的管理账号', // AUTHOR_USERNAME_TAKEN
   11202: '已存在相同的版本', // VERSION_EXISTS
   11203: '项目中已有同名变量', // VARIABLE_NAME_TAKEN
@@ -153,6 +163,8 @@ export const catalogZhCN: Readonly<Record<number, string>> = {
   11210: '卡类已停用；启用后才能用它生成卡密', // CARD_TYPE_DISABLED
   11220: '此账号已开启两步验证', // TWO_FACTOR_ALREADY_ENABLED
   11221: '此账号未开启两步验证', // TWO_FACTOR_NOT_ENABLED
+  11301: '余额不足，未做任何更改', // INSUFFICIENT_BALANCE
+  11302: '此 order_id 已用于另一笔订单', // ORDER_CONFLICT
   20001: '卡密无效', // CARD_INVALID
   20002: '卡密已过期', // CARD_EXPIRED
   20003: '卡密已被封禁', // CARD_BANNED

@@ -6,15 +6,17 @@ import { ErrorCode } from '../../core/errors/error-code';
 import { DeclareAuthScheme } from '../../core/http/auth-scheme';
 import { ClientContext, RequestContext } from '../../core/http/request-context';
 import { ApiAnswer, ApiFailures, ApiNoContent } from '../../core/openapi/api-contract';
-import { AdminAuth, BeforeEnrolment } from '../admin-auth.decorator';
+import { AdminAuth, AgentScope, BeforeEnrolment } from '../admin-auth.decorator';
 import { AdminSessionView } from '../admin-auth.view';
 import { AdminPrincipal, CurrentAdmin } from '../admin-principal';
 import { TwoFactorCodeDto, TwoFactorLoginDto } from './two-factor.dto';
 import { TwoFactorService } from './two-factor.service';
 import { TwoFactorEnrolmentView, TwoFactorRecoveryCodesView } from './two-factor.view';
 
+/** An agent's account signs in like any other, two-factor included (@AgentScope). */
 @ApiTags('admin: auth')
 @Envelope('admin')
+@AgentScope()
 @Controller('admin/v1/auth')
 export class TwoFactorController {
   constructor(private readonly twoFactor: TwoFactorService) {}

@@ -26,6 +26,7 @@ export class CardView {
   @ApiProperty({ type: String, nullable: true }) note!: string | null;
   @ApiProperty({ type: String, nullable: true }) batch_id!: string | null;
   @ApiProperty({ type: 'integer', nullable: true, description: 'the card type it was made from (decisions §19)' }) card_type_id!: number | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'the agent whose order made it (decisions §19)' }) agent_id!: string | null;
   @ApiProperty({ ...INSTANT, description: 'when the card was generated or imported' }) created_at!: string;
   @ApiProperty({ type: [CardDeviceView] }) devices!: CardDeviceView[];
 }
@@ -52,6 +53,7 @@ export function toCardView(card: Card, devices: CardDevice[]): CardView {
     note: card.note,
     batch_id: card.batchId,
     card_type_id: card.cardTypeId ?? null,
+    agent_id: card.agentId ?? null,
     created_at: card.createdAt.toISOString(),
     devices: devices.map((d) => ({ machine_code: d.machineCode, bound_at: d.boundAt.toISOString() })),
   };

@@ -22,6 +22,8 @@ import { cardsCsvHeader, cardsCsvRows } from './cards-csv';
 import { CardsImporter, ImportAnswer, ImportSlots, IMPORT_STALE_MS } from './cards-importer';
 import { parseIsoInstant } from './iso-instant';
 import { CardTypesService } from '../types/card-types.service';
+import { Project } from '../../projects/project.entity';
+import { DeletedCard, refundDeletedCards } from '../../orders/order-refunds';
 
 /** Cards per page of the CSV export (each page with its devices): one page holds the embedded database only briefly. */
 const EXPORT_PAGE = 250;
@@ -105,7 +107,7 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
   /** A bulk action on the cards given by `ids` or matched by `filter` (cards-bulk.ts). */
   async bulk(actor: AdminPrincipal, projectId: string, input: BulkCardsDto): Promise<BulkResult> {
     const project = await this.access.find(actor, projectId);
-    return this.bulkActions.run(project.id, input);
+    return this.bulkActions.run(project.id, input, actor.id);
   }
 
   /** The CSV import, or with `dryRun` its report only (cards-importer.ts). */
@@ -138,7 +140,11 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
    * asked for are written; an extension is computed in the statement, on the row as it is then).
    */
   async update(actor: AdminPrincipal, projectId: string, cardId: number, input: UpdateCardDto): Promise<CardView> {
-    const project = await this.access.find(actor, projectId);
+    return this.updateIn(actor, await this.access.find(actor, projectId), cardId, input);
+  }
+
+  /** `update` on a project the caller has already been let into (an agent's own card: src/agents/agent-cards.service.ts). */
+  async updateIn(actor: AdminPrincipal, project: Project, cardId: number, input: UpdateCardDto): Promise<CardView> {
     const card = await this.find(project.id, cardId);
     const problems = updateProblems(card, input);
     if (problems.length) throw new ServiceError(ErrorCode.BAD_REQUEST, problems[0], { details: problems });
@@ -185,10 +191,17 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
     return after;
   }
 
+  /** An unused card of an agent's order is refunded as it goes, in the same transaction (order-refunds.ts). */
   async remove(actor: AdminPrincipal, projectId: string, cardId: number): Promise<void> {
     const project = await this.access.find(actor, projectId);
-    const { affected } = await this.cards.delete({ id: cardId, projectId: project.id });
-    if (!affected) throw cardNotFound();
+    await this.dataSource.transaction(async (em) => {
+      const [deleted] = (await em.query(`DELETE FROM cards WHERE id = $1 AND project_id = $2 RETURNING id, status, order_id`, [cardId, project.id])) as [
+        DeletedCard[],
+        number,
+      ];
+      if (!deleted.length) throw cardNotFound();
+      await refundDeletedCards(em, deleted, actor.id);
+    });
   }
 
   /**
@@ -196,7 +209,11 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
    * Unbinding ends that device's sessions (decisions §4).
    */
   async unbindDevice(actor: AdminPrincipal, projectId: string, cardId: number, machineCode: string): Promise<void> {
-    const project = await this.access.find(actor, projectId);
+    await this.unbindIn(await this.access.find(actor, projectId), cardId, machineCode);
+  }
+
+  /** `unbindDevice` on a project the caller has already been let into. */
+  async unbindIn(project: Project, cardId: number, machineCode: string): Promise<void> {
     const card = await this.find(project.id, cardId);
     await this.dataSource.transaction(async (em) => {
       const { affected } = await em.delete(CardDevice, { cardId: card.id, machineCode });

@@ -8,6 +8,7 @@ import { Card, CardKind } from '../card.entity';
 import { BULK_ACTION_PARAM, BULK_ACTIONS, BULK_PARAMS, BulkAction, BulkCardsDto } from './card-admin.dto';
 import { applyCardFilters, hasCriterion } from './card-filters';
 import { parseIsoInstant } from './iso-instant';
+import { DeletedCard, refundDeletedCards } from '../../orders/order-refunds';
 
 /** Card ids per statement (and per transaction) of a bulk action. */
 export const BULK_CHUNK = 1000;
@@ -28,7 +29,8 @@ const ACTION_SQL: Readonly<Record<BulkAction, string>> = {
     RETURNING id, code, status`,
   unban: `UPDATE cards SET status = ${UNBAN_SQL} WHERE project_id = $1 AND id = ANY($2::int[]) AND status = 'banned'
     RETURNING id, code, status`,
-  delete: `DELETE FROM cards WHERE project_id = $1 AND id = ANY($2::int[])`,
+  // The deleted rows come back for the refunds of unused cards of orders (order-refunds.ts).
+  delete: `DELETE FROM cards WHERE project_id = $1 AND id = ANY($2::int[]) RETURNING id, status, order_id`,
   // A card never activated gains duration; an activated one gains time on its expiry; permanent
   // cards (duration 0 before activation, no expiry after it) have nothing to extend. Decided per
   // row in the statement, so a card activated meanwhile is extended the right way.
@@ -75,7 +77,7 @@ export class CardsBulk {
     private readonly events: DomainEvents,
   ) {}
 
-  async run(projectId: string, input: BulkCardsDto): Promise<BulkResult> {
+  async run(projectId: string, input: BulkCardsDto, actorId: string | null = null): Promise<BulkResult> {
     const value = checkInput(input);
     const targets = input.ids ? await this.byIds(projectId, input.ids) : await this.byFilter(projectId, input.filter!);
     if (targets.length === 0) {
@@ -105,6 +107,7 @@ export class CardsBulk {
           else await this.events.emitMany(em, projectId, 'card.unbanned', changedCards.map((c) => ({ card_id: c.id, card_code: c.code, status: c.status })));
         }
         if (input.action === 'ban') await em.query(REVOKE_SESSIONS, [projectId, chunk]);
+        if (input.action === 'delete') await refundDeletedCards(em, (result as [DeletedCard[], number])[0], actorId);
         return affectedRows(result);
       });
     }

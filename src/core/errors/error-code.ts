@@ -12,6 +12,7 @@
  *                two-factor codes)
  *   111xx        admin API "not found", one code per resource (an id that is not one is the same)
  *   112xx        admin API conflicts with what exists: duplicates, a reused key, a refused switch
+ *   113xx        money (decisions §19): a balance too small (402), an order id used for another order
  * The generic NOT_FOUND, FORBIDDEN and CONFLICT remain for unknown paths, role refusals and a
  * framework error of that HTTP class.
  */
@@ -49,6 +50,8 @@ export enum ErrorCode {
   TWO_FACTOR_CODE_INVALID = 11008,
   TWO_FACTOR_ENROLMENT_REQUIRED = 11009,
   WEBHOOK_TARGET_REFUSED = 11010,
+  AGENT_LEVELS_EXCEEDED = 11011,
+  AGENT_SCOPE_EXCEEDED = 11012,
   PROJECT_NOT_FOUND = 11101,
   AUTHOR_NOT_FOUND = 11102,
   CARD_NOT_FOUND = 11103,
@@ -66,6 +69,8 @@ export enum ErrorCode {
   CARD_TYPE_NOT_FOUND = 11115,
   WEBHOOK_NOT_FOUND = 11120,
   WEBHOOK_DELIVERY_NOT_FOUND = 11121,
+  AGENT_NOT_FOUND = 11130,
+  ORDER_NOT_FOUND = 11131,
   AUTHOR_USERNAME_TAKEN = 11201,
   VERSION_EXISTS = 11202,
   VARIABLE_NAME_TAKEN = 11203,
@@ -78,6 +83,8 @@ export enum ErrorCode {
   CARD_TYPE_DISABLED = 11210,
   TWO_FACTOR_ALREADY_ENABLED = 11220,
   TWO_FACTOR_NOT_ENABLED = 11221,
+  INSUFFICIENT_BALANCE = 11301,
+  ORDER_CONFLICT = 11302,
   CARD_INVALID = 20001,
   CARD_EXPIRED = 20002,
   CARD_BANNED = 20003,
@@ -139,6 +146,8 @@ export const ERROR_CATALOG: Readonly<Record<ErrorCode, CatalogEntry>> = {
   [ErrorCode.TWO_FACTOR_CODE_INVALID]: { http: 403, message: 'The two-factor code is wrong, expired or already used' },
   [ErrorCode.TWO_FACTOR_ENROLMENT_REQUIRED]: { http: 403, message: 'The platform requires two-factor sign-in: set it up first' },
   [ErrorCode.WEBHOOK_TARGET_REFUSED]: { http: 400, message: 'The webhook URL is not a public HTTP(S) address this platform may call' },
+  [ErrorCode.AGENT_LEVELS_EXCEEDED]: { http: 400, message: 'Agents go at most three levels deep' },
+  [ErrorCode.AGENT_SCOPE_EXCEEDED]: { http: 400, message: "A sub-agent gets at most its parent's projects, discount and rights" },
   [ErrorCode.PROJECT_NOT_FOUND]: { http: 404, message: 'Project not found' },
   [ErrorCode.AUTHOR_NOT_FOUND]: { http: 404, message: 'Author not found' },
   [ErrorCode.CARD_NOT_FOUND]: { http: 404, message: 'Card not found' },
@@ -156,6 +165,8 @@ export const ERROR_CATALOG: Readonly<Record<ErrorCode, CatalogEntry>> = {
   [ErrorCode.CARD_TYPE_NOT_FOUND]: { http: 404, message: 'Card type not found' },
   [ErrorCode.WEBHOOK_NOT_FOUND]: { http: 404, message: 'Webhook endpoint not found' },
   [ErrorCode.WEBHOOK_DELIVERY_NOT_FOUND]: { http: 404, message: 'Webhook delivery not found' },
+  [ErrorCode.AGENT_NOT_FOUND]: { http: 404, message: 'Agent not found' },
+  [ErrorCode.ORDER_NOT_FOUND]: { http: 404, message: 'Order not found' },
   [ErrorCode.AUTHOR_USERNAME_TAKEN]: { http: 409, message: 'An admin account with this username already exists' },
   [ErrorCode.VERSION_EXISTS]: { http: 409, message: 'A version equal to this one already exists' },
   [ErrorCode.VARIABLE_NAME_TAKEN]: { http: 409, message: 'The project already has a variable with this name' },
@@ -168,6 +179,8 @@ export const ERROR_CATALOG: Readonly<Record<ErrorCode, CatalogEntry>> = {
   [ErrorCode.CARD_TYPE_DISABLED]: { http: 409, message: 'The card type is disabled; enable it to make cards from it' },
   [ErrorCode.TWO_FACTOR_ALREADY_ENABLED]: { http: 409, message: 'Two-factor sign-in is already on for this account' },
   [ErrorCode.TWO_FACTOR_NOT_ENABLED]: { http: 409, message: 'Two-factor sign-in is not on for this account' },
+  [ErrorCode.INSUFFICIENT_BALANCE]: { http: 402, message: 'The balance is too small for this; nothing was changed' },
+  [ErrorCode.ORDER_CONFLICT]: { http: 409, message: 'This order_id was already used for a different order' },
   [ErrorCode.CARD_INVALID]: { http: 200, message: 'The card key is invalid' },
   [ErrorCode.CARD_EXPIRED]: { http: 200, message: 'The card key has expired' },
   [ErrorCode.CARD_BANNED]: { http: 200, message: 'The card key is banned' },

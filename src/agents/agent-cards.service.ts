@@ -1,0 +1,119 @@
+import { Injectable, StreamableFile } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Readable } from 'node:stream';
+import { DataSource, In, Repository } from 'typeorm';
+import { AdminPrincipal } from '../admin-auth/admin-principal';
+import { CardsAdminService } from '../cards/admin/cards-admin.service';
+import { CardFilters, ListCardsQuery } from '../cards/admin/card-admin.dto';
+import { applyCardFilters, orderCards } from '../cards/admin/card-filters';
+import { cardsCsvHeader, cardsCsvRows } from '../cards/admin/cards-csv';
+import { CardView, toCardViews } from '../cards/admin/card.view';
+import { CardDevice } from '../cards/card-device.entity';
+import { Card } from '../cards/card.entity';
+import { CardType } from '../cards/types/card-type.entity';
+import { Page, pageOf } from '../common/paging';
+import { ErrorCode } from '../core/errors/error-code';
+import { ServiceError } from '../core/errors/service-error';
+import { Project } from '../projects/project.entity';
+import { AgentCardTypeView } from './agent.view';
+import { AgentRow, agentPrice, selfAgent } from './agent-rows';
+
+const EXPORT_PAGE = 250;
+
+/** The agent's own corner of the cards (decisions §19): what it may sell, and the cards its orders made. */
+@Injectable()
+export class AgentCardsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    @InjectRepository(Card) private readonly cards: Repository<Card>,
+    @InjectRepository(CardDevice) private readonly devices: Repository<CardDevice>,
+    @InjectRepository(CardType) private readonly types: Repository<CardType>,
+    @InjectRepository(Project) private readonly projects: Repository<Project>,
+    private readonly cardsAdmin: CardsAdminService,
+  ) {}
+
+  /** The enabled, agent-allowed card types of its projects, each with its price for this agent. */
+  async cardTypes(actor: AdminPrincipal): Promise<AgentCardTypeView[]> {
+    const agent = await selfAgent(this.dataSource, actor);
+    if (!agent.projectIds.length) return [];
+    const [types, projects] = await Promise.all([
+      this.types.find({ where: { projectId: In(agent.projectIds), enabled: true, agentAllowed: true }, order: { projectId: 'ASC', name: 'ASC', id: 'ASC' } }),
+      this.projects.find({ where: { id: In(agent.projectIds) }, select: { id: true, name: true } }),
+    ]);
+    const names = new Map(projects.map((p) => [p.id, p.name]));
+    return types.map((t) => ({
+      id: t.id,
+      project_id: t.projectId,
+      project_name: names.get(t.projectId) ?? '',
+      name: t.name,
+      kind: t.kind,
+      duration_seconds: t.durationSeconds,
+      uses: t.uses,
+      device_limit: t.deviceLimit,
+      features: t.features,
+      price_cents: t.priceCents,
+      agent_price_cents: agentPrice(t.priceCents, agent.discountPercent),
+    }));
+  }
+
+  async list(actor: AdminPrincipal, query: ListCardsQuery & { project_id?: string }): Promise<Page<CardView>> {
+    const agent = await selfAgent(this.dataSource, actor);
+    const [rows, total] = await Promise.all([
+      orderCards(this.filtered(agent, query), 'c', query.sort).skip(query.skip).take(query.page_size).getMany(),
+      this.filtered(agent, query).getCount(),
+    ]);
+    const devices = rows.length ? await this.devices.find({ where: { cardId: In(rows.map((c) => c.id)) }, order: { boundAt: 'ASC' } }) : [];
+    return pageOf(toCardViews(rows, devices), total, query);
+  }
+
+  /** The same CSV as the author's export, of the agent's own cards only, streamed page by page. */
+  async exportCsv(actor: AdminPrincipal, query: Partial<CardFilters> & { project_id?: string }): Promise<StreamableFile> {
+    const agent = await selfAgent(this.dataSource, actor);
+    const pages = async function* (this: AgentCardsService) {
+      yield cardsCsvHeader();
+      for (let after = 0; ; ) {
+        const cards = await this.filtered(agent, query).andWhere('c.id > :after', { after }).orderBy('c.id', 'ASC').take(EXPORT_PAGE).getMany();
+        if (!cards.length) return;
+        const devices = await this.devices.find({ where: { cardId: In(cards.map((c) => c.id)) }, order: { boundAt: 'ASC', machineCode: 'ASC' } });
+        yield cardsCsvRows(cards, devices);
+        if (cards.length < EXPORT_PAGE) return;
+        after = cards[cards.length - 1].id;
+      }
+    }.call(this);
+    return new StreamableFile(Readable.from(pages, { objectMode: false, highWaterMark: 1 }), {
+      type: 'text/csv; charset=utf-8',
+      disposition: 'attachment; filename="cards.csv"',
+    });
+  }
+
+  /** Ban or unban one of its cards: only with `can_ban`. */
+  async setStatus(actor: AdminPrincipal, cardId: number, status: 'banned' | 'active'): Promise<CardView> {
+    const agent = await selfAgent(this.dataSource, actor);
+    if (!agent.canBan) throw new ServiceError(ErrorCode.FORBIDDEN, 'This agent may not ban or unban cards');
+    return this.cardsAdmin.updateIn(actor, await this.projectOfCard(agent, cardId), cardId, { status });
+  }
+
+  /** Unbind a device of one of its cards: only with `can_unbind`. */
+  async unbind(actor: AdminPrincipal, cardId: number, machine: string): Promise<void> {
+    const agent = await selfAgent(this.dataSource, actor);
+    if (!agent.canUnbind) throw new ServiceError(ErrorCode.FORBIDDEN, 'This agent may not unbind devices');
+    await this.cardsAdmin.unbindIn(await this.projectOfCard(agent, cardId), cardId, machine);
+  }
+
+  /** Its cards in its projects: a card of another agent, or of a project taken from it, is CARD_NOT_FOUND. */
+  private filtered(agent: AgentRow, filters: Partial<CardFilters> & { project_id?: string }) {
+    const projectIds = filters.project_id ? agent.projectIds.filter((p) => p === filters.project_id) : agent.projectIds;
+    const qb = this.cards
+      .createQueryBuilder('c')
+      .where('c.agent_id = :agentId', { agentId: agent.id })
+      .andWhere('c.project_id = ANY(:projectIds::uuid[])', { projectIds });
+    return applyCardFilters(qb, 'c', filters);
+  }
+
+  private async projectOfCard(agent: AgentRow, cardId: number): Promise<Project> {
+    const card = await this.cards.findOne({ where: { id: cardId, agentId: agent.id }, select: { id: true, projectId: true } });
+    const project = card && agent.projectIds.includes(card.projectId) ? await this.projects.findOneBy({ id: card.projectId }) : null;
+    if (!project) throw new ServiceError(ErrorCode.CARD_NOT_FOUND);
+    return project;
+  }
+}

@@ -1,0 +1,210 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { AdminAuthService } from '../admin-auth/admin-auth.service';
+import { AdminPrincipal } from '../admin-auth/admin-principal';
+import { noteChange } from '../audit/audit-note';
+import { Page, PageQuery, pageOf } from '../common/paging';
+import { hashPassword } from '../core/crypto/passwords';
+import { ErrorCode } from '../core/errors/error-code';
+import { ServiceError } from '../core/errors/service-error';
+import { isUniqueViolation } from '../database/pg-errors';
+import { CreateAgentDto, CreditDto, ListAgentsQuery, UpdateAgentDto } from './agent.dto';
+import { AgentView, LedgerEntryView } from './agent.view';
+import { AgentRow, DESCENDANTS_SQL, agentById, selectAgents, selfAgent, toAgentView, visibleAgent } from './agent-rows';
+import { changeBalance, lockBalances } from './ledger';
+
+/** Agents go this deep at most (decisions §19): an author's agent, its sub-agent, and theirs. */
+export const MAX_AGENT_LEVEL = 3;
+
+type Rights = Pick<CreateAgentDto, 'project_ids' | 'discount_percent' | 'can_create_sub_agents' | 'can_ban' | 'can_unbind'>;
+
+/** Agents (resellers) and their balances, as authors and agents manage them (decisions §19). */
+@Injectable()
+export class AgentsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly auth: AdminAuthService,
+  ) {}
+
+  /**
+   * An author makes first-level agents (or sub-agents of its own agents); an agent with
+   * `can_create_sub_agents` makes its own sub-agents, within its projects, discount and rights.
+   */
+  async create(actor: AdminPrincipal, input: CreateAgentDto): Promise<AgentView> {
+    let parent: AgentRow | null = null;
+    if (actor.role === 'agent') {
+      parent = await selfAgent(this.dataSource, actor);
+      if (!parent.canCreateSubAgents) throw new ServiceError(ErrorCode.FORBIDDEN, 'This agent may not create sub-agents');
+      if (input.parent_agent_id !== undefined && input.parent_agent_id !== actor.id) {
+        throw new ServiceError(ErrorCode.AGENT_SCOPE_EXCEEDED, undefined, { details: ['parent_agent_id: an agent creates its own sub-agents only'] });
+      }
+    } else if (input.parent_agent_id !== undefined) {
+      parent = await agentById(this.dataSource, input.parent_agent_id);
+      if (!parent || parent.ownerId !== actor.id) throw new ServiceError(ErrorCode.AGENT_NOT_FOUND, undefined, { details: ['parent_agent_id'] });
+    }
+    const ownerId = parent ? parent.ownerId : actor.id;
+    if (parent && parent.level >= MAX_AGENT_LEVEL) {
+      throw new ServiceError(ErrorCode.AGENT_LEVELS_EXCEEDED, undefined, { details: [`parent_agent_id: that agent is at level ${parent.level}`] });
+    }
+    await this.checkRights(ownerId, parent, input);
+    const passwordHash = await hashPassword(input.password);
+    try {
+      const id = await this.dataSource.transaction(async (em) => {
+        const [user] = (await em.query(`INSERT INTO admin_users (username, password_hash, role, status) VALUES ($1, $2, 'agent', 'active') RETURNING id`, [
+          input.username,
+          passwordHash,
+        ])) as Array<{ id: string }>;
+        await em.query(
+          `INSERT INTO agents (id, owner_id, parent_agent_id, level, discount_percent, can_create_sub_agents, can_ban, can_unbind, low_balance_cents)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+          [
+            user.id, ownerId, parent?.id ?? null, parent ? parent.level + 1 : 1, input.discount_percent, input.can_create_sub_agents ?? false,
+            input.can_ban ?? false, input.can_unbind ?? false, input.low_balance_cents ?? null,
+          ],
+        );
+        await this.setProjects(em, user.id, input.project_ids);
+        return user.id;
+      });
+      return toAgentView((await agentById(this.dataSource, id))!);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new ServiceError(ErrorCode.AUTHOR_USERNAME_TAKEN, undefined, { details: ['username'] });
+      throw error;
+    }
+  }
+
+  /** A platform admin sees every agent, an author its own, an agent its sub-agents (all levels below it). */
+  async list(actor: AdminPrincipal, query: ListAgentsQuery): Promise<Page<AgentView>> {
+    const conditions: string[] = [];
+    const params: unknown[] = [];
+    const param = (value: unknown) => `$${params.push(value)}`;
+    if (actor.role === 'author') conditions.push(`a.owner_id = ${param(actor.id)}`);
+    if (actor.role === 'agent') conditions.push(`a.id IN (${DESCENDANTS_SQL.replace('$1', param(actor.id))})`);
+    if (query.parent_agent_id) conditions.push(`a.parent_agent_id = ${param(query.parent_agent_id)}`);
+    if (query.q) conditions.push(`u.username ILIKE ${param(`%${query.q.replace(/[\\%_]/g, '\\$&')}%`)}`);
+    const where = conditions.length ? conditions.join(' AND ') : 'true';
+    const [items, [{ total }]] = await Promise.all([
+      selectAgents(this.dataSource, where, params, { skip: query.skip, take: query.page_size }),
+      this.dataSource.query(`SELECT count(*)::int AS total FROM agents a JOIN admin_users u ON u.id = a.id WHERE ${where}`, params) as Promise<Array<{ total: number }>>,
+    ]);
+    return pageOf(items.map(toAgentView), total, query);
+  }
+
+  async get(actor: AdminPrincipal, id: string): Promise<AgentView> {
+    return toAgentView(await visibleAgent(this.dataSource, actor, id));
+  }
+
+  async me(actor: AdminPrincipal): Promise<AgentView> {
+    return toAgentView(await selfAgent(this.dataSource, actor));
+  }
+
+  /** Its author (or a platform admin) or an agent above it changes an agent; never the agent itself. */
+  async update(actor: AdminPrincipal, id: string, input: UpdateAgentDto): Promise<AgentView> {
+    const before = await visibleAgent(this.dataSource, actor, id);
+    if (actor.role === 'agent' && before.id === actor.id) throw new ServiceError(ErrorCode.FORBIDDEN, 'An agent cannot change its own terms');
+    const parent = before.parentAgentId ? await agentById(this.dataSource, before.parentAgentId) : null;
+    const rights: Rights = {
+      project_ids: input.project_ids ?? before.projectIds,
+      discount_percent: input.discount_percent ?? before.discountPercent,
+      can_create_sub_agents: input.can_create_sub_agents ?? before.canCreateSubAgents,
+      can_ban: input.can_ban ?? before.canBan,
+      can_unbind: input.can_unbind ?? before.canUnbind,
+    };
+    await this.checkRights(before.ownerId, parent, rights);
+    const passwordHash = input.password !== undefined ? await hashPassword(input.password) : undefined;
+    await this.dataSource.transaction(async (em) => {
+      await em.query(
+        `UPDATE agents SET discount_percent = $2, can_create_sub_agents = $3, can_ban = $4, can_unbind = $5,
+           low_balance_cents = CASE WHEN $6::boolean THEN $7::bigint ELSE low_balance_cents END WHERE id = $1`,
+        [id, rights.discount_percent, rights.can_create_sub_agents, rights.can_ban, rights.can_unbind, input.low_balance_cents !== undefined, input.low_balance_cents ?? null],
+      );
+      if (input.project_ids) {
+        await em.query(`DELETE FROM agent_projects WHERE agent_id = $1`, [id]);
+        await this.setProjects(em, id, input.project_ids);
+      }
+      if (input.status !== undefined || passwordHash !== undefined) {
+        await em.query(`UPDATE admin_users SET status = coalesce($2, status), password_hash = coalesce($3, password_hash), updated_at = now() WHERE id = $1`, [
+          id, input.status ?? null, passwordHash ?? null,
+        ]);
+      }
+    });
+    // A disabled agent or a new password ends its sessions at once.
+    if (input.status === 'disabled' || passwordHash !== undefined) await this.auth.revokeAll(id);
+    const after = toAgentView((await agentById(this.dataSource, id))!);
+    noteChange(actor, { before: toAgentView(before), after: passwordHash !== undefined ? { ...after, password: 'changed' } : after });
+    return after;
+  }
+
+  /** Newest first. */
+  async ledger(actor: AdminPrincipal, id: string, query: PageQuery): Promise<Page<LedgerEntryView>> {
+    const agent = await visibleAgent(this.dataSource, actor, id);
+    const [rows, [{ total }]] = await Promise.all([
+      this.dataSource.query(
+        `SELECT l.id, l.kind, l.amount_cents, l.balance_after_cents, o.order_id, l.batch_id, l.note, l.actor_id, l.created_at
+         FROM agent_ledger l LEFT JOIN orders o ON o.id = l.order_id WHERE l.agent_id = $1 ORDER BY l.id DESC LIMIT $2 OFFSET $3`,
+        [agent.id, query.page_size, query.skip],
+      ) as Promise<Array<Record<string, unknown>>>,
+      this.dataSource.query(`SELECT count(*)::int AS total FROM agent_ledger WHERE agent_id = $1`, [agent.id]) as Promise<Array<{ total: number }>>,
+    ]);
+    const items = rows.map((r) => ({
+      id: Number(r.id),
+      kind: r.kind as LedgerEntryView['kind'],
+      amount_cents: Number(r.amount_cents),
+      balance_after_cents: Number(r.balance_after_cents),
+      order_id: (r.order_id as string | null) ?? null,
+      batch_id: (r.batch_id as string | null) ?? null,
+      note: (r.note as string | null) ?? null,
+      actor_id: (r.actor_id as string | null) ?? null,
+      created_at: new Date(r.created_at as string).toISOString(),
+    }));
+    return pageOf(items, total, query);
+  }
+
+  /**
+   * Money in (or, from the author, out): the author's credit comes from outside, a negative amount
+   * is a debit refused below zero; a parent agent's credit is paid from the parent's balance in the
+   * same transaction (a debit of the parent, a credit of the child, both entries or neither).
+   */
+  async credit(actor: AdminPrincipal, id: string, input: CreditDto): Promise<AgentView> {
+    if (input.amount_cents === 0) throw new ServiceError(ErrorCode.BAD_REQUEST, undefined, { details: ['amount_cents must not be 0'] });
+    const agent = await visibleAgent(this.dataSource, actor, id);
+    const note = input.note ?? null;
+    if (actor.role === 'agent') {
+      if (agent.parentAgentId !== actor.id) throw new ServiceError(ErrorCode.FORBIDDEN, 'Only the parent agent credits an agent');
+      if (input.amount_cents < 0) throw new ServiceError(ErrorCode.FORBIDDEN, 'Only the author debits an agent');
+      await this.dataSource.transaction(async (em) => {
+        await lockBalances(em, [actor.id, agent.id]);
+        await changeBalance(em, { agentId: actor.id, kind: 'debit', cents: input.amount_cents, actorId: actor.id, note: note ?? `credit to ${agent.username}` });
+        await changeBalance(em, { agentId: agent.id, kind: 'credit', cents: input.amount_cents, actorId: actor.id, note });
+      });
+    } else {
+      const kind = input.amount_cents > 0 ? 'credit' : 'debit';
+      await this.dataSource.transaction((em) => changeBalance(em, { agentId: agent.id, kind, cents: Math.abs(input.amount_cents), actorId: actor.id, note }));
+    }
+    return toAgentView((await agentById(this.dataSource, id))!);
+  }
+
+  /** A first-level agent sells for projects of its author; a sub-agent within its parent's projects, discount and rights. */
+  private async checkRights(ownerId: string, parent: AgentRow | null, input: Rights): Promise<void> {
+    const problems: string[] = [];
+    const allowed = parent
+      ? new Set(parent.projectIds)
+      : new Set(
+          ((await this.dataSource.query(`SELECT id FROM projects WHERE owner_id = $1 AND id = ANY($2::uuid[])`, [ownerId, input.project_ids])) as Array<{ id: string }>).map(
+            (p) => p.id,
+          ),
+        );
+    const outside = input.project_ids.filter((p) => !allowed.has(p));
+    if (outside.length) problems.push(`project_ids: ${outside.join(', ')} ${parent ? "not among the parent's projects" : 'not your projects'}`);
+    if (parent) {
+      if (input.discount_percent > parent.discountPercent) problems.push(`discount_percent: at most the parent's ${parent.discountPercent}`);
+      if (input.can_ban && !parent.canBan) problems.push('can_ban: the parent may not ban');
+      if (input.can_unbind && !parent.canUnbind) problems.push('can_unbind: the parent may not unbind');
+      if (input.can_create_sub_agents && parent.level + 1 >= MAX_AGENT_LEVEL) problems.push('can_create_sub_agents: a third-level agent has no sub-agents');
+    }
+    if (problems.length) throw new ServiceError(ErrorCode.AGENT_SCOPE_EXCEEDED, problems[0], { details: problems });
+  }
+
+  private async setProjects(em: EntityManager, agentId: string, projectIds: string[]): Promise<void> {
+    await em.query(`INSERT INTO agent_projects (agent_id, project_id) SELECT $1, unnest($2::uuid[])`, [agentId, projectIds]);
+  }
+}

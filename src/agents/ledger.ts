@@ -1,0 +1,67 @@
+import { EntityManager } from 'typeorm';
+import { ErrorCode } from '../core/errors/error-code';
+import { ServiceError } from '../core/errors/service-error';
+
+export const LEDGER_KINDS = ['credit', 'debit', 'refund', 'commission', 'clawback'] as const;
+export type LedgerKind = (typeof LEDGER_KINDS)[number];
+
+/** The kinds that take money away: their amounts are negative, the others' positive. */
+const OUTGOING: ReadonlySet<LedgerKind> = new Set(['debit', 'clawback']);
+
+export interface LedgerChange {
+  agentId: string;
+  kind: LedgerKind;
+  /** How much, in cents, always positive: the kind says which way it goes. */
+  cents: number;
+  actorId: string | null;
+  note?: string | null;
+  orderId?: string | null;
+  batchId?: string | null;
+}
+
+/**
+ * One balance change and its entry, in the caller's transaction: a single conditional UPDATE that
+ * refuses to go below zero (after a lock wait PostgreSQL re-checks it against the newest balance,
+ * so no concurrent change is lost or overdrawn), then the entry with the balance it left. Refused:
+ * INSUFFICIENT_BALANCE, and the caller's transaction rolls back whatever it did before.
+ * Answers the balance after.
+ */
+export async function changeBalance(em: EntityManager, change: LedgerChange): Promise<number> {
+  if (!Number.isSafeInteger(change.cents) || change.cents <= 0) throw new Error(`a ledger change needs positive whole cents, got ${change.cents}`);
+  const delta = OUTGOING.has(change.kind) ? -change.cents : change.cents;
+  const [rows] = (await em.query(
+    `UPDATE agents SET balance_cents = balance_cents + $2::bigint WHERE id = $1 AND balance_cents + $2::bigint >= 0 RETURNING balance_cents`,
+    [change.agentId, delta],
+  )) as [Array<{ balance_cents: string }>, number];
+  if (rows.length === 0) {
+    const [agent] = (await em.query(`SELECT balance_cents FROM agents WHERE id = $1`, [change.agentId])) as Array<{ balance_cents: string }>;
+    if (!agent) throw new Error(`agent ${change.agentId} is gone`);
+    throw new ServiceError(ErrorCode.INSUFFICIENT_BALANCE, undefined, {
+      details: { agent_id: change.agentId, balance_cents: Number(agent.balance_cents), needed_cents: change.cents },
+    });
+  }
+  const after = Number(rows[0].balance_cents);
+  await em.query(
+    `INSERT INTO agent_ledger (agent_id, kind, amount_cents, balance_after_cents, order_id, batch_id, note, actor_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [change.agentId, change.kind, delta, after, change.orderId ?? null, change.batchId ?? null, change.note ?? null, change.actorId],
+  );
+  return after;
+}
+
+/**
+ * Locks the balances of several agents in one order (by id) before a transaction changes more
+ * than one of them (an order and its parent's commission, a parent's credit, a refund and its
+ * clawback): two such transactions then never wait on each other in opposite orders.
+ */
+export async function lockBalances(em: EntityManager, agentIds: Array<string | null | undefined>): Promise<void> {
+  const ids = [...new Set(agentIds.filter((id): id is string => Boolean(id)))].sort();
+  if (ids.length > 1) await em.query(`SELECT id FROM agents WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`, [ids]);
+}
+
+/** Every agent whose balance differs from the sum of its entries (the ledger check): none, always. */
+export const LEDGER_MISMATCHES_SQL = `
+  SELECT a.id AS agent_id, a.balance_cents, coalesce(l.total, 0) AS ledger_cents, coalesce(l.entries, 0) AS entries
+  FROM agents a
+  LEFT JOIN (SELECT agent_id, sum(amount_cents) AS total, count(*) AS entries FROM agent_ledger GROUP BY agent_id) l ON l.agent_id = a.id
+  WHERE a.balance_cents <> coalesce(l.total, 0)
+  ORDER BY a.id`;

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { CardsModule } from '../cards/cards.module';
+import { ProjectsModule } from '../projects/projects.module';
+import { OrdersController } from './orders.controller';
+import { OrdersService } from './orders.service';
+
+/** Orders: cards bought from a card type, paid from an agent's balance (decisions §19; docs/commerce.md). */
+@Module({
+  imports: [CardsModule, ProjectsModule],
+  controllers: [OrdersController],
+  providers: [OrdersService],
+})
+export class OrdersModule {}

@@ -1,0 +1,192 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In, Repository } from 'typeorm';
+import { AdminPrincipal } from '../admin-auth/admin-principal';
+import { AgentRow, agentById, agentPrice, selfAgent } from '../agents/agent-rows';
+import { changeBalance, lockBalances } from '../agents/ledger';
+import { CardBatchesService } from '../cards/admin/card-batches.service';
+import { toCardViews } from '../cards/admin/card.view';
+import { CardDevice } from '../cards/card-device.entity';
+import { Card } from '../cards/card.entity';
+import { CardTypesService } from '../cards/types/card-types.service';
+import { Page, pageOf } from '../common/paging';
+import { ErrorCode } from '../core/errors/error-code';
+import { ServiceError } from '../core/errors/service-error';
+import { isUniqueViolation } from '../database/pg-errors';
+import { DomainEvents } from '../events/domain-events';
+import { ProjectAccess } from '../projects/project-access';
+import { CreateOrderDto, ListOrdersQuery, RefundDto } from './order.dto';
+import { OrderView, OrderWithCardsView, RefundView } from './order.view';
+import { refundDeletedCards, DeletedCard } from './order-refunds';
+import { countSales } from './sales-counts';
+
+/** Who is buying: the project, and the agent (null when its author or a platform admin orders, for free). */
+interface Buyer {
+  projectId: string;
+  agent: AgentRow | null;
+}
+
+type OrderRow = Record<string, unknown>;
+
+const ORDER_COLUMNS = `id, order_id, project_id, card_type_id, count, agent_id, unit_price_cents, total_cents, refunded_count, batch_id, created_at`;
+
+/**
+ * Orders (decisions §19): the price is debited and the cards made in one transaction, the parent
+ * agent earns its commission in it too, and `(project, order_id)` makes a retry, or a twin racing
+ * on another instance, answer the first order instead of buying twice.
+ */
+@Injectable()
+export class OrdersService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly access: ProjectAccess,
+    private readonly types: CardTypesService,
+    private readonly batches: CardBatchesService,
+    private readonly events: DomainEvents,
+    @InjectRepository(Card) private readonly cards: Repository<Card>,
+    @InjectRepository(CardDevice) private readonly devices: Repository<CardDevice>,
+  ) {}
+
+  /** `created` false: a replay of an earlier order with the same body (200, not 201). */
+  async create(actor: AdminPrincipal, projectId: string, input: CreateOrderDto): Promise<{ order: OrderWithCardsView; created: boolean }> {
+    const buyer = await this.buyer(actor, projectId);
+    const earlier = await this.findRow(this.dataSource.manager, buyer.projectId, input.order_id);
+    if (earlier) return { order: await this.replay(earlier, buyer, input), created: false };
+    let id: string;
+    try {
+      id = await this.dataSource.transaction((em) => this.place(em, actor, buyer, input));
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      // A twin with this order_id committed first (here or on another instance): its order is the answer.
+      const winner = await this.findRow(this.dataSource.manager, buyer.projectId, input.order_id);
+      if (!winner) throw error;
+      return { order: await this.replay(winner, buyer, input), created: false };
+    }
+    return { order: await this.withCards((await this.rowById(id))!), created: true };
+  }
+
+  async list(actor: AdminPrincipal, projectId: string, query: ListOrdersQuery): Promise<Page<OrderView>> {
+    const buyer = await this.buyer(actor, projectId);
+    const agentId = buyer.agent?.id ?? query.agent_id ?? null;
+    const where = `project_id = $1 AND ($2::uuid IS NULL OR agent_id = $2)`;
+    const [rows, [{ total }]] = await Promise.all([
+      this.dataSource.query(`SELECT ${ORDER_COLUMNS} FROM orders WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`, [
+        buyer.projectId, agentId, query.page_size, query.skip,
+      ]) as Promise<OrderRow[]>,
+      this.dataSource.query(`SELECT count(*)::int AS total FROM orders WHERE ${where}`, [buyer.projectId, agentId]) as Promise<Array<{ total: number }>>,
+    ]);
+    return pageOf(rows.map(toOrderView), total, query);
+  }
+
+  async get(actor: AdminPrincipal, projectId: string, orderId: string): Promise<OrderWithCardsView> {
+    const buyer = await this.buyer(actor, projectId);
+    return this.withCards(await this.visibleRow(buyer, orderId));
+  }
+
+  /** Deletes the order's unused cards asked for (all, without `card_ids`) and credits them back; used cards stay. */
+  async refund(actor: AdminPrincipal, projectId: string, orderId: string, input: RefundDto): Promise<RefundView> {
+    const project = await this.access.find(actor, projectId);
+    const order = await this.visibleRow({ projectId: project.id, agent: null }, orderId);
+    const totals = await this.dataSource.transaction(async (em) => {
+      const [deleted] = (await em.query(
+        `DELETE FROM cards WHERE project_id = $1 AND order_id = $2 AND status = 'unused' AND ($3::int[] IS NULL OR id = ANY($3::int[]))
+         RETURNING id, status, order_id`,
+        [project.id, order.id, input.card_ids ?? null],
+      )) as [DeletedCard[], number];
+      return refundDeletedCards(em, deleted, actor.id);
+    });
+    return { card_ids: totals.cardIds.sort((a, b) => a - b), refunded_cents: totals.refundedCents, clawback_cents: totals.clawbackCents };
+  }
+
+  /** The order's writes, all or none: the order row first (a twin with its order_id waits on the unique index here). */
+  private async place(em: EntityManager, actor: AdminPrincipal, buyer: Buyer, input: CreateOrderDto): Promise<string> {
+    const type = await this.types.usable(buyer.projectId, input.card_type_id, em);
+    const agent = buyer.agent;
+    if (agent && !type.agentAllowed) throw new ServiceError(ErrorCode.CARD_TYPE_NOT_FOUND, undefined, { details: ['card_type_id'] });
+    const parent = agent?.parentAgentId ? await agentById(em, agent.parentAgentId) : null;
+    const unit = agent ? agentPrice(type.priceCents, agent.discountPercent) : 0;
+    // The parent's own price is lower by its larger discount: the difference per card is its commission.
+    const commissionUnit = parent ? Math.max(0, unit - agentPrice(type.priceCents, parent.discountPercent)) : 0;
+    const total = unit * input.count;
+    const [order] = (await em.query(
+      `INSERT INTO orders (project_id, order_id, card_type_id, count, agent_id, actor_id, unit_price_cents, total_cents, commission_agent_id, commission_unit_cents)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
+      [buyer.projectId, input.order_id, type.id, input.count, agent?.id ?? null, actor.id, unit, total, commissionUnit > 0 ? parent!.id : null, commissionUnit],
+    )) as Array<{ id: string }>;
+    const note = `order ${input.order_id}`;
+    let balanceAfter: number | null = null;
+    if (agent) {
+      await lockBalances(em, [agent.id, parent?.id]);
+      if (total > 0) balanceAfter = await changeBalance(em, { agentId: agent.id, kind: 'debit', cents: total, actorId: actor.id, orderId: order.id, note });
+      if (commissionUnit > 0) {
+        await changeBalance(em, { agentId: parent!.id, kind: 'commission', cents: commissionUnit * input.count, actorId: actor.id, orderId: order.id, note });
+      }
+    }
+    const made = await this.batches.createCardsFromType(em, type, input.count, { note });
+    await em.query(`UPDATE cards SET order_id = $1, agent_id = $2 WHERE batch_id = $3`, [order.id, agent?.id ?? null, made.batchId]);
+    await em.query(`UPDATE orders SET batch_id = $2 WHERE id = $1`, [order.id, made.batchId]);
+    if (agent) await em.query(`UPDATE agent_ledger SET batch_id = $2 WHERE order_id = $1`, [order.id, made.batchId]);
+    await countSales(em, { projectId: buyer.projectId, agentId: agent?.id ?? null, cardTypeId: type.id, sold: input.count, revenueCents: total });
+    await this.events.emit(em, buyer.projectId, 'order.created', {
+      order_id: input.order_id, card_type_id: String(type.id), count: input.count, agent_id: agent?.id ?? null, card_ids: made.cards.map((c) => c.id),
+    });
+    const low = agent?.lowBalanceCents ?? null;
+    if (agent && low !== null && balanceAfter !== null && balanceAfter < low && balanceAfter + total >= low) {
+      await this.events.emit(em, buyer.projectId, 'agent.balance_low', { agent_id: agent.id, balance_cents: balanceAfter });
+    }
+    return order.id;
+  }
+
+  /** A replay answers the earlier order when it asks for the same thing, by the same buyer; anything else is ORDER_CONFLICT. */
+  private async replay(row: OrderRow, buyer: Buyer, input: CreateOrderDto): Promise<OrderWithCardsView> {
+    const same = Number(row.card_type_id) === input.card_type_id && Number(row.count) === input.count && (row.agent_id ?? null) === (buyer.agent?.id ?? null);
+    if (!same) throw new ServiceError(ErrorCode.ORDER_CONFLICT, undefined, { details: ['order_id was used for an order with another card_type_id, count or buyer'] });
+    return this.withCards(row);
+  }
+
+  /** An agent orders for the projects it was given; anyone else through the project rule (author: own, platform admin: all). */
+  private async buyer(actor: AdminPrincipal, projectId: string): Promise<Buyer> {
+    if (actor.role !== 'agent') return { projectId: (await this.access.find(actor, projectId)).id, agent: null };
+    const agent = await selfAgent(this.dataSource, actor);
+    if (!agent.projectIds.includes(projectId)) throw new ServiceError(ErrorCode.PROJECT_NOT_FOUND);
+    return { projectId, agent };
+  }
+
+  /** An agent sees its own orders only. */
+  private async visibleRow(buyer: Buyer, orderId: string): Promise<OrderRow> {
+    const row = await this.findRow(this.dataSource.manager, buyer.projectId, orderId);
+    if (!row || (buyer.agent && row.agent_id !== buyer.agent.id)) throw new ServiceError(ErrorCode.ORDER_NOT_FOUND);
+    return row;
+  }
+
+  private async findRow(em: EntityManager, projectId: string, orderId: string): Promise<OrderRow | null> {
+    const [row] = (await em.query(`SELECT ${ORDER_COLUMNS} FROM orders WHERE project_id = $1 AND order_id = $2`, [projectId, orderId])) as OrderRow[];
+    return row ?? null;
+  }
+
+  private async rowById(id: string): Promise<OrderRow | null> {
+    const [row] = (await this.dataSource.query(`SELECT ${ORDER_COLUMNS} FROM orders WHERE id = $1`, [id])) as OrderRow[];
+    return row ?? null;
+  }
+
+  private async withCards(row: OrderRow): Promise<OrderWithCardsView> {
+    const cards = await this.cards.find({ where: { orderId: row.id as string }, order: { id: 'ASC' } });
+    const devices = cards.length ? await this.devices.find({ where: { cardId: In(cards.map((c) => c.id)) }, order: { boundAt: 'ASC' } }) : [];
+    return { ...toOrderView(row), items: toCardViews(cards, devices) };
+  }
+}
+
+function toOrderView(row: OrderRow): OrderView {
+  return {
+    order_id: row.order_id as string,
+    project_id: row.project_id as string,
+    card_type_id: Number(row.card_type_id),
+    count: Number(row.count),
+    agent_id: (row.agent_id as string | null) ?? null,
+    unit_price_cents: Number(row.unit_price_cents),
+    total_cents: Number(row.total_cents),
+    refunded_count: Number(row.refunded_count),
+    batch_id: (row.batch_id as string | null) ?? null,
+    created_at: new Date(row.created_at as string).toISOString(),
+  };
+}
