@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Checkbox, Form, Input, InputNumber, Modal, Select } from 'antd';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { unwrap } from '../../api/errors';
@@ -59,13 +60,18 @@ export function CreateAgentModal({ projects, parents, onClose }: { projects: Pro
       onClose();
     },
   });
+  // The only project there is is the one it sells for (also when the list arrives after the form opened).
+  const only = projects.length === 1 ? projects[0].value : undefined;
+  useEffect(() => {
+    if (only && !(form.getFieldValue('project_ids') as string[] | undefined)?.length) form.setFieldValue('project_ids', [only]);
+  }, [form, only]);
   const parentOptions = (parents ?? []).filter((agent) => agent.can_create_sub_agents && agent.level < MAX_LEVEL && agent.status === 'active');
 
   return (
     <Modal open title={t(`${texts}.title`)} okText={t('common.create')} cancelText={t('common.cancel')} onOk={() => form.submit()} onCancel={onClose}
       confirmLoading={create.isPending} destroyOnHidden width={600}>
       <Form<AgentDraft> form={form} name="new-agent" layout="vertical" disabled={create.isPending}
-        initialValues={{ discount_percent: 0, rights: [], project_ids: projects.length === 1 ? [projects[0].value] : [] }} onFinish={(draft) => create.mutate(draft)}>
+        initialValues={{ discount_percent: 0, rights: [], project_ids: only ? [only] : [] }} onFinish={(draft) => create.mutate(draft)}>
         <Form.Item name="username" {...field('username')} rules={[{ required: true }, { pattern: USERNAME, message: t(`${texts}.username.help`) }]}>
           <Input autoFocus autoComplete="off" maxLength={32} />
         </Form.Item>
