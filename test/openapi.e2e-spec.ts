@@ -72,7 +72,7 @@ describe('OpenAPI document (e2e)', () => {
       for (const card of listed) {
         expect(card).toMatchObject({ batch_id: batchId, status: 'unused', kind: 'time', duration_seconds: 3600, device_limit: 2, note: 'typed client', devices: [] });
         expect(Object.keys(card).sort()).toEqual(
-          ['activated_at', 'batch_id', 'card_type_id', 'code', 'concurrent_limit', 'created_at', 'device_limit', 'devices', 'duration_seconds', 'expires_at', 'id', 'kind', 'last_login_at', 'note', 'status', 'use_count', 'uses_left'],
+          ['activated_at', 'agent_id', 'batch_id', 'card_type_id', 'code', 'concurrent_limit', 'created_at', 'device_limit', 'devices', 'duration_seconds', 'expires_at', 'id', 'kind', 'last_login_at', 'note', 'status', 'use_count', 'uses_left'],
         );
       }
     });

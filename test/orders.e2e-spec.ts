@@ -97,7 +97,7 @@ describe('orders, commission and refunds (decisions §19, e2e)', () => {
     expect(await balanceOf(t, parent.id)).toBe(3 * 200);
     expect((await ledgerOf(t, parent.id)).map((e) => [e.kind, e.amount_cents])).toEqual([['commission', 600]]);
 
-    const refund = await author.post(`${orders()}/comm-1/refunds`, { card_ids: [made.items[0].id] }).expect(200);
+    const refund = await author.post(`${orders()}/comm-1/refund`, { card_ids: [made.items[0].id] }).expect(200);
     expect(refund.body).toEqual({ card_ids: [made.items[0].id], refunded_cents: 900, clawback_cents: 200 });
     expect(await balanceOf(t, child.id)).toBe(10_000 - 2 * 900);
     expect(await balanceOf(t, parent.id)).toBe(400);
@@ -124,7 +124,7 @@ describe('orders, commission and refunds (decisions §19, e2e)', () => {
     const cardId = made.items[0].id;
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        i % 2 ? author.post(`${orders()}/refund-race/refunds`, { card_ids: [cardId] }) : author.delete(`/admin/v1/projects/${project.id}/cards/${cardId}`),
+        i % 2 ? author.post(`${orders()}/refund-race/refund`, { card_ids: [cardId] }) : author.delete(`/admin/v1/projects/${project.id}/cards/${cardId}`),
       ),
     );
     const refunded = results.filter((r) => (r.status === 200 && r.body.card_ids.length === 1) || r.status === 204);
@@ -168,7 +168,7 @@ describe('orders, commission and refunds (decisions §19, e2e)', () => {
     await sdkLogin(t, p.api_secret, { app: p.program_id, card_key: made.items[0].code, machine_id: 'm1' }).expect(200);
     await sdkLogin(t, p.api_secret, { app: p.program_id, card_key: made.items[0].code, machine_id: 'm1' }).expect(200); // not a first activation
     await sdkLogin(t, p.api_secret, { app: p.program_id, card_key: made.items[1].code, machine_id: 'm2' }).expect(200);
-    await author.post(`${orders(p)}/s-1/refunds`, { card_ids: [made.items[3].id] }).expect(200);
+    await author.post(`${orders(p)}/s-1/refund`, { card_ids: [made.items[3].id] }).expect(200);
     const stats = (await author.get(`/admin/v1/projects/${p.id}/stats`).expect(200)).body;
     const strip = (items: Array<Record<string, unknown>>) => items.map(({ day: _day, ...rest }) => rest);
     expect(strip(stats.sales)).toEqual(

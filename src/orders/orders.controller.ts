@@ -63,7 +63,7 @@ export class OrdersController {
   }
 
   /** Exactly once under any concurrency: a card is refunded by the one request that deletes it. */
-  @Post(':orderId/refunds')
+  @Post(':orderId/refund')
   @HttpCode(200)
   @AdminRoles('author', 'platform_admin')
   @ApiOperation({ summary: "Refund unused cards of an order: they are deleted, their price credited back, the parent's commission clawed back" })
