@@ -1877,7 +1877,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/admin/v1/projects/{id}/orders/{orderId}/refunds": {
+    "/admin/v1/projects/{id}/orders/{orderId}/refund": {
         parameters: {
             query?: never;
             header?: never;
