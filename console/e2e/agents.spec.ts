@@ -154,6 +154,71 @@ for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
       await expect(page.getByTestId('sales-per-agent').getByRole('row').filter({ hasText: agent.username })).toContainText(money(40, language));
       await screenshotOf(page.getByTestId('project-sales'), 'overview-sales', language);
     });
+
+    test(`an agent makes a sub-agent, credits it from its own balance and sees its sales and the commission, in ${language}`, async ({ page, service }) => {
+      test.setTimeout(180_000);
+      const a = texts.agents;
+      const author = await newAuthor(service);
+      const authorApi = adminApi(service, await apiToken(service, author));
+      const projectName = language === 'en' ? 'Reseller Program' : '代理程序';
+      const { data: project } = await authorApi.POST('/admin/v1/projects', { body: { name: projectName } });
+      const { data: type } = await authorApi.POST('/admin/v1/projects/{id}/card-types', {
+        params: { path: { id: project!.id } },
+        body: { name: language === 'en' ? 'Week card' : '周卡', kind: 'time', duration_seconds: 7 * 86_400, device_limit: 1, features: [], price_cents: 500, agent_allowed: true, prefix: '', enabled: true },
+      });
+      const parent: Account = { username: `parent${Date.now().toString(36)}`, password: 'agent-password-e2e' };
+      const { data: made } = await authorApi.POST('/admin/v1/agents', {
+        body: { ...parent, project_ids: [project!.id], discount_percent: 20, can_create_sub_agents: true, can_ban: true, can_unbind: false },
+      });
+      await authorApi.POST('/admin/v1/agents/{id}/credits', { params: { path: { id: made!.id } }, body: { amount_cents: 10_000 } });
+
+      // The parent makes a sub-agent within its own terms and credits it 30.00 from its balance.
+      await signInAsAgent(page, parent, a.shop.title);
+      await page.getByRole('menuitem', { name: menu(a.menu.subAgents) }).click();
+      await expect(page.getByRole('heading', { level: 1, name: a.list.subTitle })).toBeVisible();
+      await expect(page.getByText(a.list.subEmpty)).toBeVisible();
+      const sub: Account = { username: `sub${Date.now().toString(36)}`, password: 'agent-password-e2e' };
+      await page.getByRole('button', { name: a.list.new }).click();
+      const create = page.getByRole('dialog', { name: a.form.title });
+      await expect(create.getByLabel(a.form.parent.label)).toHaveCount(0); // it is the parent
+      await create.getByLabel(a.form.username.label).fill(sub.username);
+      await create.getByLabel(a.form.password.label).fill(sub.password);
+      await expect(create.locator('.ant-select-selection-item').filter({ hasText: projectName })).toBeVisible();
+      await create.getByLabel(a.form.discount.label).fill('10');
+      await create.getByRole('button', { name: texts.common.create }).click();
+      await expect(create).toBeHidden();
+      const row = page.getByRole('row').filter({ hasText: sub.username });
+      await expect(row).toContainText(fill(a.list.under, { name: parent.username }));
+      await row.getByRole('button', { name: a.list.credit }).click();
+      const creditDialog = page.getByRole('dialog', { name: fill(a.credit.title, { name: sub.username }) });
+      await expect(creditDialog.getByText(a.credit.amount.fromYours)).toBeVisible();
+      await expect(creditDialog.getByRole('radio', { name: a.credit.debit })).toHaveCount(0); // only the author debits
+      await creditDialog.getByLabel(a.credit.amount.label).fill('30');
+      await creditDialog.getByRole('button', { name: a.credit.credit, exact: true }).click();
+      await expect(creditDialog).toBeHidden();
+      await expect(row).toContainText(money(30, language));
+
+      // The sub-agent sells 5 cards at 4.50: the parent sees its sales and earns 0.50 a card.
+      const { data: subAccount } = await adminApi(service, await apiToken(service, parent)).GET('/admin/v1/agents', { params: { query: { q: sub.username } } });
+      const subApi = adminApi(service, await apiToken(service, sub));
+      const { response } = await subApi.POST('/admin/v1/projects/{id}/orders', { params: { path: { id: project!.id } }, body: { order_id: 'sub-order-1', card_type_id: type!.id, count: 5 } });
+      expect(response.status).toBe(201);
+      await page.getByRole('link', { name: sub.username }).click();
+      await expect(page.getByRole('heading', { level: 1, name: fill(a.detail.title, { name: sub.username }) })).toBeVisible();
+      await expect(page.getByTestId('agent-balance')).toHaveText(money(7.5, language));
+      await expect(page.getByTestId('sales-sold')).toContainText('5');
+      await expect(page.getByTestId('sales-revenue')).toContainText(money(22.5, language));
+      await page.setViewportSize({ width: 1280, height: 640 });
+      await screenshot(page, 'agent-sub-agent', language);
+      await page.setViewportSize({ width: 1280, height: 800 });
+      expect(subAccount!.items.map((agent) => agent.level)).toEqual([2]);
+
+      await page.getByRole('menuitem', { name: menu(a.menu.ledger) }).click();
+      await expect(page.getByTestId('agent-balance')).toContainText(money(100 - 30 + 2.5, language));
+      const entries = page.getByTestId('ledger').locator('tbody tr.ant-table-row');
+      await expect(entries.nth(0)).toContainText(a.ledger.kinds.commission);
+      await expect(entries.nth(0)).toContainText(`+${money(2.5, language)}`);
+    });
   });
 }
 

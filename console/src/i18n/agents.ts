@@ -56,7 +56,7 @@ export const agentsEn = {
     credited: '{{name}} credited',
     debited: '{{name}} debited',
   },
-  detail: { title: 'Agent {{name}}', back: 'All agents', created: 'Created' },
+  detail: { title: 'Agent {{name}}', back: 'All agents', backSub: 'All sub-agents', created: 'Created' },
   ledger: {
     title: 'Ledger',
     help: 'Every change of your balance, newest first, with the balance it left: credits, orders, refunds of unused cards, commissions from your sub-agents.',
@@ -172,7 +172,7 @@ export const agentsZhCN: typeof agentsEn = {
     credited: '已为 {{name}} 充值',
     debited: '已从 {{name}} 扣款',
   },
-  detail: { title: '代理 {{name}}', back: '全部代理', created: '创建时间' },
+  detail: { title: '代理 {{name}}', back: '全部代理', backSub: '全部下级代理', created: '创建时间' },
   ledger: {
     title: '账目',
     help: '余额的每一笔变动，最新的在前，附变动后的余额：充值、订单、未使用卡密的退款、下级代理带来的佣金。',

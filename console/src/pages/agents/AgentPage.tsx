@@ -3,6 +3,7 @@ import { Button, Descriptions, Space, Tabs, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
+import { useSession } from '../../app/use-session';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useFormat } from '../../components/format';
 import { PageLoading } from '../../components/PageLoading';
@@ -22,6 +23,7 @@ export function AgentPage() {
   const agent = useQuery(agentQuery(agentId));
   const projects = useProjectOptions();
   const [crediting, setCrediting] = useState(false);
+  const byAgent = useSession()?.role === 'agent';
   const texts = 'agents.list';
   if (agent.isPending) return <PageLoading />;
   if (agent.error) return <ErrorAlert error={agent.error} />;
@@ -32,7 +34,7 @@ export function AgentPage() {
       <div className="page-title">
         <Typography.Title level={1}>{t('agents.detail.title', { name: shown.username })}</Typography.Title>
         <Space wrap>
-          <Link to="/agents">{t('agents.detail.back')}</Link>
+          <Link to="/agents">{t(byAgent ? 'agents.detail.backSub' : 'agents.detail.back')}</Link>
           <Button type="primary" onClick={() => setCrediting(true)}>{t(`${texts}.credit`)}</Button>
         </Space>
       </div>
