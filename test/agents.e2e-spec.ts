@@ -1,5 +1,6 @@
+import { Secret, TOTP } from 'otpauth';
 import { ErrorCode } from '../sdk/src';
-import { AdminClient, login } from './support/admin-client';
+import { AdminClient } from './support/admin-client';
 import { expectAdminError, FORBIDDEN, UNAUTHENTICATED } from './support/admin-errors';
 import { balanceOf, createAgent, createType, credit, expectLedgerConsistent, ledgerOf } from './support/agents';
 import { startTestApp, TestApp } from './support/test-app';
@@ -149,16 +150,16 @@ describe('agents and their ledger (decisions §19, e2e)', () => {
     expectAdminError(await noBan.client.patch(`/admin/v1/agents/me/cards/${cardId}`, { status: 'active' }), 403, FORBIDDEN);
   });
 
-  it('keeps step-up on credits: an author with two-factor sign-in must send a fresh code', async () => {
-    const { username, password } = await admin.createAuthor();
-    const token = await login(t, username, password);
-    const client = new AdminClient(t, token);
+  it('asks an author with two-factor sign-in for a fresh code on a credit, and moves nothing without it', async () => {
+    const { client } = await admin.createAuthor();
     const p = await client.createProject();
     const agent = await createAgent(t, client, { project_ids: [p.id] });
-    // Without two-factor sign-in the credit goes through; the StepUp guard is on the route either way.
-    await credit(client, agent.id, 10);
-    const { declaredRoutes } = await import('./support/routes');
-    const route = declaredRoutes().find((r) => r.method === 'POST' && r.path === '/admin/v1/agents/:id/credits');
-    expect(route?.guards).toContain('StepUpGuard');
+    const enrol = await client.post('/admin/v1/auth/2fa/enrol').expect(201);
+    const code = (offset: number) => new TOTP({ secret: Secret.fromBase32(enrol.body.secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: Date.now() + offset * 30_000 });
+    await client.post('/admin/v1/auth/2fa/confirm', { code: code(0) }).expect(200);
+    expectAdminError(await client.post(`/admin/v1/agents/${agent.id}/credits`, { amount_cents: 500 }), 403, ErrorCode.TWO_FACTOR_REQUIRED);
+    expect(await balanceOf(t, agent.id)).toBe(0);
+    await client.post(`/admin/v1/agents/${agent.id}/credits`).set('X-Svc-2fa-Code', code(1)).send({ amount_cents: 500 }).expect(200);
+    expect(await balanceOf(t, agent.id)).toBe(500);
   });
 });

@@ -158,6 +158,22 @@ describe('orders, commission and refunds (decisions §19, e2e)', () => {
     await expectLedgerConsistent(admin);
   });
 
+  it('records order.created for every order and agent.balance_low once, when an order takes the balance below its mark', async () => {
+    const p = await author.createProject();
+    const ty = await createType(author, p.id, { price_cents: 1000 });
+    await admin.put('/admin/v1/platform/settings', { webhook_private_targets: true }).expect(200);
+    await author.post(`/admin/v1/projects/${p.id}/webhooks`, { url: 'http://127.0.0.1:9/hook', events: ['order.created', 'agent.balance_low'] }).expect(201);
+    const agent = await createAgent(t, author, { project_ids: [p.id], low_balance_cents: 1500 });
+    await credit(author, agent.id, 2000);
+    const first = (await agent.client.post(orders(p), { order_id: 'ev-1', card_type_id: ty.id, count: 1 }).expect(201)).body;
+    await agent.client.post(orders(p), { order_id: 'ev-2', card_type_id: ty.id, count: 1 }).expect(201);
+    await agent.client.post(orders(p), { order_id: 'ev-1', card_type_id: ty.id, count: 1 }).expect(200); // a replay tells nothing
+    const events = (await db().query(`SELECT type, data FROM webhook_events WHERE project_id = $1 ORDER BY created_at, type DESC`, [p.id])) as Array<{ type: string; data: unknown }>;
+    expect(events.map((e) => e.type)).toEqual(['order.created', 'agent.balance_low', 'order.created']);
+    expect(events[0].data).toEqual({ order_id: 'ev-1', card_type_id: String(ty.id), count: 1, agent_id: agent.id, card_ids: [first.items[0].id] });
+    expect(events[1].data).toEqual({ agent_id: agent.id, balance_cents: 1000 });
+  });
+
   it('counts sales, activations and revenue per agent, type and day, on the project stats and per agent', async () => {
     const p = await author.createProject();
     const ty = await createType(author, p.id, { price_cents: 500 });
