@@ -153,6 +153,14 @@ for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
       await expect(page.getByTestId('sales-sold')).toContainText('10');
       await expect(page.getByTestId('sales-per-agent').getByRole('row').filter({ hasText: agent.username })).toContainText(money(40, language));
       await screenshotOf(page.getByTestId('project-sales'), 'overview-sales', language);
+
+      // Disabled after a confirmation: it can no longer sign in.
+      await page.getByRole('menuitem', { name: menu(a.menu.agents) }).click();
+      await row.getByRole('button', { name: a.list.disable }).click();
+      await page.getByRole('dialog', { name: fill(a.list.disableTitle, { name: agent.username }) }).getByRole('button', { name: a.list.disable }).click();
+      await expect(row).toContainText(a.statuses.disabled);
+      const { error: refused } = await adminApi(service).POST('/admin/v1/auth/login', { body: agent });
+      expect(refused).toMatchObject({ error: { code: 11004 } }); // ACCOUNT_DISABLED
     });
 
     test(`an agent makes a sub-agent, credits it from its own balance and sees its sales and the commission, in ${language}`, async ({ page, service }) => {

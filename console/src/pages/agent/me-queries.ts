@@ -10,9 +10,12 @@ export const meKeys = {
   cardTypes: ['agents', 'me', 'card-types'] as const,
 };
 
-/** The signed-in agent's own account: balance, projects, discount and rights. */
+/**
+ * The signed-in agent's own account: balance, projects, discount and rights. The balance moves from
+ * outside too (a credit, a sub-agent's sale), so each page that shows it reads it afresh.
+ */
 export function meQuery() {
-  return queryOptions({ queryKey: meKeys.me, queryFn: () => unwrap(api.GET('/admin/v1/agents/me')) });
+  return queryOptions({ queryKey: meKeys.me, queryFn: () => unwrap(api.GET('/admin/v1/agents/me')), staleTime: 0 });
 }
 
 /** The card types the signed-in agent may sell, each with its price for the agent. */

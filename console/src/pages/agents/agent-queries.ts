@@ -21,6 +21,7 @@ export function agentListQuery(page: number, pageSize: number, q: string) {
     queryKey: agentKeys.list(page, pageSize, q),
     queryFn: () => unwrap(api.GET('/admin/v1/agents', { params: { query: { page, page_size: pageSize, ...(q ? { q } : {}) } } })),
     placeholderData: (previous) => previous,
+    staleTime: 0, // balances move with every sale and credit
   });
 }
 
@@ -36,6 +37,7 @@ export function agentQuery(id: string) {
   return queryOptions({
     queryKey: agentKeys.one(id),
     queryFn: () => unwrap(api.GET('/admin/v1/agents/{id}', { params: { path: { id } } })),
+    staleTime: 0, // its balance moves with every sale and credit
   });
 }
 
@@ -44,6 +46,7 @@ export function ledgerQuery(id: string, page: number, pageSize: number) {
     queryKey: agentKeys.ledger(id, page, pageSize),
     queryFn: () => unwrap(api.GET('/admin/v1/agents/{id}/ledger', { params: { path: { id }, query: { page, page_size: pageSize } } })),
     placeholderData: (previous) => previous,
+    staleTime: 0,
   });
 }
 
