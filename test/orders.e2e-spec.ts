@@ -116,6 +116,25 @@ describe('orders, commission and refunds (decisions §19, e2e)', () => {
     await expectLedgerConsistent(admin);
   });
 
+  it("stays exact with a sub-agent's orders, its parent's credits to it and refunds all racing", async () => {
+    const parent = await createAgent(t, author, { project_ids: [project.id], discount_percent: 30, can_create_sub_agents: true });
+    const child = await createAgent(t, parent.client, { project_ids: [project.id], discount_percent: 10 });
+    await credit(author, parent.id, 20_000);
+    await credit(author, child.id, 9_000);
+    const seed = (await order(child, { order_id: 'mixed-seed', count: 5 }).expect(201)).body;
+    const results = await Promise.all([
+      ...Array.from({ length: 12 }, (_, i) => order(child, { order_id: `mixed-${i}` })),
+      ...Array.from({ length: 8 }, () => parent.client.post(`/admin/v1/agents/${child.id}/credits`, { amount_cents: 500 })),
+      ...seed.items.map((card: { id: number }) => author.post(`${orders()}/mixed-seed/refund`, { card_ids: [card.id] })),
+    ]);
+    expect(results.filter((r) => ![200, 201, 402].includes(r.status)).map((r) => `${r.status} ${JSON.stringify(r.body)}`)).toEqual([]);
+    const ordered = results.slice(0, 12).filter((r) => r.status === 201).length;
+    const credited = results.slice(12, 20).filter((r) => r.status === 200).length;
+    expect(await balanceOf(t, child.id)).toBe(9_000 - 5 * 900 + 5 * 900 + credited * 500 - ordered * 900);
+    expect(await balanceOf(t, parent.id)).toBe(20_000 + 5 * 200 - 5 * 200 + ordered * 200 - credited * 500);
+    await expectLedgerConsistent(admin);
+  });
+
   it('credits a refund exactly once under 20 concurrent refunds of one card', async () => {
     const parent = await createAgent(t, author, { project_ids: [project.id], discount_percent: 20, can_create_sub_agents: true });
     const child = await createAgent(t, parent.client, { project_ids: [project.id], discount_percent: 5 });

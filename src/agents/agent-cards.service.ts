@@ -1,12 +1,12 @@
 import { Injectable, StreamableFile } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Readable } from 'node:stream';
 import { DataSource, In, Repository } from 'typeorm';
 import { AdminPrincipal } from '../admin-auth/admin-principal';
 import { CardsAdminService } from '../cards/admin/cards-admin.service';
 import { CardFilters, ListCardsQuery } from '../cards/admin/card-admin.dto';
 import { applyCardFilters, orderCards } from '../cards/admin/card-filters';
-import { cardsCsvHeader, cardsCsvRows } from '../cards/admin/cards-csv';
+import { streamCardsCsv } from '../cards/admin/cards-csv-stream';
+import { JsonLogger } from '../core/logging/json-logger';
 import { CardView, toCardViews } from '../cards/admin/card.view';
 import { CardDevice } from '../cards/card-device.entity';
 import { Card } from '../cards/card.entity';
@@ -18,8 +18,6 @@ import { Project } from '../projects/project.entity';
 import { AgentCardTypeView } from './agent.view';
 import { AgentRow, agentPrice, selfAgent } from './agent-rows';
 
-const EXPORT_PAGE = 250;
-
 /** The agent's own corner of the cards (decisions §19): what it may sell, and the cards its orders made. */
 @Injectable()
 export class AgentCardsService {
@@ -30,6 +28,7 @@ export class AgentCardsService {
     @InjectRepository(CardType) private readonly types: Repository<CardType>,
     @InjectRepository(Project) private readonly projects: Repository<Project>,
     private readonly cardsAdmin: CardsAdminService,
+    private readonly logger: JsonLogger,
   ) {}
 
   /** The enabled, agent-allowed card types of its projects, each with its price for this agent. */
@@ -69,21 +68,11 @@ export class AgentCardsService {
   /** The same CSV as the author's export, of the agent's own cards only, streamed page by page. */
   async exportCsv(actor: AdminPrincipal, query: Partial<CardFilters> & { project_id?: string }): Promise<StreamableFile> {
     const agent = await selfAgent(this.dataSource, actor);
-    const pages = async function* (this: AgentCardsService) {
-      yield cardsCsvHeader();
-      for (let after = 0; ; ) {
-        const cards = await this.filtered(agent, query).andWhere('c.id > :after', { after }).orderBy('c.id', 'ASC').take(EXPORT_PAGE).getMany();
-        if (!cards.length) return;
-        const devices = await this.devices.find({ where: { cardId: In(cards.map((c) => c.id)) }, order: { boundAt: 'ASC', machineCode: 'ASC' } });
-        yield cardsCsvRows(cards, devices);
-        if (cards.length < EXPORT_PAGE) return;
-        after = cards[cards.length - 1].id;
-      }
-    }.call(this);
-    return new StreamableFile(Readable.from(pages, { objectMode: false, highWaterMark: 1 }), {
-      type: 'text/csv; charset=utf-8',
-      disposition: 'attachment; filename="cards.csv"',
-    });
+    return streamCardsCsv(
+      () => this.filtered(agent, query),
+      (cardIds) => this.cardsAdmin.devicesOf(cardIds),
+      (error) => this.logger.entry('error', 'agent card export failed part-way', { agent_id: agent.id, error: String(error) }),
+    );
   }
 
   /** Ban or unban one of its cards: only with `can_ban`. */

@@ -55,7 +55,9 @@ export async function changeBalance(em: EntityManager, change: LedgerChange): Pr
  */
 export async function lockBalances(em: EntityManager, agentIds: Array<string | null | undefined>): Promise<void> {
   const ids = [...new Set(agentIds.filter((id): id is string => Boolean(id)))].sort();
-  if (ids.length > 1) await em.query(`SELECT id FROM agents WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`, [ids]);
+  // NO KEY UPDATE, the lock the balance UPDATE takes anyway: an order's row referencing the agent
+  // holds KEY SHARE on it, which FOR UPDATE would wait on, crosswise with a twin order.
+  if (ids.length > 1) await em.query(`SELECT id FROM agents WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE`, [ids]);
 }
 
 /** Every agent whose balance differs from the sum of its entries (the ledger check): none, always. */

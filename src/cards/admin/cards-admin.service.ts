@@ -1,5 +1,4 @@
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown, StreamableFile } from '@nestjs/common';
-import { Readable } from 'node:stream';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, Repository } from 'typeorm';
 import { AdminPrincipal } from '../../admin-auth/admin-principal';
@@ -18,15 +17,12 @@ import { CardView, toCardView, toCardViews } from './card.view';
 import { noteChange } from '../../audit/audit-note';
 import { applyCardFilters, orderCards } from './card-filters';
 import { BulkResult, CardsBulk, UNBAN_SQL } from './cards-bulk';
-import { cardsCsvHeader, cardsCsvRows } from './cards-csv';
+import { streamCardsCsv } from './cards-csv-stream';
 import { CardsImporter, ImportAnswer, ImportSlots, IMPORT_STALE_MS } from './cards-importer';
 import { parseIsoInstant } from './iso-instant';
 import { CardTypesService } from '../types/card-types.service';
 import { Project } from '../../projects/project.entity';
 import { DeletedCard, refundDeletedCards } from '../../orders/order-refunds';
-
-/** Cards per page of the CSV export (each page with its devices): one page holds the embedded database only briefly. */
-const EXPORT_PAGE = 250;
 
 /** Cards of a project as the author manages them: search, export, import, edits one by one and in bulk, unbind (batches: card-batches.service.ts). */
 @Injectable()
@@ -81,27 +77,21 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
   }
 
   /**
-   * Every card matching the filters, oldest first, as CSV with its devices, streamed: read in pages
-   * of EXPORT_PAGE cards by keyset over ids, each page written before the next is read, so neither
-   * the file nor one huge query is ever held, and the loop turns between pages. The project is
-   * checked first, so a refusal is still an answer in the envelope.
+   * Every card matching the filters as CSV, streamed page by page (cards-csv-stream.ts). The project
+   * is checked first, so a refusal is still an answer in the envelope.
    */
   async exportCsv(actor: AdminPrincipal, projectId: string, query: ExportCardsQuery): Promise<StreamableFile> {
     const project = await this.access.find(actor, projectId);
-    const pages = async function* (this: CardsAdminService) {
-      yield cardsCsvHeader();
-      for (let after = 0; ; ) {
-        const cards = await this.filtered(project.id, query).andWhere('c.id > :after', { after }).orderBy('c.id', 'ASC').take(EXPORT_PAGE).getMany();
-        if (!cards.length) return;
-        const devices = await this.devices.find({ where: { cardId: In(cards.map((c) => c.id)) }, order: { boundAt: 'ASC', machineCode: 'ASC' } });
-        yield cardsCsvRows(cards, devices);
-        if (cards.length < EXPORT_PAGE) return;
-        after = cards[cards.length - 1].id;
-      }
-    }.call(this);
-    const stream = Readable.from(pages, { objectMode: false, highWaterMark: 1 });
-    stream.on('error', (error) => this.logger.entry('error', 'card export failed part-way', { project_id: project.id, error: String(error) }));
-    return new StreamableFile(stream, { type: 'text/csv; charset=utf-8', disposition: 'attachment; filename="cards.csv"' });
+    return streamCardsCsv(
+      () => this.filtered(project.id, query),
+      (cardIds) => this.devicesOf(cardIds),
+      (error) => this.logger.entry('error', 'card export failed part-way', { project_id: project.id, error: String(error) }),
+    );
+  }
+
+  /** The devices of some cards, in binding order (the export's `devices` column). */
+  devicesOf(cardIds: number[]): Promise<CardDevice[]> {
+    return this.devices.find({ where: { cardId: In(cardIds) }, order: { boundAt: 'ASC', machineCode: 'ASC' } });
   }
 
   /** A bulk action on the cards given by `ids` or matched by `filter` (cards-bulk.ts). */
