@@ -1,6 +1,6 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Form, Input, Select, Space, Table, Tag, Typography } from 'antd';
+import { App, Button, Form, Select, Space, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api, type Card, type CardStatus } from '../../api/client';
 import { unwrap } from '../../api/errors';
@@ -12,9 +12,8 @@ import { serverPaging } from '../../components/paging';
 import { useUrlList } from '../../components/url-list';
 import { useProjectOptions, useTypeNames } from '../agents/agent-labels';
 import { CardAllowance, CardStatusTag } from '../cards/card-labels';
+import { CardFilterFields } from '../cards/CardFilterFields';
 import { MY_CARD_FILTERS, downloadMyCardsCsv, meQuery, myCardsQuery, type MyCardFilters } from './me-queries';
-
-const STATUSES: CardStatus[] = ['unused', 'active', 'banned', 'consumed'];
 
 /**
  * The cards the signed-in agent ordered: filtered by project, status, code and order batch (in the
@@ -79,16 +78,7 @@ export function MyCardsPage() {
             <Select aria-label={t('agents.myCards.project')} placeholder={t('agents.myCards.project')} allowClear style={{ width: 180 }} options={projectOptions} />
           </Form.Item>
         )}
-        <Form.Item name="status">
-          <Select aria-label={t('cards.status')} placeholder={t('cards.filters.status')} allowClear style={{ width: 150 }}
-            options={STATUSES.map((status) => ({ value: status, label: t(`cards.statuses.${status}`) }))} />
-        </Form.Item>
-        <Form.Item name="q">
-          <Input aria-label={t('cards.filters.code')} placeholder={t('cards.filters.code')} allowClear maxLength={64} />
-        </Form.Item>
-        <Form.Item name="batch_id" rules={[{ pattern: /^[0-9a-fA-F-]{36}$/, message: 'UUID' }]}>
-          <Input aria-label={t('cards.filters.batch')} placeholder={t('cards.filters.batch')} allowClear />
-        </Form.Item>
+        <CardFilterFields />
         <FilterButtons onReset={() => show({})} />
       </Form>
       {list.error && <ErrorAlert error={list.error} />}
