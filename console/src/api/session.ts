@@ -5,7 +5,7 @@
 export interface AdminSession {
   token: string;
   username: string;
-  /** `agent`: a reseller (docs/commerce.md); its pages come with the agent console. */
+  /** An agent (reseller, decisions §19, docs/commerce.md) gets the reduced console of its own account only. */
   role: 'platform_admin' | 'author' | 'agent';
   expiresAt: string;
   /** The platform requires two-factor sign-in and this account has none: the security page only, until it enrols. */

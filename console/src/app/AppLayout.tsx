@@ -1,9 +1,8 @@
-import { ApiOutlined, AppstoreOutlined, KeyOutlined, AuditOutlined, DownOutlined, SafetyCertificateOutlined, BarChartOutlined, NotificationOutlined, SafetyOutlined, ControlOutlined, TeamOutlined, UserOutlined, WifiOutlined, CreditCardOutlined, LogoutOutlined, MenuOutlined, ProfileOutlined, SendOutlined, SettingOutlined, SoundOutlined, StopOutlined, TagsOutlined } from '@ant-design/icons';
-import { useQuery } from '@tanstack/react-query';
+import { DownOutlined, KeyOutlined, LogoutOutlined, MenuOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
 import { Button, Drawer, Dropdown, Grid, Layout, Menu, Space, Typography, type MenuProps } from 'antd';
 import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Outlet, useLocation, useNavigate, useParams } from 'react-router';
+import { Outlet, useLocation, useNavigate } from 'react-router';
 import { api } from '../api/client';
 import { unwrap } from '../api/errors';
 import { clearSession } from '../api/session';
@@ -11,55 +10,9 @@ import { LanguageSwitch } from '../components/LanguageSwitch';
 import { TimeZoneSelect } from '../components/TimeZoneSelect';
 import { PageLoading } from '../components/PageLoading';
 import { StepUpPrompt } from '../components/StepUpPrompt';
-import { projectQuery } from '../pages/projects/project-queries';
+import { useMenuItems } from './menu-items';
 import { queryClient } from './query-client';
 import { useSession } from './use-session';
-
-/** The navigation: projects, and the open project's settings and cards. */
-function useMenuItems(): MenuProps['items'] {
-  const { t } = useTranslation();
-  const { projectId } = useParams();
-  const project = useQuery({ ...projectQuery(projectId ?? ''), enabled: projectId !== undefined });
-  const platformAdmin = useSession()?.role === 'platform_admin';
-  const items: MenuProps['items'] = [
-    { key: '/projects', icon: <AppstoreOutlined />, label: t('app.projects') },
-    { key: '/audit', icon: <AuditOutlined />, label: t('audit.menu') },
-  ];
-  if (platformAdmin) {
-    items.push({
-      type: 'group',
-      key: 'platform',
-      label: t('platform.menu.group'),
-      children: [
-        { key: '/platform/authors', icon: <TeamOutlined />, label: t('platform.menu.authors') },
-        { key: '/platform/announcements', icon: <SoundOutlined />, label: t('platform.menu.announcements') },
-        { key: '/platform/settings', icon: <ControlOutlined />, label: t('platform.menu.settings') },
-      ],
-    });
-  }
-  if (projectId) {
-    items.push({
-      type: 'group',
-      key: 'project',
-      label: project.data?.name ?? '…',
-      children: [
-        { key: `/projects/${projectId}/overview`, icon: <BarChartOutlined />, label: t('operations.menu.overview') },
-        { key: `/projects/${projectId}/settings`, icon: <SettingOutlined />, label: t('app.settings') },
-        { key: `/projects/${projectId}/cards`, icon: <CreditCardOutlined />, label: t('app.cards') },
-        { key: `/projects/${projectId}/card-types`, icon: <TagsOutlined />, label: t('cardTypes.menu') },
-        { key: `/projects/${projectId}/content`, icon: <NotificationOutlined />, label: t('content.menu') },
-        { key: `/projects/${projectId}/access`, icon: <SafetyOutlined />, label: t('access.menu') },
-        { key: `/projects/${projectId}/login-blacklist`, icon: <StopOutlined />, label: t('loginBlacklist.menu') },
-        { key: `/projects/${projectId}/connect`, icon: <ApiOutlined />, label: t('connect.menu') },
-        { key: `/projects/${projectId}/users`, icon: <UserOutlined />, label: t('users.menu') },
-        { key: `/projects/${projectId}/sessions`, icon: <WifiOutlined />, label: t('sessions.menu') },
-        { key: `/projects/${projectId}/logs`, icon: <ProfileOutlined />, label: t('operations.menu.logs') },
-        { key: `/projects/${projectId}/webhooks`, icon: <SendOutlined />, label: t('webhooks.menu') },
-      ],
-    });
-  }
-  return items;
-}
 
 /** The deepest menu entry the address is in. */
 function selectedKey(pathname: string, items: MenuProps['items']): string[] {

@@ -4,6 +4,7 @@ import { connectEn } from './connect';
 import { bulkEn } from './bulk';
 import { cardsManageEn } from './cards-manage';
 import { cardTypesEn } from './card-types';
+import { agentsEn } from './agents';
 import { usersEn } from './users';
 import { sessionsEn } from './sessions';
 import { webhooksEn } from './webhooks';
@@ -22,7 +23,7 @@ import { interfacesEn } from './interfaces';
 /** English texts of the console. zh-CN.ts has the same keys (its type is this object's). */
 export const en = {
   app: { title: 'Card-key console', language: 'Language', signOut: 'Sign out', menu: 'Navigation', projects: 'Projects', settings: 'Settings', cards: 'Cards', notFound: 'This page does not exist.', backHome: 'Back to the projects', loading: 'Loading…' },
-  roles: { platform_admin: 'platform admin', author: 'author' },
+  roles: { platform_admin: 'platform admin', author: 'author', agent: 'agent' },
   signIn: {
     title: 'Sign in',
     username: 'User name',
@@ -131,6 +132,7 @@ export const en = {
   bulk: bulkEn,
   cardsManage: cardsManageEn,
   cardTypes: cardTypesEn,
+  agents: agentsEn,
   users: usersEn,
   sessions: sessionsEn,
   webhooks: webhooksEn,

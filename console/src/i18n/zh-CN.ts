@@ -5,6 +5,7 @@ import { connectZhCN } from './connect';
 import { bulkZhCN } from './bulk';
 import { cardsManageZhCN } from './cards-manage';
 import { cardTypesZhCN } from './card-types';
+import { agentsZhCN } from './agents';
 import { usersZhCN } from './users';
 import { sessionsZhCN } from './sessions';
 import { webhooksZhCN } from './webhooks';
@@ -23,7 +24,7 @@ import { interfacesZhCN } from './interfaces';
 /** 简体中文 texts of the console: the same keys as en.ts, checked by the type. */
 export const zhCN: Texts = {
   app: { title: '卡密控制台', language: '语言', signOut: '退出登录', menu: '导航', projects: '项目', settings: '设置', cards: '卡密', notFound: '页面不存在。', backHome: '返回项目列表', loading: '加载中…' },
-  roles: { platform_admin: '平台管理员', author: '作者' },
+  roles: { platform_admin: '平台管理员', author: '作者', agent: '代理' },
   signIn: {
     title: '登录',
     username: '用户名',
@@ -131,6 +132,7 @@ export const zhCN: Texts = {
   bulk: bulkZhCN,
   cardsManage: cardsManageZhCN,
   cardTypes: cardTypesZhCN,
+  agents: agentsZhCN,
   users: usersZhCN,
   sessions: sessionsZhCN,
   webhooks: webhooksZhCN,

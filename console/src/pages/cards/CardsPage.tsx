@@ -1,6 +1,6 @@
 import { DownloadOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { App, Button, Form, Input, Select, Space, Table, Typography } from 'antd';
+import { App, Button, Form, Input, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -16,9 +16,8 @@ import { SORT_DIRECTIONS, columnOrder, readSort, sortOf, type SortableColumn } f
 import { GenerateCardsModal } from './GenerateCardsModal';
 import { ImportCardsModal } from './ImportCardsModal';
 import { BulkActions } from './BulkActions';
+import { CardFilterFields } from './CardFilterFields';
 import { cardTypesQuery } from '../card-types/card-type-form';
-
-const STATUSES: CardStatus[] = ['unused', 'active', 'banned', 'consumed'];
 
 /** The cards of a project: filters, order and paging in the address (so a list can be shared), generation, export, import. */
 export function CardsPage() {
@@ -89,16 +88,7 @@ export function CardsPage() {
         </Space>
       </div>
       <Form form={form} name="card-filters" layout="inline" className="filters" initialValues={filters} onFinish={(values) => show(values)} key={key}>
-        <Form.Item name="status">
-          <Select aria-label={t('cards.status')} placeholder={t('cards.filters.status')} allowClear style={{ width: 150 }}
-            options={STATUSES.map((status) => ({ value: status, label: t(`cards.statuses.${status}`) }))} />
-        </Form.Item>
-        <Form.Item name="q">
-          <Input aria-label={t('cards.filters.code')} placeholder={t('cards.filters.code')} allowClear maxLength={64} />
-        </Form.Item>
-        <Form.Item name="batch_id" rules={[{ pattern: /^[0-9a-fA-F-]{36}$/, message: 'UUID' }]}>
-          <Input aria-label={t('cards.filters.batch')} placeholder={t('cards.filters.batch')} allowClear />
-        </Form.Item>
+        <CardFilterFields />
         <Form.Item name="machine">
           <Input aria-label={t('cards.filters.device')} placeholder={t('cards.filters.device')} allowClear maxLength={128} />
         </Form.Item>

@@ -11,6 +11,7 @@ import { cardListQuery } from '../cards/card-queries';
 import { CardStatusTag } from '../cards/card-labels';
 import { isSuccessCode, statsQuery } from '../logs/log-queries';
 import type { ChartSeries } from './LoginsChart';
+import { ProjectSales } from './ProjectSales';
 import { UsageCards } from './UsageCards';
 import { usageQuery } from '../sessions/session-queries';
 
@@ -104,6 +105,7 @@ export function OverviewPage() {
           </Card>
         </Col>
       </Row>
+      <ProjectSales projectId={projectId} items={stats.data?.sales ?? []} loading={stats.isPending} days={DAYS} />
       <Typography.Title level={2} className="section-title">{t(`${texts}.tableTitle`)}</Typography.Title>
       <Table
         rowKey={(item) => `${item.day}/${item.interface}/${item.result_code}`}
