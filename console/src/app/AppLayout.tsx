@@ -74,7 +74,7 @@ export function AppLayout() {
             {wide && <TimeZoneSelect />}
             <Dropdown
               trigger={['click']}
-              menu={{ items: [{ key: '/security', icon: <SafetyCertificateOutlined />, label: t('twoFactor.security.menu') }, { key: '/api-keys', icon: <KeyOutlined />, label: t('apiKeys.menu') }], onClick: ({ key }) => void navigate(key) }}
+              menu={{ items: [{ key: '/security', icon: <SafetyCertificateOutlined />, label: t('twoFactor.security.menu') }, ...(session?.role === 'agent' ? [] : [{ key: '/api-keys', icon: <KeyOutlined />, label: t('apiKeys.menu') }])], onClick: ({ key }) => void navigate(key) }}
             >
               <Button type="text" className="who-button">
                 <Typography.Text className="who" ellipsis>
