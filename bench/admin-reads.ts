@@ -66,7 +66,13 @@ export async function timeAdminReads(service: Service, fixture: Fixture, probes:
       matched = title === 'card page' ? 1 : matchedOf(res.body);
     }
     times.sort((a, b) => a - b);
-    results.push({ title, route: route.slice(project.length), p50: times[Math.floor(times.length / 2)], max: times[times.length - 1], matched });
+    results.push({
+      title,
+      route: route.slice(project.length),
+      p50: times[Math.floor(times.length / 2)],
+      max: times[times.length - 1],
+      matched,
+    });
   }
   return results;
 }

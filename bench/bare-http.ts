@@ -20,7 +20,9 @@ const server = createServer((req, res) => {
   req.on('end', () => {
     // Parsed as the framework's body parser would, so the comparison is like for like.
     new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
-    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(ANSWER) }).end(ANSWER);
+    res
+      .writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(ANSWER) })
+      .end(ANSWER);
   });
 });
 

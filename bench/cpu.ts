@@ -124,7 +124,11 @@ export const hrMicros = (): number => Number(process.hrtime.bigint() / 1000n);
 
 /** The pids of a process's children (a clustered service's workers). */
 export function childrenOf(pid: number): number[] {
-  return existsSync('/proc') ? readdirSync('/proc').filter((entry) => /^\d+$/.test(entry) && parentOf(entry) === pid).map(Number) : [];
+  return existsSync('/proc')
+    ? readdirSync('/proc')
+        .filter((entry) => /^\d+$/.test(entry) && parentOf(entry) === pid)
+        .map(Number)
+    : [];
 }
 
 /** A process's resident memory in MB, now (VmRSS) and at its peak so far (VmHWM); null where /proc cannot tell. */

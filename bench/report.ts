@@ -65,7 +65,16 @@ export function commandLine(ctx: BenchContext, command = 'npm run bench'): strin
   if (ctx.databaseUrl) vars.push('DATABASE_URL=postgres://…');
   if (process.env.REDIS_URL) vars.push('REDIS_URL=redis://…');
   if (ctx.databaseUrl) vars.push('APP_ENCRYPTION_KEY=<64 hex>');
-  for (const name of ['BENCH_DURATION', 'BENCH_WARMUP', 'BENCH_CONNECTIONS', 'BENCH_ADAPTERS', 'BENCH_SCENARIOS', 'BENCH_WORKERS', 'BENCH_SCALE_CARDS', 'BENCH_SCALE_LOG_ROWS']) {
+  for (const name of [
+    'BENCH_DURATION',
+    'BENCH_WARMUP',
+    'BENCH_CONNECTIONS',
+    'BENCH_ADAPTERS',
+    'BENCH_SCENARIOS',
+    'BENCH_WORKERS',
+    'BENCH_SCALE_CARDS',
+    'BENCH_SCALE_LOG_ROWS',
+  ]) {
     if (process.env[name]) vars.push(`${name}=${process.env[name]}`);
   }
   return [...vars, command].join(' ');
@@ -121,7 +130,8 @@ export function printReport(ctx: BenchContext, report: Report, log: (message: st
 /** The issue's target for the clustered service: its bound-device login at least this many times the single process's. */
 const CLUSTER_TARGET = 1.5;
 
-const fmtFigures = (x: ScenarioResult): string => `${fmtInt(x.rps)} req/s (p50 ${x.p50.toFixed(1)} ms, p99 ${x.p99.toFixed(1)} ms)`;
+const fmtFigures = (x: ScenarioResult): string =>
+  `${fmtInt(x.rps)} req/s (p50 ${x.p50.toFixed(1)} ms, p99 ${x.p99.toFixed(1)} ms)`;
 
 /**
  * How many times the single process's rate this machine has room for at the single run's CPU per
@@ -176,8 +186,8 @@ export function clusterLines(report: Pick<Report, 'cluster' | 'machine'>): strin
   return [
     ...report.cluster.map((c) => clusterLine(c, report.machine.cores)),
     'Clustered runs: the bound-device login, then the baseline route, on a service started with WORKERS=N beside the single process of the same adapter, ' +
-      'the two measured A-B-B-A (half the duration each time; the single figures here are those halves, not the table\'s row); ' +
-      'the room is the machine\'s cores over the cores the single halves kept busy, whoever used them; ' +
+      "the two measured A-B-B-A (half the duration each time; the single figures here are those halves, not the table's row); " +
+      "the room is the machine's cores over the cores the single halves kept busy, whoever used them; " +
       'round trips above are counted on the single process (in a clustered service the counter answers for worker 1 only).',
   ];
 }

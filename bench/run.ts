@@ -96,12 +96,17 @@ async function main(): Promise<void> {
           for (const line of roundTripLines(report.probe)) log(`[${adapter}] ${line}`);
         }
         report.results.push(
-          ...(await runScenarios(service, fixture, `${ctx.tag}-${adapter}`, log, { interleaveTargets: true, settle: settleDatabase(ctx) })),
+          ...(await runScenarios(service, fixture, `${ctx.tag}-${adapter}`, log, {
+            interleaveTargets: true,
+            settle: settleDatabase(ctx),
+          })),
         );
         const resident = residentMb(service.pid);
         if (resident) {
           report.residentMb[adapter] = resident;
-          log(`[${adapter}] service RSS after its scenarios ${resident.now.toFixed(0)} MB, peak since start ${resident.peak.toFixed(0)} MB`);
+          log(
+            `[${adapter}] service RSS after its scenarios ${resident.now.toFixed(0)} MB, peak since start ${resident.peak.toFixed(0)} MB`,
+          );
         }
         for (const workers of CLUSTERED) {
           const clustered = await runClustered(adapter, workers, childEnv, main, fixture, ctx.tag, service);
@@ -118,7 +123,9 @@ async function main(): Promise<void> {
       try {
         const result = await runScenario(bare, 'baseline', fixture, `${ctx.tag}-bare`);
         report.results.push(result);
-        log(`\n[node:http] ${SCENARIOS.baseline.title}: ${fmtInt(result.rps)} req/s, p50 ${fmtMs(result.p50)} ms, p99 ${fmtMs(result.p99)} ms`);
+        log(
+          `\n[node:http] ${SCENARIOS.baseline.title}: ${fmtInt(result.rps)} req/s, p50 ${fmtMs(result.p50)} ms, p99 ${fmtMs(result.p99)} ms`,
+        );
       } finally {
         await bare.stop();
       }
@@ -172,7 +179,14 @@ async function runClustered(
     const rss = [service.pid, ...childrenOf(service.pid)].map((pid) => residentMb(pid)?.now ?? 0).reduce((a, b) => a + b, 0);
     let baseline: ClusterResult['baseline'];
     if (S.scenarios.includes('baseline')) {
-      const [baselineSingle, baselineResult] = await runOnBoth(singleService, service, 'baseline', fixture, `${runTag}-baseline`, S.warmup * workers);
+      const [baselineSingle, baselineResult] = await runOnBoth(
+        singleService,
+        service,
+        'baseline',
+        fixture,
+        `${runTag}-baseline`,
+        S.warmup * workers,
+      );
       baseline = { single: baselineSingle, result: baselineResult };
     }
     return { workers, result, single, residentMb: rss || undefined, baseline };

@@ -29,7 +29,8 @@ function loginTable(report: ScaleReport): string {
     const small = report.small.find((s) => s.adapter === large.adapter && s.scenario === large.scenario);
     const change = small ? large.rps / small.rps - 1 : Number.NaN;
     const [bs, bl] = [small && baselineOf(report.small, small), baselineOf(report.large, large)];
-    const relative = small && bs && bl && large.scenario !== 'baseline' ? large.rps / bl.rps / (small.rps / bs.rps) - 1 : Number.NaN;
+    const relative =
+      small && bs && bl && large.scenario !== 'baseline' ? large.rps / bl.rps / (small.rps / bs.rps) - 1 : Number.NaN;
     const verdict = Number.isNaN(relative) ? '' : relative >= -LOGIN_DROP_ALLOWED ? 'met' : 'MISSED';
     const signed = (x: number) => (Number.isNaN(x) ? '—' : `${x >= 0 ? '+' : ''}${fmtPct(x)}`);
     return [
@@ -43,7 +44,15 @@ function loginTable(report: ScaleReport): string {
     ];
   });
   return markdown(
-    ['adapter', 'scenario', `req/s at ${fmtInt(S.cards)} cards (ms)`, 'req/s grown (ms)', 'change', 'change vs baseline (≥ −10 %)', 'failed'],
+    [
+      'adapter',
+      'scenario',
+      `req/s at ${fmtInt(S.cards)} cards (ms)`,
+      'req/s grown (ms)',
+      'change',
+      'change vs baseline (≥ −10 %)',
+      'failed',
+    ],
     rows,
   );
 }

@@ -90,14 +90,15 @@ export async function growToScale(pg: PgClient, fixture: Fixture, tag: string, l
     fail(`the ${fillers} filler cards did not get consecutive ids (${range[0].first}…${range[0].last}, ${range[0].n} rows)`);
   log(`[scale] ${fillers.toLocaleString('en-US')} filler cards in ${cardSeconds.toFixed(1)} s`);
 
-  const [devices] = await timed(async () =>
-    (
-      await pg.query(
-        `INSERT INTO card_devices (card_id, machine_code, bound_at)
+  const [devices] = await timed(
+    async () =>
+      (
+        await pg.query(
+          `INSERT INTO card_devices (card_id, machine_code, bound_at)
          SELECT id, 'dev-' || id, activated_at FROM cards WHERE project_id = $1 AND id >= $2 AND status = 'active'`,
-        [fixture.projectId, first.toString()],
-      )
-    ).rowCount ?? 0,
+          [fixture.projectId, first.toString()],
+        )
+      ).rowCount ?? 0,
   );
 
   // The year of rows goes into its months' partitions, as on a service that ran that year.
@@ -122,7 +123,9 @@ export async function growToScale(pg: PgClient, fixture: Fixture, tag: string, l
        CROSS JOIN LATERAL (SELECT g * ${STRIDE} % $6::bigint AS n) c`,
       [fixture.projectId, first.toString(), from.toString(), to.toString(), total.toString(), fillers],
     );
-    log(`[scale] log rows ${Number(to).toLocaleString('en-US')} / ${Number(total).toLocaleString('en-US')} (${((Date.now() - logStarted) / 1000).toFixed(0)} s)`);
+    log(
+      `[scale] log rows ${Number(to).toLocaleString('en-US')} / ${Number(total).toLocaleString('en-US')} (${((Date.now() - logStarted) / 1000).toFixed(0)} s)`,
+    );
   }
   const logSeconds = (Date.now() - logStarted) / 1000;
   const [, vacuumSeconds] = await timed(() => pg.query('VACUUM ANALYZE cards, card_devices, login_logs'));
@@ -171,11 +174,16 @@ export async function settleWrites(pg: PgClient, log: (line: string) => void): P
   const [checkpointed, seconds] = await timed(async () => {
     const done = await pg.query('CHECKPOINT').then(
       () => true,
-      (error: Error) => (log(`[scale] CHECKPOINT refused (${error.message}): PostgreSQL writes its buffers out during the runs`), false),
+      (error: Error) => (
+        log(`[scale] CHECKPOINT refused (${error.message}): PostgreSQL writes its buffers out during the runs`),
+        false
+      ),
     );
     execFileSync('sync');
     return done;
   });
-  log(`[scale] write-out: ${dirty === null ? '?' : dirty.toFixed(0)} MB of dirty pages, CHECKPOINT ${checkpointed ? 'done' : 'refused'}, in ${seconds.toFixed(1)} s`);
+  log(
+    `[scale] write-out: ${dirty === null ? '?' : dirty.toFixed(0)} MB of dirty pages, CHECKPOINT ${checkpointed ? 'done' : 'refused'}, in ${seconds.toFixed(1)} s`,
+  );
   return { dirtyMb: dirty, checkpointed, seconds };
 }

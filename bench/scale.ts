@@ -48,24 +48,33 @@ function withDatabase(url: string, name: string): string {
 
 async function main(): Promise<void> {
   if (!SCALE) fail('run the scale mode with `npm run bench:scale` (BENCH_SCALE=1)');
-  const shared = process.env.DATABASE_URL ?? fail('the scale mode needs DATABASE_URL (PostgreSQL; it creates and drops a scratch database there)');
+  const shared =
+    process.env.DATABASE_URL ??
+    fail('the scale mode needs DATABASE_URL (PostgreSQL; it creates and drops a scratch database there)');
   const started = Date.now();
   const server = await connectPg(shared);
   // An interrupted run leaves its scratch database behind (gigabytes): the next run drops it.
-  const { rows: leftovers } = await server.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE 'cardkey\\_scale\\_%'`);
+  const { rows: leftovers } = await server.query<{ datname: string }>(
+    `SELECT datname FROM pg_database WHERE datname LIKE 'cardkey\\_scale\\_%'`,
+  );
   for (const { datname } of leftovers) {
     log(`dropping ${datname}, left by an interrupted run`);
     await server.query(`DROP DATABASE ${datname} WITH (FORCE)`);
   }
   const paired = S.scenarios.filter((name) => SIGNED_TWIN[name] || COMPARED_WITH[name]);
-  if (paired.length) fail(`the scale mode measures each scenario against its grown copy; ${paired.join(', ')} need a pair of their own`);
+  if (paired.length)
+    fail(`the scale mode measures each scenario against its grown copy; ${paired.join(', ')} need a pair of their own`);
   const { ctx, childEnv } = newRun(shared);
   const scratch = `cardkey_scale_${ctx.tag}`;
   const grownDatabase = `${scratch}_grown`;
   await server.query(`CREATE DATABASE ${scratch}`);
   ctx.databaseUrl = childEnv.DATABASE_URL = withDatabase(shared, scratch);
   ctx.label = `Scale: PostgreSQL${process.env.REDIS_URL ? ' + Redis' : ''}, ${fmtInt(SCALE_SIZES.cards)} cards and ${fmtInt(SCALE_SIZES.logRows)} log rows`;
-  const report: Partial<ScaleReport> & { small: ScenarioResult[]; large: ScenarioResult[]; residentMb: ScaleReport['residentMb'] } = {
+  const report: Partial<ScaleReport> & {
+    small: ScenarioResult[];
+    large: ScenarioResult[];
+    residentMb: ScaleReport['residentMb'];
+  } = {
     code: codeVersion(),
     date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
     machine: machine(),
@@ -73,7 +82,9 @@ async function main(): Promise<void> {
     large: [],
     residentMb: {},
   };
-  log(`${ctx.label}; ${S.adapters.join(', ')}; scenarios ${S.scenarios.join(', ')}; scratch databases ${scratch}, ${grownDatabase}`);
+  log(
+    `${ctx.label}; ${S.adapters.join(', ')}; scenarios ${S.scenarios.join(', ')}; scratch databases ${scratch}, ${grownDatabase}`,
+  );
   setActiveRun(ctx);
   let grownPg: Awaited<ReturnType<typeof connectPg>> | undefined;
   try {
@@ -102,7 +113,9 @@ async function main(): Promise<void> {
       try {
         const grown = await startService(adapter, grownEnv, main);
         try {
-          log(`\n[${adapter}] ${fmtInt(S.cards)} cards against ${fmtInt(SCALE_SIZES.cards)} cards and ${fmtInt(SCALE_SIZES.logRows)} log rows, A-B-B-A`);
+          log(
+            `\n[${adapter}] ${fmtInt(S.cards)} cards against ${fmtInt(SCALE_SIZES.cards)} cards and ${fmtInt(SCALE_SIZES.logRows)} log rows, A-B-B-A`,
+          );
           for (const name of S.scenarios) {
             const [before, after] = await runOnBoth(small, grown, name, fixture, `${ctx.tag}-${adapter}-${name}`, S.warmup);
             report.small.push(before);
@@ -116,7 +129,10 @@ async function main(): Promise<void> {
           if (resident) report.residentMb[adapter] = resident;
           if (!report.reads) {
             report.reads = await timeAdminReads(grown, fixture, report.growth.probes);
-            for (const r of report.reads) log(`[${adapter}] ${r.title}: p50 ${r.p50.toFixed(1)} ms, max ${r.max.toFixed(1)} ms (${fmtInt(r.matched)} matched)`);
+            for (const r of report.reads)
+              log(
+                `[${adapter}] ${r.title}: p50 ${r.p50.toFixed(1)} ms, max ${r.max.toFixed(1)} ms (${fmtInt(r.matched)} matched)`,
+              );
           }
         } finally {
           await grown.stop();
@@ -129,7 +145,8 @@ async function main(): Promise<void> {
     ctx.cleanup = {}; // the scratch databases go whole
     await cleanup(ctx);
     await grownPg?.end().catch(() => undefined);
-    if (process.env.BENCH_SCALE_KEEP === '1') log(`kept the scratch databases ${scratch} and ${grownDatabase} (BENCH_SCALE_KEEP=1); the next run drops them`);
+    if (process.env.BENCH_SCALE_KEEP === '1')
+      log(`kept the scratch databases ${scratch} and ${grownDatabase} (BENCH_SCALE_KEEP=1); the next run drops them`);
     else
       for (const name of [scratch, grownDatabase]) {
         await server.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch((error: unknown) => {
@@ -144,7 +161,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  const detail = error instanceof BenchError ? error.message : error instanceof Error ? (error.stack ?? String(error)) : String(error);
+  const detail =
+    error instanceof BenchError ? error.message : error instanceof Error ? (error.stack ?? String(error)) : String(error);
   process.stderr.write(`\nbench:scale failed: ${detail}\n`);
   killChildren();
   process.exit(1);

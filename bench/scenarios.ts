@@ -23,7 +23,11 @@ export const SCENARIOS: Record<ScenarioName, ScenarioInfo> = {
   baseline: { title: 'baseline: bare route, constant answer', short: 'baseline' },
   // The same route through a client family's envelope interceptor: what the interceptor path costs a request.
   'baseline-envelope': { title: 'baseline through ConnectEnvelopeInterceptor', short: 'baseline + envelope interceptor' },
-  bound: { title: 'Connect login, bound device', short: 'bound-device login', target: { ratio: { fastify: 0.35, express: 0.5 }, p99OverP50: 4 } },
+  bound: {
+    title: 'Connect login, bound device',
+    short: 'bound-device login',
+    target: { ratio: { fastify: 0.35, express: 0.5 }, p99OverP50: 4 },
+  },
   // The same requests with the project's response_signing off: what Ed25519-signed answers cost (decisions §15).
   'bound-unsigned': { title: 'Connect login, bound device, answers unsigned', short: 'bound-device login, unsigned' },
   // The bound-device login of a count card: each login also takes a use (issue: at most 10 % dearer than `bound`).
@@ -32,9 +36,17 @@ export const SCENARIOS: Record<ScenarioName, ScenarioInfo> = {
   nonce: { title: 'Connect login, bound device + unique nonce', short: 'login with nonce' },
   v3: { title: 'V3 login (HMAC-signed form), bound device', short: 'V3 login', target: { ratio: { fastify: 0.3 } } },
   'v3-unsigned': { title: 'V3 login, bound device, answers unsigned', short: 'V3 login, unsigned' },
-  'card-heartbeat': { title: 'SDK card heartbeat (Bearer session)', short: 'card heartbeat', target: { ratio: { fastify: 0.5, express: 0.7 } } },
+  'card-heartbeat': {
+    title: 'SDK card heartbeat (Bearer session)',
+    short: 'card heartbeat',
+    target: { ratio: { fastify: 0.5, express: 0.7 } },
+  },
   'user-login': { title: 'SDK program-user login (argon2 verify)', short: 'user login' },
-  'user-heartbeat': { title: 'SDK user heartbeat (Bearer session)', short: 'user heartbeat', target: { ratio: { fastify: 0.5, express: 0.7 } } },
+  'user-heartbeat': {
+    title: 'SDK user heartbeat (Bearer session)',
+    short: 'user heartbeat',
+    target: { ratio: { fastify: 0.5, express: 0.7 } },
+  },
 };
 
 /** Scenarios on the standard routes (JSON answers with code 0 and success true). */
@@ -82,7 +94,8 @@ export const boundSerial = (i: number): string => `bound-device-${i}`;
 export const countSerial = (i: number): string => `count-device-${i}`;
 
 export const routeOf = (name: ScenarioName, fixture: Fixture): string =>
-  SCENARIO_PATHS[name] ?? (name === 'baseline' || name === 'baseline-envelope' ? `/bench/${name}` : `/connect/${fixture.programId}`);
+  SCENARIO_PATHS[name] ??
+  (name === 'baseline' || name === 'baseline-envelope' ? `/bench/${name}` : `/connect/${fixture.programId}`);
 
 /** Signature headers of a V3 / SDK request (decisions §3), with its content type: the official client's signatureHeaders. */
 export function signedHeaders(
@@ -189,5 +202,8 @@ export function succeeded(name: ScenarioName, body: unknown): boolean {
     if (name === 'v3' || name === 'v3-unsigned') return typeof prop(body, 'token') === 'string';
     return true;
   }
-  return prop(body, 'status') === true && (name === 'baseline' || name === 'baseline-envelope' || typeof prop(body, 'data', 'token') === 'string');
+  return (
+    prop(body, 'status') === true &&
+    (name === 'baseline' || name === 'baseline-envelope' || typeof prop(body, 'data', 'token') === 'string')
+  );
 }

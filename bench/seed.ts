@@ -95,7 +95,8 @@ export async function seed(service: Service, ctx: BenchContext): Promise<{ fixtu
     token: authorToken,
     json: { count: S.boundPool, kind: 'count', uses: 1_000_000, duration_seconds: 86400, device_limit: 1 },
   });
-  if (countCards.status !== 201) fail(`creating count cards answered HTTP ${countCards.status}: ${JSON.stringify(countCards.body).slice(0, 400)}`);
+  if (countCards.status !== 201)
+    fail(`creating count cards answered HTTP ${countCards.status}: ${JSON.stringify(countCards.body).slice(0, 400)}`);
   const fixture: Fixture = {
     programId: project.program_id,
     projectId: project.id,

@@ -105,10 +105,15 @@ function workerCounts(): number[] {
   const shared = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
   const raw = process.env.BENCH_WORKERS;
   if (raw === undefined || raw === '') return shared && os.availableParallelism() > 1 ? [1, os.availableParallelism()] : [1];
-  const values = raw.split(',').map((v) => v.trim()).filter(Boolean);
-  if (!values.length || values.some((v) => !/^[1-9]\d{0,2}$/.test(v))) badSetting(`BENCH_WORKERS must list worker counts (e.g. 1,2), got "${raw}"`);
+  const values = raw
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+  if (!values.length || values.some((v) => !/^[1-9]\d{0,2}$/.test(v)))
+    badSetting(`BENCH_WORKERS must list worker counts (e.g. 1,2), got "${raw}"`);
   const counts = [...new Set(values.map(Number))].sort((a, b) => a - b);
-  if (counts.some((n) => n > 1) && !shared) badSetting('BENCH_WORKERS above 1 needs DATABASE_URL and REDIS_URL (the embedded default is one process)');
+  if (counts.some((n) => n > 1) && !shared)
+    badSetting('BENCH_WORKERS above 1 needs DATABASE_URL and REDIS_URL (the embedded default is one process)');
   return counts;
 }
 

@@ -33,7 +33,11 @@ function rows(results: ScenarioResult[]): Row[] {
     const target = targetOn(SCENARIOS[r.scenario].target, r.adapter);
     let verdict = '';
     if (target && judged !== null) {
-      const met = judged >= target.ratio && (!target.p99OverP50 || r.p99 <= target.p99OverP50 * r.p50) && r.non2xx === 0 && r.statusFalse === 0;
+      const met =
+        judged >= target.ratio &&
+        (!target.p99OverP50 || r.p99 <= target.p99OverP50 * r.p50) &&
+        r.non2xx === 0 &&
+        r.statusFalse === 0;
       verdict = met ? 'met' : 'MISSED';
     }
     const notes: string[] = [];

@@ -12,10 +12,16 @@ export default defineConfig({
     emptyOutDir: true,
     chunkSizeWarningLimit: 1500,
     rolldownOptions: {
-      input: { index: fileURLToPath(new URL('index.html', import.meta.url)), portal: fileURLToPath(new URL('portal.html', import.meta.url)) },
+      input: {
+        index: fileURLToPath(new URL('index.html', import.meta.url)),
+        portal: fileURLToPath(new URL('portal.html', import.meta.url)),
+      },
     },
   },
   server: {
-    proxy: { '/admin': process.env.CONSOLE_API ?? 'http://localhost:3000', '/api': process.env.CONSOLE_API ?? 'http://localhost:3000' },
+    proxy: {
+      '/admin': process.env.CONSOLE_API ?? 'http://localhost:3000',
+      '/api': process.env.CONSOLE_API ?? 'http://localhost:3000',
+    },
   },
 });

@@ -1,8 +1,20 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 const INTERFACES = [
-  'card_login', 'card_unbind', 'card_heartbeat', 'user_register', 'user_login', 'user_heartbeat', 'announcement',
-  'app_config', 'get_file', 'app_profile', 'version_check', 'state_check', 'paycheck', 'licence_verify',
+  'card_login',
+  'card_unbind',
+  'card_heartbeat',
+  'user_register',
+  'user_login',
+  'user_heartbeat',
+  'announcement',
+  'app_config',
+  'get_file',
+  'app_profile',
+  'version_check',
+  'state_check',
+  'paycheck',
+  'licence_verify',
 ];
 
 /** Back-office accounts and tokens, projects, platform settings and interface switches. */
@@ -76,10 +88,7 @@ export class CreateFoundation1763800000000 implements MigrationInterface {
         enabled boolean NOT NULL DEFAULT true,
         updated_at timestamptz NOT NULL DEFAULT now()
       )`);
-    await q.query(
-      `INSERT INTO platform_interfaces (name) SELECT unnest($1::varchar[])`,
-      [INTERFACES],
-    );
+    await q.query(`INSERT INTO platform_interfaces (name) SELECT unnest($1::varchar[])`, [INTERFACES]);
     await q.query(`
       CREATE TABLE project_interfaces (
         project_id uuid NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
@@ -100,7 +109,15 @@ export class CreateFoundation1763800000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const table of ['platform_announcements', 'project_interfaces', 'platform_interfaces', 'platform_settings', 'projects', 'admin_tokens', 'admin_users']) {
+    for (const table of [
+      'platform_announcements',
+      'project_interfaces',
+      'platform_interfaces',
+      'platform_settings',
+      'projects',
+      'admin_tokens',
+      'admin_users',
+    ]) {
       await q.query(`DROP TABLE IF EXISTS ${table}`);
     }
   }

@@ -24,7 +24,9 @@ export class CreateSigningKeys1764700000000 implements MigrationInterface {
     await q.query(`CREATE UNIQUE INDEX signing_keys_one_active_idx ON signing_keys (project_id) WHERE status = 'active'`);
     await q.query(`CREATE UNIQUE INDEX signing_keys_kid_idx ON signing_keys (project_id, kid)`);
     await q.query(`ALTER TABLE projects ADD COLUMN response_signing boolean NOT NULL DEFAULT true`);
-    await q.query(`ALTER TABLE projects ADD COLUMN offline_grace_seconds integer NOT NULL DEFAULT 0 CHECK (offline_grace_seconds BETWEEN 0 AND 2592000)`);
+    await q.query(
+      `ALTER TABLE projects ADD COLUMN offline_grace_seconds integer NOT NULL DEFAULT 0 CHECK (offline_grace_seconds BETWEEN 0 AND 2592000)`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

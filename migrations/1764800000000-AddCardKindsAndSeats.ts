@@ -15,9 +15,13 @@ export class AddCardKindsAndSeats1764800000000 implements MigrationInterface {
     await q.query(`ALTER TABLE cards ADD CONSTRAINT cards_count_has_uses CHECK ((kind = 'count') = (uses_left IS NOT NULL))`);
     await q.query(`ALTER TABLE cards ADD COLUMN concurrent_limit integer CHECK (concurrent_limit >= 1)`);
     await q.query(`ALTER TABLE cards DROP CONSTRAINT cards_status_check`);
-    await q.query(`ALTER TABLE cards ADD CONSTRAINT cards_status_check CHECK (status IN ('unused', 'active', 'banned', 'consumed'))`);
+    await q.query(
+      `ALTER TABLE cards ADD CONSTRAINT cards_status_check CHECK (status IN ('unused', 'active', 'banned', 'consumed'))`,
+    );
     await q.query(`ALTER TABLE projects ADD COLUMN concurrent_limit integer CHECK (concurrent_limit >= 1)`);
-    await q.query(`ALTER TABLE projects ADD COLUMN seat_policy varchar(16) NOT NULL DEFAULT 'refuse' CHECK (seat_policy IN ('refuse', 'evict_oldest'))`);
+    await q.query(
+      `ALTER TABLE projects ADD COLUMN seat_policy varchar(16) NOT NULL DEFAULT 'refuse' CHECK (seat_policy IN ('refuse', 'evict_oldest'))`,
+    );
     await q.query(`ALTER TABLE projects ADD COLUMN portal_enabled boolean NOT NULL DEFAULT true`);
     await q.query(`INSERT INTO platform_interfaces (name) VALUES ('card_info'), ('card_topup') ON CONFLICT DO NOTHING`);
     // The card index, widened to find a device's last login (card info) without reading the card's whole log.
@@ -37,6 +41,8 @@ export class AddCardKindsAndSeats1764800000000 implements MigrationInterface {
     await q.query(`UPDATE cards SET status = 'banned' WHERE status = 'consumed'`);
     await q.query(`ALTER TABLE cards DROP CONSTRAINT cards_status_check`);
     await q.query(`ALTER TABLE cards ADD CONSTRAINT cards_status_check CHECK (status IN ('unused', 'active', 'banned'))`);
-    await q.query(`ALTER TABLE cards DROP COLUMN concurrent_limit, DROP CONSTRAINT cards_count_has_uses, DROP COLUMN uses_left, DROP COLUMN kind`);
+    await q.query(
+      `ALTER TABLE cards DROP COLUMN concurrent_limit, DROP CONSTRAINT cards_count_has_uses, DROP COLUMN uses_left, DROP COLUMN kind`,
+    );
   }
 }

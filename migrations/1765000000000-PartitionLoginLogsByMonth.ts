@@ -14,7 +14,8 @@ export class PartitionLoginLogsByMonth1765000000000 implements MigrationInterfac
     const sql: Sql = (text, params) => q.query(text, params);
     await q.query(`ALTER TABLE login_logs RENAME TO login_logs_unpartitioned`);
     await q.query(`ALTER TABLE login_logs_unpartitioned RENAME CONSTRAINT login_logs_pkey TO login_logs_unpartitioned_pkey`);
-    for (const index of ['login_logs_project_idx', 'login_logs_card_device_idx', 'login_logs_token_idx']) await q.query(`DROP INDEX ${index}`);
+    for (const index of ['login_logs_project_idx', 'login_logs_card_device_idx', 'login_logs_token_idx'])
+      await q.query(`DROP INDEX ${index}`);
     await q.query(`
       CREATE TABLE login_logs (
         id bigint NOT NULL DEFAULT nextval('login_logs_id_seq'),
@@ -44,7 +45,8 @@ export class PartitionLoginLogsByMonth1765000000000 implements MigrationInterfac
     const [{ oldest }] = await q.query(`SELECT min(created_at) AS oldest FROM login_logs_unpartitioned`);
     const now = new Date();
     await ensureMonthPartitions(sql, now, oldest ? monthStart(new Date(oldest)) : monthStart(now));
-    const columns = 'id, project_id, card_id, card_code, machine_code, ip, family, interface, result_code, request_id, created_at, token_hash';
+    const columns =
+      'id, project_id, card_id, card_code, machine_code, ip, family, interface, result_code, request_id, created_at, token_hash';
     await q.query(`INSERT INTO login_logs (${columns}) SELECT ${columns} FROM login_logs_unpartitioned`);
     await q.query(`DROP TABLE login_logs_unpartitioned`);
 
@@ -105,7 +107,13 @@ export class PartitionLoginLogsByMonth1765000000000 implements MigrationInterfac
     await q.query(`DROP TABLE login_daily_counts, login_dropped_counts, login_count_zone`);
     await q.query(`ALTER TABLE login_logs RENAME TO login_logs_partitioned`);
     await q.query(`ALTER TABLE login_logs_partitioned RENAME CONSTRAINT login_logs_pkey TO login_logs_partitioned_pkey`);
-    for (const index of ['login_logs_project_idx', 'login_logs_card_device_idx', 'login_logs_token_idx', 'login_logs_request_idx', 'login_logs_project_machine_idx']) {
+    for (const index of [
+      'login_logs_project_idx',
+      'login_logs_card_device_idx',
+      'login_logs_token_idx',
+      'login_logs_request_idx',
+      'login_logs_project_machine_idx',
+    ]) {
       await q.query(`DROP INDEX ${index}`);
     }
     await q.query(`CREATE TABLE login_logs (LIKE login_logs_partitioned INCLUDING DEFAULTS)`);

@@ -17,7 +17,9 @@ export class IndexCardCodeSearch1765200000000 implements MigrationInterface {
       await q.query('RELEASE SAVEPOINT pg_trgm');
     } catch (error) {
       await q.query('ROLLBACK TO SAVEPOINT pg_trgm');
-      process.stderr.write(`warning: no pg_trgm (${error instanceof Error ? error.message : String(error)}): card search by part of a code runs without an index\n`);
+      process.stderr.write(
+        `warning: no pg_trgm (${error instanceof Error ? error.message : String(error)}): card search by part of a code runs without an index\n`,
+      );
       return;
     }
     await q.query(`CREATE INDEX cards_code_trgm_idx ON cards USING gin (code gin_trgm_ops)`);

@@ -9,7 +9,9 @@ export class RecordSessionHeartbeats1765610000000 implements MigrationInterface 
   name = 'RecordSessionHeartbeats1765610000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE sessions ADD COLUMN address varchar(64) NOT NULL DEFAULT '', ADD COLUMN last_heartbeat_at timestamptz`);
+    await q.query(
+      `ALTER TABLE sessions ADD COLUMN address varchar(64) NOT NULL DEFAULT '', ADD COLUMN last_heartbeat_at timestamptz`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

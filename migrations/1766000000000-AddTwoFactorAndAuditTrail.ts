@@ -64,8 +64,12 @@ export class AddTwoFactorAndAuditTrail1766000000000 implements MigrationInterfac
       END
       $$
     `);
-    await q.query(`CREATE TRIGGER admin_audit_no_change BEFORE UPDATE OR DELETE ON admin_audit FOR EACH ROW EXECUTE FUNCTION admin_audit_append_only()`);
-    await q.query(`CREATE TRIGGER admin_audit_no_truncate BEFORE TRUNCATE ON admin_audit FOR EACH STATEMENT EXECUTE FUNCTION admin_audit_append_only()`);
+    await q.query(
+      `CREATE TRIGGER admin_audit_no_change BEFORE UPDATE OR DELETE ON admin_audit FOR EACH ROW EXECUTE FUNCTION admin_audit_append_only()`,
+    );
+    await q.query(
+      `CREATE TRIGGER admin_audit_no_truncate BEFORE TRUNCATE ON admin_audit FOR EACH STATEMENT EXECUTE FUNCTION admin_audit_append_only()`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
@@ -73,6 +77,8 @@ export class AddTwoFactorAndAuditTrail1766000000000 implements MigrationInterfac
     await q.query(`DROP FUNCTION IF EXISTS admin_audit_append_only()`);
     await q.query(`ALTER TABLE platform_settings DROP COLUMN IF EXISTS admin_two_factor_required`);
     await q.query(`DROP TABLE IF EXISTS admin_recovery_codes`);
-    await q.query(`ALTER TABLE admin_users DROP COLUMN IF EXISTS totp_secret, DROP COLUMN IF EXISTS totp_enabled_at, DROP COLUMN IF EXISTS totp_last_step`);
+    await q.query(
+      `ALTER TABLE admin_users DROP COLUMN IF EXISTS totp_secret, DROP COLUMN IF EXISTS totp_enabled_at, DROP COLUMN IF EXISTS totp_last_step`,
+    );
   }
 }

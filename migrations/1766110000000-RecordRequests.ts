@@ -10,7 +10,9 @@ export class RecordRequests1766110000000 implements MigrationInterface {
   name = 'RecordRequests1766110000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE login_logs ADD COLUMN route varchar(64), ADD COLUMN duration_ms integer, ADD COLUMN reason varchar(200)`);
+    await q.query(
+      `ALTER TABLE login_logs ADD COLUMN route varchar(64), ADD COLUMN duration_ms integer, ADD COLUMN reason varchar(200)`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -17,7 +17,9 @@ export class AddTrials1766400000000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE projects ADD COLUMN trial_card_type_id integer REFERENCES card_types(id)`);
-    await q.query(`CREATE INDEX projects_trial_card_type_idx ON projects (trial_card_type_id) WHERE trial_card_type_id IS NOT NULL`);
+    await q.query(
+      `CREATE INDEX projects_trial_card_type_idx ON projects (trial_card_type_id) WHERE trial_card_type_id IS NOT NULL`,
+    );
     await q.query(`ALTER TABLE cards ADD COLUMN trial boolean NOT NULL DEFAULT false`);
     await q.query(`
       CREATE TABLE card_trials (

@@ -12,7 +12,9 @@ export class CreateAgentsAndLedger1766410000000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE admin_users DROP CONSTRAINT admin_users_role_check`);
-    await q.query(`ALTER TABLE admin_users ADD CONSTRAINT admin_users_role_check CHECK (role IN ('platform_admin', 'author', 'agent'))`);
+    await q.query(
+      `ALTER TABLE admin_users ADD CONSTRAINT admin_users_role_check CHECK (role IN ('platform_admin', 'author', 'agent'))`,
+    );
     await q.query(`
       CREATE TABLE agents (
         id uuid PRIMARY KEY REFERENCES admin_users(id) ON DELETE CASCADE,

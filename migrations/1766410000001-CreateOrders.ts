@@ -33,7 +33,9 @@ export class CreateOrders1766410000001 implements MigrationInterface {
         UNIQUE (project_id, order_id)
       )`);
     await q.query(`CREATE INDEX orders_agent_idx ON orders (agent_id, created_at) WHERE agent_id IS NOT NULL`);
-    await q.query(`ALTER TABLE cards ADD COLUMN order_id uuid REFERENCES orders(id) ON DELETE SET NULL, ADD COLUMN agent_id uuid`);
+    await q.query(
+      `ALTER TABLE cards ADD COLUMN order_id uuid REFERENCES orders(id) ON DELETE SET NULL, ADD COLUMN agent_id uuid`,
+    );
     await q.query(`CREATE INDEX cards_agent_idx ON cards (agent_id, id) WHERE agent_id IS NOT NULL`);
     await q.query(`CREATE INDEX cards_order_idx ON cards (order_id) WHERE order_id IS NOT NULL`);
     await q.query(`

@@ -68,7 +68,11 @@ async function main(): Promise<void> {
 
 function announce(config: AppConfig, logger: JsonLogger, workers: number): void {
   const [listening, ...rest] = startBanner(config, localUrl(config), { consolePath: `${CONSOLE_PATH}/`, workers });
-  logger.entry('info', listening, { adapter: config.HTTP_ADAPTER, access_log: config.ACCESS_LOG, ...(workers > 1 ? { workers } : {}) });
+  logger.entry('info', listening, {
+    adapter: config.HTTP_ADAPTER,
+    access_log: config.ACCESS_LOG,
+    ...(workers > 1 ? { workers } : {}),
+  });
   for (const line of rest) logger.entry('info', line);
 }
 

@@ -23,7 +23,10 @@ describe('admin auth (e2e)', () => {
 
   it('refuses a wrong password with 401 in the admin envelope, without saying which part was wrong', async () => {
     const res = await t.http().post('/admin/v1/auth/login').send({ username: 'admin', password: 'nope-nope' }).expect(401);
-    expect(res.body).toEqual({ error: { code: 11001, message: 'Wrong username or password' }, request_id: res.headers['x-request-id'] });
+    expect(res.body).toEqual({
+      error: { code: 11001, message: 'Wrong username or password' },
+      request_id: res.headers['x-request-id'],
+    });
     const unknown = await t.http().post('/admin/v1/auth/login').send({ username: 'ghost', password: 'nope-nope' }).expect(401);
     expect(unknown.body.error.message).toBe(res.body.error.message);
   });
@@ -38,9 +41,18 @@ describe('admin auth (e2e)', () => {
   });
 
   it('rejects malformed JSON and unknown fields with 400 naming the field', async () => {
-    const bad = await t.http().post('/admin/v1/auth/login').set('Content-Type', 'application/json').send('{"username":').expect(400);
+    const bad = await t
+      .http()
+      .post('/admin/v1/auth/login')
+      .set('Content-Type', 'application/json')
+      .send('{"username":')
+      .expect(400);
     expect(bad.body.error.code).toBe(10001);
-    const extra = await t.http().post('/admin/v1/auth/login').send({ username: 'admin', password: 'x', role: 'root' }).expect(400);
+    const extra = await t
+      .http()
+      .post('/admin/v1/auth/login')
+      .send({ username: 'admin', password: 'x', role: 'root' })
+      .expect(400);
     expect(JSON.stringify(extra.body.error.details)).toContain('role');
   });
 
@@ -57,7 +69,10 @@ describe('admin login throttling (e2e)', () => {
   // Its own bootstrap admin: with Redis, login counters are shared with every other suite's 'admin'.
   const adminName = unique('throttle');
   beforeAll(async () => {
-    t = await startTestApp({ ADMIN_LOGIN_ATTEMPTS_PER_MINUTE: '3', ADMIN_USERNAME: adminName }, { clientAddress: uniqueAddress() });
+    t = await startTestApp(
+      { ADMIN_LOGIN_ATTEMPTS_PER_MINUTE: '3', ADMIN_USERNAME: adminName },
+      { clientAddress: uniqueAddress() },
+    );
   });
   afterAll(() => t.close());
 
@@ -67,7 +82,8 @@ describe('admin login throttling (e2e)', () => {
       const victim = await admin.createAuthor(); // its successful login does not count
       const other = await admin.createAuthor();
       const address = uniqueAddress();
-      const attempt = (username: string, password: string) => t.http().post('/admin/v1/auth/login').set('X-Forwarded-For', address).send({ username, password });
+      const attempt = (username: string, password: string) =>
+        t.http().post('/admin/v1/auth/login').set('X-Forwarded-For', address).send({ username, password });
       for (let i = 0; i < 3; i++) await attempt(victim.username, 'wrong-guess').expect(401);
       const limited = await attempt(victim.username, victim.password).expect(429);
       expect(limited.body.error.code).toBe(10302);

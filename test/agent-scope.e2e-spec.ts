@@ -9,14 +9,31 @@ import { startTestApp, TestApp } from './support/test-app';
  * here, with a reason; every other admin route answers an agent 403 or 404.
  */
 const AGENT_ROUTES = new Set([
-  'GET /admin/v1/auth/me', 'POST /admin/v1/auth/logout', 'POST /admin/v1/auth/2fa/enrol', 'POST /admin/v1/auth/2fa/confirm',
-  'POST /admin/v1/auth/2fa/disable', 'GET /admin/v1/agents', 'POST /admin/v1/agents', 'GET /admin/v1/agents/me', 'GET /admin/v1/agents/:id',
-  'PATCH /admin/v1/agents/:id', 'GET /admin/v1/agents/:id/ledger', 'POST /admin/v1/agents/:id/credits', 'GET /admin/v1/agents/:id/sales',
-  'GET /admin/v1/agents/me/card-types', 'GET /admin/v1/agents/me/cards', 'GET /admin/v1/agents/me/cards/export.csv',
-  'PATCH /admin/v1/agents/me/cards/:cardId', 'DELETE /admin/v1/agents/me/cards/:cardId/devices/:machine',
-  'GET /admin/v1/projects/:id/orders', 'POST /admin/v1/projects/:id/orders', 'GET /admin/v1/projects/:id/orders/:orderId',
+  'GET /admin/v1/auth/me',
+  'POST /admin/v1/auth/logout',
+  'POST /admin/v1/auth/2fa/enrol',
+  'POST /admin/v1/auth/2fa/confirm',
+  'POST /admin/v1/auth/2fa/disable',
+  'GET /admin/v1/agents',
+  'POST /admin/v1/agents',
+  'GET /admin/v1/agents/me',
+  'GET /admin/v1/agents/:id',
+  'PATCH /admin/v1/agents/:id',
+  'GET /admin/v1/agents/:id/ledger',
+  'POST /admin/v1/agents/:id/credits',
+  'GET /admin/v1/agents/:id/sales',
+  'GET /admin/v1/agents/me/card-types',
+  'GET /admin/v1/agents/me/cards',
+  'GET /admin/v1/agents/me/cards/export.csv',
+  'PATCH /admin/v1/agents/me/cards/:cardId',
+  'DELETE /admin/v1/agents/me/cards/:cardId/devices/:machine',
+  'GET /admin/v1/projects/:id/orders',
+  'POST /admin/v1/projects/:id/orders',
+  'GET /admin/v1/projects/:id/orders/:orderId',
   // a shop selling for the agent places its orders with the agent's own key (docs/shop-integration.md)
-  'GET /admin/v1/api-keys', 'POST /admin/v1/api-keys', 'DELETE /admin/v1/api-keys/:keyId',
+  'GET /admin/v1/api-keys',
+  'POST /admin/v1/api-keys',
+  'DELETE /admin/v1/api-keys/:keyId',
 ]);
 
 /** Bodies valid in form for the routes of the agent's scope, so that what answers is the scope rule, not validation. */
@@ -42,15 +59,34 @@ describe('an agent reaches nothing outside its scope (every admin route probed, 
     const foreign = await other.createProject();
     const ownType = await createType(author, own.id);
     const foreignType = await createType(other, foreign.id);
-    agent = await createAgent(t, author, { project_ids: [own.id], discount_percent: 10, can_ban: true, can_unbind: true, can_create_sub_agents: true });
+    agent = await createAgent(t, author, {
+      project_ids: [own.id],
+      discount_percent: 10,
+      can_ban: true,
+      can_unbind: true,
+      can_create_sub_agents: true,
+    });
     await credit(author, agent.id, 100_000);
-    const ownCard = (await agent.client.post(`/admin/v1/projects/${own.id}/orders`, { order_id: 'mine', card_type_id: ownType.id, count: 1 }).expect(201)).body.items[0];
-    const foreignCard = (await other.post(`/admin/v1/projects/${foreign.id}/cards`, { count: 1, duration_seconds: 60 }).expect(201)).body.items[0];
+    const ownCard = (
+      await agent.client
+        .post(`/admin/v1/projects/${own.id}/orders`, { order_id: 'mine', card_type_id: ownType.id, count: 1 })
+        .expect(201)
+    ).body.items[0];
+    const foreignCard = (
+      await other.post(`/admin/v1/projects/${foreign.id}/cards`, { count: 1, duration_seconds: 60 }).expect(201)
+    ).body.items[0];
     const foreignAgent = await createAgent(t, other, { project_ids: [foreign.id] });
     const sibling = await createAgent(t, author, { project_ids: [own.id] });
     ids = {
-      ownProject: own.id, foreignProject: foreign.id, ownCard: String(ownCard.id), foreignCard: String(foreignCard.id), foreignAgent: foreignAgent.id,
-      sibling: sibling.id, ownType: String(ownType.id), foreignType: String(foreignType.id), authorId: (await author.get('/admin/v1/auth/me')).body.id,
+      ownProject: own.id,
+      foreignProject: foreign.id,
+      ownCard: String(ownCard.id),
+      foreignCard: String(foreignCard.id),
+      foreignAgent: foreignAgent.id,
+      sibling: sibling.id,
+      ownType: String(ownType.id),
+      foreignType: String(foreignType.id),
+      authorId: (await author.get('/admin/v1/auth/me')).body.id,
     };
   });
   afterAll(() => t.close());
@@ -80,7 +116,7 @@ describe('an agent reaches nothing outside its scope (every admin route probed, 
 
   it.each([
     ['its own project', 'ownProject'],
-    ['another author\'s project', 'foreignProject'],
+    ["another author's project", 'foreignProject'],
   ])('answers 403 or 404 on every other admin route, on %s', async (_, projectKey) => {
     const leaks: string[] = [];
     for (const route of adminRoutes) {
@@ -90,7 +126,12 @@ describe('an agent reaches nothing outside its scope (every admin route probed, 
       const refused = res.status === 403 || res.status === 404;
       if (AGENT_ROUTES.has(key)) {
         // In scope, the route still refuses what is not the agent's: another author's project or agent.
-        const ownData = route.path.startsWith('/admin/v1/auth') || route.path.startsWith('/admin/v1/api-keys') || route.path.startsWith('/admin/v1/agents/me') || key === 'GET /admin/v1/agents' || key === 'POST /admin/v1/agents';
+        const ownData =
+          route.path.startsWith('/admin/v1/auth') ||
+          route.path.startsWith('/admin/v1/api-keys') ||
+          route.path.startsWith('/admin/v1/agents/me') ||
+          key === 'GET /admin/v1/agents' ||
+          key === 'POST /admin/v1/agents';
         const onOwnProject = route.path.startsWith('/admin/v1/projects/') && projectKey === 'ownProject';
         if (!ownData && !onOwnProject && !refused) leaks.push(`${key} → ${res.status}`);
         if (res.status >= 500) leaks.push(`${key} → ${res.status}`);
@@ -102,7 +143,8 @@ describe('an agent reaches nothing outside its scope (every admin route probed, 
   });
 
   it("never lets an agent act on a sibling or its author's other agents, nor credit itself", async () => {
-    for (const path of ['', '/ledger', '/sales']) expect((await probe('GET', `/admin/v1/agents/${ids.sibling}${path}`)).status).toBe(404);
+    for (const path of ['', '/ledger', '/sales'])
+      expect((await probe('GET', `/admin/v1/agents/${ids.sibling}${path}`)).status).toBe(404);
     expect((await probe('POST', `/admin/v1/agents/${ids.sibling}/credits`, { amount_cents: 1 })).status).toBe(404);
     expect((await probe('POST', `/admin/v1/agents/${agent.id}/credits`, { amount_cents: 1 })).status).toBe(403);
     expect((await probe('PATCH', `/admin/v1/agents/${agent.id}`, { discount_percent: 90 })).status).toBe(403);

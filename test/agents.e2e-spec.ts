@@ -25,47 +25,122 @@ describe('agents and their ledger (decisions §19, e2e)', () => {
   });
   afterAll(() => t.close());
 
-  it('creates an agent for the author\'s projects; the agent signs in with role agent and reads itself', async () => {
+  it("creates an agent for the author's projects; the agent signs in with role agent and reads itself", async () => {
     const agent = await createAgent(t, author, { project_ids: [project.id], discount_percent: 10, can_ban: true });
     expect(agent.body).toEqual({
-      id: agent.id, username: agent.username, status: 'active', owner_id: expect.any(String), parent_agent_id: null, level: 1,
-      project_ids: [project.id], discount_percent: 10, can_create_sub_agents: false, can_ban: true, can_unbind: false, balance_cents: 0,
-      low_balance_cents: null, created_at: expect.any(String),
+      id: agent.id,
+      username: agent.username,
+      status: 'active',
+      owner_id: expect.any(String),
+      parent_agent_id: null,
+      level: 1,
+      project_ids: [project.id],
+      discount_percent: 10,
+      can_create_sub_agents: false,
+      can_ban: true,
+      can_unbind: false,
+      balance_cents: 0,
+      low_balance_cents: null,
+      created_at: expect.any(String),
     });
-    const signIn = await t.http().post('/admin/v1/auth/login').send({ username: agent.username, password: agent.password }).expect(200);
+    const signIn = await t
+      .http()
+      .post('/admin/v1/auth/login')
+      .send({ username: agent.username, password: agent.password })
+      .expect(200);
     expect(signIn.body.role).toBe('agent');
     expect((await agent.client.get('/admin/v1/auth/me').expect(200)).body.role).toBe('agent');
     expect((await agent.client.get('/admin/v1/agents/me').expect(200)).body).toEqual(agent.body);
     expect((await author.get(`/admin/v1/agents/${agent.id}`).expect(200)).body).toEqual(agent.body);
     expectAdminError(await other.get(`/admin/v1/agents/${agent.id}`), 404, AGENT_NOT_FOUND);
-    expectAdminError(await author.post('/admin/v1/agents', { username: agent.username.toUpperCase(), password: 'another-pass', project_ids: [project.id], discount_percent: 0 }), 409, AUTHOR_USERNAME_TAKEN, 'username');
+    expectAdminError(
+      await author.post('/admin/v1/agents', {
+        username: agent.username.toUpperCase(),
+        password: 'another-pass',
+        project_ids: [project.id],
+        discount_percent: 0,
+      }),
+      409,
+      AUTHOR_USERNAME_TAKEN,
+      'username',
+    );
   });
 
   it("refuses another author's project, and a sub-agent beyond its parent's projects, discount or rights", async () => {
     const foreign = await other.createProject();
-    expectAdminError(await author.post('/admin/v1/agents', { username: 'agent-x1', password: 'agent-password', project_ids: [foreign.id], discount_percent: 0 }), 400, AGENT_SCOPE_EXCEEDED, 'project_ids');
+    expectAdminError(
+      await author.post('/admin/v1/agents', {
+        username: 'agent-x1',
+        password: 'agent-password',
+        project_ids: [foreign.id],
+        discount_percent: 0,
+      }),
+      400,
+      AGENT_SCOPE_EXCEEDED,
+      'project_ids',
+    );
     const parent = await createAgent(t, author, { project_ids: [project.id], discount_percent: 20, can_create_sub_agents: true });
-    const sub = (body: object) => parent.client.post('/admin/v1/agents', { username: `sub-${Date.now()}`, password: 'agent-password', project_ids: [project.id], discount_percent: 10, ...body });
+    const sub = (body: object) =>
+      parent.client.post('/admin/v1/agents', {
+        username: `sub-${Date.now()}`,
+        password: 'agent-password',
+        project_ids: [project.id],
+        discount_percent: 10,
+        ...body,
+      });
     expectAdminError(await sub({ project_ids: [second.id] }), 400, AGENT_SCOPE_EXCEEDED, 'project_ids');
     expectAdminError(await sub({ discount_percent: 25 }), 400, AGENT_SCOPE_EXCEEDED, 'discount_percent');
     expectAdminError(await sub({ can_ban: true }), 400, AGENT_SCOPE_EXCEEDED, 'can_ban');
     const noRight = await createAgent(t, author, { project_ids: [project.id] });
-    expectAdminError(await noRight.client.post('/admin/v1/agents', { username: 'sub-none', password: 'agent-password', project_ids: [project.id], discount_percent: 0 }), 403, FORBIDDEN);
-    expectAdminError(await admin.post('/admin/v1/agents', { username: 'sub-admin', password: 'agent-password', project_ids: [project.id], discount_percent: 0 }), 403, FORBIDDEN);
+    expectAdminError(
+      await noRight.client.post('/admin/v1/agents', {
+        username: 'sub-none',
+        password: 'agent-password',
+        project_ids: [project.id],
+        discount_percent: 0,
+      }),
+      403,
+      FORBIDDEN,
+    );
+    expectAdminError(
+      await admin.post('/admin/v1/agents', {
+        username: 'sub-admin',
+        password: 'agent-password',
+        project_ids: [project.id],
+        discount_percent: 0,
+      }),
+      403,
+      FORBIDDEN,
+    );
   });
 
   it('goes three levels deep at most', async () => {
     const one = await createAgent(t, author, { project_ids: [project.id], discount_percent: 30, can_create_sub_agents: true });
-    const two = await createAgent(t, one.client, { project_ids: [project.id], discount_percent: 20, can_create_sub_agents: true });
+    const two = await createAgent(t, one.client, {
+      project_ids: [project.id],
+      discount_percent: 20,
+      can_create_sub_agents: true,
+    });
     const three = await createAgent(t, author, { parent_agent_id: two.id, project_ids: [project.id], discount_percent: 10 });
     expect([one.body.level, two.body.level, three.body.level]).toEqual([1, 2, 3]);
     expectAdminError(
-      await author.post('/admin/v1/agents', { username: 'level-four', password: 'agent-password', parent_agent_id: three.id, project_ids: [project.id], discount_percent: 0 }),
-      400, AGENT_LEVELS_EXCEEDED,
+      await author.post('/admin/v1/agents', {
+        username: 'level-four',
+        password: 'agent-password',
+        parent_agent_id: three.id,
+        project_ids: [project.id],
+        discount_percent: 0,
+      }),
+      400,
+      AGENT_LEVELS_EXCEEDED,
     );
     // The first level sees its whole tree, the second only its own sub-agent, the third nobody.
-    expect((await one.client.get('/admin/v1/agents').expect(200)).body.items.map((a: { id: string }) => a.id).sort()).toEqual([two.id, three.id].sort());
-    expect((await two.client.get('/admin/v1/agents').expect(200)).body.items.map((a: { id: string }) => a.id)).toEqual([three.id]);
+    expect((await one.client.get('/admin/v1/agents').expect(200)).body.items.map((a: { id: string }) => a.id).sort()).toEqual(
+      [two.id, three.id].sort(),
+    );
+    expect((await two.client.get('/admin/v1/agents').expect(200)).body.items.map((a: { id: string }) => a.id)).toEqual([
+      three.id,
+    ]);
     expect((await three.client.get('/admin/v1/agents').expect(200)).body.total).toBe(0);
     expectAdminError(await three.client.get(`/admin/v1/agents/${one.id}`), 404, AGENT_NOT_FOUND);
     expect((await one.client.get(`/admin/v1/agents/${three.id}/ledger`).expect(200)).body.total).toBe(0);
@@ -77,12 +152,20 @@ describe('agents and their ledger (decisions §19, e2e)', () => {
     expect((await credit(author, parent.id, 5000)).balance_cents).toBe(5000);
     expect((await credit(parent.client, child.id, 1200, 'from my stock')).balance_cents).toBe(1200);
     expect(await balanceOf(t, parent.id)).toBe(3800);
-    expectAdminError(await parent.client.post(`/admin/v1/agents/${child.id}/credits`, { amount_cents: 3801 }), 402, INSUFFICIENT_BALANCE);
+    expectAdminError(
+      await parent.client.post(`/admin/v1/agents/${child.id}/credits`, { amount_cents: 3801 }),
+      402,
+      INSUFFICIENT_BALANCE,
+    );
     expectAdminError(await child.client.post(`/admin/v1/agents/${parent.id}/credits`, { amount_cents: 1 }), 404, AGENT_NOT_FOUND);
     expectAdminError(await child.client.post(`/admin/v1/agents/${child.id}/credits`, { amount_cents: 1 }), 403, FORBIDDEN);
     expectAdminError(await parent.client.post(`/admin/v1/agents/${child.id}/credits`, { amount_cents: -1 }), 403, FORBIDDEN);
     await credit(author, child.id, -200, 'correction');
-    expectAdminError(await author.post(`/admin/v1/agents/${child.id}/credits`, { amount_cents: -1001 }), 402, INSUFFICIENT_BALANCE);
+    expectAdminError(
+      await author.post(`/admin/v1/agents/${child.id}/credits`, { amount_cents: -1001 }),
+      402,
+      INSUFFICIENT_BALANCE,
+    );
     expect(await balanceOf(t, child.id)).toBe(1000);
     expect(await ledgerOf(t, parent.id)).toEqual([
       { kind: 'credit', amount_cents: 5000, balance_after_cents: 5000 },
@@ -90,8 +173,20 @@ describe('agents and their ledger (decisions §19, e2e)', () => {
     ]);
     const ledger = (await child.client.get(`/admin/v1/agents/${child.id}/ledger`).expect(200)).body;
     expect(ledger.items).toEqual([
-      expect.objectContaining({ kind: 'debit', amount_cents: -200, balance_after_cents: 1000, note: 'correction', order_id: null }),
-      expect.objectContaining({ kind: 'credit', amount_cents: 1200, balance_after_cents: 1200, note: 'from my stock', actor_id: parent.id }),
+      expect.objectContaining({
+        kind: 'debit',
+        amount_cents: -200,
+        balance_after_cents: 1000,
+        note: 'correction',
+        order_id: null,
+      }),
+      expect.objectContaining({
+        kind: 'credit',
+        amount_cents: 1200,
+        balance_after_cents: 1200,
+        note: 'from my stock',
+        actor_id: parent.id,
+      }),
     ]);
     await expectLedgerConsistent(admin);
   });
@@ -99,7 +194,11 @@ describe('agents and their ledger (decisions §19, e2e)', () => {
   it('applies 30 concurrent credits and debits exactly, the balance never below zero', async () => {
     const agent = await createAgent(t, author, { project_ids: [project.id] });
     await credit(author, agent.id, 1000);
-    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => author.post(`/admin/v1/agents/${agent.id}/credits`, { amount_cents: i % 2 ? 100 : -150 })));
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        author.post(`/admin/v1/agents/${agent.id}/credits`, { amount_cents: i % 2 ? 100 : -150 }),
+      ),
+    );
     const ok = results.filter((r) => r.status === 200).length;
     expect(results.every((r) => r.status === 200 || r.status === 402)).toBe(true);
     const entries = await ledgerOf(t, agent.id);
@@ -111,15 +210,19 @@ describe('agents and their ledger (decisions §19, e2e)', () => {
 
   it('disabling an agent ends its sessions and its sign-in', async () => {
     const agent = await createAgent(t, author, { project_ids: [project.id] });
-    expect((await author.patch(`/admin/v1/agents/${agent.id}`, { status: 'disabled', discount_percent: 5 }).expect(200)).body).toEqual(
-      expect.objectContaining({ status: 'disabled', discount_percent: 5 }),
-    );
+    expect(
+      (await author.patch(`/admin/v1/agents/${agent.id}`, { status: 'disabled', discount_percent: 5 }).expect(200)).body,
+    ).toEqual(expect.objectContaining({ status: 'disabled', discount_percent: 5 }));
     expectAdminError(await agent.client.get('/admin/v1/agents/me'), 401, UNAUTHENTICATED);
-    expectAdminError(await t.http().post('/admin/v1/auth/login').send({ username: agent.username, password: agent.password }), 403, ErrorCode.ACCOUNT_DISABLED);
+    expectAdminError(
+      await t.http().post('/admin/v1/auth/login').send({ username: agent.username, password: agent.password }),
+      403,
+      ErrorCode.ACCOUNT_DISABLED,
+    );
     expectAdminError(await agent.client.patch(`/admin/v1/agents/${agent.id}`, {}), 401, UNAUTHENTICATED);
   });
 
-  it("shows an agent the allowed types of its projects at its price, and only its own cards; ban needs can_ban, unbind can_unbind", async () => {
+  it('shows an agent the allowed types of its projects at its price, and only its own cards; ban needs can_ban, unbind can_unbind', async () => {
     const typeAllowed = await createType(author, project.id, { price_cents: 999 });
     await createType(author, project.id, { agent_allowed: false });
     await createType(author, second.id);
@@ -127,10 +230,16 @@ describe('agents and their ledger (decisions §19, e2e)', () => {
     const types = (await agent.client.get('/admin/v1/agents/me/card-types').expect(200)).body;
     expect(types.items.map((x: { id: number }) => x.id)).toEqual(expect.arrayContaining([typeAllowed.id]));
     expect(types.items.every((x: { project_id: string }) => x.project_id === project.id)).toBe(true);
-    expect(types.items.find((x: { id: number }) => x.id === typeAllowed.id)).toEqual(expect.objectContaining({ price_cents: 999, agent_price_cents: 849 }));
+    expect(types.items.find((x: { id: number }) => x.id === typeAllowed.id)).toEqual(
+      expect.objectContaining({ price_cents: 999, agent_price_cents: 849 }),
+    );
 
     await credit(author, agent.id, 10_000);
-    const order = (await agent.client.post(`/admin/v1/projects/${project.id}/orders`, { order_id: 'view-1', card_type_id: typeAllowed.id, count: 3 }).expect(201)).body;
+    const order = (
+      await agent.client
+        .post(`/admin/v1/projects/${project.id}/orders`, { order_id: 'view-1', card_type_id: typeAllowed.id, count: 3 })
+        .expect(201)
+    ).body;
     await author.post(`/admin/v1/projects/${project.id}/cards`, { count: 2, duration_seconds: 60 }).expect(201); // the author's own cards
     const mine = (await agent.client.get('/admin/v1/agents/me/cards').expect(200)).body;
     expect(mine.total).toBe(3);
@@ -142,10 +251,18 @@ describe('agents and their ledger (decisions §19, e2e)', () => {
     expect(csv.text.trim().split('\r\n')).toHaveLength(4);
 
     const cardId = order.items[0].id;
-    expect((await agent.client.patch(`/admin/v1/agents/me/cards/${cardId}`, { status: 'banned' }).expect(200)).body.status).toBe('banned');
+    expect((await agent.client.patch(`/admin/v1/agents/me/cards/${cardId}`, { status: 'banned' }).expect(200)).body.status).toBe(
+      'banned',
+    );
     expectAdminError(await agent.client.delete(`/admin/v1/agents/me/cards/${cardId}/devices/dev-1`), 403, FORBIDDEN);
-    const authorCard = (await author.get(`/admin/v1/projects/${project.id}/cards?page_size=100`).expect(200)).body.items.find((c: { agent_id: string | null }) => c.agent_id === null);
-    expectAdminError(await agent.client.patch(`/admin/v1/agents/me/cards/${authorCard.id}`, { status: 'banned' }), 404, ErrorCode.CARD_NOT_FOUND);
+    const authorCard = (await author.get(`/admin/v1/projects/${project.id}/cards?page_size=100`).expect(200)).body.items.find(
+      (c: { agent_id: string | null }) => c.agent_id === null,
+    );
+    expectAdminError(
+      await agent.client.patch(`/admin/v1/agents/me/cards/${authorCard.id}`, { status: 'banned' }),
+      404,
+      ErrorCode.CARD_NOT_FOUND,
+    );
     const noBan = await createAgent(t, author, { project_ids: [project.id] });
     expectAdminError(await noBan.client.patch(`/admin/v1/agents/me/cards/${cardId}`, { status: 'active' }), 403, FORBIDDEN);
   });
@@ -155,11 +272,22 @@ describe('agents and their ledger (decisions §19, e2e)', () => {
     const p = await client.createProject();
     const agent = await createAgent(t, client, { project_ids: [p.id] });
     const enrol = await client.post('/admin/v1/auth/2fa/enrol').expect(201);
-    const code = (offset: number) => new TOTP({ secret: Secret.fromBase32(enrol.body.secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: Date.now() + offset * 30_000 });
+    const code = (offset: number) =>
+      new TOTP({ secret: Secret.fromBase32(enrol.body.secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({
+        timestamp: Date.now() + offset * 30_000,
+      });
     await client.post('/admin/v1/auth/2fa/confirm', { code: code(0) }).expect(200);
-    expectAdminError(await client.post(`/admin/v1/agents/${agent.id}/credits`, { amount_cents: 500 }), 403, ErrorCode.TWO_FACTOR_REQUIRED);
+    expectAdminError(
+      await client.post(`/admin/v1/agents/${agent.id}/credits`, { amount_cents: 500 }),
+      403,
+      ErrorCode.TWO_FACTOR_REQUIRED,
+    );
     expect(await balanceOf(t, agent.id)).toBe(0);
-    await client.post(`/admin/v1/agents/${agent.id}/credits`).set('X-Svc-2fa-Code', code(1)).send({ amount_cents: 500 }).expect(200);
+    await client
+      .post(`/admin/v1/agents/${agent.id}/credits`)
+      .set('X-Svc-2fa-Code', code(1))
+      .send({ amount_cents: 500 })
+      .expect(200);
     expect(await balanceOf(t, agent.id)).toBe(500);
   });
 });

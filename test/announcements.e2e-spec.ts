@@ -37,7 +37,8 @@ describe('announcements admin API (e2e)', () => {
     const res = await a.client.get(`${base(p)}?page_size=100${query}`).expect(200);
     return res.body as { items: AnnouncementBody[]; total: number; page: number; page_size: number };
   }
-  const get = async (p: { id: string }, id: number) => (await a.client.get(`${base(p)}/${id}`).expect(200)).body as AnnouncementBody;
+  const get = async (p: { id: string }, id: number) =>
+    (await a.client.get(`${base(p)}/${id}`).expect(200)).body as AnnouncementBody;
 
   it('creates an announcement, enabled by default, and reads it back', async () => {
     const p = await a.client.createProject();
@@ -67,7 +68,11 @@ describe('announcements admin API (e2e)', () => {
     expect(page2).toMatchObject({ total: 3, page: 2, page_size: 2 });
     expect(page2.items.map((x: AnnouncementBody) => x.id)).toEqual([made[0].id]);
     expect((await a.client.get(base(p)).expect(200)).body).toMatchObject({ total: 3, page: 1, page_size: 20 });
-    for (const [query, field] of [['page_size=0', 'page_size'], ['page=x', 'page'], ['enabled=true', 'enabled']]) {
+    for (const [query, field] of [
+      ['page_size=0', 'page_size'],
+      ['page=x', 'page'],
+      ['enabled=true', 'enabled'],
+    ]) {
       expectAdminError(await a.client.get(`${base(p)}?${query}`), 400, BAD_REQUEST, field);
     }
   });
@@ -204,7 +209,11 @@ describe('announcements admin API (e2e)', () => {
       }
       for (const id of ['not-a-uuid', '0d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6']) {
         expectAdminError(await a.client.get(`/admin/v1/projects/${id}/announcements`), 404, PROJECT_NOT_FOUND);
-        expectAdminError(await a.client.post(`/admin/v1/projects/${id}/announcements`, { title: 'x', content: 'y' }), 404, PROJECT_NOT_FOUND);
+        expectAdminError(
+          await a.client.post(`/admin/v1/projects/${id}/announcements`, { title: 'x', content: 'y' }),
+          404,
+          PROJECT_NOT_FOUND,
+        );
       }
     });
 
@@ -223,7 +232,10 @@ describe('announcements admin API (e2e)', () => {
         await t.http().post(base(p)).send({ title: 'x', content: 'y' }),
         await t.http().get(base(p)),
         await t.http().get(`${base(p)}/${made.id}`),
-        await t.http().patch(`${base(p)}/${made.id}`).send({ title: 'x' }),
+        await t
+          .http()
+          .patch(`${base(p)}/${made.id}`)
+          .send({ title: 'x' }),
         await t.http().delete(`${base(p)}/${made.id}`),
         await t.http().get(base(p)).set('Authorization', 'Bearer not-a-token'),
       ]) {

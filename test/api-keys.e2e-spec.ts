@@ -53,13 +53,24 @@ describe('API keys (e2e)', () => {
     expect(created.key).toMatch(/^ck_[0-9A-Za-z]{40}$/);
     const list = await world.author.get('/admin/v1/api-keys').expect(200);
     const listed = list.body.items.find((k: { id: string }) => k.id === created.id);
-    expect(listed).toMatchObject({ name: 'shop', prefix: created.key.slice(0, 11), scopes: ['cards:read'], project_ids: null, allowed_cidrs: null, last_used_at: null });
+    expect(listed).toMatchObject({
+      name: 'shop',
+      prefix: created.key.slice(0, 11),
+      scopes: ['cards:read'],
+      project_ids: null,
+      allowed_cidrs: null,
+      last_used_at: null,
+    });
     expect(JSON.stringify(list.body)).not.toContain(created.key.slice(11));
-    const [row] = await db.query(`SELECT row_to_json(k)::text AS json, key_hash FROM admin_api_keys k WHERE id = $1`, [created.id]);
+    const [row] = await db.query(`SELECT row_to_json(k)::text AS json, key_hash FROM admin_api_keys k WHERE id = $1`, [
+      created.id,
+    ]);
     expect(row.json).not.toContain(created.key.slice(11));
     expect(row.key_hash).toMatch(/^[0-9a-f]{64}$/);
     // Another account sees none of them.
-    expect((await world.admin.get('/admin/v1/api-keys').expect(200)).body.items.map((k: { id: string }) => k.id)).not.toContain(created.id);
+    expect((await world.admin.get('/admin/v1/api-keys').expect(200)).body.items.map((k: { id: string }) => k.id)).not.toContain(
+      created.id,
+    );
   });
 
   it('works only within its scopes', async () => {
@@ -90,7 +101,9 @@ describe('API keys (e2e)', () => {
       withKey(key, 'get', '/admin/v1/audit'),
     ];
     for (const res of await Promise.all(refusals)) expectAdminError(res, 403, API_KEY_NOT_ACCEPTED);
-    expect((await world.author.get('/admin/v1/api-keys').expect(200)).body.items.some((k: { name: string }) => k.name === 'more')).toBe(false);
+    expect(
+      (await world.author.get('/admin/v1/api-keys').expect(200)).body.items.some((k: { name: string }) => k.name === 'more'),
+    ).toBe(false);
   });
 
   it("keeps to its projects: another project of the owner, or another author's, is not found", async () => {
@@ -104,33 +117,71 @@ describe('API keys (e2e)', () => {
     expect((await withKey(open.key, 'get', cardsOf(second.id))).status).toBe(200);
     expectAdminError(await withKey(open.key, 'get', cardsOf(foreign.id)), 404, PROJECT_NOT_FOUND);
     // A key cannot be limited to a project its owner does not have.
-    expectAdminError(await world.author.post('/admin/v1/api-keys', { name: 'x', scopes: ['cards:read'], project_ids: [foreign.id] }), 404, PROJECT_NOT_FOUND, 'project_ids');
+    expectAdminError(
+      await world.author.post('/admin/v1/api-keys', { name: 'x', scopes: ['cards:read'], project_ids: [foreign.id] }),
+      404,
+      PROJECT_NOT_FOUND,
+      'project_ids',
+    );
   });
 
   it('is refused from outside its CIDRs (IPv4 and IPv6), and the refusal is in the audit trail', async () => {
-    const { id, key } = await createKey(world.author, { scopes: ['cards:read'], allowed_cidrs: ['198.51.100.0/24', '2001:db8::/32'] });
+    const { id, key } = await createKey(world.author, {
+      scopes: ['cards:read'],
+      allowed_cidrs: ['198.51.100.0/24', '2001:db8::/32'],
+    });
     expect((await withKey(key, 'get', cardsOf(world.project.id), '198.51.100.200')).status).toBe(200);
     expect((await withKey(key, 'get', cardsOf(world.project.id), '2001:db8::5')).status).toBe(200);
     expectAdminError(await withKey(key, 'get', cardsOf(world.project.id), '203.0.113.9'), 403, API_KEY_ADDRESS_REFUSED);
     expectAdminError(await withKey(key, 'get', cardsOf(world.project.id), '2001:db9::5'), 403, API_KEY_ADDRESS_REFUSED);
-    const [row] = await db.query(`SELECT actor_username, ip, result_code FROM admin_audit WHERE actor_api_key_id = $1 AND outcome = 'refused' ORDER BY id LIMIT 1`, [id]);
-    expect(row).toEqual({ actor_username: world.authorAccount.username, ip: '203.0.113.9', result_code: API_KEY_ADDRESS_REFUSED });
+    const [row] = await db.query(
+      `SELECT actor_username, ip, result_code FROM admin_audit WHERE actor_api_key_id = $1 AND outcome = 'refused' ORDER BY id LIMIT 1`,
+      [id],
+    );
+    expect(row).toEqual({
+      actor_username: world.authorAccount.username,
+      ip: '203.0.113.9',
+      result_code: API_KEY_ADDRESS_REFUSED,
+    });
   });
 
   it('refuses bad keys at creation: unknown scope, bad CIDR, past expiry, no scope; nothing is made', async () => {
     const before = (await world.author.get('/admin/v1/api-keys').expect(200)).body.total;
-    expectAdminError(await world.author.post('/admin/v1/api-keys', { name: 'x', scopes: ['cards:everything'] }), 400, BAD_REQUEST, 'scopes');
+    expectAdminError(
+      await world.author.post('/admin/v1/api-keys', { name: 'x', scopes: ['cards:everything'] }),
+      400,
+      BAD_REQUEST,
+      'scopes',
+    );
     expectAdminError(await world.author.post('/admin/v1/api-keys', { name: 'x', scopes: [] }), 400, BAD_REQUEST, 'scopes');
-    expectAdminError(await world.author.post('/admin/v1/api-keys', { name: 'x', scopes: ['cards:read'], allowed_cidrs: ['10.0.0.0/33'] }), 400, BAD_REQUEST, 'allowed_cidrs');
-    expectAdminError(await world.author.post('/admin/v1/api-keys', { name: 'x', scopes: ['cards:read'], allowed_cidrs: ['shop.example'] }), 400, BAD_REQUEST, 'allowed_cidrs');
+    expectAdminError(
+      await world.author.post('/admin/v1/api-keys', { name: 'x', scopes: ['cards:read'], allowed_cidrs: ['10.0.0.0/33'] }),
+      400,
+      BAD_REQUEST,
+      'allowed_cidrs',
+    );
+    expectAdminError(
+      await world.author.post('/admin/v1/api-keys', { name: 'x', scopes: ['cards:read'], allowed_cidrs: ['shop.example'] }),
+      400,
+      BAD_REQUEST,
+      'allowed_cidrs',
+    );
     const past = new Date(Date.now() - 1000).toISOString();
-    expectAdminError(await world.author.post('/admin/v1/api-keys', { name: 'x', scopes: ['cards:read'], expires_at: past }), 400, BAD_REQUEST, 'expires_at');
+    expectAdminError(
+      await world.author.post('/admin/v1/api-keys', { name: 'x', scopes: ['cards:read'], expires_at: past }),
+      400,
+      BAD_REQUEST,
+      'expires_at',
+    );
     expect((await world.author.get('/admin/v1/api-keys').expect(200)).body.total).toBe(before);
   });
 
   it('answers 401 once expired or revoked, and when its owner is disabled', async () => {
     const path = cardsOf(world.project.id);
-    const expiring = await createKey(world.author, { scopes: ['cards:read'], expires_at: new Date(Date.now() + 3600_000).toISOString() });
+    const expiring = await createKey(world.author, {
+      scopes: ['cards:read'],
+      expires_at: new Date(Date.now() + 3600_000).toISOString(),
+    });
     expect((await withKey(expiring.key, 'get', path)).status).toBe(200);
     await db.query(`UPDATE admin_api_keys SET expires_at = now() - interval '1 second' WHERE id = $1`, [expiring.id]);
     expectAdminError(await withKey(expiring.key, 'get', path), 401, UNAUTHENTICATED);
@@ -143,10 +194,14 @@ describe('API keys (e2e)', () => {
     expect(racing.map((r) => r.status)).toEqual(Array(5).fill(204));
     const [{ revoked_at: firstRevocation }] = await db.query(`SELECT revoked_at FROM admin_api_keys WHERE id = $1`, [revoked.id]);
     await world.author.delete(`/admin/v1/api-keys/${revoked.id}`).expect(204);
-    expect((await db.query(`SELECT revoked_at FROM admin_api_keys WHERE id = $1`, [revoked.id]))[0].revoked_at).toEqual(firstRevocation);
+    expect((await db.query(`SELECT revoked_at FROM admin_api_keys WHERE id = $1`, [revoked.id]))[0].revoked_at).toEqual(
+      firstRevocation,
+    );
     expectAdminError(await world.author.delete('/admin/v1/api-keys/not-a-uuid'), 404, API_KEY_NOT_FOUND);
     expectAdminError(await withKey(revoked.key, 'get', path), 401, UNAUTHENTICATED);
-    const listed = (await world.author.get('/admin/v1/api-keys').expect(200)).body.items.find((k: { id: string }) => k.id === revoked.id);
+    const listed = (await world.author.get('/admin/v1/api-keys').expect(200)).body.items.find(
+      (k: { id: string }) => k.id === revoked.id,
+    );
     expect(listed.revoked_at).not.toBeNull();
 
     expectAdminError(await withKey(`ck_${'x'.repeat(40)}`, 'get', path), 401, UNAUTHENTICATED);
@@ -162,7 +217,8 @@ describe('API keys (e2e)', () => {
 
   it('records last use at most once a minute, however many requests come at once', async () => {
     const { id, key } = await createKey(world.author, { scopes: ['cards:read'] });
-    const lastUsed = async () => (await world.author.get('/admin/v1/api-keys').expect(200)).body.items.find((k: { id: string }) => k.id === id).last_used_at;
+    const lastUsed = async () =>
+      (await world.author.get('/admin/v1/api-keys').expect(200)).body.items.find((k: { id: string }) => k.id === id).last_used_at;
     expect(await lastUsed()).toBeNull();
     const answers = await Promise.all(Array.from({ length: 20 }, () => withKey(key, 'get', cardsOf(world.project.id))));
     expect(answers.map((r) => r.status)).toEqual(Array(20).fill(200));
@@ -175,9 +231,16 @@ describe('API keys (e2e)', () => {
   it("names the key in the audit rows of the writes it makes, as its owner's", async () => {
     const card = await insertCard(world.t, world.project.id);
     const { id, key } = await createKey(world.author, { scopes: ['cards:write', 'cards:read'] });
-    await withKey(key, 'patch', `${cardsOf(world.project.id)}/${card.id}`).send({ status: 'banned' }).expect(200);
+    await withKey(key, 'patch', `${cardsOf(world.project.id)}/${card.id}`)
+      .send({ status: 'banned' })
+      .expect(200);
     const audit = await world.author.get(`/admin/v1/audit?resource_id=${card.id}&resource_type=cards`).expect(200);
-    expect(audit.body.items[0]).toMatchObject({ actor_id: world.authorAccount.id, actor_username: world.authorAccount.username, actor_api_key_id: id, outcome: 'success' });
+    expect(audit.body.items[0]).toMatchObject({
+      actor_id: world.authorAccount.id,
+      actor_username: world.authorAccount.username,
+      actor_api_key_id: id,
+      outcome: 'success',
+    });
     // The key's creation is audited too, without the key.
     const made = await world.author.get(`/admin/v1/audit?resource_type=api-keys&resource_id=${id}`).expect(200);
     expect(made.body.items).toHaveLength(1);

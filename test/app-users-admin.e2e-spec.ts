@@ -45,7 +45,14 @@ describe('program users: admin API (e2e)', () => {
     const username = unique('Shape');
     const id = await registerUser(username, 'shape-pc');
     const before = await author.get(`${base()}/${id}`).expect(200);
-    expect(before.body).toEqual({ user_id: id, username, status: 'active', machine_id: 'shape-pc', created_at: expect.stringMatching(ISO), last_login_at: null });
+    expect(before.body).toEqual({
+      user_id: id,
+      username,
+      status: 'active',
+      machine_id: 'shape-pc',
+      created_at: expect.stringMatching(ISO),
+      last_login_at: null,
+    });
     await loginUser(username, 'shape-pc');
     const after = await author.get(`${base()}/${id}`).expect(200);
     expect(after.body.last_login_at).toMatch(ISO);
@@ -69,7 +76,9 @@ describe('program users: admin API (e2e)', () => {
     const alex = await registerUser('alexsmith', 'm', target);
     await registerUser('bob.jones', 'm', target);
     const search = async (query: string) =>
-      ((await author.get(`${base(target)}?${query}`).expect(200)).body.items as Array<{ user_id: number }>).map((u) => u.user_id).sort();
+      ((await author.get(`${base(target)}?${query}`).expect(200)).body.items as Array<{ user_id: number }>)
+        .map((u) => u.user_id)
+        .sort();
     expect(await search('q=SMITH')).toEqual([alice, alex].sort());
     expect(await search('q=e_s')).toEqual([alice]);
     expect(await search('q=%25')).toEqual([]);
@@ -84,7 +93,7 @@ describe('program users: admin API (e2e)', () => {
     expectAdminError(await author.get(`${base()}?q=${'x'.repeat(33)}`), 400, BAD_REQUEST, 'q');
   });
 
-  it('bans and unbans; the ban ends the user\'s sessions', async () => {
+  it("bans and unbans; the ban ends the user's sessions", async () => {
     const username = unique('ban');
     const id = await registerUser(username);
     const token = (await loginUser(username)).body.data.session_token;

@@ -20,7 +20,6 @@ const ENV = { APP_USER_LOGIN_ATTEMPTS_PER_MINUTE: String(LIMIT), TRUST_PROXY: '1
 
 type Project = Awaited<ReturnType<AdminClient['createProject']>>;
 
-
 function expectRateLimited(res: Response): void {
   expectStandardFailure(res, 429, RATE_LIMITED);
   const retryAfter = Number(res.headers['retry-after']);
@@ -68,24 +67,29 @@ describe('program users: failed-login throttling (e2e)', () => {
     return new Users(t, await author.createProject());
   }
 
-  itInOneWindow('refuses a username after LIMIT failures from any addresses with 429 RATE_LIMITED and Retry-After, even with the right password', async () => {
-    const users = await fresh();
-    const name = unique('victim');
-    await users.register(name);
-    for (let i = 0; i < LIMIT; i++) expect((await users.login(name, 'wrong-guess', `10.1.0.${i + 1}`)).body.code).toBe(BAD_CREDENTIALS);
-    expectRateLimited(await users.login(name, 'wrong-guess', '10.1.0.99'));
-    expectRateLimited(await users.login(name, PASSWORD, '10.1.0.100'));
-    // Another account of the project, from a fresh address, is not affected.
-    const other = unique('bystander');
-    await users.register(other);
-    expect((await users.login(other, PASSWORD, '10.1.0.101')).body.code).toBe(0);
-  });
+  itInOneWindow(
+    'refuses a username after LIMIT failures from any addresses with 429 RATE_LIMITED and Retry-After, even with the right password',
+    async () => {
+      const users = await fresh();
+      const name = unique('victim');
+      await users.register(name);
+      for (let i = 0; i < LIMIT; i++)
+        expect((await users.login(name, 'wrong-guess', `10.1.0.${i + 1}`)).body.code).toBe(BAD_CREDENTIALS);
+      expectRateLimited(await users.login(name, 'wrong-guess', '10.1.0.99'));
+      expectRateLimited(await users.login(name, PASSWORD, '10.1.0.100'));
+      // Another account of the project, from a fresh address, is not affected.
+      const other = unique('bystander');
+      await users.register(other);
+      expect((await users.login(other, PASSWORD, '10.1.0.101')).body.code).toBe(0);
+    },
+  );
 
   itInOneWindow('refuses an address after LIMIT failures on any usernames, and no other address', async () => {
     const users = await fresh();
     const name = unique('real');
     await users.register(name);
-    for (let i = 0; i < LIMIT; i++) expect((await users.login(unique(`guess${i}`), 'wrong-guess', '10.2.0.1')).body.code).toBe(BAD_CREDENTIALS);
+    for (let i = 0; i < LIMIT; i++)
+      expect((await users.login(unique(`guess${i}`), 'wrong-guess', '10.2.0.1')).body.code).toBe(BAD_CREDENTIALS);
     expectRateLimited(await users.login(name, PASSWORD, '10.2.0.1'));
     expect((await users.login(name, PASSWORD, '10.2.0.2')).body.code).toBe(0);
   });
@@ -117,22 +121,26 @@ describe('program users: failed-login throttling (e2e)', () => {
     expect(results.map((r) => r.body.code)).toEqual(names.map(() => 0));
   });
 
-  itInOneWindow('keeps projects apart: failures in one project do not throttle the same username or address in another', async () => {
-    const one = await fresh();
-    const two = new Users(t, await author.createProject());
-    const name = unique('twin');
-    await one.register(name);
-    await two.register(name);
-    for (let i = 0; i < LIMIT; i++) await one.login(name, 'wrong-guess', '10.5.0.1');
-    expectRateLimited(await one.login(name, PASSWORD, '10.5.0.1'));
-    expect((await two.login(name, PASSWORD, '10.5.0.1')).body.code).toBe(0);
-  });
+  itInOneWindow(
+    'keeps projects apart: failures in one project do not throttle the same username or address in another',
+    async () => {
+      const one = await fresh();
+      const two = new Users(t, await author.createProject());
+      const name = unique('twin');
+      await one.register(name);
+      await two.register(name);
+      for (let i = 0; i < LIMIT; i++) await one.login(name, 'wrong-guess', '10.5.0.1');
+      expectRateLimited(await one.login(name, PASSWORD, '10.5.0.1'));
+      expect((await two.login(name, PASSWORD, '10.5.0.1')).body.code).toBe(0);
+    },
+  );
 
   itInOneWindow('throttles the compatibility login too, answering in the legacy envelope with Retry-After', async () => {
     const users = await fresh();
     const name = unique('legacy');
     await users.register(name);
-    for (let i = 0; i < LIMIT; i++) expect((await users.compatLogin(name, 'wrong-guess', '10.6.0.1')).body.code).toBe(BAD_CREDENTIALS);
+    for (let i = 0; i < LIMIT; i++)
+      expect((await users.compatLogin(name, 'wrong-guess', '10.6.0.1')).body.code).toBe(BAD_CREDENTIALS);
     const res = await users.compatLogin(name, PASSWORD, '10.6.0.1');
     expect(res.status).toBe(429);
     expect(res.body).toEqual({ code: RATE_LIMITED, msg: expect.any(String), request_id: res.headers['x-request-id'] });
@@ -147,7 +155,8 @@ describe('program users: failed-login throttling (e2e)', () => {
     await users.register(name);
     for (let i = 0; i < LIMIT; i++) await users.login(name, 'wrong-guess', '10.7.0.1');
     // Far more admin logins than the program-user limit, from the same client.
-    for (let i = 0; i < LIMIT * 2; i++) await t.http().post('/admin/v1/auth/login').send({ username: 'admin', password: 'admin-password-for-tests' }).expect(200);
+    for (let i = 0; i < LIMIT * 2; i++)
+      await t.http().post('/admin/v1/auth/login').send({ username: 'admin', password: 'admin-password-for-tests' }).expect(200);
   });
 });
 

@@ -114,7 +114,13 @@ describe('program users: SDK and compatibility register, login, heartbeat (e2e)'
         success: true,
         msg: expect.any(String),
         data: {
-          profile: { user_id: reg.body.data.user_id, username, status: 'active', created_at: expect.stringMatching(TIMESTAMP), last_login_at: expect.stringMatching(TIMESTAMP) },
+          profile: {
+            user_id: reg.body.data.user_id,
+            username,
+            status: 'active',
+            created_at: expect.stringMatching(TIMESTAMP),
+            last_login_at: expect.stringMatching(TIMESTAMP),
+          },
           session_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
           session_expires_at: expect.stringMatching(TIMESTAMP),
           machine_id: 'pc-1',
@@ -145,7 +151,11 @@ describe('program users: SDK and compatibility register, login, heartbeat (e2e)'
     it('stores the password only as an argon2id hash and never echoes it', async () => {
       const username = unique('hash');
       const reg = await register(project, username).expect(200);
-      const row = await users().createQueryBuilder('u').addSelect('u.passwordHash').where('u.id = :id', { id: reg.body.data.user_id }).getOneOrFail();
+      const row = await users()
+        .createQueryBuilder('u')
+        .addSelect('u.passwordHash')
+        .where('u.id = :id', { id: reg.body.data.user_id })
+        .getOneOrFail();
       expect(row.passwordHash).toMatch(/^\$argon2id\$/);
       expect(JSON.stringify(reg.body)).not.toContain(PASSWORD);
     });
@@ -186,7 +196,13 @@ describe('program users: SDK and compatibility register, login, heartbeat (e2e)'
     });
 
     it('refuses a missing field with BAD_REQUEST naming it', async () => {
-      const res = await signedPost(t, REGISTER, { app: project.program_id, username: unique('nopw'), machine_id: 'm' }, 'json', project.api_secret);
+      const res = await signedPost(
+        t,
+        REGISTER,
+        { app: project.program_id, username: unique('nopw'), machine_id: 'm' },
+        'json',
+        project.api_secret,
+      );
       expectBadField(res, 'password');
     });
   });
@@ -230,22 +246,31 @@ describe('program users: SDK and compatibility register, login, heartbeat (e2e)'
 
     it('creates exactly one user from 10 concurrent registrations of one username', async () => {
       const username = unique('race');
-      const results = await Promise.all(Array.from({ length: 10 }, (_, i) => register(project, i % 2 ? username.toUpperCase() : username, `race-${i}`)));
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => register(project, i % 2 ? username.toUpperCase() : username, `race-${i}`)),
+      );
       const codes = results.map((r) => r.body.code).sort();
       expect(codes).toEqual([0, ...Array(9).fill(USER.USERNAME_TAKEN)]);
-      expect(await users().createQueryBuilder('u').where('u.project_id = :p AND lower(u.username) = lower(:n)', { p: project.id, n: username }).getCount()).toBe(1);
+      expect(
+        await users()
+          .createQueryBuilder('u')
+          .where('u.project_id = :p AND lower(u.username) = lower(:n)', { p: project.id, n: username })
+          .getCount(),
+      ).toBe(1);
     });
   });
 
   describe('machine policies', () => {
-    it('rebind (default): the login machine becomes the bound one and the user\'s other session ends', async () => {
+    it("rebind (default): the login machine becomes the bound one and the user's other session ends", async () => {
       const { userId, username, token: first } = await session(project, 'old-pc');
       expect((await heartbeat(first, 'old-pc')).body.code).toBe(0);
       const second = await login(project, username, 'new-pc').expect(200);
       expect(second.body.data.machine_id).toBe('new-pc');
       expectStandardFailure(await heartbeat(first, 'old-pc'), 401, CODES.SESSION_INVALID);
       expect((await heartbeat(second.body.data.session_token, 'new-pc')).body.code).toBe(0);
-      expect((await author.get(`/admin/v1/projects/${project.id}/app-users/${userId}`).expect(200)).body.machine_id).toBe('new-pc');
+      expect((await author.get(`/admin/v1/projects/${project.id}/app-users/${userId}`).expect(200)).body.machine_id).toBe(
+        'new-pc',
+      );
     });
 
     it('locked: only the first machine logs in; another is MACHINE_MISMATCH 30004 and ends nothing', async () => {
@@ -272,7 +297,7 @@ describe('program users: SDK and compatibility register, login, heartbeat (e2e)'
       expect((await heartbeat(second.body.data.session_token, 'pc-b')).body.code).toBe(0);
     });
 
-    it('answers MACHINE_MISMATCH on a heartbeat from another machine than the session\'s', async () => {
+    it("answers MACHINE_MISMATCH on a heartbeat from another machine than the session's", async () => {
       const { token } = await session(project, 'hb-pc');
       expectStandardFailure(await heartbeat(token, 'elsewhere'), 200, USER.MACHINE_MISMATCH);
       expect((await heartbeat(token, 'hb-pc')).body.code).toBe(0);
@@ -282,7 +307,11 @@ describe('program users: SDK and compatibility register, login, heartbeat (e2e)'
   describe('sessions', () => {
     it('answers SESSION_TYPE_MISMATCH 30102 to a card session token on the user heartbeat', async () => {
       const card = await insertCard(t, project.id);
-      const res = await sdkLogin(t, project.api_secret, { app: project.program_id, card_key: card.code, machine_id: 'card-pc' }).expect(200);
+      const res = await sdkLogin(t, project.api_secret, {
+        app: project.program_id,
+        card_key: card.code,
+        machine_id: 'card-pc',
+      }).expect(200);
       expectStandardFailure(await heartbeat(res.body.data.session_token, 'card-pc'), 401, CODES.SESSION_TYPE_MISMATCH);
     });
 
@@ -297,7 +326,12 @@ describe('program users: SDK and compatibility register, login, heartbeat (e2e)'
       expectStandardFailure(await heartbeat('x'.repeat(43)), 401, CODES.SESSION_INVALID);
       const username = unique('cmp');
       await register(project, username).expect(200);
-      const compatLogin = await compat(COMPAT_LOGIN, { app: project.program_id, username, password: PASSWORD, machine_id: 'm-1' }).expect(200);
+      const compatLogin = await compat(COMPAT_LOGIN, {
+        app: project.program_id,
+        username,
+        password: PASSWORD,
+        machine_id: 'm-1',
+      }).expect(200);
       expectStandardFailure(await heartbeat(compatLogin.body.data.token), 401, CODES.SESSION_INVALID);
     });
 
@@ -372,12 +406,22 @@ describe('program users: SDK and compatibility register, login, heartbeat (e2e)'
       const beat = await heartbeat(token, 'iso-pc').expect(200);
       expect(beat.body.data.user_id).toBe(userId);
       // The other project's program key does not take this user's credentials either.
-      expectStandardFailure(await login(other, (await users().findOneByOrFail({ id: userId })).username, 'iso-pc'), 200, USER.BAD_CREDENTIALS);
+      expectStandardFailure(
+        await login(other, (await users().findOneByOrFail({ id: userId })).username, 'iso-pc'),
+        200,
+        USER.BAD_CREDENTIALS,
+      );
     });
 
-    it('signs with the project\'s own api_secret: another project\'s secret is SIGNATURE_INVALID', async () => {
+    it("signs with the project's own api_secret: another project's secret is SIGNATURE_INVALID", async () => {
       const other = await author.createProject();
-      const res = await signedPost(t, LOGIN, { app: project.program_id, username: unique('sig'), password: PASSWORD, machine_id: 'm' }, 'json', other.api_secret);
+      const res = await signedPost(
+        t,
+        LOGIN,
+        { app: project.program_id, username: unique('sig'), password: PASSWORD, machine_id: 'm' },
+        'json',
+        other.api_secret,
+      );
       expectStandardFailure(res, 401, CODES.SIGNATURE_INVALID);
     });
   });
@@ -391,7 +435,12 @@ describe('program users: SDK and compatibility register, login, heartbeat (e2e)'
       const { username, token } = await session(target);
       await authorize(target, 'user_register', false);
       expectStandardFailure(await register(target, unique('no')), 403, CODES.INTERFACE_NOT_AUTHORIZED);
-      const legacy = await compat(COMPAT_REGISTER, { app: target.program_id, username: unique('no'), password: PASSWORD, machine_id: 'm' }).expect(403);
+      const legacy = await compat(COMPAT_REGISTER, {
+        app: target.program_id,
+        username: unique('no'),
+        password: PASSWORD,
+        machine_id: 'm',
+      }).expect(403);
       expect(legacy.body).toMatchObject({ code: CODES.INTERFACE_NOT_AUTHORIZED, msg: expect.any(String) });
       await authorize(target, 'user_login', false);
       expectStandardFailure(await login(target, username), 403, CODES.INTERFACE_NOT_AUTHORIZED);
@@ -407,7 +456,10 @@ describe('program users: SDK and compatibility register, login, heartbeat (e2e)'
       await register(target, username).expect(200);
       await authorize(target, 'user_register', true, 2);
       expect((await register(target, unique('q1')).expect(200)).body.code).toBe(0);
-      expect((await compat(COMPAT_REGISTER, { app: target.program_id, username: unique('q2'), password: PASSWORD, machine_id: 'm' })).body.code).toBe(1);
+      expect(
+        (await compat(COMPAT_REGISTER, { app: target.program_id, username: unique('q2'), password: PASSWORD, machine_id: 'm' }))
+          .body.code,
+      ).toBe(1);
       expectStandardFailure(await register(target, unique('q3')), 429, CODES.QUOTA_EXCEEDED);
       await authorize(target, 'user_login', true, 1);
       expect((await login(target, username).expect(200)).body.code).toBe(0);
@@ -428,7 +480,13 @@ describe('program users: SDK and compatibility register, login, heartbeat (e2e)'
       const username = unique('plat');
       await register(target, username).expect(200);
       await withPlatformInterface(admin, 'user_login', false, async () => {
-        const res = await signedPost(t, LOGIN, { app: target.program_id, username, password: PASSWORD, machine_id: 'm' }, 'json', target.api_secret);
+        const res = await signedPost(
+          t,
+          LOGIN,
+          { app: target.program_id, username, password: PASSWORD, machine_id: 'm' },
+          'json',
+          target.api_secret,
+        );
         expectStandardFailure(res, 403, CODES.INTERFACE_DISABLED);
       });
       expect((await login(target, username).expect(200)).body.code).toBe(0);
@@ -436,7 +494,9 @@ describe('program users: SDK and compatibility register, login, heartbeat (e2e)'
 
     it('needs the standard API basic package: PACKAGE_NOT_ENABLED 10205 without it', async () => {
       const target = await author.createProject();
-      await admin.put(`/admin/v1/projects/${target.id}/entitlements`, { basic_package: false, plan_level: 0, licence_verify: false }).expect(200);
+      await admin
+        .put(`/admin/v1/projects/${target.id}/entitlements`, { basic_package: false, plan_level: 0, licence_verify: false })
+        .expect(200);
       expectStandardFailure(await register(target, unique('pkg')), 403, CODES.PACKAGE_NOT_ENABLED);
     });
   });
@@ -446,7 +506,12 @@ describe('program users: SDK and compatibility register, login, heartbeat (e2e)'
 
     it('registers with form fields and answers the legacy envelope {code:1, msg, data, request_id}', async () => {
       const username = unique('legacy');
-      const res = await compat(COMPAT_REGISTER, { app: project.program_id, username, password: PASSWORD, machine_id: 'lg-pc' }).expect(200);
+      const res = await compat(COMPAT_REGISTER, {
+        app: project.program_id,
+        username,
+        password: PASSWORD,
+        machine_id: 'lg-pc',
+      }).expect(200);
       expect(res.body).toEqual({
         code: 1,
         msg: expect.any(String),
@@ -457,14 +522,30 @@ describe('program users: SDK and compatibility register, login, heartbeat (e2e)'
 
     it('logs in with code 1 and a compatible token, and opens no SDK session', async () => {
       const username = unique('legacy');
-      const reg = await compat(COMPAT_REGISTER, { app: project.program_id, username, password: PASSWORD, machine_id: 'lg-pc' }).expect(200);
-      const res = await compat(COMPAT_LOGIN, { app: project.program_id, username, password: PASSWORD, machine_id: 'lg-pc' }).expect(200);
+      const reg = await compat(COMPAT_REGISTER, {
+        app: project.program_id,
+        username,
+        password: PASSWORD,
+        machine_id: 'lg-pc',
+      }).expect(200);
+      const res = await compat(COMPAT_LOGIN, {
+        app: project.program_id,
+        username,
+        password: PASSWORD,
+        machine_id: 'lg-pc',
+      }).expect(200);
       expect(res.body).toEqual({
         code: 1,
         msg: expect.any(String),
         data: {
           token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
-          profile: { user_id: reg.body.data.user_id, username, status: 'active', created_at: expect.stringMatching(TIMESTAMP), last_login_at: expect.stringMatching(TIMESTAMP) },
+          profile: {
+            user_id: reg.body.data.user_id,
+            username,
+            status: 'active',
+            created_at: expect.stringMatching(TIMESTAMP),
+            last_login_at: expect.stringMatching(TIMESTAMP),
+          },
           machine_id: 'lg-pc',
         },
         request_id: res.headers['x-request-id'],
@@ -475,9 +556,17 @@ describe('program users: SDK and compatibility register, login, heartbeat (e2e)'
     it('shares accounts with the SDK: a user registered over the SDK logs in on the compatibility route and vice versa', async () => {
       const viaSdk = unique('both');
       await register(project, viaSdk).expect(200);
-      expect((await compat(COMPAT_LOGIN, { app: project.program_id, username: viaSdk, password: PASSWORD, machine_id: 'm-1' })).body.code).toBe(1);
+      expect(
+        (await compat(COMPAT_LOGIN, { app: project.program_id, username: viaSdk, password: PASSWORD, machine_id: 'm-1' })).body
+          .code,
+      ).toBe(1);
       const viaCompat = unique('both');
-      await compat(COMPAT_REGISTER, { app: project.program_id, username: viaCompat, password: PASSWORD, machine_id: 'm-1' }).expect(200);
+      await compat(COMPAT_REGISTER, {
+        app: project.program_id,
+        username: viaCompat,
+        password: PASSWORD,
+        machine_id: 'm-1',
+      }).expect(200);
       expect((await login(project, viaCompat).expect(200)).body.code).toBe(0);
     });
 
@@ -485,7 +574,11 @@ describe('program users: SDK and compatibility register, login, heartbeat (e2e)'
       const username = unique('lgrule');
       const fields = { app: project.program_id, username, password: PASSWORD, machine_id: 'm-1' };
       await compat(COMPAT_REGISTER, fields).expect(200);
-      expectLegacyFailure(await compat(COMPAT_REGISTER, { ...fields, username: username.toUpperCase() }), 200, USER.USERNAME_TAKEN);
+      expectLegacyFailure(
+        await compat(COMPAT_REGISTER, { ...fields, username: username.toUpperCase() }),
+        200,
+        USER.USERNAME_TAKEN,
+      );
       expectLegacyFailure(await compat(COMPAT_LOGIN, { ...fields, password: 'wrong-password' }), 200, USER.BAD_CREDENTIALS);
       const badField = await compat(COMPAT_LOGIN, { ...fields, username: 'x' });
       expectLegacyFailure(badField, 400, CODES.BAD_REQUEST);
@@ -500,16 +593,36 @@ describe('program users: SDK and compatibility register, login, heartbeat (e2e)'
     });
 
     it('refuses a missing app, an internal project key and an unknown program before anything else', async () => {
-      expectLegacyFailure(await compat(COMPAT_LOGIN, { username: 'abc', password: PASSWORD, machine_id: 'm' }), 400, CODES.APP_REQUIRED);
-      expectLegacyFailure(await compat(COMPAT_LOGIN, { app: project.id, username: 'abc', password: PASSWORD, machine_id: 'm' }), 400, CODES.INTERNAL_KEY_NOT_ACCEPTED);
-      expectLegacyFailure(await compat(COMPAT_LOGIN, { app: '99999999', username: 'abc', password: PASSWORD, machine_id: 'm' }), 404, CODES.PROGRAM_NOT_FOUND);
-      const json = await t.http().post(COMPAT_LOGIN).send({ app: project.program_id, username: 'abc', password: PASSWORD, machine_id: 'm' });
+      expectLegacyFailure(
+        await compat(COMPAT_LOGIN, { username: 'abc', password: PASSWORD, machine_id: 'm' }),
+        400,
+        CODES.APP_REQUIRED,
+      );
+      expectLegacyFailure(
+        await compat(COMPAT_LOGIN, { app: project.id, username: 'abc', password: PASSWORD, machine_id: 'm' }),
+        400,
+        CODES.INTERNAL_KEY_NOT_ACCEPTED,
+      );
+      expectLegacyFailure(
+        await compat(COMPAT_LOGIN, { app: '99999999', username: 'abc', password: PASSWORD, machine_id: 'm' }),
+        404,
+        CODES.PROGRAM_NOT_FOUND,
+      );
+      const json = await t
+        .http()
+        .post(COMPAT_LOGIN)
+        .send({ app: project.program_id, username: 'abc', password: PASSWORD, machine_id: 'm' });
       expectLegacyFailure(json, 415, USER.UNSUPPORTED_MEDIA_TYPE);
     });
 
-    it('rebinds on a compatibility login too, ending the user\'s SDK session', async () => {
+    it("rebinds on a compatibility login too, ending the user's SDK session", async () => {
       const { username, token } = await session(project, 'sdk-pc');
-      const res = await compat(COMPAT_LOGIN, { app: project.program_id, username, password: PASSWORD, machine_id: 'legacy-pc' }).expect(200);
+      const res = await compat(COMPAT_LOGIN, {
+        app: project.program_id,
+        username,
+        password: PASSWORD,
+        machine_id: 'legacy-pc',
+      }).expect(200);
       expect(res.body.data.machine_id).toBe('legacy-pc');
       expectStandardFailure(await heartbeat(token, 'sdk-pc'), 401, CODES.SESSION_INVALID);
     });

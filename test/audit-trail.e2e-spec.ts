@@ -34,10 +34,15 @@ describe('admin audit trail (e2e)', () => {
   it('records a card ban with who, when, from where, and the status before and after', async () => {
     const author = await admin.createAuthor();
     const project = await author.client.createProject();
-    const batch = await author.client.post(`/admin/v1/projects/${project.id}/cards`, { count: 1, duration_seconds: 3600 }).expect(201);
+    const batch = await author.client
+      .post(`/admin/v1/projects/${project.id}/cards`, { count: 1, duration_seconds: 3600 })
+      .expect(201);
     const card = batch.body.items[0];
     const started = Date.now();
-    const ban = await author.client.patch(`/admin/v1/projects/${project.id}/cards/${card.id}`, { status: 'banned' }).set('X-Request-Id', 'audit-ban-0001').expect(200);
+    const ban = await author.client
+      .patch(`/admin/v1/projects/${project.id}/cards/${card.id}`, { status: 'banned' })
+      .set('X-Request-Id', 'audit-ban-0001')
+      .expect(200);
     expect(ban.body.status).toBe('banned');
 
     const [row] = await trail(author.client, { action: 'cards.ban' });
@@ -73,7 +78,9 @@ describe('admin audit trail (e2e)', () => {
     expect(await trail(admin, { actor: bob.username, from: new Date(Date.now() + 60_000).toISOString() })).toEqual([]);
     const csv = await alice.client.get('/admin/v1/audit/export.csv').expect(200);
     expect(csv.headers['content-type']).toContain('text/csv');
-    expect(csv.text.split('\r\n')[0]).toBe('id,at,actor_username,actor_role,actor_id,actor_api_key_id,action,outcome,result_code,resource_type,resource_id,project_id,method,route,changes,ip,request_id');
+    expect(csv.text.split('\r\n')[0]).toBe(
+      'id,at,actor_username,actor_role,actor_id,actor_api_key_id,action,outcome,result_code,resource_type,resource_id,project_id,method,route,changes,ip,request_id',
+    );
     expect(csv.text).toContain('projects.create');
     expect(csv.text).not.toContain(bob.username);
   });
@@ -86,16 +93,33 @@ describe('admin audit trail (e2e)', () => {
     const project = await author.client.createProject();
     const rotated = await author.client.post(`/admin/v1/projects/${project.id}/secrets/api_secret/rotate`).expect(200);
     await author.client.post(`/admin/v1/projects/${project.id}/signing-keys/rotate`, {}).expect(200);
-    await author.client.post(`/admin/v1/projects/${project.id}/variables`, { name: 'db_url', value: 'postgres://x:hunter2@db', public: false }).expect(201);
-    await author.client.post(`/admin/v1/projects/${project.id}/sites`, { domain: 'example.com', licence: 'site-licence-secret-1' });
+    await author.client
+      .post(`/admin/v1/projects/${project.id}/variables`, { name: 'db_url', value: 'postgres://x:hunter2@db', public: false })
+      .expect(201);
+    await author.client.post(`/admin/v1/projects/${project.id}/sites`, {
+      domain: 'example.com',
+      licence: 'site-licence-secret-1',
+    });
     const enrol = await author.client.post('/admin/v1/auth/2fa/enrol').expect(201);
     await author.client.post('/admin/v1/auth/2fa/confirm', { code: '000000' }).expect(403);
-    await t.http().post('/admin/v1/auth/login').send({ username: author.username, password: 'another-secret-password-2' }).expect(200);
+    await t
+      .http()
+      .post('/admin/v1/auth/login')
+      .send({ username: author.username, password: 'another-secret-password-2' })
+      .expect(200);
 
     const rows = JSON.stringify(await trail(admin, { page_size: '100' }));
     for (const secret of [
-      'very-secret-password-1', 'another-secret-password-2', project.api_secret, project.legacy_secret, project.transport_key,
-      rotated.body.value, enrol.body.secret, 'site-licence-secret-1', 'hunter2', ADMIN_PASSWORD,
+      'very-secret-password-1',
+      'another-secret-password-2',
+      project.api_secret,
+      project.legacy_secret,
+      project.transport_key,
+      rotated.body.value,
+      enrol.body.secret,
+      'site-licence-secret-1',
+      'hunter2',
+      ADMIN_PASSWORD,
     ]) {
       expect(rows).not.toContain(secret);
     }

@@ -7,7 +7,10 @@ const ROOT = join(__dirname, '..');
 
 /** `npm start`'s prestart (scripts/build.mjs) on a small checkout of its own: what it printed and its exit status. */
 function build(root: string, ...args: string[]): { output: string; status: number | null } {
-  const result = spawnSync(process.execPath, [join(ROOT, 'scripts/build.mjs'), ...args], { env: { ...process.env, BUILD_ROOT: root }, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [join(ROOT, 'scripts/build.mjs'), ...args], {
+    env: { ...process.env, BUILD_ROOT: root },
+    encoding: 'utf8',
+  });
   return { output: result.stdout + result.stderr, status: result.status };
 }
 
@@ -19,8 +22,14 @@ describe('the build before a start (scripts/build.mjs)', () => {
     mkdirSync(join(root, 'src'));
     mkdirSync(join(root, 'migrations'));
     writeFileSync(join(root, 'src', 'main.ts'), 'export const answer: number = 1;\n');
-    writeFileSync(join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'commonjs', target: 'ES2022', rootDir: '.', outDir: './dist', types: [] } }));
-    writeFileSync(join(root, 'tsconfig.build.json'), JSON.stringify({ extends: './tsconfig.json', include: ['src'], exclude: ['**/*.spec.ts'] }));
+    writeFileSync(
+      join(root, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { module: 'commonjs', target: 'ES2022', rootDir: '.', outDir: './dist', types: [] } }),
+    );
+    writeFileSync(
+      join(root, 'tsconfig.build.json'),
+      JSON.stringify({ extends: './tsconfig.json', include: ['src'], exclude: ['**/*.spec.ts'] }),
+    );
     writeFileSync(join(root, 'package.json'), '{}');
     writeFileSync(join(root, 'package-lock.json'), '{"lockfileVersion":3}');
     symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'));

@@ -20,7 +20,8 @@ const BUILD_HINT = 'run .ci/client-c.sh first (it builds clients/c/build and cli
 const hasValgrind = !spawnSync('valgrind', ['--version']).error;
 const built = existsSync(SANITIZED_LIVE_TEST) && existsSync(join(LIBRARY_DIR, 'libcardkey.so'));
 
-const run = (file: string, args: string[], env: Record<string, string>, cwd = ROOT) => runProgram(file, args, { cwd, env, timeoutMs: CHILD_TIMEOUT_MS });
+const run = (file: string, args: string[], env: Record<string, string>, cwd = ROOT) =>
+  runProgram(file, args, { cwd, env, timeoutMs: CHILD_TIMEOUT_MS });
 
 /**
  * The official C client (clients/c) against the real service over real HTTP: the Jest side

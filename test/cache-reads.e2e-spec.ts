@@ -24,7 +24,9 @@ describe('cache generations: one store read per client request (e2e)', () => {
     const spy = jest.spyOn(world.t.app.get(SharedStore), 'getMany');
     try {
       expect((await send()).status).toBe(200);
-      return spy.mock.calls.map(([keys]) => [...keys].filter((key) => key.startsWith('cache:generation:')).sort()).filter((keys) => keys.length > 0);
+      return spy.mock.calls
+        .map(([keys]) => [...keys].filter((key) => key.startsWith('cache:generation:')).sort())
+        .filter((keys) => keys.length > 0);
     } finally {
       spy.mockRestore();
     }
@@ -37,7 +39,9 @@ describe('cache generations: one store read per client request (e2e)', () => {
     const card = await insertCard(t, project.id);
     const app = project.program_id;
     expect(await readsOf(() => connectLogin(t, app, { user_key: card.code, serial: 'dev-r' }))).toEqual(both(app));
-    expect(await readsOf(() => signedPost(t, V3_LOGIN, { app, kami: card.code, imei: 'dev-r' }, 'form', project.api_secret))).toEqual(both(app));
+    expect(
+      await readsOf(() => signedPost(t, V3_LOGIN, { app, kami: card.code, imei: 'dev-r' }, 'form', project.api_secret)),
+    ).toEqual(both(app));
     let token = '';
     expect(
       await readsOf(async () => {
@@ -47,7 +51,12 @@ describe('cache generations: one store read per client request (e2e)', () => {
       }),
     ).toEqual(both(app));
     expect(await readsOf(() => cardHeartbeat(t, token, 'dev-r'))).toEqual(both(app));
-    const legacy = () => t.http().post('/api/kmlogon').type('form').send(new URLSearchParams({ app, kami: card.code, imei: 'dev-r' }).toString());
+    const legacy = () =>
+      t
+        .http()
+        .post('/api/kmlogon')
+        .type('form')
+        .send(new URLSearchParams({ app, kami: card.code, imei: 'dev-r' }).toString());
     expect(await readsOf(legacy)).toEqual(both(app));
   });
 
@@ -64,6 +73,10 @@ describe('cache generations: one store read per client request (e2e)', () => {
         return res;
       }),
     ).toEqual(both(app));
-    expect(await readsOf(() => t.http().post('/api/v1/users/heartbeat').set('Authorization', `Bearer ${token}`).send({ machine_id: 'dev-u' }))).toEqual(both(app));
+    expect(
+      await readsOf(() =>
+        t.http().post('/api/v1/users/heartbeat').set('Authorization', `Bearer ${token}`).send({ machine_id: 'dev-u' }),
+      ),
+    ).toEqual(both(app));
   });
 });

@@ -57,21 +57,33 @@ describe('card import as a job: no stall, caps, pending batches, sweep (e2e)', (
   beforeEach(async () => {
     const quiet = await loginsDuring(Promise.resolve());
     quietP99 = quiet.p99;
-    process.stdout.write(`import-job: other project's logins with no import: p99 ${quiet.p99.toFixed(1)} ms, max ${quiet.max.toFixed(1)} ms\n`);
+    process.stdout.write(
+      `import-job: other project's logins with no import: p99 ${quiet.p99.toFixed(1)} ms, max ${quiet.max.toFixed(1)} ms\n`,
+    );
   });
   afterAll(() => t.close());
 
   const cardsOf = (p: { id: string }) => `/admin/v1/projects/${p.id}/cards`;
   const importCsv = (p: { id: string }, csv: string | Buffer, query = '', client: AdminClient = a) =>
-    t.http().post(`${cardsOf(p)}/import${query}`).set(client.auth()).set('Content-Type', 'text/csv').send(csv);
+    t
+      .http()
+      .post(`${cardsOf(p)}/import${query}`)
+      .set(client.auth())
+      .set('Content-Type', 'text/csv')
+      .send(csv);
   const db = () => t.app.get(DataSource);
   const staged = async (p: { id: string }) =>
     (await db().query('SELECT count(*)::int AS n FROM card_import_rows WHERE project_id = $1', [p.id]))[0].n as number;
-  const cardCount = async (p: { id: string }) => (await db().query('SELECT count(*)::int AS n FROM cards WHERE project_id = $1', [p.id]))[0].n as number;
+  const cardCount = async (p: { id: string }) =>
+    (await db().query('SELECT count(*)::int AS n FROM cards WHERE project_id = $1', [p.id]))[0].n as number;
 
   async function otherLogin(): Promise<number> {
     const started = performance.now();
-    const res = await t.http().post('/api/kmlogon').type('form').send({ app: other.program_id, kami: otherCard, imei: 'other-dev' });
+    const res = await t
+      .http()
+      .post('/api/kmlogon')
+      .type('form')
+      .send({ app: other.program_id, kami: otherCard, imei: 'other-dev' });
     expect([res.status, res.body.code]).toEqual([200, 1]);
     return performance.now() - started;
   }
@@ -80,35 +92,52 @@ describe('card import as a job: no stall, caps, pending batches, sweep (e2e)', (
    * Another project's logins, one after another, for as long as `work` runs and at least a second
    * (enough answers for a p99); with the event loop's longest stall meanwhile.
    */
-  async function loginsDuring<T>(work: Promise<T>): Promise<{ result: T; p99: number; max: number; logins: number; loopMaxMs: number }> {
+  async function loginsDuring<T>(
+    work: Promise<T>,
+  ): Promise<{ result: T; p99: number; max: number; logins: number; loopMaxMs: number }> {
     const loop = monitorEventLoopDelay({ resolution: 10 });
     loop.enable();
     let done = false;
     const finished = work.finally(() => (done = true));
     const times: number[] = [];
-    for (const started = performance.now(); !done || performance.now() - started < 1000; ) times.push(await otherLogin());
+    for (const started = performance.now(); !done || performance.now() - started < 1000;) times.push(await otherLogin());
     const result = await finished;
     loop.disable();
     times.sort((x, y) => x - y);
-    return { result, p99: times[Math.floor(times.length * 0.99)] ?? 0, max: times[times.length - 1] ?? 0, logins: times.length, loopMaxMs: loop.max / 1e6 };
+    return {
+      result,
+      p99: times[Math.floor(times.length * 0.99)] ?? 0,
+      max: times[times.length - 1] ?? 0,
+      logins: times.length,
+      loopMaxMs: loop.max / 1e6,
+    };
   }
 
   /** An import whose body is sent piece by piece, held open until `end`. */
   async function openImport(p: { id: string }, client: AdminClient, query = '') {
     const url = new URL(`${cardsOf(p)}/import${query}`, await t.baseUrl());
-    const req = httpRequest(url, { method: 'POST', headers: { ...client.auth(), 'Content-Type': 'text/csv', 'Transfer-Encoding': 'chunked' } });
-    const answer = new Promise<{ status: number; body: { rows?: number; imported?: number; batch_id?: string } }>((resolve, reject) => {
-      req.on('response', (res) => {
-        let text = '';
-        res.setEncoding('utf8').on('data', (d: string) => (text += d)).on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
-      });
-      req.on('error', reject);
+    const req = httpRequest(url, {
+      method: 'POST',
+      headers: { ...client.auth(), 'Content-Type': 'text/csv', 'Transfer-Encoding': 'chunked' },
     });
+    const answer = new Promise<{ status: number; body: { rows?: number; imported?: number; batch_id?: string } }>(
+      (resolve, reject) => {
+        req.on('response', (res) => {
+          let text = '';
+          res
+            .setEncoding('utf8')
+            .on('data', (d: string) => (text += d))
+            .on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+        });
+        req.on('error', reject);
+      },
+    );
     return { write: (text: string) => req.write(text), end: () => (req.end(), answer), answer };
   }
-  const rows = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}-${String(i).padStart(6, '0')},3600`).join('\n') + '\n';
+  const rows = (prefix: string, n: number) =>
+    Array.from({ length: n }, (_, i) => `${prefix}-${String(i).padStart(6, '0')},3600`).join('\n') + '\n';
   async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-    for (const started = Date.now(); !(await check()); ) {
+    for (const started = Date.now(); !(await check());) {
       if (Date.now() - started > 15_000) throw new Error(`timed out waiting for ${what}`);
       await new Promise((r) => setTimeout(r, 20));
     }
@@ -122,53 +151,100 @@ describe('card import as a job: no stall, caps, pending batches, sweep (e2e)', (
     for (const query of ['?dry_run=true', '']) {
       const started = performance.now();
       let ms = 0;
-      const { result: res, p99, max, logins, loopMaxMs } = await loginsDuring(importCsv(p, csv, query).then((r) => ((ms = performance.now() - started), r)));
+      const {
+        result: res,
+        p99,
+        max,
+        logins,
+        loopMaxMs,
+      } = await loginsDuring(importCsv(p, csv, query).then((r) => ((ms = performance.now() - started), r)));
       expectAdminError(res, 400, CARD_IMPORT_INVALID);
       expect(res.body.error.details).toEqual({
         rows: 1,
         valid: 0,
-        problems: [{ line: 3, field: 'note', reason: 'cell_too_long', params: { max: 4096 }, message: 'the cell is longer than 4096 characters' }],
+        problems: [
+          {
+            line: 3,
+            field: 'note',
+            reason: 'cell_too_long',
+            params: { max: 4096 },
+            message: 'the cell is longer than 4096 characters',
+          },
+        ],
         problem_count: 1,
       });
       expect(res.body.error.message).toMatch(/^line 3, note: /);
-      process.stdout.write(`import-job: 19 MiB cell${query} refused in ${ms.toFixed(0)} ms; other project's logins: ${logins}, p99 ${p99.toFixed(1)} ms, max ${max.toFixed(1)} ms; loop stalled at most ${loopMaxMs.toFixed(0)} ms\n`);
+      process.stdout.write(
+        `import-job: 19 MiB cell${query} refused in ${ms.toFixed(0)} ms; other project's logins: ${logins}, p99 ${p99.toFixed(1)} ms, max ${max.toFixed(1)} ms; loop stalled at most ${loopMaxMs.toFixed(0)} ms\n`,
+      );
       expect(ms).toBeLessThan(1000);
       expect(p99).toBeLessThan(quietP99 + CELL_ADDS_MS);
     }
     const grownMb = (process.memoryUsage().heapUsed - heapBefore) / MIB;
     // Printed, not asserted: without a forced GC the heap's size says little.
-    process.stdout.write(`import-job: heap grew ${grownMb.toFixed(0)} MB over two 19 MiB imports (the test holds the 19 MiB text itself)\n`);
+    process.stdout.write(
+      `import-job: heap grew ${grownMb.toFixed(0)} MB over two 19 MiB imports (the test holds the 19 MiB text itself)\n`,
+    );
     expect(await cardCount(p)).toBe(0);
     expect(await staged(p)).toBe(0);
 
     // A row of many short cells is capped as a whole too.
-    const wide = 'code,duration_seconds,note\nW-1,60,' + 'y'.repeat(4000) + '\n' + 'W-2,60,"' + 'z'.repeat(4000) + '",' + 'q,'.repeat(7000) + '\n';
+    const wide =
+      'code,duration_seconds,note\nW-1,60,' +
+      'y'.repeat(4000) +
+      '\n' +
+      'W-2,60,"' +
+      'z'.repeat(4000) +
+      '",' +
+      'q,'.repeat(7000) +
+      '\n';
     const res = await importCsv(p, wide, '?dry_run=true');
     expectAdminError(res, 400, CARD_IMPORT_INVALID);
-    expect(res.body.error.details.problems).toEqual([expect.objectContaining({ line: 3, field: null, reason: 'row_too_long', params: { max: 16_384 } })]);
+    expect(res.body.error.details.problems).toEqual([
+      expect.objectContaining({ line: 3, field: null, reason: 'row_too_long', params: { max: 16_384 } }),
+    ]);
   }, 60_000);
 
   it('imports and exports a large file while another project logs in without a stall', async () => {
     const p = await a.createProject();
     const n = 20_000;
-    const csv = 'code,duration_seconds,note\n' + Array.from({ length: n }, (_, i) => `BULK-${String(i).padStart(6, '0')},86400,batch of ${n}`).join('\n');
+    const csv =
+      'code,duration_seconds,note\n' +
+      Array.from({ length: n }, (_, i) => `BULK-${String(i).padStart(6, '0')},86400,batch of ${n}`).join('\n');
     const started = performance.now();
     let ms = 0;
-    const { result: res, p99, max, logins, loopMaxMs } = await loginsDuring(importCsv(p, csv).then((r) => ((ms = performance.now() - started), r)));
+    const {
+      result: res,
+      p99,
+      max,
+      logins,
+      loopMaxMs,
+    } = await loginsDuring(importCsv(p, csv).then((r) => ((ms = performance.now() - started), r)));
     expect([res.status, res.body]).toEqual([201, { dry_run: false, batch_id: expect.any(String), rows: n, imported: n }]);
-    process.stdout.write(`import-job: ${n} rows imported in ${ms.toFixed(0)} ms; other project's logins: ${logins}, p99 ${p99.toFixed(1)} ms, max ${max.toFixed(1)} ms; loop stalled at most ${loopMaxMs.toFixed(0)} ms\n`);
+    process.stdout.write(
+      `import-job: ${n} rows imported in ${ms.toFixed(0)} ms; other project's logins: ${logins}, p99 ${p99.toFixed(1)} ms, max ${max.toFixed(1)} ms; loop stalled at most ${loopMaxMs.toFixed(0)} ms\n`,
+    );
     expect(p99).toBeLessThan(quietP99 + IMPORT_ADDS_MS);
     expect(logins).toBeGreaterThan(20);
     expect(await cardCount(p)).toBe(n);
     expect(await staged(p)).toBe(0);
-    expect(await db().query('SELECT status, count, heartbeat_at FROM card_batches WHERE id = $1', [res.body.batch_id])).toEqual([{ status: 'live', count: n, heartbeat_at: null }]);
+    expect(await db().query('SELECT status, count, heartbeat_at FROM card_batches WHERE id = $1', [res.body.batch_id])).toEqual([
+      { status: 'live', count: n, heartbeat_at: null },
+    ]);
 
     // The export streams every card back, and the other project's logins go on meanwhile.
-    const exported = await loginsDuring(a.get(`${cardsOf(p)}/export.csv`).buffer(true).then((r) => r));
+    const exported = await loginsDuring(
+      a
+        .get(`${cardsOf(p)}/export.csv`)
+        .buffer(true)
+        .then((r) => r),
+    );
     expect(exported.result.status).toBe(200);
     expect(exported.result.headers['content-type']).toMatch(/^text\/csv/);
     expect(exported.result.text.trim().split('\r\n')).toHaveLength(n + 1);
-    process.stdout.write(`import-job: export of ${n} cards; other project's logins p99 ${exported.p99.toFixed(1)} ms, max ${exported.max.toFixed(1)} ms\n`);
+    process.stdout.write(
+      `import-job: export of ${n} cards; other project's logins p99 ${exported.p99.toFixed(1)} ms, max ${exported.max.toFixed(1)} ms\n`,
+    );
     expect(exported.p99).toBeLessThan(quietP99 + IMPORT_ADDS_MS);
   }, 120_000);
 
@@ -179,18 +255,26 @@ describe('card import as a job: no stall, caps, pending batches, sweep (e2e)', (
     await until(async () => (await staged(p)) >= 500, 'rows staged');
     const [batch] = await db().query('SELECT id, status FROM card_batches WHERE project_id = $1', [p.id]);
     expect(batch.status).toBe('pending');
-    expectStandardFailure(await sdkLogin(t, p.api_secret, { app: p.program_id, card_key: 'PEND-000001', machine_id: 'm-1' }), 200, CODES.CARD_INVALID);
+    expectStandardFailure(
+      await sdkLogin(t, p.api_secret, { app: p.program_id, card_key: 'PEND-000001', machine_id: 'm-1' }),
+      200,
+      CODES.CARD_INVALID,
+    );
     expect((await a.get(`${cardsOf(p)}?batch_id=${batch.id}`).expect(200)).body.total).toBe(0);
     expect((await a.get(`${cardsOf(p)}/export.csv`).expect(200)).text.trim().split('\r\n')).toHaveLength(1);
     // A code staged by a running import is taken for another import into the same project.
     const twin = await importCsv(p, 'code,duration_seconds\nPEND-000001,60\n');
     expectAdminError(twin, 400, CARD_IMPORT_INVALID);
-    expect(twin.body.error.details.problems).toEqual([expect.objectContaining({ line: 2, field: 'code', reason: 'code_exists' })]);
+    expect(twin.body.error.details.problems).toEqual([
+      expect.objectContaining({ line: 2, field: 'code', reason: 'code_exists' }),
+    ]);
 
     job.write(rows('MORE', 10));
     const done = await job.end();
     expect([done.status, done.body]).toMatchObject([201, { rows: 610, imported: 610, batch_id: batch.id }]);
-    expect((await sdkLogin(t, p.api_secret, { app: p.program_id, card_key: 'PEND-000001', machine_id: 'm-1' }).expect(200)).body.code).toBe(0);
+    expect(
+      (await sdkLogin(t, p.api_secret, { app: p.program_id, card_key: 'PEND-000001', machine_id: 'm-1' }).expect(200)).body.code,
+    ).toBe(0);
     expect(await staged(p)).toBe(0);
   }, 60_000);
 
@@ -213,20 +297,42 @@ describe('card import as a job: no stall, caps, pending batches, sweep (e2e)', (
       return id as string;
     };
     // As kill -9 leaves them: one import still reading its file, one moving its rows, one alive elsewhere.
-    const dead = await stage(p, 'pending', '1 hour', Array.from({ length: 1200 }, (_, i) => `DEAD-${i}`));
-    const half = await stage(q, 'publishing', '1 hour', Array.from({ length: 700 }, (_, i) => `HALF-${i}`));
-    await db().query(`INSERT INTO cards (project_id, batch_id, code, duration_seconds, device_limit) VALUES ($1, $2, 'HALF-moved', 3600, 2)`, [q.id, half]);
+    const dead = await stage(
+      p,
+      'pending',
+      '1 hour',
+      Array.from({ length: 1200 }, (_, i) => `DEAD-${i}`),
+    );
+    const half = await stage(
+      q,
+      'publishing',
+      '1 hour',
+      Array.from({ length: 700 }, (_, i) => `HALF-${i}`),
+    );
+    await db().query(
+      `INSERT INTO cards (project_id, batch_id, code, duration_seconds, device_limit) VALUES ($1, $2, 'HALF-moved', 3600, 2)`,
+      [q.id, half],
+    );
     const alive = await stage(fresh, 'pending', '5 seconds', ['ALIVE-1']);
-    expectStandardFailure(await sdkLogin(t, p.api_secret, { app: p.program_id, card_key: 'DEAD-1', machine_id: 'm-1' }), 200, CODES.CARD_INVALID);
+    expectStandardFailure(
+      await sdkLogin(t, p.api_secret, { app: p.program_id, card_key: 'DEAD-1', machine_id: 'm-1' }),
+      200,
+      CODES.CARD_INVALID,
+    );
 
     await t.app.get(CardsAdminService).onApplicationBootstrap(); // what a start runs
 
     expect(await db().query('SELECT id FROM card_batches WHERE id = $1', [dead])).toEqual([]);
     expect([await staged(p), await cardCount(p)]).toEqual([0, 0]);
-    expect(await db().query('SELECT status, count FROM card_batches WHERE id = $1', [half])).toEqual([{ status: 'live', count: 700 }]);
+    expect(await db().query('SELECT status, count FROM card_batches WHERE id = $1', [half])).toEqual([
+      { status: 'live', count: 700 },
+    ]);
     expect([await staged(q), await cardCount(q)]).toEqual([0, 701]);
-    const [first] = await db().query(`SELECT c.status, c.bound_devices, array_agg(d.machine_code ORDER BY d.bound_at) AS devices
-      FROM cards c JOIN card_devices d ON d.card_id = c.id WHERE c.project_id = $1 AND c.code = 'HALF-0' GROUP BY c.id`, [q.id]);
+    const [first] = await db().query(
+      `SELECT c.status, c.bound_devices, array_agg(d.machine_code ORDER BY d.bound_at) AS devices
+      FROM cards c JOIN card_devices d ON d.card_id = c.id WHERE c.project_id = $1 AND c.code = 'HALF-0' GROUP BY c.id`,
+      [q.id],
+    );
     expect(first).toEqual({ status: 'active', bound_devices: 2, devices: ['dev-a', 'dev-b'] });
     // A batch whose owner still beats is left alone.
     expect(await db().query('SELECT status FROM card_batches WHERE id = $1', [alive])).toEqual([{ status: 'pending' }]);
@@ -245,8 +351,20 @@ describe('card import as a job: no stall, caps, pending batches, sweep (e2e)', (
     const res = await importCsv(p, csv, '?dry_run=true').expect(200);
     expect(res.body).toMatchObject({ rows: 4, valid: 2, problem_count: 2 });
     expect(res.body.problems).toEqual([
-      { line: 2, field: 'devices', reason: 'devices_over_limit', params: { max: 1 }, message: "lists more devices than the card's device limit (1)" },
-      { line: 4, field: 'devices', reason: 'devices_over_limit', params: { max: 2 }, message: "lists more devices than the card's device limit (2)" },
+      {
+        line: 2,
+        field: 'devices',
+        reason: 'devices_over_limit',
+        params: { max: 1 },
+        message: "lists more devices than the card's device limit (1)",
+      },
+      {
+        line: 4,
+        field: 'devices',
+        reason: 'devices_over_limit',
+        params: { max: 2 },
+        message: "lists more devices than the card's device limit (2)",
+      },
     ]);
     expectAdminError(await importCsv(p, csv), 400, CARD_IMPORT_INVALID);
     expect(await cardCount(p)).toBe(0);

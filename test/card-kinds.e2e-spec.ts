@@ -37,14 +37,18 @@ describe('card kinds, top-up, seats and self-service (e2e)', () => {
   const login = (t: TestApp, cardKey: string, machine: string, target = project) =>
     sdkLogin(t, target.api_secret, { app: target.program_id, card_key: cardKey, machine_id: machine });
   async function createCards(body: object, target = project): Promise<Array<{ id: number; code: string }>> {
-    const res = await author.post(`/admin/v1/projects/${target.id}/cards`, { count: 1, duration_seconds: 3600, ...body }).expect(201);
+    const res = await author
+      .post(`/admin/v1/projects/${target.id}/cards`, { count: 1, duration_seconds: 3600, ...body })
+      .expect(201);
     return res.body.items;
   }
   const stored = (id: number) => cardRepos(one).cards.findOneByOrFail({ id });
 
   describe('count cards', () => {
     it('creates count cards with their uses, shown in the card view', async () => {
-      const res = await author.post(`/admin/v1/projects/${project.id}/cards`, { count: 2, kind: 'count', uses: 10, duration_seconds: 0 }).expect(201);
+      const res = await author
+        .post(`/admin/v1/projects/${project.id}/cards`, { count: 2, kind: 'count', uses: 10, duration_seconds: 0 })
+        .expect(201);
       expect(res.body.items).toHaveLength(2);
       expect(res.body.items[0]).toMatchObject({ kind: 'count', uses_left: 10, status: 'unused', concurrent_limit: null });
     });
@@ -67,9 +71,19 @@ describe('card kinds, top-up, seats and self-service (e2e)', () => {
       await openConnectInEveryMode(one, project.id);
       const [card] = await createCards({ kind: 'count', uses: 4, duration_seconds: 0 });
       expect((await login(one, card.code, 'dev-1').expect(200)).body.code).toBe(0);
-      expect((await v3Login(one, project.api_secret, { app: project.program_id, kami: card.code, imei: 'dev-1' }).expect(200)).body.code).toBe(0);
-      expect((await connectLogin(one, project.program_id, { user_key: card.code, serial: 'dev-1' }).expect(200)).body.status).toBe(true);
-      const legacy = await one.http().post('/api/kmlogon').type('form').send({ app: project.program_id, kami: card.code, imei: 'dev-1' }).expect(200);
+      expect(
+        (await v3Login(one, project.api_secret, { app: project.program_id, kami: card.code, imei: 'dev-1' }).expect(200)).body
+          .code,
+      ).toBe(0);
+      expect(
+        (await connectLogin(one, project.program_id, { user_key: card.code, serial: 'dev-1' }).expect(200)).body.status,
+      ).toBe(true);
+      const legacy = await one
+        .http()
+        .post('/api/kmlogon')
+        .type('form')
+        .send({ app: project.program_id, kami: card.code, imei: 'dev-1' })
+        .expect(200);
       expect(legacy.body.code).toBe(1);
       expect((await stored(card.id)).usesLeft).toBe(0);
       expectStandardFailure(await login(one, card.code, 'dev-1'), 200, ErrorCode.CARD_NO_USES_LEFT);
@@ -163,12 +177,22 @@ describe('card kinds, top-up, seats and self-service (e2e)', () => {
   describe('seats', () => {
     /** A card with `devices` bound devices, activated, and no session yet. */
     async function boundCard(devices: number, target: Project) {
-      const card = await insertCard(one, target.id, { deviceLimit: devices, status: 'active', activatedAt: new Date(), concurrentLimit: 2 });
-      await cardRepos(one).devices.insert(Array.from({ length: devices }, (_, i) => ({ cardId: card.id, machineCode: `seat-${i}`, boundAt: new Date() })));
+      const card = await insertCard(one, target.id, {
+        deviceLimit: devices,
+        status: 'active',
+        activatedAt: new Date(),
+        concurrentLimit: 2,
+      });
+      await cardRepos(one).devices.insert(
+        Array.from({ length: devices }, (_, i) => ({ cardId: card.id, machineCode: `seat-${i}`, boundAt: new Date() })),
+      );
       return card;
     }
     const liveSessions = (cardId: number) =>
-      sessionRepo(one).createQueryBuilder('s').where('s.card_id = :cardId AND s.revoked_at IS NULL AND s.expires_at > now()', { cardId }).getCount();
+      sessionRepo(one)
+        .createQueryBuilder('s')
+        .where('s.card_id = :cardId AND s.revoked_at IS NULL AND s.expires_at > now()', { cardId })
+        .getCount();
 
     it('concurrent_limit 2 with `refuse`: of 20 concurrent SDK logins from 20 bound devices exactly 2 succeed, the rest SEATS_FULL', async () => {
       const target = await author.createProject({ seat_policy: 'refuse' });
@@ -194,7 +218,9 @@ describe('card kinds, top-up, seats and self-service (e2e)', () => {
       expect(results.every((res) => res.body.code === 0)).toBe(true);
       expect(most).toBeLessThanOrEqual(2);
       expect(await liveSessions(card.id)).toBe(2);
-      const beats = await Promise.all(results.map((res, i) => cardHeartbeat(instance(i + 1), res.body.data.session_token, `seat-${i}`)));
+      const beats = await Promise.all(
+        results.map((res, i) => cardHeartbeat(instance(i + 1), res.body.data.session_token, `seat-${i}`)),
+      );
       expect(beats.filter((beat) => beat.body.code === 0)).toHaveLength(2);
       expect(beats.filter((beat) => beat.body.code === ErrorCode.SESSION_INVALID)).toHaveLength(18);
     });
@@ -220,12 +246,21 @@ describe('card kinds, top-up, seats and self-service (e2e)', () => {
         code: 0,
         success: true,
         data: {
-          kind: 'count', status: 'active', uses_left: 4, device_limit: 2, concurrent_limit: null,
+          kind: 'count',
+          status: 'active',
+          uses_left: 4,
+          device_limit: 2,
+          concurrent_limit: null,
           unbind: { enabled: true, deduct_seconds: 600, remaining: 3 },
         },
       });
       expect(res.body.data.devices).toEqual([
-        { machine_code: 'dev-a', bound_at: expect.any(String), last_login_at: expect.any(String), last_seen_at: expect.any(String) },
+        {
+          machine_code: 'dev-a',
+          bound_at: expect.any(String),
+          last_login_at: expect.any(String),
+          last_seen_at: expect.any(String),
+        },
       ]);
       expectStandardFailure(await sdk(one, 'info', { card_key: 'NO-SUCH-CARD' }, target), 200, ErrorCode.CARD_INVALID);
     });
@@ -242,9 +277,17 @@ describe('card kinds, top-up, seats and self-service (e2e)', () => {
       expect((await cardHeartbeat(two, session, 'dev-a')).body.code).toBe(ErrorCode.SESSION_INVALID);
       expect((await cardHeartbeat(two, other, 'dev-b')).body.code).toBe(0);
       // The maximum (1) is reached; then the switch.
-      expectStandardFailure(await sdk(one, 'unbind', { card_key: card.code, machine_id: 'dev-b' }, target), 200, ErrorCode.UNBIND_REFUSED);
+      expectStandardFailure(
+        await sdk(one, 'unbind', { card_key: card.code, machine_id: 'dev-b' }, target),
+        200,
+        ErrorCode.UNBIND_REFUSED,
+      );
       await author.patch(`/admin/v1/projects/${target.id}`, { unbind_enabled: false, unbind_max: null }).expect(200);
-      expectStandardFailure(await sdk(one, 'unbind', { card_key: card.code, machine_id: 'dev-b' }, target), 200, ErrorCode.UNBIND_REFUSED);
+      expectStandardFailure(
+        await sdk(one, 'unbind', { card_key: card.code, machine_id: 'dev-b' }, target),
+        200,
+        ErrorCode.UNBIND_REFUSED,
+      );
     });
   });
 
@@ -256,10 +299,18 @@ describe('card kinds, top-up, seats and self-service (e2e)', () => {
       const [extra] = await createCards({ duration_seconds: 600 });
       await login(one, card.code, 'dev-a').expect(200);
       const info = await portal('info', { program_id: project.program_id, card_key: card.code }).expect(200);
-      expect(info.body).toMatchObject({ code: 0, success: true, data: { status: 'active', devices: [{ machine_code: 'dev-a' }] } });
-      const unbind = await portal('unbind', { program_id: project.program_id, card_key: card.code, machine_id: 'dev-a' }).expect(200);
+      expect(info.body).toMatchObject({
+        code: 0,
+        success: true,
+        data: { status: 'active', devices: [{ machine_code: 'dev-a' }] },
+      });
+      const unbind = await portal('unbind', { program_id: project.program_id, card_key: card.code, machine_id: 'dev-a' }).expect(
+        200,
+      );
       expect(unbind.body).toMatchObject({ code: 1, success: true, data: { machine_code: 'dev-a', unbind_count: 1 } });
-      const topup = await portal('topup', { program_id: project.program_id, card_key: card.code, topup_key: extra.code }).expect(200);
+      const topup = await portal('topup', { program_id: project.program_id, card_key: card.code, topup_key: extra.code }).expect(
+        200,
+      );
       expect(topup.body).toMatchObject({ code: 0, data: { id: card.id, status: 'active' } });
     });
 
@@ -274,7 +325,11 @@ describe('card kinds, top-up, seats and self-service (e2e)', () => {
       ]) {
         expectStandardFailure(await portal('info', body), 200, ErrorCode.CARD_INVALID);
       }
-      expectStandardFailure(await portal('info', { program_id: project.program_id, card_key: 'K'.repeat(129) }), 400, ErrorCode.BAD_REQUEST);
+      expectStandardFailure(
+        await portal('info', { program_id: project.program_id, card_key: 'K'.repeat(129) }),
+        400,
+        ErrorCode.BAD_REQUEST,
+      );
     });
   });
 });

@@ -30,7 +30,12 @@ describe('CardLoginService on a real database', () => {
     projectId = project.id;
     service = t.app.get(CardLoginService);
     const directory = t.app.get(ClientProgramDirectory);
-    call = async (family = 'sdk') => ({ program: await directory.byProjectId(projectId), family, ip: '198.51.100.7', requestId: unique('req') });
+    call = async (family = 'sdk') => ({
+      program: await directory.byProjectId(projectId),
+      family,
+      ip: '198.51.100.7',
+      requestId: unique('req'),
+    });
   });
   afterAll(() => t?.close());
 
@@ -46,13 +51,20 @@ describe('CardLoginService on a real database', () => {
   }
   const reload = (card: Card) => cardRepos(t).cards.findOneByOrFail({ id: card.id });
   const logsOf = (card: Card) => cardRepos(t).logs.find({ where: { cardCode: card.code }, order: { id: 'ASC' } });
-  const devicesOf = async (card: Card) => (await cardRepos(t).devices.findBy({ cardId: card.id })).map((d) => d.machineCode).sort();
+  const devicesOf = async (card: Card) =>
+    (await cardRepos(t).devices.findBy({ cardId: card.id })).map((d) => d.machineCode).sort();
 
   it('refuses an unknown card with CARD_INVALID and logs the attempt without a card', async () => {
     const code = unique('NOPE').toUpperCase();
     expect(await outcome(code, 'dev-1', 'legacy')).toBe(ErrorCode.CARD_INVALID);
     const [row] = await cardRepos(t).logs.findBy({ cardCode: code });
-    expect(row).toMatchObject({ cardId: null, resultCode: ErrorCode.CARD_INVALID, family: 'legacy', interface: 'card_login', ip: '198.51.100.7' });
+    expect(row).toMatchObject({
+      cardId: null,
+      resultCode: ErrorCode.CARD_INVALID,
+      family: 'legacy',
+      interface: 'card_login',
+      ip: '198.51.100.7',
+    });
   });
 
   it('activates a card at first use: status, expiry from its duration, the device bound, one use, one log row', async () => {
@@ -126,7 +138,9 @@ describe('CardLoginService on a real database', () => {
     const card = await insertCard(t, projectId);
     const refused = { ...(await call()) };
     refused.program = { ...refused.program, project: { ...refused.program.project, status: 'disabled' } };
-    await expect(service.login({ call: refused, cardKey: card.code, machine: 'dev-1' })).rejects.toMatchObject({ code: ErrorCode.PROGRAM_DISABLED });
+    await expect(service.login({ call: refused, cardKey: card.code, machine: 'dev-1' })).rejects.toMatchObject({
+      code: ErrorCode.PROGRAM_DISABLED,
+    });
     expect((await logsOf(card)).map((row) => row.resultCode)).toEqual([ErrorCode.PROGRAM_DISABLED]);
     expect((await reload(card)).status).toBe('unused');
   });
@@ -137,9 +151,13 @@ describe('CardLoginService on a real database', () => {
     const refused = { ...(await call()) };
     refused.program = { ...refused.program, project: { ...refused.program.project, status: 'disabled' } };
     const outcomes = await Promise.allSettled(
-      cards.map((card, i) => service.login({ call: { ...refused, requestId: unique(`flood-${i}`) }, cardKey: card.code, machine: 'dev-1' })),
+      cards.map((card, i) =>
+        service.login({ call: { ...refused, requestId: unique(`flood-${i}`) }, cardKey: card.code, machine: 'dev-1' }),
+      ),
     );
-    expect(outcomes.every((outcome) => outcome.status === 'rejected' && outcome.reason.code === ErrorCode.PROGRAM_DISABLED)).toBe(true);
+    expect(outcomes.every((outcome) => outcome.status === 'rejected' && outcome.reason.code === ErrorCode.PROGRAM_DISABLED)).toBe(
+      true,
+    );
     expect(sent.mock.calls.length).toBeLessThan(20);
     sent.mockRestore();
     for (const card of cards) expect((await logsOf(card)).map((row) => row.resultCode)).toEqual([ErrorCode.PROGRAM_DISABLED]);
@@ -148,7 +166,12 @@ describe('CardLoginService on a real database', () => {
   it("counts a card's bound devices whoever writes them, so a freed slot takes a new device at once", async () => {
     const card = await insertCard(t, projectId, { deviceLimit: 2 });
     const counted = async () => {
-      const [row] = await t.app.get(DataSource).query('SELECT bound_devices AS n, (SELECT count(*)::int FROM card_devices WHERE card_id = $1) AS real FROM cards WHERE id = $1', [card.id]);
+      const [row] = await t.app
+        .get(DataSource)
+        .query(
+          'SELECT bound_devices AS n, (SELECT count(*)::int FROM card_devices WHERE card_id = $1) AS real FROM cards WHERE id = $1',
+          [card.id],
+        );
       expect(row.n).toBe(row.real);
       return row.n as number;
     };
@@ -161,7 +184,10 @@ describe('CardLoginService on a real database', () => {
     expect(await counted()).toBe(1);
     expect(await outcome(card.code, 'dev-c')).toBe(0);
     await cardRepos(t).devices.delete({ cardId: card.id });
-    await cardRepos(t).devices.insert([{ cardId: card.id, machineCode: 'imp-1' }, { cardId: card.id, machineCode: 'imp-2' }]);
+    await cardRepos(t).devices.insert([
+      { cardId: card.id, machineCode: 'imp-1' },
+      { cardId: card.id, machineCode: 'imp-2' },
+    ]);
     expect(await counted()).toBe(2);
     expect(await outcome(card.code, 'dev-d')).toBe(ErrorCode.DEVICE_LIMIT_REACHED);
     expect(await outcome(card.code, 'imp-1')).toBe(0);

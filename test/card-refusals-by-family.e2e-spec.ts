@@ -28,21 +28,24 @@ const FAMILIES: Family[] = [
     name: 'Connect',
     logged: 'connect',
     login: (p, key, machine) => connectLogin(world.t, p.program_id, { user_key: key, serial: machine }),
-    expectSuccess: (res) => expect({ http: res.status, status: res.body.status, code: res.body.code }).toEqual({ http: 200, status: true, code: 1 }),
+    expectSuccess: (res) =>
+      expect({ http: res.status, status: res.body.status, code: res.body.code }).toEqual({ http: 200, status: true, code: 1 }),
     expectRefusal: (res, code) => expectConnectFailure(res, 200, -code),
   },
   {
     name: 'V3',
     logged: 'v3',
     login: (p, key, machine) => v3Login(world.t, p.api_secret, { app: p.program_id, kami: key, imei: machine }),
-    expectSuccess: (res) => expect({ http: res.status, success: res.body.success, code: res.body.code }).toEqual({ http: 200, success: true, code: 0 }),
+    expectSuccess: (res) =>
+      expect({ http: res.status, success: res.body.success, code: res.body.code }).toEqual({ http: 200, success: true, code: 0 }),
     expectRefusal: (res, code) => expectStandardFailure(res, 200, code),
   },
   {
     name: 'SDK',
     logged: 'sdk',
     login: (p, key, machine) => sdkLogin(world.t, p.api_secret, { app: p.program_id, card_key: key, machine_id: machine }),
-    expectSuccess: (res) => expect({ http: res.status, success: res.body.success, code: res.body.code }).toEqual({ http: 200, success: true, code: 0 }),
+    expectSuccess: (res) =>
+      expect({ http: res.status, success: res.body.success, code: res.body.code }).toEqual({ http: 200, success: true, code: 0 }),
     expectRefusal: (res, code) => expectStandardFailure(res, 200, code),
   },
   {
@@ -55,7 +58,8 @@ const FAMILIES: Family[] = [
   {
     name: 'legacy /api/card_login (MD5)',
     logged: 'legacy',
-    login: (p, key, machine) => legacyPost('/api/card_login', md5Signed({ app: p.program_id, kami: key, imei: machine }, p.legacy_secret)),
+    login: (p, key, machine) =>
+      legacyPost('/api/card_login', md5Signed({ app: p.program_id, kami: key, imei: machine }, p.legacy_secret)),
     expectSuccess: (res) => expect({ http: res.status, code: res.body.code }).toEqual({ http: 200, code: 1 }),
     expectRefusal: (res, code) => expectLegacyFailure(res, 200, code),
   },
@@ -147,7 +151,15 @@ describe('card refusals as each family renders them (e2e)', () => {
       const res = await family.login(world.project, key, machine);
       family.expectRefusal(res, refusal.code);
       const rows = await logRowsOf(world.t, res.headers['x-request-id']);
-      expect(rows.map((row) => ({ family: row.family, result: row.resultCode, card: row.cardId, key: row.cardCode, machine: row.machineCode }))).toEqual([
+      expect(
+        rows.map((row) => ({
+          family: row.family,
+          result: row.resultCode,
+          card: row.cardId,
+          key: row.cardCode,
+          machine: row.machineCode,
+        })),
+      ).toEqual([
         { family: family.logged, result: refusal.code, card: logged === false ? null : (card?.id ?? null), key, machine },
       ]);
       if (card) expect(await stateOf(card)).toEqual(before);

@@ -19,7 +19,9 @@ describe('card rule in SQL (e2e)', () => {
     { kind: 'count' as const, usesLeft: 1 },
   ];
   const cases = statuses.flatMap((status) =>
-    expiries.flatMap((expiresAt) => kinds.flatMap((uses) => [true, false].map((bound) => ({ status, expiresAt, ...uses, bound })))),
+    expiries.flatMap((expiresAt) =>
+      kinds.flatMap((uses) => [true, false].map((bound) => ({ status, expiresAt, ...uses, bound }))),
+    ),
   );
 
   beforeAll(async () => {
@@ -27,7 +29,9 @@ describe('card rule in SQL (e2e)', () => {
     db = t.app.get(DataSource).createQueryRunner();
     await db.connect();
     // Temporary tables of this connection's own, found before the service's tables of the same name.
-    await db.query('CREATE TEMP TABLE cards (id int PRIMARY KEY, status text NOT NULL, expires_at timestamptz, kind text NOT NULL, uses_left int)');
+    await db.query(
+      'CREATE TEMP TABLE cards (id int PRIMARY KEY, status text NOT NULL, expires_at timestamptz, kind text NOT NULL, uses_left int)',
+    );
     await db.query('CREATE TEMP TABLE card_devices (card_id int NOT NULL, machine_code text NOT NULL)');
     for (const [id, c] of cases.entries()) {
       await db.query('INSERT INTO cards VALUES ($1, $2, $3, $4, $5)', [id, c.status, c.expiresAt, c.kind, c.usesLeft]);
@@ -45,7 +49,8 @@ describe('card rule in SQL (e2e)', () => {
     const rows: Array<{ id: number }> = await db.query(sql, [now, 'this-device']);
     return rows.map((row) => row.id);
   }
-  const idsOf = (keep: (c: (typeof cases)[number]) => boolean) => [...cases.entries()].filter(([, c]) => keep(c)).map(([id]) => id);
+  const idsOf = (keep: (c: (typeof cases)[number]) => boolean) =>
+    [...cases.entries()].filter(([, c]) => keep(c)).map(([id]) => id);
 
   it('finds the expired cards isCardExpired finds, the one expiring exactly now included', async () => {
     expect(await idsWhere(cardSql.expired('c', '$1::timestamptz'))).toEqual(idsOf((c) => isCardExpired(c, now.getTime())));
@@ -62,7 +67,13 @@ describe('card rule in SQL (e2e)', () => {
   });
 
   it('finds a free device slot where hasDeviceSlot does', async () => {
-    const pairs = [[0, 1], [1, 1], [1, 2], [2, 2], [3, 2]];
+    const pairs = [
+      [0, 1],
+      [1, 1],
+      [1, 2],
+      [2, 2],
+      [3, 2],
+    ];
     const rows: Array<{ free: boolean }> = await db.query(
       `SELECT ${cardSql.hasDeviceSlot('c')} AS free FROM (VALUES ${pairs.map(([n, limit]) => `(${n}, ${limit})`).join(', ')}) c(bound_devices, device_limit)`,
     );
@@ -78,7 +89,9 @@ describe('card rule in SQL (e2e)', () => {
 
   it('lets a repeat login through exactly where the login rules and the device rule both would', async () => {
     const admitted = await idsWhere(cardSql.admitsRepeatLogin('c', '$2', '$1::timestamptz'));
-    expect(admitted).toEqual(idsOf((c) => loginRefusal(c, now.getTime()) === null && deviceRefusal(c, c.bound, now.getTime()) === null));
+    expect(admitted).toEqual(
+      idsOf((c) => loginRefusal(c, now.getTime()) === null && deviceRefusal(c, c.bound, now.getTime()) === null),
+    );
     expect(admitted.length).toBeGreaterThan(0);
   });
 

@@ -124,7 +124,13 @@ describe('card sessions: SDK login, card heartbeat, renewal and forced offline (
         code: 0,
         success: true,
         msg: expect.any(String),
-        data: { card_id: card.id, session_expires_at: expect.stringMatching(TIMESTAMP), server_time: expect.any(Number), features: [], trial: false },
+        data: {
+          card_id: card.id,
+          session_expires_at: expect.stringMatching(TIMESTAMP),
+          server_time: expect.any(Number),
+          features: [],
+          trial: false,
+        },
         request_id: res.headers['x-request-id'],
       });
       expect(Number.isInteger(res.body.data.server_time)).toBe(true);

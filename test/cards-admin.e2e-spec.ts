@@ -62,7 +62,8 @@ describe('cards admin API (e2e)', () => {
   async function list(p: { id: string }, query = '', client: AdminClient = a.client) {
     return (await client.get(`${cardsOf(p)}?page_size=100${query}`).expect(200)).body as PageBody<CardBody>;
   }
-  const getCard = async (p: { id: string }, id: number) => (await a.client.get(`${cardsOf(p)}/${id}`).expect(200)).body as CardBody;
+  const getCard = async (p: { id: string }, id: number) =>
+    (await a.client.get(`${cardsOf(p)}/${id}`).expect(200)).body as CardBody;
   /** Puts a card in a state only logins reach: activated (and maybe expired). */
   async function activate(id: number, expiresAt: Date | null, fields: Partial<Card> = {}) {
     const activatedAt = new Date(Date.now() - DAY);
@@ -103,9 +104,21 @@ describe('cards admin API (e2e)', () => {
     });
 
     it('takes a prefix, a note, its own device limit and 0 for a permanent card', async () => {
-      const body = await generate(project, { count: 2, duration_seconds: 0, device_limit: 5, prefix: 'VIP-2025', note: 'for the reseller' });
+      const body = await generate(project, {
+        count: 2,
+        duration_seconds: 0,
+        device_limit: 5,
+        prefix: 'VIP-2025',
+        note: 'for the reseller',
+      });
       for (const card of body.items) {
-        expect(card).toMatchObject({ duration_seconds: 0, device_limit: 5, note: 'for the reseller', status: 'unused', batch_id: body.batch_id });
+        expect(card).toMatchObject({
+          duration_seconds: 0,
+          device_limit: 5,
+          note: 'for the reseller',
+          status: 'unused',
+          batch_id: body.batch_id,
+        });
         expect(card.code).toMatch(new RegExp(`^VIP-2025${BODY}$`));
       }
       const empty = await generate(project, { count: 1, duration_seconds: 60, prefix: '', note: null });
@@ -130,7 +143,11 @@ describe('cards admin API (e2e)', () => {
       const [taken] = (await generate(p, { count: 1, duration_seconds: 60 })).items;
       const twice = 'TWICE' + 'A'.repeat(15);
       const generator = t.app.get(CardCodeGenerator);
-      const spy = jest.spyOn(generator, 'next').mockReturnValueOnce(taken.code).mockReturnValueOnce(twice).mockReturnValueOnce(twice);
+      const spy = jest
+        .spyOn(generator, 'next')
+        .mockReturnValueOnce(taken.code)
+        .mockReturnValueOnce(twice)
+        .mockReturnValueOnce(twice);
       try {
         const body = await generate(p, { count: 3, duration_seconds: 60 });
         expect(body.items).toHaveLength(3);
@@ -156,9 +173,15 @@ describe('cards admin API (e2e)', () => {
 
       // The key belongs to this project; without a key, or with another, a new batch is made.
       const other = await a.client.createProject();
-      const elsewhere = await a.client.post(cardsOf(other), { count: 4, duration_seconds: 600 }).set('Idempotency-Key', key).expect(201);
+      const elsewhere = await a.client
+        .post(cardsOf(other), { count: 4, duration_seconds: 600 })
+        .set('Idempotency-Key', key)
+        .expect(201);
       expect(elsewhere.body.batch_id).not.toBe(first.body.batch_id);
-      const fresh = await a.client.post(cardsOf(p), { count: 4, duration_seconds: 600 }).set('Idempotency-Key', `${key}-2`).expect(201);
+      const fresh = await a.client
+        .post(cardsOf(p), { count: 4, duration_seconds: 600 })
+        .set('Idempotency-Key', `${key}-2`)
+        .expect(201);
       expect(fresh.body.batch_id).not.toBe(first.body.batch_id);
       await generate(p, { count: 4, duration_seconds: 600 });
       expect((await list(p)).total).toBe(12);
@@ -181,7 +204,12 @@ describe('cards admin API (e2e)', () => {
         { count: 2, duration_seconds: 600, prefix: 'B-' },
         { count: 2, duration_seconds: 600 },
       ]) {
-        expectAdminError(await a.client.post(cardsOf(p), body).set('Idempotency-Key', key), 409, IDEMPOTENCY_KEY_REUSED, 'Idempotency-Key');
+        expectAdminError(
+          await a.client.post(cardsOf(p), body).set('Idempotency-Key', key),
+          409,
+          IDEMPOTENCY_KEY_REUSED,
+          'Idempotency-Key',
+        );
       }
       expect((await list(p)).total).toBe(2);
     });
@@ -227,7 +255,12 @@ describe('cards admin API (e2e)', () => {
       ['a status of its own choosing', { status: 'active' }, 'status'],
     ])('answers 400 naming the field for %s, and creates nothing', async (_label, fields, field) => {
       const before = (await list(project)).total;
-      expectAdminError(await a.client.post(cardsOf(project), { count: 2, duration_seconds: 60, ...fields }), 400, BAD_REQUEST, field);
+      expectAdminError(
+        await a.client.post(cardsOf(project), { count: 2, duration_seconds: 60, ...fields }),
+        400,
+        BAD_REQUEST,
+        field,
+      );
       expect((await list(project)).total).toBe(before);
     });
 
@@ -245,8 +278,14 @@ describe('cards admin API (e2e)', () => {
 
     it('accepts an Idempotency-Key of 100 printable characters', async () => {
       const key = `!~ ${unique('k')}`.padEnd(100, '#');
-      const first = await a.client.post(cardsOf(project), { count: 1, duration_seconds: 60 }).set('Idempotency-Key', key).expect(201);
-      const again = await a.client.post(cardsOf(project), { count: 1, duration_seconds: 60 }).set('Idempotency-Key', key).expect(201);
+      const first = await a.client
+        .post(cardsOf(project), { count: 1, duration_seconds: 60 })
+        .set('Idempotency-Key', key)
+        .expect(201);
+      const again = await a.client
+        .post(cardsOf(project), { count: 1, duration_seconds: 60 })
+        .set('Idempotency-Key', key)
+        .expect(201);
       expect(again.body.batch_id).toBe(first.body.batch_id);
     });
   });
@@ -262,7 +301,13 @@ describe('cards admin API (e2e)', () => {
       p = await a.client.createProject();
       one = await generate(p, { count: 3, duration_seconds: 3600, prefix: 'ONE-', note: 'first, "quoted"\nbatch' });
       two = await generate(p, { count: 3, duration_seconds: 0, prefix: 'two-', device_limit: 2 });
-      ids = { fresh: one.items[0].id, activated: one.items[1].id, expired: one.items[2].id, banned: two.items[0].id, permanent: two.items[1].id };
+      ids = {
+        fresh: one.items[0].id,
+        activated: one.items[1].id,
+        expired: one.items[2].id,
+        banned: two.items[0].id,
+        permanent: two.items[1].id,
+      };
       await activate(ids.activated, new Date(Date.now() + DAY));
       await activate(ids.expired, new Date(Date.now() - 60_000));
       await activate(ids.permanent, null);
@@ -343,9 +388,23 @@ describe('cards admin API (e2e)', () => {
       for (const row of rows.slice(1)) {
         const card = cards.find((c) => c.id === Number(row[0]))!;
         expect(row).toEqual([
-          String(card.id), card.code, card.status, String(card.duration_seconds), String(card.device_limit), card.activated_at ?? '',
-          card.expires_at ?? '', String(card.use_count), card.last_login_at ?? '', card.note ?? '', card.batch_id ?? '',
-          'time', '', '', '0', expect.stringMatching(ISO), '',
+          String(card.id),
+          card.code,
+          card.status,
+          String(card.duration_seconds),
+          String(card.device_limit),
+          card.activated_at ?? '',
+          card.expires_at ?? '',
+          String(card.use_count),
+          card.last_login_at ?? '',
+          card.note ?? '',
+          card.batch_id ?? '',
+          'time',
+          '',
+          '',
+          '0',
+          expect.stringMatching(ISO),
+          '',
         ]);
       }
       expect(rows[1][9]).toBe('first, "quoted"\nbatch');
@@ -371,11 +430,17 @@ describe('cards admin API (e2e)', () => {
     it('applies the filters to the export and refuses paging and bad filters', async () => {
       const banned = parseCsv((await a.client.get(`${cardsOf(p)}/export.csv?status=banned`).expect(200)).text);
       expect(banned.map((r) => r[0])).toEqual(['id', String(ids.banned)]);
-      const batch = parseCsv((await a.client.get(`${cardsOf(p)}/export.csv?batch_id=${two.batch_id}&activated=true`).expect(200)).text);
+      const batch = parseCsv(
+        (await a.client.get(`${cardsOf(p)}/export.csv?batch_id=${two.batch_id}&activated=true`).expect(200)).text,
+      );
       expect(batch.map((r) => r[0])).toEqual(['id', String(ids.permanent)]);
       const none = await a.client.get(`${cardsOf(p)}/export.csv?q=nothing-like-this`).expect(200);
       expect(none.text).toBe(CSV_HEADER + '\r\n');
-      for (const [query, field] of [['status=gone', 'status'], ['page=2', 'page'], ['expired=maybe', 'expired']]) {
+      for (const [query, field] of [
+        ['status=gone', 'status'],
+        ['page=2', 'page'],
+        ['expired=maybe', 'expired'],
+      ]) {
         const res = await a.client.get(`${cardsOf(p)}/export.csv?${query}`);
         expectAdminError(res, 400, BAD_REQUEST, field);
         expect(res.headers['content-type']).toMatch(/json/);
@@ -432,7 +497,8 @@ describe('cards admin API (e2e)', () => {
         const whole = await idsOf(`&sort=${sort}`);
         const paged: number[] = [];
         for (let page = 1; page <= 6; page++) {
-          const body = (await a.client.get(`${cardsOf(p)}?sort=${sort}&page_size=1&page=${page}`).expect(200)).body as PageBody<CardBody>;
+          const body = (await a.client.get(`${cardsOf(p)}?sort=${sort}&page_size=1&page=${page}`).expect(200))
+            .body as PageBody<CardBody>;
           expect(body.total).toBe(6);
           paged.push(...body.items.map((card) => card.id));
         }
@@ -447,7 +513,12 @@ describe('cards admin API (e2e)', () => {
 
     it('is not a criterion of the export or of a bulk filter (both refuse it)', async () => {
       expectAdminError(await a.client.get(`${cardsOf(p)}/export.csv?sort=code`), 400, BAD_REQUEST, 'sort');
-      expectAdminError(await a.client.post(`${cardsOf(p)}/bulk`, { action: 'ban', filter: { sort: 'code' } }), 400, BAD_REQUEST, 'sort');
+      expectAdminError(
+        await a.client.post(`${cardsOf(p)}/bulk`, { action: 'ban', filter: { sort: 'code' } }),
+        400,
+        BAD_REQUEST,
+        'sort',
+      );
       expect((await list(p, '&status=banned')).total).toBe(0);
     });
   });
@@ -468,8 +539,13 @@ describe('cards admin API (e2e)', () => {
       await activate(card.id, expiresAt);
       const before = await getCard(project, card.id);
       expect(before).toMatchObject({ status: 'active', expires_at: expiresAt.toISOString() });
-      expect((await a.client.patch(`${cardsOf(project)}/${card.id}`, { status: 'banned' }).expect(200)).body).toEqual({ ...before, status: 'banned' });
-      expect((await a.client.patch(`${cardsOf(project)}/${card.id}`, { status: 'banned' }).expect(200)).body.status).toBe('banned');
+      expect((await a.client.patch(`${cardsOf(project)}/${card.id}`, { status: 'banned' }).expect(200)).body).toEqual({
+        ...before,
+        status: 'banned',
+      });
+      expect((await a.client.patch(`${cardsOf(project)}/${card.id}`, { status: 'banned' }).expect(200)).body.status).toBe(
+        'banned',
+      );
       expect((await a.client.patch(`${cardsOf(project)}/${card.id}`, { status: 'active' }).expect(200)).body).toEqual(before);
     });
 
@@ -477,7 +553,9 @@ describe('cards admin API (e2e)', () => {
       const [unused, used] = (await generate(project, { count: 2, duration_seconds: 60 })).items;
       await activate(used.id, new Date(Date.now() + DAY));
       expect((await a.client.patch(`${cardsOf(project)}/${unused.id}`, { status: 'active' }).expect(200)).body).toEqual(unused);
-      expect((await a.client.patch(`${cardsOf(project)}/${used.id}`, { status: 'active' }).expect(200)).body.status).toBe('active');
+      expect((await a.client.patch(`${cardsOf(project)}/${used.id}`, { status: 'active' }).expect(200)).body.status).toBe(
+        'active',
+      );
     });
 
     it('changes the note and the device limit; null clears the note; an empty body changes nothing', async () => {
@@ -504,7 +582,12 @@ describe('cards admin API (e2e)', () => {
       ['an expiry of its own choosing', { expires_at: '2099-01-01T00:00:00Z' }, 'expires_at'],
     ])('answers 400 naming the field for %s, and changes nothing', async (_label, fields, field) => {
       const [card] = (await generate(project, { count: 1, duration_seconds: 60, note: 'keep' })).items;
-      expectAdminError(await a.client.patch(`${cardsOf(project)}/${card.id}`, { note: 'changed', ...fields }), 400, BAD_REQUEST, field);
+      expectAdminError(
+        await a.client.patch(`${cardsOf(project)}/${card.id}`, { note: 'changed', ...fields }),
+        400,
+        BAD_REQUEST,
+        field,
+      );
       expect(await getCard(project, card.id)).toEqual(card);
     });
   });
@@ -533,8 +616,14 @@ describe('cards admin API (e2e)', () => {
 
       const res = await a.client.delete(`${cardsOf(project)}/${card.id}/devices/${encodeURIComponent('PC 01:ab')}`).expect(204);
       expect(res.text).toBe('');
-      expect((await getCard(project, card.id)).devices).toEqual([{ machine_code: 'laptop-2', bound_at: '2025-01-02T00:00:00.000Z' }]);
-      expectAdminError(await a.client.delete(`${cardsOf(project)}/${card.id}/devices/${encodeURIComponent('PC 01:ab')}`), 404, CARD_DEVICE_NOT_FOUND);
+      expect((await getCard(project, card.id)).devices).toEqual([
+        { machine_code: 'laptop-2', bound_at: '2025-01-02T00:00:00.000Z' },
+      ]);
+      expectAdminError(
+        await a.client.delete(`${cardsOf(project)}/${card.id}/devices/${encodeURIComponent('PC 01:ab')}`),
+        404,
+        CARD_DEVICE_NOT_FOUND,
+      );
       expectAdminError(await a.client.delete(`${cardsOf(project)}/${card.id}/devices/LAPTOP-2`), 404, CARD_DEVICE_NOT_FOUND);
       await a.client.delete(`${cardsOf(project)}/${card.id}/devices/laptop-2`).expect(204);
       expect((await getCard(project, card.id)).devices).toEqual([]);
@@ -558,7 +647,11 @@ describe('cards admin API (e2e)', () => {
       expect(await ids('&machine=desk-pc%207')).toEqual([]);
       expect(await ids('&machine=desk')).toEqual([]);
       const csv = await a.client.get(`${cardsOf(project)}/export.csv?batch_id=${batch}&machine=laptop`).expect(200);
-      expect(parseCsv(csv.text).slice(1).map((row) => Number(row[0]))).toEqual([items[2].id]);
+      expect(
+        parseCsv(csv.text)
+          .slice(1)
+          .map((row) => Number(row[0])),
+      ).toEqual([items[2].id]);
       expectAdminError(await a.client.get(`${cardsOf(project)}?machine=${'m'.repeat(129)}`), 400, BAD_REQUEST);
     });
 
@@ -601,7 +694,10 @@ describe('cards admin API (e2e)', () => {
         expectAdminError(await a.client.delete(`${cardsOf(mine)}/${id}`), 404, CARD_NOT_FOUND);
       }
       expectAdminError(await b.client.get(`${cardsOf(theirs)}/${sibling.id}`), 404, CARD_NOT_FOUND);
-      expect(await getCard(project, sibling.id)).toMatchObject({ status: 'unused', devices: [{ machine_code: 'dev-x', bound_at: expect.any(String) }] });
+      expect(await getCard(project, sibling.id)).toMatchObject({
+        status: 'unused',
+        devices: [{ machine_code: 'dev-x', bound_at: expect.any(String) }],
+      });
       expect((await b.client.get(`${cardsOf(theirs)}/${other.id}`).expect(200)).body.status).toBe('unused');
     });
 
@@ -624,7 +720,11 @@ describe('cards admin API (e2e)', () => {
       expectAdminError(await a.client.get(`${cardsOf(project)}/2147483647`), 404, CARD_NOT_FOUND);
       for (const id of ['not-a-uuid', '0d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6']) {
         expectAdminError(await a.client.get(`/admin/v1/projects/${id}/cards`), 404, PROJECT_NOT_FOUND);
-        expectAdminError(await a.client.post(`/admin/v1/projects/${id}/cards`, { count: 1, duration_seconds: 1 }), 404, PROJECT_NOT_FOUND);
+        expectAdminError(
+          await a.client.post(`/admin/v1/projects/${id}/cards`, { count: 1, duration_seconds: 1 }),
+          404,
+          PROJECT_NOT_FOUND,
+        );
       }
     });
 

@@ -19,9 +19,18 @@ interface Outcome {
 function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Outcome> {
   const path = process.env.PATH ?? '/usr/bin:/bin';
   return new Promise((resolve) => {
-    execFile(command, args, { cwd, env: { PATH: path, HOME: process.env.HOME ?? '/tmp', npm_config_update_notifier: 'false', ...env }, timeout: CHILD_TIMEOUT_MS }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
-    });
+    execFile(
+      command,
+      args,
+      {
+        cwd,
+        env: { PATH: path, HOME: process.env.HOME ?? '/tmp', npm_config_update_notifier: 'false', ...env },
+        timeout: CHILD_TIMEOUT_MS,
+      },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -41,7 +50,10 @@ describe('the official client installed from its packed tarball (e2e)', () => {
     // A copy of sdk/ as a checkout has it (no dist/), so the pack builds from source; its build tools
     // (TypeScript, Node's types) are the repository's, linked in place of `cd sdk && npm install`.
     const sdk = join(work, 'sdk');
-    cpSync(join(ROOT, 'sdk'), sdk, { recursive: true, filter: (source) => !/\/(node_modules|dist|build)(\/|$)/.test(source.slice(ROOT.length)) });
+    cpSync(join(ROOT, 'sdk'), sdk, {
+      recursive: true,
+      filter: (source) => !/\/(node_modules|dist|build)(\/|$)/.test(source.slice(ROOT.length)),
+    });
     symlinkSync(join(ROOT, 'node_modules'), join(sdk, 'node_modules'));
     const pack = await run('npm', ['pack', '--silent'], sdk);
     expect(pack).toMatchObject({ code: 0 });
@@ -73,7 +85,10 @@ describe('the official client installed from its packed tarball (e2e)', () => {
     console.log(JSON.stringify({ success: login.success, code: login.code, machine: login.data && login.data.machine_code, invalid: ErrorCode.CARD_INVALID }));`;
 
   it('is required by its name (CommonJS) and logs in', async () => {
-    writeFileSync(join(app, 'login.cjs'), `const { Client, ErrorCode } = require('@cardkey/client');\n(async () => {${LOGIN}\n})();\n`);
+    writeFileSync(
+      join(app, 'login.cjs'),
+      `const { Client, ErrorCode } = require('@cardkey/client');\n(async () => {${LOGIN}\n})();\n`,
+    );
     const outcome = await run(process.execPath, ['login.cjs'], app, await cardToLogInWith());
     expect(outcome).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(outcome.stdout)).toEqual({ success: true, code: 0, machine: 'installed-pc', invalid: 20001 });
@@ -88,7 +103,20 @@ describe('the official client installed from its packed tarball (e2e)', () => {
 
   it('brings its types: a TypeScript program type-checks against them, and a wrong use does not', async () => {
     const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    const flags = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node', '--typeRoots', join(ROOT, 'node_modules', '@types')];
+    const flags = [
+      '--noEmit',
+      '--strict',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--target',
+      'es2022',
+      '--types',
+      'node',
+      '--typeRoots',
+      join(ROOT, 'node_modules', '@types'),
+    ];
     writeFileSync(
       join(app, 'typed.mts'),
       `import { Client, ErrorCode, type Result, type SdkCardLoginData } from '@cardkey/client';
@@ -99,7 +127,10 @@ const token: string | undefined = login.data?.session_token;
 console.log(expired, token);
 `,
     );
-    writeFileSync(join(app, 'wrong.mts'), `import { Client } from '@cardkey/client';\nnew Client({ baseUrl: 'http://x', programId: 1 });\n`);
+    writeFileSync(
+      join(app, 'wrong.mts'),
+      `import { Client } from '@cardkey/client';\nnew Client({ baseUrl: 'http://x', programId: 1 });\n`,
+    );
     // One compiler run for both programs (each run loads the whole standard library's types first):
     // the wrong use is an error, and the right one has none.
     const checked = await run(process.execPath, [tsc, ...flags, 'typed.mts', 'wrong.mts'], app);

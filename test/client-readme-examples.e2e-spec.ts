@@ -17,7 +17,8 @@ const C_LIBRARY_DIR = join(ROOT, 'clients', 'c', 'build');
 const LOGGED_IN = /^logged in, session until \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\b/m;
 const REFUSED = /refused: .* \(code 20001, request_id [0-9a-f]{32}\)/;
 
-const run = (file: string, args: string[], cwd: string, env: Record<string, string> = {}) => runProgram(file, args, { cwd, env, timeoutMs: CHILD_TIMEOUT_MS });
+const run = (file: string, args: string[], cwd: string, env: Record<string, string> = {}) =>
+  runProgram(file, args, { cwd, env, timeoutMs: CHILD_TIMEOUT_MS });
 
 /** Fails with the whole output unless the step exited 0. */
 function succeeded(what: string, outcome: Outcome): void {
@@ -70,14 +71,33 @@ describe("each client README's first login, compiled and run as written (e2e)", 
     return { dir, env: { ...service, CARD_KEY: (await insertCard(t, projectId)).code } };
   }
 
-  itNeeding(installed('cc', '--version') && existsSync(join(C_LIBRARY_DIR, 'libcardkey.so')), 'cc or the C client build (clients/c/build) is missing')(
+  itNeeding(
+    installed('cc', '--version') && existsSync(join(C_LIBRARY_DIR, 'libcardkey.so')),
+    'cc or the C client build (clients/c/build) is missing',
+  )(
     'C (clients/c/README.md): compiles against the library with -Wall -Wextra -Werror and logs in',
     async () => {
       const { dir, env } = await arrange('c');
       // The README: the three includes above, `int main(void) {` … `return 0; }` around.
       const program = `#include <stdio.h>\n#include <stdlib.h>\n#include <cardkey/cardkey.h>\n\nint main(void) {\n${indented(firstLogin('clients/c/README.md', 'c'), '  ')}  return 0;\n}\n`;
       writeFileSync(join(dir, 'first_login.c'), program);
-      const compile = await run('cc', ['-std=c99', '-Wall', '-Wextra', '-Werror', 'first_login.c', `-I${join(ROOT, 'clients', 'c', 'include')}`, `-L${C_LIBRARY_DIR}`, '-lcardkey', `-Wl,-rpath,${C_LIBRARY_DIR}`, '-o', 'first_login'], dir);
+      const compile = await run(
+        'cc',
+        [
+          '-std=c99',
+          '-Wall',
+          '-Wextra',
+          '-Werror',
+          'first_login.c',
+          `-I${join(ROOT, 'clients', 'c', 'include')}`,
+          `-L${C_LIBRARY_DIR}`,
+          '-lcardkey',
+          `-Wl,-rpath,${C_LIBRARY_DIR}`,
+          '-o',
+          'first_login',
+        ],
+        dir,
+      );
       expect(compile).toMatchObject({ code: 0, output: '' });
       const login = await run(join(dir, 'first_login'), [], dir, env);
       succeeded('first_login', login);
@@ -92,7 +112,10 @@ describe("each client README's first login, compiled and run as written (e2e)", 
     async () => {
       const { dir, env } = await arrange('go');
       // The README: package main, the imports, a main with the program's ctx (here a deadline of one beat and a bit).
-      writeFileSync(join(dir, 'go.mod'), `module first-login\n\ngo 1.19\n\nrequire cardkey.example/cardkey v0.0.0\n\nreplace cardkey.example/cardkey => ${join(ROOT, 'clients', 'go')}\n`);
+      writeFileSync(
+        join(dir, 'go.mod'),
+        `module first-login\n\ngo 1.19\n\nrequire cardkey.example/cardkey v0.0.0\n\nreplace cardkey.example/cardkey => ${join(ROOT, 'clients', 'go')}\n`,
+      );
       const program = [
         'package main\n',
         'import (\n\t"context"\n\t"fmt"\n\t"log"\n\t"os"\n\t"time"\n\n\t"cardkey.example/cardkey"\n)\n',
@@ -119,8 +142,13 @@ describe("each client README's first login, compiled and run as written (e2e)", 
     async () => {
       const { dir, env } = await arrange('java');
       // The client's classes as build.sh makes them, here in a folder of this test's own (the Java spec rebuilds clients/java/build meanwhile).
-      const sources = (await run('find', [join(ROOT, 'clients', 'java', 'src', 'main', 'java'), '-name', '*.java'], dir)).output.trim().split('\n');
-      succeeded('javac of the client', await run('javac', ['--release', '17', '-encoding', 'UTF-8', '-d', 'client', ...sources], dir));
+      const sources = (await run('find', [join(ROOT, 'clients', 'java', 'src', 'main', 'java'), '-name', '*.java'], dir)).output
+        .trim()
+        .split('\n');
+      succeeded(
+        'javac of the client',
+        await run('javac', ['--release', '17', '-encoding', 'UTF-8', '-d', 'client', ...sources], dir),
+      );
       // The README: the three imports, a class with a main around it; after it the program's work (here a wait of one beat and a bit), then close().
       const program = [
         'import cardkey.client.Client;',
@@ -134,12 +162,17 @@ describe("each client README's first login, compiled and run as written (e2e)", 
         '}\n',
       ].join('\n');
       writeFileSync(join(dir, 'FirstLogin.java'), program);
-      expect(await run('javac', ['-Xlint:all', '-Werror', '-cp', 'client', 'FirstLogin.java'], dir)).toMatchObject({ code: 0, output: '' });
+      expect(await run('javac', ['-Xlint:all', '-Werror', '-cp', 'client', 'FirstLogin.java'], dir)).toMatchObject({
+        code: 0,
+        output: '',
+      });
       const login = await run('java', ['-cp', 'client:.', 'FirstLogin'], dir, env);
       succeeded('java FirstLogin', login);
       expect(login.output).toMatch(LOGGED_IN);
       expect(login.output).toMatch(/^heartbeat ok$/m);
-      expect((await run('java', ['-cp', 'client:.', 'FirstLogin'], dir, { ...env, CARD_KEY: 'NO-SUCH-CARD' })).output).toMatch(REFUSED);
+      expect((await run('java', ['-cp', 'client:.', 'FirstLogin'], dir, { ...env, CARD_KEY: 'NO-SUCH-CARD' })).output).toMatch(
+        REFUSED,
+      );
     },
     CHILD_TIMEOUT_MS,
   );
@@ -168,11 +201,33 @@ describe("each client README's first login, compiled and run as written (e2e)", 
       // The package as `npm install` of the built sdk/ leaves it: its package.json and dist/, built from this tree.
       const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
       const installedAt = join(dir, 'node_modules', '@cardkey', 'client');
-      succeeded('the client build', await run(process.execPath, [tsc, '-p', join(ROOT, 'sdk', 'tsconfig.build.json'), '--outDir', join(installedAt, 'dist')], ROOT));
+      succeeded(
+        'the client build',
+        await run(
+          process.execPath,
+          [tsc, '-p', join(ROOT, 'sdk', 'tsconfig.build.json'), '--outDir', join(installedAt, 'dist')],
+          ROOT,
+        ),
+      );
       copyFileSync(join(ROOT, 'sdk', 'package.json'), join(installedAt, 'package.json'));
       // An ES module as it stands; the test stops the heartbeat after one beat and a bit, as a program does when it exits.
-      writeFileSync(join(dir, 'first-login.mts'), `${firstLogin('sdk/README.md', 'ts')}setTimeout(() => heartbeat.stop(), ${RUN_FOR_MS});\n`);
-      const flags = ['--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node', '--typeRoots', join(ROOT, 'node_modules', '@types')];
+      writeFileSync(
+        join(dir, 'first-login.mts'),
+        `${firstLogin('sdk/README.md', 'ts')}setTimeout(() => heartbeat.stop(), ${RUN_FOR_MS});\n`,
+      );
+      const flags = [
+        '--strict',
+        '--module',
+        'nodenext',
+        '--moduleResolution',
+        'nodenext',
+        '--target',
+        'es2022',
+        '--types',
+        'node',
+        '--typeRoots',
+        join(ROOT, 'node_modules', '@types'),
+      ];
       expect(await run(process.execPath, [tsc, ...flags, 'first-login.mts'], dir)).toMatchObject({ code: 0, output: '' });
       const login = await run(process.execPath, ['first-login.mjs'], dir, env);
       succeeded('node first-login.mjs', login);

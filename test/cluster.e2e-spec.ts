@@ -1,6 +1,14 @@
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
-import { callService as call, childPids, isRunning, runServiceToExit, SignalledService, signInService as signIn, startSignalledService } from './support/service-process';
+import {
+  callService as call,
+  childPids,
+  isRunning,
+  runServiceToExit,
+  SignalledService,
+  signInService as signIn,
+  startSignalledService,
+} from './support/service-process';
 import { acquireStores, AppStores, EMBEDDED_TEMPLATE_ENV } from './support/stores';
 import { ADMIN_PASSWORD } from './support/test-app';
 import { MetricSample as Sample, parseMetrics } from './support/metrics';
@@ -44,30 +52,39 @@ function connectLogin(service: SignalledService, programId: string, form: Record
 
 describe('WORKERS: how many processes serve (e2e, a real service process)', () => {
   it('refuses WORKERS=2 without PostgreSQL and Redis at start, naming WORKERS (exit 2)', async () => {
-    const result = await runServiceToExit({ WORKERS: '2', DATABASE_URL: '', REDIS_URL: '', DATA_DIR: '/nonexistent/ck-cluster-refused' });
+    const result = await runServiceToExit({
+      WORKERS: '2',
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      DATA_DIR: '/nonexistent/ck-cluster-refused',
+    });
     expect(result).toMatchObject({ code: 2, signal: null });
     expect(result.output).toMatch(/WORKERS: 2 processes need DATABASE_URL and REDIS_URL/);
   });
 
-  (shared ? it.skip : it)('runs the embedded default as one process, with no cluster primary', async () => {
-    const stores = await acquireStores({ DATABASE_URL: '', REDIS_URL: '' });
-    const template = process.env[EMBEDDED_TEMPLATE_ENV];
-    if (template) cpSync(template, join(stores.env.DATA_DIR, 'pgdata'), { recursive: true });
-    let service: SignalledService | undefined;
-    try {
-      service = await startSignalledService({ ...stores.env, ADMIN_PASSWORD, LOG_LEVEL: 'info', ACCESS_LOG: 'off' });
-      await service.waitForOutput('"msg":"API docs');
-      expect(childPids(service.pid)).toEqual([]);
-      expect(service.output()).not.toContain('cluster starting');
-      expect(service.output()).not.toContain('"msg":"workers:');
-      const samples = await metrics(service);
-      expect(samples.some((s) => s.name.startsWith('cluster_'))).toBe(false);
-      expect(sum(samples, 'http_requests_total')).toBeGreaterThan(0);
-    } finally {
-      await service?.stop();
-      await stores.leave();
-    }
-  }, 60_000);
+  (shared ? it.skip : it)(
+    'runs the embedded default as one process, with no cluster primary',
+    async () => {
+      const stores = await acquireStores({ DATABASE_URL: '', REDIS_URL: '' });
+      const template = process.env[EMBEDDED_TEMPLATE_ENV];
+      if (template) cpSync(template, join(stores.env.DATA_DIR, 'pgdata'), { recursive: true });
+      let service: SignalledService | undefined;
+      try {
+        service = await startSignalledService({ ...stores.env, ADMIN_PASSWORD, LOG_LEVEL: 'info', ACCESS_LOG: 'off' });
+        await service.waitForOutput('"msg":"API docs');
+        expect(childPids(service.pid)).toEqual([]);
+        expect(service.output()).not.toContain('cluster starting');
+        expect(service.output()).not.toContain('"msg":"workers:');
+        const samples = await metrics(service);
+        expect(samples.some((s) => s.name.startsWith('cluster_'))).toBe(false);
+        expect(sum(samples, 'http_requests_total')).toBeGreaterThan(0);
+      } finally {
+        await service?.stop();
+        await stores.leave();
+      }
+    },
+    60_000,
+  );
 });
 
 (shared ? describe : describe.skip)('WORKERS=2 on PostgreSQL + Redis: one service, two worker processes (e2e)', () => {
@@ -95,8 +112,22 @@ describe('WORKERS: how many processes serve (e2e, a real service process)', () =
     const author = { username: `cluster${Date.now().toString(36)}`, password: 'author-password-cluster' };
     await call(service, 'POST', '/admin/v1/authors', author, admin, 201);
     authorToken = await signIn(service, author.username, author.password);
-    const project = await call<{ id: string; program_id: string }>(service, 'POST', '/admin/v1/projects', { name: 'Cluster' }, authorToken, 201);
-    await call(service, 'PUT', `/admin/v1/projects/${project.id}/entitlements`, { basic_package: true, plan_level: 1, licence_verify: false }, admin, 200);
+    const project = await call<{ id: string; program_id: string }>(
+      service,
+      'POST',
+      '/admin/v1/projects',
+      { name: 'Cluster' },
+      authorToken,
+      201,
+    );
+    await call(
+      service,
+      'PUT',
+      `/admin/v1/projects/${project.id}/entitlements`,
+      { basic_package: true, plan_level: 1, licence_verify: false },
+      admin,
+      200,
+    );
     programId = project.program_id;
     projectId = project.id;
   }, 60_000);
@@ -108,7 +139,12 @@ describe('WORKERS: how many processes serve (e2e, a real service process)', () =
   const newCards = async (count: number, deviceLimit = 1) =>
     (
       await call<{ items: Array<{ code: string }> }>(
-        service, 'POST', `/admin/v1/projects/${projectId}/cards`, { count, duration_seconds: 86_400, device_limit: deviceLimit }, authorToken, 201,
+        service,
+        'POST',
+        `/admin/v1/projects/${projectId}/cards`,
+        { count, duration_seconds: 86_400, device_limit: deviceLimit },
+        authorToken,
+        201,
       )
     ).items.map((card) => card.code);
 
@@ -127,21 +163,29 @@ describe('WORKERS: how many processes serve (e2e, a real service process)', () =
   it('serves from both workers and sums card_logins_total over them in one /metrics', async () => {
     const codes = await newCards(24);
     const before = await metrics(service);
-    const results = await Promise.all(codes.map((code, i) => connectLogin(service, programId, { user_key: code, serial: `sum-${i}` })));
+    const results = await Promise.all(
+      codes.map((code, i) => connectLogin(service, programId, { user_key: code, serial: `sum-${i}` })),
+    );
     expect(results.every((r) => r.http === 200 && r.body.status === true)).toBe(true);
     const after = await metrics(service);
-    expect(sum(after, 'card_logins_total', { family: 'connect' }) - sum(before, 'card_logins_total', { family: 'connect' })).toBe(24);
+    expect(sum(after, 'card_logins_total', { family: 'connect' }) - sum(before, 'card_logins_total', { family: 'connect' })).toBe(
+      24,
+    );
     const [was, now] = [servedByPid(before), servedByPid(after)];
     expect(now.size).toBe(2);
     for (const [pid, served] of now) expect(served - (was.get(pid) ?? 0)).toBeGreaterThan(0);
     // The aggregated gauges are one figure, not one per worker or a sum of copies.
-    expect(after.filter((s) => s.name === 'database_up')).toEqual([{ name: 'database_up', labels: { database: 'postgresql' }, value: 1 }]);
+    expect(after.filter((s) => s.name === 'database_up')).toEqual([
+      { name: 'database_up', labels: { database: 'postgresql' }, value: 1 },
+    ]);
   });
 
   it('binds exactly 1 of 20 concurrent new devices on a 1-device card, whichever worker answers', async () => {
     const [code] = await newCards(1);
     const before = servedByPid(await metrics(service));
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => connectLogin(service, programId, { user_key: code, serial: `race-${i}` })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => connectLogin(service, programId, { user_key: code, serial: `race-${i}` })),
+    );
     expect(results.filter((r) => r.http === 200 && r.body.status === true)).toHaveLength(1);
     expect(results.filter((r) => r.http === 200 && r.body.code === -20004)).toHaveLength(19);
     const after = servedByPid(await metrics(service));
@@ -160,7 +204,8 @@ describe('WORKERS: how many processes serve (e2e, a real service process)', () =
 
   it('restarts the workers one at a time on SIGHUP without losing a login, then stops everything on SIGTERM', async () => {
     const codes = await newCards(8);
-    for (const [i, code] of codes.entries()) expect((await connectLogin(service, programId, { user_key: code, serial: `roll-${i}` })).body.status).toBe(true);
+    for (const [i, code] of codes.entries())
+      expect((await connectLogin(service, programId, { user_key: code, serial: `roll-${i}` })).body.status).toBe(true);
     const oldWorkers = childPids(service.pid).sort();
 
     let running = true;
@@ -168,10 +213,12 @@ describe('WORKERS: how many processes serve (e2e, a real service process)', () =
     const wrong: string[] = [];
     const loops = codes.map(async (code, i) => {
       while (running) {
-        const outcome = await connectLogin(service, programId, { user_key: code, serial: `roll-${i}` }).catch((error: unknown) => ({
-          http: 0,
-          body: { status: false, error: String((error as { cause?: unknown }).cause ?? error) },
-        }));
+        const outcome = await connectLogin(service, programId, { user_key: code, serial: `roll-${i}` }).catch(
+          (error: unknown) => ({
+            http: 0,
+            body: { status: false, error: String((error as { cause?: unknown }).cause ?? error) },
+          }),
+        );
         if (outcome.http === 200 && outcome.body.status === true) answered += 1;
         else if (wrong.length < 5) wrong.push(JSON.stringify(outcome));
         else wrong.push('…');

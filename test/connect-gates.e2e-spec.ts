@@ -15,7 +15,15 @@ import { ProgramCache } from '../src/core/cache/program-cache';
 import { ErrorCode } from '../sdk/src';
 
 /** Catalog codes (decisions §2); Connect shows their negatives. */
-const { PROGRAM_DISABLED, AUTHOR_DISABLED, VERIFICATION_SWITCH_OFF, INTERFACE_NOT_AUTHORIZED, INTERFACE_DISABLED, CONNECT_NOT_ENABLED, QUOTA_EXCEEDED } = ErrorCode;
+const {
+  PROGRAM_DISABLED,
+  AUTHOR_DISABLED,
+  VERIFICATION_SWITCH_OFF,
+  INTERFACE_NOT_AUTHORIZED,
+  INTERFACE_DISABLED,
+  CONNECT_NOT_ENABLED,
+  QUOTA_EXCEEDED,
+} = ErrorCode;
 const SUCCESS = 0;
 
 type Project = Awaited<ReturnType<AdminClient['createProject']>>;

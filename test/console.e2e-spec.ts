@@ -8,9 +8,15 @@ import { startTestApp, TestApp } from './support/test-app';
 function fakeConsoleBuild(): string {
   const dir = mkdtempSync(join(tmpdir(), 'console-dist-'));
   mkdirSync(join(dir, 'assets'));
-  writeFileSync(join(dir, 'index.html'), '<!doctype html><title>console</title><script type="module" src="/console/assets/app-1a2b3c.js"></script>');
+  writeFileSync(
+    join(dir, 'index.html'),
+    '<!doctype html><title>console</title><script type="module" src="/console/assets/app-1a2b3c.js"></script>',
+  );
   writeFileSync(join(dir, 'assets', 'app-1a2b3c.js'), `export const page = ${JSON.stringify('x'.repeat(4000))};\n`);
-  writeFileSync(join(dir, 'portal.html'), '<!doctype html><title>portal</title><script type="module" src="/console/assets/portal-9z8y7x.js"></script>');
+  writeFileSync(
+    join(dir, 'portal.html'),
+    '<!doctype html><title>portal</title><script type="module" src="/console/assets/portal-9z8y7x.js"></script>',
+  );
   writeFileSync(join(dir, '.source-digest'), 'not served');
   return dir;
 }
@@ -72,9 +78,18 @@ describe('web console serving (e2e)', () => {
   });
 
   it('answers a missing asset or a hidden file with 404, never with the page', async () => {
-    for (const path of ['/console/assets/gone-9z8y.js', '/console/.source-digest', '/console/favicon.ico', '/console/assets/..%2Findex.html']) {
+    for (const path of [
+      '/console/assets/gone-9z8y.js',
+      '/console/.source-digest',
+      '/console/favicon.ico',
+      '/console/assets/..%2Findex.html',
+    ]) {
       const res = await t.http().get(path);
-      expect({ path, status: res.status, type: res.headers['content-type'] }).toEqual({ path, status: 404, type: 'text/plain; charset=utf-8' });
+      expect({ path, status: res.status, type: res.headers['content-type'] }).toEqual({
+        path,
+        status: 404,
+        type: 'text/plain; charset=utf-8',
+      });
     }
   });
 

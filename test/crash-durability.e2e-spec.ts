@@ -49,14 +49,34 @@ describe('a SIGKILL during logins loses no answered login (e2e, a real service p
     const author = { username: `crash${Date.now().toString(36)}`, password: 'author-password-crash' };
     await call(service, 'POST', '/admin/v1/authors', author, admin, 201);
     const authorToken = await signIn(service, author.username, author.password);
-    const project = await call<{ id: string; program_id: string }>(service, 'POST', '/admin/v1/projects', { name: 'Crash' }, authorToken, 201);
+    const project = await call<{ id: string; program_id: string }>(
+      service,
+      'POST',
+      '/admin/v1/projects',
+      { name: 'Crash' },
+      authorToken,
+      201,
+    );
     // The basic package opens Connect in the default opening mode.
-    await call(service, 'PUT', `/admin/v1/projects/${project.id}/entitlements`, { basic_package: true, plan_level: 1, licence_verify: false }, admin, 200);
+    await call(
+      service,
+      'PUT',
+      `/admin/v1/projects/${project.id}/entitlements`,
+      { basic_package: true, plan_level: 1, licence_verify: false },
+      admin,
+      200,
+    );
     const { items } = await call<{ items: Array<{ code: string }> }>(
-      service, 'POST', `/admin/v1/projects/${project.id}/cards`, { count: CARDS, duration_seconds: 86_400, device_limit: 1 }, authorToken, 201,
+      service,
+      'POST',
+      `/admin/v1/projects/${project.id}/cards`,
+      { count: CARDS, duration_seconds: 86_400, device_limit: 1 },
+      authorToken,
+      201,
     );
     const codes = items.map((card) => card.code);
-    for (const [i, code] of codes.entries()) expect((await connectLogin(service, project.program_id, code, `pc-${i}`)).body.status).toBe(true);
+    for (const [i, code] of codes.entries())
+      expect((await connectLogin(service, project.program_id, code, `pc-${i}`)).body.status).toBe(true);
 
     // Repeat logins from CONCURRENCY loops until the kill; the successes answered are recorded.
     const answered = new Map<string, number>();
@@ -79,14 +99,26 @@ describe('a SIGKILL during logins loses no answered login (e2e, a real service p
     const logged = new Map<string, number[]>();
     for (let page = 1; ; page++) {
       const { items } = await call<{ items: Array<{ request_id: string; result_code: number }> }>(
-        service, 'GET', `/admin/v1/projects/${project.id}/logs?page_size=100&page=${page}`, undefined, token, 200,
+        service,
+        'GET',
+        `/admin/v1/projects/${project.id}/logs?page_size=100&page=${page}`,
+        undefined,
+        token,
+        200,
       );
       for (const row of items) logged.set(row.request_id, [...(logged.get(row.request_id) ?? []), row.result_code]);
       if (items.length < 100) break;
     }
     const missing = [...answered.keys()].filter((requestId) => logged.get(requestId)?.join() !== '0');
     expect(missing).toEqual([]);
-    const cards = await call<{ items: Array<{ code: string; use_count: number }> }>(service, 'GET', `/admin/v1/projects/${project.id}/cards?page_size=100`, undefined, token, 200);
+    const cards = await call<{ items: Array<{ code: string; use_count: number }> }>(
+      service,
+      'GET',
+      `/admin/v1/projects/${project.id}/cards?page_size=100`,
+      undefined,
+      token,
+      200,
+    );
     const answeredPerCard = codes.map((_, i) => [...answered.values()].filter((card) => card === i).length);
     for (const [i, code] of codes.entries()) {
       // The first login, plus at least every repeat login answered (one in flight may have committed unanswered).

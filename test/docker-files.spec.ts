@@ -34,7 +34,10 @@ function dockerfileCopies(): Copy[] {
 }
 
 /** Every path the build stage takes from the context: what `npm run build` inside the image can see. */
-const contextSources = () => dockerfileCopies().filter((copy) => copy.stage === 0 && !copy.from).flatMap((copy) => copy.sources.map((source) => normalize(source)));
+const contextSources = () =>
+  dockerfileCopies()
+    .filter((copy) => copy.stage === 0 && !copy.from)
+    .flatMap((copy) => copy.sources.map((source) => normalize(source)));
 
 const isCopied = (path: string) => contextSources().some((source) => path === source || path.startsWith(`${source}/`));
 
@@ -51,7 +54,12 @@ function localImports(entry: string, seen = new Set<string>()): Set<string> {
   const source = read(entry);
   for (const [, spec] of source.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)['"](\.{1,2}\/[^'"]+)['"]/g)) {
     const base = join(dirname(entry), spec);
-    const candidates = [base, ...['.ts', '.tsx', '.d.ts', '.js', '.mjs', '.css', '.json'].map((ext) => base + ext), join(base, 'index.ts'), join(base, 'index.tsx')];
+    const candidates = [
+      base,
+      ...['.ts', '.tsx', '.d.ts', '.js', '.mjs', '.css', '.json'].map((ext) => base + ext),
+      join(base, 'index.ts'),
+      join(base, 'index.tsx'),
+    ];
     const found = candidates.find((candidate) => existsSync(join(ROOT, candidate)) && statSync(join(ROOT, candidate)).isFile());
     if (!found) throw new Error(`${entry} imports ${spec}, which does not exist`);
     localImports(found, seen);
@@ -66,7 +74,8 @@ function consoleBuildInputs(): string[] {
   expect(pages).toEqual(expect.arrayContaining(['console/index.html', 'console/portal.html']));
   const inputs = new Set<string>(['console/vite.config.ts', 'console/package.json', 'console/tsconfig.json', ...pages]);
   for (const page of pages) {
-    for (const [, src] of read(page).matchAll(/<script[^>]*\ssrc="\/([^"]+)"/g)) for (const file of localImports(join('console', src))) inputs.add(file);
+    for (const [, src] of read(page).matchAll(/<script[^>]*\ssrc="\/([^"]+)"/g))
+      for (const file of localImports(join('console', src))) inputs.add(file);
   }
   for (const file of localImports('console/vite.config.ts')) inputs.add(file);
   return [...inputs];
@@ -116,7 +125,9 @@ describe('docker/Dockerfile', () => {
 
   it('copies every input of the console build: both pages and every file they load', () => {
     const inputs = consoleBuildInputs();
-    expect(inputs).toEqual(expect.arrayContaining(['console/portal.html', 'console/src/main.tsx', 'console/src/portal/main.tsx']));
+    expect(inputs).toEqual(
+      expect.arrayContaining(['console/portal.html', 'console/src/main.tsx', 'console/src/portal/main.tsx']),
+    );
     expect(inputs.filter((input) => !isCopied(input))).toEqual([]);
   });
 
@@ -138,7 +149,8 @@ describe('docker/Dockerfile', () => {
   it('runs the Node line package.json names, with the memory settings a container needs', () => {
     const dockerfile = read('docker/Dockerfile');
     const [, major, minor] = /ARG NODE_IMAGE=node:(\d+)\.(\d+)-/.exec(dockerfile) ?? [];
-    const [, floorMajor, floorMinor] = /^>=(\d+)\.(\d+)$/.exec((JSON.parse(read('package.json')) as { engines: { node: string } }).engines.node) ?? [];
+    const [, floorMajor, floorMinor] =
+      /^>=(\d+)\.(\d+)$/.exec((JSON.parse(read('package.json')) as { engines: { node: string } }).engines.node) ?? [];
     expect(Number(major)).toBe(Number(floorMajor));
     expect(Number(minor)).toBeGreaterThanOrEqual(Number(floorMinor));
     expect(dockerfile).toMatch(/^ENV .*\bMALLOC_ARENA_MAX=2\b/m);
@@ -149,7 +161,19 @@ describe('docker/Dockerfile', () => {
 
   it('leaves the data directory, packages, builds, test outputs and secrets out of the context, and nothing it copies', () => {
     const ignored = dockerignored();
-    for (const path of ['data/admin-password.txt', 'data/encryption.key', 'node_modules/x/index.js', 'console/node_modules/x.js', '.git/HEAD', 'dist/src/main.js', 'console/dist/index.html', 'coverage/lcov.info', 'test-results/a.png', '.env', 'docker/.env']) {
+    for (const path of [
+      'data/admin-password.txt',
+      'data/encryption.key',
+      'node_modules/x/index.js',
+      'console/node_modules/x.js',
+      '.git/HEAD',
+      'dist/src/main.js',
+      'console/dist/index.html',
+      'coverage/lcov.info',
+      'test-results/a.png',
+      '.env',
+      'docker/.env',
+    ]) {
       expect([path, ignored(path)]).toEqual([path, true]);
     }
     const copiedFiles = contextSources().flatMap((source) => filesUnder(source));
@@ -166,8 +190,12 @@ describe('docker/Dockerfile', () => {
         cpSync(join(ROOT, source), join(dir, source), { recursive: true });
       }
       symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
-      if (existsSync(join(ROOT, 'console/node_modules'))) symlinkSync(join(ROOT, 'console/node_modules'), join(dir, 'console/node_modules'));
-      const result = spawnSync(process.execPath, ['scripts/build-if-changed.mjs', '--force'], { cwd: join(dir, 'console'), encoding: 'utf8' });
+      if (existsSync(join(ROOT, 'console/node_modules')))
+        symlinkSync(join(ROOT, 'console/node_modules'), join(dir, 'console/node_modules'));
+      const result = spawnSync(process.execPath, ['scripts/build-if-changed.mjs', '--force'], {
+        cwd: join(dir, 'console'),
+        encoding: 'utf8',
+      });
       expect([result.status, result.stderr.slice(-2000)]).toEqual([0, expect.anything()]);
       expect(existsSync(join(dir, 'console/dist/index.html'))).toBe(true);
       expect(existsSync(join(dir, 'console/dist/portal.html'))).toBe(true);
@@ -185,7 +213,10 @@ type Service = {
   healthcheck?: { test: string[] };
   networks?: Record<string, { ipv4_address?: string } | null> | string[];
 };
-type Compose = { services: Record<string, Service>; networks: Record<string, { ipam?: { config: Array<{ subnet: string }> }; internal?: boolean }> };
+type Compose = {
+  services: Record<string, Service>;
+  networks: Record<string, { ipam?: { config: Array<{ subnet: string }> }; internal?: boolean }>;
+};
 
 describe('docker/compose.yml', () => {
   const compose = parseYaml(read('docker/compose.yml'), { merge: true }) as Compose;
@@ -220,14 +251,17 @@ describe('docker/compose.yml', () => {
   });
 
   it('publishes Caddy only, and Caddy refuses /metrics', () => {
-    const publishing = Object.entries(services).filter(([, service]) => service.ports?.length).map(([name]) => name);
+    const publishing = Object.entries(services)
+      .filter(([, service]) => service.ports?.length)
+      .map(([name]) => name);
     expect(publishing).toEqual(['caddy']);
     expect(compose.networks.backend.internal).toBe(true);
     const caddyfile = read('docker/Caddyfile');
     const [, name, pattern] = /@(\w+) path_regexp \w+ (\S+)/.exec(caddyfile) ?? [];
     expect(caddyfile).toMatch(new RegExp(`^\\s*respond @${name} 404$`, 'm'));
     const regexp = new RegExp(pattern.replace(/^\(\?i\)/, ''), pattern.startsWith('(?i)') ? 'i' : '');
-    for (const path of ['/metrics', '/METRICS', '/Metrics/', '/metrics/x']) expect([path, regexp.test(path)]).toEqual([path, true]);
+    for (const path of ['/metrics', '/METRICS', '/Metrics/', '/metrics/x'])
+      expect([path, regexp.test(path)]).toEqual([path, true]);
     expect(regexp.test('/api/metricsx')).toBe(false);
   });
 

@@ -75,7 +75,13 @@ describe('npm run doctor and the start checks', () => {
   });
 
   it('refuses the start when the encryption key is not the one the signing keys were encrypted with', async () => {
-    const findings = await instanceChecks({ config: config(), env: {}, dataSource, redis: null, box: new SecretBox(Buffer.from(OTHER_KEY, 'hex')) });
+    const findings = await instanceChecks({
+      config: config(),
+      env: {},
+      dataSource,
+      redis: null,
+      box: new SecretBox(Buffer.from(OTHER_KEY, 'hex')),
+    });
     const [signing] = only(findings, 'signing keys');
     expect(signing.severity).toBe('fail');
     expect(signing.message).toContain('does not open with this encryption key');
@@ -89,7 +95,10 @@ describe('npm run doctor and the start checks', () => {
     try {
       await runner.startTransaction();
       // A public key that is not the private key's: the answers would fail every pinned client.
-      await runner.query(`UPDATE signing_keys SET public_key = $2 WHERE project_id = $1 AND status = 'active'`, [project.id, generateSigningKey().publicKey]);
+      await runner.query(`UPDATE signing_keys SET public_key = $2 WHERE project_id = $1 AND status = 'active'`, [
+        project.id,
+        generateSigningKey().publicKey,
+      ]);
       const [finding] = await checkSigningKeys(runner, t.app.get(SecretBox));
       expect(finding.severity).toBe('fail');
       expect(finding.message).toContain(`project ${project.id}: a signature does not verify`);
@@ -101,14 +110,22 @@ describe('npm run doctor and the start checks', () => {
   });
 
   it('says which migration is not applied yet', async () => {
-    const [last] = (await dataSource.query(`SELECT id, timestamp, name FROM migrations ORDER BY id DESC LIMIT 1`)) as Array<{ id: number; timestamp: string; name: string }>;
+    const [last] = (await dataSource.query(`SELECT id, timestamp, name FROM migrations ORDER BY id DESC LIMIT 1`)) as Array<{
+      id: number;
+      timestamp: string;
+      name: string;
+    }>;
     await dataSource.query(`DELETE FROM migrations WHERE id = $1`, [last.id]);
     try {
       const [migrations] = only(await checkDatabase(dataSource), 'migrations');
       expect(migrations).toMatchObject({ severity: 'warn' });
       expect(migrations.message).toContain(`1 of ${dataSource.migrations.length} not applied (first: ${last.name})`);
     } finally {
-      await dataSource.query(`INSERT INTO migrations (id, timestamp, name) VALUES ($1, $2, $3)`, [last.id, last.timestamp, last.name]);
+      await dataSource.query(`INSERT INTO migrations (id, timestamp, name) VALUES ($1, $2, $3)`, [
+        last.id,
+        last.timestamp,
+        last.name,
+      ]);
     }
     expect(only(await checkDatabase(dataSource), 'migrations')).toEqual([expect.objectContaining({ severity: 'ok' })]);
   });
@@ -122,7 +139,13 @@ describe('npm run doctor and the start checks', () => {
   });
 
   it('fails a Redis that does not answer', async () => {
-    const redis = new Redis({ port: 1, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
+    const redis = new Redis({
+      port: 1,
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+      enableOfflineQueue: false,
+    });
     redis.on('error', () => undefined);
     try {
       const [finding] = await checkRedis(redis);
@@ -137,28 +160,61 @@ describe('npm run doctor and the start checks', () => {
     const pair = (name: string, days: number) => {
       const cert = join(scratch, `${name}.crt`);
       const key = join(scratch, `${name}.key`);
-      execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', String(days), '-subj', '/CN=doctor.test', '-keyout', key, '-out', cert], {
-        stdio: 'ignore',
-      });
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'ec',
+          '-pkeyopt',
+          'ec_paramgen_curve:prime256v1',
+          '-nodes',
+          '-days',
+          String(days),
+          '-subj',
+          '/CN=doctor.test',
+          '-keyout',
+          key,
+          '-out',
+          cert,
+        ],
+        {
+          stdio: 'ignore',
+        },
+      );
       return { cert, key };
     };
     const good = pair('good', 90);
     const other = pair('other', 90);
-    const tls = (cert?: string, key?: string, now?: () => number) => checkTls(config(), { ...(cert ? { TLS_CERT_FILE: cert } : {}), ...(key ? { TLS_KEY_FILE: key } : {}) }, now)[0];
+    const tls = (cert?: string, key?: string, now?: () => number) =>
+      checkTls(config(), { ...(cert ? { TLS_CERT_FILE: cert } : {}), ...(key ? { TLS_KEY_FILE: key } : {}) }, now)[0];
 
     expect(tls()).toMatchObject({ severity: 'ok' });
     expect(tls(good.cert, good.key)).toMatchObject({ severity: 'ok', message: expect.stringContaining('CN=doctor.test') });
     expect(tls(good.cert)).toMatchObject({ severity: 'fail', message: 'TLS_KEY_FILE is not set' });
     expect(tls(good.cert, other.key)).toMatchObject({ severity: 'fail', message: expect.stringContaining('is not the key') });
-    expect(tls(join(scratch, 'missing.crt'), good.key)).toMatchObject({ severity: 'fail', message: expect.stringContaining('missing.crt') });
-    expect(tls(good.cert, good.key, () => Date.now() + 80 * 86_400_000)).toMatchObject({ severity: 'warn', message: expect.stringMatching(/expires in \d+ days/) });
-    expect(tls(good.cert, good.key, () => Date.now() + 91 * 86_400_000)).toMatchObject({ severity: 'fail', message: expect.stringContaining('expired') });
+    expect(tls(join(scratch, 'missing.crt'), good.key)).toMatchObject({
+      severity: 'fail',
+      message: expect.stringContaining('missing.crt'),
+    });
+    expect(tls(good.cert, good.key, () => Date.now() + 80 * 86_400_000)).toMatchObject({
+      severity: 'warn',
+      message: expect.stringMatching(/expires in \d+ days/),
+    });
+    expect(tls(good.cert, good.key, () => Date.now() + 91 * 86_400_000)).toMatchObject({
+      severity: 'fail',
+      message: expect.stringContaining('expired'),
+    });
   });
 
   it('fails a data directory that takes no write or has less than READY_MIN_FREE_MB free', async () => {
     const file = join(scratch, 'a-file');
     writeFileSync(file, '');
-    expect((await checkDisk(config({ DATA_DIR: join(file, 'data') })))[0]).toMatchObject({ severity: 'fail', message: expect.stringContaining('takes no write') });
+    expect((await checkDisk(config({ DATA_DIR: join(file, 'data') })))[0]).toMatchObject({
+      severity: 'fail',
+      message: expect.stringContaining('takes no write'),
+    });
     expect((await checkDisk(config({ DATA_DIR: scratch, READY_MIN_FREE_MB: String(1024 * 1024) })))[0]).toMatchObject({
       severity: 'fail',
       message: expect.stringContaining('below READY_MIN_FREE_MB'),
@@ -224,11 +280,19 @@ describe('npm run doctor and the start checks', () => {
   });
 
   // The start itself, as a process, against this app's database with another key: it must not listen.
-  (process.env.DATABASE_URL ? it : it.skip)('the service refuses to start when its key opens no signing key (PostgreSQL)', async () => {
-    const { code, output } = await runServiceToExit({ ...t.env, APP_ENCRYPTION_KEY: OTHER_KEY, LOG_LEVEL: 'info', WORKERS: '1' });
-    expect(output).toContain('start refused: answers would be wrong');
-    expect(output).toContain('FAIL  signing keys');
-    expect(output).not.toContain('listening on');
-    expect(code).toBe(1);
-  });
+  (process.env.DATABASE_URL ? it : it.skip)(
+    'the service refuses to start when its key opens no signing key (PostgreSQL)',
+    async () => {
+      const { code, output } = await runServiceToExit({
+        ...t.env,
+        APP_ENCRYPTION_KEY: OTHER_KEY,
+        LOG_LEVEL: 'info',
+        WORKERS: '1',
+      });
+      expect(output).toContain('start refused: answers would be wrong');
+      expect(output).toContain('FAIL  signing keys');
+      expect(output).not.toContain('listening on');
+      expect(code).toBe(1);
+    },
+  );
 });

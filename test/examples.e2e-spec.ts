@@ -22,7 +22,12 @@ function run(file: string, args: string[], env: Record<string, string>): Promise
     execFile(
       file,
       args,
-      { cwd: ROOT, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...env }, timeout: CHILD_TIMEOUT_MS, killSignal: 'SIGKILL' },
+      {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...env },
+        timeout: CHILD_TIMEOUT_MS,
+        killSignal: 'SIGKILL',
+      },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
         resolve({ code, signal: error?.signal ?? null, stdout, stderr });
@@ -55,7 +60,11 @@ describe('examples (e2e)', () => {
 
   beforeAll(async () => {
     // The Node example loads the built client from sdk/dist.
-    const build = await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'sdk/tsconfig.build.json'], {});
+    const build = await run(
+      process.execPath,
+      [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'sdk/tsconfig.build.json'],
+      {},
+    );
     expect(build).toMatchObject({ code: 0 });
     t = await startTestApp();
     const setup = await run(join(EXAMPLES, 'setup-demo.sh'), [], {
@@ -74,7 +83,10 @@ describe('examples (e2e)', () => {
   });
 
   it('setup-demo.sh stops with the answer on stderr when the admin login fails', async () => {
-    const outcome = await run(join(EXAMPLES, 'setup-demo.sh'), [], { BASE_URL: demo.BASE_URL, ADMIN_PASSWORD: 'not-the-password' });
+    const outcome = await run(join(EXAMPLES, 'setup-demo.sh'), [], {
+      BASE_URL: demo.BASE_URL,
+      ADMIN_PASSWORD: 'not-the-password',
+    });
     expect(outcome).toMatchObject({ code: 1, stdout: '' });
     expect(outcome.stderr).toMatch(/HTTP 401: .*"code":11001/);
   });
@@ -84,14 +96,30 @@ describe('examples (e2e)', () => {
     expect(outcome).toMatchObject({ code: 0, signal: null, stderr: '' });
     const steps = outcome.stdout.match(/^== .*$/gm);
     expect(steps).toEqual(['== HTTP V3 card login', '== SDK card login', '== card heartbeat']);
-    const [v3, sdk, beat] = outcome.stdout.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
-    expect(v3).toMatchObject({ code: 0, success: true, token: expect.any(String), data: { code: demo.CARD_KEY, machine_code: 'demo-machine-1' } });
-    expect(sdk).toMatchObject({ code: 0, success: true, data: { code: demo.CARD_KEY, session_token: expect.stringMatching(/^[\w-]{43}$/) } });
+    const [v3, sdk, beat] = outcome.stdout
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line));
+    expect(v3).toMatchObject({
+      code: 0,
+      success: true,
+      token: expect.any(String),
+      data: { code: demo.CARD_KEY, machine_code: 'demo-machine-1' },
+    });
+    expect(sdk).toMatchObject({
+      code: 0,
+      success: true,
+      data: { code: demo.CARD_KEY, session_token: expect.stringMatching(/^[\w-]{43}$/) },
+    });
     expect(beat).toMatchObject({ code: 0, success: true, data: { card_id: sdk.data.id } });
   });
 
   it('node-card-login.mjs: the official client logs in and beats until it stops', async () => {
-    const outcome = await run(process.execPath, [join(EXAMPLES, 'node-card-login.mjs')], { ...demo, HEARTBEAT_MS: '100', BEATS: '2' });
+    const outcome = await run(process.execPath, [join(EXAMPLES, 'node-card-login.mjs')], {
+      ...demo,
+      HEARTBEAT_MS: '100',
+      BEATS: '2',
+    });
     expect(outcome).toMatchObject({ code: 0, signal: null, stderr: '' });
     expect(outcome.stdout).toContain(`card login ok: card ${demo.CARD_KEY} on demo-machine-1, valid until `);
     expect(outcome.stdout).toMatch(/^heartbeat 1: ok/m);
@@ -103,7 +131,9 @@ describe('examples (e2e)', () => {
     // At the repository root, where the quickstart writes it (it imports ./sdk/dist).
     const script = join(ROOT, `.quickstart-first-login-${process.pid}.mjs`);
     writeFileSync(script, quickstartScript('first-login.mjs'));
-    const outcome = await run(process.execPath, [script], { ...demo, MACHINE_ID: 'demo-machine-1' }).finally(() => rmSync(script, { force: true }));
+    const outcome = await run(process.execPath, [script], { ...demo, MACHINE_ID: 'demo-machine-1' }).finally(() =>
+      rmSync(script, { force: true }),
+    );
     expect(outcome).toMatchObject({ code: 0, signal: null, stderr: '' });
     expect(outcome.stdout).toMatch(/^logged in, session until \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/m);
   });
@@ -113,7 +143,12 @@ describe('examples (e2e)', () => {
     try {
       writeFileSync(join(dir, 'first_login.py'), quickstartScript('first_login.py'));
       // `pip install ./clients/python` puts the package on the path; PYTHONPATH does the same here.
-      const outcome = await run('python3', [join(dir, 'first_login.py')], { ...demo, MACHINE_ID: 'demo-machine-1', PYTHONPATH: join(ROOT, 'clients', 'python'), PYTHONDONTWRITEBYTECODE: '1' });
+      const outcome = await run('python3', [join(dir, 'first_login.py')], {
+        ...demo,
+        MACHINE_ID: 'demo-machine-1',
+        PYTHONPATH: join(ROOT, 'clients', 'python'),
+        PYTHONDONTWRITEBYTECODE: '1',
+      });
       expect(outcome).toMatchObject({ code: 0, signal: null, stderr: '' });
       expect(outcome.stdout).toMatch(/^logged in, session until \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/m);
       expect(outcome.stdout).toMatch(/^heartbeat ok/m);

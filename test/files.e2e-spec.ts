@@ -59,7 +59,14 @@ function fileSuite(adapter: 'express' | 'fastify', full: boolean) {
       const p = await a.client.createProject();
       const bytes = randomBytes(1_200_000);
       const res = await upload(p, bytes, 'setup-1.2.0.exe').expect(201);
-      expect(res.body).toEqual({ id: expect.any(String), name: 'setup-1.2.0.exe', size: bytes.length, sha256: sha256(bytes), download_count: 0, created_at: expect.stringMatching(ISO) });
+      expect(res.body).toEqual({
+        id: expect.any(String),
+        name: 'setup-1.2.0.exe',
+        size: bytes.length,
+        sha256: sha256(bytes),
+        download_count: 0,
+        created_at: expect.stringMatching(ISO),
+      });
       expect(readFileSync(join(filesDir, p.id, res.body.id)).equals(bytes)).toBe(true);
       expect((await a.client.get(`${base(p)}/${res.body.id}`).expect(200)).body).toEqual(res.body);
       expect((await a.client.get(base(p)).expect(200)).body).toEqual({ items: [res.body], total: 1, page: 1, page_size: 20 });
@@ -83,7 +90,13 @@ function fileSuite(adapter: 'express' | 'fastify', full: boolean) {
       const bytes = randomBytes(70_000);
       const file: FileBody = (await upload(p, bytes, 'tool.bin').expect(201)).body;
       const issued = await t.app.get(FilesService).issueDownload(p.id, file.id);
-      expect(issued).toEqual({ url: expect.stringMatching(new RegExp(`^/api/download/${file.id}\\?expires=\\d+&sig=[0-9a-f]{64}$`)), expires_at: expect.stringMatching(LOCAL_TIME), name: 'tool.bin', size: bytes.length, sha256: sha256(bytes) });
+      expect(issued).toEqual({
+        url: expect.stringMatching(new RegExp(`^/api/download/${file.id}\\?expires=\\d+&sig=[0-9a-f]{64}$`)),
+        expires_at: expect.stringMatching(LOCAL_TIME),
+        name: 'tool.bin',
+        size: bytes.length,
+        sha256: sha256(bytes),
+      });
       const res = await download(issued.url).expect(200);
       expect(Buffer.isBuffer(res.body) && res.body.equals(bytes)).toBe(true);
       expect(res.headers['content-type']).toBe('application/octet-stream');
@@ -125,7 +138,9 @@ function fileSuite(adapter: 'express' | 'fastify', full: boolean) {
       expect((await a.client.get(base(p)).expect(200)).body.items.map((f: FileBody) => f.name)).toEqual([name]);
       const { url } = await t.app.get(FilesService).issueDownload(p.id, file.id);
       const res = await download(url).expect(200);
-      expect(res.headers['content-disposition']).toBe(`attachment; filename="__-_.zip"; filename*=UTF-8''${encodeURIComponent(name)}`);
+      expect(res.headers['content-disposition']).toBe(
+        `attachment; filename="__-_.zip"; filename*=UTF-8''${encodeURIComponent(name)}`,
+      );
     });
 
     if (!full) return;
@@ -184,7 +199,12 @@ function fileSuite(adapter: 'express' | 'fastify', full: boolean) {
       const expires = Number(params.get('expires'));
       const refused = async (target: string, reason: 'invalid' | 'expired' = 'invalid') => {
         const res: Response = await t.http().get(target).expect(403);
-        expect(res.body).toEqual({ code: DOWNLOAD_ADDRESS_INVALID, msg: expect.any(String), request_id: res.headers['x-request-id'], details: { reason } });
+        expect(res.body).toEqual({
+          code: DOWNLOAD_ADDRESS_INVALID,
+          msg: expect.any(String),
+          request_id: res.headers['x-request-id'],
+          details: { reason },
+        });
         expect(res.headers['content-type']).toMatch(/^application\/json/);
       };
       await refused(path);

@@ -65,7 +65,8 @@ describe('guessing limits (e2e)', () => {
 
   /** Requests over one listening socket (a burst through supertest's app form would open a server per request). */
   const http = () => request(url);
-  const form = (path: string, fields: Record<string, string>, ip: string) => http().post(path).set('X-Forwarded-For', ip).type('form').send(new URLSearchParams(fields).toString());
+  const form = (path: string, fields: Record<string, string>, ip: string) =>
+    http().post(path).set('X-Forwarded-For', ip).type('form').send(new URLSearchParams(fields).toString());
   const json = (path: string, body: object, ip: string) => http().post(path).set('X-Forwarded-For', ip).send(body);
   function signed(p: Project, path: string, body: Record<string, string>, kind: 'form' | 'json', ip: string) {
     const raw = kind === 'form' ? new URLSearchParams(body).toString() : JSON.stringify(body);
@@ -82,39 +83,105 @@ describe('guessing limits (e2e)', () => {
       })
       .send(raw);
   }
-  const sdk = (p: Project, action: string, body: Record<string, string>, ip: string) => signed(p, `/api/v1/cards/${action}`, { app: p.program_id, ...body }, 'json', ip);
+  const sdk = (p: Project, action: string, body: Record<string, string>, ip: string) =>
+    signed(p, `/api/v1/cards/${action}`, { app: p.program_id, ...body }, 'json', ip);
   const portal = (action: string, body: object, ip: string) => json(`/api/v1/portal/cards/${action}`, body, ip);
 
   /** A real card of `p` whose key the top-up route's guessed top-up key goes with. */
   const topupTargets = new Map<string, string>();
   async function topupTarget(p: Project): Promise<string> {
-    if (!topupTargets.has(p.id)) topupTargets.set(p.id, (await insertCard(t, p.id, { status: 'active', activatedAt: new Date(), expiresAt: new Date(Date.now() + 86_400_000) })).code);
+    if (!topupTargets.has(p.id))
+      topupTargets.set(
+        p.id,
+        (await insertCard(t, p.id, { status: 'active', activatedAt: new Date(), expiresAt: new Date(Date.now() + 86_400_000) }))
+          .code,
+      );
     return topupTargets.get(p.id)!;
   }
 
   const ROUTES: Route[] = [
-    { name: 'Connect /connect/:id', family: 'connect', send: (p, key, ip) => form(`/connect/${p.program_id}`, { user_key: key, serial: 'dev' }, ip) },
-    { name: 'V3 login', family: 'standard', send: (p, key, ip) => signed(p, V3_LOGIN, { app: p.program_id, kami: key, imei: 'dev' }, 'form', ip) },
-    { name: 'SDK login', family: 'standard', send: (p, key, ip) => signed(p, SDK_LOGIN, { app: p.program_id, card_key: key, machine_id: 'dev' }, 'json', ip) },
+    {
+      name: 'Connect /connect/:id',
+      family: 'connect',
+      send: (p, key, ip) => form(`/connect/${p.program_id}`, { user_key: key, serial: 'dev' }, ip),
+    },
+    {
+      name: 'V3 login',
+      family: 'standard',
+      send: (p, key, ip) => signed(p, V3_LOGIN, { app: p.program_id, kami: key, imei: 'dev' }, 'form', ip),
+    },
+    {
+      name: 'SDK login',
+      family: 'standard',
+      send: (p, key, ip) => signed(p, SDK_LOGIN, { app: p.program_id, card_key: key, machine_id: 'dev' }, 'json', ip),
+    },
     { name: 'SDK info', family: 'standard', send: (p, key, ip) => sdk(p, 'info', { card_key: key }, ip) },
-    { name: 'SDK checkout', family: 'standard', send: (p, key, ip) => sdk(p, 'checkout', { card_key: key, machine_id: 'dev' }, ip) },
+    {
+      name: 'SDK checkout',
+      family: 'standard',
+      send: (p, key, ip) => sdk(p, 'checkout', { card_key: key, machine_id: 'dev' }, ip),
+    },
     { name: 'SDK unbind', family: 'standard', send: (p, key, ip) => sdk(p, 'unbind', { card_key: key, machine_id: 'dev' }, ip) },
-    { name: 'SDK top-up (card key)', family: 'standard', send: (p, key, ip) => sdk(p, 'topup', { card_key: key, topup_key: 'NO-SUCH-TOPUP' }, ip) },
+    {
+      name: 'SDK top-up (card key)',
+      family: 'standard',
+      send: (p, key, ip) => sdk(p, 'topup', { card_key: key, topup_key: 'NO-SUCH-TOPUP' }, ip),
+    },
     {
       name: 'SDK top-up (top-up key)',
       family: 'standard',
       verdict: TOPUP_REFUSED,
       send: async (p, key, ip) => sdk(p, 'topup', { card_key: await topupTarget(p), topup_key: key }, ip),
     },
-    { name: 'legacy /api/kmlogon', family: 'legacy', send: (p, key, ip) => form('/api/kmlogon', { app: p.program_id, kami: key, imei: 'dev' }, ip) },
-    { name: 'legacy /api/card_login (MD5)', family: 'legacy', send: (p, key, ip) => form('/api/card_login', md5Signed({ app: p.program_id, kami: key, imei: 'dev' }, p.legacy_secret), ip) },
-    { name: 'legacy /api/kmunmachine', family: 'legacy', send: (p, key, ip) => form('/api/kmunmachine', { app: p.program_id, kami: key, imei: 'dev' }, ip) },
-    { name: 'legacy /api/unbind_machine (MD5)', family: 'legacy', send: (p, key, ip) => form('/api/unbind_machine', md5Signed({ app: p.program_id, kami: key, imei: 'dev' }, p.legacy_secret), ip) },
-    { name: 'legacy /api/check', family: 'legacy', send: (p, key, ip) => form('/api/check', { app: p.program_id, kami: key, imei: 'dev' }, ip) },
-    { name: 'legacy GET /api/paycheck', family: 'legacy', send: (p, key, ip) => http().get('/api/paycheck').query({ app: p.program_id, kami: key }).set('X-Forwarded-For', ip) },
-    { name: 'legacy POST /api/paycheck', family: 'legacy', send: (p, key, ip) => form('/api/paycheck', { app: p.program_id, kami: key }, ip) },
-    { name: 'legacy /api/app card_login', family: 'legacy', send: (p, key, ip) => form('/api/app', md5Signed({ app: p.program_id, api: 'card_login', kami: key, imei: 'dev' }, p.legacy_secret), ip) },
-    { name: 'legacy /api/app card_unbind', family: 'legacy', send: (p, key, ip) => form('/api/app', md5Signed({ app: p.program_id, api: 'card_unbind', kami: key, imei: 'dev' }, p.legacy_secret), ip) },
+    {
+      name: 'legacy /api/kmlogon',
+      family: 'legacy',
+      send: (p, key, ip) => form('/api/kmlogon', { app: p.program_id, kami: key, imei: 'dev' }, ip),
+    },
+    {
+      name: 'legacy /api/card_login (MD5)',
+      family: 'legacy',
+      send: (p, key, ip) =>
+        form('/api/card_login', md5Signed({ app: p.program_id, kami: key, imei: 'dev' }, p.legacy_secret), ip),
+    },
+    {
+      name: 'legacy /api/kmunmachine',
+      family: 'legacy',
+      send: (p, key, ip) => form('/api/kmunmachine', { app: p.program_id, kami: key, imei: 'dev' }, ip),
+    },
+    {
+      name: 'legacy /api/unbind_machine (MD5)',
+      family: 'legacy',
+      send: (p, key, ip) =>
+        form('/api/unbind_machine', md5Signed({ app: p.program_id, kami: key, imei: 'dev' }, p.legacy_secret), ip),
+    },
+    {
+      name: 'legacy /api/check',
+      family: 'legacy',
+      send: (p, key, ip) => form('/api/check', { app: p.program_id, kami: key, imei: 'dev' }, ip),
+    },
+    {
+      name: 'legacy GET /api/paycheck',
+      family: 'legacy',
+      send: (p, key, ip) => http().get('/api/paycheck').query({ app: p.program_id, kami: key }).set('X-Forwarded-For', ip),
+    },
+    {
+      name: 'legacy POST /api/paycheck',
+      family: 'legacy',
+      send: (p, key, ip) => form('/api/paycheck', { app: p.program_id, kami: key }, ip),
+    },
+    {
+      name: 'legacy /api/app card_login',
+      family: 'legacy',
+      send: (p, key, ip) =>
+        form('/api/app', md5Signed({ app: p.program_id, api: 'card_login', kami: key, imei: 'dev' }, p.legacy_secret), ip),
+    },
+    {
+      name: 'legacy /api/app card_unbind',
+      family: 'legacy',
+      send: (p, key, ip) =>
+        form('/api/app', md5Signed({ app: p.program_id, api: 'card_unbind', kami: key, imei: 'dev' }, p.legacy_secret), ip),
+    },
   ];
 
   function expectVerdict(route: Route, res: Response): void {
@@ -144,18 +211,21 @@ describe('guessing limits (e2e)', () => {
   }
 
   describe.each(ROUTES)('$name', (route) => {
-    itInOneWindow(`answers ${LIMIT} of ${BURST} parallel wrong guesses from one address with the card verdict and the rest 429 in the family's envelope`, async () => {
-      const ip = uniqueAddress();
-      const { answers, verdicts, limited } = await burst(route, project, ip, BURST);
-      expect({ verdicts: verdicts.length, limited: limited.length }).toEqual({ verdicts: LIMIT, limited: BURST - LIMIT });
-      expectVerdict(route, verdicts[0]);
-      for (const res of limited) expectRateLimited(route.family, res);
-      expect(answers).toHaveLength(BURST);
-      // Per program: the same address still gets a verdict from another program.
-      expectVerdict(route, await route.send(other, 'WRONG-ELSEWHERE', ip));
-      // Per address: another address still gets a verdict here.
-      expectVerdict(route, await route.send(project, 'WRONG-FROM-ELSEWHERE', uniqueAddress()));
-    });
+    itInOneWindow(
+      `answers ${LIMIT} of ${BURST} parallel wrong guesses from one address with the card verdict and the rest 429 in the family's envelope`,
+      async () => {
+        const ip = uniqueAddress();
+        const { answers, verdicts, limited } = await burst(route, project, ip, BURST);
+        expect({ verdicts: verdicts.length, limited: limited.length }).toEqual({ verdicts: LIMIT, limited: BURST - LIMIT });
+        expectVerdict(route, verdicts[0]);
+        for (const res of limited) expectRateLimited(route.family, res);
+        expect(answers).toHaveLength(BURST);
+        // Per program: the same address still gets a verdict from another program.
+        expectVerdict(route, await route.send(other, 'WRONG-ELSEWHERE', ip));
+        // Per address: another address still gets a verdict here.
+        expectVerdict(route, await route.send(project, 'WRONG-FROM-ELSEWHERE', uniqueAddress()));
+      },
+    );
   });
 
   describe('the guesses that matter', () => {
@@ -183,19 +253,23 @@ describe('guessing limits (e2e)', () => {
       expect({ status: ok.status, code: ok.body.code }).toEqual({ status: 200, code: 1 });
     });
 
-    itInOneWindow('right keys never count: many parallel logins from one address all succeed, and wrong ones still get their verdicts', async () => {
-      const ip = uniqueAddress();
-      const login = byName('SDK login');
-      const cards = await Promise.all(Array.from({ length: 3 * LIMIT }, () => insertCard(t, project.id)));
-      const answers = await Promise.all(cards.map((card) => login.send(project, card.code, ip)));
-      expect(answers.map((res) => res.body.code)).toEqual(cards.map(() => 0));
-      const { verdicts } = await burst(login, project, ip, LIMIT);
-      expect(verdicts).toHaveLength(LIMIT);
-    });
+    itInOneWindow(
+      'right keys never count: many parallel logins from one address all succeed, and wrong ones still get their verdicts',
+      async () => {
+        const ip = uniqueAddress();
+        const login = byName('SDK login');
+        const cards = await Promise.all(Array.from({ length: 3 * LIMIT }, () => insertCard(t, project.id)));
+        const answers = await Promise.all(cards.map((card) => login.send(project, card.code, ip)));
+        expect(answers.map((res) => res.body.code)).toEqual(cards.map(() => 0));
+        const { verdicts } = await burst(login, project, ip, LIMIT);
+        expect(verdicts).toHaveLength(LIMIT);
+      },
+    );
 
     itInOneWindow('counts the misses of every card route of a program together', async () => {
       const ip = uniqueAddress();
-      for (let i = 0; i < LIMIT; i++) expectVerdict(ROUTES[i % ROUTES.length], await ROUTES[i % ROUTES.length].send(project, `WRONG-${i}`, ip));
+      for (let i = 0; i < LIMIT; i++)
+        expectVerdict(ROUTES[i % ROUTES.length], await ROUTES[i % ROUTES.length].send(project, `WRONG-${i}`, ip));
       for (const route of ROUTES) expectRateLimited(route.family, await route.send(project, 'WRONG-AFTER', ip));
     });
   });
@@ -206,12 +280,18 @@ describe('guessing limits (e2e)', () => {
     let card: { code: string };
     beforeAll(async () => {
       open = await author.createProject();
-      card = await insertCard(t, open.id, { status: 'active', activatedAt: new Date(), expiresAt: new Date(Date.now() + 86_400_000) });
+      card = await insertCard(t, open.id, {
+        status: 'active',
+        activatedAt: new Date(),
+        expiresAt: new Date(Date.now() + 86_400_000),
+      });
     });
 
     itInOneWindow(`answers ${PORTAL_LIMIT} of 200 parallel wrong guesses with CARD_INVALID and the rest 429`, async () => {
       const ip = uniqueAddress();
-      const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => portal('info', { program_id: open.program_id, card_key: `WRONG-${i}` }, ip)));
+      const answers = await Promise.all(
+        Array.from({ length: 200 }, (_, i) => portal('info', { program_id: open.program_id, card_key: `WRONG-${i}` }, ip)),
+      );
       expect(answers.filter((res) => res.status === 200 && res.body.code === CARD_INVALID)).toHaveLength(PORTAL_LIMIT);
       const limited = answers.filter((res) => res.status === 429);
       expect(limited).toHaveLength(200 - PORTAL_LIMIT);
@@ -223,9 +303,16 @@ describe('guessing limits (e2e)', () => {
     itInOneWindow('counts wrong top-up keys', async () => {
       const ip = uniqueAddress();
       for (let i = 0; i < PORTAL_LIMIT; i++) {
-        expectStandardFailure(await portal('topup', { program_id: open.program_id, card_key: card.code, topup_key: `WRONG-TOPUP-${i}` }, ip), 200, TOPUP_REFUSED);
+        expectStandardFailure(
+          await portal('topup', { program_id: open.program_id, card_key: card.code, topup_key: `WRONG-TOPUP-${i}` }, ip),
+          200,
+          TOPUP_REFUSED,
+        );
       }
-      expectRateLimited('standard', await portal('topup', { program_id: open.program_id, card_key: card.code, topup_key: 'WRONG-TOPUP-AFTER' }, ip));
+      expectRateLimited(
+        'standard',
+        await portal('topup', { program_id: open.program_id, card_key: card.code, topup_key: 'WRONG-TOPUP-AFTER' }, ip),
+      );
     });
 
     it('answers a wrong key, an unknown program, a program whose portal is off, a disabled program and a disabled author alike, unsigned', async () => {
@@ -256,7 +343,8 @@ describe('guessing limits (e2e)', () => {
 
     itInOneWindow('counts an unknown program like a wrong key, so its 429 comes at the same point', async () => {
       const ip = uniqueAddress();
-      for (let i = 0; i < PORTAL_LIMIT; i++) expectStandardFailure(await portal('info', { program_id: '99999999', card_key: `K-${i}` }, ip), 200, CARD_INVALID);
+      for (let i = 0; i < PORTAL_LIMIT; i++)
+        expectStandardFailure(await portal('info', { program_id: '99999999', card_key: `K-${i}` }, ip), 200, CARD_INVALID);
       expectRateLimited('standard', await portal('info', { program_id: '99999999', card_key: 'K-after' }, ip));
       expectRateLimited('standard', await portal('info', { program_id: open.program_id, card_key: card.code }, ip));
     });
@@ -264,44 +352,91 @@ describe('guessing limits (e2e)', () => {
 
   describe('program-user passwords', () => {
     const register = async (p: Project, username: string) =>
-      expect((await signed(p, '/api/v1/users/register', { app: p.program_id, username, password: 'right-password-1', machine_id: 'm' }, 'json', uniqueAddress())).body.code).toBe(0);
-    const routes: Array<{ name: string; family: Family; send: (p: Project, username: string, password: string, ip: string) => Promise<Response> }> = [
-      { name: 'SDK /api/v1/users/login', family: 'standard', send: (p, username, password, ip) => signed(p, '/api/v1/users/login', { app: p.program_id, username, password, machine_id: 'm' }, 'json', ip) },
-      { name: 'legacy /api/app-users/login', family: 'legacy', send: (p, username, password, ip) => form('/api/app-users/login', { app: p.program_id, username, password, machine_id: 'm' }, ip) },
+      expect(
+        (
+          await signed(
+            p,
+            '/api/v1/users/register',
+            { app: p.program_id, username, password: 'right-password-1', machine_id: 'm' },
+            'json',
+            uniqueAddress(),
+          )
+        ).body.code,
+      ).toBe(0);
+    const routes: Array<{
+      name: string;
+      family: Family;
+      send: (p: Project, username: string, password: string, ip: string) => Promise<Response>;
+    }> = [
+      {
+        name: 'SDK /api/v1/users/login',
+        family: 'standard',
+        send: (p, username, password, ip) =>
+          signed(p, '/api/v1/users/login', { app: p.program_id, username, password, machine_id: 'm' }, 'json', ip),
+      },
+      {
+        name: 'legacy /api/app-users/login',
+        family: 'legacy',
+        send: (p, username, password, ip) =>
+          form('/api/app-users/login', { app: p.program_id, username, password, machine_id: 'm' }, ip),
+      },
       {
         name: 'legacy /api/app user_login',
         family: 'legacy',
-        send: (p, username, password, ip) => form('/api/app', md5Signed({ app: p.program_id, api: 'user_login', username, password, machine_id: 'm' }, p.legacy_secret), ip),
+        send: (p, username, password, ip) =>
+          form(
+            '/api/app',
+            md5Signed({ app: p.program_id, api: 'user_login', username, password, machine_id: 'm' }, p.legacy_secret),
+            ip,
+          ),
       },
     ];
 
     describe.each(routes)('$name', (route) => {
-      itInOneWindow(`answers ${USER_LIMIT} of ${BURST} parallel wrong passwords on many accounts from one address, the rest 429`, async () => {
-        const ip = uniqueAddress();
-        const answers = await Promise.all(Array.from({ length: BURST }, (_, i) => route.send(project, unique(`nobody${i}`), 'wrong-password', ip)));
-        expect(answers.filter((res) => res.status === 200 && res.body.code === BAD_CREDENTIALS)).toHaveLength(USER_LIMIT);
-        const limited = answers.filter((res) => res.status === 429);
-        expect(limited).toHaveLength(BURST - USER_LIMIT);
-        expectRateLimited(route.family, limited[0]);
-      });
+      itInOneWindow(
+        `answers ${USER_LIMIT} of ${BURST} parallel wrong passwords on many accounts from one address, the rest 429`,
+        async () => {
+          const ip = uniqueAddress();
+          const answers = await Promise.all(
+            Array.from({ length: BURST }, (_, i) => route.send(project, unique(`nobody${i}`), 'wrong-password', ip)),
+          );
+          expect(answers.filter((res) => res.status === 200 && res.body.code === BAD_CREDENTIALS)).toHaveLength(USER_LIMIT);
+          const limited = answers.filter((res) => res.status === 429);
+          expect(limited).toHaveLength(BURST - USER_LIMIT);
+          expectRateLimited(route.family, limited[0]);
+        },
+      );
 
-      itInOneWindow(`answers ${USER_LIMIT} of ${BURST} parallel wrong passwords on one account from many addresses, the rest 429`, async () => {
-        const username = unique('victim');
-        await register(project, username);
-        const answers = await Promise.all(Array.from({ length: BURST }, () => route.send(project, username, 'wrong-password', uniqueAddress())));
-        expect(answers.filter((res) => res.status === 200 && res.body.code === BAD_CREDENTIALS)).toHaveLength(USER_LIMIT);
-        expect(answers.filter((res) => res.status === 429)).toHaveLength(BURST - USER_LIMIT);
-      });
+      itInOneWindow(
+        `answers ${USER_LIMIT} of ${BURST} parallel wrong passwords on one account from many addresses, the rest 429`,
+        async () => {
+          const username = unique('victim');
+          await register(project, username);
+          const answers = await Promise.all(
+            Array.from({ length: BURST }, () => route.send(project, username, 'wrong-password', uniqueAddress())),
+          );
+          expect(answers.filter((res) => res.status === 200 && res.body.code === BAD_CREDENTIALS)).toHaveLength(USER_LIMIT);
+          expect(answers.filter((res) => res.status === 429)).toHaveLength(BURST - USER_LIMIT);
+        },
+      );
     });
   });
 
-  itInOneWindow(`the legacy transport answers ${TRANSPORT_LIMIT} of 300 parallel ciphertexts that do not open, the rest 429`, async () => {
-    const aes = await author.createProject({ transport_encryption: 'aes-gcm' });
-    const ip = uniqueAddress();
-    const answers = await Promise.all(Array.from({ length: 300 }, () => form('/api/app', { app: aes.program_id, data: randomBytes(48).toString('base64') }, ip)));
-    expect(answers.filter((res) => res.status === 400 && res.body.code === BAD_REQUEST)).toHaveLength(TRANSPORT_LIMIT);
-    const limited = answers.filter((res) => res.status === 429);
-    expect(limited).toHaveLength(300 - TRANSPORT_LIMIT);
-    expectRateLimited('legacy', limited[0]);
-  }, 120_000);
+  itInOneWindow(
+    `the legacy transport answers ${TRANSPORT_LIMIT} of 300 parallel ciphertexts that do not open, the rest 429`,
+    async () => {
+      const aes = await author.createProject({ transport_encryption: 'aes-gcm' });
+      const ip = uniqueAddress();
+      const answers = await Promise.all(
+        Array.from({ length: 300 }, () =>
+          form('/api/app', { app: aes.program_id, data: randomBytes(48).toString('base64') }, ip),
+        ),
+      );
+      expect(answers.filter((res) => res.status === 400 && res.body.code === BAD_REQUEST)).toHaveLength(TRANSPORT_LIMIT);
+      const limited = answers.filter((res) => res.status === 429);
+      expect(limited).toHaveLength(300 - TRANSPORT_LIMIT);
+      expectRateLimited('legacy', limited[0]);
+    },
+    120_000,
+  );
 });

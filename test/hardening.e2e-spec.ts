@@ -26,12 +26,17 @@ describe('hardening (e2e)', () => {
   const adminName = unique('hardening');
 
   beforeAll(async () => {
-    t = await startTestApp({ TRANSPORT_FAILURES_PER_MINUTE: '5', ADMIN_LOGIN_ATTEMPTS_PER_MINUTE: '3', ADMIN_USERNAME: adminName }, { clientAddress: uniqueAddress() });
+    t = await startTestApp(
+      { TRANSPORT_FAILURES_PER_MINUTE: '5', ADMIN_LOGIN_ATTEMPTS_PER_MINUTE: '3', ADMIN_USERNAME: adminName },
+      { clientAddress: uniqueAddress() },
+    );
     admin = await AdminClient.asPlatformAdmin(t, adminName);
     author = (await admin.createAuthor()).client;
     project = await author.createProject();
     await openConnectInEveryMode(t, project.id);
-    await admin.put(`/admin/v1/projects/${project.id}/interfaces/card_login`, { authorized: true, daily_quota: 1000 }).expect(200);
+    await admin
+      .put(`/admin/v1/projects/${project.id}/interfaces/card_login`, { authorized: true, daily_quota: 1000 })
+      .expect(200);
   });
   afterAll(() => t.close());
 
@@ -39,7 +44,12 @@ describe('hardening (e2e)', () => {
   const form = (path: string, body: string, address = newAddress()) =>
     t.http().post(path).set('X-Forwarded-For', address).type('form').send(body);
 
-  function expectBadRequest(res: Response, family: 'connect' | 'standard' | 'legacy' | 'admin', status = 400, code: number = CODES.BAD_REQUEST): void {
+  function expectBadRequest(
+    res: Response,
+    family: 'connect' | 'standard' | 'legacy' | 'admin',
+    status = 400,
+    code: number = CODES.BAD_REQUEST,
+  ): void {
     expect(res.status).toBe(status);
     expect(res.headers['x-request-id']).toEqual(expect.any(String));
     const body = res.body;
@@ -61,7 +71,10 @@ describe('hardening (e2e)', () => {
         [await form('/api/paycheck', `app=${app}&kami=%00`), 'legacy'],
         [await form('/api/kmunmachine', `app=${app}&kami=${card.code}&imei=%00`), 'legacy'],
         [await signedPost(t, V3_LOGIN, { app, kami: card.code, imei: 'dev\u0000' }, 'form', project.api_secret), 'standard'],
-        [await signedPost(t, SDK_LOGIN, { app, card_key: `${card.code}\u0000`, machine_id: 'dev' }, 'json', project.api_secret), 'standard'],
+        [
+          await signedPost(t, SDK_LOGIN, { app, card_key: `${card.code}\u0000`, machine_id: 'dev' }, 'json', project.api_secret),
+          'standard',
+        ],
       ];
       for (const [res, family] of probes) {
         expectBadRequest(res, family);
@@ -74,13 +87,23 @@ describe('hardening (e2e)', () => {
     it('refuses a NUL byte, an unpaired surrogate or a broken escape across the admin API', async () => {
       const base = `/admin/v1/projects/${project.id}`;
       expectBadRequest(await author.post('/admin/v1/projects', { name: 'bad\u0000name' }), 'admin');
-      const surrogate = await t.http().post('/admin/v1/projects').set(author.auth()).type('json').send('{"name":"lone \\ud800 surrogate"}');
+      const surrogate = await t
+        .http()
+        .post('/admin/v1/projects')
+        .set(author.auth())
+        .type('json')
+        .send('{"name":"lone \\ud800 surrogate"}');
       expectBadRequest(surrogate, 'admin');
       expectBadRequest(await author.get(`${base}/cards?q=%00`), 'admin');
       expectBadRequest(await author.get(`${base}/cards?q=%FF`), 'admin');
       expectBadRequest(await author.get(`${base}/logs?machine_code=%00`), 'admin');
-      expectBadRequest(await t.http().post('/admin/v1/auth/login').send({ username: 'ad\u0000min', password: ADMIN_PASSWORD }), 'admin');
-      const names = (await author.get('/admin/v1/projects?page_size=100').expect(200)).body.items.map((p: { name: string }) => p.name);
+      expectBadRequest(
+        await t.http().post('/admin/v1/auth/login').send({ username: 'ad\u0000min', password: ADMIN_PASSWORD }),
+        'admin',
+      );
+      const names = (await author.get('/admin/v1/projects?page_size=100').expect(200)).body.items.map(
+        (p: { name: string }) => p.name,
+      );
       expect(names.filter((n: string) => /bad|lone/.test(n))).toEqual([]);
     });
 
@@ -117,8 +140,17 @@ describe('hardening (e2e)', () => {
       return new URLSearchParams({ ...withT, sign: md5Sign({ ...withT, app: p.program_id }, p.legacy_secret) }).toString();
     };
     const send = (p: Project, data: Buffer | string, address: string) =>
-      form('/api/legacy/v1/app', new URLSearchParams({ app: p.program_id, data: typeof data === 'string' ? data : data.toString('base64') }).toString(), address);
-    const answer = (res: Response) => ({ status: res.status, code: res.body.code, msg: res.body.msg, keys: Object.keys(res.body).sort() });
+      form(
+        '/api/legacy/v1/app',
+        new URLSearchParams({ app: p.program_id, data: typeof data === 'string' ? data : data.toString('base64') }).toString(),
+        address,
+      );
+    const answer = (res: Response) => ({
+      status: res.status,
+      code: res.body.code,
+      msg: res.body.msg,
+      keys: Object.keys(res.body).sort(),
+    });
 
     let aes: Project;
     beforeAll(async () => {
@@ -145,26 +177,38 @@ describe('hardening (e2e)', () => {
       const answers = [];
       for (const data of probes) answers.push(answer(await send(aes, data, newAddress())));
       expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
-      expect(answers[0]).toEqual({ status: 400, code: CODES.BAD_REQUEST, msg: expect.any(String), keys: ['code', 'details', 'msg', 'request_id'] });
+      expect(answers[0]).toEqual({
+        status: 400,
+        code: CODES.BAD_REQUEST,
+        msg: expect.any(String),
+        keys: ['code', 'details', 'msg', 'request_id'],
+      });
       expect(await cardRepos(t).cards.findOneByOrFail({ id: card.id })).toMatchObject({ status: 'unused', useCount: 0 });
       // The captured request itself still works.
       expect((await send(aes, good, newAddress())).body.code).toBe(1);
     });
 
-    itInOneWindow('rate-limits repeated failures from one address with RATE_LIMITED and Retry-After, other addresses unaffected', async () => {
-      const address = newAddress();
-      for (let i = 0; i < 5; i++) expect((await send(aes, cbc('wrong-key', Buffer.from('api=notice')), address)).status).toBe(400);
-      const limited = await send(aes, cbc(aes.transport_key, Buffer.from('api=notice')), address);
-      expectBadRequest(limited, 'legacy', 429, CODES.RATE_LIMITED);
-      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-      expect((await send(aes, cbc(aes.transport_key, Buffer.from('api=notice')), newAddress())).body.code).toBe(1);
-    });
+    itInOneWindow(
+      'rate-limits repeated failures from one address with RATE_LIMITED and Retry-After, other addresses unaffected',
+      async () => {
+        const address = newAddress();
+        for (let i = 0; i < 5; i++)
+          expect((await send(aes, cbc('wrong-key', Buffer.from('api=notice')), address)).status).toBe(400);
+        const limited = await send(aes, cbc(aes.transport_key, Buffer.from('api=notice')), address);
+        expectBadRequest(limited, 'legacy', 429, CODES.RATE_LIMITED);
+        expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+        expect((await send(aes, cbc(aes.transport_key, Buffer.from('api=notice')), newAddress())).body.code).toBe(1);
+      },
+    );
 
     it('offers authenticated aes-gcm: a round trip works, one flipped byte is the same single failure', async () => {
       const gcmProject = await author.createProject({ transport_encryption: 'aes-gcm' });
       await openConnectInEveryMode(t, gcmProject.id);
       const card = await insertCard(t, gcmProject.id);
-      const sealed = gcm(gcmProject.transport_key, Buffer.from(signedFields(gcmProject, { api: 'card_login', kami: card.code, imei: 'gcm-dev' })));
+      const sealed = gcm(
+        gcmProject.transport_key,
+        Buffer.from(signedFields(gcmProject, { api: 'card_login', kami: card.code, imei: 'gcm-dev' })),
+      );
       const flipped = Buffer.from(sealed);
       flipped[20] ^= 0x01;
       const refused = await send(gcmProject, flipped, newAddress());
@@ -206,9 +250,29 @@ describe('hardening (e2e)', () => {
 
   describe('8. one body type per route, on every family', () => {
     it('answers 415 for a form body on the SDK heartbeat, JSON on Connect (whatever the program), and text on the admin API', async () => {
-      expectBadRequest(await t.http().post(CARD_HEARTBEAT).set('Authorization', `Bearer ${'x'.repeat(43)}`).type('form').send('machine_id=dev'), 'standard', 415, CODES.UNSUPPORTED_MEDIA_TYPE);
-      expectBadRequest(await t.http().post('/connect/not-a-program').send({ user_key: 'k', serial: 's' }), 'connect', 415, CODES.UNSUPPORTED_MEDIA_TYPE);
-      expectBadRequest(await t.http().post('/admin/v1/projects').set(author.auth()).type('text').send('name=x'), 'admin', 415, CODES.UNSUPPORTED_MEDIA_TYPE);
+      expectBadRequest(
+        await t
+          .http()
+          .post(CARD_HEARTBEAT)
+          .set('Authorization', `Bearer ${'x'.repeat(43)}`)
+          .type('form')
+          .send('machine_id=dev'),
+        'standard',
+        415,
+        CODES.UNSUPPORTED_MEDIA_TYPE,
+      );
+      expectBadRequest(
+        await t.http().post('/connect/not-a-program').send({ user_key: 'k', serial: 's' }),
+        'connect',
+        415,
+        CODES.UNSUPPORTED_MEDIA_TYPE,
+      );
+      expectBadRequest(
+        await t.http().post('/admin/v1/projects').set(author.auth()).type('text').send('name=x'),
+        'admin',
+        415,
+        CODES.UNSUPPORTED_MEDIA_TYPE,
+      );
       // An admin request without a body needs no content type.
       await author.get('/admin/v1/projects').expect(200);
     });
@@ -235,9 +299,17 @@ describe('hardening (e2e)', () => {
     });
 
     it('gives the card heartbeat its quota unit back when the database fails the renewal', async () => {
-      await admin.put(`/admin/v1/projects/${project.id}/interfaces/card_heartbeat`, { authorized: true, daily_quota: 1000 }).expect(200);
+      await admin
+        .put(`/admin/v1/projects/${project.id}/interfaces/card_heartbeat`, { authorized: true, daily_quota: 1000 })
+        .expect(200);
       const card = await insertCard(t, project.id);
-      const login = await signedPost(t, SDK_LOGIN, { app: project.program_id, card_key: card.code, machine_id: 'beat-dev' }, 'json', project.api_secret);
+      const login = await signedPost(
+        t,
+        SDK_LOGIN,
+        { app: project.program_id, card_key: card.code, machine_id: 'beat-dev' },
+        'json',
+        project.api_secret,
+      );
       expect(login.body.success).toBe(true);
       const token: string = login.body.data.session_token;
       const before = await quotaUsed(project, 'card_heartbeat');

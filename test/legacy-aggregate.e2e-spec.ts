@@ -5,8 +5,6 @@ import { CODES, TIMESTAMP } from './support/standard';
 import { startTestApp, TestApp, unique } from './support/test-app';
 import { expectLegacyFailure, md5Signed } from './support/legacy';
 
-
-
 describe('legacy family: aggregate entry /api/app and /api/legacy/v1/app (e2e)', () => {
   let t: TestApp;
   let admin: AdminClient;
@@ -25,7 +23,8 @@ describe('legacy family: aggregate entry /api/app and /api/legacy/v1/app (e2e)',
     t.http().post(path).type('form').send(new URLSearchParams(fields).toString());
   const app = (fields: Record<string, string>, path = '/api/app') => post(path, fields);
   const upload = (projectId: string) => t.http().post(`/admin/v1/projects/${projectId}/files`).set(author.auth());
-  const signedApp = (p: typeof project, fields: Record<string, string>, path = '/api/app') => app(md5Signed({ app: p.program_id, ...fields }, p.legacy_secret), path);
+  const signedApp = (p: typeof project, fields: Record<string, string>, path = '/api/app') =>
+    app(md5Signed({ app: p.program_id, ...fields }, p.legacy_secret), path);
 
   describe('card actions', () => {
     it.each(['/api/app', '/api/legacy/v1/app'])('logs a card in with the canonical card_login on %s', async (path) => {
@@ -34,7 +33,16 @@ describe('legacy family: aggregate entry /api/app and /api/legacy/v1/app (e2e)',
       expect(res.body).toStrictEqual({
         code: 1,
         msg: expect.any(String),
-        data: { token: expect.any(String), id: card.id, code: card.code, machine_code: 'agg-1', expires_at: expect.stringMatching(TIMESTAMP), device_limit: 1, features: [], trial: false },
+        data: {
+          token: expect.any(String),
+          id: card.id,
+          code: card.code,
+          machine_code: 'agg-1',
+          expires_at: expect.stringMatching(TIMESTAMP),
+          device_limit: 1,
+          features: [],
+          trial: false,
+        },
         request_id: res.headers['x-request-id'],
       });
     });
@@ -52,7 +60,11 @@ describe('legacy family: aggregate entry /api/app and /api/legacy/v1/app (e2e)',
       const good = md5Signed(fields, project.legacy_secret);
       expectLegacyFailure(await app({ ...good, imei: 'agg-other' }), 401, CODES.SIGNATURE_INVALID);
       expectLegacyFailure(await app({ ...good, api: 'kmlogon' }), 401, CODES.SIGNATURE_INVALID);
-      expectLegacyFailure(await app(md5Signed(fields, project.legacy_secret, Math.floor(Date.now() / 1000) - 600)), 401, CODES.TIMESTAMP_OUT_OF_WINDOW);
+      expectLegacyFailure(
+        await app(md5Signed(fields, project.legacy_secret, Math.floor(Date.now() / 1000) - 600)),
+        401,
+        CODES.TIMESTAMP_OUT_OF_WINDOW,
+      );
       expect((await cardRepos(t).cards.findOneByOrFail({ id: card.id })).status).toBe('unused');
     });
 
@@ -60,7 +72,11 @@ describe('legacy family: aggregate entry /api/app and /api/legacy/v1/app (e2e)',
       const card = await insertCard(t, project.id);
       for (const api of ['card_unbind', 'kmunmachine', 'unbind_machine']) {
         await signedApp(project, { api: 'card_login', kami: card.code, imei: `u-${api}` }).expect(200);
-        expectLegacyFailure(await app({ app: project.program_id, api, kami: card.code, imei: `u-${api}` }), 401, CODES.SIGNATURE_INVALID);
+        expectLegacyFailure(
+          await app({ app: project.program_id, api, kami: card.code, imei: `u-${api}` }),
+          401,
+          CODES.SIGNATURE_INVALID,
+        );
         const res = await signedApp(project, { api, kami: card.code, imei: `u-${api}` }).expect(200);
         expect(res.body.code).toBe(1);
         expect(await cardRepos(t).devices.countBy({ cardId: card.id })).toBe(0);
@@ -93,7 +109,11 @@ describe('legacy family: aggregate entry /api/app and /api/legacy/v1/app (e2e)',
       await post('/api/kmlogon', { app: p.program_id, kami: card.code, imei: 'q-1' }).expect(200);
       await signedApp(p, { api: 'card_login', kami: card.code, imei: 'q-1' }).expect(200);
       expectLegacyFailure(await signedApp(p, { api: 'kmlogon', kami: card.code, imei: 'q-1' }), 429, CODES.QUOTA_EXCEEDED);
-      expectLegacyFailure(await post('/api/card_login', md5Signed({ app: p.program_id, kami: card.code, imei: 'q-1' }, p.legacy_secret)), 429, CODES.QUOTA_EXCEEDED);
+      expectLegacyFailure(
+        await post('/api/card_login', md5Signed({ app: p.program_id, kami: card.code, imei: 'q-1' }, p.legacy_secret)),
+        429,
+        CODES.QUOTA_EXCEEDED,
+      );
     });
 
     it('lets notice and announcement draw on one announcement quota', async () => {
@@ -124,7 +144,10 @@ describe('legacy family: aggregate entry /api/app and /api/legacy/v1/app (e2e)',
       expect(reg.body).toMatchObject({ code: 1, data: { user_id: expect.any(Number), username, status: 'active' } });
       expectLegacyFailure(await signedApp(project, { api: 'user_register', ...creds }), 200, 30001);
       const login = await signedApp(project, { api: 'user_login', ...creds }).expect(200);
-      expect(login.body).toMatchObject({ code: 1, data: { token: expect.any(String), profile: { username }, machine_id: 'pc-1' } });
+      expect(login.body).toMatchObject({
+        code: 1,
+        data: { token: expect.any(String), profile: { username }, machine_id: 'pc-1' },
+      });
       await signedApp(project, { api: 'userlogin', ...creds }).expect(200);
       expectLegacyFailure(await signedApp(project, { api: 'user_login', ...creds, password: 'wrong-pass-1' }), 200, 30002);
       expectLegacyFailure(await app({ app: project.program_id, api: 'userlogin', ...creds }), 401, CODES.SIGNATURE_INVALID);
@@ -153,7 +176,11 @@ describe('legacy family: aggregate entry /api/app and /api/legacy/v1/app (e2e)',
       expectLegacyFailure(await app({ app: project.program_id, api: 'get_file', file_id: file.id }), 404, CODES.FILE_NOT_FOUND);
       expectLegacyFailure(await app({ app: project.program_id, api: 'get_file' }), 400, CODES.BAD_REQUEST);
       await admin.put(`/admin/v1/projects/${other.id}/interfaces/get_file`, { authorized: false }).expect(200);
-      expectLegacyFailure(await app({ app: other.program_id, api: 'getfile', file_id: file.id }), 403, CODES.INTERFACE_NOT_AUTHORIZED);
+      expectLegacyFailure(
+        await app({ app: other.program_id, api: 'getfile', file_id: file.id }),
+        403,
+        CODES.INTERFACE_NOT_AUTHORIZED,
+      );
     });
   });
 });

@@ -6,8 +6,6 @@ import { AppConfig } from '../src/config/app-config';
 import { ErrorCode } from '../sdk/src';
 import { expectLegacyFailure, md5Signed } from './support/legacy';
 
-
-
 const { UNBIND_REFUSED } = ErrorCode;
 
 describe('legacy family: card routes, MD5 signature, unbind, state checks (e2e)', () => {
@@ -28,7 +26,8 @@ describe('legacy family: card routes, MD5 signature, unbind, state checks (e2e)'
 
   const post = (path: string, fields: Record<string, string>) =>
     t.http().post(path).type('form').send(new URLSearchParams(fields).toString());
-  const login = (p: typeof project, kami: string, imei: string) => post('/api/kmlogon', { app: p.program_id, kami, imei }).expect(200);
+  const login = (p: typeof project, kami: string, imei: string) =>
+    post('/api/kmlogon', { app: p.program_id, kami, imei }).expect(200);
 
   describe('login', () => {
     it('logs a card in over /api/kmlogon with code 1 and the legacy data', async () => {
@@ -63,8 +62,16 @@ describe('legacy family: card routes, MD5 signature, unbind, state checks (e2e)'
 
     it('applies the app rules: missing, internal key, unknown program', async () => {
       expectLegacyFailure(await post('/api/kmlogon', { kami: 'x', imei: 'y' }), 400, CODES.APP_REQUIRED);
-      expectLegacyFailure(await post('/api/kmlogon', { app: project.id, kami: 'x', imei: 'y' }), 400, CODES.INTERNAL_KEY_NOT_ACCEPTED);
-      expectLegacyFailure(await post('/api/card_login', { app: project.id, kami: 'x', imei: 'y' }), 400, CODES.INTERNAL_KEY_NOT_ACCEPTED);
+      expectLegacyFailure(
+        await post('/api/kmlogon', { app: project.id, kami: 'x', imei: 'y' }),
+        400,
+        CODES.INTERNAL_KEY_NOT_ACCEPTED,
+      );
+      expectLegacyFailure(
+        await post('/api/card_login', { app: project.id, kami: 'x', imei: 'y' }),
+        400,
+        CODES.INTERNAL_KEY_NOT_ACCEPTED,
+      );
       expectLegacyFailure(await post('/api/kmlogon', { app: '10000000', kami: 'x', imei: 'y' }), 404, CODES.PROGRAM_NOT_FOUND);
       expectLegacyFailure(await post('/api/kmlogon', { app: 'abc', kami: 'x', imei: 'y' }), 404, CODES.PROGRAM_NOT_FOUND);
     });
@@ -79,14 +86,21 @@ describe('legacy family: card routes, MD5 signature, unbind, state checks (e2e)'
       const p = await author.createProject();
       await admin.put(`/admin/v1/projects/${p.id}/interfaces/card_login`, { authorized: false }).expect(200);
       const card = await insertCard(t, p.id);
-      expectLegacyFailure(await post('/api/kmlogon', { app: p.program_id, kami: card.code, imei: 'd' }), 403, CODES.INTERFACE_NOT_AUTHORIZED);
+      expectLegacyFailure(
+        await post('/api/kmlogon', { app: p.program_id, kami: card.code, imei: 'd' }),
+        403,
+        CODES.INTERFACE_NOT_AUTHORIZED,
+      );
     });
   });
 
   describe('MD5 signature on /api/card_login', () => {
     it('logs in with a signature computed independently', async () => {
       const card = await insertCard(t, project.id);
-      const res = await post('/api/card_login', md5Signed({ app: project.program_id, kami: card.code, imei: 'md5-dev' }, project.legacy_secret)).expect(200);
+      const res = await post(
+        '/api/card_login',
+        md5Signed({ app: project.program_id, kami: card.code, imei: 'md5-dev' }, project.legacy_secret),
+      ).expect(200);
       expect(res.body).toMatchObject({ code: 1, data: { id: card.id, machine_code: 'md5-dev', token: expect.any(String) } });
     });
 
@@ -114,9 +128,17 @@ describe('legacy family: card routes, MD5 signature, unbind, state checks (e2e)'
 
     it('refuses a stale t with TIMESTAMP_OUT_OF_WINDOW and changes nothing', async () => {
       const card = await insertCard(t, project.id);
-      const stale = md5Signed({ app: project.program_id, kami: card.code, imei: 'd' }, project.legacy_secret, Math.floor(Date.now() / 1000) - 301);
+      const stale = md5Signed(
+        { app: project.program_id, kami: card.code, imei: 'd' },
+        project.legacy_secret,
+        Math.floor(Date.now() / 1000) - 301,
+      );
       expectLegacyFailure(await post('/api/card_login', stale), 401, CODES.TIMESTAMP_OUT_OF_WINDOW);
-      const future = md5Signed({ app: project.program_id, kami: card.code, imei: 'd' }, project.legacy_secret, Math.floor(Date.now() / 1000) + 400);
+      const future = md5Signed(
+        { app: project.program_id, kami: card.code, imei: 'd' },
+        project.legacy_secret,
+        Math.floor(Date.now() / 1000) + 400,
+      );
       expectLegacyFailure(await post('/api/card_login', future), 401, CODES.TIMESTAMP_OUT_OF_WINDOW);
       expect((await cardRepos(t).cards.findOneByOrFail({ id: card.id })).status).toBe('unused');
     });
@@ -135,7 +157,11 @@ describe('legacy family: card routes, MD5 signature, unbind, state checks (e2e)'
       const card = await insertCard(t, project.id);
       await login(project, card.code, 'ub-1');
       const res = await unbind(project, card.code, 'ub-1').expect(200);
-      expect(res.body).toMatchObject({ code: 1, data: { id: card.id, machine_code: 'ub-1', unbind_count: 1 }, request_id: res.headers['x-request-id'] });
+      expect(res.body).toMatchObject({
+        code: 1,
+        data: { id: card.id, machine_code: 'ub-1', unbind_count: 1 },
+        request_id: res.headers['x-request-id'],
+      });
       expect(await cardRepos(t).devices.countBy({ cardId: card.id })).toBe(0);
       expect((await cardRepos(t).cards.findOneByOrFail({ id: card.id })).unbindCount).toBe(1);
       await login(project, card.code, 'ub-2'); // the freed slot takes another device
@@ -144,9 +170,16 @@ describe('legacy family: card routes, MD5 signature, unbind, state checks (e2e)'
     it('unbinds over /api/unbind_machine with the MD5 signature, and refuses it unsigned', async () => {
       const card = await insertCard(t, project.id);
       await login(project, card.code, 'ubm-1');
-      expectLegacyFailure(await post('/api/unbind_machine', { app: project.program_id, kami: card.code, imei: 'ubm-1' }), 401, CODES.SIGNATURE_INVALID);
+      expectLegacyFailure(
+        await post('/api/unbind_machine', { app: project.program_id, kami: card.code, imei: 'ubm-1' }),
+        401,
+        CODES.SIGNATURE_INVALID,
+      );
       expect(await cardRepos(t).devices.countBy({ cardId: card.id })).toBe(1);
-      const res = await post('/api/unbind_machine', md5Signed({ app: project.program_id, kami: card.code, imei: 'ubm-1' }, project.legacy_secret)).expect(200);
+      const res = await post(
+        '/api/unbind_machine',
+        md5Signed({ app: project.program_id, kami: card.code, imei: 'ubm-1' }, project.legacy_secret),
+      ).expect(200);
       expect(res.body.code).toBe(1);
       expect(await cardRepos(t).devices.countBy({ cardId: card.id })).toBe(0);
     });
@@ -178,7 +211,9 @@ describe('legacy family: card routes, MD5 signature, unbind, state checks (e2e)'
       const card = await insertCard(t, p.id, { durationSeconds: 86400 });
       const first = await login(p, card.code, 'dd-1');
       const res = await unbind(p, card.code, 'dd-1').expect(200);
-      expect(parseUtcWallClock(first.body.data.expires_at) - parseUtcWallClock(res.body.data.expires_at)).toEqual(timeZone === 'UTC' ? 3600_000 : expect.any(Number));
+      expect(parseUtcWallClock(first.body.data.expires_at) - parseUtcWallClock(res.body.data.expires_at)).toEqual(
+        timeZone === 'UTC' ? 3600_000 : expect.any(Number),
+      );
       const stored = await cardRepos(t).cards.findOneByOrFail({ id: card.id });
       expect(res.body.data.expires_at).toBe(wallClock(stored.expiresAt!, timeZone));
       const again = await login(p, card.code, 'dd-2');
@@ -243,7 +278,10 @@ describe('legacy family: card routes, MD5 signature, unbind, state checks (e2e)'
       const permanent = await insertCard(t, project.id, { durationSeconds: 0 });
       await login(project, permanent.code, 'chk-p');
       const p = await check(project, permanent.code, 'chk-p').expect(200);
-      expect(p.body).toMatchObject({ code: 1, data: { status: 'active', expired: false, expires_at: '9999-12-31 23:59:59', device_bound: true } });
+      expect(p.body).toMatchObject({
+        code: 1,
+        data: { status: 'active', expired: false, expires_at: '9999-12-31 23:59:59', device_bound: true },
+      });
     });
 
     it('/api/check refuses an unused card with DEVICE_NOT_BOUND (HTTP 200) and activates or binds nothing', async () => {
@@ -263,7 +301,11 @@ describe('legacy family: card routes, MD5 signature, unbind, state checks (e2e)'
     });
 
     it('/api/check refuses an expired card with CARD_EXPIRED, also from its bound device', async () => {
-      const never = await insertCard(t, project.id, { status: 'active', activatedAt: new Date(Date.now() - 7200_000), expiresAt: new Date(Date.now() - 3600_000) });
+      const never = await insertCard(t, project.id, {
+        status: 'active',
+        activatedAt: new Date(Date.now() - 7200_000),
+        expiresAt: new Date(Date.now() - 3600_000),
+      });
       expectLegacyFailure(await check(project, never.code, 'x'), 200, CODES.CARD_EXPIRED);
 
       const card = await insertCard(t, project.id);
@@ -308,14 +350,22 @@ describe('legacy family: card routes, MD5 signature, unbind, state checks (e2e)'
       const loggedIn = await login(project, card.code, 'pay-1');
       const res = await post('/api/paycheck', { app: project.program_id, kami: card.code }).expect(200);
       expect(res.body.data).toEqual({ activated: true, valid: true, expires_at: loggedIn.body.data.expires_at });
-      const banned = await insertCard(t, project.id, { status: 'banned', activatedAt: new Date(), expiresAt: new Date(Date.now() + 3600_000) });
+      const banned = await insertCard(t, project.id, {
+        status: 'banned',
+        activatedAt: new Date(),
+        expiresAt: new Date(Date.now() + 3600_000),
+      });
       const b = await post('/api/paycheck', { app: project.program_id, kami: banned.code }).expect(200);
       expect(b.body.data).toMatchObject({ activated: true, valid: false });
     });
 
     it('/api/paycheck applies the app rules on GET and refuses an unknown card', async () => {
       expectLegacyFailure(await t.http().get('/api/paycheck').query({ kami: 'x' }), 400, CODES.APP_REQUIRED);
-      expectLegacyFailure(await t.http().get('/api/paycheck').query({ app: project.id, kami: 'x' }), 400, CODES.INTERNAL_KEY_NOT_ACCEPTED);
+      expectLegacyFailure(
+        await t.http().get('/api/paycheck').query({ app: project.id, kami: 'x' }),
+        400,
+        CODES.INTERNAL_KEY_NOT_ACCEPTED,
+      );
       expectLegacyFailure(await post('/api/paycheck', { app: project.program_id, kami: 'NO-SUCH' }), 200, CODES.CARD_INVALID);
     });
 
@@ -324,8 +374,16 @@ describe('legacy family: card routes, MD5 signature, unbind, state checks (e2e)'
       await admin.put(`/admin/v1/projects/${p.id}/interfaces/state_check`, { authorized: false }).expect(200);
       await admin.put(`/admin/v1/projects/${p.id}/interfaces/paycheck`, { authorized: false }).expect(200);
       const card = await insertCard(t, p.id);
-      expectLegacyFailure(await post('/api/check', { app: p.program_id, kami: card.code, imei: 'x' }), 403, CODES.INTERFACE_NOT_AUTHORIZED);
-      expectLegacyFailure(await post('/api/paycheck', { app: p.program_id, kami: card.code }), 403, CODES.INTERFACE_NOT_AUTHORIZED);
+      expectLegacyFailure(
+        await post('/api/check', { app: p.program_id, kami: card.code, imei: 'x' }),
+        403,
+        CODES.INTERFACE_NOT_AUTHORIZED,
+      );
+      expectLegacyFailure(
+        await post('/api/paycheck', { app: p.program_id, kami: card.code }),
+        403,
+        CODES.INTERFACE_NOT_AUTHORIZED,
+      );
     });
   });
 

@@ -10,16 +10,29 @@ import { ErrorCode } from '../sdk/src';
 import { expectLegacyFailure } from './support/legacy';
 
 /** Catalog codes (decisions §2). */
-const { BAD_REQUEST, APP_REQUIRED, INTERNAL_KEY_NOT_ACCEPTED, UNSUPPORTED_MEDIA_TYPE, PROGRAM_NOT_FOUND, PROGRAM_DISABLED, INTERFACE_NOT_AUTHORIZED, QUOTA_EXCEEDED } = ErrorCode;
+const {
+  BAD_REQUEST,
+  APP_REQUIRED,
+  INTERNAL_KEY_NOT_ACCEPTED,
+  UNSUPPORTED_MEDIA_TYPE,
+  PROGRAM_NOT_FOUND,
+  PROGRAM_DISABLED,
+  INTERFACE_NOT_AUTHORIZED,
+  QUOTA_EXCEEDED,
+} = ErrorCode;
 
 type Project = Awaited<ReturnType<AdminClient['createProject']>>;
 type Method = 'GET' | 'POST';
 
-
 /** The legacy success envelope `{code: 1, msg, data, request_id}`; returns data. */
 function legacyData(res: Response): Record<string, unknown> {
   expect({ http: res.status, code: res.body.code }).toEqual({ http: 200, code: 1 });
-  expect(res.body).toEqual({ code: 1, msg: expect.any(String), data: expect.any(Object), request_id: res.headers['x-request-id'] });
+  expect(res.body).toEqual({
+    code: 1,
+    msg: expect.any(String),
+    data: expect.any(Object),
+    request_id: res.headers['x-request-id'],
+  });
   return res.body.data;
 }
 
@@ -63,7 +76,9 @@ describe('legacy info: announcement, latest version, app_config, app_profile (e2
       const elsewhere = await other.createProject();
       expect(legacyData(await call(method, path, { app: p.program_id }))).toEqual({ announcement: '' });
 
-      await admin.post('/admin/v1/platform/announcements', { title: 'Operators', content: `platform-only ${method}` }).expect(201);
+      await admin
+        .post('/admin/v1/platform/announcements', { title: 'Operators', content: `platform-only ${method}` })
+        .expect(201);
       await announce(elsewhere, { content: 'another program' }, other);
       expect(legacyData(await call(method, path, { app: p.program_id }))).toEqual({ announcement: '' });
 
@@ -140,7 +155,9 @@ describe('legacy info: announcement, latest version, app_config, app_profile (e2
         download_url: null,
       });
       await author.post(versions, { version: '1.2.0', changelog: 'two', force_update: true }).expect(201);
-      await author.post(versions, { version: '1.10.0', changelog: 'ten', download_url: 'https://example.com/app-1.10.0.zip' }).expect(201);
+      await author
+        .post(versions, { version: '1.10.0', changelog: 'ten', download_url: 'https://example.com/app-1.10.0.zip' })
+        .expect(201);
       await author.post(versions, { version: '2.0.0', enabled: false }).expect(201);
       expect(legacyData(await call(method, path, { app: p.program_id, version: '1.9.9' }))).toEqual({
         latest_version: '1.10.0',
@@ -199,7 +216,10 @@ describe('legacy info: announcement, latest version, app_config, app_profile (e2
       return { token: res.body.data.token, cardId: card.id };
     }
     const config = async (p: Project, token?: string) =>
-      (await service.appConfig(await programOf(p), token)).data as { variables: Record<string, string>; login_variables: boolean };
+      (await service.appConfig(await programOf(p), token)).data as {
+        variables: Record<string, string>;
+        login_variables: boolean;
+      };
 
     it('answers only public variables without a token', async () => {
       const p = await projectWithVariables();
@@ -215,7 +235,7 @@ describe('legacy info: announcement, latest version, app_config, app_profile (e2
       expect((await config(p, token)).variables).toEqual({ motd: 'hello', 'download.key': 's3cr3t', later: 'new' });
     });
 
-    it("answers only public variables with a token of another program", async () => {
+    it('answers only public variables with a token of another program', async () => {
       const p = await projectWithVariables();
       const elsewhere = await projectWithVariables(other);
       const { token } = await loginToken(elsewhere);
@@ -223,7 +243,7 @@ describe('legacy info: announcement, latest version, app_config, app_profile (e2
       expect(await config(p, token)).toEqual({ variables: { motd: 'hello' }, login_variables: false });
     });
 
-    it("answers only public variables with the token of a card banned since", async () => {
+    it('answers only public variables with the token of a card banned since', async () => {
       const p = await projectWithVariables();
       const { token, cardId } = await loginToken(p);
       expect((await config(p, token)).login_variables).toBe(true);
@@ -242,7 +262,9 @@ describe('legacy info: announcement, latest version, app_config, app_profile (e2
     it('keeps a variable named like an Object property an ordinary key', async () => {
       const p = await author.createProject();
       await author.post(`/admin/v1/projects/${p.id}/variables`, { name: '__proto__', value: 'x', public: true }).expect(201);
-      expect(JSON.parse(JSON.stringify(await config(p)))).toEqual(JSON.parse('{"variables":{"__proto__":"x"},"login_variables":false}'));
+      expect(JSON.parse(JSON.stringify(await config(p)))).toEqual(
+        JSON.parse('{"variables":{"__proto__":"x"},"login_variables":false}'),
+      );
     });
 
     it('passes the app_config gate', async () => {
@@ -269,7 +291,13 @@ describe('legacy info: announcement, latest version, app_config, app_profile (e2
       await announce(p, { content: 'Welcome' });
       await author.patch(`/admin/v1/projects/${p.id}`, { name: 'Renamed' }).expect(200);
       const data = (await service.appProfile(await programOf(p))).data as Record<string, unknown>;
-      expect(data).toMatchObject({ program_id: p.program_id, name: 'Renamed', latest_version: '1.10.0', announcement: 'Welcome', heartbeat_interval_seconds: 45 });
+      expect(data).toMatchObject({
+        program_id: p.program_id,
+        name: 'Renamed',
+        latest_version: '1.10.0',
+        announcement: 'Welcome',
+        heartbeat_interval_seconds: 45,
+      });
       expect(data.server_time).toBeGreaterThanOrEqual(before);
       expect(data.server_time).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 1);
     });

@@ -82,9 +82,18 @@ describe('legacy family: transport encryption of the aggregate entry (e2e)', () 
 
     it('logs a card in: encrypted signed fields in, encrypted data out', async () => {
       const card = await insertCard(t, project.id);
-      const inner = signedInner(project.program_id, { api: 'card_login', kami: card.code, imei: `${mode}-dev` }, project.legacy_secret);
+      const inner = signedInner(
+        project.program_id,
+        { api: 'card_login', kami: card.code, imei: `${mode}-dev` },
+        project.legacy_secret,
+      );
       const res = await post({ app: project.program_id, data: seal(mode, project.transport_key, inner) }).expect(200);
-      expect(res.body).toStrictEqual({ code: 1, msg: expect.any(String), data: expect.any(String), request_id: res.headers['x-request-id'] });
+      expect(res.body).toStrictEqual({
+        code: 1,
+        msg: expect.any(String),
+        data: expect.any(String),
+        request_id: res.headers['x-request-id'],
+      });
       expect(open(mode, project.transport_key, res.body.data)).toEqual({
         token: expect.any(String),
         id: card.id,
@@ -98,7 +107,10 @@ describe('legacy family: transport encryption of the aggregate entry (e2e)', () 
     });
 
     it('answers an unsigned action (alias notice) with sealed data on the canonical path', async () => {
-      const res = await post({ app: project.program_id, data: seal(mode, project.transport_key, { api: 'notice' }) }, '/api/legacy/v1/app').expect(200);
+      const res = await post(
+        { app: project.program_id, data: seal(mode, project.transport_key, { api: 'notice' }) },
+        '/api/legacy/v1/app',
+      ).expect(200);
       expect(res.body.code).toBe(1);
       expect(typeof open(mode, project.transport_key, res.body.data)).toBe('object');
     });
@@ -109,7 +121,11 @@ describe('legacy family: transport encryption of the aggregate entry (e2e)', () 
       const wrongKey = seal(mode, 'not-the-transport-key', inner);
       expectLegacyFailure(await post({ app: project.program_id, data: wrongKey }), 400, CODES.BAD_REQUEST);
       expectLegacyFailure(await post({ app: project.program_id, data: '%%%not base64%%%' }), 400, CODES.BAD_REQUEST);
-      expectLegacyFailure(await post({ app: project.program_id, data: Buffer.from('short').toString('base64') }), 400, CODES.BAD_REQUEST);
+      expectLegacyFailure(
+        await post({ app: project.program_id, data: Buffer.from('short').toString('base64') }),
+        400,
+        CODES.BAD_REQUEST,
+      );
       const stored = await cardRepos(t).cards.findOneByOrFail({ id: card.id });
       expect(stored.status).toBe('unused');
       expect(await cardRepos(t).logs.countBy({ cardCode: card.code })).toBe(0);
@@ -126,20 +142,37 @@ describe('legacy family: transport encryption of the aggregate entry (e2e)', () 
       const card = await insertCard(t, project.id);
       const inner = signedInner(project.program_id, { api: 'card_login', kami: card.code, imei: 'sig' }, project.legacy_secret);
       const tampered = { ...inner, imei: 'sig-other' };
-      expectLegacyFailure(await post({ app: project.program_id, data: seal(mode, project.transport_key, tampered) }), 400, CODES.BAD_REQUEST);
+      expectLegacyFailure(
+        await post({ app: project.program_id, data: seal(mode, project.transport_key, tampered) }),
+        400,
+        CODES.BAD_REQUEST,
+      );
       const { app: _app, ...noApp } = { ...inner, app: '' };
       const signedWithoutApp = { ...noApp, sign: md5Sign({ ...noApp, sign: '' }, project.legacy_secret) };
-      expectLegacyFailure(await post({ app: project.program_id, data: seal(mode, project.transport_key, signedWithoutApp) }), 400, CODES.BAD_REQUEST);
+      expectLegacyFailure(
+        await post({ app: project.program_id, data: seal(mode, project.transport_key, signedWithoutApp) }),
+        400,
+        CODES.BAD_REQUEST,
+      );
       // The same signed fields sent in clear to a program without encryption name the failure.
       const clear = await author.createProject({ transport_encryption: 'none' });
-      const clearTampered = { ...signedInner(clear.program_id, { api: 'notice' }, clear.legacy_secret), api: 'card_login', kami: card.code, imei: 'x' };
+      const clearTampered = {
+        ...signedInner(clear.program_id, { api: 'notice' }, clear.legacy_secret),
+        api: 'card_login',
+        kami: card.code,
+        imei: 'x',
+      };
       expectLegacyFailure(await post({ app: clear.program_id, ...clearTampered }), 401, CODES.SIGNATURE_INVALID);
       expect((await cardRepos(t).cards.findOneByOrFail({ id: card.id })).status).toBe('unused');
     });
 
     it('refuses an app inside data that differs from the clear app', async () => {
       const inner = { api: 'notice', app: '12345678' };
-      expectLegacyFailure(await post({ app: project.program_id, data: seal(mode, project.transport_key, inner) }), 400, CODES.BAD_REQUEST);
+      expectLegacyFailure(
+        await post({ app: project.program_id, data: seal(mode, project.transport_key, inner) }),
+        400,
+        CODES.BAD_REQUEST,
+      );
     });
 
     it('never decrypts a V3 request: data there is CIPHERTEXT_NOT_ALLOWED', async () => {

@@ -5,7 +5,23 @@ import { startTestApp, TestApp } from './support/test-app';
 import { ErrorCode } from '../sdk/src';
 
 /** Catalog codes (decisions §2). */
-const { BAD_REQUEST, METHOD_NOT_ALLOWED, APP_REQUIRED, INTERNAL_KEY_NOT_ACCEPTED, UNSUPPORTED_MEDIA_TYPE, PROGRAM_NOT_FOUND, PROGRAM_DISABLED, AUTHOR_DISABLED, VERIFICATION_SWITCH_OFF, INTERFACE_NOT_AUTHORIZED, INTERFACE_DISABLED, QUOTA_EXCEEDED, SITE_NOT_AUTHORIZED, BLACKLISTED, IP_NOT_BOUND } = ErrorCode;
+const {
+  BAD_REQUEST,
+  METHOD_NOT_ALLOWED,
+  APP_REQUIRED,
+  INTERNAL_KEY_NOT_ACCEPTED,
+  UNSUPPORTED_MEDIA_TYPE,
+  PROGRAM_NOT_FOUND,
+  PROGRAM_DISABLED,
+  AUTHOR_DISABLED,
+  VERIFICATION_SWITCH_OFF,
+  INTERFACE_NOT_AUTHORIZED,
+  INTERFACE_DISABLED,
+  QUOTA_EXCEEDED,
+  SITE_NOT_AUTHORIZED,
+  BLACKLISTED,
+  IP_NOT_BOUND,
+} = ErrorCode;
 
 const PROJECTS = '/admin/v1/projects';
 /** supertest reaches the app over loopback: this is the socket address the service sees. */
@@ -25,7 +41,12 @@ function expectVerifyFailure(res: Response, http: number, code: number): void {
 
 function expectVerified(res: Response, domain: string, site: string, expiresAt: string | null = null): void {
   expect({ http: res.status, code: res.body?.code, msg: res.body?.msg }).toEqual({ http: 200, code: 1, msg: 'Site authorized' });
-  expect(res.body.data).toEqual({ domain, authorized: true, site: { domain: site, expires_at: expiresAt }, server_time: expect.any(Number) });
+  expect(res.body.data).toEqual({
+    domain,
+    authorized: true,
+    site: { domain: site, expires_at: expiresAt },
+    server_time: expect.any(Number),
+  });
   expect(Math.abs(res.body.data.server_time - Date.now() / 1000)).toBeLessThan(60);
   expect(res.body.request_id).toBe(res.headers['x-request-id']);
 }
@@ -44,7 +65,10 @@ class World {
   }
 
   /** A project of `owner` with the licence_verify entitlement and the given authorized sites. */
-  async program(sites: Array<Record<string, unknown>> = [{ domain: 'shop.example.com' }], owner: AdminClient = this.author.client): Promise<Project> {
+  async program(
+    sites: Array<Record<string, unknown>> = [{ domain: 'shop.example.com' }],
+    owner: AdminClient = this.author.client,
+  ): Promise<Project> {
     const project = await owner.createProject();
     await this.admin.patch(`${PROJECTS}/${project.id}`, { licence_verify: true }).expect(200);
     for (const site of sites) await owner.post(`${PROJECTS}/${project.id}/sites`, site).expect(201);
@@ -53,7 +77,12 @@ class World {
 
   verify(project: Project | string, fields: Record<string, string> = {}, headers: Record<string, string> = {}) {
     const app = typeof project === 'string' ? project : project.program_id;
-    return this.t.http().post('/api/verify').set(headers).type('form').send({ app, domain: 'shop.example.com', ...fields });
+    return this.t
+      .http()
+      .post('/api/verify')
+      .set(headers)
+      .type('form')
+      .send({ app, domain: 'shop.example.com', ...fields });
   }
 
   setProject(project: Project, body: object) {
@@ -94,17 +123,26 @@ describe('licence-file core verification, POST /api/verify (e2e)', () => {
       const res = await t.http().get(`/api/verify?app=${project.program_id}&domain=shop.example.com`);
       expectVerifyFailure(res, 405, METHOD_NOT_ALLOWED);
       expect(res.headers.allow).toBe('POST');
-      for (const method of ['put', 'delete', 'patch'] as const) expectVerifyFailure(await t.http()[method]('/api/verify'), 405, METHOD_NOT_ALLOWED);
+      for (const method of ['put', 'delete', 'patch'] as const)
+        expectVerifyFailure(await t.http()[method]('/api/verify'), 405, METHOD_NOT_ALLOWED);
     });
 
     it('refuses a JSON body with 415', async () => {
       const project = await w.program();
-      expectVerifyFailure(await t.http().post('/api/verify').send({ app: project.program_id, domain: 'shop.example.com' }), 415, UNSUPPORTED_MEDIA_TYPE);
+      expectVerifyFailure(
+        await t.http().post('/api/verify').send({ app: project.program_id, domain: 'shop.example.com' }),
+        415,
+        UNSUPPORTED_MEDIA_TYPE,
+      );
     });
 
     it('refuses a missing app (400 10004), an internal project key (400 10005) and an unknown program (404 10201)', async () => {
       const project = await w.program();
-      expectVerifyFailure(await t.http().post('/api/verify').type('form').send({ domain: 'shop.example.com' }), 400, APP_REQUIRED);
+      expectVerifyFailure(
+        await t.http().post('/api/verify').type('form').send({ domain: 'shop.example.com' }),
+        400,
+        APP_REQUIRED,
+      );
       expectVerifyFailure(await w.verify(project.id), 400, INTERNAL_KEY_NOT_ACCEPTED);
       expectVerifyFailure(await w.verify('99999999'), 404, PROGRAM_NOT_FOUND);
     });
@@ -174,7 +212,10 @@ describe('licence-file core verification, POST /api/verify (e2e)', () => {
       const author = w.author.client;
       const basicOnly = await author.createProject();
       await author.post(`${PROJECTS}/${basicOnly.id}/sites`, { domain: 'shop.example.com' }).expect(201);
-      expect((await w.admin.get(`${PROJECTS}/${basicOnly.id}`).expect(200)).body).toMatchObject({ basic_package: true, licence_verify: false });
+      expect((await w.admin.get(`${PROJECTS}/${basicOnly.id}`).expect(200)).body).toMatchObject({
+        basic_package: true,
+        licence_verify: false,
+      });
       expectVerifyFailure(await w.verify(basicOnly), 403, INTERFACE_NOT_AUTHORIZED);
     });
 
@@ -199,7 +240,12 @@ describe('licence-file core verification, POST /api/verify (e2e)', () => {
     it('applies the gates in the spec order, each refusal naming the first failing gate', async () => {
       const owner = await w.admin.createAuthor({ daily_verify_quota: 0 });
       const project = await w.program([], owner.client);
-      await w.setProject(project, { status: 'disabled', verification_enabled: false, licence_verify: false, ip_bindings: [FORGED_IP] });
+      await w.setProject(project, {
+        status: 'disabled',
+        verification_enabled: false,
+        licence_verify: false,
+        ip_bindings: [FORGED_IP],
+      });
       await w.setAuthor(owner, { status: 'disabled' });
       await w.setInterface(project, { authorized: false });
       await w.block(project, 'domain', 'shop.example.com');
@@ -210,12 +256,18 @@ describe('licence-file core verification, POST /api/verify (e2e)', () => {
         [403, INTERFACE_NOT_AUTHORIZED, () => w.setProject(project, { licence_verify: true })],
         [403, INTERFACE_NOT_AUTHORIZED, () => w.setInterface(project, { authorized: true })],
         [403, VERIFICATION_SWITCH_OFF, () => w.setProject(project, { verification_enabled: true })],
-        [200, SITE_NOT_AUTHORIZED, () => w.admin.post(`${PROJECTS}/${project.id}/sites`, { domain: 'shop.example.com' }).expect(201)],
+        [
+          200,
+          SITE_NOT_AUTHORIZED,
+          () => w.admin.post(`${PROJECTS}/${project.id}/sites`, { domain: 'shop.example.com' }).expect(201),
+        ],
         [403, BLACKLISTED, () => clearBlacklist(project)],
         [403, IP_NOT_BOUND, () => w.setProject(project, { ip_bindings: [LOOPBACK] })],
         [429, QUOTA_EXCEEDED, () => w.setAuthor(owner, { daily_verify_quota: null })],
       ];
-      await withPlatformInterface(w.admin, 'licence_verify', false, async () => expectVerifyFailure(await w.verify(project), 403, INTERFACE_DISABLED));
+      await withPlatformInterface(w.admin, 'licence_verify', false, async () =>
+        expectVerifyFailure(await w.verify(project), 403, INTERFACE_DISABLED),
+      );
       // Metering must be on for the quota step.
       await withPlatformSettings(w.admin, { legacy_metering_enabled: true }, async () => {
         for (const [http, code, fix] of steps) {
@@ -260,7 +312,12 @@ describe('licence-file core verification, POST /api/verify (e2e)', () => {
       expectVerifyFailure(await w.verify(project, { domain: 'expired.example.com' }), 200, SITE_NOT_AUTHORIZED);
       const site = (await w.admin.get(`${PROJECTS}/${project.id}/sites`).expect(200)).body.items[0];
       await w.admin.patch(`${PROJECTS}/${project.id}/sites/${site.id}`, { expires_at: '2099-01-01T00:00:00Z' }).expect(200);
-      expectVerified(await w.verify(project, { domain: 'expired.example.com' }), 'expired.example.com', 'expired.example.com', '2099-01-01T00:00:00.000Z');
+      expectVerified(
+        await w.verify(project, { domain: 'expired.example.com' }),
+        'expired.example.com',
+        'expired.example.com',
+        '2099-01-01T00:00:00.000Z',
+      );
       await w.admin.patch(`${PROJECTS}/${project.id}/sites/${site.id}`, { expires_at: null }).expect(200);
       expectVerified(await w.verify(project, { domain: 'expired.example.com' }), 'expired.example.com', 'expired.example.com');
     });
@@ -268,10 +325,22 @@ describe('licence-file core verification, POST /api/verify (e2e)', () => {
     it('refuses a missing or mismatched licence with 40001 and admits the exact licence', async () => {
       const project = await w.program([{ domain: 'licensed.example.com', licence: 'LIC-2030-abc' }]);
       expectVerifyFailure(await w.verify(project, { domain: 'licensed.example.com' }), 200, SITE_NOT_AUTHORIZED);
-      expectVerifyFailure(await w.verify(project, { domain: 'licensed.example.com', licence: 'LIC-2030-abd' }), 200, SITE_NOT_AUTHORIZED);
-      expectVerifyFailure(await w.verify(project, { domain: 'licensed.example.com', licence: 'lic-2030-abc' }), 200, SITE_NOT_AUTHORIZED);
+      expectVerifyFailure(
+        await w.verify(project, { domain: 'licensed.example.com', licence: 'LIC-2030-abd' }),
+        200,
+        SITE_NOT_AUTHORIZED,
+      );
+      expectVerifyFailure(
+        await w.verify(project, { domain: 'licensed.example.com', licence: 'lic-2030-abc' }),
+        200,
+        SITE_NOT_AUTHORIZED,
+      );
       expectVerifyFailure(await w.verify(project, { domain: 'licensed.example.com', licence: '' }), 200, SITE_NOT_AUTHORIZED);
-      expectVerified(await w.verify(project, { domain: 'licensed.example.com', licence: 'LIC-2030-abc' }), 'licensed.example.com', 'licensed.example.com');
+      expectVerified(
+        await w.verify(project, { domain: 'licensed.example.com', licence: 'LIC-2030-abc' }),
+        'licensed.example.com',
+        'licensed.example.com',
+      );
     });
 
     it('follows site writes at once: a deleted site is refused on the next request', async () => {
@@ -336,14 +405,22 @@ describe('licence-file core verification, POST /api/verify (e2e)', () => {
       await w.setProject(project, { ip_bindings: [FORGED_IP] });
       expectVerifyFailure(await w.verify(project), 403, IP_NOT_BOUND);
       expectVerifyFailure(await w.verify(project, {}, { 'X-Forwarded-For': FORGED_IP }), 403, IP_NOT_BOUND);
-      expectVerifyFailure(await w.verify(project, {}, { 'X-Real-IP': FORGED_IP, Forwarded: `for=${FORGED_IP}` }), 403, IP_NOT_BOUND);
+      expectVerifyFailure(
+        await w.verify(project, {}, { 'X-Real-IP': FORGED_IP, Forwarded: `for=${FORGED_IP}` }),
+        403,
+        IP_NOT_BOUND,
+      );
     });
 
     it('refuses an unbound client with 40003 even with a forged body field ip naming a bound IP', async () => {
       const project = await w.program();
       await w.setProject(project, { ip_bindings: [FORGED_IP] });
       expectVerifyFailure(await w.verify(project, { ip: FORGED_IP }), 403, IP_NOT_BOUND);
-      expectVerifyFailure(await w.verify(project, { ip: FORGED_IP, client_ip: FORGED_IP }, { 'X-Forwarded-For': FORGED_IP }), 403, IP_NOT_BOUND);
+      expectVerifyFailure(
+        await w.verify(project, { ip: FORGED_IP, client_ip: FORGED_IP }, { 'X-Forwarded-For': FORGED_IP }),
+        403,
+        IP_NOT_BOUND,
+      );
     });
   });
 
@@ -390,7 +467,8 @@ describe('licence-file core verification, POST /api/verify (e2e)', () => {
       const owner = await w.admin.createAuthor({ daily_api_quota: 5, daily_verify_quota: 2 });
       const project = await w.program([{ domain: 'shop.example.com' }], owner.client);
       await metered(async () => {
-        for (let i = 0; i < 3; i++) expectVerifyFailure(await w.verify(project, { domain: 'unknown.example.com' }), 200, SITE_NOT_AUTHORIZED);
+        for (let i = 0; i < 3; i++)
+          expectVerifyFailure(await w.verify(project, { domain: 'unknown.example.com' }), 200, SITE_NOT_AUTHORIZED);
         expectVerified(await w.verify(project), 'shop.example.com', 'shop.example.com');
         expectVerified(await w.verify(project), 'shop.example.com', 'shop.example.com');
         // Refused by the verification quota: these must not use up the API quota either.

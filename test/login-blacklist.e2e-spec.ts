@@ -36,7 +36,8 @@ function expectStandardBlacklisted(res: Response, kind: 'device' | 'address'): v
 
 const standardOk = (res: Response) => expect({ http: res.status, code: res.body.code }).toEqual({ http: 200, code: 0 });
 const legacyOk = (res: Response) => expect({ http: res.status, code: res.body.code }).toEqual({ http: 200, code: 1 });
-const legacyForm = (path: string, fields: Record<string, string>) => world.t.http().post(path).type('form').send(new URLSearchParams(fields).toString());
+const legacyForm = (path: string, fields: Record<string, string>) =>
+  world.t.http().post(path).type('form').send(new URLSearchParams(fields).toString());
 
 const FAMILIES: Family[] = [
   {
@@ -50,13 +51,15 @@ const FAMILIES: Family[] = [
   },
   {
     name: 'V3',
-    send: (key, machine) => v3Login(world.t, world.project.api_secret, { app: world.project.program_id, kami: key, imei: machine }),
+    send: (key, machine) =>
+      v3Login(world.t, world.project.api_secret, { app: world.project.program_id, kami: key, imei: machine }),
     expectOk: standardOk,
     expectBlacklisted: (res, kind) => expectStandardBlacklisted(res, kind),
   },
   {
     name: 'SDK card login',
-    send: (key, machine) => sdkLogin(world.t, world.project.api_secret, { app: world.project.program_id, card_key: key, machine_id: machine }),
+    send: (key, machine) =>
+      sdkLogin(world.t, world.project.api_secret, { app: world.project.program_id, card_key: key, machine_id: machine }),
     expectOk: standardOk,
     expectBlacklisted: (res, kind) => expectStandardBlacklisted(res, kind),
   },
@@ -71,7 +74,11 @@ const FAMILIES: Family[] = [
   },
   {
     name: 'legacy /api/app action kmlogon',
-    send: (key, machine) => legacyForm('/api/app', md5Signed({ api: 'kmlogon', app: world.project.program_id, kami: key, imei: machine }, world.project.legacy_secret)),
+    send: (key, machine) =>
+      legacyForm(
+        '/api/app',
+        md5Signed({ api: 'kmlogon', app: world.project.program_id, kami: key, imei: machine }, world.project.legacy_secret),
+      ),
     expectOk: legacyOk,
     expectBlacklisted: (res, kind) => {
       expectLegacyFailure(res, 403, BLACKLISTED);
@@ -85,7 +92,12 @@ async function freshCard(): Promise<string> {
 }
 
 async function blacklist(kind: 'device' | 'address', value: string, expiresAt: string | null = null): Promise<number> {
-  const res = await world.author.post(`/admin/v1/projects/${world.project.id}/login-blacklist`, { kind, value, note: 'chargeback', expires_at: expiresAt });
+  const res = await world.author.post(`/admin/v1/projects/${world.project.id}/login-blacklist`, {
+    kind,
+    value,
+    note: 'chargeback',
+    expires_at: expiresAt,
+  });
   expect(res.status).toBe(201);
   return res.body.id;
 }
@@ -137,7 +149,11 @@ describe('login blacklist (e2e)', () => {
 
   it('refuses SDK card heartbeats of a blacklisted device and address, so a session ends within one interval', async () => {
     const key = await freshCard();
-    const login = await sdkLogin(world.t, world.project.api_secret, { app: world.project.program_id, card_key: key, machine_id: 'hb-pc' });
+    const login = await sdkLogin(world.t, world.project.api_secret, {
+      app: world.project.program_id,
+      card_key: key,
+      machine_id: 'hb-pc',
+    });
     standardOk(login);
     const token = login.body.data.session_token;
     expect((await cardHeartbeat(world.t, token, 'hb-pc')).status).toBe(200);
@@ -152,7 +168,13 @@ describe('login blacklist (e2e)', () => {
 
   it('refuses program-user registration and login from a blacklisted device', async () => {
     const user = (path: string, machine: string) =>
-      signedPost(world.t, path, { app: world.project.program_id, username: 'bob', password: 'bob-password-1', machine_id: machine }, 'json', world.project.api_secret);
+      signedPost(
+        world.t,
+        path,
+        { app: world.project.program_id, username: 'bob', password: 'bob-password-1', machine_id: machine },
+        'json',
+        world.project.api_secret,
+      );
     standardOk(await user('/api/v1/users/register', 'bob-pc'));
     const id = await blacklist('device', 'bob-pc');
     expectStandardBlacklisted(await user('/api/v1/users/login', 'bob-pc'), 'device');
@@ -163,7 +185,8 @@ describe('login blacklist (e2e)', () => {
 
   it('refuses the card-holder portal from a blacklisted address', async () => {
     const key = await freshCard();
-    const info = () => world.t.http().post('/api/v1/portal/cards/info').send({ program_id: world.project.program_id, card_key: key });
+    const info = () =>
+      world.t.http().post('/api/v1/portal/cards/info').send({ program_id: world.project.program_id, card_key: key });
     expect((await info()).status).toBe(200);
     const id = await blacklist('address', '198.51.100.20/32');
     expectStandardBlacklisted(await info(), 'address');
@@ -177,7 +200,9 @@ describe('login blacklist (e2e)', () => {
       const created = await world.author.post(path(), { kind: 'address', value: '2001:DB8:0:0:1::5/64' });
       expect(created.status).toBe(201);
       expect(created.body).toMatchObject({ kind: 'address', value: '2001:db8::/64', note: null, expires_at: null, active: true });
-      expect((await world.author.post(path(), { kind: 'address', value: '2001:db8::/64' })).body.error.code).toBe(CODES.BLACKLIST_ENTRY_EXISTS);
+      expect((await world.author.post(path(), { kind: 'address', value: '2001:db8::/64' })).body.error.code).toBe(
+        CODES.BLACKLIST_ENTRY_EXISTS,
+      );
       expect((await world.author.post(path(), { kind: 'address', value: 'example.com' })).status).toBe(400);
       expect((await world.author.post(path(), { kind: 'address', value: '10.0.0.0/33' })).status).toBe(400);
       const past = new Date(Date.now() - 60_000).toISOString();
@@ -185,7 +210,9 @@ describe('login blacklist (e2e)', () => {
       expect(changed.body).toMatchObject({ note: 'old office', expires_at: past, active: false });
       const listed = await world.author.get(`${path()}?kind=address`);
       expect(listed.body.items.map((item: { value: string }) => item.value)).toContain('2001:db8::/64');
-      expect((await world.author.get(`${path()}?kind=device`)).body.items.map((item: { kind: string }) => item.kind)).not.toContain('address');
+      expect(
+        (await world.author.get(`${path()}?kind=device`)).body.items.map((item: { kind: string }) => item.kind),
+      ).not.toContain('address');
       await unlist(created.body.id);
     });
 
@@ -194,7 +221,9 @@ describe('login blacklist (e2e)', () => {
       const other = await intruder.client.createProject();
       const mine = await world.author.post(path(), { kind: 'device', value: 'tenant-pc' });
       expect((await intruder.client.get(path())).body.error.code).toBe(CODES.PROJECT_NOT_FOUND);
-      expect((await intruder.client.delete(`/admin/v1/projects/${other.id}/login-blacklist/${mine.body.id}`)).body.error.code).toBe(CODES.BLACKLIST_ENTRY_NOT_FOUND);
+      expect(
+        (await intruder.client.delete(`/admin/v1/projects/${other.id}/login-blacklist/${mine.body.id}`)).body.error.code,
+      ).toBe(CODES.BLACKLIST_ENTRY_NOT_FOUND);
       await unlist(mine.body.id);
     });
   });

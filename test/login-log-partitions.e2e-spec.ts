@@ -28,18 +28,32 @@ describe('login log partitions, retention and daily counts (e2e)', () => {
   afterAll(() => w?.close());
 
   const write = (createdAt: Date, fields: Partial<LoginLog> = {}) =>
-    logs.save(logs.create({ projectId: w.project.id, family: 'connect', interface: 'card_login', resultCode: 0, requestId: unique('req-'), createdAt, ...fields }));
+    logs.save(
+      logs.create({
+        projectId: w.project.id,
+        family: 'connect',
+        interface: 'card_login',
+        resultCode: 0,
+        requestId: unique('req-'),
+        createdAt,
+        ...fields,
+      }),
+    );
   const partitionOf = async (row: LoginLog): Promise<string> =>
     (await db.query('SELECT tableoid::regclass::text AS name FROM login_logs WHERE id = $1', [row.id]))[0]?.name;
   const partitions = async (): Promise<string[]> =>
-    (await db.query(`SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'login_logs'::regclass ORDER BY 1`)).map(
-      (row: { name: string }) => row.name,
-    );
-  const partitioned = async (): Promise<boolean> => (await db.query(`SELECT relkind = 'p' AS yes FROM pg_class WHERE oid = 'login_logs'::regclass`))[0].yes;
+    (
+      await db.query(
+        `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'login_logs'::regclass ORDER BY 1`,
+      )
+    ).map((row: { name: string }) => row.name);
+  const partitioned = async (): Promise<boolean> =>
+    (await db.query(`SELECT relkind = 'p' AS yes FROM pg_class WHERE oid = 'login_logs'::regclass`))[0].yes;
   const stats = async (from: string, to: string): Promise<StatsItem[]> =>
     (await w.author.get(`/admin/v1/projects/${w.project.id}/stats?from=${from}&to=${to}`).expect(200)).body.items;
   const day = (at: Date) => at.toISOString().slice(0, 10); // the test app's zone is UTC
-  const listTotal = async (query = ''): Promise<number> => (await w.author.get(`/admin/v1/projects/${w.project.id}/logs${query}`).expect(200)).body.total;
+  const listTotal = async (query = ''): Promise<number> =>
+    (await w.author.get(`/admin/v1/projects/${w.project.id}/logs${query}`).expect(200)).body.total;
   const rowCount = async (where = 'TRUE'): Promise<number> =>
     (await db.query(`SELECT count(*)::int AS n FROM login_logs WHERE project_id = $1 AND ${where}`, [w.project.id]))[0].n;
 
@@ -89,7 +103,9 @@ describe('login log partitions, retention and daily counts (e2e)', () => {
     // The list's totals (from the daily counts, less what was dropped) are the rows still there.
     expect(await listTotal()).toBe(await rowCount());
     expect(await listTotal('?result_code=20002')).toBe(refusedBefore - 1);
-    expect(await listTotal('?result_code=20002&interface=card_login')).toBe(await rowCount(`result_code = 20002 AND interface = 'card_login'`));
+    expect(await listTotal('?result_code=20002&interface=card_login')).toBe(
+      await rowCount(`result_code = 20002 AND interface = 'card_login'`),
+    );
     expect(await partitions()).not.toContain(partitionName(old));
     expect(await logs.countBy([{ id: oldRow.id }, { id: ancient.id }])).toBe(0);
     expect(await logs.countBy([{ id: recent.id }, { id: current.id }])).toBe(2);
@@ -98,7 +114,8 @@ describe('login log partitions, retention and daily counts (e2e)', () => {
 
   it('counts every concurrent login and refusal exactly once in the daily statistics, as the log rows are', async () => {
     const p = w.project;
-    const { items } = (await w.author.post(`/admin/v1/projects/${p.id}/cards`, { count: 10, duration_seconds: 3600 }).expect(201)).body as {
+    const { items } = (await w.author.post(`/admin/v1/projects/${p.id}/cards`, { count: 10, duration_seconds: 3600 }).expect(201))
+      .body as {
       items: Array<{ code: string }>;
     };
     const today = day(new Date());
@@ -133,7 +150,9 @@ describe('login log partitions, retention and daily counts (e2e)', () => {
   it('keeps every row, and counts it, when the migration partitions an existing log (down, rows written, up)', async () => {
     const now = new Date();
     const windowStart = monthStart(now, -10); // within the 366 days that one statistics request may cover
-    await db.query(`DELETE FROM login_logs WHERE created_at < $1 OR created_at > now() + interval '1 day'`, [windowStart.toISOString()]);
+    await db.query(`DELETE FROM login_logs WHERE created_at < $1 OR created_at > now() + interval '1 day'`, [
+      windowStart.toISOString(),
+    ]);
     // Back to before the partitioning migration (and the ones after it).
     while (await partitioned()) await db.undoLastMigration({ transaction: 'each' });
     expect(await partitions()).toEqual([]);

@@ -23,11 +23,18 @@ type LogBody = {
   request_id: string;
   created_at: string;
 };
-type StatsBody = { from: string; to: string; time_zone: string; items: Array<{ day: string; interface: string; result_code: number; count: number }> };
+type StatsBody = {
+  from: string;
+  to: string;
+  time_zone: string;
+  items: Array<{ day: string; interface: string; result_code: number; count: number }>;
+};
 
 /** `YYYY-MM-DD` of an instant in the test's service time zone. */
 function localDay(date: Date): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(date);
+  return new Intl.DateTimeFormat('en-CA', { timeZone: TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    date,
+  );
 }
 
 describe('login log and stats admin API (e2e)', () => {
@@ -55,7 +62,15 @@ describe('login log and stats admin API (e2e)', () => {
     for (const row of rows) {
       saved.push(
         await logs.save(
-          logs.create({ projectId, family: 'connect', interface: 'card_login', resultCode: 0, requestId: unique('req-'), ip: '198.51.100.7', ...row }),
+          logs.create({
+            projectId,
+            family: 'connect',
+            interface: 'card_login',
+            resultCode: 0,
+            requestId: unique('req-'),
+            ip: '198.51.100.7',
+            ...row,
+          }),
         ),
       );
     }
@@ -82,11 +97,33 @@ describe('login log and stats admin API (e2e)', () => {
       const other = await b.client.createProject();
       await write(other.id, [{ machineCode: 'pc-1' }]);
       written = await write(p.id, [
-        { cardId: cards[0].id, cardCode: cards[0].code, machineCode: 'pc-1', family: 'connect', resultCode: 0, requestId: 'req-connect-1' },
+        {
+          cardId: cards[0].id,
+          cardCode: cards[0].code,
+          machineCode: 'pc-1',
+          family: 'connect',
+          resultCode: 0,
+          requestId: 'req-connect-1',
+        },
         { cardId: cards[0].id, cardCode: cards[0].code, machineCode: 'pc-2', family: 'v3', resultCode: 20004 },
-        { cardId: null, cardCode: 'NO-SUCH-CARD', machineCode: 'pc-1', family: 'legacy', interface: 'card_login', resultCode: 20001, ip: null },
+        {
+          cardId: null,
+          cardCode: 'NO-SUCH-CARD',
+          machineCode: 'pc-1',
+          family: 'legacy',
+          interface: 'card_login',
+          resultCode: 20001,
+          ip: null,
+        },
         { cardId: cards[1].id, cardCode: cards[1].code, machineCode: 'pc-3', family: 'sdk', resultCode: 0 },
-        { cardId: cards[1].id, cardCode: cards[1].code, machineCode: 'pc-3', family: 'sdk', interface: 'card_heartbeat', resultCode: 30101 },
+        {
+          cardId: cards[1].id,
+          cardCode: cards[1].code,
+          machineCode: 'pc-3',
+          family: 'sdk',
+          interface: 'card_heartbeat',
+          resultCode: 30101,
+        },
       ]);
     });
 
@@ -106,7 +143,13 @@ describe('login log and stats admin API (e2e)', () => {
         request_id: 'req-connect-1',
         created_at: written[0].createdAt.toISOString(),
       });
-      expect(body.items[2]).toMatchObject({ card_id: null, card_code: 'NO-SUCH-CARD', ip: null, family: 'legacy', result_code: 20001 });
+      expect(body.items[2]).toMatchObject({
+        card_id: null,
+        card_code: 'NO-SUCH-CARD',
+        ip: null,
+        family: 'legacy',
+        result_code: 20001,
+      });
     });
 
     it.each<[string, number[]]>([
@@ -140,7 +183,9 @@ describe('login log and stats admin API (e2e)', () => {
       const [card] = await cardsFor(p, 1);
       const [row] = await write(p.id, [{ cardId: card.id, cardCode: card.code, machineCode: 'pc-9' }]);
       await a.client.delete(`/admin/v1/projects/${p.id}/cards/${card.id}`).expect(204);
-      expect((await list('&machine_code=pc-9')).items).toEqual([expect.objectContaining({ id: Number(row.id), card_id: null, card_code: card.code })]);
+      expect((await list('&machine_code=pc-9')).items).toEqual([
+        expect.objectContaining({ id: Number(row.id), card_id: null, card_code: card.code }),
+      ]);
       await logs.delete({ id: row.id });
     });
 

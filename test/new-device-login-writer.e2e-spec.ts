@@ -51,7 +51,9 @@ describe('NewDeviceLoginWriter on a real database', () => {
     expect(await Promise.all(cards.map(boundDevices))).toEqual(cards.map((_, i) => ({ counted: 1, rows: [`pc-${i}`] })));
     const logged: Array<{ request_id: string; card_id: number; token_hash: string }> = await t.app
       .get(DataSource)
-      .query('SELECT request_id, card_id, token_hash FROM login_logs WHERE request_id = ANY($1)', [logins.map((one) => one.log.requestId)]);
+      .query('SELECT request_id, card_id, token_hash FROM login_logs WHERE request_id = ANY($1)', [
+        logins.map((one) => one.log.requestId),
+      ]);
     expect(logged.map((row) => [row.request_id, row.card_id, row.token_hash]).sort()).toEqual(
       logins.map((one, i) => [one.log.requestId, cards[i].id, one.log.tokenHash]).sort(),
     );
@@ -71,7 +73,11 @@ describe('NewDeviceLoginWriter on a real database', () => {
 
   it('answers null and writes nothing for a card the rule refuses, a used-up count card, or a card with seats on a seated login', async () => {
     const banned = await insertCard(t, projectId, { status: 'banned' });
-    const expired = await insertCard(t, projectId, { status: 'active', activatedAt: new Date(Date.now() - 7200_000), expiresAt: new Date(Date.now() - 1000) });
+    const expired = await insertCard(t, projectId, {
+      status: 'active',
+      activatedAt: new Date(Date.now() - 7200_000),
+      expiresAt: new Date(Date.now() - 1000),
+    });
     const usedUp = await insertCard(t, projectId, { kind: 'count', usesLeft: 0 });
     const seats = await insertCard(t, projectId, { concurrentLimit: 2 });
     const logins = [login(banned, 'a'), login(expired, 'b'), login(usedUp, 'c'), { ...login(seats, 'd'), seated: true }];
@@ -86,11 +92,18 @@ describe('NewDeviceLoginWriter on a real database', () => {
   it('takes one use of a count card with its first device, and keeps an active card’s expiry', async () => {
     const count = await insertCard(t, projectId, { kind: 'count', usesLeft: 5, durationSeconds: 0 });
     const expiresAt = new Date(Date.now() + 86_400_000);
-    const active = await insertCard(t, projectId, { status: 'active', activatedAt: new Date(Date.now() - 1000), expiresAt, deviceLimit: 2 });
+    const active = await insertCard(t, projectId, {
+      status: 'active',
+      activatedAt: new Date(Date.now() - 1000),
+      expiresAt,
+      deviceLimit: 2,
+    });
     await cardRepos(t).devices.insert({ cardId: active.id, machineCode: 'first', boundAt: new Date() });
     await Promise.all([writer.write(login(count, 'pc')), writer.write(login(active, 'second'))]);
 
-    const [storedCount, storedActive] = await Promise.all([count, active].map((card) => cardRepos(t).cards.findOneByOrFail({ id: card.id })));
+    const [storedCount, storedActive] = await Promise.all(
+      [count, active].map((card) => cardRepos(t).cards.findOneByOrFail({ id: card.id })),
+    );
     expect([storedCount.usesLeft, storedCount.expiresAt]).toEqual([4, null]);
     expect(storedActive.expiresAt).toEqual(expiresAt);
     expect(await boundDevices(active)).toEqual({ counted: 2, rows: ['first', 'second'] });

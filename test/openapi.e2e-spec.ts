@@ -34,17 +34,24 @@ describe('OpenAPI document (e2e)', () => {
     const committed = JSON.parse(readFileSync(COMMITTED, 'utf8'));
     // One assertion per path first, so a drift names the route rather than dumping the document.
     for (const path of new Set([...Object.keys(committed.paths), ...Object.keys(served.paths as object)])) {
-      expect({ path, operations: (served.paths as Record<string, unknown>)[path] }).toEqual({ path, operations: committed.paths[path] });
+      expect({ path, operations: (served.paths as Record<string, unknown>)[path] }).toEqual({
+        path,
+        operations: committed.paths[path],
+      });
     }
     expect(served).toEqual(committed);
   });
 
   it('passes Redocly lint with no error and no warning', async () => {
     const cli = join(ROOT, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
-    const outcome = await run(process.execPath, [cli, 'lint', COMMITTED, '--config', join(ROOT, 'redocly.yaml'), '--format=json'], { cwd: ROOT }).catch(
-      (error: { stdout: string }) => error,
-    );
-    const problems = (JSON.parse(outcome.stdout) as { problems: Array<{ ruleId: string; message: string; location: Array<{ pointer: string }> }> }).problems;
+    const outcome = await run(
+      process.execPath,
+      [cli, 'lint', COMMITTED, '--config', join(ROOT, 'redocly.yaml'), '--format=json'],
+      { cwd: ROOT },
+    ).catch((error: { stdout: string }) => error);
+    const problems = (
+      JSON.parse(outcome.stdout) as { problems: Array<{ ruleId: string; message: string; location: Array<{ pointer: string }> }> }
+    ).problems;
     expect(problems.map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`)).toEqual([]);
   });
 
@@ -53,7 +60,10 @@ describe('OpenAPI document (e2e)', () => {
     try {
       const cli = join(ROOT, 'node_modules', 'openapi-typescript', 'bin', 'cli.js');
       await run(process.execPath, [cli, COMMITTED, '--output', join(dir, 'schema.d.ts')], { cwd: ROOT });
-      expect({ types: readFileSync(join(dir, 'schema.d.ts'), 'utf8'), hint: REGENERATE }).toEqual({ types: readFileSync(TYPES, 'utf8'), hint: REGENERATE });
+      expect({ types: readFileSync(join(dir, 'schema.d.ts'), 'utf8'), hint: REGENERATE }).toEqual({
+        types: readFileSync(TYPES, 'utf8'),
+        hint: REGENERATE,
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -70,10 +80,35 @@ describe('OpenAPI document (e2e)', () => {
       expect(total).toBe(3);
       expect(listed).toHaveLength(2);
       for (const card of listed) {
-        expect(card).toMatchObject({ batch_id: batchId, status: 'unused', kind: 'time', duration_seconds: 3600, device_limit: 2, note: 'typed client', devices: [] });
-        expect(Object.keys(card).sort()).toEqual(
-          ['activated_at', 'agent_id', 'batch_id', 'card_type_id', 'code', 'concurrent_limit', 'created_at', 'device_limit', 'devices', 'duration_seconds', 'expires_at', 'id', 'kind', 'last_login_at', 'note', 'status', 'use_count', 'uses_left'],
-        );
+        expect(card).toMatchObject({
+          batch_id: batchId,
+          status: 'unused',
+          kind: 'time',
+          duration_seconds: 3600,
+          device_limit: 2,
+          note: 'typed client',
+          devices: [],
+        });
+        expect(Object.keys(card).sort()).toEqual([
+          'activated_at',
+          'agent_id',
+          'batch_id',
+          'card_type_id',
+          'code',
+          'concurrent_limit',
+          'created_at',
+          'device_limit',
+          'devices',
+          'duration_seconds',
+          'expires_at',
+          'id',
+          'kind',
+          'last_login_at',
+          'note',
+          'status',
+          'use_count',
+          'uses_left',
+        ]);
       }
     });
 
@@ -84,8 +119,15 @@ describe('OpenAPI document (e2e)', () => {
 
     it('reads a client family answer: the legacy paycheck of an unused card', async () => {
       const card = await insertCard(world.t, world.project.id);
-      expect(await paycheck(baseUrl, world.project.program_id, card.code)).toEqual({ refused: false, activated: false, valid: false });
-      expect(await paycheck(baseUrl, world.project.program_id, 'NO-SUCH-CARD')).toEqual({ refused: true, code: ErrorCode.CARD_INVALID });
+      expect(await paycheck(baseUrl, world.project.program_id, card.code)).toEqual({
+        refused: false,
+        activated: false,
+        valid: false,
+      });
+      expect(await paycheck(baseUrl, world.project.program_id, 'NO-SUCH-CARD')).toEqual({
+        refused: true,
+        code: ErrorCode.CARD_INVALID,
+      });
     });
   });
 });

@@ -39,14 +39,24 @@ describe('operator view: business metrics and access log (e2e)', () => {
   beforeAll(async () => {
     world = await buildWorld({ connect: true, cards: 3 });
     const { t, project, cards } = world;
-    client = new Client({ baseUrl: await t.baseUrl(), programId: project.program_id, apiSecret: project.api_secret, legacySecret: project.legacy_secret, retries: 0 });
+    client = new Client({
+      baseUrl: await t.baseUrl(),
+      programId: project.program_id,
+      apiSecret: project.api_secret,
+      legacySecret: project.legacy_secret,
+      retries: 0,
+    });
 
     // SDK: first use (locked path), then again from the same device (one-statement path).
     expect((await client.cardLogin({ cardKey: cards[0].code, machineId: 'sdk-pc' })).code).toBe(0);
     expect((await client.cardLogin({ cardKey: cards[0].code, machineId: 'sdk-pc' })).code).toBe(0);
     // V3: a card that does not exist, refused with HTTP 200.
     const refused = await client.v3CardLogin({ cardKey: WRONG_KEY, machineId: 'v3-pc' });
-    expect({ success: refused.success, code: refused.code, http: refused.httpStatus }).toEqual({ success: false, code: ErrorCode.CARD_INVALID, http: 200 });
+    expect({ success: refused.success, code: refused.code, http: refused.httpStatus }).toEqual({
+      success: false,
+      code: ErrorCode.CARD_INVALID,
+      http: 200,
+    });
     requestIds.refused = refused.requestId;
     // Connect: a login, then the same nonce again.
     const nonce = unique('nonce');
@@ -58,14 +68,18 @@ describe('operator view: business metrics and access log (e2e)', () => {
     const hmacNonce = unique('hmacnonce');
     const form = { app: project.program_id, kami: cards[2].code, imei: 'hmac-pc' };
     expect((await signedPost(t, V3_LOGIN, form, 'form', project.api_secret, { nonce: hmacNonce })).body.code).toBe(0);
-    expect((await signedPost(t, V3_LOGIN, form, 'form', project.api_secret, { nonce: hmacNonce })).body.code).toBe(ErrorCode.NONCE_REPLAYED);
+    expect((await signedPost(t, V3_LOGIN, form, 'form', project.api_secret, { nonce: hmacNonce })).body.code).toBe(
+      ErrorCode.NONCE_REPLAYED,
+    );
     // Legacy: the card Connect bound, from the same device (one-statement path).
     expect((await client.legacy.cardLogin({ cardKey: cards[1].code, machineId: 'connect-pc' })).code).toBe(1);
     // A legacy GET route carries the card key in its query string.
     const paycheck = await t.http().get(`/api/paycheck?app=${project.program_id}&kami=${cards[1].code}`).expect(200);
     requestIds.paycheck = paycheck.headers['x-request-id'];
     // A daily quota of 0: the next login is refused by the gate (its log row is written alone).
-    await world.admin.put(`/admin/v1/projects/${project.id}/interfaces/card_login`, { authorized: true, daily_quota: 0 }).expect(200);
+    await world.admin
+      .put(`/admin/v1/projects/${project.id}/interfaces/card_login`, { authorized: true, daily_quota: 0 })
+      .expect(200);
     expect((await client.cardLogin({ cardKey: cards[0].code, machineId: 'sdk-pc' })).code).toBe(ErrorCode.QUOTA_EXCEEDED);
 
     metrics = parseMetrics((await t.http().get('/metrics').expect(200)).text);
@@ -96,13 +110,16 @@ describe('operator view: business metrics and access log (e2e)', () => {
   });
 
   it('labels a refusal answered with HTTP 200 outcome="refused", not "ok"', () => {
-    const standard = (outcome: string, status: string) => valueOf(metrics, 'http_requests_total', { family: 'standard', method: 'POST', outcome, status });
+    const standard = (outcome: string, status: string) =>
+      valueOf(metrics, 'http_requests_total', { family: 'standard', method: 'POST', outcome, status });
     expect(standard('refused', '200')).toBe(1);
     // Two SDK logins and one V3 login succeeded.
     expect(standard('ok', '200')).toBe(3);
     expect(standard('rejected', '409')).toBe(1);
     expect(standard('rejected', '429')).toBe(1);
-    expect(valueOf(metrics, 'http_requests_total', { family: 'connect', method: 'POST', outcome: 'rejected', status: '409' })).toBe(1);
+    expect(
+      valueOf(metrics, 'http_requests_total', { family: 'connect', method: 'POST', outcome: 'rejected', status: '409' }),
+    ).toBe(1);
   });
 
   it('times the login-log writes by path', () => {
@@ -132,26 +149,58 @@ describe('operator view: business metrics and access log (e2e)', () => {
     const lines = accessLines(world.t.logs);
     const line = (id: string | undefined) => lines.filter((l) => l.request_id === id);
     expect(line(requestIds.refused)).toEqual([
-      { time: expect.any(String), level: 'info', msg: 'request', request_id: requestIds.refused, method: 'POST', route: V3_LOGIN, status: 200, duration_ms: expect.any(Number), family: 'standard', code: ErrorCode.CARD_INVALID },
+      {
+        time: expect.any(String),
+        level: 'info',
+        msg: 'request',
+        request_id: requestIds.refused,
+        method: 'POST',
+        route: V3_LOGIN,
+        status: 200,
+        duration_ms: expect.any(Number),
+        family: 'standard',
+        code: ErrorCode.CARD_INVALID,
+      },
     ]);
     // Connect answers -10103; the log gives the catalog code, as the metrics do.
     expect(line(requestIds.connectReplay)).toEqual([
-      { time: expect.any(String), level: 'info', msg: 'request', request_id: requestIds.connectReplay, method: 'POST', route: '/connect/:programId', status: 409, duration_ms: expect.any(Number), family: 'connect', code: ErrorCode.NONCE_REPLAYED },
+      {
+        time: expect.any(String),
+        level: 'info',
+        msg: 'request',
+        request_id: requestIds.connectReplay,
+        method: 'POST',
+        route: '/connect/:programId',
+        status: 409,
+        duration_ms: expect.any(Number),
+        family: 'connect',
+        code: ErrorCode.NONCE_REPLAYED,
+      },
     ]);
-    expect(line(requestIds.paycheck)).toMatchObject([{ method: 'GET', route: '/api/paycheck', status: 200, family: 'legacy', code: 1 }]);
+    expect(line(requestIds.paycheck)).toMatchObject([
+      { method: 'GET', route: '/api/paycheck', status: 200, family: 'legacy', code: 1 },
+    ]);
     expect(lines.every((l) => typeof l.duration_ms === 'number' && l.duration_ms >= 0)).toBe(true);
   });
 
   it('never writes a card key, a secret or a token in any log line', () => {
     const all = world.t.logs.join('\n');
     const { project, cards } = world;
-    for (const secret of [WRONG_KEY, ...cards.map((c) => c.code), project.api_secret, project.legacy_secret, client.session?.token ?? 'no session']) {
+    for (const secret of [
+      WRONG_KEY,
+      ...cards.map((c) => c.code),
+      project.api_secret,
+      project.legacy_secret,
+      client.session?.token ?? 'no session',
+    ]) {
       expect(all).not.toContain(secret);
     }
   });
 
   it("writes Nest's start-up lines at debug only, so none reach an info log", () => {
-    const contexts = world.t.logs.map((line) => JSON.parse(line).context).filter((context) => FRAMEWORK_START_CONTEXTS.has(context));
+    const contexts = world.t.logs
+      .map((line) => JSON.parse(line).context)
+      .filter((context) => FRAMEWORK_START_CONTEXTS.has(context));
     expect(contexts).toEqual([]);
   });
 });

@@ -53,7 +53,16 @@ describe('orders, commission and refunds (decisions §19, e2e)', () => {
     const agent = await createAgent(t, author, { project_ids: [project.id], discount_percent: 10 });
     await credit(author, agent.id, 100_000);
     const first = await order(agent, { order_id: 'shop-1', count: 3 }).expect(201);
-    expect(first.body).toEqual(expect.objectContaining({ order_id: 'shop-1', count: 3, agent_id: agent.id, unit_price_cents: 900, total_cents: 2700, refunded_count: 0 }));
+    expect(first.body).toEqual(
+      expect.objectContaining({
+        order_id: 'shop-1',
+        count: 3,
+        agent_id: agent.id,
+        unit_price_cents: 900,
+        total_cents: 2700,
+        refunded_count: 0,
+      }),
+    );
     expect(first.body.items).toHaveLength(3);
     const again = await order(agent, { order_id: 'shop-1', count: 3 }).expect(200);
     expect(again.body.items.map((c: { code: string }) => c.code)).toEqual(first.body.items.map((c: { code: string }) => c.code));
@@ -88,7 +97,7 @@ describe('orders, commission and refunds (decisions §19, e2e)', () => {
     expect(free.body).toEqual(expect.objectContaining({ agent_id: null, total_cents: 0 }));
   });
 
-  it("pays the parent its commission, and a refund credits back the price and claws the commission back", async () => {
+  it('pays the parent its commission, and a refund credits back the price and claws the commission back', async () => {
     const parent = await createAgent(t, author, { project_ids: [project.id], discount_percent: 30, can_create_sub_agents: true });
     const child = await createAgent(t, parent.client, { project_ids: [project.id], discount_percent: 10 });
     await credit(author, child.id, 10_000);
@@ -110,8 +119,17 @@ describe('orders, commission and refunds (decisions §19, e2e)', () => {
     await author.post(`/admin/v1/projects/${project.id}/cards/bulk`, { action: 'delete', ids: [made.items[2].id] }).expect(200);
     expect(await balanceOf(t, child.id)).toBe(10_000 - 900);
     expect(await balanceOf(t, parent.id)).toBe(200);
-    expect((await ledgerOf(t, child.id)).map((e) => [e.kind, e.amount_cents])).toEqual([['credit', 10_000], ['debit', -2700], ['refund', 900], ['refund', 900]]);
-    expect((await ledgerOf(t, parent.id)).map((e) => [e.kind, e.amount_cents])).toEqual([['commission', 600], ['clawback', -200], ['clawback', -200]]);
+    expect((await ledgerOf(t, child.id)).map((e) => [e.kind, e.amount_cents])).toEqual([
+      ['credit', 10_000],
+      ['debit', -2700],
+      ['refund', 900],
+      ['refund', 900],
+    ]);
+    expect((await ledgerOf(t, parent.id)).map((e) => [e.kind, e.amount_cents])).toEqual([
+      ['commission', 600],
+      ['clawback', -200],
+      ['clawback', -200],
+    ]);
     expect((await author.get(`${orders()}/comm-1`).expect(200)).body.refunded_count).toBe(2);
     await expectLedgerConsistent(admin);
   });
@@ -127,7 +145,9 @@ describe('orders, commission and refunds (decisions §19, e2e)', () => {
       ...Array.from({ length: 8 }, () => parent.client.post(`/admin/v1/agents/${child.id}/credits`, { amount_cents: 500 })),
       ...seed.items.map((card: { id: number }) => author.post(`${orders()}/mixed-seed/refund`, { card_ids: [card.id] })),
     ]);
-    expect(results.filter((r) => ![200, 201, 402].includes(r.status)).map((r) => `${r.status} ${JSON.stringify(r.body)}`)).toEqual([]);
+    expect(
+      results.filter((r) => ![200, 201, 402].includes(r.status)).map((r) => `${r.status} ${JSON.stringify(r.body)}`),
+    ).toEqual([]);
     const ordered = results.slice(0, 12).filter((r) => r.status === 201).length;
     const credited = results.slice(12, 20).filter((r) => r.status === 200).length;
     expect(await balanceOf(t, child.id)).toBe(9_000 - 5 * 900 + 5 * 900 + credited * 500 - ordered * 900);
@@ -143,7 +163,9 @@ describe('orders, commission and refunds (decisions §19, e2e)', () => {
     const cardId = made.items[0].id;
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        i % 2 ? author.post(`${orders()}/refund-race/refund`, { card_ids: [cardId] }) : author.delete(`/admin/v1/projects/${project.id}/cards/${cardId}`),
+        i % 2
+          ? author.post(`${orders()}/refund-race/refund`, { card_ids: [cardId] })
+          : author.delete(`/admin/v1/projects/${project.id}/cards/${cardId}`),
       ),
     );
     const refunded = results.filter((r) => (r.status === 200 && r.body.card_ids.length === 1) || r.status === 204);
@@ -159,7 +181,9 @@ describe('orders, commission and refunds (decisions §19, e2e)', () => {
     const agent = await createAgent(t, author, { project_ids: [project.id] });
     await credit(author, agent.id, 50_000);
     // A fault in the card batch insert, which runs after the debit in the order's transaction.
-    await db().query(`CREATE FUNCTION fail_seven() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.count = 7 THEN RAISE EXCEPTION 'injected fault'; END IF; RETURN NEW; END $$`);
+    await db().query(
+      `CREATE FUNCTION fail_seven() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.count = 7 THEN RAISE EXCEPTION 'injected fault'; END IF; RETURN NEW; END $$`,
+    );
     await db().query(`CREATE TRIGGER fail_seven BEFORE INSERT ON card_batches FOR EACH ROW EXECUTE FUNCTION fail_seven()`);
     try {
       const before = await ledgerOf(t, agent.id);
@@ -181,15 +205,29 @@ describe('orders, commission and refunds (decisions §19, e2e)', () => {
     const p = await author.createProject();
     const ty = await createType(author, p.id, { price_cents: 1000 });
     await admin.put('/admin/v1/platform/settings', { webhook_private_targets: true }).expect(200);
-    await author.post(`/admin/v1/projects/${p.id}/webhooks`, { url: 'http://127.0.0.1:9/hook', events: ['order.created', 'agent.balance_low'] }).expect(201);
+    await author
+      .post(`/admin/v1/projects/${p.id}/webhooks`, {
+        url: 'http://127.0.0.1:9/hook',
+        events: ['order.created', 'agent.balance_low'],
+      })
+      .expect(201);
     const agent = await createAgent(t, author, { project_ids: [p.id], low_balance_cents: 1500 });
     await credit(author, agent.id, 2000);
     const first = (await agent.client.post(orders(p), { order_id: 'ev-1', card_type_id: ty.id, count: 1 }).expect(201)).body;
     await agent.client.post(orders(p), { order_id: 'ev-2', card_type_id: ty.id, count: 1 }).expect(201);
     await agent.client.post(orders(p), { order_id: 'ev-1', card_type_id: ty.id, count: 1 }).expect(200); // a replay tells nothing
-    const events = (await db().query(`SELECT type, data FROM webhook_events WHERE project_id = $1 ORDER BY created_at, type DESC`, [p.id])) as Array<{ type: string; data: unknown }>;
+    const events = (await db().query(
+      `SELECT type, data FROM webhook_events WHERE project_id = $1 ORDER BY created_at, type DESC`,
+      [p.id],
+    )) as Array<{ type: string; data: unknown }>;
     expect(events.map((e) => e.type)).toEqual(['order.created', 'agent.balance_low', 'order.created']);
-    expect(events[0].data).toEqual({ order_id: 'ev-1', card_type_id: String(ty.id), count: 1, agent_id: agent.id, card_ids: [first.items[0].id] });
+    expect(events[0].data).toEqual({
+      order_id: 'ev-1',
+      card_type_id: String(ty.id),
+      count: 1,
+      agent_id: agent.id,
+      card_ids: [first.items[0].id],
+    });
     expect(events[1].data).toEqual({ agent_id: agent.id, balance_cents: 1000 });
   });
 
@@ -214,7 +252,9 @@ describe('orders, commission and refunds (decisions §19, e2e)', () => {
     );
     expect(stats.sales).toHaveLength(2);
     const mine = (await agent.client.get(`/admin/v1/agents/${agent.id}/sales`).expect(200)).body;
-    expect(strip(mine.items)).toEqual([{ project_id: p.id, agent_id: agent.id, card_type_id: ty.id, sold: 3, activated: 2, revenue_cents: 1200 }]);
+    expect(strip(mine.items)).toEqual([
+      { project_id: p.id, agent_id: agent.id, card_type_id: ty.id, sold: 3, activated: 2, revenue_cents: 1200 },
+    ]);
   });
 });
 
@@ -240,10 +280,18 @@ describe('orders, commission and refunds (decisions §19, e2e)', () => {
     await credit(author, agent.id, 5000);
     const onTwo = new AdminClient(two, agent.client.token);
     const via = (i: number) => (i % 2 ? onTwo : agent.client);
-    const twins = await Promise.all(Array.from({ length: 20 }, (_, i) => via(i).post(`/admin/v1/projects/${p.id}/orders`, { order_id: 'same', card_type_id: ty.id, count: 1 })));
+    const twins = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        via(i).post(`/admin/v1/projects/${p.id}/orders`, { order_id: 'same', card_type_id: ty.id, count: 1 }),
+      ),
+    );
     expect(twins.filter((r) => r.status === 201)).toHaveLength(1);
     expect(twins.every((r) => r.status === 200 || r.status === 201)).toBe(true);
-    const racing = await Promise.all(Array.from({ length: 20 }, (_, i) => via(i).post(`/admin/v1/projects/${p.id}/orders`, { order_id: `many-${i}`, card_type_id: ty.id, count: 1 })));
+    const racing = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        via(i).post(`/admin/v1/projects/${p.id}/orders`, { order_id: `many-${i}`, card_type_id: ty.id, count: 1 }),
+      ),
+    );
     expect(racing.filter((r) => r.status === 201)).toHaveLength(4);
     expect(await balanceOf(one, agent.id)).toBe(0);
     const [{ n }] = await one.app.get(DataSource).query(`SELECT count(*)::int AS n FROM cards WHERE agent_id = $1`, [agent.id]);

@@ -1,5 +1,12 @@
 import { AdminClient } from './support/admin-client';
-import { ANNOUNCEMENT_NOT_FOUND, BAD_REQUEST, expectAdminError, FORBIDDEN, INTERFACE_NOT_FOUND, UNAUTHENTICATED } from './support/admin-errors';
+import {
+  ANNOUNCEMENT_NOT_FOUND,
+  BAD_REQUEST,
+  expectAdminError,
+  FORBIDDEN,
+  INTERFACE_NOT_FOUND,
+  UNAUTHENTICATED,
+} from './support/admin-errors';
 import { PlatformSettingsBody } from './support/platform-state';
 import { startTestApp, TestApp, unique } from './support/test-app';
 
@@ -127,9 +134,7 @@ describe('platform admin API (e2e)', () => {
         const before = await getSettings();
         try {
           for (const mode of ['self_service', 'entitlement', 'base_package']) {
-            expect((await admin.put(SETTINGS, { connect_opening_mode: mode }).expect(200)).body.connect_opening_mode).toBe(
-              mode,
-            );
+            expect((await admin.put(SETTINGS, { connect_opening_mode: mode }).expect(200)).body.connect_opening_mode).toBe(mode);
             expect((await getSettings()).connect_opening_mode).toBe(mode);
           }
         } finally {
@@ -248,7 +253,9 @@ describe('platform admin API (e2e)', () => {
       });
 
       it('one posted hidden is listed for a platform admin but never for an author', async () => {
-        const hidden = (await admin.post(ANNOUNCEMENTS, { title: unique('Draft '), content: 'Not yet.', enabled: false }).expect(201)).body;
+        const hidden = (
+          await admin.post(ANNOUNCEMENTS, { title: unique('Draft '), content: 'Not yet.', enabled: false }).expect(201)
+        ).body;
         expect(hidden.enabled).toBe(false);
         expect(await idsSeenBy(admin)).toContain(hidden.id);
         expect(await idsSeenBy(author)).not.toContain(hidden.id);
@@ -274,7 +281,8 @@ describe('platform admin API (e2e)', () => {
       });
 
       it('a platform admin deletes one (204): nobody sees it and a second delete is 404 (11106)', async () => {
-        const posted = (await admin.post(ANNOUNCEMENTS, { title: unique('Wrong '), content: 'Posted by mistake.' }).expect(201)).body;
+        const posted = (await admin.post(ANNOUNCEMENTS, { title: unique('Wrong '), content: 'Posted by mistake.' }).expect(201))
+          .body;
         await admin.delete(`${ANNOUNCEMENTS}/${posted.id}`).expect(204);
         expect(await idsSeenBy(admin)).not.toContain(posted.id);
         expect(await idsSeenBy(author)).not.toContain(posted.id);
@@ -319,11 +327,7 @@ describe('platform admin API (e2e)', () => {
         expectAdminError(await author.get(SETTINGS), 403, FORBIDDEN);
         expectAdminError(await author.put(SETTINGS, { connect_opening_mode: 'self_service' }), 403, FORBIDDEN);
         expectAdminError(await author.get(INTERFACES_PATH), 403, FORBIDDEN);
-        expectAdminError(
-          await author.put(`${INTERFACES_PATH}/card_login`, { enabled: !interfaces.card_login }),
-          403,
-          FORBIDDEN,
-        );
+        expectAdminError(await author.put(`${INTERFACES_PATH}/card_login`, { enabled: !interfaces.card_login }), 403, FORBIDDEN);
         expect(await getSettings()).toEqual(settings);
         expect(await interfaceStatus()).toEqual(interfaces);
       });

@@ -352,7 +352,11 @@ describe('projects admin API (e2e)', () => {
         'device_limit',
       );
       expect(await get(a.client, p.id)).toEqual(before);
-      expectAdminError(await admin.put(`${PROJECTS}/0d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6/entitlements`, full), 404, PROJECT_NOT_FOUND);
+      expectAdminError(
+        await admin.put(`${PROJECTS}/0d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6/entitlements`, full),
+        404,
+        PROJECT_NOT_FOUND,
+      );
     });
   });
 
@@ -464,7 +468,11 @@ describe('projects admin API (e2e)', () => {
         FORBIDDEN,
       );
       for (const name of ['kmlogon', 'nope']) {
-        expectAdminError(await admin.put(`${PROJECTS}/${p.id}/interfaces/${name}`, { authorized: false }), 404, INTERFACE_NOT_FOUND);
+        expectAdminError(
+          await admin.put(`${PROJECTS}/${p.id}/interfaces/${name}`, { authorized: false }),
+          404,
+          INTERFACE_NOT_FOUND,
+        );
       }
       for (const [body, field] of [
         [{ authorized: false, daily_quota: -1 }, 'daily_quota'],
@@ -490,7 +498,8 @@ describe('projects admin API (e2e)', () => {
       const p = await create(a.client);
       const opening = async () => (await get(a.client, p.id)).connect_opening;
       // A card key that matches no card: past the gate, the answer is the card's refusal, not CONNECT_NOT_ENABLED.
-      const login = async () => (await connectLogin(t, p.program_id, { user_key: 'NO-SUCH-CARD', serial: 'pc-1' })).body.code as number;
+      const login = async () =>
+        (await connectLogin(t, p.program_id, { user_key: 'NO-SUCH-CARD', serial: 'pc-1' })).body.code as number;
       const entitle = (basic_package: boolean, plan_level: number) =>
         admin.put(`${PROJECTS}/${p.id}/entitlements`, { basic_package, plan_level, licence_verify: false }).expect(200);
       await entitle(true, 0);

@@ -19,31 +19,38 @@ const python = (args: string[], env: Record<string, string>) =>
  * live tests call every client method and must all pass. Where python3 is missing, CI fails and
  * elsewhere the suite is skipped (test/support/toolchains.ts).
  */
-describeNeeding(installed('python3', '--version'), '`python3` is not on the PATH')('official Python client against the service (e2e)', () => {
-  let world: LiveWorld | undefined;
-  let env: Record<string, string>;
-  let relay: Relay | undefined;
-  let programId: string;
+describeNeeding(installed('python3', '--version'), '`python3` is not on the PATH')(
+  'official Python client against the service (e2e)',
+  () => {
+    let world: LiveWorld | undefined;
+    let env: Record<string, string>;
+    let relay: Relay | undefined;
+    let programId: string;
 
-  beforeAll(async () => {
-    world = await startLiveWorld('py');
-    ({ relay, programId } = world);
-    env = unprefixed(world.env); // the suite reads BASE_URL, PROGRAM_ID, CARD_SDK...
-  });
-  afterAll(() => world?.close());
+    beforeAll(async () => {
+      world = await startLiveWorld('py');
+      ({ relay, programId } = world);
+      env = unprefixed(world.env); // the suite reads BASE_URL, PROGRAM_ID, CARD_SDK...
+    });
+    afterAll(() => world?.close());
 
-  it('passes every live test of clients/python/tests_live', async () => {
-    const outcome = await python(['-m', 'unittest', 'discover', '-s', 'tests_live', '-v'], env);
-    if (outcome.code !== 0) throw new Error(`python3 exited with ${outcome.code ?? outcome.signal}:\n${outcome.output}`);
-    expect(outcome.output).toContain(`Ran ${LIVE_TESTS} tests`);
-    expect(outcome.output).toMatch(/^OK$/m); // "OK (skipped=N)" would mean the environment did not arrive
-    // The relay fooled the service every time: each swapped request got a signed success, which the client refused.
-    expect(relay!.relayed.map((r) => [r.path, r.status, r.body.status ?? r.body.success ?? r.body.code])).toEqual([
-      [`/connect/${programId}`, 200, true],
-      ['/api/card_login', 200, 1],
-      ['/api/legacy/v3/cards/login', 200, true],
-      ['/api/v1/cards/login', 200, true],
-      ['/api/v1/cards/heartbeat', 200, true],
-    ]);
-  }, CHILD_TIMEOUT_MS + 30_000);
-});
+    it(
+      'passes every live test of clients/python/tests_live',
+      async () => {
+        const outcome = await python(['-m', 'unittest', 'discover', '-s', 'tests_live', '-v'], env);
+        if (outcome.code !== 0) throw new Error(`python3 exited with ${outcome.code ?? outcome.signal}:\n${outcome.output}`);
+        expect(outcome.output).toContain(`Ran ${LIVE_TESTS} tests`);
+        expect(outcome.output).toMatch(/^OK$/m); // "OK (skipped=N)" would mean the environment did not arrive
+        // The relay fooled the service every time: each swapped request got a signed success, which the client refused.
+        expect(relay!.relayed.map((r) => [r.path, r.status, r.body.status ?? r.body.success ?? r.body.code])).toEqual([
+          [`/connect/${programId}`, 200, true],
+          ['/api/card_login', 200, 1],
+          ['/api/legacy/v3/cards/login', 200, true],
+          ['/api/v1/cards/login', 200, true],
+          ['/api/v1/cards/heartbeat', 200, true],
+        ]);
+      },
+      CHILD_TIMEOUT_MS + 30_000,
+    );
+  },
+);

@@ -369,7 +369,8 @@ describe('request-rate limits: orders (e2e)', () => {
     const author = (await admin.createAuthor()).client;
     const project = await author.createProject();
     const type = await createType(author, project.id);
-    const order = (n: number) => author.post(`/admin/v1/projects/${project.id}/orders`, { order_id: `rl-${n}`, card_type_id: type.id, count: 1 });
+    const order = (n: number) =>
+      author.post(`/admin/v1/projects/${project.id}/orders`, { order_id: `rl-${n}`, card_type_id: type.id, count: 1 });
     expectRateHeaders(await order(1).expect(201), 2, 1);
     expectRateHeaders(await order(2).expect(201), 2, 0);
     const refused = await order(3);
@@ -379,7 +380,9 @@ describe('request-rate limits: orders (e2e)', () => {
     const other = (await admin.createAuthor()).client;
     const otherProject = await other.createProject();
     const otherType = await createType(other, otherProject.id);
-    await other.post(`/admin/v1/projects/${otherProject.id}/orders`, { order_id: 'rl-1', card_type_id: otherType.id, count: 1 }).expect(201);
+    await other
+      .post(`/admin/v1/projects/${otherProject.id}/orders`, { order_id: 'rl-1', card_type_id: otherType.id, count: 1 })
+      .expect(201);
   });
 });
 

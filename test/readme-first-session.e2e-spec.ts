@@ -15,10 +15,18 @@ function firstSession(): string {
 }
 
 /** Runs the block in bash as pasted (no -e: a terminal goes on after a failed line), never rejecting. */
-function paste(script: string, cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function paste(
+  script: string,
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('bash', ['-c', script], { cwd, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...env }, timeout: 30_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
+    execFile(
+      'bash',
+      ['-c', script],
+      { cwd, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...env }, timeout: 30_000 },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
     );
   });
 }
@@ -44,9 +52,17 @@ describe("README's first session (e2e)", () => {
   it('creates alice and, signed in as her, her first project whose program ID and secrets are shown once', async () => {
     const outcome = await paste(firstSession(), dir, { BASE: await t.baseUrl(), ADMIN_PASSWORD });
     expect(outcome).toMatchObject({ code: 0, stderr: '' });
-    const [author, project] = outcome.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const [author, project] = outcome.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(author).toMatchObject({ username: 'alice', role: 'author' });
-    expect(project).toMatchObject({ name: 'My Program', owner_id: author.id, program_id: expect.stringMatching(/^[1-9]\d{7}$/), api_secret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    expect(project).toMatchObject({
+      name: 'My Program',
+      owner_id: author.id,
+      program_id: expect.stringMatching(/^[1-9]\d{7}$/),
+      api_secret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+    });
   });
 
   it('reads the generated admin password from data/admin-password.txt when ADMIN_PASSWORD is not set', async () => {
@@ -55,7 +71,10 @@ describe("README's first session (e2e)", () => {
     const outcome = await paste(firstSession(), dir, { BASE: await t.baseUrl() });
     expect(outcome).toMatchObject({ code: 0, stderr: '' });
     // alice exists from the first run: refused as a conflict, and her second project is still made.
-    const [, project] = outcome.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const [, project] = outcome.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(project).toMatchObject({ name: 'My Program', program_id: expect.stringMatching(/^[1-9]\d{7}$/) });
   });
 });

@@ -42,13 +42,23 @@ describe('rebinding rules and idle devices (e2e)', () => {
   const legacyUnbind = (t: TestApp, p: Project, kami: string, imei: string) =>
     t.http().post('/api/kmunmachine').type('form').send({ app: p.program_id, kami, imei });
   const aggregateUnbind = (t: TestApp, p: Project, kami: string, imei: string) =>
-    t.http().post('/api/app').type('form').send(md5Signed({ app: p.program_id, api: 'card_unbind', kami, imei }, p.legacy_secret));
+    t
+      .http()
+      .post('/api/app')
+      .type('form')
+      .send(md5Signed({ app: p.program_id, api: 'card_unbind', kami, imei }, p.legacy_secret));
   const portal = (t: TestApp, path: string, body: object) => t.http().post(`/api/v1/portal/cards/${path}`).send(body);
   const portalUnbind = (t: TestApp, p: Project, cardKey: string, machine: string) =>
     portal(t, 'unbind', { program_id: p.program_id, card_key: cardKey, machine_id: machine });
 
-  async function cardWithDevices(p: Project, devices: string[], deviceLimit = devices.length): Promise<{ id: number; code: string; sessions: string[] }> {
-    const res = await author.post(`/admin/v1/projects/${p.id}/cards`, { count: 1, duration_seconds: 86_400, device_limit: deviceLimit }).expect(201);
+  async function cardWithDevices(
+    p: Project,
+    devices: string[],
+    deviceLimit = devices.length,
+  ): Promise<{ id: number; code: string; sessions: string[] }> {
+    const res = await author
+      .post(`/admin/v1/projects/${p.id}/cards`, { count: 1, duration_seconds: 86_400, device_limit: deviceLimit })
+      .expect(201);
     const card = res.body.items[0];
     const sessions: string[] = [];
     for (const machine of devices) {
@@ -62,7 +72,9 @@ describe('rebinding rules and idle devices (e2e)', () => {
     (await cardRepos(one).devices.find({ where: { cardId }, order: { machineCode: 'ASC' } })).map((d) => d.machineCode);
   const sql = (text: string, params: unknown[]) => cardRepos(one).devices.query(text, params);
   const unbindTimes = async (cardId: number): Promise<Date[]> =>
-    (await sql('SELECT unbound_at FROM card_unbinds WHERE card_id = $1 ORDER BY unbound_at', [cardId])).map((r: { unbound_at: Date }) => new Date(r.unbound_at));
+    (await sql('SELECT unbound_at FROM card_unbinds WHERE card_id = $1 ORDER BY unbound_at', [cardId])).map(
+      (r: { unbound_at: Date }) => new Date(r.unbound_at),
+    );
   /** Moves every recorded unbind of the card back by `ms`, as if that time had passed. */
   const ageUnbinds = (cardId: number, ms: number) =>
     sql(`UPDATE card_unbinds SET unbound_at = unbound_at - $2 * interval '1 millisecond' WHERE card_id = $1`, [cardId, ms]);
@@ -74,7 +86,10 @@ describe('rebinding rules and idle devices (e2e)', () => {
     it('refuses a second unbind inside the cooldown with retry_at on the SDK, legacy, aggregate and portal routes, and grants it after', async () => {
       const p = await author.createProject({ device_limit: 5, unbind_cooldown_seconds: 3600 });
       const card = await cardWithDevices(p, ['dev-a', 'dev-b', 'dev-c']);
-      expect((await sdkUnbind(one, p, card.code, 'dev-a').expect(200)).body).toMatchObject({ code: 1, data: { unbind_count: 1 } });
+      expect((await sdkUnbind(one, p, card.code, 'dev-a').expect(200)).body).toMatchObject({
+        code: 1,
+        data: { unbind_count: 1 },
+      });
       const [first] = await unbindTimes(card.id);
       const retryAt = wallClock(new Date(first.getTime() + 3600_000), timeZone);
 
@@ -94,8 +109,14 @@ describe('rebinding rules and idle devices (e2e)', () => {
       // What the portal shows before the holder confirms.
       const info = await portal(one, 'info', { program_id: p.program_id, card_key: card.code }).expect(200);
       expect(info.body.data.unbind).toEqual({
-        enabled: true, deduct_seconds: 0, remaining: null, cooldown_seconds: 3600, max_per_30_days: null, used_30_days: 1,
-        refused_reason: 'cooldown', next_unbind_at: retryAt,
+        enabled: true,
+        deduct_seconds: 0,
+        remaining: null,
+        cooldown_seconds: 3600,
+        max_per_30_days: null,
+        used_30_days: 1,
+        refused_reason: 'cooldown',
+        next_unbind_at: retryAt,
       });
       expect(await boundDevices(card.id)).toEqual(['dev-b', 'dev-c']);
       expect((await cardRepos(one).cards.findOneByOrFail({ id: card.id })).unbindCount).toBe(1);
@@ -104,8 +125,14 @@ describe('rebinding rules and idle devices (e2e)', () => {
       expect((await sdkUnbind(one, p, card.code, 'dev-zz')).body.data).toEqual({ reason: 'not_bound', retry_at: null });
 
       await ageUnbinds(card.id, 3600_000);
-      expect((await portal(one, 'info', { program_id: p.program_id, card_key: card.code })).body.data.unbind).toMatchObject({ refused_reason: null, next_unbind_at: null });
-      expect((await portalUnbind(one, p, card.code, 'dev-b').expect(200)).body).toMatchObject({ code: 1, data: { machine_code: 'dev-b', unbind_count: 2 } });
+      expect((await portal(one, 'info', { program_id: p.program_id, card_key: card.code })).body.data.unbind).toMatchObject({
+        refused_reason: null,
+        next_unbind_at: null,
+      });
+      expect((await portalUnbind(one, p, card.code, 'dev-b').expect(200)).body).toMatchObject({
+        code: 1,
+        data: { machine_code: 'dev-b', unbind_count: 2 },
+      });
       expect(await boundDevices(card.id)).toEqual(['dev-c']);
     });
 
@@ -119,9 +146,17 @@ describe('rebinding rules and idle devices (e2e)', () => {
 
       const refused = await sdkUnbind(one, p, card.code, 'm-c');
       expectStandardFailure(refused, 200, ErrorCode.UNBIND_REFUSED);
-      expect(refused.body.data).toEqual({ reason: 'limit', retry_at: wallClock(new Date(oldest.getTime() + 30 * 86_400_000), timeZone) });
+      expect(refused.body.data).toEqual({
+        reason: 'limit',
+        retry_at: wallClock(new Date(oldest.getTime() + 30 * 86_400_000), timeZone),
+      });
       const info = await portal(one, 'info', { program_id: p.program_id, card_key: card.code }).expect(200);
-      expect(info.body.data.unbind).toMatchObject({ max_per_30_days: 2, used_30_days: 2, refused_reason: 'limit', next_unbind_at: refused.body.data.retry_at });
+      expect(info.body.data.unbind).toMatchObject({
+        max_per_30_days: 2,
+        used_30_days: 2,
+        refused_reason: 'limit',
+        next_unbind_at: refused.body.data.retry_at,
+      });
 
       // 20 days on, the first unbind is 30 days old and out of the window.
       await ageUnbinds(card.id, 20 * 86_400_000);
@@ -134,11 +169,15 @@ describe('rebinding rules and idle devices (e2e)', () => {
       const machines = Array.from({ length: 8 }, (_, i) => `race-${i}`);
       const card = await cardWithDevices(p, machines);
       const routes = [sdkUnbind, legacyUnbind, portalUnbind, aggregateUnbind];
-      const answers = await Promise.all(machines.map((machine, i) => routes[i % routes.length](instance(i), p, card.code, machine)));
+      const answers = await Promise.all(
+        machines.map((machine, i) => routes[i % routes.length](instance(i), p, card.code, machine)),
+      );
       expect(answers.map((res) => res.status)).toEqual(Array(8).fill(200));
       expect(answers.filter((res) => res.body.code === 1)).toHaveLength(1);
       const refused = answers.filter((res) => res.body.code !== 1);
-      expect(refused.map((res) => [res.body.code, res.body.data.reason])).toEqual(Array(7).fill([ErrorCode.UNBIND_REFUSED, 'cooldown']));
+      expect(refused.map((res) => [res.body.code, res.body.data.reason])).toEqual(
+        Array(7).fill([ErrorCode.UNBIND_REFUSED, 'cooldown']),
+      );
       expect(await boundDevices(card.id)).toHaveLength(7);
       expect(await unbindTimes(card.id)).toHaveLength(1);
       expect((await cardRepos(one).cards.findOneByOrFail({ id: card.id })).unbindCount).toBe(1);
@@ -156,8 +195,18 @@ describe('rebinding rules and idle devices (e2e)', () => {
     it('keeps the settings in the project, and refuses values out of range with 400', async () => {
       const p = await author.createProject({});
       expect(p).toMatchObject({ unbind_cooldown_seconds: 0, unbind_max_per_30_days: null, device_idle_release_seconds: 0 });
-      const set = await author.patch(`/admin/v1/projects/${p.id}`, { unbind_cooldown_seconds: 86_400, unbind_max_per_30_days: 3, device_idle_release_seconds: 600 }).expect(200);
-      expect(set.body).toMatchObject({ unbind_cooldown_seconds: 86_400, unbind_max_per_30_days: 3, device_idle_release_seconds: 600 });
+      const set = await author
+        .patch(`/admin/v1/projects/${p.id}`, {
+          unbind_cooldown_seconds: 86_400,
+          unbind_max_per_30_days: 3,
+          device_idle_release_seconds: 600,
+        })
+        .expect(200);
+      expect(set.body).toMatchObject({
+        unbind_cooldown_seconds: 86_400,
+        unbind_max_per_30_days: 3,
+        device_idle_release_seconds: 600,
+      });
       for (const body of [
         { unbind_cooldown_seconds: -1 },
         { unbind_cooldown_seconds: 30 * 86_400 + 1 },
@@ -169,9 +218,15 @@ describe('rebinding rules and idle devices (e2e)', () => {
         { device_idle_release_seconds: '600' },
       ]) {
         const res = await author.patch(`/admin/v1/projects/${p.id}`, body);
-        expect({ body, status: res.status, code: res.body.error?.code }).toEqual({ body, status: 400, code: ErrorCode.BAD_REQUEST });
+        expect({ body, status: res.status, code: res.body.error?.code }).toEqual({
+          body,
+          status: 400,
+          code: ErrorCode.BAD_REQUEST,
+        });
       }
-      await author.patch(`/admin/v1/projects/${p.id}`, { unbind_max_per_30_days: null, device_idle_release_seconds: 0 }).expect(200);
+      await author
+        .patch(`/admin/v1/projects/${p.id}`, { unbind_max_per_30_days: null, device_idle_release_seconds: 0 })
+        .expect(200);
     });
   });
 
@@ -179,7 +234,10 @@ describe('rebinding rules and idle devices (e2e)', () => {
     it('with a 60 s window a new device takes the slot of a device silent for longer; the idle one is unbound, logged and its session ended', async () => {
       const p = await author.createProject({ device_limit: 1, device_idle_release_seconds: 60 });
       // A webhook endpoint subscribed to device.unbound, written directly: the release is announced in its transaction.
-      await sql(`INSERT INTO webhook_endpoints (project_id, url, events, format) VALUES ($1, 'https://hooks.example.com/x', $2, 'json')`, [p.id, ['device.unbound']]);
+      await sql(
+        `INSERT INTO webhook_endpoints (project_id, url, events, format) VALUES ($1, 'https://hooks.example.com/x', $2, 'json')`,
+        [p.id, ['device.unbound']],
+      );
       const card = await cardWithDevices(p, ['old-pc']);
       // Silent, but not for the whole window: the card is full.
       await silence(card.id, 'old-pc', 50_000);
@@ -192,9 +250,13 @@ describe('rebinding rules and idle devices (e2e)', () => {
       const beat = await cardHeartbeat(one, card.sessions[0], 'old-pc');
       expect(beat.body).toMatchObject({ code: ErrorCode.SESSION_INVALID, data: { ended_by: 'device_unbound' } });
       const released = await cardRepos(one).logs.findBy({ cardId: card.id, interface: 'device_idle_release' });
-      expect(released.map((log) => [log.machineCode, log.resultCode, log.requestId])).toEqual([['old-pc', 0, taken.headers['x-request-id']]]);
+      expect(released.map((log) => [log.machineCode, log.resultCode, log.requestId])).toEqual([
+        ['old-pc', 0, taken.headers['x-request-id']],
+      ]);
       const events = await sql(`SELECT type, data FROM webhook_events WHERE project_id = $1`, [p.id]);
-      expect(events).toEqual([{ type: 'device.unbound', data: { card_id: card.id, card_code: card.code, machine_code: 'old-pc', by: 'idle' } }]);
+      expect(events).toEqual([
+        { type: 'device.unbound', data: { card_id: card.id, card_code: card.code, machine_code: 'old-pc', by: 'idle' } },
+      ]);
       // The new device is fresh: the old one cannot take the slot back.
       expectStandardFailure(await login(one, p, card.code, 'old-pc'), 200, ErrorCode.DEVICE_LIMIT_REACHED);
       expect((await cardRepos(one).cards.findOneByOrFail({ id: card.id })).unbindCount).toBe(0);

@@ -32,7 +32,12 @@ describe('remote variables admin API (e2e)', () => {
     return (await client.post(base(p), { name: 'api_base', value: 'https://api.example.com', ...body }).expect(201)).body;
   }
   async function list(p: { id: string }, query = '') {
-    return (await a.client.get(`${base(p)}?page_size=100${query}`).expect(200)).body as { items: VariableBody[]; total: number; page: number; page_size: number };
+    return (await a.client.get(`${base(p)}?page_size=100${query}`).expect(200)).body as {
+      items: VariableBody[];
+      total: number;
+      page: number;
+      page_size: number;
+    };
   }
   const get = async (p: { id: string }, id: number) => (await a.client.get(`${base(p)}/${id}`).expect(200)).body as VariableBody;
 
@@ -74,7 +79,13 @@ describe('remote variables admin API (e2e)', () => {
     const pub = (await a.client.patch(`${base(p)}/${made.id}`, { public: true }).expect(200)).body;
     expect(pub).toMatchObject({ name: 'motd', value: 'new', public: true });
     const renamed = (await a.client.patch(`${base(p)}/${made.id}`, { name: 'message_of_the_day' }).expect(200)).body;
-    expect(renamed).toMatchObject({ id: made.id, name: 'message_of_the_day', value: 'new', public: true, created_at: made.created_at });
+    expect(renamed).toMatchObject({
+      id: made.id,
+      name: 'message_of_the_day',
+      value: 'new',
+      public: true,
+      created_at: made.created_at,
+    });
     expect((await a.client.patch(`${base(p)}/${made.id}`, {}).expect(200)).body).toEqual(renamed);
     const res = await a.client.delete(`${base(p)}/${made.id}`).expect(204);
     expect(res.text).toBe('');
@@ -185,7 +196,11 @@ describe('remote variables admin API (e2e)', () => {
       }
       for (const id of ['not-a-uuid', '0d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6']) {
         expectAdminError(await a.client.get(`/admin/v1/projects/${id}/variables`), 404, PROJECT_NOT_FOUND);
-        expectAdminError(await a.client.post(`/admin/v1/projects/${id}/variables`, { name: 'x', value: 'y' }), 404, PROJECT_NOT_FOUND);
+        expectAdminError(
+          await a.client.post(`/admin/v1/projects/${id}/variables`, { name: 'x', value: 'y' }),
+          404,
+          PROJECT_NOT_FOUND,
+        );
       }
     });
 
@@ -204,7 +219,10 @@ describe('remote variables admin API (e2e)', () => {
         await t.http().post(base(p)).send({ name: 'x', value: 'y' }),
         await t.http().get(base(p)),
         await t.http().get(`${base(p)}/${made.id}`),
-        await t.http().patch(`${base(p)}/${made.id}`).send({ value: 'x' }),
+        await t
+          .http()
+          .patch(`${base(p)}/${made.id}`)
+          .send({ value: 'x' }),
         await t.http().delete(`${base(p)}/${made.id}`),
       ]) {
         expectAdminError(res, 401, UNAUTHENTICATED);

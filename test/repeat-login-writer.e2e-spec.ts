@@ -25,12 +25,18 @@ describe('RepeatLoginWriter on a real database', () => {
 
   /** An active card bound to `machine`, as a first login leaves it. */
   async function boundCard(machine = 'pc', fields: Partial<Card> = {}): Promise<Card> {
-    const card = await insertCard(t, projectId, { status: 'active', activatedAt: new Date(), expiresAt: new Date(Date.now() + 3_600_000), ...fields });
+    const card = await insertCard(t, projectId, {
+      status: 'active',
+      activatedAt: new Date(),
+      expiresAt: new Date(Date.now() + 3_600_000),
+      ...fields,
+    });
     await cardRepos(t).devices.insert({ cardId: card.id, machineCode: machine, boundAt: new Date() });
     return card;
   }
 
-  const login = (card: Pick<Card, 'code'>, machine = 'pc', requestId?: string): PendingLogin => pendingLogin(projectId, card, machine, requestId);
+  const login = (card: Pick<Card, 'code'>, machine = 'pc', requestId?: string): PendingLogin =>
+    pendingLogin(projectId, card, machine, requestId);
 
   it('answers 40 concurrent repeat logins of 40 cards from fewer statements, each card counted once with its own log row', async () => {
     const cards = await Promise.all(Array.from({ length: 40 }, () => boundCard()));
@@ -44,7 +50,9 @@ describe('RepeatLoginWriter on a real database', () => {
     expect(stored.map((card) => card.useCount)).toEqual(Array(40).fill(1));
     expect(stored).toHaveLength(40);
     const logged = await cardRepos(t).logs.findBy(logins.map((one) => ({ requestId: one.log.requestId })));
-    expect(logged.map((row) => [row.requestId, row.cardId]).sort()).toEqual(logins.map((one, i) => [one.log.requestId, cards[i].id]).sort());
+    expect(logged.map((row) => [row.requestId, row.cardId]).sort()).toEqual(
+      logins.map((one, i) => [one.log.requestId, cards[i].id]).sort(),
+    );
   });
 
   it('puts two logins of one card in different statements, and counts both', async () => {

@@ -20,7 +20,8 @@ async function explained(requestId: string, projectId = world.project.id) {
   throw new Error(`request ${requestId} never reached the log`);
 }
 
-const login = (key: string, machine: string) => sdkLogin(world.t, world.project.api_secret, { app: world.project.program_id, card_key: key, machine_id: machine });
+const login = (key: string, machine: string) =>
+  sdkLogin(world.t, world.project.api_secret, { app: world.project.program_id, card_key: key, machine_id: machine });
 
 describe('request log (e2e)', () => {
   beforeAll(async () => {
@@ -33,25 +34,46 @@ describe('request log (e2e)', () => {
     const res = await login(card.code, 'pc-1');
     expect(res.body.code).toBe(CODES.CARD_BANNED);
     const entry = await explained(res.headers['x-request-id']);
-    expect(entry).toMatchObject({ request_id: res.headers['x-request-id'], family: 'sdk', interface: 'card_login', result_code: CODES.CARD_BANNED, card_id: card.id, machine_code: 'pc-1' });
+    expect(entry).toMatchObject({
+      request_id: res.headers['x-request-id'],
+      family: 'sdk',
+      interface: 'card_login',
+      result_code: CODES.CARD_BANNED,
+      card_id: card.id,
+      machine_code: 'pc-1',
+    });
     expect(entry.explain).toContain(`The card ${card.code} was banned`);
     // No ban in the audit trail (the card was made banned): who and when stay unknown.
-    expect(entry.explanation).toEqual({ code: 'card_banned', params: { card_code: card.code, banned_at: null, banned_by: null, still_banned: true } });
+    expect(entry.explanation).toEqual({
+      code: 'card_banned',
+      params: { card_code: card.code, banned_at: null, banned_by: null, still_banned: true },
+    });
   });
 
   it('names who banned the card and when, from the audit trail, by its own change and by a bulk ban', async () => {
     const single = await insertCard(world.t, world.project.id);
     const viaBulk = await insertCard(world.t, world.project.id);
-    expect((await world.author.patch(`/admin/v1/projects/${world.project.id}/cards/${single.id}`, { status: 'banned' })).status).toBe(200);
-    expect((await world.author.post(`/admin/v1/projects/${world.project.id}/cards/bulk`, { action: 'ban', ids: [viaBulk.id] })).status).toBe(200);
+    expect(
+      (await world.author.patch(`/admin/v1/projects/${world.project.id}/cards/${single.id}`, { status: 'banned' })).status,
+    ).toBe(200);
+    expect(
+      (await world.author.post(`/admin/v1/projects/${world.project.id}/cards/bulk`, { action: 'ban', ids: [viaBulk.id] })).status,
+    ).toBe(200);
     for (const card of [single, viaBulk]) {
       const res = await login(card.code, 'pc-ban');
       const entry = await explained(res.headers['x-request-id']);
       expect(entry.explanation).toEqual({
         code: 'card_banned',
-        params: { card_code: card.code, banned_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/), banned_by: world.authorAccount.username, still_banned: true },
+        params: {
+          card_code: card.code,
+          banned_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/),
+          banned_by: world.authorAccount.username,
+          still_banned: true,
+        },
       });
-      expect(entry.explain).toMatch(new RegExp(`^The card ${card.code} was banned on \\S+ by ${world.authorAccount.username} and still is`));
+      expect(entry.explain).toMatch(
+        new RegExp(`^The card ${card.code} was banned on \\S+ by ${world.authorAccount.username} and still is`),
+      );
     }
     await world.author.patch(`/admin/v1/projects/${world.project.id}/cards/${single.id}`, { status: 'active' });
     const after = await login(single.code, 'pc-ban');
@@ -60,12 +82,23 @@ describe('request log (e2e)', () => {
 
   it('explains an expired card with its expiry, and a device limit with the bound device', async () => {
     const expiresAt = new Date(Date.now() - 3_600_000);
-    const expired = await insertCard(world.t, world.project.id, { status: 'active', activatedAt: new Date(Date.now() - 86_400_000), expiresAt });
-    await cardRepos(world.t).devices.insert({ cardId: expired.id, machineCode: 'pc-x', boundAt: new Date(Date.now() - 86_400_000) });
+    const expired = await insertCard(world.t, world.project.id, {
+      status: 'active',
+      activatedAt: new Date(Date.now() - 86_400_000),
+      expiresAt,
+    });
+    await cardRepos(world.t).devices.insert({
+      cardId: expired.id,
+      machineCode: 'pc-x',
+      boundAt: new Date(Date.now() - 86_400_000),
+    });
     const refused = await login(expired.code, 'pc-x');
     const expiredEntry = await explained(refused.headers['x-request-id']);
     expect(expiredEntry.explain).toContain(`expired on ${expiresAt.toISOString().replace('.000Z', 'Z')}`);
-    expect(expiredEntry.explanation).toEqual({ code: 'card_expired', params: { card_code: expired.code, expires_at: expect.any(String), extended: false } });
+    expect(expiredEntry.explanation).toEqual({
+      code: 'card_expired',
+      params: { card_code: expired.code, expires_at: expect.any(String), extended: false },
+    });
 
     const card = await insertCard(world.t, world.project.id, { deviceLimit: 1 });
     expect((await login(card.code, 'PC-A')).body.code).toBe(0);
@@ -75,13 +108,20 @@ describe('request log (e2e)', () => {
     expect(entry.explain).toMatch(/^Device limit 1 reached: bound to PC-A since \d{4}-\d\d-\d\dT/);
     expect(entry.explanation).toEqual({
       code: 'device_limit',
-      params: { card_code: card.code, device_limit: 1, devices: [{ machine_code: 'PC-A', bound_at: expect.any(String) }], machine_code: 'PC-B' },
+      params: {
+        card_code: card.code,
+        device_limit: 1,
+        devices: [{ machine_code: 'PC-A', bound_at: expect.any(String) }],
+        machine_code: 'PC-B',
+      },
     });
   });
 
   it('explains a wrong key: an unknown card key and a signature made with the wrong secret', async () => {
     const unknown = await login('NO-SUCH-KEY-1', 'pc');
-    expect((await explained(unknown.headers['x-request-id'])).explain).toContain('No card of this project has the key "NO-SUCH-KEY-1"');
+    expect((await explained(unknown.headers['x-request-id'])).explain).toContain(
+      'No card of this project has the key "NO-SUCH-KEY-1"',
+    );
     const forged = await v3Login(world.t, 'not-the-secret', { app: world.project.program_id, kami: 'ANY', imei: 'pc' });
     expect(forged.body.code).toBe(CODES.SIGNATURE_INVALID);
     const entry = await explained(forged.headers['x-request-id']);
@@ -90,14 +130,21 @@ describe('request log (e2e)', () => {
   });
 
   it('explains a blacklisted device by its entry and note', async () => {
-    const entry = await world.author.post(`/admin/v1/projects/${world.project.id}/login-blacklist`, { kind: 'device', value: 'banned-pc', note: 'chargeback' });
+    const entry = await world.author.post(`/admin/v1/projects/${world.project.id}/login-blacklist`, {
+      kind: 'device',
+      value: 'banned-pc',
+      note: 'chargeback',
+    });
     const card = await insertCard(world.t, world.project.id);
     const res = await login(card.code, 'banned-pc');
     expect(res.body.code).toBe(CODES.BLACKLISTED);
     const explainedEntry = await explained(res.headers['x-request-id']);
     expect(explainedEntry.explain).toContain(`device banned-pc is on the login blacklist (entry ${entry.body.id}`);
     expect(explainedEntry.explain).toContain('"chargeback"');
-    expect(explainedEntry.explanation).toMatchObject({ code: 'blacklisted', params: { kind: 'device', value: 'banned-pc', entry_id: entry.body.id, note: 'chargeback', expires_at: null } });
+    expect(explainedEntry.explanation).toMatchObject({
+      code: 'blacklisted',
+      params: { kind: 'device', value: 'banned-pc', entry_id: entry.body.id, note: 'chargeback', expires_at: null },
+    });
     await world.author.delete(`/admin/v1/projects/${world.project.id}/login-blacklist/${entry.body.id}`);
   });
 
@@ -107,16 +154,29 @@ describe('request log (e2e)', () => {
     const beat = await cardHeartbeat(world.t, ok.body.data.session_token, 'hb-pc');
     expect(beat.status).toBe(200);
     const entry = await explained(beat.headers['x-request-id']);
-    expect(entry).toMatchObject({ family: 'sdk', interface: 'card_heartbeat', route: '/api/v1/cards/heartbeat', result_code: 0, machine_code: 'hb-pc', card_id: card.id, explain: 'Accepted (card_heartbeat).' });
+    expect(entry).toMatchObject({
+      family: 'sdk',
+      interface: 'card_heartbeat',
+      route: '/api/v1/cards/heartbeat',
+      result_code: 0,
+      machine_code: 'hb-pc',
+      card_id: card.id,
+      explain: 'Accepted (card_heartbeat).',
+    });
     expect(entry.explanation).toEqual({ code: 'accepted', params: { interface: 'card_heartbeat' } });
     expect(entry.duration_ms).toBeGreaterThanOrEqual(0);
 
     // By the card's key or id: its login and its heartbeat (whose row carries the session's card id only).
     const byCard = await world.author.get(`${requestsPath()}?card=${card.code}`);
-    expect(byCard.body.items.map((item: { request_id: string }) => item.request_id)).toEqual([beat.headers['x-request-id'], ok.headers['x-request-id']]);
+    expect(byCard.body.items.map((item: { request_id: string }) => item.request_id)).toEqual([
+      beat.headers['x-request-id'],
+      ok.headers['x-request-id'],
+    ]);
     expect((await world.author.get(`${requestsPath()}?card=${card.id}`)).body.total).toBe(2);
     const byDevice = await world.author.get(`${requestsPath()}?machine_code=hb-pc`);
-    expect(byDevice.body.items.map((item: { request_id: string }) => item.request_id).sort()).toEqual([ok.headers['x-request-id'], beat.headers['x-request-id']].sort());
+    expect(byDevice.body.items.map((item: { request_id: string }) => item.request_id).sort()).toEqual(
+      [ok.headers['x-request-id'], beat.headers['x-request-id']].sort(),
+    );
     const banned = await world.author.get(`${requestsPath()}?result_code=${CODES.CARD_BANNED}&family=sdk`);
     expect(banned.body.items.every((item: { result_code: number }) => item.result_code === CODES.CARD_BANNED)).toBe(true);
     expect(banned.body.total).toBeGreaterThanOrEqual(1);
@@ -127,9 +187,10 @@ describe('request log (e2e)', () => {
     expect((await world.author.get(`${requestsPath()}?from=yesterday`)).status).toBe(400);
   });
 
-  it("keeps the login log and statistics to card logins: a heartbeat and a forged request are in the request log only", async () => {
+  it('keeps the login log and statistics to card logins: a heartbeat and a forged request are in the request log only', async () => {
     const project = await world.author.createProject();
-    const logins = (key: string) => sdkLogin(world.t, project.api_secret, { app: project.program_id, card_key: key, machine_id: 'pc-stats' });
+    const logins = (key: string) =>
+      sdkLogin(world.t, project.api_secret, { app: project.program_id, card_key: key, machine_id: 'pc-stats' });
     const card = await insertCard(world.t, project.id);
     const ok = await logins(card.code);
     expect(ok.body.code).toBe(0);
@@ -153,8 +214,15 @@ describe('request log (e2e)', () => {
     await explained(res.headers['x-request-id']);
     const intruder = await world.admin.createAuthor();
     const theirs = await intruder.client.createProject();
-    expect((await intruder.client.get(`${requestsPath()}/${res.headers['x-request-id']}`)).body.error.code).toBe(CODES.PROJECT_NOT_FOUND);
-    expect((await intruder.client.get(`/admin/v1/projects/${theirs.id}/requests/${res.headers['x-request-id']}`)).status).toBe(404);
-    expect((await intruder.client.get(`/admin/v1/projects/${theirs.id}/requests?request_id=${res.headers['x-request-id']}`)).body.total).toBe(0);
+    expect((await intruder.client.get(`${requestsPath()}/${res.headers['x-request-id']}`)).body.error.code).toBe(
+      CODES.PROJECT_NOT_FOUND,
+    );
+    expect((await intruder.client.get(`/admin/v1/projects/${theirs.id}/requests/${res.headers['x-request-id']}`)).status).toBe(
+      404,
+    );
+    expect(
+      (await intruder.client.get(`/admin/v1/projects/${theirs.id}/requests?request_id=${res.headers['x-request-id']}`)).body
+        .total,
+    ).toBe(0);
   });
 });

@@ -203,10 +203,13 @@ describe('route snapshot', () => {
     const undocumented: string[] = [];
     for (const route of routes) {
       const operation = Reflect.getMetadata(SWAGGER.API_OPERATION, route.handler) as { summary?: string } | undefined;
-      const declared = Object.keys((Reflect.getMetadata(SWAGGER.API_RESPONSE, route.handler) as object | undefined) ?? {}).map(Number);
+      const declared = Object.keys((Reflect.getMetadata(SWAGGER.API_RESPONSE, route.handler) as object | undefined) ?? {}).map(
+        Number,
+      );
       const answered = route.family === 'admin' || !route.family ? adminStatus(route) : 200;
       if (!operation?.summary) undocumented.push(`${route.method} ${route.path}: no summary`);
-      if (!declared.includes(answered)) undocumented.push(`${route.method} ${route.path}: answers ${answered}, documents ${declared.join(', ') || 'nothing'}`);
+      if (!declared.includes(answered))
+        undocumented.push(`${route.method} ${route.path}: answers ${answered}, documents ${declared.join(', ') || 'nothing'}`);
     }
     expect(undocumented).toEqual([]);
   });
@@ -219,4 +222,3 @@ const SWAGGER = { API_OPERATION: 'swagger/apiOperation', API_RESPONSE: 'swagger/
 function adminStatus(route: DeclaredRoute): number {
   return (Reflect.getMetadata(HTTP_CODE_METADATA, route.handler) as number | undefined) ?? (route.method === 'POST' ? 201 : 200);
 }
-

@@ -63,7 +63,11 @@ describe('routing (e2e)', () => {
       await t.http().get('/api/v1/%FF'),
     ];
     for (const [index, res] of answers.entries()) {
-      expect([index, res.headers['x-content-type-options'], res.headers['x-frame-options']]).toEqual([index, 'nosniff', 'SAMEORIGIN']);
+      expect([index, res.headers['x-content-type-options'], res.headers['x-frame-options']]).toEqual([
+        index,
+        'nosniff',
+        'SAMEORIGIN',
+      ]);
       expect(res.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
       expect(res.headers['x-request-id']).toMatch(/^[A-Za-z0-9_.:-]{8,64}$/);
       expect(res.headers['x-powered-by']).toBeUndefined();
@@ -87,7 +91,9 @@ describe('routing (e2e)', () => {
   it('serves the OpenAPI document listing the admin routes', async () => {
     const res = await t.http().get('/docs-json').expect(200);
     expect(res.body.openapi).toMatch(/^3\./);
-    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/admin/v1/auth/login', '/admin/v1/projects', '/admin/v1/projects/{id}']));
+    expect(Object.keys(res.body.paths)).toEqual(
+      expect.arrayContaining(['/admin/v1/auth/login', '/admin/v1/projects', '/admin/v1/projects/{id}']),
+    );
     await t.http().get('/docs').expect(200).expect('Content-Type', /html/);
   });
 });

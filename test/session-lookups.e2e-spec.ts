@@ -24,7 +24,13 @@ describe('session lookups of concurrent heartbeats', () => {
     const card = await insertCard(world.t, world.project.id, { status: 'active', deviceLimit: 20 });
     const opened = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        sessions.open({ type: 'card', projectId: world.project.id, cardId: card.id, machine: `pc-${i}`, expiresAt: new Date(Date.now() + 3_600_000) }),
+        sessions.open({
+          type: 'card',
+          projectId: world.project.id,
+          cardId: card.id,
+          machine: `pc-${i}`,
+          expiresAt: new Date(Date.now() + 3_600_000),
+        }),
       ),
     );
     await sessions.revoke(opened[7].session.id, 'forced_offline');
@@ -37,17 +43,33 @@ describe('session lookups of concurrent heartbeats', () => {
     expect(sent.mock.calls.length).toBeLessThan(20);
     outcomes.forEach((outcome, i) => {
       if (i === 7) expect(outcome).toMatchObject({ status: 'rejected', reason: { code: ErrorCode.SESSION_INVALID } });
-      else expect(outcome).toMatchObject({ status: 'fulfilled', value: { session: { id: opened[i].session.id, machineCode: `pc-${i}` }, program: world.project.id } });
+      else
+        expect(outcome).toMatchObject({
+          status: 'fulfilled',
+          value: { session: { id: opened[i].session.id, machineCode: `pc-${i}` }, program: world.project.id },
+        });
     });
     sent.mockRestore();
   });
 
-  it('answers a token sent twice in one statement to both, with each card session\'s device binding and card state', async () => {
+  it("answers a token sent twice in one statement to both, with each card session's device binding and card state", async () => {
     const card = await insertCard(world.t, world.project.id, { status: 'active', deviceLimit: 5 });
     await cardRepos(world.t).devices.save({ cardId: card.id, machineCode: 'pc-bound' });
     const expiresAt = new Date(Date.now() + 3_600_000);
-    const bound = await sessions.open({ type: 'card', projectId: world.project.id, cardId: card.id, machine: 'pc-bound', expiresAt });
-    const loose = await sessions.open({ type: 'card', projectId: world.project.id, cardId: card.id, machine: 'pc-loose', expiresAt });
+    const bound = await sessions.open({
+      type: 'card',
+      projectId: world.project.id,
+      cardId: card.id,
+      machine: 'pc-bound',
+      expiresAt,
+    });
+    const loose = await sessions.open({
+      type: 'card',
+      projectId: world.project.id,
+      cardId: card.id,
+      machine: 'pc-loose',
+      expiresAt,
+    });
     const sent = jest.spyOn(statements, 'rows');
 
     const [first, again, unbound] = await Promise.all(
@@ -61,10 +83,24 @@ describe('session lookups of concurrent heartbeats', () => {
     expect(sent).toHaveBeenCalledTimes(1);
     for (const live of [first, again]) {
       expect(live.session.id).toBe(bound.session.id);
-      expect(live.card).toEqual({ status: 'active', expiresAt: null, deviceBound: true, deviceLastSeenAt: expect.any(Date), features: [], trial: false });
+      expect(live.card).toEqual({
+        status: 'active',
+        expiresAt: null,
+        deviceBound: true,
+        deviceLastSeenAt: expect.any(Date),
+        features: [],
+        trial: false,
+      });
     }
     expect(unbound.session.id).toBe(loose.session.id);
-    expect(unbound.card).toEqual({ status: 'active', expiresAt: null, deviceBound: false, deviceLastSeenAt: null, features: [], trial: false });
+    expect(unbound.card).toEqual({
+      status: 'active',
+      expiresAt: null,
+      deviceBound: false,
+      deviceLastSeenAt: null,
+      features: [],
+      trial: false,
+    });
     sent.mockRestore();
   });
 });

@@ -18,7 +18,13 @@ describe('live sessions and usage for the author (e2e)', () => {
   let baseUrl: string;
 
   const clientFor = (target: Project) =>
-    new Client({ baseUrl, programId: target.program_id, apiSecret: target.api_secret, legacySecret: target.legacy_secret, retryDelayMs: 10 });
+    new Client({
+      baseUrl,
+      programId: target.program_id,
+      apiSecret: target.api_secret,
+      legacySecret: target.legacy_secret,
+      retryDelayMs: 10,
+    });
 
   /** An SDK card login; answers the client holding the session and the card. */
   async function cardSession(target: Project, machine = unique('pc')) {
@@ -80,7 +86,15 @@ describe('live sessions and usage for the author (e2e)', () => {
         address: expect.stringMatching(/^(::ffff:)?127\.0\.0\.1$|^::1$/),
         last_heartbeat_at: null,
       });
-      expect(second).toMatchObject({ id: await idOf(card.token), type: 'card', card_id: card.card.id, card_code: card.card.code, user_id: null, username: null, machine_id: 'card-pc' });
+      expect(second).toMatchObject({
+        id: await idOf(card.token),
+        type: 'card',
+        card_id: card.card.id,
+        card_code: card.card.code,
+        user_id: null,
+        username: null,
+        machine_id: 'card-pc',
+      });
       expect(Date.parse(second.expires_at)).toBeGreaterThan(Date.now());
       const text = JSON.stringify(res.body);
       for (const token of [card.token, user.token]) {
@@ -93,7 +107,8 @@ describe('live sessions and usage for the author (e2e)', () => {
       const project = await author.createProject();
       const beating = await cardSession(project);
       const row = () => sessionRepo(world.t).findOneByOrFail({ tokenHash: hashToken(beating.token) });
-      const shown = async () => (await list(project).expect(200)).body.items[0] as { last_heartbeat_at: string | null; address: string };
+      const shown = async () =>
+        (await list(project).expect(200)).body.items[0] as { last_heartbeat_at: string | null; address: string };
 
       // Within a minute of the login a heartbeat writes nothing: none recorded yet.
       expect(await beating.client.cardHeartbeat()).toMatchObject({ success: true });
@@ -101,7 +116,10 @@ describe('live sessions and usage for the author (e2e)', () => {
       expect((await shown()).last_heartbeat_at).toBeNull();
 
       // The login (or the last record) more than a minute ago: the next heartbeat is recorded, with its address.
-      await sessionRepo(world.t).update({ tokenHash: hashToken(beating.token) }, { lastSeenAt: new Date(Date.now() - 61_000), address: '' });
+      await sessionRepo(world.t).update(
+        { tokenHash: hashToken(beating.token) },
+        { lastSeenAt: new Date(Date.now() - 61_000), address: '' },
+      );
       const before = Date.now();
       expect(await beating.client.cardHeartbeat()).toMatchObject({ success: true });
       const recorded = await shown();
@@ -146,7 +164,9 @@ describe('live sessions and usage for the author (e2e)', () => {
       const project = await author.createProject();
       const kept = await cardSession(project);
       const ended = await cardSession(project);
-      await author.post(`/admin/v1/projects/${project.id}/sessions/revoke`, { card_id: ended.card.id }).expect(200, { revoked: 1 });
+      await author
+        .post(`/admin/v1/projects/${project.id}/sessions/revoke`, { card_id: ended.card.id })
+        .expect(200, { revoked: 1 });
       expect(await ids(project)).toEqual([await idOf(kept.token)]);
       expect(await ended.client.cardHeartbeat()).toMatchObject({ success: false, code: ErrorCode.SESSION_INVALID });
       expect(await kept.client.cardHeartbeat()).toMatchObject({ success: true });
@@ -190,15 +210,34 @@ describe('live sessions and usage for the author (e2e)', () => {
 
   describe('GET /admin/v1/projects/:id/usage', () => {
     const usage = (target: Project, as = author) => as.get(`/admin/v1/projects/${target.id}/usage`);
-    const quotaOf = (body: { interfaces: Array<{ name: string }> }, name: string) => body.interfaces.find((row) => row.name === name);
+    const quotaOf = (body: { interfaces: Array<{ name: string }> }, name: string) =>
+      body.interfaces.find((row) => row.name === name);
 
     it('counts live sessions by type and the calls counted against each daily quota today', async () => {
       const project = await author.createProject();
-      await world.admin.put(`/admin/v1/projects/${project.id}/interfaces/card_login`, { authorized: true, daily_quota: 3 }).expect(200);
+      await world.admin
+        .put(`/admin/v1/projects/${project.id}/interfaces/card_login`, { authorized: true, daily_quota: 3 })
+        .expect(200);
       const fresh = await usage(project).expect(200);
-      expect(fresh.body).toMatchObject({ day: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), time_zone: expect.any(String), sessions: { card: 0, app_user: 0 } });
-      expect(quotaOf(fresh.body, 'card_login')).toEqual({ name: 'card_login', authorized: true, platform_enabled: true, daily_quota: 3, used: 0 });
-      expect(quotaOf(fresh.body, 'user_login')).toEqual({ name: 'user_login', authorized: true, platform_enabled: true, daily_quota: null, used: null });
+      expect(fresh.body).toMatchObject({
+        day: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+        time_zone: expect.any(String),
+        sessions: { card: 0, app_user: 0 },
+      });
+      expect(quotaOf(fresh.body, 'card_login')).toEqual({
+        name: 'card_login',
+        authorized: true,
+        platform_enabled: true,
+        daily_quota: 3,
+        used: 0,
+      });
+      expect(quotaOf(fresh.body, 'user_login')).toEqual({
+        name: 'user_login',
+        authorized: true,
+        platform_enabled: true,
+        daily_quota: null,
+        used: null,
+      });
 
       const first = await cardSession(project);
       await cardSession(project);

@@ -29,14 +29,21 @@ interface Sent {
  * independently of the service: over the exact bytes received, the request's nonce and path, and
  * the digest of what the client sent.
  */
-function verifies(res: Response, keys: Published[], request: Sent, tamper: Partial<{ body: Buffer; status: number; path: string; nonce: string; sent: string }> = {}): boolean {
+function verifies(
+  res: Response,
+  keys: Published[],
+  request: Sent,
+  tamper: Partial<{ body: Buffer; status: number; path: string; nonce: string; sent: string }> = {},
+): boolean {
   const kid = res.headers['x-svc-response-key'];
   const timestamp = res.headers['x-svc-response-timestamp'];
   const signature = res.headers['x-svc-response-signature'];
   const key = keys.find((k) => k.kid === kid);
   if (!key || !timestamp || !signature) return false;
   const body = tamper.body ?? Buffer.from(res.text, 'utf8');
-  const digest = createHash('sha256').update(tamper.sent ?? request.sent, 'utf8').digest('hex');
+  const digest = createHash('sha256')
+    .update(tamper.sent ?? request.sent, 'utf8')
+    .digest('hex');
   const head = `svc-response-v2\n${request.method}\n${tamper.path ?? request.path}\n${tamper.nonce ?? request.nonce}\n${timestamp}\n${tamper.status ?? res.status}\n${digest}\n`;
   const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: key.public_key }, format: 'jwk' });
   return verify(null, Buffer.concat([Buffer.from(head, 'utf8'), body]), publicKey, Buffer.from(signature, 'base64url'));
@@ -49,7 +56,8 @@ describe('signed answers and offline licences (e2e)', () => {
   let project: Project;
   let keys: Published[];
 
-  const publishedKeys = async (p: Project): Promise<Published[]> => (await author.get(`/admin/v1/projects/${p.id}/signing-keys`).expect(200)).body.items;
+  const publishedKeys = async (p: Project): Promise<Published[]> =>
+    (await author.get(`/admin/v1/projects/${p.id}/signing-keys`).expect(200)).body.items;
   const encode = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
   const form = (path: string, fields: Record<string, string>) => t.http().post(path).type('form').send(encode(fields));
 
@@ -60,7 +68,15 @@ describe('signed answers and offline licences (e2e)', () => {
   afterAll(() => t.close());
 
   it('publishes one active Ed25519 key per project, its kid derived from the public key, and no private part', async () => {
-    expect(keys).toEqual([{ kid: expect.stringMatching(/^[0-9a-f]{16}$/), public_key: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), status: 'active', created_at: expect.any(String), retire_at: null }]);
+    expect(keys).toEqual([
+      {
+        kid: expect.stringMatching(/^[0-9a-f]{16}$/),
+        public_key: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+        status: 'active',
+        created_at: expect.any(String),
+        retire_at: null,
+      },
+    ]);
     const raw = Buffer.from(keys[0].public_key, 'base64url');
     expect(raw).toHaveLength(32);
     expect(keys[0].kid).toBe(createHash('sha256').update(raw).digest('hex').slice(0, 16));
@@ -90,7 +106,12 @@ describe('signed answers and offline licences (e2e)', () => {
       const wrong = { user_key: 'NO-SUCH', serial: 'dev-c', nonce: 'connect-nonce-2' };
       const refused = await form(`/conncet/${project.program_id}`, wrong).expect(200);
       expect(refused.body.code).toBe(-CODES.CARD_INVALID);
-      expectSigned(refused, { method: 'POST', path: `/conncet/${project.program_id}`, nonce: 'connect-nonce-2', sent: encode(wrong) });
+      expectSigned(refused, {
+        method: 'POST',
+        path: `/conncet/${project.program_id}`,
+        nonce: 'connect-nonce-2',
+        sent: encode(wrong),
+      });
     });
 
     it('V3 and SDK, with X-Svc-Nonce, and the card heartbeat (the session program)', async () => {
@@ -108,25 +129,58 @@ describe('signed answers and offline licences (e2e)', () => {
       expect(refused.body.code).toBe(CODES.DEVICE_LIMIT_REACHED);
       expectSigned(refused, { method: 'POST', path: SDK_LOGIN, nonce: 'sdk-nonce-0002', sent: JSON.stringify(otherDevice) });
       const beat = await cardHeartbeat(t, sdk.body.data.session_token, 'dev-s').expect(200);
-      expectSigned(beat, { method: 'POST', path: '/api/v1/cards/heartbeat', nonce: '', sent: JSON.stringify({ machine_id: 'dev-s' }) });
+      expectSigned(beat, {
+        method: 'POST',
+        path: '/api/v1/cards/heartbeat',
+        nonce: '',
+        sent: JSON.stringify({ machine_id: 'dev-s' }),
+      });
       const wrongMachine = await cardHeartbeat(t, sdk.body.data.session_token, 'elsewhere');
       expect(wrongMachine.body.success).toBe(false);
-      expectSigned(wrongMachine, { method: 'POST', path: '/api/v1/cards/heartbeat', nonce: '', sent: JSON.stringify({ machine_id: 'elsewhere' }) });
+      expectSigned(wrongMachine, {
+        method: 'POST',
+        path: '/api/v1/cards/heartbeat',
+        nonce: '',
+        sent: JSON.stringify({ machine_id: 'elsewhere' }),
+      });
     });
 
     it('program users: login and the user heartbeat (the session program), refusals too', async () => {
-      const user = { app: project.program_id, username: `signed-${Date.now()}`, password: 'Passw0rd-signed', machine_id: 'dev-u' };
-      expect((await signedPost(t, '/api/v1/users/register', user, 'json', project.api_secret, { nonce: 'user-nonce-0001' })).body.success).toBe(true);
+      const user = {
+        app: project.program_id,
+        username: `signed-${Date.now()}`,
+        password: 'Passw0rd-signed',
+        machine_id: 'dev-u',
+      };
+      expect(
+        (await signedPost(t, '/api/v1/users/register', user, 'json', project.api_secret, { nonce: 'user-nonce-0001' })).body
+          .success,
+      ).toBe(true);
       const login = await signedPost(t, '/api/v1/users/login', user, 'json', project.api_secret, { nonce: 'user-nonce-0002' });
       expect(login.body.success).toBe(true);
       expectSigned(login, { method: 'POST', path: '/api/v1/users/login', nonce: 'user-nonce-0002', sent: JSON.stringify(user) });
-      const beat = (machine: string) => t.http().post('/api/v1/users/heartbeat').set('Authorization', `Bearer ${login.body.data.session_token}`).send({ machine_id: machine });
+      const beat = (machine: string) =>
+        t
+          .http()
+          .post('/api/v1/users/heartbeat')
+          .set('Authorization', `Bearer ${login.body.data.session_token}`)
+          .send({ machine_id: machine });
       const ok = await beat('dev-u').expect(200);
       expect(ok.body.success).toBe(true);
-      expectSigned(ok, { method: 'POST', path: '/api/v1/users/heartbeat', nonce: '', sent: JSON.stringify({ machine_id: 'dev-u' }) });
+      expectSigned(ok, {
+        method: 'POST',
+        path: '/api/v1/users/heartbeat',
+        nonce: '',
+        sent: JSON.stringify({ machine_id: 'dev-u' }),
+      });
       const wrongMachine = await beat('elsewhere');
       expect(wrongMachine.body.success).toBe(false);
-      expectSigned(wrongMachine, { method: 'POST', path: '/api/v1/users/heartbeat', nonce: '', sent: JSON.stringify({ machine_id: 'elsewhere' }) });
+      expectSigned(wrongMachine, {
+        method: 'POST',
+        path: '/api/v1/users/heartbeat',
+        nonce: '',
+        sent: JSON.stringify({ machine_id: 'elsewhere' }),
+      });
     });
 
     it('legacy routes, with an optional nonce field', async () => {
@@ -149,19 +203,28 @@ describe('signed answers and offline licences (e2e)', () => {
       expectSigned(paid, { method: 'GET', path: '/api/paycheck', nonce: '', sent: paycheck });
     });
 
-    it.each(['rc4', 'aes'])('the legacy aggregate under %s transport encryption: the form as sent, ciphertext and all', async (mode) => {
-      const sealed = await author.createProject({ transport_encryption: mode });
-      const sealedKeys = await publishedKeys(sealed);
-      const card = await insertCard(t, sealed.id);
-      const fields = md5SignedFields({ api: 'card_login', app: sealed.program_id, kami: card.code, imei: 'dev-t', nonce: 'sealed-nonce' }, sealed.legacy_secret);
-      const sent = encode({ app: sealed.program_id, data: sealLegacyRequest({ mode: mode as 'rc4' | 'aes', key: sealed.transport_key }, fields) });
-      const res = await t.http().post('/api/app').type('form').send(sent).expect(200);
-      expect(res.body.code).toBe(1);
-      // The nonce travels inside the ciphertext, which the signing does not open: REQUEST_NONCE is empty.
-      expect(verifies(res, sealedKeys, { method: 'POST', path: '/api/app', nonce: '', sent })).toBe(true);
-      const otherCiphertext = sent.replace(/data=(.)/, (_all, first: string) => `data=${first === 'A' ? 'B' : 'A'}`);
-      expect(verifies(res, sealedKeys, { method: 'POST', path: '/api/app', nonce: '', sent: otherCiphertext })).toBe(false);
-    });
+    it.each(['rc4', 'aes'])(
+      'the legacy aggregate under %s transport encryption: the form as sent, ciphertext and all',
+      async (mode) => {
+        const sealed = await author.createProject({ transport_encryption: mode });
+        const sealedKeys = await publishedKeys(sealed);
+        const card = await insertCard(t, sealed.id);
+        const fields = md5SignedFields(
+          { api: 'card_login', app: sealed.program_id, kami: card.code, imei: 'dev-t', nonce: 'sealed-nonce' },
+          sealed.legacy_secret,
+        );
+        const sent = encode({
+          app: sealed.program_id,
+          data: sealLegacyRequest({ mode: mode as 'rc4' | 'aes', key: sealed.transport_key }, fields),
+        });
+        const res = await t.http().post('/api/app').type('form').send(sent).expect(200);
+        expect(res.body.code).toBe(1);
+        // The nonce travels inside the ciphertext, which the signing does not open: REQUEST_NONCE is empty.
+        expect(verifies(res, sealedKeys, { method: 'POST', path: '/api/app', nonce: '', sent })).toBe(true);
+        const otherCiphertext = sent.replace(/data=(.)/, (_all, first: string) => `data=${first === 'A' ? 'B' : 'A'}`);
+        expect(verifies(res, sealedKeys, { method: 'POST', path: '/api/app', nonce: '', sent: otherCiphertext })).toBe(false);
+      },
+    );
   });
 
   it('binds the answer to the card sent: the same nonce relayed with another valid card verifies only for what the service received', async () => {
@@ -196,8 +259,16 @@ describe('signed answers and offline licences (e2e)', () => {
     expect(Date.parse(listed[1].retire_at!) - Date.now()).toBeGreaterThan(6.9 * 86400_000);
     const res = await form('/api/kmlogon', { app: p.program_id, kami: 'NOPE', imei: 'd' });
     expect(res.headers['x-svc-response-key']).toBe(rotated.kid);
-    expect(verifies(res, listed, { method: 'POST', path: '/api/kmlogon', nonce: '', sent: encode({ app: p.program_id, kami: 'NOPE', imei: 'd' }) })).toBe(true);
-    const again = (await author.post(`/admin/v1/projects/${p.id}/signing-keys/rotate`, { retire_after_seconds: 0 }).expect(200)).body;
+    expect(
+      verifies(res, listed, {
+        method: 'POST',
+        path: '/api/kmlogon',
+        nonce: '',
+        sent: encode({ app: p.program_id, kami: 'NOPE', imei: 'd' }),
+      }),
+    ).toBe(true);
+    const again = (await author.post(`/admin/v1/projects/${p.id}/signing-keys/rotate`, { retire_after_seconds: 0 }).expect(200))
+      .body;
     expect((await publishedKeys(p)).map((k) => k.kid)).toEqual([again.kid, first.kid]);
     // Another author's project is not found.
     const other = (await admin.createAuthor()).client;
@@ -206,10 +277,15 @@ describe('signed answers and offline licences (e2e)', () => {
 
   it('keeps exactly one active key under racing rotations and racing first uses', async () => {
     const p = await author.createProject();
-    const rotations = await Promise.all(Array.from({ length: 8 }, () => author.post(`/admin/v1/projects/${p.id}/signing-keys/rotate`, {})));
+    const rotations = await Promise.all(
+      Array.from({ length: 8 }, () => author.post(`/admin/v1/projects/${p.id}/signing-keys/rotate`, {})),
+    );
     expect(rotations.map((r) => r.status)).toEqual(Array(8).fill(200));
     const statuses = async (id: string) =>
-      (await cardRepos(t).cards.manager.query('SELECT status, count(*)::int AS n FROM signing_keys WHERE project_id = $1 GROUP BY status ORDER BY status', [id])) as Array<{ status: string; n: number }>;
+      (await cardRepos(t).cards.manager.query(
+        'SELECT status, count(*)::int AS n FROM signing_keys WHERE project_id = $1 GROUP BY status ORDER BY status',
+        [id],
+      )) as Array<{ status: string; n: number }>;
     expect(await statuses(p.id)).toEqual([
       { status: 'active', n: 1 },
       { status: 'retiring', n: 8 },
@@ -225,10 +301,15 @@ describe('signed answers and offline licences (e2e)', () => {
   });
 
   describe('offline licences (POST /api/v1/cards/checkout)', () => {
-    const checkout = (p: Project, body: Record<string, unknown>) => signedPost(t, '/api/v1/cards/checkout', { app: p.program_id, ...body } as Record<string, string>, 'json', p.api_secret);
+    const checkout = (p: Project, body: Record<string, unknown>) =>
+      signedPost(t, '/api/v1/cards/checkout', { app: p.program_id, ...body } as Record<string, string>, 'json', p.api_secret);
     const decode = (licence: string) => {
       const [payload, signature] = licence.split('.');
-      return { payload: JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')), signed: Buffer.from(`svc-licence-v1.${payload}`), signature: Buffer.from(signature, 'base64url') };
+      return {
+        payload: JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')),
+        signed: Buffer.from(`svc-licence-v1.${payload}`),
+        signature: Buffer.from(signature, 'base64url'),
+      };
     };
 
     it('is refused with CHECKOUT_DISABLED while offline_grace_seconds is 0 (the default)', async () => {
@@ -243,7 +324,11 @@ describe('signed answers and offline licences (e2e)', () => {
       const card = await insertCard(t, p.id, { status: 'active', activatedAt: new Date(), expiresAt, useCount: 3 });
       await cardRepos(t).devices.insert({ cardId: card.id, machineCode: 'laptop', boundAt: new Date() });
       const res = await checkout(p, { card_key: card.code, machine_id: 'laptop' }).expect(200);
-      expect(res.body).toMatchObject({ code: 0, success: true, data: { licence: expect.any(String), kid: expect.any(String), expires_at: expect.any(String) } });
+      expect(res.body).toMatchObject({
+        code: 0,
+        success: true,
+        data: { licence: expect.any(String), kid: expect.any(String), expires_at: expect.any(String) },
+      });
       const [key] = await publishedKeys(p);
       const { payload, signed, signature } = decode(res.body.data.licence);
       const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: key.public_key }, format: 'jwk' });
@@ -261,16 +346,26 @@ describe('signed answers and offline licences (e2e)', () => {
         features: [],
         trial: false,
       });
-      const short = decode((await checkout(p, { card_key: card.code, machine_id: 'laptop', ttl_seconds: 600 }).expect(200)).body.data.licence).payload;
+      const short = decode(
+        (await checkout(p, { card_key: card.code, machine_id: 'laptop', ttl_seconds: 600 }).expect(200)).body.data.licence,
+      ).payload;
       expect(short.valid_until - short.issued_at).toBe(600);
       expect((await cardRepos(t).cards.findOneByOrFail({ id: card.id })).useCount).toBe(3);
     });
 
     it('refuses an unbound device, an unused, banned or expired card, and an unknown one', async () => {
       const p = await author.createProject({ offline_grace_seconds: 3600 });
-      const active = await insertCard(t, p.id, { status: 'active', activatedAt: new Date(), expiresAt: new Date(Date.now() + 86400_000) });
+      const active = await insertCard(t, p.id, {
+        status: 'active',
+        activatedAt: new Date(),
+        expiresAt: new Date(Date.now() + 86400_000),
+      });
       const banned = await insertCard(t, p.id, { status: 'banned' });
-      const expired = await insertCard(t, p.id, { status: 'active', activatedAt: new Date(0), expiresAt: new Date(Date.now() - 1000) });
+      const expired = await insertCard(t, p.id, {
+        status: 'active',
+        activatedAt: new Date(0),
+        expiresAt: new Date(Date.now() - 1000),
+      });
       const unused = await insertCard(t, p.id);
       const codeOf = async (card_key: string) => (await checkout(p, { card_key, machine_id: 'dev' })).body.code;
       expect(await codeOf(active.code)).toBe(CODES.DEVICE_NOT_BOUND);
@@ -282,8 +377,13 @@ describe('signed answers and offline licences (e2e)', () => {
   });
 
   it('never shows a private key: not in any admin answer, export or log line', async () => {
-    const views = JSON.stringify([(await author.get(`/admin/v1/projects/${project.id}`).expect(200)).body, await publishedKeys(project)]);
-    const stored = await cardRepos(t).cards.manager.query('SELECT private_key_enc FROM signing_keys WHERE project_id = $1', [project.id]);
+    const views = JSON.stringify([
+      (await author.get(`/admin/v1/projects/${project.id}`).expect(200)).body,
+      await publishedKeys(project),
+    ]);
+    const stored = await cardRepos(t).cards.manager.query('SELECT private_key_enc FROM signing_keys WHERE project_id = $1', [
+      project.id,
+    ]);
     for (const { private_key_enc: secret } of stored) {
       expect(views).not.toContain(secret);
       expect(t.logs.join('\n')).not.toContain(secret);

@@ -37,7 +37,14 @@ describe('authorized sites and blacklists admin API (e2e)', () => {
 
   describe('sites', () => {
     it('creates a site with 201 and answers it with every field; domain is stored in lower case', async () => {
-      const res = await a.post(sites(), { domain: 'WWW.Create.Example.COM', licence: 'LIC-1', expires_at: '2031-05-06T07:08:09+02:00', note: 'shop' }).expect(201);
+      const res = await a
+        .post(sites(), {
+          domain: 'WWW.Create.Example.COM',
+          licence: 'LIC-1',
+          expires_at: '2031-05-06T07:08:09+02:00',
+          note: 'shop',
+        })
+        .expect(201);
       expect(res.body).toEqual({
         id: expect.any(Number),
         domain: 'www.create.example.com',
@@ -56,7 +63,8 @@ describe('authorized sites and blacklists admin API (e2e)', () => {
 
     it('lists the sites of the project, oldest first, with paging', async () => {
       const p = await a.createProject();
-      for (const domain of ['one.example.com', 'two.example.com', 'three.example.com']) await a.post(sites(p), { domain }).expect(201);
+      for (const domain of ['one.example.com', 'two.example.com', 'three.example.com'])
+        await a.post(sites(p), { domain }).expect(201);
       const first = (await a.get(`${sites(p)}?page_size=2`).expect(200)).body;
       expect(first).toMatchObject({ total: 3, page: 1, page_size: 2 });
       expect(first.items.map((s: { domain: string }) => s.domain)).toEqual(['one.example.com', 'two.example.com']);
@@ -73,12 +81,26 @@ describe('authorized sites and blacklists admin API (e2e)', () => {
     });
 
     it('updates any subset with PATCH; null clears licence, expiry and note', async () => {
-      const created = (await a.post(sites(), { domain: 'patch.example.com', licence: 'L', expires_at: '2030-01-01T00:00:00Z', note: 'n' }).expect(201)).body;
+      const created = (
+        await a
+          .post(sites(), { domain: 'patch.example.com', licence: 'L', expires_at: '2030-01-01T00:00:00Z', note: 'n' })
+          .expect(201)
+      ).body;
       const renamed = (await a.patch(`${sites()}/${created.id}`, { domain: '*.Patched.example.com' }).expect(200)).body;
-      expect(renamed).toMatchObject({ domain: '*.patched.example.com', licence: 'L', expires_at: '2030-01-01T00:00:00.000Z', note: 'n' });
-      const cleared = (await a.patch(`${sites()}/${created.id}`, { licence: null, expires_at: null, note: null }).expect(200)).body;
+      expect(renamed).toMatchObject({
+        domain: '*.patched.example.com',
+        licence: 'L',
+        expires_at: '2030-01-01T00:00:00.000Z',
+        note: 'n',
+      });
+      const cleared = (await a.patch(`${sites()}/${created.id}`, { licence: null, expires_at: null, note: null }).expect(200))
+        .body;
       expect(cleared).toMatchObject({ domain: '*.patched.example.com', licence: null, expires_at: null, note: null });
-      expect((await a.get(`${sites()}/${created.id}`).expect(200)).body).toMatchObject({ licence: null, expires_at: null, note: null });
+      expect((await a.get(`${sites()}/${created.id}`).expect(200)).body).toMatchObject({
+        licence: null,
+        expires_at: null,
+        note: null,
+      });
     });
 
     it('deletes a site with 204; it is gone, and a second delete is 404', async () => {
@@ -134,7 +156,7 @@ describe('authorized sites and blacklists admin API (e2e)', () => {
       expect((await a.get(`${sites()}/${created.id}`).expect(200)).body).toEqual(created);
     });
 
-    it("answers 404 to another author on every site route of a project it does not own, and changes nothing", async () => {
+    it('answers 404 to another author on every site route of a project it does not own, and changes nothing', async () => {
       const created = (await a.post(sites(), { domain: 'tenant.example.com' }).expect(201)).body;
       expectAdminError(await b.post(sites(), { domain: 'intruder.example.com' }), 404, PROJECT_NOT_FOUND);
       expectAdminError(await b.get(sites()), 404, PROJECT_NOT_FOUND);
@@ -146,7 +168,9 @@ describe('authorized sites and blacklists admin API (e2e)', () => {
       expectAdminError(await b.get(`${sites(own)}/${created.id}`), 404, SITE_NOT_FOUND);
       expectAdminError(await b.delete(`${sites(own)}/${created.id}`), 404, SITE_NOT_FOUND);
       expect((await a.get(`${sites()}/${created.id}`).expect(200)).body).toEqual(created);
-      expect((await a.get(`${sites()}?page_size=100`).expect(200)).body.items.map((s: { domain: string }) => s.domain)).not.toContain('intruder.example.com');
+      expect(
+        (await a.get(`${sites()}?page_size=100`).expect(200)).body.items.map((s: { domain: string }) => s.domain),
+      ).not.toContain('intruder.example.com');
     });
 
     it('lets the platform admin manage the sites of any project', async () => {
@@ -166,14 +190,28 @@ describe('authorized sites and blacklists admin API (e2e)', () => {
   describe('blacklist', () => {
     it('adds a domain entry with 201, stored in lower case', async () => {
       const res = await a.post(blacklist(), { kind: 'domain', value: 'Evil.Example.COM' }).expect(201);
-      expect(res.body).toEqual({ id: expect.any(Number), kind: 'domain', value: 'evil.example.com', created_at: expect.stringMatching(ISO) });
+      expect(res.body).toEqual({
+        id: expect.any(Number),
+        kind: 'domain',
+        value: 'evil.example.com',
+        created_at: expect.stringMatching(ISO),
+      });
     });
 
     it('adds IP entries in one spelling: IPv6 compressed, IPv4-mapped IPv6 as IPv4', async () => {
       expect((await a.post(blacklist(), { kind: 'ip', value: '198.51.100.7' }).expect(201)).body.value).toBe('198.51.100.7');
-      expect((await a.post(blacklist(), { kind: 'ip', value: '2001:DB8:0:0:0:0:0:7' }).expect(201)).body.value).toBe('2001:db8::7');
-      expect((await a.post(blacklist(), { kind: 'ip', value: '::ffff:198.51.100.8' }).expect(201)).body.value).toBe('198.51.100.8');
-      expectAdminError(await a.post(blacklist(), { kind: 'ip', value: '::ffff:198.51.100.7' }), 409, BLACKLIST_ENTRY_EXISTS, 'value');
+      expect((await a.post(blacklist(), { kind: 'ip', value: '2001:DB8:0:0:0:0:0:7' }).expect(201)).body.value).toBe(
+        '2001:db8::7',
+      );
+      expect((await a.post(blacklist(), { kind: 'ip', value: '::ffff:198.51.100.8' }).expect(201)).body.value).toBe(
+        '198.51.100.8',
+      );
+      expectAdminError(
+        await a.post(blacklist(), { kind: 'ip', value: '::ffff:198.51.100.7' }),
+        409,
+        BLACKLIST_ENTRY_EXISTS,
+        'value',
+      );
     });
 
     it('lists entries oldest first, with paging and a kind filter', async () => {
@@ -193,12 +231,19 @@ describe('authorized sites and blacklists admin API (e2e)', () => {
       const entry = (await a.post(blacklist(), { kind: 'domain', value: 'gone.example.com' }).expect(201)).body;
       await a.delete(`${blacklist()}/${entry.id}`).expect(204);
       expectAdminError(await a.delete(`${blacklist()}/${entry.id}`), 404, BLACKLIST_ENTRY_NOT_FOUND);
-      expect((await a.get(`${blacklist()}?page_size=100`).expect(200)).body.items.map((e: { id: number }) => e.id)).not.toContain(entry.id);
+      expect((await a.get(`${blacklist()}?page_size=100`).expect(200)).body.items.map((e: { id: number }) => e.id)).not.toContain(
+        entry.id,
+      );
     });
 
     it('refuses a duplicate entry with 409', async () => {
       await a.post(blacklist(), { kind: 'domain', value: 'twice.example.com' }).expect(201);
-      expectAdminError(await a.post(blacklist(), { kind: 'domain', value: 'TWICE.example.com' }), 409, BLACKLIST_ENTRY_EXISTS, 'value');
+      expectAdminError(
+        await a.post(blacklist(), { kind: 'domain', value: 'TWICE.example.com' }),
+        409,
+        BLACKLIST_ENTRY_EXISTS,
+        'value',
+      );
     });
 
     it.each([
@@ -221,12 +266,16 @@ describe('authorized sites and blacklists admin API (e2e)', () => {
       expectAdminError(await b.get(blacklist()), 404, PROJECT_NOT_FOUND);
       expectAdminError(await b.delete(`${blacklist()}/${entry.id}`), 404, PROJECT_NOT_FOUND);
       expectAdminError(await b.delete(`${blacklist(await b.createProject())}/${entry.id}`), 404, BLACKLIST_ENTRY_NOT_FOUND);
-      expect((await a.get(`${blacklist()}?page_size=100`).expect(200)).body.items.map((e: { id: number }) => e.id)).toContain(entry.id);
+      expect((await a.get(`${blacklist()}?page_size=100`).expect(200)).body.items.map((e: { id: number }) => e.id)).toContain(
+        entry.id,
+      );
     });
 
     it('lets the platform admin manage the blacklist of any project', async () => {
       const entry = (await admin.post(blacklist(), { kind: 'domain', value: 'admin-block.example.com' }).expect(201)).body;
-      expect((await a.get(`${blacklist()}?page_size=100`).expect(200)).body.items.map((e: { id: number }) => e.id)).toContain(entry.id);
+      expect((await a.get(`${blacklist()}?page_size=100`).expect(200)).body.items.map((e: { id: number }) => e.id)).toContain(
+        entry.id,
+      );
       await admin.delete(`${blacklist()}/${entry.id}`).expect(204);
     });
   });

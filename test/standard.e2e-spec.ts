@@ -390,9 +390,7 @@ describe('standard family: V3 and SDK card login, card heartbeat (e2e)', () => {
       expect((await loginBy('v3', target, card.code, 'q-v3').expect(200)).body.code).toBe(0);
       expect((await loginBy('sdk', target, card.code, 'q-sdk').expect(200)).body.code).toBe(0);
       expect(
-        (
-          await connectLogin(t, target.program_id, { user_key: card.code, serial: 'q-connect' }).expect(200)
-        ).body.status,
+        (await connectLogin(t, target.program_id, { user_key: card.code, serial: 'q-connect' }).expect(200)).body.status,
       ).toBe(true);
       const before = await snapshot(card);
 

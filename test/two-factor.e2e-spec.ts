@@ -4,7 +4,9 @@ import { ADMIN_PASSWORD, startTestApp, TestApp } from './support/test-app';
 
 /** The code an authenticator app shows `offsetSteps` 30-second steps from now. */
 function codeOf(secret: string, offsetSteps = 0): string {
-  return new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: Date.now() + offsetSteps * 30_000 });
+  return new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({
+    timestamp: Date.now() + offsetSteps * 30_000,
+  });
 }
 
 /** Enrols `client` and turns 2FA on with the current code: the secret and the recovery codes. */
@@ -30,14 +32,26 @@ describe('admin two-factor sign-in (e2e)', () => {
   it('asks a TOTP-enabled author for a code after the password, and refuses a wrong or reused code', async () => {
     const author = await admin.createAuthor();
     const { secret, used } = await enable(author.client);
-    const first = await t.http().post('/admin/v1/auth/login').send({ username: author.username, password: author.password }).expect(200);
+    const first = await t
+      .http()
+      .post('/admin/v1/auth/login')
+      .send({ username: author.username, password: author.password })
+      .expect(200);
     expect(first.body).toEqual({ two_factor_required: true, challenge: expect.any(String), expires_at: expect.any(String) });
     expect(first.body.token).toBeUndefined();
 
-    const wrong = await t.http().post('/admin/v1/auth/login/2fa').send({ challenge: first.body.challenge, code: codeOf(secret, 5) }).expect(403);
+    const wrong = await t
+      .http()
+      .post('/admin/v1/auth/login/2fa')
+      .send({ challenge: first.body.challenge, code: codeOf(secret, 5) })
+      .expect(403);
     expect(wrong.body.error.code).toBe(11008);
     // The code that confirmed the enrolment was accepted once already: it is refused now.
-    const reused = await t.http().post('/admin/v1/auth/login/2fa').send({ challenge: first.body.challenge, code: used }).expect(403);
+    const reused = await t
+      .http()
+      .post('/admin/v1/auth/login/2fa')
+      .send({ challenge: first.body.challenge, code: used })
+      .expect(403);
     expect(reused.body.error.code).toBe(11008);
 
     const next = codeOf(secret, 1); // the next step's code, inside the one-step drift window
@@ -46,16 +60,33 @@ describe('admin two-factor sign-in (e2e)', () => {
     const me = await t.http().get('/admin/v1/auth/me').set('Authorization', `Bearer ${ok.body.token}`).expect(200);
     expect(me.body).toMatchObject({ username: author.username, two_factor_enabled: true });
     // A challenge signs in once.
-    await t.http().post('/admin/v1/auth/login/2fa').send({ challenge: first.body.challenge, code: codeOf(secret, 2) }).expect(401);
+    await t
+      .http()
+      .post('/admin/v1/auth/login/2fa')
+      .send({ challenge: first.body.challenge, code: codeOf(secret, 2) })
+      .expect(401);
     // The same code, on a fresh challenge: still refused (never accepted twice).
-    const again = await t.http().post('/admin/v1/auth/login').send({ username: author.username, password: author.password }).expect(200);
-    const replay = await t.http().post('/admin/v1/auth/login/2fa').send({ challenge: again.body.challenge, code: next }).expect(403);
+    const again = await t
+      .http()
+      .post('/admin/v1/auth/login')
+      .send({ username: author.username, password: author.password })
+      .expect(200);
+    const replay = await t
+      .http()
+      .post('/admin/v1/auth/login/2fa')
+      .send({ challenge: again.body.challenge, code: next })
+      .expect(403);
     expect(replay.body.error.code).toBe(11008);
     expect(t.logs.join('\n')).not.toContain(secret);
     // The trail names who failed and who signed in at the second step.
-    const audit = (await admin.get(`/admin/v1/audit?actor=${author.username}&action=auth.login&page_size=100`).expect(200)).body.items;
-    expect(audit).toEqual(expect.arrayContaining([expect.objectContaining({ action: 'auth.login.2fa', outcome: 'refused', result_code: 11008 })]));
-    expect(audit).toEqual(expect.arrayContaining([expect.objectContaining({ action: 'auth.login.2fa', outcome: 'success', actor_id: author.id })]));
+    const audit = (await admin.get(`/admin/v1/audit?actor=${author.username}&action=auth.login&page_size=100`).expect(200)).body
+      .items;
+    expect(audit).toEqual(
+      expect.arrayContaining([expect.objectContaining({ action: 'auth.login.2fa', outcome: 'refused', result_code: 11008 })]),
+    );
+    expect(audit).toEqual(
+      expect.arrayContaining([expect.objectContaining({ action: 'auth.login.2fa', outcome: 'success', actor_id: author.id })]),
+    );
   });
 
   describe('one code, sent twice at once, is accepted exactly once (totp_last_step: one conditional UPDATE)', () => {
@@ -64,9 +95,13 @@ describe('admin two-factor sign-in (e2e)', () => {
       const author = await admin.createAuthor();
       const { secret } = await enable(author.client);
       const project = await author.client.createProject();
-      const challenge = async () => (await t.http().post('/admin/v1/auth/login').send({ username: author.username, password: author.password }).expect(200)).body.challenge as string;
-      const signIn = (challengeId: string, code: string) => t.http().post('/admin/v1/auth/login/2fa').send({ challenge: challengeId, code });
-      const rotate = (code: string) => author.client.post(`/admin/v1/projects/${project.id}/signing-keys/rotate`, {}).set('X-Svc-2fa-Code', code);
+      const challenge = async () =>
+        (await t.http().post('/admin/v1/auth/login').send({ username: author.username, password: author.password }).expect(200))
+          .body.challenge as string;
+      const signIn = (challengeId: string, code: string) =>
+        t.http().post('/admin/v1/auth/login/2fa').send({ challenge: challengeId, code });
+      const rotate = (code: string) =>
+        author.client.post(`/admin/v1/projects/${project.id}/signing-keys/rotate`, {}).set('X-Svc-2fa-Code', code);
       return { code: codeOf(secret, 1), challenge, signIn, rotate };
     }
 
@@ -95,18 +130,36 @@ describe('admin two-factor sign-in (e2e)', () => {
 
   it('keeps the one-step login for accounts without 2FA', async () => {
     const author = await admin.createAuthor();
-    const res = await t.http().post('/admin/v1/auth/login').send({ username: author.username, password: author.password }).expect(200);
+    const res = await t
+      .http()
+      .post('/admin/v1/auth/login')
+      .send({ username: author.username, password: author.password })
+      .expect(200);
     expect(Object.keys(res.body).sort()).toEqual(['expires_at', 'role', 'token']);
   });
 
   it('accepts each recovery code once, to sign in', async () => {
     const author = await admin.createAuthor();
     const { recovery } = await enable(author.client);
-    const challenge = async () => (await t.http().post('/admin/v1/auth/login').send({ username: author.username, password: author.password }).expect(200)).body.challenge;
-    await t.http().post('/admin/v1/auth/login/2fa').send({ challenge: await challenge(), code: recovery[0] }).expect(200);
-    const reused = await t.http().post('/admin/v1/auth/login/2fa').send({ challenge: await challenge(), code: recovery[0] }).expect(403);
+    const challenge = async () =>
+      (await t.http().post('/admin/v1/auth/login').send({ username: author.username, password: author.password }).expect(200))
+        .body.challenge;
+    await t
+      .http()
+      .post('/admin/v1/auth/login/2fa')
+      .send({ challenge: await challenge(), code: recovery[0] })
+      .expect(200);
+    const reused = await t
+      .http()
+      .post('/admin/v1/auth/login/2fa')
+      .send({ challenge: await challenge(), code: recovery[0] })
+      .expect(403);
     expect(reused.body.error.code).toBe(11008);
-    await t.http().post('/admin/v1/auth/login/2fa').send({ challenge: await challenge(), code: recovery[1].replace('-', '').toLowerCase() }).expect(200);
+    await t
+      .http()
+      .post('/admin/v1/auth/login/2fa')
+      .send({ challenge: await challenge(), code: recovery[1].replace('-', '').toLowerCase() })
+      .expect(200);
   });
 
   it('needs a fresh code to rotate a signing key or a secret, and to turn 2FA off', async () => {
@@ -132,7 +185,9 @@ describe('admin two-factor sign-in (e2e)', () => {
     const author = await admin.createAuthor();
     const { secret } = await enable(author.client);
     const project = await author.client.createProject();
-    const batch = (await author.client.post(`/admin/v1/projects/${project.id}/cards`, { count: 2, duration_seconds: 86_400 }).expect(201)).body;
+    const batch = (
+      await author.client.post(`/admin/v1/projects/${project.id}/cards`, { count: 2, duration_seconds: 86_400 }).expect(201)
+    ).body;
     const ids = batch.items.map((card: { id: number }) => card.id);
     const bulk = (action: string) => author.client.post(`/admin/v1/projects/${project.id}/cards/bulk`, { action, ids });
     expect((await bulk('ban').expect(200)).body.changed).toBe(2);
@@ -155,9 +210,16 @@ describe('admin two-factor sign-in (e2e)', () => {
     try {
       const blocked = await author.client.get('/admin/v1/projects').expect(403);
       expect(blocked.body.error.code).toBe(11009);
-      const relogin = await t.http().post('/admin/v1/auth/login').send({ username: author.username, password: author.password }).expect(200);
+      const relogin = await t
+        .http()
+        .post('/admin/v1/auth/login')
+        .send({ username: author.username, password: author.password })
+        .expect(200);
       expect(relogin.body.two_factor_enrolment_required).toBe(true);
-      expect((await author.client.get('/admin/v1/auth/me').expect(200)).body).toMatchObject({ two_factor_enabled: false, two_factor_required: true });
+      expect((await author.client.get('/admin/v1/auth/me').expect(200)).body).toMatchObject({
+        two_factor_enabled: false,
+        two_factor_required: true,
+      });
       await enable(author.client);
       await author.client.get('/admin/v1/projects').expect(200);
     } finally {

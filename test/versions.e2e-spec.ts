@@ -40,14 +40,22 @@ describe('versions: admin API and the SDK version check (e2e)', () => {
     return (await client.post(base(p), body).expect(201)).body;
   }
   async function uploadFile(p: { id: string }, bytes: Buffer, client: AdminClient = a.client): Promise<{ id: string }> {
-    return (await t.http().post(`/admin/v1/projects/${p.id}/files`).set(client.auth()).attach('file', bytes, 'setup.bin').expect(201)).body;
+    return (
+      await t.http().post(`/admin/v1/projects/${p.id}/files`).set(client.auth()).attach('file', bytes, 'setup.bin').expect(201)
+    ).body;
   }
   const check = (p: Project, version: string, options = {}) =>
     signedPost(t, '/api/v1/apps/version', { app: p.program_id, version }, 'json', p.api_secret, options);
   async function checked(p: Project, version: string) {
     const res = await check(p, version).expect(200);
     expect(res.body).toMatchObject({ code: 0, success: true, request_id: res.headers['x-request-id'] });
-    return res.body.data as { latest_version: string | null; update_available: boolean; force_update: boolean; changelog: string | null; download_url: string | null };
+    return res.body.data as {
+      latest_version: string | null;
+      update_available: boolean;
+      force_update: boolean;
+      changelog: string | null;
+      download_url: string | null;
+    };
   }
 
   describe('admin CRUD', () => {
@@ -66,8 +74,20 @@ describe('versions: admin API and the SDK version check (e2e)', () => {
         updated_at: expect.stringMatching(ISO),
       });
       expect((await a.client.get(`${base(p)}/${res.body.id}`).expect(200)).body).toEqual(res.body);
-      const full = await create(p, { version: '1.1', changelog: 'Fixes.\nMore fixes.', force_update: true, enabled: false, download_url: 'https://example.com/app-1.1.zip' });
-      expect(full).toMatchObject({ version: '1.1', changelog: 'Fixes.\nMore fixes.', force_update: true, enabled: false, download_url: 'https://example.com/app-1.1.zip' });
+      const full = await create(p, {
+        version: '1.1',
+        changelog: 'Fixes.\nMore fixes.',
+        force_update: true,
+        enabled: false,
+        download_url: 'https://example.com/app-1.1.zip',
+      });
+      expect(full).toMatchObject({
+        version: '1.1',
+        changelog: 'Fixes.\nMore fixes.',
+        force_update: true,
+        enabled: false,
+        download_url: 'https://example.com/app-1.1.zip',
+      });
     });
 
     it('lists newest version first in numeric order, with paging', async () => {
@@ -86,7 +106,13 @@ describe('versions: admin API and the SDK version check (e2e)', () => {
       const file = await uploadFile(p, randomBytes(100));
       const v = await create(p, { version: '3.0', download_url: 'http://downloads.internal/app.zip' });
       const patched = (await a.client.patch(`${base(p)}/${v.id}`, { changelog: 'New', force_update: true }).expect(200)).body;
-      expect(patched).toMatchObject({ version: '3.0', changelog: 'New', force_update: true, enabled: true, download_url: 'http://downloads.internal/app.zip' });
+      expect(patched).toMatchObject({
+        version: '3.0',
+        changelog: 'New',
+        force_update: true,
+        enabled: true,
+        download_url: 'http://downloads.internal/app.zip',
+      });
       expectAdminError(await a.client.patch(`${base(p)}/${v.id}`, { file_id: file.id }), 400, BAD_REQUEST, 'download_url');
       const swapped = (await a.client.patch(`${base(p)}/${v.id}`, { file_id: file.id, download_url: null }).expect(200)).body;
       expect(swapped).toMatchObject({ file_id: file.id, download_url: null });
@@ -134,8 +160,18 @@ describe('versions: admin API and the SDK version check (e2e)', () => {
       const foreign = await uploadFile(await b.client.createProject(), randomBytes(10), b.client);
       expectAdminError(await a.client.post(base(p), { version: '1.0', file_id: sibling.id }), 400, BAD_REQUEST, 'file_id');
       expectAdminError(await a.client.post(base(p), { version: '1.0', file_id: foreign.id }), 400, BAD_REQUEST, 'file_id');
-      expectAdminError(await a.client.post(base(p), { version: '1.0', file_id: '00000000-0000-4000-8000-000000000000' }), 400, BAD_REQUEST, 'file_id');
-      expectAdminError(await a.client.post(base(p), { version: '1.0', file_id: own.id, download_url: 'https://example.com/a' }), 400, BAD_REQUEST, 'file_id');
+      expectAdminError(
+        await a.client.post(base(p), { version: '1.0', file_id: '00000000-0000-4000-8000-000000000000' }),
+        400,
+        BAD_REQUEST,
+        'file_id',
+      );
+      expectAdminError(
+        await a.client.post(base(p), { version: '1.0', file_id: own.id, download_url: 'https://example.com/a' }),
+        400,
+        BAD_REQUEST,
+        'file_id',
+      );
       expect((await create(p, { version: '1.0', file_id: own.id.toUpperCase() })).file_id).toBe(own.id);
     });
 
@@ -170,9 +206,21 @@ describe('versions: admin API and the SDK version check (e2e)', () => {
   describe('SDK version check POST /api/v1/apps/version', () => {
     it('answers no version at all when none is enabled', async () => {
       const p = await a.client.createProject();
-      expect(await checked(p, '1.0.0')).toEqual({ latest_version: null, update_available: false, force_update: false, changelog: null, download_url: null });
+      expect(await checked(p, '1.0.0')).toEqual({
+        latest_version: null,
+        update_available: false,
+        force_update: false,
+        changelog: null,
+        download_url: null,
+      });
       await create(p, { version: '9.0', enabled: false, force_update: true });
-      expect(await checked(p, '1.0.0')).toEqual({ latest_version: null, update_available: false, force_update: false, changelog: null, download_url: null });
+      expect(await checked(p, '1.0.0')).toEqual({
+        latest_version: null,
+        update_available: false,
+        force_update: false,
+        changelog: null,
+        download_url: null,
+      });
     });
 
     it('finds the latest in numeric order (1.10.0 > 1.2.0) with its changelog and download_url', async () => {
@@ -186,7 +234,13 @@ describe('versions: admin API and the SDK version check (e2e)', () => {
         code: 0,
         success: true,
         msg: expect.any(String),
-        data: { latest_version: '1.10.0', update_available: true, force_update: false, changelog: 'ten', download_url: 'https://example.com/1.10.0.zip' },
+        data: {
+          latest_version: '1.10.0',
+          update_available: true,
+          force_update: false,
+          changelog: 'ten',
+          download_url: 'https://example.com/1.10.0.zip',
+        },
         request_id: res.headers['x-request-id'],
       });
       expect(await checked(p, '1.9.10')).toMatchObject({ latest_version: '1.10.0', update_available: true });
@@ -220,11 +274,16 @@ describe('versions: admin API and the SDK version check (e2e)', () => {
       const expiresIn = Number(match![2]) - Math.floor(Date.now() / 1000);
       expect(expiresIn).toBeGreaterThan(590);
       expect(expiresIn).toBeLessThanOrEqual(600);
-      const res = await t.http().get(data.download_url!).buffer(true).parse((r, done) => {
-        const chunks: Buffer[] = [];
-        r.on('data', (c: Buffer) => chunks.push(c));
-        r.on('end', () => done(null, Buffer.concat(chunks)));
-      }).expect(200);
+      const res = await t
+        .http()
+        .get(data.download_url!)
+        .buffer(true)
+        .parse((r, done) => {
+          const chunks: Buffer[] = [];
+          r.on('data', (c: Buffer) => chunks.push(c));
+          r.on('end', () => done(null, Buffer.concat(chunks)));
+        })
+        .expect(200);
       expect((res.body as Buffer).equals(bytes)).toBe(true);
     });
 
@@ -244,9 +303,16 @@ describe('versions: admin API and the SDK version check (e2e)', () => {
       }
       const unsigned = await check(p, '1.0', { signature: 'f'.repeat(64) }).expect(401);
       expect(unsigned.body).toMatchObject({ code: 10101, success: false });
-      await admin.put(`/admin/v1/projects/${p.id}/interfaces/version_check`, { authorized: false, daily_quota: null }).expect(200);
+      await admin
+        .put(`/admin/v1/projects/${p.id}/interfaces/version_check`, { authorized: false, daily_quota: null })
+        .expect(200);
       const refused = await check(p, '1.0').expect(403);
-      expect(refused.body).toEqual({ code: 10206, success: false, msg: expect.any(String), request_id: refused.headers['x-request-id'] });
+      expect(refused.body).toEqual({
+        code: 10206,
+        success: false,
+        msg: expect.any(String),
+        request_id: refused.headers['x-request-id'],
+      });
       await admin.put(`/admin/v1/projects/${p.id}/interfaces/version_check`, { authorized: true, daily_quota: 1 }).expect(200);
       await check(p, '1.0').expect(200);
       expect((await check(p, '1.0').expect(429)).body.code).toBe(10301);

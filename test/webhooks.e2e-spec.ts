@@ -33,7 +33,9 @@ class Receiver {
         const body = Buffer.concat(chunks).toString('utf8');
         this.received.push({ headers: req.headers, body, json: JSON.parse(body) });
         const status = this.statuses.shift() ?? 200;
-        res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'thanks' : `failure ${status} ` + 'x'.repeat(3000));
+        res
+          .writeHead(status, { 'content-type': 'text/plain' })
+          .end(status === 200 ? 'thanks' : `failure ${status} ` + 'x'.repeat(3000));
       });
     });
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
@@ -71,13 +73,17 @@ describe('webhooks (e2e)', () => {
   const hooks = (p: { id: string }) => `/admin/v1/projects/${p.id}/webhooks`;
 
   async function newCard(p: { id: string }): Promise<{ id: number; code: string }> {
-    const batch = (await a.client.post(`/admin/v1/projects/${p.id}/cards`, { count: 1, duration_seconds: 86400 }).expect(201)).body;
+    const batch = (await a.client.post(`/admin/v1/projects/${p.id}/cards`, { count: 1, duration_seconds: 86400 }).expect(201))
+      .body;
     return { id: batch.items[0].id, code: batch.items[0].code };
   }
 
   /** The delivery's signature checks with a key the project publishes (the same keys client programs pin). */
   async function expectSigned(delivery: Received, p: { id: string }): Promise<void> {
-    const keys = (await a.client.get(`/admin/v1/projects/${p.id}/signing-keys`).expect(200)).body.items as Array<{ kid: string; public_key: string }>;
+    const keys = (await a.client.get(`/admin/v1/projects/${p.id}/signing-keys`).expect(200)).body.items as Array<{
+      kid: string;
+      public_key: string;
+    }>;
     const kid = delivery.headers['x-svc-webhook-key'];
     const key = keys.find((k) => k.kid === kid);
     expect(key).toBeDefined();
@@ -104,18 +110,35 @@ describe('webhooks (e2e)', () => {
   });
 
   it('refuses loopback and private targets until the platform allows them, and non-HTTP URLs always', async () => {
-    for (const url of [receiver.url, 'http://10.1.2.3/hook', 'http://[::1]:8080/x', 'http://localhost/x', 'ftp://example.com/x']) {
+    for (const url of [
+      receiver.url,
+      'http://10.1.2.3/hook',
+      'http://[::1]:8080/x',
+      'http://localhost/x',
+      'ftp://example.com/x',
+    ]) {
       expectAdminError(await a.client.post(hooks(project), { url, events: ['card.banned'] }), 400, WEBHOOK_TARGET_REFUSED);
     }
     await admin.put('/admin/v1/platform/settings', { webhook_private_targets: true }).expect(200);
     const created = await a.client.post(hooks(project), { url: receiver.url, events: ['card.banned'] }).expect(201);
-    expect(created.body).toMatchObject({ url: receiver.url, events: ['card.banned'], format: 'json', enabled: true, disabled_reason: null });
+    expect(created.body).toMatchObject({
+      url: receiver.url,
+      events: ['card.banned'],
+      format: 'json',
+      enabled: true,
+      disabled_reason: null,
+    });
     await a.client.delete(`${hooks(project)}/${created.body.id}`).expect(204);
-    expectAdminError(await a.client.post(hooks(project), { url: 'ftp://127.0.0.1/x', events: ['card.banned'] }), 400, WEBHOOK_TARGET_REFUSED);
+    expectAdminError(
+      await a.client.post(hooks(project), { url: 'ftp://127.0.0.1/x', events: ['card.banned'] }),
+      400,
+      WEBHOOK_TARGET_REFUSED,
+    );
   });
 
   it("keeps another author's endpoints out of reach", async () => {
-    const hook = (await a.client.post(hooks(project), { url: receiver.url, events: ['card.banned'], enabled: false }).expect(201)).body;
+    const hook = (await a.client.post(hooks(project), { url: receiver.url, events: ['card.banned'], enabled: false }).expect(201))
+      .body;
     expectAdminError(await b.client.get(hooks(project)), 404, PROJECT_NOT_FOUND);
     expectAdminError(await b.client.post(`${hooks(project)}/${hook.id}/test`), 404, PROJECT_NOT_FOUND);
     const other = await b.client.createProject();
@@ -129,9 +152,17 @@ describe('webhooks (e2e)', () => {
     const card = await newCard(p);
     const started = Date.now();
     await a.client.patch(`/admin/v1/projects/${p.id}/cards/${card.id}`, { status: 'banned' }).expect(200);
-    const delivery = await eventually(() => receiver.of('card.banned').find((r) => r.json.data.card_id === card.id), 5000, 'card.banned');
+    const delivery = await eventually(
+      () => receiver.of('card.banned').find((r) => r.json.data.card_id === card.id),
+      5000,
+      'card.banned',
+    );
     expect(Date.now() - started).toBeLessThan(5000);
-    expect(delivery.json).toMatchObject({ type: 'card.banned', project_id: p.id, data: { card_id: card.id, card_code: card.code } });
+    expect(delivery.json).toMatchObject({
+      type: 'card.banned',
+      project_id: p.id,
+      data: { card_id: card.id, card_code: card.code },
+    });
     await expectSigned(delivery, p);
     // An unban is another type, not subscribed here: nothing more arrives for this card.
     await a.client.patch(`/admin/v1/projects/${p.id}/cards/${card.id}`, { status: 'active' }).expect(200);
@@ -141,14 +172,19 @@ describe('webhooks (e2e)', () => {
 
   it('retries after a 500, logs each attempt with its excerpt, and redelivers on demand', async () => {
     const p = await a.client.createProject();
-    const hook = (await a.client.post(hooks(p), { url: receiver.url, events: ['card.banned', 'card.unbanned'] }).expect(201)).body;
+    const hook = (await a.client.post(hooks(p), { url: receiver.url, events: ['card.banned', 'card.unbanned'] }).expect(201))
+      .body;
     const card = await newCard(p);
     receiver.statuses.push(500, 503);
     await a.client.patch(`/admin/v1/projects/${p.id}/cards/${card.id}`, { status: 'banned' }).expect(200);
-    const log = await eventually(async () => {
-      const page = (await a.client.get(`${hooks(p)}/${hook.id}/deliveries`).expect(200)).body;
-      return page.items[0]?.status === 'delivered' ? page : undefined;
-    }, 10_000, 'the third attempt');
+    const log = await eventually(
+      async () => {
+        const page = (await a.client.get(`${hooks(p)}/${hook.id}/deliveries`).expect(200)).body;
+        return page.items[0]?.status === 'delivered' ? page : undefined;
+      },
+      10_000,
+      'the third attempt',
+    );
     const [delivery] = log.items;
     expect(delivery.attempts).toBe(3);
     expect(delivery.attempt_log.map((x: { http_status: number }) => x.http_status)).toEqual([500, 503, 200]);
@@ -161,24 +197,45 @@ describe('webhooks (e2e)', () => {
 
     const again = await a.client.post(`${hooks(p)}/${hook.id}/deliveries/${delivery.id}/redeliver`).expect(200);
     expect(again.body.status).toBe('pending');
-    await eventually(() => receiver.of('card.banned').filter((r) => r.json.data.card_id === card.id).length === 4, 5000, 'the redelivery');
+    await eventually(
+      () => receiver.of('card.banned').filter((r) => r.json.data.card_id === card.id).length === 4,
+      5000,
+      'the redelivery',
+    );
     const after = (await a.client.get(`${hooks(p)}/${hook.id}/deliveries`).expect(200)).body.items[0];
-    await eventually(async () => (await a.client.get(`${hooks(p)}/${hook.id}/deliveries`).expect(200)).body.items[0].attempts === 4, 5000, 'the logged redelivery');
+    await eventually(
+      async () => (await a.client.get(`${hooks(p)}/${hook.id}/deliveries`).expect(200)).body.items[0].attempts === 4,
+      5000,
+      'the logged redelivery',
+    );
     expect(after.id).toBe(delivery.id);
   });
 
   it('sends a webhook.test to one endpoint in the chat robots’ formats', async () => {
     const p = await a.client.createProject();
-    const hook = (await a.client.post(hooks(p), { url: `${receiver.url}?chat_id=42`, events: ['card.banned'], format: 'telegram' }).expect(201)).body;
+    const hook = (
+      await a.client
+        .post(hooks(p), { url: `${receiver.url}?chat_id=42`, events: ['card.banned'], format: 'telegram' })
+        .expect(201)
+    ).body;
     await a.client.post(`${hooks(p)}/${hook.id}/test`).expect(200);
-    const got = await eventually(() => receiver.received.find((r) => (r.json as unknown as { chat_id?: string }).chat_id === '42'), 5000, 'the telegram test');
+    const got = await eventually(
+      () => receiver.received.find((r) => (r.json as unknown as { chat_id?: string }).chat_id === '42'),
+      5000,
+      'the telegram test',
+    );
     expect(JSON.parse(got.body)).toMatchObject({ chat_id: '42', text: expect.stringContaining('webhook.test') });
-    const wecom = (await a.client.post(hooks(p), { url: receiver.url, events: ['card.banned'], format: 'wecom' }).expect(201)).body;
+    const wecom = (await a.client.post(hooks(p), { url: receiver.url, events: ['card.banned'], format: 'wecom' }).expect(201))
+      .body;
     await a.client.post(`${hooks(p)}/${wecom.id}/test`).expect(200);
     const robot = (r: Received) => r.json as unknown as { msgtype?: string; text?: { content?: string } };
     const wecomText = await eventually(() => receiver.received.find((r) => robot(r).msgtype === 'text'), 5000, 'the wecom test');
     expect(robot(wecomText).text?.content).toContain('webhook.test');
-    expectAdminError(await a.client.post(hooks(p), { url: receiver.url, events: ['card.banned'], format: 'telegram' }), 400, WEBHOOK_TARGET_REFUSED);
+    expectAdminError(
+      await a.client.post(hooks(p), { url: receiver.url, events: ['card.banned'], format: 'telegram' }),
+      400,
+      WEBHOOK_TARGET_REFUSED,
+    );
   });
 
   it('announces device.bound and card.activated from a new device login, in the login statement', async () => {
@@ -186,11 +243,24 @@ describe('webhooks (e2e)', () => {
     await a.client.post(hooks(p), { url: receiver.url, events: ['device.bound', 'card.activated'] }).expect(201);
     const card = await newCard(p);
     const pid = (p as unknown as { program_id: string }).program_id;
-    const res = await t.http().post(`/connect/${pid}`).type('form').send({ user_key: card.code, serial: 'PC-WEBHOOK-1' }).expect(200);
+    const res = await t
+      .http()
+      .post(`/connect/${pid}`)
+      .type('form')
+      .send({ user_key: card.code, serial: 'PC-WEBHOOK-1' })
+      .expect(200);
     expect(res.body.code).toBeDefined();
-    const bound = await eventually(() => receiver.of('device.bound').find((r) => r.json.data.card_id === card.id), 5000, 'device.bound');
+    const bound = await eventually(
+      () => receiver.of('device.bound').find((r) => r.json.data.card_id === card.id),
+      5000,
+      'device.bound',
+    );
     expect(bound.json.data).toMatchObject({ machine_code: 'PC-WEBHOOK-1', card_code: card.code });
-    const activated = await eventually(() => receiver.of('card.activated').find((r) => r.json.data.card_id === card.id), 5000, 'card.activated');
+    const activated = await eventually(
+      () => receiver.of('card.activated').find((r) => r.json.data.card_id === card.id),
+      5000,
+      'card.activated',
+    );
     expect(activated.json.data.activated_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     // A repeat login of the same device binds nothing and announces nothing.
     await t.http().post(`/connect/${pid}`).type('form').send({ user_key: card.code, serial: 'PC-WEBHOOK-1' }).expect(200);
@@ -205,7 +275,11 @@ describe('webhooks (e2e)', () => {
     const fields = { app: p.program_id, username, password: 'user-password-1', machine_id: 'pc-1' };
     const res = await signedPost(t, '/api/v1/users/register', fields, 'json', p.api_secret).expect(200);
     expect(res.body.code).toBe(0);
-    const registered = await eventually(() => receiver.of('user.registered').find((r) => r.json.data.username === username), 5000, 'user.registered');
+    const registered = await eventually(
+      () => receiver.of('user.registered').find((r) => r.json.data.username === username),
+      5000,
+      'user.registered',
+    );
     expect(registered.json.data).toMatchObject({ user_id: res.body.data.user_id, username });
   });
 
@@ -217,19 +291,34 @@ describe('webhooks (e2e)', () => {
     const later = await newCard(p);
     const db = t.app.get(DataSource);
     const expireIn = (card: { id: number }, days: number) =>
-      db.query(`UPDATE cards SET status = 'active', activated_at = now(), expires_at = now() + $2::float8 * interval '1 day' WHERE id = $1`, [card.id, days]);
+      db.query(
+        `UPDATE cards SET status = 'active', activated_at = now(), expires_at = now() + $2::float8 * interval '1 day' WHERE id = $1`,
+        [card.id, days],
+      );
     await expireIn(soon, 2);
     await expireIn(later, 10);
     // One instance scans at a time: a scan that meets another one's lock answers null and is tried again.
-    const scan = () => eventually(async () => {
-      const announced = await t.app.get(CardExpiryScan).run();
-      return announced === null ? undefined : { announced };
-    }, 5000, 'a scan');
+    const scan = () =>
+      eventually(
+        async () => {
+          const announced = await t.app.get(CardExpiryScan).run();
+          return announced === null ? undefined : { announced };
+        },
+        5000,
+        'a scan',
+      );
 
     await scan();
-    const told = await eventually(() => receiver.of('card.expiring_soon').find((r) => r.json.data.card_id === soon.id), 5000, 'card.expiring_soon');
+    const told = await eventually(
+      () => receiver.of('card.expiring_soon').find((r) => r.json.data.card_id === soon.id),
+      5000,
+      'card.expiring_soon',
+    );
     const [{ expires_at }] = await db.query('SELECT expires_at FROM cards WHERE id = $1', [soon.id]);
-    expect(told.json).toMatchObject({ project_id: p.id, data: { card_id: soon.id, card_code: soon.code, expires_at: new Date(expires_at).toISOString() } });
+    expect(told.json).toMatchObject({
+      project_id: p.id,
+      data: { card_id: soon.id, card_code: soon.code, expires_at: new Date(expires_at).toISOString() },
+    });
     await expectSigned(told, p);
 
     expect((await scan()).announced).toBe(0);
@@ -237,16 +326,24 @@ describe('webhooks (e2e)', () => {
     const mine = receiver.of('card.expiring_soon').filter((r) => r.json.project_id === p.id);
     expect(mine.map((r) => r.json.data.card_id)).toEqual([soon.id]);
     const log = (await a.client.get(`${hooks(p)}/${hook.id}/deliveries`).expect(200)).body;
-    expect(log.items.map((d: { type: string; status: string }) => [d.type, d.status])).toEqual([['card.expiring_soon', 'delivered']]);
+    expect(log.items.map((d: { type: string; status: string }) => [d.type, d.status])).toEqual([
+      ['card.expiring_soon', 'delivered'],
+    ]);
 
     // Extended to a new expiry that is again within three days: told once more, about the new date.
     await expireIn(soon, 2.5);
     await scan();
-    const again = await eventually(() => {
-      const got = receiver.of('card.expiring_soon').filter((r) => r.json.data.card_id === soon.id);
-      return got.length === 2 ? got[1] : undefined;
-    }, 5000, 'the notice of the new expiry');
-    expect(Date.parse(String(again.json.data.expires_at)) - Date.parse(String(told.json.data.expires_at))).toBeGreaterThan(0.4 * 86400_000);
+    const again = await eventually(
+      () => {
+        const got = receiver.of('card.expiring_soon').filter((r) => r.json.data.card_id === soon.id);
+        return got.length === 2 ? got[1] : undefined;
+      },
+      5000,
+      'the notice of the new expiry',
+    );
+    expect(Date.parse(String(again.json.data.expires_at)) - Date.parse(String(told.json.data.expires_at))).toBeGreaterThan(
+      0.4 * 86400_000,
+    );
   });
 
   it('switches an endpoint off after three days of failures, says why, and switching it on sends what waited', async () => {
@@ -254,7 +351,8 @@ describe('webhooks (e2e)', () => {
     const p = await a.client.createProject();
     const hook = (await a.client.post(hooks(p), { url: receiver.url, events: ['card.banned'] }).expect(201)).body;
     const db = t.app.get(DataSource);
-    const failingFor = (days: number) => db.query(`UPDATE webhook_endpoints SET failing_since = now() - make_interval(days => $2) WHERE id = $1`, [hook.id, days]);
+    const failingFor = (days: number) =>
+      db.query(`UPDATE webhook_endpoints SET failing_since = now() - make_interval(days => $2) WHERE id = $1`, [hook.id, days]);
     const endpoint = async () => (await a.client.get(`${hooks(p)}/${hook.id}`).expect(200)).body;
     const ban = async () => {
       const card = await newCard(p);
@@ -266,7 +364,11 @@ describe('webhooks (e2e)', () => {
     await failingFor(2);
     receiver.statuses.push(500);
     const first = await ban();
-    await eventually(() => receiver.of('card.banned').filter((r) => r.json.data.card_id === first.id).length === 2, 5000, 'the failure and its retry');
+    await eventually(
+      () => receiver.of('card.banned').filter((r) => r.json.data.card_id === first.id).length === 2,
+      5000,
+      'the failure and its retry',
+    );
     await eventually(async () => (await endpoint()).failing_since === null, 5000, 'the success clearing the clock');
     expect(await endpoint()).toMatchObject({ enabled: true, disabled_reason: null });
 
@@ -274,13 +376,21 @@ describe('webhooks (e2e)', () => {
     await failingFor(4);
     receiver.statuses.push(500);
     const second = await ban();
-    const off = await eventually(async () => {
-      const view = await endpoint();
-      return view.enabled ? undefined : view;
-    }, 5000, 'the endpoint switched off');
+    const off = await eventually(
+      async () => {
+        const view = await endpoint();
+        return view.enabled ? undefined : view;
+      },
+      5000,
+      'the endpoint switched off',
+    );
     expect(off).toMatchObject({ enabled: false, disabled_reason: 'failing' });
     expect(Date.now() - Date.parse(off.failing_since)).toBeGreaterThan(4 * 86400_000 - 60_000);
-    expect((await a.client.get(hooks(p)).expect(200)).body.items[0]).toMatchObject({ id: hook.id, enabled: false, disabled_reason: 'failing' });
+    expect((await a.client.get(hooks(p)).expect(200)).body.items[0]).toMatchObject({
+      id: hook.id,
+      enabled: false,
+      disabled_reason: 'failing',
+    });
     await new Promise((r) => setTimeout(r, 1000)); // several retry periods
     expect(receiver.of('card.banned').filter((r) => r.json.data.card_id === second.id)).toHaveLength(1);
     const waiting = (await a.client.get(`${hooks(p)}/${hook.id}/deliveries`).expect(200)).body.items[0];
@@ -289,38 +399,67 @@ describe('webhooks (e2e)', () => {
     // Switched on again by the author: the flag and the failure clock clear, and the waiting delivery goes out.
     const on = (await a.client.patch(`${hooks(p)}/${hook.id}`, { enabled: true }).expect(200)).body;
     expect(on).toMatchObject({ enabled: true, disabled_reason: null, failing_since: null });
-    await eventually(() => receiver.of('card.banned').filter((r) => r.json.data.card_id === second.id).length === 2, 5000, 'the delivery after re-enabling');
-    await eventually(async () => (await a.client.get(`${hooks(p)}/${hook.id}/deliveries`).expect(200)).body.items[0].status === 'delivered', 5000, 'delivered');
+    await eventually(
+      () => receiver.of('card.banned').filter((r) => r.json.data.card_id === second.id).length === 2,
+      5000,
+      'the delivery after re-enabling',
+    );
+    await eventually(
+      async () => (await a.client.get(`${hooks(p)}/${hook.id}/deliveries`).expect(200)).body.items[0].status === 'delivered',
+      5000,
+      'delivered',
+    );
   });
 
-  (SHARED ? it : it.skip)('survives a restart between attempts, and two instances sharing the queue deliver each event once', async () => {
-    const p = await a.client.createProject();
-    await a.client.post(hooks(p), { url: receiver.url, events: ['card.banned'] }).expect(201);
-    const card = await newCard(p);
-    receiver.statuses.push(500);
-    // A slow retry: the first instance is gone before it is due.
-    const slow = await startTestApp({ ...FAST, WEBHOOK_RETRY_DELAYS: '3' }, { shareWith: t });
-    await new AdminClient(slow, a.client.token).patch(`/admin/v1/projects/${p.id}/cards/${card.id}`, { status: 'banned' }).expect(200);
-    await eventually(() => receiver.of('card.banned').some((r) => r.json.data.card_id === card.id), 5000, 'the first attempt');
-    await slow.close();
-    const copies = await eventually(() => {
-      const got = receiver.of('card.banned').filter((r) => r.json.data.card_id === card.id);
-      return got.length === 2 ? got : undefined;
-    }, 10_000, 'the retry after the restart');
-    expect(copies[1].json.id).toBe(copies[0].json.id);
+  (SHARED ? it : it.skip)(
+    'survives a restart between attempts, and two instances sharing the queue deliver each event once',
+    async () => {
+      const p = await a.client.createProject();
+      await a.client.post(hooks(p), { url: receiver.url, events: ['card.banned'] }).expect(201);
+      const card = await newCard(p);
+      receiver.statuses.push(500);
+      // A slow retry: the first instance is gone before it is due.
+      const slow = await startTestApp({ ...FAST, WEBHOOK_RETRY_DELAYS: '3' }, { shareWith: t });
+      await new AdminClient(slow, a.client.token)
+        .patch(`/admin/v1/projects/${p.id}/cards/${card.id}`, { status: 'banned' })
+        .expect(200);
+      await eventually(() => receiver.of('card.banned').some((r) => r.json.data.card_id === card.id), 5000, 'the first attempt');
+      await slow.close();
+      const copies = await eventually(
+        () => {
+          const got = receiver.of('card.banned').filter((r) => r.json.data.card_id === card.id);
+          return got.length === 2 ? got : undefined;
+        },
+        10_000,
+        'the retry after the restart',
+      );
+      expect(copies[1].json.id).toBe(copies[0].json.id);
 
-    // Two instances on one queue: 20 bans, each delivered once.
-    const second = await startTestApp(FAST, { shareWith: t });
-    try {
-      const cards = await Promise.all(Array.from({ length: 20 }, () => newCard(p)));
-      const ids = await a.client.post(`/admin/v1/projects/${p.id}/cards/bulk`, { action: 'ban', ids: cards.map((c) => c.id) }).expect(200);
-      expect(ids.body.changed).toBe(20);
-      const wanted = new Set(cards.map((c) => c.id));
-      await eventually(() => new Set(receiver.of('card.banned').map((r) => r.json.data.card_id).filter((id) => wanted.has(id as number))).size === 20, 10_000, '20 bans');
-      await new Promise((r) => setTimeout(r, 1000));
-      expect(receiver.of('card.banned').filter((r) => wanted.has(r.json.data.card_id as number))).toHaveLength(20);
-    } finally {
-      await second.close();
-    }
-  });
+      // Two instances on one queue: 20 bans, each delivered once.
+      const second = await startTestApp(FAST, { shareWith: t });
+      try {
+        const cards = await Promise.all(Array.from({ length: 20 }, () => newCard(p)));
+        const ids = await a.client
+          .post(`/admin/v1/projects/${p.id}/cards/bulk`, { action: 'ban', ids: cards.map((c) => c.id) })
+          .expect(200);
+        expect(ids.body.changed).toBe(20);
+        const wanted = new Set(cards.map((c) => c.id));
+        await eventually(
+          () =>
+            new Set(
+              receiver
+                .of('card.banned')
+                .map((r) => r.json.data.card_id)
+                .filter((id) => wanted.has(id as number)),
+            ).size === 20,
+          10_000,
+          '20 bans',
+        );
+        await new Promise((r) => setTimeout(r, 1000));
+        expect(receiver.of('card.banned').filter((r) => wanted.has(r.json.data.card_id as number))).toHaveLength(20);
+      } finally {
+        await second.close();
+      }
+    },
+  );
 });

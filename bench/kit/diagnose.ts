@@ -75,7 +75,9 @@ export function text(d: Diagnosis): string {
           .map(([k, v]) => `${k} ${pct(v)}`)
           .join(', '),
       `  per login: ${l.perLogin.commits.toFixed(3)} commits, ${f0(l.perLogin.walBytes)} WAL bytes, ` +
-        (l.perLogin.statements === null ? 'statements unknown (no pg_stat_statements)' : `${l.perLogin.statements.toFixed(3)} statements (pg_stat_statements)`),
+        (l.perLogin.statements === null
+          ? 'statements unknown (no pg_stat_statements)'
+          : `${l.perLogin.statements.toFixed(3)} statements (pg_stat_statements)`),
       ...l.top.map((t) => `    ${t.callsPerLogin.toFixed(3)}/login, ${t.meanMs.toFixed(3)} ms: ${t.query}`),
     );
   }
@@ -85,7 +87,12 @@ export function text(d: Diagnosis): string {
       if (rows.length)
         lines.push(
           `  pgbench ${mode}${mode === 'simple-update' ? ' (durable)' : ''}: ` +
-            rows.map((p) => `${p.clients} clients ${f0(p.tps)} tps (${p.latencyMs.toFixed(2)} ms, PostgreSQL ${p.pgCores.toFixed(1)} cores)`).join('; '),
+            rows
+              .map(
+                (p) =>
+                  `${p.clients} clients ${f0(p.tps)} tps (${p.latencyMs.toFixed(2)} ms, PostgreSQL ${p.pgCores.toFixed(1)} cores)`,
+              )
+              .join('; '),
         );
     }
   }
@@ -172,7 +179,9 @@ export async function diagnose(k: Kit): Promise<{ diagnosis: Diagnosis; text: st
       async after() {
         sampling = false;
         await sampler;
-        const { rows } = await admin.query<{ b: string }>(`SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '${mark.lsn}')::text AS b`);
+        const { rows } = await admin.query<{ b: string }>(
+          `SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '${mark.lsn}')::text AS b`,
+        );
         walBytes = Number(rows[0].b);
         await sleep(1500); // backends publish their commit counts when idle, at most once a second
         after = await state();
@@ -211,7 +220,10 @@ export async function diagnose(k: Kit): Promise<{ diagnosis: Diagnosis; text: st
 
   // ------------------------------------------------------------ 2. pgbench
   if (E.KIT_PGBENCH !== '0') {
-    const clients = (E.KIT_PGBENCH_CLIENTS || '16,64,128').split(',').map(Number).filter((c) => c > 0);
+    const clients = (E.KIT_PGBENCH_CLIENTS || '16,64,128')
+      .split(',')
+      .map(Number)
+      .filter((c) => c > 0);
     const secs = n('KIT_PGBENCH_SECS', 8);
     try {
       await admin.query('CREATE DATABASE pgbench');
@@ -225,12 +237,33 @@ export async function diagnose(k: Kit): Promise<{ diagnosis: Diagnosis; text: st
           let s1 = s0;
           const t0 = setTimeout(() => (s0 = snapshot(pgRoot)), 1000);
           const t1 = setTimeout(() => (s1 = snapshot(pgRoot)), secs * 1000 - 500);
-          const r = await pgbench(['-n', '-M', 'prepared', mode === 'select-only' ? '-S' : '-N', '-c', String(c), '-j', String(Math.min(c, cores)), '-T', String(secs), 'pgbench'], (secs + 60) * 1000);
+          const r = await pgbench(
+            [
+              '-n',
+              '-M',
+              'prepared',
+              mode === 'select-only' ? '-S' : '-N',
+              '-c',
+              String(c),
+              '-j',
+              String(Math.min(c, cores)),
+              '-T',
+              String(secs),
+              'pgbench',
+            ],
+            (secs + 60) * 1000,
+          );
           clearTimeout(t0);
           clearTimeout(t1);
           const tps = Number(/tps = ([\d.]+)/.exec(r.out)?.[1]);
           if (r.code !== 0 || !Number.isFinite(tps)) throw new Error(`pgbench ${mode} -c ${c}: ${r.out.slice(-400)}`);
-          d.pgbench.push({ mode, clients: c, tps, latencyMs: Number(/latency average = ([\d.]+) ms/.exec(r.out)?.[1]), pgCores: s1.at > s0.at ? used(s0, s1, 'postgres') / (s1.at - s0.at) : NaN });
+          d.pgbench.push({
+            mode,
+            clients: c,
+            tps,
+            latencyMs: Number(/latency average = ([\d.]+) ms/.exec(r.out)?.[1]),
+            pgCores: s1.at > s0.at ? used(s0, s1, 'postgres') / (s1.at - s0.at) : NaN,
+          });
           k.log(`pgbench ${mode} ${c} clients: ${f0(tps)} tps`);
           progress();
         }

@@ -42,7 +42,8 @@ export function die(message: string): never {
   killAll();
   process.exit(1);
 }
-export const log = (message: string): void => void process.stdout.write(`[${((Date.now() - T0) / 1000).toFixed(0).padStart(4)} s] ${message}\n`);
+export const log = (message: string): void =>
+  void process.stdout.write(`[${((Date.now() - T0) / 1000).toFixed(0).padStart(4)} s] ${message}\n`);
 export function num(name: string, fallback: number): number {
   const raw = E[name];
   if (raw === undefined || raw === '') return fallback;
@@ -62,7 +63,10 @@ interface Step {
 
 function parsePlan(raw: string): Step[] {
   const steps: Step[] = [];
-  for (const part of raw.split(';').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of raw
+    .split(';')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const m = /^(fastify|express)@([\d,]+)=([\w,-]+)$/.exec(part);
     if (!m) die(`KIT_PLAN: "${part}" is not adapter@workers=scenarios (e.g. fastify@1,2,4=bound,v3)`);
     const scenarios = m[3].split(',').filter(Boolean) as ScenarioName[];
@@ -78,10 +82,7 @@ function parsePlan(raw: string): Step[] {
 }
 
 const C = {
-  plan: parsePlan(
-    E.KIT_PLAN ||
-      'fastify@1,2,4,8,12=baseline,bound,v3,card-heartbeat,new-device;express@1,8=baseline,bound',
-  ),
+  plan: parsePlan(E.KIT_PLAN || 'fastify@1,2,4,8,12=baseline,bound,v3,card-heartbeat,new-device;express@1,8=baseline,bound'),
   seconds: num('KIT_SECS', 8) || 8,
   warmup: num('KIT_WARMUP', 2),
   connections: Math.round(num('KIT_CONNECTIONS', 256)) || 256,
@@ -123,7 +124,16 @@ export async function startService(adapter: Adapter, workers: number, env: Recor
   const port = E.KIT_SERVICE_PORT || '53000';
   const child = spawn(process.execPath, ['--heap-growing-percent=100', path.join(APP, 'dist/src/main.js')], {
     cwd: APP,
-    env: { ...E, ...env, MALLOC_ARENA_MAX: '2', WORKERS: String(workers), HTTP_ADAPTER: adapter, PORT: port, HOST: '127.0.0.1', BENCH_BASELINE: '1' },
+    env: {
+      ...E,
+      ...env,
+      MALLOC_ARENA_MAX: '2',
+      WORKERS: String(workers),
+      HTTP_ADAPTER: adapter,
+      PORT: port,
+      HOST: '127.0.0.1',
+      BENCH_BASELINE: '1',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
@@ -142,11 +152,13 @@ export async function startService(adapter: Adapter, workers: number, env: Recor
   const base = `http://127.0.0.1:${port}`;
   const started = Date.now();
   const last = (): string => tail.split('\n').slice(-30).join('\n');
-  for (let serving = 0; ; ) {
+  for (let serving = 0; ;) {
     if (exited !== null) die(`the service (${adapter}, WORKERS=${workers}) exited during start (${exited}):\n${last()}`);
-    if (Date.now() - started > 120_000) die(`the service (${adapter}, WORKERS=${workers}) was not serving after 120 s:\n${last()}`);
+    if (Date.now() - started > 120_000)
+      die(`the service (${adapter}, WORKERS=${workers}) was not serving after 120 s:\n${last()}`);
     try {
-      if (workers === 1) serving = (await fetch(`${base}/health/ready`, { signal: AbortSignal.timeout(2000) })).status === 200 ? 1 : 0;
+      if (workers === 1)
+        serving = (await fetch(`${base}/health/ready`, { signal: AbortSignal.timeout(2000) })).status === 200 ? 1 : 0;
       else {
         const text = await (await fetch(`${base}/metrics`, { signal: AbortSignal.timeout(2000) })).text();
         serving = Number(/^cluster_workers\{state="serving"\} (\d+)$/m.exec(text)?.[1] ?? 0);
@@ -213,7 +225,10 @@ async function startLoadgens(fixture: Fixture): Promise<Loadgens> {
   return {
     pids: () => procs.map((p) => p.child.pid ?? -1),
     async run(name, url, seconds, tag) {
-      const answers = await all((i) => ({ cmd: 'run', name, url, connections: share(i), seconds, tag }) satisfies LoadRun, (seconds + 40) * 1000);
+      const answers = await all(
+        (i) => ({ cmd: 'run', name, url, connections: share(i), seconds, tag }) satisfies LoadRun,
+        (seconds + 40) * 1000,
+      );
       return answers.map((a) => a.result as LoadResult);
     },
   };
@@ -271,7 +286,12 @@ export async function measure(
   const bad = await check(service, name, fixture, `${tag}-c0`);
   if (bad) die(`${service.adapter} WORKERS=${service.workers} ${name}: the request checked before measuring failed: ${bad}`);
   if (C.warmup > 0) await loadgens.run(name, service.base, C.warmup, `${tag}-w`);
-  const roots = { service: [service.pid], postgres: [Number(E.KIT_PG_PID)], redis: [Number(E.KIT_REDIS_PID)], loadgen: loadgens.pids() };
+  const roots = {
+    service: [service.pid],
+    postgres: [Number(E.KIT_PG_PID)],
+    redis: [Number(E.KIT_REDIS_PID)],
+    loadgen: loadgens.pids(),
+  };
   await hooks?.before();
   const s0 = snapshot(roots);
   const parts = await loadgens.run(name, service.base, seconds, tag);
@@ -284,7 +304,12 @@ export async function measure(
   const sum = (k: 'total' | 'ok2xx' | 'non2xx' | 'mismatches' | 'errors'): number => parts.reduce((t, p) => t + p[k], 0);
   const total = sum('total');
   const wall = s1.at - s0.at;
-  const u = { service: used(s0, s1, 'service'), postgres: used(s0, s1, 'postgres'), redis: used(s0, s1, 'redis'), loadgen: used(s0, s1, 'loadgen') };
+  const u = {
+    service: used(s0, s1, 'service'),
+    postgres: used(s0, s1, 'postgres'),
+    redis: used(s0, s1, 'redis'),
+    loadgen: used(s0, s1, 'loadgen'),
+  };
   const busy = s1.machineBusy - s0.machineBusy;
   const other = Math.max(0, busy - u.service - u.postgres - u.redis - u.loadgen);
   const per = (v: number): number => (total ? v / total : NaN);
@@ -331,7 +356,8 @@ export const f3 = (v: number): string => (Number.isFinite(v) ? v.toFixed(3) : '�
 
 export function grid(head: string[], rows: string[][], left = 1): string {
   const width = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]): string => cells.map((c, i) => (i < left ? c.padEnd(width[i]) : c.padStart(width[i]))).join('  ');
+  const line = (cells: string[]): string =>
+    cells.map((c, i) => (i < left ? c.padEnd(width[i]) : c.padStart(width[i]))).join('  ');
   return [line(head), width.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
@@ -361,14 +387,33 @@ function adapterRatio(results: Result[]): string {
     .flatMap((e) => {
       const f = bound.find((r) => r.adapter === 'fastify' && r.workers === e.workers);
       return f
-        ? [`bound login, WORKERS=${e.workers}: service CPU per login Express ${f3(e.ms.service)} ms, Fastify ${f3(f.ms.service)} ms (${(e.ms.service / f.ms.service).toFixed(2)}×); req/s ${(e.rps / f.rps).toFixed(2)}× Fastify's`]
+        ? [
+            `bound login, WORKERS=${e.workers}: service CPU per login Express ${f3(e.ms.service)} ms, Fastify ${f3(f.ms.service)} ms (${(e.ms.service / f.ms.service).toFixed(2)}×); req/s ${(e.rps / f.rps).toFixed(2)}× Fastify's`,
+          ]
         : [];
     })
     .join('\n');
 }
 
 function detail(results: Result[]): string {
-  const head = ['adapter', 'workers', 'scenario', 'req/s', 'p50 ms', 'p99 ms', 'failed', 'svc ms/req', 'pg ms/req', 'redis ms/req', 'lg ms/req', 'svc cores', 'pg cores', 'lg cores', 'busy cores', 'svc RSS MB'];
+  const head = [
+    'adapter',
+    'workers',
+    'scenario',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'failed',
+    'svc ms/req',
+    'pg ms/req',
+    'redis ms/req',
+    'lg ms/req',
+    'svc cores',
+    'pg cores',
+    'lg cores',
+    'busy cores',
+    'svc RSS MB',
+  ];
   const rows = results.map((r) => [
     r.adapter,
     String(r.workers),
@@ -464,7 +509,9 @@ async function main(): Promise<void> {
   });
   ctx.pg = await connectPg(databaseUrl);
   const pg = ctx.pg;
-  log(`plan: ${C.plan.map((s) => `${s.adapter} ×${s.workers}`).join(', ')}; ${C.connections} connections over ${C.loadgen} load generators, ${C.seconds} s each`);
+  log(
+    `plan: ${C.plan.map((s) => `${s.adapter} ×${s.workers}`).join(', ')}; ${C.connections} connections over ${C.loadgen} load generators, ${C.seconds} s each`,
+  );
 
   let fixture: Fixture | null = null;
   let loadgens: Loadgens | null = null;
@@ -487,11 +534,20 @@ async function main(): Promise<void> {
         const seeded = await seed({ base: service.base } as Parameters<typeof seed>[0], ctx);
         fixture = seeded.fixture;
         report.seed = seeded.seed;
-        log(`seeded ${C.cards} cards in ${seeded.seed.seconds.toFixed(1)} s, ${seeded.seed.preLogins} first logins in ${seeded.seed.preLoginSeconds.toFixed(1)} s, ${seeded.seed.cardSessions} card sessions`);
+        log(
+          `seeded ${C.cards} cards in ${seeded.seed.seconds.toFixed(1)} s, ${seeded.seed.preLogins} first logins in ${seeded.seed.preLoginSeconds.toFixed(1)} s, ${seeded.seed.cardSessions} card sessions`,
+        );
         loadgens = await startLoadgens(fixture);
       }
       for (const name of step.scenarios) {
-        const r = await measure(service, loadgens as Loadgens, name, fixture, `${ctx.tag}-${step.adapter[0]}${step.workers}-${name}`, pg);
+        const r = await measure(
+          service,
+          loadgens as Loadgens,
+          name,
+          fixture,
+          `${ctx.tag}-${step.adapter[0]}${step.workers}-${name}`,
+          pg,
+        );
         report.results.push(r);
         const failed = r.non2xx + r.statusFalse + r.errors;
         log(
@@ -527,14 +583,18 @@ async function main(): Promise<void> {
     report.diagnosisText = diag.text;
   }
   const failed = report.results.filter((r) => r.non2xx || r.statusFalse || r.errors || !r.checked || !r.total);
-  if (failed.length) report.notes.push(`FAILED ANSWERS in ${failed.map((r) => `${r.adapter} WORKERS=${r.workers} ${r.scenario}`).join(', ')}`);
+  if (failed.length)
+    report.notes.push(`FAILED ANSWERS in ${failed.map((r) => `${r.adapter} WORKERS=${r.workers} ${r.scenario}`).join(', ')}`);
   report.complete = true;
   write(report);
-  process.stdout.write(`\n${summary(report.results, 'fastify')}\n\n${summary(report.results, 'express')}\n${adapterRatio(report.results)}\n\n${detail(report.results)}\n\n${report.diagnosisText ?? ''}\n${report.notes.join('\n')}\n`);
+  process.stdout.write(
+    `\n${summary(report.results, 'fastify')}\n\n${summary(report.results, 'express')}\n${adapterRatio(report.results)}\n\n${detail(report.results)}\n\n${report.diagnosisText ?? ''}\n${report.notes.join('\n')}\n`,
+  );
   await pg.end().catch(() => undefined);
   await admin.end().catch(() => undefined);
   killAll();
   process.exit(failed.length ? 3 : 0);
 }
 
-if (require.main === module) main().catch((error: unknown) => die(error instanceof Error ? (error.stack ?? error.message) : String(error)));
+if (require.main === module)
+  main().catch((error: unknown) => die(error instanceof Error ? (error.stack ?? error.message) : String(error)));

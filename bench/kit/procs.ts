@@ -56,7 +56,12 @@ export interface Snapshot {
 export function snapshot(roots: Record<string, number[]>): Snapshot {
   const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
   const total = cpu.slice(0, 8).reduce((a, b) => a + b, 0);
-  return { at: Date.now(), trees: trees(roots), machineTotal: (total * 1000) / CLK, machineBusy: ((total - cpu[3] - cpu[4]) * 1000) / CLK };
+  return {
+    at: Date.now(),
+    trees: trees(roots),
+    machineTotal: (total * 1000) / CLK,
+    machineBusy: ((total - cpu[3] - cpu[4]) * 1000) / CLK,
+  };
 }
 
 /** CPU ms each tree used between two snapshots. */

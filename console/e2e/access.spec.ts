@@ -1,13 +1,26 @@
 import { en } from '../src/i18n/en';
 import { zhCN } from '../src/i18n/zh-CN';
-import { adminApi, apiToken, expect, newAuthor, platformAdmin, screenshot, signIn, test, type Account, type Service } from './support';
+import {
+  adminApi,
+  apiToken,
+  expect,
+  newAuthor,
+  platformAdmin,
+  screenshot,
+  signIn,
+  test,
+  type Account,
+  type Service,
+} from './support';
 
 const BLACKLISTED = 40002;
 const SITE_NOT_AUTHORIZED = 40001;
 
 /** A project entitled to licence verification (/api/verify), as the platform admin grants it. */
 async function verifyingProject(service: Service, author: Account) {
-  const { data: project } = await adminApi(service, await apiToken(service, author)).POST('/admin/v1/projects', { body: { name: 'Access Program' } });
+  const { data: project } = await adminApi(service, await apiToken(service, author)).POST('/admin/v1/projects', {
+    body: { name: 'Access Program' },
+  });
   await adminApi(service, await apiToken(service, platformAdmin(service))).PUT('/admin/v1/projects/{id}/entitlements', {
     params: { path: { id: project!.id } },
     body: { basic_package: true, plan_level: 1, licence_verify: true },
@@ -17,11 +30,18 @@ async function verifyingProject(service: Service, author: Account) {
 
 /** What a site's old licence check gets from /api/verify. */
 async function verify(service: Service, programId: string, domain: string): Promise<{ code: number }> {
-  const res = await fetch(`${service.url}/api/verify`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ app: programId, domain }) });
+  const res = await fetch(`${service.url}/api/verify`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ app: programId, domain }),
+  });
   return (await res.json()) as { code: number };
 }
 
-test('sites authorized and blacklisted in the console decide what licence verification answers; a key rotation keeps the old key retiring', async ({ page, service }) => {
+test('sites authorized and blacklisted in the console decide what licence verification answers; a key rotation keeps the old key retiring', async ({
+  page,
+  service,
+}) => {
   const author = await newAuthor(service);
   const project = await verifyingProject(service, author);
   expect(await verify(service, project.program_id, 'www.example.com')).toMatchObject({ code: SITE_NOT_AUTHORIZED });
@@ -58,7 +78,10 @@ test('sites authorized and blacklisted in the console decide what licence verifi
   await expect(page.getByRole('row').filter({ hasText: 'retiring' })).toHaveCount(1);
 });
 
-for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
+for (const [language, texts] of [
+  ['en', en],
+  ['zh-CN', zhCN],
+] as const) {
   test.describe(`access screenshots (${language})`, () => {
     test.use({ locale: language });
 
@@ -66,8 +89,14 @@ for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
       const author = await newAuthor(service);
       const project = await verifyingProject(service, author);
       const api = adminApi(service, await apiToken(service, author));
-      await api.POST('/admin/v1/projects/{id}/variables', { params: { path: { id: project.id } }, body: { name: 'update_channel', value: 'stable', public: true } });
-      await api.POST('/admin/v1/projects/{id}/sites', { params: { path: { id: project.id } }, body: { domain: '*.example.com', note: 'customer' } });
+      await api.POST('/admin/v1/projects/{id}/variables', {
+        params: { path: { id: project.id } },
+        body: { name: 'update_channel', value: 'stable', public: true },
+      });
+      await api.POST('/admin/v1/projects/{id}/sites', {
+        params: { path: { id: project.id } },
+        body: { domain: '*.example.com', note: 'customer' },
+      });
       await signIn(page, author);
       await page.goto(`/console/projects/${project.id}/access`);
       await expect(page.getByRole('row').filter({ hasText: 'update_channel' })).toHaveCount(1);

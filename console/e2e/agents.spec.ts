@@ -7,14 +7,22 @@ import { adminApi, apiToken, expect, newAuthor, screenshot, screenshotOf, signIn
 /** A menu entry by its text (its accessible name starts with the icon's). */
 const menu = (text: string) => new RegExp(` ${text}$`);
 /** Money as the console writes it in `language`: two decimals, grouped. */
-const money = (amount: number, language: string) => new Intl.NumberFormat(language, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount);
-const fill = (text: string, values: Record<string, string | number>) => text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name]));
+const money = (amount: number, language: string) =>
+  new Intl.NumberFormat(language, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount);
+const fill = (text: string, values: Record<string, string | number>) =>
+  text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name]));
 
-for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
+for (const [language, texts] of [
+  ['en', en],
+  ['zh-CN', zhCN],
+] as const) {
   test.describe(`agents (${language})`, () => {
     test.use({ locale: language });
 
-    test(`an author makes a type and an agent and credits it; the agent orders 10 cards and exports them, in ${language}`, async ({ page, service }) => {
+    test(`an author makes a type and an agent and credits it; the agent orders 10 cards and exports them, in ${language}`, async ({
+      page,
+      service,
+    }) => {
       test.setTimeout(240_000); // two accounts' journeys on a shared two-core machine
       const a = texts.agents;
       const ct = texts.cardTypes;
@@ -83,7 +91,11 @@ for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
       await order.getByLabel(a.order.count.label).fill('1000');
       await expect(order.getByTestId('order-total')).toHaveText(money(4000, language));
       await order.getByRole('button', { name: a.order.submit }).click();
-      await expect(order.getByRole('alert').filter({ hasText: fill(a.order.insufficient, { cost: money(4000, language), balance: money(100, language) }) })).toBeVisible();
+      await expect(
+        order
+          .getByRole('alert')
+          .filter({ hasText: fill(a.order.insufficient, { cost: money(4000, language), balance: money(100, language) }) }),
+      ).toBeVisible();
       await expect(order.getByText('11301')).toBeVisible();
       await page.setViewportSize({ width: 1280, height: 1000 }); // the whole dialog
       await shot('agent-order-refused');
@@ -118,7 +130,9 @@ for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
       await shot('agent-cards');
       const download = page.waitForEvent('download');
       await page.getByRole('button', { name: texts.cards.export }).click();
-      const csv = readFileSync(await (await download).path(), 'utf8').trim().split(/\r?\n/);
+      const csv = readFileSync(await (await download).path(), 'utf8')
+        .trim()
+        .split(/\r?\n/);
       expect(csv).toHaveLength(11); // the header and the ten cards
       for (const code of codes) expect(csv.some((line) => line.includes(code))).toBe(true);
       await page.getByRole('textbox', { name: texts.cards.filters.code }).fill(codes[3]);
@@ -151,19 +165,27 @@ for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
       await shot('agent-detail');
       await page.goto(`/console/projects/${projectId}/overview`);
       await expect(page.getByTestId('sales-sold')).toContainText('10');
-      await expect(page.getByTestId('sales-per-agent').getByRole('row').filter({ hasText: agent.username })).toContainText(money(40, language));
+      await expect(page.getByTestId('sales-per-agent').getByRole('row').filter({ hasText: agent.username })).toContainText(
+        money(40, language),
+      );
       await screenshotOf(page.getByTestId('project-sales'), 'overview-sales', language);
 
       // Disabled after a confirmation: it can no longer sign in.
       await page.getByRole('menuitem', { name: menu(a.menu.agents) }).click();
       await row.getByRole('button', { name: a.list.disable }).click();
-      await page.getByRole('dialog', { name: fill(a.list.disableTitle, { name: agent.username }) }).getByRole('button', { name: a.list.disable }).click();
+      await page
+        .getByRole('dialog', { name: fill(a.list.disableTitle, { name: agent.username }) })
+        .getByRole('button', { name: a.list.disable })
+        .click();
       await expect(row).toContainText(a.statuses.disabled);
       const { error: refused } = await adminApi(service).POST('/admin/v1/auth/login', { body: agent });
       expect(refused).toMatchObject({ error: { code: 11004 } }); // ACCOUNT_DISABLED
     });
 
-    test(`an agent makes a sub-agent, credits it from its own balance and sees its sales and the commission, in ${language}`, async ({ page, service }) => {
+    test(`an agent makes a sub-agent, credits it from its own balance and sees its sales and the commission, in ${language}`, async ({
+      page,
+      service,
+    }) => {
       test.setTimeout(180_000);
       const a = texts.agents;
       const author = await newAuthor(service);
@@ -172,13 +194,33 @@ for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
       const { data: project } = await authorApi.POST('/admin/v1/projects', { body: { name: projectName } });
       const { data: type } = await authorApi.POST('/admin/v1/projects/{id}/card-types', {
         params: { path: { id: project!.id } },
-        body: { name: language === 'en' ? 'Week card' : '周卡', kind: 'time', duration_seconds: 7 * 86_400, device_limit: 1, features: [], price_cents: 500, agent_allowed: true, prefix: '', enabled: true },
+        body: {
+          name: language === 'en' ? 'Week card' : '周卡',
+          kind: 'time',
+          duration_seconds: 7 * 86_400,
+          device_limit: 1,
+          features: [],
+          price_cents: 500,
+          agent_allowed: true,
+          prefix: '',
+          enabled: true,
+        },
       });
       const parent: Account = { username: `parent${Date.now().toString(36)}`, password: 'agent-password-e2e' };
       const { data: made } = await authorApi.POST('/admin/v1/agents', {
-        body: { ...parent, project_ids: [project!.id], discount_percent: 20, can_create_sub_agents: true, can_ban: true, can_unbind: false },
+        body: {
+          ...parent,
+          project_ids: [project!.id],
+          discount_percent: 20,
+          can_create_sub_agents: true,
+          can_ban: true,
+          can_unbind: false,
+        },
       });
-      await authorApi.POST('/admin/v1/agents/{id}/credits', { params: { path: { id: made!.id } }, body: { amount_cents: 10_000 } });
+      await authorApi.POST('/admin/v1/agents/{id}/credits', {
+        params: { path: { id: made!.id } },
+        body: { amount_cents: 10_000 },
+      });
 
       // The parent makes a sub-agent within its own terms and credits it 30.00 from its balance.
       await signInAsAgent(page, parent, a.shop.title);
@@ -207,9 +249,14 @@ for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
       await expect(row).toContainText(money(30, language));
 
       // The sub-agent sells 5 cards at 4.50: the parent sees its sales and earns 0.50 a card.
-      const { data: subAccount } = await adminApi(service, await apiToken(service, parent)).GET('/admin/v1/agents', { params: { query: { q: sub.username } } });
+      const { data: subAccount } = await adminApi(service, await apiToken(service, parent)).GET('/admin/v1/agents', {
+        params: { query: { q: sub.username } },
+      });
       const subApi = adminApi(service, await apiToken(service, sub));
-      const { response } = await subApi.POST('/admin/v1/projects/{id}/orders', { params: { path: { id: project!.id } }, body: { order_id: 'sub-order-1', card_type_id: type!.id, count: 5 } });
+      const { response } = await subApi.POST('/admin/v1/projects/{id}/orders', {
+        params: { path: { id: project!.id } },
+        body: { order_id: 'sub-order-1', card_type_id: type!.id, count: 5 },
+      });
       expect(response.status).toBe(201);
       await page.getByRole('link', { name: sub.username }).click();
       await expect(page.getByRole('heading', { level: 1, name: fill(a.detail.title, { name: sub.username }) })).toBeVisible();

@@ -1,7 +1,18 @@
 import type { Browser, Page } from '@playwright/test';
 import { en } from '../src/i18n/en';
 import { zhCN } from '../src/i18n/zh-CN';
-import { adminApi, apiToken, expect, newAuthor, platformAdmin, screenshot, signIn, test, type Account, type Service } from './support';
+import {
+  adminApi,
+  apiToken,
+  expect,
+  newAuthor,
+  platformAdmin,
+  screenshot,
+  signIn,
+  test,
+  type Account,
+  type Service,
+} from './support';
 
 async function operatorApi(service: Service) {
   return adminApi(service, await apiToken(service, platformAdmin(service)));
@@ -9,7 +20,9 @@ async function operatorApi(service: Service) {
 
 /** The titles an author is answered by the API (the enabled announcements only). */
 async function titlesSeenBy(service: Service, author: Account): Promise<string[]> {
-  const { data } = await adminApi(service, await apiToken(service, author)).GET('/admin/v1/platform/announcements', { params: { query: { page_size: 100 } } });
+  const { data } = await adminApi(service, await apiToken(service, author)).GET('/admin/v1/platform/announcements', {
+    params: { query: { page_size: 100 } },
+  });
   return data!.items.map((item) => item.title);
 }
 
@@ -29,7 +42,11 @@ async function authorPage(browser: Browser, service: Service, author: Account, l
   return page;
 }
 
-test('a platform admin writes an announcement, authors see it until it is hidden, and it is deleted after a confirmation', async ({ page, browser, service }) => {
+test('a platform admin writes an announcement, authors see it until it is hidden, and it is deleted after a confirmation', async ({
+  page,
+  browser,
+  service,
+}) => {
   const title = `Maintenance ${Date.now().toString(36)}`;
   const author = await newAuthor(service);
   try {
@@ -69,7 +86,10 @@ test('a platform admin writes an announcement, authors see it until it is hidden
     await expect(authorTab.getByRole('region', { name: 'Announcements from the platform' })).toContainText('Moved to 03:00 UTC.');
 
     await page.getByRole('button', { name: `Delete ${title}` }).click();
-    await page.getByRole('dialog', { name: `Delete the platform announcement "${title}"?` }).getByRole('button', { name: 'Delete' }).click();
+    await page
+      .getByRole('dialog', { name: `Delete the platform announcement "${title}"?` })
+      .getByRole('button', { name: 'Delete' })
+      .click();
     await expect(page.getByRole('row').filter({ hasText: title })).toHaveCount(0);
     expect(await titlesSeenBy(service, author)).not.toContain(title);
     await authorTab.context().close();
@@ -80,7 +100,9 @@ test('a platform admin writes an announcement, authors see it until it is hidden
 
 test('an author dismisses an announcement and it stays dismissed in that browser', async ({ page, service }) => {
   const title = `Dismissable ${Date.now().toString(36)}`;
-  await (await operatorApi(service)).POST('/admin/v1/platform/announcements', { body: { title, content: 'Read once.', enabled: true } });
+  await (
+    await operatorApi(service)
+  ).POST('/admin/v1/platform/announcements', { body: { title, content: 'Read once.', enabled: true } });
   try {
     await signIn(page, await newAuthor(service));
     const notices = page.getByRole('region', { name: 'Announcements from the platform' });
@@ -100,7 +122,10 @@ test('an author cannot open the platform page: the menu has no Platform group', 
   await expect(page.getByRole('menuitem', { name: 'Announcements' })).toHaveCount(0);
 });
 
-for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
+for (const [language, texts] of [
+  ['en', en],
+  ['zh-CN', zhCN],
+] as const) {
   test.describe(`platform announcements screenshots (${language})`, () => {
     test.use({ locale: language });
 
@@ -108,9 +133,18 @@ for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
       const shown = language === 'en' ? 'Maintenance on Sunday' : '周日维护';
       const hidden = `${language === 'en' ? 'Draft: new plans' : '草稿：新套餐'} ${Date.now().toString(36)}`;
       const api = await operatorApi(service);
-      await api.POST('/admin/v1/platform/announcements', { body: { title: hidden, content: language === 'en' ? 'Not yet.' : '暂不发布。', enabled: false } });
       await api.POST('/admin/v1/platform/announcements', {
-        body: { title: shown, content: language === 'en' ? 'The service is down for ten minutes on Sunday at 02:00 UTC.' : '服务将于周日 02:00（UTC）停机十分钟。', enabled: true },
+        body: { title: hidden, content: language === 'en' ? 'Not yet.' : '暂不发布。', enabled: false },
+      });
+      await api.POST('/admin/v1/platform/announcements', {
+        body: {
+          title: shown,
+          content:
+            language === 'en'
+              ? 'The service is down for ten minutes on Sunday at 02:00 UTC.'
+              : '服务将于周日 02:00（UTC）停机十分钟。',
+          enabled: true,
+        },
       });
       try {
         await signIn(page, platformAdmin(service));

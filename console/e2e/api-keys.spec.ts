@@ -4,17 +4,24 @@ import { adminApi, apiToken, expect, newAuthor, screenshot, screenshotOf, signIn
 
 const NOT_ACCEPTED = 11017;
 
-for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
+for (const [language, texts] of [
+  ['en', en],
+  ['zh-CN', zhCN],
+] as const) {
   test.describe(`API keys (${language})`, () => {
     test.use({ locale: language, timezoneId: 'Asia/Shanghai' });
 
-    test(`an author makes a key limited to a project and an address, sees it once, it works and is used, then revokes it (${language})`, async ({ page, service }) => {
+    test(`an author makes a key limited to a project and an address, sees it once, it works and is used, then revokes it (${language})`, async ({
+      page,
+      service,
+    }) => {
       const author = await newAuthor(service);
       const api = adminApi(service, await apiToken(service, author));
       const { data: project } = await api.POST('/admin/v1/projects', { body: { name: 'Keys Program' } });
       await api.POST('/admin/v1/projects', { body: { name: 'Other Program' } });
       const t = texts.apiKeys;
-      const withKey = (key: string, path: string) => fetch(`${service.url}${path}`, { headers: { authorization: `Bearer ${key}` } });
+      const withKey = (key: string, path: string) =>
+        fetch(`${service.url}${path}`, { headers: { authorization: `Bearer ${key}` } });
 
       await signIn(page, author);
       await page.getByRole('button', { name: new RegExp(author.username) }).click();
@@ -65,7 +72,12 @@ for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
       await expect(row).toContainText('2099-01-02 03:04:00'); // in the chosen zone
       await expect(row).toContainText(t.neverUsed);
       const stored = (await api.GET('/admin/v1/api-keys')).data!.items[0];
-      expect(stored).toMatchObject({ scopes: ['cards:read'], project_ids: [project!.id], allowed_cidrs: ['127.0.0.1'], expires_at: '2099-01-01T19:04:00.000Z' });
+      expect(stored).toMatchObject({
+        scopes: ['cards:read'],
+        project_ids: [project!.id],
+        allowed_cidrs: ['127.0.0.1'],
+        expires_at: '2099-01-01T19:04:00.000Z',
+      });
 
       // The key works within its limits, and not on account routes; the list then shows its use.
       expect((await withKey(key, `/admin/v1/projects/${project!.id}/cards`)).status).toBe(200);
@@ -78,7 +90,10 @@ for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
 
       // Revoke, confirmed: the key is refused from then on.
       await row.getByRole('button', { name: `${t.revoke} my shop` }).click();
-      await page.getByRole('dialog', { name: t.revokeTitle.replace('{{name}}', 'my shop') }).getByRole('button', { name: t.revoke }).click();
+      await page
+        .getByRole('dialog', { name: t.revokeTitle.replace('{{name}}', 'my shop') })
+        .getByRole('button', { name: t.revoke })
+        .click();
       await expect(row).toContainText(t.statuses.revoked);
       await expect(row.getByRole('button', { name: `${t.revoke} my shop` })).toHaveCount(0);
       expect((await withKey(key, `/admin/v1/projects/${project!.id}/cards`)).status).toBe(401);

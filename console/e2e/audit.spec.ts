@@ -3,20 +3,34 @@ import { en } from '../src/i18n/en';
 import { zhCN } from '../src/i18n/zh-CN';
 import { adminApi, apiToken, expect, newAuthor, platformAdmin, signIn, test } from './support';
 
-for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
+for (const [language, texts] of [
+  ['en', en],
+  ['zh-CN', zhCN],
+] as const) {
   test.describe(`audit trail (${language})`, () => {
     test.use({ locale: language, timezoneId: 'Asia/Shanghai' });
 
-    test(`a platform admin filters the trail, opens a ban's before and after and exports it; an author sees only their own (${language})`, async ({ page, service }) => {
+    test(`a platform admin filters the trail, opens a ban's before and after and exports it; an author sees only their own (${language})`, async ({
+      page,
+      service,
+    }) => {
       const author = await newAuthor(service);
       const other = await newAuthor(service);
       const api = adminApi(service, await apiToken(service, author));
       const { data: project } = await api.POST('/admin/v1/projects', { body: { name: `Audited ${language}` } });
       const id = project!.id;
-      const { data: batch } = await api.POST('/admin/v1/projects/{id}/cards', { params: { path: { id } }, body: { count: 1, duration_seconds: 86_400 } });
+      const { data: batch } = await api.POST('/admin/v1/projects/{id}/cards', {
+        params: { path: { id } },
+        body: { count: 1, duration_seconds: 86_400 },
+      });
       const card = batch!.items[0];
-      await api.PATCH('/admin/v1/projects/{id}/cards/{cardId}', { params: { path: { id, cardId: card.id } }, body: { status: 'banned' } });
-      await adminApi(service, await apiToken(service, other)).POST('/admin/v1/projects', { body: { name: `Not yours ${language}` } });
+      await api.PATCH('/admin/v1/projects/{id}/cards/{cardId}', {
+        params: { path: { id, cardId: card.id } },
+        body: { status: 'banned' },
+      });
+      await adminApi(service, await apiToken(service, other)).POST('/admin/v1/projects', {
+        body: { name: `Not yours ${language}` },
+      });
 
       // The platform admin: everything, narrowed by who and what.
       await signIn(page, platformAdmin(service));
@@ -39,7 +53,9 @@ for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
       // The export holds what the filters match.
       const download = page.waitForEvent('download');
       await page.getByRole('button', { name: texts.audit.export }).click();
-      const csv = readFileSync(await (await download).path(), 'utf8').trim().split('\r\n');
+      const csv = readFileSync(await (await download).path(), 'utf8')
+        .trim()
+        .split('\r\n');
       expect(csv[0]).toMatch(/^id,at,actor_username/);
       expect(csv).toHaveLength(2);
       expect(csv[1]).toContain('cards.ban');

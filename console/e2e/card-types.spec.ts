@@ -8,17 +8,26 @@ const MONTH = 30 * 86_400;
 /** A menu entry by its text (its accessible name starts with the icon's). */
 const menu = (text: string) => new RegExp(` ${text}$`);
 
-const days = (count: number, language: string) => new Intl.NumberFormat(language, { style: 'unit', unit: 'day', unitDisplay: 'long' }).format(count);
+const days = (count: number, language: string) =>
+  new Intl.NumberFormat(language, { style: 'unit', unit: 'day', unitDisplay: 'long' }).format(count);
 
-for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
+for (const [language, texts] of [
+  ['en', en],
+  ['zh-CN', zhCN],
+] as const) {
   test.describe(`card types (${language})`, () => {
     test.use({ locale: language });
 
-    test(`an author makes a type from a preset, generates 10 cards from it and sees them with their type, in ${language}`, async ({ page, service }) => {
+    test(`an author makes a type from a preset, generates 10 cards from it and sees them with their type, in ${language}`, async ({
+      page,
+      service,
+    }) => {
       const ct = texts.cardTypes;
       const author = await newAuthor(service);
       const api = adminApi(service, await apiToken(service, author));
-      const { data: project } = await api.POST('/admin/v1/projects', { body: { name: language === 'en' ? 'Shop Program' : '商店程序' } });
+      const { data: project } = await api.POST('/admin/v1/projects', {
+        body: { name: language === 'en' ? 'Shop Program' : '商店程序' },
+      });
       const projectId = project!.id;
       await signIn(page, author);
       await page.goto(`/console/projects/${projectId}/overview`);
@@ -54,9 +63,18 @@ for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
       await page.setViewportSize({ width: 1280, height: 800 });
       await dialog.getByRole('button', { name: texts.common.save }).click();
       await expect(dialog).toBeHidden();
-      const typesNow = async () => (await api.GET('/admin/v1/projects/{id}/card-types', { params: { path: { id: projectId } } })).data!.items;
+      const typesNow = async () =>
+        (await api.GET('/admin/v1/projects/{id}/card-types', { params: { path: { id: projectId } } })).data!.items;
       const [saved] = await typesNow();
-      expect(saved).toMatchObject({ name: ct.form.presetNames.month, kind: 'time', duration_seconds: MONTH, uses: null, features: ['pro', 'export.pdf'], price_cents: 1990, enabled: true });
+      expect(saved).toMatchObject({
+        name: ct.form.presetNames.month,
+        kind: 'time',
+        duration_seconds: MONTH,
+        uses: null,
+        features: ['pro', 'export.pdf'],
+        price_cents: 1990,
+        enabled: true,
+      });
 
       // The list: validity in words, features as tags, the price as money.
       const row = page.getByRole('row').filter({ hasText: ct.form.presetNames.month });
@@ -90,13 +108,18 @@ for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
       const rows = page.locator('tbody tr.ant-table-row');
       await expect(rows).toHaveCount(10);
       await expect(rows.filter({ hasText: ct.form.presetNames.month }).filter({ hasText: days(30, language) })).toHaveCount(10);
-      const { data: cards } = await api.GET('/admin/v1/projects/{id}/cards', { params: { path: { id: projectId }, query: { page_size: 100 } } });
+      const { data: cards } = await api.GET('/admin/v1/projects/{id}/cards', {
+        params: { path: { id: projectId }, query: { page_size: 100 } },
+      });
       expect(cards!.items.map((card) => [card.card_type_id, card.duration_seconds])).toEqual(Array(10).fill([saved.id, MONTH]));
 
       // A type cards were made from cannot be deleted: the console says why and disables it instead.
       await page.getByRole('menuitem', { name: menu(ct.menu) }).click();
       await page.getByRole('button', { name: `${texts.common.delete} ${ct.form.presetNames.month}` }).click();
-      await page.getByRole('dialog', { name: ct.deleteTitle.replace('{{name}}', ct.form.presetNames.month) }).getByRole('button', { name: texts.common.delete }).click();
+      await page
+        .getByRole('dialog', { name: ct.deleteTitle.replace('{{name}}', ct.form.presetNames.month) })
+        .getByRole('button', { name: texts.common.delete })
+        .click();
       const inUse = page.getByRole('dialog', { name: ct.inUseTitle.replace('{{name}}', ct.form.presetNames.month) });
       await expect(inUse.getByText(ct.inUseText)).toBeVisible();
       await inUse.getByRole('button', { name: ct.disable }).click();

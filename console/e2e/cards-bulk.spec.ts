@@ -1,7 +1,19 @@
 import { en } from '../src/i18n/en';
 import { zhCN } from '../src/i18n/zh-CN';
 import type { Page } from '@playwright/test';
-import { adminApi, apiToken, connectLogin, expect, newAuthor, openConnect, screenshot, signIn, test, type Account, type Service } from './support';
+import {
+  adminApi,
+  apiToken,
+  connectLogin,
+  expect,
+  newAuthor,
+  openConnect,
+  screenshot,
+  signIn,
+  test,
+  type Account,
+  type Service,
+} from './support';
 
 const CARD_BANNED = 20003;
 
@@ -11,7 +23,12 @@ async function twoBatches(service: Service, author: Account) {
   const { data: project } = await api.POST('/admin/v1/projects', { body: { name: 'Bulk Program' } });
   await openConnect(service, project!.id);
   const batch = async (note: string) =>
-    (await api.POST('/admin/v1/projects/{id}/cards', { params: { path: { id: project!.id } }, body: { count: 3, duration_seconds: 86_400, note } })).data!;
+    (
+      await api.POST('/admin/v1/projects/{id}/cards', {
+        params: { path: { id: project!.id } },
+        body: { count: 3, duration_seconds: 86_400, note },
+      })
+    ).data!;
   return { project: project!, first: await batch('first batch'), second: await batch('second batch') };
 }
 
@@ -21,7 +38,10 @@ async function chooseAction(page: Page, action: string): Promise<void> {
   await page.locator('.ant-select-dropdown').getByTitle(action, { exact: true }).click();
 }
 
-test('an author bans everything a filter matches, and one selected card; the program is refused for exactly those', async ({ page, service }) => {
+test('an author bans everything a filter matches, and one selected card; the program is refused for exactly those', async ({
+  page,
+  service,
+}) => {
   const author = await newAuthor(service);
   const { project, first, second } = await twoBatches(service, author);
   await signIn(page, author);
@@ -35,7 +55,11 @@ test('an author bans everything a filter matches, and one selected card; the pro
   await confirm.getByLabel('Type 3 to confirm').fill('3');
   await confirm.getByRole('button', { name: 'Ban' }).click();
   await expect(page.getByText('Matched: 3, changed: 3.')).toBeVisible();
-  for (const card of first.items) expect(await connectLogin(service, project.program_id, card.code, 'BULK-PC')).toMatchObject({ status: false, code: -CARD_BANNED });
+  for (const card of first.items)
+    expect(await connectLogin(service, project.program_id, card.code, 'BULK-PC')).toMatchObject({
+      status: false,
+      code: -CARD_BANNED,
+    });
   expect((await connectLogin(service, project.program_id, second.items[0].code, 'BULK-PC')).status).toBe(true);
 
   // One card of the other batch, selected in the list.
@@ -46,15 +70,24 @@ test('an author bans everything a filter matches, and one selected card; the pro
   await page.getByRole('button', { name: 'Apply' }).click();
   await page.getByRole('dialog', { name: 'Ban: 1 card?' }).getByRole('button', { name: 'Ban' }).click();
   await expect(page.getByText('Matched: 1, changed: 1.')).toBeVisible();
-  expect(await connectLogin(service, project.program_id, second.items[1].code, 'BULK-PC')).toMatchObject({ status: false, code: -CARD_BANNED });
+  expect(await connectLogin(service, project.program_id, second.items[1].code, 'BULK-PC')).toMatchObject({
+    status: false,
+    code: -CARD_BANNED,
+  });
   expect((await connectLogin(service, project.program_id, second.items[2].code, 'BULK-PC-2')).status).toBe(true);
 });
 
-for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
+for (const [language, texts] of [
+  ['en', en],
+  ['zh-CN', zhCN],
+] as const) {
   test.describe(`bulk actions (${language})`, () => {
     test.use({ locale: language });
 
-    test(`start on the selection with no action, and the whole stock needs its count typed, in ${language}`, async ({ page, service }) => {
+    test(`start on the selection with no action, and the whole stock needs its count typed, in ${language}`, async ({
+      page,
+      service,
+    }) => {
       const author = await newAuthor(service);
       const { project, first, second } = await twoBatches(service, author);
       await signIn(page, author);
@@ -85,7 +118,8 @@ for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
       await expect(ban).toBeEnabled();
       await screenshot(page, 'cards-bulk', language);
       await confirm.getByRole('button', { name: texts.common.cancel }).click();
-      for (const card of [...first.items, ...second.items]) expect((await connectLogin(service, project.program_id, card.code, 'BULK-KEEP')).status).toBe(true);
+      for (const card of [...first.items, ...second.items])
+        expect((await connectLogin(service, project.program_id, card.code, 'BULK-KEEP')).status).toBe(true);
     });
   });
 }

@@ -1,7 +1,19 @@
 import type { Page } from '@playwright/test';
 import { en } from '../src/i18n/en';
 import { zhCN } from '../src/i18n/zh-CN';
-import { adminApi, apiToken, connectLogin, expect, newAuthor, openConnect, screenshot, signIn, test, type Account, type Service } from './support';
+import {
+  adminApi,
+  apiToken,
+  connectLogin,
+  expect,
+  newAuthor,
+  openConnect,
+  screenshot,
+  signIn,
+  test,
+  type Account,
+  type Service,
+} from './support';
 
 const DAY = 86_400;
 
@@ -14,18 +26,27 @@ async function threeCards(service: Service, author: Account) {
   const { data: project } = await api.POST('/admin/v1/projects', { body: { name: 'Manage Program' } });
   await openConnect(service, project!.id);
   const generate = async (duration: number) =>
-    (await api.POST('/admin/v1/projects/{id}/cards', { params: { path: { id: project!.id } }, body: { count: 1, duration_seconds: duration } })).data!.items[0];
+    (
+      await api.POST('/admin/v1/projects/{id}/cards', {
+        params: { path: { id: project!.id } },
+        body: { count: 1, duration_seconds: duration },
+      })
+    ).data!.items[0];
   const later = await generate(2 * DAY);
   const soon = await generate(DAY);
   const fresh = await generate(DAY);
-  for (const card of [later, soon]) expect((await connectLogin(service, project!.program_id, card.code, 'MANAGE-PC')).status).toBe(true);
-  const card = async (id: number) => (await api.GET('/admin/v1/projects/{id}/cards/{cardId}', { params: { path: { id: project!.id, cardId: id } } })).data!;
+  for (const card of [later, soon])
+    expect((await connectLogin(service, project!.program_id, card.code, 'MANAGE-PC')).status).toBe(true);
+  const card = async (id: number) =>
+    (await api.GET('/admin/v1/projects/{id}/cards/{cardId}', { params: { path: { id: project!.id, cardId: id } } })).data!;
   return { api, project: project!, later, soon, fresh, card };
 }
 
 /** The value beside a label of the card page's description table. */
 function described(page: Page, label: string) {
-  return page.locator('th.ant-descriptions-item-label', { hasText: new RegExp(`^${label}$`) }).locator('xpath=following-sibling::td[1]');
+  return page
+    .locator('th.ant-descriptions-item-label', { hasText: new RegExp(`^${label}$`) })
+    .locator('xpath=following-sibling::td[1]');
 }
 
 /** The codes of the list's rows, top to bottom. */
@@ -88,13 +109,23 @@ test.describe('a card edited in the console', () => {
     await dialog.getByLabel('Note').fill('VIP customer');
     const sent = page.waitForRequest((request) => request.method() === 'PATCH');
     await dialog.getByRole('button', { name: 'Save' }).click();
-    expect((await sent).postDataJSON()).toEqual({ note: 'VIP customer', device_limit: 5, concurrent_limit: 2, expires_at: '2031-01-01T19:04:00.000Z' });
+    expect((await sent).postDataJSON()).toEqual({
+      note: 'VIP customer',
+      device_limit: 5,
+      concurrent_limit: 2,
+      expires_at: '2031-01-01T19:04:00.000Z',
+    });
     await expect(dialog).toBeHidden();
 
     // The page shows the saved values, and so does the API.
     await expect(page.getByText('VIP customer')).toBeVisible();
     const saved = await card(soon.id);
-    expect(saved).toMatchObject({ note: 'VIP customer', device_limit: 5, concurrent_limit: 2, expires_at: '2031-01-01T19:04:00.000Z' });
+    expect(saved).toMatchObject({
+      note: 'VIP customer',
+      device_limit: 5,
+      concurrent_limit: 2,
+      expires_at: '2031-01-01T19:04:00.000Z',
+    });
     await expect(described(page, 'Devices allowed')).toHaveText('5');
     await expect(described(page, 'Sessions at once')).toHaveText('2');
     await expect(described(page, 'Expires')).toContainText('2031');
@@ -116,7 +147,10 @@ test.describe('a card edited in the console', () => {
   test('offers the logins left of a count card never used, and no expiry before its first login', async ({ page, service }) => {
     const author = await newAuthor(service);
     const { api, project } = await threeCards(service, author);
-    const { data } = await api.POST('/admin/v1/projects/{id}/cards', { params: { path: { id: project.id } }, body: { count: 1, duration_seconds: 0, kind: 'count', uses: 5 } });
+    const { data } = await api.POST('/admin/v1/projects/{id}/cards', {
+      params: { path: { id: project.id } },
+      body: { count: 1, duration_seconds: 0, kind: 'count', uses: 5 },
+    });
     const counted = data!.items[0];
     await signIn(page, author);
     await page.goto(`/console/projects/${project.id}/cards/${counted.id}`);
@@ -131,14 +165,22 @@ test.describe('a card edited in the console', () => {
     expect((await sent).postDataJSON()).toEqual({ uses_left: 9 });
     await expect(dialog).toBeHidden();
     await expect(described(page, 'Validity')).toHaveText('count · 9');
-    expect((await api.GET('/admin/v1/projects/{id}/cards/{cardId}', { params: { path: { id: project.id, cardId: counted.id } } })).data!.uses_left).toBe(9);
+    expect(
+      (await api.GET('/admin/v1/projects/{id}/cards/{cardId}', { params: { path: { id: project.id, cardId: counted.id } } }))
+        .data!.uses_left,
+    ).toBe(9);
   });
 });
 
 /** A CSV of three new codes; `bad` makes the second row's validity negative. */
 function importCsv(tag: string, bad: boolean): { codes: string[]; csv: Buffer } {
   const codes = [1, 2, 3].map((n) => `IMPORTED-${tag}-${n}`);
-  const rows = ['code,duration_seconds,note', `${codes[0]},86400,from the old shop`, `${codes[1]},${bad ? '-5' : '86400'},`, `${codes[2]},172800,"a note, with a comma"`];
+  const rows = [
+    'code,duration_seconds,note',
+    `${codes[0]},86400,from the old shop`,
+    `${codes[1]},${bad ? '-5' : '86400'},`,
+    `${codes[2]},172800,"a note, with a comma"`,
+  ];
   return { codes, csv: Buffer.from(`${rows.join('\r\n')}\r\n`) };
 }
 
@@ -146,7 +188,10 @@ async function chooseCsv(page: Page, name: string, csv: Buffer): Promise<void> {
   await page.getByRole('dialog').locator('input[type=file]').setInputFiles({ name, mimeType: 'text/csv', buffer: csv });
 }
 
-test('a CSV is checked, its problems shown by line, then imported after a confirmation; an imported code logs in', async ({ page, service }) => {
+test('a CSV is checked, its problems shown by line, then imported after a confirmation; an imported code logs in', async ({
+  page,
+  service,
+}) => {
   const author = await newAuthor(service);
   const { api, project } = await threeCards(service, author);
   const tag = Date.now().toString(36).toUpperCase();
@@ -166,7 +211,9 @@ test('a CSV is checked, its problems shown by line, then imported after a confir
   await expect(problem.locator('td').nth(1)).toHaveText('duration_seconds');
   await expect(problem.locator('td').nth(2)).toHaveText('Must be a whole number from 0 to 2147483647');
   await expect(dialog.getByRole('button', { name: 'Import' })).toBeDisabled();
-  expect((await api.GET('/admin/v1/projects/{id}/cards', { params: { path: { id: project.id }, query: { q: tag } } })).data!.total).toBe(0); // a dry run writes nothing
+  expect(
+    (await api.GET('/admin/v1/projects/{id}/cards', { params: { path: { id: project.id }, query: { q: tag } } })).data!.total,
+  ).toBe(0); // a dry run writes nothing
 
   const good = importCsv(tag, false);
   await chooseCsv(page, 'cards-fixed.csv', good.csv);
@@ -181,12 +228,17 @@ test('a CSV is checked, its problems shown by line, then imported after a confir
 
   const listed = await api.GET('/admin/v1/projects/{id}/cards', { params: { path: { id: project.id }, query: { q: tag } } });
   expect(listed.data!.items.map((c) => [c.code, c.duration_seconds, c.status])).toEqual([
-    [good.codes[2], 2 * DAY, 'unused'], [good.codes[1], DAY, 'unused'], [good.codes[0], DAY, 'unused'],
+    [good.codes[2], 2 * DAY, 'unused'],
+    [good.codes[1], DAY, 'unused'],
+    [good.codes[0], DAY, 'unused'],
   ]);
   expect((await connectLogin(service, project.program_id, good.codes[0], 'IMPORTED-PC')).status).toBe(true);
 });
 
-for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
+for (const [language, texts] of [
+  ['en', en],
+  ['zh-CN', zhCN],
+] as const) {
   test.describe(`card management screenshots (${language})`, () => {
     test.use({ locale: language });
 

@@ -1,12 +1,26 @@
 import { en } from '../src/i18n/en';
 import { zhCN } from '../src/i18n/zh-CN';
-import { adminApi, apiToken, expect, newAuthor, openConnect, screenshot, signIn, test, type Account, type Service } from './support';
+import {
+  adminApi,
+  apiToken,
+  expect,
+  newAuthor,
+  openConnect,
+  screenshot,
+  signIn,
+  test,
+  type Account,
+  type Service,
+} from './support';
 
 async function projectWithCard(service: Service, author: Account) {
   const api = adminApi(service, await apiToken(service, author));
   const { data: project } = await api.POST('/admin/v1/projects', { body: { name: 'Connect Program' } });
   await openConnect(service, project!.id);
-  const { data: batch } = await api.POST('/admin/v1/projects/{id}/cards', { params: { path: { id: project!.id } }, body: { count: 1, duration_seconds: 86_400 } });
+  const { data: batch } = await api.POST('/admin/v1/projects/{id}/cards', {
+    params: { path: { id: project!.id } },
+    body: { count: 1, duration_seconds: 86_400 },
+  });
   return { project: project!, card: batch!.items[0].code };
 }
 
@@ -20,7 +34,10 @@ async function connectAnswer(service: Service, programId: string, cardKey: strin
   return (await res.json()) as Record<string, unknown>;
 }
 
-test('an author renames the Connect answer fields, sees them in the preview and in a real login, then resets to the default', async ({ page, service }) => {
+test('an author renames the Connect answer fields, sees them in the preview and in a real login, then resets to the default', async ({
+  page,
+  service,
+}) => {
   const author = await newAuthor(service);
   const { project, card } = await projectWithCard(service, author);
   await signIn(page, author);
@@ -43,12 +60,18 @@ test('an author renames the Connect answer fields, sees them in the preview and 
   await page.getByLabel('code', { exact: true }).fill('');
 
   await page.getByRole('button', { name: 'Reset to default' }).click();
-  await page.getByRole('dialog', { name: 'Reset the Connect answer to the default?' }).getByRole('button', { name: 'Reset to default' }).click();
+  await page
+    .getByRole('dialog', { name: 'Reset the Connect answer to the default?' })
+    .getByRole('button', { name: 'Reset to default' })
+    .click();
   await expect(page.getByTestId('preview-success')).toContainText('"status": true');
   expect(await connectAnswer(service, project.program_id, card)).toMatchObject({ status: true });
 });
 
-for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
+for (const [language, texts] of [
+  ['en', en],
+  ['zh-CN', zhCN],
+] as const) {
   test.describe(`Connect screenshot (${language})`, () => {
     test.use({ locale: language });
 

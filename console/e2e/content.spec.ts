@@ -1,16 +1,36 @@
 import { en } from '../src/i18n/en';
 import { zhCN } from '../src/i18n/zh-CN';
-import { adminApi, apiToken, expect, newAuthor, openConnect, screenshot, signIn, test, type Account, type Service } from './support';
+import {
+  adminApi,
+  apiToken,
+  expect,
+  newAuthor,
+  openConnect,
+  screenshot,
+  signIn,
+  test,
+  type Account,
+  type Service,
+} from './support';
 
 async function newProject(service: Service, author: Account) {
-  const { data: project } = await adminApi(service, await apiToken(service, author)).POST('/admin/v1/projects', { body: { name: 'Content Program' } });
+  const { data: project } = await adminApi(service, await apiToken(service, author)).POST('/admin/v1/projects', {
+    body: { name: 'Content Program' },
+  });
   await openConnect(service, project!.id);
   return project!;
 }
 
 /** What an old client gets from a legacy info route (GET, `app` in the query). */
-async function legacyGet(service: Service, route: string, query: Record<string, string>): Promise<{ code: number; data?: Record<string, unknown> }> {
-  return (await (await fetch(`${service.url}/api/${route}?${new URLSearchParams(query)}`)).json()) as { code: number; data?: Record<string, unknown> };
+async function legacyGet(
+  service: Service,
+  route: string,
+  query: Record<string, string>,
+): Promise<{ code: number; data?: Record<string, unknown> }> {
+  return (await (await fetch(`${service.url}/api/${route}?${new URLSearchParams(query)}`)).json()) as {
+    code: number;
+    data?: Record<string, unknown>;
+  };
 }
 
 test('an announcement written in the console is what the program reads, until it is hidden', async ({ page, service }) => {
@@ -33,13 +53,18 @@ test('an announcement written in the console is what the program reads, until it
   expect(JSON.stringify(await legacyGet(service, 'announcement', { app: project.program_id }))).not.toContain('02:00 to 02:30');
 });
 
-test('a file uploaded in the console becomes a version the program is told to download, byte for byte', async ({ page, service }) => {
+test('a file uploaded in the console becomes a version the program is told to download, byte for byte', async ({
+  page,
+  service,
+}) => {
   const author = await newAuthor(service);
   const project = await newProject(service, author);
   const bytes = Buffer.alloc(3 * 1024 * 1024, 7);
   await signIn(page, author);
   await page.goto(`/console/projects/${project.id}/content?tab=files`);
-  await page.getByTestId('file-picker').setInputFiles({ name: 'setup-1.2.0.exe', mimeType: 'application/octet-stream', buffer: bytes });
+  await page
+    .getByTestId('file-picker')
+    .setInputFiles({ name: 'setup-1.2.0.exe', mimeType: 'application/octet-stream', buffer: bytes });
   await expect(page.getByText('setup-1.2.0.exe uploaded.')).toBeVisible();
   await expect(page.getByRole('row').filter({ hasText: 'setup-1.2.0.exe' })).toContainText('3.0 MiB');
 
@@ -60,7 +85,10 @@ test('a file uploaded in the console becomes a version the program is told to do
   expect(Buffer.from(await download.arrayBuffer()).equals(bytes)).toBe(true);
 });
 
-for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
+for (const [language, texts] of [
+  ['en', en],
+  ['zh-CN', zhCN],
+] as const) {
   test.describe(`content screenshots (${language})`, () => {
     test.use({ locale: language });
 
@@ -68,8 +96,20 @@ for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
       const author = await newAuthor(service);
       const project = await newProject(service, author);
       const api = adminApi(service, await apiToken(service, author));
-      await api.POST('/admin/v1/projects/{id}/announcements', { params: { path: { id: project.id } }, body: { title: language === 'en' ? 'Welcome' : '欢迎', content: '…', enabled: true } });
-      await api.POST('/admin/v1/projects/{id}/versions', { params: { path: { id: project.id } }, body: { version: '1.1.0', changelog: 'fixes', force_update: true, enabled: true, download_url: 'https://example.com/setup.exe' } });
+      await api.POST('/admin/v1/projects/{id}/announcements', {
+        params: { path: { id: project.id } },
+        body: { title: language === 'en' ? 'Welcome' : '欢迎', content: '…', enabled: true },
+      });
+      await api.POST('/admin/v1/projects/{id}/versions', {
+        params: { path: { id: project.id } },
+        body: {
+          version: '1.1.0',
+          changelog: 'fixes',
+          force_update: true,
+          enabled: true,
+          download_url: 'https://example.com/setup.exe',
+        },
+      });
       await signIn(page, author);
       await page.goto(`/console/projects/${project.id}/content`);
       await expect(page.getByRole('tab', { name: texts.content.tabs.announcements })).toBeVisible();

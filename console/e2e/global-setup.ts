@@ -13,5 +13,11 @@ function run(command: string, args: string[]): void {
  */
 export default function globalSetup(): void {
   run(process.execPath, [join(ROOT, 'console', 'scripts', 'build-if-changed.mjs')]);
-  run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json', '--outDir', OUT_DIR]);
+  run(process.execPath, [
+    join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
+    '-p',
+    'tsconfig.build.json',
+    '--outDir',
+    OUT_DIR,
+  ]);
 }

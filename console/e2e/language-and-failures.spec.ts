@@ -16,7 +16,10 @@ test.describe('language', () => {
     await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
   });
 
-  test('shows a refusal in Chinese: the console\'s text for the catalog code, the code and the request id', async ({ page, service }) => {
+  test("shows a refusal in Chinese: the console's text for the catalog code, the code and the request id", async ({
+    page,
+    service,
+  }) => {
     await signIn(page, await newAuthor(service));
     const answer = page.waitForResponse((res) => /\/admin\/v1\/projects\/[0-9a-f-]{36}$/.test(res.url()));
     await page.goto(`/console/projects/${randomUUID()}/settings`);
@@ -29,7 +32,10 @@ test.describe('language', () => {
     await expect(alert.getByTestId('request-id')).toHaveText(res.headers()['x-request-id']);
   });
 
-  test('a refusal whose message says more than its code keeps the service\'s words beside the Chinese text', async ({ page, service }) => {
+  test("a refusal whose message says more than its code keeps the service's words beside the Chinese text", async ({
+    page,
+    service,
+  }) => {
     await signIn(page, await newAuthor(service));
     await page.getByRole('button', { name: '新建项目' }).click();
     const create = page.getByRole('dialog', { name: '新建项目' });

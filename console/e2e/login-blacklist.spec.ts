@@ -4,16 +4,25 @@ import { adminApi, apiToken, connectLogin, expect, newAuthor, openConnect, scree
 
 const BLACKLISTED = 40002;
 
-for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
+for (const [language, texts] of [
+  ['en', en],
+  ['zh-CN', zhCN],
+] as const) {
   test.describe(`login blacklist (${language})`, () => {
     test.use({ locale: language, timezoneId: 'Asia/Shanghai' });
 
-    test(`an author refuses a device and an address block, edits the note and expiry, and lets the device back in (${language})`, async ({ page, service }) => {
+    test(`an author refuses a device and an address block, edits the note and expiry, and lets the device back in (${language})`, async ({
+      page,
+      service,
+    }) => {
       const author = await newAuthor(service);
       const api = adminApi(service, await apiToken(service, author));
       const { data: project } = await api.POST('/admin/v1/projects', { body: { name: 'Blacklist Program' } });
       await openConnect(service, project!.id);
-      const { data: batch } = await api.POST('/admin/v1/projects/{id}/cards', { params: { path: { id: project!.id } }, body: { count: 1, duration_seconds: 86_400, device_limit: 2 } });
+      const { data: batch } = await api.POST('/admin/v1/projects/{id}/cards', {
+        params: { path: { id: project!.id } },
+        body: { count: 1, duration_seconds: 86_400, device_limit: 2 },
+      });
       const key = batch!.items[0].code;
       const t = texts.loginBlacklist;
 
@@ -51,7 +60,8 @@ for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
       await expect(dialog).toBeHidden();
       const block = page.getByRole('row').filter({ hasText: '203.0.113.0/24' });
       await expect(block).toContainText('2099-01-02 03:04:00'); // in the chosen zone, to the second
-      const stored = (await api.GET('/admin/v1/projects/{id}/login-blacklist', { params: { path: { id: project!.id } } })).data!.items;
+      const stored = (await api.GET('/admin/v1/projects/{id}/login-blacklist', { params: { path: { id: project!.id } } })).data!
+        .items;
       expect(stored.find((entry) => entry.kind === 'address')?.expires_at).toBe('2099-01-01T19:04:00.000Z'); // Asia/Shanghai is UTC+8
       await screenshot(page, 'login-blacklist', language);
 
@@ -70,7 +80,10 @@ for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
       await page.locator('.ant-segmented').getByText(t.kinds.device, { exact: true }).click();
       await expect(page.getByRole('row')).toHaveCount(2);
       await device.getByRole('button', { name: `${texts.common.delete} STOLEN-PC` }).click();
-      await page.getByRole('dialog', { name: t.deleteTitle.replace('{{value}}', 'STOLEN-PC') }).getByRole('button', { name: texts.common.delete }).click();
+      await page
+        .getByRole('dialog', { name: t.deleteTitle.replace('{{value}}', 'STOLEN-PC') })
+        .getByRole('button', { name: texts.common.delete })
+        .click();
       await expect(page.getByText(t.empty)).toBeVisible();
       expect((await connectLogin(service, project!.program_id, key, 'STOLEN-PC')).status).toBe(true);
     });

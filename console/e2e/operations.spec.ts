@@ -1,13 +1,28 @@
 import { en } from '../src/i18n/en';
 import { zhCN } from '../src/i18n/zh-CN';
-import { adminApi, apiToken, connectLogin, expect, newAuthor, openConnect, screenshot, signIn, test, type Account, type Service } from './support';
+import {
+  adminApi,
+  apiToken,
+  connectLogin,
+  expect,
+  newAuthor,
+  openConnect,
+  screenshot,
+  signIn,
+  test,
+  type Account,
+  type Service,
+} from './support';
 
 /** A project with a few cards, logins made over HTTP by a program: one success, one refusal. */
 async function projectWithLogins(service: Service, author: Account) {
   const api = adminApi(service, await apiToken(service, author));
   const { data: project } = await api.POST('/admin/v1/projects', { body: { name: 'Log Program' } });
   await openConnect(service, project!.id);
-  const { data: batch } = await api.POST('/admin/v1/projects/{id}/cards', { params: { path: { id: project!.id } }, body: { count: 3, duration_seconds: 86_400 } });
+  const { data: batch } = await api.POST('/admin/v1/projects/{id}/cards', {
+    params: { path: { id: project!.id } },
+    body: { count: 3, duration_seconds: 86_400 },
+  });
   expect((await connectLogin(service, project!.program_id, batch!.items[0].code, 'OFFICE-PC-7')).status).toBe(true);
   expect((await connectLogin(service, project!.program_id, 'NO-SUCH-CARD', 'OFFICE-PC-8')).status).toBe(false);
   return { project: project! };
@@ -43,7 +58,10 @@ test('the log finds an attempt by its request id, and a refusal by its code', as
   await expect(page.getByRole('row').filter({ hasText: 'OFFICE-PC-7' })).toHaveCount(0); // the success is not listed
 });
 
-for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
+for (const [language, texts] of [
+  ['en', en],
+  ['zh-CN', zhCN],
+] as const) {
   test.describe(`overview and log screenshots (${language})`, () => {
     test.use({ locale: language });
 

@@ -1,6 +1,19 @@
 import { en } from '../src/i18n/en';
 import { zhCN } from '../src/i18n/zh-CN';
-import { adminApi, apiToken, connectLogin, expect, newAuthor, openConnect, platformAdmin, screenshot, signIn, test, type Account, type Service } from './support';
+import {
+  adminApi,
+  apiToken,
+  connectLogin,
+  expect,
+  newAuthor,
+  openConnect,
+  platformAdmin,
+  screenshot,
+  signIn,
+  test,
+  type Account,
+  type Service,
+} from './support';
 
 const CONNECT_NOT_ENABLED = 10208;
 const INTERFACE_NOT_AUTHORIZED = 10206;
@@ -10,16 +23,24 @@ async function projectWithCard(service: Service, author: Account) {
   const api = adminApi(service, await apiToken(service, author));
   const { data: project } = await api.POST('/admin/v1/projects', { body: { name: 'Platform Journey' } });
   await openConnect(service, project!.id);
-  const { data: batch } = await api.POST('/admin/v1/projects/{id}/cards', { params: { path: { id: project!.id } }, body: { count: 1, duration_seconds: 86_400 } });
+  const { data: batch } = await api.POST('/admin/v1/projects/{id}/cards', {
+    params: { path: { id: project!.id } },
+    body: { count: 1, duration_seconds: 86_400 },
+  });
   return { project: project!, card: batch!.items[0].code };
 }
 
 /** The platform settings are the whole service's: put the default opening mode back whatever a test did. */
 async function restoreOpeningMode(service: Service) {
-  await adminApi(service, await apiToken(service, platformAdmin(service))).PUT('/admin/v1/platform/settings', { body: { connect_opening_mode: 'base_package' } });
+  await adminApi(service, await apiToken(service, platformAdmin(service))).PUT('/admin/v1/platform/settings', {
+    body: { connect_opening_mode: 'base_package' },
+  });
 }
 
-test('a platform admin creates an author, switches the Connect opening mode and refuses an interface for a project', async ({ page, service }) => {
+test('a platform admin creates an author, switches the Connect opening mode and refuses an interface for a project', async ({
+  page,
+  service,
+}) => {
   try {
     await signIn(page, platformAdmin(service));
     await page.getByRole('menuitem', { name: 'Authors' }).click();
@@ -41,7 +62,10 @@ test('a platform admin creates an author, switches the Connect opening mode and 
     await page.getByRole('radio', { name: /^Self-service/ }).check();
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByText('Saved')).toBeVisible();
-    expect(await connectLogin(service, project.program_id, card, 'platform-pc')).toMatchObject({ status: false, code: -CONNECT_NOT_ENABLED });
+    expect(await connectLogin(service, project.program_id, card, 'platform-pc')).toMatchObject({
+      status: false,
+      code: -CONNECT_NOT_ENABLED,
+    });
     await page.getByRole('radio', { name: /^Basic package/ }).check();
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(async () => (await connectLogin(service, project.program_id, card, 'platform-pc')).status).toBe(true);
@@ -52,12 +76,18 @@ test('a platform admin creates an author, switches the Connect opening mode and 
     await page.getByRole('switch', { name: 'card_login Authorized' }).click();
     await page.getByRole('button', { name: 'Save card_login' }).click();
     await expect(page.getByRole('button', { name: 'Save card_login' })).toBeDisabled();
-    expect(await connectLogin(service, project.program_id, card, 'platform-pc')).toMatchObject({ status: false, code: -INTERFACE_NOT_AUTHORIZED });
+    expect(await connectLogin(service, project.program_id, card, 'platform-pc')).toMatchObject({
+      status: false,
+      code: -INTERFACE_NOT_AUTHORIZED,
+    });
 
     // Disabling the author, after a confirmation, refuses their sign-in.
     await page.getByRole('menuitem', { name: 'Authors' }).click();
     await page.getByRole('button', { name: `Disable ${author.username}` }).click();
-    await page.getByRole('dialog', { name: `Disable ${author.username}?` }).getByRole('button', { name: 'Disable' }).click();
+    await page
+      .getByRole('dialog', { name: `Disable ${author.username}?` })
+      .getByRole('button', { name: 'Disable' })
+      .click();
     await expect(page.getByRole('row').filter({ hasText: author.username })).toContainText('disabled');
     await expect(apiToken(service, author)).rejects.toThrow(/refused/);
   } finally {
@@ -76,7 +106,10 @@ test('an author sees the interface authorizations read-only and no platform menu
   await expect(page.getByRole('button', { name: 'Save card_login' })).toHaveCount(0);
 });
 
-for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
+for (const [language, texts] of [
+  ['en', en],
+  ['zh-CN', zhCN],
+] as const) {
   test.describe(`platform screenshots (${language})`, () => {
     test.use({ locale: language });
 

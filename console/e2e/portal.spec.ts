@@ -11,13 +11,19 @@ async function programWithBoundCard(service: Service) {
     body: { name: 'Portal Program', unbind_enabled: true, unbind_deduct_seconds: HOUR, unbind_max: 2 },
   });
   await openConnect(service, project!.id);
-  const { data: batch } = await api.POST('/admin/v1/projects/{id}/cards', { params: { path: { id: project!.id } }, body: { count: 2, duration_seconds: 30 * 86_400 } });
+  const { data: batch } = await api.POST('/admin/v1/projects/{id}/cards', {
+    params: { path: { id: project!.id } },
+    body: { count: 2, duration_seconds: 30 * 86_400 },
+  });
   const [card, spare] = batch!.items.map((item) => item.code);
   expect(await connectLogin(service, project!.program_id, card, 'OLD-LAPTOP')).toMatchObject({ status: true });
   return { programId: project!.program_id, card, spare };
 }
 
-test('a card holder unbinds a device with the deduction shown first, then logs in from a new device', async ({ page, service }) => {
+test('a card holder unbinds a device with the deduction shown first, then logs in from a new device', async ({
+  page,
+  service,
+}) => {
   const { programId, card } = await programWithBoundCard(service);
   // Device limit 1: a new device is refused until the old one is freed.
   expect((await connectLogin(service, programId, card, 'NEW-DESKTOP')).status).toBe(false);
@@ -64,11 +70,16 @@ test('a holder renews the card with a spare one, which is consumed', async ({ pa
   await page.getByRole('button', { name: 'Renew', exact: true }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Renew' }).click();
   await expect(page.getByText('The card was renewed.')).toBeVisible();
-  await expect.poll(async () => Date.parse((await page.getByTestId('card-expires').innerText()).replace(' ', 'T'))).toBe(before + 30 * 86_400_000);
+  await expect
+    .poll(async () => Date.parse((await page.getByTestId('card-expires').innerText()).replace(' ', 'T')))
+    .toBe(before + 30 * 86_400_000);
   expect((await connectLogin(service, programId, spare, 'ELSEWHERE')).status).toBe(false);
 });
 
-for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
+for (const [language, texts] of [
+  ['en', en],
+  ['zh-CN', zhCN],
+] as const) {
   test.describe(`portal screenshots (${language})`, () => {
     test.use({ locale: language });
 

@@ -24,7 +24,12 @@ test('an author edits settings, rotates a secret and deletes the project', async
   await page.getByLabel('Bound client IPs').press('Enter');
   const patch = page.waitForRequest((request) => request.method() === 'PATCH');
   await page.getByRole('button', { name: 'Save changes' }).click();
-  expect((await patch).postDataJSON()).toEqual({ device_limit: 5, concurrent_limit: 2, unbind_enabled: false, ip_bindings: ['203.0.113.7'] });
+  expect((await patch).postDataJSON()).toEqual({
+    device_limit: 5,
+    concurrent_limit: 2,
+    unbind_enabled: false,
+    ip_bindings: ['203.0.113.7'],
+  });
   await expect(page.getByText('Saved')).toBeVisible();
   const token = await apiToken(service, author);
   const { data: saved } = await adminApi(service, token).GET('/admin/v1/projects/{id}', { params: { path: { id: projectId } } });
@@ -37,7 +42,10 @@ test('an author edits settings, rotates a secret and deletes the project', async
   await page.getByRole('tab', { name: 'Secrets' }).click();
   await expect(page.getByText(`****${apiSecret.slice(-4)}`)).toBeVisible();
   await page.getByRole('button', { name: /^Rotate: API secret/ }).click();
-  await page.getByRole('dialog', { name: /Rotate the API secret/ }).getByRole('button', { name: 'Rotate' }).click();
+  await page
+    .getByRole('dialog', { name: /Rotate the API secret/ })
+    .getByRole('button', { name: 'Rotate' })
+    .click();
   const rotated = page.getByRole('dialog', { name: /New API secret/ });
   const newSecret = (await rotated.locator('.secret-value').innerText()).trim();
   expect(newSecret).not.toBe(apiSecret);

@@ -12,17 +12,27 @@ async function programWithRules(service: Service) {
     body: { name: 'Rebinding Program', device_limit: 2, unbind_cooldown_seconds: DAY, unbind_max_per_30_days: 3 },
   });
   await openConnect(service, project!.id);
-  const { data: batch } = await api.POST('/admin/v1/projects/{id}/cards', { params: { path: { id: project!.id } }, body: { count: 1, duration_seconds: 30 * DAY } });
+  const { data: batch } = await api.POST('/admin/v1/projects/{id}/cards', {
+    params: { path: { id: project!.id } },
+    body: { count: 1, duration_seconds: 30 * DAY },
+  });
   const card = batch!.items[0].code;
-  for (const machine of ['LAPTOP-A', 'LAPTOP-B']) expect(await connectLogin(service, project!.program_id, card, machine)).toMatchObject({ status: true });
+  for (const machine of ['LAPTOP-A', 'LAPTOP-B'])
+    expect(await connectLogin(service, project!.program_id, card, machine)).toMatchObject({ status: true });
   return { author, api, projectId: project!.id, programId: project!.program_id, card };
 }
 
-for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
+for (const [language, texts] of [
+  ['en', en],
+  ['zh-CN', zhCN],
+] as const) {
   test.describe(`rebinding rules (${language})`, () => {
     test.use({ locale: language });
 
-    test('the portal shows the rules before the holder confirms, then when the next unbind is possible', async ({ page, service }) => {
+    test('the portal shows the rules before the holder confirms, then when the next unbind is possible', async ({
+      page,
+      service,
+    }) => {
       const { programId, card } = await programWithRules(service);
       await page.goto(`/portal/${programId}`);
       await page.getByLabel(texts.portal.cardKey).fill(card);
@@ -40,7 +50,9 @@ for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
 
       // Inside the cooldown: the next possible time is shown and the other device cannot be unbound yet.
       await expect(rules).toContainText(monthly.replace('{{used}}', '1'));
-      await expect(rules).toContainText(new RegExp(texts.portal.unbindNext.replace('{{at}}', '\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}').replace('.', '\\.')));
+      await expect(rules).toContainText(
+        new RegExp(texts.portal.unbindNext.replace('{{at}}', '\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}').replace('.', '\\.')),
+      );
       await expect(page.getByRole('button', { name: `${texts.portal.unbind} LAPTOP-B` })).toBeDisabled();
     });
 
@@ -56,10 +68,18 @@ for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
       await presets(fields.device_idle_release_seconds.label).nth(1).click(); // ten minutes
       const patch = page.waitForRequest((request) => request.method() === 'PATCH');
       await page.getByRole('button', { name: texts.settings.saveChanges }).click();
-      expect((await patch).postDataJSON()).toEqual({ unbind_cooldown_seconds: 3600, unbind_max_per_30_days: 5, device_idle_release_seconds: 600 });
-      await expect.poll(async () => (await api.GET('/admin/v1/projects/{id}', { params: { path: { id: projectId } } })).data).toMatchObject({
-        unbind_cooldown_seconds: 3600, unbind_max_per_30_days: 5, device_idle_release_seconds: 600,
+      expect((await patch).postDataJSON()).toEqual({
+        unbind_cooldown_seconds: 3600,
+        unbind_max_per_30_days: 5,
+        device_idle_release_seconds: 600,
       });
+      await expect
+        .poll(async () => (await api.GET('/admin/v1/projects/{id}', { params: { path: { id: projectId } } })).data)
+        .toMatchObject({
+          unbind_cooldown_seconds: 3600,
+          unbind_max_per_30_days: 5,
+          device_idle_release_seconds: 600,
+        });
     });
   });
 }

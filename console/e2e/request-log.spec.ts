@@ -1,7 +1,19 @@
 import { createRequire } from 'node:module';
 import { en } from '../src/i18n/en';
 import { zhCN } from '../src/i18n/zh-CN';
-import { adminApi, apiToken, connectLogin, expect, newAuthor, openConnect, screenshot, signIn, test, type Account, type Service } from './support';
+import {
+  adminApi,
+  apiToken,
+  connectLogin,
+  expect,
+  newAuthor,
+  openConnect,
+  screenshot,
+  signIn,
+  test,
+  type Account,
+  type Service,
+} from './support';
 
 // The official client (sdk/, CommonJS TypeScript) signs as a real program does; these ES-module tests load it with require.
 const { Client } = createRequire(import.meta.url)('../../sdk/src') as typeof import('../../sdk/src');
@@ -15,12 +27,18 @@ const AT = String.raw`\d{4}-\d\d-\d\d \d\d:\d\d:\d\d`;
 /** Why a request was refused, as the drawer words it in each language (times in the user's zone, to the second). */
 const EXPLAINED = {
   en: {
-    blacklisted: new RegExp(`^The device STOLEN-PC is on the login blacklist \\(entry \\d+, added ${AT}, for good\\); remove the entry to let it in\\. Note: "chargeback"\\.$`),
-    banned: (code: string, by: string) => new RegExp(`^The card ${code} was banned on ${AT} by ${by} and still is; unban it on the card's page to let it in\\.$`),
+    blacklisted: new RegExp(
+      `^The device STOLEN-PC is on the login blacklist \\(entry \\d+, added ${AT}, for good\\); remove the entry to let it in\\. Note: "chargeback"\\.$`,
+    ),
+    banned: (code: string, by: string) =>
+      new RegExp(`^The card ${code} was banned on ${AT} by ${by} and still is; unban it on the card's page to let it in\\.$`),
   },
   'zh-CN': {
-    blacklisted: new RegExp(`^设备 STOLEN-PC 在登录黑名单中（条目 \\d+，添加于 ${AT}，永久有效）；删除该条目即可放行。备注：“chargeback”。$`),
-    banned: (code: string, by: string) => new RegExp(`^卡密 ${code} 于 ${AT} 被 ${by} 封禁，至今仍被封禁；在卡密页面解封即可放行。$`),
+    blacklisted: new RegExp(
+      `^设备 STOLEN-PC 在登录黑名单中（条目 \\d+，添加于 ${AT}，永久有效）；删除该条目即可放行。备注：“chargeback”。$`,
+    ),
+    banned: (code: string, by: string) =>
+      new RegExp(`^卡密 ${code} 于 ${AT} 被 ${by} 封禁，至今仍被封禁；在卡密页面解封即可放行。$`),
   },
 } as const;
 
@@ -33,7 +51,10 @@ async function projectWithRequests(service: Service, author: Account) {
   const { data: project } = await api.POST('/admin/v1/projects', { body: { name: 'Request Log Program' } });
   const id = project!.id;
   await openConnect(service, id);
-  const { data: batch } = await api.POST('/admin/v1/projects/{id}/cards', { params: { path: { id } }, body: { count: 2, duration_seconds: 86_400 } });
+  const { data: batch } = await api.POST('/admin/v1/projects/{id}/cards', {
+    params: { path: { id } },
+    body: { count: 2, duration_seconds: 86_400 },
+  });
   const [card, other] = batch!.items;
   expect((await connectLogin(service, project!.program_id, card.code, 'OFFICE-PC-7')).status).toBe(true);
   expect((await connectLogin(service, project!.program_id, other.code, 'HOME-PC-1')).status).toBe(true);
@@ -41,18 +62,30 @@ async function projectWithRequests(service: Service, author: Account) {
   const sdk = new Client({ baseUrl: service.url, programId: project!.program_id, apiSecret: project!.api_secret, retries: 0 });
   expect(await sdk.cardLogin({ cardKey: card.code, machineId: 'OFFICE-PC-7' })).toMatchObject({ success: true });
   expect(await sdk.cardHeartbeat()).toMatchObject({ success: true });
-  await api.POST('/admin/v1/projects/{id}/login-blacklist', { params: { path: { id } }, body: { kind: 'device', value: 'STOLEN-PC', note: 'chargeback' } });
+  await api.POST('/admin/v1/projects/{id}/login-blacklist', {
+    params: { path: { id } },
+    body: { kind: 'device', value: 'STOLEN-PC', note: 'chargeback' },
+  });
   expect((await connectLogin(service, project!.program_id, card.code, 'STOLEN-PC')).code).toBe(-BLACKLISTED);
-  await api.PATCH('/admin/v1/projects/{id}/cards/{cardId}', { params: { path: { id, cardId: card.id } }, body: { status: 'banned' } });
+  await api.PATCH('/admin/v1/projects/{id}/cards/{cardId}', {
+    params: { path: { id, cardId: card.id } },
+    body: { status: 'banned' },
+  });
   expect((await connectLogin(service, project!.program_id, card.code, 'OFFICE-PC-7')).code).toBe(-CARD_BANNED);
   return { id, card };
 }
 
-for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
+for (const [language, texts] of [
+  ['en', en],
+  ['zh-CN', zhCN],
+] as const) {
   test.describe(`request log (${language})`, () => {
     test.use({ locale: language, timezoneId: 'Asia/Shanghai' });
 
-    test(`finds a refusal by its result and explains it, filters by card and time, and a card shows its timeline (${language})`, async ({ page, service }) => {
+    test(`finds a refusal by its result and explains it, filters by card and time, and a card shows its timeline (${language})`, async ({
+      page,
+      service,
+    }) => {
       const author = await newAuthor(service);
       const { id, card } = await projectWithRequests(service, author);
       await signIn(page, author);
@@ -109,11 +142,21 @@ for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
       await expect(timeline.locator('.ant-timeline-item').first()).toContainText(SECOND);
       await timeline.getByRole('button', { name: texts.requests.details }).first().click();
       // Who banned it and when, from the audit trail.
-      await expect(page.getByRole('dialog').getByTestId('explain')).toHaveText(EXPLAINED[language].banned(card.code, author.username));
-      await page.getByRole('dialog').getByRole('button', { name: /close|关闭/i }).click();
+      await expect(page.getByRole('dialog').getByTestId('explain')).toHaveText(
+        EXPLAINED[language].banned(card.code, author.username),
+      );
+      await page
+        .getByRole('dialog')
+        .getByRole('button', { name: /close|关闭/i })
+        .click();
       await items.nth(2).getByRole('button', { name: texts.requests.details }).click();
-      await expect(page.getByRole('dialog').getByTestId('explain')).toHaveText(texts.requests.explain.acceptedVia.replace('{{interface}}', 'card_heartbeat'));
-      await page.getByRole('dialog').getByRole('button', { name: /close|关闭/i }).click();
+      await expect(page.getByRole('dialog').getByTestId('explain')).toHaveText(
+        texts.requests.explain.acceptedVia.replace('{{interface}}', 'card_heartbeat'),
+      );
+      await page
+        .getByRole('dialog')
+        .getByRole('button', { name: /close|关闭/i })
+        .click();
       await screenshot(page, 'card-timeline', language);
     });
   });

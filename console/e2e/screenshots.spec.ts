@@ -6,7 +6,10 @@ import { connectLogin, expect, newAuthor, openConnect, screenshot, test } from '
  * Every page of the console in both languages, as docs/console.md shows them (docs/console/*.png),
  * taken while an author does the usual work: the browser's language picks the console's.
  */
-for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
+for (const [language, texts] of [
+  ['en', en],
+  ['zh-CN', zhCN],
+] as const) {
   test.describe(`screenshots (${language})`, () => {
     test.use({ locale: language });
 

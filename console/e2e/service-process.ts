@@ -31,7 +31,10 @@ async function waitUntilReady(url: string, exited: () => string | undefined): Pr
   while (Date.now() < deadline) {
     const why = exited();
     if (why) throw new Error(`the service stopped before it was ready: ${why}`);
-    const ready = await fetch(`${url}/health/ready`).then((res) => res.ok, () => false);
+    const ready = await fetch(`${url}/health/ready`).then(
+      (res) => res.ok,
+      () => false,
+    );
     if (ready) return;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

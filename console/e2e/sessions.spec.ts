@@ -1,7 +1,19 @@
 import { createRequire } from 'node:module';
 import { en } from '../src/i18n/en';
 import { zhCN } from '../src/i18n/zh-CN';
-import { adminApi, apiToken, expect, newAuthor, openConnect, platformAdmin, screenshot, signIn, test, type Account, type Service } from './support';
+import {
+  adminApi,
+  apiToken,
+  expect,
+  newAuthor,
+  openConnect,
+  platformAdmin,
+  screenshot,
+  signIn,
+  test,
+  type Account,
+  type Service,
+} from './support';
 
 // The official client (sdk/, CommonJS TypeScript) signs as a real program does; these ES-module tests load it with require.
 const { Client, ErrorCode } = createRequire(import.meta.url)('../../sdk/src') as typeof import('../../sdk/src');
@@ -16,9 +28,15 @@ async function programWithSessions(service: Service, author: Account) {
   const projectId = project!.id;
   await openConnect(service, projectId); // the basic package, which the SDK routes need
   const platform = adminApi(service, await apiToken(service, platformAdmin(service)));
-  const { error } = await platform.PUT('/admin/v1/projects/{id}/interfaces/{name}', { params: { path: { id: projectId, name: 'card_login' } }, body: { authorized: true, daily_quota: 10 } });
+  const { error } = await platform.PUT('/admin/v1/projects/{id}/interfaces/{name}', {
+    params: { path: { id: projectId, name: 'card_login' } },
+    body: { authorized: true, daily_quota: 10 },
+  });
   expect(error).toBeUndefined();
-  const { data: batch } = await api.POST('/admin/v1/projects/{id}/cards', { params: { path: { id: projectId } }, body: { count: 1, duration_seconds: 86_400 } });
+  const { data: batch } = await api.POST('/admin/v1/projects/{id}/cards', {
+    params: { path: { id: projectId } },
+    body: { count: 1, duration_seconds: 86_400 },
+  });
   const cardKey = batch!.items[0].code;
   const clientOptions = { baseUrl: service.url, programId: project!.program_id, apiSecret: project!.api_secret, retries: 0 };
 
@@ -28,11 +46,15 @@ async function programWithSessions(service: Service, author: Account) {
   const user = { username: `player${Date.now().toString(36)}`, password: 'user-pass-1', machineId: 'HOME-PC-2' };
   expect(await userClient.userRegister(user)).toMatchObject({ success: true });
   expect(await userClient.userLogin(user)).toMatchObject({ success: true });
-  const liveSessions = async () => (await api.GET('/admin/v1/projects/{id}/sessions', { params: { path: { id: projectId } } })).data!;
+  const liveSessions = async () =>
+    (await api.GET('/admin/v1/projects/{id}/sessions', { params: { path: { id: projectId } } })).data!;
   return { projectId, cardKey, cardClient, userClient, user, liveSessions };
 }
 
-test('the Overview shows live sessions and quota use; an author forces a card, then everyone, offline and the program is refused', async ({ page, service }) => {
+test('the Overview shows live sessions and quota use; an author forces a card, then everyone, offline and the program is refused', async ({
+  page,
+  service,
+}) => {
   const author = await newAuthor(service);
   const { projectId, cardKey, cardClient, userClient, user, liveSessions } = await programWithSessions(service, author);
   await signIn(page, author);
@@ -63,7 +85,10 @@ test('the Overview shows live sessions and quota use; an author forces a card, t
 
   // Force the card offline, after a confirmation: its row goes, its next heartbeat is refused, the user stays.
   await page.getByRole('button', { name: `Force offline ${cardKey}` }).click();
-  await page.getByRole('dialog', { name: `End every session of card ${cardKey}?` }).getByRole('button', { name: 'Force offline' }).click();
+  await page
+    .getByRole('dialog', { name: `End every session of card ${cardKey}?` })
+    .getByRole('button', { name: 'Force offline' })
+    .click();
   await expect(page.getByText('Sessions ended: 1')).toBeVisible();
   await expect(cardRow).toBeHidden();
   expect(await cardClient.cardHeartbeat()).toMatchObject({ success: false, code: ErrorCode.SESSION_INVALID });
@@ -72,7 +97,10 @@ test('the Overview shows live sessions and quota use; an author forces a card, t
 
   // Everyone offline: the dialog names the count; then the list is empty and the user's heartbeat is refused.
   await page.getByRole('button', { name: 'Force everyone offline' }).click();
-  await page.getByRole('dialog', { name: 'End all 1 live sessions of this project?' }).getByRole('button', { name: 'Force everyone offline' }).click();
+  await page
+    .getByRole('dialog', { name: 'End all 1 live sessions of this project?' })
+    .getByRole('button', { name: 'Force everyone offline' })
+    .click();
   await expect(userRow).toBeHidden();
   await expect(page.getByText('No live session matches.')).toBeVisible();
   expect(await userClient.userHeartbeat()).toMatchObject({ success: false, code: ErrorCode.SESSION_INVALID });
@@ -83,7 +111,10 @@ test('the Overview shows live sessions and quota use; an author forces a card, t
   await expect(page.getByTestId('user-sessions')).toContainText('0');
 });
 
-for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
+for (const [language, texts] of [
+  ['en', en],
+  ['zh-CN', zhCN],
+] as const) {
   test.describe(`sessions screenshots (${language})`, () => {
     test.use({ locale: language });
 

@@ -35,8 +35,13 @@ export const platformAdmin = (service: Service): Account => ({ username: 'admin'
 
 /** A new author account, made by the platform admin as the service's operator would. */
 export async function newAuthor(service: Service): Promise<Account> {
-  const account = { username: `author${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`, password: 'author-password-e2e' };
-  const { error } = await adminApi(service, await apiToken(service, platformAdmin(service))).POST('/admin/v1/authors', { body: account });
+  const account = {
+    username: `author${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`,
+    password: 'author-password-e2e',
+  };
+  const { error } = await adminApi(service, await apiToken(service, platformAdmin(service))).POST('/admin/v1/authors', {
+    body: account,
+  });
   if (error) throw new Error(`author not created: ${JSON.stringify(error)}`);
   return account;
 }
@@ -46,15 +51,23 @@ export async function newAuthor(service: Service): Promise<Account> {
  * opens Connect for the project (test/support/connect.ts does the same in the database).
  */
 export async function openConnect(service: Service, projectId: string): Promise<void> {
-  const { error } = await adminApi(service, await apiToken(service, platformAdmin(service))).PUT('/admin/v1/projects/{id}/entitlements', {
-    params: { path: { id: projectId } },
-    body: { basic_package: true, plan_level: 1, licence_verify: false },
-  });
+  const { error } = await adminApi(service, await apiToken(service, platformAdmin(service))).PUT(
+    '/admin/v1/projects/{id}/entitlements',
+    {
+      params: { path: { id: projectId } },
+      body: { basic_package: true, plan_level: 1, licence_verify: false },
+    },
+  );
   if (error) throw new Error(`entitlements refused: ${JSON.stringify(error)}`);
 }
 
 /** A Connect card login as an old client sends it (docs/protocol.md): a form POST to /connect/{program_id}. */
-export async function connectLogin(service: Service, programId: string, cardKey: string, machine: string): Promise<{ status: boolean; code: number }> {
+export async function connectLogin(
+  service: Service,
+  programId: string,
+  cardKey: string,
+  machine: string,
+): Promise<{ status: boolean; code: number }> {
   const res = await fetch(`${service.url}/connect/${programId}`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },

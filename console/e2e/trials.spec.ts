@@ -16,7 +16,17 @@ async function programWithTypes(service: Service) {
   const type = (name: string, enabled: boolean) =>
     api.POST('/admin/v1/projects/{id}/card-types', {
       params: { path: { id: projectId } },
-      body: { name, kind: 'time', duration_seconds: 3 * 86_400, device_limit: 1, features: ['trial'], price_cents: 0, agent_allowed: false, prefix: '', enabled },
+      body: {
+        name,
+        kind: 'time',
+        duration_seconds: 3 * 86_400,
+        device_limit: 1,
+        features: ['trial'],
+        price_cents: 0,
+        agent_allowed: false,
+        prefix: '',
+        enabled,
+      },
     });
   const trialType = (await type('Three-day trial', true)).data!;
   await type('Old trial', false);
@@ -24,11 +34,17 @@ async function programWithTypes(service: Service) {
   return { author, api, projectId, programId: project!.program_id, trialType, client };
 }
 
-for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
+for (const [language, texts] of [
+  ['en', en],
+  ['zh-CN', zhCN],
+] as const) {
   test.describe(`trials (${language})`, () => {
     test.use({ locale: language });
 
-    test('the author picks the trial type among the enabled types, the Overview counts trials, the portal marks a trial card', async ({ page, service }) => {
+    test('the author picks the trial type among the enabled types, the Overview counts trials, the portal marks a trial card', async ({
+      page,
+      service,
+    }) => {
       const { author, api, projectId, programId, trialType, client } = await programWithTypes(service);
       await signIn(page, author);
       await page.goto(`/console/projects/${projectId}/settings`);
@@ -62,7 +78,12 @@ for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
       const off = page.waitForRequest((request) => request.method() === 'PATCH');
       await page.getByRole('button', { name: texts.settings.saveChanges }).click();
       expect((await off).postDataJSON()).toEqual({ trial_card_type_id: null });
-      await expect.poll(async () => (await api.GET('/admin/v1/projects/{id}', { params: { path: { id: projectId } } })).data?.trial_card_type_id).toBeNull();
+      await expect
+        .poll(
+          async () =>
+            (await api.GET('/admin/v1/projects/{id}', { params: { path: { id: projectId } } })).data?.trial_card_type_id,
+        )
+        .toBeNull();
     });
   });
 }

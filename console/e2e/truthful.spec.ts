@@ -1,7 +1,21 @@
 import { createRequire } from 'node:module';
 import { en } from '../src/i18n/en';
 import { zhCN } from '../src/i18n/zh-CN';
-import { adminApi, apiToken, connectLogin, expect, newAuthor, openConnect, platformAdmin, screenshot, screenshotOf, signIn, test, type Account, type Service } from './support';
+import {
+  adminApi,
+  apiToken,
+  connectLogin,
+  expect,
+  newAuthor,
+  openConnect,
+  platformAdmin,
+  screenshot,
+  screenshotOf,
+  signIn,
+  test,
+  type Account,
+  type Service,
+} from './support';
 
 // The official client (sdk/, CommonJS TypeScript) opens SDK sessions as a real program does.
 const { Client } = createRequire(import.meta.url)('../../sdk/src') as typeof import('../../sdk/src');
@@ -18,28 +32,49 @@ async function newProject(service: Service, author: Account, name: string) {
 }
 
 async function setOpeningMode(service: Service, mode: 'base_package' | 'entitlement' | 'self_service') {
-  const { error } = await adminApi(service, await apiToken(service, platformAdmin(service))).PUT('/admin/v1/platform/settings', { body: { connect_opening_mode: mode } });
+  const { error } = await adminApi(service, await apiToken(service, platformAdmin(service))).PUT('/admin/v1/platform/settings', {
+    body: { connect_opening_mode: mode },
+  });
   expect(error).toBeUndefined();
 }
 
 /** `2026-03-05 14:07:09`, the console's one date format, of an instant in a zone (as the console computes it). */
 function inZone(iso: string, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }).formatToParts(new Date(iso));
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(new Date(iso));
   const get = (type: string) => parts.find((part) => part.type === type)!.value;
   return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}:${get('second')}`;
 }
 
-for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
-  const unit = (value: number, name: 'hour' | 'minute' | 'second') => new Intl.NumberFormat(language, { style: 'unit', unit: name, unitDisplay: 'long' }).format(value);
+for (const [language, texts] of [
+  ['en', en],
+  ['zh-CN', zhCN],
+] as const) {
+  const unit = (value: number, name: 'hour' | 'minute' | 'second') =>
+    new Intl.NumberFormat(language, { style: 'unit', unit: name, unitDisplay: 'long' }).format(value);
 
   test.describe(`a console that tells the truth (${language})`, () => {
     test.use({ locale: language, timezoneId: 'UTC' });
 
-    test(`Connect says whether it is open and why, and offers the switch only where it decides (${language})`, async ({ page, service }) => {
+    test(`Connect says whether it is open and why, and offers the switch only where it decides (${language})`, async ({
+      page,
+      service,
+    }) => {
       const author = await newAuthor(service);
       const { api, project } = await newProject(service, author, 'Opening');
       await openConnect(service, project.id);
-      const { data: batch } = await api.POST('/admin/v1/projects/{id}/cards', { params: { path: { id: project.id } }, body: { count: 1, duration_seconds: 86_400 } });
+      const { data: batch } = await api.POST('/admin/v1/projects/{id}/cards', {
+        params: { path: { id: project.id } },
+        body: { count: 1, duration_seconds: 86_400 },
+      });
       const card = batch!.items[0].code;
       await signIn(page, author);
       try {
@@ -99,10 +134,20 @@ for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
       const heartbeat = texts.settings.fields.heartbeat_interval_seconds.label;
       // The default session lifetime, 600 s, reads 10 minutes.
       await expect(page.getByLabel(lifetime, { exact: true })).toHaveValue('10');
-      await expect(page.getByRole('combobox', { name: `${lifetime}: ${texts.time.unit}` }).locator('xpath=ancestor::div[contains(@class,"ant-select")][1]')).toContainText(texts.time.units.minute);
-      await page.getByRole('group', { name: `${lifetime}: ${texts.time.presets}` }).getByRole('button', { name: unit(1, 'hour') }).click();
+      await expect(
+        page
+          .getByRole('combobox', { name: `${lifetime}: ${texts.time.unit}` })
+          .locator('xpath=ancestor::div[contains(@class,"ant-select")][1]'),
+      ).toContainText(texts.time.units.minute);
+      await page
+        .getByRole('group', { name: `${lifetime}: ${texts.time.presets}` })
+        .getByRole('button', { name: unit(1, 'hour') })
+        .click();
       await expect(page.getByLabel(lifetime, { exact: true })).toHaveValue('1');
-      await page.getByRole('group', { name: `${heartbeat}: ${texts.time.presets}` }).getByRole('button', { name: unit(30, 'second') }).click();
+      await page
+        .getByRole('group', { name: `${heartbeat}: ${texts.time.presets}` })
+        .getByRole('button', { name: unit(30, 'second') })
+        .click();
       const patch = page.waitForRequest((request) => request.method() === 'PATCH');
       await page.getByRole('button', { name: texts.settings.saveChanges }).click();
       expect((await patch).postDataJSON()).toEqual({ session_ttl_seconds: 3600, heartbeat_interval_seconds: 30 });
@@ -124,7 +169,10 @@ for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
       }
     });
 
-    test(`dates have one format in the time zone the user chose, kept in the browser (${language})`, async ({ page, service }) => {
+    test(`dates have one format in the time zone the user chose, kept in the browser (${language})`, async ({
+      page,
+      service,
+    }) => {
       const author = await newAuthor(service);
       const { project } = await newProject(service, author, `Zone ${Date.now().toString(36)}`);
       await signIn(page, author);
@@ -141,12 +189,23 @@ for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
       await screenshot(page, 'time-zone', language);
     });
 
-    test(`sessions show the address, the last heartbeat and the age, and one that stopped beating looks it (${language})`, async ({ page, service }) => {
+    test(`sessions show the address, the last heartbeat and the age, and one that stopped beating looks it (${language})`, async ({
+      page,
+      service,
+    }) => {
       const author = await newAuthor(service);
       const { api, project } = await newProject(service, author, 'Heartbeats');
       await openConnect(service, project.id); // the basic package the SDK routes need
-      const { data: batch } = await api.POST('/admin/v1/projects/{id}/cards', { params: { path: { id: project.id } }, body: { count: 1, duration_seconds: 86_400 } });
-      const client = new Client({ baseUrl: service.url, programId: project.program_id, apiSecret: project.api_secret, retries: 0 });
+      const { data: batch } = await api.POST('/admin/v1/projects/{id}/cards', {
+        params: { path: { id: project.id } },
+        body: { count: 1, duration_seconds: 86_400 },
+      });
+      const client = new Client({
+        baseUrl: service.url,
+        programId: project.program_id,
+        apiSecret: project.api_secret,
+        retries: 0,
+      });
       expect(await client.cardLogin({ cardKey: batch!.items[0].code, machineId: 'SHOP-PC-7' })).toMatchObject({ success: true });
       await signIn(page, author);
       await page.goto(`/console/projects/${project.id}/sessions`);

@@ -47,7 +47,10 @@ async function enrolOnPage(page: Page, texts: Texts, language: 'en' | 'zh-CN', s
   const secret = await shownSecret(page);
   const app = authenticator(secret);
   if (shots) await screenshot(page, 'security-enrol', language);
-  await page.getByTestId('enrolment').getByLabel(texts.twoFactor.code, { exact: true }).fill(await app.code());
+  await page
+    .getByTestId('enrolment')
+    .getByLabel(texts.twoFactor.code, { exact: true })
+    .fill(await app.code());
   await page.getByRole('button', { name: security.confirm }).click();
 
   const shown = page.getByRole('dialog', { name: texts.twoFactor.recovery.title });
@@ -56,7 +59,11 @@ async function enrolOnPage(page: Page, texts: Texts, language: 'en' | 'zh-CN', s
   expect(codes).toHaveLength(10);
   const download = page.waitForEvent('download');
   await shown.getByRole('button', { name: texts.twoFactor.recovery.download }).click();
-  expect(readFileSync(await (await download).path(), 'utf8').trim().split('\n')).toEqual(codes);
+  expect(
+    readFileSync(await (await download).path(), 'utf8')
+      .trim()
+      .split('\n'),
+  ).toEqual(codes);
   if (shots) await screenshot(page, 'recovery-codes', language);
   // Neither the key nor the codes are kept by the tab.
   const stored = await page.evaluate(() => JSON.stringify({ ...sessionStorage }) + JSON.stringify({ ...localStorage }));
@@ -77,19 +84,31 @@ async function signInWithCode(page: Page, texts: Texts, account: Account, code: 
   await expect(page.getByRole('heading', { level: 1, name: texts.projects.title })).toBeVisible();
 }
 
-for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
+for (const [language, texts] of [
+  ['en', en],
+  ['zh-CN', zhCN],
+] as const) {
   test.describe(`two-factor sign-in (${language})`, () => {
     test.use({ locale: language, timezoneId: 'Asia/Shanghai' });
 
-    test(`an author turns it on, signs in with a code, rotates a key through the step-up prompt, and the audit page shows it (${language})`, async ({ page, service }) => {
+    test(`an author turns it on, signs in with a code, rotates a key through the step-up prompt, and the audit page shows it (${language})`, async ({
+      page,
+      service,
+    }) => {
       test.setTimeout(150_000);
       const author = await newAuthor(service);
       const api = adminApi(service, await apiToken(service, author));
       const { data: project } = await api.POST('/admin/v1/projects', { body: { name: 'Two-factor Program' } });
       const id = project!.id;
-      const { data: batch } = await api.POST('/admin/v1/projects/{id}/cards', { params: { path: { id } }, body: { count: 1, duration_seconds: 86_400 } });
+      const { data: batch } = await api.POST('/admin/v1/projects/{id}/cards', {
+        params: { path: { id } },
+        body: { count: 1, duration_seconds: 86_400 },
+      });
       const card = batch!.items[0];
-      await api.PATCH('/admin/v1/projects/{id}/cards/{cardId}', { params: { path: { id, cardId: card.id } }, body: { status: 'banned' } });
+      await api.PATCH('/admin/v1/projects/{id}/cards/{cardId}', {
+        params: { path: { id, cardId: card.id } },
+        body: { status: 'banned' },
+      });
 
       await page.goto('/console/sign-in');
       await page.getByLabel(texts.signIn.username).fill(author.username);
@@ -111,7 +130,10 @@ for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
       await page.getByRole('tab', { name: texts.access.tabs.keys }).click();
       await expect(page.getByRole('row')).toHaveCount(2);
       await page.getByRole('button', { name: texts.access.keys.rotate }).click();
-      await page.getByRole('dialog', { name: texts.access.keys.rotateTitle }).getByRole('button', { name: texts.access.keys.rotate }).click();
+      await page
+        .getByRole('dialog', { name: texts.access.keys.rotateTitle })
+        .getByRole('button', { name: texts.access.keys.rotate })
+        .click();
       const prompt = page.getByRole('dialog', { name: texts.twoFactor.stepUp.title });
       await prompt.getByLabel(texts.twoFactor.code, { exact: true }).fill(signInCode);
       await prompt.getByRole('button', { name: texts.twoFactor.stepUp.submit }).click();
@@ -140,7 +162,10 @@ for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
       await screenshot(page, 'audit', language);
     });
 
-    test(`when the platform requires it, an author without it is kept on the security page until it is on (${language})`, async ({ page, service }) => {
+    test(`when the platform requires it, an author without it is kept on the security page until it is on (${language})`, async ({
+      page,
+      service,
+    }) => {
       test.setTimeout(150_000);
       const author = await newAuthor(service);
       const adminToken = await apiToken(service, platformAdmin(service));
@@ -148,7 +173,9 @@ for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
       // The platform admin sets up their own two-factor sign-in first (through the API: the author's is the browser's part).
       const { data: enrolment } = await admin.POST('/admin/v1/auth/2fa/enrol');
       const adminApp = authenticator(enrolment!.secret);
-      expect((await admin.POST('/admin/v1/auth/2fa/confirm', { body: { code: await adminApp.code() } })).data?.recovery_codes).toHaveLength(10);
+      expect(
+        (await admin.POST('/admin/v1/auth/2fa/confirm', { body: { code: await adminApp.code() } })).data?.recovery_codes,
+      ).toHaveLength(10);
       try {
         await signInWithCode(page, texts, platformAdmin(service), await adminApp.code());
         await page.goto('/console/platform/settings');

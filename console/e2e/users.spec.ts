@@ -1,7 +1,18 @@
 import { createRequire } from 'node:module';
 import { en } from '../src/i18n/en';
 import { zhCN } from '../src/i18n/zh-CN';
-import { adminApi, apiToken, expect, newAuthor, openConnect, screenshot, signIn, test, type Account, type Service } from './support';
+import {
+  adminApi,
+  apiToken,
+  expect,
+  newAuthor,
+  openConnect,
+  screenshot,
+  signIn,
+  test,
+  type Account,
+  type Service,
+} from './support';
 
 // The official client (sdk/, CommonJS TypeScript) signs as a real program does; these ES-module tests load it with require.
 const { Client, ErrorCode } = createRequire(import.meta.url)('../../sdk/src') as typeof import('../../sdk/src');
@@ -17,7 +28,10 @@ async function programWithUser(service: Service, author: Account) {
   return { project: project!, client, user };
 }
 
-test('an author bans a program user, forces them offline and unbinds their device; the program sees each', async ({ page, service }) => {
+test('an author bans a program user, forces them offline and unbinds their device; the program sees each', async ({
+  page,
+  service,
+}) => {
   const author = await newAuthor(service);
   const { project, client, user } = await programWithUser(service, author);
   expect(await client.userLogin(user)).toMatchObject({ success: true });
@@ -29,13 +43,19 @@ test('an author bans a program user, forces them offline and unbinds their devic
 
   // Forced offline: the session ends, the account stays usable.
   await page.getByRole('button', { name: `Force offline ${user.username}` }).click();
-  await page.getByRole('dialog', { name: `End every session of ${user.username}?` }).getByRole('button', { name: 'Force offline' }).click();
+  await page
+    .getByRole('dialog', { name: `End every session of ${user.username}?` })
+    .getByRole('button', { name: 'Force offline' })
+    .click();
   await expect(page.getByText('Done')).toBeVisible();
   expect(await client.userHeartbeat()).toMatchObject({ success: false, code: ErrorCode.SESSION_INVALID });
 
   // Banned, after a confirmation: every login is refused; unbanned, it works again.
   await page.getByRole('button', { name: `Ban ${user.username}` }).click();
-  await page.getByRole('dialog', { name: `Ban ${user.username}?` }).getByRole('button', { name: 'Ban' }).click();
+  await page
+    .getByRole('dialog', { name: `Ban ${user.username}?` })
+    .getByRole('button', { name: 'Ban' })
+    .click();
   await expect(row).toContainText('banned');
   expect(await client.userLogin(user)).toMatchObject({ success: false, code: ErrorCode.USER_BANNED });
   await page.getByRole('button', { name: `Unban ${user.username}` }).click();
@@ -49,14 +69,20 @@ test('an author bans a program user, forces them offline and unbinds their devic
   await expect(reset).toBeHidden();
   expect(await client.userLogin(user)).toMatchObject({ success: false, code: ErrorCode.BAD_CREDENTIALS });
   await page.getByRole('button', { name: `Unbind device ${user.username}` }).click();
-  await page.getByRole('dialog', { name: `Unbind ${user.username}'s device?` }).getByRole('button', { name: 'Unbind device' }).click();
+  await page
+    .getByRole('dialog', { name: `Unbind ${user.username}'s device?` })
+    .getByRole('button', { name: 'Unbind device' })
+    .click();
   await expect(row).not.toContainText('GAME-PC-1');
   expect(await client.userLogin({ ...user, password: 'brand-new-pass', machineId: 'NEW-PC-2' })).toMatchObject({ success: true });
   await page.reload();
   await expect(page.getByRole('row').filter({ hasText: user.username })).toContainText('NEW-PC-2');
 });
 
-for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
+for (const [language, texts] of [
+  ['en', en],
+  ['zh-CN', zhCN],
+] as const) {
   test.describe(`program users screenshots (${language})`, () => {
     test.use({ locale: language });
 

@@ -28,29 +28,48 @@ async function startReceiver(): Promise<{ url: string; received: Received[]; ser
 
 /** The platform admin lets webhooks reach loopback (off by default: a local receiver is otherwise refused). */
 async function allowPrivateTargets(service: Service): Promise<void> {
-  const { error } = await adminApi(service, await apiToken(service, platformAdmin(service))).PUT('/admin/v1/platform/settings', { body: { webhook_private_targets: true } });
+  const { error } = await adminApi(service, await apiToken(service, platformAdmin(service))).PUT('/admin/v1/platform/settings', {
+    body: { webhook_private_targets: true },
+  });
   expect(error).toBeUndefined();
 }
 
 /** How the console writes a time, `2026-03-05 14:07:09`, in `zone`. */
 function inZone(iso: string, zone: string): string {
-  return new Intl.DateTimeFormat('sv-SE', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false }).format(new Date(iso));
+  return new Intl.DateTimeFormat('sv-SE', {
+    timeZone: zone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hour12: false,
+  }).format(new Date(iso));
 }
 
 const ZONE = 'Asia/Kolkata'; // a half-hour offset: a time shown in UTC or the runner's zone cannot pass for it
 
-for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
+for (const [language, texts] of [
+  ['en', en],
+  ['zh-CN', zhCN],
+] as const) {
   test.describe(`webhooks (${language})`, () => {
     test.use({ locale: language, timezoneId: ZONE });
 
-    test(`an author adds an endpoint, sends a test event, reads the delivery log and redelivers, in ${language}`, async ({ page, service }) => {
+    test(`an author adds an endpoint, sends a test event, reads the delivery log and redelivers, in ${language}`, async ({
+      page,
+      service,
+    }) => {
       const w = texts.webhooks;
       const receiver = await startReceiver();
       try {
         await allowPrivateTargets(service);
         const author = await newAuthor(service);
         const api = adminApi(service, await apiToken(service, author));
-        const { data: project } = await api.POST('/admin/v1/projects', { body: { name: language === 'en' ? 'Shop Program' : '商店程序' } });
+        const { data: project } = await api.POST('/admin/v1/projects', {
+          body: { name: language === 'en' ? 'Shop Program' : '商店程序' },
+        });
         await signIn(page, author);
         await page.goto(`/console/projects/${project!.id}/overview`);
         await page.getByRole('menuitem', { name: w.menu }).click();
@@ -82,7 +101,9 @@ for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
         await expect(row).toContainText(w.formats.json);
         await expect(row.getByRole('switch', { name: `${w.enabled} ${receiver.url}` })).toBeChecked();
         const { data: endpoints } = await api.GET('/admin/v1/projects/{id}/webhooks', { params: { path: { id: project!.id } } });
-        expect(endpoints!.items).toMatchObject([{ url: receiver.url, events: ['card.banned', 'card.expiring_soon'], format: 'json', enabled: true }]);
+        expect(endpoints!.items).toMatchObject([
+          { url: receiver.url, events: ['card.banned', 'card.expiring_soon'], format: 'json', enabled: true },
+        ]);
         const endpointId = endpoints!.items[0].id;
 
         // Send test event: the receiver gets a signed webhook.test, and the log shows it delivered.
@@ -95,7 +116,9 @@ for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
         await expect(delivery).toContainText(w.log.statuses.delivered);
 
         // Its attempt: the time to the second in the browser's zone, 200, the duration and the answer.
-        const { data: deliveries } = await api.GET('/admin/v1/projects/{id}/webhooks/{wid}/deliveries', { params: { path: { id: project!.id, wid: endpointId } } });
+        const { data: deliveries } = await api.GET('/admin/v1/projects/{id}/webhooks/{wid}/deliveries', {
+          params: { path: { id: project!.id, wid: endpointId } },
+        });
         const attempt = deliveries!.items[0].attempt_log[0];
         await delivery.getByRole('button', { name: /expand|展开/i }).click();
         const attempts = log.getByRole('table', { name: `${w.log.eventId} ${receiver.received[0].id}` });
@@ -117,14 +140,20 @@ for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
       }
     });
 
-    test(`an endpoint the service switched off for failing is flagged and enabled again, in ${language}`, async ({ page, service }) => {
+    test(`an endpoint the service switched off for failing is flagged and enabled again, in ${language}`, async ({
+      page,
+      service,
+    }) => {
       const w = texts.webhooks;
       await allowPrivateTargets(service);
       const author = await newAuthor(service);
       const api = adminApi(service, await apiToken(service, author));
       const { data: project } = await api.POST('/admin/v1/projects', { body: { name: 'Failing Hook' } });
       const url = 'http://127.0.0.1:9/unreachable';
-      const { data: endpoint } = await api.POST('/admin/v1/projects/{id}/webhooks', { params: { path: { id: project!.id } }, body: { url, events: ['card.banned'], format: 'json', enabled: false } });
+      const { data: endpoint } = await api.POST('/admin/v1/projects/{id}/webhooks', {
+        params: { path: { id: project!.id } },
+        body: { url, events: ['card.banned'], format: 'json', enabled: false },
+      });
       // Three days of failures cannot pass in a browser test (test/webhooks.e2e-spec.ts makes the service
       // switch one off): here the list's answer says so, and enabling it again goes to the real service.
       const failingSince = new Date(Date.now() - 4 * 86400_000).toISOString();
@@ -132,7 +161,9 @@ for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
         if (route.request().method() !== 'GET') return route.continue();
         const answer = await route.fetch();
         const body = (await answer.json()) as { items: Array<Record<string, unknown>> };
-        for (const item of body.items) if (item.id === endpoint!.id && item.enabled === false) Object.assign(item, { disabled_reason: 'failing', failing_since: failingSince });
+        for (const item of body.items)
+          if (item.id === endpoint!.id && item.enabled === false)
+            Object.assign(item, { disabled_reason: 'failing', failing_since: failingSince });
         await route.fulfill({ response: answer, json: body });
       });
       await signIn(page, author);
@@ -146,7 +177,9 @@ for (const [language, texts] of [['en', en], ['zh-CN', zhCN]] as const) {
       await expect(page.getByText(w.enabledAgain)).toBeVisible();
       await expect(flag).toBeHidden();
       await expect(page.getByRole('switch', { name: `${w.enabled} ${url}` })).toBeChecked();
-      const { data: after } = await api.GET('/admin/v1/projects/{id}/webhooks/{wid}', { params: { path: { id: project!.id, wid: endpoint!.id } } });
+      const { data: after } = await api.GET('/admin/v1/projects/{id}/webhooks/{wid}', {
+        params: { path: { id: project!.id, wid: endpoint!.id } },
+      });
       expect(after).toMatchObject({ enabled: true, disabled_reason: null });
     });
   });

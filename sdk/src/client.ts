@@ -118,7 +118,8 @@ export class Client {
     requireText(options.programId, 'programId');
     requireText(options.apiSecret, 'apiSecret');
     if (options.legacyTransport) {
-      if (!['rc4', 'aes', 'aes-gcm'].includes(options.legacyTransport.mode)) throw new TypeError("legacyTransport.mode must be 'rc4', 'aes' or 'aes-gcm'");
+      if (!['rc4', 'aes', 'aes-gcm'].includes(options.legacyTransport.mode))
+        throw new TypeError("legacyTransport.mode must be 'rc4', 'aes' or 'aes-gcm'");
       requireText(options.legacyTransport.key, 'legacyTransport.key');
     }
     const fetchImpl = options.fetch ?? (globalThis.fetch as unknown as FetchLike | undefined);
@@ -162,10 +163,17 @@ export class Client {
   /** SDK card login (`/api/v1/cards/login`): on success the client holds a card session. */
   async cardLogin(input: CardCredentials): Promise<Result<SdkCardLoginData>> {
     const result = bound(
-      topLevelIntoData(await this.signedJson<SdkCardLoginData>('/api/v1/cards/login', { card_key: input.cardKey, machine_id: input.machineId }, true)),
+      topLevelIntoData(
+        await this.signedJson<SdkCardLoginData>(
+          '/api/v1/cards/login',
+          { card_key: input.cardKey, machine_id: input.machineId },
+          true,
+        ),
+      ),
       cardNamed(input.machineId, input.cardKey),
     );
-    if (result.success && result.data) this.hold('card', input.machineId, result.data, typeof result.data.id === 'number' ? { cardId: result.data.id } : {});
+    if (result.success && result.data)
+      this.hold('card', input.machineId, result.data, typeof result.data.id === 'number' ? { cardId: result.data.id } : {});
     return result;
   }
 
@@ -192,7 +200,13 @@ export class Client {
    */
   checkLicence(licence: string, input: CardCredentials, now?: number): LicenceCheck {
     if (!this.options.responseKeys) throw new TypeError('checkLicence needs options.responseKeys');
-    return verifyLicence(licence, { keys: this.options.responseKeys, programId: this.options.programId, machineId: input.machineId, cardKey: input.cardKey, now });
+    return verifyLicence(licence, {
+      keys: this.options.responseKeys,
+      programId: this.options.programId,
+      machineId: input.machineId,
+      cardKey: input.cardKey,
+      now,
+    });
   }
 
   /**
@@ -201,7 +215,12 @@ export class Client {
    * reason in `message`). Never retried: a repeat would find the top-up card consumed.
    */
   cardTopup(input: CardTopupInput): Promise<Result<CardTopupData>> {
-    return this.signedJson<CardTopupData>('/api/v1/cards/topup', { card_key: input.cardKey, topup_key: input.topupKey }, false, 0);
+    return this.signedJson<CardTopupData>(
+      '/api/v1/cards/topup',
+      { card_key: input.cardKey, topup_key: input.topupKey },
+      false,
+      0,
+    );
   }
 
   /** The card as its holder sees it (`/api/v1/cards/info`): state, uses, seats, bound devices, unbind rules. */
@@ -216,7 +235,12 @@ export class Client {
    * holds on it then ends at its next heartbeat). Never retried: each unbind may deduct time.
    */
   async cardUnbind(input: CardCredentials): Promise<Result<CardUnbindData>> {
-    const result = await this.signedJson<CardUnbindData>('/api/v1/cards/unbind', { card_key: input.cardKey, machine_id: input.machineId }, false, 1);
+    const result = await this.signedJson<CardUnbindData>(
+      '/api/v1/cards/unbind',
+      { card_key: input.cardKey, machine_id: input.machineId },
+      false,
+      1,
+    );
     return bound(result, cardNamed(input.machineId, input.cardKey));
   }
 
@@ -234,7 +258,8 @@ export class Client {
   async userLogin(input: UserCredentials): Promise<Result<UserLoginData>> {
     const result = await this.signedJson<UserLoginData>('/api/v1/users/login', userFields(input), true);
     const userId = result.data?.profile?.user_id;
-    if (result.success && result.data) this.hold('app_user', result.data.machine_id ?? input.machineId, result.data, typeof userId === 'number' ? { userId } : {});
+    if (result.success && result.data)
+      this.hold('app_user', result.data.machine_id ?? input.machineId, result.data, typeof userId === 'number' ? { userId } : {});
     return result;
   }
 
@@ -288,7 +313,11 @@ export class Client {
     const fromServer = this.current.heartbeatIntervalSeconds;
     const intervalMs = options.intervalMs ?? (fromServer ? fromServer * 1000 : DEFAULT_HEARTBEAT_MS);
     if (!(intervalMs > 0)) throw new RangeError('intervalMs must be a positive number of milliseconds');
-    this.loop = new HeartbeatLoop(async () => (this.current ? this.heartbeat(this.current.type) : undefined), intervalMs, options);
+    this.loop = new HeartbeatLoop(
+      async () => (this.current ? this.heartbeat(this.current.type) : undefined),
+      intervalMs,
+      options,
+    );
     return this.loop;
   }
 
@@ -300,7 +329,11 @@ export class Client {
   private async heartbeat(type: Session['type']): Promise<Result<HeartbeatData>> {
     const session = this.current;
     if (!session || session.type !== type) {
-      return { success: false, code: ClientErrorCode.NO_SESSION, message: `No ${type === 'card' ? 'card' : 'user'} session: log in first` };
+      return {
+        success: false,
+        code: ClientErrorCode.NO_SESSION,
+        message: `No ${type === 'card' ? 'card' : 'user'} session: log in first`,
+      };
     }
     const path = type === 'card' ? '/api/v1/cards/heartbeat' : '/api/v1/users/heartbeat';
     const body = JSON.stringify({ machine_id: session.machineId });
@@ -311,14 +344,22 @@ export class Client {
       // A nonce binds the signed answer to this heartbeat: an old answer cannot be replayed.
       build: () => {
         const nonce = newNonce();
-        return { headers: { ...this.headers(JSON_TYPE), Authorization: `Bearer ${session.token}`, 'X-Svc-Nonce': nonce }, body, nonce };
+        return {
+          headers: { ...this.headers(JSON_TYPE), Authorization: `Bearer ${session.token}`, 'X-Svc-Nonce': nonce },
+          body,
+          nonce,
+        };
       },
     });
     // The token travels in a header, outside the signed digest: the answer must name this session's card or user.
     const owner = type === 'card' ? { field: 'card_id', value: session.cardId } : { field: 'user_id', value: session.userId };
-    const result = owner.value === undefined ? sent : bound(sent, [{ field: owner.field, value: owner.value, what: type === 'card' ? 'card' : 'user', required: true }]);
+    const result =
+      owner.value === undefined
+        ? sent
+        : bound(sent, [{ field: owner.field, value: owner.value, what: type === 'card' ? 'card' : 'user', required: true }]);
     if (this.current === session) {
-      if (result.success && typeof result.data?.session_expires_at === 'string') session.expiresAt = result.data.session_expires_at;
+      if (result.success && typeof result.data?.session_expires_at === 'string')
+        session.expiresAt = result.data.session_expires_at;
       if (!result.success && SESSION_ENDED_CODES.includes(result.code)) {
         this.current = undefined;
         this.loop?.end(result); // also when a direct call, not the loop, met the end
@@ -339,7 +380,9 @@ export class Client {
       token: data.session_token,
       machineId,
       expiresAt: data.session_expires_at,
-      ...(typeof data.heartbeat_interval_seconds === 'number' ? { heartbeatIntervalSeconds: data.heartbeat_interval_seconds } : {}),
+      ...(typeof data.heartbeat_interval_seconds === 'number'
+        ? { heartbeatIntervalSeconds: data.heartbeat_interval_seconds }
+        : {}),
       ...owner,
     };
   }
@@ -348,13 +391,19 @@ export class Client {
    * An SDK request: JSON with `app` in the body, HMAC-signed afresh for each attempt. `successCode`
    * is the route's own success code where its contract fixes one (see `judge`).
    */
-  private signedJson<T>(path: string, payload: Record<string, unknown>, idempotent: boolean, successCode?: StandardSuccessCode): Promise<Result<T>> {
+  private signedJson<T>(
+    path: string,
+    payload: Record<string, unknown>,
+    idempotent: boolean,
+    successCode?: StandardSuccessCode,
+  ): Promise<Result<T>> {
     const body = JSON.stringify({ app: this.options.programId, ...payload });
     const call: Call = {
       method: 'POST',
       path,
       idempotent,
-      build: () => signed(this.headers(JSON_TYPE), signatureHeaders(this.options.apiSecret, { method: 'POST', path, body }), body),
+      build: () =>
+        signed(this.headers(JSON_TYPE), signatureHeaders(this.options.apiSecret, { method: 'POST', path, body }), body),
     };
     return this.call<T>('standard', call, successCode);
   }
@@ -364,8 +413,16 @@ export class Client {
     const legacySecret = this.options.legacySecret;
     if (!legacySecret) throw new TypeError('The legacy helpers need options.legacySecret');
     const { programId, legacyTransport: transport } = this.options;
-    const call = legacyCardCall(action, { programId, cardKey: input.cardKey, machineId: input.machineId, legacySecret, transport });
-    return this.call<T>('legacy', call).then((result) => bound(openLegacyResult(result, transport), cardNamed(input.machineId, input.cardKey)));
+    const call = legacyCardCall(action, {
+      programId,
+      cardKey: input.cardKey,
+      machineId: input.machineId,
+      legacySecret,
+      transport,
+    });
+    return this.call<T>('legacy', call).then((result) =>
+      bound(openLegacyResult(result, transport), cardNamed(input.machineId, input.cardKey)),
+    );
   }
 
   private async call<T>(family: Family, call: Call, successCode?: StandardSuccessCode): Promise<Result<T>> {
@@ -373,9 +430,24 @@ export class Client {
     if (!sent.ok) return sent.failure;
     const keys = this.options.responseKeys;
     if (keys) {
-      const answer = { status: sent.answer.status, headers: sent.answer.headers, body: sent.answer.bytes ?? Buffer.from(sent.answer.text, 'utf8') };
-      const distrust = answerDistrust(answer, { method: call.method, path: call.path, nonce: sent.nonce, digested: sent.digested }, keys, this.options.responseMaxSkewSeconds);
-      if (distrust) return { success: false, code: ClientErrorCode.UNTRUSTED_RESPONSE, message: `Untrusted answer: ${distrust}`, httpStatus: sent.answer.status };
+      const answer = {
+        status: sent.answer.status,
+        headers: sent.answer.headers,
+        body: sent.answer.bytes ?? Buffer.from(sent.answer.text, 'utf8'),
+      };
+      const distrust = answerDistrust(
+        answer,
+        { method: call.method, path: call.path, nonce: sent.nonce, digested: sent.digested },
+        keys,
+        this.options.responseMaxSkewSeconds,
+      );
+      if (distrust)
+        return {
+          success: false,
+          code: ClientErrorCode.UNTRUSTED_RESPONSE,
+          message: `Untrusted answer: ${distrust}`,
+          httpStatus: sent.answer.status,
+        };
     }
     return judge<T>(family, sent.answer, this.options.connectFieldNames, successCode);
   }
@@ -386,7 +458,11 @@ export class Client {
 }
 
 /** A signed request's headers and body, with the nonce it carries (the signed answer echoes it). */
-function signed(base: Record<string, string>, signature: Record<string, string>, body: string): { headers: Record<string, string>; body: string; nonce: string } {
+function signed(
+  base: Record<string, string>,
+  signature: Record<string, string>,
+  body: string,
+): { headers: Record<string, string>; body: string; nonce: string } {
   return { headers: { ...base, ...signature }, body, nonce: signature['X-Svc-Nonce'] };
 }
 
@@ -429,7 +505,10 @@ function bound<T>(result: Result<T>, named: Named[]): Result<T> {
 function topLevelIntoData<T extends object>(result: Result<T>): Result<T> {
   if (!result.success || !result.data || !result.body) return result;
   const { token, statecode } = result.body;
-  return { ...result, data: { ...result.data, ...(token !== undefined ? { token } : {}), ...(statecode !== undefined ? { statecode } : {}) } };
+  return {
+    ...result,
+    data: { ...result.data, ...(token !== undefined ? { token } : {}), ...(statecode !== undefined ? { statecode } : {}) },
+  };
 }
 
 function userFields(input: UserCredentials): Record<string, string> {
@@ -437,5 +516,6 @@ function userFields(input: UserCredentials): Record<string, string> {
 }
 
 function requireText(value: unknown, name: string): void {
-  if (typeof value !== 'string' || value.length === 0) throw new TypeError(`${name.includes('.') ? name : `options.${name}`} is required`);
+  if (typeof value !== 'string' || value.length === 0)
+    throw new TypeError(`${name.includes('.') ? name : `options.${name}`} is required`);
 }

@@ -2,12 +2,28 @@ export { Client } from './client';
 export type { CardCredentials, CardTopupInput, CheckoutInput, ClientOptions, ConnectLoginInput, UserCredentials } from './client';
 export { verifyLicence } from './licence';
 export type { LicenceCheck, LicenceExpectations, LicencePayload } from './licence';
-export { answerDistrust, requestDigest, requestDigestInput, RESPONSE_SIGNATURE_HEADERS, RESPONSE_SIGNATURE_VERSION, responseSigningInput } from './trust';
+export {
+  answerDistrust,
+  requestDigest,
+  requestDigestInput,
+  RESPONSE_SIGNATURE_HEADERS,
+  RESPONSE_SIGNATURE_VERSION,
+  responseSigningInput,
+} from './trust';
 export type { ReceivedAnswer, ResponseKeys, SentRequest } from './trust';
 export { ClientErrorCode, ErrorCode, SESSION_ENDED_CODES } from './error-codes';
 export type { HeartbeatHandle, HeartbeatOptions } from './heartbeat';
 export { judge } from './result';
-export type { ConnectField, ConnectFieldNames, Family, RawAnswer, Result, SessionEndReason, StandardSuccessCode, UnbindRefusalReason } from './result';
+export type {
+  ConnectField,
+  ConnectFieldNames,
+  Family,
+  RawAnswer,
+  Result,
+  SessionEndReason,
+  StandardSuccessCode,
+  UnbindRefusalReason,
+} from './result';
 export {
   SIGNATURE_HEADERS,
   hmacSignature,

@@ -55,9 +55,14 @@ export function openText(transport: LegacyTransport, data: string): string {
     }
     case 'aes-gcm': {
       if (sealed.length < GCM_IV_BYTES + GCM_TAG_BYTES) throw new Error('ciphertext too short');
-      const decipher = createDecipheriv('aes-256-gcm', aesKey(transport.key), sealed.subarray(0, GCM_IV_BYTES), { authTagLength: GCM_TAG_BYTES });
+      const decipher = createDecipheriv('aes-256-gcm', aesKey(transport.key), sealed.subarray(0, GCM_IV_BYTES), {
+        authTagLength: GCM_TAG_BYTES,
+      });
       decipher.setAuthTag(sealed.subarray(sealed.length - GCM_TAG_BYTES));
-      return Buffer.concat([decipher.update(sealed.subarray(GCM_IV_BYTES, sealed.length - GCM_TAG_BYTES)), decipher.final()]).toString('utf8');
+      return Buffer.concat([
+        decipher.update(sealed.subarray(GCM_IV_BYTES, sealed.length - GCM_TAG_BYTES)),
+        decipher.final(),
+      ]).toString('utf8');
     }
     default:
       throw new TypeError(`Unknown transport mode ${String(transport.mode as unknown)}`);

@@ -49,12 +49,22 @@ export function verifyLicence(licence: string, expected: LicenceExpectations): L
   }
   const publicKey = expected.keys[payload.kid];
   if (!publicKey) return { valid: false, reason: `signed with an unknown key ${payload.kid}` };
-  if (!verify(null, Buffer.from(`svc-licence-v1.${encoded}`, 'utf8'), ed25519PublicKey(publicKey), Buffer.from(signature, 'base64url'))) {
+  if (
+    !verify(
+      null,
+      Buffer.from(`svc-licence-v1.${encoded}`, 'utf8'),
+      ed25519PublicKey(publicKey),
+      Buffer.from(signature, 'base64url'),
+    )
+  ) {
     return { valid: false, reason: 'the signature does not verify' };
   }
   if (payload.v !== 1 || payload.program_id !== expected.programId) return { valid: false, reason: 'for another program' };
   if (payload.machine_id !== expected.machineId) return { valid: false, reason: 'for another machine' };
-  if (expected.cardKey !== undefined && payload.card_code_sha256 !== createHash('sha256').update(expected.cardKey, 'utf8').digest('hex')) {
+  if (
+    expected.cardKey !== undefined &&
+    payload.card_code_sha256 !== createHash('sha256').update(expected.cardKey, 'utf8').digest('hex')
+  ) {
     return { valid: false, reason: 'for another card' };
   }
   if ((expected.now ?? Date.now() / 1000) > payload.valid_until) return { valid: false, reason: 'expired' };

@@ -76,8 +76,17 @@ export interface RawAnswer {
 /** Connect response field names after a per-program customization (default name → configured name). */
 export type ConnectFieldNames = Partial<Record<ConnectField, string>>;
 export type ConnectField =
-  | 'status' | 'code' | 'reason' | 'data' | 'request_id'
-  | 'token' | 'expires_at' | 'device_limit' | 'server_time' | 'machine_code' | 'announcement';
+  | 'status'
+  | 'code'
+  | 'reason'
+  | 'data'
+  | 'request_id'
+  | 'token'
+  | 'expires_at'
+  | 'device_limit'
+  | 'server_time'
+  | 'machine_code'
+  | 'announcement';
 
 /** The success codes a standard-family route can fix for itself (0, or 1 for an unbind). */
 export type StandardSuccessCode = 0 | 1;
@@ -86,7 +95,14 @@ const STANDARD_SUCCESS_CODES: readonly number[] = [0, 1];
 /** The success code a family sends, for an answer that is a success by another marker. */
 const SUCCESS_CODES: Readonly<Record<Family, number>> = { connect: 1, standard: 0, legacy: 1 };
 
-const CONNECT_DATA_FIELDS: readonly ConnectField[] = ['token', 'expires_at', 'device_limit', 'server_time', 'machine_code', 'announcement'];
+const CONNECT_DATA_FIELDS: readonly ConnectField[] = [
+  'token',
+  'expires_at',
+  'device_limit',
+  'server_time',
+  'machine_code',
+  'announcement',
+];
 
 /**
  * Judges an answer by its family's rule: Connect `status === true` (never `code`); standard
@@ -99,7 +115,12 @@ const CONNECT_DATA_FIELDS: readonly ConnectField[] = ['token', 'expires_at', 'de
  * answering `code: 0` is not a success. A failure never carries 0 or 1: an answer that fails its
  * rule with such a code is UNEXPECTED_RESPONSE.
  */
-export function judge<T>(family: Family, answer: RawAnswer, connectFields: ConnectFieldNames = {}, successCode?: StandardSuccessCode): Result<T> {
+export function judge<T>(
+  family: Family,
+  answer: RawAnswer,
+  connectFields: ConnectFieldNames = {},
+  successCode?: StandardSuccessCode,
+): Result<T> {
   if (successCode !== undefined && (family !== 'standard' || !STANDARD_SUCCESS_CODES.includes(successCode))) {
     throw new TypeError('successCode is a standard-family route rule: 0 or 1');
   }
@@ -126,7 +147,16 @@ export function judge<T>(family: Family, answer: RawAnswer, connectFields: Conne
   const errorId = stringOr(body.error_id);
   if (Number.isInteger(rawCode) && Math.abs(rawCode) > 1) {
     const code = Math.abs(rawCode);
-    return { ...common, success, code, message: message || unexpectedMessage(answer), errorId, ...sessionEnd(body), ...unbindRefusal(code, body), body: received };
+    return {
+      ...common,
+      success,
+      code,
+      message: message || unexpectedMessage(answer),
+      errorId,
+      ...sessionEnd(body),
+      ...unbindRefusal(code, body),
+      body: received,
+    };
   }
   const why = Number.isInteger(rawCode)
     ? `Unexpected answer (HTTP ${answer.status}): code ${rawCode} is neither this route's success nor a failure code`
@@ -167,7 +197,10 @@ function isSuccess(family: Family, body: Record<string, unknown>, successCode?: 
 }
 
 /** Maps a customized Connect answer back to the default names (unknown fields stay as they are). */
-function renameConnectBody(body: Record<string, unknown> | undefined, names: ConnectFieldNames): Record<string, unknown> | undefined {
+function renameConnectBody(
+  body: Record<string, unknown> | undefined,
+  names: ConnectFieldNames,
+): Record<string, unknown> | undefined {
   if (body === undefined || Object.keys(names).length === 0) return body;
   const back = (source: Record<string, unknown>, fields: readonly ConnectField[]) => {
     const out = { ...source };
@@ -207,6 +240,7 @@ function retryAfter(answer: RawAnswer): { retryAfterSeconds?: number } {
 
 function unexpectedMessage(answer: RawAnswer): string {
   const type = answer.headers.get('content-type') ?? 'no content type';
-  if (answer.status >= 300 && answer.status < 400) return `Unexpected redirect (HTTP ${answer.status}): check the service address`;
+  if (answer.status >= 300 && answer.status < 400)
+    return `Unexpected redirect (HTTP ${answer.status}): check the service address`;
   return `Unexpected answer (HTTP ${answer.status}, ${type}): check the service address`;
 }

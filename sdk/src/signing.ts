@@ -29,7 +29,10 @@ export function hmacSignature(apiSecret: string, parts: HmacParts): string {
 }
 
 /** The three signature headers of one request, with a fresh nonce unless one is given. */
-export function signatureHeaders(apiSecret: string, parts: Omit<HmacParts, 'timestamp' | 'nonce'> & Partial<HmacParts>): Record<string, string> {
+export function signatureHeaders(
+  apiSecret: string,
+  parts: Omit<HmacParts, 'timestamp' | 'nonce'> & Partial<HmacParts>,
+): Record<string, string> {
   const timestamp = parts.timestamp ?? String(unixSeconds());
   const nonce = parts.nonce ?? newNonce();
   return {

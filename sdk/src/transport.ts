@@ -3,13 +3,21 @@ import { ClientErrorCode } from './error-codes';
 import { RawAnswer, Result } from './result';
 import { requestDigestInput } from './trust';
 
-export type FetchLike = (url: string, init: {
-  method: string;
-  headers: Record<string, string>;
-  body?: string;
-  redirect: 'manual';
-  signal: AbortSignal;
-}) => Promise<{ status: number; headers: { get(name: string): string | null }; text(): Promise<string>; arrayBuffer?(): Promise<ArrayBuffer> }>;
+export type FetchLike = (
+  url: string,
+  init: {
+    method: string;
+    headers: Record<string, string>;
+    body?: string;
+    redirect: 'manual';
+    signal: AbortSignal;
+  },
+) => Promise<{
+  status: number;
+  headers: { get(name: string): string | null };
+  text(): Promise<string>;
+  arrayBuffer?(): Promise<ArrayBuffer>;
+}>;
 
 export interface TransportOptions {
   baseUrl: string;
@@ -59,7 +67,8 @@ export async function send(options: TransportOptions, call: Call): Promise<Sent>
       // The bytes as received: a signed answer is verified over them, not over a re-encoding.
       const bytes = response.arrayBuffer ? Buffer.from(await response.arrayBuffer()) : Buffer.from(await response.text(), 'utf8');
       const answer: RawAnswer = { status: response.status, headers: response.headers, text: bytes.toString('utf8'), bytes };
-      if (!isGatewayFailure(answer)) return { ok: true, answer, nonce: nonce ?? '', digested: requestDigestInput(call.method, call.path, body) };
+      if (!isGatewayFailure(answer))
+        return { ok: true, answer, nonce: nonce ?? '', digested: requestDigestInput(call.method, call.path, body) };
       lastError = `HTTP ${answer.status} from a gateway`;
     } catch (error) {
       lastError = describe(error);
@@ -82,7 +91,11 @@ function backoff(baseMs: number, attempt: number): number {
 
 /** Duck-typed, not `instanceof Error`: fetch's errors may come from another realm (vm, worker). */
 function describe(error: unknown): string {
-  const e = (typeof error === 'object' && error !== null ? error : {}) as { name?: unknown; message?: unknown; cause?: { code?: unknown } };
+  const e = (typeof error === 'object' && error !== null ? error : {}) as {
+    name?: unknown;
+    message?: unknown;
+    cause?: { code?: unknown };
+  };
   if (e.name === 'TimeoutError' || e.name === 'AbortError') return 'timed out';
   if (typeof e.message !== 'string') return String(error);
   return typeof e.cause?.code === 'string' ? `${e.message} (${e.cause.code})` : e.message;

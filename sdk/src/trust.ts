@@ -37,7 +37,8 @@ export interface ReceivedAnswer {
  */
 export function requestDigestInput(method: string, target: string, body?: string | Buffer): Buffer {
   const upper = method.toUpperCase();
-  if (body !== undefined && body.length > 0 && upper !== 'GET' && upper !== 'HEAD') return Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8');
+  if (body !== undefined && body.length > 0 && upper !== 'GET' && upper !== 'HEAD')
+    return Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8');
   const query = target.indexOf('?');
   return Buffer.from(query < 0 ? '' : target.slice(query + 1), 'utf8');
 }
@@ -62,17 +63,30 @@ export function responseSigningInput(request: SentRequest, timestamp: string, st
  * signature must cover exactly this request's method, path, nonce and bytes sent, the status and
  * the body bytes received.
  */
-export function answerDistrust(answer: ReceivedAnswer, request: SentRequest, keys: ResponseKeys, maxSkewSeconds = 300, now = Date.now() / 1000): string | null {
+export function answerDistrust(
+  answer: ReceivedAnswer,
+  request: SentRequest,
+  keys: ResponseKeys,
+  maxSkewSeconds = 300,
+  now = Date.now() / 1000,
+): string | null {
   const timestamp = answer.headers.get(RESPONSE_SIGNATURE_HEADERS.timestamp);
   const kid = answer.headers.get(RESPONSE_SIGNATURE_HEADERS.key);
   const signature = answer.headers.get(RESPONSE_SIGNATURE_HEADERS.signature);
   if (!timestamp || !kid || !signature) return 'the answer is not signed';
   const version = answer.headers.get(RESPONSE_SIGNATURE_HEADERS.version);
-  if (version !== RESPONSE_SIGNATURE_VERSION) return `the answer is not signed in version ${RESPONSE_SIGNATURE_VERSION} (X-Svc-Response-Version: ${version ?? 'none'})`;
+  if (version !== RESPONSE_SIGNATURE_VERSION)
+    return `the answer is not signed in version ${RESPONSE_SIGNATURE_VERSION} (X-Svc-Response-Version: ${version ?? 'none'})`;
   const publicKey = keys[kid];
   if (!publicKey) return `the answer is signed with an unknown key ${kid}`;
-  if (!/^\d{1,12}$/.test(timestamp) || Math.abs(now - Number(timestamp)) > maxSkewSeconds) return 'the answer signature is outside the time window';
-  const valid = verify(null, responseSigningInput(request, timestamp, answer.status, answer.body), ed25519PublicKey(publicKey), Buffer.from(signature, 'base64url'));
+  if (!/^\d{1,12}$/.test(timestamp) || Math.abs(now - Number(timestamp)) > maxSkewSeconds)
+    return 'the answer signature is outside the time window';
+  const valid = verify(
+    null,
+    responseSigningInput(request, timestamp, answer.status, answer.body),
+    ed25519PublicKey(publicKey),
+    Buffer.from(signature, 'base64url'),
+  );
   return valid ? null : 'the answer signature does not verify';
 }
 

@@ -5,16 +5,42 @@ import { Client, ClientErrorCode, ErrorCode, FetchLike, hmacSignature, md5Sign, 
 import { connectionRefused, fakeService, SeenRequest } from './fake-service';
 
 const BASE = 'http://licence.test';
-const options = (fetch: FetchLike) => ({ baseUrl: BASE, programId: '48213907', apiSecret: 'api-secret', legacySecret: 'legacy-secret', fetch, retryDelayMs: 1 });
+const options = (fetch: FetchLike) => ({
+  baseUrl: BASE,
+  programId: '48213907',
+  apiSecret: 'api-secret',
+  legacySecret: 'legacy-secret',
+  fetch,
+  retryDelayMs: 1,
+});
 
-const standardOk = (data: Record<string, unknown>, top: Record<string, unknown> = {}) => ({ json: { ...top, code: 0, success: true, msg: 'ok', data, request_id: 'r' } });
-const standardFailure = (code: number, status = 200) => ({ status, json: { code, success: false, msg: `failure ${code}`, request_id: 'r' } });
-const cardSession = { id: 7, code: 'CK', machine_code: 'PC-1', expires_at: '2027-01-01 00:00:00', session_token: 'sess-1', session_expires_at: '2026-11-22 16:00:00', heartbeat_interval_seconds: 30 };
+const standardOk = (data: Record<string, unknown>, top: Record<string, unknown> = {}) => ({
+  json: { ...top, code: 0, success: true, msg: 'ok', data, request_id: 'r' },
+});
+const standardFailure = (code: number, status = 200) => ({
+  status,
+  json: { code, success: false, msg: `failure ${code}`, request_id: 'r' },
+});
+const cardSession = {
+  id: 7,
+  code: 'CK',
+  machine_code: 'PC-1',
+  expires_at: '2027-01-01 00:00:00',
+  session_token: 'sess-1',
+  session_expires_at: '2026-11-22 16:00:00',
+  heartbeat_interval_seconds: 30,
+};
 const heartbeatOk = standardOk({ card_id: 7, session_expires_at: '2026-11-22 16:10:00', server_time: 1 });
 
 function verifiesHmac(request: SeenRequest, path: string): void {
   const h = request.headers;
-  const expected = hmacSignature('api-secret', { method: 'POST', path, timestamp: h['X-Svc-Timestamp'], nonce: h['X-Svc-Nonce'], body: request.body });
+  const expected = hmacSignature('api-secret', {
+    method: 'POST',
+    path,
+    timestamp: h['X-Svc-Timestamp'],
+    nonce: h['X-Svc-Nonce'],
+    body: request.body,
+  });
   assert.equal(h['X-Svc-Signature'], expected);
 }
 
@@ -31,7 +57,14 @@ describe('SDK card login and heartbeat', () => {
     assert.deepEqual(JSON.parse(sent.body), { app: '48213907', card_key: 'CK', machine_id: 'PC-1' });
     assert.equal(sent.headers['Content-Type'], 'application/json');
     verifiesHmac(sent, '/api/v1/cards/login');
-    assert.deepEqual(client.session, { type: 'card', token: 'sess-1', machineId: 'PC-1', expiresAt: '2026-11-22 16:00:00', heartbeatIntervalSeconds: 30, cardId: 7 });
+    assert.deepEqual(client.session, {
+      type: 'card',
+      token: 'sess-1',
+      machineId: 'PC-1',
+      expiresAt: '2026-11-22 16:00:00',
+      heartbeatIntervalSeconds: 30,
+      cardId: 7,
+    });
 
     const beat = await client.cardHeartbeat();
     assert.equal(beat.success, true);
@@ -45,7 +78,10 @@ describe('SDK card login and heartbeat', () => {
     const service = fakeService(standardFailure(ErrorCode.CARD_EXPIRED));
     const client = new Client(options(service.fetch));
     const login = await client.cardLogin({ cardKey: 'CK', machineId: 'PC-1' });
-    assert.deepEqual([login.success, login.code, login.message], [false, ErrorCode.CARD_EXPIRED, `failure ${ErrorCode.CARD_EXPIRED}`]);
+    assert.deepEqual(
+      [login.success, login.code, login.message],
+      [false, ErrorCode.CARD_EXPIRED, `failure ${ErrorCode.CARD_EXPIRED}`],
+    );
     assert.equal(client.session, undefined);
     const beat = await client.cardHeartbeat();
     assert.equal(beat.code, ClientErrorCode.NO_SESSION);
@@ -91,7 +127,12 @@ describe('SDK card login and heartbeat', () => {
 
 describe('heartbeat loop', () => {
   it('beats until the session ends, then clears it, stops and calls onSessionEnded once', async () => {
-    const service = fakeService(standardOk(cardSession), heartbeatOk, heartbeatOk, standardFailure(ErrorCode.SESSION_INVALID, 401));
+    const service = fakeService(
+      standardOk(cardSession),
+      heartbeatOk,
+      heartbeatOk,
+      standardFailure(ErrorCode.SESSION_INVALID, 401),
+    );
     const client = new Client(options(service.fetch));
     await client.cardLogin({ cardKey: 'CK', machineId: 'PC-1' });
     const beats: Result[] = [];
@@ -101,7 +142,10 @@ describe('heartbeat loop', () => {
     await sleep(30);
     assert.equal(loop.running, false);
     assert.equal(beats.length, 2);
-    assert.deepEqual(ended.map((r) => r.code), [ErrorCode.SESSION_INVALID]);
+    assert.deepEqual(
+      ended.map((r) => r.code),
+      [ErrorCode.SESSION_INVALID],
+    );
     assert.equal(client.session, undefined);
     assert.equal(service.seen.length, 4, 'no heartbeat after the session ended');
   });
@@ -118,7 +162,12 @@ describe('heartbeat loop', () => {
   });
 
   it('goes on through other failures, reporting them to onError', async () => {
-    const service = fakeService(standardOk(cardSession), standardFailure(ErrorCode.SYSTEM_ERROR, 500), connectionRefused(), heartbeatOk);
+    const service = fakeService(
+      standardOk(cardSession),
+      standardFailure(ErrorCode.SYSTEM_ERROR, 500),
+      connectionRefused(),
+      heartbeatOk,
+    );
     const client = new Client({ ...options(service.fetch), retries: 0 });
     await client.cardLogin({ cardKey: 'CK', machineId: 'PC-1' });
     const errors: number[] = [];
@@ -181,7 +230,11 @@ describe('retries', () => {
     const gateway = fakeService({ status: 502, text: '<html>Bad Gateway</html>' }, standardOk({ latest_version: '1.0.0' }));
     assert.equal((await new Client(options(gateway.fetch)).checkVersion({ version: '1.0.0' })).success, true);
     assert.equal(gateway.seen.length, 2);
-    for (const reply of [standardFailure(ErrorCode.CARD_BANNED), standardFailure(ErrorCode.SYSTEM_ERROR, 500), standardFailure(ErrorCode.RATE_LIMITED, 429)]) {
+    for (const reply of [
+      standardFailure(ErrorCode.CARD_BANNED),
+      standardFailure(ErrorCode.SYSTEM_ERROR, 500),
+      standardFailure(ErrorCode.RATE_LIMITED, 429),
+    ]) {
       const service = fakeService(reply);
       const r = await new Client(options(service.fetch)).cardLogin({ cardKey: 'CK', machineId: 'PC-1' });
       assert.equal(r.success, false);
@@ -192,7 +245,10 @@ describe('retries', () => {
   it('never retries a registration or an unbind', async () => {
     const service = fakeService(connectionRefused());
     const client = new Client(options(service.fetch));
-    assert.equal((await client.userRegister({ username: 'alice', password: 'secret-1', machineId: 'm' })).code, ClientErrorCode.NETWORK_ERROR);
+    assert.equal(
+      (await client.userRegister({ username: 'alice', password: 'secret-1', machineId: 'm' })).code,
+      ClientErrorCode.NETWORK_ERROR,
+    );
     assert.equal((await client.legacy.unbind({ cardKey: 'CK', machineId: 'm' })).code, ClientErrorCode.NETWORK_ERROR);
     assert.equal(service.seen.length, 2);
   });
@@ -214,7 +270,9 @@ describe('retries', () => {
 
 describe('other families', () => {
   it('V3 sends a signed form {app, kami, imei} and reads the standard answer', async () => {
-    const service = fakeService(standardOk({ id: 1, code: 'CK', machine_code: 'PC-1', expires_at: 'x' }, { token: 'compat', statecode: 'active' }));
+    const service = fakeService(
+      standardOk({ id: 1, code: 'CK', machine_code: 'PC-1', expires_at: 'x' }, { token: 'compat', statecode: 'active' }),
+    );
     const r = await new Client(options(service.fetch)).v3CardLogin({ cardKey: 'CK', machineId: 'PC-1' });
     assert.equal(r.data?.token, 'compat');
     const [sent] = service.seen;
@@ -225,7 +283,9 @@ describe('other families', () => {
   });
 
   it('Connect sends user_key, serial and a fresh nonce per attempt; a nonce of the caller is never retried', async () => {
-    const service = fakeService(connectionRefused(), { json: { status: true, code: 1, reason: 'ok', data: { token: 't', machine_code: 'PC-1' }, request_id: 'r' } });
+    const service = fakeService(connectionRefused(), {
+      json: { status: true, code: 1, reason: 'ok', data: { token: 't', machine_code: 'PC-1' }, request_id: 'r' },
+    });
     const client = new Client(options(service.fetch));
     const r = await client.connectLogin({ cardKey: 'CK', serial: 'PC-1' });
     assert.equal(r.success, true);
@@ -235,22 +295,34 @@ describe('other families', () => {
     assert.notEqual(first.get('nonce'), second.get('nonce'));
 
     const fixed = fakeService(connectionRefused());
-    assert.equal((await new Client(options(fixed.fetch)).connectLogin({ cardKey: 'CK', serial: 'PC-1', nonce: 'mine' })).code, ClientErrorCode.NETWORK_ERROR);
+    assert.equal(
+      (await new Client(options(fixed.fetch)).connectLogin({ cardKey: 'CK', serial: 'PC-1', nonce: 'mine' })).code,
+      ClientErrorCode.NETWORK_ERROR,
+    );
     assert.equal(fixed.seen.length, 1);
     assert.equal(new URLSearchParams(fixed.seen[0].body).get('nonce'), 'mine');
 
     const none = fakeService({ json: { status: true, code: 1, reason: 'ok', data: { machine_code: 'PC-1' } } });
-    assert.equal((await new Client(options(none.fetch)).connectLogin({ cardKey: 'CK', serial: 'PC-1', nonce: false })).success, true);
+    assert.equal(
+      (await new Client(options(none.fetch)).connectLogin({ cardKey: 'CK', serial: 'PC-1', nonce: false })).success,
+      true,
+    );
     assert.equal(new URLSearchParams(none.seen[0].body).has('nonce'), false);
   });
 
   it('legacy helpers send MD5-signed forms and apply the code 1 rule', async () => {
-    const service = fakeService({ json: { code: 1, msg: 'ok', data: { token: 't', code: 'CK', machine_code: 'PC-1' }, request_id: 'r' } }, { json: { code: 20005, msg: 'refused', request_id: 'r' } });
+    const service = fakeService(
+      { json: { code: 1, msg: 'ok', data: { token: 't', code: 'CK', machine_code: 'PC-1' }, request_id: 'r' } },
+      { json: { code: 20005, msg: 'refused', request_id: 'r' } },
+    );
     const client = new Client(options(service.fetch));
     assert.equal((await client.legacy.cardLogin({ cardKey: 'CK', machineId: 'PC-1' })).success, true);
     const unbind = await client.legacy.unbind({ cardKey: 'CK', machineId: 'PC-1' });
     assert.deepEqual([unbind.success, unbind.code], [false, ErrorCode.UNBIND_REFUSED]);
-    assert.deepEqual(service.seen.map((s) => s.url), [`${BASE}/api/card_login`, `${BASE}/api/unbind_machine`]);
+    assert.deepEqual(
+      service.seen.map((s) => s.url),
+      [`${BASE}/api/card_login`, `${BASE}/api/unbind_machine`],
+    );
     for (const request of service.seen) {
       const fields = Object.fromEntries(new URLSearchParams(request.body));
       const { sign, ...signed } = fields;
@@ -258,7 +330,11 @@ describe('other families', () => {
       assert.deepEqual(Object.keys(signed).sort(), ['app', 'imei', 'kami', 'nonce', 't']);
       assert.equal(sign, md5Sign(signed, 'legacy-secret'));
     }
-    assert.throws(() => new Client({ ...options(service.fetch), legacySecret: undefined }).legacy.cardLogin({ cardKey: 'CK', machineId: 'm' }), /legacySecret/);
+    assert.throws(
+      () =>
+        new Client({ ...options(service.fetch), legacySecret: undefined }).legacy.cardLogin({ cardKey: 'CK', machineId: 'm' }),
+      /legacySecret/,
+    );
   });
 
   it('refuses options it cannot work with', () => {

@@ -23,9 +23,15 @@ export function fakeService(...replies: Array<Reply | ((request: SeenRequest) =>
     if (reply instanceof Error) throw reply;
     const text = reply.text ?? JSON.stringify(reply.json);
     const headers = new Map(
-      Object.entries({ 'content-type': reply.json !== undefined ? 'application/json' : 'text/html', ...reply.headers }).map(([k, v]) => [k.toLowerCase(), v]),
+      Object.entries({ 'content-type': reply.json !== undefined ? 'application/json' : 'text/html', ...reply.headers }).map(
+        ([k, v]) => [k.toLowerCase(), v],
+      ),
     );
-    return { status: reply.status ?? 200, headers: { get: (name: string) => headers.get(name.toLowerCase()) ?? null }, text: async () => text };
+    return {
+      status: reply.status ?? 200,
+      headers: { get: (name: string) => headers.get(name.toLowerCase()) ?? null },
+      text: async () => text,
+    };
   };
   return { fetch, seen };
 }

@@ -6,7 +6,9 @@ import vectors from '../vectors/signing-vectors.json';
 import { fakeService } from './fake-service';
 
 const { transport } = vectors;
-const MODES: Array<[TransportMode, ReadonlyArray<{ name: string; key: string; plaintext: string; data: string; iv_hex?: string }>]> = [
+const MODES: Array<
+  [TransportMode, ReadonlyArray<{ name: string; key: string; plaintext: string; data: string; iv_hex?: string }>]
+> = [
   ['rc4', transport.rc4],
   ['aes', transport.aes],
   ['aes-gcm', transport['aes-gcm']],
@@ -16,7 +18,10 @@ describe('legacy transport encryption: the shared vectors (made with OpenSSL out
   it('uses AES-256 as FIPS-197 C.3 does (the block cipher under aes and aes-gcm)', () => {
     const block = transport.aes256_block;
     const cipher = createCipheriv('aes-256-ecb', Buffer.from(block.key_hex, 'hex'), null).setAutoPadding(false);
-    assert.equal(Buffer.concat([cipher.update(Buffer.from(block.plaintext_hex, 'hex')), cipher.final()]).toString('hex'), block.ciphertext_hex);
+    assert.equal(
+      Buffer.concat([cipher.update(Buffer.from(block.plaintext_hex, 'hex')), cipher.final()]).toString('hex'),
+      block.ciphertext_hex,
+    );
   });
 
   for (const [mode, cases] of MODES) {
@@ -46,13 +51,21 @@ describe('legacy transport encryption: the shared vectors (made with OpenSSL out
 describe('legacy helpers of an encrypted program', () => {
   const key = transport.aes[0].key;
   const options = (mode: TransportMode, fetch: ReturnType<typeof fakeService>['fetch']) => ({
-    baseUrl: 'http://svc.test', programId: '48213907', apiSecret: 'api', legacySecret: 'legacy-secret', legacyTransport: { mode, key }, fetch, retryDelayMs: 1,
+    baseUrl: 'http://svc.test',
+    programId: '48213907',
+    apiSecret: 'api',
+    legacySecret: 'legacy-secret',
+    legacyTransport: { mode, key },
+    fetch,
+    retryDelayMs: 1,
   });
 
   for (const [mode] of MODES) {
     it(`${mode}: sends app in clear and the signed fields sealed to /api/app, and opens the answer's data`, async () => {
       const cardData = { id: 7, code: 'CK-1', machine_code: 'PC-1', expires_at: '2026-12-22 08:00:00', note: '欢迎' };
-      const service = fakeService({ json: { code: 1, msg: 'ok', data: sealText({ mode, key }, JSON.stringify(cardData)), request_id: 'r1' } });
+      const service = fakeService({
+        json: { code: 1, msg: 'ok', data: sealText({ mode, key }, JSON.stringify(cardData)), request_id: 'r1' },
+      });
       const result = await new Client(options(mode, service.fetch)).legacy.cardLogin({ cardKey: 'CK-1', machineId: 'PC-1' });
       assert.equal(result.success, true);
       assert.deepEqual(result.data, cardData);
@@ -78,8 +91,10 @@ describe('legacy helpers of an encrypted program', () => {
     assert.equal(new URLSearchParams(openText({ mode: 'rc4', key }, data)).get('api'), 'card_unbind');
   });
 
-  it("a success whose data does not open with the key is UNEXPECTED_RESPONSE, never a success", async () => {
-    const service = fakeService({ json: { code: 1, msg: 'ok', data: sealText({ mode: 'aes-gcm', key: 'another key' }, '{"id":7}'), request_id: 'r9' } });
+  it('a success whose data does not open with the key is UNEXPECTED_RESPONSE, never a success', async () => {
+    const service = fakeService({
+      json: { code: 1, msg: 'ok', data: sealText({ mode: 'aes-gcm', key: 'another key' }, '{"id":7}'), request_id: 'r9' },
+    });
     const result = await new Client(options('aes-gcm', service.fetch)).legacy.cardLogin({ cardKey: 'CK-1', machineId: 'PC-1' });
     assert.equal(result.success, false);
     assert.equal(result.code, ClientErrorCode.UNEXPECTED_RESPONSE);
@@ -95,7 +110,13 @@ describe('legacy helpers of an encrypted program', () => {
 
   it('refuses an unknown mode or an empty key at construction', () => {
     const { fetch } = fakeService({ json: {} });
-    assert.throws(() => new Client({ ...options('aes', fetch), legacyTransport: { mode: 'des' as TransportMode, key } }), /legacyTransport.mode/);
-    assert.throws(() => new Client({ ...options('aes', fetch), legacyTransport: { mode: 'aes', key: '' } }), /legacyTransport.key/);
+    assert.throws(
+      () => new Client({ ...options('aes', fetch), legacyTransport: { mode: 'des' as TransportMode, key } }),
+      /legacyTransport.mode/,
+    );
+    assert.throws(
+      () => new Client({ ...options('aes', fetch), legacyTransport: { mode: 'aes', key: '' } }),
+      /legacyTransport.key/,
+    );
   });
 });

@@ -4,7 +4,11 @@ import { ClientErrorCode, ErrorCode, Family, judge, RawAnswer } from '../src';
 
 function answer(body: unknown, status = 200, headers: Record<string, string> = {}): RawAnswer {
   const all = new Map(Object.entries({ 'content-type': 'application/json', ...headers }));
-  return { status, headers: { get: (name) => all.get(name.toLowerCase()) ?? null }, text: typeof body === 'string' ? body : JSON.stringify(body) };
+  return {
+    status,
+    headers: { get: (name) => all.get(name.toLowerCase()) ?? null },
+    text: typeof body === 'string' ? body : JSON.stringify(body),
+  };
 }
 
 describe('success rules', () => {
@@ -59,13 +63,26 @@ describe('route success codes (standard family)', () => {
   });
 
   it('keeps the catalog code and message of a refusal', () => {
-    const r = judge('standard', answer({ code: 20005, success: false, msg: 'Unbinding is not possible', request_id: 'q' }), {}, 1);
+    const r = judge(
+      'standard',
+      answer({ code: 20005, success: false, msg: 'Unbinding is not possible', request_id: 'q' }),
+      {},
+      1,
+    );
     assert.deepEqual([r.code, r.message, r.requestId], [ErrorCode.UNBIND_REFUSED, 'Unbinding is not possible', 'q']);
   });
 
-  it("gives an UNBIND_REFUSED its reason and retry time, in the standard and the legacy envelope (decisions §21)", () => {
-    const cooldown = judge('standard', answer({ code: 20005, success: false, msg: 'Too recently', data: { reason: 'cooldown', retry_at: '2026-11-24 08:15:00' } }), {}, 1);
-    assert.deepEqual([cooldown.code, cooldown.unbindReason, cooldown.retryAt], [ErrorCode.UNBIND_REFUSED, 'cooldown', '2026-11-24 08:15:00']);
+  it('gives an UNBIND_REFUSED its reason and retry time, in the standard and the legacy envelope (decisions §21)', () => {
+    const cooldown = judge(
+      'standard',
+      answer({ code: 20005, success: false, msg: 'Too recently', data: { reason: 'cooldown', retry_at: '2026-11-24 08:15:00' } }),
+      {},
+      1,
+    );
+    assert.deepEqual(
+      [cooldown.code, cooldown.unbindReason, cooldown.retryAt],
+      [ErrorCode.UNBIND_REFUSED, 'cooldown', '2026-11-24 08:15:00'],
+    );
     const notBound = judge('legacy', answer({ code: 20005, msg: 'Not bound', data: { reason: 'not_bound', retry_at: null } }));
     assert.deepEqual([notBound.unbindReason, notBound.retryAt], ['not_bound', null]);
     // An older service's refusal without data, and another code's data.reason, say nothing of an unbind.
@@ -84,15 +101,35 @@ describe('route success codes (standard family)', () => {
 
 describe('results', () => {
   it('gives a Connect failure its positive catalog code, reason, request and error ids', () => {
-    const r = judge('connect', answer({ status: false, code: -50000, reason: 'System error', request_id: 'req-1', error_id: 'err-1' }, 500));
+    const r = judge(
+      'connect',
+      answer({ status: false, code: -50000, reason: 'System error', request_id: 'req-1', error_id: 'err-1' }, 500),
+    );
     assert.deepEqual(
-      { success: r.success, code: r.code, message: r.message, requestId: r.requestId, errorId: r.errorId, httpStatus: r.httpStatus },
-      { success: false, code: ErrorCode.SYSTEM_ERROR, message: 'System error', requestId: 'req-1', errorId: 'err-1', httpStatus: 500 },
+      {
+        success: r.success,
+        code: r.code,
+        message: r.message,
+        requestId: r.requestId,
+        errorId: r.errorId,
+        httpStatus: r.httpStatus,
+      },
+      {
+        success: false,
+        code: ErrorCode.SYSTEM_ERROR,
+        message: 'System error',
+        requestId: 'req-1',
+        errorId: 'err-1',
+        httpStatus: 500,
+      },
     );
   });
 
   it('keeps unknown fields in data and body', () => {
-    const r = judge('standard', answer({ code: 0, success: true, msg: 'ok', token: 't', extra_top: 1, data: { id: 3, added_later: 'x' }, request_id: 'r' }));
+    const r = judge(
+      'standard',
+      answer({ code: 0, success: true, msg: 'ok', token: 't', extra_top: 1, data: { id: 3, added_later: 'x' }, request_id: 'r' }),
+    );
     assert.deepEqual(r.data, { id: 3, added_later: 'x' });
     assert.equal(r.body?.extra_top, 1);
     assert.equal(r.message, 'ok');
@@ -109,7 +146,10 @@ describe('results', () => {
   });
 
   it('takes the request id from the X-Request-Id header when the body has none', () => {
-    assert.equal(judge('legacy', answer({ code: 20001, msg: 'no' }, 200, { 'x-request-id': 'from-header' })).requestId, 'from-header');
+    assert.equal(
+      judge('legacy', answer({ code: 20001, msg: 'no' }, 200, { 'x-request-id': 'from-header' })).requestId,
+      'from-header',
+    );
   });
 
   it('reads Retry-After', () => {
@@ -136,7 +176,13 @@ describe('results', () => {
 
   it('reads a customized Connect answer through its field names', () => {
     const names = { status: 'ok', reason: 'text', data: 'payload', token: 'licence', expires_at: 'until' };
-    const body = { ok: true, code: 1, text: 'welcome', payload: { licence: 'abc', until: '2027-01-01 00:00:00', device_limit: 2, extra: true }, request_id: 'r' };
+    const body = {
+      ok: true,
+      code: 1,
+      text: 'welcome',
+      payload: { licence: 'abc', until: '2027-01-01 00:00:00', device_limit: 2, extra: true },
+      request_id: 'r',
+    };
     const r = judge('connect', answer(body), names);
     assert.equal(r.success, true);
     assert.equal(r.message, 'welcome');
@@ -150,12 +196,23 @@ describe('results', () => {
 describe("a card type's features (decisions §19)", () => {
   it('gives data.features of a successful card answer in every family, strings only, and nothing elsewhere', () => {
     const features = ['pro', 'export.pdf'];
-    assert.deepEqual(judge('standard', answer({ code: 0, success: true, msg: 'ok', data: { id: 1, features } })).features, features);
+    assert.deepEqual(
+      judge('standard', answer({ code: 0, success: true, msg: 'ok', data: { id: 1, features } })).features,
+      features,
+    );
     assert.deepEqual(judge('legacy', answer({ code: 1, msg: 'ok', data: { features: [] } })).features, []);
     assert.deepEqual(judge('connect', answer({ status: true, code: 1, reason: 'ok', data: { features } })).features, features);
     assert.deepEqual(judge('standard', answer({ code: 0, msg: 'ok', data: { features: ['pro', 7, null] } })).features, ['pro']);
-    assert.equal(judge('standard', answer({ code: 0, msg: 'ok', data: { id: 1 } })).features, undefined, 'an older service says nothing');
-    assert.equal(judge('standard', answer({ code: 20001, msg: 'no', data: { features } })).features, undefined, 'a refusal has none');
+    assert.equal(
+      judge('standard', answer({ code: 0, msg: 'ok', data: { id: 1 } })).features,
+      undefined,
+      'an older service says nothing',
+    );
+    assert.equal(
+      judge('standard', answer({ code: 20001, msg: 'no', data: { features } })).features,
+      undefined,
+      'a refusal has none',
+    );
   });
 });
 
@@ -165,16 +222,33 @@ describe('a trial card (decisions §21)', () => {
     assert.equal(judge('legacy', answer({ code: 1, msg: 'ok', data: { trial: false } })).trial, false);
     assert.equal(judge('connect', answer({ status: true, code: 1, reason: 'ok', data: { trial: true } })).trial, true);
     assert.equal(judge('standard', answer({ code: 0, msg: 'ok', data: { trial: 'yes' } })).trial, undefined);
-    assert.equal(judge('standard', answer({ code: 0, msg: 'ok', data: { id: 1 } })).trial, undefined, 'an older service says nothing');
-    assert.equal(judge('standard', answer({ code: 20011, msg: 'no', data: { trial: true } })).trial, undefined, 'a refusal has none');
+    assert.equal(
+      judge('standard', answer({ code: 0, msg: 'ok', data: { id: 1 } })).trial,
+      undefined,
+      'an older service says nothing',
+    );
+    assert.equal(
+      judge('standard', answer({ code: 20011, msg: 'no', data: { trial: true } })).trial,
+      undefined,
+      'a refusal has none',
+    );
   });
 });
 
 describe('why a session ended (decisions §18)', () => {
   it('gives ended_by and ended_at of a heartbeat refusal, and nothing of other answers', () => {
-    const banned = judge('standard', answer({ code: 30101, success: false, msg: 'x', data: { ended_by: 'card_banned', ended_at: '2026-11-26 10:42:00' } }, 401));
-    assert.deepEqual([banned.code, banned.endedBy, banned.endedAt], [ErrorCode.SESSION_INVALID, 'card_banned', '2026-11-26 10:42:00']);
-    const unknown = judge('standard', answer({ code: 30101, success: false, msg: 'x', data: { ended_by: 'unknown', ended_at: null } }, 401));
+    const banned = judge(
+      'standard',
+      answer({ code: 30101, success: false, msg: 'x', data: { ended_by: 'card_banned', ended_at: '2026-11-26 10:42:00' } }, 401),
+    );
+    assert.deepEqual(
+      [banned.code, banned.endedBy, banned.endedAt],
+      [ErrorCode.SESSION_INVALID, 'card_banned', '2026-11-26 10:42:00'],
+    );
+    const unknown = judge(
+      'standard',
+      answer({ code: 30101, success: false, msg: 'x', data: { ended_by: 'unknown', ended_at: null } }, 401),
+    );
     assert.deepEqual([unknown.endedBy, unknown.endedAt], ['unknown', null]);
     const older = judge('standard', answer({ code: 30101, success: false, msg: 'x' }, 401));
     assert.equal(older.endedBy, undefined, 'a service without §18 says nothing');

@@ -5,7 +5,9 @@ import { connectionRefused, fakeService, SeenRequest } from './fake-service';
 
 const BASE = 'http://licence.test';
 const options = (fetch: FetchLike) => ({ baseUrl: BASE, programId: '48213907', apiSecret: 'api-secret', fetch, retryDelayMs: 1 });
-const standard = (code: number, data: Record<string, unknown>, success = true) => ({ json: { code, success, msg: 'ok', data, request_id: 'r' } });
+const standard = (code: number, data: Record<string, unknown>, success = true) => ({
+  json: { code, success, msg: 'ok', data, request_id: 'r' },
+});
 const refusal = (code: number, msg: string) => ({ json: { code, success: false, msg, request_id: 'r-refused' } });
 
 const topped = { id: 7, code: 'CK', kind: 'time', status: 'active', expires_at: '2027-02-01 00:00:00', uses_left: null };
@@ -31,7 +33,16 @@ function assertSignedJson(request: SeenRequest, path: string, fields: Record<str
   assert.deepEqual(JSON.parse(request.body), fields);
   const h = request.headers;
   assert.match(h['X-Svc-Nonce'], /^[A-Za-z0-9_.:-]{8,96}$/);
-  assert.equal(h['X-Svc-Signature'], hmacSignature('api-secret', { method: 'POST', path, timestamp: h['X-Svc-Timestamp'], nonce: h['X-Svc-Nonce'], body: request.body }));
+  assert.equal(
+    h['X-Svc-Signature'],
+    hmacSignature('api-secret', {
+      method: 'POST',
+      path,
+      timestamp: h['X-Svc-Timestamp'],
+      nonce: h['X-Svc-Nonce'],
+      body: request.body,
+    }),
+  );
 }
 
 describe('card top-up (decisions §13)', () => {
@@ -43,10 +54,16 @@ describe('card top-up (decisions §13)', () => {
   });
 
   it('gives TOPUP_REFUSED with the reason, and CARD_INVALID by name', async () => {
-    const service = fakeService(refusal(20008, 'The top-up card is a count card; this card is a time card'), refusal(20001, 'The card key is invalid'));
+    const service = fakeService(
+      refusal(20008, 'The top-up card is a count card; this card is a time card'),
+      refusal(20001, 'The card key is invalid'),
+    );
     const client = new Client(options(service.fetch));
     const refused = await client.cardTopup({ cardKey: 'CK', topupKey: 'TOP-1' });
-    assert.deepEqual([refused.success, refused.code, refused.message, refused.requestId], [false, ErrorCode.TOPUP_REFUSED, 'The top-up card is a count card; this card is a time card', 'r-refused']);
+    assert.deepEqual(
+      [refused.success, refused.code, refused.message, refused.requestId],
+      [false, ErrorCode.TOPUP_REFUSED, 'The top-up card is a count card; this card is a time card', 'r-refused'],
+    );
     assert.equal((await client.cardTopup({ cardKey: 'NOPE', topupKey: 'TOP-1' })).code, ErrorCode.CARD_INVALID);
   });
 
@@ -103,37 +120,71 @@ describe('self-service unbind (decisions §14)', () => {
     ]) {
       const service = fakeService({ json: body });
       const r = await new Client(options(service.fetch)).cardUnbind({ cardKey: 'CK', machineId: 'PC-1' });
-      assert.deepEqual([r.success, r.code, r.data], [false, ClientErrorCode.UNEXPECTED_RESPONSE, undefined], JSON.stringify(body));
+      assert.deepEqual(
+        [r.success, r.code, r.data],
+        [false, ClientErrorCode.UNEXPECTED_RESPONSE, undefined],
+        JSON.stringify(body),
+      );
     }
   });
 
   it('gives UNBIND_REFUSED and the card refusals by name', async () => {
-    const service = fakeService(refusal(20005, 'Unbinding is not possible for this card and device'), refusal(20003, 'The card key is banned'));
+    const service = fakeService(
+      refusal(20005, 'Unbinding is not possible for this card and device'),
+      refusal(20003, 'The card key is banned'),
+    );
     const client = new Client(options(service.fetch));
     const refused = await client.cardUnbind({ cardKey: 'CK', machineId: 'PC-9' });
-    assert.deepEqual([refused.success, refused.code, refused.message], [false, ErrorCode.UNBIND_REFUSED, 'Unbinding is not possible for this card and device']);
+    assert.deepEqual(
+      [refused.success, refused.code, refused.message],
+      [false, ErrorCode.UNBIND_REFUSED, 'Unbinding is not possible for this card and device'],
+    );
     assert.equal((await client.cardUnbind({ cardKey: 'CK', machineId: 'PC-1' })).code, ErrorCode.CARD_BANNED);
   });
 
   it('says why an unbind was refused and when it becomes possible', async () => {
-    const limit = { json: { code: 20005, success: false, msg: 'Unbind limit reached', data: { reason: 'limit', retry_at: '2026-12-01 10:00:00' }, request_id: 'r-limit' } };
-    const disabled = { json: { code: 20005, success: false, msg: 'Unbinding is off', data: { reason: 'disabled', retry_at: null }, request_id: 'r-off' } };
+    const limit = {
+      json: {
+        code: 20005,
+        success: false,
+        msg: 'Unbind limit reached',
+        data: { reason: 'limit', retry_at: '2026-12-01 10:00:00' },
+        request_id: 'r-limit',
+      },
+    };
+    const disabled = {
+      json: {
+        code: 20005,
+        success: false,
+        msg: 'Unbinding is off',
+        data: { reason: 'disabled', retry_at: null },
+        request_id: 'r-off',
+      },
+    };
     const client = new Client(options(fakeService(limit, disabled).fetch));
     const first = await client.cardUnbind({ cardKey: 'CK', machineId: 'PC-1' });
-    assert.deepEqual([first.success, first.code, first.unbindReason, first.retryAt], [false, ErrorCode.UNBIND_REFUSED, 'limit', '2026-12-01 10:00:00']);
+    assert.deepEqual(
+      [first.success, first.code, first.unbindReason, first.retryAt],
+      [false, ErrorCode.UNBIND_REFUSED, 'limit', '2026-12-01 10:00:00'],
+    );
     const second = await client.cardUnbind({ cardKey: 'CK', machineId: 'PC-1' });
     assert.deepEqual([second.unbindReason, second.retryAt], ['disabled', null]);
   });
 
   it('is never retried: each unbind may deduct time', async () => {
     const service = fakeService(connectionRefused());
-    assert.equal((await new Client(options(service.fetch)).cardUnbind({ cardKey: 'CK', machineId: 'PC-1' })).code, ClientErrorCode.NETWORK_ERROR);
+    assert.equal(
+      (await new Client(options(service.fetch)).cardUnbind({ cardKey: 'CK', machineId: 'PC-1' })).code,
+      ClientErrorCode.NETWORK_ERROR,
+    );
     assert.equal(service.seen.length, 1);
   });
 
   it('leaves the generic standard rule of the other routes as it was', async () => {
     // The SDK login keeps "success, or where it is absent code 0 or 1": the unbind rule is its own route's.
-    const service = fakeService({ json: { code: 1, msg: 'ok', data: { machine_code: 'PC-1', session_token: 's', session_expires_at: 'x' } } });
+    const service = fakeService({
+      json: { code: 1, msg: 'ok', data: { machine_code: 'PC-1', session_token: 's', session_expires_at: 'x' } },
+    });
     assert.equal((await new Client(options(service.fetch)).cardLogin({ cardKey: 'CK', machineId: 'PC-1' })).success, true);
   });
 });
@@ -158,7 +209,13 @@ describe('the codes of §13', () => {
 });
 
 describe('trial (decisions §21)', () => {
-  const trialCard = { code: 'TRIAL-1', expires_at: '2027-01-01 00:00:00', machine_code: 'PC-1', trial: true, features: ['basic'] };
+  const trialCard = {
+    code: 'TRIAL-1',
+    expires_at: '2027-01-01 00:00:00',
+    machine_code: 'PC-1',
+    trial: true,
+    features: ['basic'],
+  };
 
   it('signs {app, machine_id} and answers the bound trial card, trial and features exposed', async () => {
     const service = fakeService(standard(0, trialCard));
@@ -168,7 +225,12 @@ describe('trial (decisions §21)', () => {
   });
 
   it('gives TRIAL_USED by name, refuses an answer for another device, and retries a lost answer (a repeat answers the same card)', async () => {
-    const service = fakeService(refusal(20011, 'This device has already used its trial'), standard(0, { ...trialCard, machine_code: 'PC-2' }), connectionRefused(), standard(0, trialCard));
+    const service = fakeService(
+      refusal(20011, 'This device has already used its trial'),
+      standard(0, { ...trialCard, machine_code: 'PC-2' }),
+      connectionRefused(),
+      standard(0, trialCard),
+    );
     const client = new Client(options(service.fetch));
     assert.deepEqual([(await client.cardTrial({ machineId: 'PC-1' })).code, ErrorCode.TRIAL_USED], [20011, 20011]);
     const relayed = await client.cardTrial({ machineId: 'PC-1' });

@@ -18,12 +18,21 @@ describe('HMAC signing (V3 and SDK)', () => {
     assert.match(a['X-Svc-Nonce'], /^[A-Za-z0-9_.:-]{8,96}$/);
     assert.notEqual(a['X-Svc-Nonce'], b['X-Svc-Nonce']);
     assert.ok(Math.abs(Number(a['X-Svc-Timestamp']) - Date.now() / 1000) < 5);
-    assert.equal(a['X-Svc-Signature'], hmacSignature('k', { ...parts, timestamp: a['X-Svc-Timestamp'], nonce: a['X-Svc-Nonce'] }));
+    assert.equal(
+      a['X-Svc-Signature'],
+      hmacSignature('k', { ...parts, timestamp: a['X-Svc-Timestamp'], nonce: a['X-Svc-Nonce'] }),
+    );
   });
 
   it('changes with every signed part', () => {
     const v = vectors.hmac[0];
-    for (const change of [{ method: 'PUT' }, { path: '/api/v1/users/login' }, { timestamp: '1763800001' }, { nonce: 'n0nce-0002' }, { body: `${v.body} ` }]) {
+    for (const change of [
+      { method: 'PUT' },
+      { path: '/api/v1/users/login' },
+      { timestamp: '1763800001' },
+      { nonce: 'n0nce-0002' },
+      { body: `${v.body} ` },
+    ]) {
       assert.notEqual(hmacSignature(v.secret, { ...v, ...change }), v.signature, JSON.stringify(change));
     }
     assert.notEqual(hmacSignature(`${v.secret}x`, v), v.signature);

@@ -53,7 +53,10 @@ export const ClientFamily = (family: ClientFamilyName) =>
 
 /** The family a route declared with `ClientFamily` (for a guard that serves several families). */
 export function declaredFamily(reflector: Reflector, context: ExecutionContext): ClientFamilyName {
-  const family = reflector.getAllAndOverride<ClientFamilyName | undefined>(CLIENT_FAMILY, [context.getHandler(), context.getClass()]);
+  const family = reflector.getAllAndOverride<ClientFamilyName | undefined>(CLIENT_FAMILY, [
+    context.getHandler(),
+    context.getClass(),
+  ]);
   if (!family) throw new Error(`${context.getClass().name}.${context.getHandler().name} declares no client family`);
   return family;
 }
@@ -72,4 +75,6 @@ export function establishedCall(request: Record<PropertyKey, unknown>): ClientCa
 }
 
 /** The call the route's family guard established, as a handler parameter. */
-export const Caller = createParamDecorator((_: unknown, ctx: ExecutionContext): ClientCall => ctx.switchToHttp().getRequest()[CLIENT_CALL]);
+export const Caller = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): ClientCall => ctx.switchToHttp().getRequest()[CLIENT_CALL],
+);

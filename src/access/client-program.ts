@@ -110,6 +110,11 @@ export class ClientProgramDirectory {
     const { createdAt: _c, updatedAt: _u, ownerId: _o, name: _n, ...settings } = project;
     const rows = await this.authorizations.findBy({ projectId: project.id });
     const authorizations = Object.fromEntries(rows.map((r) => [r.name, { authorized: r.authorized, dailyQuota: r.dailyQuota }]));
-    return { project: settings, authorStatus: row.raw[0].author_status, authorizations, signingKey: await this.signingKeys.activeKey(project.id) };
+    return {
+      project: settings,
+      authorStatus: row.raw[0].author_status,
+      authorizations,
+      signingKey: await this.signingKeys.activeKey(project.id),
+    };
   }
 }

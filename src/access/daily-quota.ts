@@ -20,7 +20,12 @@ export class DailyQuota {
     config: AppConfig,
     private readonly store: SharedStore,
   ) {
-    this.dayFormat = new Intl.DateTimeFormat('en-CA', { timeZone: config.APP_TIMEZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
+    this.dayFormat = new Intl.DateTimeFormat('en-CA', {
+      timeZone: config.APP_TIMEZONE,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
   }
 
   /** Counts one use of `subject`; false (and nothing counted) when `limit` is already reached. */

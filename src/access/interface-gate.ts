@@ -44,7 +44,8 @@ export class InterfaceGate {
     if (project.status !== 'active') throw new ServiceError(ErrorCode.PROGRAM_DISABLED);
     if (program.authorStatus !== 'active') throw new ServiceError(ErrorCode.AUTHOR_DISABLED);
     if (options.requireBasicPackage && !project.basicPackage) throw new ServiceError(ErrorCode.PACKAGE_NOT_ENABLED);
-    if (options.requireConnect && !(await this.connectOpen(program, context))) throw new ServiceError(ErrorCode.CONNECT_NOT_ENABLED);
+    if (options.requireConnect && !(await this.connectOpen(program, context)))
+      throw new ServiceError(ErrorCode.CONNECT_NOT_ENABLED);
     if (!project.verificationEnabled) throw new ServiceError(ErrorCode.VERIFICATION_SWITCH_OFF);
     if (!(await this.platform.interfaceStatus(context))[name]) throw new ServiceError(ErrorCode.INTERFACE_DISABLED);
     const authorization = program.authorizations[name];

@@ -35,7 +35,10 @@ export class AdminAuthController {
   @RateLimit('sign-in', byAdminUsername)
   @Post('login')
   @ApiOperation({ summary: 'Sign in: a Bearer admin token, or the challenge of the two-factor step' })
-  @ApiAnswer({ oneOf: [{ $ref: getSchemaPath(AdminSessionView) }, { $ref: getSchemaPath(AdminLoginChallengeView) }] }, { models: [AdminSessionView, AdminLoginChallengeView] })
+  @ApiAnswer(
+    { oneOf: [{ $ref: getSchemaPath(AdminSessionView) }, { $ref: getSchemaPath(AdminLoginChallengeView) }] },
+    { models: [AdminSessionView, AdminLoginChallengeView] },
+  )
   @ApiFailures(ErrorCode.UNAUTHENTICATED, ErrorCode.ACCOUNT_DISABLED, ErrorCode.RATE_LIMITED)
   @HttpCode(200)
   @DeclareAuthScheme('none')
@@ -61,6 +64,12 @@ export class AdminAuthController {
   @BeforeEnrolment()
   async me(@CurrentAdmin() principal: AdminPrincipal): Promise<AdminIdentityView> {
     const required = await this.twoFactor.required();
-    return { id: principal.id, username: principal.username, role: principal.role, two_factor_enabled: principal.twoFactorEnabled, two_factor_required: required };
+    return {
+      id: principal.id,
+      username: principal.username,
+      role: principal.role,
+      two_factor_enabled: principal.twoFactorEnabled,
+      two_factor_required: required,
+    };
   }
 }

@@ -41,11 +41,18 @@ export class AdminAuthGuard implements CanActivate {
     const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header) : null;
     if (!match) throw new ServiceError(ErrorCode.UNAUTHENTICATED, 'A Bearer admin token is required');
     const targets = [context.getHandler(), context.getClass()];
-    const principal = ApiKeyAuthenticator.looksLikeKey(match[1]) ? await this.keyPrincipal(context, match[1], targets) : await this.auth.authenticate(match[1]);
+    const principal = ApiKeyAuthenticator.looksLikeKey(match[1])
+      ? await this.keyPrincipal(context, match[1], targets)
+      : await this.auth.authenticate(match[1]);
     const roles = this.reflector.getAllAndOverride<AdminRole[]>(ADMIN_ROLES, targets) ?? [];
     const outOfScope = principal.role === 'agent' && !this.reflector.getAllAndOverride<boolean>(AGENT_SCOPE, targets);
-    if (outOfScope || (roles.length > 0 && !roles.includes(principal.role))) await this.refuse(request, principal, new ServiceError(ErrorCode.FORBIDDEN));
-    if (!principal.twoFactorEnabled && !this.reflector.getAllAndOverride<boolean>(BEFORE_ENROLMENT, targets) && (await this.twoFactor.required())) {
+    if (outOfScope || (roles.length > 0 && !roles.includes(principal.role)))
+      await this.refuse(request, principal, new ServiceError(ErrorCode.FORBIDDEN));
+    if (
+      !principal.twoFactorEnabled &&
+      !this.reflector.getAllAndOverride<boolean>(BEFORE_ENROLMENT, targets) &&
+      (await this.twoFactor.required())
+    ) {
       throw new ServiceError(ErrorCode.TWO_FACTOR_ENROLMENT_REQUIRED);
     }
     request[PRINCIPAL_KEY] = principal;

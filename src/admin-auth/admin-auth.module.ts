@@ -27,9 +27,28 @@ import { TwoFactorService } from './two-factor/two-factor.service';
   imports: [TypeOrmModule.forFeature([AdminUser, AdminToken, AdminRecoveryCode, PlatformSettings, ApiKey]), AuditModule],
   controllers: [AdminAuthController, TwoFactorController],
   providers: [
-    AdminAuthService, AdminAuthGuard, TwoFactorPolicy, TwoFactorService, StepUpGuard, ApiKeyAuthenticator,
-    { provide: ApiKeyHasher, inject: [AppConfig], useFactory: (config: AppConfig) => new ApiKeyHasher(loadEncryptionKey(config)) },
+    AdminAuthService,
+    AdminAuthGuard,
+    TwoFactorPolicy,
+    TwoFactorService,
+    StepUpGuard,
+    ApiKeyAuthenticator,
+    {
+      provide: ApiKeyHasher,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => new ApiKeyHasher(loadEncryptionKey(config)),
+    },
   ],
-  exports: [AdminAuthService, AdminAuthGuard, TwoFactorPolicy, TwoFactorService, StepUpGuard, ApiKeyAuthenticator, ApiKeyHasher, AuditModule, TypeOrmModule],
+  exports: [
+    AdminAuthService,
+    AdminAuthGuard,
+    TwoFactorPolicy,
+    TwoFactorService,
+    StepUpGuard,
+    ApiKeyAuthenticator,
+    ApiKeyHasher,
+    AuditModule,
+    TypeOrmModule,
+  ],
 })
 export class AdminAuthModule {}

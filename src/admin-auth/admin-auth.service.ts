@@ -44,8 +44,14 @@ export class AdminAuthService implements OnApplicationBootstrap {
    * many addresses gets more guesses.
    */
   async login(username: string, password: string, client: RequestContext): Promise<AdminSessionView | AdminLoginChallengeView> {
-    const policy = { name: 'admin-login', limit: this.config.ADMIN_LOGIN_ATTEMPTS_PER_MINUTE, failure: ErrorCode.UNAUTHENTICATED };
-    return this.limiter.guard(policy, { account: username.toLowerCase(), address: client.clientIp }, () => this.checkedLogin(username, password, client));
+    const policy = {
+      name: 'admin-login',
+      limit: this.config.ADMIN_LOGIN_ATTEMPTS_PER_MINUTE,
+      failure: ErrorCode.UNAUTHENTICATED,
+    };
+    return this.limiter.guard(policy, { account: username.toLowerCase(), address: client.clientIp }, () =>
+      this.checkedLogin(username, password, client),
+    );
   }
 
   /**
@@ -53,7 +59,11 @@ export class AdminAuthService implements OnApplicationBootstrap {
    * stored hashed in the shared store for 5 minutes) that `POST /auth/login/2fa` trades for one
    * with a code. Accounts without it keep the one-step contract.
    */
-  private async checkedLogin(username: string, password: string, client: RequestContext): Promise<AdminSessionView | AdminLoginChallengeView> {
+  private async checkedLogin(
+    username: string,
+    password: string,
+    client: RequestContext,
+  ): Promise<AdminSessionView | AdminLoginChallengeView> {
     const user = await this.users.createQueryBuilder('u').where('lower(u.username) = lower(:username)', { username }).getOne();
     const valid = await verifyPassword(user?.passwordHash ?? (await decoyHash()), password);
     if (!user || !valid) throw new ServiceError(ErrorCode.UNAUTHENTICATED, 'Wrong username or password');
@@ -62,7 +72,11 @@ export class AdminAuthService implements OnApplicationBootstrap {
     if (user.totpEnabledAt) {
       const challenge = newToken();
       await this.store.set(challengeKey(challenge), user.id, CHALLENGE_TTL_SECONDS);
-      return { two_factor_required: true, challenge, expires_at: new Date(Date.now() + CHALLENGE_TTL_SECONDS * 1000).toISOString() };
+      return {
+        two_factor_required: true,
+        challenge,
+        expires_at: new Date(Date.now() + CHALLENGE_TTL_SECONDS * 1000).toISOString(),
+      };
     }
     return this.issueToken(user);
   }
@@ -87,7 +101,12 @@ export class AdminAuthService implements OnApplicationBootstrap {
     await this.tokens.insert({ tokenHash: hashToken(token), userId: user.id, expiresAt });
     await this.tokens.delete({ userId: user.id, expiresAt: LessThan(new Date()) });
     const mustEnrol = !user.totpEnabledAt && (await this.policy.required());
-    return { token, expires_at: expiresAt.toISOString(), role: user.role, ...(mustEnrol ? { two_factor_enrolment_required: true } : {}) };
+    return {
+      token,
+      expires_at: expiresAt.toISOString(),
+      role: user.role,
+      ...(mustEnrol ? { two_factor_enrolment_required: true } : {}),
+    };
   }
 
   async logout(principal: AdminPrincipal): Promise<void> {
@@ -100,7 +119,13 @@ export class AdminAuthService implements OnApplicationBootstrap {
     if (!row || row.expiresAt.getTime() <= Date.now() || row.user.status !== 'active') {
       throw new ServiceError(ErrorCode.UNAUTHENTICATED, 'The admin token is invalid or expired');
     }
-    return { id: row.user.id, username: row.user.username, role: row.user.role, tokenHash, twoFactorEnabled: row.user.totpEnabledAt !== null };
+    return {
+      id: row.user.id,
+      username: row.user.username,
+      role: row.user.role,
+      tokenHash,
+      twoFactorEnabled: row.user.totpEnabledAt !== null,
+    };
   }
 
   /** Ends every admin token of an account (used when it is disabled or its password changes). */
@@ -111,7 +136,10 @@ export class AdminAuthService implements OnApplicationBootstrap {
   /** Creates the first platform admin from ADMIN_USERNAME / ADMIN_PASSWORD if that account is missing. */
   async onApplicationBootstrap(): Promise<void> {
     const username = this.config.ADMIN_USERNAME;
-    const exists = await this.users.createQueryBuilder('u').where('lower(u.username) = lower(:username)', { username }).getExists();
+    const exists = await this.users
+      .createQueryBuilder('u')
+      .where('lower(u.username) = lower(:username)', { username })
+      .getExists();
     if (exists) return;
     let password = this.config.ADMIN_PASSWORD;
     let passwordFile: string | undefined;

@@ -6,7 +6,10 @@ export class AdminSessionView {
   @ApiProperty({ description: 'Opaque admin token (send as `Authorization: Bearer`)' }) token!: string;
   @ApiProperty({ type: String, format: 'date-time' }) expires_at!: string;
   @ApiProperty({ enum: ADMIN_ROLE_NAMES }) role!: AdminRole;
-  @ApiPropertyOptional({ enum: [true], description: 'the platform requires two-factor sign-in and this account has none: it must enrol before anything else' })
+  @ApiPropertyOptional({
+    enum: [true],
+    description: 'the platform requires two-factor sign-in and this account has none: it must enrol before anything else',
+  })
   two_factor_enrolment_required?: true;
 }
 

@@ -1,5 +1,13 @@
 import { Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Query } from '@nestjs/common';
-import { ApiOperation, ApiProduces, ApiProperty, ApiPropertyOptional, ApiResponse, ApiTags, IntersectionType } from '@nestjs/swagger';
+import {
+  ApiOperation,
+  ApiProduces,
+  ApiProperty,
+  ApiPropertyOptional,
+  ApiResponse,
+  ApiTags,
+  IntersectionType,
+} from '@nestjs/swagger';
 import { IsIn, IsOptional, IsUUID } from 'class-validator';
 import { AdminAuth, AdminRoles, AgentScope } from '../admin-auth/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
@@ -15,14 +23,17 @@ import { AgentCardsService } from './agent-cards.service';
 const CARD_ID_PIPE = new IntIdParamPipe(ErrorCode.CARD_NOT_FOUND);
 
 class AgentProjectFilter {
-  @ApiPropertyOptional({ format: 'uuid', description: 'only the cards of this project' }) @IsOptional() @IsUUID()
+  @ApiPropertyOptional({ format: 'uuid', description: 'only the cards of this project' })
+  @IsOptional()
+  @IsUUID()
   project_id?: string;
 }
 class AgentCardsQuery extends IntersectionType(ListCardsQuery, AgentProjectFilter) {}
 class AgentExportQuery extends IntersectionType(ExportCardsQuery, AgentProjectFilter) {}
 
 class AgentCardStatusDto {
-  @ApiProperty({ enum: ['banned', 'active'] }) @IsIn(['banned', 'active'])
+  @ApiProperty({ enum: ['banned', 'active'] })
+  @IsIn(['banned', 'active'])
   status: 'banned' | 'active';
 }
 
@@ -65,7 +76,11 @@ export class AgentCardsController {
   @ApiOperation({ summary: 'Ban or unban one of its cards (can_ban)' })
   @ApiAnswer(CardView)
   @ApiFailures(ErrorCode.CARD_NOT_FOUND, ErrorCode.FORBIDDEN)
-  setStatus(@CurrentAdmin() actor: AdminPrincipal, @Param('cardId', CARD_ID_PIPE) cardId: number, @Body() body: AgentCardStatusDto) {
+  setStatus(
+    @CurrentAdmin() actor: AdminPrincipal,
+    @Param('cardId', CARD_ID_PIPE) cardId: number,
+    @Body() body: AgentCardStatusDto,
+  ) {
     return this.cards.setStatus(actor, cardId, body.status);
   }
 
@@ -74,7 +89,11 @@ export class AgentCardsController {
   @ApiOperation({ summary: 'Unbind a device from one of its cards (can_unbind)' })
   @ApiNoContent()
   @ApiFailures(ErrorCode.CARD_NOT_FOUND, ErrorCode.CARD_DEVICE_NOT_FOUND, ErrorCode.FORBIDDEN)
-  async unbind(@CurrentAdmin() actor: AdminPrincipal, @Param('cardId', CARD_ID_PIPE) cardId: number, @Param('machine') machine: string): Promise<void> {
+  async unbind(
+    @CurrentAdmin() actor: AdminPrincipal,
+    @Param('cardId', CARD_ID_PIPE) cardId: number,
+    @Param('machine') machine: string,
+  ): Promise<void> {
     await this.cards.unbind(actor, cardId, machine);
   }
 }

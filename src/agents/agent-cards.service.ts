@@ -36,7 +36,10 @@ export class AgentCardsService {
     const agent = await selfAgent(this.dataSource, actor);
     if (!agent.projectIds.length) return [];
     const [types, projects] = await Promise.all([
-      this.types.find({ where: { projectId: In(agent.projectIds), enabled: true, agentAllowed: true }, order: { projectId: 'ASC', name: 'ASC', id: 'ASC' } }),
+      this.types.find({
+        where: { projectId: In(agent.projectIds), enabled: true, agentAllowed: true },
+        order: { projectId: 'ASC', name: 'ASC', id: 'ASC' },
+      }),
       this.projects.find({ where: { id: In(agent.projectIds) }, select: { id: true, name: true } }),
     ]);
     const names = new Map(projects.map((p) => [p.id, p.name]));
@@ -61,7 +64,9 @@ export class AgentCardsService {
       orderCards(this.filtered(agent, query), 'c', query.sort).skip(query.skip).take(query.page_size).getMany(),
       this.filtered(agent, query).getCount(),
     ]);
-    const devices = rows.length ? await this.devices.find({ where: { cardId: In(rows.map((c) => c.id)) }, order: { boundAt: 'ASC' } }) : [];
+    const devices = rows.length
+      ? await this.devices.find({ where: { cardId: In(rows.map((c) => c.id)) }, order: { boundAt: 'ASC' } })
+      : [];
     return pageOf(toCardViews(rows, devices), total, query);
   }
 
@@ -101,7 +106,8 @@ export class AgentCardsService {
 
   private async projectOfCard(agent: AgentRow, cardId: number): Promise<Project> {
     const card = await this.cards.findOne({ where: { id: cardId, agentId: agent.id }, select: { id: true, projectId: true } });
-    const project = card && agent.projectIds.includes(card.projectId) ? await this.projects.findOneBy({ id: card.projectId }) : null;
+    const project =
+      card && agent.projectIds.includes(card.projectId) ? await this.projects.findOneBy({ id: card.projectId }) : null;
     if (!project) throw new ServiceError(ErrorCode.CARD_NOT_FOUND);
     return project;
   }

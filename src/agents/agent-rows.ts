@@ -56,9 +56,16 @@ function rowOf(r: Record<string, unknown>): AgentRow {
 }
 
 /** Agents matching a SQL condition on `a` (agents) and `u` (their accounts), in creation order. */
-export async function selectAgents(db: Queryable, where: string, params: unknown[], page?: { skip: number; take: number }): Promise<AgentRow[]> {
+export async function selectAgents(
+  db: Queryable,
+  where: string,
+  params: unknown[],
+  page?: { skip: number; take: number },
+): Promise<AgentRow[]> {
   const limit = page ? ` LIMIT ${Number(page.take)} OFFSET ${Number(page.skip)}` : '';
-  const rows = (await db.query(`${SELECT_AGENTS} WHERE ${where} ORDER BY a.created_at, a.id${limit}`, params)) as Array<Record<string, unknown>>;
+  const rows = (await db.query(`${SELECT_AGENTS} WHERE ${where} ORDER BY a.created_at, a.id${limit}`, params)) as Array<
+    Record<string, unknown>
+  >;
   return rows.map(rowOf);
 }
 
@@ -94,7 +101,9 @@ async function mayView(db: Queryable, actor: AdminPrincipal, row: AgentRow): Pro
 export async function isAncestor(db: Queryable, ancestorId: string, row: AgentRow): Promise<boolean> {
   if (row.parentAgentId === null) return false;
   if (row.parentAgentId === ancestorId) return true;
-  const [parent] = (await db.query(`SELECT parent_agent_id FROM agents WHERE id = $1`, [row.parentAgentId])) as Array<{ parent_agent_id: string | null }>;
+  const [parent] = (await db.query(`SELECT parent_agent_id FROM agents WHERE id = $1`, [row.parentAgentId])) as Array<{
+    parent_agent_id: string | null;
+  }>;
   return parent?.parent_agent_id === ancestorId;
 }
 

@@ -29,7 +29,8 @@ export class LedgerEntryView {
   @ApiProperty({ type: String, nullable: true, description: "the order's order_id" }) order_id!: string | null;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) batch_id!: string | null;
   @ApiProperty({ type: String, nullable: true }) note!: string | null;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'the admin account that made the change' }) actor_id!: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'the admin account that made the change' })
+  actor_id!: string | null;
   @ApiProperty({ type: String, format: 'date-time' }) created_at!: string;
 }
 
@@ -45,14 +46,16 @@ export class AgentCardTypeView {
   @ApiProperty({ type: 'integer' }) device_limit!: number;
   @ApiProperty({ type: [String] }) features!: string[];
   @ApiProperty({ type: 'integer', description: "the type's list price" }) price_cents!: number;
-  @ApiProperty({ type: 'integer', description: "what one card costs this agent: the price less its discount" }) agent_price_cents!: number;
+  @ApiProperty({ type: 'integer', description: 'what one card costs this agent: the price less its discount' })
+  agent_price_cents!: number;
 }
 
 /** Sales of one day, agent and card type, from counters (never a scan). */
 export class SalesItem {
   @ApiProperty({ format: 'date', description: 'local day in time_zone' }) day!: string;
   @ApiProperty({ format: 'uuid' }) project_id!: string;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: "null: the author's own orders" }) agent_id!: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: "null: the author's own orders" }) agent_id!:
+    string | null;
   @ApiProperty({ type: 'integer' }) card_type_id!: number;
   @ApiProperty({ type: 'integer', description: 'cards ordered, less those refunded' }) sold!: number;
   @ApiProperty({ type: 'integer', description: 'cards of orders first activated that day' }) activated!: number;
@@ -78,5 +81,6 @@ export class LedgerCheckView {
   @ApiProperty({ enum: ['ok', 'fail'] }) severity!: 'ok' | 'fail';
   @ApiProperty({ type: 'integer' }) agents!: number;
   @ApiProperty({ type: 'integer' }) entries!: number;
-  @ApiProperty({ type: [LedgerMismatch], description: 'agents whose balance differs from their entries (none, always)' }) mismatches!: LedgerMismatch[];
+  @ApiProperty({ type: [LedgerMismatch], description: 'agents whose balance differs from their entries (none, always)' })
+  mismatches!: LedgerMismatch[];
 }

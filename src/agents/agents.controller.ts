@@ -38,14 +38,27 @@ export class AgentsController {
     private readonly dataSource: DataSource,
     private readonly config: AppConfig,
   ) {
-    this.dayFormat = new Intl.DateTimeFormat('en-CA', { timeZone: config.APP_TIMEZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
+    this.dayFormat = new Intl.DateTimeFormat('en-CA', {
+      timeZone: config.APP_TIMEZONE,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
   }
 
   @Post()
   @AdminRoles('author', 'agent')
-  @ApiOperation({ summary: 'Create an agent (an author) or a sub-agent (an agent with can_create_sub_agents); three levels at most' })
+  @ApiOperation({
+    summary: 'Create an agent (an author) or a sub-agent (an agent with can_create_sub_agents); three levels at most',
+  })
   @ApiAnswer(AgentView, { status: 201 })
-  @ApiFailures(ErrorCode.AUTHOR_USERNAME_TAKEN, ErrorCode.AGENT_NOT_FOUND, ErrorCode.AGENT_LEVELS_EXCEEDED, ErrorCode.AGENT_SCOPE_EXCEEDED, ErrorCode.FORBIDDEN)
+  @ApiFailures(
+    ErrorCode.AUTHOR_USERNAME_TAKEN,
+    ErrorCode.AGENT_NOT_FOUND,
+    ErrorCode.AGENT_LEVELS_EXCEEDED,
+    ErrorCode.AGENT_SCOPE_EXCEEDED,
+    ErrorCode.FORBIDDEN,
+  )
   create(@CurrentAdmin() actor: AdminPrincipal, @Body() body: CreateAgentDto) {
     return this.agents.create(actor, body);
   }
@@ -105,9 +118,18 @@ export class AgentsController {
   @ApiOperation({ summary: "An agent's sales per day, project and card type (sold, activated, revenue), from counters" })
   @ApiAnswer(SalesView)
   @ApiFailures(ErrorCode.AGENT_NOT_FOUND)
-  async sales(@CurrentAdmin() actor: AdminPrincipal, @Param('id', AGENT_ID_PIPE) id: string, @Query() query: StatsQuery): Promise<SalesView> {
+  async sales(
+    @CurrentAdmin() actor: AdminPrincipal,
+    @Param('id', AGENT_ID_PIPE) id: string,
+    @Query() query: StatsQuery,
+  ): Promise<SalesView> {
     const agent = await visibleAgent(this.dataSource, actor, id);
     const { from, to } = statsWindow(query, this.dayFormat.format(new Date()));
-    return { from, to, time_zone: this.config.APP_TIMEZONE, items: await salesItems(this.dataSource, { agentIds: [agent.id] }, from, to) };
+    return {
+      from,
+      to,
+      time_zone: this.config.APP_TIMEZONE,
+      items: await salesItems(this.dataSource, { agentIds: [agent.id] }, from, to),
+    };
   }
 }

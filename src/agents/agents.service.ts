@@ -36,30 +36,42 @@ export class AgentsService {
       parent = await selfAgent(this.dataSource, actor);
       if (!parent.canCreateSubAgents) throw new ServiceError(ErrorCode.FORBIDDEN, 'This agent may not create sub-agents');
       if (input.parent_agent_id !== undefined && input.parent_agent_id !== actor.id) {
-        throw new ServiceError(ErrorCode.AGENT_SCOPE_EXCEEDED, undefined, { details: ['parent_agent_id: an agent creates its own sub-agents only'] });
+        throw new ServiceError(ErrorCode.AGENT_SCOPE_EXCEEDED, undefined, {
+          details: ['parent_agent_id: an agent creates its own sub-agents only'],
+        });
       }
     } else if (input.parent_agent_id !== undefined) {
       parent = await agentById(this.dataSource, input.parent_agent_id);
-      if (!parent || parent.ownerId !== actor.id) throw new ServiceError(ErrorCode.AGENT_NOT_FOUND, undefined, { details: ['parent_agent_id'] });
+      if (!parent || parent.ownerId !== actor.id)
+        throw new ServiceError(ErrorCode.AGENT_NOT_FOUND, undefined, { details: ['parent_agent_id'] });
     }
     const ownerId = parent ? parent.ownerId : actor.id;
     if (parent && parent.level >= MAX_AGENT_LEVEL) {
-      throw new ServiceError(ErrorCode.AGENT_LEVELS_EXCEEDED, undefined, { details: [`parent_agent_id: that agent is at level ${parent.level}`] });
+      throw new ServiceError(ErrorCode.AGENT_LEVELS_EXCEEDED, undefined, {
+        details: [`parent_agent_id: that agent is at level ${parent.level}`],
+      });
     }
     await this.checkRights(ownerId, parent, input);
     const passwordHash = await hashPassword(input.password);
     try {
       const id = await this.dataSource.transaction(async (em) => {
-        const [user] = (await em.query(`INSERT INTO admin_users (username, password_hash, role, status) VALUES ($1, $2, 'agent', 'active') RETURNING id`, [
-          input.username,
-          passwordHash,
-        ])) as Array<{ id: string }>;
+        const [user] = (await em.query(
+          `INSERT INTO admin_users (username, password_hash, role, status) VALUES ($1, $2, 'agent', 'active') RETURNING id`,
+          [input.username, passwordHash],
+        )) as Array<{ id: string }>;
         await em.query(
           `INSERT INTO agents (id, owner_id, parent_agent_id, level, discount_percent, can_create_sub_agents, can_ban, can_unbind, low_balance_cents)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
           [
-            user.id, ownerId, parent?.id ?? null, parent ? parent.level + 1 : 1, input.discount_percent, input.can_create_sub_agents ?? false,
-            input.can_ban ?? false, input.can_unbind ?? false, input.low_balance_cents ?? null,
+            user.id,
+            ownerId,
+            parent?.id ?? null,
+            parent ? parent.level + 1 : 1,
+            input.discount_percent,
+            input.can_create_sub_agents ?? false,
+            input.can_ban ?? false,
+            input.can_unbind ?? false,
+            input.low_balance_cents ?? null,
           ],
         );
         await this.setProjects(em, user.id, input.project_ids);
@@ -84,7 +96,10 @@ export class AgentsService {
     const where = conditions.length ? conditions.join(' AND ') : 'true';
     const [items, [{ total }]] = await Promise.all([
       selectAgents(this.dataSource, where, params, { skip: query.skip, take: query.page_size }),
-      this.dataSource.query(`SELECT count(*)::int AS total FROM agents a JOIN admin_users u ON u.id = a.id WHERE ${where}`, params) as Promise<Array<{ total: number }>>,
+      this.dataSource.query(
+        `SELECT count(*)::int AS total FROM agents a JOIN admin_users u ON u.id = a.id WHERE ${where}`,
+        params,
+      ) as Promise<Array<{ total: number }>>,
     ]);
     return pageOf(items.map(toAgentView), total, query);
   }
@@ -100,7 +115,8 @@ export class AgentsService {
   /** Its author (or a platform admin) or an agent above it changes an agent; never the agent itself. */
   async update(actor: AdminPrincipal, id: string, input: UpdateAgentDto): Promise<AgentView> {
     const before = await visibleAgent(this.dataSource, actor, id);
-    if (actor.role === 'agent' && before.id === actor.id) throw new ServiceError(ErrorCode.FORBIDDEN, 'An agent cannot change its own terms');
+    if (actor.role === 'agent' && before.id === actor.id)
+      throw new ServiceError(ErrorCode.FORBIDDEN, 'An agent cannot change its own terms');
     const parent = before.parentAgentId ? await agentById(this.dataSource, before.parentAgentId) : null;
     const rights: Rights = {
       project_ids: input.project_ids ?? before.projectIds,
@@ -115,22 +131,34 @@ export class AgentsService {
       await em.query(
         `UPDATE agents SET discount_percent = $2, can_create_sub_agents = $3, can_ban = $4, can_unbind = $5,
            low_balance_cents = CASE WHEN $6::boolean THEN $7::bigint ELSE low_balance_cents END WHERE id = $1`,
-        [id, rights.discount_percent, rights.can_create_sub_agents, rights.can_ban, rights.can_unbind, input.low_balance_cents !== undefined, input.low_balance_cents ?? null],
+        [
+          id,
+          rights.discount_percent,
+          rights.can_create_sub_agents,
+          rights.can_ban,
+          rights.can_unbind,
+          input.low_balance_cents !== undefined,
+          input.low_balance_cents ?? null,
+        ],
       );
       if (input.project_ids) {
         await em.query(`DELETE FROM agent_projects WHERE agent_id = $1`, [id]);
         await this.setProjects(em, id, input.project_ids);
       }
       if (input.status !== undefined || passwordHash !== undefined) {
-        await em.query(`UPDATE admin_users SET status = coalesce($2, status), password_hash = coalesce($3, password_hash), updated_at = now() WHERE id = $1`, [
-          id, input.status ?? null, passwordHash ?? null,
-        ]);
+        await em.query(
+          `UPDATE admin_users SET status = coalesce($2, status), password_hash = coalesce($3, password_hash), updated_at = now() WHERE id = $1`,
+          [id, input.status ?? null, passwordHash ?? null],
+        );
       }
     });
     // A disabled agent or a new password ends its sessions at once.
     if (input.status === 'disabled' || passwordHash !== undefined) await this.auth.revokeAll(id);
     const after = toAgentView((await agentById(this.dataSource, id))!);
-    noteChange(actor, { before: toAgentView(before), after: passwordHash !== undefined ? { ...after, password: 'changed' } : after });
+    noteChange(actor, {
+      before: toAgentView(before),
+      after: passwordHash !== undefined ? { ...after, password: 'changed' } : after,
+    });
     return after;
   }
 
@@ -143,7 +171,9 @@ export class AgentsService {
          FROM agent_ledger l LEFT JOIN orders o ON o.id = l.order_id WHERE l.agent_id = $1 ORDER BY l.id DESC LIMIT $2 OFFSET $3`,
         [agent.id, query.page_size, query.skip],
       ) as Promise<Array<Record<string, unknown>>>,
-      this.dataSource.query(`SELECT count(*)::int AS total FROM agent_ledger WHERE agent_id = $1`, [agent.id]) as Promise<Array<{ total: number }>>,
+      this.dataSource.query(`SELECT count(*)::int AS total FROM agent_ledger WHERE agent_id = $1`, [agent.id]) as Promise<
+        Array<{ total: number }>
+      >,
     ]);
     const items = rows.map((r) => ({
       id: Number(r.id),
@@ -165,7 +195,8 @@ export class AgentsService {
    * same transaction (a debit of the parent, a credit of the child, both entries or neither).
    */
   async credit(actor: AdminPrincipal, id: string, input: CreditDto): Promise<AgentView> {
-    if (input.amount_cents === 0) throw new ServiceError(ErrorCode.BAD_REQUEST, undefined, { details: ['amount_cents must not be 0'] });
+    if (input.amount_cents === 0)
+      throw new ServiceError(ErrorCode.BAD_REQUEST, undefined, { details: ['amount_cents must not be 0'] });
     const agent = await visibleAgent(this.dataSource, actor, id);
     const note = input.note ?? null;
     if (actor.role === 'agent') {
@@ -173,12 +204,20 @@ export class AgentsService {
       if (input.amount_cents < 0) throw new ServiceError(ErrorCode.FORBIDDEN, 'Only the author debits an agent');
       await this.dataSource.transaction(async (em) => {
         await lockBalances(em, [actor.id, agent.id]);
-        await changeBalance(em, { agentId: actor.id, kind: 'debit', cents: input.amount_cents, actorId: actor.id, note: note ?? `credit to ${agent.username}` });
+        await changeBalance(em, {
+          agentId: actor.id,
+          kind: 'debit',
+          cents: input.amount_cents,
+          actorId: actor.id,
+          note: note ?? `credit to ${agent.username}`,
+        });
         await changeBalance(em, { agentId: agent.id, kind: 'credit', cents: input.amount_cents, actorId: actor.id, note });
       });
     } else {
       const kind = input.amount_cents > 0 ? 'credit' : 'debit';
-      await this.dataSource.transaction((em) => changeBalance(em, { agentId: agent.id, kind, cents: Math.abs(input.amount_cents), actorId: actor.id, note }));
+      await this.dataSource.transaction((em) =>
+        changeBalance(em, { agentId: agent.id, kind, cents: Math.abs(input.amount_cents), actorId: actor.id, note }),
+      );
     }
     return toAgentView((await agentById(this.dataSource, id))!);
   }
@@ -189,17 +228,23 @@ export class AgentsService {
     const allowed = parent
       ? new Set(parent.projectIds)
       : new Set(
-          ((await this.dataSource.query(`SELECT id FROM projects WHERE owner_id = $1 AND id = ANY($2::uuid[])`, [ownerId, input.project_ids])) as Array<{ id: string }>).map(
-            (p) => p.id,
-          ),
+          (
+            (await this.dataSource.query(`SELECT id FROM projects WHERE owner_id = $1 AND id = ANY($2::uuid[])`, [
+              ownerId,
+              input.project_ids,
+            ])) as Array<{ id: string }>
+          ).map((p) => p.id),
         );
     const outside = input.project_ids.filter((p) => !allowed.has(p));
-    if (outside.length) problems.push(`project_ids: ${outside.join(', ')} ${parent ? "not among the parent's projects" : 'not your projects'}`);
+    if (outside.length)
+      problems.push(`project_ids: ${outside.join(', ')} ${parent ? "not among the parent's projects" : 'not your projects'}`);
     if (parent) {
-      if (input.discount_percent > parent.discountPercent) problems.push(`discount_percent: at most the parent's ${parent.discountPercent}`);
+      if (input.discount_percent > parent.discountPercent)
+        problems.push(`discount_percent: at most the parent's ${parent.discountPercent}`);
       if (input.can_ban && !parent.canBan) problems.push('can_ban: the parent may not ban');
       if (input.can_unbind && !parent.canUnbind) problems.push('can_unbind: the parent may not unbind');
-      if (input.can_create_sub_agents && parent.level + 1 >= MAX_AGENT_LEVEL) problems.push('can_create_sub_agents: a third-level agent has no sub-agents');
+      if (input.can_create_sub_agents && parent.level + 1 >= MAX_AGENT_LEVEL)
+        problems.push('can_create_sub_agents: a third-level agent has no sub-agents');
     }
     if (problems.length) throw new ServiceError(ErrorCode.AGENT_SCOPE_EXCEEDED, problems[0], { details: problems });
   }

@@ -18,7 +18,9 @@ export class LedgerCheckController {
 
   /** Read in one snapshot (REPEATABLE READ), so a change committing meanwhile is seen whole or not at all. */
   @Get()
-  @ApiOperation({ summary: 'Check that every agent balance equals the sum of its ledger entries (severity ok, or fail with the agents)' })
+  @ApiOperation({
+    summary: 'Check that every agent balance equals the sum of its ledger entries (severity ok, or fail with the agents)',
+  })
   @ApiAnswer(LedgerCheckView)
   async check(): Promise<LedgerCheckView> {
     return this.dataSource.transaction('REPEATABLE READ', async (em) => {
@@ -28,7 +30,9 @@ export class LedgerCheckController {
         ledger_cents: Number(r.ledger_cents),
         entries: Number(r.entries),
       }));
-      const [counts] = (await em.query(`SELECT (SELECT count(*) FROM agents)::int AS agents, (SELECT count(*) FROM agent_ledger)::int AS entries`)) as Array<{
+      const [counts] = (await em.query(
+        `SELECT (SELECT count(*) FROM agents)::int AS agents, (SELECT count(*) FROM agent_ledger)::int AS entries`,
+      )) as Array<{
         agents: number;
         entries: number;
       }>;

@@ -27,14 +27,17 @@ export interface LedgerChange {
  * Answers the balance after.
  */
 export async function changeBalance(em: EntityManager, change: LedgerChange): Promise<number> {
-  if (!Number.isSafeInteger(change.cents) || change.cents <= 0) throw new Error(`a ledger change needs positive whole cents, got ${change.cents}`);
+  if (!Number.isSafeInteger(change.cents) || change.cents <= 0)
+    throw new Error(`a ledger change needs positive whole cents, got ${change.cents}`);
   const delta = OUTGOING.has(change.kind) ? -change.cents : change.cents;
   const [rows] = (await em.query(
     `UPDATE agents SET balance_cents = balance_cents + $2::bigint WHERE id = $1 AND balance_cents + $2::bigint >= 0 RETURNING balance_cents`,
     [change.agentId, delta],
   )) as [Array<{ balance_cents: string }>, number];
   if (rows.length === 0) {
-    const [agent] = (await em.query(`SELECT balance_cents FROM agents WHERE id = $1`, [change.agentId])) as Array<{ balance_cents: string }>;
+    const [agent] = (await em.query(`SELECT balance_cents FROM agents WHERE id = $1`, [change.agentId])) as Array<{
+      balance_cents: string;
+    }>;
     if (!agent) throw new Error(`agent ${change.agentId} is gone`);
     throw new ServiceError(ErrorCode.INSUFFICIENT_BALANCE, undefined, {
       details: { agent_id: change.agentId, balance_cents: Number(agent.balance_cents), needed_cents: change.cents },
@@ -43,7 +46,16 @@ export async function changeBalance(em: EntityManager, change: LedgerChange): Pr
   const after = Number(rows[0].balance_cents);
   await em.query(
     `INSERT INTO agent_ledger (agent_id, kind, amount_cents, balance_after_cents, order_id, batch_id, note, actor_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [change.agentId, change.kind, delta, after, change.orderId ?? null, change.batchId ?? null, change.note ?? null, change.actorId],
+    [
+      change.agentId,
+      change.kind,
+      delta,
+      after,
+      change.orderId ?? null,
+      change.batchId ?? null,
+      change.note ?? null,
+      change.actorId,
+    ],
   );
   return after;
 }

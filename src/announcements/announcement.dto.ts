@@ -8,24 +8,38 @@ export const CONTENT_MAX = 20_000;
 const OptionalNotNull = () => ValidateIf((_, value) => value !== undefined);
 
 export class CreateAnnouncementDto {
-  @ApiProperty({ minLength: 1, maxLength: TITLE_MAX }) @IsString() @Length(1, TITLE_MAX)
+  @ApiProperty({ minLength: 1, maxLength: TITLE_MAX })
+  @IsString()
+  @Length(1, TITLE_MAX)
   title: string;
 
-  @ApiProperty({ minLength: 1, maxLength: CONTENT_MAX }) @IsString() @Length(1, CONTENT_MAX)
+  @ApiProperty({ minLength: 1, maxLength: CONTENT_MAX })
+  @IsString()
+  @Length(1, CONTENT_MAX)
   content: string;
 
-  @ApiPropertyOptional({ default: true, description: 'clients see the newest enabled announcement' }) @OptionalNotNull() @IsBoolean()
+  @ApiPropertyOptional({ default: true, description: 'clients see the newest enabled announcement' })
+  @OptionalNotNull()
+  @IsBoolean()
   enabled?: boolean;
 }
 
 /** PATCH: any subset of the fields. */
 export class UpdateAnnouncementDto {
-  @ApiPropertyOptional({ minLength: 1, maxLength: TITLE_MAX }) @OptionalNotNull() @IsString() @Length(1, TITLE_MAX)
+  @ApiPropertyOptional({ minLength: 1, maxLength: TITLE_MAX })
+  @OptionalNotNull()
+  @IsString()
+  @Length(1, TITLE_MAX)
   title?: string;
 
-  @ApiPropertyOptional({ minLength: 1, maxLength: CONTENT_MAX }) @OptionalNotNull() @IsString() @Length(1, CONTENT_MAX)
+  @ApiPropertyOptional({ minLength: 1, maxLength: CONTENT_MAX })
+  @OptionalNotNull()
+  @IsString()
+  @Length(1, CONTENT_MAX)
   content?: string;
 
-  @ApiPropertyOptional() @OptionalNotNull() @IsBoolean()
+  @ApiPropertyOptional()
+  @OptionalNotNull()
+  @IsBoolean()
   enabled?: boolean;
 }

@@ -41,7 +41,11 @@ export class AnnouncementsController {
   @ApiOperation({ summary: 'Read an announcement' })
   @ApiAnswer(AnnouncementView)
   @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.ANNOUNCEMENT_NOT_FOUND)
-  get(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Param('annId', ANNOUNCEMENT_ID_PIPE) annId: number) {
+  get(
+    @CurrentAdmin() actor: AdminPrincipal,
+    @Param('id', PROJECT_ID_PIPE) id: string,
+    @Param('annId', ANNOUNCEMENT_ID_PIPE) annId: number,
+  ) {
     return this.announcements.get(actor, id, annId);
   }
 

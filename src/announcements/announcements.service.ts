@@ -28,7 +28,12 @@ export class AnnouncementsService {
 
   /** The content clients are shown, through the program cache (client hot path). */
   async clientText(program: { id: string; programId: string }, request?: RequestContext): Promise<string> {
-    return this.programCache.through(program.programId, 'announcement', async () => (await this.latestEnabledFor(program.id))?.content ?? '', request);
+    return this.programCache.through(
+      program.programId,
+      'announcement',
+      async () => (await this.latestEnabledFor(program.id))?.content ?? '',
+      request,
+    );
   }
 
   async create(actor: AdminPrincipal, projectId: string, input: CreateAnnouncementDto): Promise<AnnouncementView> {

@@ -4,9 +4,9 @@ import { USERNAME_PATTERN, usernameKey } from './app-user-rules';
 import { AppUserCredentialsDto } from './app-users.dto';
 
 function problems(body: Record<string, unknown>): string[] {
-  return validateSync(plainToInstance(AppUserCredentialsDto, { app: '12345678', username: 'alice', password: 'secret', machine_id: 'm', ...body })).map(
-    (e) => e.property,
-  );
+  return validateSync(
+    plainToInstance(AppUserCredentialsDto, { app: '12345678', username: 'alice', password: 'secret', machine_id: 'm', ...body }),
+  ).map((e) => e.property);
 }
 
 describe('program-user field rules', () => {
@@ -32,7 +32,9 @@ describe('program-user field rules', () => {
   });
 
   it('never puts the password value in a validation message', () => {
-    const errors = validateSync(plainToInstance(AppUserCredentialsDto, { app: '1', username: 'alice', password: 'Sec1', machine_id: 'm' }));
+    const errors = validateSync(
+      plainToInstance(AppUserCredentialsDto, { app: '1', username: 'alice', password: 'Sec1', machine_id: 'm' }),
+    );
     expect(JSON.stringify(errors.map((e) => e.constraints))).not.toContain('Sec1');
   });
 });

@@ -12,7 +12,10 @@ export const IsAppUsername = () =>
 
 /** 6-128 characters, anything printable or not: never trimmed, never echoed. */
 export const IsAppUserPassword = () =>
-  applyDecorators(IsString(), Length(PASSWORD_MIN, PASSWORD_MAX, { message: `$property must be ${PASSWORD_MIN}-${PASSWORD_MAX} characters` }));
+  applyDecorators(
+    IsString(),
+    Length(PASSWORD_MIN, PASSWORD_MAX, { message: `$property must be ${PASSWORD_MIN}-${PASSWORD_MAX} characters` }),
+  );
 
 /** The key a username is unique and throttled by: case does not make another account. */
 export function usernameKey(username: string): string {

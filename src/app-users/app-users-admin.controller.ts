@@ -32,7 +32,11 @@ export class AppUsersAdminController {
   @ApiOperation({ summary: 'Read a program user' })
   @ApiAnswer(AppUserView)
   @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.APP_USER_NOT_FOUND)
-  get(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Param('userId', USER_ID_PIPE) userId: number) {
+  get(
+    @CurrentAdmin() actor: AdminPrincipal,
+    @Param('id', PROJECT_ID_PIPE) id: string,
+    @Param('userId', USER_ID_PIPE) userId: number,
+  ) {
     return this.users.get(actor, id, userId);
   }
 

@@ -29,7 +29,8 @@ export class AppUsersAdminService {
   async list(actor: AdminPrincipal, projectId: string, query: ListAppUsersQuery): Promise<Page<AppUserView>> {
     const project = await this.access.find(actor, projectId);
     const qb = this.users.createQueryBuilder('u').where('u.project_id = :projectId', { projectId: project.id });
-    if (query.q !== undefined) qb.andWhere("lower(u.username) LIKE :q ESCAPE '\\'", { q: `%${escapeLike(query.q.toLowerCase())}%` });
+    if (query.q !== undefined)
+      qb.andWhere("lower(u.username) LIKE :q ESCAPE '\\'", { q: `%${escapeLike(query.q.toLowerCase())}%` });
     if (query.status !== undefined) qb.andWhere('u.status = :status', { status: query.status });
     const [rows, total] = await qb.orderBy('u.id', 'DESC').skip(query.skip).take(query.page_size).getManyAndCount();
     return pageOf(rows.map(toAppUserView), total, query);
@@ -49,7 +50,11 @@ export class AppUsersAdminService {
     if (input.machine_id === null) changes.boundMachineId = null;
     if (Object.keys(changes).length) await this.users.update({ id: user.id }, changes);
     if (input.status === 'banned' || input.password !== undefined) {
-      await this.sessions.revokeWhere(project.id, { userId: user.id }, input.status === 'banned' ? 'user_banned' : 'forced_offline');
+      await this.sessions.revokeWhere(
+        project.id,
+        { userId: user.id },
+        input.status === 'banned' ? 'user_banned' : 'forced_offline',
+      );
     } else if (input.machine_id === null && user.boundMachineId !== null) {
       await this.sessions.revokeWhere(project.id, { userId: user.id, machine: user.boundMachineId }, 'device_unbound');
     }

@@ -12,33 +12,49 @@ export const APP_USER_STATUSES = ['active', 'banned'] as const;
  * (form fields): `app` is checked by the route's guard before this body is looked at.
  */
 export class AppUserCredentialsDto {
-  @ApiProperty({ description: 'public program ID (8 digits)' }) @IsString()
+  @ApiProperty({ description: 'public program ID (8 digits)' })
+  @IsString()
   app: string;
 
-  @ApiProperty({ pattern: USERNAME_PATTERN.source }) @IsAppUsername()
+  @ApiProperty({ pattern: USERNAME_PATTERN.source })
+  @IsAppUsername()
   username: string;
 
-  @ApiProperty({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX, format: 'password' }) @IsAppUserPassword()
+  @ApiProperty({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX, format: 'password' })
+  @IsAppUserPassword()
   password: string;
 
-  @ApiProperty({ description: 'stable device identifier, 1-128 characters' }) @IsDeviceCode()
+  @ApiProperty({ description: 'stable device identifier, 1-128 characters' })
+  @IsDeviceCode()
   machine_id: string;
 }
 
 export class ListAppUsersQuery extends PageQuery {
-  @ApiPropertyOptional({ description: 'username contains (case-insensitive)' }) @IsOptional() @IsString() @Length(1, 32)
+  @ApiPropertyOptional({ description: 'username contains (case-insensitive)' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 32)
   q?: string;
 
-  @ApiPropertyOptional({ enum: APP_USER_STATUSES }) @IsOptional() @IsIn(APP_USER_STATUSES)
+  @ApiPropertyOptional({ enum: APP_USER_STATUSES })
+  @IsOptional()
+  @IsIn(APP_USER_STATUSES)
   status?: AppUserStatus;
 }
 
 /** PATCH: any subset. `banned` bans, `active` lifts a ban; a new `password` resets it; `machine_id: null` unbinds. */
 export class UpdateAppUserDto {
-  @ApiPropertyOptional({ enum: APP_USER_STATUSES }) @ValidateIf((_, v) => v !== undefined) @IsIn(APP_USER_STATUSES)
+  @ApiPropertyOptional({ enum: APP_USER_STATUSES })
+  @ValidateIf((_, v) => v !== undefined)
+  @IsIn(APP_USER_STATUSES)
   status?: AppUserStatus;
 
-  @ApiPropertyOptional({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX, format: 'password', description: 'the new password (write-only)' })
+  @ApiPropertyOptional({
+    minLength: PASSWORD_MIN,
+    maxLength: PASSWORD_MAX,
+    format: 'password',
+    description: 'the new password (write-only)',
+  })
   @ValidateIf((_, v) => v !== undefined)
   @IsAppUserPassword()
   password?: string;

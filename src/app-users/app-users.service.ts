@@ -144,11 +144,14 @@ export class AppUsersService {
    * HTTP request's context.
    */
   async heartbeat(token: string, machine: string, request?: RequestContext): Promise<UserHeartbeat> {
-    const { session, user, program } = await this.sessions.resolve(token, 'app_user', machine, (id) => this.directory.byProjectId(id, request));
+    const { session, user, program } = await this.sessions.resolve(token, 'app_user', machine, (id) =>
+      this.directory.byProjectId(id, request),
+    );
     await this.gate.admit({ program, family: 'sdk', context: request }, 'user_heartbeat', machine);
     if (!user) throw await this.sessions.end(session, 'user_deleted');
     if (user.status !== 'active') throw await this.sessions.end(session, 'user_banned');
-    if (!sessionFitsBinding(program.project.userMachinePolicy, user.boundMachineId, session.machineCode)) throw await this.sessions.end(session, 'device_unbound');
+    if (!sessionFitsBinding(program.project.userMachinePolicy, user.boundMachineId, session.machineCode))
+      throw await this.sessions.end(session, 'device_unbound');
     const expiresAt = await this.sessions.renew(session, program.project.sessionTtlSeconds, null, request?.clientIp ?? '');
     return { user_id: user.id, session_expires_at: this.time(expiresAt), server_time: unixSeconds() };
   }
@@ -162,20 +165,33 @@ export class AppUsersService {
     const { program } = call;
     const projectId = program.project.id;
     const scopes = { account: `user:${projectId}:${usernameKey(input.username)}`, address: `ip:${projectId}:${call.ip}` };
-    const policy = { name: 'app-user-login', limit: this.config.APP_USER_LOGIN_ATTEMPTS_PER_MINUTE, failure: ErrorCode.BAD_CREDENTIALS };
+    const policy = {
+      name: 'app-user-login',
+      limit: this.config.APP_USER_LOGIN_ATTEMPTS_PER_MINUTE,
+      failure: ErrorCode.BAD_CREDENTIALS,
+    };
     const result = await this.limiter.guard(policy, scopes, async () => {
       await this.gate.admit(call, 'user_login', input.machine_id);
       const found = await this.byUsername(projectId, input.username).addSelect('u.passwordHash').getOne();
       const valid = await verifyPassword(found?.passwordHash ?? (await decoyHash()), input.password);
       if (!found || !valid) throw new ServiceError(ErrorCode.BAD_CREDENTIALS);
       return this.dataSource.transaction(async (em): Promise<Authenticated> => {
-        const user = await em.getRepository(AppUser).createQueryBuilder('u').setLock('pessimistic_write').where('u.id = :id', { id: found.id }).getOne();
+        const user = await em
+          .getRepository(AppUser)
+          .createQueryBuilder('u')
+          .setLock('pessimistic_write')
+          .where('u.id = :id', { id: found.id })
+          .getOne();
         if (!user) throw new ServiceError(ErrorCode.BAD_CREDENTIALS);
         if (user.status === 'banned') throw new ServiceError(ErrorCode.USER_BANNED);
         const decision = decideMachine(program.project.userMachinePolicy, user.boundMachineId, input.machine_id);
         if (!decision) throw new ServiceError(ErrorCode.MACHINE_MISMATCH);
         const now = new Date();
-        await em.update(AppUser, { id: user.id }, { lastLoginAt: now, ...(decision.changed ? { boundMachineId: decision.bound } : {}) });
+        await em.update(
+          AppUser,
+          { id: user.id },
+          { lastLoginAt: now, ...(decision.changed ? { boundMachineId: decision.bound } : {}) },
+        );
         user.lastLoginAt = now;
         user.boundMachineId = decision.bound;
         return { user, decision };
@@ -188,7 +204,9 @@ export class AppUsersService {
   }
 
   private byUsername(projectId: string, username: string) {
-    return this.users.createQueryBuilder('u').where('u.project_id = :projectId AND lower(u.username) = lower(:username)', { projectId, username });
+    return this.users
+      .createQueryBuilder('u')
+      .where('u.project_id = :projectId AND lower(u.username) = lower(:username)', { projectId, username });
   }
 
   private time(date: Date): string {

@@ -35,4 +35,3 @@ export function decideMachine(policy: UserMachinePolicy, bound: string | null, m
 export function sessionFitsBinding(policy: UserMachinePolicy, bound: string | null, machine: string): boolean {
   return policy === 'free' || bound === machine;
 }
-

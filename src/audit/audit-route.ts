@@ -7,7 +7,21 @@ export interface RouteTarget {
 }
 
 /** A last segment that names what is done rather than a resource. */
-const VERBS = new Set(['rotate', 'revoke', 'bulk', 'import', 'login', 'logout', 'enrol', 'confirm', 'disable', 'redeliver', 'test', 'credits', 'refund']);
+const VERBS = new Set([
+  'rotate',
+  'revoke',
+  'bulk',
+  'import',
+  'login',
+  'logout',
+  'enrol',
+  'confirm',
+  'disable',
+  'redeliver',
+  'test',
+  'credits',
+  'refund',
+]);
 const BY_METHOD: Record<string, string> = { POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -17,7 +31,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * → `platform.settings.update`. A creation's id comes from its answer (`id`, else `batch_id`).
  */
 export function targetOf(method: string, pattern: string, params: Record<string, string>, answer: unknown): RouteTarget {
-  const segments = pattern.replace(/^\/?admin\/v1\/?/, '').split('/').filter(Boolean);
+  const segments = pattern
+    .replace(/^\/?admin\/v1\/?/, '')
+    .split('/')
+    .filter(Boolean);
   // The account's own routes name what was done: auth.login, auth.login.2fa, auth.2fa.enrol, auth.logout.
   if (segments[0] === 'auth') return { action: segments.join('.'), resourceType: 'auth', resourceId: null, projectId: null };
   let verb = BY_METHOD[method] ?? method.toLowerCase();
@@ -36,5 +53,10 @@ export function targetOf(method: string, pattern: string, params: Record<string,
   const resourceType = (nouns.join('.') || 'projects').slice(0, 40);
   let projectId = inProject ? (params.id ?? null) : null;
   if (!projectId && resourceType === 'projects' && resourceId && UUID.test(resourceId)) projectId = resourceId;
-  return { action: `${resourceType}.${verb}`.slice(0, 80), resourceType, resourceId: resourceId?.slice(0, 128) ?? null, projectId: projectId && UUID.test(projectId) ? projectId : null };
+  return {
+    action: `${resourceType}.${verb}`.slice(0, 80),
+    resourceType,
+    resourceId: resourceId?.slice(0, 128) ?? null,
+    projectId: projectId && UUID.test(projectId) ? projectId : null,
+  };
 }

@@ -45,31 +45,49 @@ export class AuditTrail {
   ) {}
 
   /** A write that succeeded: `answer` is what the handler answered, `secretFields` the body DTO's. */
-  async recordSuccess(request: AdapterRequest, principal: AdminPrincipal | undefined, answer: unknown, secretFields: ReadonlySet<string>): Promise<void> {
+  async recordSuccess(
+    request: AdapterRequest,
+    principal: AdminPrincipal | undefined,
+    answer: unknown,
+    secretFields: ReadonlySet<string>,
+  ): Promise<void> {
     const context = requestContextOf(request);
     const notes = changeNotesOf(principal, context);
-    const body = request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : null;
+    const body =
+      request.body && typeof request.body === 'object' && !Array.isArray(request.body)
+        ? (request.body as Record<string, unknown>)
+        : null;
     const base = this.base(request, principal ?? actorNoteOf(context), answer);
     if (!notes.length) {
       await this.insert({ ...base, outcome: 'success', changes: bodyChanges(request.method, body, answer, secretFields) });
       return;
     }
-    for (const note of notes) await this.insert({ ...base, ...noted(note), outcome: 'success', changes: diff(note, secretFields) });
+    for (const note of notes)
+      await this.insert({ ...base, ...noted(note), outcome: 'success', changes: diff(note, secretFields) });
   }
 
-  async recordRefusal(request: AdapterRequest, principal: AdminPrincipal | ActorNote | undefined, error: ServiceError): Promise<void> {
+  async recordRefusal(
+    request: AdapterRequest,
+    principal: AdminPrincipal | ActorNote | undefined,
+    error: ServiceError,
+  ): Promise<void> {
     await this.insert({ ...this.base(request, principal, null), outcome: 'refused', resultCode: error.code, changes: null });
   }
 
   async list(actor: AdminPrincipal, query: AuditQuery): Promise<Page<AuditEntryView>> {
-    const [rows, total] = await this.filtered(actor, query).orderBy('a.at', 'DESC').addOrderBy('a.id', 'DESC').skip(query.skip).take(query.page_size).getManyAndCount();
+    const [rows, total] = await this.filtered(actor, query)
+      .orderBy('a.at', 'DESC')
+      .addOrderBy('a.id', 'DESC')
+      .skip(query.skip)
+      .take(query.page_size)
+      .getManyAndCount();
     return pageOf(rows.map(toView), total, query);
   }
 
   exportCsv(actor: AdminPrincipal, query: AuditQuery): StreamableFile {
     const pages = async function* (this: AuditTrail) {
       yield AUDIT_CSV_COLUMNS.join(',') + '\r\n';
-      for (let before: string | null = null; ; ) {
+      for (let before: string | null = null; ;) {
         const q = this.filtered(actor, query).orderBy('a.id', 'DESC').take(EXPORT_PAGE);
         if (before !== null) q.andWhere('a.id < :before', { before });
         const rows = await q.getMany();
@@ -88,7 +106,9 @@ export class AuditTrail {
     const q = this.entries.createQueryBuilder('a');
     if (actor.role !== 'platform_admin') {
       const owned = this.projects.createQueryBuilder('p').select('p.id').where('p.owner_id = :owner');
-      q.andWhere(new Brackets((w) => w.where(`a.project_id IN (${owned.getQuery()})`).orWhere('a.actor_id = :owner')), { owner: actor.id });
+      q.andWhere(new Brackets((w) => w.where(`a.project_id IN (${owned.getQuery()})`).orWhere('a.actor_id = :owner')), {
+        owner: actor.id,
+      });
     }
     if (query.actor) q.andWhere('(a.actor_username = :actor OR a.actor_id::text = :actor)', { actor: query.actor });
     if (query.action) q.andWhere('a.action LIKE :action', { action: `${query.action.replace(/[%_\\]/g, '\\$&')}%` });
@@ -130,11 +150,18 @@ function noted(note: ChangeNote): Partial<AuditEntry> {
 }
 
 /** Without a service's note: a creation keeps the fields given, an update the asked fields as they now are. */
-function bodyChanges(method: string, body: Record<string, unknown> | null, answer: unknown, secretFields: ReadonlySet<string>): Changes {
+function bodyChanges(
+  method: string,
+  body: Record<string, unknown> | null,
+  answer: unknown,
+  secretFields: ReadonlySet<string>,
+): Changes {
   if (!body || !Object.keys(body).length) return null;
   const asked = redact(body, secretFields) as Record<string, unknown>;
   if ((method === 'PATCH' || method === 'PUT') && answer && typeof answer === 'object') {
-    const now = Object.fromEntries(Object.keys(body).map((k) => [k, k in answer ? (answer as Record<string, unknown>)[k] : body[k]]));
+    const now = Object.fromEntries(
+      Object.keys(body).map((k) => [k, k in answer ? (answer as Record<string, unknown>)[k] : body[k]]),
+    );
     return { before: null, after: redact(now, secretFields) as Record<string, unknown> };
   }
   return { before: null, after: asked };
@@ -144,7 +171,9 @@ function bodyChanges(method: string, body: Record<string, unknown> | null, answe
 function diff(note: ChangeNote, secretFields: ReadonlySet<string>): Changes {
   const before = (redact(note.before ?? {}, secretFields) ?? {}) as Record<string, unknown>;
   const after = (redact(note.after ?? {}, secretFields) ?? {}) as Record<string, unknown>;
-  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => !IGNORED.has(k) && JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
+    (k) => !IGNORED.has(k) && JSON.stringify(before[k]) !== JSON.stringify(after[k]),
+  );
   return {
     before: note.before ? Object.fromEntries(keys.map((k) => [k, before[k] ?? null])) : null,
     after: note.after ? Object.fromEntries(keys.map((k) => [k, after[k] ?? null])) : null,

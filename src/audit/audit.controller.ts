@@ -16,7 +16,9 @@ export class AuditController {
   constructor(private readonly trail: AuditTrail) {}
 
   @Get()
-  @ApiOperation({ summary: "The admin audit trail, newest first (platform admin: all; author: its projects' and its own account's)" })
+  @ApiOperation({
+    summary: "The admin audit trail, newest first (platform admin: all; author: its projects' and its own account's)",
+  })
   @ApiPageAnswer(AuditEntryView)
   list(@CurrentAdmin() actor: AdminPrincipal, @Query() query: AuditQuery) {
     return this.trail.list(actor, query);

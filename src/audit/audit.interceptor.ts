@@ -11,7 +11,11 @@ import { secretFieldsOf } from './redact';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Refusals kept in the trail: someone tried what their role or their second factor does not allow. */
-const RECORDED_REFUSALS = new Set<number>([ErrorCode.FORBIDDEN, ErrorCode.TWO_FACTOR_REQUIRED, ErrorCode.TWO_FACTOR_CODE_INVALID]);
+const RECORDED_REFUSALS = new Set<number>([
+  ErrorCode.FORBIDDEN,
+  ErrorCode.TWO_FACTOR_REQUIRED,
+  ErrorCode.TWO_FACTOR_CODE_INVALID,
+]);
 const AUDITED = Symbol('cardkey.audited');
 
 /**
@@ -31,14 +35,23 @@ export class AuditInterceptor implements NestInterceptor {
     const request = context.switchToHttp().getRequest();
     if (!WRITES.has(request.method) || request[AUDITED]) return next.handle();
     request[AUDITED] = true;
-    const types = (Reflect.getMetadata('design:paramtypes', context.getClass().prototype, context.getHandler().name) ?? []) as unknown[];
+    const types = (Reflect.getMetadata('design:paramtypes', context.getClass().prototype, context.getHandler().name) ??
+      []) as unknown[];
     const secretFields = new Set(types.flatMap((t) => [...secretFieldsOf(t)]));
     return next.handle().pipe(
-      mergeMap((answer) => from(this.safely(request, () => this.trail.recordSuccess(request, request[PRINCIPAL_KEY], answer, secretFields)).then(() => answer))),
+      mergeMap((answer) =>
+        from(
+          this.safely(request, () => this.trail.recordSuccess(request, request[PRINCIPAL_KEY], answer, secretFields)).then(
+            () => answer,
+          ),
+        ),
+      ),
       catchError((error) => {
         if (!(error instanceof ServiceError) || !RECORDED_REFUSALS.has(error.code)) return throwError(() => error);
         const actor = request[PRINCIPAL_KEY] ?? actorNoteOf(requestContextOf(request));
-        return from(this.safely(request, () => this.trail.recordRefusal(request, actor, error))).pipe(mergeMap(() => throwError(() => error)));
+        return from(this.safely(request, () => this.trail.recordRefusal(request, actor, error))).pipe(
+          mergeMap(() => throwError(() => error)),
+        );
       }),
     );
   }
@@ -47,7 +60,10 @@ export class AuditInterceptor implements NestInterceptor {
     try {
       await write();
     } catch (error) {
-      this.logger.entry('error', 'audit trail row not written', { request_id: requestContextOf(request).requestId, error: String(error) });
+      this.logger.entry('error', 'audit trail row not written', {
+        request_id: requestContextOf(request).requestId,
+        error: String(error),
+      });
     }
   }
 }

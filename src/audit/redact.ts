@@ -11,14 +11,17 @@ export const REDACTED = '[redacted]';
 /** Marks a DTO field as secret for the audit trail whatever its name (e.g. a variable's value). */
 export function AuditSecret(): PropertyDecorator {
   return (target, key) => {
-    const own: Set<string> = Reflect.getOwnMetadata(SECRET_FIELDS, target) ?? new Set(Reflect.getMetadata(SECRET_FIELDS, target) ?? []);
+    const own: Set<string> =
+      Reflect.getOwnMetadata(SECRET_FIELDS, target) ?? new Set(Reflect.getMetadata(SECRET_FIELDS, target) ?? []);
     own.add(String(key));
     Reflect.defineMetadata(SECRET_FIELDS, own, target);
   };
 }
 
 export function secretFieldsOf(dto: unknown): ReadonlySet<string> {
-  return typeof dto === 'function' ? ((Reflect.getMetadata(SECRET_FIELDS, dto.prototype) as Set<string> | undefined) ?? new Set()) : new Set();
+  return typeof dto === 'function'
+    ? ((Reflect.getMetadata(SECRET_FIELDS, dto.prototype) as Set<string> | undefined) ?? new Set())
+    : new Set();
 }
 
 export function isSecretName(name: string): boolean {
@@ -33,7 +36,8 @@ export function redact(value: unknown, secretFields: ReadonlySet<string> = new S
   if (value instanceof Date) return value.toISOString();
   if (typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = isSecretName(k) || secretFields.has(k) ? REDACTED : redact(v, secretFields, depth + 1);
+    for (const [k, v] of Object.entries(value))
+      out[k] = isSecretName(k) || secretFields.has(k) ? REDACTED : redact(v, secretFields, depth + 1);
     return out;
   }
   if (typeof value === 'string' && value.length > 500) return `${value.slice(0, 500)}…`;

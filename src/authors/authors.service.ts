@@ -20,8 +20,10 @@ export class AuthorView {
   @ApiProperty() username!: string;
   @ApiProperty({ enum: ['author'] }) role!: 'author';
   @ApiProperty({ enum: ACCOUNT_STATUSES }) status!: string;
-  @ApiProperty({ type: 'integer', nullable: true, description: 'client API calls per day over all projects; null: unlimited' }) daily_api_quota!: number | null;
-  @ApiProperty({ type: 'integer', nullable: true, description: 'licence verifications per day; null: unlimited' }) daily_verify_quota!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'client API calls per day over all projects; null: unlimited' })
+  daily_api_quota!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'licence verifications per day; null: unlimited' })
+  daily_verify_quota!: number | null;
   @ApiProperty({ type: String, format: 'date-time' }) created_at!: string;
   @ApiProperty({ type: String, format: 'date-time' }) updated_at!: string;
 }

@@ -77,7 +77,11 @@ function answerBadUrl(securityHeaders: Readonly<Record<string, string>>) {
  * test file). With TLS files, Fastify is made with its HTTPS server; Express gets it from Nest's
  * `httpsOptions` (createApp).
  */
-async function httpAdapter(fastify: boolean, securityHeaders: SecurityHeaders, tls: TlsFiles | null): Promise<AbstractHttpAdapter> {
+async function httpAdapter(
+  fastify: boolean,
+  securityHeaders: SecurityHeaders,
+  tls: TlsFiles | null,
+): Promise<AbstractHttpAdapter> {
   if (!fastify) return new (await import('@nestjs/platform-express')).ExpressAdapter();
   const { FastifyAdapter } = await import('@nestjs/platform-fastify');
   const fields = securityHeaderFields(securityHeaders);
@@ -120,27 +124,36 @@ export async function createApp(config: AppConfig, logger = new JsonLogger(confi
       getHttpAdapter: () => { getInstance: () => FastifyHooks };
     };
     const securityFields = securityHeaderFields(securityHeaders);
-    instance.getHttpAdapter().getInstance().addHook('onRequest', (request, reply, done) => {
-      // The access log and metrics name the matched route, which only Fastify's own request knows.
-      markRoutePattern(request.raw, request.routeOptions.url);
-      // On Fastify's reply, never the raw response, so that Node writes the head as Fastify hands
-      // it over (security-headers.ts). The middleware before this hook chose the request id.
-      void reply.headers(securityFields).header('x-request-id', requestIdOf(request));
-      done();
-    });
+    instance
+      .getHttpAdapter()
+      .getInstance()
+      .addHook('onRequest', (request, reply, done) => {
+        // The access log and metrics name the matched route, which only Fastify's own request knows.
+        markRoutePattern(request.raw, request.routeOptions.url);
+        // On Fastify's reply, never the raw response, so that Node writes the head as Fastify hands
+        // it over (security-headers.ts). The middleware before this hook chose the request id.
+        void reply.headers(securityFields).header('x-request-id', requestIdOf(request));
+        done();
+      });
     // Signed answers (decisions §15): the payload here is the serialised body, exactly as sent.
-    instance.getHttpAdapter().getInstance().addHook('onSend', async (request, reply, payload) => {
-      if (typeof payload === 'string' || Buffer.isBuffer(payload)) {
-        // As on Express: a signature that cannot be made leaves the answer unsigned.
-        const headers = await answerSignatureHeaders(request, reply.statusCode, payload)?.catch(() => null);
-        if (headers) void reply.headers(headers);
-      }
-      return payload;
-    });
+    instance
+      .getHttpAdapter()
+      .getInstance()
+      .addHook('onSend', async (request, reply, payload) => {
+        if (typeof payload === 'string' || Buffer.isBuffer(payload)) {
+          // As on Express: a signature that cannot be made leaves the answer unsigned.
+          const headers = await answerSignatureHeaders(request, reply.statusCode, payload)?.catch(() => null);
+          if (headers) void reply.headers(headers);
+        }
+        return payload;
+      });
     // File uploads read multipart themselves from the raw Node stream (src/files/multipart-upload.ts),
     // as on Express, whose body parsers leave it unread: this parser only lets such requests through.
     const server = app.getHttpAdapter().getInstance() as {
-      addContentTypeParser: (type: string, parser: (req: unknown, payload: unknown, done: (err: Error | null) => void) => void) => void;
+      addContentTypeParser: (
+        type: string,
+        parser: (req: unknown, payload: unknown, done: (err: Error | null) => void) => void,
+      ) => void;
     };
     server.addContentTypeParser('multipart/form-data', (_req, _payload, done) => done(null));
     // Any other type reaches the input boundary unread, which answers 415 in the route family's
@@ -152,7 +165,10 @@ export async function createApp(config: AppConfig, logger = new JsonLogger(confi
       applySecurityHeaders(securityHeaders, res);
       next();
     });
-    const express = app as unknown as { useBodyParser: (type: string, opts: object) => void; set: (k: string, v: unknown) => void };
+    const express = app as unknown as {
+      useBodyParser: (type: string, opts: object) => void;
+      set: (k: string, v: unknown) => void;
+    };
     express.useBodyParser('json', { limit: BODY_LIMIT_BYTES });
     express.useBodyParser('urlencoded', { limit: BODY_LIMIT_BYTES, extended: true });
     express.set('etag', false);

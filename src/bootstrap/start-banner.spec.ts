@@ -32,11 +32,17 @@ describe(startBanner.name, () => {
       'admin login: POST http://10.0.0.5:3000/admin/v1/auth/login as "root_admin" with the password in ADMIN_PASSWORD',
       'API docs: http://10.0.0.5:3000/docs',
     ]);
-    for (const secret of ['db-Secret-1', 'redis-Secret-2', 'admin-Secret-3', 'cards:', 'default:']) expect(banner.join('\n')).not.toContain(secret);
+    for (const secret of ['db-Secret-1', 'redis-Secret-2', 'admin-Secret-3', 'cards:', 'default:'])
+      expect(banner.join('\n')).not.toContain(secret);
   });
 
   it('says how many workers a clustered service runs, and nothing of workers for one process', () => {
-    const config = loadConfig({ DATABASE_URL: 'postgres://db/cards', APP_ENCRYPTION_KEY: KEY_HEX, REDIS_URL: 'redis://cache:6379', WORKERS: '2' });
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://db/cards',
+      APP_ENCRYPTION_KEY: KEY_HEX,
+      REDIS_URL: 'redis://cache:6379',
+      WORKERS: '2',
+    });
     const banner = startBanner(config, localUrl(config), { workers: 2 });
     expect(banner[3]).toBe('workers: 2 processes sharing the port (WORKERS=2; SIGHUP restarts them one at a time)');
     expect(banner.filter((line) => line.startsWith('listening on'))).toHaveLength(1);
@@ -46,6 +52,8 @@ describe(startBanner.name, () => {
   it('shows the console only when one is served', () => {
     const config = loadConfig({});
     expect(startBanner(config, 'http://localhost:3000').some((line) => line.startsWith('console'))).toBe(false);
-    expect(startBanner(config, 'http://localhost:3000', { consolePath: '/console' }).at(-1)).toBe('console: http://localhost:3000/console');
+    expect(startBanner(config, 'http://localhost:3000', { consolePath: '/console' }).at(-1)).toBe(
+      'console: http://localhost:3000/console',
+    );
   });
 });

@@ -14,7 +14,9 @@ export interface BannerOptions {
  * Addresses are shown without user name or password; the admin password itself never is.
  */
 export function startBanner(config: AppConfig, url: string, options: BannerOptions = {}): string[] {
-  const password = config.ADMIN_PASSWORD ? 'the password in ADMIN_PASSWORD' : `the password in ${join(config.DATA_DIR, 'admin-password.txt')} (generated at first start)`;
+  const password = config.ADMIN_PASSWORD
+    ? 'the password in ADMIN_PASSWORD'
+    : `the password in ${join(config.DATA_DIR, 'admin-password.txt')} (generated at first start)`;
   return [
     `listening on ${url}`,
     `database: ${describeDatabase(config)}`,

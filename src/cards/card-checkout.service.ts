@@ -26,7 +26,8 @@ export interface CheckoutRequest {
 
 /** An offline licence as the checkout answers it (decisions §15). */
 export class CheckoutData {
-  @ApiProperty({ description: 'The signed licence, verified offline with the program key `kid` (docs/protocol.md)' }) licence!: string;
+  @ApiProperty({ description: 'The signed licence, verified offline with the program key `kid` (docs/protocol.md)' })
+  licence!: string;
   @ApiProperty({ description: 'Id of the signing key' }) kid!: string;
   @ApiProperty(LOCAL_TIME) expires_at!: string;
   @ApiProperty({ type: 'integer', description: 'Unix seconds' }) valid_until!: number;
@@ -80,6 +81,11 @@ export class CardCheckoutService {
       features: card.features ?? [],
       trial: card.trial,
     });
-    return { licence, kid: signingKey.kid, expires_at: formatLocalTime(new Date(validUntil * 1000), this.config.APP_TIMEZONE), valid_until: validUntil };
+    return {
+      licence,
+      kid: signingKey.kid,
+      expires_at: formatLocalTime(new Date(validUntil * 1000), this.config.APP_TIMEZONE),
+      valid_until: validUntil,
+    };
   }
 }

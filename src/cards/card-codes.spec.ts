@@ -39,6 +39,10 @@ describe(generateCardCode.name, () => {
 });
 
 describe('CARD_PREFIX_PATTERN', () => {
-  it.each(['', 'A', 'vip-2025', '0123456789abcdef'])('accepts %p', (prefix) => expect(CARD_PREFIX_PATTERN.test(prefix)).toBe(true));
-  it.each(['0123456789abcdefg', 'a b', 'a_b', 'é', 'a\n'])('refuses %p', (prefix) => expect(CARD_PREFIX_PATTERN.test(prefix)).toBe(false));
+  it.each(['', 'A', 'vip-2025', '0123456789abcdef'])('accepts %p', (prefix) =>
+    expect(CARD_PREFIX_PATTERN.test(prefix)).toBe(true),
+  );
+  it.each(['0123456789abcdefg', 'a b', 'a_b', 'é', 'a\n'])('refuses %p', (prefix) =>
+    expect(CARD_PREFIX_PATTERN.test(prefix)).toBe(false),
+  );
 });

@@ -10,7 +10,8 @@ export class StandardCardData {
   @ApiProperty({ type: 'integer' }) id!: number;
   @ApiProperty() code!: string;
   @ApiProperty() machine_code!: string;
-  @ApiProperty({ ...LOCAL_TIME, description: `${LOCAL_TIME.description}; ${PERMANENT_EXPIRY} for a card that never expires` }) expires_at!: string;
+  @ApiProperty({ ...LOCAL_TIME, description: `${LOCAL_TIME.description}; ${PERMANENT_EXPIRY} for a card that never expires` })
+  expires_at!: string;
 }
 
 /** How every card answer documents `features` (decisions §19). */

@@ -16,20 +16,22 @@ import { FEATURES_PROPERTY, TRIAL_PROPERTY } from './card-data';
 import { recentUnbinds, UNBIND_REFUSAL_REASONS, unbindRefusal, type UnbindRefusalReason } from './rebinding-rules';
 import { noteClientRequest } from '../core/http/request-context';
 
-
 /** The state of a card as its holder sees it, after a top-up too. */
 export class CardSummary {
   @ApiProperty({ enum: CARD_KINDS }) kind!: CardKind;
   @ApiProperty({ enum: CARD_STATUSES }) status!: CardStatus;
-  @ApiProperty({ ...LOCAL_TIME, nullable: true, description: 'null until the first login starts the card' }) expires_at!: string | null;
+  @ApiProperty({ ...LOCAL_TIME, nullable: true, description: 'null until the first login starts the card' }) expires_at!:
+    string | null;
   @ApiProperty({ type: 'integer', nullable: true, description: 'count cards: logins left' }) uses_left!: number | null;
 }
 
 export class CardHolderDevice {
   @ApiProperty() machine_code!: string;
   @ApiProperty(LOCAL_TIME) bound_at!: string;
-  @ApiProperty({ ...LOCAL_TIME, nullable: true, description: 'last successful login of this device' }) last_login_at!: string | null;
-  @ApiProperty({ ...LOCAL_TIME, description: 'last login or heartbeat of this device (heartbeats counted to the minute)' }) last_seen_at!: string;
+  @ApiProperty({ ...LOCAL_TIME, nullable: true, description: 'last successful login of this device' }) last_login_at!:
+    string | null;
+  @ApiProperty({ ...LOCAL_TIME, description: 'last login or heartbeat of this device (heartbeats counted to the minute)' })
+  last_seen_at!: string;
 }
 
 export class CardUnbindTerms {
@@ -37,11 +39,20 @@ export class CardUnbindTerms {
   @ApiProperty({ type: 'integer', description: 'seconds an unbind takes off a dated expiry' }) deduct_seconds!: number;
   @ApiProperty({ type: 'integer', nullable: true, description: 'unbinds left; null: unlimited' }) remaining!: number | null;
   @ApiProperty({ type: 'integer', description: 'seconds between two unbinds of this card (0: none)' }) cooldown_seconds!: number;
-  @ApiProperty({ type: 'integer', nullable: true, description: 'unbinds of this card in any 30 days; null: unlimited' }) max_per_30_days!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'unbinds of this card in any 30 days; null: unlimited' })
+  max_per_30_days!: number | null;
   @ApiProperty({ type: 'integer', description: 'unbinds of this card in the last 30 days' }) used_30_days!: number;
-  @ApiProperty({ enum: UNBIND_REFUSAL_REASONS.filter((r) => r !== 'not_bound'), nullable: true, description: 'why an unbind would be refused now; null: it would be granted' })
+  @ApiProperty({
+    enum: UNBIND_REFUSAL_REASONS.filter((r) => r !== 'not_bound'),
+    nullable: true,
+    description: 'why an unbind would be refused now; null: it would be granted',
+  })
   refused_reason!: UnbindRefusalReason | null;
-  @ApiProperty({ ...LOCAL_TIME, nullable: true, description: 'when the next unbind is possible; null: now, or never (see refused_reason)' })
+  @ApiProperty({
+    ...LOCAL_TIME,
+    nullable: true,
+    description: 'when the next unbind is possible; null: now, or never (see refused_reason)',
+  })
   next_unbind_at!: string | null;
 }
 
@@ -87,13 +98,14 @@ export class CardInfoService {
     const card = await findCardWithFeatures(this.dataSource.manager, project.id, cardKey);
     if (!card || card.status === 'consumed') throw new ServiceError(ErrorCode.CARD_INVALID);
     noteClientRequest(call.context, { cardId: card.id }); // the card's timeline shows who looked it up
-    const devices: Array<{ machine_code: string; bound_at: Date; last_seen_at: Date; last_login_at: Date | null }> = await this.dataSource.query(
-      `SELECT d.machine_code, d.bound_at, d.last_seen_at,
+    const devices: Array<{ machine_code: string; bound_at: Date; last_seen_at: Date; last_login_at: Date | null }> =
+      await this.dataSource.query(
+        `SELECT d.machine_code, d.bound_at, d.last_seen_at,
           (SELECT l.created_at FROM login_logs l WHERE l.card_id = d.card_id AND l.machine_code = d.machine_code
             AND l.interface = 'card_login' AND l.result_code = 0 ORDER BY l.id DESC LIMIT 1) AS last_login_at
         FROM card_devices d WHERE d.card_id = $1 ORDER BY d.bound_at, d.machine_code`,
-      [card.id],
-    );
+        [card.id],
+      );
     const now = new Date();
     const recent = await recentUnbinds(this.dataSource, card.id, now);
     const refusal = unbindRefusal(project, card.unbindCount, recent, now);
@@ -105,7 +117,10 @@ export class CardInfoService {
       device_limit: card.deviceLimit,
       concurrent_limit: card.concurrentLimit,
       devices: devices.map((d) => ({
-        machine_code: d.machine_code, bound_at: this.time(d.bound_at)!, last_login_at: this.time(d.last_login_at), last_seen_at: this.time(d.last_seen_at)!,
+        machine_code: d.machine_code,
+        bound_at: this.time(d.bound_at)!,
+        last_login_at: this.time(d.last_login_at),
+        last_seen_at: this.time(d.last_seen_at)!,
       })),
       unbind: {
         enabled: project.unbindEnabled,

@@ -169,12 +169,20 @@ export class CardLoginService {
    * Returns the updated card, or the refusal (returned, not thrown, so its log row commits). A new
    * device that finds the card full takes the slot of an idle device (idle-devices.ts), named in `idle`.
    */
-  private async decide(em: EntityManager, request: CardLoginRequest, tokenHash: string, idle: IdleRelease): Promise<Card | ServiceError> {
+  private async decide(
+    em: EntityManager,
+    request: CardLoginRequest,
+    tokenHash: string,
+    idle: IdleRelease,
+  ): Promise<Card | ServiceError> {
     const card = await em
       .getRepository(Card)
       .createQueryBuilder('c')
       .setLock('pessimistic_write')
-      .where('c.project_id = :projectId AND c.code = :code', { projectId: request.call.program.project.id, code: request.cardKey })
+      .where('c.project_id = :projectId AND c.code = :code', {
+        projectId: request.call.program.project.id,
+        code: request.cardKey,
+      })
       .getOne();
     const refuse = async (code: ErrorCode) => {
       await em.insert(LoginLog, logRow(request, card?.id ?? null, code));
@@ -197,8 +205,11 @@ export class CardLoginService {
     card.features = featuresOf(binding.features);
     const { project } = request.call.program;
     const idleMachine =
-      binding.bound || hasDeviceSlot(card, binding.bound_devices) ? null : await this.idleDevices.candidate(em, project, card, binding.bound_devices, now);
-    if (!binding.bound && !hasDeviceSlot(card, binding.bound_devices) && idleMachine === null) return refuse(ErrorCode.DEVICE_LIMIT_REACHED);
+      binding.bound || hasDeviceSlot(card, binding.bound_devices)
+        ? null
+        : await this.idleDevices.candidate(em, project, card, binding.bound_devices, now);
+    if (!binding.bound && !hasDeviceSlot(card, binding.bound_devices) && idleMachine === null)
+      return refuse(ErrorCode.DEVICE_LIMIT_REACHED);
     if (card.status === 'unused') {
       card.status = 'active';
       card.activatedAt = now;
@@ -208,7 +219,9 @@ export class CardLoginService {
     if (seatRefusal) return refuse(seatRefusal);
     if (idleMachine !== null) {
       const { projectId, cardCode, ip, family, requestId } = attemptOf(request);
-      if (!(await this.idleDevices.release(em, project, card.id, idleMachine, now, { projectId, cardCode, ip, family, requestId }))) {
+      if (
+        !(await this.idleDevices.release(em, project, card.id, idleMachine, now, { projectId, cardCode, ip, family, requestId }))
+      ) {
         return refuse(ErrorCode.DEVICE_LIMIT_REACHED);
       }
       idle.machine = idleMachine;
@@ -218,15 +231,31 @@ export class CardLoginService {
     if (card.kind === 'count') card.usesLeft = (card.usesLeft ?? 0) - 1;
     const log = attemptOf(request);
     await em.query(RECORD_LOCKED_LOGIN, [
-      card.id, request.machine, now, !binding.bound, card.status, card.activatedAt, card.expiresAt,
-      log.projectId, log.cardCode, log.machineCode, log.ip, log.family, log.interface, log.requestId, tokenHash,
+      card.id,
+      request.machine,
+      now,
+      !binding.bound,
+      card.status,
+      card.activatedAt,
+      card.expiresAt,
+      log.projectId,
+      log.cardCode,
+      log.machineCode,
+      log.ip,
+      log.family,
+      log.interface,
+      log.requestId,
+      tokenHash,
     ]);
     // Only a new device's login gets here with events to record; they commit with the binding (decisions §20).
     const ref = { card_id: card.id, card_code: card.code };
     if (!binding.bound) await this.events.emit(em, log.projectId, 'device.bound', { ...ref, machine_code: request.machine });
     if (card.activatedAt === now) {
       await this.events.emit(em, log.projectId, 'card.activated', {
-        ...ref, machine_code: request.machine, activated_at: now.toISOString(), expires_at: card.expiresAt?.toISOString() ?? null,
+        ...ref,
+        machine_code: request.machine,
+        activated_at: now.toISOString(),
+        expires_at: card.expiresAt?.toISOString() ?? null,
       });
     }
     return card;

@@ -43,7 +43,10 @@ export function cardRefusal(card: CardState, now = Date.now()): CardRefusal | nu
  * card without uses. Uses are spent by logins only: a session, a login token, `/api/check` and an
  * offline licence of a card that has just used its last one stay valid.
  */
-export function loginRefusal(card: CardState & Pick<Card, 'kind' | 'usesLeft'>, now = Date.now()): CardRefusal | ErrorCode.CARD_NO_USES_LEFT | null {
+export function loginRefusal(
+  card: CardState & Pick<Card, 'kind' | 'usesLeft'>,
+  now = Date.now(),
+): CardRefusal | ErrorCode.CARD_NO_USES_LEFT | null {
   return cardRefusal(card, now) ?? (isUsedUp(card) ? ErrorCode.CARD_NO_USES_LEFT : null);
 }
 
@@ -68,7 +71,8 @@ export const cardSql = {
   /** `isUsedUp`. */
   usedUp: (c: string) => `(${c}.kind = 'count' AND coalesce(${c}.uses_left, 0) <= 0)`,
   /** `cardRefusal(card) === null`. */
-  usable: (c: string, now: SqlInstant = 'now()') => `(${c}.status NOT IN ('banned', 'consumed') AND NOT ${cardSql.expired(c, now)})`,
+  usable: (c: string, now: SqlInstant = 'now()') =>
+    `(${c}.status NOT IN ('banned', 'consumed') AND NOT ${cardSql.expired(c, now)})`,
   /** `loginRefusal(card) === null`. */
   admitsLogin: (c: string, now: SqlInstant = 'now()') => `(${cardSql.usable(c, now)} AND NOT ${cardSql.usedUp(c)})`,
   /** `hasDeviceSlot(card, c.bound_devices)`: the count the triggers of migration 1765300000000 keep. */

@@ -54,7 +54,10 @@ export class CardTopupService {
       .getRepository(Card)
       .createQueryBuilder('c')
       .setLock('pessimistic_write')
-      .where('c.project_id = :projectId AND c.code IN (:...codes)', { projectId: call.program.project.id, codes: [cardKey, topupKey] })
+      .where('c.project_id = :projectId AND c.code IN (:...codes)', {
+        projectId: call.program.project.id,
+        codes: [cardKey, topupKey],
+      })
       .orderBy('c.id', 'ASC')
       .getMany();
     const target = rows.find((card) => card.code === cardKey);
@@ -88,7 +91,11 @@ export class CardTopupService {
     await em.update(Card, { id: topup.id }, { status: 'consumed' });
     const card = Object.assign(target, changes);
     await this.events.emit(em, call.program.project.id, 'card.topped_up', {
-      card_id: card.id, card_code: card.code, topup_card_id: topup.id, expires_at: card.expiresAt?.toISOString() ?? null, uses_left: card.usesLeft,
+      card_id: card.id,
+      card_code: card.code,
+      topup_card_id: topup.id,
+      expires_at: card.expiresAt?.toISOString() ?? null,
+      uses_left: card.usesLeft,
       duration_seconds: card.durationSeconds,
     });
     return card;

@@ -25,7 +25,13 @@ export interface CardUnbindRequest {
 
 /** What an unbind answers, in every family (`data`). */
 /** What the unbind rule can refuse with, in every family. */
-export const CARD_UNBIND_REFUSALS = [ErrorCode.CARD_INVALID, ErrorCode.CARD_BANNED, ErrorCode.CARD_EXPIRED, ErrorCode.UNBIND_REFUSED, ErrorCode.RATE_LIMITED] as const;
+export const CARD_UNBIND_REFUSALS = [
+  ErrorCode.CARD_INVALID,
+  ErrorCode.CARD_BANNED,
+  ErrorCode.CARD_EXPIRED,
+  ErrorCode.UNBIND_REFUSED,
+  ErrorCode.RATE_LIMITED,
+] as const;
 
 /** What an unbind answers (every family): the card, the device let go, the new expiry. */
 export class CardUnbindData extends StandardCardData {
@@ -90,11 +96,21 @@ export class CardUnbindService {
     const now = new Date();
     const rules = unbindRefusal(project, card.unbindCount, await recentUnbinds(em, card.id, now), now);
     if (rules) throw this.refused(rules);
-    await em.query('INSERT INTO card_unbinds (card_id, machine_code, unbound_at) VALUES ($1, $2, $3)', [card.id, request.machine, now]);
+    await em.query('INSERT INTO card_unbinds (card_id, machine_code, unbound_at) VALUES ($1, $2, $3)', [
+      card.id,
+      request.machine,
+      now,
+    ]);
     card.unbindCount += 1;
-    if (card.expiresAt && project.unbindDeductSeconds > 0) card.expiresAt = new Date(card.expiresAt.getTime() - project.unbindDeductSeconds * 1000);
+    if (card.expiresAt && project.unbindDeductSeconds > 0)
+      card.expiresAt = new Date(card.expiresAt.getTime() - project.unbindDeductSeconds * 1000);
     await em.update(Card, { id: card.id }, { unbindCount: () => 'unbind_count + 1', expiresAt: card.expiresAt });
-    await this.events.emit(em, project.id, 'device.unbound', { card_id: card.id, card_code: card.code, machine_code: request.machine, by: 'holder' });
+    await this.events.emit(em, project.id, 'device.unbound', {
+      card_id: card.id,
+      card_code: card.code,
+      machine_code: request.machine,
+      by: 'holder',
+    });
     return card;
   }
 

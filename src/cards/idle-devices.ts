@@ -40,20 +40,31 @@ export class IdleDevices {
    * at least every half window is never taken for idle.
    */
   static seenEveryMs(rule: IdleRule): number {
-    return rule.deviceIdleReleaseSeconds > 0 ? Math.min(HEARTBEAT_RECORD_MS, (rule.deviceIdleReleaseSeconds * 1000) / 2) : HEARTBEAT_RECORD_MS;
+    return rule.deviceIdleReleaseSeconds > 0
+      ? Math.min(HEARTBEAT_RECORD_MS, (rule.deviceIdleReleaseSeconds * 1000) / 2)
+      : HEARTBEAT_RECORD_MS;
   }
 
   /** A heartbeat of a bound device: recorded when the last record is older than `seenEveryMs`. */
   async heartbeat(rule: IdleRule, cardId: number, machine: string, lastSeenAt: Date | null): Promise<void> {
     if (lastSeenAt && Date.now() - lastSeenAt.getTime() < IdleDevices.seenEveryMs(rule)) return;
-    await this.dataSource.query('UPDATE card_devices SET last_seen_at = now() WHERE card_id = $1 AND machine_code = $2', [cardId, machine]);
+    await this.dataSource.query('UPDATE card_devices SET last_seen_at = now() WHERE card_id = $1 AND machine_code = $2', [
+      cardId,
+      machine,
+    ]);
   }
 
   /**
    * Under the card's row lock: the longest-silent device past the window, when releasing it gives
    * the card a free slot (`boundDevices` bound now); null when the rule is off or none is idle.
    */
-  async candidate(em: EntityManager, rule: IdleRule, card: { id: number; deviceLimit: number }, boundDevices: number, now: Date): Promise<string | null> {
+  async candidate(
+    em: EntityManager,
+    rule: IdleRule,
+    card: { id: number; deviceLimit: number },
+    boundDevices: number,
+    now: Date,
+  ): Promise<string | null> {
     if (rule.deviceIdleReleaseSeconds <= 0 || boundDevices - 1 >= card.deviceLimit) return null;
     const [row] = await em.query(
       'SELECT machine_code FROM card_devices WHERE card_id = $1 AND last_seen_at <= $2 ORDER BY last_seen_at, machine_code LIMIT 1',
@@ -67,7 +78,14 @@ export class IdleDevices {
    * transaction; false when it came alive since (a heartbeat does not wait for the card's lock), and
    * the login is then refused.
    */
-  async release(em: EntityManager, rule: IdleRule, cardId: number, machine: string, now: Date, attempt: IdleReleaseAttempt): Promise<boolean> {
+  async release(
+    em: EntityManager,
+    rule: IdleRule,
+    cardId: number,
+    machine: string,
+    now: Date,
+    attempt: IdleReleaseAttempt,
+  ): Promise<boolean> {
     const [{ removed }] = await em.query(
       `WITH gone AS (DELETE FROM card_devices WHERE card_id = $1 AND machine_code = $2 AND last_seen_at <= $3 RETURNING 1)
        SELECT count(*)::int AS removed FROM gone`,
@@ -77,9 +95,23 @@ export class IdleDevices {
     await em.query(
       `INSERT INTO login_logs (project_id, card_id, card_code, machine_code, ip, family, interface, result_code, request_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8)`,
-      [attempt.projectId, cardId, attempt.cardCode, machine, attempt.ip, attempt.family, IDLE_RELEASE_INTERFACE, attempt.requestId],
+      [
+        attempt.projectId,
+        cardId,
+        attempt.cardCode,
+        machine,
+        attempt.ip,
+        attempt.family,
+        IDLE_RELEASE_INTERFACE,
+        attempt.requestId,
+      ],
     );
-    await this.events.emit(em, attempt.projectId, 'device.unbound', { card_id: cardId, card_code: attempt.cardCode, machine_code: machine, by: 'idle' });
+    await this.events.emit(em, attempt.projectId, 'device.unbound', {
+      card_id: cardId,
+      card_code: attempt.cardCode,
+      machine_code: machine,
+      by: 'idle',
+    });
     return true;
   }
 

@@ -16,8 +16,24 @@ export interface PendingLogin {
 
 /** The columns of the card a login answers with (`cardFromRow` reads them). */
 export const CARD_COLUMNS = [
-  'id', 'project_id', 'code', 'kind', 'uses_left', 'concurrent_limit', 'duration_seconds', 'device_limit', 'status', 'activated_at', 'expires_at',
-  'use_count', 'unbind_count', 'last_login_at', 'note', 'batch_id', 'card_type_id', 'trial',
+  'id',
+  'project_id',
+  'code',
+  'kind',
+  'uses_left',
+  'concurrent_limit',
+  'duration_seconds',
+  'device_limit',
+  'status',
+  'activated_at',
+  'expires_at',
+  'use_count',
+  'unbind_count',
+  'last_login_at',
+  'note',
+  'batch_id',
+  'card_type_id',
+  'trial',
 ];
 
 /** What a login statement answers for each request `hit` admits: its `ord`, CARD_COLUMNS and the type's features. */

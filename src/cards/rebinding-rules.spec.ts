@@ -3,7 +3,11 @@ import { RebindingRules, UNBIND_WINDOW_MS, unbindRefusal } from './rebinding-rul
 const now = new Date('2026-03-01T12:00:00Z');
 const ago = (ms: number) => new Date(now.getTime() - ms);
 const rules = (over: Partial<RebindingRules> = {}): RebindingRules => ({
-  unbindEnabled: true, unbindMax: null, unbindCooldownSeconds: 0, unbindMaxPer30Days: null, ...over,
+  unbindEnabled: true,
+  unbindMax: null,
+  unbindCooldownSeconds: 0,
+  unbindMaxPer30Days: null,
+  ...over,
 });
 
 describe(unbindRefusal.name, () => {
@@ -27,8 +31,14 @@ describe(unbindRefusal.name, () => {
     const r = rules({ unbindMaxPer30Days: 2 });
     const recent = [ago(20 * 86_400_000), ago(10 * 86_400_000), ago(86_400_000)];
     // Three in the window, two allowed: free once the two oldest have left it, i.e. the second oldest.
-    expect(unbindRefusal(r, 3, recent, now)).toEqual({ reason: 'limit', retryAt: new Date(recent[1].getTime() + UNBIND_WINDOW_MS) });
-    expect(unbindRefusal(r, 3, recent.slice(1), now)).toEqual({ reason: 'limit', retryAt: new Date(recent[1].getTime() + UNBIND_WINDOW_MS) });
+    expect(unbindRefusal(r, 3, recent, now)).toEqual({
+      reason: 'limit',
+      retryAt: new Date(recent[1].getTime() + UNBIND_WINDOW_MS),
+    });
+    expect(unbindRefusal(r, 3, recent.slice(1), now)).toEqual({
+      reason: 'limit',
+      retryAt: new Date(recent[1].getTime() + UNBIND_WINDOW_MS),
+    });
     expect(unbindRefusal(r, 3, [ago(UNBIND_WINDOW_MS), ago(1000)], now)).toBeNull();
     expect(unbindRefusal(rules({ unbindMaxPer30Days: 0 }), 0, [], now)).toEqual({ reason: 'limit', retryAt: null });
   });

@@ -31,7 +31,10 @@ export function unbindRefusal(rules: RebindingRules, unbindCount: number, recent
   const max = rules.unbindMaxPer30Days;
   if (max !== null && inWindow.length >= max) {
     // Free again when enough of them have left the window: the (n - max + 1)th oldest, 30 days on.
-    refusal = { reason: 'limit', retryAt: max === 0 ? null : new Date(inWindow[inWindow.length - max].getTime() + UNBIND_WINDOW_MS) };
+    refusal = {
+      reason: 'limit',
+      retryAt: max === 0 ? null : new Date(inWindow[inWindow.length - max].getTime() + UNBIND_WINDOW_MS),
+    };
     if (refusal.retryAt === null) return refusal;
   }
   const last = inWindow[inWindow.length - 1];
@@ -49,9 +52,9 @@ interface Sql {
 
 /** The holder's unbinds of this card in the 30 days before `now`, oldest first (read under the card's lock when deciding). */
 export async function recentUnbinds(sql: Sql, cardId: number, now: Date): Promise<Date[]> {
-  const rows = await sql.query(
-    'SELECT unbound_at FROM card_unbinds WHERE card_id = $1 AND unbound_at > $2 ORDER BY unbound_at',
-    [cardId, new Date(now.getTime() - UNBIND_WINDOW_MS)],
-  );
+  const rows = await sql.query('SELECT unbound_at FROM card_unbinds WHERE card_id = $1 AND unbound_at > $2 ORDER BY unbound_at', [
+    cardId,
+    new Date(now.getTime() - UNBIND_WINDOW_MS),
+  ]);
   return rows.map((row) => new Date(row.unbound_at));
 }

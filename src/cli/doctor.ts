@@ -26,10 +26,17 @@ async function main(): Promise<number> {
     try {
       box = key ? new SecretBox(key) : null;
     } catch (error) {
-      findings.push({ check: 'encryption key', severity: 'fail', message: safeMessage(error), fix: 'APP_ENCRYPTION_KEY must be 32 bytes: 64 hex characters or base64' });
+      findings.push({
+        check: 'encryption key',
+        severity: 'fail',
+        message: safeMessage(error),
+        fix: 'APP_ENCRYPTION_KEY must be 32 bytes: 64 hex characters or base64',
+      });
     }
     try {
-      findings.push(...(await instanceChecks({ config, env: process.env, dataSource: opened?.dataSource ?? null, redis, box, keyFinding })));
+      findings.push(
+        ...(await instanceChecks({ config, env: process.env, dataSource: opened?.dataSource ?? null, redis, box, keyFinding })),
+      );
     } finally {
       await opened?.close();
       redis?.disconnect();
@@ -37,7 +44,10 @@ async function main(): Promise<number> {
   }
   const failures = findings.filter((f) => f.severity === 'fail').length;
   const warnings = findings.filter((f) => f.severity === 'warn').length;
-  const lines = [`doctor: ${failures ? `${failures} problem${failures > 1 ? 's' : ''}` : 'no problem'}, ${warnings} warning${warnings === 1 ? '' : 's'}`, ...formatFindings(findings)];
+  const lines = [
+    `doctor: ${failures ? `${failures} problem${failures > 1 ? 's' : ''}` : 'no problem'}, ${warnings} warning${warnings === 1 ? '' : 's'}`,
+    ...formatFindings(findings),
+  ];
   process.stdout.write(lines.map((line) => `${line}\n`).join(''));
   return failures ? 1 : 0;
 }
@@ -47,14 +57,28 @@ async function main(): Promise<number> {
  * DATA_DIR: when a service on this machine already holds it, doctor leaves it alone (that service
  * checked it at its start), and a data directory not made yet is the first start's to make.
  */
-async function openDatabase(config: AppConfig, findings: Finding[]): Promise<{ dataSource: DataSource; close: () => Promise<void> } | null> {
-  const options = { type: 'postgres' as const, migrations: MIGRATIONS, synchronize: false, logging: false, extra: { connectionTimeoutMillis: 5000 } };
+async function openDatabase(
+  config: AppConfig,
+  findings: Finding[],
+): Promise<{ dataSource: DataSource; close: () => Promise<void> } | null> {
+  const options = {
+    type: 'postgres' as const,
+    migrations: MIGRATIONS,
+    synchronize: false,
+    logging: false,
+    extra: { connectionTimeoutMillis: 5000 },
+  };
   if (config.DATABASE_URL) {
     const dataSource = new DataSource({ ...options, url: config.DATABASE_URL, poolSize: 2 });
     try {
       await dataSource.initialize();
     } catch (error) {
-      findings.push({ check: 'database', severity: 'fail', message: `unreachable: ${safeMessage(error)}`, fix: 'check DATABASE_URL (host, port, user, password, database) and that PostgreSQL runs' });
+      findings.push({
+        check: 'database',
+        severity: 'fail',
+        message: `unreachable: ${safeMessage(error)}`,
+        fix: 'check DATABASE_URL (host, port, user, password, database) and that PostgreSQL runs',
+      });
       return null;
     }
     return { dataSource, close: () => dataSource.destroy() };
@@ -65,7 +89,11 @@ async function openDatabase(config: AppConfig, findings: Finding[]): Promise<{ d
     return null;
   }
   if (await serviceAnswers(config)) {
-    findings.push({ check: 'database', severity: 'ok', message: `embedded, held by the service on port ${config.PORT}: it checked it at its start (GET /health/ready answers for it)` });
+    findings.push({
+      check: 'database',
+      severity: 'ok',
+      message: `embedded, held by the service on port ${config.PORT}: it checked it at its start (GET /health/ready answers for it)`,
+    });
     return null;
   }
   const embedded = new EmbeddedPostgres();
@@ -90,7 +118,10 @@ function serviceAnswers(config: AppConfig): Promise<boolean> {
       socket.destroy();
       resolve(answer);
     };
-    socket.once('connect', () => done(true)).once('error', () => done(false)).once('timeout', () => done(false));
+    socket
+      .once('connect', () => done(true))
+      .once('error', () => done(false))
+      .once('timeout', () => done(false));
   });
 }
 
@@ -98,7 +129,13 @@ function serviceAnswers(config: AppConfig): Promise<boolean> {
 async function openRedis(config: AppConfig): Promise<Redis | null> {
   if (!config.REDIS_URL) return null;
   const { default: Redis } = await import('ioredis');
-  const client = new Redis(config.REDIS_URL, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
+  const client = new Redis(config.REDIS_URL, {
+    lazyConnect: true,
+    connectTimeout: 2000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    enableOfflineQueue: false,
+  });
   client.on('error', () => undefined); // reported by the check, not as an unhandled event
   await client.connect().catch(() => undefined);
   return client;

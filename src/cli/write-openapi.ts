@@ -14,7 +14,10 @@ import { buildOpenApiDocument } from '../core/openapi/openapi-document';
 async function main(): Promise<void> {
   const target = process.argv[2] ?? 'openapi.json';
   const config = loadConfig({ ...process.env, DATABASE_URL: '', REDIS_URL: '' });
-  const app = await NestFactory.create(AppModule.forRoot(config, new JsonLogger('error')), new ExpressAdapter(), { preview: true, logger: false });
+  const app = await NestFactory.create(AppModule.forRoot(config, new JsonLogger('error')), new ExpressAdapter(), {
+    preview: true,
+    logger: false,
+  });
   writeFileSync(target, JSON.stringify(buildOpenApiDocument(app), null, 2) + '\n');
   await app.close();
 }

@@ -46,7 +46,12 @@ describe('loadConfig', () => {
       REDIS_URL: 'rediss://cache:6380',
       ADMIN_PASSWORD: 'long-enough',
     });
-    expect(config).toMatchObject({ PORT: 8080, HTTP_ADAPTER: 'fastify', APP_TIMEZONE: 'Asia/Shanghai', REDIS_URL: 'rediss://cache:6380' });
+    expect(config).toMatchObject({
+      PORT: 8080,
+      HTTP_ADAPTER: 'fastify',
+      APP_TIMEZONE: 'Asia/Shanghai',
+      REDIS_URL: 'rediss://cache:6380',
+    });
     expect(config.usesEmbeddedDatabase).toBe(false);
   });
 

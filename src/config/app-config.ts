@@ -2,18 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { plainToInstance, Transform } from 'class-transformer';
-import {
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-  validateSync,
-} from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, validateSync } from 'class-validator';
 
 const toInt = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : /^-?\d+$/.test(String(value)) ? Number(value) : value;
@@ -36,68 +25,121 @@ const RateLimitSetting = () => applyDecorators(Transform(toInt), IsOptional(), I
  * Defaults live here and nowhere else. Fields marked "secret" are never logged.
  */
 export class AppConfig {
-  @Transform(toInt) @IsOptional() @IsInt() @Min(0) @Max(65535)
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(65535)
   PORT = 3000;
 
-  @Transform(emptyToUndefined) @IsOptional() @IsString()
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
   HOST = '0.0.0.0';
 
-  @Transform(emptyToUndefined) @IsOptional() @IsIn(['express', 'fastify'])
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsIn(['express', 'fastify'])
   HTTP_ADAPTER: 'express' | 'fastify' = 'express';
 
-  @Transform(emptyToUndefined) @IsOptional() @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_URL must be a postgres:// URL' })
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL?: string;
 
-  @Transform(emptyToUndefined) @IsOptional() @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
   REDIS_URL?: string;
 
-  @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(1)
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
   DATA_DIR = './data';
 
   /** secret: 32 bytes as 64 hex characters or base64. */
-  @Transform(emptyToUndefined) @IsOptional() @Matches(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$/, {
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$/, {
     message: 'APP_ENCRYPTION_KEY must be 32 bytes as 64 hex characters or base64',
   })
   APP_ENCRYPTION_KEY?: string;
 
-  @Transform(emptyToUndefined) @IsOptional() @IsString()
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
   APP_TIMEZONE = 'UTC';
 
-  @Transform(emptyToUndefined) @IsOptional() @Matches(/^[A-Za-z0-9_.-]{3,32}$/, { message: 'ADMIN_USERNAME must be 3-32 of [A-Za-z0-9_.-]' })
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9_.-]{3,32}$/, { message: 'ADMIN_USERNAME must be 3-32 of [A-Za-z0-9_.-]' })
   ADMIN_USERNAME = 'admin';
 
   /** secret */
-  @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(8) @MaxLength(128)
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  @MinLength(8)
+  @MaxLength(128)
   ADMIN_PASSWORD?: string;
 
-  @Transform(toInt) @IsOptional() @IsInt() @Min(60) @Max(30 * 86400)
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt()
+  @Min(60)
+  @Max(30 * 86400)
   ADMIN_TOKEN_TTL_SECONDS = 12 * 3600;
 
   /** Failed admin logins a minute per account (any address) and per client address (any account). */
-  @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(100000)
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(100000)
   ADMIN_LOGIN_ATTEMPTS_PER_MINUTE = 10;
 
   /** Failed program-user logins a minute per (project, username) and per (project, client address). */
-  @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(100000)
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(100000)
   APP_USER_LOGIN_ATTEMPTS_PER_MINUTE = 10;
 
   /** Legacy transport ciphertexts that fail to open, a minute per client address, before RATE_LIMITED. */
-  @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(100000)
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(100000)
   TRANSPORT_FAILURES_PER_MINUTE = 20;
 
   /** Card-holder portal calls (decisions §14): unknown card keys a minute per client address, before RATE_LIMITED. */
-  @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(100000)
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(100000)
   PORTAL_FAILURES_PER_MINUTE = 10;
 
   /** Card-holder portal calls a minute per card, whatever their outcome. */
-  @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(100000)
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(100000)
   PORTAL_CALLS_PER_CARD_PER_MINUTE = 20;
 
   /**
    * Request-rate limits (src/core/throttling/rate-limits.ts, docs/operations.md "Request-rate
    * limits"): requests a window per scope, successes included; 0 turns that scope off.
    */
-  @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(86400)
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(86400)
   RATE_LIMIT_WINDOW_SECONDS = 60;
 
   /** Program-user registrations (every route) per client address. */
@@ -123,87 +165,141 @@ export class AppConfig {
   /** Admin API writes per signed-in account. */
   @RateLimitSetting() RATE_LIMIT_ADMIN_WRITE_PER_ACCOUNT = 300;
 
-  @Transform(emptyToUndefined) @IsOptional() @IsIn(['debug', 'info', 'warn', 'error'])
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsIn(['debug', 'info', 'warn', 'error'])
   LOG_LEVEL: 'debug' | 'info' | 'warn' | 'error' = 'info';
 
   /** One access-log line per request at info (docs/operations.md); `off` drops them. */
-  @Transform(emptyToUndefined) @IsOptional() @IsIn(['on', 'off'])
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsIn(['on', 'off'])
   ACCESS_LOG: 'on' | 'off' = 'on';
 
   /** Comma-separated proxy addresses whose X-Forwarded-For is believed; empty = trust none. */
-  @Transform(emptyToUndefined) @IsOptional() @IsString()
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
   TRUST_PROXY = '';
 
   /** `production` refuses V3 and SDK requests that did not arrive over HTTPS (decisions §22). */
-  @Transform(emptyToUndefined) @IsOptional() @IsString()
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
   NODE_ENV?: string;
 
   /** PEM certificate (chain) and private key: with both, the service listens with TLS; SIGHUP re-reads them. */
-  @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(1)
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
   TLS_CERT_FILE?: string;
-  @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(1)
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
   TLS_KEY_FILE?: string;
 
-  @Transform(toInt) @IsOptional() @IsInt() @Min(0) @Max(120000)
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(120000)
   SHUTDOWN_GRACE_MS = 10000;
 
   /**
    * Processes serving HTTP (docs/operations.md, "Every core"): `auto` = `autoWorkers` with
    * DATABASE_URL and REDIS_URL, else 1; 1 = one process, no cluster primary. See `workerCount`.
    */
-  @Transform(emptyToUndefined) @IsOptional() @Matches(/^(auto|[1-9]\d{0,2})$/, { message: 'WORKERS must be auto or a number of processes from 1 to 999' })
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^(auto|[1-9]\d{0,2})$/, { message: 'WORKERS must be auto or a number of processes from 1 to 999' })
   WORKERS = 'auto';
 
   /** Where uploaded files are kept; unset = `<DATA_DIR>/files` (see `filesDir`). */
-  @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(1)
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
   FILES_DIR?: string;
 
   /**
    * Readiness fails when the data directory (embedded database, uploaded files) has less free space
    * than this, in MiB: a full disk fails every login, so the instance should leave the balancer first.
    */
-  @Transform(toInt) @IsOptional() @IsInt() @Min(0) @Max(1024 * 1024)
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(1024 * 1024)
   READY_MIN_FREE_MB = 64;
 
   /** Largest file an author may upload, in bytes (50 MiB). */
-  @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(10 * 1024 ** 3)
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(10 * 1024 ** 3)
   FILE_MAX_BYTES = 50 * 1024 * 1024;
 
   /** Lifetime of a signed download address (`/api/download/{id}?expires=…&sig=…`). */
-  @Transform(toInt) @IsOptional() @IsInt() @Min(10) @Max(7 * 86400)
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt()
+  @Min(10)
+  @Max(7 * 86400)
   DOWNLOAD_URL_TTL_SECONDS = 600;
 
   /**
    * Months of login log kept besides the current one (whole monthly partitions are dropped past it;
    * the daily statistics stay); 0 keeps every row.
    */
-  @Transform(toInt) @IsOptional() @IsInt() @Min(0) @Max(1200)
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(1200)
   LOGIN_LOG_RETENTION_MONTHS = 0;
 
   /**
    * Hot statements as named prepared statements (with DATABASE_URL only). `false` behind a pooler
    * that cannot keep them across transactions (PgBouncer in transaction mode before 1.21).
    */
-  @Transform(emptyToUndefined) @IsOptional() @IsIn(['true', 'false'])
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsIn(['true', 'false'])
   DATABASE_PREPARED_STATEMENTS: 'true' | 'false' = 'true';
 
   /** The built web console served at /console; unset = console/dist of this checkout (`npm run build`). */
-  @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(1)
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
   CONSOLE_DIR?: string;
 
   /** Adds the benchmark's bare baseline route (bench/run.ts); never set in production. */
-  @Transform(emptyToUndefined) @IsOptional() @IsIn(['0', '1'])
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsIn(['0', '1'])
   BENCH_BASELINE: '0' | '1' = '0';
 
   /**
    * Seconds between webhook attempts, comma-separated (decisions §20's schedule when unset: 10 s,
    * 30 s, 1 min, 5 min, 15 min, 1 h, … over about two days); a short list repeats its last value. For tests.
    */
-  @Transform(emptyToUndefined) @IsOptional() @Matches(/^\d+(\.\d+)?(,\d+(\.\d+)?){0,13}$/, { message: 'WEBHOOK_RETRY_DELAYS must be up to 14 comma-separated numbers of seconds' })
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^\d+(\.\d+)?(,\d+(\.\d+)?){0,13}$/, {
+    message: 'WEBHOOK_RETRY_DELAYS must be up to 14 comma-separated numbers of seconds',
+  })
   WEBHOOK_RETRY_DELAYS?: string;
 
   /** How often each instance looks for due webhook deliveries (its own events are looked at at once). */
-  @Transform(toInt) @IsOptional() @IsInt() @Min(100) @Max(60000)
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt()
+  @Min(100)
+  @Max(60000)
   WEBHOOK_POLL_MS = 1000;
 
   /** Whether V3 and SDK requests must arrive over HTTPS (decisions §22: the spec's "V3 always uses HTTPS"). */
@@ -261,11 +357,52 @@ export function databaseOnThisHost(url: string | undefined): boolean {
 }
 
 export const CONFIG_KEYS = [
-  'PORT', 'HOST', 'HTTP_ADAPTER', 'DATABASE_URL', 'REDIS_URL', 'DATA_DIR', 'APP_ENCRYPTION_KEY', 'APP_TIMEZONE',
-  'ADMIN_USERNAME', 'ADMIN_PASSWORD', 'ADMIN_TOKEN_TTL_SECONDS', 'ADMIN_LOGIN_ATTEMPTS_PER_MINUTE', 'APP_USER_LOGIN_ATTEMPTS_PER_MINUTE', 'TRANSPORT_FAILURES_PER_MINUTE', 'PORTAL_FAILURES_PER_MINUTE', 'PORTAL_CALLS_PER_CARD_PER_MINUTE', 'LOG_LEVEL', 'ACCESS_LOG', 'TRUST_PROXY', 'SHUTDOWN_GRACE_MS', 'LOGIN_LOG_RETENTION_MONTHS', 'WORKERS', 'BENCH_BASELINE',
-  'FILES_DIR', 'FILE_MAX_BYTES', 'DOWNLOAD_URL_TTL_SECONDS', 'DATABASE_PREPARED_STATEMENTS', 'CONSOLE_DIR',
-  'RATE_LIMIT_WINDOW_SECONDS', 'RATE_LIMIT_REGISTER_PER_ADDRESS', 'RATE_LIMIT_REGISTER_PER_PROGRAM', 'RATE_LIMIT_SIGN_IN_PER_ADDRESS', 'RATE_LIMIT_SIGN_IN_PER_ACCOUNT', 'RATE_LIMIT_PORTAL_PER_ADDRESS', 'RATE_LIMIT_UNBIND_PER_ADDRESS', 'RATE_LIMIT_UNBIND_PER_CARD', 'RATE_LIMIT_ORDERS_PER_ADDRESS', 'RATE_LIMIT_ORDERS_PER_ACCOUNT', 'RATE_LIMIT_ADMIN_WRITE_PER_ADDRESS', 'RATE_LIMIT_ADMIN_WRITE_PER_ACCOUNT',
-  'READY_MIN_FREE_MB', 'NODE_ENV', 'TLS_CERT_FILE', 'TLS_KEY_FILE', 'WEBHOOK_RETRY_DELAYS', 'WEBHOOK_POLL_MS',
+  'PORT',
+  'HOST',
+  'HTTP_ADAPTER',
+  'DATABASE_URL',
+  'REDIS_URL',
+  'DATA_DIR',
+  'APP_ENCRYPTION_KEY',
+  'APP_TIMEZONE',
+  'ADMIN_USERNAME',
+  'ADMIN_PASSWORD',
+  'ADMIN_TOKEN_TTL_SECONDS',
+  'ADMIN_LOGIN_ATTEMPTS_PER_MINUTE',
+  'APP_USER_LOGIN_ATTEMPTS_PER_MINUTE',
+  'TRANSPORT_FAILURES_PER_MINUTE',
+  'PORTAL_FAILURES_PER_MINUTE',
+  'PORTAL_CALLS_PER_CARD_PER_MINUTE',
+  'LOG_LEVEL',
+  'ACCESS_LOG',
+  'TRUST_PROXY',
+  'SHUTDOWN_GRACE_MS',
+  'LOGIN_LOG_RETENTION_MONTHS',
+  'WORKERS',
+  'BENCH_BASELINE',
+  'FILES_DIR',
+  'FILE_MAX_BYTES',
+  'DOWNLOAD_URL_TTL_SECONDS',
+  'DATABASE_PREPARED_STATEMENTS',
+  'CONSOLE_DIR',
+  'RATE_LIMIT_WINDOW_SECONDS',
+  'RATE_LIMIT_REGISTER_PER_ADDRESS',
+  'RATE_LIMIT_REGISTER_PER_PROGRAM',
+  'RATE_LIMIT_SIGN_IN_PER_ADDRESS',
+  'RATE_LIMIT_SIGN_IN_PER_ACCOUNT',
+  'RATE_LIMIT_PORTAL_PER_ADDRESS',
+  'RATE_LIMIT_UNBIND_PER_ADDRESS',
+  'RATE_LIMIT_UNBIND_PER_CARD',
+  'RATE_LIMIT_ORDERS_PER_ADDRESS',
+  'RATE_LIMIT_ORDERS_PER_ACCOUNT',
+  'RATE_LIMIT_ADMIN_WRITE_PER_ADDRESS',
+  'RATE_LIMIT_ADMIN_WRITE_PER_ACCOUNT',
+  'READY_MIN_FREE_MB',
+  'NODE_ENV',
+  'TLS_CERT_FILE',
+  'TLS_KEY_FILE',
+  'WEBHOOK_RETRY_DELAYS',
+  'WEBHOOK_POLL_MS',
 ] as const;
 
 export class ConfigError extends Error {}

@@ -55,13 +55,17 @@ export class ConnectProgramGuard implements CanActivate {
         throw new ServiceError(ErrorCode.NONCE_REPLAYED);
       }
     }
-    request[CONNECT_CONTEXT] = { call: establishCall(request, program, 'connect'), customization } satisfies ConnectRequestContext;
+    request[CONNECT_CONTEXT] = {
+      call: establishCall(request, program, 'connect'),
+      customization,
+    } satisfies ConnectRequestContext;
     return true;
   }
 }
 
 /** Connect routes: no signature (decisions §3); replay protection through the optional nonce. */
-export const ConnectClient = () => applyDecorators(ClientFamily('connect'), DeclareAuthScheme('none'), UseGuards(ConnectProgramGuard));
+export const ConnectClient = () =>
+  applyDecorators(ClientFamily('connect'), DeclareAuthScheme('none'), UseGuards(ConnectProgramGuard));
 
 export const ConnectContext = createParamDecorator(
   (_: unknown, ctx: ExecutionContext): ConnectRequestContext => ctx.switchToHttp().getRequest()[CONNECT_CONTEXT],

@@ -24,7 +24,11 @@ export class ConnectController {
     summary: 'Log in with a card key on a device (Connect)',
     description: "The answer's field names and failure texts follow the project's Connect customization (decisions §8).",
   })
-  @ApiParam({ name: 'programId', description: 'The public program ID (8 digits)', schema: { type: 'string', pattern: '^\\d{8}$' } })
+  @ApiParam({
+    name: 'programId',
+    description: 'The public program ID (8 digits)',
+    schema: { type: 'string', pattern: '^\\d{8}$' },
+  })
   @ApiAnswer(ConnectLoginData)
   @ApiFailures(...CARD_LOGIN_REFUSALS)
   async login(@ConnectContext() context: ConnectRequestContext, @Body() body: ConnectLoginDto): Promise<ClientReply> {

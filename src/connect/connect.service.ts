@@ -16,7 +16,8 @@ import { CustomizationService } from './customization/customization.service';
 /** What a Connect login answers in `data` (field names before the owner's renames). */
 export class ConnectLoginData {
   @ApiProperty({ description: "The owner's success token (customization token template)" }) token!: string;
-  @ApiProperty({ ...LOCAL_TIME, description: `${LOCAL_TIME.description}; the permanent date for a card that never expires` }) expires_at!: string;
+  @ApiProperty({ ...LOCAL_TIME, description: `${LOCAL_TIME.description}; the permanent date for a card that never expires` })
+  expires_at!: string;
   @ApiProperty({ type: 'integer' }) device_limit!: number;
   @ApiProperty({ type: 'integer', description: 'Unix seconds' }) server_time!: number;
   @ApiProperty() machine_code!: string;

@@ -35,14 +35,26 @@ const SECURITY_HEADERS: Record<string, string> = {
 
 const NOT_BUILT = 'The console has not been built: run `npm run build` (npm start does it), then restart the service.\n';
 
-function send(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string>, body?: Buffer | string): void {
+function send(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  body?: Buffer | string,
+): void {
   res.removeHeader('X-Powered-By'); // Express sets it before any middleware; helmet, which drops it, never runs here
   res.writeHead(status, { ...SECURITY_HEADERS, ...headers });
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
 function redirect(req: IncomingMessage, res: ServerResponse, location: string): void {
-  send(req, res, 302, { Location: location, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache' }, `Redirecting to ${location}\n`);
+  send(
+    req,
+    res,
+    302,
+    { Location: location, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache' },
+    `Redirecting to ${location}\n`,
+  );
 }
 
 function sendFile(req: IncomingMessage, res: ServerResponse, file: ConsoleFile): void {
@@ -77,10 +89,13 @@ export function consoleMiddleware(files: Map<string, ConsoleFile> | undefined) {
     if (path === CONSOLE_PATH) return redirect(req, res, `${CONSOLE_PATH}/${query}`);
     const portal = path === PORTAL_PATH || path.startsWith(`${PORTAL_PATH}/`);
     if (!portal && !path.startsWith(`${CONSOLE_PATH}/`)) return next();
-    if (!files) return send(req, res, 503, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }, NOT_BUILT);
+    if (!files)
+      return send(req, res, 503, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }, NOT_BUILT);
     if (portal) {
       const page = files.get(PORTAL_PAGE);
-      return page ? sendFile(req, res, page) : send(req, res, 503, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }, NOT_BUILT);
+      return page
+        ? sendFile(req, res, page)
+        : send(req, res, 503, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }, NOT_BUILT);
     }
     let name: string;
     try {

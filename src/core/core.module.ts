@@ -47,12 +47,18 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
         DiscoveryModule,
         CacheModule.registerAsync({
           isGlobal: true,
-          useFactory: async () => ({ ttl: 30_000, ...(config.REDIS_URL ? { stores: [await redisCacheStore(config.REDIS_URL)] } : {}) }),
+          useFactory: async () => ({
+            ttl: 30_000,
+            ...(config.REDIS_URL ? { stores: [await redisCacheStore(config.REDIS_URL)] } : {}),
+          }),
         }),
         // Named request-rate limits, counted in the shared store; applied per route with @RateLimit, never globally.
         ThrottlerModule.forRootAsync({
           inject: [SharedStore],
-          useFactory: (store: SharedStore) => ({ throttlers: rateLimitThrottlers(config), storage: new SharedThrottlerStorage(store) }),
+          useFactory: (store: SharedStore) => ({
+            throttlers: rateLimitThrottlers(config),
+            storage: new SharedThrottlerStorage(store),
+          }),
         }),
       ],
       providers: [
@@ -72,7 +78,19 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
         // Global, so it runs before every route's own guards.
         { provide: APP_GUARD, useClass: InputBoundaryGuard },
       ],
-      exports: [AppConfig, JsonLogger, SecretBox, REDIS_CLIENT, SharedStore, RouteRegistry, MetricsService, HotCache, ProgramCache, FailureLimiter, RequestObserver],
+      exports: [
+        AppConfig,
+        JsonLogger,
+        SecretBox,
+        REDIS_CLIENT,
+        SharedStore,
+        RouteRegistry,
+        MetricsService,
+        HotCache,
+        ProgramCache,
+        FailureLimiter,
+        RequestObserver,
+      ],
     };
   }
 

@@ -49,7 +49,11 @@ export class EmbeddedPostgres {
     this.db = await PGlite.create(pgData, { extensions: EMBEDDED_EXTENSIONS });
     this.socketDir = mkdtempSync(join(tmpdir(), 'ck-pg-'));
     const port = 5432;
-    this.server = new PGLiteSocketServer({ db: this.db, path: join(this.socketDir, `.s.PGSQL.${port}`), maxConnections: SPARE_CONNECTIONS });
+    this.server = new PGLiteSocketServer({
+      db: this.db,
+      path: join(this.socketDir, `.s.PGSQL.${port}`),
+      maxConnections: SPARE_CONNECTIONS,
+    });
     await this.server.start();
     return { host: this.socketDir, port };
   }

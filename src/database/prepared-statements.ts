@@ -39,7 +39,9 @@ export class PreparedStatements {
 
   async rows(statement: PreparedStatement, values: unknown[]): Promise<Record<string, unknown>[]> {
     const pool = (this.dataSource.driver as unknown as { master: PgPool }).master;
-    const result = await pool.query(this.named ? { name: statement.name, text: statement.text, values } : { text: statement.text, values });
+    const result = await pool.query(
+      this.named ? { name: statement.name, text: statement.text, values } : { text: statement.text, values },
+    );
     return result.rows;
   }
 }

@@ -50,7 +50,10 @@ describe(StatementBatcher.name, () => {
     const { batches, statement } = recorder({ keyOf: (n) => String(n % 10) });
     const batcher = new StatementBatcher(statement);
     expect(await Promise.all([3, 1, 13, 2, 11].map((n) => batcher.submit(n)))).toEqual([6, 2, 26, 4, 22]);
-    expect(batches).toEqual([[1, 2, 3], [11, 13]]);
+    expect(batches).toEqual([
+      [1, 2, 3],
+      [11, 13],
+    ]);
   });
 
   it('has at most two statements under way and at most 64 requests in one; the rest wait for the next', async () => {

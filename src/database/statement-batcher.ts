@@ -73,7 +73,7 @@ export class StatementBatcher<I, R> {
     const keyOf = this.statement.keyOf;
     if (!keyOf) return this.queue.splice(0, MAX_BATCH);
     const batch = new Map<string, Pending<I, R>>();
-    for (let index = 0; index < this.queue.length && batch.size < MAX_BATCH; ) {
+    for (let index = 0; index < this.queue.length && batch.size < MAX_BATCH;) {
       const key = keyOf(this.queue[index].item);
       if (batch.has(key)) {
         index += 1;

@@ -5,7 +5,13 @@ import type Redis from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { AppConfig, ConfigError, loadConfig } from '../config/app-config';
 import { SecretBox } from '../core/crypto/secret-box';
-import { databaseTakesWrite, directoryTakesWrite, freeMiB, redisPersistence, redisPersistenceWarning } from '../core/health/readiness';
+import {
+  databaseTakesWrite,
+  directoryTakesWrite,
+  freeMiB,
+  redisPersistence,
+  redisPersistenceWarning,
+} from '../core/health/readiness';
 import { kidOf, privateKeyFromDer, signEd25519 } from '../signing/ed25519';
 
 /**
@@ -14,7 +20,17 @@ import { kidOf, privateKeyFromDer, signEd25519 } from '../signing/ed25519';
  */
 export type Severity = 'ok' | 'warn' | 'fail';
 
-export type CheckName = 'configuration' | 'database' | 'migrations' | 'redis' | 'encryption key' | 'signing keys' | 'clock' | 'address' | 'tls' | 'disk';
+export type CheckName =
+  | 'configuration'
+  | 'database'
+  | 'migrations'
+  | 'redis'
+  | 'encryption key'
+  | 'signing keys'
+  | 'clock'
+  | 'address'
+  | 'tls'
+  | 'disk';
 
 export interface Finding {
   check: CheckName;
@@ -54,13 +70,26 @@ export function checkConfiguration(env: NodeJS.ProcessEnv): { config: AppConfig 
     const config = loadConfig(env);
     const database = config.DATABASE_URL ? 'PostgreSQL' : 'embedded PostgreSQL';
     const store = config.REDIS_URL ? 'Redis' : 'in-process state';
-    return { config, finding: ok('configuration', `valid (${database}, ${store}, ${config.workerCount} worker${config.workerCount > 1 ? 's' : ''})`) };
+    return {
+      config,
+      finding: ok(
+        'configuration',
+        `valid (${database}, ${store}, ${config.workerCount} worker${config.workerCount > 1 ? 's' : ''})`,
+      ),
+    };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    const problems = error.message.split('\n').slice(1).map((line) => line.trim());
+    const problems = error.message
+      .split('\n')
+      .slice(1)
+      .map((line) => line.trim());
     return {
       config: null,
-      finding: fail('configuration', problems.join('; '), 'set the variables named here as README "Configuration" says, then run npm run doctor again'),
+      finding: fail(
+        'configuration',
+        problems.join('; '),
+        'set the variables named here as README "Configuration" says, then run npm run doctor again',
+      ),
     };
   }
 }
@@ -70,7 +99,13 @@ export async function checkDatabase(dataSource: DataSource): Promise<Finding[]> 
   try {
     await databaseTakesWrite(dataSource);
   } catch (error) {
-    return [fail('database', `cannot write: ${safeMessage(error)}`, 'check DATABASE_URL (host, port, user, database) and that PostgreSQL runs and is the primary')];
+    return [
+      fail(
+        'database',
+        `cannot write: ${safeMessage(error)}`,
+        'check DATABASE_URL (host, port, user, database) and that PostgreSQL runs and is the primary',
+      ),
+    ];
   }
   const findings = [ok('database', 'reachable and takes writes')];
   const applied = new Set(
@@ -91,7 +126,13 @@ export async function checkDatabase(dataSource: DataSource): Promise<Finding[]> 
     findings.push(ok('migrations', `all ${known.length} applied`));
   }
   if (unknown.length) {
-    findings.push(warn('migrations', `the database has ${unknown.length} migration(s) this code does not know (first: ${unknown[0]})`, 'run the release that applied them, or restore the database made for this one'));
+    findings.push(
+      warn(
+        'migrations',
+        `the database has ${unknown.length} migration(s) this code does not know (first: ${unknown[0]})`,
+        'run the release that applied them, or restore the database made for this one',
+      ),
+    );
   }
   return findings;
 }
@@ -102,11 +143,21 @@ export async function checkRedis(redis: Redis | null): Promise<Finding[]> {
   try {
     await withTimeout(redis.ping(), 2000, 'no answer to PING within 2 s');
   } catch (error) {
-    return [fail('redis', `unreachable: ${safeMessage(error)}`, 'check REDIS_URL and that Redis runs: nonces, quotas and limits live there')];
+    return [
+      fail(
+        'redis',
+        `unreachable: ${safeMessage(error)}`,
+        'check REDIS_URL and that Redis runs: nonces, quotas and limits live there',
+      ),
+    ];
   }
   const persistence = await redisPersistence(redis).catch(() => 'unknown' as const);
   const warning = redisPersistenceWarning(persistence);
-  return [warning ? warn('redis', warning, 'redis-server --appendonly yes (or appendonly yes in redis.conf)') : ok('redis', 'reachable, AOF persistence')];
+  return [
+    warning
+      ? warn('redis', warning, 'redis-server --appendonly yes (or appendonly yes in redis.conf)')
+      : ok('redis', 'reachable, AOF persistence'),
+  ];
 }
 
 /** The key the service would use, without generating one (doctor has no side effects): from the environment or DATA_DIR/encryption.key. */
@@ -117,7 +168,14 @@ export function readEncryptionKey(config: AppConfig): { key: Buffer | null; find
   try {
     const text = readFileSync(file, 'utf8').trim();
     if (!/^([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$/.test(text)) {
-      return { key: null, finding: fail('encryption key', `${file} is not 32 bytes as hex or base64`, `restore ${file} from your backup (a new key opens none of the stored secrets)`) };
+      return {
+        key: null,
+        finding: fail(
+          'encryption key',
+          `${file} is not 32 bytes as hex or base64`,
+          `restore ${file} from your backup (a new key opens none of the stored secrets)`,
+        ),
+      };
     }
     const loose = (statSync(file).mode & 0o077) !== 0;
     return {
@@ -125,7 +183,14 @@ export function readEncryptionKey(config: AppConfig): { key: Buffer | null; find
       finding: loose ? warn('encryption key', `${file} can be read by other users`, `chmod 600 ${file}`) : null,
     };
   } catch (error) {
-    return { key: null, finding: fail('encryption key', `${file} cannot be read: ${safeMessage(error)}`, `give the service's user read access to ${file}`) };
+    return {
+      key: null,
+      finding: fail(
+        'encryption key',
+        `${file} cannot be read: ${safeMessage(error)}`,
+        `give the service's user read access to ${file}`,
+      ),
+    };
   }
 }
 
@@ -137,14 +202,23 @@ export function checkEncryptionKey(box: SecretBox | null, extra: Finding | null 
     const probe = randomBytes(16).toString('hex');
     if (box.decrypt(box.encrypt(probe)) !== probe) throw new Error('the round trip gave another text');
   } catch (error) {
-    return [...findings, fail('encryption key', `unusable: ${safeMessage(error)}`, 'set APP_ENCRYPTION_KEY to the 32-byte key (64 hex characters) the stored secrets were encrypted with')];
+    return [
+      ...findings,
+      fail(
+        'encryption key',
+        `unusable: ${safeMessage(error)}`,
+        'set APP_ENCRYPTION_KEY to the 32-byte key (64 hex characters) the stored secrets were encrypted with',
+      ),
+    ];
   }
   return findings.length ? findings : [ok('encryption key', 'present, encrypts and decrypts')];
 }
 
 /** Opens, signs with and verifies every project's active signing key: a key that fails would sign answers no pinned client accepts. */
 export async function checkSigningKeys(dataSource: Queryable, box: SecretBox): Promise<Finding[]> {
-  const [table] = (await dataSource.query(`SELECT to_regclass('signing_keys') IS NOT NULL AS present`)) as Array<{ present: boolean }>;
+  const [table] = (await dataSource.query(`SELECT to_regclass('signing_keys') IS NOT NULL AS present`)) as Array<{
+    present: boolean;
+  }>;
   if (!table?.present) return [ok('signing keys', 'none yet: the schema is made at the first start')];
   const rows = (await dataSource.query(
     `SELECT project_id, kid, public_key, private_key_enc FROM signing_keys WHERE status = 'active' ORDER BY project_id`,
@@ -165,8 +239,10 @@ export async function checkSigningKeys(dataSource: Queryable, box: SecretBox): P
       const raw = Buffer.from(row.public_key, 'base64url');
       const signature = Buffer.from(signEd25519(privateKeyFromDer(der), message), 'base64url');
       const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: row.public_key }, format: 'jwk' });
-      if (!verify(null, message, publicKey, signature)) failures.push(`project ${row.project_id}: a signature does not verify with the published key ${row.kid}`);
-      else if (kidOf(raw) !== row.kid.trim()) failures.push(`project ${row.project_id}: kid ${row.kid} is not that of its public key`);
+      if (!verify(null, message, publicKey, signature))
+        failures.push(`project ${row.project_id}: a signature does not verify with the published key ${row.kid}`);
+      else if (kidOf(raw) !== row.kid.trim())
+        failures.push(`project ${row.project_id}: kid ${row.kid} is not that of its public key`);
     } catch (error) {
       failures.push(`project ${row.project_id}: ${safeMessage(error)}`);
     }
@@ -184,12 +260,15 @@ export async function checkSigningKeys(dataSource: Queryable, box: SecretBox): P
 /** The service's clock against the database's: expiry, quotas and signed timestamps mix the two. */
 export async function checkClock(dataSource: Queryable, now: () => number = Date.now): Promise<Finding[]> {
   const before = now();
-  const [row] = (await dataSource.query(`SELECT (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS ms`)) as Array<{ ms: number }>;
+  const [row] = (await dataSource.query(`SELECT (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS ms`)) as Array<{
+    ms: number;
+  }>;
   const after = now();
   const skew = Math.round(Number(row.ms) - (before + after) / 2);
   const words = `${Math.abs(skew / 1000).toFixed(1)} s ${skew > 0 ? 'behind' : 'ahead of'} the database`;
   const fix = 'run NTP (chrony or systemd-timesyncd) on the service and database hosts';
-  if (Math.abs(skew) > CLOCK_FAIL_MS) return [fail('clock', `${words}: beyond the ±300 s that signed requests are accepted in`, fix)];
+  if (Math.abs(skew) > CLOCK_FAIL_MS)
+    return [fail('clock', `${words}: beyond the ±300 s that signed requests are accepted in`, fix)];
   if (Math.abs(skew) > CLOCK_WARN_MS) return [warn('clock', words, fix)];
   return [ok('clock', `within ${CLOCK_WARN_MS / 1000} s of the database`)];
 }
@@ -201,15 +280,21 @@ export function checkAddress(config: AppConfig, env: NodeJS.ProcessEnv): Finding
   const production = env.NODE_ENV === 'production';
   const findings: Finding[] = [];
   if (LOOPBACK.test(config.HOST) && (production || existsSync('/.dockerenv'))) {
-    findings.push(warn('address', `HOST=${config.HOST}: only this machine (or container) can reach the service`, 'set HOST=0.0.0.0 and let the proxy or firewall decide who reaches it'));
+    findings.push(
+      warn(
+        'address',
+        `HOST=${config.HOST}: only this machine (or container) can reach the service`,
+        'set HOST=0.0.0.0 and let the proxy or firewall decide who reaches it',
+      ),
+    );
   }
   const tls = Boolean(tlsSetting(config, env, 'TLS_CERT_FILE'));
   if (production && !config.TRUST_PROXY && !tls) {
     findings.push(
       warn(
         'address',
-        'no TLS and no TRUST_PROXY: behind a proxy every client has the proxy\'s address (per-address limits become global); without one, clients talk plain HTTP',
-        'set TRUST_PROXY to the proxy\'s address (docker/compose.yml: Caddy\'s), or TLS_CERT_FILE and TLS_KEY_FILE',
+        "no TLS and no TRUST_PROXY: behind a proxy every client has the proxy's address (per-address limits become global); without one, clients talk plain HTTP",
+        "set TRUST_PROXY to the proxy's address (docker/compose.yml: Caddy's), or TLS_CERT_FILE and TLS_KEY_FILE",
       ),
     );
   }
@@ -231,23 +316,53 @@ export function checkTls(config: AppConfig, env: NodeJS.ProcessEnv, now: () => n
   const certFile = tlsSetting(config, env, 'TLS_CERT_FILE');
   const keyFile = tlsSetting(config, env, 'TLS_KEY_FILE');
   if (!certFile && !keyFile) return [ok('tls', 'not set: TLS ends at the proxy in front (Caddy in docker/compose.yml)')];
-  if (!certFile || !keyFile) return [fail('tls', `${certFile ? 'TLS_KEY_FILE' : 'TLS_CERT_FILE'} is not set`, 'set both TLS_CERT_FILE and TLS_KEY_FILE (PEM), or neither')];
+  if (!certFile || !keyFile)
+    return [
+      fail(
+        'tls',
+        `${certFile ? 'TLS_KEY_FILE' : 'TLS_CERT_FILE'} is not set`,
+        'set both TLS_CERT_FILE and TLS_KEY_FILE (PEM), or neither',
+      ),
+    ];
   let cert: X509Certificate;
   try {
     cert = new X509Certificate(readFileSync(certFile));
   } catch (error) {
-    return [fail('tls', `TLS_CERT_FILE ${certFile}: ${safeMessage(error)}`, 'point TLS_CERT_FILE at a readable PEM certificate (chain)')];
+    return [
+      fail(
+        'tls',
+        `TLS_CERT_FILE ${certFile}: ${safeMessage(error)}`,
+        'point TLS_CERT_FILE at a readable PEM certificate (chain)',
+      ),
+    ];
   }
   let key;
   try {
     key = createPrivateKey(readFileSync(keyFile));
   } catch (error) {
-    return [fail('tls', `TLS_KEY_FILE ${keyFile}: ${safeMessage(error)}`, 'point TLS_KEY_FILE at the readable PEM private key of the certificate')];
+    return [
+      fail(
+        'tls',
+        `TLS_KEY_FILE ${keyFile}: ${safeMessage(error)}`,
+        'point TLS_KEY_FILE at the readable PEM private key of the certificate',
+      ),
+    ];
   }
-  if (!cert.checkPrivateKey(key)) return [fail('tls', 'TLS_KEY_FILE is not the key of TLS_CERT_FILE\'s certificate', 'pair the certificate with its own key')];
+  if (!cert.checkPrivateKey(key))
+    return [fail('tls', "TLS_KEY_FILE is not the key of TLS_CERT_FILE's certificate", 'pair the certificate with its own key')];
   const daysLeft = (Date.parse(cert.validTo) - now()) / 86_400_000;
-  if (daysLeft < 0) return [fail('tls', `the certificate expired on ${new Date(cert.validTo).toISOString().slice(0, 10)}`, 'renew it, then kill -HUP the service to load it')];
-  if (daysLeft < 14) return [warn('tls', `the certificate expires in ${Math.floor(daysLeft)} days`, 'renew it, then kill -HUP the service to load it')];
+  if (daysLeft < 0)
+    return [
+      fail(
+        'tls',
+        `the certificate expired on ${new Date(cert.validTo).toISOString().slice(0, 10)}`,
+        'renew it, then kill -HUP the service to load it',
+      ),
+    ];
+  if (daysLeft < 14)
+    return [
+      warn('tls', `the certificate expires in ${Math.floor(daysLeft)} days`, 'renew it, then kill -HUP the service to load it'),
+    ];
   return [ok('tls', `certificate for ${cert.subject.replace(/\n/g, ', ')} valid ${Math.floor(daysLeft)} more days`)];
 }
 
@@ -258,35 +373,61 @@ export async function checkDisk(config: AppConfig): Promise<Finding[]> {
     try {
       await directoryTakesWrite(dir);
     } catch (error) {
-      findings.push(fail('disk', `${dir} takes no write: ${safeMessage(error)}`, `make ${dir} a writable directory of the service's user`));
+      findings.push(
+        fail('disk', `${dir} takes no write: ${safeMessage(error)}`, `make ${dir} a writable directory of the service's user`),
+      );
       continue;
     }
     const free = await freeMiB(dir);
     if (free < config.READY_MIN_FREE_MB) {
-      findings.push(fail('disk', `${Math.floor(free)} MiB free under ${dir}, below READY_MIN_FREE_MB (${config.READY_MIN_FREE_MB})`, 'free space or grow the volume: a full disk fails every login'));
+      findings.push(
+        fail(
+          'disk',
+          `${Math.floor(free)} MiB free under ${dir}, below READY_MIN_FREE_MB (${config.READY_MIN_FREE_MB})`,
+          'free space or grow the volume: a full disk fails every login',
+        ),
+      );
     } else if (free < config.READY_MIN_FREE_MB * 4) {
-      findings.push(warn('disk', `${Math.floor(free)} MiB free under ${dir}`, 'free space or grow the volume before it falls below READY_MIN_FREE_MB'));
+      findings.push(
+        warn(
+          'disk',
+          `${Math.floor(free)} MiB free under ${dir}`,
+          'free space or grow the volume before it falls below READY_MIN_FREE_MB',
+        ),
+      );
     }
   }
-  return findings.length ? findings : [ok('disk', `${[...new Set([config.DATA_DIR, config.filesDir])].join(' and ')} writable, enough free space`)];
+  return findings.length
+    ? findings
+    : [ok('disk', `${[...new Set([config.DATA_DIR, config.filesDir])].join(' and ')} writable, enough free space`)];
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  return Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms))),
+  ]).finally(() => clearTimeout(timer));
 }
 
 /** Everything a running instance can check about itself (the start's checks; doctor adds configuration first). */
-export async function instanceChecks(
-  parts: { config: AppConfig; env: NodeJS.ProcessEnv; dataSource: DataSource | null; redis: Redis | null; box: SecretBox | null; keyFinding?: Finding | null },
-): Promise<Finding[]> {
+export async function instanceChecks(parts: {
+  config: AppConfig;
+  env: NodeJS.ProcessEnv;
+  dataSource: DataSource | null;
+  redis: Redis | null;
+  box: SecretBox | null;
+  keyFinding?: Finding | null;
+}): Promise<Finding[]> {
   const { config, env, dataSource, redis, box } = parts;
   const findings: Finding[] = [];
   const guarded = async (check: CheckName, run: () => Promise<Finding[]> | Finding[]) => {
     try {
       findings.push(...(await run()));
     } catch (error) {
-      findings.push(fail(check, `could not be checked: ${safeMessage(error)}`, 'see the message; npm run doctor repeats the check'));
+      findings.push(
+        fail(check, `could not be checked: ${safeMessage(error)}`, 'see the message; npm run doctor repeats the check'),
+      );
     }
   };
   let databaseUp = false;

@@ -9,7 +9,11 @@ import { REDIS_CLIENT } from '../core/store/store.providers';
 import { Finding, formatFindings, instanceChecks, START_BLOCKERS } from './checks';
 
 /** The doctor's checks on the app just built (migrations already ran), before it listens. */
-export async function startFindings(app: INestApplication, config: AppConfig, env: NodeJS.ProcessEnv = process.env): Promise<Finding[]> {
+export async function startFindings(
+  app: INestApplication,
+  config: AppConfig,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Finding[]> {
   return instanceChecks({
     config,
     env,
@@ -37,7 +41,12 @@ export async function checkAtStart(app: INestApplication, config: AppConfig, log
   const first = !cluster.isWorker || cluster.worker?.id === 1;
   if (blockers.length || (problems.length && first)) {
     const level = blockers.length ? 'error' : 'warn';
-    logger.entry(level, blockers.length ? 'start refused: answers would be wrong (npm run doctor)' : `start checks: ${problems.length} to look at (npm run doctor)`);
+    logger.entry(
+      level,
+      blockers.length
+        ? 'start refused: answers would be wrong (npm run doctor)'
+        : `start checks: ${problems.length} to look at (npm run doctor)`,
+    );
     for (const line of formatFindings(problems)) logger.entry(level, line);
   }
   if (!blockers.length) return;

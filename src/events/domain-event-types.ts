@@ -1,7 +1,17 @@
 /** The event types of decisions §20, in the order the docs list them. */
 export const DOMAIN_EVENT_TYPES = [
-  'card.activated', 'card.banned', 'card.unbanned', 'card.expiring_soon', 'card.topped_up', 'device.bound', 'device.unbound',
-  'session.forced_offline', 'user.registered', 'order.created', 'agent.balance_low', 'webhook.test',
+  'card.activated',
+  'card.banned',
+  'card.unbanned',
+  'card.expiring_soon',
+  'card.topped_up',
+  'device.bound',
+  'device.unbound',
+  'session.forced_offline',
+  'user.registered',
+  'order.created',
+  'agent.balance_low',
+  'webhook.test',
 ] as const;
 export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];
 
@@ -17,10 +27,21 @@ export interface DomainEventData {
   'card.banned': CardRef;
   'card.unbanned': CardRef & { status: string };
   'card.expiring_soon': CardRef & { expires_at: string };
-  'card.topped_up': CardRef & { topup_card_id: number; expires_at: string | null; uses_left: number | null; duration_seconds: number };
+  'card.topped_up': CardRef & {
+    topup_card_id: number;
+    expires_at: string | null;
+    uses_left: number | null;
+    duration_seconds: number;
+  };
   'device.bound': CardRef & { machine_code: string };
   'device.unbound': CardRef & { machine_code: string; by: 'holder' | 'author' | 'idle' };
-  'session.forced_offline': { session_id: string; type: 'card' | 'app_user'; card_id: number | null; user_id: number | null; machine_code: string };
+  'session.forced_offline': {
+    session_id: string;
+    type: 'card' | 'app_user';
+    card_id: number | null;
+    user_id: number | null;
+    machine_code: string;
+  };
   'user.registered': { user_id: number; username: string };
   'order.created': { order_id: string; card_type_id: string; count: number; agent_id: string | null; card_ids: number[] };
   'agent.balance_low': { agent_id: string; balance_cents: number };

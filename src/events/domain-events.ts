@@ -49,7 +49,12 @@ export class DomainEvents {
   }
 
   /** Several events of one type in one statement (bulk bans, a project forced offline). Answers how many were recorded. */
-  async emitMany<T extends DomainEventType>(em: Queryable, projectId: string, type: T, data: Array<DomainEventData[T]>): Promise<number> {
+  async emitMany<T extends DomainEventType>(
+    em: Queryable,
+    projectId: string,
+    type: T,
+    data: Array<DomainEventData[T]>,
+  ): Promise<number> {
     if (data.length === 0) return 0;
     const [row] = (await em.query(EMIT, [projectId, type, data.map((d) => JSON.stringify(d))])) as Array<{ events: number }>;
     if (row.events > 0) this.recorded();

@@ -23,7 +23,11 @@ export class DownloadController {
   @DeclareAuthScheme('signed-url')
   @ApiProduces('application/octet-stream')
   @ApiOperation({ summary: 'Download a file through an address the service issued (HEAD: the headers only, not counted)' })
-  @ApiResponse({ status: 200, description: "The file's bytes", content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } })
+  @ApiResponse({
+    status: 200,
+    description: "The file's bytes",
+    content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+  })
   @ApiFailures(ErrorCode.FILE_NOT_FOUND)
   @ApiQuery({ name: 'expires', type: 'integer', description: 'Unix seconds, as issued' })
   @ApiQuery({ name: 'sig', type: String, description: 'lowercase hex HMAC-SHA256, as issued' })

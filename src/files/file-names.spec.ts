@@ -10,7 +10,9 @@ describe('attachmentDisposition', () => {
   });
 
   it('sends other characters in RFC 5987 filename*, with an ASCII fallback', () => {
-    expect(attachmentDisposition('更新 包.zip')).toBe(`attachment; filename="__ _.zip"; filename*=UTF-8''%E6%9B%B4%E6%96%B0%20%E5%8C%85.zip`);
+    expect(attachmentDisposition('更新 包.zip')).toBe(
+      `attachment; filename="__ _.zip"; filename*=UTF-8''%E6%9B%B4%E6%96%B0%20%E5%8C%85.zip`,
+    );
   });
 });
 

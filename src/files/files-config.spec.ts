@@ -15,7 +15,9 @@ describe('file settings (FILES_DIR, FILE_MAX_BYTES, DOWNLOAD_URL_TTL_SECONDS)', 
   });
 
   it('refuses bad values, naming each', () => {
-    expect(() => loadConfig({ FILE_MAX_BYTES: '0', DOWNLOAD_URL_TTL_SECONDS: 'soon' })).toThrow(/FILE_MAX_BYTES[\s\S]*DOWNLOAD_URL_TTL_SECONDS/);
+    expect(() => loadConfig({ FILE_MAX_BYTES: '0', DOWNLOAD_URL_TTL_SECONDS: 'soon' })).toThrow(
+      /FILE_MAX_BYTES[\s\S]*DOWNLOAD_URL_TTL_SECONDS/,
+    );
     expect(() => loadConfig({ DOWNLOAD_URL_TTL_SECONDS: String(8 * 86400) })).toThrow(/DOWNLOAD_URL_TTL_SECONDS/);
   });
 });

@@ -30,7 +30,9 @@ export class FilesController {
   @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.FILE_TOO_LARGE)
   @AcceptsBody('multipart')
   @ApiConsumes(MULTIPART_CONTENT_TYPE)
-  @ApiBody({ schema: { type: 'object', required: [UPLOAD_FIELD], properties: { [UPLOAD_FIELD]: { type: 'string', format: 'binary' } } } })
+  @ApiBody({
+    schema: { type: 'object', required: [UPLOAD_FIELD], properties: { [UPLOAD_FIELD]: { type: 'string', format: 'binary' } } },
+  })
   upload(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Req() request: AdapterRequest) {
     return this.files.upload(actor, id, request.raw ?? request);
   }
@@ -44,10 +46,14 @@ export class FilesController {
   }
 
   @Get(':fileId')
-  @ApiOperation({ summary: 'Read a file\'s details' })
+  @ApiOperation({ summary: "Read a file's details" })
   @ApiAnswer(FileView)
   @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.FILE_NOT_FOUND)
-  get(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Param('fileId', FILE_ID_PIPE) fileId: string) {
+  get(
+    @CurrentAdmin() actor: AdminPrincipal,
+    @Param('id', PROJECT_ID_PIPE) id: string,
+    @Param('fileId', FILE_ID_PIPE) fileId: string,
+  ) {
     return this.files.get(actor, id, fileId);
   }
 
@@ -56,7 +62,11 @@ export class FilesController {
   @ApiNoContent()
   @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.FILE_NOT_FOUND)
   @HttpCode(204)
-  async remove(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Param('fileId', FILE_ID_PIPE) fileId: string): Promise<void> {
+  async remove(
+    @CurrentAdmin() actor: AdminPrincipal,
+    @Param('id', PROJECT_ID_PIPE) id: string,
+    @Param('fileId', FILE_ID_PIPE) fileId: string,
+  ): Promise<void> {
     await this.files.remove(actor, id, fileId);
   }
 }

@@ -20,7 +20,8 @@ import { FilesService } from './files.service';
       provide: DownloadSigner,
       inject: [AppConfig],
       // The same key material as SecretBox (APP_ENCRYPTION_KEY or the generated key file), derived apart.
-      useFactory: (config: AppConfig) => new DownloadSigner(deriveDownloadKey(loadEncryptionKey(config)), config.DOWNLOAD_URL_TTL_SECONDS),
+      useFactory: (config: AppConfig) =>
+        new DownloadSigner(deriveDownloadKey(loadEncryptionKey(config)), config.DOWNLOAD_URL_TTL_SECONDS),
     },
   ],
   exports: [FilesService, DownloadSigner],

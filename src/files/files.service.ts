@@ -76,7 +76,11 @@ export class FilesService {
   /** Streams the request's multipart `file` to disk, then records it; a failure leaves nothing behind. */
   async upload(actor: AdminPrincipal, projectId: string, request: IncomingMessage): Promise<FileView> {
     const project = await this.access.find(actor, projectId);
-    const received = await receiveSingleFile(request, { field: UPLOAD_FIELD, maxBytes: this.config.FILE_MAX_BYTES, tempDir: this.tempDir });
+    const received = await receiveSingleFile(request, {
+      field: UPLOAD_FIELD,
+      maxBytes: this.config.FILE_MAX_BYTES,
+      tempDir: this.tempDir,
+    });
     const id = randomUUID();
     const storagePath = `${project.id}/${id}`;
     const target = this.absolute(storagePath);
@@ -88,7 +92,15 @@ export class FilesService {
       throw error;
     }
     try {
-      const row = this.files.create({ id, projectId: project.id, name: received.name, size: received.size, sha256: received.sha256, storagePath, downloadCount: 0 });
+      const row = this.files.create({
+        id,
+        projectId: project.id,
+        name: received.name,
+        size: received.size,
+        sha256: received.sha256,
+        storagePath,
+        downloadCount: 0,
+      });
       return toFileView(await this.files.save(row));
     } catch (error) {
       await rm(target, { force: true });
@@ -155,7 +167,12 @@ export class FilesService {
    * without a valid signature), 404 FILE_NOT_FOUND when the file no longer exists. `count` (a GET, not a HEAD)
    * raises the file's download count; `withBody` false opens no stream.
    */
-  async openDownload(fileId: string, expires: unknown, sig: unknown, options: { count: boolean; withBody: boolean }): Promise<OpenedDownload> {
+  async openDownload(
+    fileId: string,
+    expires: unknown,
+    sig: unknown,
+    options: { count: boolean; withBody: boolean },
+  ): Promise<OpenedDownload> {
     const check = this.signer.check(fileId, expires, sig);
     if (check !== 'valid') {
       throw new ServiceError(ErrorCode.DOWNLOAD_ADDRESS_INVALID, undefined, { details: { reason: check } });

@@ -17,7 +17,11 @@ function multipart(parts: Part[]): Buffer {
   for (const p of parts) {
     const disposition = `form-data; name="${p.name}"${p.filename !== undefined ? `; filename="${p.filename}"` : ''}`;
     const type = p.filename !== undefined ? '\r\nContent-Type: application/octet-stream' : '';
-    chunks.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: ${disposition}${type}\r\n\r\n`), Buffer.from(p.body), Buffer.from('\r\n'));
+    chunks.push(
+      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: ${disposition}${type}\r\n\r\n`),
+      Buffer.from(p.body),
+      Buffer.from('\r\n'),
+    );
   }
   chunks.push(Buffer.from(`--${BOUNDARY}--\r\n`));
   return Buffer.concat(chunks);
@@ -55,9 +59,17 @@ describe('receiveSingleFile', () => {
 
   it('streams the file to a temporary path with its size and SHA-256, ignoring other fields', async () => {
     const bytes = randomBytes(90_001);
-    const body = multipart([{ name: 'note', body: 'hello' }, { name: 'file', filename: 'C:\\x\\app.bin', body: bytes }]);
+    const body = multipart([
+      { name: 'note', body: 'hello' },
+      { name: 'file', filename: 'C:\\x\\app.bin', body: bytes },
+    ]);
     const file = await receiveSingleFile(request(body), options());
-    expect(file).toEqual({ name: 'app.bin', size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), tempPath: expect.any(String) });
+    expect(file).toEqual({
+      name: 'app.bin',
+      size: bytes.length,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      tempPath: expect.any(String),
+    });
     expect(readFileSync(file.tempPath).equals(bytes)).toBe(true);
   });
 
@@ -78,9 +90,13 @@ describe('receiveSingleFile', () => {
   });
 
   it('accepts exactly the limit and refuses one byte more, keeping nothing', async () => {
-    await expect(receiveSingleFile(request(multipart([{ name: 'file', filename: 'a', body: randomBytes(1000) }])), options(1000))).resolves.toMatchObject({ size: 1000 });
+    await expect(
+      receiveSingleFile(request(multipart([{ name: 'file', filename: 'a', body: randomBytes(1000) }])), options(1000)),
+    ).resolves.toMatchObject({ size: 1000 });
     rmSync(join(dir, 'incoming'), { recursive: true });
-    const error = await failure(receiveSingleFile(request(multipart([{ name: 'file', filename: 'a', body: randomBytes(1001) }])), options(1000)));
+    const error = await failure(
+      receiveSingleFile(request(multipart([{ name: 'file', filename: 'a', body: randomBytes(1001) }])), options(1000)),
+    );
     expect(error).toMatchObject({ code: ErrorCode.FILE_TOO_LARGE, httpStatus: 413, details: { max_bytes: 1000 } });
     expect(readdirSync(join(dir, 'incoming'))).toEqual([]);
   });
@@ -91,13 +107,26 @@ describe('receiveSingleFile', () => {
   });
 
   it('refuses a body without the file field', async () => {
-    const error = await failure(receiveSingleFile(request(multipart([{ name: 'other', filename: 'a', body: 'x' }, { name: 'file', body: 'not a file' }])), options()));
+    const error = await failure(
+      receiveSingleFile(
+        request(
+          multipart([
+            { name: 'other', filename: 'a', body: 'x' },
+            { name: 'file', body: 'not a file' },
+          ]),
+        ),
+        options(),
+      ),
+    );
     expect(error.code).toBe(ErrorCode.BAD_REQUEST);
     expect(error.details).toEqual(['file must be a file']);
   });
 
   it('refuses a second file', async () => {
-    const body = multipart([{ name: 'file', filename: 'a', body: 'x' }, { name: 'file', filename: 'b', body: 'y' }]);
+    const body = multipart([
+      { name: 'file', filename: 'a', body: 'x' },
+      { name: 'file', filename: 'b', body: 'y' },
+    ]);
     expect((await failure(receiveSingleFile(request(body), options()))).code).toBe(ErrorCode.BAD_REQUEST);
     expect(readdirSync(join(dir, 'incoming'))).toEqual([]);
   });

@@ -39,7 +39,10 @@ const MULTIPART_ALLOWANCE = 64 * 1024;
  */
 export async function receiveSingleFile(req: IncomingMessage, options: ReceiveOptions): Promise<ReceivedFile> {
   const { field, maxBytes, tempDir } = options;
-  const type = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  const type = String(req.headers['content-type'] ?? '')
+    .split(';')[0]
+    .trim()
+    .toLowerCase();
   if (type !== 'multipart/form-data') {
     throw new ServiceError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, `Send the file as multipart/form-data in the field "${field}"`);
   }
@@ -50,7 +53,11 @@ export async function receiveSingleFile(req: IncomingMessage, options: ReceiveOp
   try {
     // busboy calls reaching fileSize a breach, so a file of exactly maxBytes needs one byte more.
     // Browsers and HTTP clients send a plain `filename="..."` as raw UTF-8; busboy's default reads it as latin1.
-    parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fileSize: maxBytes + 1, files: 1, fields: 20, parts: 25, fieldSize: 64 * 1024 } });
+    parser = busboy({
+      headers: req.headers,
+      defParamCharset: 'utf8',
+      limits: { fileSize: maxBytes + 1, files: 1, fields: 20, parts: 25, fieldSize: 64 * 1024 },
+    });
   } catch (error) {
     throw new ServiceError(ErrorCode.BAD_REQUEST, 'Malformed multipart/form-data content type', { cause: error });
   }
@@ -104,13 +111,21 @@ export async function receiveSingleFile(req: IncomingMessage, options: ReceiveOp
       });
       saving.catch(fail);
     });
-    parser.on('filesLimit', () => fail(new ServiceError(ErrorCode.BAD_REQUEST, `Send exactly one file, in the field "${field}"`)));
+    parser.on('filesLimit', () =>
+      fail(new ServiceError(ErrorCode.BAD_REQUEST, `Send exactly one file, in the field "${field}"`)),
+    );
     parser.on('partsLimit', () => fail(new ServiceError(ErrorCode.BAD_REQUEST, 'Too many form parts')));
     parser.on('fieldsLimit', () => fail(new ServiceError(ErrorCode.BAD_REQUEST, 'Too many form fields')));
-    parser.on('error', (error: Error) => fail(new ServiceError(ErrorCode.BAD_REQUEST, 'Malformed multipart/form-data body', { cause: error })));
+    parser.on('error', (error: Error) =>
+      fail(new ServiceError(ErrorCode.BAD_REQUEST, 'Malformed multipart/form-data body', { cause: error })),
+    );
     parser.on('close', () => {
       if (!saving) {
-        fail(new ServiceError(ErrorCode.BAD_REQUEST, `A file is required in the field "${field}"`, { details: [`${field} must be a file`] }));
+        fail(
+          new ServiceError(ErrorCode.BAD_REQUEST, `A file is required in the field "${field}"`, {
+            details: [`${field} must be a file`],
+          }),
+        );
         return;
       }
       saving.then((file) => {

@@ -44,8 +44,10 @@ export class LegacyAnnouncement {
 }
 
 export class LegacyAppConfig {
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, description: 'remote variables by name' }) variables!: Record<string, string>;
-  @ApiProperty({ description: 'whether the login-only variables are included (a valid login token was sent)' }) login_variables!: boolean;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, description: 'remote variables by name' })
+  variables!: Record<string, string>;
+  @ApiProperty({ description: 'whether the login-only variables are included (a valid login token was sent)' })
+  login_variables!: boolean;
 }
 
 export class LegacyAppProfile {

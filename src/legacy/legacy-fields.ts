@@ -8,7 +8,8 @@ export function plainFields(source: unknown): LegacyFields {
   const out: LegacyFields = {};
   if (source === null || typeof source !== 'object') return out;
   for (const [name, value] of Object.entries(source as Record<string, unknown>)) {
-    if (typeof value !== 'string') throw new ServiceError(ErrorCode.BAD_REQUEST, `The field ${name} must be sent once, as plain text`, { details: [name] });
+    if (typeof value !== 'string')
+      throw new ServiceError(ErrorCode.BAD_REQUEST, `The field ${name} must be sent once, as plain text`, { details: [name] });
     out[name] = value;
   }
   return out;

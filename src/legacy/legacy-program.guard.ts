@@ -38,13 +38,21 @@ export class LegacyProgramGuard implements CanActivate {
 }
 
 /** An unsigned legacy route: `app` is a plain field (or query parameter on GET). */
-export const LegacyClient = () => applyDecorators(ClientFamily('legacy'), DeclareAuthScheme('none'), UseGuards(LegacyProgramGuard));
+export const LegacyClient = () =>
+  applyDecorators(ClientFamily('legacy'), DeclareAuthScheme('none'), UseGuards(LegacyProgramGuard));
 
 /** A legacy route that needs the MD5 parameter signature (`t`, `sign`; decisions §3). */
-export const Md5Signed = () => applyDecorators(ClientFamily('legacy'), DeclareAuthScheme('md5'), SetMetadata(MD5_REQUIRED, true), UseGuards(LegacyProgramGuard));
+export const Md5Signed = () =>
+  applyDecorators(
+    ClientFamily('legacy'),
+    DeclareAuthScheme('md5'),
+    SetMetadata(MD5_REQUIRED, true),
+    UseGuards(LegacyProgramGuard),
+  );
 
 /**
  * The aggregate entry: this guard settles only the content type, `app` and the program; the entry
  * itself opens a transport-encrypted `data` and checks the MD5 signature of the signed actions.
  */
-export const LegacyAggregateClient = () => applyDecorators(ClientFamily('legacy'), DeclareAuthScheme('md5'), UseGuards(LegacyProgramGuard));
+export const LegacyAggregateClient = () =>
+  applyDecorators(ClientFamily('legacy'), DeclareAuthScheme('md5'), UseGuards(LegacyProgramGuard));

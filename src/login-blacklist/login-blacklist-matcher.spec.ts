@@ -3,7 +3,11 @@ import { BlacklistMatcher, CachedBlacklistEntry, normalizeAddressEntry } from '.
 const NOW = Date.UTC(2026, 10, 20);
 let nextId = 1;
 const entry = (kind: CachedBlacklistEntry['kind'], value: string, expiresAt: number | null = null): CachedBlacklistEntry => ({
-  id: nextId++, kind, value, note: null, expiresAt,
+  id: nextId++,
+  kind,
+  value,
+  note: null,
+  expiresAt,
 });
 
 describe(BlacklistMatcher.name, () => {
@@ -15,7 +19,11 @@ describe(BlacklistMatcher.name, () => {
   });
 
   it('matches single addresses and CIDR blocks of both versions, IPv4-mapped addresses as IPv4', () => {
-    const matcher = new BlacklistMatcher([entry('address', '203.0.113.7'), entry('address', '198.51.100.0/24'), entry('address', '2001:db8::/32')]);
+    const matcher = new BlacklistMatcher([
+      entry('address', '203.0.113.7'),
+      entry('address', '198.51.100.0/24'),
+      entry('address', '2001:db8::/32'),
+    ]);
     expect(matcher.match('203.0.113.7', undefined, NOW)?.value).toBe('203.0.113.7');
     expect(matcher.match('::ffff:203.0.113.7', undefined, NOW)?.value).toBe('203.0.113.7');
     expect(matcher.match('198.51.100.200', undefined, NOW)?.value).toBe('198.51.100.0/24');

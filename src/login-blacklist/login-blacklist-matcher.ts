@@ -70,8 +70,11 @@ function ipv6Bytes(address: string): number[] {
 /** RFC 5952: the longest run of zero groups (two or more) becomes `::`. */
 function compressIpv6(groups: string[]): string {
   let best = { start: -1, length: 0 };
-  for (let i = 0; i < 8; ) {
-    if (groups[i] !== '0') { i++; continue; }
+  for (let i = 0; i < 8;) {
+    if (groups[i] !== '0') {
+      i++;
+      continue;
+    }
     let j = i;
     while (j < 8 && groups[j] === '0') j++;
     if (j - i > best.length) best = { start: i, length: j - i };

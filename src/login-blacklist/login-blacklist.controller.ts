@@ -24,7 +24,11 @@ export class LoginBlacklistController {
   @ApiOperation({ summary: 'Refuse a device code or an address / CIDR block on every client family' })
   @ApiAnswer(LoginBlacklistView, { status: 201 })
   @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.BLACKLIST_ENTRY_EXISTS)
-  create(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Body() body: CreateLoginBlacklistEntryDto) {
+  create(
+    @CurrentAdmin() actor: AdminPrincipal,
+    @Param('id', PROJECT_ID_PIPE) id: string,
+    @Body() body: CreateLoginBlacklistEntryDto,
+  ) {
     return this.blacklist.create(actor, id, body);
   }
 
@@ -54,7 +58,11 @@ export class LoginBlacklistController {
   @ApiNoContent()
   @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.BLACKLIST_ENTRY_NOT_FOUND)
   @HttpCode(204)
-  async remove(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Param('entryId', ENTRY_ID_PIPE) entryId: number): Promise<void> {
+  async remove(
+    @CurrentAdmin() actor: AdminPrincipal,
+    @Param('id', PROJECT_ID_PIPE) id: string,
+    @Param('entryId', ENTRY_ID_PIPE) entryId: number,
+  ): Promise<void> {
     await this.blacklist.remove(actor, id, entryId);
   }
 }

@@ -27,7 +27,11 @@ export class LoginBlacklistService {
     const project = await this.access.find(actor, projectId);
     const value = input.kind === 'address' ? normalizeAddressEntry(input.value)! : input.value;
     const row = this.entries.create({
-      projectId: project.id, kind: input.kind, value, note: input.note ?? null, expiresAt: input.expires_at ? new Date(input.expires_at) : null,
+      projectId: project.id,
+      kind: input.kind,
+      value,
+      note: input.note ?? null,
+      expiresAt: input.expires_at ? new Date(input.expires_at) : null,
     });
     return toLoginBlacklistView(await this.saved(project, row));
   }
@@ -41,10 +45,19 @@ export class LoginBlacklistService {
       skip: query.skip,
       take: query.page_size,
     });
-    return pageOf(rows.map((row) => toLoginBlacklistView(row)), total, query);
+    return pageOf(
+      rows.map((row) => toLoginBlacklistView(row)),
+      total,
+      query,
+    );
   }
 
-  async update(actor: AdminPrincipal, projectId: string, id: number, input: UpdateLoginBlacklistEntryDto): Promise<LoginBlacklistView> {
+  async update(
+    actor: AdminPrincipal,
+    projectId: string,
+    id: number,
+    input: UpdateLoginBlacklistEntryDto,
+  ): Promise<LoginBlacklistView> {
     const project = await this.access.find(actor, projectId);
     const row = await this.entries.findOneBy({ id, projectId: project.id });
     if (!row) throw new ServiceError(ErrorCode.BLACKLIST_ENTRY_NOT_FOUND);

@@ -39,6 +39,12 @@ export class LoginBlacklist {
 
   private async load(projectId: string): Promise<CachedBlacklistEntry[]> {
     const rows = await this.entries.find({ where: { projectId }, order: { id: 'ASC' } });
-    return rows.map((row) => ({ id: row.id, kind: row.kind, value: row.value, note: row.note, expiresAt: row.expiresAt?.getTime() ?? null }));
+    return rows.map((row) => ({
+      id: row.id,
+      kind: row.kind,
+      value: row.value,
+      note: row.note,
+      expiresAt: row.expiresAt?.getTime() ?? null,
+    }));
   }
 }

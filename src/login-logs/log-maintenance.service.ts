@@ -31,7 +31,10 @@ export class LogMaintenanceService implements OnApplicationBootstrap, OnApplicat
 
   async onApplicationBootstrap(): Promise<void> {
     // A failed pass does not stop the service: rows of a month without a partition go to the default one.
-    const pass = () => this.run(new Date()).catch((error: unknown) => this.logger.entry('error', 'login log maintenance failed', { error: String(error) }));
+    const pass = () =>
+      this.run(new Date()).catch((error: unknown) =>
+        this.logger.entry('error', 'login log maintenance failed', { error: String(error) }),
+      );
     await pass();
     this.timer = setInterval(pass, EVERY_MS).unref();
   }
@@ -64,7 +67,8 @@ export class LogMaintenanceService implements OnApplicationBootstrap, OnApplicat
       const made = await ensureMonthPartitions(sql, now);
       const dropped = await dropExpiredPartitions(sql, now, retentionMonths);
       await runner.commitTransaction();
-      if (made.length || dropped.length) this.logger.entry('info', 'login log partitions', { made, dropped, retention_months: retentionMonths });
+      if (made.length || dropped.length)
+        this.logger.entry('info', 'login log partitions', { made, dropped, retention_months: retentionMonths });
       return { made, dropped };
     } catch (error) {
       if (runner.isTransactionActive) await runner.rollbackTransaction();

@@ -52,7 +52,10 @@ export async function ensureMonthPartitions(sql: Sql, now: Date, from: Date = mo
     if (existing.has(name)) continue;
     const bounds = [month.toISOString(), monthStart(month, 1).toISOString()];
     const range = `FROM ('${bounds[0]}') TO ('${bounds[1]}')`;
-    const [{ stray }] = await sql(`SELECT EXISTS (SELECT 1 FROM ${DEFAULT_PARTITION} WHERE created_at >= $1 AND created_at < $2) AS stray`, bounds);
+    const [{ stray }] = await sql(
+      `SELECT EXISTS (SELECT 1 FROM ${DEFAULT_PARTITION} WHERE created_at >= $1 AND created_at < $2) AS stray`,
+      bounds,
+    );
     if (!stray) {
       await sql(`CREATE TABLE IF NOT EXISTS ${name} PARTITION OF login_logs FOR VALUES ${range}`);
     } else {
@@ -74,7 +77,8 @@ export async function ensureMonthPartitions(sql: Sql, now: Date, from: Date = mo
  * them out; the request log's other rows (with a route) were never counted (migration 1766310000000).
  */
 const RECORD_DROPPED = 'INSERT INTO login_dropped_counts AS d (project_id, interface, result_code, count)';
-const ADD_DROPPED = 'ORDER BY 1, 2, 3 ON CONFLICT (project_id, interface, result_code) DO UPDATE SET count = d.count + EXCLUDED.count';
+const ADD_DROPPED =
+  'ORDER BY 1, 2, 3 ON CONFLICT (project_id, interface, result_code) DO UPDATE SET count = d.count + EXCLUDED.count';
 
 /**
  * Drops the month partitions that ended more than `months` months before `now`'s month began (so a
@@ -88,7 +92,9 @@ export async function dropExpiredPartitions(sql: Sql, now: Date, months: number)
   const dropped: string[] = [];
   for (const { name, month } of await monthPartitions(sql)) {
     if (month >= oldestKept) continue;
-    await sql(`${RECORD_DROPPED} SELECT project_id, interface, result_code, count(*) FROM ${name} WHERE route IS NULL GROUP BY 1, 2, 3 ${ADD_DROPPED}`);
+    await sql(
+      `${RECORD_DROPPED} SELECT project_id, interface, result_code, count(*) FROM ${name} WHERE route IS NULL GROUP BY 1, 2, 3 ${ADD_DROPPED}`,
+    );
     await sql(`DROP TABLE ${name}`);
     dropped.push(name);
   }

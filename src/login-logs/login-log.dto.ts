@@ -8,35 +8,58 @@ import { ClientFamilyName } from './login-log.entity';
 export const CLIENT_FAMILIES = ['connect', 'v3', 'sdk', 'legacy'] as const;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-
 export class ListLoginLogsQuery extends PageQuery {
-  @ApiPropertyOptional() @IsOptional() @Transform(decimalInteger) @IsInt() @Min(1) @Max(MAX_INT32)
+  @ApiPropertyOptional()
+  @IsOptional()
+  @Transform(decimalInteger)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_INT32)
   card_id?: number;
 
-  @ApiPropertyOptional({ description: 'exact device code' }) @IsOptional() @IsString() @Length(1, 128)
+  @ApiPropertyOptional({ description: 'exact device code' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 128)
   machine_code?: string;
 
   @ApiPropertyOptional({ description: '0 = success, else the error catalog code' })
-  @IsOptional() @Transform(decimalInteger) @IsInt() @Min(0) @Max(MAX_INT32)
+  @IsOptional()
+  @Transform(decimalInteger)
+  @IsInt()
+  @Min(0)
+  @Max(MAX_INT32)
   result_code?: number;
 
-  @ApiPropertyOptional({ enum: CLIENT_FAMILIES }) @IsOptional() @IsIn(CLIENT_FAMILIES)
+  @ApiPropertyOptional({ enum: CLIENT_FAMILIES })
+  @IsOptional()
+  @IsIn(CLIENT_FAMILIES)
   family?: ClientFamilyName;
 
-  @ApiPropertyOptional({ description: 'canonical interface name, e.g. card_login' }) @IsOptional() @IsString() @Length(1, 32)
+  @ApiPropertyOptional({ description: 'canonical interface name, e.g. card_login' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 32)
   interface?: string;
 
-  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 64)
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @Length(1, 64)
   request_id?: string;
 }
 
 /** Days in the service time zone (APP_TIMEZONE), both included; default the last 7 days. */
 export class StatsQuery {
   @ApiPropertyOptional({ example: '2025-01-01', description: 'first day, YYYY-MM-DD' })
-  @IsOptional() @Matches(DAY, { message: 'from must be a date YYYY-MM-DD' }) @IsISO8601({ strict: true }, { message: 'from must be a real date' })
+  @IsOptional()
+  @Matches(DAY, { message: 'from must be a date YYYY-MM-DD' })
+  @IsISO8601({ strict: true }, { message: 'from must be a real date' })
   from?: string;
 
   @ApiPropertyOptional({ example: '2025-01-07', description: 'last day, YYYY-MM-DD' })
-  @IsOptional() @Matches(DAY, { message: 'to must be a date YYYY-MM-DD' }) @IsISO8601({ strict: true }, { message: 'to must be a real date' })
+  @IsOptional()
+  @Matches(DAY, { message: 'to must be a date YYYY-MM-DD' })
+  @IsISO8601({ strict: true }, { message: 'to must be a real date' })
   to?: string;
 }

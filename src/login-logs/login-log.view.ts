@@ -45,5 +45,9 @@ export class StatsView {
   @ApiProperty({ format: 'date' }) to!: string;
   @ApiProperty() time_zone!: string;
   @ApiProperty({ type: [StatsItem] }) items!: StatsItem[];
-  @ApiProperty({ type: [SalesItem], description: 'cards sold, activated and revenue per day, agent and card type (orders, decisions §19)' }) sales!: SalesItem[];
+  @ApiProperty({
+    type: [SalesItem],
+    description: 'cards sold, activated and revenue per day, agent and card type (orders, decisions §19)',
+  })
+  sales!: SalesItem[];
 }

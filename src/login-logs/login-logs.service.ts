@@ -46,14 +46,22 @@ export class LoginLogsService {
     private readonly access: ProjectAccess,
     private readonly config: AppConfig,
   ) {
-    this.dayFormat = new Intl.DateTimeFormat('en-CA', { timeZone: config.APP_TIMEZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
+    this.dayFormat = new Intl.DateTimeFormat('en-CA', {
+      timeZone: config.APP_TIMEZONE,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
   }
 
   /** Newest first. */
   async list(actor: AdminPrincipal, projectId: string, query: ListLoginLogsQuery): Promise<Page<LoginLogView>> {
     const project = await this.access.find(actor, projectId);
     // Card logins only: the request log's other rows carry a route, card logins' rows never do (decisions §22).
-    const qb = this.logs.createQueryBuilder('l').where('l.project_id = :projectId', { projectId: project.id }).andWhere('l.route IS NULL');
+    const qb = this.logs
+      .createQueryBuilder('l')
+      .where('l.project_id = :projectId', { projectId: project.id })
+      .andWhere('l.route IS NULL');
     if (query.card_id !== undefined) qb.andWhere('l.card_id = :cardId', { cardId: query.card_id });
     if (query.machine_code !== undefined) qb.andWhere('l.machine_code = :machine', { machine: query.machine_code });
     if (query.result_code !== undefined) qb.andWhere('l.result_code = :resultCode', { resultCode: query.result_code });
@@ -63,7 +71,11 @@ export class LoginLogsService {
     qb.orderBy('l.id', 'DESC').skip(query.skip).take(query.page_size);
     // Narrowed by what the daily counts hold (or not at all), the total is theirs: counting ten
     // million rows takes most of a second, summing their days a few milliseconds.
-    const counted = query.card_id === undefined && query.machine_code === undefined && query.family === undefined && query.request_id === undefined;
+    const counted =
+      query.card_id === undefined &&
+      query.machine_code === undefined &&
+      query.family === undefined &&
+      query.request_id === undefined;
     const [rows, total] = counted
       ? await Promise.all([qb.getMany(), this.countedTotal(project.id, query.interface ?? null, query.result_code ?? null)])
       : await qb.getManyAndCount();
@@ -96,7 +108,8 @@ export class LoginLogsService {
 export function statsWindow(query: StatsQuery, today: string): { from: string; to: string } {
   const to = query.to ?? (query.from ? maxDay(query.from, today) : today);
   const from = query.from ?? addDays(to, 1 - DEFAULT_DAYS);
-  if (from > to) throw new ServiceError(ErrorCode.BAD_REQUEST, 'from must not be after to', { details: ['from must not be after to'] });
+  if (from > to)
+    throw new ServiceError(ErrorCode.BAD_REQUEST, 'from must not be after to', { details: ['from must not be after to'] });
   if (addDays(from, MAX_STATS_DAYS - 1) < to) {
     throw new ServiceError(ErrorCode.BAD_REQUEST, `At most ${MAX_STATS_DAYS} days at once`, {
       details: [`to must be at most ${MAX_STATS_DAYS - 1} days after from`],

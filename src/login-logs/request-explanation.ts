@@ -3,7 +3,15 @@ import { ERROR_CATALOG, ErrorCode } from '../core/errors/error-code';
 
 /** Which rule decided a request (decisions §22): one code per rule the request log can explain. */
 export const EXPLANATION_CODES = [
-  'accepted', 'card_unknown', 'card_banned', 'card_expired', 'device_limit', 'quota_exceeded', 'blacklisted', 'signature_invalid', 'refused',
+  'accepted',
+  'card_unknown',
+  'card_banned',
+  'card_expired',
+  'device_limit',
+  'quota_exceeded',
+  'blacklisted',
+  'signature_invalid',
+  'refused',
 ] as const;
 export type ExplanationCode = (typeof EXPLANATION_CODES)[number];
 
@@ -55,7 +63,10 @@ export interface Explanation {
 }
 
 export class ExplanationView implements Explanation {
-  @ApiProperty({ enum: EXPLANATION_CODES, description: 'the rule that decided; stable, for a client to word in its own language' })
+  @ApiProperty({
+    enum: EXPLANATION_CODES,
+    description: 'the rule that decided; stable, for a client to word in its own language',
+  })
   code!: ExplanationCode;
 
   @ApiProperty({
@@ -95,7 +106,8 @@ export function explanationText({ code, params: p }: Explanation): string {
     case 'quota_exceeded':
       return `The daily quota of ${p.interface}${p.daily_quota != null ? ` (${p.daily_quota} a day)` : ''} was used up; it resets at midnight, or the platform admin can raise it.`;
     case 'blacklisted': {
-      if (!p.kind) return `The ${p.machine_code ? `device ${p.machine_code} or ` : ''}address ${p.ip ?? ''} was on the login blacklist (the entry has since been removed).`;
+      if (!p.kind)
+        return `The ${p.machine_code ? `device ${p.machine_code} or ` : ''}address ${p.ip ?? ''} was on the login blacklist (the entry has since been removed).`;
       const until = p.expires_at ? ` until ${p.expires_at}` : ' for good';
       return `The ${p.kind} ${p.value} is on the login blacklist (entry ${p.entry_id}, added ${p.created_at}${until}${p.note ? `: "${p.note}"` : ''}); remove the entry to let it in.`;
     }

@@ -44,9 +44,17 @@ export class RequestLogWriter implements OnModuleInit {
     run: async (rows) => {
       const column = <T>(pick: (row: RequestRow) => T): T[] => rows.map(pick);
       await this.statements.rows(INSERT_REQUESTS, [
-        column((r) => r.projectId), column((r) => r.machineCode), column((r) => r.ip), column((r) => r.family),
-        column((r) => r.interface), column((r) => r.resultCode), column((r) => r.requestId), column((r) => r.route),
-        column((r) => r.durationMs), column((r) => r.reason), column((r) => r.cardId),
+        column((r) => r.projectId),
+        column((r) => r.machineCode),
+        column((r) => r.ip),
+        column((r) => r.family),
+        column((r) => r.interface),
+        column((r) => r.resultCode),
+        column((r) => r.requestId),
+        column((r) => r.route),
+        column((r) => r.durationMs),
+        column((r) => r.reason),
+        column((r) => r.cardId),
       ]);
       return rows.map(() => undefined);
     },
@@ -82,7 +90,11 @@ export class RequestLogWriter implements OnModuleInit {
       durationMs: Math.round(done.seconds * 1000),
       reason: record.reason?.slice(0, 200) ?? null,
     };
-    this.batcher.submit(row).catch((error: unknown) => this.logger.warn({ msg: 'request log row not written', request_id: row.requestId, error: String(error) }));
+    this.batcher
+      .submit(row)
+      .catch((error: unknown) =>
+        this.logger.warn({ msg: 'request log row not written', request_id: row.requestId, error: String(error) }),
+      );
   }
 }
 

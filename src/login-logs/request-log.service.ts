@@ -12,7 +12,8 @@ import { Explanation, ExplanationParams, explanationText } from './request-expla
 import { RequestExplainedView, RequestLogView, RequestRowData, toRequestLogView } from './request-log.view';
 import { LoginLog } from './login-log.entity';
 
-const COLUMNS = 'request_id, created_at, family, route, interface, result_code, reason, ip, machine_code, card_id, card_code, duration_ms';
+const COLUMNS =
+  'request_id, created_at, family, route, interface, result_code, reason, ip, machine_code, card_id, card_code, duration_ms';
 
 /** The request log of a project (decisions §22): every client request, searchable, and why it was answered so. */
 @Injectable()
@@ -45,7 +46,10 @@ export class RequestLogService {
     if (query.to !== undefined) add((n) => `created_at < ${n}::timestamptz`, query.to);
     const filter = where.join(' AND ');
     const [rows, [{ total }]] = await Promise.all([
-      this.logs.query(`SELECT ${COLUMNS} FROM login_logs WHERE ${filter} ORDER BY id DESC LIMIT ${query.page_size} OFFSET ${query.skip}`, params),
+      this.logs.query(
+        `SELECT ${COLUMNS} FROM login_logs WHERE ${filter} ORDER BY id DESC LIMIT ${query.page_size} OFFSET ${query.skip}`,
+        params,
+      ),
       this.logs.query(`SELECT count(*)::int AS total FROM login_logs WHERE ${filter}`, params),
     ]);
     return pageOf((rows as RequestRowData[]).map(toRequestLogView), total, query);
@@ -53,9 +57,10 @@ export class RequestLogService {
 
   async get(actor: AdminPrincipal, projectId: string, requestId: string): Promise<RequestExplainedView> {
     const project = await this.access.find(actor, projectId);
-    const [row] = (await this.logs.query(`SELECT ${COLUMNS} FROM login_logs WHERE project_id = $1 AND request_id = $2 ORDER BY id DESC LIMIT 1`, [
-      project.id, requestId,
-    ])) as RequestRowData[];
+    const [row] = (await this.logs.query(
+      `SELECT ${COLUMNS} FROM login_logs WHERE project_id = $1 AND request_id = $2 ORDER BY id DESC LIMIT 1`,
+      [project.id, requestId],
+    )) as RequestRowData[];
     if (!row) throw new ServiceError(ErrorCode.NOT_FOUND, 'No request of this project has this id');
     const explanation = await this.explain(project.id, row);
     return { ...toRequestLogView(row), explain: explanationText(explanation), explanation };
@@ -76,20 +81,35 @@ export class RequestLogService {
         const expiresAt = card?.expires_at ? new Date(card.expires_at) : null;
         return {
           code: 'card_expired',
-          params: { card_code: card?.code ?? null, expires_at: expiresAt && iso(expiresAt), extended: !!expiresAt && expiresAt > new Date(row.created_at) },
+          params: {
+            card_code: card?.code ?? null,
+            expires_at: expiresAt && iso(expiresAt),
+            extended: !!expiresAt && expiresAt > new Date(row.created_at),
+          },
         };
       }
       case ErrorCode.DEVICE_LIMIT_REACHED: {
         const card = await this.cardOf(projectId, row);
-        if (!card) return { code: 'device_limit', params: { card_code: null, device_limit: null, devices: [], machine_code: row.machine_code } };
+        if (!card)
+          return {
+            code: 'device_limit',
+            params: { card_code: null, device_limit: null, devices: [], machine_code: row.machine_code },
+          };
         const devices: Array<{ machine_code: string; bound_at: Date }> = await this.logs.query(
-          'SELECT machine_code, bound_at FROM card_devices WHERE card_id = $1 AND bound_at <= $2 ORDER BY bound_at', [card.id, row.created_at],
+          'SELECT machine_code, bound_at FROM card_devices WHERE card_id = $1 AND bound_at <= $2 ORDER BY bound_at',
+          [card.id, row.created_at],
         );
         const bound = devices.map((d) => ({ machine_code: d.machine_code, bound_at: iso(d.bound_at) }));
-        return { code: 'device_limit', params: { card_code: card.code, device_limit: card.device_limit, devices: bound, machine_code: row.machine_code } };
+        return {
+          code: 'device_limit',
+          params: { card_code: card.code, device_limit: card.device_limit, devices: bound, machine_code: row.machine_code },
+        };
       }
       case ErrorCode.QUOTA_EXCEEDED: {
-        const [quota] = await this.logs.query('SELECT daily_quota FROM project_interfaces WHERE project_id = $1 AND name = $2', [projectId, row.interface]);
+        const [quota] = await this.logs.query('SELECT daily_quota FROM project_interfaces WHERE project_id = $1 AND name = $2', [
+          projectId,
+          row.interface,
+        ]);
         return { code: 'quota_exceeded', params: { interface: row.interface || null, daily_quota: quota?.daily_quota ?? null } };
       }
       case ErrorCode.BLACKLISTED:
@@ -117,19 +137,41 @@ export class RequestLogService {
         ORDER BY at DESC LIMIT 1`,
       [projectId, card.id, row.created_at],
     );
-    return { card_code: card.code, banned_at: ban ? iso(ban.at) : null, banned_by: ban?.actor_username ?? null, still_banned: card.status === 'banned' };
+    return {
+      card_code: card.code,
+      banned_at: ban ? iso(ban.at) : null,
+      banned_by: ban?.actor_username ?? null,
+      still_banned: card.status === 'banned',
+    };
   }
 
   private async blacklistEntryOf(projectId: string, row: RequestRowData): Promise<ExplanationParams> {
-    const entries: Array<{ id: number; kind: 'device' | 'address'; value: string; note: string | null; expires_at: Date | null; created_at: Date }> =
-      await this.logs.query('SELECT id, kind, value, note, expires_at, created_at FROM login_blacklist WHERE project_id = $1', [projectId]);
-    const matcher = new BlacklistMatcher(entries.map((e) => ({ id: e.id, kind: e.kind, value: e.value, note: e.note, expiresAt: null })));
+    const entries: Array<{
+      id: number;
+      kind: 'device' | 'address';
+      value: string;
+      note: string | null;
+      expires_at: Date | null;
+      created_at: Date;
+    }> = await this.logs.query(
+      'SELECT id, kind, value, note, expires_at, created_at FROM login_blacklist WHERE project_id = $1',
+      [projectId],
+    );
+    const matcher = new BlacklistMatcher(
+      entries.map((e) => ({ id: e.id, kind: e.kind, value: e.value, note: e.note, expiresAt: null })),
+    );
     const hit = matcher.match(row.ip ?? '', row.machine_code ?? undefined, Date.now());
     const entry = hit && entries.find((e) => e.id === hit.id);
     const request = { machine_code: row.machine_code, ip: row.ip };
     if (!entry) return { kind: null, value: null, entry_id: null, created_at: null, expires_at: null, note: null, ...request };
     return {
-      kind: entry.kind, value: entry.value, entry_id: entry.id, created_at: iso(entry.created_at), expires_at: entry.expires_at && iso(entry.expires_at), note: entry.note, ...request,
+      kind: entry.kind,
+      value: entry.value,
+      entry_id: entry.id,
+      created_at: iso(entry.created_at),
+      expires_at: entry.expires_at && iso(entry.expires_at),
+      note: entry.note,
+      ...request,
     };
   }
 

@@ -9,20 +9,33 @@ export class RequestLogView {
   @ApiProperty() request_id!: string;
   @ApiProperty({ type: String, format: 'date-time' }) at!: string;
   @ApiProperty({ enum: CLIENT_FAMILY_NAMES }) family!: string;
-  @ApiProperty({ type: String, nullable: true, description: 'the route pattern; null for card logins recorded before the request log' }) route!: string | null;
-  @ApiProperty({ type: String, nullable: true, description: 'canonical interface name; null when refused before one was known' }) interface!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'the route pattern; null for card logins recorded before the request log',
+  })
+  route!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'canonical interface name; null when refused before one was known' })
+  interface!: string | null;
   @ApiProperty({ type: 'integer', description: '0: success; else the catalog code of the refusal' }) result_code!: number;
-  @ApiProperty({ type: String, nullable: true, description: 'what the refusing rule said; null on success' }) reason!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'what the refusing rule said; null on success' }) reason!:
+    string | null;
   @ApiProperty({ type: String, nullable: true }) ip!: string | null;
   @ApiProperty({ type: String, nullable: true }) machine_code!: string | null;
   @ApiProperty({ type: 'integer', nullable: true }) card_id!: number | null;
-  @ApiProperty({ type: String, nullable: true, description: 'the card key the request named (card logins)' }) card_code!: string | null;
-  @ApiProperty({ type: 'integer', nullable: true, description: 'milliseconds from arrival to answer; null for card logins' }) duration_ms!: number | null;
+  @ApiProperty({ type: String, nullable: true, description: 'the card key the request named (card logins)' }) card_code!:
+    string | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'milliseconds from arrival to answer; null for card logins' })
+  duration_ms!: number | null;
 }
 
 export class RequestExplainedView extends RequestLogView {
-  @ApiProperty({ description: 'which rule decided, in words an author can act on (English; `explanation` for other languages)' }) explain!: string;
-  @ApiProperty({ type: ExplanationView, description: 'the same as a stable code and its facts, which the console words in the reader\'s language' })
+  @ApiProperty({ description: 'which rule decided, in words an author can act on (English; `explanation` for other languages)' })
+  explain!: string;
+  @ApiProperty({
+    type: ExplanationView,
+    description: "the same as a stable code and its facts, which the console words in the reader's language",
+  })
   explanation!: ExplanationView;
 }
 

@@ -23,7 +23,11 @@ export interface RefundTotals {
  * its row, and only the first gets it back. A clawback the parent's balance no longer covers is
  * refused (INSUFFICIENT_BALANCE) and the caller's transaction, deletion included, rolls back.
  */
-export async function refundDeletedCards(em: EntityManager, deleted: DeletedCard[], actorId: string | null): Promise<RefundTotals> {
+export async function refundDeletedCards(
+  em: EntityManager,
+  deleted: DeletedCard[],
+  actorId: string | null,
+): Promise<RefundTotals> {
   const totals: RefundTotals = { cardIds: [], refundedCents: 0, clawbackCents: 0 };
   const byOrder = new Map<string, number[]>();
   for (const card of deleted) {
@@ -46,7 +50,8 @@ export async function refundDeletedCards(em: EntityManager, deleted: DeletedCard
     await lockBalances(em, [agentId, parentId]);
     const note = `refund of ${n} card${n === 1 ? '' : 's'} of order ${order.order_id as string}`;
     if (agentId && refund > 0) await changeBalance(em, { agentId, kind: 'refund', cents: refund, actorId, orderId, note });
-    if (parentId && clawback > 0) await changeBalance(em, { agentId: parentId, kind: 'clawback', cents: clawback, actorId, orderId, note });
+    if (parentId && clawback > 0)
+      await changeBalance(em, { agentId: parentId, kind: 'clawback', cents: clawback, actorId, orderId, note });
     await countSales(em, {
       projectId: order.project_id as string,
       agentId,

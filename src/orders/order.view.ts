@@ -6,7 +6,8 @@ export class OrderView {
   @ApiProperty({ format: 'uuid' }) project_id!: string;
   @ApiProperty({ type: 'integer' }) card_type_id!: number;
   @ApiProperty({ type: 'integer' }) count!: number;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: "null: the author's own order (nothing debited)" }) agent_id!: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: "null: the author's own order (nothing debited)" })
+  agent_id!: string | null;
   @ApiProperty({ type: 'integer', description: 'what one card cost the agent' }) unit_price_cents!: number;
   @ApiProperty({ type: 'integer', description: 'debited from the agent' }) total_cents!: number;
   @ApiProperty({ type: 'integer', description: 'cards refunded since' }) refunded_count!: number;

@@ -37,7 +37,13 @@ export class OrdersController {
   @ApiOperation({ summary: 'Place an order: debit the price and make the cards, idempotent by order_id' })
   @ApiAnswer(OrderWithCardsView, { status: 201, description: 'Created' })
   @ApiAnswer(OrderWithCardsView, { status: 200, description: 'A replay of an earlier order with the same body' })
-  @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.CARD_TYPE_NOT_FOUND, ErrorCode.CARD_TYPE_DISABLED, ErrorCode.INSUFFICIENT_BALANCE, ErrorCode.ORDER_CONFLICT)
+  @ApiFailures(
+    ErrorCode.PROJECT_NOT_FOUND,
+    ErrorCode.CARD_TYPE_NOT_FOUND,
+    ErrorCode.CARD_TYPE_DISABLED,
+    ErrorCode.INSUFFICIENT_BALANCE,
+    ErrorCode.ORDER_CONFLICT,
+  )
   async create(
     @CurrentAdmin() actor: AdminPrincipal,
     @Param('id', PROJECT_ID_PIPE) id: string,
@@ -73,10 +79,17 @@ export class OrdersController {
   @Post(':orderId/refund')
   @HttpCode(200)
   @AdminRoles('author', 'platform_admin')
-  @ApiOperation({ summary: "Refund unused cards of an order: they are deleted, their price credited back, the parent's commission clawed back" })
+  @ApiOperation({
+    summary: "Refund unused cards of an order: they are deleted, their price credited back, the parent's commission clawed back",
+  })
   @ApiAnswer(RefundView)
   @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.ORDER_NOT_FOUND, ErrorCode.INSUFFICIENT_BALANCE)
-  refund(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Param('orderId') orderId: string, @Body() body: RefundDto) {
+  refund(
+    @CurrentAdmin() actor: AdminPrincipal,
+    @Param('id', PROJECT_ID_PIPE) id: string,
+    @Param('orderId') orderId: string,
+    @Body() body: RefundDto,
+  ) {
     return this.orders.refund(actor, id, orderId, body);
   }
 }

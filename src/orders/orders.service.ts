@@ -48,7 +48,11 @@ export class OrdersService {
   ) {}
 
   /** `created` false: a replay of an earlier order with the same body (200, not 201). */
-  async create(actor: AdminPrincipal, projectId: string, input: CreateOrderDto): Promise<{ order: OrderWithCardsView; created: boolean }> {
+  async create(
+    actor: AdminPrincipal,
+    projectId: string,
+    input: CreateOrderDto,
+  ): Promise<{ order: OrderWithCardsView; created: boolean }> {
     const buyer = await this.buyer(actor, projectId);
     const earlier = await this.findRow(this.dataSource.manager, buyer.projectId, input.order_id);
     if (earlier) return { order: await this.replay(earlier, buyer, input), created: false };
@@ -70,10 +74,13 @@ export class OrdersService {
     const agentId = buyer.agent?.id ?? query.agent_id ?? null;
     const where = `project_id = $1 AND ($2::uuid IS NULL OR agent_id = $2)`;
     const [rows, [{ total }]] = await Promise.all([
-      this.dataSource.query(`SELECT ${ORDER_COLUMNS} FROM orders WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`, [
-        buyer.projectId, agentId, query.page_size, query.skip,
-      ]) as Promise<OrderRow[]>,
-      this.dataSource.query(`SELECT count(*)::int AS total FROM orders WHERE ${where}`, [buyer.projectId, agentId]) as Promise<Array<{ total: number }>>,
+      this.dataSource.query(
+        `SELECT ${ORDER_COLUMNS} FROM orders WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`,
+        [buyer.projectId, agentId, query.page_size, query.skip],
+      ) as Promise<OrderRow[]>,
+      this.dataSource.query(`SELECT count(*)::int AS total FROM orders WHERE ${where}`, [buyer.projectId, agentId]) as Promise<
+        Array<{ total: number }>
+      >,
     ]);
     return pageOf(rows.map(toOrderView), total, query);
   }
@@ -95,14 +102,19 @@ export class OrdersService {
       )) as [DeletedCard[], number];
       return refundDeletedCards(em, deleted, actor.id);
     });
-    return { card_ids: totals.cardIds.sort((a, b) => a - b), refunded_cents: totals.refundedCents, clawback_cents: totals.clawbackCents };
+    return {
+      card_ids: totals.cardIds.sort((a, b) => a - b),
+      refunded_cents: totals.refundedCents,
+      clawback_cents: totals.clawbackCents,
+    };
   }
 
   /** The order's writes, all or none: the order row first (a twin with its order_id waits on the unique index here). */
   private async place(em: EntityManager, actor: AdminPrincipal, buyer: Buyer, input: CreateOrderDto): Promise<string> {
     const type = await this.types.usable(buyer.projectId, input.card_type_id, em);
     const agent = buyer.agent;
-    if (agent && !type.agentAllowed) throw new ServiceError(ErrorCode.CARD_TYPE_NOT_FOUND, undefined, { details: ['card_type_id'] });
+    if (agent && !type.agentAllowed)
+      throw new ServiceError(ErrorCode.CARD_TYPE_NOT_FOUND, undefined, { details: ['card_type_id'] });
     const parent = agent?.parentAgentId ? await agentById(em, agent.parentAgentId) : null;
     const unit = agent ? agentPrice(type.priceCents, agent.discountPercent) : 0;
     // The parent's own price is lower by its larger discount: the difference per card is its commission.
@@ -111,24 +123,64 @@ export class OrdersService {
     const [order] = (await em.query(
       `INSERT INTO orders (project_id, order_id, card_type_id, count, agent_id, actor_id, unit_price_cents, total_cents, commission_agent_id, commission_unit_cents)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
-      [buyer.projectId, input.order_id, type.id, input.count, agent?.id ?? null, actor.id, unit, total, commissionUnit > 0 ? parent!.id : null, commissionUnit],
+      [
+        buyer.projectId,
+        input.order_id,
+        type.id,
+        input.count,
+        agent?.id ?? null,
+        actor.id,
+        unit,
+        total,
+        commissionUnit > 0 ? parent!.id : null,
+        commissionUnit,
+      ],
     )) as Array<{ id: string }>;
     const note = `order ${input.order_id}`;
     let balanceAfter: number | null = null;
     if (agent) {
       await lockBalances(em, [agent.id, parent?.id]);
-      if (total > 0) balanceAfter = await changeBalance(em, { agentId: agent.id, kind: 'debit', cents: total, actorId: actor.id, orderId: order.id, note });
+      if (total > 0)
+        balanceAfter = await changeBalance(em, {
+          agentId: agent.id,
+          kind: 'debit',
+          cents: total,
+          actorId: actor.id,
+          orderId: order.id,
+          note,
+        });
       if (commissionUnit > 0) {
-        await changeBalance(em, { agentId: parent!.id, kind: 'commission', cents: commissionUnit * input.count, actorId: actor.id, orderId: order.id, note });
+        await changeBalance(em, {
+          agentId: parent!.id,
+          kind: 'commission',
+          cents: commissionUnit * input.count,
+          actorId: actor.id,
+          orderId: order.id,
+          note,
+        });
       }
     }
     const made = await this.batches.createCardsFromType(em, type, input.count, { note });
-    await em.query(`UPDATE cards SET order_id = $1, agent_id = $2 WHERE batch_id = $3`, [order.id, agent?.id ?? null, made.batchId]);
+    await em.query(`UPDATE cards SET order_id = $1, agent_id = $2 WHERE batch_id = $3`, [
+      order.id,
+      agent?.id ?? null,
+      made.batchId,
+    ]);
     await em.query(`UPDATE orders SET batch_id = $2 WHERE id = $1`, [order.id, made.batchId]);
     if (agent) await em.query(`UPDATE agent_ledger SET batch_id = $2 WHERE order_id = $1`, [order.id, made.batchId]);
-    await countSales(em, { projectId: buyer.projectId, agentId: agent?.id ?? null, cardTypeId: type.id, sold: input.count, revenueCents: total });
+    await countSales(em, {
+      projectId: buyer.projectId,
+      agentId: agent?.id ?? null,
+      cardTypeId: type.id,
+      sold: input.count,
+      revenueCents: total,
+    });
     await this.events.emit(em, buyer.projectId, 'order.created', {
-      order_id: input.order_id, card_type_id: String(type.id), count: input.count, agent_id: agent?.id ?? null, card_ids: made.cards.map((c) => c.id),
+      order_id: input.order_id,
+      card_type_id: String(type.id),
+      count: input.count,
+      agent_id: agent?.id ?? null,
+      card_ids: made.cards.map((c) => c.id),
     });
     const low = agent?.lowBalanceCents ?? null;
     if (agent && low !== null && balanceAfter !== null && balanceAfter < low && balanceAfter + total >= low) {
@@ -139,8 +191,14 @@ export class OrdersService {
 
   /** A replay answers the earlier order when it asks for the same thing, by the same buyer; anything else is ORDER_CONFLICT. */
   private async replay(row: OrderRow, buyer: Buyer, input: CreateOrderDto): Promise<OrderWithCardsView> {
-    const same = Number(row.card_type_id) === input.card_type_id && Number(row.count) === input.count && (row.agent_id ?? null) === (buyer.agent?.id ?? null);
-    if (!same) throw new ServiceError(ErrorCode.ORDER_CONFLICT, undefined, { details: ['order_id was used for an order with another card_type_id, count or buyer'] });
+    const same =
+      Number(row.card_type_id) === input.card_type_id &&
+      Number(row.count) === input.count &&
+      (row.agent_id ?? null) === (buyer.agent?.id ?? null);
+    if (!same)
+      throw new ServiceError(ErrorCode.ORDER_CONFLICT, undefined, {
+        details: ['order_id was used for an order with another card_type_id, count or buyer'],
+      });
     return this.withCards(row);
   }
 
@@ -160,7 +218,10 @@ export class OrdersService {
   }
 
   private async findRow(em: EntityManager, projectId: string, orderId: string): Promise<OrderRow | null> {
-    const [row] = (await em.query(`SELECT ${ORDER_COLUMNS} FROM orders WHERE project_id = $1 AND order_id = $2`, [projectId, orderId])) as OrderRow[];
+    const [row] = (await em.query(`SELECT ${ORDER_COLUMNS} FROM orders WHERE project_id = $1 AND order_id = $2`, [
+      projectId,
+      orderId,
+    ])) as OrderRow[];
     return row ?? null;
   }
 
@@ -171,7 +232,9 @@ export class OrdersService {
 
   private async withCards(row: OrderRow): Promise<OrderWithCardsView> {
     const cards = await this.cards.find({ where: { orderId: row.id as string }, order: { id: 'ASC' } });
-    const devices = cards.length ? await this.devices.find({ where: { cardId: In(cards.map((c) => c.id)) }, order: { boundAt: 'ASC' } }) : [];
+    const devices = cards.length
+      ? await this.devices.find({ where: { cardId: In(cards.map((c) => c.id)) }, order: { boundAt: 'ASC' } })
+      : [];
     return { ...toOrderView(row), items: toCardViews(cards, devices) };
   }
 }

@@ -25,7 +25,12 @@ export async function countSales(
  * Sales per day, project, agent and card type between two local days (inclusive), summed over the
  * slots: of one project (`projectId`) or of some agents (`agentIds`), never read from the cards.
  */
-export async function salesItems(db: Queryable, scope: { projectId?: string; agentIds?: string[] }, from: string, to: string): Promise<SalesItem[]> {
+export async function salesItems(
+  db: Queryable,
+  scope: { projectId?: string; agentIds?: string[] },
+  from: string,
+  to: string,
+): Promise<SalesItem[]> {
   const rows = (await db.query(
     `SELECT to_char(day, 'YYYY-MM-DD') AS day, project_id, agent_id, card_type_id,
        sum(sold)::integer AS sold, sum(activated)::integer AS activated, sum(revenue_cents)::bigint AS revenue_cents

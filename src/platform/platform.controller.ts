@@ -7,7 +7,12 @@ import { PageQuery } from '../common/paging';
 import { Envelope } from '../core/envelope/envelope.decorator';
 import { ErrorCode } from '../core/errors/error-code';
 import { ApiAnswer, ApiFailures, ApiListAnswer, ApiNoContent, ApiPageAnswer } from '../core/openapi/api-contract';
-import { CreatePlatformAnnouncementDto, SetInterfaceEnabledDto, UpdatePlatformAnnouncementDto, UpdatePlatformSettingsDto } from './platform.dto';
+import {
+  CreatePlatformAnnouncementDto,
+  SetInterfaceEnabledDto,
+  UpdatePlatformAnnouncementDto,
+  UpdatePlatformSettingsDto,
+} from './platform.dto';
 import { PlatformAnnouncementView, PlatformInterfaceView, PlatformService, PlatformSettingsView } from './platform.service';
 
 /** A platform announcement is an announcement too: the same "not found" (docs/decisions.md). */

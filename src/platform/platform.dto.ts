@@ -6,46 +6,72 @@ import { CONTENT_MAX, TITLE_MAX } from '../announcements/announcement.dto';
 
 export class UpdatePlatformSettingsDto {
   @ApiPropertyOptional({ enum: ['base_package', 'entitlement', 'self_service'] })
-  @Optional() @IsIn(['base_package', 'entitlement', 'self_service'])
+  @Optional()
+  @IsIn(['base_package', 'entitlement', 'self_service'])
   connect_opening_mode?: 'base_package' | 'entitlement' | 'self_service';
 
-  @ApiPropertyOptional() @Optional() @IsInt() @Min(0) @Max(MAX_INT32)
+  @ApiPropertyOptional()
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_INT32)
   connect_min_level?: number;
 
-  @ApiPropertyOptional() @Optional() @IsBoolean()
+  @ApiPropertyOptional()
+  @Optional()
+  @IsBoolean()
   legacy_metering_enabled?: boolean;
 
-  @ApiPropertyOptional({ description: 'let webhooks target private and loopback addresses (decisions §20)' }) @Optional() @IsBoolean()
+  @ApiPropertyOptional({ description: 'let webhooks target private and loopback addresses (decisions §20)' })
+  @Optional()
+  @IsBoolean()
   webhook_private_targets?: boolean;
 
-  @ApiPropertyOptional({ description: 'every admin account must set up two-factor sign-in before anything else' }) @Optional() @IsBoolean()
+  @ApiPropertyOptional({ description: 'every admin account must set up two-factor sign-in before anything else' })
+  @Optional()
+  @IsBoolean()
   admin_two_factor_required?: boolean;
 }
 
 export class SetInterfaceEnabledDto {
-  @ApiProperty() @IsBoolean()
+  @ApiProperty()
+  @IsBoolean()
   enabled: boolean;
 }
 
 export class CreatePlatformAnnouncementDto {
-  @ApiProperty({ minLength: 1, maxLength: TITLE_MAX }) @IsString() @Length(1, TITLE_MAX)
+  @ApiProperty({ minLength: 1, maxLength: TITLE_MAX })
+  @IsString()
+  @Length(1, TITLE_MAX)
   title: string;
 
-  @ApiProperty({ minLength: 1, maxLength: CONTENT_MAX }) @IsString() @Length(1, CONTENT_MAX)
+  @ApiProperty({ minLength: 1, maxLength: CONTENT_MAX })
+  @IsString()
+  @Length(1, CONTENT_MAX)
   content: string;
 
-  @ApiPropertyOptional({ default: true, description: 'authors see only enabled platform announcements' }) @Optional() @IsBoolean()
+  @ApiPropertyOptional({ default: true, description: 'authors see only enabled platform announcements' })
+  @Optional()
+  @IsBoolean()
   enabled?: boolean;
 }
 
 /** PATCH: any subset of the fields; an operator corrects or hides an announcement. */
 export class UpdatePlatformAnnouncementDto {
-  @ApiPropertyOptional({ minLength: 1, maxLength: TITLE_MAX }) @Optional() @IsString() @Length(1, TITLE_MAX)
+  @ApiPropertyOptional({ minLength: 1, maxLength: TITLE_MAX })
+  @Optional()
+  @IsString()
+  @Length(1, TITLE_MAX)
   title?: string;
 
-  @ApiPropertyOptional({ minLength: 1, maxLength: CONTENT_MAX }) @Optional() @IsString() @Length(1, CONTENT_MAX)
+  @ApiPropertyOptional({ minLength: 1, maxLength: CONTENT_MAX })
+  @Optional()
+  @IsString()
+  @Length(1, CONTENT_MAX)
   content?: string;
 
-  @ApiPropertyOptional({ description: 'false hides it from authors' }) @Optional() @IsBoolean()
+  @ApiPropertyOptional({ description: 'false hides it from authors' })
+  @Optional()
+  @IsBoolean()
   enabled?: boolean;
 }

@@ -16,11 +16,16 @@ import { CONNECT_OPENING_MODES, ConnectOpeningMode, PlatformSettings } from './p
 import { CreatePlatformAnnouncementDto, UpdatePlatformAnnouncementDto, UpdatePlatformSettingsDto } from './platform.dto';
 
 export class PlatformSettingsView {
-  @ApiProperty({ enum: CONNECT_OPENING_MODES, description: 'how Connect is opened for a project (decisions §7)' }) connect_opening_mode!: ConnectOpeningMode;
-  @ApiProperty({ type: 'integer', description: 'the least plan level that opens Connect in the entitlement mode' }) connect_min_level!: number;
-  @ApiProperty({ description: "counts licence verifications against the authors' daily quotas" }) legacy_metering_enabled!: boolean;
-  @ApiProperty({ description: 'webhooks may target private and loopback addresses (decisions §20)' }) webhook_private_targets!: boolean;
-  @ApiProperty({ description: 'every admin account must set up two-factor sign-in before anything else' }) admin_two_factor_required!: boolean;
+  @ApiProperty({ enum: CONNECT_OPENING_MODES, description: 'how Connect is opened for a project (decisions §7)' })
+  connect_opening_mode!: ConnectOpeningMode;
+  @ApiProperty({ type: 'integer', description: 'the least plan level that opens Connect in the entitlement mode' })
+  connect_min_level!: number;
+  @ApiProperty({ description: "counts licence verifications against the authors' daily quotas" })
+  legacy_metering_enabled!: boolean;
+  @ApiProperty({ description: 'webhooks may target private and loopback addresses (decisions §20)' })
+  webhook_private_targets!: boolean;
+  @ApiProperty({ description: 'every admin account must set up two-factor sign-in before anything else' })
+  admin_two_factor_required!: boolean;
   @ApiProperty({ type: String, format: 'date-time' }) updated_at!: string;
 }
 
@@ -56,7 +61,12 @@ export class PlatformService {
 
   /** `request`: the client request reading them on its hot path (hot-cache.ts), if any. */
   async getSettings(request?: RequestContext): Promise<PlatformSettingsView> {
-    return this.cache.through(CACHE_SCOPE, 'settings', async () => toSettingsView(await this.settings.findOneByOrFail({ id: 1 })), request);
+    return this.cache.through(
+      CACHE_SCOPE,
+      'settings',
+      async () => toSettingsView(await this.settings.findOneByOrFail({ id: 1 })),
+      request,
+    );
   }
 
   async updateSettings(input: UpdatePlatformSettingsDto, actor?: AdminPrincipal): Promise<PlatformSettingsView> {
@@ -80,7 +90,10 @@ export class PlatformService {
       'interfaces',
       async () => {
         const rows = await this.interfaces.find();
-        return Object.fromEntries(INTERFACE_NAMES.map((n) => [n, rows.find((r) => r.name === n)?.enabled ?? true])) as Record<InterfaceName, boolean>;
+        return Object.fromEntries(INTERFACE_NAMES.map((n) => [n, rows.find((r) => r.name === n)?.enabled ?? true])) as Record<
+          InterfaceName,
+          boolean
+        >;
       },
       request,
     );
@@ -100,7 +113,12 @@ export class PlatformService {
   }
 
   async createAnnouncement(input: CreatePlatformAnnouncementDto, createdBy: string): Promise<PlatformAnnouncementView> {
-    const row = this.announcements.create({ title: input.title, content: input.content, enabled: input.enabled ?? true, createdBy });
+    const row = this.announcements.create({
+      title: input.title,
+      content: input.content,
+      enabled: input.enabled ?? true,
+      createdBy,
+    });
     return toAnnouncementView(await this.announcements.save(row));
   }
 

@@ -42,7 +42,9 @@ export class PortalLimits {
     return this.limiter.guard(this.policy(), { address: call.ip }, async () => {
       const { index, retryAfter } = failureWindow(Date.now());
       const perCard = `portal-card:${call.program.project.id}:${cardKey}:${index}`;
-      if ((await this.store.increment(perCard, FAILURE_WINDOW_SECONDS * 2, this.config.PORTAL_CALLS_PER_CARD_PER_MINUTE)) === null) {
+      if (
+        (await this.store.increment(perCard, FAILURE_WINDOW_SECONDS * 2, this.config.PORTAL_CALLS_PER_CARD_PER_MINUTE)) === null
+      ) {
         throw new ServiceError(ErrorCode.RATE_LIMITED, undefined, { headers: { 'Retry-After': String(retryAfter) } });
       }
       try {

@@ -46,7 +46,9 @@ export class PortalController {
   @ApiAnswer(CardUnbindData, { successCode: 1 })
   @ApiFailures(...CARD_UNBIND_REFUSALS)
   async unbind(@Caller() call: ClientCall, @Body() body: PortalUnbindDto): Promise<ClientReply> {
-    const card = await this.limits.run(call, body.card_key, () => this.unbinds.unbind({ call, cardKey: body.card_key, machine: body.machine_id }));
+    const card = await this.limits.run(call, body.card_key, () =>
+      this.unbinds.unbind({ call, cardKey: body.card_key, machine: body.machine_id }),
+    );
     return { message: 'Device unbound', successCode: 1, data: unbindData(card, body.machine_id, this.config.APP_TIMEZONE) };
   }
 
@@ -56,7 +58,9 @@ export class PortalController {
   @ApiAnswer(CardAfterTopup)
   @ApiFailures(...CARD_TOPUP_REFUSALS)
   async topup(@Caller() call: ClientCall, @Body() body: PortalTopupDto): Promise<ClientReply> {
-    const card = await this.limits.run(call, body.card_key, () => this.topups.topup({ call, cardKey: body.card_key, topupKey: body.topup_key }));
+    const card = await this.limits.run(call, body.card_key, () =>
+      this.topups.topup({ call, cardKey: body.card_key, topupKey: body.topup_key }),
+    );
     return { message: 'Card topped up', data: this.infos.afterTopup(card) };
   }
 }

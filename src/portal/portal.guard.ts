@@ -37,4 +37,5 @@ export class PortalGuard implements CanActivate {
 }
 
 /** A portal route: unsigned JSON with `program_id` and `card_key`. */
-export const PortalClient = () => applyDecorators(ClientFamily('portal'), DeclareAuthScheme('none'), AcceptsBody('json'), UseGuards(PortalGuard));
+export const PortalClient = () =>
+  applyDecorators(ClientFamily('portal'), DeclareAuthScheme('none'), AcceptsBody('json'), UseGuards(PortalGuard));

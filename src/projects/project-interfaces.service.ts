@@ -38,7 +38,12 @@ export class ProjectInterfacesService {
     const [rows, platform] = await Promise.all([this.rows.findBy({ projectId }), this.platform.interfaceStatus()]);
     return INTERFACE_NAMES.map((name) => {
       const row = rows.find((r) => r.name === name);
-      return { name, authorized: row?.authorized ?? true, daily_quota: row?.dailyQuota ?? null, platform_enabled: platform[name] };
+      return {
+        name,
+        authorized: row?.authorized ?? true,
+        daily_quota: row?.dailyQuota ?? null,
+        platform_enabled: platform[name],
+      };
     });
   }
 

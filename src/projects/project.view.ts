@@ -18,21 +18,29 @@ import { maskSecret, SECRET_COLUMNS, SECRET_NAMES, SecretName } from './project-
 const INT = { type: 'integer' } as const;
 const NULLABLE_INT = { type: 'integer', nullable: true } as const;
 const INSTANT = { type: String, format: 'date-time' } as const;
-const SECRET = { description: 'Masked (`****` and the last 4 characters), except in the answer that creates the project, which shows it once' };
+const SECRET = {
+  description: 'Masked (`****` and the last 4 characters), except in the answer that creates the project, which shows it once',
+};
 
 /**
  * Whether Connect is open for the project now and by which rule: read-only, so an author (who may not
  * read the platform settings) can be told why, and offered the switch only where it decides.
  */
 export class ConnectOpeningView {
-  @ApiProperty({ description: 'Connect logins of this program pass the opening check now (the other checks of the gate still apply)' }) open!: boolean;
+  @ApiProperty({
+    description: 'Connect logins of this program pass the opening check now (the other checks of the gate still apply)',
+  })
+  open!: boolean;
   @ApiProperty({
     enum: CONNECT_OPENING_MODES,
-    description: "the platform's opening mode: base_package (open with the basic package), entitlement (open from the minimum plan level), self_service (the author's switch, connect_enabled)",
+    description:
+      "the platform's opening mode: base_package (open with the basic package), entitlement (open from the minimum plan level), self_service (the author's switch, connect_enabled)",
   })
   mode!: ConnectOpeningMode;
-  @ApiProperty({ ...INT, description: "the platform's minimum plan level (what opens Connect in the entitlement mode)" }) min_level!: number;
-  @ApiProperty({ description: 'the author may switch Connect (PUT /connect): true in the self_service mode only' }) switchable!: boolean;
+  @ApiProperty({ ...INT, description: "the platform's minimum plan level (what opens Connect in the entitlement mode)" })
+  min_level!: number;
+  @ApiProperty({ description: 'the author may switch Connect (PUT /connect): true in the self_service mode only' })
+  switchable!: boolean;
 }
 
 /** The admin API's project resource: settings by their snake_case names, secrets masked (decisions §11). */
@@ -50,23 +58,31 @@ export class ProjectView {
   @ApiProperty() unbind_enabled!: boolean;
   @ApiProperty({ ...INT, description: 'Seconds an unbind takes off a dated expiry' }) unbind_deduct_seconds!: number;
   @ApiProperty({ ...NULLABLE_INT, description: 'Unbinds per card; null: unlimited' }) unbind_max!: number | null;
-  @ApiProperty({ ...INT, description: 'Seconds between two end-user unbinds of one card; 0: none' }) unbind_cooldown_seconds!: number;
-  @ApiProperty({ ...NULLABLE_INT, description: 'End-user unbinds of one card in any 30 days; null: unlimited' }) unbind_max_per_30_days!: number | null;
-  @ApiProperty({ ...INT, description: 'A device silent this long frees its slot to a new device; 0: off' }) device_idle_release_seconds!: number;
-  @ApiProperty({ ...NULLABLE_INT, description: "The card type trial cards are made from; null: trials off" }) trial_card_type_id!: number | null;
+  @ApiProperty({ ...INT, description: 'Seconds between two end-user unbinds of one card; 0: none' })
+  unbind_cooldown_seconds!: number;
+  @ApiProperty({ ...NULLABLE_INT, description: 'End-user unbinds of one card in any 30 days; null: unlimited' })
+  unbind_max_per_30_days!: number | null;
+  @ApiProperty({ ...INT, description: 'A device silent this long frees its slot to a new device; 0: off' })
+  device_idle_release_seconds!: number;
+  @ApiProperty({ ...NULLABLE_INT, description: 'The card type trial cards are made from; null: trials off' })
+  trial_card_type_id!: number | null;
   @ApiProperty(INT) session_ttl_seconds!: number;
   @ApiProperty(INT) heartbeat_interval_seconds!: number;
   @ApiProperty({ enum: USER_MACHINE_POLICIES }) user_machine_policy!: UserMachinePolicy;
   @ApiProperty({ enum: TRANSPORT_ENCRYPTIONS }) transport_encryption!: TransportEncryption;
   @ApiProperty({ type: [String] }) ip_bindings!: string[];
-  @ApiProperty({ description: "the author's self-service Connect switch; it decides only in the self_service mode (see connect_opening)" }) connect_enabled!: boolean;
+  @ApiProperty({
+    description: "the author's self-service Connect switch; it decides only in the self_service mode (see connect_opening)",
+  })
+  connect_enabled!: boolean;
   @ApiProperty({ type: ConnectOpeningView }) connect_opening!: ConnectOpeningView;
   @ApiProperty({ description: 'Client answers carry the Ed25519 signature headers' }) response_signing!: boolean;
   @ApiProperty({ ...INT, description: 'Longest offline licence; 0: checkout off' }) offline_grace_seconds!: number;
   @ApiProperty({ ...NULLABLE_INT, description: 'Live sessions per card; null: unlimited' }) concurrent_limit!: number | null;
   @ApiProperty({ enum: SEAT_POLICIES }) seat_policy!: SeatPolicy;
   @ApiProperty() portal_enabled!: boolean;
-  @ApiProperty({ ...INT, description: 'Card keys matching no card one address may send a minute before RATE_LIMITED' }) card_guess_limit_per_minute!: number;
+  @ApiProperty({ ...INT, description: 'Card keys matching no card one address may send a minute before RATE_LIMITED' })
+  card_guess_limit_per_minute!: number;
   @ApiProperty(SECRET) api_secret!: string;
   @ApiProperty(SECRET) legacy_secret!: string;
   @ApiProperty(SECRET) transport_key!: string;
@@ -79,7 +95,12 @@ export class RotatedSecret {
   @ApiProperty({ description: 'The new secret, shown once' }) value!: string;
 }
 
-export function toProjectView(project: Project, box: SecretBox, platform: ConnectOpeningSettings, revealed?: Record<SecretName, string>): ProjectView {
+export function toProjectView(
+  project: Project,
+  box: SecretBox,
+  platform: ConnectOpeningSettings,
+  revealed?: Record<SecretName, string>,
+): ProjectView {
   const secrets = Object.fromEntries(
     SECRET_NAMES.map((name) => [name, revealed?.[name] ?? maskSecret(box.decrypt(project[SECRET_COLUMNS[name]]))]),
   ) as Record<SecretName, string>;

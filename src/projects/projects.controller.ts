@@ -8,7 +8,14 @@ import { Envelope } from '../core/envelope/envelope.decorator';
 import { ErrorCode } from '../core/errors/error-code';
 import { ApiAnswer, ApiFailures, ApiListAnswer, ApiNoContent, ApiPageAnswer } from '../core/openapi/api-contract';
 import { ProjectView, RotatedSecret } from './project.view';
-import { ConnectSwitchDto, CreateProjectDto, EntitlementsDto, ListProjectsQuery, ProjectInterfaceDto, UpdateProjectDto } from './project.dto';
+import {
+  ConnectSwitchDto,
+  CreateProjectDto,
+  EntitlementsDto,
+  ListProjectsQuery,
+  ProjectInterfaceDto,
+  UpdateProjectDto,
+} from './project.dto';
 import { ProjectInterfacesService, ProjectInterfaceView } from './project-interfaces.service';
 import { ProjectsService } from './projects.service';
 
@@ -46,7 +53,7 @@ export class ProjectsController {
   }
 
   @Patch(':id')
-  @ApiOperation({ summary: 'Change a project\'s settings' })
+  @ApiOperation({ summary: "Change a project's settings" })
   @ApiAnswer(ProjectView)
   @ApiFailures(ErrorCode.PROJECT_NOT_FOUND)
   update(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Body() body: UpdateProjectDto) {
@@ -74,7 +81,7 @@ export class ProjectsController {
   }
 
   @Put(':id/entitlements')
-  @ApiOperation({ summary: 'Set a project\'s entitlements (platform admins)' })
+  @ApiOperation({ summary: "Set a project's entitlements (platform admins)" })
   @ApiAnswer(ProjectView)
   @ApiFailures(ErrorCode.PROJECT_NOT_FOUND)
   @AdminRoles('platform_admin')
@@ -83,7 +90,7 @@ export class ProjectsController {
   }
 
   @Get(':id/interfaces')
-  @ApiOperation({ summary: 'List a project\'s interface authorizations and daily quotas' })
+  @ApiOperation({ summary: "List a project's interface authorizations and daily quotas" })
   @ApiListAnswer(ProjectInterfaceView)
   @ApiFailures(ErrorCode.PROJECT_NOT_FOUND)
   listInterfaces(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string) {

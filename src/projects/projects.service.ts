@@ -66,11 +66,18 @@ export class ProjectsService {
     else if (query.owner_id) qb.where('p.owner_id = :owner', { owner: query.owner_id });
     if (query.status) qb.andWhere('p.status = :status', { status: query.status });
     if (query.q) {
-      qb.andWhere("(p.name ILIKE :like ESCAPE '\\' OR p.program_id = :q)", { like: `%${query.q.replace(/[\\%_]/g, '\\$&')}%`, q: query.q });
+      qb.andWhere("(p.name ILIKE :like ESCAPE '\\' OR p.program_id = :q)", {
+        like: `%${query.q.replace(/[\\%_]/g, '\\$&')}%`,
+        q: query.q,
+      });
     }
     const [rows, total] = await qb.orderBy('p.created_at', 'DESC').skip(query.skip).take(query.page_size).getManyAndCount();
     const platform = await this.platform.getSettings();
-    return pageOf(rows.map((p) => toProjectView(p, this.box, platform)), total, query);
+    return pageOf(
+      rows.map((p) => toProjectView(p, this.box, platform)),
+      total,
+      query,
+    );
   }
 
   async get(actor: AdminPrincipal, id: string): Promise<ProjectView> {
@@ -85,7 +92,8 @@ export class ProjectsService {
     if (entitlementFields.length && !isPlatformAdmin(actor)) {
       throw new ServiceError(ErrorCode.FORBIDDEN, 'Entitlements are set by the platform admin', { details: entitlementFields });
     }
-    if (input.connect_enabled !== undefined && input.connect_enabled !== project.connectEnabled) await this.assertSelfServiceConnect();
+    if (input.connect_enabled !== undefined && input.connect_enabled !== project.connectEnabled)
+      await this.assertSelfServiceConnect();
     if (input.name !== undefined) project.name = input.name;
     if (input.trial_card_type_id != null) await this.assertTrialType(project.id, input.trial_card_type_id);
     applySettings(project, input);
@@ -154,7 +162,10 @@ export class ProjectsService {
 
   /** The trial type (decisions §21) is an enabled card type of this project; another project's is not found. */
   private async assertTrialType(projectId: string, typeId: number): Promise<void> {
-    const [type] = (await this.projects.query('SELECT enabled FROM card_types WHERE id = $1 AND project_id = $2', [typeId, projectId])) as Array<{ enabled: boolean }>;
+    const [type] = (await this.projects.query('SELECT enabled FROM card_types WHERE id = $1 AND project_id = $2', [
+      typeId,
+      projectId,
+    ])) as Array<{ enabled: boolean }>;
     if (!type) throw trialTypeNotFound();
     if (!type.enabled) throw new ServiceError(ErrorCode.CARD_TYPE_DISABLED, undefined, { details: ['trial_card_type_id'] });
   }
@@ -168,10 +179,14 @@ export class ProjectsService {
 
   private async ownerFor(actor: AdminPrincipal, requested: string | undefined): Promise<string> {
     if (!isPlatformAdmin(actor)) {
-      if (requested !== undefined && requested !== actor.id) throw new ServiceError(ErrorCode.FORBIDDEN, 'Authors create projects for themselves only');
+      if (requested !== undefined && requested !== actor.id)
+        throw new ServiceError(ErrorCode.FORBIDDEN, 'Authors create projects for themselves only');
       return actor.id;
     }
-    if (!requested) throw new ServiceError(ErrorCode.BAD_REQUEST, 'owner_id is required when a platform admin creates a project', { details: ['owner_id'] });
+    if (!requested)
+      throw new ServiceError(ErrorCode.BAD_REQUEST, 'owner_id is required when a platform admin creates a project', {
+        details: ['owner_id'],
+      });
     const owner = await this.users.findOneBy({ id: requested, role: 'author' });
     if (!owner) throw new ServiceError(ErrorCode.BAD_REQUEST, 'owner_id does not name an author', { details: ['owner_id'] });
     return owner.id;

@@ -38,7 +38,12 @@ export class RemoteVariablesService {
 
   async create(actor: AdminPrincipal, projectId: string, input: CreateRemoteVariableDto): Promise<RemoteVariableView> {
     const project = await this.access.find(actor, projectId);
-    const row = this.variables.create({ projectId: project.id, name: input.name, value: input.value, public: input.public ?? false });
+    const row = this.variables.create({
+      projectId: project.id,
+      name: input.name,
+      value: input.value,
+      public: input.public ?? false,
+    });
     return toRemoteVariableView(await this.store(row));
   }
 
@@ -59,7 +64,12 @@ export class RemoteVariablesService {
     return toRemoteVariableView(await this.find(project.id, id));
   }
 
-  async update(actor: AdminPrincipal, projectId: string, id: number, input: UpdateRemoteVariableDto): Promise<RemoteVariableView> {
+  async update(
+    actor: AdminPrincipal,
+    projectId: string,
+    id: number,
+    input: UpdateRemoteVariableDto,
+  ): Promise<RemoteVariableView> {
     const project = await this.access.find(actor, projectId);
     const row = await this.find(project.id, id);
     if (input.name !== undefined) row.name = input.name;

@@ -40,7 +40,10 @@ export class SdkCardsController {
 
   @Post('login')
   @SdkSigned()
-  @ApiOperation({ summary: 'Log in with a card key on a device and open a card session', description: 'A count card takes one use; a card with seats takes one (decisions §13).' })
+  @ApiOperation({
+    summary: 'Log in with a card key on a device and open a card session',
+    description: 'A count card takes one use; a card with seats takes one (decisions §13).',
+  })
   @ApiAnswer(SdkCardLoginData, { extras: LOGIN_EXTRAS })
   @ApiFailures(...CARD_LOGIN_REFUSALS, ErrorCode.SEATS_FULL)
   async login(@Caller() call: ClientCall, @Body() body: SdkCardLoginDto): Promise<ClientReply> {
@@ -50,7 +53,11 @@ export class SdkCardsController {
 
   @Post('trial')
   @SdkSigned()
-  @ApiOperation({ summary: "A device's one trial card, already bound to it", description: 'Once per device and project for ever; a repeat answers the same card while it is valid, then TRIAL_USED (decisions §21).' })
+  @ApiOperation({
+    summary: "A device's one trial card, already bound to it",
+    description:
+      'Once per device and project for ever; a repeat answers the same card while it is valid, then TRIAL_USED (decisions §21).',
+  })
   @ApiAnswer(CardTrialData)
   @ApiFailures(ErrorCode.TRIAL_USED, ErrorCode.INTERFACE_NOT_AUTHORIZED)
   async trial(@Caller() call: ClientCall, @Body() body: SdkTrialDto): Promise<ClientReply> {
@@ -61,15 +68,30 @@ export class SdkCardsController {
   @SdkSigned()
   @ApiOperation({ summary: 'Check out an offline licence for a bound device', description: 'Takes no use (decisions §15).' })
   @ApiAnswer(CheckoutData)
-  @ApiFailures(ErrorCode.CARD_INVALID, ErrorCode.CARD_EXPIRED, ErrorCode.CARD_BANNED, ErrorCode.DEVICE_NOT_BOUND, ErrorCode.CHECKOUT_DISABLED, ErrorCode.RATE_LIMITED)
+  @ApiFailures(
+    ErrorCode.CARD_INVALID,
+    ErrorCode.CARD_EXPIRED,
+    ErrorCode.CARD_BANNED,
+    ErrorCode.DEVICE_NOT_BOUND,
+    ErrorCode.CHECKOUT_DISABLED,
+    ErrorCode.RATE_LIMITED,
+  )
   async checkout(@Caller() call: ClientCall, @Body() body: SdkCheckoutDto): Promise<ClientReply> {
-    const data = await this.checkouts.checkout({ call, cardKey: body.card_key, machine: body.machine_id, ttlSeconds: body.ttl_seconds });
+    const data = await this.checkouts.checkout({
+      call,
+      cardKey: body.card_key,
+      machine: body.machine_id,
+      ttlSeconds: body.ttl_seconds,
+    });
     return { message: 'Offline licence issued', data };
   }
 
   @Post('topup')
   @SdkSigned()
-  @ApiOperation({ summary: 'Top up a card with an unused card of the same kind', description: 'The top-up card is consumed (decisions §13).' })
+  @ApiOperation({
+    summary: 'Top up a card with an unused card of the same kind',
+    description: 'The top-up card is consumed (decisions §13).',
+  })
   @ApiAnswer(CardAfterTopup)
   @ApiFailures(...CARD_TOPUP_REFUSALS)
   async topup(@Caller() call: ClientCall, @Body() body: SdkTopupDto): Promise<ClientReply> {
@@ -79,7 +101,7 @@ export class SdkCardsController {
 
   @Post('info')
   @SdkSigned()
-  @ApiOperation({ summary: "Show a card as its holder sees it: state, devices, unbind terms" })
+  @ApiOperation({ summary: 'Show a card as its holder sees it: state, devices, unbind terms' })
   @ApiAnswer(CardInfo)
   @ApiFailures(ErrorCode.CARD_INVALID, ErrorCode.RATE_LIMITED)
   async info(@Caller() call: ClientCall, @Body() body: SdkCardKeyDto): Promise<ClientReply> {
@@ -90,7 +112,10 @@ export class SdkCardsController {
   @RateLimit('unbind', byCard)
   @Post('unbind')
   @SdkSigned()
-  @ApiOperation({ summary: 'Unbind a device from a card (the end user)', description: 'Succeeds with code 1, not 0 (decisions §14).' })
+  @ApiOperation({
+    summary: 'Unbind a device from a card (the end user)',
+    description: 'Succeeds with code 1, not 0 (decisions §14).',
+  })
   @ApiAnswer(CardUnbindData, { successCode: 1 })
   @ApiFailures(...CARD_UNBIND_REFUSALS)
   async unbind(@Caller() call: ClientCall, @Body() body: SdkCardLoginDto): Promise<ClientReply> {
@@ -100,10 +125,17 @@ export class SdkCardsController {
 
   @Post('heartbeat')
   @SessionBearer()
-  @ApiOperation({ summary: 'Keep a card session alive', description: 'Re-checks the card; a card that no longer admits the device ends the session.' })
+  @ApiOperation({
+    summary: 'Keep a card session alive',
+    description: 'Re-checks the card; a card that no longer admits the device ends the session.',
+  })
   @ApiAnswer(CardHeartbeat)
   @ApiFailures(ErrorCode.MACHINE_MISMATCH, ...clientFamilyFailures('sdk'))
-  async heartbeat(@BearerToken() token: string, @Body() body: HeartbeatDto, @ClientContext() request: RequestContext): Promise<ClientReply> {
+  async heartbeat(
+    @BearerToken() token: string,
+    @Body() body: HeartbeatDto,
+    @ClientContext() request: RequestContext,
+  ): Promise<ClientReply> {
     return { message: 'Heartbeat accepted', data: await this.cards.heartbeat(token, body.machine_id, request) };
   }
 }

@@ -94,15 +94,32 @@ export class SdkCardsService {
 
   /** Renews a card session after re-checking the card; anything wrong with it ends the session. `request`: the HTTP request's context. */
   async heartbeat(token: string, machine: string, request?: RequestContext): Promise<CardHeartbeat> {
-    const { session, card, program } = await this.sessions.resolve(token, 'card', machine, (id) => this.directory.byProjectId(id, request), request);
+    const { session, card, program } = await this.sessions.resolve(
+      token,
+      'card',
+      machine,
+      (id) => this.directory.byProjectId(id, request),
+      request,
+    );
     await this.gate.admit({ program, family: 'sdk', context: request }, 'card_heartbeat', machine);
     if (card === null) throw await this.sessions.end(session, 'device_unbound');
     const refusal = deviceRefusal(card, card.deviceBound);
     if (refusal !== null) throw await this.sessions.end(session, cardSessionEnd(refusal));
-    const expiresAt = await this.sessions.renew(session, program.project.sessionTtlSeconds, card.expiresAt, request?.clientIp ?? '');
+    const expiresAt = await this.sessions.renew(
+      session,
+      program.project.sessionTtlSeconds,
+      card.expiresAt,
+      request?.clientIp ?? '',
+    );
     // A beating device is not idle (decisions §21); written at most once a minute.
     await this.idleDevices.heartbeat(program.project, session.cardId!, machine, card.deviceLastSeenAt);
-    return { card_id: session.cardId, session_expires_at: this.time(expiresAt), server_time: unixSeconds(), features: card.features, trial: card.trial };
+    return {
+      card_id: session.cardId,
+      session_expires_at: this.time(expiresAt),
+      server_time: unixSeconds(),
+      features: card.features,
+      trial: card.trial,
+    };
   }
 
   private time(date: Date): string {

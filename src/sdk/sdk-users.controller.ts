@@ -27,7 +27,10 @@ export class SdkUsersController {
   @RateLimit('register', byProgram)
   @Post('register')
   @SdkSigned()
-  @ApiOperation({ summary: 'Register a program user', description: "The registering machine becomes the user's binding unless the project's machine policy is `free`." })
+  @ApiOperation({
+    summary: 'Register a program user',
+    description: "The registering machine becomes the user's binding unless the project's machine policy is `free`.",
+  })
   @ApiAnswer(RegisteredUser)
   @ApiFailures(ErrorCode.USERNAME_TAKEN, ErrorCode.RATE_LIMITED)
   async register(@Caller() call: ClientCall, @Body() body: AppUserCredentialsDto): Promise<ClientReply> {
@@ -49,7 +52,11 @@ export class SdkUsersController {
   @ApiOperation({ summary: 'Keep a user session alive' })
   @ApiAnswer(UserHeartbeat)
   @ApiFailures(ErrorCode.MACHINE_MISMATCH, ...clientFamilyFailures('sdk'))
-  async heartbeat(@BearerToken() token: string, @Body() body: HeartbeatDto, @ClientContext() request: RequestContext): Promise<ClientReply> {
+  async heartbeat(
+    @BearerToken() token: string,
+    @Body() body: HeartbeatDto,
+    @ClientContext() request: RequestContext,
+  ): Promise<ClientReply> {
     return { message: 'Heartbeat accepted', data: await this.users.heartbeat(token, body.machine_id, request) };
   }
 }

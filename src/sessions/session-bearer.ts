@@ -20,4 +20,6 @@ export class SessionBearerGuard implements CanActivate {
 /** Heartbeat routes: authenticated by the session token alone (decisions §3). */
 export const SessionBearer = () => applyDecorators(DeclareAuthScheme('session-bearer'), UseGuards(SessionBearerGuard));
 
-export const BearerToken = createParamDecorator((_: unknown, ctx: ExecutionContext): string => ctx.switchToHttp().getRequest()[BEARER]);
+export const BearerToken = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): string => ctx.switchToHttp().getRequest()[BEARER],
+);

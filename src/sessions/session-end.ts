@@ -33,7 +33,8 @@ export function endingOfSession(
   if (session.revokedAt) return { endedBy: session.endedBy ?? 'forced_offline', at: session.revokedAt };
   if (session.expiresAt.getTime() > now) return null;
   // A card session never outlives its card: one that ran out with its card ended because the card expired.
-  if (cardExpiresAt && cardExpiresAt.getTime() <= session.expiresAt.getTime()) return { endedBy: 'card_expired', at: cardExpiresAt };
+  if (cardExpiresAt && cardExpiresAt.getTime() <= session.expiresAt.getTime())
+    return { endedBy: 'card_expired', at: cardExpiresAt };
   return { endedBy: 'expired', at: session.expiresAt };
 }
 

@@ -14,10 +14,18 @@ import { LiveSessions } from './live-sessions';
 import { SessionsService } from './sessions.service';
 
 export class RevokeSessionsDto {
-  @ApiPropertyOptional({ description: 'end the sessions of this card' }) @IsOptional() @IsInt() @Min(1) @Max(MAX_INT32)
+  @ApiPropertyOptional({ description: 'end the sessions of this card' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_INT32)
   card_id?: number;
 
-  @ApiPropertyOptional({ description: 'end the sessions of this program user' }) @IsOptional() @IsInt() @Min(1) @Max(MAX_INT32)
+  @ApiPropertyOptional({ description: 'end the sessions of this program user' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_INT32)
   user_id?: number;
 }
 
@@ -43,12 +51,18 @@ export class SessionsAdminController {
 
   /** Forced offline: a card's, a user's, or (with neither) every session of the project. */
   @Post('revoke')
-  @ApiOperation({ summary: 'Force sessions offline: a card\'s, a program user\'s, or every session of the project' })
-  @ApiAnswer({ type: 'object', required: ['revoked'], properties: { revoked: { type: 'integer', description: 'live sessions ended' } } })
+  @ApiOperation({ summary: "Force sessions offline: a card's, a program user's, or every session of the project" })
+  @ApiAnswer({
+    type: 'object',
+    required: ['revoked'],
+    properties: { revoked: { type: 'integer', description: 'live sessions ended' } },
+  })
   @ApiFailures(ErrorCode.PROJECT_NOT_FOUND)
   @HttpCode(200)
   async revoke(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Body() body: RevokeSessionsDto) {
     const project = await this.access.find(actor, id);
-    return { revoked: await this.sessions.revokeWhere(project.id, { cardId: body.card_id, userId: body.user_id }, 'forced_offline') };
+    return {
+      revoked: await this.sessions.revokeWhere(project.id, { cardId: body.card_id, userId: body.user_id }, 'forced_offline'),
+    };
   }
 }

@@ -109,7 +109,15 @@ export class SessionsService {
 
   /** Opens a session; inside `em`'s transaction when given (a seat taken under the card's lock). */
   async open(
-    fields: { type: SessionType; projectId: string; cardId?: number; userId?: number; machine: string; expiresAt: Date; address?: string },
+    fields: {
+      type: SessionType;
+      projectId: string;
+      cardId?: number;
+      userId?: number;
+      machine: string;
+      expiresAt: Date;
+      address?: string;
+    },
     em?: EntityManager,
   ): Promise<OpenSession> {
     const token = newToken();
@@ -170,7 +178,11 @@ export class SessionsService {
     const user =
       row.user_row_id === null
         ? null
-        : { id: row.user_row_id as number, status: row.user_status as string, boundMachineId: row.user_bound_machine_id as string | null };
+        : {
+            id: row.user_row_id as number,
+            status: row.user_status as string,
+            boundMachineId: row.user_bound_machine_id as string | null,
+          };
     return { session, card, user, program };
   }
 
@@ -229,7 +241,11 @@ export class SessionsService {
    * Answers how many live ones ended: expired sessions are left as they are, so the count matches
    * the live-session list the author saw.
    */
-  async revokeWhere(projectId: string, target: { cardId?: number; userId?: number; machine?: string }, endedBy: SessionEnd): Promise<number> {
+  async revokeWhere(
+    projectId: string,
+    target: { cardId?: number; userId?: number; machine?: string },
+    endedBy: SessionEnd,
+  ): Promise<number> {
     const where = {
       projectId,
       revokedAt: IsNull(),
@@ -252,10 +268,22 @@ export class SessionsService {
            AND ($2::int IS NULL OR card_id = $2) AND ($3::int IS NULL OR (user_id = $3 AND type = 'app_user'))
          RETURNING id, type, card_id, user_id, machine_code`,
         [projectId, target.cardId ?? null, target.userId ?? null],
-      )) as [Array<{ id: string; type: 'card' | 'app_user'; card_id: number | null; user_id: number | null; machine_code: string }>, number];
-      await this.events.emitMany(em, projectId, 'session.forced_offline', ended.map((s) => ({
-        session_id: String(s.id), type: s.type, card_id: s.card_id, user_id: s.user_id, machine_code: s.machine_code,
-      })));
+      )) as [
+        Array<{ id: string; type: 'card' | 'app_user'; card_id: number | null; user_id: number | null; machine_code: string }>,
+        number,
+      ];
+      await this.events.emitMany(
+        em,
+        projectId,
+        'session.forced_offline',
+        ended.map((s) => ({
+          session_id: String(s.id),
+          type: s.type,
+          card_id: s.card_id,
+          user_id: s.user_id,
+          machine_code: s.machine_code,
+        })),
+      );
       return ended.length;
     });
   }

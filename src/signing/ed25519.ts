@@ -5,7 +5,11 @@ import sodium from 'sodium-native';
 export function generateSigningKey(): { kid: string; publicKey: string; privateKeyDer: string } {
   const { publicKey, privateKey } = generateKeyPairSync('ed25519');
   const raw = Buffer.from(publicKey.export({ format: 'jwk' }).x as string, 'base64url');
-  return { kid: kidOf(raw), publicKey: raw.toString('base64url'), privateKeyDer: privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64') };
+  return {
+    kid: kidOf(raw),
+    publicKey: raw.toString('base64url'),
+    privateKeyDer: privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'),
+  };
 }
 
 /** decisions §15: the first 16 hex characters of SHA-256 of the raw public key. */
@@ -22,7 +26,10 @@ export type SigningSecret = Buffer & { readonly __signingSecret: unique symbol }
 
 /** The service stores keys as PKCS#8 DER (base64); Ed25519 signatures are deterministic, so either library signs alike. */
 export function privateKeyFromDer(der: string): SigningSecret {
-  const seed = Buffer.from(createPrivateKey({ key: Buffer.from(der, 'base64'), format: 'der', type: 'pkcs8' }).export({ format: 'jwk' }).d as string, 'base64url');
+  const seed = Buffer.from(
+    createPrivateKey({ key: Buffer.from(der, 'base64'), format: 'der', type: 'pkcs8' }).export({ format: 'jwk' }).d as string,
+    'base64url',
+  );
   const secret = Buffer.alloc(sodium.crypto_sign_SECRETKEYBYTES);
   sodium.crypto_sign_seed_keypair(Buffer.alloc(sodium.crypto_sign_PUBLICKEYBYTES), secret, seed);
   return secret as SigningSecret;

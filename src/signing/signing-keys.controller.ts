@@ -13,7 +13,10 @@ import { SigningKeysService, SigningKeyView } from './signing-keys.service';
 
 export class RotateSigningKeyDto {
   @ApiPropertyOptional({ description: 'seconds the previous key stays published (default 7 days)' })
-  @Optional() @IsInt() @Min(0) @Max(365 * 86400)
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(365 * 86400)
   retire_after_seconds?: number;
 }
 
@@ -26,7 +29,14 @@ export class SigningKeysController {
 
   @Get()
   @ApiOperation({ summary: 'List the answer-signing keys a client program may pin (active and retiring)' })
-  @ApiAnswer({ type: 'object', required: ['items'], properties: { items: { type: 'array', items: { $ref: getSchemaPath(SigningKeyView) } } } }, { models: [SigningKeyView] })
+  @ApiAnswer(
+    {
+      type: 'object',
+      required: ['items'],
+      properties: { items: { type: 'array', items: { $ref: getSchemaPath(SigningKeyView) } } },
+    },
+    { models: [SigningKeyView] },
+  )
   @ApiFailures(ErrorCode.PROJECT_NOT_FOUND)
   list(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string) {
     return this.keys.list(actor, id);

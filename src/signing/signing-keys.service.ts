@@ -24,7 +24,12 @@ export class SigningKeyView {
   @ApiProperty({ description: 'base64 raw Ed25519 public key, to pin in the client program' }) public_key!: string;
   @ApiProperty({ enum: ['active', 'retiring'] }) status!: 'active' | 'retiring';
   @ApiProperty({ type: String, format: 'date-time' }) created_at!: string;
-  @ApiProperty({ ...{ type: String, format: 'date-time' }, nullable: true, description: 'when a retiring key stops being published' }) retire_at!: string | null;
+  @ApiProperty({
+    ...{ type: String, format: 'date-time' },
+    nullable: true,
+    description: 'when a retiring key stops being published',
+  })
+  retire_at!: string | null;
 }
 
 /**
@@ -74,18 +79,29 @@ export class SigningKeysService implements OnModuleInit {
   }
 
   /** A new active key; the previous one keeps verifying (listed) until `retire_at`. */
-  async rotate(actor: AdminPrincipal, projectId: string, retireAfterSeconds = DEFAULT_RETIRE_AFTER_SECONDS): Promise<SigningKeyView> {
+  async rotate(
+    actor: AdminPrincipal,
+    projectId: string,
+    retireAfterSeconds = DEFAULT_RETIRE_AFTER_SECONDS,
+  ): Promise<SigningKeyView> {
     const project = await this.access.find(actor, projectId);
     await this.activeKey(project.id);
     const { kid, publicKey, privateKeyDer } = generateSigningKey();
     const created = await this.dataSource.transaction(async (em) => {
       // Rotations of one project take turns: exactly one key stays active.
       await em.createQueryBuilder(Project, 'p').setLock('pessimistic_write').where('p.id = :id', { id: project.id }).getOne();
-      await em.query(`UPDATE signing_keys SET status = 'retiring', retire_at = now() + make_interval(secs => $2) WHERE project_id = $1 AND status = 'active'`, [
-        project.id,
-        retireAfterSeconds,
-      ]);
-      const key = em.getRepository(SigningKey).create({ projectId: project.id, kid, publicKey, privateKeyEnc: this.box.encrypt(privateKeyDer), status: 'active', retireAt: null });
+      await em.query(
+        `UPDATE signing_keys SET status = 'retiring', retire_at = now() + make_interval(secs => $2) WHERE project_id = $1 AND status = 'active'`,
+        [project.id, retireAfterSeconds],
+      );
+      const key = em.getRepository(SigningKey).create({
+        projectId: project.id,
+        kid,
+        publicKey,
+        privateKeyEnc: this.box.encrypt(privateKeyDer),
+        status: 'active',
+        retireAt: null,
+      });
       return em.getRepository(SigningKey).save(key);
     });
     await this.programCache.invalidate(project.programId);

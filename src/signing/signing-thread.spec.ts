@@ -1,6 +1,13 @@
 import { generateKeyPairSync, verify } from 'node:crypto';
 import type { Worker } from 'node:worker_threads';
-import { privateKeyFromDer, responseSigningInput, responseSigningParts, SignedAnswer, signEd25519, SigningSecret } from './ed25519';
+import {
+  privateKeyFromDer,
+  responseSigningInput,
+  responseSigningParts,
+  SignedAnswer,
+  signEd25519,
+  SigningSecret,
+} from './ed25519';
 import { SigningThread } from './signing-thread';
 
 function keyPair(): { secret: SigningSecret; publicKey: ReturnType<typeof generateKeyPairSync>['publicKey'] } {
@@ -23,7 +30,8 @@ const answers: SignedAnswer[] = [1, 40, 300, 9000].map((size, index) => ({
   body: Buffer.alloc(size, 97 + index),
 }));
 const inputs = answers.map(responseSigningInput);
-const sign = (thread: SigningThread, secret: SigningSecret, index: number) => thread.sign(secret, responseSigningParts(answers[index]));
+const sign = (thread: SigningThread, secret: SigningSecret, index: number) =>
+  thread.sign(secret, responseSigningParts(answers[index]));
 
 describe('SigningThread', () => {
   let thread: SigningThread;
@@ -58,7 +66,9 @@ describe('SigningThread', () => {
     // Queued after the thread's own turn: the batch has just been posted, its answer not yet read.
     await new Promise((resolve) => setImmediate(() => resolve((thread as unknown as { worker: Worker }).worker.terminate())));
     const signatures = await Promise.all(pending);
-    inputs.forEach((input, index) => expect(verify(null, input, publicKey, Buffer.from(signatures[index], 'base64url'))).toBe(true));
+    inputs.forEach((input, index) =>
+      expect(verify(null, input, publicKey, Buffer.from(signatures[index], 'base64url'))).toBe(true),
+    );
     expect(await sign(thread, secret, 1)).toBe(signEd25519(secret, inputs[1]));
     expect((thread as unknown as { worker?: Worker }).worker).toBeDefined(); // signed on a new thread
   });

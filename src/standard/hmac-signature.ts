@@ -23,7 +23,10 @@ export interface SignedParts {
 /** The string that is signed: METHOD \n PATH \n timestamp \n nonce \n RAW_BODY. */
 export function signingInput(parts: SignedParts): Buffer {
   const head = `${parts.method.toUpperCase()}\n${parts.path}\n${parts.timestamp}\n${parts.nonce}\n`;
-  return Buffer.concat([Buffer.from(head, 'utf8'), Buffer.isBuffer(parts.rawBody) ? parts.rawBody : Buffer.from(parts.rawBody, 'utf8')]);
+  return Buffer.concat([
+    Buffer.from(head, 'utf8'),
+    Buffer.isBuffer(parts.rawBody) ? parts.rawBody : Buffer.from(parts.rawBody, 'utf8'),
+  ]);
 }
 
 /** Lowercase hex HMAC-SHA256 of the signing input under the project's api_secret. */

@@ -12,7 +12,13 @@ import { AcceptsBody } from '../core/http/content-type';
 import { SharedStore } from '../core/store/shared-store';
 import { AppConfig } from '../config/app-config';
 import { arrivedOverTls, parseTrustedProxies } from '../core/http/client-ip';
-import { HMAC_NONCE_PATTERN, NONCE_MEMORY_SECONDS, SIGNATURE_HEADERS, SIGNATURE_WINDOW_SECONDS, signatureMatches } from './hmac-signature';
+import {
+  HMAC_NONCE_PATTERN,
+  NONCE_MEMORY_SECONDS,
+  SIGNATURE_HEADERS,
+  SIGNATURE_WINDOW_SECONDS,
+  signatureMatches,
+} from './hmac-signature';
 import { requestContextOf } from '../core/http/request-context';
 
 /**
@@ -43,7 +49,8 @@ export class HmacGuard implements CanActivate {
     if (this.httpsFrom && !arrivedOverTls(request, this.httpsFrom)) throw new ServiceError(ErrorCode.HTTPS_REQUIRED);
     const body = (request.body ?? {}) as Record<string, unknown>;
     // `app` only inside `data` is APP_REQUIRED; `app` beside a `data` ciphertext is refused too.
-    if (typeof body.app === 'string' && body.app.trim() && body.data !== undefined) throw new ServiceError(ErrorCode.CIPHERTEXT_NOT_ALLOWED);
+    if (typeof body.app === 'string' && body.app.trim() && body.data !== undefined)
+      throw new ServiceError(ErrorCode.CIPHERTEXT_NOT_ALLOWED);
     const program = await this.directory.byAppField(body.app, requestContextOf(request));
 
     const header = (name: string) => (typeof request.headers[name] === 'string' ? (request.headers[name] as string) : '');
@@ -51,14 +58,21 @@ export class HmacGuard implements CanActivate {
     const nonce = header(SIGNATURE_HEADERS.nonce);
     const signature = header(SIGNATURE_HEADERS.signature);
     const rawBody: Buffer | undefined = request.rawBody ?? request.raw?.rawBody;
-    const parts = { method: request.method, path: pathOf(request.originalUrl ?? request.url), timestamp, nonce, rawBody: rawBody ?? '' };
+    const parts = {
+      method: request.method,
+      path: pathOf(request.originalUrl ?? request.url),
+      timestamp,
+      nonce,
+      rawBody: rawBody ?? '',
+    };
     if (!signature || !signatureMatches(this.box.decrypt(program.project.apiSecretEnc), parts, signature)) {
       throw new ServiceError(ErrorCode.SIGNATURE_INVALID);
     }
     if (!/^\d{1,12}$/.test(timestamp) || Math.abs(unixSeconds() - Number(timestamp)) > SIGNATURE_WINDOW_SECONDS) {
       throw new ServiceError(ErrorCode.TIMESTAMP_OUT_OF_WINDOW);
     }
-    if (!HMAC_NONCE_PATTERN.test(nonce)) throw new ServiceError(ErrorCode.BAD_REQUEST, 'X-Svc-Nonce must be 8-96 of [A-Za-z0-9_.:-]');
+    if (!HMAC_NONCE_PATTERN.test(nonce))
+      throw new ServiceError(ErrorCode.BAD_REQUEST, 'X-Svc-Nonce must be 8-96 of [A-Za-z0-9_.:-]');
     if (!(await this.store.claim(`hmac-nonce:${program.project.id}:${nonce}`, NONCE_MEMORY_SECONDS))) {
       throw new ServiceError(ErrorCode.NONCE_REPLAYED);
     }

@@ -31,12 +31,16 @@ export class UsageController {
   ) {}
 
   @Get()
-  @ApiOperation({ summary: 'Live sessions by type, today\'s use of each interface\'s daily quota and the trials given' })
+  @ApiOperation({ summary: "Live sessions by type, today's use of each interface's daily quota and the trials given" })
   @ApiAnswer(UsageView)
   @ApiFailures(ErrorCode.PROJECT_NOT_FOUND)
   async usage(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string): Promise<UsageView> {
     const project = await this.access.find(actor, id);
-    const [sessions, items, trials] = await Promise.all([this.sessions.counts(project.id), this.interfaces.itemsOf(project.id), this.trials.count(project.id)]);
+    const [sessions, items, trials] = await Promise.all([
+      this.sessions.counts(project.id),
+      this.interfaces.itemsOf(project.id),
+      this.trials.count(project.id),
+    ]);
     const interfaces = await Promise.all(
       items.map(async ({ name, authorized, platform_enabled, daily_quota }) => ({
         name,

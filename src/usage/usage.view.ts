@@ -11,7 +11,8 @@ export class InterfaceUsageView {
   @ApiProperty({
     type: 'integer',
     nullable: true,
-    description: 'calls counted against the quota today (the counter the quota check uses); null when unlimited, which is not counted',
+    description:
+      'calls counted against the quota today (the counter the quota check uses); null when unlimited, which is not counted',
   })
   used!: number | null;
 }
@@ -20,7 +21,8 @@ export class InterfaceUsageView {
 export class UsageView {
   @ApiProperty({ format: 'date', description: 'today in time_zone: quotas start over at its midnight' }) day!: string;
   @ApiProperty() time_zone!: string;
-  @ApiProperty({ type: LiveSessionCounts, description: 'live SDK sessions (not revoked, not expired) by type' }) sessions!: LiveSessionCounts;
+  @ApiProperty({ type: LiveSessionCounts, description: 'live SDK sessions (not revoked, not expired) by type' })
+  sessions!: LiveSessionCounts;
   @ApiProperty({ type: [InterfaceUsageView] }) interfaces!: InterfaceUsageView[];
   @ApiProperty({ type: 'integer', description: 'trial cards given, one per device, for ever (decisions §21)' }) trials!: number;
 }

@@ -26,7 +26,10 @@ export class V3Controller {
   @Post('cards/login')
   @V3Signed()
   @ApiConsumes('application/x-www-form-urlencoded')
-  @ApiOperation({ summary: 'Log in with a card key on a device (HTTP V3, form-encoded)', description: 'A compatible token, no session (decisions §3).' })
+  @ApiOperation({
+    summary: 'Log in with a card key on a device (HTTP V3, form-encoded)',
+    description: 'A compatible token, no session (decisions §3).',
+  })
   @ApiAnswer(StandardCardLoginData, { extras: LOGIN_EXTRAS })
   @ApiFailures(...CARD_LOGIN_REFUSALS)
   async login(@Caller() call: ClientCall, @Body() body: V3CardLoginDto): Promise<ClientReply> {

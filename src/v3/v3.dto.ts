@@ -4,12 +4,15 @@ import { IsCardKey, IsDeviceCode } from '../common/field-rules';
 
 /** HTTP V3 card login form: `app` travels as a plain field (checked by the HMAC guard). */
 export class V3CardLoginDto {
-  @ApiProperty({ description: 'public program ID (8 digits)' }) @IsString()
+  @ApiProperty({ description: 'public program ID (8 digits)' })
+  @IsString()
   app: string;
 
-  @ApiProperty({ description: 'card key' }) @IsCardKey()
+  @ApiProperty({ description: 'card key' })
+  @IsCardKey()
   kami: string;
 
-  @ApiProperty({ description: 'stable device code' }) @IsDeviceCode()
+  @ApiProperty({ description: 'stable device code' })
+  @IsDeviceCode()
   imei: string;
 }

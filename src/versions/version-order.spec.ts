@@ -17,7 +17,14 @@ describe('compareVersions', () => {
   });
 
   it('sorts a list numerically, not as text', () => {
-    expect(['1.2.0', '1.10.0', '1.9', '0.1', '10.0', '2.0.0'].sort(compareVersions)).toEqual(['0.1', '1.2.0', '1.9', '1.10.0', '2.0.0', '10.0']);
+    expect(['1.2.0', '1.10.0', '1.9', '0.1', '10.0', '2.0.0'].sort(compareVersions)).toEqual([
+      '0.1',
+      '1.2.0',
+      '1.9',
+      '1.10.0',
+      '2.0.0',
+      '10.0',
+    ]);
   });
 
   it('refuses what is not a version', () => {
@@ -30,7 +37,10 @@ describe('parseVersion', () => {
     expect(parseVersion(v)).toEqual(v.split('.').map(Number));
   });
 
-  it.each(['', 'v1.2', '1.2.3.4.5', '1..2', '1.2.', '.1', '1.2-beta', ' 1.2', '1.2 ', '1234567890', '1,2', '-1'])('rejects %j', (v) => {
-    expect(parseVersion(v)).toBeNull();
-  });
+  it.each(['', 'v1.2', '1.2.3.4.5', '1..2', '1.2.', '.1', '1.2-beta', ' 1.2', '1.2 ', '1234567890', '1,2', '-1'])(
+    'rejects %j',
+    (v) => {
+      expect(parseVersion(v)).toBeNull();
+    },
+  );
 });

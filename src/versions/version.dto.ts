@@ -8,59 +8,100 @@ export const CHANGELOG_MAX = 20_000;
 export const DOWNLOAD_URL_MAX = 500;
 
 const IsVersion = () =>
-  applyDecorators(IsString(), MaxLength(VERSION_MAX_LENGTH), Matches(VERSION_PATTERN, { message: `$property must be ${VERSION_RULE}` }));
+  applyDecorators(
+    IsString(),
+    MaxLength(VERSION_MAX_LENGTH),
+    Matches(VERSION_PATTERN, { message: `$property must be ${VERSION_RULE}` }),
+  );
 
 const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
 const URL_MESSAGE = '$property must be an http or https URL';
 
 export class CreateVersionDto {
-  @ApiProperty({ example: '1.10.0', description: VERSION_RULE }) @IsVersion()
+  @ApiProperty({ example: '1.10.0', description: VERSION_RULE })
+  @IsVersion()
   version: string;
 
-  @ApiPropertyOptional({ default: '', maxLength: CHANGELOG_MAX }) @Optional() @IsString() @MaxLength(CHANGELOG_MAX)
+  @ApiPropertyOptional({ default: '', maxLength: CHANGELOG_MAX })
+  @Optional()
+  @IsString()
+  @MaxLength(CHANGELOG_MAX)
   changelog?: string;
 
-  @ApiPropertyOptional({ default: false, description: 'clients older than this version must update' }) @Optional() @IsBoolean()
+  @ApiPropertyOptional({ default: false, description: 'clients older than this version must update' })
+  @Optional()
+  @IsBoolean()
   force_update?: boolean;
 
-  @ApiPropertyOptional({ default: true, description: 'only enabled versions are offered to clients' }) @Optional() @IsBoolean()
+  @ApiPropertyOptional({ default: true, description: 'only enabled versions are offered to clients' })
+  @Optional()
+  @IsBoolean()
   enabled?: boolean;
 
-  @ApiPropertyOptional({ type: String, nullable: true, format: 'uuid', description: "one of this project's files (not with download_url)" })
-  @IsOptional() @IsUUID()
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    format: 'uuid',
+    description: "one of this project's files (not with download_url)",
+  })
+  @IsOptional()
+  @IsUUID()
   file_id?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: DOWNLOAD_URL_MAX, description: 'http or https URL (not with file_id)' })
-  @IsOptional() @IsUrl(URL_OPTIONS, { message: URL_MESSAGE }) @MaxLength(DOWNLOAD_URL_MAX)
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: DOWNLOAD_URL_MAX,
+    description: 'http or https URL (not with file_id)',
+  })
+  @IsOptional()
+  @IsUrl(URL_OPTIONS, { message: URL_MESSAGE })
+  @MaxLength(DOWNLOAD_URL_MAX)
   download_url?: string | null;
 }
 
 /** PATCH: any subset of the fields; `file_id` and `download_url` may be set to null. */
 export class UpdateVersionDto {
-  @ApiPropertyOptional({ example: '1.10.1', description: VERSION_RULE }) @Optional() @IsVersion()
+  @ApiPropertyOptional({ example: '1.10.1', description: VERSION_RULE })
+  @Optional()
+  @IsVersion()
   version?: string;
 
-  @ApiPropertyOptional({ maxLength: CHANGELOG_MAX }) @Optional() @IsString() @MaxLength(CHANGELOG_MAX)
+  @ApiPropertyOptional({ maxLength: CHANGELOG_MAX })
+  @Optional()
+  @IsString()
+  @MaxLength(CHANGELOG_MAX)
   changelog?: string;
 
-  @ApiPropertyOptional() @Optional() @IsBoolean()
+  @ApiPropertyOptional()
+  @Optional()
+  @IsBoolean()
   force_update?: boolean;
 
-  @ApiPropertyOptional() @Optional() @IsBoolean()
+  @ApiPropertyOptional()
+  @Optional()
+  @IsBoolean()
   enabled?: boolean;
 
-  @ApiPropertyOptional({ type: String, nullable: true, format: 'uuid' }) @IsOptional() @IsUUID()
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'uuid' })
+  @IsOptional()
+  @IsUUID()
   file_id?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: DOWNLOAD_URL_MAX }) @IsOptional() @IsUrl(URL_OPTIONS, { message: URL_MESSAGE }) @MaxLength(DOWNLOAD_URL_MAX)
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: DOWNLOAD_URL_MAX })
+  @IsOptional()
+  @IsUrl(URL_OPTIONS, { message: URL_MESSAGE })
+  @MaxLength(DOWNLOAD_URL_MAX)
   download_url?: string | null;
 }
 
 /** SDK version check: `{app, version}`, `app` checked by the HMAC guard. */
 export class VersionCheckDto {
-  @ApiProperty({ description: 'public program ID (8 digits)' }) @IsString()
+  @ApiProperty({ description: 'public program ID (8 digits)' })
+  @IsString()
   app: string;
 
-  @ApiProperty({ example: '1.2.0', description: `the running version: ${VERSION_RULE}` }) @IsVersion()
+  @ApiProperty({ example: '1.2.0', description: `the running version: ${VERSION_RULE}` })
+  @IsVersion()
   version: string;
 }

@@ -8,8 +8,15 @@ export class VersionView {
   @ApiProperty() changelog!: string;
   @ApiProperty() force_update!: boolean;
   @ApiProperty() enabled!: boolean;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'an uploaded file clients download through a signed address' }) file_id!: string | null;
-  @ApiProperty({ type: String, nullable: true, description: 'an external address, when no file is attached' }) download_url!: string | null;
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'an uploaded file clients download through a signed address',
+  })
+  file_id!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'an external address, when no file is attached' }) download_url!:
+    string | null;
   @ApiProperty({ type: String, format: 'date-time' }) created_at!: string;
   @ApiProperty({ type: String, format: 'date-time' }) updated_at!: string;
 }

@@ -41,7 +41,11 @@ export class VersionsController {
   @ApiOperation({ summary: 'Read a version' })
   @ApiAnswer(VersionView)
   @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.VERSION_NOT_FOUND)
-  get(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Param('versionId', VERSION_ID_PIPE) versionId: number) {
+  get(
+    @CurrentAdmin() actor: AdminPrincipal,
+    @Param('id', PROJECT_ID_PIPE) id: string,
+    @Param('versionId', VERSION_ID_PIPE) versionId: number,
+  ) {
     return this.versions.get(actor, id, versionId);
   }
 
@@ -63,7 +67,11 @@ export class VersionsController {
   @ApiNoContent()
   @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.VERSION_NOT_FOUND)
   @HttpCode(204)
-  async remove(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Param('versionId', VERSION_ID_PIPE) versionId: number): Promise<void> {
+  async remove(
+    @CurrentAdmin() actor: AdminPrincipal,
+    @Param('id', PROJECT_ID_PIPE) id: string,
+    @Param('versionId', VERSION_ID_PIPE) versionId: number,
+  ): Promise<void> {
     await this.versions.remove(actor, id, versionId);
   }
 }

@@ -18,11 +18,13 @@ import { toVersionView, VersionView } from './version.view';
 
 /** What a client's version check answers (SDK `/api/v1/apps/version` and legacy `/api/latest_version`). */
 export class VersionCheck {
-  @ApiProperty({ type: String, nullable: true, description: 'null: the program has no version yet' }) latest_version!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'null: the program has no version yet' }) latest_version!:
+    string | null;
   @ApiProperty() update_available!: boolean;
   @ApiProperty({ description: 'the client must update before it goes on' }) force_update!: boolean;
   @ApiProperty({ type: String, nullable: true }) changelog!: string | null;
-  @ApiProperty({ type: String, nullable: true, description: 'a signed download address or the external URL' }) download_url!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'a signed download address or the external URL' }) download_url!:
+    string | null;
 }
 
 /** Numeric order of the version column (parts of at most 9 digits always fit an integer). */
@@ -57,9 +59,14 @@ export class VersionsService {
    */
   async check(projectId: string, clientVersion: string): Promise<VersionCheck> {
     if (!parseVersion(clientVersion)) {
-      throw new ServiceError(ErrorCode.BAD_REQUEST, `version must be ${VERSION_RULE}`, { details: [`version must be ${VERSION_RULE}`] });
+      throw new ServiceError(ErrorCode.BAD_REQUEST, `version must be ${VERSION_RULE}`, {
+        details: [`version must be ${VERSION_RULE}`],
+      });
     }
-    const enabled = await this.versions.find({ where: { projectId, enabled: true }, select: { id: true, version: true, forceUpdate: true } });
+    const enabled = await this.versions.find({
+      where: { projectId, enabled: true },
+      select: { id: true, version: true, forceUpdate: true },
+    });
     let latest: AppVersion | undefined;
     let forced = false;
     for (const v of enabled) {
@@ -165,5 +172,7 @@ function badRequest(detail: string): ServiceError {
 
 /** VERSION_EXISTS; the details name the stored version it equals (`1.2` equals `1.2.0`). */
 function versionExists(version: string, existing: string): ServiceError {
-  return new ServiceError(ErrorCode.VERSION_EXISTS, undefined, { details: [`version ${version} equals the existing version ${existing}`] });
+  return new ServiceError(ErrorCode.VERSION_EXISTS, undefined, {
+    details: [`version ${version} equals the existing version ${existing}`],
+  });
 }

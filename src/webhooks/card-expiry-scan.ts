@@ -30,7 +30,8 @@ export class CardExpiryScan implements OnApplicationBootstrap, OnApplicationShut
   ) {}
 
   onApplicationBootstrap(): void {
-    const pass = () => void this.run().catch((error: unknown) => this.logger.entry('error', 'card expiry scan failed', { error: String(error) }));
+    const pass = () =>
+      void this.run().catch((error: unknown) => this.logger.entry('error', 'card expiry scan failed', { error: String(error) }));
     this.timer = setInterval(pass, EVERY_MS).unref();
   }
 
@@ -81,7 +82,8 @@ export class CardExpiryScan implements OnApplicationBootstrap, OnApplicationShut
         list.push({ card_id: row.id, card_code: row.code, expires_at: new Date(row.expires_at).toISOString() });
         byProject.set(row.project_id, list);
       }
-      for (const [projectId, data] of byProject) await this.events.emitMany(runner.manager, projectId, 'card.expiring_soon', data);
+      for (const [projectId, data] of byProject)
+        await this.events.emitMany(runner.manager, projectId, 'card.expiring_soon', data);
       await runner.commitTransaction();
       return rows.length;
     } catch (error) {

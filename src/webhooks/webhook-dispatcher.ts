@@ -145,13 +145,19 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
       result = await send(
         delivery.url,
         body,
-        { [WEBHOOK_HEADERS.id]: event.id, [WEBHOOK_HEADERS.timestamp]: String(timestamp), [WEBHOOK_HEADERS.key]: key.kid, [WEBHOOK_HEADERS.signature]: signature },
+        {
+          [WEBHOOK_HEADERS.id]: event.id,
+          [WEBHOOK_HEADERS.timestamp]: String(timestamp),
+          [WEBHOOK_HEADERS.key]: key.kid,
+          [WEBHOOK_HEADERS.signature]: signature,
+        },
         allowPrivate,
       );
     } catch (error) {
       result = { status: null, durationMs: 0, excerpt: '', error: (error as Error).message.slice(0, 200) };
     }
-    const ok = result.status !== null && result.status >= 200 && result.status < 300 && robotAccepted(delivery.format, result.excerpt);
+    const ok =
+      result.status !== null && result.status >= 200 && result.status < 300 && robotAccepted(delivery.format, result.excerpt);
     await this.record(delivery, result, ok);
   }
 
@@ -174,11 +180,26 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
         disabled_reason = CASE WHEN NOT $8::boolean AND w.enabled AND w.failing_since <= now() - make_interval(secs => $11) THEN 'failing' ELSE w.disabled_reason END
       WHERE w.id = $10
       RETURNING w.enabled, w.disabled_reason`,
-      [delivery.id, delivery.attempts, result.status, result.durationMs, result.excerpt, result.error, status, ok, wait, delivery.endpoint_id, DISABLE_AFTER_SECONDS],
+      [
+        delivery.id,
+        delivery.attempts,
+        result.status,
+        result.durationMs,
+        result.excerpt,
+        result.error,
+        status,
+        ok,
+        wait,
+        delivery.endpoint_id,
+        DISABLE_AFTER_SECONDS,
+      ],
     )) as [Array<{ enabled: boolean; disabled_reason: string | null }>, number];
     const row = Array.isArray(endpoint) ? endpoint[0] : undefined;
     if (row && !row.enabled && row.disabled_reason === 'failing') {
-      this.logger.entry('warn', 'webhook endpoint disabled after failing for 3 days', { endpoint_id: delivery.endpoint_id, project_id: delivery.project_id });
+      this.logger.entry('warn', 'webhook endpoint disabled after failing for 3 days', {
+        endpoint_id: delivery.endpoint_id,
+        project_id: delivery.project_id,
+      });
     }
   }
 

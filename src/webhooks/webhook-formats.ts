@@ -23,18 +23,30 @@ export function eventText(projectName: string, event: WebhookEventBody): string 
   const card = () => `card ${shortCode(String(d.card_code ?? ''))} (#${d.card_id})`;
   const sentence = (): string => {
     switch (event.type) {
-      case 'card.activated': return `${card()} was activated on device ${d.machine_code}${d.expires_at ? `, valid until ${d.expires_at}` : ''}`;
-      case 'card.banned': return `${card()} was banned`;
-      case 'card.unbanned': return `${card()} was unbanned`;
-      case 'card.expiring_soon': return `${card()} expires at ${d.expires_at}`;
-      case 'card.topped_up': return `${card()} was topped up${d.expires_at ? `, now valid until ${d.expires_at}` : ''}`;
-      case 'device.bound': return `device ${d.machine_code} was bound to ${card()}`;
-      case 'device.unbound': return `device ${d.machine_code} was unbound from ${card()} (by ${d.by})`;
-      case 'session.forced_offline': return `a session on device ${d.machine_code} was forced offline`;
-      case 'user.registered': return `program user ${d.username} registered`;
-      case 'order.created': return `order ${d.order_id} created ${d.count} cards`;
-      case 'agent.balance_low': return `agent ${d.agent_id}'s balance is low: ${d.balance_cents} cents`;
-      case 'webhook.test': return String(d.message);
+      case 'card.activated':
+        return `${card()} was activated on device ${d.machine_code}${d.expires_at ? `, valid until ${d.expires_at}` : ''}`;
+      case 'card.banned':
+        return `${card()} was banned`;
+      case 'card.unbanned':
+        return `${card()} was unbanned`;
+      case 'card.expiring_soon':
+        return `${card()} expires at ${d.expires_at}`;
+      case 'card.topped_up':
+        return `${card()} was topped up${d.expires_at ? `, now valid until ${d.expires_at}` : ''}`;
+      case 'device.bound':
+        return `device ${d.machine_code} was bound to ${card()}`;
+      case 'device.unbound':
+        return `device ${d.machine_code} was unbound from ${card()} (by ${d.by})`;
+      case 'session.forced_offline':
+        return `a session on device ${d.machine_code} was forced offline`;
+      case 'user.registered':
+        return `program user ${d.username} registered`;
+      case 'order.created':
+        return `order ${d.order_id} created ${d.count} cards`;
+      case 'agent.balance_low':
+        return `agent ${d.agent_id}'s balance is low: ${d.balance_cents} cents`;
+      case 'webhook.test':
+        return String(d.message);
     }
   };
   return `[${projectName}] ${event.type}: ${sentence()}`;

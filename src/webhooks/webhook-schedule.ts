@@ -2,7 +2,22 @@
  * decisions §20: at most 15 attempts over about two days, the retries starting at 10 s and growing.
  * These 14 waits between attempts add up to 45.4 h.
  */
-export const DEFAULT_RETRY_DELAYS_SECONDS = [10, 30, 60, 300, 900, 3600, 2 * 3600, 4 * 3600, 6 * 3600, 6 * 3600, 6 * 3600, 6 * 3600, 6 * 3600, 8 * 3600];
+export const DEFAULT_RETRY_DELAYS_SECONDS = [
+  10,
+  30,
+  60,
+  300,
+  900,
+  3600,
+  2 * 3600,
+  4 * 3600,
+  6 * 3600,
+  6 * 3600,
+  6 * 3600,
+  6 * 3600,
+  6 * 3600,
+  8 * 3600,
+];
 export const MAX_ATTEMPTS = 15;
 /** An endpoint whose attempts have failed for this long without a success between is switched off. */
 export const DISABLE_AFTER_SECONDS = 3 * 86400;

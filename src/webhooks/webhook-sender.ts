@@ -20,7 +20,12 @@ export interface SendResult {
  */
 export function send(url: string, body: string, headers: Record<string, string>, allowPrivate: boolean): Promise<SendResult> {
   const started = Date.now();
-  const done = (status: number | null, excerpt: string, error: string | null): SendResult => ({ status, durationMs: Date.now() - started, excerpt, error });
+  const done = (status: number | null, excerpt: string, error: string | null): SendResult => ({
+    status,
+    durationMs: Date.now() - started,
+    excerpt,
+    error,
+  });
   let target: URL;
   try {
     target = targetHost(url);
@@ -33,13 +38,28 @@ export function send(url: string, body: string, headers: Record<string, string>,
         if ((options as { all?: boolean }).all) (callback as (e: null, a: typeof addresses) => void)(null, addresses);
         else callback(null, addresses[0].address, addresses[0].family);
       },
-      (error: TargetRefused) => callback(Object.assign(new Error(error.address ? `${error.reason} (${error.address})` : error.reason), { code: 'ETARGET' }), '', 0),
+      (error: TargetRefused) =>
+        callback(
+          Object.assign(new Error(error.address ? `${error.reason} (${error.address})` : error.reason), { code: 'ETARGET' }),
+          '',
+          0,
+        ),
     );
   };
   return new Promise((resolve) => {
     const request = (target.protocol === 'https:' ? httpsRequest : httpRequest)(
       target,
-      { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': 'cardkey-webhooks/1', ...headers, 'content-length': String(Buffer.byteLength(body)) }, lookup, timeout: DELIVERY_TIMEOUT_MS },
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'cardkey-webhooks/1',
+          ...headers,
+          'content-length': String(Buffer.byteLength(body)),
+        },
+        lookup,
+        timeout: DELIVERY_TIMEOUT_MS,
+      },
       (response: IncomingMessage) => {
         const chunks: Buffer[] = [];
         let kept = 0;
@@ -48,7 +68,9 @@ export function send(url: string, body: string, headers: Record<string, string>,
           kept += chunk.length;
         });
         response.on('end', () => resolve(done(response.statusCode ?? null, Buffer.concat(chunks).toString('utf8'), null)));
-        response.on('error', (error) => resolve(done(response.statusCode ?? null, Buffer.concat(chunks).toString('utf8'), error.message)));
+        response.on('error', (error) =>
+          resolve(done(response.statusCode ?? null, Buffer.concat(chunks).toString('utf8'), error.message)),
+        );
       },
     );
     // The whole exchange, not only the idle time between packets.

@@ -53,7 +53,12 @@ export class WebhooksController {
   @ApiOperation({ summary: 'Change a webhook endpoint; enabling it again clears a disabling for failures' })
   @ApiAnswer(WebhookView)
   @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.WEBHOOK_NOT_FOUND, ErrorCode.WEBHOOK_TARGET_REFUSED, ErrorCode.BAD_REQUEST)
-  update(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Param('wid', WEBHOOK_ID) wid: string, @Body() body: UpdateWebhookDto) {
+  update(
+    @CurrentAdmin() actor: AdminPrincipal,
+    @Param('id', PROJECT_ID_PIPE) id: string,
+    @Param('wid', WEBHOOK_ID) wid: string,
+    @Body() body: UpdateWebhookDto,
+  ) {
     return this.webhooks.update(actor, id, wid, body);
   }
 
@@ -63,16 +68,27 @@ export class WebhooksController {
   @ApiNoContent()
   @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.WEBHOOK_NOT_FOUND)
   @HttpCode(204)
-  async remove(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Param('wid', WEBHOOK_ID) wid: string) {
+  async remove(
+    @CurrentAdmin() actor: AdminPrincipal,
+    @Param('id', PROJECT_ID_PIPE) id: string,
+    @Param('wid', WEBHOOK_ID) wid: string,
+  ) {
     await this.webhooks.remove(actor, id, wid);
   }
 
   @KeyScope(API_KEY_SCOPES.WEBHOOKS_READ)
   @Get(':wid/deliveries')
-  @ApiOperation({ summary: "The endpoint's deliveries, newest first, each with its attempts (status, duration, response excerpt)" })
+  @ApiOperation({
+    summary: "The endpoint's deliveries, newest first, each with its attempts (status, duration, response excerpt)",
+  })
   @ApiPageAnswer(WebhookDeliveryView)
   @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.WEBHOOK_NOT_FOUND)
-  deliveries(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Param('wid', WEBHOOK_ID) wid: string, @Query() query: PageQuery) {
+  deliveries(
+    @CurrentAdmin() actor: AdminPrincipal,
+    @Param('id', PROJECT_ID_PIPE) id: string,
+    @Param('wid', WEBHOOK_ID) wid: string,
+    @Query() query: PageQuery,
+  ) {
     return this.webhooks.deliveries(actor, id, wid, query);
   }
 

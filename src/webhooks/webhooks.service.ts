@@ -39,7 +39,10 @@ export class WebhooksService {
 
   async list(actor: AdminPrincipal, projectId: string): Promise<{ items: WebhookView[]; total: number }> {
     const project = await this.access.find(actor, projectId);
-    const rows: EndpointRow[] = await this.dataSource.query(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE project_id = $1 ORDER BY created_at, id`, [project.id]);
+    const rows: EndpointRow[] = await this.dataSource.query(
+      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE project_id = $1 ORDER BY created_at, id`,
+      [project.id],
+    );
     return { items: rows.map(toView), total: rows.length };
   }
 
@@ -78,16 +81,31 @@ export class WebhooksService {
 
   async remove(actor: AdminPrincipal, projectId: string, webhookId: string): Promise<void> {
     const project = await this.access.find(actor, projectId);
-    const [, affected]: [unknown, number] = await this.dataSource.query('DELETE FROM webhook_endpoints WHERE project_id = $1 AND id = $2', [project.id, webhookId]);
+    const [, affected]: [unknown, number] = await this.dataSource.query(
+      'DELETE FROM webhook_endpoints WHERE project_id = $1 AND id = $2',
+      [project.id, webhookId],
+    );
     if (!affected) throw new ServiceError(ErrorCode.WEBHOOK_NOT_FOUND);
   }
 
   /** The endpoint's deliveries, newest first, each with every attempt. */
-  async deliveries(actor: AdminPrincipal, projectId: string, webhookId: string, query: PageQuery): Promise<Page<WebhookDeliveryView>> {
+  async deliveries(
+    actor: AdminPrincipal,
+    projectId: string,
+    webhookId: string,
+    query: PageQuery,
+  ): Promise<Page<WebhookDeliveryView>> {
     const project = await this.access.find(actor, projectId);
     const endpoint = await this.find(project.id, webhookId);
-    const [{ total }] = await this.dataSource.query('SELECT count(*)::int AS total FROM webhook_deliveries WHERE endpoint_id = $1', [endpoint.id]);
-    const rows = await this.deliveryRows('d.endpoint_id = $1 ORDER BY d.created_at DESC, d.id LIMIT $2 OFFSET $3', [endpoint.id, query.page_size, query.skip]);
+    const [{ total }] = await this.dataSource.query(
+      'SELECT count(*)::int AS total FROM webhook_deliveries WHERE endpoint_id = $1',
+      [endpoint.id],
+    );
+    const rows = await this.deliveryRows('d.endpoint_id = $1 ORDER BY d.created_at DESC, d.id LIMIT $2 OFFSET $3', [
+      endpoint.id,
+      query.page_size,
+      query.skip,
+    ]);
     return pageOf(rows, total, query);
   }
 
@@ -122,7 +140,10 @@ export class WebhooksService {
   }
 
   private async find(projectId: string, webhookId: string): Promise<EndpointRow> {
-    const [row]: EndpointRow[] = await this.dataSource.query(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE project_id = $1 AND id = $2`, [projectId, webhookId]);
+    const [row]: EndpointRow[] = await this.dataSource.query(
+      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE project_id = $1 AND id = $2`,
+      [projectId, webhookId],
+    );
     if (!row) throw new ServiceError(ErrorCode.WEBHOOK_NOT_FOUND);
     return row;
   }
@@ -146,7 +167,13 @@ export class WebhooksService {
       next_attempt_at: r.status === 'pending' ? iso(r.next_attempt_at as Date) : null,
       delivered_at: r.delivered_at ? iso(r.delivered_at as Date) : null,
       created_at: iso(r.created_at as Date),
-      payload: { id: r.event_id, type: r.type, created_at: iso(r.event_created_at as Date), project_id: r.project_id, data: r.data },
+      payload: {
+        id: r.event_id,
+        type: r.type,
+        created_at: iso(r.event_created_at as Date),
+        project_id: r.project_id,
+        data: r.data,
+      },
       attempt_log: (r.attempt_log as Array<Record<string, unknown>>).map((a) => ({
         attempt: a.attempt as number,
         attempted_at: new Date(a.attempted_at as string).toISOString(),
@@ -163,11 +190,14 @@ export class WebhooksService {
     const allowPrivate = (await this.platform.getSettings()).webhook_private_targets;
     try {
       const target = targetHost(url);
-      if (format === 'telegram' && !target.searchParams.get('chat_id')) throw new TargetRefused('a telegram URL names its chat: ?chat_id=…');
+      if (format === 'telegram' && !target.searchParams.get('chat_id'))
+        throw new TargetRefused('a telegram URL names its chat: ?chat_id=…');
       await resolvePublic(target.hostname, allowPrivate);
     } catch (error) {
       if (!(error instanceof TargetRefused)) throw error;
-      throw new ServiceError(ErrorCode.WEBHOOK_TARGET_REFUSED, `url: ${error.reason}`, { details: { url, reason: error.reason, ...(error.address ? { address: error.address } : {}) } });
+      throw new ServiceError(ErrorCode.WEBHOOK_TARGET_REFUSED, `url: ${error.reason}`, {
+        details: { url, reason: error.reason, ...(error.address ? { address: error.address } : {}) },
+      });
     }
   }
 }

@@ -14,7 +14,11 @@ export function typedClient(baseUrl: string, adminToken?: string) {
 }
 
 /** An author's card work: generate a batch, then find it again with a filter of the list. */
-export async function generateAndList(baseUrl: string, adminToken: string, projectId: string): Promise<{ batchId: string; listed: CardView[]; total: number }> {
+export async function generateAndList(
+  baseUrl: string,
+  adminToken: string,
+  projectId: string,
+): Promise<{ batchId: string; listed: CardView[]; total: number }> {
   const client = typedClient(baseUrl, adminToken);
   const created = await client.POST('/admin/v1/projects/{id}/cards', {
     params: { path: { id: projectId } },
@@ -30,9 +34,15 @@ export async function generateAndList(baseUrl: string, adminToken: string, proje
 }
 
 /** The failure side: an unknown card is the admin envelope with the catalog code the document lists. */
-export async function missingCard(baseUrl: string, adminToken: string, projectId: string): Promise<{ status: number; code?: number; requestId?: string }> {
+export async function missingCard(
+  baseUrl: string,
+  adminToken: string,
+  projectId: string,
+): Promise<{ status: number; code?: number; requestId?: string }> {
   const client = typedClient(baseUrl, adminToken);
-  const { error, response } = await client.GET('/admin/v1/projects/{id}/cards/{cardId}', { params: { path: { id: projectId, cardId: 2_000_000_000 } } });
+  const { error, response } = await client.GET('/admin/v1/projects/{id}/cards/{cardId}', {
+    params: { path: { id: projectId, cardId: 2_000_000_000 } },
+  });
   return { status: response.status, code: error?.error.code, requestId: error?.request_id };
 }
 
@@ -42,5 +52,7 @@ export async function paycheck(baseUrl: string, programId: string, cardKey: stri
   const { data } = await client.GET('/api/paycheck', { params: { query: { app: programId, kami: cardKey } } });
   if (!data) throw new Error('paycheck: no answer');
   // The 200 answer is the success envelope or a refusal: `code` tells them apart.
-  return data.code === 1 ? { refused: false as const, activated: data.data.activated, valid: data.data.valid } : { refused: true as const, code: data.code };
+  return data.code === 1
+    ? { refused: false as const, activated: data.data.activated, valid: data.data.valid }
+    : { refused: true as const, code: data.code };
 }

@@ -19,7 +19,11 @@ export class AdminClient {
     return this.t.http().get(path).set(this.auth());
   }
   post(path: string, body?: object) {
-    return this.t.http().post(path).set(this.auth()).send(body ?? {});
+    return this.t
+      .http()
+      .post(path)
+      .set(this.auth())
+      .send(body ?? {});
   }
   put(path: string, body: object) {
     return this.t.http().put(path).set(this.auth()).send(body);
@@ -42,7 +46,13 @@ export class AdminClient {
 
   async createProject(fields: object = {}) {
     const res = await this.post('/admin/v1/projects', { name: unique('Program '), ...fields }).expect(201);
-    return res.body as Record<string, unknown> & { id: string; program_id: string; api_secret: string; legacy_secret: string; transport_key: string };
+    return res.body as Record<string, unknown> & {
+      id: string;
+      program_id: string;
+      api_secret: string;
+      legacy_secret: string;
+      transport_key: string;
+    };
   }
 }
 

@@ -5,7 +5,21 @@ import { Relay, startRelay } from './relay';
 import { startTestApp, TestApp, unique } from './test-app';
 
 /** The cards a client's live suite uses, one each, named in its environment as CARDKEY_CARD_<ROLE>. */
-const ROLES = ['SDK', 'LOOP', 'RESTORE', 'V3', 'CONNECT', 'LEGACY', 'PINNED', 'SELF', 'TOPUP', 'TOPUP_KEY', 'RELAY_GENUINE', 'RELAY_BOUGHT', 'QUICKSTART'];
+const ROLES = [
+  'SDK',
+  'LOOP',
+  'RESTORE',
+  'V3',
+  'CONNECT',
+  'LEGACY',
+  'PINNED',
+  'SELF',
+  'TOPUP',
+  'TOPUP_KEY',
+  'RELAY_GENUINE',
+  'RELAY_BOUGHT',
+  'QUICKSTART',
+];
 
 export interface LiveWorld {
   t: TestApp;
@@ -33,15 +47,40 @@ export async function startLiveWorld(language: string): Promise<LiveWorld> {
   const project = await author.createProject({ offline_grace_seconds: 3600, unbind_enabled: true });
   await openConnectInEveryMode(t, project.id);
   // Trials on (decisions §21): each suite's trial test asks for a device's one card.
-  const trialType = await author.post(`/admin/v1/projects/${project.id}/card-types`, { name: 'Trial', kind: 'time', duration_seconds: 86_400, device_limit: 1, features: ['trial'], price_cents: 0 }).expect(201);
+  const trialType = await author
+    .post(`/admin/v1/projects/${project.id}/card-types`, {
+      name: 'Trial',
+      kind: 'time',
+      duration_seconds: 86_400,
+      device_limit: 1,
+      features: ['trial'],
+      price_cents: 0,
+    })
+    .expect(201);
   await author.patch(`/admin/v1/projects/${project.id}`, { trial_card_type_id: trialType.body.id }).expect(200);
 
-  const batch = await author.post(`/admin/v1/projects/${project.id}/cards`, { count: ROLES.length, duration_seconds: 86_400 }).expect(201);
+  const batch = await author
+    .post(`/admin/v1/projects/${project.id}/cards`, { count: ROLES.length, duration_seconds: 86_400 })
+    .expect(201);
   const codes = (batch.body.items as Array<{ code: string }>).map((card) => card.code);
   if (codes.length !== ROLES.length) throw new Error(`live world: ${codes.length} cards made, ${ROLES.length} wanted`);
 
-  await author.post(`/admin/v1/projects/${project.id}/versions`, { version: '1.0.0', changelog: 'first', force_update: false, enabled: true }).expect(201);
-  await author.post(`/admin/v1/projects/${project.id}/versions`, { version: '1.2.0', changelog: 'fixes', force_update: true, enabled: true }).expect(201);
+  await author
+    .post(`/admin/v1/projects/${project.id}/versions`, {
+      version: '1.0.0',
+      changelog: 'first',
+      force_update: false,
+      enabled: true,
+    })
+    .expect(201);
+  await author
+    .post(`/admin/v1/projects/${project.id}/versions`, {
+      version: '1.2.0',
+      changelog: 'fixes',
+      force_update: true,
+      enabled: true,
+    })
+    .expect(201);
 
   const username = unique(`${language}user`);
   const password = `${language}-pass-word-1`;
@@ -53,16 +92,30 @@ export async function startLiveWorld(language: string): Promise<LiveWorld> {
   for (const mode of ['rc4', 'aes', 'aes-gcm']) {
     const target = await author.createProject({ transport_encryption: mode, unbind_enabled: true });
     const card = await author.post(`/admin/v1/projects/${target.id}/cards`, { count: 1, duration_seconds: 86_400 }).expect(201);
-    sealed.push({ mode, program_id: target.program_id, api_secret: target.api_secret, legacy_secret: target.legacy_secret, transport_key: target.transport_key, card: card.body.items[0].code });
+    sealed.push({
+      mode,
+      program_id: target.program_id,
+      api_secret: target.api_secret,
+      legacy_secret: target.legacy_secret,
+      transport_key: target.transport_key,
+      card: card.body.items[0].code,
+    });
   }
 
-  const keys = (await author.get(`/admin/v1/projects/${project.id}/signing-keys`).expect(200)).body.items as Array<{ kid: string; public_key: string }>;
+  const keys = (await author.get(`/admin/v1/projects/${project.id}/signing-keys`).expect(200)).body.items as Array<{
+    kid: string;
+    public_key: string;
+  }>;
   const typedKey = `${language.toUpperCase()}-MADE-UP-KEY-01`;
   const relayMachine = `${language}-relay-pc`;
   const bought = codes[ROLES.indexOf('RELAY_BOUGHT')];
   const boughtSession = await sdk.cardLogin({ cardKey: bought, machineId: relayMachine });
   if (!boughtSession.success) throw new Error(`live world: the relay's bought card was refused: ${boughtSession.message}`);
-  const relay = await startRelay(baseUrl, project, { typedKey, validKey: bought, validSessionToken: boughtSession.data!.session_token });
+  const relay = await startRelay(baseUrl, project, {
+    typedKey,
+    validKey: bought,
+    validSessionToken: boughtSession.data!.session_token,
+  });
   return {
     t,
     relay,
@@ -100,5 +153,7 @@ export async function startLiveWorld(language: string): Promise<LiveWorld> {
 
 /** The live environment under the names the C and Python suites read: BASE_URL, PROGRAM_ID, CARD_SDK... */
 export function unprefixed(env: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).map(([name, value]) => [name === 'CARDKEY_LIVE_URL' ? 'BASE_URL' : name.replace(/^CARDKEY_/, ''), value]));
+  return Object.fromEntries(
+    Object.entries(env).map(([name, value]) => [name === 'CARDKEY_LIVE_URL' ? 'BASE_URL' : name.replace(/^CARDKEY_/, ''), value]),
+  );
 }

@@ -39,7 +39,11 @@ export class EmbeddedPool {
     clearTimeout(this.closing);
     const instance = this.idle.pop() ?? (await this.create());
     const socketDir = mkdtempSync(join(tmpdir(), 'ck-pg-'));
-    const server = new PGLiteSocketServer({ db: instance.db, path: join(socketDir, `.s.PGSQL.${PORT}`), maxConnections: SPARE_CONNECTIONS });
+    const server = new PGLiteSocketServer({
+      db: instance.db,
+      path: join(socketDir, `.s.PGSQL.${PORT}`),
+      maxConnections: SPARE_CONNECTIONS,
+    });
     await server.start();
     let given: Promise<void> | undefined;
     return {

@@ -1,6 +1,17 @@
 import { PGlite } from '@electric-sql/pglite';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
@@ -28,7 +39,9 @@ export default async function globalSetup(): Promise<void> {
     await dropLeftovers(databaseUrl);
     const template = runDatabasePrefix(databaseUrl, runId);
     await withPg(databaseUrl, (client) => client.query(`CREATE DATABASE ${quoteIdent(template)}`)).catch((error: Error) => {
-      throw new Error(`cannot create the test template database ${template} (the DATABASE_URL role needs CREATEDB): ${error.message}`);
+      throw new Error(
+        `cannot create the test template database ${template} (the DATABASE_URL role needs CREATEDB): ${error.message}`,
+      );
     });
     await migrate({ url: withDatabase(databaseUrl, template) }, true);
     process.env[PG_TEMPLATE_ENV] = template;
@@ -52,7 +65,9 @@ const CACHE_KEEP_MS = 3600_000;
 async function embeddedTemplate(): Promise<{ dataDir: string; dump: string }> {
   const digest = createHash('sha256');
   const inputs = [
-    ...readdirSync(join(ROOT, 'migrations')).sort().map((name) => join(ROOT, 'migrations', name)),
+    ...readdirSync(join(ROOT, 'migrations'))
+      .sort()
+      .map((name) => join(ROOT, 'migrations', name)),
     join(ROOT, 'src', 'database', 'migrate.ts'),
     join(ROOT, 'src', 'database', 'embedded-postgres.ts'),
     join(ROOT, 'src', 'login-logs', 'log-partitions.ts'),
@@ -133,7 +148,10 @@ async function migrate(target: object, shared: boolean): Promise<void> {
 async function dropLeftovers(databaseUrl: string): Promise<void> {
   const prefix = runDatabasePrefix(databaseUrl, '');
   await withPg(databaseUrl, async (client) => {
-    const rows: Array<{ datname: string }> = await client.query('SELECT datname FROM pg_database WHERE starts_with(datname, $1)', [prefix]);
+    const rows: Array<{ datname: string }> = await client.query(
+      'SELECT datname FROM pg_database WHERE starts_with(datname, $1)',
+      [prefix],
+    );
     for (const { datname } of rows) {
       const runId = /^([0-9a-z]+)(_[0-9a-z]+_[0-9a-f]+)?$/.exec(datname.slice(prefix.length))?.[1];
       if (runId === undefined || isAlive(parseInt(runId, 36))) continue;

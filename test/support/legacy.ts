@@ -3,7 +3,11 @@ import { ErrorCode, md5Sign } from '../../sdk/src';
 import { expectUnbindRefusalData } from './standard';
 
 /** Legacy fields with `t` (Unix seconds) and their MD5 `sign` (docs/protocol.md), as an old client sends them. */
-export function md5Signed(fields: Record<string, string>, secret: string, t = Math.floor(Date.now() / 1000)): Record<string, string> {
+export function md5Signed(
+  fields: Record<string, string>,
+  secret: string,
+  t = Math.floor(Date.now() / 1000),
+): Record<string, string> {
   const withT = { ...fields, t: String(t) };
   return { ...withT, sign: md5Sign(withT, secret) };
 }

@@ -31,7 +31,9 @@ export class PostgresPool {
     this.counter += 1;
     // `<template>_<worker pid>_<n><random>`: the global teardown drops every `<template>_%` left.
     const name = `${this.templateName}_${process.pid.toString(36)}_${this.counter}${randomBytes(3).toString('hex')}`;
-    await withPg(this.baseUrl, (client) => client.query(`CREATE DATABASE ${quoteIdent(name)} TEMPLATE ${quoteIdent(this.templateName)}`));
+    await withPg(this.baseUrl, (client) =>
+      client.query(`CREATE DATABASE ${quoteIdent(name)} TEMPLATE ${quoteIdent(this.templateName)}`),
+    );
     // Read from a fresh clone: the template itself must stay free of sessions for the next CREATE DATABASE.
     this.template ??= withPg(withDatabase(this.baseUrl, name), (db) => readTemplate(sqlOf(db)));
     await this.template;

@@ -43,11 +43,18 @@ export async function startRelay(serviceUrl: string, program: CrackedProgram, sw
       const sent = await readBody(req);
       const path = (req.url ?? '/').split('?')[0];
       const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string' && name !== 'host' && !HOP_BY_HOP.has(name)) headers[name] = value;
+      for (const [name, value] of Object.entries(req.headers))
+        if (typeof value === 'string' && name !== 'host' && !HOP_BY_HOP.has(name)) headers[name] = value;
       const { body, changed } = swapped(path, sent, headers, program, swap);
-      const answer = await fetch(serviceUrl + req.url, { method: req.method, headers, body: req.method === 'GET' ? undefined : body, redirect: 'manual' });
+      const answer = await fetch(serviceUrl + req.url, {
+        method: req.method,
+        headers,
+        body: req.method === 'GET' ? undefined : body,
+        redirect: 'manual',
+      });
       const bytes = Buffer.from(await answer.arrayBuffer());
-      if (changed) relayed.push({ path, status: answer.status, body: JSON.parse(bytes.toString('utf8')) as Record<string, unknown> });
+      if (changed)
+        relayed.push({ path, status: answer.status, body: JSON.parse(bytes.toString('utf8')) as Record<string, unknown> });
       const out: Record<string, string> = {};
       answer.headers.forEach((value, name) => {
         if (!HOP_BY_HOP.has(name)) out[name] = value;
@@ -70,9 +77,21 @@ function readBody(req: IncomingMessage): Promise<string> {
 }
 
 /** The request as the relay forwards it; `changed` when it swapped something. */
-function swapped(path: string, body: string, headers: Record<string, string>, program: CrackedProgram, swap: Swap): { body: string; changed: boolean } {
+function swapped(
+  path: string,
+  body: string,
+  headers: Record<string, string>,
+  program: CrackedProgram,
+  swap: Swap,
+): { body: string; changed: boolean } {
   const hmac = (newBody: string) => {
-    headers['x-svc-signature'] = hmacSignature(program.api_secret, { method: 'POST', path, timestamp: headers['x-svc-timestamp'], nonce: headers['x-svc-nonce'], body: newBody });
+    headers['x-svc-signature'] = hmacSignature(program.api_secret, {
+      method: 'POST',
+      path,
+      timestamp: headers['x-svc-timestamp'],
+      nonce: headers['x-svc-nonce'],
+      body: newBody,
+    });
     return { body: newBody, changed: true };
   };
   const form = () => Object.fromEntries(new URLSearchParams(body));
@@ -90,11 +109,15 @@ function swapped(path: string, body: string, headers: Record<string, string>, pr
   }
   if (path === '/api/legacy/v3/cards/login') {
     const fields = form();
-    return fields.kami === swap.typedKey ? hmac(new URLSearchParams({ ...fields, kami: swap.validKey }).toString()) : { body, changed: false };
+    return fields.kami === swap.typedKey
+      ? hmac(new URLSearchParams({ ...fields, kami: swap.validKey }).toString())
+      : { body, changed: false };
   }
   if (path === '/api/v1/cards/login') {
     const fields = JSON.parse(body) as Record<string, unknown>;
-    return fields.card_key === swap.typedKey ? hmac(JSON.stringify({ ...fields, card_key: swap.validKey })) : { body, changed: false };
+    return fields.card_key === swap.typedKey
+      ? hmac(JSON.stringify({ ...fields, card_key: swap.validKey }))
+      : { body, changed: false };
   }
   if (path === '/api/v1/cards/heartbeat') {
     headers.authorization = `Bearer ${swap.validSessionToken}`;

@@ -77,7 +77,13 @@ export async function startSignalledService(env: Record<string, string>): Promis
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the service exited while starting:\n${output}`);
-    if (await fetch(`${url}/health/ready`).then((res) => res.ok, () => false)) break;
+    if (
+      await fetch(`${url}/health/ready`).then(
+        (res) => res.ok,
+        () => false,
+      )
+    )
+      break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`the service was not ready within 60 s:\n${output}`);
@@ -170,7 +176,14 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
 }
 
 /** A JSON call to the service; fails the test unless it answers `expected`. */
-export async function callService<T>(service: { url: string }, method: string, path: string, body: unknown, token: string | null, expected: number): Promise<T> {
+export async function callService<T>(
+  service: { url: string },
+  method: string,
+  path: string,
+  body: unknown,
+  token: string | null,
+  expected: number,
+): Promise<T> {
   const res = await fetch(`${service.url}${path}`, {
     method,
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },

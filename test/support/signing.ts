@@ -13,7 +13,14 @@ export interface SignOptions {
  * Sends a V3 (form) or SDK (JSON) request signed the way decisions §3 says, by the official
  * client's signer (sdk/), not the server's: HMAC-SHA256(api_secret, METHOD\nPATH\nts\nnonce\nRAW_BODY).
  */
-export function signedPost(t: TestApp, path: string, body: Record<string, string>, kind: 'form' | 'json', secret: string, options: SignOptions = {}) {
+export function signedPost(
+  t: TestApp,
+  path: string,
+  body: Record<string, string>,
+  kind: 'form' | 'json',
+  secret: string,
+  options: SignOptions = {},
+) {
   const raw = kind === 'form' ? new URLSearchParams(body).toString() : JSON.stringify(body);
   const timestamp = String(options.timestamp ?? Math.floor(Date.now() / 1000));
   const nonce = options.nonce ?? randomBytes(12).toString('hex');

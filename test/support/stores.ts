@@ -133,7 +133,8 @@ let databaseCounter = 0;
 /** A database of its own for one app: a copy of the run's migrated template, dropped at release. */
 async function createDatabase(databaseUrl: string): Promise<{ url: string; release: () => Promise<void> }> {
   const template = process.env[PG_TEMPLATE_ENV];
-  if (!template) throw new Error(`${PG_TEMPLATE_ENV} is not set: the e2e global setup makes the template database (jest.config.js)`);
+  if (!template)
+    throw new Error(`${PG_TEMPLATE_ENV} is not set: the e2e global setup makes the template database (jest.config.js)`);
   databaseCounter += 1;
   // `<template>_<worker pid>_<n><random>`: the counter restarts with every test file (Jest loads
   // modules per file), so a random part keeps a name that a failed drop left behind from coming
@@ -203,7 +204,8 @@ async function claimRedisDatabase(redisUrl: string): Promise<{ url: string; rele
           },
         };
       }
-      if (Date.now() > deadline) throw new Error(`every Redis logical database of ${redisUrl} is claimed by a test app (${CLAIM_PREFIX}*)`);
+      if (Date.now() > deadline)
+        throw new Error(`every Redis logical database of ${redisUrl} is claimed by a test app (${CLAIM_PREFIX}*)`);
       await sleep(100);
     }
   } finally {

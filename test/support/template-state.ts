@@ -30,7 +30,10 @@ export async function readTemplate(query: Sql): Promise<TemplateState> {
       [table],
     );
     const list = columns.map((column) => column.name).join(', ');
-    reset.push({ sql: `INSERT INTO ${table} (${list}) OVERRIDING SYSTEM VALUE SELECT ${list} FROM json_populate_recordset(NULL::${table}, $1::json)`, params: [rows] });
+    reset.push({
+      sql: `INSERT INTO ${table} (${list}) OVERRIDING SYSTEM VALUE SELECT ${list} FROM json_populate_recordset(NULL::${table}, $1::json)`,
+      params: [rows],
+    });
   }
   const sequences = await query<{ name: string; last_value: string | null }>(
     `SELECT format('%I.%I', schemaname, sequencename) AS name, last_value::text FROM pg_sequences WHERE schemaname = 'public'`,

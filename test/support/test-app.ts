@@ -110,7 +110,8 @@ export async function startTestApp(env: Record<string, string> = {}, options: St
  */
 function fromAddress(agent: ReturnType<typeof request>, address: string): ReturnType<typeof request> {
   return new Proxy(agent, {
-    get: (target, method: string) => (url: string) => (target[method as 'get'](url) as request.Test).set('X-Forwarded-For', address),
+    get: (target, method: string) => (url: string) =>
+      (target[method as 'get'](url) as request.Test).set('X-Forwarded-For', address),
   });
 }
 

@@ -60,7 +60,11 @@ export async function buildWorld(options: WorldOptions = {}): Promise<World> {
     let session: World['session'];
     if (options.sdkSession) {
       const machine = typeof options.sdkSession === 'object' ? options.sdkSession.machine : 'world-machine';
-      const res = await sdkLogin(t, project.api_secret, { app: project.program_id, card_key: cards[0].code, machine_id: machine }).expect(200);
+      const res = await sdkLogin(t, project.api_secret, {
+        app: project.program_id,
+        card_key: cards[0].code,
+        machine_id: machine,
+      }).expect(200);
       if (res.body.code !== 0) throw new Error(`world: the SDK login was refused: ${JSON.stringify(res.body)}`);
       session = { card: cards[0], machine, token: res.body.data.session_token };
     }

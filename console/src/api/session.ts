@@ -48,7 +48,8 @@ export function saveSession(session: AdminSession): void {
 /** Marks (an answer 11009) or clears (enrolled) the platform's demand that this account set up two-factor sign-in. */
 export function setEnrolmentRequired(required: boolean): void {
   const session = readSession();
-  if (session && Boolean(session.twoFactorEnrolmentRequired) !== required) saveSession({ ...session, twoFactorEnrolmentRequired: required });
+  if (session && Boolean(session.twoFactorEnrolmentRequired) !== required)
+    saveSession({ ...session, twoFactorEnrolmentRequired: required });
 }
 
 export function clearSession(endedByService = false): void {

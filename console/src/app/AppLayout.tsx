@@ -16,7 +16,9 @@ import { useSession } from './use-session';
 
 /** The deepest menu entry the address is in. */
 function selectedKey(pathname: string, items: MenuProps['items']): string[] {
-  const keys = (items ?? []).flatMap((item) => (item && 'children' in item && item.children ? item.children : [item])).map((item) => String(item?.key));
+  const keys = (items ?? [])
+    .flatMap((item) => (item && 'children' in item && item.children ? item.children : [item]))
+    .map((item) => String(item?.key));
   const match = keys.filter((key) => pathname === key || pathname.startsWith(`${key}/`)).sort((a, b) => b.length - a.length)[0];
   return match ? [match] : [];
 }
@@ -66,7 +68,9 @@ export function AppLayout() {
       <Layout>
         <Layout.Header className="app-header">
           <Space>
-            {!wide && <Button type="text" icon={<MenuOutlined />} aria-label={t('app.menu')} onClick={() => setDrawerOpen(true)} />}
+            {!wide && (
+              <Button type="text" icon={<MenuOutlined />} aria-label={t('app.menu')} onClick={() => setDrawerOpen(true)} />
+            )}
             {!wide && <span className="brand-inline">{t('app.title')}</span>}
           </Space>
           <Space size="small" wrap={false}>
@@ -74,7 +78,13 @@ export function AppLayout() {
             {wide && <TimeZoneSelect />}
             <Dropdown
               trigger={['click']}
-              menu={{ items: [{ key: '/security', icon: <SafetyCertificateOutlined />, label: t('twoFactor.security.menu') }, ...(session?.role === 'agent' ? [] : [{ key: '/api-keys', icon: <KeyOutlined />, label: t('apiKeys.menu') }])], onClick: ({ key }) => void navigate(key) }}
+              menu={{
+                items: [
+                  { key: '/security', icon: <SafetyCertificateOutlined />, label: t('twoFactor.security.menu') },
+                  ...(session?.role === 'agent' ? [] : [{ key: '/api-keys', icon: <KeyOutlined />, label: t('apiKeys.menu') }]),
+                ],
+                onClick: ({ key }) => void navigate(key),
+              }}
             >
               <Button type="text" className="who-button">
                 <Typography.Text className="who" ellipsis>

@@ -17,7 +17,11 @@ export function Providers({ children }: { children: ReactNode }) {
   const motion = !useReducedMotion();
   return (
     // autoInsertSpace off: antd spaces out two-character Chinese labels ("登 录"), which screen readers then spell.
-    <ConfigProvider locale={i18n.language === 'zh-CN' ? zhCN : enUS} theme={{ token: { colorPrimary: '#1f6feb', motion } }} button={{ autoInsertSpace: false }}>
+    <ConfigProvider
+      locale={i18n.language === 'zh-CN' ? zhCN : enUS}
+      theme={{ token: { colorPrimary: '#1f6feb', motion } }}
+      button={{ autoInsertSpace: false }}
+    >
       <AntApp>
         <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
       </AntApp>

@@ -1,4 +1,26 @@
-import { ApiOutlined, AppstoreOutlined, AuditOutlined, BarChartOutlined, ClusterOutlined, ControlOutlined, CreditCardOutlined, NotificationOutlined, ProfileOutlined, SafetyOutlined, SendOutlined, SettingOutlined, ShopOutlined, SolutionOutlined, SoundOutlined, StopOutlined, TagsOutlined, TeamOutlined, UserOutlined, WalletOutlined, WifiOutlined } from '@ant-design/icons';
+import {
+  ApiOutlined,
+  AppstoreOutlined,
+  AuditOutlined,
+  BarChartOutlined,
+  ClusterOutlined,
+  ControlOutlined,
+  CreditCardOutlined,
+  NotificationOutlined,
+  ProfileOutlined,
+  SafetyOutlined,
+  SendOutlined,
+  SettingOutlined,
+  ShopOutlined,
+  SolutionOutlined,
+  SoundOutlined,
+  StopOutlined,
+  TagsOutlined,
+  TeamOutlined,
+  UserOutlined,
+  WalletOutlined,
+  WifiOutlined,
+} from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import type { MenuProps } from 'antd';
 import { useTranslation } from 'react-i18next';

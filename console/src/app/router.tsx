@@ -16,22 +16,72 @@ export const router = createBrowserRouter(
             { path: 'projects', lazy: { Component: async () => (await import('../pages/projects/ProjectsPage')).ProjectsPage } },
             // A project opens on its overview (what happens), not on the long settings form.
             { path: 'projects/:projectId', element: <Navigate to="overview" replace /> },
-            { path: 'projects/:projectId/settings', lazy: { Component: async () => (await import('../pages/projects/ProjectPage')).ProjectPage } },
-            { path: 'projects/:projectId/overview', lazy: { Component: async () => (await import('../pages/overview/OverviewPage')).OverviewPage } },
-            { path: 'projects/:projectId/logs', lazy: { Component: async () => (await import('../pages/logs/LogsPage')).LogsPage } },
-            { path: 'projects/:projectId/login-blacklist', lazy: { Component: async () => (await import('../pages/login-blacklist/LoginBlacklistPage')).LoginBlacklistPage } },
-            { path: 'projects/:projectId/users', lazy: { Component: async () => (await import('../pages/users/UsersPage')).UsersPage } },
-            { path: 'projects/:projectId/sessions', lazy: { Component: async () => (await import('../pages/sessions/SessionsPage')).SessionsPage } },
-            { path: 'projects/:projectId/webhooks', lazy: { Component: async () => (await import('../pages/webhooks/WebhooksPage')).WebhooksPage } },
-            { path: 'projects/:projectId/connect', lazy: { Component: async () => (await import('../pages/connect/ConnectPage')).ConnectPage } },
-            { path: 'projects/:projectId/content', lazy: { Component: async () => (await import('../pages/content/ContentPage')).ContentPage } },
-            { path: 'projects/:projectId/access', lazy: { Component: async () => (await import('../pages/access/AccessPage')).AccessPage } },
-            { path: 'projects/:projectId/cards', lazy: { Component: async () => (await import('../pages/cards/CardsPage')).CardsPage } },
-            { path: 'projects/:projectId/cards/:cardId', lazy: { Component: async () => (await import('../pages/cards/CardPage')).CardPage } },
-            { path: 'projects/:projectId/card-types', lazy: { Component: async () => (await import('../pages/card-types/CardTypesPage')).CardTypesPage } },
-            { path: 'platform/authors', lazy: { Component: async () => (await import('../pages/platform/AuthorsPage')).AuthorsPage } },
-            { path: 'platform/announcements', lazy: { Component: async () => (await import('../pages/platform/PlatformAnnouncementsPage')).PlatformAnnouncementsPage } },
-            { path: 'platform/settings', lazy: { Component: async () => (await import('../pages/platform/PlatformSettingsPage')).PlatformSettingsPage } },
+            {
+              path: 'projects/:projectId/settings',
+              lazy: { Component: async () => (await import('../pages/projects/ProjectPage')).ProjectPage },
+            },
+            {
+              path: 'projects/:projectId/overview',
+              lazy: { Component: async () => (await import('../pages/overview/OverviewPage')).OverviewPage },
+            },
+            {
+              path: 'projects/:projectId/logs',
+              lazy: { Component: async () => (await import('../pages/logs/LogsPage')).LogsPage },
+            },
+            {
+              path: 'projects/:projectId/login-blacklist',
+              lazy: { Component: async () => (await import('../pages/login-blacklist/LoginBlacklistPage')).LoginBlacklistPage },
+            },
+            {
+              path: 'projects/:projectId/users',
+              lazy: { Component: async () => (await import('../pages/users/UsersPage')).UsersPage },
+            },
+            {
+              path: 'projects/:projectId/sessions',
+              lazy: { Component: async () => (await import('../pages/sessions/SessionsPage')).SessionsPage },
+            },
+            {
+              path: 'projects/:projectId/webhooks',
+              lazy: { Component: async () => (await import('../pages/webhooks/WebhooksPage')).WebhooksPage },
+            },
+            {
+              path: 'projects/:projectId/connect',
+              lazy: { Component: async () => (await import('../pages/connect/ConnectPage')).ConnectPage },
+            },
+            {
+              path: 'projects/:projectId/content',
+              lazy: { Component: async () => (await import('../pages/content/ContentPage')).ContentPage },
+            },
+            {
+              path: 'projects/:projectId/access',
+              lazy: { Component: async () => (await import('../pages/access/AccessPage')).AccessPage },
+            },
+            {
+              path: 'projects/:projectId/cards',
+              lazy: { Component: async () => (await import('../pages/cards/CardsPage')).CardsPage },
+            },
+            {
+              path: 'projects/:projectId/cards/:cardId',
+              lazy: { Component: async () => (await import('../pages/cards/CardPage')).CardPage },
+            },
+            {
+              path: 'projects/:projectId/card-types',
+              lazy: { Component: async () => (await import('../pages/card-types/CardTypesPage')).CardTypesPage },
+            },
+            {
+              path: 'platform/authors',
+              lazy: { Component: async () => (await import('../pages/platform/AuthorsPage')).AuthorsPage },
+            },
+            {
+              path: 'platform/announcements',
+              lazy: {
+                Component: async () => (await import('../pages/platform/PlatformAnnouncementsPage')).PlatformAnnouncementsPage,
+              },
+            },
+            {
+              path: 'platform/settings',
+              lazy: { Component: async () => (await import('../pages/platform/PlatformSettingsPage')).PlatformSettingsPage },
+            },
             { path: 'api-keys', lazy: { Component: async () => (await import('../pages/api-keys/ApiKeysPage')).ApiKeysPage } },
             { path: 'agents', lazy: { Component: async () => (await import('../pages/agents/AgentsPage')).AgentsPage } },
             { path: 'agents/:agentId', lazy: { Component: async () => (await import('../pages/agents/AgentPage')).AgentPage } },

@@ -39,7 +39,8 @@ export function AnnouncementsEditor({ store, texts }: { store: AnnouncementStore
   const [editing, setEditing] = useState<Announcement | 'new'>();
   const refresh = () => void queries.invalidateQueries({ queryKey: store.queryKey });
   const save = useMutation({
-    mutationFn: (draft: AnnouncementDraft) => (editing === 'new' || !editing ? store.create(draft) : store.update(editing.id, draft)),
+    mutationFn: (draft: AnnouncementDraft) =>
+      editing === 'new' || !editing ? store.create(draft) : store.update(editing.id, draft),
     onSuccess: () => {
       setEditing(undefined);
       refresh();
@@ -50,13 +51,19 @@ export function AnnouncementsEditor({ store, texts }: { store: AnnouncementStore
     onSuccess: refresh,
     onError: notifyError,
   });
-  const remove = useMutation({ mutationFn: (item: Announcement) => store.remove(item.id), onSuccess: refresh, onError: notifyError });
+  const remove = useMutation({
+    mutationFn: (item: Announcement) => store.remove(item.id),
+    onSuccess: refresh,
+    onError: notifyError,
+  });
   const enabledLabel = t(`${texts}.enabled`);
 
   return (
     <>
       <Typography.Paragraph type="secondary">{t(`${texts}.help`)}</Typography.Paragraph>
-      <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>{t(`${texts}.new`)}</Button>
+      <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
+        {t(`${texts}.new`)}
+      </Button>
       {list.error && <ErrorAlert error={list.error} />}
       <Table<Announcement>
         rowKey="id"
@@ -69,16 +76,44 @@ export function AnnouncementsEditor({ store, texts }: { store: AnnouncementStore
         columns={[
           { title: t(`${texts}.titleField`), dataIndex: 'title' },
           { title: t(`${texts}.content`), dataIndex: 'content', ellipsis: true, responsive: ['md' as const] },
-          { title: enabledLabel, dataIndex: 'enabled', render: (enabled: boolean, item) => <Switch checked={enabled} aria-label={`${enabledLabel} ${item.title}`} onChange={(next) => patch.mutate({ item, body: { enabled: next } })} /> },
-          { title: t('content.created'), dataIndex: 'created_at', responsive: ['lg' as const], render: (at: string) => format.dateTime(at) },
+          {
+            title: enabledLabel,
+            dataIndex: 'enabled',
+            render: (enabled: boolean, item) => (
+              <Switch
+                checked={enabled}
+                aria-label={`${enabledLabel} ${item.title}`}
+                onChange={(next) => patch.mutate({ item, body: { enabled: next } })}
+              />
+            ),
+          },
+          {
+            title: t('content.created'),
+            dataIndex: 'created_at',
+            responsive: ['lg' as const],
+            render: (at: string) => format.dateTime(at),
+          },
           {
             title: '',
             key: 'actions',
             render: (_, item) => (
               <Space size="small">
-                <Button size="small" onClick={() => setEditing(item)} aria-label={`${t('content.edit')} ${item.title}`}>{t('content.edit')}</Button>
-                <Button size="small" danger aria-label={`${t('common.delete')} ${item.title}`}
-                  onClick={() => confirmDanger({ title: t(`${texts}.deleteTitle`, { title: item.title }), content: '', okText: t('common.delete'), onOk: () => remove.mutateAsync(item) })}>
+                <Button size="small" onClick={() => setEditing(item)} aria-label={`${t('content.edit')} ${item.title}`}>
+                  {t('content.edit')}
+                </Button>
+                <Button
+                  size="small"
+                  danger
+                  aria-label={`${t('common.delete')} ${item.title}`}
+                  onClick={() =>
+                    confirmDanger({
+                      title: t(`${texts}.deleteTitle`, { title: item.title }),
+                      content: '',
+                      okText: t('common.delete'),
+                      onOk: () => remove.mutateAsync(item),
+                    })
+                  }
+                >
                   {t('common.delete')}
                 </Button>
               </Space>
@@ -87,13 +122,29 @@ export function AnnouncementsEditor({ store, texts }: { store: AnnouncementStore
         ]}
       />
       {editing && (
-        <Modal open title={editing === 'new' ? t(`${texts}.new`) : `${t('content.edit')} · ${editing.title}`} okText={t('common.save')} onCancel={() => setEditing(undefined)} confirmLoading={save.isPending} destroyOnHidden
-          okButtonProps={{ htmlType: 'submit', form: 'announcement' }}>
-          <Form<AnnouncementDraft> name="announcement" layout="vertical" initialValues={editing === 'new' ? { enabled: true } : editing} onFinish={(draft) => save.mutate(draft)}>
+        <Modal
+          open
+          title={editing === 'new' ? t(`${texts}.new`) : `${t('content.edit')} · ${editing.title}`}
+          okText={t('common.save')}
+          onCancel={() => setEditing(undefined)}
+          confirmLoading={save.isPending}
+          destroyOnHidden
+          okButtonProps={{ htmlType: 'submit', form: 'announcement' }}
+        >
+          <Form<AnnouncementDraft>
+            name="announcement"
+            layout="vertical"
+            initialValues={editing === 'new' ? { enabled: true } : editing}
+            onFinish={(draft) => save.mutate(draft)}
+          >
             <Form.Item name="title" label={t(`${texts}.titleField`)} rules={[{ required: true, whitespace: true }, { max: 200 }]}>
               <Input maxLength={200} autoFocus />
             </Form.Item>
-            <Form.Item name="content" label={t(`${texts}.content`)} rules={[{ required: true, whitespace: true }, { max: 20_000 }]}>
+            <Form.Item
+              name="content"
+              label={t(`${texts}.content`)}
+              rules={[{ required: true, whitespace: true }, { max: 20_000 }]}
+            >
               <Input.TextArea autoSize={{ minRows: 4, maxRows: 12 }} maxLength={20_000} showCount />
             </Form.Item>
             <Form.Item name="enabled" label={enabledLabel} valuePropName="checked">

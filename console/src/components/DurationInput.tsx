@@ -3,7 +3,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DURATION_UNITS, useFormat, type DurationUnit } from './format';
 
-const SIZE: Record<DurationUnit, number> = Object.fromEntries(DURATION_UNITS.map(([size, name]) => [name, size])) as Record<DurationUnit, number>;
+const SIZE: Record<DurationUnit, number> = Object.fromEntries(DURATION_UNITS.map(([size, name]) => [name, size])) as Record<
+  DurationUnit,
+  number
+>;
 
 /** The largest unit that shows `seconds` as a whole number (0 shows in the largest unit allowed). */
 function unitOf(seconds: number | null | undefined, units: readonly DurationUnit[]): DurationUnit {

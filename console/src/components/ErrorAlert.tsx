@@ -18,8 +18,13 @@ function saysMore(error: ApiError): boolean {
 /** Details as a reader takes them: a list item by item, an object as `name: value` pairs, never raw JSON. */
 function readableDetails(details: unknown): string[] {
   if (details === undefined || details === null) return [];
-  if (Array.isArray(details)) return details.map((item) => (typeof item === 'object' && item !== null ? readableDetails(item).join(', ') : String(item)));
-  if (typeof details === 'object') return Object.entries(details).map(([name, value]) => `${name}: ${typeof value === 'object' && value !== null ? readableDetails(value).join(', ') : String(value)}`);
+  if (Array.isArray(details))
+    return details.map((item) => (typeof item === 'object' && item !== null ? readableDetails(item).join(', ') : String(item)));
+  if (typeof details === 'object')
+    return Object.entries(details).map(
+      ([name, value]) =>
+        `${name}: ${typeof value === 'object' && value !== null ? readableDetails(value).join(', ') : String(value)}`,
+    );
   return [String(details)];
 }
 
@@ -74,7 +79,15 @@ export function ErrorAlert({ error, own }: { error: unknown; own?: OwnTexts }) {
   const { t } = useTranslation();
   const failure = asApiError(error);
   const ownText = failure.code !== undefined && own?.[failure.code] !== undefined;
-  return <Alert type="error" showIcon role="alert" title={headline(failure, t, own)} description={<FailureFacts error={failure} ownText={ownText} />} />;
+  return (
+    <Alert
+      type="error"
+      showIcon
+      role="alert"
+      title={headline(failure, t, own)}
+      description={<FailureFacts error={failure} ownText={ownText} />}
+    />
+  );
 }
 
 /** For actions without a form of their own (ban, unbind, rotate, delete): the same facts in a notification. */
@@ -84,7 +97,12 @@ export function useNotifyError(): (error: unknown) => void {
   return useCallback(
     (error: unknown) => {
       const failure = asApiError(error);
-      notification.error({ title: headline(failure, t), description: <FailureFacts error={failure} ownText={false} />, duration: 0, role: 'alert' });
+      notification.error({
+        title: headline(failure, t),
+        description: <FailureFacts error={failure} ownText={false} />,
+        duration: 0,
+        role: 'alert',
+      });
     },
     [notification, t],
   );

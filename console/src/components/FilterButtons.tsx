@@ -6,7 +6,9 @@ export function FilterButtons({ onReset }: { onReset: () => void }) {
   const { t } = useTranslation();
   return (
     <Space>
-      <Button type="primary" htmlType="submit">{t('common.search')}</Button>
+      <Button type="primary" htmlType="submit">
+        {t('common.search')}
+      </Button>
       <Button onClick={onReset}>{t('common.reset')}</Button>
     </Space>
   );

@@ -10,7 +10,9 @@ export function InterfaceLabel({ name, children }: { name: string; children?: Re
       <Typography.Text code>{name}</Typography.Text> {children}
       {i18n.exists(key) && (
         <div>
-          <Typography.Text type="secondary" className="interface-description">{t(key)}</Typography.Text>
+          <Typography.Text type="secondary" className="interface-description">
+            {t(key)}
+          </Typography.Text>
         </div>
       )}
     </div>

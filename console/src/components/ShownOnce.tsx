@@ -30,7 +30,13 @@ export function ShownOnce({ title, values, warning, onDone }: ShownOnceProps) {
         </Button>
       }
     >
-      <Alert type="warning" showIcon title={t('shownOnce.title')} description={warning ?? t('shownOnce.warning')} className="block-gap" />
+      <Alert
+        type="warning"
+        showIcon
+        title={t('shownOnce.title')}
+        description={warning ?? t('shownOnce.warning')}
+        className="block-gap"
+      />
       <Descriptions column={1} bordered size="small" data-testid="shown-once">
         {values.map(({ label, value }) => (
           <Descriptions.Item key={label} label={label}>

@@ -54,8 +54,18 @@ export function StepUpPrompt() {
     >
       <Typography.Paragraph>{t('twoFactor.stepUp.text')}</Typography.Paragraph>
       {asking?.wrong && <Alert type="error" showIcon title={t('twoFactor.stepUp.wrong')} className="block-gap" role="alert" />}
-      <Form form={form} name="step-up" layout="vertical" requiredMark={false} onFinish={({ code }) => finish(code.replace(/\s/g, ''))}>
-        <Form.Item name="code" label={t('twoFactor.code')} rules={[{ required: true, pattern: /^\s*\d{3}\s?\d{3}\s*$/, message: t('twoFactor.security.codeInvalid') }]}>
+      <Form
+        form={form}
+        name="step-up"
+        layout="vertical"
+        requiredMark={false}
+        onFinish={({ code }) => finish(code.replace(/\s/g, ''))}
+      >
+        <Form.Item
+          name="code"
+          label={t('twoFactor.code')}
+          rules={[{ required: true, pattern: /^\s*\d{3}\s?\d{3}\s*$/, message: t('twoFactor.security.codeInvalid') }]}
+        >
           <Input autoComplete="one-time-code" inputMode="numeric" autoFocus maxLength={7} />
         </Form.Item>
       </Form>

@@ -17,7 +17,8 @@ export type DurationUnit = (typeof DURATION_UNITS)[number][1];
 export function useFormat() {
   const { t, i18n } = useTranslation();
   const zone = useTimeZone();
-  const unit = (value: number, name: DurationUnit) => new Intl.NumberFormat(i18n.language, { style: 'unit', unit: name, unitDisplay: 'long' }).format(value);
+  const unit = (value: number, name: DurationUnit) =>
+    new Intl.NumberFormat(i18n.language, { style: 'unit', unit: name, unitDisplay: 'long' }).format(value);
   /** "1 day 2 hours": at most the two largest units, so 90061 s reads "1 day 1 hour". */
   const span = (seconds: number) => {
     const parts: string[] = [];

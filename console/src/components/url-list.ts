@@ -16,7 +16,11 @@ export function useUrlList<Filters extends object>(names: readonly string[], def
   const pageSize = Number(params.get('page_size') ?? defaultPageSize);
   const show = (next: Filters, nextPage = 1, nextSize = pageSize) => {
     const entries = Object.entries(next).filter(([, value]) => typeof value === 'string' && value.trim() !== '');
-    setParams({ ...Object.fromEntries(entries.map(([name, value]) => [name, String(value).trim()])), page: String(nextPage), page_size: String(nextSize) });
+    setParams({
+      ...Object.fromEntries(entries.map(([name, value]) => [name, String(value).trim()])),
+      page: String(nextPage),
+      page_size: String(nextSize),
+    });
   };
   return { filters: filters as Filters, page, pageSize, show, key: params.toString() };
 }

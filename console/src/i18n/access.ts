@@ -39,7 +39,8 @@ export const accessEn = {
     retireAt: 'Retires',
     rotate: 'Rotate',
     rotateTitle: 'Rotate the signing key?',
-    rotateText: 'A new key signs from now on; the current one is accepted until its retire date. Update the keys pinned in your clients before then.',
+    rotateText:
+      'A new key signs from now on; the current one is accepted until its retire date. Update the keys pinned in your clients before then.',
   },
 };
 

@@ -8,7 +8,8 @@ export const agentsEn = {
     title: 'Agents',
     subTitle: 'Sub-agents',
     help: 'Your resellers: each signs in to this console with its own account, sells the card types you allow in the projects you give it, at your price less its discount, paid from a balance you credit. An agent may have sub-agents, three levels at most.',
-    subHelp: 'The agents under you: you credit them from your own balance, and you earn the difference between your price and theirs on every card they sell.',
+    subHelp:
+      'The agents under you: you credit them from your own balance, and you earn the difference between your price and theirs on every card they sell.',
     new: 'New agent',
     empty: 'No agent yet: create one, give it projects and a discount, then credit its balance.',
     subEmpty: 'No sub-agent yet.',
@@ -35,9 +36,19 @@ export const agentsEn = {
     password: { label: 'Password', help: '8 to 128 characters; give it to the agent yourself.' },
     projects: { label: 'Projects', help: 'It sells the card types agents may sell in these projects.' },
     discount: { label: 'Discount', help: "Percent off each card type's price (0–100); a sub-agent's at most its parent's." },
-    rights: { label: 'Rights', help: 'Beside ordering: whether it may make sub-agents, ban its own cards, unbind their devices.' },
-    parent: { label: 'Parent agent', help: 'Empty: a first-level agent of yours. A parent credits it from its own balance and earns the difference in price.', none: 'None (first level)' },
-    lowBalance: { label: 'Low-balance warning', help: 'An order leaving the balance below this sends the agent.balance_low webhook event. Empty: never.' },
+    rights: {
+      label: 'Rights',
+      help: 'Beside ordering: whether it may make sub-agents, ban its own cards, unbind their devices.',
+    },
+    parent: {
+      label: 'Parent agent',
+      help: 'Empty: a first-level agent of yours. A parent credits it from its own balance and earns the difference in price.',
+      none: 'None (first level)',
+    },
+    lowBalance: {
+      label: 'Low-balance warning',
+      help: 'An order leaving the balance below this sends the agent.balance_low webhook event. Empty: never.',
+    },
     created: 'Agent {{name}} created',
   },
   credit: {
@@ -79,7 +90,7 @@ export const agentsEn = {
     per: { agent: 'Agent', type: 'Card type', day: 'Day' },
     own: 'Your own orders',
     empty: 'No sale yet.',
-    window: '{{from}} to {{to}} ({{zone}}), from the service\'s counters; refunded cards are taken off.',
+    window: "{{from}} to {{to}} ({{zone}}), from the service's counters; refunded cards are taken off.",
   },
   shop: {
     title: 'Order cards',
@@ -102,7 +113,8 @@ export const agentsEn = {
     balance: 'Your balance',
     submit: 'Place order',
     tooLittle: 'Your balance is smaller than this order: it would be refused.',
-    insufficient: 'Not enough balance: this order costs {{cost}}, your balance is {{balance}}. Nothing was charged; ask for a credit or order fewer cards.',
+    insufficient:
+      'Not enough balance: this order costs {{cost}}, your balance is {{balance}}. Nothing was charged; ask for a credit or order fewer cards.',
     insufficientPlain: 'Not enough balance for this order. Nothing was charged; ask for a credit or order fewer cards.',
     doneTitle: '{{count}} cards ordered',
     doneText: 'Order {{order}}, {{amount}} paid from your balance. The cards are in My cards.',

@@ -43,7 +43,8 @@ export const apiKeysEn = {
   expiresHelp: 'In {{zone}}; empty: never. A time in the past is refused.',
   shownTitle: 'Your new API key',
   shownLabel: 'API key',
-  shownWarning: 'It is shown this once: the service keeps only a hash and can never show it again. Store it in the program\'s secret settings now; if it is lost, revoke it and make another.',
+  shownWarning:
+    "It is shown this once: the service keeps only a hash and can never show it again. Store it in the program's secret settings now; if it is lost, revoke it and make another.",
 };
 
 export const apiKeysZhCN: typeof apiKeysEn = {

@@ -10,7 +10,10 @@ export const cardsManageEn = {
     expiryDate: 'At',
     expiryRequired: 'Choose a date and time',
     notActivated: 'This card has not logged in yet: its expiry is set at its first login, from its validity (extend it below).',
-    extend: { label: 'Extend by', help: 'Days added to the current expiry (an expired card stays expired unless this reaches past now). Change the expiry or extend it, not both.' },
+    extend: {
+      label: 'Extend by',
+      help: 'Days added to the current expiry (an expired card stays expired unless this reaches past now). Change the expiry or extend it, not both.',
+    },
     extendDuration: { label: 'Extend the validity by', help: 'Days added to the validity the card gets at its first login.' },
     oneOfExpiry: 'Change the expiry or extend it, not both',
     uses: { label: 'Logins left', help: 'Of this count card (0 – 1,000,000); each successful login takes one.' },
@@ -21,9 +24,11 @@ export const cardsManageEn = {
   import: {
     open: 'Import CSV',
     title: 'Import cards from a CSV file',
-    intro: 'Existing codes (from another system, or a CSV export of another project) become cards of this project, as a new batch. The file is checked first; nothing is imported unless every row is valid.',
+    intro:
+      'Existing codes (from another system, or a CSV export of another project) become cards of this project, as a new batch. The file is checked first; nothing is imported unless every row is valid.',
     columns: 'A header row names the columns, in any order:',
-    rules: 'Only code is required; duration_seconds is too unless activated_at is given, uses_left for count cards. id, batch_id and created_at are read past, so an export imports as it is. Times are ISO 8601 with an offset; devices are machine codes, one per line. At most 20 MiB and 100,000 rows.',
+    rules:
+      'Only code is required; duration_seconds is too unless activated_at is given, uses_left for count cards. id, batch_id and created_at are read past, so an export imports as it is. Times are ISO 8601 with an offset; devices are machine codes, one per line. At most 20 MiB and 100,000 rows.',
     choose: 'Choose a CSV file',
     empty: 'The file has no card rows.',
     allValid_one: '{{count}} row checked: it is valid.',
@@ -57,7 +62,10 @@ export const cardsManageZhCN: typeof cardsManageEn = {
     expiryDate: '指定时间',
     expiryRequired: '请选择日期和时间',
     notActivated: '此卡密尚未登录：到期时间在首次登录时按其有效期确定（可在下方延长）。',
-    extend: { label: '延长', help: '在当前到期时间上增加的天数（已到期的卡密只有延长到现在之后才恢复）。修改到期时间与延长只能二选一。' },
+    extend: {
+      label: '延长',
+      help: '在当前到期时间上增加的天数（已到期的卡密只有延长到现在之后才恢复）。修改到期时间与延长只能二选一。',
+    },
     extendDuration: { label: '延长有效期', help: '在首次登录时获得的有效期上增加的天数。' },
     oneOfExpiry: '修改到期时间与延长只能二选一',
     uses: { label: '剩余次数', help: '次数卡的剩余登录次数（0 – 1,000,000）；每次成功登录扣一次。' },
@@ -68,9 +76,11 @@ export const cardsManageZhCN: typeof cardsManageEn = {
   import: {
     open: '导入 CSV',
     title: '从 CSV 文件导入卡密',
-    intro: '已有的卡密（来自其他系统，或其他项目导出的 CSV）将作为新批次成为本项目的卡密。文件会先经过检查；只有每一行都有效时才会导入。',
+    intro:
+      '已有的卡密（来自其他系统，或其他项目导出的 CSV）将作为新批次成为本项目的卡密。文件会先经过检查；只有每一行都有效时才会导入。',
     columns: '首行为列名，顺序不限：',
-    rules: '只有 code 必填；未提供 activated_at 时 duration_seconds 也必填，次数卡需要 uses_left。id、batch_id 和 created_at 会被忽略，因此导出的文件可直接导入。时间为带时区的 ISO 8601；devices 为机器码，每行一个。最多 20 MiB、100,000 行。',
+    rules:
+      '只有 code 必填；未提供 activated_at 时 duration_seconds 也必填，次数卡需要 uses_left。id、batch_id 和 created_at 会被忽略，因此导出的文件可直接导入。时间为带时区的 ISO 8601；devices 为机器码，每行一个。最多 20 MiB、100,000 行。',
     choose: '选择 CSV 文件',
     empty: '文件中没有卡密行。',
     allValid_one: '已检查 {{count}} 行：全部有效。',

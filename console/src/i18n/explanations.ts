@@ -15,22 +15,27 @@ export const explanationsEn = {
   cardExpired: 'The card {{card}} expired on {{at}}; extend or renew it.',
   cardExpiredExtended: 'The card {{card}} expired on {{at}} (it has been extended since).',
   cardExpiredGone: 'The card had expired.',
-  deviceLimit: 'Device limit {{limit}} reached: bound to {{devices}}; {{device}} was refused. Unbind a device or raise the limit.',
+  deviceLimit:
+    'Device limit {{limit}} reached: bound to {{devices}}; {{device}} was refused. Unbind a device or raise the limit.',
   deviceLimitGone: 'The card had no device slot left for this device.',
   boundSince: '{{device}} since {{at}}',
   listSeparator: ', ',
   devicesUnbound: 'devices since unbound',
   thisDevice: 'this device',
-  quota: 'The daily quota of {{interface}} ({{quota}} a day) was used up; it resets at midnight, or the platform admin can raise it.',
+  quota:
+    'The daily quota of {{interface}} ({{quota}} a day) was used up; it resets at midnight, or the platform admin can raise it.',
   quotaUnknown: 'The daily quota of {{interface}} was used up; it resets at midnight, or the platform admin can raise it.',
-  blacklistedDevice: 'The device {{value}} is on the login blacklist (entry {{entry}}, added {{added}}, {{until}}); remove the entry to let it in.',
-  blacklistedAddress: 'The address {{value}} is on the login blacklist (entry {{entry}}, added {{added}}, {{until}}); remove the entry to let it in.',
+  blacklistedDevice:
+    'The device {{value}} is on the login blacklist (entry {{entry}}, added {{added}}, {{until}}); remove the entry to let it in.',
+  blacklistedAddress:
+    'The address {{value}} is on the login blacklist (entry {{entry}}, added {{added}}, {{until}}); remove the entry to let it in.',
   until: 'until {{at}}',
   forGood: 'for good',
   withNote: '{{text}} Note: "{{note}}".',
   blacklistRemoved: 'The device {{device}} or the address {{ip}} was on the login blacklist (the entry has since been removed).',
   blacklistRemovedAddress: 'The address {{ip}} was on the login blacklist (the entry has since been removed).',
-  signatureInvalid: "The request's signature did not match the program's secret: the client signs with a wrong key or secret (or the request was changed on its way). Check the API secret built into the program.",
+  signatureInvalid:
+    "The request's signature did not match the program's secret: the client signs with a wrong key or secret (or the request was changed on its way). Check the API secret built into the program.",
 };
 
 export const explanationsZhCN: typeof explanationsEn = {

@@ -26,7 +26,8 @@ export const importProblemsEn = {
   one_of: 'Must be one of {{values}}',
   uses_left_required: 'Is required for a count card',
   uses_left_time_card: 'Is for count cards only (leave it empty for a time card)',
-  expiry_needs_activation: 'Needs activated_at: a card never activated gets its expiry at its first login (from duration_seconds)',
+  expiry_needs_activation:
+    'Needs activated_at: a card never activated gets its expiry at its first login (from duration_seconds)',
   duration_required: 'Is required for a card never activated (0 = permanent)',
   unused_but_activated: 'Unused, but activated_at is set (an activated card is active or banned)',
   activation_required: 'Is required for an active card',

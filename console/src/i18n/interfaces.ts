@@ -4,7 +4,7 @@
  */
 export const interfacesEn = {
   card_login: 'Card login: a program checks a card key on this device and gets a token (every family).',
-  card_unbind: 'Card unbind: the program frees a device of its card (the project\'s unbind rules apply).',
+  card_unbind: "Card unbind: the program frees a device of its card (the project's unbind rules apply).",
   card_heartbeat: 'Card heartbeat: keeps an SDK card session alive and re-checks the card.',
   user_register: 'Program-user registration from the program.',
   user_login: 'Program-user login (user name and password) from the program.',

@@ -30,7 +30,13 @@ export const operationsEn = {
     device: 'Device',
     address: 'Address',
     requestId: 'Request id',
-    filters: { requestId: 'Request id', device: 'Device code', result: 'Result code (0 = success)', family: 'Family', interface: 'Interface, e.g. card_login' },
+    filters: {
+      requestId: 'Request id',
+      device: 'Device code',
+      result: 'Result code (0 = success)',
+      family: 'Family',
+      interface: 'Interface, e.g. card_login',
+    },
     families: { connect: 'Connect', v3: 'HTTP V3', sdk: 'SDK', legacy: 'Legacy V1', portal: 'Portal' },
   },
 };
@@ -66,7 +72,13 @@ export const operationsZhCN: typeof operationsEn = {
     device: '设备',
     address: '地址',
     requestId: '请求 ID',
-    filters: { requestId: '请求 ID', device: '设备码', result: '结果码（0 = 成功）', family: '协议', interface: '接口，例如 card_login' },
+    filters: {
+      requestId: '请求 ID',
+      device: '设备码',
+      result: '结果码（0 = 成功）',
+      family: '协议',
+      interface: '接口，例如 card_login',
+    },
     families: { connect: 'Connect', v3: 'HTTP V3', sdk: 'SDK', legacy: '旧版 V1', portal: '自助门户' },
   },
 };

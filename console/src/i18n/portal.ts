@@ -1,7 +1,8 @@
 /** Texts of the card holder's portal (/portal), in both languages (en.ts and zh-CN.ts include them). */
 export const portalEn = {
   title: 'My card',
-  intro: 'See your card, free a device you no longer use, or renew the card with a second one. You need the program ID (from your program or its seller) and your card key.',
+  intro:
+    'See your card, free a device you no longer use, or renew the card with a second one. You need the program ID (from your program or its seller) and your card key.',
   programId: 'Program ID',
   programIdHelp: '8 digits',
   cardKey: 'Card key',
@@ -25,7 +26,8 @@ export const portalEn = {
   unbind: 'Unbind',
   unbindTitle: 'Unbind {{device}}?',
   unbindFree: 'The device is freed at once; your program on it must log in again. Nothing is deducted.',
-  unbindCost: 'Unbinding deducts {{cost}} from the card\'s validity. The device is freed at once; your program on it must log in again.',
+  unbindCost:
+    "Unbinding deducts {{cost}} from the card's validity. The device is freed at once; your program on it must log in again.",
   unbindsLeft: 'Unbinds left: {{count}}.',
   unbindOff: 'Unbinding is not offered for this program.',
   unbindCooldown: 'At least {{wait}} between two unbinds.',
@@ -34,7 +36,8 @@ export const portalEn = {
   unbindNoneLeft: 'This card has no unbinds left.',
   unbound: '{{device}} was unbound.',
   topup: 'Renew with another card',
-  topupHelp: 'An unused card of the same program and kind: its time or logins are added to this card, and it can no longer be used by itself.',
+  topupHelp:
+    'An unused card of the same program and kind: its time or logins are added to this card, and it can no longer be used by itself.',
   topupKey: 'Card key to add',
   topupSubmit: 'Renew',
   topupConfirm: 'Add {{key}} to this card? It is consumed and cannot be undone.',

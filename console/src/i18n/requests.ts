@@ -31,7 +31,11 @@ export const requestsEn = {
     to: 'Until',
     successes: 'Success',
   },
-  timeline: { title: 'Recent requests of this card', empty: 'This card has made no request yet.', all: 'All of them in the request log' },
+  timeline: {
+    title: 'Recent requests of this card',
+    empty: 'This card has made no request yet.',
+    all: 'All of them in the request log',
+  },
 };
 
 export const requestsZhCN: typeof requestsEn = {

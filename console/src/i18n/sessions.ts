@@ -2,7 +2,8 @@
 export const sessionsEn = {
   menu: 'Sessions',
   title: 'Live sessions',
-  intro: 'SDK sessions that are neither expired nor ended: a program logged in with a card or a program user and keeps its session with heartbeats.',
+  intro:
+    'SDK sessions that are neither expired nor ended: a program logged in with a card or a program user and keeps its session with heartbeats.',
   refresh: 'Refresh',
   filters: { type: 'Any type', device: 'Device code' },
   types: { card: 'card', app_user: 'program user' },
@@ -15,23 +16,26 @@ export const sessionsEn = {
   lastHeartbeat: 'Last heartbeat',
   beating: 'beating',
   silent: 'silent',
-  silentHelp: 'No heartbeat for {{span}} while the program is told to send one every {{interval}}: the program has probably stopped. The session ends by itself when it expires.',
+  silentHelp:
+    'No heartbeat for {{span}} while the program is told to send one every {{interval}}: the program has probably stopped. The session ends by itself when it expires.',
   beatingHelp: 'Heartbeats arrive (recorded at most once a minute).',
   expires: 'Expires',
   empty: 'No live session matches.',
   offline: 'Force offline',
   offlineCardTitle: 'End every session of card {{name}}?',
   offlineUserTitle: 'End every session of {{name}}?',
-  offlineText: 'Every live session of this {{type}} ends, on every device: the program\'s next heartbeat is refused and it must log in again. The card or account stays usable.',
+  offlineText:
+    "Every live session of this {{type}} ends, on every device: the program's next heartbeat is refused and it must log in again. The card or account stays usable.",
   everyone: 'Force everyone offline',
   everyoneTitle: 'End all {{count}} live sessions of this project?',
-  everyoneText: 'Every program logged in to this project, with a card or a program user, must log in again at its next heartbeat.',
+  everyoneText:
+    'Every program logged in to this project, with a card or a program user, must log in again at its next heartbeat.',
   ended: 'Sessions ended: {{count}}',
   overview: {
     cardSessions: 'Card sessions now',
     userSessions: 'Program-user sessions now',
     trials: 'Trials given (one per device)',
-    quotaTitle: 'Today\'s quota use ({{day}}, {{zone}})',
+    quotaTitle: "Today's quota use ({{day}}, {{zone}})",
     quotaLabel: '{{name}}: {{used}} of {{quota}} calls today',
     unlimited: 'unlimited',
     refused: 'not authorized',

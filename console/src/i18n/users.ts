@@ -18,11 +18,11 @@ export const usersEn = {
   newPassword: 'New password',
   passwordHelp: '6 to 128 characters; tell the user over a safe channel.',
   unbind: 'Unbind device',
-  unbindTitle: 'Unbind {{name}}\'s device?',
+  unbindTitle: "Unbind {{name}}'s device?",
   unbindText: 'The user can then log in from another device, which becomes the bound one.',
   offline: 'Force offline',
   offlineTitle: 'End every session of {{name}}?',
-  offlineText: 'Their program\'s next heartbeat is refused and it must log in again. The account stays usable.',
+  offlineText: "Their program's next heartbeat is refused and it must log in again. The account stays usable.",
   done: 'Done',
 };
 

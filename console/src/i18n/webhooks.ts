@@ -2,7 +2,8 @@
 export const webhooksEn = {
   menu: 'Webhooks',
   title: 'Webhooks',
-  intro: 'The service POSTs a signed message to each endpoint when one of its events happens (docs/webhooks.md). A failed delivery is retried for about two days; an endpoint failing for 3 days is switched off.',
+  intro:
+    'The service POSTs a signed message to each endpoint when one of its events happens (docs/webhooks.md). A failed delivery is retried for about two days; an endpoint failing for 3 days is switched off.',
   new: 'New endpoint',
   url: 'URL',
   events: 'Events',
@@ -15,22 +16,24 @@ export const webhooksEn = {
   formatHelp: {
     json: 'The event as JSON: {id, type, created_at, project_id, data}, signed.',
     wecom: 'A one-line text to a WeCom group robot: https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=…',
-    dingtalk: 'A one-line text to a DingTalk robot (https://oapi.dingtalk.com/robot/send?access_token=…); use the "custom keywords" security setting, not signing.',
+    dingtalk:
+      'A one-line text to a DingTalk robot (https://oapi.dingtalk.com/robot/send?access_token=…); use the "custom keywords" security setting, not signing.',
     feishu: 'A one-line text to a Feishu robot: https://open.feishu.cn/open-apis/bot/v2/hook/… (without signature verification).',
-    telegram: 'The URL carries the bot token and the chat: https://api.telegram.org/bot<token>/sendMessage?chat_id=<chat id>. Without ?chat_id= it is refused.',
+    telegram:
+      'The URL carries the bot token and the chat: https://api.telegram.org/bot<token>/sendMessage?chat_id=<chat id>. Without ?chat_id= it is refused.',
   },
   eventHelp: {
-    'card.activated': 'A card\'s first login.',
+    'card.activated': "A card's first login.",
     'card.banned': 'You banned a card (one or in bulk).',
-    'card.unbanned': 'You lifted a card\'s ban.',
+    'card.unbanned': "You lifted a card's ban.",
     'card.expiring_soon': 'A card expires in three days (told once).',
     'card.topped_up': 'A top-up card was applied to a card.',
     'device.bound': 'A login from a new device bound it to a card.',
     'device.unbound': 'A device was unbound (by the holder, by you, or as idle).',
     'session.forced_offline': 'You forced a session offline.',
     'user.registered': 'A program user registered.',
-    'order.created': 'An agent\'s order made cards.',
-    'agent.balance_low': 'An agent\'s balance fell low.',
+    'order.created': "An agent's order made cards.",
+    'agent.balance_low': "An agent's balance fell low.",
   },
   eventsRequired: 'Choose at least one event.',
   urlRequired: 'The URL the events are sent to (http or https).',
@@ -74,7 +77,8 @@ export const webhooksEn = {
 export const webhooksZhCN: typeof webhooksEn = {
   menu: '事件推送',
   title: '事件推送（Webhook）',
-  intro: '项目的事件发生时，服务会向每个端点 POST 一条签名消息（见 docs/webhooks.md）。投递失败会在约两天内重试；连续失败 3 天的端点会被自动停用。',
+  intro:
+    '项目的事件发生时，服务会向每个端点 POST 一条签名消息（见 docs/webhooks.md）。投递失败会在约两天内重试；连续失败 3 天的端点会被自动停用。',
   new: '新建端点',
   url: '地址',
   events: '事件',
@@ -87,9 +91,11 @@ export const webhooksZhCN: typeof webhooksEn = {
   formatHelp: {
     json: '事件本身的 JSON：{id, type, created_at, project_id, data}，带签名。',
     wecom: '向企业微信群机器人发送一行文字：https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=…',
-    dingtalk: '向钉钉自定义机器人发送一行文字（https://oapi.dingtalk.com/robot/send?access_token=…）；安全设置请选“自定义关键词”，不支持“加签”。',
+    dingtalk:
+      '向钉钉自定义机器人发送一行文字（https://oapi.dingtalk.com/robot/send?access_token=…）；安全设置请选“自定义关键词”，不支持“加签”。',
     feishu: '向飞书自定义机器人发送一行文字：https://open.feishu.cn/open-apis/bot/v2/hook/…（不要开启签名校验）。',
-    telegram: '地址中包含机器人令牌和会话：https://api.telegram.org/bot<令牌>/sendMessage?chat_id=<会话 ID>。缺少 ?chat_id= 的地址会被拒绝。',
+    telegram:
+      '地址中包含机器人令牌和会话：https://api.telegram.org/bot<令牌>/sendMessage?chat_id=<会话 ID>。缺少 ?chat_id= 的地址会被拒绝。',
   },
   eventHelp: {
     'card.activated': '卡密首次登录。',

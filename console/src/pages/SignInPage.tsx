@@ -33,7 +33,13 @@ export function SignInPage() {
       const answer = await unwrap(api.POST('/admin/v1/auth/login', { body: { username, password } }));
       // An account with two-factor sign-in answers a challenge: the code step below trades it for the token.
       if ('challenge' in answer) return { challenge: answer.challenge, username };
-      return { token: answer.token, role: answer.role, expiresAt: answer.expires_at, username, twoFactorEnrolmentRequired: answer.two_factor_enrolment_required === true };
+      return {
+        token: answer.token,
+        role: answer.role,
+        expiresAt: answer.expires_at,
+        username,
+        twoFactorEnrolmentRequired: answer.two_factor_enrolment_required === true,
+      };
     },
     onSuccess: (signedIn) => {
       if ('challenge' in signedIn) return setChallenge(signedIn);
@@ -45,7 +51,9 @@ export function SignInPage() {
   const [challenge, setChallenge] = useState<{ challenge: string; username: string } | null>(null);
   const secondStep = useMutation({
     mutationFn: async (code: string) => {
-      const answer = await unwrap(api.POST('/admin/v1/auth/login/2fa', { body: { challenge: challenge!.challenge, code: code.trim() } }));
+      const answer = await unwrap(
+        api.POST('/admin/v1/auth/login/2fa', { body: { challenge: challenge!.challenge, code: code.trim() } }),
+      );
       return { token: answer.token, role: answer.role, expiresAt: answer.expires_at, username: challenge!.username };
     },
     onSuccess: (signedIn) => {
@@ -62,10 +70,22 @@ export function SignInPage() {
       <div className="sign-in-top">
         <LanguageSwitch />
       </div>
-      <Card title={<Typography.Title level={1} style={{ fontSize: 20, margin: 0 }}>{t('app.title')}</Typography.Title>}>
+      <Card
+        title={
+          <Typography.Title level={1} style={{ fontSize: 20, margin: 0 }}>
+            {t('app.title')}
+          </Typography.Title>
+        }
+      >
         {ended && <Alert type="info" showIcon title={t('signIn.expired')} className="block-gap" />}
         {challenge ? (
-          <Form<{ code: string }> name="sign-in-2fa" layout="vertical" requiredMark={false} onFinish={({ code }) => secondStep.mutate(code)} disabled={secondStep.isPending}>
+          <Form<{ code: string }>
+            name="sign-in-2fa"
+            layout="vertical"
+            requiredMark={false}
+            onFinish={({ code }) => secondStep.mutate(code)}
+            disabled={secondStep.isPending}
+          >
             <Typography.Paragraph>{t('twoFactor.prompt')}</Typography.Paragraph>
             <Form.Item name="code" label={t('twoFactor.code')} rules={[{ required: true }]}>
               <Input autoComplete="one-time-code" inputMode="numeric" autoFocus maxLength={11} />
@@ -83,22 +103,35 @@ export function SignInPage() {
             </Button>
           </Form>
         ) : (
-        <Form<Credentials> name="sign-in" layout="vertical" requiredMark={false} onFinish={(values) => signIn.mutate(values)} disabled={signIn.isPending}>
-          <Form.Item name="username" label={t('signIn.username')} rules={[{ required: true }]}>
-            <Input prefix={<UserOutlined />} autoComplete="username" autoFocus />
-          </Form.Item>
-          <Form.Item name="password" label={t('signIn.password')} rules={[{ required: true }]}>
-            <Input.Password prefix={<LockOutlined />} autoComplete="current-password" />
-          </Form.Item>
-          {signIn.error && (
-            <div className="block-gap">
-              <ErrorAlert error={signIn.error} own={{ 11001: t('signIn.failures.11001'), 11004: t('signIn.failures.11004'), 10302: t('signIn.failures.10302') }} />
-            </div>
-          )}
-          <Button type="primary" htmlType="submit" block loading={signIn.isPending}>
-            {t('signIn.submit')}
-          </Button>
-        </Form>
+          <Form<Credentials>
+            name="sign-in"
+            layout="vertical"
+            requiredMark={false}
+            onFinish={(values) => signIn.mutate(values)}
+            disabled={signIn.isPending}
+          >
+            <Form.Item name="username" label={t('signIn.username')} rules={[{ required: true }]}>
+              <Input prefix={<UserOutlined />} autoComplete="username" autoFocus />
+            </Form.Item>
+            <Form.Item name="password" label={t('signIn.password')} rules={[{ required: true }]}>
+              <Input.Password prefix={<LockOutlined />} autoComplete="current-password" />
+            </Form.Item>
+            {signIn.error && (
+              <div className="block-gap">
+                <ErrorAlert
+                  error={signIn.error}
+                  own={{
+                    11001: t('signIn.failures.11001'),
+                    11004: t('signIn.failures.11004'),
+                    10302: t('signIn.failures.10302'),
+                  }}
+                />
+              </div>
+            )}
+            <Button type="primary" htmlType="submit" block loading={signIn.isPending}>
+              {t('signIn.submit')}
+            </Button>
+          </Form>
         )}
         <Typography.Paragraph type="secondary" style={{ marginTop: 16, marginBottom: 0 }}>
           {t('signIn.hint')}

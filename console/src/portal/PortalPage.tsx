@@ -26,7 +26,10 @@ export function PortalPage() {
   const format = useFormat();
   const { modal, message } = App.useApp();
   const [holder, setHolder] = useState<Holder>();
-  const show = useMutation({ mutationFn: (who: Holder) => portalCall<CardInfo>('/api/v1/portal/cards/info', { ...who }), onSuccess: (_, who) => setHolder(who) });
+  const show = useMutation({
+    mutationFn: (who: Holder) => portalCall<CardInfo>('/api/v1/portal/cards/info', { ...who }),
+    onSuccess: (_, who) => setHolder(who),
+  });
   const refresh = () => holder && show.mutate(holder);
   const unbind = useMutation({
     mutationFn: (device: Device) => portalCall('/api/v1/portal/cards/unbind', { ...holder!, machine_id: device.machine_code }, 1),
@@ -49,12 +52,19 @@ export function PortalPage() {
     [
       terms.cooldown_seconds > 0 ? t('portal.unbindCooldown', { wait: format.duration(terms.cooldown_seconds) }) : '',
       terms.max_per_30_days !== null ? t('portal.unbindMonthly', { max: terms.max_per_30_days, used: terms.used_30_days }) : '',
-      terms.next_unbind_at ? t('portal.unbindNext', { at: terms.next_unbind_at }) : terms.refused_reason === 'limit' ? t('portal.unbindNoneLeft') : '',
-    ].filter(Boolean).join(' ');
+      terms.next_unbind_at
+        ? t('portal.unbindNext', { at: terms.next_unbind_at })
+        : terms.refused_reason === 'limit'
+          ? t('portal.unbindNoneLeft')
+          : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
 
   const confirmUnbind = (device: Device) => {
     const terms = card!.unbind;
-    const cost = terms.deduct_seconds > 0 ? t('portal.unbindCost', { cost: format.duration(terms.deduct_seconds) }) : t('portal.unbindFree');
+    const cost =
+      terms.deduct_seconds > 0 ? t('portal.unbindCost', { cost: format.duration(terms.deduct_seconds) }) : t('portal.unbindFree');
     const left = terms.remaining === null ? '' : ` ${t('portal.unbindsLeft', { count: terms.remaining })}`;
     const rule = rules(terms);
     modal.confirm({
@@ -84,14 +94,26 @@ export function PortalPage() {
       </div>
       <Typography.Paragraph type="secondary">{t('portal.intro')}</Typography.Paragraph>
       <Card>
-        <Form<Holder> name="portal-card" layout="vertical" initialValues={{ program_id: linkedProgramId() }} onFinish={(values) => show.mutate({ program_id: values.program_id.trim(), card_key: values.card_key.trim() })}>
-          <Form.Item name="program_id" label={t('portal.programId')} extra={t('portal.programIdHelp')} rules={[{ required: true }, { pattern: /^\s*\d{8}\s*$/, message: t('portal.programIdHelp') }]}>
+        <Form<Holder>
+          name="portal-card"
+          layout="vertical"
+          initialValues={{ program_id: linkedProgramId() }}
+          onFinish={(values) => show.mutate({ program_id: values.program_id.trim(), card_key: values.card_key.trim() })}
+        >
+          <Form.Item
+            name="program_id"
+            label={t('portal.programId')}
+            extra={t('portal.programIdHelp')}
+            rules={[{ required: true }, { pattern: /^\s*\d{8}\s*$/, message: t('portal.programIdHelp') }]}
+          >
             <Input inputMode="numeric" maxLength={8} autoComplete="off" />
           </Form.Item>
           <Form.Item name="card_key" label={t('portal.cardKey')} rules={[{ required: true, whitespace: true }, { max: 64 }]}>
             <Input.Password autoComplete="off" maxLength={64} visibilityToggle />
           </Form.Item>
-          <Button type="primary" htmlType="submit" loading={show.isPending}>{t('portal.show')}</Button>
+          <Button type="primary" htmlType="submit" loading={show.isPending}>
+            {t('portal.show')}
+          </Button>
         </Form>
       </Card>
       {show.error && <ErrorAlert error={show.error} />}
@@ -100,22 +122,39 @@ export function PortalPage() {
           <Descriptions column={{ xs: 1, md: 2 }} size="small">
             <Descriptions.Item label={t('portal.kind')}>
               {t(`portal.kinds.${card.kind}`)}
-              {card.trial && <Tag color="blue" style={{ marginInlineStart: 8 }} data-testid="card-trial">{t('portal.trial')}</Tag>}
+              {card.trial && (
+                <Tag color="blue" style={{ marginInlineStart: 8 }} data-testid="card-trial">
+                  {t('portal.trial')}
+                </Tag>
+              )}
             </Descriptions.Item>
             <Descriptions.Item label={t('portal.status')}>
-              <Tag color={card.status === 'active' ? 'green' : card.status === 'banned' ? 'red' : 'default'} data-testid="card-status">{t(`portal.statuses.${card.status}`)}</Tag>
+              <Tag
+                color={card.status === 'active' ? 'green' : card.status === 'banned' ? 'red' : 'default'}
+                data-testid="card-status"
+              >
+                {t(`portal.statuses.${card.status}`)}
+              </Tag>
             </Descriptions.Item>
             <Descriptions.Item label={t('portal.activated')}>{card.activated_at ?? t('portal.never')}</Descriptions.Item>
             {card.kind === 'count' ? (
               <Descriptions.Item label={t('portal.usesLeft')}>{card.uses_left ?? '—'}</Descriptions.Item>
             ) : (
-              <Descriptions.Item label={t('portal.expires')}><span data-testid="card-expires">{card.expires_at ?? t('portal.permanent')}</span></Descriptions.Item>
+              <Descriptions.Item label={t('portal.expires')}>
+                <span data-testid="card-expires">{card.expires_at ?? t('portal.permanent')}</span>
+              </Descriptions.Item>
             )}
-            <Descriptions.Item label={t('portal.devices')}>{t('portal.deviceLimit', { count: card.device_limit })}</Descriptions.Item>
+            <Descriptions.Item label={t('portal.devices')}>
+              {t('portal.deviceLimit', { count: card.device_limit })}
+            </Descriptions.Item>
           </Descriptions>
           {unbind.error && <ErrorAlert error={unbind.error} />}
           {!card.unbind.enabled && <Typography.Paragraph type="secondary">{t('portal.unbindOff')}</Typography.Paragraph>}
-          {card.unbind.enabled && rules(card.unbind) && <Typography.Paragraph type="secondary" data-testid="unbind-rules">{rules(card.unbind)}</Typography.Paragraph>}
+          {card.unbind.enabled && rules(card.unbind) && (
+            <Typography.Paragraph type="secondary" data-testid="unbind-rules">
+              {rules(card.unbind)}
+            </Typography.Paragraph>
+          )}
           <Table<Device>
             rowKey="machine_code"
             size="small"
@@ -126,26 +165,44 @@ export function PortalPage() {
             columns={[
               { title: t('portal.device'), dataIndex: 'machine_code' },
               { title: t('portal.boundAt'), dataIndex: 'bound_at' },
-              { title: t('portal.lastLogin'), dataIndex: 'last_login_at', render: (at: string | null) => at ?? t('portal.never') },
+              {
+                title: t('portal.lastLogin'),
+                dataIndex: 'last_login_at',
+                render: (at: string | null) => at ?? t('portal.never'),
+              },
               {
                 title: '',
                 key: 'unbind',
                 render: (_, device) => (
-                  <Button size="small" danger disabled={card.unbind.refused_reason !== null} onClick={() => confirmUnbind(device)} aria-label={`${t('portal.unbind')} ${device.machine_code}`}>
+                  <Button
+                    size="small"
+                    danger
+                    disabled={card.unbind.refused_reason !== null}
+                    onClick={() => confirmUnbind(device)}
+                    aria-label={`${t('portal.unbind')} ${device.machine_code}`}
+                  >
                     {t('portal.unbind')}
                   </Button>
                 ),
               },
             ]}
           />
-          <Typography.Title level={2} className="section-title">{t('portal.topup')}</Typography.Title>
+          <Typography.Title level={2} className="section-title">
+            {t('portal.topup')}
+          </Typography.Title>
           <Typography.Paragraph type="secondary">{t('portal.topupHelp')}</Typography.Paragraph>
           <Form name="portal-topup" layout="inline" onFinish={confirmTopup}>
             <Space wrap>
-              <Form.Item name="topup_key" label={t('portal.topupKey')} rules={[{ required: true, whitespace: true }, { max: 64 }]}>
+              <Form.Item
+                name="topup_key"
+                label={t('portal.topupKey')}
+                rules={[{ required: true, whitespace: true }, { max: 64 }]}
+              >
                 <Input autoComplete="off" maxLength={64} />
               </Form.Item>
-              <Button htmlType="submit" loading={topup.isPending}>{t('portal.topupSubmit')}</Button>
+              <Button htmlType="submit" loading={topup.isPending}>
+                {t('portal.topupSubmit')}
+              </Button>
             </Space>
           </Form>
           {topup.error && <ErrorAlert error={topup.error} />}

@@ -33,5 +33,10 @@ export async function portalCall<T>(path: PortalPath, body: Record<string, strin
     throw new ApiError(0, undefined, error instanceof Error ? error.message : String(error), undefined);
   }
   if (answer?.success === true && answer.code === successCode) return answer.data as T;
-  throw new ApiError(response.status, answer?.code, answer?.msg ?? `HTTP ${response.status}`, answer?.request_id ?? response.headers.get('x-request-id') ?? undefined);
+  throw new ApiError(
+    response.status,
+    answer?.code,
+    answer?.msg ?? `HTTP ${response.status}`,
+    answer?.request_id ?? response.headers.get('x-request-id') ?? undefined,
+  );
 }

@@ -37,7 +37,9 @@ export class ApiKeyAuthenticator {
   }
 
   async authenticate(key: string): Promise<AuthenticatedKey> {
-    const row = API_KEY_PATTERN.test(key) ? await this.keys.findOne({ where: { keyHash: this.hasher.hash(key) }, relations: { owner: true } }) : null;
+    const row = API_KEY_PATTERN.test(key)
+      ? await this.keys.findOne({ where: { keyHash: this.hasher.hash(key) }, relations: { owner: true } })
+      : null;
     const now = Date.now();
     if (!row || row.revokedAt || (row.expiresAt && row.expiresAt.getTime() <= now) || row.owner.status !== 'active') {
       throw new ServiceError(ErrorCode.UNAUTHENTICATED, 'The API key is invalid, revoked or expired');
@@ -60,7 +62,9 @@ export class ApiKeyAuthenticator {
   /** Whether `address` (as the service sees the caller: TRUST_PROXY applied) is within the key's CIDRs. */
   static allows(allowedCidrs: readonly string[] | null, address: string): boolean {
     if (!allowedCidrs) return true;
-    const matcher = new BlacklistMatcher(allowedCidrs.map((value, id) => ({ id, kind: 'address' as const, value, note: null, expiresAt: null })));
+    const matcher = new BlacklistMatcher(
+      allowedCidrs.map((value, id) => ({ id, kind: 'address' as const, value, note: null, expiresAt: null })),
+    );
     return matcher.match(address, undefined, 0) !== null;
   }
 

@@ -31,4 +31,5 @@ export const ALL_API_KEY_SCOPES: readonly ApiKeyScope[] = Object.values(API_KEY_
 export const KEY_SCOPE = 'cardkey:api-key-scope';
 
 /** An @AdminAuth route an API key with this scope may call (the owner's role rules still apply). */
-export const KeyScope = (scope: ApiKeyScope) => applyDecorators(SetMetadata(KEY_SCOPE, scope), ApiExtension(CONTRACT_EXTENSIONS.apiKeyScope, scope));
+export const KeyScope = (scope: ApiKeyScope) =>
+  applyDecorators(SetMetadata(KEY_SCOPE, scope), ApiExtension(CONTRACT_EXTENSIONS.apiKeyScope, scope));

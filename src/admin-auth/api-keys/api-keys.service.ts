@@ -28,21 +28,38 @@ export class ApiKeysService {
   async create(actor: AdminPrincipal, body: CreateApiKeyDto): Promise<CreatedApiKeyView> {
     const expiresAt = body.expires_at ? new Date(body.expires_at) : null;
     if (expiresAt && expiresAt.getTime() <= Date.now()) {
-      throw new ServiceError(ErrorCode.BAD_REQUEST, 'expires_at must be in the future', { details: ['expires_at must be in the future'] });
+      throw new ServiceError(ErrorCode.BAD_REQUEST, 'expires_at must be in the future', {
+        details: ['expires_at must be in the future'],
+      });
     }
     const projectIds = body.project_ids ?? null;
     // The owner's rights at most: every named project must be one the owner reaches, as its own routes would.
     const agentProjects = actor.role === 'agent' && projectIds ? (await selfAgent(this.dataSource, actor)).projectIds : null;
     for (const id of projectIds ?? []) {
-      const reached = agentProjects ? (agentProjects.includes(id) ? Promise.resolve() : Promise.reject(new Error())) : this.access.find(actor, id);
+      const reached = agentProjects
+        ? agentProjects.includes(id)
+          ? Promise.resolve()
+          : Promise.reject(new Error())
+        : this.access.find(actor, id);
       await reached.catch(() => {
-        throw new ServiceError(ErrorCode.PROJECT_NOT_FOUND, undefined, { details: [`project_ids names no project of yours: ${id}`] });
+        throw new ServiceError(ErrorCode.PROJECT_NOT_FOUND, undefined, {
+          details: [`project_ids names no project of yours: ${id}`],
+        });
       });
     }
     const cidrs = body.allowed_cidrs ? [...new Set(body.allowed_cidrs.map((c) => normalizeAddressEntry(c) as string))] : null;
     const key = newApiKey();
     const row = await this.keys.save(
-      this.keys.create({ ownerId: actor.id, name: body.name.trim(), prefix: apiKeyPrefix(key), keyHash: this.hasher.hash(key), scopes: [...body.scopes].sort(), projectIds, allowedCidrs: cidrs, expiresAt }),
+      this.keys.create({
+        ownerId: actor.id,
+        name: body.name.trim(),
+        prefix: apiKeyPrefix(key),
+        keyHash: this.hasher.hash(key),
+        scopes: [...body.scopes].sort(),
+        projectIds,
+        allowedCidrs: cidrs,
+        expiresAt,
+      }),
     );
     const view = toApiKeyView(row);
     noteChange(actor, { resourceId: row.id, after: view });

@@ -34,7 +34,11 @@ export class StepUpGuard implements CanActivate {
     if (principal.apiKey) return true;
     const header = request.headers?.[STEP_UP_HEADER.toLowerCase()];
     try {
-      await this.twoFactor.stepUp(principal, typeof header === 'string' ? header.trim() : undefined, requestContextOf(request).clientIp);
+      await this.twoFactor.stepUp(
+        principal,
+        typeof header === 'string' ? header.trim() : undefined,
+        requestContextOf(request).clientIp,
+      );
     } catch (error) {
       // A guard's refusal never reaches the audit interceptor: a refused step-up is recorded here.
       if (error instanceof ServiceError) await this.audit.recordRefusal(request, principal, error);
@@ -53,6 +57,10 @@ export const StepUp = (when?: StepUpWhen) =>
   applyDecorators(
     SetMetadata(STEP_UP_WHEN, when),
     UseGuards(StepUpGuard),
-    ApiHeader({ name: STEP_UP_HEADER, required: false, description: 'a fresh TOTP code; required when the account has two-factor sign-in on' }),
+    ApiHeader({
+      name: STEP_UP_HEADER,
+      required: false,
+      description: 'a fresh TOTP code; required when the account has two-factor sign-in on',
+    }),
     ApiFailures(ErrorCode.TWO_FACTOR_REQUIRED, ErrorCode.TWO_FACTOR_CODE_INVALID),
   );

@@ -8,7 +8,14 @@ const WINDOW = 1;
 const ISSUER = 'Cardkey';
 
 function totp(secretBase32: string, label = 'admin'): TOTP {
-  return new TOTP({ issuer: ISSUER, label, algorithm: 'SHA1', digits: DIGITS, period: PERIOD_SECONDS, secret: Secret.fromBase32(secretBase32) });
+  return new TOTP({
+    issuer: ISSUER,
+    label,
+    algorithm: 'SHA1',
+    digits: DIGITS,
+    period: PERIOD_SECONDS,
+    secret: Secret.fromBase32(secretBase32),
+  });
 }
 
 /** A new 160-bit secret (RFC 4226's recommended length), base32 as authenticator apps take it. */

@@ -16,6 +16,10 @@ export class TwoFactorPolicy {
   ) {}
 
   required(): Promise<boolean> {
-    return this.cache.through(PLATFORM_SCOPE, 'admin-two-factor-required', async () => (await this.settings.findOneByOrFail({ id: 1 })).adminTwoFactorRequired);
+    return this.cache.through(
+      PLATFORM_SCOPE,
+      'admin-two-factor-required',
+      async () => (await this.settings.findOneByOrFail({ id: 1 })).adminTwoFactorRequired,
+    );
   }
 }

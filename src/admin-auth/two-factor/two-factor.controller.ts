@@ -48,7 +48,12 @@ export class TwoFactorController {
   @Post('2fa/confirm')
   @ApiOperation({ summary: 'Turn two-factor sign-in on with a first code; answers the recovery codes, once' })
   @ApiAnswer(TwoFactorRecoveryCodesView)
-  @ApiFailures(ErrorCode.TWO_FACTOR_CODE_INVALID, ErrorCode.TWO_FACTOR_ALREADY_ENABLED, ErrorCode.TWO_FACTOR_NOT_ENABLED, ErrorCode.RATE_LIMITED)
+  @ApiFailures(
+    ErrorCode.TWO_FACTOR_CODE_INVALID,
+    ErrorCode.TWO_FACTOR_ALREADY_ENABLED,
+    ErrorCode.TWO_FACTOR_NOT_ENABLED,
+    ErrorCode.RATE_LIMITED,
+  )
   @HttpCode(200)
   @AdminAuth()
   @BeforeEnrolment()
@@ -62,7 +67,11 @@ export class TwoFactorController {
   @ApiFailures(ErrorCode.TWO_FACTOR_CODE_INVALID, ErrorCode.TWO_FACTOR_NOT_ENABLED, ErrorCode.RATE_LIMITED)
   @HttpCode(204)
   @AdminAuth()
-  async disable(@CurrentAdmin() principal: AdminPrincipal, @Body() body: TwoFactorCodeDto, @ClientContext() client: RequestContext): Promise<void> {
+  async disable(
+    @CurrentAdmin() principal: AdminPrincipal,
+    @Body() body: TwoFactorCodeDto,
+    @ClientContext() client: RequestContext,
+  ): Promise<void> {
     await this.twoFactor.disable(principal, body.code, client.clientIp);
   }
 }

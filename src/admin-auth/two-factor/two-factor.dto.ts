@@ -5,12 +5,18 @@ import { IsString, Length, Matches } from 'class-validator';
 const CODE = /^(\d{6}|[A-Za-z0-9]{5}-?[A-Za-z0-9]{5})$/;
 
 export class TwoFactorCodeDto {
-  @ApiProperty({ example: '123456', description: 'the current code of the authenticator app, or (to sign in or disable) a recovery code' })
-  @IsString() @Matches(CODE, { message: 'code must be 6 digits or a recovery code' })
+  @ApiProperty({
+    example: '123456',
+    description: 'the current code of the authenticator app, or (to sign in or disable) a recovery code',
+  })
+  @IsString()
+  @Matches(CODE, { message: 'code must be 6 digits or a recovery code' })
   code: string;
 }
 
 export class TwoFactorLoginDto extends TwoFactorCodeDto {
-  @ApiProperty({ description: 'the `challenge` of the login answer' }) @IsString() @Length(1, 64)
+  @ApiProperty({ description: 'the `challenge` of the login answer' })
+  @IsString()
+  @Length(1, 64)
   challenge: string;
 }

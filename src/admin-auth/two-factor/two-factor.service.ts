@@ -48,7 +48,10 @@ export class TwoFactorService {
   /** A new secret, pending until a first code confirms it; enrolling again replaces a pending one. */
   async enrol(principal: AdminPrincipal): Promise<TwoFactorEnrolmentView> {
     const secret = newTotpSecret();
-    const { affected } = await this.users.update({ id: principal.id, totpEnabledAt: IsNull() }, { totpSecret: this.box.encrypt(secret), totpLastStep: null });
+    const { affected } = await this.users.update(
+      { id: principal.id, totpEnabledAt: IsNull() },
+      { totpSecret: this.box.encrypt(secret), totpLastStep: null },
+    );
     if (!affected) throw new ServiceError(ErrorCode.TWO_FACTOR_ALREADY_ENABLED);
     return { secret, otpauth_uri: totpUri(secret, principal.username) };
   }
@@ -57,7 +60,8 @@ export class TwoFactorService {
   async confirm(principal: AdminPrincipal, code: string, clientIp: string): Promise<TwoFactorRecoveryCodesView> {
     const user = await this.withSecret(principal.id);
     if (user.totpEnabledAt) throw new ServiceError(ErrorCode.TWO_FACTOR_ALREADY_ENABLED);
-    if (!user.totpSecret) throw new ServiceError(ErrorCode.TWO_FACTOR_NOT_ENABLED, 'Enrol first: no two-factor secret is pending');
+    if (!user.totpSecret)
+      throw new ServiceError(ErrorCode.TWO_FACTOR_NOT_ENABLED, 'Enrol first: no two-factor secret is pending');
     return this.limited(user.id, clientIp, async () => {
       const step = matchingStep(this.box.decrypt(user.totpSecret!), code);
       if (step === null) throw invalidCode();
@@ -71,7 +75,10 @@ export class TwoFactorService {
           .execute();
         if (!affected) throw new ServiceError(ErrorCode.TWO_FACTOR_ALREADY_ENABLED);
         await manager.delete(AdminRecoveryCode, { userId: user.id });
-        await manager.insert(AdminRecoveryCode, codes.map((c) => ({ userId: user.id, codeHash: hashToken(c) })));
+        await manager.insert(
+          AdminRecoveryCode,
+          codes.map((c) => ({ userId: user.id, codeHash: hashToken(c) })),
+        );
       });
       return { recovery_codes: codes.map((c) => `${c.slice(0, 5)}-${c.slice(5)}`) };
     });
@@ -106,7 +113,11 @@ export class TwoFactorService {
   }
 
   private limited<T>(userId: string, clientIp: string, attempt: () => Promise<T>): Promise<T> {
-    const policy = { name: 'admin-2fa', limit: this.config.ADMIN_LOGIN_ATTEMPTS_PER_MINUTE, failure: ErrorCode.TWO_FACTOR_CODE_INVALID };
+    const policy = {
+      name: 'admin-2fa',
+      limit: this.config.ADMIN_LOGIN_ATTEMPTS_PER_MINUTE,
+      failure: ErrorCode.TWO_FACTOR_CODE_INVALID,
+    };
     return this.limiter.guard(policy, { account: userId, address: clientIp }, attempt);
   }
 
@@ -118,7 +129,10 @@ export class TwoFactorService {
         .createQueryBuilder()
         .update(AdminUser)
         .set({ totpLastStep: String(step) })
-        .where('id = :id AND totp_enabled_at IS NOT NULL AND (totp_last_step IS NULL OR totp_last_step < :step)', { id: user.id, step })
+        .where('id = :id AND totp_enabled_at IS NOT NULL AND (totp_last_step IS NULL OR totp_last_step < :step)', {
+          id: user.id,
+          step,
+        })
         .execute();
       if (affected) return;
     } else if (use === 'login' || use === 'disable') {

@@ -1,8 +1,24 @@
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
-  ArrayMaxSize, ArrayNotEmpty, Equals, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Length, Matches, Max, MaxLength, Min,
-  ValidateIf, ValidateNested,
+  ArrayMaxSize,
+  ArrayNotEmpty,
+  Equals,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Length,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+  ValidateNested,
 } from 'class-validator';
 import { MAX_INT32 } from '../../common/limits';
 import { decimalInteger, PageQuery } from '../../common/paging';
@@ -20,43 +36,85 @@ const OptionalNotNull = () => ValidateIf((_, value) => value !== undefined);
 const queryBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
 
 export class CreateCardsDto {
-  @ApiProperty({ minimum: 1, maximum: MAX_BATCH_SIZE, example: 100 }) @IsInt() @Min(1) @Max(MAX_BATCH_SIZE)
+  @ApiProperty({ minimum: 1, maximum: MAX_BATCH_SIZE, example: 100 })
+  @IsInt()
+  @Min(1)
+  @Max(MAX_BATCH_SIZE)
   count: number;
 
   @ApiPropertyOptional({
-    type: 'integer', minimum: 1,
-    description: "make the cards from this card type: its kind, duration, uses, device and seat limits and prefix; then leave those fields out",
+    type: 'integer',
+    minimum: 1,
+    description:
+      'make the cards from this card type: its kind, duration, uses, device and seat limits and prefix; then leave those fields out',
   })
-  @OptionalNotNull() @IsInt() @Min(1) @Max(MAX_INT32)
+  @OptionalNotNull()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_INT32)
   card_type_id?: number;
 
-  @ApiPropertyOptional({ minimum: 0, description: 'validity after first login; 0 = permanent (required without card_type_id)', example: 30 * 86400 })
+  @ApiPropertyOptional({
+    minimum: 0,
+    description: 'validity after first login; 0 = permanent (required without card_type_id)',
+    example: 30 * 86400,
+  })
   @ValidateIf((dto: CreateCardsDto) => dto.card_type_id === undefined || dto.duration_seconds !== undefined)
-  @IsInt() @Min(0) @Max(MAX_INT32)
+  @IsInt()
+  @Min(0)
+  @Max(MAX_INT32)
   duration_seconds?: number;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 1000, description: "default: the project's device_limit" })
-  @OptionalNotNull() @IsInt() @Min(1) @Max(1000)
+  @OptionalNotNull()
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   device_limit?: number;
 
   @ApiPropertyOptional({ pattern: CARD_PREFIX_PATTERN.source, description: 'put before the 20 random characters' })
-  @OptionalNotNull() @IsString() @Matches(CARD_PREFIX_PATTERN, { message: 'prefix must be 0-16 of [A-Za-z0-9-]' })
+  @OptionalNotNull()
+  @IsString()
+  @Matches(CARD_PREFIX_PATTERN, { message: 'prefix must be 0-16 of [A-Za-z0-9-]' })
   prefix?: string;
 
-  @ApiPropertyOptional({ type: String, maxLength: 200, nullable: true }) @IsOptional() @IsString() @MaxLength(200)
+  @ApiPropertyOptional({ type: String, maxLength: 200, nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
   note?: string | null;
 
-  @ApiPropertyOptional({ enum: CARD_KINDS, description: '`time` (default) or `count` (each successful login takes one of `uses`)' })
-  @OptionalNotNull() @IsIn(CARD_KINDS)
+  @ApiPropertyOptional({
+    enum: CARD_KINDS,
+    description: '`time` (default) or `count` (each successful login takes one of `uses`)',
+  })
+  @OptionalNotNull()
+  @IsIn(CARD_KINDS)
   kind?: CardKind;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_CARD_USES, description: 'logins of a count card; required for, and only for, kind count' })
+  @ApiPropertyOptional({
+    minimum: 1,
+    maximum: MAX_CARD_USES,
+    description: 'logins of a count card; required for, and only for, kind count',
+  })
   @ValidateIf((dto: CreateCardsDto) => dto.kind === 'count' || dto.uses !== undefined)
-  @IsInt() @Min(1) @Max(MAX_CARD_USES)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_CARD_USES)
   uses?: number;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1000, nullable: true, description: "live SDK sessions at once; default: the project's concurrent_limit; null = unlimited" })
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(1) @Max(1000)
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 1000,
+    nullable: true,
+    description: "live SDK sessions at once; default: the project's concurrent_limit; null = unlimited",
+  })
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   concurrent_limit?: number | null;
 }
 
@@ -66,41 +124,79 @@ export class CreateCardsDto {
  * card (activated or not, time or count), which the service checks before it changes anything.
  */
 export class UpdateCardDto {
-  @ApiPropertyOptional({ enum: ['banned', 'active'] }) @OptionalNotNull() @IsIn(['banned', 'active'])
+  @ApiPropertyOptional({ enum: ['banned', 'active'] })
+  @OptionalNotNull()
+  @IsIn(['banned', 'active'])
   status?: 'banned' | 'active';
 
-  @ApiPropertyOptional({ type: String, maxLength: 200, nullable: true, description: 'null clears it' }) @IsOptional() @IsString() @MaxLength(200)
+  @ApiPropertyOptional({ type: String, maxLength: 200, nullable: true, description: 'null clears it' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
   note?: string | null;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 1000, description: 'devices already bound stay bound' })
-  @OptionalNotNull() @IsInt() @Min(1) @Max(1000)
+  @OptionalNotNull()
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   device_limit?: number;
 
   @ApiPropertyOptional({
-    type: String, format: 'date-time', nullable: true,
+    type: String,
+    format: 'date-time',
+    nullable: true,
     description: 'an activated card only: its new expiry (past = expired now); null = permanent',
   })
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsIsoInstant()
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsIsoInstant()
   expires_at?: string | null;
 
   @ApiPropertyOptional({
-    minimum: 1, maximum: MAX_INT32,
+    minimum: 1,
+    maximum: MAX_INT32,
     description: 'adds to the expiry of an activated card, or to the duration of a card never activated; not for permanent cards',
   })
-  @OptionalNotNull() @IsInt() @Min(1) @Max(MAX_INT32)
+  @OptionalNotNull()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_INT32)
   extend_seconds?: number;
 
   @ApiPropertyOptional({ minimum: 0, maximum: MAX_CARD_USES, description: 'count cards only' })
-  @OptionalNotNull() @IsInt() @Min(0) @Max(MAX_CARD_USES)
+  @OptionalNotNull()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_CARD_USES)
   uses_left?: number;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1000, nullable: true, description: 'live SDK sessions at once; null = unlimited' })
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(1) @Max(1000)
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 1000,
+    nullable: true,
+    description: 'live SDK sessions at once; null = unlimited',
+  })
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   concurrent_limit?: number | null;
 }
 
 /** The list's orders: a column, `-` before it for descending (card-filters.ts `cardOrder`). */
-export const CARD_SORTS = ['created_at', '-created_at', 'expires_at', '-expires_at', 'last_login_at', '-last_login_at', 'code', '-code'] as const;
+export const CARD_SORTS = [
+  'created_at',
+  '-created_at',
+  'expires_at',
+  '-expires_at',
+  'last_login_at',
+  '-last_login_at',
+  'code',
+  '-code',
+] as const;
 export type CardSort = (typeof CARD_SORTS)[number];
 
 /**
@@ -108,49 +204,78 @@ export type CardSort = (typeof CARD_SORTS)[number];
  * Ranges are half-open: `*_from` ≤ time < `*_to`.
  */
 export class ListCardsQuery extends PageQuery {
-  @ApiPropertyOptional({ enum: CARD_STATUSES }) @IsOptional() @IsIn(CARD_STATUSES)
+  @ApiPropertyOptional({ enum: CARD_STATUSES })
+  @IsOptional()
+  @IsIn(CARD_STATUSES)
   status?: CardStatus;
 
-  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID()
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUUID()
   batch_id?: string;
 
-  @ApiPropertyOptional({ description: 'code contains (case-insensitive)' }) @IsOptional() @IsString() @Length(1, 64)
+  @ApiPropertyOptional({ description: 'code contains (case-insensitive)' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 64)
   q?: string;
 
-  @ApiPropertyOptional({ description: 'logged in at least once' }) @IsOptional() @Transform(queryBoolean) @IsBoolean()
+  @ApiPropertyOptional({ description: 'logged in at least once' })
+  @IsOptional()
+  @Transform(queryBoolean)
+  @IsBoolean()
   activated?: boolean;
 
-  @ApiPropertyOptional({ description: 'expires_at is in the past' }) @IsOptional() @Transform(queryBoolean) @IsBoolean()
+  @ApiPropertyOptional({ description: 'expires_at is in the past' })
+  @IsOptional()
+  @Transform(queryBoolean)
+  @IsBoolean()
   expired?: boolean;
 
-  @ApiPropertyOptional({ enum: CARD_KINDS }) @IsOptional() @IsIn(CARD_KINDS)
+  @ApiPropertyOptional({ enum: CARD_KINDS })
+  @IsOptional()
+  @IsIn(CARD_KINDS)
   kind?: CardKind;
 
-  @ApiPropertyOptional({ description: 'code starts with (case-sensitive, as codes are)' }) @IsOptional() @IsString() @Length(1, 64)
+  @ApiPropertyOptional({ description: 'code starts with (case-sensitive, as codes are)' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 64)
   code_prefix?: string;
 
-  @ApiPropertyOptional({ description: 'a device bound to the card: its machine code, exact' }) @IsOptional() @IsString() @Length(1, 128)
+  @ApiPropertyOptional({ description: 'a device bound to the card: its machine code, exact' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 128)
   machine?: string;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'created at or after' }) @IsOptional() @IsIsoInstant()
+  @ApiPropertyOptional({ format: 'date-time', description: 'created at or after' })
+  @IsOptional()
+  @IsIsoInstant()
   created_from?: string;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'created before' }) @IsOptional() @IsIsoInstant()
+  @ApiPropertyOptional({ format: 'date-time', description: 'created before' })
+  @IsOptional()
+  @IsIsoInstant()
   created_to?: string;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'expires at or after (cards without an expiry never match)' })
-  @IsOptional() @IsIsoInstant()
+  @IsOptional()
+  @IsIsoInstant()
   expires_from?: string;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'expires before (cards without an expiry never match)' })
-  @IsOptional() @IsIsoInstant()
+  @IsOptional()
+  @IsIsoInstant()
   expires_to?: string;
 
   @ApiPropertyOptional({
-    enum: CARD_SORTS, default: '-created_at',
+    enum: CARD_SORTS,
+    default: '-created_at',
     description: '`-` = descending; ties in id order (same direction); cards without an expiry or a login come last either way',
   })
-  @IsOptional() @IsIn(CARD_SORTS)
+  @IsOptional()
+  @IsIn(CARD_SORTS)
   sort?: CardSort;
 }
 
@@ -159,7 +284,18 @@ export class ExportCardsQuery extends OmitType(ListCardsQuery, ['page', 'page_si
 
 /** Every criterion of the filter builder; a bulk filter needs at least one of them, or `all: true`. */
 export const CARD_FILTER_KEYS = [
-  'status', 'batch_id', 'q', 'activated', 'expired', 'kind', 'code_prefix', 'machine', 'created_from', 'created_to', 'expires_from', 'expires_to',
+  'status',
+  'batch_id',
+  'q',
+  'activated',
+  'expired',
+  'kind',
+  'code_prefix',
+  'machine',
+  'created_from',
+  'created_to',
+  'expires_from',
+  'expires_to',
 ] as const;
 
 export type CardFilters = Pick<ListCardsQuery, (typeof CARD_FILTER_KEYS)[number]>;
@@ -167,14 +303,23 @@ export type CardFilters = Pick<ListCardsQuery, (typeof CARD_FILTER_KEYS)[number]
 /** The target of a bulk action by filter: the list's filters; `all: true` says "every card" explicitly. */
 export class BulkCardFilter extends ExportCardsQuery {
   @ApiPropertyOptional({ enum: [true], description: 'every card of the project (an empty filter is refused)' })
-  @IsOptional() @Equals(true, { message: 'all must be true when present' })
+  @IsOptional()
+  @Equals(true, { message: 'all must be true when present' })
   all?: true;
 }
 
 export const MAX_BULK_IDS = 10_000;
 
 export const BULK_ACTIONS = [
-  'ban', 'unban', 'delete', 'extend', 'set_expiry', 'set_uses', 'set_note', 'set_device_limit', 'set_concurrent_limit',
+  'ban',
+  'unban',
+  'delete',
+  'extend',
+  'set_expiry',
+  'set_uses',
+  'set_note',
+  'set_device_limit',
+  'set_concurrent_limit',
 ] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
 
@@ -196,53 +341,97 @@ export const BULK_ACTION_PARAM: Readonly<Record<BulkAction, BulkParam | null>> =
 
 /** `POST /projects/:id/cards/bulk`: one action on exactly one of `ids` or `filter`, with the action's parameter. */
 export class BulkCardsDto {
-  @ApiProperty({ enum: BULK_ACTIONS }) @IsIn(BULK_ACTIONS)
+  @ApiProperty({ enum: BULK_ACTIONS })
+  @IsIn(BULK_ACTIONS)
   action: BulkAction;
 
-  @ApiPropertyOptional({ type: [Number], maxItems: MAX_BULK_IDS, description: 'card ids of the project (unknown ids are not matched)' })
-  @OptionalNotNull() @IsArray() @ArrayNotEmpty() @ArrayMaxSize(MAX_BULK_IDS)
-  @IsInt({ each: true }) @Min(1, { each: true }) @Max(MAX_INT32, { each: true })
+  @ApiPropertyOptional({
+    type: [Number],
+    maxItems: MAX_BULK_IDS,
+    description: 'card ids of the project (unknown ids are not matched)',
+  })
+  @OptionalNotNull()
+  @IsArray()
+  @ArrayNotEmpty()
+  @ArrayMaxSize(MAX_BULK_IDS)
+  @IsInt({ each: true })
+  @Min(1, { each: true })
+  @Max(MAX_INT32, { each: true })
   ids?: number[];
 
   @ApiPropertyOptional({ type: BulkCardFilter, description: 'at least one criterion; {all: true} for every card' })
-  @OptionalNotNull() @IsObject() @ValidateNested() @Type(() => BulkCardFilter)
+  @OptionalNotNull()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => BulkCardFilter)
   filter?: BulkCardFilter;
 
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_INT32, description: 'extend' })
-  @OptionalNotNull() @IsInt() @Min(1) @Max(MAX_INT32)
+  @OptionalNotNull()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_INT32)
   extend_seconds?: number;
 
   @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'set_expiry; null = permanent' })
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsIsoInstant()
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsIsoInstant()
   expires_at?: string | null;
 
   @ApiPropertyOptional({ minimum: 0, maximum: MAX_CARD_USES, description: 'set_uses (count cards only)' })
-  @OptionalNotNull() @IsInt() @Min(0) @Max(MAX_CARD_USES)
+  @OptionalNotNull()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_CARD_USES)
   uses_left?: number;
 
   @ApiPropertyOptional({ type: String, maxLength: 200, nullable: true, description: 'set_note; null clears it' })
-  @IsOptional() @IsString() @MaxLength(200)
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
   note?: string | null;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 1000, description: 'set_device_limit' })
-  @OptionalNotNull() @IsInt() @Min(1) @Max(1000)
+  @OptionalNotNull()
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   device_limit?: number;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1000, nullable: true, description: 'set_concurrent_limit; null = unlimited' })
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(1) @Max(1000)
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 1000,
+    nullable: true,
+    description: 'set_concurrent_limit; null = unlimited',
+  })
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   concurrent_limit?: number | null;
 }
 
 /** `POST /projects/:id/cards/import?dry_run=true`. */
 export class ImportCardsQuery {
   @ApiPropertyOptional({ description: 'check every row and report, import nothing' })
-  @IsOptional() @Transform(queryBoolean) @IsBoolean()
+  @IsOptional()
+  @Transform(queryBoolean)
+  @IsBoolean()
   dry_run?: boolean;
 
   @ApiPropertyOptional({
-    type: 'integer', minimum: 1,
-    description: "every card is of this card type: absent columns take the type's rules, `kind` may only be the type's, and the cards keep the type",
+    type: 'integer',
+    minimum: 1,
+    description:
+      "every card is of this card type: absent columns take the type's rules, `kind` may only be the type's, and the cards keep the type",
   })
-  @IsOptional() @Transform(decimalInteger) @IsInt() @Min(1) @Max(MAX_INT32)
+  @IsOptional()
+  @Transform(decimalInteger)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_INT32)
   card_type_id?: number;
 }

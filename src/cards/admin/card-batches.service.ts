@@ -106,12 +106,19 @@ export class CardBatchesService {
    * Generates a batch in one transaction. With an idempotency key, a repeat of the request (also one
    * racing the first) answers the batch that the first created instead of making another.
    */
-  async createBatch(actor: AdminPrincipal, projectId: string, input: CreateCardsDto, idempotencyKey?: string): Promise<CardBatchView> {
+  async createBatch(
+    actor: AdminPrincipal,
+    projectId: string,
+    input: CreateCardsDto,
+    idempotencyKey?: string,
+  ): Promise<CardBatchView> {
     const project = await this.access.find(actor, projectId);
     if (input.card_type_id !== undefined) {
       const decided = TYPE_RULES.filter((field) => input[field] !== undefined);
       if (decided.length) {
-        throw new ServiceError(ErrorCode.BAD_REQUEST, undefined, { details: decided.map((field) => `${field}: the card type decides it; leave it out with card_type_id`) });
+        throw new ServiceError(ErrorCode.BAD_REQUEST, undefined, {
+          details: decided.map((field) => `${field}: the card type decides it; leave it out with card_type_id`),
+        });
       }
     } else if (input.kind !== 'count' && input.uses !== undefined) {
       throw new ServiceError(ErrorCode.BAD_REQUEST, undefined, { details: ['uses is for count cards only'] });
@@ -171,12 +178,20 @@ export class CardBatchesService {
       }
       return fresh;
     };
-    for (let done = 0; done < plan.count; ) {
+    for (let done = 0; done < plan.count;) {
       let pending = draw(Math.min(INSERT_CHUNK, plan.count - done));
       for (let attempt = 1; pending.length; attempt++) {
         if (attempt > MAX_DRAWS) throw new Error(`card codes kept colliding in project ${plan.projectId}`);
         const inserted: Array<{ code: string }> = await em.query(INSERT_CODES, [
-          plan.projectId, pending, plan.durationSeconds, plan.deviceLimit, plan.note, plan.batchId, plan.kind, plan.usesLeft, plan.concurrentLimit,
+          plan.projectId,
+          pending,
+          plan.durationSeconds,
+          plan.deviceLimit,
+          plan.note,
+          plan.batchId,
+          plan.kind,
+          plan.usesLeft,
+          plan.concurrentLimit,
           plan.cardTypeId,
         ]);
         done += inserted.length;

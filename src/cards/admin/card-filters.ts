@@ -26,11 +26,16 @@ export function applyCardFilters<T extends SelectQueryBuilder<Card>>(qb: T, alia
   if (filters.batch_id) qb.andWhere(`${c}.batch_id = :f_batch`, { f_batch: filters.batch_id });
   if (filters.kind) qb.andWhere(`${c}.kind = :f_kind`, { f_kind: filters.kind });
   if (filters.q) qb.andWhere(`${c}.code ILIKE :f_like ESCAPE '\\'`, { f_like: `%${likeLiteral(filters.q)}%` });
-  if (filters.code_prefix) qb.andWhere(`${c}.code LIKE :f_prefix ESCAPE '\\'`, { f_prefix: `${likeLiteral(filters.code_prefix)}%` });
+  if (filters.code_prefix)
+    qb.andWhere(`${c}.code LIKE :f_prefix ESCAPE '\\'`, { f_prefix: `${likeLiteral(filters.code_prefix)}%` });
   if (filters.machine) {
-    qb.andWhere(`EXISTS (SELECT 1 FROM card_devices f_device WHERE f_device.card_id = ${c}.id AND f_device.machine_code = :f_machine)`, { f_machine: filters.machine });
+    qb.andWhere(
+      `EXISTS (SELECT 1 FROM card_devices f_device WHERE f_device.card_id = ${c}.id AND f_device.machine_code = :f_machine)`,
+      { f_machine: filters.machine },
+    );
   }
-  if (filters.activated !== undefined) qb.andWhere(filters.activated ? `${c}.activated_at IS NOT NULL` : `${c}.activated_at IS NULL`);
+  if (filters.activated !== undefined)
+    qb.andWhere(filters.activated ? `${c}.activated_at IS NOT NULL` : `${c}.activated_at IS NULL`);
   if (filters.expired !== undefined) qb.andWhere(filters.expired ? cardSql.expired(c) : `NOT ${cardSql.expired(c)}`);
   const ranges: Array<[keyof CardFilters, string, '>=' | '<']> = [
     ['created_from', 'created_at', '>='],

@@ -15,8 +15,10 @@ export class CardView {
   @ApiProperty() code!: string;
   @ApiProperty({ enum: CARD_STATUSES }) status!: CardStatus;
   @ApiProperty({ enum: CARD_KINDS }) kind!: CardKind;
-  @ApiProperty({ type: 'integer', nullable: true, description: 'count cards: logins left; null on time cards' }) uses_left!: number | null;
-  @ApiProperty({ type: 'integer', nullable: true, description: 'live sessions allowed at once; null: the project default' }) concurrent_limit!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'count cards: logins left; null on time cards' }) uses_left!:
+    number | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'live sessions allowed at once; null: the project default' })
+  concurrent_limit!: number | null;
   @ApiProperty({ type: 'integer' }) duration_seconds!: number;
   @ApiProperty({ type: 'integer' }) device_limit!: number;
   @ApiProperty({ ...INSTANT, nullable: true }) activated_at!: string | null;
@@ -25,8 +27,10 @@ export class CardView {
   @ApiProperty({ ...INSTANT, nullable: true }) last_login_at!: string | null;
   @ApiProperty({ type: String, nullable: true }) note!: string | null;
   @ApiProperty({ type: String, nullable: true }) batch_id!: string | null;
-  @ApiProperty({ type: 'integer', nullable: true, description: 'the card type it was made from (decisions §19)' }) card_type_id!: number | null;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'the agent whose order made it (decisions §19)' }) agent_id!: string | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'the card type it was made from (decisions §19)' }) card_type_id!:
+    number | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'the agent whose order made it (decisions §19)' })
+  agent_id!: string | null;
   @ApiProperty({ ...INSTANT, description: 'when the card was generated or imported' }) created_at!: string;
   @ApiProperty({ type: [CardDeviceView] }) devices!: CardDeviceView[];
 }

@@ -10,8 +10,22 @@ import { PROJECT_ID_PIPE } from '../../common/uuid-param.pipe';
 import { Envelope } from '../../core/envelope/envelope.decorator';
 import { ErrorCode } from '../../core/errors/error-code';
 import { AcceptsBody, CSV_CONTENT_TYPE } from '../../core/http/content-type';
-import { BulkCardsDto, CreateCardsDto, ExportCardsQuery, ImportCardsQuery, ListCardsQuery, UpdateCardDto } from './card-admin.dto';
-import { IMPORT_COLUMNS, IMPORT_MAX_BYTES, IMPORT_MAX_CELL_CHARS, IMPORT_MAX_DEVICES_CHARS, IMPORT_MAX_ROW_CHARS, IMPORT_MAX_ROWS } from './cards-import';
+import {
+  BulkCardsDto,
+  CreateCardsDto,
+  ExportCardsQuery,
+  ImportCardsQuery,
+  ListCardsQuery,
+  UpdateCardDto,
+} from './card-admin.dto';
+import {
+  IMPORT_COLUMNS,
+  IMPORT_MAX_BYTES,
+  IMPORT_MAX_CELL_CHARS,
+  IMPORT_MAX_DEVICES_CHARS,
+  IMPORT_MAX_ROW_CHARS,
+  IMPORT_MAX_ROWS,
+} from './cards-import';
 import { IMPORTS_PER_AUTHOR, IMPORTS_PER_PROCESS } from './cards-importer';
 import { CardBatchesService } from './card-batches.service';
 import { CardBatchView, CardView } from './card.view';
@@ -42,7 +56,12 @@ export class CardsAdminController {
   @Post()
   @ApiOperation({ summary: 'Generate a batch of cards' })
   @ApiAnswer(CardBatchView, { status: 201 })
-  @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.IDEMPOTENCY_KEY_REUSED, ErrorCode.CARD_TYPE_NOT_FOUND, ErrorCode.CARD_TYPE_DISABLED)
+  @ApiFailures(
+    ErrorCode.PROJECT_NOT_FOUND,
+    ErrorCode.IDEMPOTENCY_KEY_REUSED,
+    ErrorCode.CARD_TYPE_NOT_FOUND,
+    ErrorCode.CARD_TYPE_DISABLED,
+  )
   @ApiHeader({ name: IDEMPOTENCY_KEY_HEADER, required: false, description: 'a retry with the same key returns the same batch' })
   create(
     @CurrentAdmin() actor: AdminPrincipal,
@@ -101,7 +120,12 @@ export class CardsAdminController {
     },
   })
   @ApiQuery({ name: 'dry_run', required: false, type: Boolean })
-  @ApiQuery({ name: 'card_type_id', required: false, type: 'integer', description: "the cards' card type: its rules fill absent columns" })
+  @ApiQuery({
+    name: 'card_type_id',
+    required: false,
+    type: 'integer',
+    description: "the cards' card type: its rules fill absent columns",
+  })
   @ApiOperation({
     summary: 'Import existing card codes from CSV, all or nothing',
     description:
@@ -112,7 +136,11 @@ export class CardsAdminController {
   @ApiAnswer(ImportDone, { status: 201, description: 'Imported' })
   @ApiAnswer(ImportReport, { status: 200, description: 'The dry run report' })
   @ApiFailures(
-    ErrorCode.PROJECT_NOT_FOUND, ErrorCode.CARD_IMPORT_INVALID, ErrorCode.FILE_TOO_LARGE, ErrorCode.RATE_LIMITED, ErrorCode.CARD_TYPE_NOT_FOUND,
+    ErrorCode.PROJECT_NOT_FOUND,
+    ErrorCode.CARD_IMPORT_INVALID,
+    ErrorCode.FILE_TOO_LARGE,
+    ErrorCode.RATE_LIMITED,
+    ErrorCode.CARD_TYPE_NOT_FOUND,
     ErrorCode.CARD_TYPE_DISABLED,
   )
   async importCsv(
@@ -132,7 +160,11 @@ export class CardsAdminController {
   @ApiOperation({ summary: 'Read a card with its devices' })
   @ApiAnswer(CardView)
   @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.CARD_NOT_FOUND)
-  get(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Param('cardId', CARD_ID_PIPE) cardId: number) {
+  get(
+    @CurrentAdmin() actor: AdminPrincipal,
+    @Param('id', PROJECT_ID_PIPE) id: string,
+    @Param('cardId', CARD_ID_PIPE) cardId: number,
+  ) {
     return this.cards.get(actor, id, cardId);
   }
 

@@ -49,7 +49,9 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
   /** Imports left by a process that died are cleaned up at start, and then as their heartbeats go stale. */
   async onApplicationBootstrap(): Promise<void> {
     const sweep = () =>
-      this.importer.sweep().catch((error: unknown) => this.logger.entry('error', 'card import sweep failed', { error: String(error) }));
+      this.importer
+        .sweep()
+        .catch((error: unknown) => this.logger.entry('error', 'card import sweep failed', { error: String(error) }));
     await sweep();
     clearInterval(this.sweepTimer);
     this.sweepTimer = setInterval(sweep, IMPORT_STALE_MS / 2).unref();
@@ -101,14 +103,24 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
   }
 
   /** The CSV import, or with `dryRun` its report only (cards-importer.ts). */
-  async importCsv(actor: AdminPrincipal, projectId: string, request: IncomingMessage, dryRun: boolean, cardTypeId?: number): Promise<ImportAnswer> {
+  async importCsv(
+    actor: AdminPrincipal,
+    projectId: string,
+    request: IncomingMessage,
+    dryRun: boolean,
+    cardTypeId?: number,
+  ): Promise<ImportAnswer> {
     let release: (() => void) | undefined;
     try {
       const project = await this.access.find(actor, projectId);
       const type = cardTypeId === undefined ? null : await this.types.usable(project.id, cardTypeId);
       release = this.importSlots.take(actor.id);
       const defaults = type
-        ? { deviceLimit: type.deviceLimit, concurrentLimit: type.concurrentLimit, type: { id: type.id, kind: type.kind, uses: type.uses, durationSeconds: type.durationSeconds } }
+        ? {
+            deviceLimit: type.deviceLimit,
+            concurrentLimit: type.concurrentLimit,
+            type: { id: type.id, kind: type.kind, uses: type.uses, durationSeconds: type.durationSeconds },
+          }
         : { deviceLimit: project.deviceLimit, concurrentLimit: project.concurrentLimit };
       return await this.importer.run(project.id, request, defaults, dryRun);
     } catch (error) {
@@ -141,8 +153,13 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
 
     type Raw = () => string;
     const changes: {
-      status?: 'banned' | Raw; note?: string | null; deviceLimit?: number; expiresAt?: Date | null | Raw; durationSeconds?: Raw;
-      usesLeft?: number; concurrentLimit?: number | null;
+      status?: 'banned' | Raw;
+      note?: string | null;
+      deviceLimit?: number;
+      expiresAt?: Date | null | Raw;
+      durationSeconds?: Raw;
+      usesLeft?: number;
+      concurrentLimit?: number | null;
     } = {};
     if (input.status === 'banned') changes.status = 'banned';
     if (input.status === 'active') changes.status = () => UNBAN_SQL;
@@ -150,8 +167,10 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
     if (input.device_limit !== undefined) changes.deviceLimit = input.device_limit;
     if (input.expires_at !== undefined) changes.expiresAt = input.expires_at === null ? null : parseIsoInstant(input.expires_at);
     if (input.extend_seconds !== undefined) {
-      changes.durationSeconds = () => 'CASE WHEN activated_at IS NULL THEN LEAST(duration_seconds::bigint + :extend, 2147483647)::integer ELSE duration_seconds END';
-      changes.expiresAt = () => 'CASE WHEN activated_at IS NULL THEN expires_at ELSE expires_at + make_interval(secs => :extend) END';
+      changes.durationSeconds = () =>
+        'CASE WHEN activated_at IS NULL THEN LEAST(duration_seconds::bigint + :extend, 2147483647)::integer ELSE duration_seconds END';
+      changes.expiresAt = () =>
+        'CASE WHEN activated_at IS NULL THEN expires_at ELSE expires_at + make_interval(secs => :extend) END';
     }
     if (input.uses_left !== undefined) changes.usesLeft = input.uses_left;
     if (input.concurrent_limit !== undefined) changes.concurrentLimit = input.concurrent_limit;
@@ -185,10 +204,10 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
   async remove(actor: AdminPrincipal, projectId: string, cardId: number): Promise<void> {
     const project = await this.access.find(actor, projectId);
     await this.dataSource.transaction(async (em) => {
-      const [deleted] = (await em.query(`DELETE FROM cards WHERE id = $1 AND project_id = $2 RETURNING id, status, order_id`, [cardId, project.id])) as [
-        DeletedCard[],
-        number,
-      ];
+      const [deleted] = (await em.query(`DELETE FROM cards WHERE id = $1 AND project_id = $2 RETURNING id, status, order_id`, [
+        cardId,
+        project.id,
+      ])) as [DeletedCard[], number];
       if (!deleted.length) throw cardNotFound();
       await refundDeletedCards(em, deleted, actor.id);
     });
@@ -208,7 +227,12 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
     await this.dataSource.transaction(async (em) => {
       const { affected } = await em.delete(CardDevice, { cardId: card.id, machineCode });
       if (!affected) throw new ServiceError(ErrorCode.CARD_DEVICE_NOT_FOUND);
-      await this.events.emit(em, project.id, 'device.unbound', { card_id: card.id, card_code: card.code, machine_code: machineCode, by: 'author' });
+      await this.events.emit(em, project.id, 'device.unbound', {
+        card_id: card.id,
+        card_code: card.code,
+        machine_code: machineCode,
+        by: 'author',
+      });
     });
     await this.sessions.revokeWhere(project.id, { cardId: card.id, machine: machineCode }, 'device_unbound');
   }
@@ -240,17 +264,22 @@ function updateProblems(card: Card, input: UpdateCardDto): string[] {
   const problems: string[] = [];
   const consumed = card.status === 'consumed';
   for (const field of ['status', 'expires_at', 'extend_seconds', 'uses_left'] as const) {
-    if (consumed && input[field] !== undefined) problems.push(`${field}: a consumed top-up card can never log in again; only its note and limits can change`);
+    if (consumed && input[field] !== undefined)
+      problems.push(`${field}: a consumed top-up card can never log in again; only its note and limits can change`);
   }
   if (input.expires_at !== undefined && input.extend_seconds !== undefined) {
     problems.push('expires_at and extend_seconds exclude each other: send one');
   } else if (!consumed) {
     if (input.expires_at !== undefined && card.activatedAt === null) {
-      problems.push('expires_at: the card was never activated; its expiry is set at its first login from duration_seconds (extend_seconds adds to that)');
+      problems.push(
+        'expires_at: the card was never activated; its expiry is set at its first login from duration_seconds (extend_seconds adds to that)',
+      );
     }
     const permanent = card.activatedAt === null ? card.durationSeconds === 0 : card.expiresAt === null;
     if (input.extend_seconds !== undefined && permanent) {
-      problems.push('extend_seconds: the card is permanent, there is nothing to extend (expires_at sets an expiry on an activated card)');
+      problems.push(
+        'extend_seconds: the card is permanent, there is nothing to extend (expires_at sets an expiry on an activated card)',
+      );
     }
   }
   if (input.uses_left !== undefined && card.kind !== 'count' && !consumed) problems.push('uses_left is for count cards only');

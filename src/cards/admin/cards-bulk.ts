@@ -56,7 +56,8 @@ const REVOKE_SESSIONS = `UPDATE sessions SET revoked_at = now() WHERE project_id
 export class BulkResult {
   @ApiProperty({ enum: BULK_ACTIONS }) action!: BulkAction;
   @ApiProperty({ type: 'integer', description: 'cards the ids or the filter matched' }) matched!: number;
-  @ApiProperty({ type: 'integer', description: 'cards the action changed (an unban of an active card changes nothing)' }) changed!: number;
+  @ApiProperty({ type: 'integer', description: 'cards the action changed (an unban of an active card changes nothing)' })
+  changed!: number;
 }
 
 interface Target {
@@ -87,7 +88,9 @@ export class CardsBulk {
       const timeCards = targets.filter((t) => t.kind !== 'count').length;
       if (timeCards > 0) {
         throw new ServiceError(ErrorCode.BAD_REQUEST, 'uses_left is for count cards only', {
-          details: [`uses_left is for count cards only: ${timeCards} of the ${targets.length} cards are time cards (add kind: count to the filter)`],
+          details: [
+            `uses_left is for count cards only: ${timeCards} of the ${targets.length} cards are time cards (add kind: count to the filter)`,
+          ],
         });
       }
     }
@@ -103,8 +106,20 @@ export class CardsBulk {
         // Each card the action changed has its event, in the chunk's transaction (decisions §20).
         if (input.action === 'ban' || input.action === 'unban') {
           const changedCards = (result as [Array<{ id: number; code: string; status: string }>, number])[0];
-          if (input.action === 'ban') await this.events.emitMany(em, projectId, 'card.banned', changedCards.map((c) => ({ card_id: c.id, card_code: c.code })));
-          else await this.events.emitMany(em, projectId, 'card.unbanned', changedCards.map((c) => ({ card_id: c.id, card_code: c.code, status: c.status })));
+          if (input.action === 'ban')
+            await this.events.emitMany(
+              em,
+              projectId,
+              'card.banned',
+              changedCards.map((c) => ({ card_id: c.id, card_code: c.code })),
+            );
+          else
+            await this.events.emitMany(
+              em,
+              projectId,
+              'card.unbanned',
+              changedCards.map((c) => ({ card_id: c.id, card_code: c.code, status: c.status })),
+            );
         }
         if (input.action === 'ban') await em.query(REVOKE_SESSIONS, [projectId, chunk]);
         if (input.action === 'delete') await refundDeletedCards(em, (result as [DeletedCard[], number])[0], actorId);
@@ -112,7 +127,12 @@ export class CardsBulk {
       });
     }
     this.logger.entry('info', 'bulk card action', {
-      project_id: projectId, action: input.action, matched: ids.length, changed, chunks: Math.ceil(ids.length / BULK_CHUNK), ms: Date.now() - started,
+      project_id: projectId,
+      action: input.action,
+      matched: ids.length,
+      changed,
+      chunks: Math.ceil(ids.length / BULK_CHUNK),
+      ms: Date.now() - started,
     });
     return { action: input.action, matched: ids.length, changed };
   }
@@ -134,16 +154,13 @@ export class CardsBulk {
   /** Every card the filter matches now, read page by page in id order (keyset: no OFFSET, no long transaction). */
   private async byFilter(projectId: string, filter: NonNullable<BulkCardsDto['filter']>): Promise<Target[]> {
     const found: Target[] = [];
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const qb = this.dataSource
         .getRepository(Card)
         .createQueryBuilder('c')
         .select(['c.id AS id', 'c.kind AS kind'])
         .where('c.project_id = :projectId', { projectId });
-      applyCardFilters(qb, 'c', filter)
-        .andWhere('c.id > :after', { after })
-        .orderBy('c.id', 'ASC')
-        .limit(COLLECT_PAGE);
+      applyCardFilters(qb, 'c', filter).andWhere('c.id > :after', { after }).orderBy('c.id', 'ASC').limit(COLLECT_PAGE);
       const rows = await qb.getRawMany<{ id: number; kind: CardKind }>();
       found.push(...rows.map((r) => ({ id: Number(r.id), kind: r.kind })));
       if (rows.length < COLLECT_PAGE) return found;

@@ -21,7 +21,7 @@ export function streamCardsCsv(
 ): StreamableFile {
   const pages = async function* () {
     yield cardsCsvHeader();
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const cards = await query().andWhere('c.id > :after', { after }).orderBy('c.id', 'ASC').take(EXPORT_PAGE).getMany();
       if (!cards.length) return;
       yield cardsCsvRows(cards, await devicesOf(cards.map((c) => c.id)));

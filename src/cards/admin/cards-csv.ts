@@ -7,8 +7,23 @@ import { toCardView } from './card.view';
  * machine codes, one per line, in binding order. The import (cards-import.ts) reads this file back.
  */
 export const CARD_CSV_COLUMNS = [
-  'id', 'code', 'status', 'duration_seconds', 'device_limit', 'activated_at', 'expires_at', 'use_count', 'last_login_at', 'note', 'batch_id',
-  'kind', 'uses_left', 'concurrent_limit', 'unbind_count', 'created_at', 'devices',
+  'id',
+  'code',
+  'status',
+  'duration_seconds',
+  'device_limit',
+  'activated_at',
+  'expires_at',
+  'use_count',
+  'last_login_at',
+  'note',
+  'batch_id',
+  'kind',
+  'uses_left',
+  'concurrent_limit',
+  'unbind_count',
+  'created_at',
+  'devices',
 ] as const;
 
 /** The header row and its line end. */

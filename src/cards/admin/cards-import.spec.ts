@@ -9,8 +9,21 @@ describe(parseImport.name, () => {
     expect(absent.problems).toEqual([]);
     expect(absent.rows).toEqual([
       expect.objectContaining({
-        line: 2, code: 'A', kind: 'time', usesLeft: null, durationSeconds: 60, deviceLimit: 2, concurrentLimit: 3, note: null, status: 'unused',
-        activatedAt: null, expiresAt: null, useCount: 0, unbindCount: 0, lastLoginAt: null, devices: [],
+        line: 2,
+        code: 'A',
+        kind: 'time',
+        usesLeft: null,
+        durationSeconds: 60,
+        deviceLimit: 2,
+        concurrentLimit: 3,
+        note: null,
+        status: 'unused',
+        activatedAt: null,
+        expiresAt: null,
+        useCount: 0,
+        unbindCount: 0,
+        lastLoginAt: null,
+        devices: [],
       }),
     ]);
     expect(parseImport('code,duration_seconds,concurrent_limit\nA,60,\n', DEFAULTS).rows[0].concurrentLimit).toBeNull();
@@ -20,7 +33,13 @@ describe(parseImport.name, () => {
     const csv = 'code,note,status,activated_at,devices\r\n"\'-X1","\'=1+1",active,2025-01-01T00:00:00Z,"\'+pc\nlaptop 2"\r\n';
     const { rows, problems } = parseImport(csv, DEFAULTS);
     expect(problems).toEqual([]);
-    expect(rows[0]).toMatchObject({ code: '-X1', note: '=1+1', status: 'active', durationSeconds: 0, devices: ['+pc', 'laptop 2'] });
+    expect(rows[0]).toMatchObject({
+      code: '-X1',
+      note: '=1+1',
+      status: 'active',
+      durationSeconds: 0,
+      devices: ['+pc', 'laptop 2'],
+    });
   });
 
   it('accepts consumed (so that every export imports back) and refuses states that cannot be', () => {

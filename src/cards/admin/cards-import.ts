@@ -26,8 +26,20 @@ export const IMPORT_MAX_ROW_CHARS = 16_384;
 
 /** The columns the import reads; every one but `code` is optional. */
 export const IMPORT_COLUMNS = [
-  'code', 'kind', 'uses_left', 'duration_seconds', 'device_limit', 'concurrent_limit', 'note', 'status', 'activated_at', 'expires_at',
-  'use_count', 'unbind_count', 'last_login_at', 'devices',
+  'code',
+  'kind',
+  'uses_left',
+  'duration_seconds',
+  'device_limit',
+  'concurrent_limit',
+  'note',
+  'status',
+  'activated_at',
+  'expires_at',
+  'use_count',
+  'unbind_count',
+  'last_login_at',
+  'devices',
 ] as const;
 type ImportColumn = (typeof IMPORT_COLUMNS)[number];
 
@@ -46,7 +58,11 @@ const MAX_USE_COUNT = Number.MAX_SAFE_INTEGER;
 export class ImportProblem implements ImportProblemFields {
   @ApiProperty({ type: 'integer' }) line!: number;
   @ApiProperty({ type: String, nullable: true }) field!: string | null;
-  @ApiProperty({ enum: IMPORT_PROBLEM_REASONS, enumName: 'ImportProblemReason', description: 'why, as a stable key to translate (import-problems.ts)' })
+  @ApiProperty({
+    enum: IMPORT_PROBLEM_REASONS,
+    enumName: 'ImportProblemReason',
+    description: 'why, as a stable key to translate (import-problems.ts)',
+  })
   reason!: ImportProblemReason;
   @ApiProperty({
     type: 'object',
@@ -110,7 +126,9 @@ const ESCAPED_FORMULA = /^'[=+\-@\t\r]/;
  */
 export class ImportParser {
   // Items are taken as they complete, so the header's caps hold from the next character on.
-  private readonly reader = new CsvReader({ cell: () => IMPORT_MAX_CELL_CHARS, record: IMPORT_MAX_ROW_CHARS }, (item) => this.item(item));
+  private readonly reader = new CsvReader({ cell: () => IMPORT_MAX_CELL_CHARS, record: IMPORT_MAX_ROW_CHARS }, (item) =>
+    this.item(item),
+  );
   private current: ImportStep = { rows: [], problems: [] };
   private columns: string[] | null = null;
   private headerLine = 1;
@@ -155,7 +173,9 @@ export class ImportParser {
     if (item.kind === 'error') this.errors++;
     else this.records++;
     if (this.rowCount > IMPORT_MAX_ROWS) {
-      throw new ServiceError(ErrorCode.FILE_TOO_LARGE, `The CSV has more than ${IMPORT_MAX_ROWS} rows`, { details: { max_rows: IMPORT_MAX_ROWS } });
+      throw new ServiceError(ErrorCode.FILE_TOO_LARGE, `The CSV has more than ${IMPORT_MAX_ROWS} rows`, {
+        details: { max_rows: IMPORT_MAX_ROWS },
+      });
     }
     if (item.kind === 'error') {
       step.problems.push(importProblem(item.line, null, item.reason));
@@ -180,7 +200,12 @@ export class ImportParser {
       if (seen.has(name)) problems.push(importProblem(line, name, 'column_twice'));
       seen.add(name);
       if (!(IMPORT_COLUMNS as readonly string[]).includes(name) && !(IGNORED_COLUMNS as readonly string[]).includes(name)) {
-        problems.push(importProblem(line, name || null, 'column_unknown', { columns: IMPORT_COLUMNS.join(', '), ignored: IGNORED_COLUMNS.join(', ') }));
+        problems.push(
+          importProblem(line, name || null, 'column_unknown', {
+            columns: IMPORT_COLUMNS.join(', '),
+            ignored: IGNORED_COLUMNS.join(', '),
+          }),
+        );
       }
     }
     if (!seen.has('code')) problems.push(importProblem(line, 'code', 'code_column_missing'));
@@ -202,7 +227,9 @@ export class ImportParser {
     const cells = new Map<string, string>();
     columns.forEach((name, i) => cells.set(name, unescapeFormula(fields[i])));
     const before = problems.length;
-    const row = readRow(line, cells, this.defaults, (field, reason, params) => problems.push(importProblem(line, field, reason, params)));
+    const row = readRow(line, cells, this.defaults, (field, reason, params) =>
+      problems.push(importProblem(line, field, reason, params)),
+    );
     if (row.code) {
       const first = this.firstLineOf.get(row.code);
       if (first !== undefined) problems.push(importProblem(line, 'code', 'code_twice', { line: first }));
@@ -215,9 +242,13 @@ export class ImportParser {
   private tooLong(error: CsvTooLongError): ServiceError {
     const field = error.field === null ? null : (this.columns?.[error.field] ?? `column ${error.field + 1}`);
     const problem = importProblem(error.line, field, error.field === null ? 'row_too_long' : 'cell_too_long', { max: error.max });
-    return new ServiceError(ErrorCode.CARD_IMPORT_INVALID, `line ${error.line}${field === null ? '' : `, ${field}`}: ${problem.message}; nothing was imported`, {
-      details: { rows: this.rowCount, valid: 0, problems: [problem], problem_count: 1 },
-    });
+    return new ServiceError(
+      ErrorCode.CARD_IMPORT_INVALID,
+      `line ${error.line}${field === null ? '' : `, ${field}`}: ${problem.message}; nothing was imported`,
+      {
+        details: { rows: this.rowCount, valid: 0, problems: [problem], problem_count: 1 },
+      },
+    );
   }
 }
 
@@ -306,7 +337,11 @@ function readRow(
 
   const deviceLimit = has('device_limit') ? (integer('device_limit', 1, 1000) ?? defaults.deviceLimit) : defaults.deviceLimit;
   // An empty cell is "unlimited", as the export writes it; an absent column takes the project's setting.
-  const concurrentLimit = !cells.has('concurrent_limit') ? defaults.concurrentLimit : has('concurrent_limit') ? integer('concurrent_limit', 1, 1000) : null;
+  const concurrentLimit = !cells.has('concurrent_limit')
+    ? defaults.concurrentLimit
+    : has('concurrent_limit')
+      ? integer('concurrent_limit', 1, 1000)
+      : null;
 
   const note = has('note') ? text('note') : null;
   if (note !== null && [...note].length > MAX_NOTE_LENGTH) problem('note', 'too_long', { max: MAX_NOTE_LENGTH });
@@ -314,7 +349,8 @@ function readRow(
   let status: CardStatus = activated ? 'active' : 'unused';
   if (has('status')) {
     const value = text('status');
-    if (!(IMPORT_STATUSES as readonly string[]).includes(value)) problem('status', 'one_of', { values: IMPORT_STATUSES.join(', ') });
+    if (!(IMPORT_STATUSES as readonly string[]).includes(value))
+      problem('status', 'one_of', { values: IMPORT_STATUSES.join(', ') });
     else status = value as CardStatus;
   }
   if (status === 'unused' && activated) problem('status', 'unused_but_activated');
@@ -324,15 +360,35 @@ function readRow(
   const unbindCount = integer('unbind_count', 0, MAX_INT32) ?? 0;
   const lastLoginAt = instant('last_login_at');
 
-  const devices = has('devices') ? text('devices').split(/\r?\n/).filter((m) => m !== '') : [];
+  const devices = has('devices')
+    ? text('devices')
+        .split(/\r?\n/)
+        .filter((m) => m !== '')
+    : [];
   if (devices.length && !activated) problem('devices', 'devices_need_activation');
   if (devices.length > MAX_DEVICES) problem('devices', 'too_many_devices', { max: MAX_DEVICES });
-  if (devices.some((m) => [...m].length > MAX_MACHINE_CODE_LENGTH)) problem('devices', 'machine_code_too_long', { max: MAX_MACHINE_CODE_LENGTH });
+  if (devices.some((m) => [...m].length > MAX_MACHINE_CODE_LENGTH))
+    problem('devices', 'machine_code_too_long', { max: MAX_MACHINE_CODE_LENGTH });
   if (new Set(devices).size !== devices.length) problem('devices', 'device_twice');
   // More bound devices than the card admits would let more machines in than it allows: the row is refused, not trimmed.
-  if (devices.length > deviceLimit && devices.length <= MAX_DEVICES) problem('devices', 'devices_over_limit', { max: deviceLimit });
+  if (devices.length > deviceLimit && devices.length <= MAX_DEVICES)
+    problem('devices', 'devices_over_limit', { max: deviceLimit });
 
   return {
-    line, code, kind, usesLeft, durationSeconds, deviceLimit, concurrentLimit, note, status, activatedAt, expiresAt, useCount, unbindCount, lastLoginAt, devices,
+    line,
+    code,
+    kind,
+    usesLeft,
+    durationSeconds,
+    deviceLimit,
+    concurrentLimit,
+    note,
+    status,
+    activatedAt,
+    expiresAt,
+    useCount,
+    unbindCount,
+    lastLoginAt,
+    devices,
   };
 }

@@ -82,7 +82,8 @@ export class ImportReport {
   @ApiProperty({ enum: [true] }) dry_run!: true;
   @ApiProperty({ type: 'integer' }) rows!: number;
   @ApiProperty({ type: 'integer' }) valid!: number;
-  @ApiProperty({ type: [ImportProblem], description: 'the first problems (problem_count counts them all)' }) problems!: ImportProblem[];
+  @ApiProperty({ type: [ImportProblem], description: 'the first problems (problem_count counts them all)' })
+  problems!: ImportProblem[];
   @ApiProperty({ type: 'integer' }) problem_count!: number;
 }
 
@@ -138,7 +139,13 @@ export class ImportSlots {
         scope === 'author'
           ? `You already have ${mine} card imports running (at most ${this.perAuthor} at once); retry when one has finished`
           : `The service is running ${this.running} card imports (at most ${this.perProcess} at once); retry in a moment`,
-        { details: { scope, running: scope === 'author' ? mine : this.running, max: scope === 'author' ? this.perAuthor : this.perProcess } },
+        {
+          details: {
+            scope,
+            running: scope === 'author' ? mine : this.running,
+            max: scope === 'author' ? this.perAuthor : this.perProcess,
+          },
+        },
       );
     }
     this.byAuthor.set(authorId, mine + 1);
@@ -192,7 +199,10 @@ export class CardsImporter {
       rows = [];
       problems = [];
       const started = performance.now();
-      const taken = await this.existingCodes(projectId, chunk.map((r) => r.code));
+      const taken = await this.existingCodes(
+        projectId,
+        chunk.map((r) => r.code),
+      );
       let fresh = chunk.filter((row) => {
         if (!taken.has(row.code)) return true;
         chunkProblems.push(importProblem(row.line, 'code', 'code_exists'));
@@ -202,9 +212,16 @@ export class CardsImporter {
         if (lostBatch) throw new ServiceError(ErrorCode.SYSTEM_ERROR, 'the import was swept as abandoned');
         batchId ??= await this.startBatch(projectId, defaults.type?.id ?? null);
         heartbeat ??= setInterval(() => {
-          void this.beat(batchId!).then((alive) => (lostBatch ||= !alive), () => undefined);
+          void this.beat(batchId!).then(
+            (alive) => (lostBatch ||= !alive),
+            () => undefined,
+          );
         }, IMPORT_HEARTBEAT_MS).unref();
-        const stagedLines: Array<{ line: number }> = await this.dataSource.query(STAGE_ROWS, [batchId, projectId, ...columnsOf(fresh)]);
+        const stagedLines: Array<{ line: number }> = await this.dataSource.query(STAGE_ROWS, [
+          batchId,
+          projectId,
+          ...columnsOf(fresh),
+        ]);
         if (stagedLines.length < fresh.length) {
           // Another import running into this project has staged some of these codes.
           const got = new Set(stagedLines.map((r) => r.line));
@@ -259,7 +276,10 @@ export class CardsImporter {
       return { dry_run: false, batch_id: done.batchId, rows: staged, imported: done.imported };
     } finally {
       clearInterval(heartbeat);
-      if (batchId) await this.discard(projectId, batchId).catch((error: unknown) => this.logger.entry('error', 'card import cleanup failed', { batch_id: batchId, error: String(error) }));
+      if (batchId)
+        await this.discard(projectId, batchId).catch((error: unknown) =>
+          this.logger.entry('error', 'card import cleanup failed', { batch_id: batchId, error: String(error) }),
+        );
     }
   }
 
@@ -281,11 +301,18 @@ export class CardsImporter {
     for (const batch of stale) {
       if (batch.status === 'pending') {
         await this.discard(batch.project_id, batch.id);
-        this.logger.entry('warn', 'card import abandoned by a stopped process: its staged rows are deleted', { project_id: batch.project_id, batch_id: batch.id });
+        this.logger.entry('warn', 'card import abandoned by a stopped process: its staged rows are deleted', {
+          project_id: batch.project_id,
+          batch_id: batch.id,
+        });
         discarded++;
       } else {
         const done = await this.publish(batch.project_id, batch.id, batch.count, false);
-        this.logger.entry('warn', 'card import left by a stopped process finished', { project_id: batch.project_id, batch_id: batch.id, imported: done.imported });
+        this.logger.entry('warn', 'card import left by a stopped process finished', {
+          project_id: batch.project_id,
+          batch_id: batch.id,
+          imported: done.imported,
+        });
         finished++;
       }
     }
@@ -294,7 +321,10 @@ export class CardsImporter {
 
   private async existingCodes(projectId: string, codes: string[]): Promise<Set<string>> {
     if (!codes.length) return new Set();
-    const found: Array<{ code: string }> = await this.dataSource.query('SELECT code FROM cards WHERE project_id = $1 AND code = ANY($2::varchar[])', [projectId, codes]);
+    const found: Array<{ code: string }> = await this.dataSource.query(
+      'SELECT code FROM cards WHERE project_id = $1 AND code = ANY($2::varchar[])',
+      [projectId, codes],
+    );
     return new Set(found.map((r) => r.code));
   }
 
@@ -310,7 +340,10 @@ export class CardsImporter {
 
   /** Renews the heartbeat; false when the batch is gone (swept as abandoned). */
   private async beat(batchId: string): Promise<boolean> {
-    const result: unknown = await this.dataSource.query(`UPDATE card_batches SET heartbeat_at = now() WHERE id = $1 AND status <> 'live'`, [batchId]);
+    const result: unknown = await this.dataSource.query(
+      `UPDATE card_batches SET heartbeat_at = now() WHERE id = $1 AND status <> 'live'`,
+      [batchId],
+    );
     return !(Array.isArray(result) && result[1] === 0);
   }
 
@@ -319,20 +352,40 @@ export class CardsImporter {
    * that made it waits): a code the project got meanwhile undoes the import and answers the lines.
    * Otherwise (finishing a dead process's import) such a row is left out and logged.
    */
-  private async publish(projectId: string, batchId: string, rows: number, strict: boolean): Promise<{ batchId: string; imported: number }> {
+  private async publish(
+    projectId: string,
+    batchId: string,
+    rows: number,
+    strict: boolean,
+  ): Promise<{ batchId: string; imported: number }> {
     const started = Date.now();
-    await this.dataSource.query(`UPDATE card_batches SET status = 'publishing', count = $2, heartbeat_at = now() WHERE id = $1`, [batchId, rows]);
+    await this.dataSource.query(`UPDATE card_batches SET status = 'publishing', count = $2, heartbeat_at = now() WHERE id = $1`, [
+      batchId,
+      rows,
+    ]);
     let imported = 0;
     const skipped: number[] = [];
     for (;;) {
       const started = performance.now();
-      const [step]: Array<{ moved: number; inserted: number; lost: number[] }> = await this.dataSource.query(PUBLISH_ROWS, [batchId, IMPORT_CHUNK]);
+      const [step]: Array<{ moved: number; inserted: number; lost: number[] }> = await this.dataSource.query(PUBLISH_ROWS, [
+        batchId,
+        IMPORT_CHUNK,
+      ]);
       if (step.lost.length) {
         if (strict) {
           const lost = step.lost.map((line) => importProblem(line, 'code', 'code_exists'));
-          this.logger.entry('warn', 'card import failed; deleting its cards', { project_id: projectId, batch_id: batchId, imported: imported + step.inserted });
+          this.logger.entry('warn', 'card import failed; deleting its cards', {
+            project_id: projectId,
+            batch_id: batchId,
+            imported: imported + step.inserted,
+          });
           await this.discard(projectId, batchId);
-          throw invalid({ rows, valid: rows - lost.length, problems: lost.slice(0, IMPORT_PROBLEMS_SHOWN), problem_count: lost.length });
+          throw invalid({
+            rows,
+            valid: rows - lost.length,
+            problems: lost.slice(0, IMPORT_PROBLEMS_SHOWN),
+            problem_count: lost.length,
+          });
         }
         skipped.push(...step.lost);
       }
@@ -345,9 +398,22 @@ export class CardsImporter {
       if (step.moved < IMPORT_CHUNK) break;
       await rest(started);
     }
-    await this.dataSource.query(`UPDATE card_batches SET status = 'live', count = $2, heartbeat_at = NULL WHERE id = $1`, [batchId, imported]);
-    if (skipped.length) this.logger.entry('warn', 'card import left out codes the project got meanwhile', { project_id: projectId, batch_id: batchId, lines: skipped.slice(0, 100) });
-    this.logger.entry('info', 'card import done', { project_id: projectId, batch_id: batchId, imported, ms: Date.now() - started });
+    await this.dataSource.query(`UPDATE card_batches SET status = 'live', count = $2, heartbeat_at = NULL WHERE id = $1`, [
+      batchId,
+      imported,
+    ]);
+    if (skipped.length)
+      this.logger.entry('warn', 'card import left out codes the project got meanwhile', {
+        project_id: projectId,
+        batch_id: batchId,
+        lines: skipped.slice(0, 100),
+      });
+    this.logger.entry('info', 'card import done', {
+      project_id: projectId,
+      batch_id: batchId,
+      imported,
+      ms: Date.now() - started,
+    });
     return { batchId, imported };
   }
 
@@ -361,7 +427,9 @@ export class CardsImporter {
         await rest(started);
       }
     };
-    await deleteAll('DELETE FROM card_import_rows WHERE batch_id = $1 AND project_id = $2 AND line IN (SELECT line FROM card_import_rows WHERE batch_id = $1 LIMIT $3)');
+    await deleteAll(
+      'DELETE FROM card_import_rows WHERE batch_id = $1 AND project_id = $2 AND line IN (SELECT line FROM card_import_rows WHERE batch_id = $1 LIMIT $3)',
+    );
     await deleteAll('DELETE FROM cards WHERE id IN (SELECT id FROM cards WHERE batch_id = $1 AND project_id = $2 LIMIT $3)');
     await this.dataSource.getRepository(CardBatch).delete({ id: batchId });
   }
@@ -373,7 +441,9 @@ async function rest(started: number): Promise<void> {
 }
 
 function tooLarge(): ServiceError {
-  return new ServiceError(ErrorCode.FILE_TOO_LARGE, `The CSV is larger than ${IMPORT_MAX_BYTES} bytes`, { details: { max_bytes: IMPORT_MAX_BYTES } });
+  return new ServiceError(ErrorCode.FILE_TOO_LARGE, `The CSV is larger than ${IMPORT_MAX_BYTES} bytes`, {
+    details: { max_bytes: IMPORT_MAX_BYTES },
+  });
 }
 
 function decode(decoder: TextDecoder, chunk: Buffer | undefined, stream: boolean): string {

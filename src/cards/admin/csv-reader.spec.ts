@@ -10,7 +10,13 @@ describe(readCsv.name, () => {
       ],
       errors: [],
     });
-    expect(readCsv('a\r\n"",\r\n')).toEqual({ records: [{ line: 1, fields: ['a'] }, { line: 2, fields: ['', ''] }], errors: [] });
+    expect(readCsv('a\r\n"",\r\n')).toEqual({
+      records: [
+        { line: 1, fields: ['a'] },
+        { line: 2, fields: ['', ''] },
+      ],
+      errors: [],
+    });
     expect(readCsv('')).toEqual({ records: [], errors: [] });
   });
 
@@ -46,14 +52,24 @@ describe(CsvReader.name, () => {
         for (let i = 0; i < text.length; i += size) items.push(...reader.push(text.slice(i, i + size)));
         items.push(...reader.end());
         const whole = readCsv(text);
-        expect([text, size, items.filter((x) => x.kind === 'record').map(({ line, fields }) => ({ line, fields }))]).toEqual([text, size, whole.records]);
+        expect([text, size, items.filter((x) => x.kind === 'record').map(({ line, fields }) => ({ line, fields }))]).toEqual([
+          text,
+          size,
+          whole.records,
+        ]);
         expect(items.filter((x) => x.kind === 'error').map(({ line, reason }) => ({ line, reason }))).toEqual(whole.errors);
       }
     }
     // A lone CR is text; after a closing quote only CRLF may follow.
     expect(readCsv('a,b\r\n"q"\r\nlone\rcr,"x"\rz\n"end"\r')).toEqual({
-      records: [{ line: 1, fields: ['a', 'b'] }, { line: 2, fields: ['q'] }],
-      errors: [{ line: 3, reason: 'text_after_quote' }, { line: 4, reason: 'text_after_quote' }],
+      records: [
+        { line: 1, fields: ['a', 'b'] },
+        { line: 2, fields: ['q'] },
+      ],
+      errors: [
+        { line: 3, reason: 'text_after_quote' },
+        { line: 4, reason: 'text_after_quote' },
+      ],
     });
     expect(readCsv('a,\r')).toEqual({ records: [{ line: 1, fields: ['a', '\r'] }], errors: [] });
   });
@@ -63,7 +79,9 @@ describe(CsvReader.name, () => {
     const reader = new CsvReader(caps);
     expect(reader.push('ab,0123456789\n')).toEqual([{ kind: 'record', line: 1, fields: ['ab', '0123456789'] }]);
     expect(() => reader.push('"x\ny",01234567890')).toThrow(expect.objectContaining({ line: 2, field: 1, max: 10 }));
-    expect(() => new CsvReader(caps).push('abcd,0123456789,x')).toThrow(expect.objectContaining({ line: 1, field: null, max: 16 }));
+    expect(() => new CsvReader(caps).push('abcd,0123456789,x')).toThrow(
+      expect.objectContaining({ line: 1, field: null, max: 16 }),
+    );
     expect(() => new CsvReader(caps).push('abcde')).toThrow(CsvTooLongError);
   });
 });

@@ -32,7 +32,11 @@ export class CsvTooLongError extends Error {
     readonly field: number | null,
     readonly max: number,
   ) {
-    super(field === null ? `line ${line}: the row is longer than ${max} characters` : `line ${line}: cell ${field + 1} is longer than ${max} characters`);
+    super(
+      field === null
+        ? `line ${line}: the row is longer than ${max} characters`
+        : `line ${line}: cell ${field + 1} is longer than ${max} characters`,
+    );
   }
 }
 

@@ -10,6 +10,7 @@ const RULE = `${IDEMPOTENCY_KEY_HEADER} must be 1-100 printable ASCII characters
 export const IdempotencyKey = createParamDecorator((_: unknown, ctx: ExecutionContext): string | undefined => {
   const value: unknown = ctx.switchToHttp().getRequest().headers['idempotency-key'];
   if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !IDEMPOTENCY_KEY.test(value)) throw new ServiceError(ErrorCode.BAD_REQUEST, RULE, { details: [RULE] });
+  if (typeof value !== 'string' || !IDEMPOTENCY_KEY.test(value))
+    throw new ServiceError(ErrorCode.BAD_REQUEST, RULE, { details: [RULE] });
   return value;
 });

@@ -30,7 +30,8 @@ export const IMPORT_PROBLEM_TEXTS = {
   one_of: (p: Params) => `must be one of ${p.values}`,
   uses_left_required: () => 'is required for a count card',
   uses_left_time_card: () => 'is for count cards only (leave it empty for a time card)',
-  expiry_needs_activation: () => 'needs activated_at: a card never activated gets its expiry at its first login (from duration_seconds)',
+  expiry_needs_activation: () =>
+    'needs activated_at: a card never activated gets its expiry at its first login (from duration_seconds)',
   duration_required: () => 'is required for a card never activated (0 = permanent)',
   unused_but_activated: () => 'unused, but activated_at is set (an activated card is active or banned)',
   activation_required: () => 'is required for an active card',
@@ -56,6 +57,11 @@ export interface ImportProblemFields {
   message: string;
 }
 
-export function importProblem(line: number, field: string | null, reason: ImportProblemReason, params: Params = {}): ImportProblemFields {
+export function importProblem(
+  line: number,
+  field: string | null,
+  reason: ImportProblemReason,
+  params: Params = {},
+): ImportProblemFields {
   return { line, field, reason, params, message: IMPORT_PROBLEM_TEXTS[reason](params) };
 }

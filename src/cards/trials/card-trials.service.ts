@@ -19,8 +19,12 @@ import { cardFeaturesSql, featuresOf } from '../types/card-features';
 /** What `POST /api/v1/cards/trial` answers (decisions §21). */
 export class CardTrialData {
   @ApiProperty({ description: 'The trial card key, already bound to this device: log in with it' }) code!: string;
-  @ApiProperty({ ...LOCAL_TIME, description: `${LOCAL_TIME.description}; ${PERMANENT_EXPIRY} for a card that never expires` }) expires_at!: string;
-  @ApiProperty({ description: 'The device the card is bound to (the request\'s machine_id), for the clients\' answer check (decisions §17)' }) machine_code!: string;
+  @ApiProperty({ ...LOCAL_TIME, description: `${LOCAL_TIME.description}; ${PERMANENT_EXPIRY} for a card that never expires` })
+  expires_at!: string;
+  @ApiProperty({
+    description: "The device the card is bound to (the request's machine_id), for the clients' answer check (decisions §17)",
+  })
+  machine_code!: string;
   @ApiProperty({ ...TRIAL_PROPERTY, enum: [true] }) trial!: boolean;
   @ApiProperty(FEATURES_PROPERTY) features!: string[];
 }
@@ -49,12 +53,20 @@ export class CardTrialsService {
     if (typeId === null) throw trialsOff();
     const card = await this.dataSource.transaction((em) => this.grant(em, project.id, typeId, machine));
     if (loginRefusal(card) !== null) throw new ServiceError(ErrorCode.TRIAL_USED);
-    return { code: card.code, expires_at: clientExpiry(card, this.config.APP_TIMEZONE), machine_code: machine, trial: true, features: card.features ?? [] };
+    return {
+      code: card.code,
+      expires_at: clientExpiry(card, this.config.APP_TIMEZONE),
+      machine_code: machine,
+      trial: true,
+      features: card.features ?? [],
+    };
   }
 
   /** Trials given in a project, for ever (the Overview): one row per device, counted by its index. */
   async count(projectId: string): Promise<number> {
-    const [row] = (await this.dataSource.query('SELECT count(*)::int AS n FROM card_trials WHERE project_id = $1', [projectId])) as Array<{ n: number }>;
+    const [row] = (await this.dataSource.query('SELECT count(*)::int AS n FROM card_trials WHERE project_id = $1', [
+      projectId,
+    ])) as Array<{ n: number }>;
     return row.n;
   }
 
@@ -104,5 +116,7 @@ export class CardTrialsService {
 
 /** Trials off (no trial type, or it was disabled or deleted): the program does not offer this interface (docs/decisions.md). */
 function trialsOff(): ServiceError {
-  return new ServiceError(ErrorCode.INTERFACE_NOT_AUTHORIZED, 'Trials are switched off for this program', { details: ['trial_card_type_id'] });
+  return new ServiceError(ErrorCode.INTERFACE_NOT_AUTHORIZED, 'Trials are switched off for this program', {
+    details: ['trial_card_type_id'],
+  });
 }

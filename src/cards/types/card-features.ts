@@ -19,7 +19,8 @@ export function cardFeaturesSql(alias: string): string {
 export function featuresOf(value: unknown): string[] {
   if (Array.isArray(value)) return value.map(String);
   // A driver that leaves an array as its text form: '{a,b}' (feature names never need quoting).
-  if (typeof value === 'string' && value.startsWith('{') && value.endsWith('}')) return value.length > 2 ? value.slice(1, -1).split(',') : [];
+  if (typeof value === 'string' && value.startsWith('{') && value.endsWith('}'))
+    return value.length > 2 ? value.slice(1, -1).split(',') : [];
   return [];
 }
 

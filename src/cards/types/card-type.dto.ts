@@ -1,6 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
-  ArrayMaxSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateIf,
+  ArrayMaxSize,
+  ArrayUnique,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  Max,
+  Min,
+  ValidateIf,
 } from 'class-validator';
 import { MAX_INT32 } from '../../common/limits';
 import { Optional } from '../../common/optional';
@@ -11,48 +23,93 @@ import { FEATURE_PATTERN, MAX_FEATURES } from './card-features';
 
 /** `POST /projects/:id/card-types` (decisions §19). Prices are integer cents. */
 export class CreateCardTypeDto {
-  @ApiProperty({ minLength: 1, maxLength: 64, example: 'Month' }) @IsString() @Length(1, 64)
+  @ApiProperty({ minLength: 1, maxLength: 64, example: 'Month' })
+  @IsString()
+  @Length(1, 64)
   name: string;
 
-  @ApiProperty({ enum: CARD_KINDS, description: '`time`, or `count` (each successful login takes one of `uses`)' }) @IsIn(CARD_KINDS)
+  @ApiProperty({ enum: CARD_KINDS, description: '`time`, or `count` (each successful login takes one of `uses`)' })
+  @IsIn(CARD_KINDS)
   kind: CardKind;
 
-  @ApiProperty({ minimum: 0, description: 'validity after first login; 0 = permanent (a count card may have both rules)', example: 30 * 86400 })
-  @IsInt() @Min(0) @Max(MAX_INT32)
+  @ApiProperty({
+    minimum: 0,
+    description: 'validity after first login; 0 = permanent (a count card may have both rules)',
+    example: 30 * 86400,
+  })
+  @IsInt()
+  @Min(0)
+  @Max(MAX_INT32)
   duration_seconds: number;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_CARD_USES, description: 'logins of a count card; required for, and only for, kind count' })
+  @ApiPropertyOptional({
+    minimum: 1,
+    maximum: MAX_CARD_USES,
+    description: 'logins of a count card; required for, and only for, kind count',
+  })
   @ValidateIf((dto: CreateCardTypeDto) => dto.kind === 'count' || dto.uses !== undefined)
-  @IsInt() @Min(1) @Max(MAX_CARD_USES)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_CARD_USES)
   uses?: number;
 
-  @ApiProperty({ minimum: 1, maximum: 1000 }) @IsInt() @Min(1) @Max(1000)
+  @ApiProperty({ minimum: 1, maximum: 1000 })
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   device_limit: number;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1000, nullable: true, description: 'live SDK sessions at once; absent or null = unlimited' })
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(1) @Max(1000)
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 1000,
+    nullable: true,
+    description: 'live SDK sessions at once; absent or null = unlimited',
+  })
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   concurrent_limit?: number | null;
 
   @ApiProperty({
-    type: [String], maxItems: MAX_FEATURES, example: ['pro', 'export.pdf'],
+    type: [String],
+    maxItems: MAX_FEATURES,
+    example: ['pro', 'export.pdf'],
     description: `names of 1-32 of [a-z0-9_.-], at most ${MAX_FEATURES}, each once; answered in every card login, heartbeat, info and offline licence`,
   })
-  @IsArray() @ArrayMaxSize(MAX_FEATURES) @ArrayUnique()
-  @IsString({ each: true }) @Matches(FEATURE_PATTERN, { each: true, message: 'each of features must be 1-32 of [a-z0-9_.-]' })
+  @IsArray()
+  @ArrayMaxSize(MAX_FEATURES)
+  @ArrayUnique()
+  @IsString({ each: true })
+  @Matches(FEATURE_PATTERN, { each: true, message: 'each of features must be 1-32 of [a-z0-9_.-]' })
   features: string[];
 
   @ApiProperty({ type: 'integer', minimum: 0, maximum: MAX_INT32, description: 'price of one card in integer cents' })
-  @IsInt() @Min(0) @Max(MAX_INT32)
+  @IsInt()
+  @Min(0)
+  @Max(MAX_INT32)
   price_cents: number;
 
-  @ApiPropertyOptional({ default: false, description: 'agents may sell it' }) @Optional() @IsBoolean()
+  @ApiPropertyOptional({ default: false, description: 'agents may sell it' })
+  @Optional()
+  @IsBoolean()
   agent_allowed?: boolean;
 
-  @ApiPropertyOptional({ pattern: CARD_PREFIX_PATTERN.source, default: '', description: 'put before the 20 random characters of generated codes' })
-  @Optional() @IsString() @Matches(CARD_PREFIX_PATTERN, { message: 'prefix must be 0-16 of [A-Za-z0-9-]' })
+  @ApiPropertyOptional({
+    pattern: CARD_PREFIX_PATTERN.source,
+    default: '',
+    description: 'put before the 20 random characters of generated codes',
+  })
+  @Optional()
+  @IsString()
+  @Matches(CARD_PREFIX_PATTERN, { message: 'prefix must be 0-16 of [A-Za-z0-9-]' })
   prefix?: string;
 
-  @ApiPropertyOptional({ default: true, description: 'false: no new cards are made from it; its cards keep working' }) @Optional() @IsBoolean()
+  @ApiPropertyOptional({ default: true, description: 'false: no new cards are made from it; its cards keep working' })
+  @Optional()
+  @IsBoolean()
   enabled?: boolean;
 }
 
@@ -62,40 +119,86 @@ export class CreateCardTypeDto {
  * checked together on the result (a count type needs uses, a time type has none).
  */
 export class UpdateCardTypeDto {
-  @ApiPropertyOptional({ minLength: 1, maxLength: 64 }) @Optional() @IsString() @Length(1, 64)
+  @ApiPropertyOptional({ minLength: 1, maxLength: 64 })
+  @Optional()
+  @IsString()
+  @Length(1, 64)
   name?: string;
 
-  @ApiPropertyOptional({ enum: CARD_KINDS }) @Optional() @IsIn(CARD_KINDS)
+  @ApiPropertyOptional({ enum: CARD_KINDS })
+  @Optional()
+  @IsIn(CARD_KINDS)
   kind?: CardKind;
 
-  @ApiPropertyOptional({ minimum: 0 }) @Optional() @IsInt() @Min(0) @Max(MAX_INT32)
+  @ApiPropertyOptional({ minimum: 0 })
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_INT32)
   duration_seconds?: number;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_CARD_USES, nullable: true, description: 'null when the type becomes a time type' })
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(1) @Max(MAX_CARD_USES)
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_CARD_USES,
+    nullable: true,
+    description: 'null when the type becomes a time type',
+  })
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_CARD_USES)
   uses?: number | null;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 1000 }) @Optional() @IsInt() @Min(1) @Max(1000)
+  @ApiPropertyOptional({ minimum: 1, maximum: 1000 })
+  @Optional()
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   device_limit?: number;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1000, nullable: true, description: 'null = unlimited' })
-  @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(1) @Max(1000)
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   concurrent_limit?: number | null;
 
-  @ApiPropertyOptional({ type: [String], maxItems: MAX_FEATURES, description: 'replaces the list; every card of the type answers it from now on' })
-  @Optional() @IsArray() @ArrayMaxSize(MAX_FEATURES) @ArrayUnique()
-  @IsString({ each: true }) @Matches(FEATURE_PATTERN, { each: true, message: 'each of features must be 1-32 of [a-z0-9_.-]' })
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: MAX_FEATURES,
+    description: 'replaces the list; every card of the type answers it from now on',
+  })
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(MAX_FEATURES)
+  @ArrayUnique()
+  @IsString({ each: true })
+  @Matches(FEATURE_PATTERN, { each: true, message: 'each of features must be 1-32 of [a-z0-9_.-]' })
   features?: string[];
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: MAX_INT32 }) @Optional() @IsInt() @Min(0) @Max(MAX_INT32)
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: MAX_INT32 })
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_INT32)
   price_cents?: number;
 
-  @ApiPropertyOptional() @Optional() @IsBoolean()
+  @ApiPropertyOptional()
+  @Optional()
+  @IsBoolean()
   agent_allowed?: boolean;
 
-  @ApiPropertyOptional({ pattern: CARD_PREFIX_PATTERN.source }) @Optional() @IsString() @Matches(CARD_PREFIX_PATTERN, { message: 'prefix must be 0-16 of [A-Za-z0-9-]' })
+  @ApiPropertyOptional({ pattern: CARD_PREFIX_PATTERN.source })
+  @Optional()
+  @IsString()
+  @Matches(CARD_PREFIX_PATTERN, { message: 'prefix must be 0-16 of [A-Za-z0-9-]' })
   prefix?: string;
 
-  @ApiPropertyOptional() @Optional() @IsBoolean()
+  @ApiPropertyOptional()
+  @Optional()
+  @IsBoolean()
   enabled?: boolean;
 }

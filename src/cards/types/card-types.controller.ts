@@ -44,12 +44,18 @@ export class CardTypesController {
   @ApiOperation({ summary: 'Read a card type' })
   @ApiAnswer(CardTypeView)
   @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.CARD_TYPE_NOT_FOUND)
-  get(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Param('typeId', TYPE_ID_PIPE) typeId: number) {
+  get(
+    @CurrentAdmin() actor: AdminPrincipal,
+    @Param('id', PROJECT_ID_PIPE) id: string,
+    @Param('typeId', TYPE_ID_PIPE) typeId: number,
+  ) {
     return this.types.get(actor, id, typeId);
   }
 
   @Patch(':typeId')
-  @ApiOperation({ summary: 'Change a card type (rules apply to cards made afterwards; features to every card of the type at once)' })
+  @ApiOperation({
+    summary: 'Change a card type (rules apply to cards made afterwards; features to every card of the type at once)',
+  })
   @ApiAnswer(CardTypeView)
   @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.CARD_TYPE_NOT_FOUND, ErrorCode.CARD_TYPE_NAME_TAKEN)
   update(
@@ -66,7 +72,11 @@ export class CardTypesController {
   @ApiNoContent()
   @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.CARD_TYPE_NOT_FOUND, ErrorCode.CARD_TYPE_IN_USE)
   @HttpCode(204)
-  async remove(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Param('typeId', TYPE_ID_PIPE) typeId: number): Promise<void> {
+  async remove(
+    @CurrentAdmin() actor: AdminPrincipal,
+    @Param('id', PROJECT_ID_PIPE) id: string,
+    @Param('typeId', TYPE_ID_PIPE) typeId: number,
+  ): Promise<void> {
     await this.types.remove(actor, id, typeId);
   }
 }

@@ -99,7 +99,10 @@ export class CardTypesService {
    * changed under the cards being made from it.
    */
   async usable(projectId: string, id: number, em?: EntityManager): Promise<CardType> {
-    const query = (em ?? this.types.manager).getRepository(CardType).createQueryBuilder('t').where('t.id = :id AND t.project_id = :projectId', { id, projectId });
+    const query = (em ?? this.types.manager)
+      .getRepository(CardType)
+      .createQueryBuilder('t')
+      .where('t.id = :id AND t.project_id = :projectId', { id, projectId });
     if (em) query.setLock('pessimistic_read');
     const row = await query.getOne();
     if (!row) throw new ServiceError(ErrorCode.CARD_TYPE_NOT_FOUND, undefined, { details: ['card_type_id'] });

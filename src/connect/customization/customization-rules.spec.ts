@@ -106,16 +106,23 @@ describe('customization rules (decisions §8)', () => {
       expect(fieldNameProblems({ reason: 'error_id' })).toEqual([expect.stringContaining('field_names.reason')]);
     });
 
-    it.each(['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', '__defineGetter__'])(
-      'refuses %s as a target: every JavaScript object has it, so the renamed field would vanish',
-      (target) => {
-        expect(fieldNameProblems({ status: target })).toEqual([expect.stringContaining('field_names.status')]);
-        expect(fieldNameProblems({ data: target })).toEqual([expect.stringContaining('built-in JavaScript object property')]);
-      },
-    );
+    it.each([
+      '__proto__',
+      'constructor',
+      'prototype',
+      'toString',
+      'hasOwnProperty',
+      'valueOf',
+      'isPrototypeOf',
+      '__defineGetter__',
+    ])('refuses %s as a target: every JavaScript object has it, so the renamed field would vanish', (target) => {
+      expect(fieldNameProblems({ status: target })).toEqual([expect.stringContaining('field_names.status')]);
+      expect(fieldNameProblems({ data: target })).toEqual([expect.stringContaining('built-in JavaScript object property')]);
+    });
 
     it('refuses every name of Object.prototype as a target', () => {
-      for (const target of Object.getOwnPropertyNames(Object.prototype)) expect(fieldNameProblems({ reason: target })).toHaveLength(1);
+      for (const target of Object.getOwnPropertyNames(Object.prototype))
+        expect(fieldNameProblems({ reason: target })).toHaveLength(1);
     });
 
     it('refuses one target used twice', () => {

@@ -3,9 +3,28 @@ import { TokenAlgorithm } from '../connect-customization.entity';
 
 /** Field names of the Connect response that an owner may rename (decisions §8). */
 export const CONNECT_FIELDS = [
-  'status', 'code', 'reason', 'data', 'request_id', 'token', 'expires_at', 'device_limit', 'server_time', 'machine_code', 'announcement',
+  'status',
+  'code',
+  'reason',
+  'data',
+  'request_id',
+  'token',
+  'expires_at',
+  'device_limit',
+  'server_time',
+  'machine_code',
+  'announcement',
 ] as const;
-export const TOKEN_PLACEHOLDERS = ['user_key', 'serial', 'program_id', 'timestamp', 'expires_at', 'nonce', 'device_limit', 'secret'] as const;
+export const TOKEN_PLACEHOLDERS = [
+  'user_key',
+  'serial',
+  'program_id',
+  'timestamp',
+  'expires_at',
+  'nonce',
+  'device_limit',
+  'secret',
+] as const;
 export const TOKEN_ALGORITHMS: readonly TokenAlgorithm[] = ['md5', 'sha256', 'hmac_sha256'];
 export const MAX_TEMPLATE_LENGTH = 512;
 
@@ -48,10 +67,13 @@ export function fieldNameProblems(renames: Record<string, unknown>): string[] {
 /** Problems with a token template; empty when it is valid. */
 export function templateProblems(template: string): string[] {
   const problems: string[] = [];
-  if (template.length === 0 || template.length > MAX_TEMPLATE_LENGTH) problems.push(`token_template: must be 1-${MAX_TEMPLATE_LENGTH} characters`);
+  if (template.length === 0 || template.length > MAX_TEMPLATE_LENGTH)
+    problems.push(`token_template: must be 1-${MAX_TEMPLATE_LENGTH} characters`);
   for (const [, name] of template.matchAll(PLACEHOLDER)) {
     if (!(TOKEN_PLACEHOLDERS as readonly string[]).includes(name)) {
-      problems.push(`token_template: unknown placeholder {${name}}; allowed placeholders: ${TOKEN_PLACEHOLDERS.map((p) => `{${p}}`).join(' ')}`);
+      problems.push(
+        `token_template: unknown placeholder {${name}}; allowed placeholders: ${TOKEN_PLACEHOLDERS.map((p) => `{${p}}`).join(' ')}`,
+      );
     }
   }
   return problems;

@@ -13,7 +13,14 @@ import { ProjectAccess } from '../../projects/project-access';
 import { ConnectCustomization } from '../connect-customization.entity';
 import { PutCustomizationDto } from './customization.dto';
 import {
-  CONNECT_FIELDS, customToken, fieldNameProblems, renderTemplate, templateProblems, TOKEN_PLACEHOLDERS, TokenValues, usesSecret,
+  CONNECT_FIELDS,
+  customToken,
+  fieldNameProblems,
+  renderTemplate,
+  templateProblems,
+  TOKEN_PLACEHOLDERS,
+  TokenValues,
+  usesSecret,
 } from './customization-rules';
 import type { RequestContext } from '../../core/http/request-context';
 
@@ -21,7 +28,12 @@ export type ClientCustomization = Pick<ConnectCustomization, 'fieldNames' | 'tok
 
 export class CustomizationView {
   @ApiProperty({ description: 'false: the defaults apply' }) customized!: boolean;
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, description: "renames of the Connect answer's fields" }) field_names!: Record<string, string>;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: "renames of the Connect answer's fields",
+  })
+  field_names!: Record<string, string>;
   @ApiProperty({ type: String, nullable: true }) token_algorithm!: string | null;
   @ApiProperty({ type: String, nullable: true }) token_template!: string | null;
   @ApiProperty({ description: 'a token secret is set (never shown)' }) has_secret!: boolean;
@@ -56,7 +68,14 @@ export class CustomizationService {
       'connect-customization',
       async () => {
         const row = await this.findFor(program.id);
-        return row && { fieldNames: row.fieldNames, tokenAlgorithm: row.tokenAlgorithm, tokenTemplate: row.tokenTemplate, secretEnc: row.secretEnc };
+        return (
+          row && {
+            fieldNames: row.fieldNames,
+            tokenAlgorithm: row.tokenAlgorithm,
+            tokenTemplate: row.tokenTemplate,
+            secretEnc: row.secretEnc,
+          }
+        );
       },
       request,
     );
@@ -82,7 +101,8 @@ export class CustomizationService {
     const existing = await this.findFor(project.id);
     const algorithm = input.token_algorithm ?? null;
     const template = input.token_template ?? null;
-    const secretEnc = input.secret === undefined ? (existing?.secretEnc ?? null) : input.secret === null ? null : this.box.encrypt(input.secret);
+    const secretEnc =
+      input.secret === undefined ? (existing?.secretEnc ?? null) : input.secret === null ? null : this.box.encrypt(input.secret);
 
     const problems = fieldNameProblems(input.field_names ?? {});
     if ((algorithm === null) !== (template === null)) problems.push('token_algorithm and token_template: set both, or neither');
@@ -96,7 +116,13 @@ export class CustomizationService {
       });
     }
     await this.rows.save(
-      this.rows.create({ projectId: project.id, fieldNames: input.field_names ?? {}, tokenAlgorithm: algorithm, tokenTemplate: template, secretEnc }),
+      this.rows.create({
+        projectId: project.id,
+        fieldNames: input.field_names ?? {},
+        tokenAlgorithm: algorithm,
+        tokenTemplate: template,
+        secretEnc,
+      }),
     );
     await this.programCache.invalidate(project.programId);
     // Answer the stored row: a save that changes nothing runs no UPDATE and returns no updated_at.
@@ -114,11 +140,23 @@ export class CustomizationService {
     const project = await this.access.find(actor, projectId);
     const row = await this.findFor(project.id);
     const sample = {
-      user_key: 'SAMPLE-CARD-KEY', serial: 'SAMPLE-DEVICE', program_id: project.programId, timestamp: '1767225600',
-      expires_at: '2026-12-31 23:59:59', nonce: 'sample-nonce', device_limit: '1',
+      user_key: 'SAMPLE-CARD-KEY',
+      serial: 'SAMPLE-DEVICE',
+      program_id: project.programId,
+      timestamp: '1767225600',
+      expires_at: '2026-12-31 23:59:59',
+      nonce: 'sample-nonce',
+      device_limit: '1',
     };
     const token = this.successToken(row, sample) ?? '<random 43-character token>';
-    const data = { token, expires_at: sample.expires_at, device_limit: 1, server_time: 1767225600, machine_code: sample.serial, announcement: '' };
+    const data = {
+      token,
+      expires_at: sample.expires_at,
+      device_limit: 1,
+      server_time: 1767225600,
+      machine_code: sample.serial,
+      announcement: '',
+    };
     const renames = row?.fieldNames;
     return {
       success: applyRenames(renderSuccess('connect', { message: 'Login successful', data }, 'sample-request-id'), renames),

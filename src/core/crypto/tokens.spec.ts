@@ -12,7 +12,9 @@ describe('newToken', () => {
     const tokens = Array.from({ length: 1000 }, newToken);
     expect(new Set(tokens).size).toBe(1000);
     // No 8-byte run of one token reappears in another: each pool byte serves one token only.
-    const runs = new Set(tokens.flatMap((token) => [0, 8, 16, 24].map((at) => Buffer.from(token, 'base64url').toString('hex', at, at + 8))));
+    const runs = new Set(
+      tokens.flatMap((token) => [0, 8, 16, 24].map((at) => Buffer.from(token, 'base64url').toString('hex', at, at + 8))),
+    );
     expect(runs.size).toBe(4000);
   });
 });

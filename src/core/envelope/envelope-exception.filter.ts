@@ -33,7 +33,8 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     const method = String(adapter.getRequestMethod(req)).toUpperCase();
     const path = pathOf(adapter.getRequestUrl(req));
 
-    const error = thrown instanceof NotFoundException ? this.unmatched(method, path) : this.classify(thrown, method, path, requestIdOf(req));
+    const error =
+      thrown instanceof NotFoundException ? this.unmatched(method, path) : this.classify(thrown, method, path, requestIdOf(req));
     for (const [name, value] of Object.entries(error.headers ?? {})) adapter.setHeader(res, name, value);
     recordAnswer(req, error.code, true);
     const body = applyRenames(renderFailure(familyOfPath(path), error, requestIdOf(req)), responseRenamesOf(req));
@@ -44,7 +45,14 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     const { error, fault } = classifyError(thrown);
     if (fault) {
       const cause = (error.cause ?? thrown) as Error;
-      this.logger.entry('error', 'unhandled fault', { request_id: requestId, error_id: error.errorId, method, path, error: String(cause?.message ?? cause), stack: cause?.stack });
+      this.logger.entry('error', 'unhandled fault', {
+        request_id: requestId,
+        error_id: error.errorId,
+        method,
+        path,
+        error: String(cause?.message ?? cause),
+        stack: cause?.stack,
+      });
     }
     return error;
   }

@@ -132,14 +132,17 @@ describe('renderSuccess', () => {
     expect(succeed('legacy', reply)).toMatchObject({ code: 1 });
   });
 
-  it.each(['connect', 'standard', 'legacy'] as const)('%s: an empty reply still satisfies the success rule with data {}', (family) => {
-    for (const reply of [undefined, null, {}]) {
-      const body = succeed(family, reply);
-      expect(SUCCESS_RULE[family](body)).toBe(true);
-      expect(body.data).toStrictEqual({});
-      expect(body.request_id).toBe(REQUEST_ID);
-    }
-  });
+  it.each(['connect', 'standard', 'legacy'] as const)(
+    '%s: an empty reply still satisfies the success rule with data {}',
+    (family) => {
+      for (const reply of [undefined, null, {}]) {
+        const body = succeed(family, reply);
+        expect(SUCCESS_RULE[family](body)).toBe(true);
+        expect(body.data).toStrictEqual({});
+        expect(body.request_id).toBe(REQUEST_ID);
+      }
+    },
+  );
 
   it('admin: returns the resource untouched', () => {
     const resource = { id: 'x', code: 20001 };

@@ -39,7 +39,14 @@ export function renderSuccess(family: Family, reply: unknown, requestId: string)
     case 'connect':
       return { status: true, code: successCodeOf(family, r), reason: message, data: r.data ?? {}, request_id: requestId };
     case 'standard':
-      return { ...r.extras, code: successCodeOf(family, r), success: true, msg: message, data: r.data ?? {}, request_id: requestId };
+      return {
+        ...r.extras,
+        code: successCodeOf(family, r),
+        success: true,
+        msg: message,
+        data: r.data ?? {},
+        request_id: requestId,
+      };
     case 'legacy':
       return { code: successCodeOf(family, r), msg: message, data: r.data ?? {}, request_id: requestId };
     default:
@@ -54,7 +61,15 @@ export function renderFailure(family: Family, error: ServiceError, requestId: st
     case 'connect':
       return { status: false, code: -error.code, reason: error.message, request_id: requestId, ...errorId };
     case 'standard':
-      return { code: error.code, success: false, msg: error.message, request_id: requestId, ...errorId, ...details(error), ...data(error) };
+      return {
+        code: error.code,
+        success: false,
+        msg: error.message,
+        request_id: requestId,
+        ...errorId,
+        ...details(error),
+        ...data(error),
+      };
     case 'legacy':
       return { code: error.code, msg: error.message, request_id: requestId, ...errorId, ...details(error), ...data(error) };
     case 'admin':

@@ -21,7 +21,10 @@ export function responseRenamesOf(req: unknown): FieldRenames | undefined {
 export function applyRenames(body: unknown, renames: FieldRenames | undefined): unknown {
   if (!renames || Object.keys(renames).length === 0 || !isPlainObject(body)) return body;
   return Object.fromEntries(
-    Object.entries(body).map(([key, value]) => [renamedKey(key, renames), key === 'data' && isPlainObject(value) ? renameKeys(value, renames) : value]),
+    Object.entries(body).map(([key, value]) => [
+      renamedKey(key, renames),
+      key === 'data' && isPlainObject(value) ? renameKeys(value, renames) : value,
+    ]),
   );
 }
 

@@ -76,7 +76,8 @@ describe('error catalog', () => {
     for (const code of ALL_CODES.filter((c) => c >= 11100 && c < 11200)) {
       expect([ErrorCode[code], ERROR_CATALOG[code].http]).toEqual([expect.stringMatching(/_NOT_FOUND$/), 404]);
     }
-    for (const code of ALL_CODES.filter((c) => c >= 11200 && c < 11300)) expect([ErrorCode[code], ERROR_CATALOG[code].http]).toEqual([ErrorCode[code], 409]);
+    for (const code of ALL_CODES.filter((c) => c >= 11200 && c < 11300))
+      expect([ErrorCode[code], ERROR_CATALOG[code].http]).toEqual([ErrorCode[code], 409]);
   });
 
   it('gives the service additions their HTTP class', () => {

@@ -79,7 +79,9 @@ describe('docs/errors.md', () => {
   });
 
   it('documents every client-side code of the official client, out of the catalog range and out of the catalog', () => {
-    expect(clientRows.map((r) => `${r.code} ${r.name}`)).toEqual(Object.entries(ClientErrorCode).map(([name, code]) => `${code} ${name}`));
+    expect(clientRows.map((r) => `${r.code} ${r.name}`)).toEqual(
+      Object.entries(ClientErrorCode).map(([name, code]) => `${code} ${name}`),
+    );
     for (const row of clientRows) {
       if (row.code in ERROR_CATALOG)
         throw new Error(`client-side code ${row.code} ${row.name} (line ${row.line}) collides with a catalog code`);

@@ -20,7 +20,10 @@ describe('the official client error codes', () => {
 describe('the Python client error codes', () => {
   it('are the catalog, name for name and number for number', () => {
     const source = readFileSync(join(__dirname, '../../../clients/python/cardkey_client/errors.py'), 'utf8');
-    const body = source.slice(source.indexOf('class ErrorCode'), source.indexOf('\nclass ', source.indexOf('class ErrorCode') + 1));
+    const body = source.slice(
+      source.indexOf('class ErrorCode'),
+      source.indexOf('\nclass ', source.indexOf('class ErrorCode') + 1),
+    );
     const python = Object.fromEntries([...body.matchAll(/^ {4}([A-Z_]+) = (\d+)$/gm)].map((m) => [m[1], Number(m[2])]));
     const catalog = Object.fromEntries(Object.keys(ERROR_CATALOG).map((code) => [ErrorCode[Number(code)], Number(code)]));
     expect(python).toEqual(catalog);

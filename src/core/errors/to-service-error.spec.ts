@@ -70,7 +70,10 @@ describe('classifyError', () => {
   });
 
   it('maps a body-parser error object carrying status 400 to BAD_REQUEST', () => {
-    const parserError = Object.assign(new SyntaxError('Unexpected token } in JSON'), { status: 400, type: 'entity.parse.failed' });
+    const parserError = Object.assign(new SyntaxError('Unexpected token } in JSON'), {
+      status: 400,
+      type: 'entity.parse.failed',
+    });
     const { error, fault } = classifyError(parserError);
     expect(error.code).toBe(ErrorCode.BAD_REQUEST);
     expect(fault).toBe(false);

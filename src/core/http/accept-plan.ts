@@ -35,13 +35,18 @@ export interface AcceptPlan {
 export function acceptPlanOf(dto: Dto, rules: readonly Rule[], storage: Storage = getMetadataStorage()): AcceptPlan | null {
   if (rules.length === 0) return null;
   if (defaultMetadataStorage.getStrategy(dto) !== 'none') return null;
-  if (defaultMetadataStorage.getExposedMetadatas(dto).length > 0 || defaultMetadataStorage.getExcludedMetadatas(dto).length > 0) return null;
+  if (defaultMetadataStorage.getExposedMetadatas(dto).length > 0 || defaultMetadataStorage.getExcludedMetadatas(dto).length > 0)
+    return null;
   const byName = new Map<string, PropertyPlan>();
   for (const rule of rules) {
     if (rule.each || rule.always || (rule.groups && rule.groups.length > 0)) return null;
     const name = rule.propertyName;
     if (FORBIDDEN_KEYS.has(name) || name in dto.prototype) return null;
-    if (defaultMetadataStorage.findTypeMetadata(dto, name) || defaultMetadataStorage.findTransformMetadatas(dto, name, TransformationType.PLAIN_TO_CLASS).length > 0) return null;
+    if (
+      defaultMetadataStorage.findTypeMetadata(dto, name) ||
+      defaultMetadataStorage.findTransformMetadatas(dto, name, TransformationType.PLAIN_TO_CLASS).length > 0
+    )
+      return null;
     let plan = byName.get(name);
     if (!plan) byName.set(name, (plan = { name, conditions: [], checks: [] }));
     if (rule.type === ValidationTypes.CONDITIONAL_VALIDATION) {
@@ -83,7 +88,13 @@ export function acceptWithPlan(plan: AcceptPlan, dto: Dto, body: unknown, refuse
     for (const { rule, constraints } of property.checks) {
       if (rule.validateIf && !rule.validateIf(instance, value)) continue;
       for (const constraint of constraints) {
-        const args: ValidationArguments = { targetName: dto.name, property: property.name, object: instance, value, constraints: rule.constraints };
+        const args: ValidationArguments = {
+          targetName: dto.name,
+          property: property.name,
+          object: instance,
+          value,
+          constraints: rule.constraints,
+        };
         if (constraint.instance.validate(value, args) !== true) return undefined;
       }
     }

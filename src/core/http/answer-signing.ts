@@ -40,7 +40,11 @@ interface AnyRequest {
 }
 
 /** The signing headers for an answer about to be sent, or null when the request is not marked. */
-export function answerSignatureHeaders(request: AnyRequest, status: number, body: Buffer | string | undefined): Promise<Record<string, string>> | null {
+export function answerSignatureHeaders(
+  request: AnyRequest,
+  status: number,
+  body: Buffer | string | undefined,
+): Promise<Record<string, string>> | null {
   const signer = (requestContextOf(request) as Signable)[SIGNER];
   if (!signer) return null;
   const raw = request.raw ?? request;

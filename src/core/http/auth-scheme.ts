@@ -7,4 +7,5 @@ export type AuthScheme = 'none' | 'admin-bearer' | 'hmac' | 'md5' | 'session-bea
 export const AUTH_SCHEME = 'cardkey:auth-scheme';
 
 /** Also what the OpenAPI document declares as the route's security (complete-document.ts). */
-export const DeclareAuthScheme = (scheme: AuthScheme) => applyDecorators(SetMetadata(AUTH_SCHEME, scheme), ApiExtension(CONTRACT_EXTENSIONS.auth, scheme));
+export const DeclareAuthScheme = (scheme: AuthScheme) =>
+  applyDecorators(SetMetadata(AUTH_SCHEME, scheme), ApiExtension(CONTRACT_EXTENSIONS.auth, scheme));

@@ -1,6 +1,11 @@
 import { isIP } from 'node:net';
 
-type AnyRequest = { ip?: string; socket?: { remoteAddress?: string; encrypted?: boolean }; raw?: AnyRequest; headers?: Record<string, unknown> };
+type AnyRequest = {
+  ip?: string;
+  socket?: { remoteAddress?: string; encrypted?: boolean };
+  raw?: AnyRequest;
+  headers?: Record<string, unknown>;
+};
 
 /**
  * The caller's address: the socket peer, or the nearest untrusted hop of X-Forwarded-For when the
@@ -33,7 +38,12 @@ export function arrivedOverTls(req: unknown, trustedProxies: ReadonlySet<string>
 }
 
 export function parseTrustedProxies(value: string): Set<string> {
-  return new Set(value.split(',').map((v) => normalize(v.trim())).filter(Boolean));
+  return new Set(
+    value
+      .split(',')
+      .map((v) => normalize(v.trim()))
+      .filter(Boolean),
+  );
 }
 
 function normalize(ip: string): string {

@@ -9,7 +9,10 @@ export const CSV_CONTENT_TYPE = 'text/csv';
 export type BodyType = 'form' | 'json' | 'multipart' | 'csv';
 export const BODY_TYPE = 'cardkey:body-type';
 export const CONTENT_TYPES: Readonly<Record<BodyType, string>> = {
-  form: FORM_CONTENT_TYPE, json: JSON_CONTENT_TYPE, multipart: MULTIPART_CONTENT_TYPE, csv: CSV_CONTENT_TYPE,
+  form: FORM_CONTENT_TYPE,
+  json: JSON_CONTENT_TYPE,
+  multipart: MULTIPART_CONTENT_TYPE,
+  csv: CSV_CONTENT_TYPE,
 };
 
 /**
@@ -21,5 +24,8 @@ export const AcceptsBody = (type: BodyType) => SetMetadata(BODY_TYPE, type);
 
 /** The media type of a request, lowercased, without parameters ('' when absent). */
 export function mediaTypeOf(request: { headers?: Record<string, unknown> }): string {
-  return String(request.headers?.['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  return String(request.headers?.['content-type'] ?? '')
+    .split(';')[0]
+    .trim()
+    .toLowerCase();
 }

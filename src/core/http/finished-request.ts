@@ -44,7 +44,8 @@ export function routePatternOf(req: IncomingMessage): string {
 
 /** Health, metrics and the API docs are counted apart from the four families. */
 function metricsFamilyOf(path: string): string {
-  const routed = path.startsWith('/admin') || path.startsWith('/connect') || path.startsWith('/conncet') || path.startsWith('/api');
+  const routed =
+    path.startsWith('/admin') || path.startsWith('/connect') || path.startsWith('/conncet') || path.startsWith('/api');
   return routed ? familyOfPath(path) : 'ops';
 }
 

@@ -26,7 +26,10 @@ export class InputBoundaryGuard implements CanActivate {
     const url: string = request.originalUrl ?? request.url ?? '';
     const path = pathOf(url);
     if (BODY_METHODS.has(method)) {
-      const declared = this.reflector.getAllAndOverride<BodyType | undefined>(BODY_TYPE, [context.getHandler(), context.getClass()]);
+      const declared = this.reflector.getAllAndOverride<BodyType | undefined>(BODY_TYPE, [
+        context.getHandler(),
+        context.getClass(),
+      ]);
       checkBodyType(request, declared ?? defaultBodyType(path), familyOfPath(path) === 'admin');
     }
     const query = url.slice(path.length + 1);
@@ -36,7 +39,10 @@ export class InputBoundaryGuard implements CanActivate {
     if (rawBody && mediaTypeOf(request) === CONTENT_TYPES.form && hasBrokenPercentEncoding(rawBody.toString('latin1'))) {
       throw refuse('body', 'has a percent escape that is not UTF-8');
     }
-    const problem = findInputProblem(request.params, 'path') ?? findInputProblem(request.query, 'query') ?? findInputProblem(request.body, 'body');
+    const problem =
+      findInputProblem(request.params, 'path') ??
+      findInputProblem(request.query, 'query') ??
+      findInputProblem(request.body, 'body');
     if (problem) throw refuse(problem.field, problem.reason);
     return true;
   }

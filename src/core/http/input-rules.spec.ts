@@ -2,7 +2,9 @@ import { findInputProblem, hasBrokenPercentEncoding, MAX_INPUT_DEPTH } from './i
 
 describe('findInputProblem', () => {
   it('accepts ordinary text, numbers, booleans, nested objects and non-ASCII letters', () => {
-    expect(findInputProblem({ user_key: 'ABCD-1234', serial: 'dév-机器-✓', n: 3, ok: true, nested: { list: ['a', 'b'] } }, 'body')).toBeNull();
+    expect(
+      findInputProblem({ user_key: 'ABCD-1234', serial: 'dév-机器-✓', n: 3, ok: true, nested: { list: ['a', 'b'] } }, 'body'),
+    ).toBeNull();
     expect(findInputProblem({ emoji: '😀 paired surrogates are fine' }, 'body')).toBeNull();
   });
 
@@ -15,7 +17,10 @@ describe('findInputProblem', () => {
     ['a lone low surrogate', '\udc00'],
     ['a line break in a one-line field', 'a\nb'],
   ])('refuses %s in a one-line field, naming the field', (_name, value) => {
-    expect(findInputProblem({ card: { machine_id: value } }, 'body')).toEqual({ field: 'body.card.machine_id', reason: expect.any(String) });
+    expect(findInputProblem({ card: { machine_id: value } }, 'body')).toEqual({
+      field: 'body.card.machine_id',
+      reason: expect.any(String),
+    });
   });
 
   it('lets line breaks and tabs into free-text fields, but never NUL', () => {

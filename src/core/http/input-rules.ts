@@ -59,15 +59,18 @@ export function findInputProblem(root: unknown, where: string): InputProblem | n
   const stack: Container[] = [{ value: root, field: '', depth: 0, parent: null, segment: where }];
   while (stack.length > 0) {
     const container = stack.pop()!;
-    if (container.depth >= MAX_INPUT_DEPTH) return { field: pathOf(container), reason: `nests deeper than ${MAX_INPUT_DEPTH} levels` };
+    if (container.depth >= MAX_INPUT_DEPTH)
+      return { field: pathOf(container), reason: `nests deeper than ${MAX_INPUT_DEPTH} levels` };
     const isArray = Array.isArray(container.value);
     const fields = container.value as Record<string, unknown>;
     for (const key of Object.keys(fields)) {
-      if (FORBIDDEN_KEYS.has(key) || SINGLE_LINE_BAD.test(key)) return { field: pathOf(container, segmentOf(isArray, key)), reason: 'is not an acceptable field name' };
+      if (FORBIDDEN_KEYS.has(key) || SINGLE_LINE_BAD.test(key))
+        return { field: pathOf(container, segmentOf(isArray, key)), reason: 'is not an acceptable field name' };
       const value = fields[key];
       const field = isArray ? container.field : key;
       if (typeof value === 'string') {
-        if ((MULTILINE_FIELDS.has(field) ? MULTILINE_BAD : SINGLE_LINE_BAD).test(value)) return { field: pathOf(container, segmentOf(isArray, key)), reason: BAD_TEXT };
+        if ((MULTILINE_FIELDS.has(field) ? MULTILINE_BAD : SINGLE_LINE_BAD).test(value))
+          return { field: pathOf(container, segmentOf(isArray, key)), reason: BAD_TEXT };
       } else if (value !== null && typeof value === 'object') {
         stack.push({ value, field, depth: container.depth + 1, parent: container, segment: segmentOf(isArray, key) });
       }

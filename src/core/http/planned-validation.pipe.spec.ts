@@ -1,6 +1,18 @@
 import { ArgumentMetadata, ValidationPipe, ValidationPipeOptions } from '@nestjs/common';
 import { Transform, Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Length, Max, Min, ValidateIf, ValidateNested, Validate, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
+import {
+  IsInt,
+  IsOptional,
+  IsString,
+  Length,
+  Max,
+  Min,
+  ValidateIf,
+  ValidateNested,
+  Validate,
+  ValidatorConstraint,
+  ValidatorConstraintInterface,
+} from 'class-validator';
 import { CreateCardsDto } from '../../cards/admin/card-admin.dto';
 import { ConnectLoginDto } from '../../connect/connect.dto';
 import { HeartbeatDto, SdkCardLoginDto, SdkCheckoutDto } from '../../sdk/sdk.dto';
@@ -9,7 +21,9 @@ import { acceptPlanOf } from './accept-plan';
 import { PlannedValidationPipe } from './planned-validation.pipe';
 
 class Trimmed {
-  @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value)) @IsString() @Length(1, 8)
+  @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
+  @IsString()
+  @Length(1, 8)
   name!: string;
 }
 
@@ -18,7 +32,8 @@ class Inner {
   code!: string;
 }
 class Nested {
-  @ValidateNested() @Type(() => Inner)
+  @ValidateNested()
+  @Type(() => Inner)
   inner!: Inner;
 }
 
@@ -34,21 +49,54 @@ class Checked {
 }
 
 class Conditional {
-  @IsOptional() @IsString() @Length(2, 4)
+  @IsOptional()
+  @IsString()
+  @Length(2, 4)
   label?: string | null;
 
-  @ValidateIf((dto: Conditional) => dto.label === 'int') @IsInt() @Min(0) @Max(9)
+  @ValidateIf((dto: Conditional) => dto.label === 'int')
+  @IsInt()
+  @Min(0)
+  @Max(9)
   digit?: number;
 
   @IsString({ validateIf: (dto: Conditional) => dto.label !== 'any' })
   note?: unknown;
 }
 
-const STRICT: ValidationPipeOptions & { transform: true; whitelist: true } = { transform: true, whitelist: true, forbidNonWhitelisted: true };
+const STRICT: ValidationPipeOptions & { transform: true; whitelist: true } = {
+  transform: true,
+  whitelist: true,
+  forbidNonWhitelisted: true,
+};
 const LENIENT: ValidationPipeOptions & { transform: true; whitelist: true } = { transform: true, whitelist: true };
 
-const odd = ['', 'x', 'a'.repeat(128), 'a'.repeat(129), '😀'.repeat(128), '😀'.repeat(129), 'e\uFE0F'.repeat(64), 'ok:nonce-1', 'bad nonce!', 7, 0, -1, 1.5, 86400, true, null, { a: 1 }, ['x']];
-const extras: Array<Record<string, unknown>> = [{}, { extra: 'x' }, { extra: { deep: true } }, JSON.parse('{"__proto__": "x"}') as Record<string, unknown>];
+const odd = [
+  '',
+  'x',
+  'a'.repeat(128),
+  'a'.repeat(129),
+  '😀'.repeat(128),
+  '😀'.repeat(129),
+  'e\uFE0F'.repeat(64),
+  'ok:nonce-1',
+  'bad nonce!',
+  7,
+  0,
+  -1,
+  1.5,
+  86400,
+  true,
+  null,
+  { a: 1 },
+  ['x'],
+];
+const extras: Array<Record<string, unknown>> = [
+  {},
+  { extra: 'x' },
+  { extra: { deep: true } },
+  JSON.parse('{"__proto__": "x"}') as Record<string, unknown>,
+];
 
 /** Every field from `odd` one at a time over a valid body, missing fields, extra fields, and bodies that are not objects. */
 function bodiesFor(valid: Record<string, unknown>): unknown[] {
@@ -91,12 +139,15 @@ describe('PlannedValidationPipe', () => {
       const reference = new ValidationPipe(options);
       const planned = new PlannedValidationPipe(options);
       for (const body of bodiesFor(valid)) {
-        expect([JSON.stringify(body), await outcome(planned, body, dto)]).toStrictEqual([JSON.stringify(body), await outcome(reference, body, dto)]);
+        expect([JSON.stringify(body), await outcome(planned, body, dto)]).toStrictEqual([
+          JSON.stringify(body),
+          await outcome(reference, body, dto),
+        ]);
       }
     }
   });
 
-  it('accepts the hot routes\' valid bodies without the full pipeline', async () => {
+  it("accepts the hot routes' valid bodies without the full pipeline", async () => {
     const full = jest.spyOn(ValidationPipe.prototype, 'transform');
     try {
       const planned = new PlannedValidationPipe(LENIENT);
@@ -107,7 +158,10 @@ describe('PlannedValidationPipe', () => {
         [Conditional, { label: null, note: 'n' }],
       ];
       for (const [dto, valid] of [...cases.slice(0, 5), ...optionalLeftOut]) {
-        const accepted: unknown = await planned.transform({ ...valid, sent_by_an_old_client: 'x' }, { type: 'body', metatype: dto });
+        const accepted: unknown = await planned.transform(
+          { ...valid, sent_by_an_old_client: 'x' },
+          { type: 'body', metatype: dto },
+        );
         expect(accepted).toBeInstanceOf(dto);
         expect(accepted).toStrictEqual(Object.assign(new dto(), valid));
       }
@@ -118,7 +172,11 @@ describe('PlannedValidationPipe', () => {
   });
 
   it('leaves to the full pipeline the DTOs whose instance or rules it cannot decide alone', () => {
-    const rulesOf = (dto: new () => object) => (Reflect.get(new PlannedValidationPipe(STRICT), 'planOf') as (d: object) => unknown).call(new PlannedValidationPipe(STRICT), dto);
+    const rulesOf = (dto: new () => object) =>
+      (Reflect.get(new PlannedValidationPipe(STRICT), 'planOf') as (d: object) => unknown).call(
+        new PlannedValidationPipe(STRICT),
+        dto,
+      );
     expect(rulesOf(Trimmed)).toBeNull();
     expect(rulesOf(Nested)).toBeNull();
     expect(rulesOf(Checked)).toBeNull();

@@ -39,7 +39,10 @@ export class PlannedValidationPipe extends ValidationPipe {
   }
 
   override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    const plan = this.planned && typeof metadata.metatype === 'function' && this.toValidate(metadata) ? this.planOf(metadata.metatype as Dto) : null;
+    const plan =
+      this.planned && typeof metadata.metatype === 'function' && this.toValidate(metadata)
+        ? this.planOf(metadata.metatype as Dto)
+        : null;
     const accepted = plan ? acceptWithPlan(plan, metadata.metatype as Dto, value, this.refuseUnknown) : undefined;
     return accepted ? Promise.resolve(accepted) : super.transform(value, metadata);
   }

@@ -1,5 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { chooseRequestId, onFault, perRequest, requestContextMiddleware, requestContextOf, requestIdOf, undoAfterFault } from './request-context';
+import {
+  chooseRequestId,
+  onFault,
+  perRequest,
+  requestContextMiddleware,
+  requestContextOf,
+  requestIdOf,
+  undoAfterFault,
+} from './request-context';
 
 const GENERATED = /^[0-9a-f]{32}$/;
 

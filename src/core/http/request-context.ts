@@ -67,7 +67,10 @@ export function chooseRequestId(incoming: unknown): string {
  */
 export function requestContextMiddleware(trustedProxies: ReadonlySet<string> = new Set(), { echoRequestId = true } = {}) {
   return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
-    const context: RequestContext = { requestId: chooseRequestId(req.headers['x-request-id']), clientIp: clientIpOf(req, trustedProxies) };
+    const context: RequestContext = {
+      requestId: chooseRequestId(req.headers['x-request-id']),
+      clientIp: clientIpOf(req, trustedProxies),
+    };
     (req as unknown as WithContext)[CONTEXT_KEY] = context;
     if (echoRequestId) res.setHeader('X-Request-Id', context.requestId);
     next();
@@ -81,7 +84,9 @@ export function requestContextOf(req: unknown): RequestContext {
 }
 
 /** The request id and client address of the current request, as a handler parameter. */
-export const ClientContext = createParamDecorator((_: unknown, ctx: ExecutionContext) => requestContextOf(ctx.switchToHttp().getRequest()));
+export const ClientContext = createParamDecorator((_: unknown, ctx: ExecutionContext) =>
+  requestContextOf(ctx.switchToHttp().getRequest()),
+);
 
 /** The request id of an adapter request (Express req, Fastify request or raw IncomingMessage). */
 export function requestIdOf(req: unknown): string {

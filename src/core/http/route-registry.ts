@@ -61,7 +61,9 @@ export class RouteRegistry implements OnApplicationBootstrap {
   }
 
   list(): RouteInfo[] {
-    return this.entries.map(({ pattern: _pattern, ...info }) => info).sort((a, b) => (a.path + a.method).localeCompare(b.path + b.method));
+    return this.entries
+      .map(({ pattern: _pattern, ...info }) => info)
+      .sort((a, b) => (a.path + a.method).localeCompare(b.path + b.method));
   }
 
   allowedMethods(path: string): string[] {

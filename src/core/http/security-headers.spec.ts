@@ -12,7 +12,9 @@ describe('security headers', () => {
   it('are what helmet itself puts on an answer, X-Powered-By removed', async () => {
     const { default: helmet } = await import('helmet');
     const byHelmet = response();
-    await new Promise<void>((resolve) => helmet({ contentSecurityPolicy: false })({} as never, byHelmet as never, () => resolve()));
+    await new Promise<void>((resolve) =>
+      helmet({ contentSecurityPolicy: false })({} as never, byHelmet as never, () => resolve()),
+    );
     const byUs = response();
     applySecurityHeaders(await helmetHeaders(), byUs);
 

@@ -22,7 +22,9 @@ export async function helmetHeaders(): Promise<SecurityHeaders> {
     removeHeader: (name: string) => remove.push(name),
   };
   await new Promise<void>((resolve, reject) =>
-    helmet({ contentSecurityPolicy: false })({} as never, recorder as never, (error?: unknown) => (error ? reject(error) : resolve())),
+    helmet({ contentSecurityPolicy: false })({} as never, recorder as never, (error?: unknown) =>
+      error ? reject(error) : resolve(),
+    ),
   );
   return { set, remove };
 }

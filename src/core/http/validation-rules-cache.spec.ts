@@ -1,13 +1,22 @@
 import { IsInt, IsString, MaxLength, registerDecorator, validate } from 'class-validator';
 import { rememberValidationRules } from './validation-rules-cache';
 
-const failures = async (object: object) => (await validate(object)).map((e) => `${e.property}:${Object.keys(e.constraints ?? {}).sort().join(',')}`).sort();
+const failures = async (object: object) =>
+  (await validate(object))
+    .map(
+      (e) =>
+        `${e.property}:${Object.keys(e.constraints ?? {})
+          .sort()
+          .join(',')}`,
+    )
+    .sort();
 
 describe('rememberValidationRules', () => {
   beforeAll(() => rememberValidationRules());
 
   class Device {
-    @IsString() @MaxLength(4)
+    @IsString()
+    @MaxLength(4)
     machine_id!: unknown;
   }
 
@@ -24,7 +33,10 @@ describe('rememberValidationRules', () => {
       @IsInt()
       uses!: unknown;
     }
-    expect(await failures(Object.assign(new CountedDevice(), { machine_id: 'too-long', uses: 'x' }))).toEqual(['machine_id:maxLength', 'uses:isInt']);
+    expect(await failures(Object.assign(new CountedDevice(), { machine_id: 'too-long', uses: 'x' }))).toEqual([
+      'machine_id:maxLength',
+      'uses:isInt',
+    ]);
   });
 
   it('sees a rule registered later on a class it has already validated', async () => {
@@ -33,7 +45,12 @@ describe('rememberValidationRules', () => {
       name!: unknown;
     }
     expect(await failures(Object.assign(new Late(), { name: '' }))).toEqual([]);
-    registerDecorator({ name: 'notEmpty', target: Late, propertyName: 'name', validator: { validate: (value: unknown) => value !== '' } });
+    registerDecorator({
+      name: 'notEmpty',
+      target: Late,
+      propertyName: 'name',
+      validator: { validate: (value: unknown) => value !== '' },
+    });
     expect(await failures(Object.assign(new Late(), { name: '' }))).toEqual(['name:notEmpty']);
   });
 

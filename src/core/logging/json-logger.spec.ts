@@ -8,7 +8,9 @@ class EmptyModule {}
 /** Starts and closes a Nest application context with a JsonLogger at `level`; gives the lines written. */
 async function nestStartLines(level: LogLevel): Promise<Array<Record<string, unknown>>> {
   const lines: string[] = [];
-  const app = await NestFactory.createApplicationContext(EmptyModule, { logger: new JsonLogger(level, (line) => lines.push(line)) });
+  const app = await NestFactory.createApplicationContext(EmptyModule, {
+    logger: new JsonLogger(level, (line) => lines.push(line)),
+  });
   await app.close();
   return lines.map((line) => JSON.parse(line));
 }

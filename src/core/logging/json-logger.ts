@@ -8,7 +8,13 @@ export type LogLevel = keyof typeof LEVELS;
  * Nest's start-up chatter (one line per module, controller and route: about 165) is written at
  * debug; at info the start shows the short banner of src/bootstrap/start-banner.ts instead.
  */
-export const FRAMEWORK_START_CONTEXTS: ReadonlySet<string> = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication']);
+export const FRAMEWORK_START_CONTEXTS: ReadonlySet<string> = new Set([
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestFactory',
+  'NestApplication',
+]);
 
 /**
  * One JSON object per line. A line about a request carries its `request_id` among the fields its

@@ -47,24 +47,48 @@ export class BackendGauges {
     // session count is one figure of the shared database that every worker reads (max: the freshest
     // count rarely differs, a sum would multiply it); up is the worst worker's view (min); the pools
     // are each worker's own connections (sum: what the database serves); the ping is the slowest (max).
-    this.gauge('active_sessions', 'SDK sessions neither revoked nor expired, by type (card, user); counted at most every 5 s', ['type'], 'max', (gauge) => {
-      gauge.set({ type: 'card' }, this.sessions.card);
-      gauge.set({ type: 'user' }, this.sessions.user);
-    });
-    this.gauge('database_up', 'Whether the database answered the last probe within 2 s (1) or not (0)', ['database'], 'min', (gauge) => {
-      gauge.set({ database }, this.databaseUp);
-    });
+    this.gauge(
+      'active_sessions',
+      'SDK sessions neither revoked nor expired, by type (card, user); counted at most every 5 s',
+      ['type'],
+      'max',
+      (gauge) => {
+        gauge.set({ type: 'card' }, this.sessions.card);
+        gauge.set({ type: 'user' }, this.sessions.user);
+      },
+    );
+    this.gauge(
+      'database_up',
+      'Whether the database answered the last probe within 2 s (1) or not (0)',
+      ['database'],
+      'min',
+      (gauge) => {
+        gauge.set({ database }, this.databaseUp);
+      },
+    );
     // Read after the probe: the scrape's own query must not show up as a waiting client.
-    this.gauge('database_pool_clients', 'node-postgres pool: connections open (total), idle, and queries waiting for a connection (waiting)', ['state'], 'sum', (gauge) => {
-      const pool = this.pool();
-      if (!pool) return;
-      gauge.set({ state: 'total' }, pool.totalCount);
-      gauge.set({ state: 'idle' }, pool.idleCount);
-      gauge.set({ state: 'waiting' }, pool.waitingCount);
-    });
-    this.gauge('store_up', 'Whether the shared store (Redis, or the in-process store) answered the last probe within 2 s', ['store'], 'min', (gauge) => {
-      gauge.set({ store: storeKind }, this.storeUp);
-    });
+    this.gauge(
+      'database_pool_clients',
+      'node-postgres pool: connections open (total), idle, and queries waiting for a connection (waiting)',
+      ['state'],
+      'sum',
+      (gauge) => {
+        const pool = this.pool();
+        if (!pool) return;
+        gauge.set({ state: 'total' }, pool.totalCount);
+        gauge.set({ state: 'idle' }, pool.idleCount);
+        gauge.set({ state: 'waiting' }, pool.waitingCount);
+      },
+    );
+    this.gauge(
+      'store_up',
+      'Whether the shared store (Redis, or the in-process store) answered the last probe within 2 s',
+      ['store'],
+      'min',
+      (gauge) => {
+        gauge.set({ store: storeKind }, this.storeUp);
+      },
+    );
     if (redis) {
       this.gauge('redis_ping_seconds', 'Round trip of the last Redis PING', [], 'max', (gauge) => {
         if (this.pingSeconds !== null) gauge.set(this.pingSeconds);
@@ -104,7 +128,9 @@ export class BackendGauges {
 
   private async probeDatabase(): Promise<void> {
     let rows: Array<{ type: string; n: number }> = [];
-    const took = this.dataSource.isInitialized ? await timedProbe(async () => (rows = await this.dataSource.query(ACTIVE_SESSIONS))) : null;
+    const took = this.dataSource.isInitialized
+      ? await timedProbe(async () => (rows = await this.dataSource.query(ACTIVE_SESSIONS)))
+      : null;
     this.databaseUp = took === null ? 0 : 1;
     // A failed count keeps the last figures: a database outage is database_up, not zero sessions.
     if (took !== null) this.sessions = { card: countOf(rows, 'card'), user: countOf(rows, 'app_user') };

@@ -58,7 +58,10 @@ const asMessage = (message: unknown): Message => (typeof message === 'object' &&
  * the merged view. `close()` stops answering (the app is closing).
  */
 export class WorkerMetricsChannel {
-  private readonly pending = new Map<number, { resolve: (text: string) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }>();
+  private readonly pending = new Map<
+    number,
+    { resolve: (text: string) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }
+  >();
   private next = 0;
   private readonly onMessage = (raw: unknown): void => {
     const message = asMessage(raw);
@@ -155,7 +158,9 @@ export class PrimaryMetricsAggregator {
   /** Every serving worker's registry, merged, with the cluster's own series. */
   async merged(): Promise<string> {
     const figures = this.figures();
-    const collected = await Promise.all(figures.serving.map(async ({ worker }) => ({ worker, metrics: await this.collect(worker) })));
+    const collected = await Promise.all(
+      figures.serving.map(async ({ worker }) => ({ worker, metrics: await this.collect(worker) })),
+    );
     const answered = collected.filter((entry): entry is { worker: Worker; metrics: Metrics } => entry.metrics !== null);
     const own: Metrics = [
       {

@@ -22,15 +22,22 @@ export class MetricsService implements OnModuleDestroy {
     'HTTP requests by route family, method and outcome (ok, refused: a business refusal answered 200, rejected: 4xx, fault: 5xx)',
     ['family', 'method', 'outcome', 'status'],
   );
-  private readonly latency = this.histogram('http_request_duration_seconds', 'HTTP request latency by route family and outcome', ['family', 'outcome'], [
-    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5,
-  ]);
+  private readonly latency = this.histogram(
+    'http_request_duration_seconds',
+    'HTTP request latency by route family and outcome',
+    ['family', 'outcome'],
+    [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+  );
   private readonly cardLogins = this.counter(
     'card_logins_total',
     'Card login attempts (one per login-log row) by client family and the code answered (0 or 1 success, else the catalog code)',
     ['family', 'result'],
   );
-  private readonly refusals = this.counter('refusals_total', 'Failure answers below HTTP 500 by route family and catalog code name', ['family', 'reason']);
+  private readonly refusals = this.counter(
+    'refusals_total',
+    'Failure answers below HTTP 500 by route family and catalog code name',
+    ['family', 'reason'],
+  );
   private readonly quotaRefusals = this.counter(
     'quota_refusals_total',
     'Requests refused because the daily quota of an interface is used up, by client family and interface',

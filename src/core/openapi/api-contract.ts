@@ -53,28 +53,39 @@ export interface AnswerOptions {
 export const ApiAnswer = (data: ContractSchema, options: AnswerOptions = {}) =>
   applyDecorators(
     ApiExtraModels(...modelsOf(data), ...(options.models ?? [])),
-    ApiResponse({ status: options.status ?? 200, description: options.description ?? 'Success', schema: schemaOf(data, options.isArray) }),
+    ApiResponse({
+      status: options.status ?? 200,
+      description: options.description ?? 'Success',
+      schema: schemaOf(data, options.isArray),
+    }),
     ...(options.extras ? [ApiExtension(CONTRACT_EXTENSIONS.extras, options.extras)] : []),
     ...(options.successCode !== undefined ? [ApiExtension(CONTRACT_EXTENSIONS.successCode, options.successCode)] : []),
   );
 
 /** An admin list: one page of `item` with the paging of `PageQuery` (src/common/paging.ts). */
 export const ApiPageAnswer = (item: Type<unknown>) =>
-  ApiAnswer({
-    type: 'object',
-    required: ['items', 'total', 'page', 'page_size'],
-    properties: {
-      items: { type: 'array', items: { $ref: getSchemaPath(item) } },
-      total: { type: 'integer', description: 'Rows matching the filters, on every page' },
-      page: { type: 'integer' },
-      page_size: { type: 'integer' },
+  ApiAnswer(
+    {
+      type: 'object',
+      required: ['items', 'total', 'page', 'page_size'],
+      properties: {
+        items: { type: 'array', items: { $ref: getSchemaPath(item) } },
+        total: { type: 'integer', description: 'Rows matching the filters, on every page' },
+        page: { type: 'integer' },
+        page_size: { type: 'integer' },
+      },
     },
-  }, { models: [item] });
+    { models: [item] },
+  );
 
 /** A whole (unpaged) list: `{items, total}`. */
 export const ApiListAnswer = (item: Type<unknown>) =>
   ApiAnswer(
-    { type: 'object', required: ['items', 'total'], properties: { items: { type: 'array', items: { $ref: getSchemaPath(item) } }, total: { type: 'integer' } } },
+    {
+      type: 'object',
+      required: ['items', 'total'],
+      properties: { items: { type: 'array', items: { $ref: getSchemaPath(item) } }, total: { type: 'integer' } },
+    },
     { models: [item] },
   );
 
@@ -88,4 +99,8 @@ export const ApiNoContent = (description = 'Done; no body') => ApiResponse({ sta
 export const ApiFailures = (...codes: ErrorCode[]) => ApiExtension(CONTRACT_EXTENSIONS.failures, codes);
 
 /** A client-family time: `YYYY-MM-DD HH:MM:SS` in the service's time zone (APP_TIMEZONE). */
-export const LOCAL_TIME = { type: String, pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$', description: 'YYYY-MM-DD HH:MM:SS in the service time zone' } as const;
+export const LOCAL_TIME = {
+  type: String,
+  pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$',
+  description: 'YYYY-MM-DD HH:MM:SS in the service time zone',
+} as const;

@@ -24,10 +24,18 @@ describe('completeDocument', () => {
         },
       },
       '/admin/v1/projects/{id}/cards/{cardId}': {
-        get: { responses: { 200: { description: 'Success', ...json(DATA) } }, [CONTRACT_EXTENSIONS.auth]: 'admin-bearer', [CONTRACT_EXTENSIONS.failures]: [ErrorCode.CARD_NOT_FOUND, ErrorCode.PROJECT_NOT_FOUND] },
+        get: {
+          responses: { 200: { description: 'Success', ...json(DATA) } },
+          [CONTRACT_EXTENSIONS.auth]: 'admin-bearer',
+          [CONTRACT_EXTENSIONS.failures]: [ErrorCode.CARD_NOT_FOUND, ErrorCode.PROJECT_NOT_FOUND],
+        },
       },
       '/api/v1/portal/cards/info': {
-        post: { responses: { 201: { description: '' } }, [CONTRACT_EXTENSIONS.auth]: 'none', [CONTRACT_EXTENSIONS.clientFamily]: 'portal' },
+        post: {
+          responses: { 201: { description: '' } },
+          [CONTRACT_EXTENSIONS.auth]: 'none',
+          [CONTRACT_EXTENSIONS.clientFamily]: 'portal',
+        },
       },
     }),
   );
@@ -39,22 +47,39 @@ describe('completeDocument', () => {
     expect(login.security).toEqual([{ hmacSignature: [], hmacTimestamp: [], hmacNonce: [] }]);
     expect(card.security).toEqual([{ adminBearer: [] }]);
     expect(portal.security).toEqual([]);
-    expect(document.components!.securitySchemes!.adminBearer).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'opaque' });
+    expect(document.components!.securitySchemes!.adminBearer).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'opaque',
+    });
   });
 
   it('answers a client route at 200 with the success envelope or a refusal told apart by code', () => {
-    const schema = (login.responses[200] as unknown as { content: Record<string, { schema: { oneOf: Array<Record<string, unknown>> } }> }).content['application/json'].schema;
+    const schema = (
+      login.responses[200] as unknown as { content: Record<string, { schema: { oneOf: Array<Record<string, unknown>> } }> }
+    ).content['application/json'].schema;
     const [success, refusal] = schema.oneOf;
-    expect(success).toMatchObject({ properties: { token: { type: 'string' }, code: { enum: [0] }, success: { enum: [true] }, data: DATA } });
-    expect(refusal).toEqual({ allOf: [{ $ref: '#/components/schemas/StandardFailure' }, { type: 'object', properties: { code: { type: 'integer', enum: [ErrorCode.CARD_INVALID] } } }] });
+    expect(success).toMatchObject({
+      properties: { token: { type: 'string' }, code: { enum: [0] }, success: { enum: [true] }, data: DATA },
+    });
+    expect(refusal).toEqual({
+      allOf: [
+        { $ref: '#/components/schemas/StandardFailure' },
+        { type: 'object', properties: { code: { type: 'integer', enum: [ErrorCode.CARD_INVALID] } } },
+      ],
+    });
     expect((login.responses[200] as { description: string }).description).toContain('`20001` CARD_INVALID');
   });
 
   it('adds the failures of the input boundary, the authentication and the family gate, one shared response per status', () => {
     expect(Object.keys(login.responses).sort()).toEqual(['200', '400', '401', '403', '404', '409', '413', '415', '429', '500']);
     expect(login.responses[409]).toEqual({ $ref: `#/components/responses/StandardFailure409_${ErrorCode.NONCE_REPLAYED}` });
-    expect(document.components!.responses![`StandardFailure409_${ErrorCode.NONCE_REPLAYED}`]).toMatchObject({ description: expect.stringContaining('NONCE_REPLAYED') });
-    expect(card.responses[404]).toEqual({ $ref: `#/components/responses/AdminError404_${ErrorCode.PROJECT_NOT_FOUND}_${ErrorCode.CARD_NOT_FOUND}` });
+    expect(document.components!.responses![`StandardFailure409_${ErrorCode.NONCE_REPLAYED}`]).toMatchObject({
+      description: expect.stringContaining('NONCE_REPLAYED'),
+    });
+    expect(card.responses[404]).toEqual({
+      $ref: `#/components/responses/AdminError404_${ErrorCode.PROJECT_NOT_FOUND}_${ErrorCode.CARD_NOT_FOUND}`,
+    });
     expect(Object.keys(card.responses).sort()).toEqual(['200', '400', '401', '403', '404', '500']);
   });
 
@@ -68,7 +93,14 @@ describe('completeDocument', () => {
 
   it('renders Connect refusal codes negated, as the Connect envelope carries them', () => {
     const connect = completeDocument(
-      explored({ '/connect/{programId}': { post: { responses: { 200: { description: 'Success', ...json(DATA) } }, [CONTRACT_EXTENSIONS.failures]: [ErrorCode.CARD_BANNED] } } }),
+      explored({
+        '/connect/{programId}': {
+          post: {
+            responses: { 200: { description: 'Success', ...json(DATA) } },
+            [CONTRACT_EXTENSIONS.failures]: [ErrorCode.CARD_BANNED],
+          },
+        },
+      }),
     ).paths['/connect/{programId}'].post!;
     expect(JSON.stringify(connect.responses[200])).toContain(`[${-ErrorCode.CARD_BANNED}]`);
   });

@@ -1,5 +1,10 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import type { OperationObject, ResponseObject, SchemaObject, SecuritySchemeObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type {
+  OperationObject,
+  ResponseObject,
+  SchemaObject,
+  SecuritySchemeObject,
+} from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import type { ClientFamilyName } from '../../access/client-call';
 import { ERROR_CATALOG, ErrorCode } from '../errors/error-code';
 import { Family, familyOfPath } from '../envelope/family';
@@ -10,16 +15,37 @@ import { AUTH_FAILURES, BODY_ROUTE, clientFamilyFailures, EVERY_ROUTE } from './
 
 /** What each authentication really sends (decisions §3); tokens are opaque, never JWTs. */
 export const SECURITY_SCHEMES: Record<string, SecuritySchemeObject> = {
-  adminBearer: { type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: 'Admin token from `POST /admin/v1/auth/login`' },
-  sessionBearer: { type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: 'Session token of an SDK card or user login' },
+  adminBearer: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'opaque',
+    description: 'Admin token from `POST /admin/v1/auth/login`',
+  },
+  sessionBearer: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'opaque',
+    description: 'Session token of an SDK card or user login',
+  },
   hmacSignature: {
     type: 'apiKey',
     in: 'header',
     name: 'X-Svc-Signature',
-    description: 'Lowercase hex HMAC-SHA256, keyed with the project API secret, of `METHOD\\nPATH\\nTIMESTAMP\\nNONCE\\nBODY` (decisions §3)',
+    description:
+      'Lowercase hex HMAC-SHA256, keyed with the project API secret, of `METHOD\\nPATH\\nTIMESTAMP\\nNONCE\\nBODY` (decisions §3)',
   },
-  hmacTimestamp: { type: 'apiKey', in: 'header', name: 'X-Svc-Timestamp', description: 'Unix seconds; within ±300 s of the service clock' },
-  hmacNonce: { type: 'apiKey', in: 'header', name: 'X-Svc-Nonce', description: '8-96 of `[A-Za-z0-9_.:-]`, used once per program within 600 s (the ±300 s timestamp window on both sides)' },
+  hmacTimestamp: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Svc-Timestamp',
+    description: 'Unix seconds; within ±300 s of the service clock',
+  },
+  hmacNonce: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Svc-Nonce',
+    description: '8-96 of `[A-Za-z0-9_.:-]`, used once per program within 600 s (the ±300 s timestamp window on both sides)',
+  },
   legacyMd5: {
     type: 'apiKey',
     in: 'query',
@@ -27,7 +53,12 @@ export const SECURITY_SCHEMES: Record<string, SecuritySchemeObject> = {
     description:
       'Legacy parameter signature, sent as the fields `sign` and `t` (Unix seconds) of the form body, or of the query on a GET: lowercase hex MD5 of every other non-empty field sorted by name as `k=v` joined by `&`, then `&key=` and the legacy secret',
   },
-  downloadSignature: { type: 'apiKey', in: 'query', name: 'sig', description: 'Part of a download address issued by the service, with `expires`' },
+  downloadSignature: {
+    type: 'apiKey',
+    in: 'query',
+    name: 'sig',
+    description: 'Part of a download address issued by the service, with `expires`',
+  },
 };
 
 const SECURITY: Record<AuthScheme, Array<Record<string, string[]>>> = {
@@ -78,7 +109,9 @@ function completeOperation(document: OpenAPIObject, family: Family, method: stri
     ...AUTH_FAILURES[auth],
     ...(clientFamily ? clientFamilyFailures(clientFamily) : []),
     ...own,
-    ...(rateLimited === 'always' || (rateLimited === 'writes' && !['get', 'head'].includes(method)) ? [ErrorCode.RATE_LIMITED] : []),
+    ...(rateLimited === 'always' || (rateLimited === 'writes' && !['get', 'head'].includes(method))
+      ? [ErrorCode.RATE_LIMITED]
+      : []),
   ]);
   const responses = operation.responses as Record<string, ResponseObject>;
   const successStatus = completeSuccess(family, responses, extras, successCode);
@@ -106,8 +139,16 @@ function completeOperation(document: OpenAPIObject, family: Family, method: stri
 }
 
 /** Wraps the declared answer in the family's envelope; returns the success status. */
-function completeSuccess(family: Family, responses: Record<string, ResponseObject>, extras?: Record<string, SchemaObject>, successCode?: number): number {
-  const status = Object.keys(responses).map(Number).find((s) => s >= 200 && s < 300) ?? 200;
+function completeSuccess(
+  family: Family,
+  responses: Record<string, ResponseObject>,
+  extras?: Record<string, SchemaObject>,
+  successCode?: number,
+): number {
+  const status =
+    Object.keys(responses)
+      .map(Number)
+      .find((s) => s >= 200 && s < 300) ?? 200;
   const declared = responses[String(status)] ?? { description: 'Success' };
   delete responses[String(status)];
   // Client families answer 200 whatever the method (envelope.interceptors.ts).

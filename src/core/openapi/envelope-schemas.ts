@@ -9,8 +9,13 @@ import { Family } from '../envelope/family';
  */
 
 const REQUEST_ID: SchemaObject = { type: 'string', description: 'The request id, also in the X-Request-Id header' };
-const ERROR_ID: SchemaObject = { type: 'string', description: 'Only on SYSTEM_ERROR (50000): the id of the log line with the fault' };
-const DETAILS: SchemaObject = { description: 'What exactly was refused: the field names, the rows of an import, the allowed values' };
+const ERROR_ID: SchemaObject = {
+  type: 'string',
+  description: 'Only on SYSTEM_ERROR (50000): the id of the log line with the fault',
+};
+const DETAILS: SchemaObject = {
+  description: 'What exactly was refused: the field names, the rows of an import, the allowed values',
+};
 
 /** Failure envelopes by family, as named components. */
 export const FAILURE_SCHEMAS: Record<Family, { name: string; schema: SchemaObject }> = {
@@ -33,7 +38,14 @@ export const FAILURE_SCHEMAS: Record<Family, { name: string; schema: SchemaObjec
     schema: {
       type: 'object',
       required: ['code', 'success', 'msg', 'request_id'],
-      properties: { code: { type: 'integer' }, success: { type: 'boolean', enum: [false] }, msg: { type: 'string' }, request_id: REQUEST_ID, error_id: ERROR_ID, details: DETAILS },
+      properties: {
+        code: { type: 'integer' },
+        success: { type: 'boolean', enum: [false] },
+        msg: { type: 'string' },
+        request_id: REQUEST_ID,
+        error_id: ERROR_ID,
+        details: DETAILS,
+      },
     },
   },
   legacy: {
@@ -41,7 +53,13 @@ export const FAILURE_SCHEMAS: Record<Family, { name: string; schema: SchemaObjec
     schema: {
       type: 'object',
       required: ['code', 'msg', 'request_id'],
-      properties: { code: { type: 'integer' }, msg: { type: 'string' }, request_id: REQUEST_ID, error_id: ERROR_ID, details: DETAILS },
+      properties: {
+        code: { type: 'integer' },
+        msg: { type: 'string' },
+        request_id: REQUEST_ID,
+        error_id: ERROR_ID,
+        details: DETAILS,
+      },
     },
   },
   admin: {
@@ -63,7 +81,12 @@ export const FAILURE_SCHEMAS: Record<Family, { name: string; schema: SchemaObjec
 };
 
 /** The success body of a family around a route's `data` (admin answers are the data itself). */
-export function successSchema(family: Family, data: SchemaObject, extras: Record<string, SchemaObject> = {}, successCode?: number): SchemaObject {
+export function successSchema(
+  family: Family,
+  data: SchemaObject,
+  extras: Record<string, SchemaObject> = {},
+  successCode?: number,
+): SchemaObject {
   const message: SchemaObject = { type: 'string' };
   switch (family) {
     case 'admin':
@@ -72,14 +95,27 @@ export function successSchema(family: Family, data: SchemaObject, extras: Record
       return {
         type: 'object',
         required: ['status', 'code', 'reason', 'data', 'request_id'],
-        properties: { status: { type: 'boolean', enum: [true] }, code: { type: 'integer', enum: [1] }, reason: message, data, request_id: REQUEST_ID },
+        properties: {
+          status: { type: 'boolean', enum: [true] },
+          code: { type: 'integer', enum: [1] },
+          reason: message,
+          data,
+          request_id: REQUEST_ID,
+        },
         description: "Field names may be renamed by the project's Connect customization (decisions §8)",
       };
     case 'standard':
       return {
         type: 'object',
         required: [...Object.keys(extras), 'code', 'success', 'msg', 'data', 'request_id'],
-        properties: { ...extras, code: { type: 'integer', enum: [successCode ?? 0] }, success: { type: 'boolean', enum: [true] }, msg: message, data, request_id: REQUEST_ID },
+        properties: {
+          ...extras,
+          code: { type: 'integer', enum: [successCode ?? 0] },
+          success: { type: 'boolean', enum: [true] },
+          msg: message,
+          data,
+          request_id: REQUEST_ID,
+        },
       };
     case 'legacy':
       return {
@@ -97,5 +133,12 @@ export function failureSchema(family: Family, codes: number[]): SchemaObject {
   const ref = { $ref: `#/components/schemas/${FAILURE_SCHEMAS[family].name}` };
   const wire = family === 'connect' ? codes.map((c) => -c) : codes;
   const code: SchemaObject = { type: 'integer', enum: wire };
-  return { allOf: [ref, family === 'admin' ? { type: 'object', properties: { error: { type: 'object', properties: { code } } } } : { type: 'object', properties: { code } }] };
+  return {
+    allOf: [
+      ref,
+      family === 'admin'
+        ? { type: 'object', properties: { error: { type: 'object', properties: { code } } } }
+        : { type: 'object', properties: { code } },
+    ],
+  };
 }

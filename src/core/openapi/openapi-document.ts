@@ -8,11 +8,15 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setTitle('Card-key login service')
     .setDescription(
       'Client families (Connect, HTTP V3, SDK v1, legacy), the card-holder portal and the admin API. ' +
-        'Every failure carries a catalog code (docs/errors.md) in its family\'s envelope; the protocol of each family is in docs/protocol.md.',
+        "Every failure carries a catalog code (docs/errors.md) in its family's envelope; the protocol of each family is in docs/protocol.md.",
     )
     .setVersion('1')
     .setLicense('Proprietary', 'https://example.invalid/licence')
     .addServer('/', 'This service')
     .build();
-  return completeDocument(SwaggerModule.createDocument(app, config, { operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}` }));
+  return completeDocument(
+    SwaggerModule.createDocument(app, config, {
+      operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
+    }),
+  );
 }

@@ -16,7 +16,12 @@ export const redisClientProvider: Provider = {
     // Few retries: a Redis fault must surface as SYSTEM_ERROR quickly, never as a silent pass.
     const { default: Redis } = await import('ioredis');
     // Auto-pipelining: the commands of all requests issued in one event-loop turn leave in one write.
-    const client = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, connectTimeout: 5000, lazyConnect: true, enableAutoPipelining: true });
+    const client = new Redis(config.REDIS_URL, {
+      maxRetriesPerRequest: 2,
+      connectTimeout: 5000,
+      lazyConnect: true,
+      enableAutoPipelining: true,
+    });
     await client.connect();
     return client;
   },

@@ -34,13 +34,17 @@ describe(FailureLimiter.name, () => {
   });
 
   it('computes fixed one-minute windows and the seconds left in them', () => {
-    expect(failureWindow(Date.parse('2030-01-01T00:00:10Z'))).toEqual({ index: Math.floor(Date.parse('2030-01-01T00:00:00Z') / 60_000), retryAfter: 50 });
+    expect(failureWindow(Date.parse('2030-01-01T00:00:10Z'))).toEqual({
+      index: Math.floor(Date.parse('2030-01-01T00:00:00Z') / 60_000),
+      retryAfter: 50,
+    });
     expect(failureWindow(Date.parse('2030-01-01T00:00:59.500Z')).retryAfter).toBe(1);
     expect(failureWindow(Date.parse('2030-01-01T00:01:00Z')).retryAfter).toBe(60);
   });
 
   it('refuses after the limit of wrong passwords with RATE_LIMITED and Retry-After, without running the attempt', async () => {
-    for (let i = 0; i < 3; i++) expect(await codeOf(limiter.guard({ account: 'user:a', address: 'ip:a' }, badCredentials))).toBe(ErrorCode.BAD_CREDENTIALS);
+    for (let i = 0; i < 3; i++)
+      expect(await codeOf(limiter.guard({ account: 'user:a', address: 'ip:a' }, badCredentials))).toBe(ErrorCode.BAD_CREDENTIALS);
     const attempt = jest.fn(success);
     const refused = await limiter.guard({ account: 'user:a', address: 'ip:a' }, attempt).catch((e: ServiceError) => e);
     expect(refused).toBeInstanceOf(ServiceError);
@@ -51,8 +55,10 @@ describe(FailureLimiter.name, () => {
 
   it('does not count successes or refusals other than a wrong password', async () => {
     for (let i = 0; i < 10; i++) expect(await codeOf(limiter.guard({ account: 'user:a', address: 'ip:a' }, success))).toBe('ok');
-    for (let i = 0; i < 10; i++) expect(await codeOf(limiter.guard({ account: 'user:a', address: 'ip:a' }, banned))).toBe(ErrorCode.USER_BANNED);
-    for (let i = 0; i < 3; i++) expect(await codeOf(limiter.guard({ account: 'user:a', address: 'ip:a' }, badCredentials))).toBe(ErrorCode.BAD_CREDENTIALS);
+    for (let i = 0; i < 10; i++)
+      expect(await codeOf(limiter.guard({ account: 'user:a', address: 'ip:a' }, banned))).toBe(ErrorCode.USER_BANNED);
+    for (let i = 0; i < 3; i++)
+      expect(await codeOf(limiter.guard({ account: 'user:a', address: 'ip:a' }, badCredentials))).toBe(ErrorCode.BAD_CREDENTIALS);
     expect(await codeOf(limiter.guard({ account: 'user:a', address: 'ip:a' }, success))).toBe(ErrorCode.RATE_LIMITED);
   });
 
@@ -61,7 +67,10 @@ describe(FailureLimiter.name, () => {
     expect(await codeOf(limiter.guard({ account: 'user:new', address: 'ip:x' }, success))).toBe(ErrorCode.RATE_LIMITED);
     expect(await codeOf(limiter.guard({ account: 'user:new', address: 'ip:y' }, success))).toBe('ok');
     // The refusal on ip:x gave user:new's reserved slot back.
-    for (let i = 0; i < 3; i++) expect(await codeOf(limiter.guard({ account: 'user:new', address: 'ip:z' }, badCredentials))).toBe(ErrorCode.BAD_CREDENTIALS);
+    for (let i = 0; i < 3; i++)
+      expect(await codeOf(limiter.guard({ account: 'user:new', address: 'ip:z' }, badCredentials))).toBe(
+        ErrorCode.BAD_CREDENTIALS,
+      );
   });
 
   it('lets no more than the limit of concurrent guesses reach the password check', async () => {
@@ -71,7 +80,9 @@ describe(FailureLimiter.name, () => {
       await Promise.resolve();
       throw new ServiceError(ErrorCode.BAD_CREDENTIALS);
     };
-    const codes = await Promise.all(Array.from({ length: 10 }, () => codeOf(limiter.guard({ account: 'user:a', address: 'ip:a' }, slowWrong))));
+    const codes = await Promise.all(
+      Array.from({ length: 10 }, () => codeOf(limiter.guard({ account: 'user:a', address: 'ip:a' }, slowWrong))),
+    );
     expect(checked).toBe(3);
     expect(codes.filter((c) => c === ErrorCode.RATE_LIMITED)).toHaveLength(7);
   });
@@ -98,16 +109,21 @@ describe(FailureLimiter.name, () => {
   });
 
   it('counts what a predicate policy calls a failure, whatever its code', async () => {
-    const isMiss = (error: unknown) => error instanceof ServiceError && (error.code === ErrorCode.CARD_INVALID || error.details === 'miss');
-    const guard = (attempt: () => Promise<unknown>) => new FailureLimiter(store).guard({ name: 'guess', limit: 2, failure: isMiss }, { address: 'ip:p' }, attempt);
+    const isMiss = (error: unknown) =>
+      error instanceof ServiceError && (error.code === ErrorCode.CARD_INVALID || error.details === 'miss');
+    const guard = (attempt: () => Promise<unknown>) =>
+      new FailureLimiter(store).guard({ name: 'guess', limit: 2, failure: isMiss }, { address: 'ip:p' }, attempt);
     expect(await codeOf(guard(banned))).toBe(ErrorCode.USER_BANNED);
-    expect(await codeOf(guard(() => Promise.reject(new ServiceError(ErrorCode.TOPUP_REFUSED, undefined, { details: 'miss' }))))).toBe(ErrorCode.TOPUP_REFUSED);
+    expect(
+      await codeOf(guard(() => Promise.reject(new ServiceError(ErrorCode.TOPUP_REFUSED, undefined, { details: 'miss' })))),
+    ).toBe(ErrorCode.TOPUP_REFUSED);
     expect(await codeOf(guard(() => Promise.reject(new ServiceError(ErrorCode.CARD_INVALID))))).toBe(ErrorCode.CARD_INVALID);
     expect(await codeOf(guard(success))).toBe(ErrorCode.RATE_LIMITED);
   });
 
   it('limits by address alone when there is no account', async () => {
-    for (let i = 0; i < 3; i++) expect(await codeOf(limiter.guard({ address: 'ip:a' }, badCredentials))).toBe(ErrorCode.BAD_CREDENTIALS);
+    for (let i = 0; i < 3; i++)
+      expect(await codeOf(limiter.guard({ address: 'ip:a' }, badCredentials))).toBe(ErrorCode.BAD_CREDENTIALS);
     expect(await codeOf(limiter.guard({ address: 'ip:a' }, success))).toBe(ErrorCode.RATE_LIMITED);
     expect(await codeOf(limiter.guard({ address: 'ip:b' }, success))).toBe('ok');
   });

@@ -54,7 +54,10 @@ export class FailureLimiter {
     const ttl = FAILURE_WINDOW_SECONDS * 2;
     const accountKey = scopes.account === undefined ? undefined : key(policy, scopes.account, index);
     const addressKey = key(policy, scopes.address, index);
-    const refuse = () => new ServiceError(ErrorCode.RATE_LIMITED, 'Too many failed attempts; retry later', { headers: { 'Retry-After': String(retryAfter) } });
+    const refuse = () =>
+      new ServiceError(ErrorCode.RATE_LIMITED, 'Too many failed attempts; retry later', {
+        headers: { 'Retry-After': String(retryAfter) },
+      });
     if (Number((await this.store.get(addressKey)) ?? 0) >= policy.limit) throw refuse();
     if (accountKey && (await this.store.increment(accountKey, ttl, policy.limit)) === null) throw refuse();
     try {
@@ -73,7 +76,9 @@ export class FailureLimiter {
 }
 
 function isFailure(policy: FailurePolicy, error: unknown): boolean {
-  return typeof policy.failure === 'function' ? policy.failure(error) : error instanceof ServiceError && error.code === policy.failure;
+  return typeof policy.failure === 'function'
+    ? policy.failure(error)
+    : error instanceof ServiceError && error.code === policy.failure;
 }
 
 function key(policy: FailurePolicy, scope: string, window: number): string {

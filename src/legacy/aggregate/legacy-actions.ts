@@ -1,7 +1,16 @@
 import { InterfaceName } from '../../platform/interface-names';
 
 /** The canonical aggregate actions (spec, legacy routes); each is the interface of the same name. */
-export const LEGACY_ACTIONS = ['card_login', 'card_unbind', 'user_login', 'user_register', 'announcement', 'app_config', 'get_file', 'app_profile'] as const;
+export const LEGACY_ACTIONS = [
+  'card_login',
+  'card_unbind',
+  'user_login',
+  'user_register',
+  'announcement',
+  'app_config',
+  'get_file',
+  'app_profile',
+] as const;
 
 export type LegacyAction = (typeof LEGACY_ACTIONS)[number] & InterfaceName;
 
@@ -19,7 +28,12 @@ export const LEGACY_ACTION_ALIASES: Readonly<Record<string, LegacyAction>> = {
 };
 
 /** The actions that need the MD5 parameter signature (decisions §3), aliases included. */
-export const MD5_SIGNED_ACTIONS: ReadonlySet<LegacyAction> = new Set<LegacyAction>(['card_login', 'card_unbind', 'user_login', 'user_register']);
+export const MD5_SIGNED_ACTIONS: ReadonlySet<LegacyAction> = new Set<LegacyAction>([
+  'card_login',
+  'card_unbind',
+  'user_login',
+  'user_register',
+]);
 
 /** The canonical action an `api` value names (exact, case-sensitive), or null. */
 export function canonicalAction(api: string | undefined): LegacyAction | null {

@@ -16,7 +16,16 @@ import { LegacyAggregateService } from './legacy-aggregate.service';
 import { RateLimit } from '../../core/throttling/route-rate.guard';
 import { aggregateKey, aggregateRouteClass } from './aggregate-rate-limits';
 
-const ACTION_ANSWERS = [LegacyCardLogin, CardUnbindData, CompatUserLogin, RegisteredUser, LegacyAnnouncement, LegacyAppConfig, LegacyFileDownload, LegacyAppProfile];
+const ACTION_ANSWERS = [
+  LegacyCardLogin,
+  CardUnbindData,
+  CompatUserLogin,
+  RegisteredUser,
+  LegacyAnnouncement,
+  LegacyAppConfig,
+  LegacyFileDownload,
+  LegacyAppProfile,
+];
 
 /** The aggregate's contract: the action in `api`, its own fields, and the answer of that action. */
 const AggregateContract = () =>
@@ -41,8 +50,25 @@ const AggregateContract = () =>
         },
       },
     }),
-    ApiAnswer({ anyOf: [...ACTION_ANSWERS.map((answer) => ({ $ref: getSchemaPath(answer) })), { type: 'string', description: 'ciphertext (transport encryption)' }] }, { models: ACTION_ANSWERS }),
-    ApiFailures(...CARD_LOGIN_REFUSALS, ...CARD_UNBIND_REFUSALS, ErrorCode.USERNAME_TAKEN, ErrorCode.BAD_CREDENTIALS, ErrorCode.USER_BANNED, ErrorCode.MACHINE_MISMATCH, ErrorCode.RATE_LIMITED, ErrorCode.FILE_NOT_FOUND),
+    ApiAnswer(
+      {
+        anyOf: [
+          ...ACTION_ANSWERS.map((answer) => ({ $ref: getSchemaPath(answer) })),
+          { type: 'string', description: 'ciphertext (transport encryption)' },
+        ],
+      },
+      { models: ACTION_ANSWERS },
+    ),
+    ApiFailures(
+      ...CARD_LOGIN_REFUSALS,
+      ...CARD_UNBIND_REFUSALS,
+      ErrorCode.USERNAME_TAKEN,
+      ErrorCode.BAD_CREDENTIALS,
+      ErrorCode.USER_BANNED,
+      ErrorCode.MACHINE_MISMATCH,
+      ErrorCode.RATE_LIMITED,
+      ErrorCode.FILE_NOT_FOUND,
+    ),
   );
 
 /**

@@ -70,7 +70,12 @@ export class LegacyAggregateService {
    * Opens and authenticates an encrypted request. Every failure up to a verified signature is the
    * same TRANSPORT_FAILURE, and failures are limited per client address (TRANSPORT_FAILURES_PER_MINUTE).
    */
-  private async openRequest(call: ClientCall, mode: Exclude<TransportEncryption, 'none'>, transportKey: string, form: LegacyFields) {
+  private async openRequest(
+    call: ClientCall,
+    mode: Exclude<TransportEncryption, 'none'>,
+    transportKey: string,
+    form: LegacyFields,
+  ) {
     const policy = { name: 'transport', limit: this.config.TRANSPORT_FAILURES_PER_MINUTE, failure: ErrorCode.BAD_REQUEST };
     return this.limiter.guard(policy, { address: call.ip }, async () => {
       try {
@@ -101,9 +106,15 @@ export class LegacyAggregateService {
         return this.cards.unbind(call, body.kami, body.imei);
       }
       case 'user_login':
-        return { message: 'Login successful', data: await this.users.compatLogin(call, await validatedFields(AppUserCredentialsDto, fields)) };
+        return {
+          message: 'Login successful',
+          data: await this.users.compatLogin(call, await validatedFields(AppUserCredentialsDto, fields)),
+        };
       case 'user_register':
-        return { message: 'Registration successful', data: await this.users.register(call, await validatedFields(AppUserCredentialsDto, fields)) };
+        return {
+          message: 'Registration successful',
+          data: await this.users.register(call, await validatedFields(AppUserCredentialsDto, fields)),
+        };
       case 'announcement':
         return this.info.announcement(call);
       case 'app_config':
@@ -113,7 +124,10 @@ export class LegacyAggregateService {
       case 'get_file': {
         const body = await validatedFields(LegacyGetFileDto, fields);
         await this.gate.admit(call, 'get_file');
-        return { message: 'ok', data: (await this.files.issueDownload(call.program.project.id, body.file_id)) satisfies LegacyFileDownload };
+        return {
+          message: 'ok',
+          data: (await this.files.issueDownload(call.program.project.id, body.file_id)) satisfies LegacyFileDownload,
+        };
       }
       default:
         return unreachable(action, 'legacy action');
@@ -145,6 +159,7 @@ function openFields(mode: Exclude<TransportEncryption, 'none'>, transportKey: st
   }
   if (hasBrokenPercentEncoding(plain)) throw transportFailure();
   const inner: LegacyFields = Object.fromEntries(new URLSearchParams(plain));
-  if (findInputProblem(inner, 'data') || (inner.app !== undefined && inner.app.trim() !== form.app.trim())) throw transportFailure();
+  if (findInputProblem(inner, 'data') || (inner.app !== undefined && inner.app.trim() !== form.app.trim()))
+    throw transportFailure();
   return { ...inner, app: form.app };
 }

@@ -71,9 +71,18 @@ export class LegacyCardsController {
   }
 
   @Post('check')
-  @ApiOperation({ summary: 'Check that a card lets this device in now, without logging in', description: 'Renews, binds and activates nothing (decisions §16).' })
+  @ApiOperation({
+    summary: 'Check that a card lets this device in now, without logging in',
+    description: 'Renews, binds and activates nothing (decisions §16).',
+  })
   @ApiAnswer(LegacyCardState)
-  @ApiFailures(ErrorCode.CARD_INVALID, ErrorCode.CARD_BANNED, ErrorCode.CARD_EXPIRED, ErrorCode.DEVICE_NOT_BOUND, ErrorCode.RATE_LIMITED)
+  @ApiFailures(
+    ErrorCode.CARD_INVALID,
+    ErrorCode.CARD_BANNED,
+    ErrorCode.CARD_EXPIRED,
+    ErrorCode.DEVICE_NOT_BOUND,
+    ErrorCode.RATE_LIMITED,
+  )
   @LegacyClient()
   @ApiConsumes(FORM)
   check(@Caller() call: ClientCall, @Body() body: LegacyCardDto) {

@@ -35,7 +35,16 @@ export class LegacyCardsService {
     const { card, token } = await this.cardLogin.login({ call, cardKey, machine });
     return {
       message: 'Login successful',
-      data: { token, id: card.id, code: card.code, machine_code: machine, expires_at: this.expiry(card), device_limit: card.deviceLimit, features: card.features ?? [], trial: card.trial } satisfies LegacyCardLogin,
+      data: {
+        token,
+        id: card.id,
+        code: card.code,
+        machine_code: machine,
+        expires_at: this.expiry(card),
+        device_limit: card.deviceLimit,
+        features: card.features ?? [],
+        trial: card.trial,
+      } satisfies LegacyCardLogin,
     };
   }
 
@@ -64,7 +73,8 @@ export class LegacyCardsService {
     const devices = await this.dataSource.getRepository(CardDevice).findBy({ cardId: card.id });
     const deviceBound = devices.some((d) => d.machineCode === machine);
     const refusal = deviceRefusal(card, deviceBound, now);
-    if (refusal === ErrorCode.DEVICE_NOT_BOUND && card.status === 'unused') throw new ServiceError(refusal, 'The card has not been activated yet; log in with it first');
+    if (refusal === ErrorCode.DEVICE_NOT_BOUND && card.status === 'unused')
+      throw new ServiceError(refusal, 'The card has not been activated yet; log in with it first');
     if (refusal) throw new ServiceError(refusal);
     return {
       message: 'Card state',

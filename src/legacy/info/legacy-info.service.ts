@@ -41,7 +41,12 @@ export class LegacyInfoService {
   /** This program's newest enabled announcement ('' if none); never a platform announcement. */
   async announcement(call: ClientCall): Promise<ClientReply> {
     await this.gate.admit(call, 'announcement');
-    return { message: 'ok', data: { announcement: await this.announcements.clientText(call.program.project, call.context) } satisfies LegacyAnnouncement };
+    return {
+      message: 'ok',
+      data: {
+        announcement: await this.announcements.clientText(call.program.project, call.context),
+      } satisfies LegacyAnnouncement,
+    };
   }
 
   /**
@@ -50,7 +55,9 @@ export class LegacyInfoService {
    */
   async latestVersion(call: ClientCall, clientVersion: string): Promise<ClientReply> {
     if (typeof clientVersion !== 'string' || !parseVersion(clientVersion)) {
-      throw new ServiceError(ErrorCode.BAD_REQUEST, `version must be ${VERSION_RULE}`, { details: [`version must be ${VERSION_RULE}`] });
+      throw new ServiceError(ErrorCode.BAD_REQUEST, `version must be ${VERSION_RULE}`, {
+        details: [`version must be ${VERSION_RULE}`],
+      });
     }
     return { message: 'Version checked', data: await this.versions.clientCheck(call, clientVersion) };
   }
@@ -66,7 +73,10 @@ export class LegacyInfoService {
     await this.gate.admit(call, 'app_config');
     const { program } = call;
     const loggedIn =
-      typeof token === 'string' && token.length > 0 && token.length <= TOKEN_MAX_LENGTH && (await this.loginTokens.isValid(program.project.id, token));
+      typeof token === 'string' &&
+      token.length > 0 &&
+      token.length <= TOKEN_MAX_LENGTH &&
+      (await this.loginTokens.isValid(program.project.id, token));
     const variables = await this.variables.clientValues(program.project.id, loggedIn);
     return { message: 'ok', data: { variables, login_variables: loggedIn } satisfies LegacyAppConfig };
   }
@@ -82,8 +92,12 @@ export class LegacyInfoService {
     const { project } = program;
     const [row, latestVersion, announcement] = await Promise.all([
       this.projects.findOne({ where: { id: project.id }, select: { id: true, name: true } }),
-      this.gate.isAuthorized(program, 'version_check', call.context).then(async (ok) => (ok ? (await this.versions.check(project.id, LOWEST_VERSION)).latest_version : null)),
-      this.gate.isAuthorized(program, 'announcement', call.context).then((ok) => (ok ? this.announcements.clientText(project, call.context) : '')),
+      this.gate
+        .isAuthorized(program, 'version_check', call.context)
+        .then(async (ok) => (ok ? (await this.versions.check(project.id, LOWEST_VERSION)).latest_version : null)),
+      this.gate
+        .isAuthorized(program, 'announcement', call.context)
+        .then((ok) => (ok ? this.announcements.clientText(project, call.context) : '')),
     ]);
     if (!row) throw new ServiceError(ErrorCode.PROGRAM_NOT_FOUND);
     return {

@@ -33,7 +33,9 @@ export function md5Sign(fields: Readonly<Record<string, string>>, legacySecret: 
  */
 export function verifyMd5Signature(fields: Readonly<Record<string, string>>, legacySecret: string, now = unixSeconds()): void {
   const signature = fields[MD5_SIGNATURE_FIELD] ?? '';
-  if (!signature || !constantTimeEqual(md5Sign(fields, legacySecret), signature.toLowerCase())) throw new ServiceError(ErrorCode.SIGNATURE_INVALID);
+  if (!signature || !constantTimeEqual(md5Sign(fields, legacySecret), signature.toLowerCase()))
+    throw new ServiceError(ErrorCode.SIGNATURE_INVALID);
   const t = fields[MD5_TIMESTAMP_FIELD] ?? '';
-  if (!/^\d{1,12}$/.test(t) || Math.abs(now - Number(t)) > MD5_WINDOW_SECONDS) throw new ServiceError(ErrorCode.TIMESTAMP_OUT_OF_WINDOW);
+  if (!/^\d{1,12}$/.test(t) || Math.abs(now - Number(t)) > MD5_WINDOW_SECONDS)
+    throw new ServiceError(ErrorCode.TIMESTAMP_OUT_OF_WINDOW);
 }

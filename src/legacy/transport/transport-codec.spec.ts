@@ -58,7 +58,11 @@ describe('openLegacyPayload / sealLegacyData', () => {
 
 describe('the shared transport vectors (sdk/vectors/signing-vectors.json, made with OpenSSL outside this repository)', () => {
   const { transport } = vectors;
-  const modes = [['rc4', transport.rc4], ['aes', transport.aes], ['aes-gcm', transport['aes-gcm']]] as const;
+  const modes = [
+    ['rc4', transport.rc4],
+    ['aes', transport.aes],
+    ['aes-gcm', transport['aes-gcm']],
+  ] as const;
 
   for (const [mode, cases] of modes) {
     for (const vector of cases) {

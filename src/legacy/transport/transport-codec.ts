@@ -69,7 +69,9 @@ function aesGcmEncrypt(transportKey: string, plain: Buffer): Buffer {
 
 function aesGcmDecrypt(transportKey: string, data: Buffer): Buffer {
   if (data.length < GCM_IV_BYTES + GCM_TAG_BYTES) throw new Error('ciphertext too short');
-  const decipher = createDecipheriv('aes-256-gcm', aesKey(transportKey), data.subarray(0, GCM_IV_BYTES), { authTagLength: GCM_TAG_BYTES });
+  const decipher = createDecipheriv('aes-256-gcm', aesKey(transportKey), data.subarray(0, GCM_IV_BYTES), {
+    authTagLength: GCM_TAG_BYTES,
+  });
   decipher.setAuthTag(data.subarray(data.length - GCM_TAG_BYTES));
   return Buffer.concat([decipher.update(data.subarray(GCM_IV_BYTES, data.length - GCM_TAG_BYTES)), decipher.final()]);
 }

@@ -6,10 +6,14 @@ import { BLACKLIST_KINDS, BlacklistKind } from './blacklist-entry.entity';
 import { HOSTNAME_MAX, isHostname } from './domain-rules';
 
 export class CreateBlacklistEntryDto {
-  @ApiProperty({ enum: BLACKLIST_KINDS }) @IsIn(BLACKLIST_KINDS)
+  @ApiProperty({ enum: BLACKLIST_KINDS })
+  @IsIn(BLACKLIST_KINDS)
   kind: BlacklistKind;
 
-  @ApiProperty({ example: 'evil.example.com', description: 'a hostname (kind domain; also blocks its subdomains) or an IP address (kind ip)' })
+  @ApiProperty({
+    example: 'evil.example.com',
+    description: 'a hostname (kind domain; also blocks its subdomains) or an IP address (kind ip)',
+  })
   @IsString()
   @MaxLength(HOSTNAME_MAX)
   @ValidateBy({
@@ -28,6 +32,8 @@ export class CreateBlacklistEntryDto {
 }
 
 export class ListBlacklistQuery extends PageQuery {
-  @ApiPropertyOptional({ enum: BLACKLIST_KINDS }) @IsOptional() @IsIn(BLACKLIST_KINDS)
+  @ApiPropertyOptional({ enum: BLACKLIST_KINDS })
+  @IsOptional()
+  @IsIn(BLACKLIST_KINDS)
   kind?: BlacklistKind;
 }

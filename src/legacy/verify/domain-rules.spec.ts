@@ -12,14 +12,29 @@ import {
 
 describe('domain rules of licence-file verification', () => {
   describe('isHostname', () => {
-    it.each(['example.com', 'a.b.example.com', 'localhost', 'xn--bcher-kva.example', 'A-1.Example.COM', '10.0.0.1', `${'a'.repeat(63)}.com`])(
-      'accepts %s',
-      (value) => expect(isHostname(value)).toBe(true),
-    );
-    it.each(['', '-a.com', 'a-.com', 'a..com', '.a.com', 'a.com.', 'a_b.com', 'a b.com', '*.example.com', 'http://a.com', 'a.com:80', `${'a'.repeat(64)}.com`])(
-      'refuses %p',
-      (value) => expect(isHostname(value)).toBe(false),
-    );
+    it.each([
+      'example.com',
+      'a.b.example.com',
+      'localhost',
+      'xn--bcher-kva.example',
+      'A-1.Example.COM',
+      '10.0.0.1',
+      `${'a'.repeat(63)}.com`,
+    ])('accepts %s', (value) => expect(isHostname(value)).toBe(true));
+    it.each([
+      '',
+      '-a.com',
+      'a-.com',
+      'a..com',
+      '.a.com',
+      'a.com.',
+      'a_b.com',
+      'a b.com',
+      '*.example.com',
+      'http://a.com',
+      'a.com:80',
+      `${'a'.repeat(64)}.com`,
+    ])('refuses %p', (value) => expect(isHostname(value)).toBe(false));
     it('refuses a name longer than 253 characters', () => {
       const name = Array.from({ length: 4 }, () => 'a'.repeat(63)).join('.'); // 255
       expect(isHostname(name)).toBe(false);
@@ -28,9 +43,12 @@ describe('domain rules of licence-file verification', () => {
   });
 
   describe('isSitePattern', () => {
-    it.each(['example.com', '*.example.com', '*.a.b.example.com', 'localhost'])('accepts %s', (value) => expect(isSitePattern(value)).toBe(true));
-    it.each(['*.com', '*', '*.', '**.example.com', 'a.*.example.com', '*example.com', 'sub.*.com', '*.-a.com'])('refuses %p', (value) =>
-      expect(isSitePattern(value)).toBe(false),
+    it.each(['example.com', '*.example.com', '*.a.b.example.com', 'localhost'])('accepts %s', (value) =>
+      expect(isSitePattern(value)).toBe(true),
+    );
+    it.each(['*.com', '*', '*.', '**.example.com', 'a.*.example.com', '*example.com', 'sub.*.com', '*.-a.com'])(
+      'refuses %p',
+      (value) => expect(isSitePattern(value)).toBe(false),
     );
   });
 
@@ -79,7 +97,12 @@ describe('domain rules of licence-file verification', () => {
 
   describe('authorizingSite', () => {
     const now = new Date('2030-01-01T00:00:00Z');
-    const site = (domain: string, fields: Partial<SiteCandidate> = {}): SiteCandidate => ({ domain, licence: null, expiresAt: null, ...fields });
+    const site = (domain: string, fields: Partial<SiteCandidate> = {}): SiteCandidate => ({
+      domain,
+      licence: null,
+      expiresAt: null,
+      ...fields,
+    });
 
     it('prefers the exact site over a wildcard, and the closer wildcard over the farther', () => {
       const sites = [site('*.example.com'), site('*.b.example.com'), site('a.b.example.com')];
@@ -89,7 +112,9 @@ describe('domain rules of licence-file verification', () => {
 
     it('skips an expired site (expiry at or before now) and keeps one expiring later', () => {
       expect(authorizingSite([site('x.com', { expiresAt: now })], 'x.com', undefined, now)).toBeNull();
-      expect(authorizingSite([site('x.com', { expiresAt: new Date(now.getTime() + 1) })], 'x.com', undefined, now)?.domain).toBe('x.com');
+      expect(authorizingSite([site('x.com', { expiresAt: new Date(now.getTime() + 1) })], 'x.com', undefined, now)?.domain).toBe(
+        'x.com',
+      );
     });
 
     it('needs the licence of a site that has one, and ignores a licence sent to a site without one', () => {

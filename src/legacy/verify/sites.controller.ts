@@ -41,7 +41,11 @@ export class SitesController {
   @ApiOperation({ summary: 'Read an authorized site' })
   @ApiAnswer(SiteView)
   @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.SITE_NOT_FOUND)
-  get(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Param('siteId', SITE_ID_PIPE) siteId: number) {
+  get(
+    @CurrentAdmin() actor: AdminPrincipal,
+    @Param('id', PROJECT_ID_PIPE) id: string,
+    @Param('siteId', SITE_ID_PIPE) siteId: number,
+  ) {
     return this.sites.get(actor, id, siteId);
   }
 

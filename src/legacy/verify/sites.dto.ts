@@ -25,7 +25,8 @@ const IsSiteDomain = () =>
       name: 'isSiteDomain',
       validator: {
         validate: (value: unknown) => typeof value === 'string' && isSitePattern(value),
-        defaultMessage: () => '$property must be a hostname (example.com) or a wildcard over one of at least two labels (*.example.com)',
+        defaultMessage: () =>
+          '$property must be a hostname (example.com) or a wildcard over one of at least two labels (*.example.com)',
       },
     }),
   );
@@ -34,32 +35,60 @@ const IsSiteDomain = () =>
 export const Nullable = () => ValidateIf((_, value) => value !== undefined && value !== null);
 
 export class CreateSiteDto {
-  @ApiProperty({ example: '*.example.com', description: 'a hostname, or *. before a hostname of two labels or more' }) @IsSiteDomain()
+  @ApiProperty({ example: '*.example.com', description: 'a hostname, or *. before a hostname of two labels or more' })
+  @IsSiteDomain()
   domain: string;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: LICENCE_MAX, description: 'when set, requests must carry this licence' })
-  @IsOptional() @Nullable() @IsString() @Length(1, LICENCE_MAX)
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: LICENCE_MAX,
+    description: 'when set, requests must carry this licence',
+  })
+  @IsOptional()
+  @Nullable()
+  @IsString()
+  @Length(1, LICENCE_MAX)
   licence?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, format: 'date-time', description: 'null = never expires' })
-  @IsOptional() @Nullable() @IsDateTime()
+  @IsOptional()
+  @Nullable()
+  @IsDateTime()
   expires_at?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: NOTE_MAX }) @IsOptional() @Nullable() @IsString() @MaxLength(NOTE_MAX)
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: NOTE_MAX })
+  @IsOptional()
+  @Nullable()
+  @IsString()
+  @MaxLength(NOTE_MAX)
   note?: string | null;
 }
 
 /** PATCH: any subset; `licence`, `expires_at` and `note` may be set to null. */
 export class UpdateSiteDto {
-  @ApiPropertyOptional({ example: 'www.example.com' }) @Optional() @IsSiteDomain()
+  @ApiPropertyOptional({ example: 'www.example.com' })
+  @Optional()
+  @IsSiteDomain()
   domain?: string;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: LICENCE_MAX }) @IsOptional() @Nullable() @IsString() @Length(1, LICENCE_MAX)
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: LICENCE_MAX })
+  @IsOptional()
+  @Nullable()
+  @IsString()
+  @Length(1, LICENCE_MAX)
   licence?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, format: 'date-time' }) @IsOptional() @Nullable() @IsDateTime()
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'date-time' })
+  @IsOptional()
+  @Nullable()
+  @IsDateTime()
   expires_at?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: NOTE_MAX }) @IsOptional() @Nullable() @IsString() @MaxLength(NOTE_MAX)
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: NOTE_MAX })
+  @IsOptional()
+  @Nullable()
+  @IsString()
+  @MaxLength(NOTE_MAX)
   note?: string | null;
 }

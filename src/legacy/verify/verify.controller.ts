@@ -24,7 +24,10 @@ export class VerifyController {
   constructor(private readonly verifier: VerifyService) {}
 
   @Post()
-  @ApiOperation({ summary: 'Verify that a site (domain, optional licence) is authorized for the program', description: 'The caller address is checked against the blacklist and the IP bindings.' })
+  @ApiOperation({
+    summary: 'Verify that a site (domain, optional licence) is authorized for the program',
+    description: 'The caller address is checked against the blacklist and the IP bindings.',
+  })
   @ApiAnswer(LegacyVerification)
   @ApiFailures(ErrorCode.SITE_NOT_AUTHORIZED, ErrorCode.BLACKLISTED, ErrorCode.IP_NOT_BOUND)
   @ApiConsumes('application/x-www-form-urlencoded')

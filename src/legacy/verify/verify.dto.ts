@@ -8,7 +8,8 @@ import { LICENCE_MAX } from './sites.dto';
  * client address is never a field: it comes from the connection (see ClientContext).
  */
 export class VerifyDto {
-  @ApiProperty({ description: 'public program ID (8 digits)' }) @IsString()
+  @ApiProperty({ description: 'public program ID (8 digits)' })
+  @IsString()
   app: string;
 
   @ApiProperty({ example: 'www.example.com', description: 'the hostname of the site asking' })

@@ -54,7 +54,10 @@ export class VerifyService {
     // The domain's entry first ('domain' < 'ip'): the refusal names the kind that matched.
     const blocked = await this.blacklist.findOne({
       select: { id: true, kind: true },
-      where: [{ projectId: project.id, kind: 'domain', value: In(blockingDomainsFor(domain)) }, ...(ip ? [{ projectId: project.id, kind: 'ip' as const, value: ip }] : [])],
+      where: [
+        { projectId: project.id, kind: 'domain', value: In(blockingDomainsFor(domain)) },
+        ...(ip ? [{ projectId: project.id, kind: 'ip' as const, value: ip }] : []),
+      ],
       order: { kind: 'ASC' },
     });
     if (blocked) throw blacklisted(blocked.kind);

@@ -6,7 +6,8 @@ import { LicenceSite } from './licence-site.entity';
 export class SiteView {
   @ApiProperty({ type: 'integer' }) id!: number;
   @ApiProperty({ description: 'a host name or *.wildcard' }) domain!: string;
-  @ApiProperty({ type: String, nullable: true, description: 'the licence a verification must send; null: none' }) licence!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'the licence a verification must send; null: none' }) licence!:
+    string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) expires_at!: string | null;
   @ApiProperty({ type: String, nullable: true }) note!: string | null;
   @ApiProperty({ type: String, format: 'date-time' }) created_at!: string;

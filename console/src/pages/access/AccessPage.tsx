@@ -24,7 +24,11 @@ export function AccessPage() {
       <div className="page-title">
         <Typography.Title level={1}>{t('access.title')}</Typography.Title>
       </div>
-      <Tabs activeKey={tab} onChange={(next) => setParams({ tab: next })} items={TABS.map((name) => ({ key: name, label: t(`access.tabs.${name}`), children: panels[name] }))} />
+      <Tabs
+        activeKey={tab}
+        onChange={(next) => setParams({ tab: next })}
+        items={TABS.map((name) => ({ key: name, label: t(`access.tabs.${name}`), children: panels[name] }))}
+      />
     </>
   );
 }

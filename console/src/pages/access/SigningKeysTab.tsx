@@ -17,7 +17,10 @@ export function SigningKeysTab({ projectId }: { projectId: string }) {
   const notifyError = useNotifyError();
   const queries = useQueryClient();
   const path = { params: { path: { id: projectId } } };
-  const keys = useQuery({ queryKey: ['signing-keys', projectId], queryFn: () => unwrap(api.GET('/admin/v1/projects/{id}/signing-keys', path)) });
+  const keys = useQuery({
+    queryKey: ['signing-keys', projectId],
+    queryFn: () => unwrap(api.GET('/admin/v1/projects/{id}/signing-keys', path)),
+  });
   const rotate = useMutation({
     mutationFn: () => unwrap(api.POST('/admin/v1/projects/{id}/signing-keys/rotate', { ...path, body: {} })), // the default retiring window
     onSuccess: () => void queries.invalidateQueries({ queryKey: ['signing-keys', projectId] }),
@@ -27,18 +30,51 @@ export function SigningKeysTab({ projectId }: { projectId: string }) {
   return (
     <>
       <Typography.Paragraph type="secondary">{t(`${texts}.help`)}</Typography.Paragraph>
-      <Button danger loading={rotate.isPending} onClick={() => confirmDanger({ title: t(`${texts}.rotateTitle`), content: t(`${texts}.rotateText`), okText: t(`${texts}.rotate`), onOk: () => rotate.mutateAsync() })}>
+      <Button
+        danger
+        loading={rotate.isPending}
+        onClick={() =>
+          confirmDanger({
+            title: t(`${texts}.rotateTitle`),
+            content: t(`${texts}.rotateText`),
+            okText: t(`${texts}.rotate`),
+            onOk: () => rotate.mutateAsync(),
+          })
+        }
+      >
         {t(`${texts}.rotate`)}
       </Button>
       {keys.error && <ErrorAlert error={keys.error} />}
-      <Table<SigningKey> rowKey="kid" size="small" loading={keys.isPending} dataSource={keys.data?.items} pagination={false} scroll={{ x: 'max-content' }} style={{ marginTop: 12 }}
+      <Table<SigningKey>
+        rowKey="kid"
+        size="small"
+        loading={keys.isPending}
+        dataSource={keys.data?.items}
+        pagination={false}
+        scroll={{ x: 'max-content' }}
+        style={{ marginTop: 12 }}
         columns={[
           { title: t(`${texts}.kid`), dataIndex: 'kid', render: (kid: string) => <Typography.Text code>{kid}</Typography.Text> },
-          { title: t(`${texts}.status`), dataIndex: 'status', render: (status: SigningKey['status']) => <Tag color={status === 'active' ? 'green' : 'orange'}>{t(`${texts}.statuses.${status}`)}</Tag> },
-          { title: t(`${texts}.publicKey`), dataIndex: 'public_key', render: (key: string) => <Typography.Text code copyable>{key}</Typography.Text> },
+          {
+            title: t(`${texts}.status`),
+            dataIndex: 'status',
+            render: (status: SigningKey['status']) => (
+              <Tag color={status === 'active' ? 'green' : 'orange'}>{t(`${texts}.statuses.${status}`)}</Tag>
+            ),
+          },
+          {
+            title: t(`${texts}.publicKey`),
+            dataIndex: 'public_key',
+            render: (key: string) => (
+              <Typography.Text code copyable>
+                {key}
+              </Typography.Text>
+            ),
+          },
           { title: t('access.created'), dataIndex: 'created_at', render: (at: string) => format.dateTime(at) },
           { title: t(`${texts}.retireAt`), dataIndex: 'retire_at', render: (at: string | null) => format.dateTime(at, '—') },
-        ]} />
+        ]}
+      />
     </>
   );
 }

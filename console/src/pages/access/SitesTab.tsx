@@ -14,7 +14,12 @@ function DeleteButton({ label, title, onOk }: { label: string; title: string; on
   const { t } = useTranslation();
   const confirmDanger = useConfirmDanger();
   return (
-    <Button size="small" danger aria-label={`${t('common.delete')} ${label}`} onClick={() => confirmDanger({ title, content: '', okText: t('common.delete'), onOk })}>
+    <Button
+      size="small"
+      danger
+      aria-label={`${t('common.delete')} ${label}`}
+      onClick={() => confirmDanger({ title, content: '', okText: t('common.delete'), onOk })}
+    >
       {t('common.delete')}
     </Button>
   );
@@ -26,30 +31,79 @@ export function SitesTab({ projectId }: { projectId: string }) {
   const format = useFormat();
   const [form] = Form.useForm<Schemas['CreateSiteDto']>();
   const { list, add, remove } = useAccessList<Site, Schemas['CreateSiteDto']>('sites', projectId, {
-    list: () => unwrap(api.GET('/admin/v1/projects/{id}/sites', { params: { path: { id: projectId }, query: { page: 1, page_size: 100 } } })),
-    add: (draft) => unwrap(api.POST('/admin/v1/projects/{id}/sites', { params: { path: { id: projectId } }, body: { domain: draft.domain.trim(), ...(draft.licence ? { licence: draft.licence } : {}), ...(draft.note ? { note: draft.note } : {}) } })).then(() => form.resetFields()),
-    remove: (item) => unwrap(api.DELETE('/admin/v1/projects/{id}/sites/{siteId}', { params: { path: { id: projectId, siteId: item.id } } })),
+    list: () =>
+      unwrap(
+        api.GET('/admin/v1/projects/{id}/sites', { params: { path: { id: projectId }, query: { page: 1, page_size: 100 } } }),
+      ),
+    add: (draft) =>
+      unwrap(
+        api.POST('/admin/v1/projects/{id}/sites', {
+          params: { path: { id: projectId } },
+          body: {
+            domain: draft.domain.trim(),
+            ...(draft.licence ? { licence: draft.licence } : {}),
+            ...(draft.note ? { note: draft.note } : {}),
+          },
+        }),
+      ).then(() => form.resetFields()),
+    remove: (item) =>
+      unwrap(api.DELETE('/admin/v1/projects/{id}/sites/{siteId}', { params: { path: { id: projectId, siteId: item.id } } })),
   });
   const texts = 'access.sites';
   return (
     <>
       <Typography.Paragraph type="secondary">{t(`${texts}.help`)}</Typography.Paragraph>
       <Form form={form} name="new-site" layout="inline" className="filters" onFinish={(draft) => add.mutate(draft)}>
-        <Form.Item name="domain" rules={[{ required: true, whitespace: true }, { max: 253 }]}><Input aria-label={t(`${texts}.domain`)} placeholder="*.example.com" maxLength={253} /></Form.Item>
-        <Form.Item name="licence" rules={[{ max: 128 }]}><Input aria-label={t(`${texts}.licence`)} placeholder={t(`${texts}.licence`)} maxLength={128} /></Form.Item>
-        <Form.Item name="note" rules={[{ max: 200 }]}><Input aria-label={t(`${texts}.note`)} placeholder={t(`${texts}.note`)} maxLength={200} /></Form.Item>
-        <Button type="primary" htmlType="submit" loading={add.isPending}>{t('access.add')}</Button>
+        <Form.Item name="domain" rules={[{ required: true, whitespace: true }, { max: 253 }]}>
+          <Input aria-label={t(`${texts}.domain`)} placeholder="*.example.com" maxLength={253} />
+        </Form.Item>
+        <Form.Item name="licence" rules={[{ max: 128 }]}>
+          <Input aria-label={t(`${texts}.licence`)} placeholder={t(`${texts}.licence`)} maxLength={128} />
+        </Form.Item>
+        <Form.Item name="note" rules={[{ max: 200 }]}>
+          <Input aria-label={t(`${texts}.note`)} placeholder={t(`${texts}.note`)} maxLength={200} />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" loading={add.isPending}>
+          {t('access.add')}
+        </Button>
       </Form>
       {add.error && <ErrorAlert error={add.error} />}
       {list.error && <ErrorAlert error={list.error} />}
-      <Table<Site> rowKey="id" size="small" loading={list.isPending} dataSource={list.data?.items} pagination={false} scroll={{ x: 'max-content' }} locale={{ emptyText: t(`${texts}.empty`) }}
+      <Table<Site>
+        rowKey="id"
+        size="small"
+        loading={list.isPending}
+        dataSource={list.data?.items}
+        pagination={false}
+        scroll={{ x: 'max-content' }}
+        locale={{ emptyText: t(`${texts}.empty`) }}
         columns={[
           { title: t(`${texts}.domain`), dataIndex: 'domain' },
-          { title: t(`${texts}.licence`), dataIndex: 'licence', render: (licence: string | null) => (licence ? <Typography.Text code>{licence}</Typography.Text> : '—') },
+          {
+            title: t(`${texts}.licence`),
+            dataIndex: 'licence',
+            render: (licence: string | null) => (licence ? <Typography.Text code>{licence}</Typography.Text> : '—'),
+          },
           { title: t(`${texts}.note`), dataIndex: 'note', render: (note: string | null) => note ?? '—' },
-          { title: t('access.created'), dataIndex: 'created_at', responsive: ['lg' as const], render: (at: string) => format.dateTime(at) },
-          { title: '', key: 'delete', render: (_, item) => <DeleteButton label={item.domain} title={t(`${texts}.deleteTitle`, { name: item.domain })} onOk={() => remove.mutateAsync(item)} /> },
-        ]} />
+          {
+            title: t('access.created'),
+            dataIndex: 'created_at',
+            responsive: ['lg' as const],
+            render: (at: string) => format.dateTime(at),
+          },
+          {
+            title: '',
+            key: 'delete',
+            render: (_, item) => (
+              <DeleteButton
+                label={item.domain}
+                title={t(`${texts}.deleteTitle`, { name: item.domain })}
+                onOk={() => remove.mutateAsync(item)}
+              />
+            ),
+          },
+        ]}
+      />
     </>
   );
 }
@@ -60,28 +114,79 @@ export function BlacklistTab({ projectId }: { projectId: string }) {
   const format = useFormat();
   const [form] = Form.useForm<Schemas['CreateBlacklistEntryDto']>();
   const { list, add, remove } = useAccessList<Entry, Schemas['CreateBlacklistEntryDto']>('blacklist', projectId, {
-    list: () => unwrap(api.GET('/admin/v1/projects/{id}/blacklist', { params: { path: { id: projectId }, query: { page: 1, page_size: 100 } } })),
-    add: (draft) => unwrap(api.POST('/admin/v1/projects/{id}/blacklist', { params: { path: { id: projectId } }, body: { kind: draft.kind, value: draft.value.trim() } })).then(() => form.resetFields()),
-    remove: (item) => unwrap(api.DELETE('/admin/v1/projects/{id}/blacklist/{entryId}', { params: { path: { id: projectId, entryId: item.id } } })),
+    list: () =>
+      unwrap(
+        api.GET('/admin/v1/projects/{id}/blacklist', { params: { path: { id: projectId }, query: { page: 1, page_size: 100 } } }),
+      ),
+    add: (draft) =>
+      unwrap(
+        api.POST('/admin/v1/projects/{id}/blacklist', {
+          params: { path: { id: projectId } },
+          body: { kind: draft.kind, value: draft.value.trim() },
+        }),
+      ).then(() => form.resetFields()),
+    remove: (item) =>
+      unwrap(
+        api.DELETE('/admin/v1/projects/{id}/blacklist/{entryId}', { params: { path: { id: projectId, entryId: item.id } } }),
+      ),
   });
   const texts = 'access.blacklist';
   return (
     <>
       <Typography.Paragraph type="secondary">{t(`${texts}.help`)}</Typography.Paragraph>
-      <Form form={form} name="new-blacklist" layout="inline" className="filters" initialValues={{ kind: 'domain' }} onFinish={(draft) => add.mutate(draft)}>
-        <Form.Item name="kind"><Select aria-label={t(`${texts}.kind`)} style={{ width: 120 }} options={(['domain', 'ip'] as const).map((kind) => ({ value: kind, label: t(`${texts}.kinds.${kind}`) }))} /></Form.Item>
-        <Form.Item name="value" rules={[{ required: true, whitespace: true }, { max: 253 }]}><Input aria-label={t(`${texts}.value`)} placeholder={t(`${texts}.value`)} maxLength={253} /></Form.Item>
-        <Button type="primary" htmlType="submit" loading={add.isPending}>{t('access.add')}</Button>
+      <Form
+        form={form}
+        name="new-blacklist"
+        layout="inline"
+        className="filters"
+        initialValues={{ kind: 'domain' }}
+        onFinish={(draft) => add.mutate(draft)}
+      >
+        <Form.Item name="kind">
+          <Select
+            aria-label={t(`${texts}.kind`)}
+            style={{ width: 120 }}
+            options={(['domain', 'ip'] as const).map((kind) => ({ value: kind, label: t(`${texts}.kinds.${kind}`) }))}
+          />
+        </Form.Item>
+        <Form.Item name="value" rules={[{ required: true, whitespace: true }, { max: 253 }]}>
+          <Input aria-label={t(`${texts}.value`)} placeholder={t(`${texts}.value`)} maxLength={253} />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" loading={add.isPending}>
+          {t('access.add')}
+        </Button>
       </Form>
       {add.error && <ErrorAlert error={add.error} />}
       {list.error && <ErrorAlert error={list.error} />}
-      <Table<Entry> rowKey="id" size="small" loading={list.isPending} dataSource={list.data?.items} pagination={false} locale={{ emptyText: t(`${texts}.empty`) }}
+      <Table<Entry>
+        rowKey="id"
+        size="small"
+        loading={list.isPending}
+        dataSource={list.data?.items}
+        pagination={false}
+        locale={{ emptyText: t(`${texts}.empty`) }}
         columns={[
           { title: t(`${texts}.kind`), dataIndex: 'kind', render: (kind: Entry['kind']) => t(`${texts}.kinds.${kind}`) },
           { title: t(`${texts}.value`), dataIndex: 'value' },
-          { title: t('access.created'), dataIndex: 'created_at', responsive: ['md' as const], render: (at: string) => format.dateTime(at) },
-          { title: '', key: 'delete', render: (_, item) => <DeleteButton label={item.value} title={t(`${texts}.deleteTitle`, { name: item.value })} onOk={() => remove.mutateAsync(item)} /> },
-        ]} />
+          {
+            title: t('access.created'),
+            dataIndex: 'created_at',
+            responsive: ['md' as const],
+            render: (at: string) => format.dateTime(at),
+          },
+          {
+            title: '',
+            key: 'delete',
+            render: (_, item) => (
+              <DeleteButton
+                label={item.value}
+                title={t(`${texts}.deleteTitle`, { name: item.value })}
+                onOk={() => remove.mutateAsync(item)}
+              />
+            ),
+          },
+        ]}
+      />
     </>
   );
 }

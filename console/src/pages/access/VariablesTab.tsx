@@ -17,18 +17,39 @@ export function VariablesTab({ projectId }: { projectId: string }) {
   const [form] = Form.useForm<Draft>();
   const path = { params: { path: { id: projectId } } };
   const { list, add, remove, refresh } = useAccessList<Variable, Draft>('variables', projectId, {
-    list: () => unwrap(api.GET('/admin/v1/projects/{id}/variables', { params: { path: { id: projectId }, query: { page: 1, page_size: 100 } } })),
-    add: (draft) => unwrap(api.POST('/admin/v1/projects/{id}/variables', { ...path, body: draft })).then(() => form.resetFields()),
-    remove: (item) => unwrap(api.DELETE('/admin/v1/projects/{id}/variables/{variableId}', { params: { path: { id: projectId, variableId: item.id } } })),
+    list: () =>
+      unwrap(
+        api.GET('/admin/v1/projects/{id}/variables', { params: { path: { id: projectId }, query: { page: 1, page_size: 100 } } }),
+      ),
+    add: (draft) =>
+      unwrap(api.POST('/admin/v1/projects/{id}/variables', { ...path, body: draft })).then(() => form.resetFields()),
+    remove: (item) =>
+      unwrap(
+        api.DELETE('/admin/v1/projects/{id}/variables/{variableId}', {
+          params: { path: { id: projectId, variableId: item.id } },
+        }),
+      ),
   });
   const setPublic = (item: Variable, value: boolean) =>
-    void unwrap(api.PATCH('/admin/v1/projects/{id}/variables/{variableId}', { params: { path: { id: projectId, variableId: item.id } }, body: { public: value } })).then(refresh);
+    void unwrap(
+      api.PATCH('/admin/v1/projects/{id}/variables/{variableId}', {
+        params: { path: { id: projectId, variableId: item.id } },
+        body: { public: value },
+      }),
+    ).then(refresh);
   const texts = 'access.variables';
 
   return (
     <>
       <Typography.Paragraph type="secondary">{t(`${texts}.help`)}</Typography.Paragraph>
-      <Form form={form} name="new-variable" layout="inline" className="filters" initialValues={{ public: false, value: '' }} onFinish={(draft) => add.mutate(draft)}>
+      <Form
+        form={form}
+        name="new-variable"
+        layout="inline"
+        className="filters"
+        initialValues={{ public: false, value: '' }}
+        onFinish={(draft) => add.mutate(draft)}
+      >
         <Form.Item name="name" rules={[{ required: true }, { pattern: NAME, message: t(`${texts}.nameHelp`) }]}>
           <Input aria-label={t(`${texts}.name`)} placeholder={t(`${texts}.name`)} maxLength={64} />
         </Form.Item>
@@ -38,7 +59,9 @@ export function VariablesTab({ projectId }: { projectId: string }) {
         <Form.Item name="public" label={t(`${texts}.public`)} valuePropName="checked">
           <Switch />
         </Form.Item>
-        <Button type="primary" htmlType="submit" loading={add.isPending}>{t('access.add')}</Button>
+        <Button type="primary" htmlType="submit" loading={add.isPending}>
+          {t('access.add')}
+        </Button>
       </Form>
       {add.error && <ErrorAlert error={add.error} />}
       {list.error && <ErrorAlert error={list.error} />}
@@ -51,15 +74,41 @@ export function VariablesTab({ projectId }: { projectId: string }) {
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: t(`${texts}.empty`) }}
         columns={[
-          { title: t(`${texts}.name`), dataIndex: 'name', render: (name: string) => <Typography.Text code>{name}</Typography.Text> },
+          {
+            title: t(`${texts}.name`),
+            dataIndex: 'name',
+            render: (name: string) => <Typography.Text code>{name}</Typography.Text>,
+          },
           { title: t(`${texts}.value`), dataIndex: 'value', ellipsis: true },
-          { title: t(`${texts}.public`), dataIndex: 'public', render: (value: boolean, item) => <Switch checked={value} aria-label={`${t(`${texts}.public`)} ${item.name}`} onChange={(next) => setPublic(item, next)} /> },
+          {
+            title: t(`${texts}.public`),
+            dataIndex: 'public',
+            render: (value: boolean, item) => (
+              <Switch
+                checked={value}
+                aria-label={`${t(`${texts}.public`)} ${item.name}`}
+                onChange={(next) => setPublic(item, next)}
+              />
+            ),
+          },
           {
             title: '',
             key: 'delete',
             render: (_, item) => (
               <Space>
-                <Button size="small" danger aria-label={`${t('common.delete')} ${item.name}`} onClick={() => confirmDanger({ title: t(`${texts}.deleteTitle`, { name: item.name }), content: '', okText: t('common.delete'), onOk: () => remove.mutateAsync(item) })}>
+                <Button
+                  size="small"
+                  danger
+                  aria-label={`${t('common.delete')} ${item.name}`}
+                  onClick={() =>
+                    confirmDanger({
+                      title: t(`${texts}.deleteTitle`, { name: item.name }),
+                      content: '',
+                      okText: t('common.delete'),
+                      onOk: () => remove.mutateAsync(item),
+                    })
+                  }
+                >
                   {t('common.delete')}
                 </Button>
               </Space>

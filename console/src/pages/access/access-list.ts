@@ -7,7 +7,15 @@ import { useNotifyError } from '../../components/ErrorAlert';
  * One list of a project's access data (variables, sites, blacklist): the query, an add that refreshes
  * it and says so, and a removal; every tab of the page is this plus its columns and fields.
  */
-export function useAccessList<Item, Draft>(key: string, projectId: string, calls: { list: () => Promise<{ items: Item[] }>; add: (draft: Draft) => Promise<unknown>; remove: (item: Item) => Promise<unknown> }) {
+export function useAccessList<Item, Draft>(
+  key: string,
+  projectId: string,
+  calls: {
+    list: () => Promise<{ items: Item[] }>;
+    add: (draft: Draft) => Promise<unknown>;
+    remove: (item: Item) => Promise<unknown>;
+  },
+) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const notifyError = useNotifyError();

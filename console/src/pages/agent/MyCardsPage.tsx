@@ -33,17 +33,29 @@ export function MyCardsPage() {
   const typeName = useTypeNames([]);
   const [form] = Form.useForm<MyCardFilters>();
   const refresh = () => queries.invalidateQueries({ queryKey: ['agents', 'me', 'cards'] });
-  const exportCsv = useMutation({ mutationFn: () => downloadMyCardsCsv(filters), onSuccess: () => void message.success(t('cards.exported')), onError: notifyError });
+  const exportCsv = useMutation({
+    mutationFn: () => downloadMyCardsCsv(filters),
+    onSuccess: () => void message.success(t('cards.exported')),
+    onError: notifyError,
+  });
   const setStatus = useMutation({
     mutationFn: ({ card, status }: { card: Card; status: 'banned' | 'active' }) =>
       unwrap(api.PATCH('/admin/v1/agents/me/cards/{cardId}', { params: { path: { cardId: card.id } }, body: { status } })),
-    onSuccess: (card) => { void message.success(t(card.status === 'banned' ? 'cards.banned' : 'cards.unbanned')); return refresh(); },
+    onSuccess: (card) => {
+      void message.success(t(card.status === 'banned' ? 'cards.banned' : 'cards.unbanned'));
+      return refresh();
+    },
     onError: notifyError,
   });
   const unbind = useMutation({
     mutationFn: ({ card, machine }: { card: Card; machine: string }) =>
-      unwrap(api.DELETE('/admin/v1/agents/me/cards/{cardId}/devices/{machine}', { params: { path: { cardId: card.id, machine } } })),
-    onSuccess: () => { void message.success(t('cards.unbound')); return refresh(); },
+      unwrap(
+        api.DELETE('/admin/v1/agents/me/cards/{cardId}/devices/{machine}', { params: { path: { cardId: card.id, machine } } }),
+      ),
+    onSuccess: () => {
+      void message.success(t('cards.unbound'));
+      return refresh();
+    },
     onError: notifyError,
   });
   const canBan = me.data?.can_ban === true;
@@ -54,11 +66,20 @@ export function MyCardsPage() {
     <Space size={[0, 4]} wrap>
       {card.devices.length === 0 && <Typography.Text type="secondary">{`0 / ${card.device_limit}`}</Typography.Text>}
       {card.devices.map((device) => (
-        <Tag key={device.machine_code} closable={canUnbind} closeIcon={canUnbind ? undefined : false}
+        <Tag
+          key={device.machine_code}
+          closable={canUnbind}
+          closeIcon={canUnbind ? undefined : false}
           onClose={(event) => {
             event.preventDefault();
-            confirmDanger({ title: t('cards.unbindTitle', { machine: device.machine_code }), content: t('cards.unbindText'), okText: t('cards.unbind'), onOk: () => unbind.mutateAsync({ card, machine: device.machine_code }) });
-          }}>
+            confirmDanger({
+              title: t('cards.unbindTitle', { machine: device.machine_code }),
+              content: t('cards.unbindText'),
+              okText: t('cards.unbind'),
+              onOk: () => unbind.mutateAsync({ card, machine: device.machine_code }),
+            });
+          }}
+        >
           {device.machine_code}
         </Tag>
       ))}
@@ -69,13 +90,29 @@ export function MyCardsPage() {
     <>
       <div className="page-title">
         <Typography.Title level={1}>{t('agents.myCards.title')}</Typography.Title>
-        <Button icon={<DownloadOutlined />} onClick={() => exportCsv.mutate()} loading={exportCsv.isPending}>{t('cards.export')}</Button>
+        <Button icon={<DownloadOutlined />} onClick={() => exportCsv.mutate()} loading={exportCsv.isPending}>
+          {t('cards.export')}
+        </Button>
       </div>
       <Typography.Paragraph type="secondary">{t('agents.myCards.help')}</Typography.Paragraph>
-      <Form form={form} name="my-card-filters" layout="inline" className="filters" initialValues={filters} onFinish={(values) => show(values)} key={key}>
+      <Form
+        form={form}
+        name="my-card-filters"
+        layout="inline"
+        className="filters"
+        initialValues={filters}
+        onFinish={(values) => show(values)}
+        key={key}
+      >
         {projectOptions.length > 1 && (
           <Form.Item name="project_id">
-            <Select aria-label={t('agents.myCards.project')} placeholder={t('agents.myCards.project')} allowClear style={{ width: 180 }} options={projectOptions} />
+            <Select
+              aria-label={t('agents.myCards.project')}
+              placeholder={t('agents.myCards.project')}
+              allowClear
+              style={{ width: 180 }}
+              options={projectOptions}
+            />
           </Form.Item>
         )}
         <CardFilterFields />
@@ -88,30 +125,78 @@ export function MyCardsPage() {
         dataSource={list.data?.items}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: t('cards.empty') }}
-        pagination={serverPaging(t, { page, pageSize, total: list.data?.total, sizes: [20, 50, 100], onChange: (next, size) => show(filters, size === pageSize ? next : 1, size) })}
+        pagination={serverPaging(t, {
+          page,
+          pageSize,
+          total: list.data?.total,
+          sizes: [20, 50, 100],
+          onChange: (next, size) => show(filters, size === pageSize ? next : 1, size),
+        })}
         columns={[
-          { title: t('cards.code'), dataIndex: 'code', render: (code: string) => <Typography.Text copyable>{code}</Typography.Text> },
+          {
+            title: t('cards.code'),
+            dataIndex: 'code',
+            render: (code: string) => <Typography.Text copyable>{code}</Typography.Text>,
+          },
           { title: t('cards.status'), dataIndex: 'status', render: (status: CardStatus) => <CardStatusTag status={status} /> },
-          { title: t('cardTypes.column'), dataIndex: 'card_type_id', render: (id: number | null) => (id === null ? '—' : typeName(id)) },
+          {
+            title: t('cardTypes.column'),
+            dataIndex: 'card_type_id',
+            render: (id: number | null) => (id === null ? '—' : typeName(id)),
+          },
           { title: t('cards.duration'), key: 'allowance', render: (_: unknown, card: Card) => <CardAllowance card={card} /> },
           { title: t('cards.devices'), key: 'devices', render: (_: unknown, card: Card) => devices(card) },
-          { title: t('cards.activated'), dataIndex: 'activated_at', responsive: ['md' as const], render: (at: string | null) => format.dateTime(at) },
-          { title: t('cards.expires'), dataIndex: 'expires_at', responsive: ['md' as const], render: (at: string | null) => format.dateTime(at, '—') },
-          { title: t('cardsManage.created'), dataIndex: 'created_at', responsive: ['lg' as const], render: (at: string) => format.dateTime(at) },
+          {
+            title: t('cards.activated'),
+            dataIndex: 'activated_at',
+            responsive: ['md' as const],
+            render: (at: string | null) => format.dateTime(at),
+          },
+          {
+            title: t('cards.expires'),
+            dataIndex: 'expires_at',
+            responsive: ['md' as const],
+            render: (at: string | null) => format.dateTime(at, '—'),
+          },
+          {
+            title: t('cardsManage.created'),
+            dataIndex: 'created_at',
+            responsive: ['lg' as const],
+            render: (at: string) => format.dateTime(at),
+          },
           ...(canBan
-            ? [{
-                title: t('common.actions'),
-                key: 'actions',
-                render: (_: unknown, card: Card) =>
-                  card.status === 'banned' ? (
-                    <Button size="small" aria-label={`${t('cards.unban')} ${card.code}`} onClick={() => setStatus.mutate({ card, status: 'active' })}>{t('cards.unban')}</Button>
-                  ) : (
-                    <Button size="small" danger aria-label={`${t('cards.ban')} ${card.code}`}
-                      onClick={() => confirmDanger({ title: t('cards.banTitle'), content: t('cards.banText'), okText: t('cards.ban'), onOk: () => setStatus.mutateAsync({ card, status: 'banned' }) })}>
-                      {t('cards.ban')}
-                    </Button>
-                  ),
-              }]
+            ? [
+                {
+                  title: t('common.actions'),
+                  key: 'actions',
+                  render: (_: unknown, card: Card) =>
+                    card.status === 'banned' ? (
+                      <Button
+                        size="small"
+                        aria-label={`${t('cards.unban')} ${card.code}`}
+                        onClick={() => setStatus.mutate({ card, status: 'active' })}
+                      >
+                        {t('cards.unban')}
+                      </Button>
+                    ) : (
+                      <Button
+                        size="small"
+                        danger
+                        aria-label={`${t('cards.ban')} ${card.code}`}
+                        onClick={() =>
+                          confirmDanger({
+                            title: t('cards.banTitle'),
+                            content: t('cards.banText'),
+                            okText: t('cards.ban'),
+                            onOk: () => setStatus.mutateAsync({ card, status: 'banned' }),
+                          })
+                        }
+                      >
+                        {t('cards.ban')}
+                      </Button>
+                    ),
+                },
+              ]
             : []),
         ]}
       />

@@ -16,7 +16,11 @@ export function MyLedgerPage() {
     <>
       <div className="page-title">
         <Typography.Title level={1}>{t('agents.ledger.title')}</Typography.Title>
-        {me.data && <Typography.Text strong data-testid="agent-balance">{t('agents.ledger.balance', { amount: money(me.data.balance_cents) })}</Typography.Text>}
+        {me.data && (
+          <Typography.Text strong data-testid="agent-balance">
+            {t('agents.ledger.balance', { amount: money(me.data.balance_cents) })}
+          </Typography.Text>
+        )}
       </div>
       <Typography.Paragraph type="secondary">{t('agents.ledger.help')}</Typography.Paragraph>
       {me.error && <ErrorAlert error={me.error} />}

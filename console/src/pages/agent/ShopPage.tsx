@@ -32,13 +32,24 @@ export function ShopPage() {
       {me.error && <ErrorAlert error={me.error} />}
       <Row gutter={[16, 16]} className="block-gap">
         <Col xs={24} md={8}>
-          <Card><Statistic title={t(`${texts}.balance`)} value={me.data ? money(me.data.balance_cents) : '…'} loading={me.isPending} data-testid="agent-balance" /></Card>
+          <Card>
+            <Statistic
+              title={t(`${texts}.balance`)}
+              value={me.data ? money(me.data.balance_cents) : '…'}
+              loading={me.isPending}
+              data-testid="agent-balance"
+            />
+          </Card>
         </Col>
         <Col xs={12} md={8}>
-          <Card><Statistic title={t(`${texts}.discount`)} value={me.data?.discount_percent ?? 0} suffix="%" loading={me.isPending} /></Card>
+          <Card>
+            <Statistic title={t(`${texts}.discount`)} value={me.data?.discount_percent ?? 0} suffix="%" loading={me.isPending} />
+          </Card>
         </Col>
         <Col xs={12} md={8}>
-          <Card title={t(`${texts}.rights`)} size="small" loading={me.isPending}>{me.data && <AgentRights agent={me.data} />}</Card>
+          <Card title={t(`${texts}.rights`)} size="small" loading={me.isPending}>
+            {me.data && <AgentRights agent={me.data} />}
+          </Card>
         </Col>
       </Row>
       <Typography.Paragraph type="secondary">{t(`${texts}.help`)}</Typography.Paragraph>
@@ -51,18 +62,52 @@ export function ShopPage() {
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: t(`${texts}.empty`) }}
         columns={[
-          { title: t(`${texts}.type`), dataIndex: 'name', render: (name: string) => <Typography.Text strong>{name}</Typography.Text> },
+          {
+            title: t(`${texts}.type`),
+            dataIndex: 'name',
+            render: (name: string) => <Typography.Text strong>{name}</Typography.Text>,
+          },
           { title: t(`${texts}.project`), dataIndex: 'project_name' },
           { title: t(`${texts}.allowance`), key: 'allowance', render: (_: unknown, type: SellableType) => allowance(type) },
           { title: t('cardTypes.devices'), dataIndex: 'device_limit' },
-          { title: t('cardTypes.features'), dataIndex: 'features', render: (features: string[]) => (features.length ? <Space size={[0, 4]} wrap>{features.map((name) => <Tag key={name}>{name}</Tag>)}</Space> : '—') },
-          { title: t(`${texts}.listPrice`), dataIndex: 'price_cents', align: 'right' as const, render: (cents: number) => <Typography.Text type="secondary">{money(cents)}</Typography.Text> },
-          { title: t(`${texts}.yourPrice`), dataIndex: 'agent_price_cents', align: 'right' as const, render: (cents: number) => <Typography.Text strong>{money(cents)}</Typography.Text> },
+          {
+            title: t('cardTypes.features'),
+            dataIndex: 'features',
+            render: (features: string[]) =>
+              features.length ? (
+                <Space size={[0, 4]} wrap>
+                  {features.map((name) => (
+                    <Tag key={name}>{name}</Tag>
+                  ))}
+                </Space>
+              ) : (
+                '—'
+              ),
+          },
+          {
+            title: t(`${texts}.listPrice`),
+            dataIndex: 'price_cents',
+            align: 'right' as const,
+            render: (cents: number) => <Typography.Text type="secondary">{money(cents)}</Typography.Text>,
+          },
+          {
+            title: t(`${texts}.yourPrice`),
+            dataIndex: 'agent_price_cents',
+            align: 'right' as const,
+            render: (cents: number) => <Typography.Text strong>{money(cents)}</Typography.Text>,
+          },
           {
             title: t('common.actions'),
             key: 'order',
             render: (_: unknown, type: SellableType) => (
-              <Button type="primary" size="small" icon={<ShoppingCartOutlined />} disabled={!me.data} aria-label={`${t(`${texts}.order`)} ${type.name}`} onClick={() => setOrdering(type)}>
+              <Button
+                type="primary"
+                size="small"
+                icon={<ShoppingCartOutlined />}
+                disabled={!me.data}
+                aria-label={`${t(`${texts}.order`)} ${type.name}`}
+                onClick={() => setOrdering(type)}
+              >
                 {t(`${texts}.order`)}
               </Button>
             ),
@@ -70,8 +115,14 @@ export function ShopPage() {
         ]}
       />
       {ordering && me.data && (
-        <OrderModal type={ordering} balanceCents={me.data.balance_cents} onClose={() => setOrdering(null)}
-          onShowCards={(batchId) => void navigate(`/agent/cards?project_id=${ordering.project_id}${batchId ? `&batch_id=${batchId}` : ''}`)} />
+        <OrderModal
+          type={ordering}
+          balanceCents={me.data.balance_cents}
+          onClose={() => setOrdering(null)}
+          onShowCards={(batchId) =>
+            void navigate(`/agent/cards?project_id=${ordering.project_id}${batchId ? `&batch_id=${batchId}` : ''}`)
+          }
+        />
       )}
     </>
   );

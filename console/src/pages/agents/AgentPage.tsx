@@ -35,23 +35,59 @@ export function AgentPage() {
         <Typography.Title level={1}>{t('agents.detail.title', { name: shown.username })}</Typography.Title>
         <Space wrap>
           <Link to="/agents">{t(byAgent ? 'agents.detail.backSub' : 'agents.detail.back')}</Link>
-          <Button type="primary" onClick={() => setCrediting(true)}>{t(`${texts}.credit`)}</Button>
+          <Button type="primary" onClick={() => setCrediting(true)}>
+            {t(`${texts}.credit`)}
+          </Button>
         </Space>
       </div>
-      <Descriptions bordered size="small" column={{ xs: 1, md: 2 }} className="block-gap" items={[
-        { key: 'balance', label: t(`${texts}.balance`), children: <Typography.Text strong data-testid="agent-balance">{money(shown.balance_cents)}</Typography.Text> },
-        { key: 'status', label: t(`${texts}.status`), children: <AgentStatusTag status={shown.status} /> },
-        { key: 'level', label: t(`${texts}.level`), children: t('agents.levelN', { level: shown.level }) },
-        { key: 'discount', label: t(`${texts}.discount`), children: `${shown.discount_percent}%` },
-        { key: 'projects', label: t(`${texts}.projects`), children: <Space size={[0, 4]} wrap>{shown.project_ids.map((id) => <Tag key={id}>{projects.nameOf(id)}</Tag>)}</Space> },
-        { key: 'rights', label: t(`${texts}.rights`), children: <AgentRights agent={shown} /> },
-        { key: 'lowBalance', label: t('agents.form.lowBalance.label'), children: shown.low_balance_cents === null ? '—' : money(shown.low_balance_cents) },
-        { key: 'created', label: t('agents.detail.created'), children: format.dateTime(shown.created_at) },
-      ]} />
-      <Tabs items={[
-        { key: 'sales', label: t('agents.sales.title'), children: <AgentSales agentId={shown.id} projectIds={shown.project_ids} /> },
-        { key: 'ledger', label: t('agents.ledger.title'), children: <LedgerTable agentId={shown.id} /> },
-      ]} />
+      <Descriptions
+        bordered
+        size="small"
+        column={{ xs: 1, md: 2 }}
+        className="block-gap"
+        items={[
+          {
+            key: 'balance',
+            label: t(`${texts}.balance`),
+            children: (
+              <Typography.Text strong data-testid="agent-balance">
+                {money(shown.balance_cents)}
+              </Typography.Text>
+            ),
+          },
+          { key: 'status', label: t(`${texts}.status`), children: <AgentStatusTag status={shown.status} /> },
+          { key: 'level', label: t(`${texts}.level`), children: t('agents.levelN', { level: shown.level }) },
+          { key: 'discount', label: t(`${texts}.discount`), children: `${shown.discount_percent}%` },
+          {
+            key: 'projects',
+            label: t(`${texts}.projects`),
+            children: (
+              <Space size={[0, 4]} wrap>
+                {shown.project_ids.map((id) => (
+                  <Tag key={id}>{projects.nameOf(id)}</Tag>
+                ))}
+              </Space>
+            ),
+          },
+          { key: 'rights', label: t(`${texts}.rights`), children: <AgentRights agent={shown} /> },
+          {
+            key: 'lowBalance',
+            label: t('agents.form.lowBalance.label'),
+            children: shown.low_balance_cents === null ? '—' : money(shown.low_balance_cents),
+          },
+          { key: 'created', label: t('agents.detail.created'), children: format.dateTime(shown.created_at) },
+        ]}
+      />
+      <Tabs
+        items={[
+          {
+            key: 'sales',
+            label: t('agents.sales.title'),
+            children: <AgentSales agentId={shown.id} projectIds={shown.project_ids} />,
+          },
+          { key: 'ledger', label: t('agents.ledger.title'), children: <LedgerTable agentId={shown.id} /> },
+        ]}
+      />
       {crediting && <CreditModal agent={shown} onClose={() => setCrediting(false)} />}
     </>
   );

@@ -15,9 +15,17 @@ export function AgentSales({ agentId, projectIds }: { agentId: string; projectId
   const typeName = useTypeNames(projectIds);
   return (
     <>
-      <Typography.Paragraph type="secondary">{t('agents.sales.window', { from, to, zone: sales.data?.time_zone ?? '…' })}</Typography.Paragraph>
+      <Typography.Paragraph type="secondary">
+        {t('agents.sales.window', { from, to, zone: sales.data?.time_zone ?? '…' })}
+      </Typography.Paragraph>
       {sales.error && <ErrorAlert error={sales.error} />}
-      <SalesSummary items={sales.data?.items ?? []} loading={sales.isPending} breakdowns={['type', 'day']} agentName={() => ''} typeName={typeName} />
+      <SalesSummary
+        items={sales.data?.items ?? []}
+        loading={sales.isPending}
+        breakdowns={['type', 'day']}
+        agentName={() => ''}
+        typeName={typeName}
+      />
     </>
   );
 }

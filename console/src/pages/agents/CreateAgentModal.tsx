@@ -34,7 +34,15 @@ export interface ProjectOption {
  * its parent. An agent making a sub-agent is its parent, and offers only what it has itself; the
  * service checks the same (11012).
  */
-export function CreateAgentModal({ projects, parents, onClose }: { projects: ProjectOption[]; parents?: Agent[]; onClose: () => void }) {
+export function CreateAgentModal({
+  projects,
+  parents,
+  onClose,
+}: {
+  projects: ProjectOption[];
+  parents?: Agent[];
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const queries = useQueryClient();
@@ -43,17 +51,19 @@ export function CreateAgentModal({ projects, parents, onClose }: { projects: Pro
   const field = (name: string) => ({ label: t(`${texts}.${name}.label`), extra: t(`${texts}.${name}.help`) });
   const create = useMutation({
     mutationFn: ({ rights, low_balance, parent_agent_id, ...draft }: AgentDraft) =>
-      unwrap(api.POST('/admin/v1/agents', {
-        body: {
-          ...draft,
-          username: draft.username.trim(),
-          can_create_sub_agents: rights.includes('can_create_sub_agents'),
-          can_ban: rights.includes('can_ban'),
-          can_unbind: rights.includes('can_unbind'),
-          ...(parent_agent_id ? { parent_agent_id } : {}),
-          ...(low_balance ? { low_balance_cents: toCents(low_balance) } : {}),
-        },
-      })),
+      unwrap(
+        api.POST('/admin/v1/agents', {
+          body: {
+            ...draft,
+            username: draft.username.trim(),
+            can_create_sub_agents: rights.includes('can_create_sub_agents'),
+            can_ban: rights.includes('can_ban'),
+            can_unbind: rights.includes('can_unbind'),
+            ...(parent_agent_id ? { parent_agent_id } : {}),
+            ...(low_balance ? { low_balance_cents: toCents(low_balance) } : {}),
+          },
+        }),
+      ),
     onSuccess: (agent) => {
       void queries.invalidateQueries({ queryKey: agentKeys.all });
       void message.success(t(`${texts}.created`, { name: agent.username }));
@@ -65,14 +75,35 @@ export function CreateAgentModal({ projects, parents, onClose }: { projects: Pro
   useEffect(() => {
     if (only && !(form.getFieldValue('project_ids') as string[] | undefined)?.length) form.setFieldValue('project_ids', [only]);
   }, [form, only]);
-  const parentOptions = (parents ?? []).filter((agent) => agent.can_create_sub_agents && agent.level < MAX_LEVEL && agent.status === 'active');
+  const parentOptions = (parents ?? []).filter(
+    (agent) => agent.can_create_sub_agents && agent.level < MAX_LEVEL && agent.status === 'active',
+  );
 
   return (
-    <Modal open title={t(`${texts}.title`)} okText={t('common.create')} cancelText={t('common.cancel')} onOk={() => form.submit()} onCancel={onClose}
-      confirmLoading={create.isPending} destroyOnHidden width={600}>
-      <Form<AgentDraft> form={form} name="new-agent" layout="vertical" disabled={create.isPending}
-        initialValues={{ discount_percent: 0, rights: [], project_ids: only ? [only] : [] }} onFinish={(draft) => create.mutate(draft)}>
-        <Form.Item name="username" {...field('username')} rules={[{ required: true }, { pattern: USERNAME, message: t(`${texts}.username.help`) }]}>
+    <Modal
+      open
+      title={t(`${texts}.title`)}
+      okText={t('common.create')}
+      cancelText={t('common.cancel')}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      confirmLoading={create.isPending}
+      destroyOnHidden
+      width={600}
+    >
+      <Form<AgentDraft>
+        form={form}
+        name="new-agent"
+        layout="vertical"
+        disabled={create.isPending}
+        initialValues={{ discount_percent: 0, rights: [], project_ids: only ? [only] : [] }}
+        onFinish={(draft) => create.mutate(draft)}
+      >
+        <Form.Item
+          name="username"
+          {...field('username')}
+          rules={[{ required: true }, { pattern: USERNAME, message: t(`${texts}.username.help`) }]}
+        >
           <Input autoFocus autoComplete="off" maxLength={32} />
         </Form.Item>
         <Form.Item name="password" {...field('password')} rules={[{ required: true }, { min: 8, max: 128 }]}>
@@ -81,7 +112,11 @@ export function CreateAgentModal({ projects, parents, onClose }: { projects: Pro
         <Form.Item name="project_ids" {...field('projects')} rules={[{ required: true, type: 'array', min: 1 }]}>
           <Select mode="multiple" options={projects} optionFilterProp="label" aria-label={t(`${texts}.projects.label`)} />
         </Form.Item>
-        <Form.Item name="discount_percent" {...field('discount')} rules={[{ required: true }, { type: 'integer', min: 0, max: 100 }]}>
+        <Form.Item
+          name="discount_percent"
+          {...field('discount')}
+          rules={[{ required: true }, { type: 'integer', min: 0, max: 100 }]}
+        >
           <InputNumber min={0} max={100} precision={0} suffix="%" style={{ width: '100%' }} />
         </Form.Item>
         <Form.Item name="rights" {...field('rights')}>
@@ -89,8 +124,15 @@ export function CreateAgentModal({ projects, parents, onClose }: { projects: Pro
         </Form.Item>
         {parents && (
           <Form.Item name="parent_agent_id" {...field('parent')}>
-            <Select allowClear placeholder={t(`${texts}.parent.none`)} aria-label={t(`${texts}.parent.label`)}
-              options={parentOptions.map((agent) => ({ value: agent.id, label: `${agent.username} · ${t('agents.levelN', { level: agent.level })}` }))} />
+            <Select
+              allowClear
+              placeholder={t(`${texts}.parent.none`)}
+              aria-label={t(`${texts}.parent.label`)}
+              options={parentOptions.map((agent) => ({
+                value: agent.id,
+                label: `${agent.username} · ${t('agents.levelN', { level: agent.level })}`,
+              }))}
+            />
           </Form.Item>
         )}
         <Form.Item name="low_balance" {...field('lowBalance')} rules={[{ type: 'number', min: 0, max: 10_000_000 }]}>

@@ -31,7 +31,8 @@ export function CreditModal({ agent, onClose }: { agent: Agent; onClose: () => v
   const direction = Form.useWatch('direction', form) ?? 'credit';
   const texts = 'agents.credit';
   const save = useMutation({
-    mutationFn: ({ direction: way, amount, note }: CreditDraft) => credit(agent.id, way === 'debit' ? -toCents(amount) : toCents(amount), note?.trim() ?? ''),
+    mutationFn: ({ direction: way, amount, note }: CreditDraft) =>
+      credit(agent.id, way === 'debit' ? -toCents(amount) : toCents(amount), note?.trim() ?? ''),
     onSuccess: (_, draft) => {
       void message.success(t(draft.direction === 'debit' ? `${texts}.debited` : `${texts}.credited`, { name: agent.username }));
       void queries.invalidateQueries({ queryKey: agentKeys.all });
@@ -39,19 +40,42 @@ export function CreditModal({ agent, onClose }: { agent: Agent; onClose: () => v
     },
   });
   return (
-    <Modal open title={t(`${texts}.title`, { name: agent.username })} okText={t(direction === 'debit' ? `${texts}.debit` : `${texts}.credit`)}
-      okButtonProps={{ danger: direction === 'debit' }} cancelText={t('common.cancel')} confirmLoading={save.isPending}
-      onOk={() => form.submit()} onCancel={onClose} destroyOnHidden>
+    <Modal
+      open
+      title={t(`${texts}.title`, { name: agent.username })}
+      okText={t(direction === 'debit' ? `${texts}.debit` : `${texts}.credit`)}
+      okButtonProps={{ danger: direction === 'debit' }}
+      cancelText={t('common.cancel')}
+      confirmLoading={save.isPending}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      destroyOnHidden
+    >
       <Typography.Paragraph>{t(`${texts}.balanceNow`, { amount: money(agent.balance_cents) })}</Typography.Paragraph>
-      <Form<CreditDraft> form={form} name="agent-credit" layout="vertical" initialValues={{ direction: 'credit' }} onFinish={(draft) => save.mutate(draft)} disabled={save.isPending}>
+      <Form<CreditDraft>
+        form={form}
+        name="agent-credit"
+        layout="vertical"
+        initialValues={{ direction: 'credit' }}
+        onFinish={(draft) => save.mutate(draft)}
+        disabled={save.isPending}
+      >
         {!byAgent && (
           <Form.Item name="direction" label={t(`${texts}.direction`)}>
-            <Radio.Group optionType="button" options={(['credit', 'debit'] as const).map((value) => ({ value, label: t(`${texts}.${value}`) }))} />
+            <Radio.Group
+              optionType="button"
+              options={(['credit', 'debit'] as const).map((value) => ({ value, label: t(`${texts}.${value}`) }))}
+            />
           </Form.Item>
         )}
-        <Form.Item name="amount" label={t(`${texts}.amount.label`)}
-          extra={t(byAgent ? `${texts}.amount.fromYours` : direction === 'debit' ? `${texts}.amount.debitHelp` : `${texts}.amount.help`)}
-          rules={[{ required: true }, { type: 'number', min: 0.01, max: MAX_AMOUNT }]}>
+        <Form.Item
+          name="amount"
+          label={t(`${texts}.amount.label`)}
+          extra={t(
+            byAgent ? `${texts}.amount.fromYours` : direction === 'debit' ? `${texts}.amount.debitHelp` : `${texts}.amount.help`,
+          )}
+          rules={[{ required: true }, { type: 'number', min: 0.01, max: MAX_AMOUNT }]}
+        >
           <InputNumber min={0.01} max={MAX_AMOUNT} precision={2} autoFocus style={{ width: '100%' }} />
         </Form.Item>
         <Form.Item name="note" label={t(`${texts}.note.label`)} extra={t(`${texts}.note.help`)} rules={[{ max: 200 }]}>

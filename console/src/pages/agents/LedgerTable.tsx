@@ -8,12 +8,22 @@ import { serverPaging } from '../../components/paging';
 import { useMoney } from '../card-types/card-type-labels';
 import { ledgerQuery, type LedgerEntry, type LedgerKind } from './agent-queries';
 
-const KIND_COLORS: Record<LedgerKind, string> = { credit: 'green', debit: 'orange', refund: 'blue', commission: 'cyan', clawback: 'red' };
+const KIND_COLORS: Record<LedgerKind, string> = {
+  credit: 'green',
+  debit: 'orange',
+  refund: 'blue',
+  commission: 'cyan',
+  clawback: 'red',
+};
 
 /** An amount with its sign, so money in and money out read apart at a glance. */
 export function SignedMoney({ cents }: { cents: number }) {
   const money = useMoney();
-  return <Typography.Text type={cents < 0 ? 'danger' : 'success'}>{`${cents < 0 ? '−' : '+'}${money(Math.abs(cents))}`}</Typography.Text>;
+  return (
+    <Typography.Text
+      type={cents < 0 ? 'danger' : 'success'}
+    >{`${cents < 0 ? '−' : '+'}${money(Math.abs(cents))}`}</Typography.Text>
+  );
 }
 
 /** An agent's ledger, newest first: each change of its balance with the balance it left (decisions §19). */
@@ -35,13 +45,43 @@ export function LedgerTable({ agentId }: { agentId: string }) {
         dataSource={ledger.data?.items}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: t(`${texts}.empty`) }}
-        pagination={serverPaging(t, { page: page.page, pageSize: page.size, total: ledger.data?.total, onChange: (next, size) => setPage({ page: size === page.size ? next : 1, size }) })}
+        pagination={serverPaging(t, {
+          page: page.page,
+          pageSize: page.size,
+          total: ledger.data?.total,
+          onChange: (next, size) => setPage({ page: size === page.size ? next : 1, size }),
+        })}
         columns={[
           { title: t(`${texts}.time`), dataIndex: 'created_at', render: (at: string) => format.dateTime(at) },
-          { title: t(`${texts}.kind`), dataIndex: 'kind', render: (kind: LedgerKind) => <Tag color={KIND_COLORS[kind]}>{t(`${texts}.kinds.${kind}`)}</Tag> },
-          { title: t(`${texts}.amount`), dataIndex: 'amount_cents', align: 'right' as const, render: (cents: number) => <SignedMoney cents={cents} /> },
-          { title: t(`${texts}.balanceAfter`), dataIndex: 'balance_after_cents', align: 'right' as const, render: (cents: number) => money(cents) },
-          { title: t(`${texts}.order`), dataIndex: 'order_id', render: (orderId: string | null) => (orderId ? <Typography.Text code copyable>{orderId}</Typography.Text> : '—') },
+          {
+            title: t(`${texts}.kind`),
+            dataIndex: 'kind',
+            render: (kind: LedgerKind) => <Tag color={KIND_COLORS[kind]}>{t(`${texts}.kinds.${kind}`)}</Tag>,
+          },
+          {
+            title: t(`${texts}.amount`),
+            dataIndex: 'amount_cents',
+            align: 'right' as const,
+            render: (cents: number) => <SignedMoney cents={cents} />,
+          },
+          {
+            title: t(`${texts}.balanceAfter`),
+            dataIndex: 'balance_after_cents',
+            align: 'right' as const,
+            render: (cents: number) => money(cents),
+          },
+          {
+            title: t(`${texts}.order`),
+            dataIndex: 'order_id',
+            render: (orderId: string | null) =>
+              orderId ? (
+                <Typography.Text code copyable>
+                  {orderId}
+                </Typography.Text>
+              ) : (
+                '—'
+              ),
+          },
           { title: t(`${texts}.note`), dataIndex: 'note', render: (note: string | null) => note || '—' },
         ]}
       />

@@ -31,7 +31,13 @@ export type Breakdown = 'agent' | 'type' | 'day';
  * Sales from the service's counters: cards sold, activated and the revenue in all, then per agent,
  * per card type and per day, as tables (what a screen reader reads).
  */
-export function SalesSummary({ items, loading, breakdowns, agentName, typeName }: {
+export function SalesSummary({
+  items,
+  loading,
+  breakdowns,
+  agentName,
+  typeName,
+}: {
   items: SalesItem[];
   loading: boolean;
   breakdowns: Breakdown[];
@@ -41,18 +47,56 @@ export function SalesSummary({ items, loading, breakdowns, agentName, typeName }
   const { t } = useTranslation();
   const money = useMoney();
   const texts = 'agents.sales';
-  const [all] = sumBy(items, () => 'all', () => '');
+  const [all] = sumBy(
+    items,
+    () => 'all',
+    () => '',
+  );
   const tables: Record<Breakdown, Totals[]> = {
-    agent: sumBy(items, (item) => item.agent_id ?? '', (key) => agentName(key || null)).sort((a, b) => b.revenue_cents - a.revenue_cents),
-    type: sumBy(items, (item) => String(item.card_type_id), (key) => typeName(Number(key))).sort((a, b) => b.revenue_cents - a.revenue_cents),
-    day: sumBy(items, (item) => item.day, (key) => key).sort((a, b) => b.key.localeCompare(a.key)),
+    agent: sumBy(
+      items,
+      (item) => item.agent_id ?? '',
+      (key) => agentName(key || null),
+    ).sort((a, b) => b.revenue_cents - a.revenue_cents),
+    type: sumBy(
+      items,
+      (item) => String(item.card_type_id),
+      (key) => typeName(Number(key)),
+    ).sort((a, b) => b.revenue_cents - a.revenue_cents),
+    day: sumBy(
+      items,
+      (item) => item.day,
+      (key) => key,
+    ).sort((a, b) => b.key.localeCompare(a.key)),
   };
   return (
     <>
       <Row gutter={[16, 16]} className="block-gap">
-        <Col xs={8}><Card size="small"><Statistic title={t(`${texts}.sold`)} value={all?.sold ?? 0} loading={loading} data-testid="sales-sold" /></Card></Col>
-        <Col xs={8}><Card size="small"><Statistic title={t(`${texts}.activated`)} value={all?.activated ?? 0} loading={loading} data-testid="sales-activated" /></Card></Col>
-        <Col xs={8}><Card size="small"><Statistic title={t(`${texts}.revenue`)} value={money(all?.revenue_cents ?? 0)} loading={loading} data-testid="sales-revenue" /></Card></Col>
+        <Col xs={8}>
+          <Card size="small">
+            <Statistic title={t(`${texts}.sold`)} value={all?.sold ?? 0} loading={loading} data-testid="sales-sold" />
+          </Card>
+        </Col>
+        <Col xs={8}>
+          <Card size="small">
+            <Statistic
+              title={t(`${texts}.activated`)}
+              value={all?.activated ?? 0}
+              loading={loading}
+              data-testid="sales-activated"
+            />
+          </Card>
+        </Col>
+        <Col xs={8}>
+          <Card size="small">
+            <Statistic
+              title={t(`${texts}.revenue`)}
+              value={money(all?.revenue_cents ?? 0)}
+              loading={loading}
+              data-testid="sales-revenue"
+            />
+          </Card>
+        </Col>
       </Row>
       <Row gutter={[16, 16]}>
         {breakdowns.map((breakdown) => (
@@ -69,7 +113,12 @@ export function SalesSummary({ items, loading, breakdowns, agentName, typeName }
                 { title: t(`${texts}.per.${breakdown}`), dataIndex: 'label' },
                 { title: t(`${texts}.sold`), dataIndex: 'sold', align: 'right' as const },
                 { title: t(`${texts}.activated`), dataIndex: 'activated', align: 'right' as const },
-                { title: t(`${texts}.revenue`), dataIndex: 'revenue_cents', align: 'right' as const, render: (cents: number) => money(cents) },
+                {
+                  title: t(`${texts}.revenue`),
+                  dataIndex: 'revenue_cents',
+                  align: 'right' as const,
+                  render: (cents: number) => money(cents),
+                },
               ]}
             />
           </Col>

@@ -18,7 +18,13 @@ export function AgentRights({ agent }: { agent: Agent }) {
   const { t } = useTranslation();
   const rights = (['can_create_sub_agents', 'can_ban', 'can_unbind'] as const).filter((right) => agent[right]);
   if (rights.length === 0) return <>—</>;
-  return <Space size={[0, 4]} wrap>{rights.map((right) => <Tag key={right}>{t(`agents.rights.${right}`)}</Tag>)}</Space>;
+  return (
+    <Space size={[0, 4]} wrap>
+      {rights.map((right) => (
+        <Tag key={right}>{t(`agents.rights.${right}`)}</Tag>
+      ))}
+    </Space>
+  );
 }
 
 /**
@@ -30,7 +36,9 @@ export function useProjectOptions(): { options: ProjectOption[]; nameOf: (id: st
   const projects = useQuery({ ...projectListQuery(1, 100, ''), enabled: !agent });
   const types = useQuery({ ...myCardTypesQuery(), enabled: agent });
   const names = new Map<string, string>(
-    agent ? (types.data?.items ?? []).map((type) => [type.project_id, type.project_name]) : (projects.data?.items ?? []).map((project) => [project.id, project.name]),
+    agent
+      ? (types.data?.items ?? []).map((type) => [type.project_id, type.project_name])
+      : (projects.data?.items ?? []).map((project) => [project.id, project.name]),
   );
   return { options: [...names].map(([value, label]) => ({ value, label })), nameOf: (id) => names.get(id) ?? id.slice(0, 8) };
 }

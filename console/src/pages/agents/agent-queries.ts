@@ -44,7 +44,8 @@ export function agentQuery(id: string) {
 export function ledgerQuery(id: string, page: number, pageSize: number) {
   return queryOptions({
     queryKey: agentKeys.ledger(id, page, pageSize),
-    queryFn: () => unwrap(api.GET('/admin/v1/agents/{id}/ledger', { params: { path: { id }, query: { page, page_size: pageSize } } })),
+    queryFn: () =>
+      unwrap(api.GET('/admin/v1/agents/{id}/ledger', { params: { path: { id }, query: { page, page_size: pageSize } } })),
     placeholderData: (previous) => previous,
     staleTime: 0,
   });
@@ -52,7 +53,12 @@ export function ledgerQuery(id: string, page: number, pageSize: number) {
 
 /** A credit (positive cents) or a debit (negative), with its note; one ledger entry either way. */
 export function credit(id: string, amountCents: number, note: string) {
-  return unwrap(api.POST('/admin/v1/agents/{id}/credits', { params: { path: { id } }, body: { amount_cents: amountCents, ...(note ? { note } : {}) } }));
+  return unwrap(
+    api.POST('/admin/v1/agents/{id}/credits', {
+      params: { path: { id } },
+      body: { amount_cents: amountCents, ...(note ? { note } : {}) },
+    }),
+  );
 }
 
 export function setAgentStatus(id: string, status: Agent['status']) {

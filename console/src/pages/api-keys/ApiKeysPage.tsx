@@ -24,7 +24,15 @@ interface Draft {
 }
 
 /** The scopes a key may carry, in the API's order (src/admin-auth/api-keys/api-key-scopes.ts). */
-const SCOPES: Scope[] = ['orders:create', 'orders:read', 'cards:read', 'cards:write', 'card-types:read', 'webhooks:read', 'webhooks:write'];
+const SCOPES: Scope[] = [
+  'orders:create',
+  'orders:read',
+  'cards:read',
+  'cards:write',
+  'card-types:read',
+  'webhooks:read',
+  'webhooks:write',
+];
 const texts = 'apiKeys';
 const QUERY_KEY = ['api-keys'];
 /** i18next reads a colon as a namespace: the texts name a scope with a hyphen instead. */
@@ -50,7 +58,10 @@ export function ApiKeysPage() {
   const projectName = (id: string) => projects.data?.items.find((p) => p.id === id)?.name ?? id;
   const revoke = useMutation({
     mutationFn: (key: Key) => unwrap(api.DELETE('/admin/v1/api-keys/{keyId}', { params: { path: { keyId: key.id } } })),
-    onSuccess: () => { void message.success(t(`${texts}.revoked`)); void client.invalidateQueries({ queryKey: QUERY_KEY }); },
+    onSuccess: () => {
+      void message.success(t(`${texts}.revoked`));
+      void client.invalidateQueries({ queryKey: QUERY_KEY });
+    },
     onError: notifyError,
   });
 
@@ -58,7 +69,9 @@ export function ApiKeysPage() {
     <>
       <div className="page-title">
         <Typography.Title level={1}>{t(`${texts}.title`)}</Typography.Title>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>{t(`${texts}.new`)}</Button>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>
+          {t(`${texts}.new`)}
+        </Button>
       </div>
       <Typography.Paragraph type="secondary">{t(`${texts}.help`)}</Typography.Paragraph>
       {list.error && <ErrorAlert error={list.error} />}
@@ -71,12 +84,41 @@ export function ApiKeysPage() {
         pagination={false}
         columns={[
           { title: t(`${texts}.name`), dataIndex: 'name' },
-          { title: t(`${texts}.prefix`), dataIndex: 'prefix', render: (prefix: string) => <Typography.Text code>{prefix}…</Typography.Text> },
-          { title: t(`${texts}.scopes`), dataIndex: 'scopes', render: (scopes: Scope[]) => scopes.map((s) => <Tag key={s} title={t(scopeText(s))}>{s}</Tag>) },
-          { title: t(`${texts}.projects`), dataIndex: 'project_ids', render: (ids: string[] | null) => (ids ? ids.map(projectName).join(', ') : t(`${texts}.allProjects`)) },
-          { title: t(`${texts}.addresses`), dataIndex: 'allowed_cidrs', render: (cidrs: string[] | null) => (cidrs ? cidrs.join(', ') : t(`${texts}.anyAddress`)) },
-          { title: t(`${texts}.expires`), dataIndex: 'expires_at', render: (at: string | null) => (at ? format.dateTime(at) : t(`${texts}.never`)) },
-          { title: t(`${texts}.lastUsed`), dataIndex: 'last_used_at', render: (at: string | null) => (at ? format.dateTime(at) : t(`${texts}.neverUsed`)) },
+          {
+            title: t(`${texts}.prefix`),
+            dataIndex: 'prefix',
+            render: (prefix: string) => <Typography.Text code>{prefix}…</Typography.Text>,
+          },
+          {
+            title: t(`${texts}.scopes`),
+            dataIndex: 'scopes',
+            render: (scopes: Scope[]) =>
+              scopes.map((s) => (
+                <Tag key={s} title={t(scopeText(s))}>
+                  {s}
+                </Tag>
+              )),
+          },
+          {
+            title: t(`${texts}.projects`),
+            dataIndex: 'project_ids',
+            render: (ids: string[] | null) => (ids ? ids.map(projectName).join(', ') : t(`${texts}.allProjects`)),
+          },
+          {
+            title: t(`${texts}.addresses`),
+            dataIndex: 'allowed_cidrs',
+            render: (cidrs: string[] | null) => (cidrs ? cidrs.join(', ') : t(`${texts}.anyAddress`)),
+          },
+          {
+            title: t(`${texts}.expires`),
+            dataIndex: 'expires_at',
+            render: (at: string | null) => (at ? format.dateTime(at) : t(`${texts}.never`)),
+          },
+          {
+            title: t(`${texts}.lastUsed`),
+            dataIndex: 'last_used_at',
+            render: (at: string | null) => (at ? format.dateTime(at) : t(`${texts}.neverUsed`)),
+          },
           {
             title: t(`${texts}.status`),
             key: 'status',
@@ -85,14 +127,30 @@ export function ApiKeysPage() {
               return <Tag color={status === 'active' ? 'green' : 'default'}>{t(`${texts}.statuses.${status}`)}</Tag>;
             },
           },
-          { title: t(`${texts}.created`), dataIndex: 'created_at', responsive: ['xxl' as const], render: (at: string) => format.dateTime(at) },
+          {
+            title: t(`${texts}.created`),
+            dataIndex: 'created_at',
+            responsive: ['xxl' as const],
+            render: (at: string) => format.dateTime(at),
+          },
           {
             title: t('common.actions'),
             key: 'actions',
             render: (_: unknown, key: Key) =>
               key.revoked_at ? null : (
-                <Button size="small" danger aria-label={`${t(`${texts}.revoke`)} ${key.name}`}
-                  onClick={() => confirmDanger({ title: t(`${texts}.revokeTitle`, { name: key.name }), content: t(`${texts}.revokeContent`), okText: t(`${texts}.revoke`), onOk: () => revoke.mutateAsync(key) })}>
+                <Button
+                  size="small"
+                  danger
+                  aria-label={`${t(`${texts}.revoke`)} ${key.name}`}
+                  onClick={() =>
+                    confirmDanger({
+                      title: t(`${texts}.revokeTitle`, { name: key.name }),
+                      content: t(`${texts}.revokeContent`),
+                      okText: t(`${texts}.revoke`),
+                      onOk: () => revoke.mutateAsync(key),
+                    })
+                  }
+                >
                   {t(`${texts}.revoke`)}
                 </Button>
               ),
@@ -103,41 +161,87 @@ export function ApiKeysPage() {
         <CreateKeyModal
           projects={projects.data?.items ?? []}
           onClose={() => setCreating(false)}
-          onCreated={(key) => { setCreating(false); setShown(key); void client.invalidateQueries({ queryKey: QUERY_KEY }); }}
+          onCreated={(key) => {
+            setCreating(false);
+            setShown(key);
+            void client.invalidateQueries({ queryKey: QUERY_KEY });
+          }}
         />
       )}
-      {shown && <ShownOnce title={t(`${texts}.shownTitle`)} warning={t(`${texts}.shownWarning`)} values={[{ label: t(`${texts}.shownLabel`), value: shown }]} onDone={() => setShown(null)} />}
+      {shown && (
+        <ShownOnce
+          title={t(`${texts}.shownTitle`)}
+          warning={t(`${texts}.shownWarning`)}
+          values={[{ label: t(`${texts}.shownLabel`), value: shown }]}
+          onDone={() => setShown(null)}
+        />
+      )}
     </>
   );
 }
 
 /** Name, scopes, projects, addresses and expiry; the API's checks decide, the form catches typos first. */
-function CreateKeyModal({ projects, onClose, onCreated }: { projects: Array<{ id: string; name: string }>; onClose: () => void; onCreated: (key: string) => void }) {
+function CreateKeyModal({
+  projects,
+  onClose,
+  onCreated,
+}: {
+  projects: Array<{ id: string; name: string }>;
+  onClose: () => void;
+  onCreated: (key: string) => void;
+}) {
   const { t } = useTranslation();
   const { zone } = useFormat();
   const [form] = Form.useForm<Draft>();
   const create = useMutation({
     mutationFn: (draft: Draft) =>
-      unwrap(api.POST('/admin/v1/api-keys', {
-        body: {
-          name: draft.name.trim(),
-          scopes: draft.scopes,
-          project_ids: draft.project_ids?.length ? draft.project_ids : null,
-          allowed_cidrs: draft.allowed_cidrs?.length ? draft.allowed_cidrs.map((c) => c.trim()) : null,
-          expires_at: draft.expires_at ? fromZoneInput(draft.expires_at, zone).toISOString() : null,
-        },
-      })),
+      unwrap(
+        api.POST('/admin/v1/api-keys', {
+          body: {
+            name: draft.name.trim(),
+            scopes: draft.scopes,
+            project_ids: draft.project_ids?.length ? draft.project_ids : null,
+            allowed_cidrs: draft.allowed_cidrs?.length ? draft.allowed_cidrs.map((c) => c.trim()) : null,
+            expires_at: draft.expires_at ? fromZoneInput(draft.expires_at, zone).toISOString() : null,
+          },
+        }),
+      ),
     onSuccess: (made) => onCreated(made.key),
   });
   const badAddress = (values: string[] | undefined) => values?.find((v) => !looksLikeAddress(v));
   return (
-    <Modal open title={t(`${texts}.createTitle`)} okText={t(`${texts}.create`)} cancelText={t('common.cancel')}
-      confirmLoading={create.isPending} onOk={() => form.submit()} onCancel={onClose} destroyOnHidden width={640}>
-      <Form<Draft> form={form} layout="vertical" name="api-key" onFinish={(draft) => create.mutate(draft)} initialValues={{ scopes: [] }}>
-        <Form.Item name="name" label={t(`${texts}.name`)} extra={t(`${texts}.nameHelp`)} rules={[{ required: true, whitespace: true }, { max: 64 }]}>
+    <Modal
+      open
+      title={t(`${texts}.createTitle`)}
+      okText={t(`${texts}.create`)}
+      cancelText={t('common.cancel')}
+      confirmLoading={create.isPending}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      destroyOnHidden
+      width={640}
+    >
+      <Form<Draft>
+        form={form}
+        layout="vertical"
+        name="api-key"
+        onFinish={(draft) => create.mutate(draft)}
+        initialValues={{ scopes: [] }}
+      >
+        <Form.Item
+          name="name"
+          label={t(`${texts}.name`)}
+          extra={t(`${texts}.nameHelp`)}
+          rules={[{ required: true, whitespace: true }, { max: 64 }]}
+        >
           <Input maxLength={64} />
         </Form.Item>
-        <Form.Item name="scopes" label={t(`${texts}.scopes`)} extra={t(`${texts}.scopesHelp`)} rules={[{ required: true, type: 'array', min: 1 }]}>
+        <Form.Item
+          name="scopes"
+          label={t(`${texts}.scopes`)}
+          extra={t(`${texts}.scopesHelp`)}
+          rules={[{ required: true, type: 'array', min: 1 }]}
+        >
           <Checkbox.Group>
             <Space orientation="vertical" size={2}>
               {SCOPES.map((scope) => (
@@ -149,11 +253,35 @@ function CreateKeyModal({ projects, onClose, onCreated }: { projects: Array<{ id
           </Checkbox.Group>
         </Form.Item>
         <Form.Item name="project_ids" label={t(`${texts}.projects`)} extra={t(`${texts}.projectsHelp`)}>
-          <Select mode="multiple" allowClear placeholder={t(`${texts}.allProjects`)} optionFilterProp="label" options={projects.map((p) => ({ value: p.id, label: p.name }))} />
+          <Select
+            mode="multiple"
+            allowClear
+            placeholder={t(`${texts}.allProjects`)}
+            optionFilterProp="label"
+            options={projects.map((p) => ({ value: p.id, label: p.name }))}
+          />
         </Form.Item>
-        <Form.Item name="allowed_cidrs" label={t(`${texts}.addresses`)} extra={t(`${texts}.addressesHelp`)}
-          rules={[{ validator: (_, values: string[] | undefined) => { const bad = badAddress(values); return bad ? Promise.reject(new Error(t(`${texts}.badAddress`, { value: bad }))) : Promise.resolve(); } }]}>
-          <Select mode="tags" open={false} suffixIcon={null} placeholder={t(`${texts}.anyAddress`)} tokenSeparators={[',', ' ']} aria-label={t(`${texts}.addresses`)} />
+        <Form.Item
+          name="allowed_cidrs"
+          label={t(`${texts}.addresses`)}
+          extra={t(`${texts}.addressesHelp`)}
+          rules={[
+            {
+              validator: (_, values: string[] | undefined) => {
+                const bad = badAddress(values);
+                return bad ? Promise.reject(new Error(t(`${texts}.badAddress`, { value: bad }))) : Promise.resolve();
+              },
+            },
+          ]}
+        >
+          <Select
+            mode="tags"
+            open={false}
+            suffixIcon={null}
+            placeholder={t(`${texts}.anyAddress`)}
+            tokenSeparators={[',', ' ']}
+            aria-label={t(`${texts}.addresses`)}
+          />
         </Form.Item>
         <Form.Item name="expires_at" label={t(`${texts}.expires`)} extra={t(`${texts}.expiresHelp`, { zone })}>
           <Input type="datetime-local" style={{ width: 240 }} />

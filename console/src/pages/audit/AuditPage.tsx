@@ -34,7 +34,11 @@ function Changes({ entry }: { entry: AuditEntry }) {
       data-testid="audit-changes"
       dataSource={fields.map((field) => ({ field, before: shown(before[field]), after: shown(after[field]) }))}
       columns={[
-        { title: t(`${texts}.field`), dataIndex: 'field', render: (field: string) => <Typography.Text code>{field}</Typography.Text> },
+        {
+          title: t(`${texts}.field`),
+          dataIndex: 'field',
+          render: (field: string) => <Typography.Text code>{field}</Typography.Text>,
+        },
         { title: t(`${texts}.before`), dataIndex: 'before' },
         { title: t(`${texts}.after`), dataIndex: 'after' },
       ]}
@@ -72,8 +76,18 @@ export function AuditPage() {
       render: (name: string | null, entry: AuditEntry) => (
         <>
           {name ?? '—'}
-          {entry.actor_role && <Typography.Text type="secondary"> · {t(`roles.${entry.actor_role}`, { defaultValue: entry.actor_role })}</Typography.Text>}
-          {entry.actor_api_key_id && <Typography.Text type="secondary"> · {t(`${texts}.viaApiKey`, { id: entry.actor_api_key_id.slice(0, 8) })}</Typography.Text>}
+          {entry.actor_role && (
+            <Typography.Text type="secondary">
+              {' '}
+              · {t(`roles.${entry.actor_role}`, { defaultValue: entry.actor_role })}
+            </Typography.Text>
+          )}
+          {entry.actor_api_key_id && (
+            <Typography.Text type="secondary">
+              {' '}
+              · {t(`${texts}.viaApiKey`, { id: entry.actor_api_key_id.slice(0, 8) })}
+            </Typography.Text>
+          )}
         </>
       ),
     },
@@ -99,7 +113,8 @@ export function AuditPage() {
     {
       title: t(`${texts}.project`),
       dataIndex: 'project_id',
-      render: (id: string | null) => (id ? <Link to={`/projects/${id}/overview`}>{projectName.get(id) ?? id.slice(0, 8)}</Link> : '—'),
+      render: (id: string | null) =>
+        id ? <Link to={`/projects/${id}/overview`}>{projectName.get(id) ?? id.slice(0, 8)}</Link> : '—',
     },
     {
       title: t(`${texts}.outcome`),
@@ -115,7 +130,16 @@ export function AuditPage() {
         ),
     },
     { title: t(`${texts}.address`), dataIndex: 'ip', responsive: ['lg' as const] },
-    { title: t(`${texts}.requestId`), dataIndex: 'request_id', responsive: ['md' as const], render: (id: string) => <Typography.Text copyable code>{id}</Typography.Text> },
+    {
+      title: t(`${texts}.requestId`),
+      dataIndex: 'request_id',
+      responsive: ['md' as const],
+      render: (id: string) => (
+        <Typography.Text copyable code>
+          {id}
+        </Typography.Text>
+      ),
+    },
   ];
 
   return (
@@ -128,26 +152,63 @@ export function AuditPage() {
       </div>
       <Typography.Paragraph type="secondary">{t(`${texts}.help`, { zone: format.zone })}</Typography.Paragraph>
       {exportCsv.error && <ErrorAlert error={exportCsv.error} />}
-      <Form name="audit-filters" layout="inline" className="filters" initialValues={filters} onFinish={(values: AuditFilters) => show(values)} key={key}>
+      <Form
+        name="audit-filters"
+        layout="inline"
+        className="filters"
+        initialValues={filters}
+        onFinish={(values: AuditFilters) => show(values)}
+        key={key}
+      >
         <Form.Item name="actor">
           <Input aria-label={t(`${texts}.filters.actor`)} placeholder={t(`${texts}.filters.actor`)} allowClear maxLength={64} />
         </Form.Item>
         <Form.Item name="action">
-          <Input aria-label={t(`${texts}.filters.action`)} placeholder={t(`${texts}.filters.action`)} allowClear maxLength={80} style={{ width: 260 }} />
+          <Input
+            aria-label={t(`${texts}.filters.action`)}
+            placeholder={t(`${texts}.filters.action`)}
+            allowClear
+            maxLength={80}
+            style={{ width: 260 }}
+          />
         </Form.Item>
         <Form.Item name="resource_type">
-          <Input aria-label={t(`${texts}.filters.resourceType`)} placeholder={t(`${texts}.filters.resourceType`)} allowClear maxLength={40} />
+          <Input
+            aria-label={t(`${texts}.filters.resourceType`)}
+            placeholder={t(`${texts}.filters.resourceType`)}
+            allowClear
+            maxLength={40}
+          />
         </Form.Item>
         <Form.Item name="resource_id">
-          <Input aria-label={t(`${texts}.filters.resourceId`)} placeholder={t(`${texts}.filters.resourceId`)} allowClear maxLength={128} />
+          <Input
+            aria-label={t(`${texts}.filters.resourceId`)}
+            placeholder={t(`${texts}.filters.resourceId`)}
+            allowClear
+            maxLength={128}
+          />
         </Form.Item>
         <Form.Item name="project_id">
-          <Select aria-label={t(`${texts}.filters.project`)} placeholder={t(`${texts}.filters.project`)} allowClear showSearch={{ optionFilterProp: 'label' }} style={{ width: 200 }}
-            options={(projects.data?.items ?? []).map((project) => ({ value: project.id, label: project.name }))} />
+          <Select
+            aria-label={t(`${texts}.filters.project`)}
+            placeholder={t(`${texts}.filters.project`)}
+            allowClear
+            showSearch={{ optionFilterProp: 'label' }}
+            style={{ width: 200 }}
+            options={(projects.data?.items ?? []).map((project) => ({ value: project.id, label: project.name }))}
+          />
         </Form.Item>
         <Form.Item name="outcome">
-          <Select aria-label={t(`${texts}.filters.outcome`)} placeholder={t(`${texts}.filters.outcome`)} allowClear style={{ width: 140 }}
-            options={(['success', 'refused'] as const).map((outcome) => ({ value: outcome, label: t(`${texts}.outcomes.${outcome}`) }))} />
+          <Select
+            aria-label={t(`${texts}.filters.outcome`)}
+            placeholder={t(`${texts}.filters.outcome`)}
+            allowClear
+            style={{ width: 140 }}
+            options={(['success', 'refused'] as const).map((outcome) => ({
+              value: outcome,
+              label: t(`${texts}.outcomes.${outcome}`),
+            }))}
+          />
         </Form.Item>
         <Form.Item name="from" label={t(`${texts}.filters.from`)}>
           <Input type="datetime-local" aria-label={t(`${texts}.filters.from`)} style={{ width: 200 }} />

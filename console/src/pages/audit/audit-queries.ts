@@ -18,7 +18,16 @@ export interface AuditFilters {
   to?: string;
 }
 
-export const AUDIT_FILTER_NAMES = ['actor', 'action', 'resource_type', 'resource_id', 'project_id', 'outcome', 'from', 'to'] as const;
+export const AUDIT_FILTER_NAMES = [
+  'actor',
+  'action',
+  'resource_type',
+  'resource_id',
+  'project_id',
+  'outcome',
+  'from',
+  'to',
+] as const;
 
 /** What the API is asked: the date range as instants of the user's zone. */
 function auditQuery(filters: AuditFilters, zone: string) {
@@ -42,6 +51,8 @@ export function auditListQuery(filters: AuditFilters, zone: string, page: number
 
 /** The CSV of what the filters match, saved by the browser (the export needs the Bearer token, so no plain link). */
 export async function downloadAuditCsv(filters: AuditFilters, zone: string): Promise<void> {
-  const csv = await unwrap(api.GET('/admin/v1/audit/export.csv', { params: { query: auditQuery(filters, zone) }, parseAs: 'blob' }));
+  const csv = await unwrap(
+    api.GET('/admin/v1/audit/export.csv', { params: { query: auditQuery(filters, zone) }, parseAs: 'blob' }),
+  );
   saveFile(csv, 'audit.csv');
 }

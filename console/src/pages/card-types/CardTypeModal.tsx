@@ -6,12 +6,36 @@ import { unwrap } from '../../api/errors';
 import { DurationInput } from '../../components/DurationInput';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { SeatLimitInputs } from '../cards/SeatLimitInputs';
-import { FEATURE, MAX_FEATURES, MAX_INT32, PREFIX, PRESETS, PRESET_NAMES, changes, presetOf, toBody, toDraft, type CardType, type CardTypeDraft, type Preset } from './card-type-form';
+import {
+  FEATURE,
+  MAX_FEATURES,
+  MAX_INT32,
+  PREFIX,
+  PRESETS,
+  PRESET_NAMES,
+  changes,
+  presetOf,
+  toBody,
+  toDraft,
+  type CardType,
+  type CardTypeDraft,
+  type Preset,
+} from './card-type-form';
 
 const texts = 'cardTypes.form';
 
 /** Creates a type, or edits one (only what changed is sent). A preset fills the kind, validity and logins. */
-export function CardTypeModal({ projectId, type, onClose, onSaved }: { projectId: string; type: CardType | null; onClose: () => void; onSaved: () => void }) {
+export function CardTypeModal({
+  projectId,
+  type,
+  onClose,
+  onSaved,
+}: {
+  projectId: string;
+  type: CardType | null;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<CardTypeDraft>();
@@ -23,9 +47,17 @@ export function CardTypeModal({ projectId, type, onClose, onSaved }: { projectId
     mutationFn: (draft: CardTypeDraft) => {
       const body = toBody(draft);
       if (!type) return unwrap(api.POST('/admin/v1/projects/{id}/card-types', { params: { path: { id: projectId } }, body }));
-      return unwrap(api.PATCH('/admin/v1/projects/{id}/card-types/{typeId}', { params: { path: { id: projectId, typeId: type.id } }, body: changes(type, body) }));
+      return unwrap(
+        api.PATCH('/admin/v1/projects/{id}/card-types/{typeId}', {
+          params: { path: { id: projectId, typeId: type.id } },
+          body: changes(type, body),
+        }),
+      );
     },
-    onSuccess: () => { void message.success(t('cardTypes.saved')); onSaved(); },
+    onSuccess: () => {
+      void message.success(t('cardTypes.saved'));
+      onSaved();
+    },
   });
 
   const applyPreset = (preset: Preset) => {
@@ -37,13 +69,33 @@ export function CardTypeModal({ projectId, type, onClose, onSaved }: { projectId
   };
 
   return (
-    <Modal open title={type ? t('cardTypes.editTitle', { name: type.name }) : t('cardTypes.addTitle')} okText={t('common.save')} cancelText={t('common.cancel')}
-      confirmLoading={save.isPending} onOk={() => form.submit()} onCancel={onClose} destroyOnHidden width={640}>
-      <Form<CardTypeDraft> form={form} layout="vertical" name="card-type" initialValues={type ? toDraft(type) : { ...toDraft(null), name: t(`${texts}.presetNames.month`) }} onFinish={(draft) => save.mutate(draft)} disabled={save.isPending}>
+    <Modal
+      open
+      title={type ? t('cardTypes.editTitle', { name: type.name }) : t('cardTypes.addTitle')}
+      okText={t('common.save')}
+      cancelText={t('common.cancel')}
+      confirmLoading={save.isPending}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      destroyOnHidden
+      width={640}
+    >
+      <Form<CardTypeDraft>
+        form={form}
+        layout="vertical"
+        name="card-type"
+        initialValues={type ? toDraft(type) : { ...toDraft(null), name: t(`${texts}.presetNames.month`) }}
+        onFinish={(draft) => save.mutate(draft)}
+        disabled={save.isPending}
+      >
         <Form.Item {...field('preset')}>
-          <Radio.Group optionType="button" aria-label={t(`${texts}.preset.label`)} value={presetOf(kind, duration)}
+          <Radio.Group
+            optionType="button"
+            aria-label={t(`${texts}.preset.label`)}
+            value={presetOf(kind, duration)}
             onChange={(event) => applyPreset(event.target.value as Preset)}
-            options={PRESET_NAMES.map((preset) => ({ value: preset, label: t(`${texts}.presets.${preset}`) }))} />
+            options={PRESET_NAMES.map((preset) => ({ value: preset, label: t(`${texts}.presets.${preset}`) }))}
+          />
         </Form.Item>
         <Form.Item name="name" {...field('name')} rules={[{ required: true, whitespace: true }, { max: 64 }]}>
           <Input maxLength={64} />
@@ -51,7 +103,11 @@ export function CardTypeModal({ projectId, type, onClose, onSaved }: { projectId
         <Form.Item name="kind" {...field('kind')}>
           <Radio.Group options={(['time', 'count'] as const).map((value) => ({ value, label: t(`cards.kinds.${value}`) }))} />
         </Form.Item>
-        <Form.Item name="duration_seconds" {...field('duration')} rules={[{ required: true }, { type: 'integer', min: 0, max: MAX_INT32 }]}>
+        <Form.Item
+          name="duration_seconds"
+          {...field('duration')}
+          rules={[{ required: true }, { type: 'integer', min: 0, max: MAX_INT32 }]}
+        >
           <DurationInput units={['day', 'hour', 'minute']} presets={[]} label={t(`${texts}.duration.label`)} />
         </Form.Item>
         {kind === 'count' && (
@@ -59,24 +115,40 @@ export function CardTypeModal({ projectId, type, onClose, onSaved }: { projectId
             <InputNumber precision={0} style={{ width: '100%' }} />
           </Form.Item>
         )}
-        <Form.Item name="device_limit" {...field('device_limit')} rules={[{ required: true }, { type: 'integer', min: 1, max: 1000 }]}>
+        <Form.Item
+          name="device_limit"
+          {...field('device_limit')}
+          rules={[{ required: true }, { type: 'integer', min: 1, max: 1000 }]}
+        >
           <InputNumber precision={0} style={{ width: '100%' }} />
         </Form.Item>
         <Form.Item {...field('concurrent_limit')}>
-          <SeatLimitInputs label={t(`${texts}.concurrent_limit.label`)} unlimited={unlimitedSeats}
-            rules={[{ required: !unlimitedSeats }, { type: 'integer', min: 1, max: 1000 }]} />
+          <SeatLimitInputs
+            label={t(`${texts}.concurrent_limit.label`)}
+            unlimited={unlimitedSeats}
+            rules={[{ required: !unlimitedSeats }, { type: 'integer', min: 1, max: 1000 }]}
+          />
         </Form.Item>
-        <Form.Item name="features" {...field('features')}
-          rules={[{
-            validator: async (_, features: string[] | undefined) => {
-              const bad = (features ?? []).find((name) => !FEATURE.test(name));
-              if (bad !== undefined) throw new Error(t(`${texts}.featureInvalid`, { name: bad }));
-              if ((features ?? []).length > MAX_FEATURES) throw new Error(t(`${texts}.tooManyFeatures`));
+        <Form.Item
+          name="features"
+          {...field('features')}
+          rules={[
+            {
+              validator: async (_, features: string[] | undefined) => {
+                const bad = (features ?? []).find((name) => !FEATURE.test(name));
+                if (bad !== undefined) throw new Error(t(`${texts}.featureInvalid`, { name: bad }));
+                if ((features ?? []).length > MAX_FEATURES) throw new Error(t(`${texts}.tooManyFeatures`));
+              },
             },
-          }]}>
+          ]}
+        >
           <Select mode="tags" open={false} tokenSeparators={[',', ' ', '，']} suffixIcon={null} />
         </Form.Item>
-        <Form.Item name="price" {...field('price')} rules={[{ required: true }, { type: 'number', min: 0, max: MAX_INT32 / 100 }]}>
+        <Form.Item
+          name="price"
+          {...field('price')}
+          rules={[{ required: true }, { type: 'number', min: 0, max: MAX_INT32 / 100 }]}
+        >
           <InputNumber min={0} precision={2} step={1} style={{ width: '100%' }} />
         </Form.Item>
         <Form.Item name="agent_allowed" valuePropName="checked" {...field('agent_allowed')}>

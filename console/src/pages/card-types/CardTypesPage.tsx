@@ -30,12 +30,22 @@ export function CardTypesPage() {
   const key = cardTypeKeys.ofProject(projectId);
   const list = useQuery({
     queryKey: [...key, 'page', page],
-    queryFn: () => unwrap(api.GET('/admin/v1/projects/{id}/card-types', { params: { path: { id: projectId }, query: { page: page.page, page_size: page.size } } })),
+    queryFn: () =>
+      unwrap(
+        api.GET('/admin/v1/projects/{id}/card-types', {
+          params: { path: { id: projectId }, query: { page: page.page, page_size: page.size } },
+        }),
+      ),
     placeholderData: (previous) => previous,
   });
   const setEnabled = useMutation({
     mutationFn: ({ type, enabled }: { type: CardType; enabled: boolean }) =>
-      unwrap(api.PATCH('/admin/v1/projects/{id}/card-types/{typeId}', { params: { path: { id: projectId, typeId: type.id } }, body: { enabled } })),
+      unwrap(
+        api.PATCH('/admin/v1/projects/{id}/card-types/{typeId}', {
+          params: { path: { id: projectId, typeId: type.id } },
+          body: { enabled },
+        }),
+      ),
     onSuccess: (saved) => {
       void message.success(t(saved.enabled ? 'cardTypes.enabledNow' : 'cardTypes.disabled'));
       return client.invalidateQueries({ queryKey: key });
@@ -43,12 +53,18 @@ export function CardTypesPage() {
     onError: notifyError,
   });
   const remove = useMutation({
-    mutationFn: (type: CardType) => unwrap(api.DELETE('/admin/v1/projects/{id}/card-types/{typeId}', { params: { path: { id: projectId, typeId: type.id } } })),
+    mutationFn: (type: CardType) =>
+      unwrap(api.DELETE('/admin/v1/projects/{id}/card-types/{typeId}', { params: { path: { id: projectId, typeId: type.id } } })),
     onSuccess: () => client.invalidateQueries({ queryKey: key }),
     // A type cards were made from stays (they would lose its features): say so and offer what works instead.
     onError: (error, type) => {
       if (!(error instanceof ApiError && error.code === CARD_TYPE_IN_USE)) return notifyError(error);
-      if (!type.enabled) return void modal.info({ title: t('cardTypes.inUseTitle', { name: type.name }), content: t('cardTypes.inUseDisabledText'), okText: t('common.close') });
+      if (!type.enabled)
+        return void modal.info({
+          title: t('cardTypes.inUseTitle', { name: type.name }),
+          content: t('cardTypes.inUseDisabledText'),
+          okText: t('common.close'),
+        });
       modal.confirm({
         title: t('cardTypes.inUseTitle', { name: type.name }),
         content: t('cardTypes.inUseText'),
@@ -63,7 +79,9 @@ export function CardTypesPage() {
     <>
       <div className="page-title">
         <Typography.Title level={1}>{t('cardTypes.title')}</Typography.Title>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>{t('cardTypes.add')}</Button>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
+          {t('cardTypes.add')}
+        </Button>
       </div>
       <Typography.Paragraph type="secondary">{t('cardTypes.help')}</Typography.Paragraph>
       {list.error && <ErrorAlert error={list.error} />}
@@ -73,27 +91,66 @@ export function CardTypesPage() {
         dataSource={list.data?.items}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: t('cardTypes.empty') }}
-        pagination={serverPaging(t, { page: page.page, pageSize: page.size, total: list.data?.total, onChange: (next, size) => setPage({ page: size === page.size ? next : 1, size }) })}
+        pagination={serverPaging(t, {
+          page: page.page,
+          pageSize: page.size,
+          total: list.data?.total,
+          onChange: (next, size) => setPage({ page: size === page.size ? next : 1, size }),
+        })}
         columns={[
-          { title: t('cardTypes.name'), dataIndex: 'name', render: (name: string) => <Typography.Text strong>{name}</Typography.Text> },
+          {
+            title: t('cardTypes.name'),
+            dataIndex: 'name',
+            render: (name: string) => <Typography.Text strong>{name}</Typography.Text>,
+          },
           { title: t('cardTypes.kind'), dataIndex: 'kind', render: (kind: CardType['kind']) => t(`cards.kinds.${kind}`) },
           { title: t('cardTypes.allowance'), key: 'allowance', render: (_: unknown, type: CardType) => allowance(type) },
           { title: t('cardTypes.devices'), dataIndex: 'device_limit' },
-          { title: t('cardTypes.seats'), dataIndex: 'concurrent_limit', render: (limit: number | null) => limit ?? t('common.unlimited') },
+          {
+            title: t('cardTypes.seats'),
+            dataIndex: 'concurrent_limit',
+            render: (limit: number | null) => limit ?? t('common.unlimited'),
+          },
           {
             title: t('cardTypes.features'),
             dataIndex: 'features',
-            render: (features: string[]) => (features.length ? <Space size={[0, 4]} wrap>{features.map((name) => <Tag key={name}>{name}</Tag>)}</Space> : <Typography.Text type="secondary">{t('cardTypes.noFeatures')}</Typography.Text>),
+            render: (features: string[]) =>
+              features.length ? (
+                <Space size={[0, 4]} wrap>
+                  {features.map((name) => (
+                    <Tag key={name}>{name}</Tag>
+                  ))}
+                </Space>
+              ) : (
+                <Typography.Text type="secondary">{t('cardTypes.noFeatures')}</Typography.Text>
+              ),
           },
-          { title: t('cardTypes.price'), dataIndex: 'price_cents', align: 'right' as const, render: (cents: number) => money(cents) },
-          { title: t('cardTypes.agents'), dataIndex: 'agent_allowed', render: (allowed: boolean) => t(allowed ? 'common.yes' : 'common.no') },
-          { title: t('cardTypes.prefix'), dataIndex: 'prefix', render: (prefix: string) => (prefix ? <Typography.Text code>{prefix}</Typography.Text> : '—') },
+          {
+            title: t('cardTypes.price'),
+            dataIndex: 'price_cents',
+            align: 'right' as const,
+            render: (cents: number) => money(cents),
+          },
+          {
+            title: t('cardTypes.agents'),
+            dataIndex: 'agent_allowed',
+            render: (allowed: boolean) => t(allowed ? 'common.yes' : 'common.no'),
+          },
+          {
+            title: t('cardTypes.prefix'),
+            dataIndex: 'prefix',
+            render: (prefix: string) => (prefix ? <Typography.Text code>{prefix}</Typography.Text> : '—'),
+          },
           {
             title: t('cardTypes.enabled'),
             dataIndex: 'enabled',
             render: (enabled: boolean, type: CardType) => (
-              <Switch checked={enabled} aria-label={`${t('cardTypes.enabled')} ${type.name}`} loading={setEnabled.isPending && setEnabled.variables?.type.id === type.id}
-                onChange={(next) => setEnabled.mutate({ type, enabled: next })} />
+              <Switch
+                checked={enabled}
+                aria-label={`${t('cardTypes.enabled')} ${type.name}`}
+                loading={setEnabled.isPending && setEnabled.variables?.type.id === type.id}
+                onChange={(next) => setEnabled.mutate({ type, enabled: next })}
+              />
             ),
           },
           {
@@ -101,9 +158,22 @@ export function CardTypesPage() {
             key: 'actions',
             render: (_: unknown, type: CardType) => (
               <Space>
-                <Button size="small" aria-label={`${t('cardTypes.edit')} ${type.name}`} onClick={() => setEditing(type)}>{t('cardTypes.edit')}</Button>
-                <Button size="small" danger aria-label={`${t('common.delete')} ${type.name}`}
-                  onClick={() => confirmDanger({ title: t('cardTypes.deleteTitle', { name: type.name }), content: t('cardTypes.deleteContent'), okText: t('common.delete'), onOk: () => remove.mutateAsync(type) })}>
+                <Button size="small" aria-label={`${t('cardTypes.edit')} ${type.name}`} onClick={() => setEditing(type)}>
+                  {t('cardTypes.edit')}
+                </Button>
+                <Button
+                  size="small"
+                  danger
+                  aria-label={`${t('common.delete')} ${type.name}`}
+                  onClick={() =>
+                    confirmDanger({
+                      title: t('cardTypes.deleteTitle', { name: type.name }),
+                      content: t('cardTypes.deleteContent'),
+                      okText: t('common.delete'),
+                      onOk: () => remove.mutateAsync(type),
+                    })
+                  }
+                >
                   {t('common.delete')}
                 </Button>
               </Space>
@@ -112,8 +182,15 @@ export function CardTypesPage() {
         ]}
       />
       {editing && (
-        <CardTypeModal projectId={projectId} type={editing === 'new' ? null : editing} onClose={() => setEditing(null)}
-          onSaved={() => { setEditing(null); void client.invalidateQueries({ queryKey: key }); }} />
+        <CardTypeModal
+          projectId={projectId}
+          type={editing === 'new' ? null : editing}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
+            void client.invalidateQueries({ queryKey: key });
+          }}
+        />
       )}
     </>
   );

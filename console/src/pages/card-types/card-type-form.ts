@@ -56,7 +56,17 @@ export interface CardTypeDraft {
 /** A new type starts as a month card (the modal names it after the preset). */
 export function toDraft(type: CardType | null): CardTypeDraft {
   if (!type) {
-    return { name: '', ...PRESETS.month, device_limit: 1, unlimited_seats: true, features: [], price: 0, agent_allowed: false, prefix: '', enabled: true };
+    return {
+      name: '',
+      ...PRESETS.month,
+      device_limit: 1,
+      unlimited_seats: true,
+      features: [],
+      price: 0,
+      agent_allowed: false,
+      prefix: '',
+      enabled: true,
+    };
   }
   return {
     name: type.name,
@@ -104,6 +114,11 @@ export const cardTypeKeys = { ofProject: (projectId: string) => ['card-types', p
 export function cardTypesQuery(projectId: string) {
   return queryOptions({
     queryKey: cardTypeKeys.ofProject(projectId),
-    queryFn: () => unwrap(api.GET('/admin/v1/projects/{id}/card-types', { params: { path: { id: projectId }, query: { page: 1, page_size: 100 } } })),
+    queryFn: () =>
+      unwrap(
+        api.GET('/admin/v1/projects/{id}/card-types', {
+          params: { path: { id: projectId }, query: { page: 1, page_size: 100 } },
+        }),
+      ),
   });
 }

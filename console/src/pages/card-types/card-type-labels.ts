@@ -5,7 +5,8 @@ import { fromCents, type CardType } from './card-type-form';
 /** A price in integer cents as an amount with two decimals, in the console's language. */
 export function useMoney(): (cents: number) => string {
   const { i18n } = useTranslation();
-  return (cents) => new Intl.NumberFormat(i18n.language, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(fromCents(cents));
+  return (cents) =>
+    new Intl.NumberFormat(i18n.language, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(fromCents(cents));
 }
 
 /** A type's validity or logins in words: "30 days", "Permanent", "10 logins", "10 logins, within 30 days". */

@@ -45,8 +45,14 @@ export function BulkActions({ projectId, selectedIds, filters, matching, onDone 
   const run = useMutation({
     mutationFn: (chosen: BulkAction) => {
       const target = scope === 'selected' ? { ids: selectedIds } : { filter: filtered ? filters : { all: true } };
-      const extra = chosen === 'extend' ? { extend_seconds: (days ?? 1) * DAY } : chosen === 'set_note' ? { note: note.trim() || null } : {};
-      return unwrap(api.POST('/admin/v1/projects/{id}/cards/bulk', { params: { path: { id: projectId } }, body: { action: chosen, ...target, ...extra } as Schemas['BulkCardsDto'] }));
+      const extra =
+        chosen === 'extend' ? { extend_seconds: (days ?? 1) * DAY } : chosen === 'set_note' ? { note: note.trim() || null } : {};
+      return unwrap(
+        api.POST('/admin/v1/projects/{id}/cards/bulk', {
+          params: { path: { id: projectId } },
+          body: { action: chosen, ...target, ...extra } as Schemas['BulkCardsDto'],
+        }),
+      );
     },
     onSuccess: (result) => {
       void queries.invalidateQueries({ queryKey: cardKeys.ofProject(projectId) });
@@ -71,18 +77,61 @@ export function BulkActions({ projectId, selectedIds, filters, matching, onDone 
   return (
     <Card size="small" title={t('bulk.title')} className="bulk-actions">
       <Space wrap align="center">
-        <Radio.Group value={scope} onChange={(event) => setScope(event.target.value)}
+        <Radio.Group
+          value={scope}
+          onChange={(event) => setScope(event.target.value)}
           options={[
             { value: 'selected', label: t('bulk.selected', { count: selectedIds.length }) },
-            { value: 'matching', label: filtered ? t('bulk.matching', { count: matching }) : t('bulk.everything', { count: matching }) },
-          ]} />
-        <Select<BulkAction> aria-label={t('bulk.action')} placeholder={t('bulk.choose')} value={action} onChange={setAction} style={{ width: 190 }}
-          options={ACTIONS.map((value) => ({ value, label: t(`bulk.actions.${value}`) }))} />
-        {action === 'extend' && <InputNumber aria-label={t('bulk.days')} addonAfter={t('bulk.days')} min={1} max={36_500} precision={0} value={days} onChange={setDays} />}
-        {action === 'set_note' && <Input aria-label={t('bulk.note')} placeholder={t('bulk.note')} maxLength={200} value={note} onChange={(event) => setNote(event.target.value)} style={{ width: 220 }} />}
-        <Button type="primary" danger={action === 'ban' || action === 'delete'} disabled={count === 0 || action === null} loading={run.isPending} onClick={open}>{t('bulk.apply')}</Button>
+            {
+              value: 'matching',
+              label: filtered ? t('bulk.matching', { count: matching }) : t('bulk.everything', { count: matching }),
+            },
+          ]}
+        />
+        <Select<BulkAction>
+          aria-label={t('bulk.action')}
+          placeholder={t('bulk.choose')}
+          value={action}
+          onChange={setAction}
+          style={{ width: 190 }}
+          options={ACTIONS.map((value) => ({ value, label: t(`bulk.actions.${value}`) }))}
+        />
+        {action === 'extend' && (
+          <InputNumber
+            aria-label={t('bulk.days')}
+            addonAfter={t('bulk.days')}
+            min={1}
+            max={36_500}
+            precision={0}
+            value={days}
+            onChange={setDays}
+          />
+        )}
+        {action === 'set_note' && (
+          <Input
+            aria-label={t('bulk.note')}
+            placeholder={t('bulk.note')}
+            maxLength={200}
+            value={note}
+            onChange={(event) => setNote(event.target.value)}
+            style={{ width: 220 }}
+          />
+        )}
+        <Button
+          type="primary"
+          danger={action === 'ban' || action === 'delete'}
+          disabled={count === 0 || action === null}
+          loading={run.isPending}
+          onClick={open}
+        >
+          {t('bulk.apply')}
+        </Button>
       </Space>
-      {count === 0 && <Typography.Paragraph type="secondary" style={{ margin: '8px 0 0' }}>{scope === 'selected' ? t('bulk.none') : t('bulk.noneMatching')}</Typography.Paragraph>}
+      {count === 0 && (
+        <Typography.Paragraph type="secondary" style={{ margin: '8px 0 0' }}>
+          {scope === 'selected' ? t('bulk.none') : t('bulk.noneMatching')}
+        </Typography.Paragraph>
+      )}
       {confirming && action && (
         <Modal
           open
@@ -97,11 +146,20 @@ export function BulkActions({ projectId, selectedIds, filters, matching, onDone 
           <div className="bulk-count" data-testid="bulk-count">
             <span className="bulk-count-number">{count}</span> {t('bulk.cards', { count })}
           </div>
-          <Typography.Paragraph strong>{scope === 'selected' ? t('bulk.scopeSelected') : filtered ? t('bulk.scopeMatching') : t('bulk.scopeEverything')}</Typography.Paragraph>
+          <Typography.Paragraph strong>
+            {scope === 'selected' ? t('bulk.scopeSelected') : filtered ? t('bulk.scopeMatching') : t('bulk.scopeEverything')}
+          </Typography.Paragraph>
           <Typography.Paragraph>{t('bulk.confirmText')}</Typography.Paragraph>
           {mustType && (
-            <Input aria-label={t('bulk.typeCount', { count })} placeholder={String(count)} value={typed} onChange={(event) => setTyped(event.target.value)} inputMode="numeric" autoFocus
-              addonBefore={t('bulk.typeCount', { count })} />
+            <Input
+              aria-label={t('bulk.typeCount', { count })}
+              placeholder={String(count)}
+              value={typed}
+              onChange={(event) => setTyped(event.target.value)}
+              inputMode="numeric"
+              autoFocus
+              addonBefore={t('bulk.typeCount', { count })}
+            />
           )}
         </Modal>
       )}

@@ -10,8 +10,13 @@ export function CardFilterFields() {
   return (
     <>
       <Form.Item name="status">
-        <Select aria-label={t('cards.status')} placeholder={t('cards.filters.status')} allowClear style={{ width: 150 }}
-          options={STATUSES.map((status) => ({ value: status, label: t(`cards.statuses.${status}`) }))} />
+        <Select
+          aria-label={t('cards.status')}
+          placeholder={t('cards.filters.status')}
+          allowClear
+          style={{ width: 150 }}
+          options={STATUSES.map((status) => ({ value: status, label: t(`cards.statuses.${status}`) }))}
+        />
       </Form.Item>
       <Form.Item name="q">
         <Input aria-label={t('cards.filters.code')} placeholder={t('cards.filters.code')} allowClear maxLength={64} />

@@ -35,7 +35,9 @@ export function CardPage() {
   };
   const setStatus = useMutation({
     mutationFn: (status: 'banned' | 'active') =>
-      unwrap(api.PATCH('/admin/v1/projects/{id}/cards/{cardId}', { params: { path: { id: projectId, cardId } }, body: { status } })),
+      unwrap(
+        api.PATCH('/admin/v1/projects/{id}/cards/{cardId}', { params: { path: { id: projectId, cardId } }, body: { status } }),
+      ),
     onSuccess: (updated, status) => {
       refresh(updated);
       void message.success(t(status === 'banned' ? 'cards.banned' : 'cards.unbanned'));
@@ -44,7 +46,11 @@ export function CardPage() {
   });
   const unbind = useMutation({
     mutationFn: (machine: string) =>
-      unwrap(api.DELETE('/admin/v1/projects/{id}/cards/{cardId}/devices/{machine}', { params: { path: { id: projectId, cardId, machine } } })),
+      unwrap(
+        api.DELETE('/admin/v1/projects/{id}/cards/{cardId}/devices/{machine}', {
+          params: { path: { id: projectId, cardId, machine } },
+        }),
+      ),
     onSuccess: () => {
       refresh();
       void message.success(t('cards.unbound'));
@@ -57,9 +63,19 @@ export function CardPage() {
   const c = card.data;
 
   const confirmBan = () =>
-    confirmDanger({ title: t('cards.banTitle'), content: t('cards.banText'), okText: t('cards.ban'), onOk: () => setStatus.mutateAsync('banned') });
+    confirmDanger({
+      title: t('cards.banTitle'),
+      content: t('cards.banText'),
+      okText: t('cards.ban'),
+      onOk: () => setStatus.mutateAsync('banned'),
+    });
   const confirmUnbind = (machine: string) =>
-    confirmDanger({ title: t('cards.unbindTitle', { machine }), content: t('cards.unbindText'), okText: t('cards.unbind'), onOk: () => unbind.mutateAsync(machine) });
+    confirmDanger({
+      title: t('cards.unbindTitle', { machine }),
+      content: t('cards.unbindText'),
+      okText: t('cards.unbind'),
+      onOk: () => unbind.mutateAsync(machine),
+    });
 
   return (
     <>
@@ -69,7 +85,9 @@ export function CardPage() {
         </Typography.Title>
         <Space wrap>
           <Link to={`/projects/${projectId}/cards`}>{t('cards.title')}</Link>
-          <Button icon={<EditOutlined />} onClick={() => setEditing(true)}>{t('cardsManage.edit.open')}</Button>
+          <Button icon={<EditOutlined />} onClick={() => setEditing(true)}>
+            {t('cardsManage.edit.open')}
+          </Button>
           {c.status === 'banned' ? (
             <Button icon={<UndoOutlined />} onClick={() => setStatus.mutate('active')} loading={setStatus.isPending}>
               {t('cards.unban')}
@@ -83,7 +101,9 @@ export function CardPage() {
       </div>
       <Descriptions bordered size="small" column={{ xs: 1, md: 2 }} className="block-gap">
         <Descriptions.Item label={t('cards.kind')}>{t(`cards.kinds.${c.kind}`)}</Descriptions.Item>
-        <Descriptions.Item label={t('cards.duration')}><CardAllowance card={c} /></Descriptions.Item>
+        <Descriptions.Item label={t('cards.duration')}>
+          <CardAllowance card={c} />
+        </Descriptions.Item>
         <Descriptions.Item label={t('cards.activated')}>{format.dateTime(c.activated_at)}</Descriptions.Item>
         <Descriptions.Item label={t('cards.expires')}>{format.dateTime(c.expires_at, '—')}</Descriptions.Item>
         <Descriptions.Item label={t('cards.lastLogin')}>{format.dateTime(c.last_login_at)}</Descriptions.Item>
@@ -104,13 +124,26 @@ export function CardPage() {
           scroll={{ x: 'max-content' }}
           locale={{ emptyText: t('cards.noDevices') }}
           columns={[
-            { title: t('cards.machineCode'), dataIndex: 'machine_code', render: (code: string) => <Typography.Text code copyable>{code}</Typography.Text> },
+            {
+              title: t('cards.machineCode'),
+              dataIndex: 'machine_code',
+              render: (code: string) => (
+                <Typography.Text code copyable>
+                  {code}
+                </Typography.Text>
+              ),
+            },
             { title: t('cards.boundAt'), dataIndex: 'bound_at', render: (at: string) => format.dateTime(at) },
             {
               title: t('common.actions'),
               key: 'unbind',
               render: (_: unknown, device: Device) => (
-                <Button danger size="small" onClick={() => confirmUnbind(device.machine_code)} aria-label={`${t('cards.unbind')} ${device.machine_code}`}>
+                <Button
+                  danger
+                  size="small"
+                  onClick={() => confirmUnbind(device.machine_code)}
+                  aria-label={`${t('cards.unbind')} ${device.machine_code}`}
+                >
                   {t('cards.unbind')}
                 </Button>
               ),
@@ -120,7 +153,15 @@ export function CardPage() {
       </Panel>
       <CardTimeline projectId={projectId} cardCode={c.code} />
       {editing && (
-        <CardEditModal projectId={projectId} card={c} onClose={() => setEditing(false)} onSaved={(updated) => { refresh(updated); setEditing(false); }} />
+        <CardEditModal
+          projectId={projectId}
+          card={c}
+          onClose={() => setEditing(false)}
+          onSaved={(updated) => {
+            refresh(updated);
+            setEditing(false);
+          }}
+        />
       )}
     </>
   );

@@ -26,7 +26,13 @@ export function CardsPage() {
   const { message } = App.useApp();
   const notifyError = useNotifyError();
   const { projectId = '' } = useParams();
-  const { filters: listed, page, pageSize, show: showList, key } = useUrlList<CardFilters & { sort?: string }>([...FILTER_NAMES, 'sort'], 20);
+  const {
+    filters: listed,
+    page,
+    pageSize,
+    show: showList,
+    key,
+  } = useUrlList<CardFilters & { sort?: string }>([...FILTER_NAMES, 'sort'], 20);
   // The order is not a filter: the export and bulk actions get the filters only.
   const { sort: sortParam, ...filters } = listed;
   const sort = readSort(sortParam);
@@ -47,7 +53,12 @@ export function CardsPage() {
     setSelected([]); // a selection belongs to the list it was made in
     showList({ ...next, sort: nextSort }, nextPage, nextSize);
   };
-  const sortable = (column: SortableColumn) => ({ key: column, sorter: true, sortOrder: columnOrder(sort, column), sortDirections: SORT_DIRECTIONS });
+  const sortable = (column: SortableColumn) => ({
+    key: column,
+    sorter: true,
+    sortOrder: columnOrder(sort, column),
+    sortDirections: SORT_DIRECTIONS,
+  });
 
   const columns = [
     {
@@ -61,13 +72,44 @@ export function CardsPage() {
       ),
     },
     { title: t('cards.status'), dataIndex: 'status', render: (status: CardStatus) => <CardStatusTag status={status} /> },
-    { title: t('cardTypes.column'), dataIndex: 'card_type_id', render: (id: number | null) => (id === null ? '—' : typeName(id)) },
+    {
+      title: t('cardTypes.column'),
+      dataIndex: 'card_type_id',
+      render: (id: number | null) => (id === null ? '—' : typeName(id)),
+    },
     { title: t('cards.duration'), key: 'allowance', render: (_: unknown, card: Card) => <CardAllowance card={card} /> },
-    { title: t('cards.devices'), key: 'devices', render: (_: unknown, card: Card) => `${card.devices.length} / ${card.device_limit}` },
-    { title: t('cards.activated'), dataIndex: 'activated_at', responsive: ['md' as const], render: (at: string | null) => format.dateTime(at) },
-    { title: t('cards.expires'), dataIndex: 'expires_at', ...sortable('expires_at'), responsive: ['md' as const], render: (at: string | null) => format.dateTime(at, '—') },
-    { title: t('cards.lastLogin'), dataIndex: 'last_login_at', ...sortable('last_login_at'), responsive: ['lg' as const], render: (at: string | null) => format.dateTime(at) },
-    { title: t('cardsManage.created'), dataIndex: 'created_at', ...sortable('created_at'), responsive: ['lg' as const], render: (at: string) => format.dateTime(at) },
+    {
+      title: t('cards.devices'),
+      key: 'devices',
+      render: (_: unknown, card: Card) => `${card.devices.length} / ${card.device_limit}`,
+    },
+    {
+      title: t('cards.activated'),
+      dataIndex: 'activated_at',
+      responsive: ['md' as const],
+      render: (at: string | null) => format.dateTime(at),
+    },
+    {
+      title: t('cards.expires'),
+      dataIndex: 'expires_at',
+      ...sortable('expires_at'),
+      responsive: ['md' as const],
+      render: (at: string | null) => format.dateTime(at, '—'),
+    },
+    {
+      title: t('cards.lastLogin'),
+      dataIndex: 'last_login_at',
+      ...sortable('last_login_at'),
+      responsive: ['lg' as const],
+      render: (at: string | null) => format.dateTime(at),
+    },
+    {
+      title: t('cardsManage.created'),
+      dataIndex: 'created_at',
+      ...sortable('created_at'),
+      responsive: ['lg' as const],
+      render: (at: string) => format.dateTime(at),
+    },
     { title: t('cards.note'), dataIndex: 'note', responsive: ['xl' as const], ellipsis: true },
   ];
 
@@ -87,7 +129,15 @@ export function CardsPage() {
           </Button>
         </Space>
       </div>
-      <Form form={form} name="card-filters" layout="inline" className="filters" initialValues={filters} onFinish={(values) => show(values)} key={key}>
+      <Form
+        form={form}
+        name="card-filters"
+        layout="inline"
+        className="filters"
+        initialValues={filters}
+        onFinish={(values) => show(values)}
+        key={key}
+      >
         <CardFilterFields />
         <Form.Item name="machine">
           <Input aria-label={t('cards.filters.device')} placeholder={t('cards.filters.device')} allowClear maxLength={128} />
@@ -95,17 +145,28 @@ export function CardsPage() {
         <FilterButtons onReset={() => show({})} />
       </Form>
       {list.error && <ErrorAlert error={list.error} />}
-      <BulkActions projectId={projectId} selectedIds={selected} filters={filters} matching={list.data?.total ?? 0} onDone={() => setSelected([])} />
+      <BulkActions
+        projectId={projectId}
+        selectedIds={selected}
+        filters={filters}
+        matching={list.data?.total ?? 0}
+        onDone={() => setSelected([])}
+      />
       <Table<Card>
         rowKey="id"
-        rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(Number)), preserveSelectedRowKeys: false }}
+        rowSelection={{
+          selectedRowKeys: selected,
+          onChange: (keys) => setSelected(keys.map(Number)),
+          preserveSelectedRowKeys: false,
+        }}
         loading={list.isFetching}
         dataSource={list.data?.items}
         columns={columns}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: t('cards.empty') }}
         onChange={(_paging, _filters, sorter, { action }) => {
-          if (action === 'sort' && !Array.isArray(sorter)) show(filters, 1, pageSize, sortOf(sorter.columnKey as SortableColumn, sorter.order));
+          if (action === 'sort' && !Array.isArray(sorter))
+            show(filters, 1, pageSize, sortOf(sorter.columnKey as SortableColumn, sorter.order));
         }}
         pagination={serverPaging(t, {
           page,
@@ -116,10 +177,24 @@ export function CardsPage() {
         })}
       />
       {generating && (
-        <GenerateCardsModal projectId={projectId} onClose={() => setGenerating(false)} onShowBatch={(batchId) => { setGenerating(false); show({ batch_id: batchId }); }} />
+        <GenerateCardsModal
+          projectId={projectId}
+          onClose={() => setGenerating(false)}
+          onShowBatch={(batchId) => {
+            setGenerating(false);
+            show({ batch_id: batchId });
+          }}
+        />
       )}
       {importing && (
-        <ImportCardsModal projectId={projectId} onClose={() => setImporting(false)} onShowBatch={(batchId) => { setImporting(false); show({ batch_id: batchId }); }} />
+        <ImportCardsModal
+          projectId={projectId}
+          onClose={() => setImporting(false)}
+          onShowBatch={(batchId) => {
+            setImporting(false);
+            show({ batch_id: batchId });
+          }}
+        />
       )}
     </>
   );

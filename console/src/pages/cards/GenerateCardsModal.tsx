@@ -40,21 +40,34 @@ function idempotencyKey(): string {
 
 function toRequest(values: GenerateForm): Schemas['CreateCardsDto'] {
   // The API refuses a rule sent beside a type (docs/decisions.md, card types): only count and note go with it.
-  if (values.source === 'type') return { count: values.count, card_type_id: values.card_type_id, ...(values.note ? { note: values.note } : {}) };
+  if (values.source === 'type')
+    return { count: values.count, card_type_id: values.card_type_id, ...(values.note ? { note: values.note } : {}) };
   return {
     count: values.count,
     kind: values.kind,
     duration_seconds: values.duration * UNITS[values.unit],
     ...(values.kind === 'count' ? { uses: values.uses } : {}),
     ...(values.device_limit ? { device_limit: values.device_limit } : {}),
-    ...(values.unlimited_seats ? { concurrent_limit: null } : values.concurrent_limit ? { concurrent_limit: values.concurrent_limit } : {}),
+    ...(values.unlimited_seats
+      ? { concurrent_limit: null }
+      : values.concurrent_limit
+        ? { concurrent_limit: values.concurrent_limit }
+        : {}),
     ...(values.prefix ? { prefix: values.prefix } : {}),
     ...(values.note ? { note: values.note } : {}),
   };
 }
 
 /** A batch with every field of the API; the codes are shown at the end to copy or download. */
-export function GenerateCardsModal({ projectId, onClose, onShowBatch }: { projectId: string; onClose: () => void; onShowBatch: (batchId: string) => void }) {
+export function GenerateCardsModal({
+  projectId,
+  onClose,
+  onShowBatch,
+}: {
+  projectId: string;
+  onClose: () => void;
+  onShowBatch: (batchId: string) => void;
+}) {
   const { t } = useTranslation();
   const [form] = Form.useForm<GenerateForm>();
   const [key] = useState(idempotencyKey);
@@ -69,7 +82,12 @@ export function GenerateCardsModal({ projectId, onClose, onShowBatch }: { projec
   const allowance = useAllowance();
   const generate = useMutation({
     mutationFn: (body: Schemas['CreateCardsDto']) =>
-      unwrap(api.POST('/admin/v1/projects/{id}/cards', { params: { path: { id: projectId }, header: { 'Idempotency-Key': key } }, body })),
+      unwrap(
+        api.POST('/admin/v1/projects/{id}/cards', {
+          params: { path: { id: projectId }, header: { 'Idempotency-Key': key } },
+          body,
+        }),
+      ),
     onSuccess: () => void queries.invalidateQueries({ queryKey: cardKeys.ofProject(projectId) }),
   });
   const field = (name: string) => ({ label: t(`generate.${name}.label`), extra: t(`generate.${name}.help`) });
@@ -77,33 +95,68 @@ export function GenerateCardsModal({ projectId, onClose, onShowBatch }: { projec
   if (generate.data) {
     const codes = generate.data.items.map((card) => card.code).join('\n');
     return (
-      <Modal open title={t('generate.title')} onCancel={onClose} footer={<Button onClick={onClose}>{t('common.close')}</Button>} width={640}>
+      <Modal
+        open
+        title={t('generate.title')}
+        onCancel={onClose}
+        footer={<Button onClick={onClose}>{t('common.close')}</Button>}
+        width={640}
+      >
         <Result
           status="success"
           title={t('generate.doneTitle', { count: generate.data.items.length })}
           subTitle={t('generate.doneText', { batch: generate.data.batch_id })}
           extra={
             <Space wrap>
-              <Button icon={<CopyOutlined />} onClick={() => void navigator.clipboard?.writeText(codes)}>{t('common.copy')}</Button>
-              <Button icon={<DownloadOutlined />} onClick={() => saveFile(new Blob([`${codes}\n`], { type: 'text/plain' }), `cards-${generate.data.batch_id}.txt`)}>
+              <Button icon={<CopyOutlined />} onClick={() => void navigator.clipboard?.writeText(codes)}>
+                {t('common.copy')}
+              </Button>
+              <Button
+                icon={<DownloadOutlined />}
+                onClick={() => saveFile(new Blob([`${codes}\n`], { type: 'text/plain' }), `cards-${generate.data.batch_id}.txt`)}
+              >
                 {t('generate.download')}
               </Button>
-              <Button type="primary" onClick={() => onShowBatch(generate.data.batch_id)}>{t('generate.showBatch')}</Button>
+              <Button type="primary" onClick={() => onShowBatch(generate.data.batch_id)}>
+                {t('generate.showBatch')}
+              </Button>
             </Space>
           }
         />
-        <Input.TextArea readOnly value={codes} autoSize={{ minRows: 3, maxRows: 12 }} aria-label={t('cards.code')} data-testid="generated-codes" />
+        <Input.TextArea
+          readOnly
+          value={codes}
+          autoSize={{ minRows: 3, maxRows: 12 }}
+          aria-label={t('cards.code')}
+          data-testid="generated-codes"
+        />
       </Modal>
     );
   }
 
   return (
-    <Modal open title={t('generate.title')} okText={t('cards.generate')} onOk={() => form.submit()} onCancel={onClose} confirmLoading={generate.isPending} width={640}>
+    <Modal
+      open
+      title={t('generate.title')}
+      okText={t('cards.generate')}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      confirmLoading={generate.isPending}
+      width={640}
+    >
       <Form<GenerateForm>
         form={form}
         name="generate-cards"
         layout="vertical"
-        initialValues={{ count: 10, source: initialSource, card_type_id: enabledTypes.length === 1 ? enabledTypes[0].id : undefined, kind: 'time', duration: 30, unit: 'days', unlimited_seats: false }}
+        initialValues={{
+          count: 10,
+          source: initialSource,
+          card_type_id: enabledTypes.length === 1 ? enabledTypes[0].id : undefined,
+          kind: 'time',
+          duration: 30,
+          unit: 'days',
+          unlimited_seats: false,
+        }}
         onFinish={(values) => generate.mutate(toRequest(values))}
         disabled={generate.isPending}
       >
@@ -111,17 +164,35 @@ export function GenerateCardsModal({ projectId, onClose, onShowBatch }: { projec
           <InputNumber precision={0} autoFocus style={{ width: '100%' }} />
         </Form.Item>
         <Form.Item name="source" label={t('cardTypes.generate.source')}>
-          <Radio.Group optionType="button" options={[
-            { value: 'type', label: t('cardTypes.generate.fromType') },
-            { value: 'manual', label: t('cardTypes.generate.manual') },
-          ]} />
+          <Radio.Group
+            optionType="button"
+            options={[
+              { value: 'type', label: t('cardTypes.generate.fromType') },
+              { value: 'manual', label: t('cardTypes.generate.manual') },
+            ]}
+          />
         </Form.Item>
         {source === 'type' ? (
           <>
-            {types.isSuccess && enabledTypes.length === 0 && <Alert type="info" showIcon className="block-gap" title={t('cardTypes.generate.noType')} />}
-            <Form.Item name="card_type_id" label={t('cardTypes.generate.type.label')} extra={t('cardTypes.generate.type.help')} rules={[{ required: true }]}>
-              <Select loading={types.isLoading} showSearch optionFilterProp="name"
-                options={enabledTypes.map((type) => ({ value: type.id, name: type.name, label: `${type.name} · ${allowance(type)}` }))} />
+            {types.isSuccess && enabledTypes.length === 0 && (
+              <Alert type="info" showIcon className="block-gap" title={t('cardTypes.generate.noType')} />
+            )}
+            <Form.Item
+              name="card_type_id"
+              label={t('cardTypes.generate.type.label')}
+              extra={t('cardTypes.generate.type.help')}
+              rules={[{ required: true }]}
+            >
+              <Select
+                loading={types.isLoading}
+                showSearch
+                optionFilterProp="name"
+                options={enabledTypes.map((type) => ({
+                  value: type.id,
+                  name: type.name,
+                  label: `${type.name} · ${allowance(type)}`,
+                }))}
+              />
             </Form.Item>
           </>
         ) : (
@@ -131,13 +202,27 @@ export function GenerateCardsModal({ projectId, onClose, onShowBatch }: { projec
             </Form.Item>
             <Form.Item {...field('duration')} required>
               <Space.Compact style={{ width: '100%' }}>
-                <Form.Item name="duration" noStyle rules={[{ required: true }, { type: 'integer', min: 0 },
-                  { validator: async (_, value: number) => { if (value * UNITS[form.getFieldValue('unit') as Unit] > MAX_INT32) throw new Error(`≤ ${MAX_INT32} s`); } }]}>
+                <Form.Item
+                  name="duration"
+                  noStyle
+                  rules={[
+                    { required: true },
+                    { type: 'integer', min: 0 },
+                    {
+                      validator: async (_, value: number) => {
+                        if (value * UNITS[form.getFieldValue('unit') as Unit] > MAX_INT32) throw new Error(`≤ ${MAX_INT32} s`);
+                      },
+                    },
+                  ]}
+                >
                   <InputNumber precision={0} aria-label={t('generate.duration.label')} style={{ width: '60%' }} />
                 </Form.Item>
                 <Form.Item name="unit" noStyle>
-                  <Select aria-label={t('generate.duration.label')} style={{ width: '40%' }}
-                    options={(Object.keys(UNITS) as Unit[]).map((unit) => ({ value: unit, label: t(`generate.units.${unit}`) }))} />
+                  <Select
+                    aria-label={t('generate.duration.label')}
+                    style={{ width: '40%' }}
+                    options={(Object.keys(UNITS) as Unit[]).map((unit) => ({ value: unit, label: t(`generate.units.${unit}`) }))}
+                  />
                 </Form.Item>
               </Space.Compact>
             </Form.Item>
@@ -150,7 +235,11 @@ export function GenerateCardsModal({ projectId, onClose, onShowBatch }: { projec
               <InputNumber precision={0} style={{ width: '100%' }} />
             </Form.Item>
             <Form.Item {...field('concurrent_limit')}>
-              <SeatLimitInputs label={t('generate.concurrent_limit.label')} unlimited={unlimitedSeats} rules={[{ type: 'integer', min: 1, max: 1000 }]} />
+              <SeatLimitInputs
+                label={t('generate.concurrent_limit.label')}
+                unlimited={unlimitedSeats}
+                rules={[{ type: 'integer', min: 1, max: 1000 }]}
+              />
             </Form.Item>
             <Form.Item name="prefix" {...field('prefix')} rules={[{ pattern: PREFIX, message: t('generate.prefixInvalid') }]}>
               <Input maxLength={16} />

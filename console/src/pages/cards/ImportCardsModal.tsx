@@ -42,7 +42,9 @@ export function ImportCardsModal({ projectId, onClose, onShowBatch }: Props) {
   };
   const importable = file && report && report.problem_count === 0 && report.rows > 0;
   const confirmImport = () =>
-    file && report && confirmDanger({
+    file &&
+    report &&
+    confirmDanger({
       title: t('cardsManage.import.confirmTitle', { count: report.rows }),
       content: t('cardsManage.import.confirmText'),
       okText: t('cardsManage.import.run'),
@@ -52,31 +54,56 @@ export function ImportCardsModal({ projectId, onClose, onShowBatch }: Props) {
   if (run.data) {
     const done = run.data;
     return (
-      <Modal open title={t('cardsManage.import.title')} onCancel={onClose} footer={<Button onClick={onClose}>{t('common.close')}</Button>}>
-        <Result status="success" title={t('cardsManage.import.doneTitle', { count: done.imported })} subTitle={t('cardsManage.import.doneText', { batch: done.batch_id })}
-          extra={<Button type="primary" onClick={() => onShowBatch(done.batch_id)}>{t('generate.showBatch')}</Button>} />
+      <Modal
+        open
+        title={t('cardsManage.import.title')}
+        onCancel={onClose}
+        footer={<Button onClick={onClose}>{t('common.close')}</Button>}
+      >
+        <Result
+          status="success"
+          title={t('cardsManage.import.doneTitle', { count: done.imported })}
+          subTitle={t('cardsManage.import.doneText', { batch: done.batch_id })}
+          extra={
+            <Button type="primary" onClick={() => onShowBatch(done.batch_id)}>
+              {t('generate.showBatch')}
+            </Button>
+          }
+        />
       </Modal>
     );
   }
 
   return (
-    <Modal open title={t('cardsManage.import.title')} onCancel={onClose} width={760}
+    <Modal
+      open
+      title={t('cardsManage.import.title')}
+      onCancel={onClose}
+      width={760}
       footer={
         <Space wrap>
           <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button type="primary" disabled={!importable} loading={run.isPending} onClick={confirmImport}>{t('cardsManage.import.run')}</Button>
+          <Button type="primary" disabled={!importable} loading={run.isPending} onClick={confirmImport}>
+            {t('cardsManage.import.run')}
+          </Button>
         </Space>
-      }>
+      }
+    >
       <Typography.Paragraph>{t('cardsManage.import.intro')}</Typography.Paragraph>
       <Typography.Paragraph>
         {t('cardsManage.import.columns')}{' '}
         {IMPORT_COLUMNS.map((column, i) => (
-          <span key={column}>{i > 0 && ', '}<Typography.Text code>{column}</Typography.Text></span>
+          <span key={column}>
+            {i > 0 && ', '}
+            <Typography.Text code>{column}</Typography.Text>
+          </span>
         ))}
       </Typography.Paragraph>
       <Typography.Paragraph type="secondary">{t('cardsManage.import.rules')}</Typography.Paragraph>
       <Upload accept=".csv,text/csv" maxCount={1} showUploadList={false} beforeUpload={choose}>
-        <Button icon={<UploadOutlined />} loading={check.isPending}>{t('cardsManage.import.choose')}</Button>
+        <Button icon={<UploadOutlined />} loading={check.isPending}>
+          {t('cardsManage.import.choose')}
+        </Button>
       </Upload>
       {file && <Typography.Text style={{ marginLeft: 8 }}>{file.name}</Typography.Text>}
       {check.error && <ErrorAlert error={check.error} />}
@@ -91,13 +118,28 @@ function ImportReportView({ report }: { report: ImportReport }) {
   const { t } = useTranslation();
   if (report.rows === 0) return <Alert style={{ marginTop: 16 }} type="warning" showIcon title={t('cardsManage.import.empty')} />;
   if (report.problem_count === 0) {
-    return <Alert style={{ marginTop: 16 }} type="success" icon={<CheckCircleOutlined />} showIcon title={t('cardsManage.import.allValid', { count: report.rows })} />;
+    return (
+      <Alert
+        style={{ marginTop: 16 }}
+        type="success"
+        icon={<CheckCircleOutlined />}
+        showIcon
+        title={t('cardsManage.import.allValid', { count: report.rows })}
+      />
+    );
   }
   return (
     <div style={{ marginTop: 16 }} data-testid="import-report">
-      <Alert type="error" showIcon
+      <Alert
+        type="error"
+        showIcon
         title={t('cardsManage.import.problems', { count: report.problem_count, rows: report.rows, valid: report.valid })}
-        description={report.problems.length < report.problem_count ? t('cardsManage.import.firstShown', { shown: report.problems.length }) : t('cardsManage.import.fix')} />
+        description={
+          report.problems.length < report.problem_count
+            ? t('cardsManage.import.firstShown', { shown: report.problems.length })
+            : t('cardsManage.import.fix')
+        }
+      />
       <Table<Problem>
         size="small"
         style={{ marginTop: 8 }}
@@ -107,12 +149,18 @@ function ImportReportView({ report }: { report: ImportReport }) {
         scroll={{ x: 'max-content' }}
         columns={[
           { title: t('cardsManage.import.line'), dataIndex: 'line', width: 70 },
-          { title: t('cardsManage.import.field'), dataIndex: 'field', render: (field: string | null) => (field ? <Typography.Text code>{field}</Typography.Text> : t('cardsManage.import.wholeLine')) },
+          {
+            title: t('cardsManage.import.field'),
+            dataIndex: 'field',
+            render: (field: string | null) =>
+              field ? <Typography.Text code>{field}</Typography.Text> : t('cardsManage.import.wholeLine'),
+          },
           {
             title: t('cardsManage.import.message'),
             dataIndex: 'reason',
             // The console's words for the service's reason; its English message for a reason the console does not know.
-            render: (_: unknown, problem: Problem) => t(`importProblem.${problem.reason}`, { ...problem.params, defaultValue: problem.message }),
+            render: (_: unknown, problem: Problem) =>
+              t(`importProblem.${problem.reason}`, { ...problem.params, defaultValue: problem.message }),
           },
         ]}
       />

@@ -3,7 +3,13 @@ import { fromZoneInput, toZoneInput } from '../../components/time-zone';
 
 export const DAY = 86_400;
 /** The API's limits of `PATCH /cards/:cardId` (src/cards/admin/card-admin.dto.ts). */
-export const LIMITS = { note: 200, devices: 1000, seats: 1000, uses: 1_000_000, extendDays: Math.floor(2_147_483_647 / DAY) } as const;
+export const LIMITS = {
+  note: 200,
+  devices: 1000,
+  seats: 1000,
+  uses: 1_000_000,
+  extendDays: Math.floor(2_147_483_647 / DAY),
+} as const;
 
 export interface CardEditValues {
   note: string;

@@ -6,8 +6,20 @@ export type ImportDone = Schemas['ImportDone'];
 
 /** The columns the import reads (src/cards/admin/cards-import.ts `IMPORT_COLUMNS`); `code` is the one required. */
 export const IMPORT_COLUMNS = [
-  'code', 'kind', 'uses_left', 'duration_seconds', 'device_limit', 'concurrent_limit', 'note', 'status', 'activated_at', 'expires_at',
-  'use_count', 'unbind_count', 'last_login_at', 'devices',
+  'code',
+  'kind',
+  'uses_left',
+  'duration_seconds',
+  'device_limit',
+  'concurrent_limit',
+  'note',
+  'status',
+  'activated_at',
+  'expires_at',
+  'use_count',
+  'unbind_count',
+  'last_login_at',
+  'devices',
 ] as const;
 
 /**

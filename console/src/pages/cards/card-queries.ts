@@ -15,7 +15,16 @@ export const FILTER_NAMES = ['status', 'batch_id', 'q', 'machine'] as const;
 
 /** The list's order as the API names it (`-` = descending); none = the API's default, newest first. */
 export type CardSort = NonNullable<NonNullable<paths['/admin/v1/projects/{id}/cards']['get']['parameters']['query']>['sort']>;
-export const CARD_SORTS: readonly CardSort[] = ['created_at', '-created_at', 'expires_at', '-expires_at', 'last_login_at', '-last_login_at', 'code', '-code'];
+export const CARD_SORTS: readonly CardSort[] = [
+  'created_at',
+  '-created_at',
+  'expires_at',
+  '-expires_at',
+  'last_login_at',
+  '-last_login_at',
+  'code',
+  '-code',
+];
 
 export const cardKeys = {
   ofProject: (projectId: string) => ['cards', projectId] as const,
@@ -27,7 +36,12 @@ export const cardKeys = {
 export function cardListQuery(projectId: string, filters: CardFilters, page: number, pageSize: number, sort?: CardSort) {
   return queryOptions({
     queryKey: cardKeys.list(projectId, filters, page, pageSize, sort),
-    queryFn: () => unwrap(api.GET('/admin/v1/projects/{id}/cards', { params: { path: { id: projectId }, query: { ...filters, sort, page, page_size: pageSize } } })),
+    queryFn: () =>
+      unwrap(
+        api.GET('/admin/v1/projects/{id}/cards', {
+          params: { path: { id: projectId }, query: { ...filters, sort, page, page_size: pageSize } },
+        }),
+      ),
     placeholderData: (previous) => previous,
   });
 }

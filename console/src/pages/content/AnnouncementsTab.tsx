@@ -9,7 +9,12 @@ export function AnnouncementsTab({ projectId }: { projectId: string }) {
     const one = (annId: number) => ({ params: { path: { id: projectId, annId } } });
     return {
       queryKey: ['announcements', projectId],
-      list: () => unwrap(api.GET('/admin/v1/projects/{id}/announcements', { params: { path: { id: projectId }, query: { page: 1, page_size: 100 } } })),
+      list: () =>
+        unwrap(
+          api.GET('/admin/v1/projects/{id}/announcements', {
+            params: { path: { id: projectId }, query: { page: 1, page_size: 100 } },
+          }),
+        ),
       create: (body) => unwrap(api.POST('/admin/v1/projects/{id}/announcements', { params: { path: { id: projectId } }, body })),
       update: (annId, body) => unwrap(api.PATCH('/admin/v1/projects/{id}/announcements/{annId}', { ...one(annId), body })),
       remove: (annId) => unwrap(api.DELETE('/admin/v1/projects/{id}/announcements/{annId}', one(annId))),

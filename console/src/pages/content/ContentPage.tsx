@@ -13,13 +13,21 @@ export function ContentPage() {
   const { projectId = '' } = useParams();
   const [params, setParams] = useSearchParams();
   const tab = TABS.find((name) => name === params.get('tab')) ?? 'announcements';
-  const panels = { announcements: <AnnouncementsTab projectId={projectId} />, versions: <VersionsTab projectId={projectId} />, files: <FilesTab projectId={projectId} /> };
+  const panels = {
+    announcements: <AnnouncementsTab projectId={projectId} />,
+    versions: <VersionsTab projectId={projectId} />,
+    files: <FilesTab projectId={projectId} />,
+  };
   return (
     <>
       <div className="page-title">
         <Typography.Title level={1}>{t('content.title')}</Typography.Title>
       </div>
-      <Tabs activeKey={tab} onChange={(next) => setParams({ tab: next })} items={TABS.map((name) => ({ key: name, label: t(`content.tabs.${name}`), children: panels[name] }))} />
+      <Tabs
+        activeKey={tab}
+        onChange={(next) => setParams({ tab: next })}
+        items={TABS.map((name) => ({ key: name, label: t(`content.tabs.${name}`), children: panels[name] }))}
+      />
     </>
   );
 }

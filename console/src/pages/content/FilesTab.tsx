@@ -15,10 +15,12 @@ const MAX_BYTES_SHOWN = '50 MiB'; // FILE_MAX_BYTES' default; the service's refu
 
 export const filesQuery = (projectId: string) => ({
   queryKey: ['files', projectId],
-  queryFn: () => unwrap(api.GET('/admin/v1/projects/{id}/files', { params: { path: { id: projectId }, query: { page: 1, page_size: 100 } } })),
+  queryFn: () =>
+    unwrap(api.GET('/admin/v1/projects/{id}/files', { params: { path: { id: projectId }, query: { page: 1, page_size: 100 } } })),
 });
 
-export const sizeOf = (bytes: number) => (bytes < 1024 ? `${bytes} B` : bytes < 1024 ** 2 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 ** 2).toFixed(1)} MiB`);
+export const sizeOf = (bytes: number) =>
+  bytes < 1024 ? `${bytes} B` : bytes < 1024 ** 2 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
 
 /** The project's files: upload with a progress bar, the list, deletion after a confirmation. */
 export function FilesTab({ projectId }: { projectId: string }) {
@@ -32,7 +34,10 @@ export function FilesTab({ projectId }: { projectId: string }) {
   const files = useQuery(filesQuery(projectId));
   const [progress, setProgress] = useState<{ name: string; percent: number }>();
   const upload = useMutation({
-    mutationFn: (file: File) => uploadWithProgress<StoredFile>(`/admin/v1/projects/${projectId}/files`, file, (percent) => setProgress({ name: file.name, percent })),
+    mutationFn: (file: File) =>
+      uploadWithProgress<StoredFile>(`/admin/v1/projects/${projectId}/files`, file, (percent) =>
+        setProgress({ name: file.name, percent }),
+      ),
     onSuccess: (stored) => {
       void queries.invalidateQueries({ queryKey: ['files', projectId] });
       void message.success(t('content.files.uploaded', { name: stored.name }));
@@ -40,7 +45,8 @@ export function FilesTab({ projectId }: { projectId: string }) {
     onSettled: () => setProgress(undefined),
   });
   const remove = useMutation({
-    mutationFn: (file: StoredFile) => unwrap(api.DELETE('/admin/v1/projects/{id}/files/{fileId}', { params: { path: { id: projectId, fileId: file.id } } })),
+    mutationFn: (file: StoredFile) =>
+      unwrap(api.DELETE('/admin/v1/projects/{id}/files/{fileId}', { params: { path: { id: projectId, fileId: file.id } } })),
     onSuccess: () => void queries.invalidateQueries({ queryKey: ['files', projectId] }),
     onError: notifyError,
   });
@@ -48,13 +54,21 @@ export function FilesTab({ projectId }: { projectId: string }) {
   return (
     <>
       <Typography.Paragraph type="secondary">{t('content.files.help', { size: MAX_BYTES_SHOWN })}</Typography.Paragraph>
-      <input ref={picker} type="file" hidden aria-label={t('content.files.upload')} data-testid="file-picker"
+      <input
+        ref={picker}
+        type="file"
+        hidden
+        aria-label={t('content.files.upload')}
+        data-testid="file-picker"
         onChange={(event) => {
           const file = event.target.files?.[0];
           if (file) upload.mutate(file);
           event.target.value = '';
-        }} />
-      <Button icon={<UploadOutlined />} loading={upload.isPending} onClick={() => picker.current?.click()}>{t('content.files.upload')}</Button>
+        }}
+      />
+      <Button icon={<UploadOutlined />} loading={upload.isPending} onClick={() => picker.current?.click()}>
+        {t('content.files.upload')}
+      </Button>
       {progress && (
         <div className="upload-progress" aria-live="polite">
           {t('content.files.uploading', { name: progress.name })}
@@ -80,8 +94,19 @@ export function FilesTab({ projectId }: { projectId: string }) {
             title: '',
             key: 'delete',
             render: (_, file) => (
-              <Button size="small" danger aria-label={`${t('common.delete')} ${file.name}`}
-                onClick={() => confirmDanger({ title: t('content.files.deleteTitle', { name: file.name }), content: t('content.files.deleteText'), okText: t('common.delete'), onOk: () => remove.mutateAsync(file) })}>
+              <Button
+                size="small"
+                danger
+                aria-label={`${t('common.delete')} ${file.name}`}
+                onClick={() =>
+                  confirmDanger({
+                    title: t('content.files.deleteTitle', { name: file.name }),
+                    content: t('content.files.deleteText'),
+                    okText: t('common.delete'),
+                    onOk: () => remove.mutateAsync(file),
+                  })
+                }
+              >
                 {t('common.delete')}
               </Button>
             ),

@@ -22,24 +22,45 @@ export function VersionsTab({ projectId }: { projectId: string }) {
   const notifyError = useNotifyError();
   const queries = useQueryClient();
   const key = ['versions', projectId];
-  const list = useQuery({ queryKey: key, queryFn: () => unwrap(api.GET('/admin/v1/projects/{id}/versions', { params: { path: { id: projectId }, query: { page: 1, page_size: 100 } } })) });
+  const list = useQuery({
+    queryKey: key,
+    queryFn: () =>
+      unwrap(
+        api.GET('/admin/v1/projects/{id}/versions', { params: { path: { id: projectId }, query: { page: 1, page_size: 100 } } }),
+      ),
+  });
   const files = useQuery(filesQuery(projectId));
   const [creating, setCreating] = useState(false);
   const refresh = () => void queries.invalidateQueries({ queryKey: key });
   const create = useMutation({
-    mutationFn: (draft: Draft) => unwrap(api.POST('/admin/v1/projects/{id}/versions', { params: { path: { id: projectId } }, body: { ...draft, download_url: draft.download_url?.trim() || undefined } })),
+    mutationFn: (draft: Draft) =>
+      unwrap(
+        api.POST('/admin/v1/projects/{id}/versions', {
+          params: { path: { id: projectId } },
+          body: { ...draft, download_url: draft.download_url?.trim() || undefined },
+        }),
+      ),
     onSuccess: () => {
       setCreating(false);
       refresh();
     },
   });
   const patch = useMutation({
-    mutationFn: ({ item, enabled }: { item: Version; enabled: boolean }) => unwrap(api.PATCH('/admin/v1/projects/{id}/versions/{versionId}', { params: { path: { id: projectId, versionId: item.id } }, body: { enabled } })),
+    mutationFn: ({ item, enabled }: { item: Version; enabled: boolean }) =>
+      unwrap(
+        api.PATCH('/admin/v1/projects/{id}/versions/{versionId}', {
+          params: { path: { id: projectId, versionId: item.id } },
+          body: { enabled },
+        }),
+      ),
     onSuccess: refresh,
     onError: notifyError,
   });
   const remove = useMutation({
-    mutationFn: (item: Version) => unwrap(api.DELETE('/admin/v1/projects/{id}/versions/{versionId}', { params: { path: { id: projectId, versionId: item.id } } })),
+    mutationFn: (item: Version) =>
+      unwrap(
+        api.DELETE('/admin/v1/projects/{id}/versions/{versionId}', { params: { path: { id: projectId, versionId: item.id } } }),
+      ),
     onSuccess: refresh,
     onError: notifyError,
   });
@@ -48,7 +69,9 @@ export function VersionsTab({ projectId }: { projectId: string }) {
 
   return (
     <>
-      <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>{t(`${texts}.new`)}</Button>
+      <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>
+        {t(`${texts}.new`)}
+      </Button>
       {list.error && <ErrorAlert error={list.error} />}
       <Table<Version>
         rowKey="id"
@@ -59,17 +82,55 @@ export function VersionsTab({ projectId }: { projectId: string }) {
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: t(`${texts}.empty`) }}
         columns={[
-          { title: t(`${texts}.version`), dataIndex: 'version', render: (version: string, item) => <>{version} {item.force_update && <Tag color="orange">{t(`${texts}.forced`)}</Tag>}</> },
+          {
+            title: t(`${texts}.version`),
+            dataIndex: 'version',
+            render: (version: string, item) => (
+              <>
+                {version} {item.force_update && <Tag color="orange">{t(`${texts}.forced`)}</Tag>}
+              </>
+            ),
+          },
           { title: t(`${texts}.changelog`), dataIndex: 'changelog', ellipsis: true, responsive: ['md' as const] },
-          { title: t(`${texts}.file`), key: 'target', render: (_, item) => (item.file_id ? fileName(item.file_id) : item.download_url ?? '—') },
-          { title: t('content.enabled'), dataIndex: 'enabled', render: (enabled: boolean, item) => <Switch checked={enabled} aria-label={`${t('content.enabled')} ${item.version}`} onChange={(next) => patch.mutate({ item, enabled: next })} /> },
-          { title: t('content.created'), dataIndex: 'created_at', responsive: ['lg' as const], render: (at: string) => format.dateTime(at) },
+          {
+            title: t(`${texts}.file`),
+            key: 'target',
+            render: (_, item) => (item.file_id ? fileName(item.file_id) : (item.download_url ?? '—')),
+          },
+          {
+            title: t('content.enabled'),
+            dataIndex: 'enabled',
+            render: (enabled: boolean, item) => (
+              <Switch
+                checked={enabled}
+                aria-label={`${t('content.enabled')} ${item.version}`}
+                onChange={(next) => patch.mutate({ item, enabled: next })}
+              />
+            ),
+          },
+          {
+            title: t('content.created'),
+            dataIndex: 'created_at',
+            responsive: ['lg' as const],
+            render: (at: string) => format.dateTime(at),
+          },
           {
             title: '',
             key: 'delete',
             render: (_, item) => (
-              <Button size="small" danger aria-label={`${t('common.delete')} ${item.version}`}
-                onClick={() => confirmDanger({ title: t(`${texts}.deleteTitle`, { version: item.version }), content: '', okText: t('common.delete'), onOk: () => remove.mutateAsync(item) })}>
+              <Button
+                size="small"
+                danger
+                aria-label={`${t('common.delete')} ${item.version}`}
+                onClick={() =>
+                  confirmDanger({
+                    title: t(`${texts}.deleteTitle`, { version: item.version }),
+                    content: '',
+                    okText: t('common.delete'),
+                    onOk: () => remove.mutateAsync(item),
+                  })
+                }
+              >
                 {t('common.delete')}
               </Button>
             ),
@@ -77,18 +138,47 @@ export function VersionsTab({ projectId }: { projectId: string }) {
         ]}
       />
       {creating && (
-        <Modal open title={t(`${texts}.new`)} okText={t('common.create')} onCancel={() => setCreating(false)} confirmLoading={create.isPending} destroyOnHidden okButtonProps={{ htmlType: 'submit', form: 'version' }}>
-          <Form<Draft> name="version" layout="vertical" initialValues={{ enabled: true, force_update: false }} onFinish={(draft) => create.mutate(draft)}>
-            <Form.Item name="version" label={t(`${texts}.version`)} extra={t(`${texts}.versionHelp`)} rules={[{ required: true }, { pattern: VERSION, message: t(`${texts}.versionHelp`) }]}>
+        <Modal
+          open
+          title={t(`${texts}.new`)}
+          okText={t('common.create')}
+          onCancel={() => setCreating(false)}
+          confirmLoading={create.isPending}
+          destroyOnHidden
+          okButtonProps={{ htmlType: 'submit', form: 'version' }}
+        >
+          <Form<Draft>
+            name="version"
+            layout="vertical"
+            initialValues={{ enabled: true, force_update: false }}
+            onFinish={(draft) => create.mutate(draft)}
+          >
+            <Form.Item
+              name="version"
+              label={t(`${texts}.version`)}
+              extra={t(`${texts}.versionHelp`)}
+              rules={[{ required: true }, { pattern: VERSION, message: t(`${texts}.versionHelp`) }]}
+            >
               <Input autoFocus maxLength={40} placeholder="1.2.0" />
             </Form.Item>
             <Form.Item name="changelog" label={t(`${texts}.changelog`)} rules={[{ max: 20_000 }]}>
               <Input.TextArea autoSize={{ minRows: 3, maxRows: 10 }} maxLength={20_000} />
             </Form.Item>
             <Form.Item name="file_id" label={t(`${texts}.file`)}>
-              <Select allowClear options={(files.data?.items ?? []).map((file) => ({ value: file.id, label: `${file.name} (${sizeOf(file.size)})` }))} />
+              <Select
+                allowClear
+                options={(files.data?.items ?? []).map((file) => ({
+                  value: file.id,
+                  label: `${file.name} (${sizeOf(file.size)})`,
+                }))}
+              />
             </Form.Item>
-            <Form.Item name="download_url" label={t(`${texts}.url`)} extra={t(`${texts}.urlHelp`)} rules={[{ type: 'url' }, { max: 500 }]}>
+            <Form.Item
+              name="download_url"
+              label={t(`${texts}.url`)}
+              extra={t(`${texts}.urlHelp`)}
+              rules={[{ type: 'url' }, { max: 500 }]}
+            >
               <Input maxLength={500} placeholder="https://" />
             </Form.Item>
             <Form.Item name="force_update" label={t(`${texts}.force`)} extra={t(`${texts}.forceHelp`)} valuePropName="checked">

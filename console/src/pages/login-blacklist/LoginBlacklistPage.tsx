@@ -43,13 +43,23 @@ export function LoginBlacklistPage() {
   const list = useQuery({
     queryKey: [...key, kind, page],
     queryFn: () =>
-      unwrap(api.GET('/admin/v1/projects/{id}/login-blacklist', {
-        params: { path: { id: projectId }, query: { page: page.page, page_size: page.size, ...(kind === 'all' ? {} : { kind }) } },
-      })),
+      unwrap(
+        api.GET('/admin/v1/projects/{id}/login-blacklist', {
+          params: {
+            path: { id: projectId },
+            query: { page: page.page, page_size: page.size, ...(kind === 'all' ? {} : { kind }) },
+          },
+        }),
+      ),
     placeholderData: (previous) => previous,
   });
   const remove = useMutation({
-    mutationFn: (entry: Entry) => unwrap(api.DELETE('/admin/v1/projects/{id}/login-blacklist/{entryId}', { params: { path: { id: projectId, entryId: entry.id } } })),
+    mutationFn: (entry: Entry) =>
+      unwrap(
+        api.DELETE('/admin/v1/projects/{id}/login-blacklist/{entryId}', {
+          params: { path: { id: projectId, entryId: entry.id } },
+        }),
+      ),
     onSuccess: () => client.invalidateQueries({ queryKey: key }),
     onError: notifyError,
   });
@@ -58,13 +68,18 @@ export function LoginBlacklistPage() {
     <>
       <div className="page-title">
         <Typography.Title level={1}>{t(`${texts}.title`)}</Typography.Title>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>{t(`${texts}.add`)}</Button>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
+          {t(`${texts}.add`)}
+        </Button>
       </div>
       <Typography.Paragraph type="secondary">{t(`${texts}.help`)}</Typography.Paragraph>
       <Segmented<Kind | 'all'>
         className="block-gap"
         value={kind}
-        onChange={(next) => { setKind(next); setPage({ ...page, page: 1 }); }}
+        onChange={(next) => {
+          setKind(next);
+          setPage({ ...page, page: 1 });
+        }}
         options={[
           { value: 'all', label: t(`${texts}.all`) },
           { value: 'device', label: t(`${texts}.kinds.device`) },
@@ -78,22 +93,63 @@ export function LoginBlacklistPage() {
         dataSource={list.data?.items}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: t(`${texts}.empty`) }}
-        pagination={serverPaging(t, { page: page.page, pageSize: page.size, total: list.data?.total, onChange: (next, size) => setPage({ page: size === page.size ? next : 1, size }) })}
+        pagination={serverPaging(t, {
+          page: page.page,
+          pageSize: page.size,
+          total: list.data?.total,
+          onChange: (next, size) => setPage({ page: size === page.size ? next : 1, size }),
+        })}
         columns={[
           { title: t(`${texts}.kind`), dataIndex: 'kind', render: (value: Kind) => t(`${texts}.kinds.${value}`) },
-          { title: t(`${texts}.value`), dataIndex: 'value', render: (value: string) => <Typography.Text code copyable>{value}</Typography.Text> },
+          {
+            title: t(`${texts}.value`),
+            dataIndex: 'value',
+            render: (value: string) => (
+              <Typography.Text code copyable>
+                {value}
+              </Typography.Text>
+            ),
+          },
           { title: t(`${texts}.note`), dataIndex: 'note', render: (note: string | null) => note ?? '—' },
-          { title: t(`${texts}.expires`), dataIndex: 'expires_at', render: (at: string | null) => (at ? format.dateTime(at) : t(`${texts}.forGood`)) },
-          { title: t(`${texts}.status`), dataIndex: 'active', render: (active: boolean) => <Tag color={active ? 'red' : 'default'}>{t(`${texts}.${active ? 'active' : 'expired'}`)}</Tag> },
-          { title: t(`${texts}.created`), dataIndex: 'created_at', responsive: ['lg' as const], render: (at: string) => format.dateTime(at) },
+          {
+            title: t(`${texts}.expires`),
+            dataIndex: 'expires_at',
+            render: (at: string | null) => (at ? format.dateTime(at) : t(`${texts}.forGood`)),
+          },
+          {
+            title: t(`${texts}.status`),
+            dataIndex: 'active',
+            render: (active: boolean) => (
+              <Tag color={active ? 'red' : 'default'}>{t(`${texts}.${active ? 'active' : 'expired'}`)}</Tag>
+            ),
+          },
+          {
+            title: t(`${texts}.created`),
+            dataIndex: 'created_at',
+            responsive: ['lg' as const],
+            render: (at: string) => format.dateTime(at),
+          },
           {
             title: t('common.actions'),
             key: 'actions',
             render: (_: unknown, entry: Entry) => (
               <Space>
-                <Button size="small" aria-label={`${t(`${texts}.edit`)} ${entry.value}`} onClick={() => setEditing(entry)}>{t(`${texts}.edit`)}</Button>
-                <Button size="small" danger aria-label={`${t('common.delete')} ${entry.value}`}
-                  onClick={() => confirmDanger({ title: t(`${texts}.deleteTitle`, { value: entry.value }), content: t(`${texts}.deleteContent`), okText: t('common.delete'), onOk: () => remove.mutateAsync(entry) })}>
+                <Button size="small" aria-label={`${t(`${texts}.edit`)} ${entry.value}`} onClick={() => setEditing(entry)}>
+                  {t(`${texts}.edit`)}
+                </Button>
+                <Button
+                  size="small"
+                  danger
+                  aria-label={`${t('common.delete')} ${entry.value}`}
+                  onClick={() =>
+                    confirmDanger({
+                      title: t(`${texts}.deleteTitle`, { value: entry.value }),
+                      content: t(`${texts}.deleteContent`),
+                      okText: t('common.delete'),
+                      onOk: () => remove.mutateAsync(entry),
+                    })
+                  }
+                >
                   {t('common.delete')}
                 </Button>
               </Space>
@@ -101,13 +157,33 @@ export function LoginBlacklistPage() {
           },
         ]}
       />
-      {editing && <EntryModal projectId={projectId} entry={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onSaved={() => { setEditing(null); void client.invalidateQueries({ queryKey: key }); }} />}
+      {editing && (
+        <EntryModal
+          projectId={projectId}
+          entry={editing === 'new' ? null : editing}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
+            void client.invalidateQueries({ queryKey: key });
+          }}
+        />
+      )}
     </>
   );
 }
 
 /** Adds an entry, or changes an entry's note and expiry (what is refused stays: remove it and add another). */
-function EntryModal({ projectId, entry, onClose, onSaved }: { projectId: string; entry: Entry | null; onClose: () => void; onSaved: () => void }) {
+function EntryModal({
+  projectId,
+  entry,
+  onClose,
+  onSaved,
+}: {
+  projectId: string;
+  entry: Entry | null;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const { t } = useTranslation();
   const { zone } = useFormat();
   const { message } = App.useApp();
@@ -118,22 +194,73 @@ function EntryModal({ projectId, entry, onClose, onSaved }: { projectId: string;
       const expires_at = draft.expires_at ? fromZoneInput(draft.expires_at, zone).toISOString() : null;
       const note = draft.note?.trim() ? draft.note.trim() : null;
       if (entry) {
-        return unwrap(api.PATCH('/admin/v1/projects/{id}/login-blacklist/{entryId}', { params: { path: { id: projectId, entryId: entry.id } }, body: { note, expires_at } }));
+        return unwrap(
+          api.PATCH('/admin/v1/projects/{id}/login-blacklist/{entryId}', {
+            params: { path: { id: projectId, entryId: entry.id } },
+            body: { note, expires_at },
+          }),
+        );
       }
-      return unwrap(api.POST('/admin/v1/projects/{id}/login-blacklist', { params: { path: { id: projectId } }, body: { kind: draft.kind, value: draft.value.trim(), note, expires_at } }));
+      return unwrap(
+        api.POST('/admin/v1/projects/{id}/login-blacklist', {
+          params: { path: { id: projectId } },
+          body: { kind: draft.kind, value: draft.value.trim(), note, expires_at },
+        }),
+      );
     },
-    onSuccess: () => { void message.success(t(`${texts}.saved`)); onSaved(); },
+    onSuccess: () => {
+      void message.success(t(`${texts}.saved`));
+      onSaved();
+    },
   });
   return (
-    <Modal open title={entry ? t(`${texts}.editTitle`, { value: entry.value }) : t(`${texts}.addTitle`)} okText={t('common.save')} cancelText={t('common.cancel')}
-      confirmLoading={save.isPending} onOk={() => form.submit()} onCancel={onClose} destroyOnHidden>
-      <Form<Draft> form={form} layout="vertical" name="login-blacklist-entry" onFinish={(draft) => save.mutate(draft)}
-        initialValues={entry ? { kind: entry.kind as Kind, value: entry.value, note: entry.note ?? '', expires_at: entry.expires_at ? toZoneInput(new Date(entry.expires_at), zone) : '' } : { kind: 'device' }}>
+    <Modal
+      open
+      title={entry ? t(`${texts}.editTitle`, { value: entry.value }) : t(`${texts}.addTitle`)}
+      okText={t('common.save')}
+      cancelText={t('common.cancel')}
+      confirmLoading={save.isPending}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      destroyOnHidden
+    >
+      <Form<Draft>
+        form={form}
+        layout="vertical"
+        name="login-blacklist-entry"
+        onFinish={(draft) => save.mutate(draft)}
+        initialValues={
+          entry
+            ? {
+                kind: entry.kind as Kind,
+                value: entry.value,
+                note: entry.note ?? '',
+                expires_at: entry.expires_at ? toZoneInput(new Date(entry.expires_at), zone) : '',
+              }
+            : { kind: 'device' }
+        }
+      >
         <Form.Item name="kind" label={t(`${texts}.kind`)}>
-          <Select disabled={entry !== null} options={(['device', 'address'] as const).map((value) => ({ value, label: t(`${texts}.kinds.${value}`) }))} />
+          <Select
+            disabled={entry !== null}
+            options={(['device', 'address'] as const).map((value) => ({ value, label: t(`${texts}.kinds.${value}`) }))}
+          />
         </Form.Item>
-        <Form.Item name="value" label={t(`${texts}.value`)} extra={t(`${texts}.valueHelp.${kind}`)}
-          rules={[{ required: true, whitespace: true }, { max: 128 }, { validator: (_, value: string | undefined) => (kind !== 'address' || !value || looksLikeAddress(value) ? Promise.resolve() : Promise.reject(new Error(t(`${texts}.badAddress`)))) }]}>
+        <Form.Item
+          name="value"
+          label={t(`${texts}.value`)}
+          extra={t(`${texts}.valueHelp.${kind}`)}
+          rules={[
+            { required: true, whitespace: true },
+            { max: 128 },
+            {
+              validator: (_, value: string | undefined) =>
+                kind !== 'address' || !value || looksLikeAddress(value)
+                  ? Promise.resolve()
+                  : Promise.reject(new Error(t(`${texts}.badAddress`))),
+            },
+          ]}
+        >
           <Input disabled={entry !== null} maxLength={128} placeholder={kind === 'address' ? '203.0.113.0/24' : 'PC-1234'} />
         </Form.Item>
         <Form.Item name="note" label={t(`${texts}.note`)} rules={[{ max: 200 }]}>

@@ -41,7 +41,14 @@ export function CardTimeline({ projectId, cardCode }: { projectId: string; cardC
                 <Typography.Text code>{entry.interface ?? entry.route ?? '—'}</Typography.Text>
                 {entry.machine_code && <Typography.Text type="secondary">{entry.machine_code}</Typography.Text>}
                 {entry.ip && <Typography.Text type="secondary">{entry.ip}</Typography.Text>}
-                <Button size="small" type="link" aria-label={t('requests.detailsOf', { id: entry.request_id })} onClick={() => setOpened(entry.request_id)}>{t('requests.details')}</Button>
+                <Button
+                  size="small"
+                  type="link"
+                  aria-label={t('requests.detailsOf', { id: entry.request_id })}
+                  onClick={() => setOpened(entry.request_id)}
+                >
+                  {t('requests.details')}
+                </Button>
               </Space>
             ),
           }))}

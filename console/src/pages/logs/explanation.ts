@@ -29,7 +29,12 @@ interface Facts {
  * Why a request was answered so, in the reader's language (`requests.explain` texts) with times in
  * their zone; `english` (the API's `explain`) for a code this console does not know yet.
  */
-export function explanationText(explanation: Explanation, english: string, t: TFunction, dateTime: (iso: string) => string): string {
+export function explanationText(
+  explanation: Explanation,
+  english: string,
+  t: TFunction,
+  dateTime: (iso: string) => string,
+): string {
   const p = explanation.params as Facts;
   const text = (key: string, values: Record<string, unknown> = {}) => t(`requests.explain.${key}`, values);
   switch (explanation.code) {
@@ -40,7 +45,11 @@ export function explanationText(explanation: Explanation, english: string, t: TF
     case 'card_banned': {
       if (!p.card_code) return text('cardBannedGone');
       const by = p.banned_at && p.banned_by ? 'By' : '';
-      return text(`cardBanned${by}${p.still_banned ? '' : 'Lifted'}`, { card: p.card_code, at: p.banned_at && dateTime(p.banned_at), by: p.banned_by });
+      return text(`cardBanned${by}${p.still_banned ? '' : 'Lifted'}`, {
+        card: p.card_code,
+        at: p.banned_at && dateTime(p.banned_at),
+        by: p.banned_by,
+      });
     }
     case 'card_expired':
       if (!p.card_code || !p.expires_at) return text('cardExpiredGone');
@@ -55,9 +64,14 @@ export function explanationText(explanation: Explanation, english: string, t: TF
       });
     }
     case 'quota_exceeded':
-      return p.daily_quota == null ? text('quotaUnknown', { interface: p.interface }) : text('quota', { interface: p.interface, quota: p.daily_quota });
+      return p.daily_quota == null
+        ? text('quotaUnknown', { interface: p.interface })
+        : text('quota', { interface: p.interface, quota: p.daily_quota });
     case 'blacklisted': {
-      if (!p.kind) return p.machine_code ? text('blacklistRemoved', { device: p.machine_code, ip: p.ip }) : text('blacklistRemovedAddress', { ip: p.ip });
+      if (!p.kind)
+        return p.machine_code
+          ? text('blacklistRemoved', { device: p.machine_code, ip: p.ip })
+          : text('blacklistRemovedAddress', { ip: p.ip });
       const entry = text(p.kind === 'device' ? 'blacklistedDevice' : 'blacklistedAddress', {
         value: p.value,
         entry: p.entry_id,

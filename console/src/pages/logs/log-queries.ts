@@ -47,7 +47,8 @@ export function requestListQuery(projectId: string, filters: RequestFilters, zon
 export function requestQuery(projectId: string, requestId: string) {
   return queryOptions({
     queryKey: ['request', projectId, requestId],
-    queryFn: () => unwrap(api.GET('/admin/v1/projects/{id}/requests/{requestId}', { params: { path: { id: projectId, requestId } } })),
+    queryFn: () =>
+      unwrap(api.GET('/admin/v1/projects/{id}/requests/{requestId}', { params: { path: { id: projectId, requestId } } })),
   });
 }
 

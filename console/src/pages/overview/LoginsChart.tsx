@@ -28,7 +28,13 @@ export function LoginsChart({ days, series, label }: { days: string[]; series: C
       grid: { left: 40, right: 16, top: 40, bottom: 24 },
       xAxis: { type: 'category', data: days.map((day) => day.slice(5)) },
       yAxis: { type: 'value', minInterval: 1 },
-      series: series.map((item) => ({ type: 'bar', stack: 'logins', name: item.name, data: item.values, itemStyle: item.color ? { color: item.color } : undefined })),
+      series: series.map((item) => ({
+        type: 'bar',
+        stack: 'logins',
+        name: item.name,
+        data: item.values,
+        itemStyle: item.color ? { color: item.color } : undefined,
+      })),
     });
     const resize = new ResizeObserver(() => chart.resize());
     resize.observe(node);

@@ -41,7 +41,12 @@ export function OverviewPage() {
     queryKey: ['cards', projectId, 'expiring-soon'],
     queryFn: () => {
       const now = Date.now();
-      const query = { expires_from: new Date(now).toISOString(), expires_to: new Date(now + WEEK_MS).toISOString(), page: 1, page_size: 1 };
+      const query = {
+        expires_from: new Date(now).toISOString(),
+        expires_to: new Date(now + WEEK_MS).toISOString(),
+        page: 1,
+        page_size: 1,
+      };
       return unwrap(api.GET('/admin/v1/projects/{id}/cards', { params: { path: { id: projectId }, query } }));
     },
   });
@@ -49,11 +54,20 @@ export function OverviewPage() {
 
   const items = useMemo(() => stats.data?.items ?? [], [stats.data]);
   const series = useMemo<ChartSeries[]>(() => {
-    const perDay = (match: (code: number) => boolean) => days.map((day) => items.filter((item) => item.day === day && match(item.result_code)).reduce((sum, item) => sum + item.count, 0));
-    const refusals = [...new Set(items.map((item) => item.result_code).filter((code) => !isSuccessCode(code)))].sort((a, b) => a - b);
+    const perDay = (match: (code: number) => boolean) =>
+      days.map((day) =>
+        items.filter((item) => item.day === day && match(item.result_code)).reduce((sum, item) => sum + item.count, 0),
+      );
+    const refusals = [...new Set(items.map((item) => item.result_code).filter((code) => !isSuccessCode(code)))].sort(
+      (a, b) => a - b,
+    );
     return [
       { name: t(`${texts}.success`), color: '#52c41a', values: perDay(isSuccessCode) },
-      ...refusals.map((code, index) => ({ name: String(code), color: REFUSAL_COLORS[index % REFUSAL_COLORS.length], values: perDay((other) => other === code) })),
+      ...refusals.map((code, index) => ({
+        name: String(code),
+        color: REFUSAL_COLORS[index % REFUSAL_COLORS.length],
+        values: perDay((other) => other === code),
+      })),
     ];
   }, [items, days, t]);
   const today = items.filter((item) => item.day === days[DAYS - 1]);
@@ -67,10 +81,24 @@ export function OverviewPage() {
       {stats.error && <ErrorAlert error={stats.error} />}
       <Row gutter={[16, 16]}>
         <Col xs={12} md={6}>
-          <Card><Statistic title={t(`${texts}.loginsToday`)} value={sum(today)} loading={stats.isPending} data-testid="logins-today" /></Card>
+          <Card>
+            <Statistic
+              title={t(`${texts}.loginsToday`)}
+              value={sum(today)}
+              loading={stats.isPending}
+              data-testid="logins-today"
+            />
+          </Card>
         </Col>
         <Col xs={12} md={6}>
-          <Card><Statistic title={t(`${texts}.refusedToday`)} value={sum(today.filter((item) => !isSuccessCode(item.result_code)))} loading={stats.isPending} data-testid="refused-today" /></Card>
+          <Card>
+            <Statistic
+              title={t(`${texts}.refusedToday`)}
+              value={sum(today.filter((item) => !isSuccessCode(item.result_code)))}
+              loading={stats.isPending}
+              data-testid="refused-today"
+            />
+          </Card>
         </Col>
         <Col xs={12} md={6}>
           <Card>
@@ -79,7 +107,12 @@ export function OverviewPage() {
         </Col>
         <Col xs={12} md={6}>
           <Card>
-            <Statistic title={t('sessions.overview.trials')} value={usage.data?.trials ?? 0} loading={usage.isPending} data-testid="trials-given" />
+            <Statistic
+              title={t('sessions.overview.trials')}
+              value={usage.data?.trials ?? 0}
+              loading={usage.isPending}
+              data-testid="trials-given"
+            />
           </Card>
         </Col>
         <UsageCards projectId={projectId} />
@@ -98,7 +131,9 @@ export function OverviewPage() {
           <Card title={t(`${texts}.cardsByStatus`)}>
             {STATUSES.map((status, index) => (
               <div key={status} className="status-count" data-testid={`cards-${status}`}>
-                <Link to={`/projects/${projectId}/cards?status=${status}`}><CardStatusTag status={status} /></Link>
+                <Link to={`/projects/${projectId}/cards?status=${status}`}>
+                  <CardStatusTag status={status} />
+                </Link>
                 <Typography.Text strong>{byStatus[index].data?.total ?? '…'}</Typography.Text>
               </div>
             ))}
@@ -106,7 +141,9 @@ export function OverviewPage() {
         </Col>
       </Row>
       <ProjectSales projectId={projectId} items={stats.data?.sales ?? []} loading={stats.isPending} days={DAYS} />
-      <Typography.Title level={2} className="section-title">{t(`${texts}.tableTitle`)}</Typography.Title>
+      <Typography.Title level={2} className="section-title">
+        {t(`${texts}.tableTitle`)}
+      </Typography.Title>
       <Table
         rowKey={(item) => `${item.day}/${item.interface}/${item.result_code}`}
         dataSource={[...items].reverse()}
@@ -116,8 +153,17 @@ export function OverviewPage() {
         locale={{ emptyText: t(`${texts}.noLogins`) }}
         columns={[
           { title: t(`${texts}.day`), dataIndex: 'day' },
-          { title: t(`${texts}.interface`), dataIndex: 'interface', render: (name: string) => <Typography.Text code>{name}</Typography.Text> },
-          { title: t(`${texts}.result`), dataIndex: 'result_code', render: (code: number) => (isSuccessCode(code) ? <Tag color="green">{t('operations.logs.success')}</Tag> : <Tag color="red">{code}</Tag>) },
+          {
+            title: t(`${texts}.interface`),
+            dataIndex: 'interface',
+            render: (name: string) => <Typography.Text code>{name}</Typography.Text>,
+          },
+          {
+            title: t(`${texts}.result`),
+            dataIndex: 'result_code',
+            render: (code: number) =>
+              isSuccessCode(code) ? <Tag color="green">{t('operations.logs.success')}</Tag> : <Tag color="red">{code}</Tag>,
+          },
           { title: t(`${texts}.count`), dataIndex: 'count' },
         ]}
       />

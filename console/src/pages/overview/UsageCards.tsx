@@ -21,16 +21,33 @@ export function UsageCards({ projectId }: { projectId: string }) {
     <>
       <Col xs={12} md={6}>
         <Card>
-          <Statistic title={<Link to={link('card')}>{t(`${texts}.cardSessions`)}</Link>} value={sessions?.card ?? 0} loading={usage.isPending} data-testid="card-sessions" />
+          <Statistic
+            title={<Link to={link('card')}>{t(`${texts}.cardSessions`)}</Link>}
+            value={sessions?.card ?? 0}
+            loading={usage.isPending}
+            data-testid="card-sessions"
+          />
         </Card>
       </Col>
       <Col xs={12} md={6}>
         <Card>
-          <Statistic title={<Link to={link('app_user')}>{t(`${texts}.userSessions`)}</Link>} value={sessions?.app_user ?? 0} loading={usage.isPending} data-testid="user-sessions" />
+          <Statistic
+            title={<Link to={link('app_user')}>{t(`${texts}.userSessions`)}</Link>}
+            value={sessions?.app_user ?? 0}
+            loading={usage.isPending}
+            data-testid="user-sessions"
+          />
         </Card>
       </Col>
       <Col xs={24} md={12}>
-        <Card title={usage.data ? t(`${texts}.quotaTitle`, { day: usage.data.day, zone: usage.data.time_zone }) : t(`${texts}.quotaTitle`, { day: '…', zone: '…' })} loading={usage.isPending}>
+        <Card
+          title={
+            usage.data
+              ? t(`${texts}.quotaTitle`, { day: usage.data.day, zone: usage.data.time_zone })
+              : t(`${texts}.quotaTitle`, { day: '…', zone: '…' })
+          }
+          loading={usage.isPending}
+        >
           {usage.error && <ErrorAlert error={usage.error} />}
           {usage.data && <QuotaUse interfaces={usage.data.interfaces} />}
         </Card>
@@ -46,7 +63,14 @@ export function UsageCards({ projectId }: { projectId: string }) {
 function QuotaUse({ interfaces }: { interfaces: InterfaceUsage[] }) {
   const { t } = useTranslation();
   const texts = 'sessions.overview';
-  const groupOf = (row: InterfaceUsage) => (!row.platform_enabled ? 'off' : !row.authorized ? 'refused' : row.daily_quota === null || row.used === null ? 'unlimited' : 'quota');
+  const groupOf = (row: InterfaceUsage) =>
+    !row.platform_enabled
+      ? 'off'
+      : !row.authorized
+        ? 'refused'
+        : row.daily_quota === null || row.used === null
+          ? 'unlimited'
+          : 'quota';
   const named = (group: 'unlimited' | 'refused' | 'off', color?: string) => {
     const names = interfaces.filter((row) => groupOf(row) === group).map((row) => row.name);
     if (names.length === 0) return null;
@@ -63,22 +87,24 @@ function QuotaUse({ interfaces }: { interfaces: InterfaceUsage[] }) {
   };
   return (
     <>
-      {interfaces.filter((row) => groupOf(row) === 'quota').map((row) => {
-        const used = row.used ?? 0;
-        const quota = row.daily_quota ?? 0;
-        return (
-          <div key={row.name} data-testid={`quota-${row.name}`}>
-            <InterfaceLabel name={row.name} />
-            <Progress
-              percent={quota === 0 ? 100 : Math.min(100, (used / quota) * 100)}
-              size="small"
-              status={used >= quota ? 'exception' : 'normal'}
-              format={() => `${used} / ${quota}`}
-              aria-label={t(`${texts}.quotaLabel`, { name: row.name, used, quota })}
-            />
-          </div>
-        );
-      })}
+      {interfaces
+        .filter((row) => groupOf(row) === 'quota')
+        .map((row) => {
+          const used = row.used ?? 0;
+          const quota = row.daily_quota ?? 0;
+          return (
+            <div key={row.name} data-testid={`quota-${row.name}`}>
+              <InterfaceLabel name={row.name} />
+              <Progress
+                percent={quota === 0 ? 100 : Math.min(100, (used / quota) * 100)}
+                size="small"
+                status={used >= quota ? 'exception' : 'normal'}
+                format={() => `${used} / ${quota}`}
+                aria-label={t(`${texts}.quotaLabel`, { name: row.name, used, quota })}
+              />
+            </div>
+          );
+        })}
       {named('unlimited', 'green')}
       {named('refused', 'red')}
       {named('off')}

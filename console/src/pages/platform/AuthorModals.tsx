@@ -38,7 +38,15 @@ export function CreateAuthorModal({ onClose }: { onClose: () => void }) {
   const [form] = Form.useForm<NewAuthor>();
   const create = useMutation({
     mutationFn: (values: NewAuthor) =>
-      unwrap(api.POST('/admin/v1/authors', { body: { ...values, daily_api_quota: quotaValue(values.daily_api_quota), daily_verify_quota: quotaValue(values.daily_verify_quota) } })),
+      unwrap(
+        api.POST('/admin/v1/authors', {
+          body: {
+            ...values,
+            daily_api_quota: quotaValue(values.daily_api_quota),
+            daily_verify_quota: quotaValue(values.daily_verify_quota),
+          },
+        }),
+      ),
     onSuccess: (author) => {
       void queries.invalidateQueries({ queryKey: authorKeys.all });
       void message.success(t('platform.authors.createdNotice', { name: author.username }));
@@ -46,12 +54,30 @@ export function CreateAuthorModal({ onClose }: { onClose: () => void }) {
     },
   });
   return (
-    <Modal open title={t('platform.authors.new')} okText={t('common.create')} onOk={() => form.submit()} onCancel={onClose} confirmLoading={create.isPending} destroyOnHidden>
+    <Modal
+      open
+      title={t('platform.authors.new')}
+      okText={t('common.create')}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      confirmLoading={create.isPending}
+      destroyOnHidden
+    >
       <Form form={form} name="new-author" layout="vertical" onFinish={(values) => create.mutate(values)}>
-        <Form.Item name="username" label={t('platform.authors.username')} extra={t('platform.authors.usernameHelp')} rules={[{ required: true }, { pattern: USERNAME, message: t('platform.authors.usernameHelp') }]}>
+        <Form.Item
+          name="username"
+          label={t('platform.authors.username')}
+          extra={t('platform.authors.usernameHelp')}
+          rules={[{ required: true }, { pattern: USERNAME, message: t('platform.authors.usernameHelp') }]}
+        >
           <Input autoFocus autoComplete="off" maxLength={32} />
         </Form.Item>
-        <Form.Item name="password" label={t('platform.authors.password')} extra={t('platform.authors.passwordHelp')} rules={[{ required: true }, { min: 8, max: 128 }]}>
+        <Form.Item
+          name="password"
+          label={t('platform.authors.password')}
+          extra={t('platform.authors.passwordHelp')}
+          rules={[{ required: true }, { min: 8, max: 128 }]}
+        >
           <Input.Password autoComplete="new-password" maxLength={128} />
         </Form.Item>
         <QuotaFields />
@@ -69,7 +95,12 @@ export function EditAuthorModal({ author, part, onClose }: { author: Author; par
   const [form] = Form.useForm<AuthorChange>();
   const save = useMutation({
     mutationFn: (values: AuthorChange) =>
-      updateAuthor(author.id, part === 'password' ? { password: values.password } : { daily_api_quota: quotaValue(values.daily_api_quota), daily_verify_quota: quotaValue(values.daily_verify_quota) }),
+      updateAuthor(
+        author.id,
+        part === 'password'
+          ? { password: values.password }
+          : { daily_api_quota: quotaValue(values.daily_api_quota), daily_verify_quota: quotaValue(values.daily_verify_quota) },
+      ),
     onSuccess: () => {
       void queries.invalidateQueries({ queryKey: authorKeys.all });
       void message.success(t('platform.authors.saved'));
@@ -78,10 +109,29 @@ export function EditAuthorModal({ author, part, onClose }: { author: Author; par
   });
   const title = `${part === 'password' ? t('platform.authors.resetPassword') : t('platform.authors.quotas')} · ${author.username}`;
   return (
-    <Modal open title={title} okText={t('common.save')} onOk={() => form.submit()} onCancel={onClose} confirmLoading={save.isPending} destroyOnHidden>
-      <Form form={form} name={`author-${part}`} layout="vertical" initialValues={author} onFinish={(values) => save.mutate(values)}>
+    <Modal
+      open
+      title={title}
+      okText={t('common.save')}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      confirmLoading={save.isPending}
+      destroyOnHidden
+    >
+      <Form
+        form={form}
+        name={`author-${part}`}
+        layout="vertical"
+        initialValues={author}
+        onFinish={(values) => save.mutate(values)}
+      >
         {part === 'password' ? (
-          <Form.Item name="password" label={t('platform.authors.newPassword')} extra={t('platform.authors.passwordHelp')} rules={[{ required: true }, { min: 8, max: 128 }]}>
+          <Form.Item
+            name="password"
+            label={t('platform.authors.newPassword')}
+            extra={t('platform.authors.passwordHelp')}
+            rules={[{ required: true }, { min: 8, max: 128 }]}
+          >
             <Input.Password autoFocus autoComplete="new-password" maxLength={128} />
           </Form.Item>
         ) : (

@@ -47,7 +47,9 @@ export function AuthorsPage() {
     <>
       <div className="page-title">
         <Typography.Title level={1}>{t(`${texts}.title`)}</Typography.Title>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>{t(`${texts}.new`)}</Button>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>
+          {t(`${texts}.new`)}
+        </Button>
       </div>
       <Input.Search
         className="filters"
@@ -66,23 +68,56 @@ export function AuthorsPage() {
         dataSource={list.data?.items}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: t(`${texts}.empty`) }}
-        pagination={serverPaging(t, { page, pageSize, total: list.data?.total, onChange: (next, size) => setParams({ ...(q ? { q } : {}), page: String(next), page_size: String(size) }) })}
+        pagination={serverPaging(t, {
+          page,
+          pageSize,
+          total: list.data?.total,
+          onChange: (next, size) => setParams({ ...(q ? { q } : {}), page: String(next), page_size: String(size) }),
+        })}
         columns={[
           { title: t(`${texts}.username`), dataIndex: 'username' },
-          { title: t(`${texts}.status`), dataIndex: 'status', render: (status: Author['status']) => <Tag color={status === 'active' ? 'green' : 'red'}>{t(`${texts}.statuses.${status}`)}</Tag> },
+          {
+            title: t(`${texts}.status`),
+            dataIndex: 'status',
+            render: (status: Author['status']) => (
+              <Tag color={status === 'active' ? 'green' : 'red'}>{t(`${texts}.statuses.${status}`)}</Tag>
+            ),
+          },
           { title: t(`${texts}.apiQuota`), dataIndex: 'daily_api_quota', render: quota },
           { title: t(`${texts}.verifyQuota`), dataIndex: 'daily_verify_quota', responsive: ['md' as const], render: quota },
-          { title: t(`${texts}.created`), dataIndex: 'created_at', responsive: ['lg' as const], render: (at: string) => format.dateTime(at) },
+          {
+            title: t(`${texts}.created`),
+            dataIndex: 'created_at',
+            responsive: ['lg' as const],
+            render: (at: string) => format.dateTime(at),
+          },
           {
             title: t('common.actions'),
             key: 'actions',
             render: (_: unknown, author: Author) => (
               <Space wrap size="small">
-                <Button size="small" danger={author.status === 'active'} onClick={() => toggle(author)} aria-label={`${author.status === 'active' ? t(`${texts}.disable`) : t(`${texts}.enable`)} ${author.username}`}>
+                <Button
+                  size="small"
+                  danger={author.status === 'active'}
+                  onClick={() => toggle(author)}
+                  aria-label={`${author.status === 'active' ? t(`${texts}.disable`) : t(`${texts}.enable`)} ${author.username}`}
+                >
                   {author.status === 'active' ? t(`${texts}.disable`) : t(`${texts}.enable`)}
                 </Button>
-                <Button size="small" onClick={() => setEditing({ author, part: 'password' })} aria-label={`${t(`${texts}.resetPassword`)} ${author.username}`}>{t(`${texts}.resetPassword`)}</Button>
-                <Button size="small" onClick={() => setEditing({ author, part: 'quotas' })} aria-label={`${t(`${texts}.quotas`)} ${author.username}`}>{t(`${texts}.quotas`)}</Button>
+                <Button
+                  size="small"
+                  onClick={() => setEditing({ author, part: 'password' })}
+                  aria-label={`${t(`${texts}.resetPassword`)} ${author.username}`}
+                >
+                  {t(`${texts}.resetPassword`)}
+                </Button>
+                <Button
+                  size="small"
+                  onClick={() => setEditing({ author, part: 'quotas' })}
+                  aria-label={`${t(`${texts}.quotas`)} ${author.username}`}
+                >
+                  {t(`${texts}.quotas`)}
+                </Button>
               </Space>
             ),
           },

@@ -17,8 +17,14 @@ export function PlatformSettingsPage() {
   const { message } = App.useApp();
   const notifyError = useNotifyError();
   const queries = useQueryClient();
-  const settings = useQuery({ queryKey: ['platform', 'settings'], queryFn: () => unwrap(api.GET('/admin/v1/platform/settings')) });
-  const interfaces = useQuery({ queryKey: ['platform', 'interfaces'], queryFn: () => unwrap(api.GET('/admin/v1/platform/interfaces')) });
+  const settings = useQuery({
+    queryKey: ['platform', 'settings'],
+    queryFn: () => unwrap(api.GET('/admin/v1/platform/settings')),
+  });
+  const interfaces = useQuery({
+    queryKey: ['platform', 'interfaces'],
+    queryFn: () => unwrap(api.GET('/admin/v1/platform/interfaces')),
+  });
   const save = useMutation({
     mutationFn: (body: Settings) => unwrap(api.PUT('/admin/v1/platform/settings', { body })),
     onSuccess: (saved) => {
@@ -42,24 +48,52 @@ export function PlatformSettingsPage() {
         <Typography.Title level={1}>{t(`${texts}.title`)}</Typography.Title>
       </div>
       <Card>
-        <Form name="platform-settings" layout="vertical" initialValues={settings.data} key={settings.data.updated_at} onFinish={(values: Settings) => save.mutate(values)}>
+        <Form
+          name="platform-settings"
+          layout="vertical"
+          initialValues={settings.data}
+          key={settings.data.updated_at}
+          onFinish={(values: Settings) => save.mutate(values)}
+        >
           <Form.Item name="connect_opening_mode" label={t(`${texts}.mode`)}>
-            <Radio.Group options={MODES.map((mode) => ({ value: mode, label: t(`${texts}.modes.${mode}`) }))} style={{ display: 'flex', flexDirection: 'column', gap: 8 }} />
+            <Radio.Group
+              options={MODES.map((mode) => ({ value: mode, label: t(`${texts}.modes.${mode}`) }))}
+              style={{ display: 'flex', flexDirection: 'column', gap: 8 }}
+            />
           </Form.Item>
-          <Form.Item name="connect_min_level" label={t(`${texts}.minLevel`)} extra={t(`${texts}.minLevelHelp`)} rules={[{ required: true }]}>
+          <Form.Item
+            name="connect_min_level"
+            label={t(`${texts}.minLevel`)}
+            extra={t(`${texts}.minLevelHelp`)}
+            rules={[{ required: true }]}
+          >
             <InputNumber min={0} max={2_147_483_647} precision={0} />
           </Form.Item>
-          <Form.Item name="legacy_metering_enabled" label={t(`${texts}.metering`)} extra={t(`${texts}.meteringHelp`)} valuePropName="checked">
+          <Form.Item
+            name="legacy_metering_enabled"
+            label={t(`${texts}.metering`)}
+            extra={t(`${texts}.meteringHelp`)}
+            valuePropName="checked"
+          >
             <Switch />
           </Form.Item>
-          <Form.Item name="admin_two_factor_required" label={t(`${texts}.twoFactor`)} extra={t(`${texts}.twoFactorHelp`)} valuePropName="checked">
+          <Form.Item
+            name="admin_two_factor_required"
+            label={t(`${texts}.twoFactor`)}
+            extra={t(`${texts}.twoFactorHelp`)}
+            valuePropName="checked"
+          >
             <Switch />
           </Form.Item>
           {save.error && <ErrorAlert error={save.error} />}
-          <Button type="primary" htmlType="submit" loading={save.isPending}>{t('common.save')}</Button>
+          <Button type="primary" htmlType="submit" loading={save.isPending}>
+            {t('common.save')}
+          </Button>
         </Form>
       </Card>
-      <Typography.Title level={2} className="section-title">{t(`${texts}.interfaces`)}</Typography.Title>
+      <Typography.Title level={2} className="section-title">
+        {t(`${texts}.interfaces`)}
+      </Typography.Title>
       <Typography.Paragraph type="secondary">{t(`${texts}.interfacesHelp`)}</Typography.Paragraph>
       {interfaces.error && <ErrorAlert error={interfaces.error} />}
       <Table<PlatformInterface>
@@ -74,7 +108,12 @@ export function PlatformSettingsPage() {
             title: t(`${texts}.enabled`),
             dataIndex: 'enabled',
             render: (enabled: boolean, row) => (
-              <Switch checked={enabled} aria-label={`${row.name} ${t(`${texts}.enabled`)}`} loading={toggle.isPending && toggle.variables?.name === row.name} onChange={(next) => toggle.mutate({ name: row.name, enabled: next })} />
+              <Switch
+                checked={enabled}
+                aria-label={`${row.name} ${t(`${texts}.enabled`)}`}
+                loading={toggle.isPending && toggle.variables?.name === row.name}
+                onChange={(next) => toggle.mutate({ name: row.name, enabled: next })}
+              />
             ),
           },
         ]}

@@ -17,7 +17,10 @@ export function InterfacesPanel({ projectId, editable }: { projectId: string; ed
   const notifyError = useNotifyError();
   const queries = useQueryClient();
   const key = ['projects', projectId, 'interfaces'];
-  const list = useQuery({ queryKey: key, queryFn: () => unwrap(api.GET('/admin/v1/projects/{id}/interfaces', { params: { path: { id: projectId } } })) });
+  const list = useQuery({
+    queryKey: key,
+    queryFn: () => unwrap(api.GET('/admin/v1/projects/{id}/interfaces', { params: { path: { id: projectId } } })),
+  });
   const [drafts, setDrafts] = useState<Record<string, Draft>>({});
   const save = useMutation({
     mutationFn: ({ name, draft }: { name: ProjectInterface['name']; draft: Draft }) =>
@@ -30,8 +33,10 @@ export function InterfacesPanel({ projectId, editable }: { projectId: string; ed
     onError: notifyError,
   });
   const texts = 'platform.interfaces';
-  const current = (row: ProjectInterface): Draft => drafts[row.name] ?? { authorized: row.authorized, daily_quota: row.daily_quota };
-  const edit = (row: ProjectInterface, change: Partial<Draft>) => setDrafts((all) => ({ ...all, [row.name]: { ...current(row), ...change } }));
+  const current = (row: ProjectInterface): Draft =>
+    drafts[row.name] ?? { authorized: row.authorized, daily_quota: row.daily_quota };
+  const edit = (row: ProjectInterface, change: Partial<Draft>) =>
+    setDrafts((all) => ({ ...all, [row.name]: { ...current(row), ...change } }));
 
   return (
     <>
@@ -48,33 +53,61 @@ export function InterfacesPanel({ projectId, editable }: { projectId: string; ed
           {
             title: t(`${texts}.name`),
             dataIndex: 'name',
-            render: (name: string, row) => <InterfaceLabel name={name}>{!row.platform_enabled && <Tag color="orange">{t(`${texts}.platformOff`)}</Tag>}</InterfaceLabel>,
+            render: (name: string, row) => (
+              <InterfaceLabel name={name}>
+                {!row.platform_enabled && <Tag color="orange">{t(`${texts}.platformOff`)}</Tag>}
+              </InterfaceLabel>
+            ),
           },
           {
             title: t(`${texts}.authorized`),
             key: 'authorized',
-            render: (_, row) => <Switch checked={current(row).authorized} disabled={!editable} aria-label={`${row.name} ${t(`${texts}.authorized`)}`} onChange={(authorized) => edit(row, { authorized })} />,
+            render: (_, row) => (
+              <Switch
+                checked={current(row).authorized}
+                disabled={!editable}
+                aria-label={`${row.name} ${t(`${texts}.authorized`)}`}
+                onChange={(authorized) => edit(row, { authorized })}
+              />
+            ),
           },
           {
             title: t(`${texts}.quota`),
             key: 'quota',
             render: (_, row) =>
               editable ? (
-                <InputNumber min={0} max={2_147_483_647} precision={0} value={current(row).daily_quota} placeholder={t(`${texts}.unlimited`)} aria-label={`${row.name} ${t(`${texts}.quota`)}`} onChange={(value) => edit(row, { daily_quota: value ?? null })} />
+                <InputNumber
+                  min={0}
+                  max={2_147_483_647}
+                  precision={0}
+                  value={current(row).daily_quota}
+                  placeholder={t(`${texts}.unlimited`)}
+                  aria-label={`${row.name} ${t(`${texts}.quota`)}`}
+                  onChange={(value) => edit(row, { daily_quota: value ?? null })}
+                />
               ) : (
                 (row.daily_quota ?? t(`${texts}.unlimited`))
               ),
           },
           ...(editable
-            ? [{
-                title: '',
-                key: 'save',
-                render: (_: unknown, row: ProjectInterface) => (
-                  <Button size="small" type="primary" disabled={!drafts[row.name]} loading={save.isPending && save.variables?.name === row.name} onClick={() => save.mutate({ name: row.name, draft: current(row) })} aria-label={`${t(`${texts}.save`)} ${row.name}`}>
-                    {t(`${texts}.save`)}
-                  </Button>
-                ),
-              }]
+            ? [
+                {
+                  title: '',
+                  key: 'save',
+                  render: (_: unknown, row: ProjectInterface) => (
+                    <Button
+                      size="small"
+                      type="primary"
+                      disabled={!drafts[row.name]}
+                      loading={save.isPending && save.variables?.name === row.name}
+                      onClick={() => save.mutate({ name: row.name, draft: current(row) })}
+                      aria-label={`${t(`${texts}.save`)} ${row.name}`}
+                    >
+                      {t(`${texts}.save`)}
+                    </Button>
+                  ),
+                },
+              ]
             : []),
         ]}
       />

@@ -41,7 +41,12 @@ export function ProjectPage() {
   const { name, program_id: programId, status } = project.data;
 
   const confirmDelete = () =>
-    confirmDanger({ title: t('projects.deleteConfirmTitle', { name }), content: t('projects.deleteConfirmText'), okText: t('common.delete'), onOk: () => remove.mutateAsync() });
+    confirmDanger({
+      title: t('projects.deleteConfirmTitle', { name }),
+      content: t('projects.deleteConfirmText'),
+      okText: t('common.delete'),
+      onOk: () => remove.mutateAsync(),
+    });
 
   return (
     <>
@@ -51,7 +56,10 @@ export function ProjectPage() {
             {name} <Tag color={status === 'active' ? 'green' : 'default'}>{t(`projects.statuses.${status}`)}</Tag>
           </Typography.Title>
           <span>
-            {t('projects.programId')}: <Typography.Text copyable code data-testid="program-id">{programId}</Typography.Text>
+            {t('projects.programId')}:{' '}
+            <Typography.Text copyable code data-testid="program-id">
+              {programId}
+            </Typography.Text>
           </span>
         </Space>
         <Space wrap>
@@ -65,9 +73,17 @@ export function ProjectPage() {
       </div>
       <Tabs
         items={[
-          { key: 'settings', label: t('projects.tabs.settings'), children: <ProjectSettingsForm key={project.data.updated_at} project={project.data} /> },
+          {
+            key: 'settings',
+            label: t('projects.tabs.settings'),
+            children: <ProjectSettingsForm key={project.data.updated_at} project={project.data} />,
+          },
           { key: 'secrets', label: t('projects.tabs.secrets'), children: <SecretsPanel project={project.data} /> },
-          { key: 'interfaces', label: t('platform.interfaces.tab'), children: <InterfacesPanel projectId={projectId} editable={platformAdmin} /> },
+          {
+            key: 'interfaces',
+            label: t('platform.interfaces.tab'),
+            children: <InterfacesPanel projectId={projectId} editable={platformAdmin} />,
+          },
         ]}
       />
     </>

@@ -23,7 +23,12 @@ function optionLabel(t: TFunction, name: string, option: string): string {
 type FormControl = Record<string, unknown>;
 
 /** The input of one setting; `control` carries the form's binding through to the real input. */
-function SettingInput({ field, disabled, projectId, ...control }: { field: SettingField; disabled: boolean; projectId: string } & FormControl) {
+function SettingInput({
+  field,
+  disabled,
+  projectId,
+  ...control
+}: { field: SettingField; disabled: boolean; projectId: string } & FormControl) {
   const { t } = useTranslation();
   const { kind, name } = field;
   switch (kind.type) {
@@ -41,11 +46,26 @@ function SettingInput({ field, disabled, projectId, ...control }: { field: Setti
         />
       );
     case 'duration':
-      return <DurationInput {...control} label={t(`settings.fields.${name}.label`)} disabled={disabled} units={kind.units} presets={kind.presets} zeroIsOff={kind.zeroIsOff} />;
+      return (
+        <DurationInput
+          {...control}
+          label={t(`settings.fields.${name}.label`)}
+          disabled={disabled}
+          units={kind.units}
+          presets={kind.presets}
+          zeroIsOff={kind.zeroIsOff}
+        />
+      );
     case 'switch':
       return <Switch {...control} disabled={disabled} />;
     case 'choice':
-      return <Select {...control} disabled={disabled} options={kind.options.map((option) => ({ value: option, label: optionLabel(t, name, option) }))} />;
+      return (
+        <Select
+          {...control}
+          disabled={disabled}
+          options={kind.options.map((option) => ({ value: option, label: optionLabel(t, name, option) }))}
+        />
+      );
     case 'ips':
       return <Select {...control} mode="tags" disabled={disabled} tokenSeparators={[',', ' ']} open={false} suffixIcon={null} />;
     case 'card-type':
@@ -77,8 +97,14 @@ function CardTypeSelect({ projectId, disabled, value, ...control }: { projectId:
 function rulesOf(field: SettingField, t: TFunction, span: (seconds: number) => string): Rule[] {
   const { kind } = field;
   if (kind.type === 'duration') {
-    const between = t('time.between', { min: kind.min === 0 && kind.zeroIsOff ? t('time.off') : span(kind.min), max: span(kind.max) });
-    return [{ required: true, message: between }, { type: 'integer', min: kind.min, max: kind.max, message: between }];
+    const between = t('time.between', {
+      min: kind.min === 0 && kind.zeroIsOff ? t('time.off') : span(kind.min),
+      max: span(kind.max),
+    });
+    return [
+      { required: true, message: between },
+      { type: 'integer', min: kind.min, max: kind.max, message: between },
+    ];
   }
   if (kind.type === 'text') return [{ required: true, whitespace: true }, { max: kind.max }];
   if (kind.type === 'int') return [{ required: true }, { type: 'integer', min: kind.min, max: kind.max }];
@@ -102,7 +128,8 @@ export function ProjectSettingsForm({ project }: { project: Project }) {
   const [form] = Form.useForm<SettingValues>();
   const queries = useQueryClient();
   const save = useMutation({
-    mutationFn: (changes: SettingValues) => unwrap(api.PATCH('/admin/v1/projects/{id}', { params: { path: { id: project.id } }, body: changes })),
+    mutationFn: (changes: SettingValues) =>
+      unwrap(api.PATCH('/admin/v1/projects/{id}', { params: { path: { id: project.id } }, body: changes })),
     onSuccess: (saved) => {
       queries.setQueryData(projectKeys.one(project.id), saved);
       void queries.invalidateQueries({ queryKey: projectKeys.all });
@@ -123,7 +150,15 @@ export function ProjectSettingsForm({ project }: { project: Project }) {
   };
 
   return (
-    <Form form={form} name="project-settings" layout="vertical" initialValues={project} onFinish={submit} disabled={save.isPending} data-testid="settings-form">
+    <Form
+      form={form}
+      name="project-settings"
+      layout="vertical"
+      initialValues={project}
+      onFinish={submit}
+      disabled={save.isPending}
+      data-testid="settings-form"
+    >
       {SETTING_GROUPS.map((group) => (
         <Card key={group.key} title={t(`settings.groups.${group.key}`)} size="small" className="block-gap">
           <Row gutter={24}>
@@ -136,7 +171,14 @@ export function ProjectSettingsForm({ project }: { project: Project }) {
                   valuePropName={field.kind.type === 'switch' ? 'checked' : 'value'}
                   rules={rulesOf(field, t, span)}
                 >
-                  <SettingInput field={field} projectId={project.id} disabled={(field.platformAdminOnly === true && session?.role !== 'platform_admin') || (field.name === 'connect_enabled' && !project.connect_opening.switchable)} />
+                  <SettingInput
+                    field={field}
+                    projectId={project.id}
+                    disabled={
+                      (field.platformAdminOnly === true && session?.role !== 'platform_admin') ||
+                      (field.name === 'connect_enabled' && !project.connect_opening.switchable)
+                    }
+                  />
                 </Form.Item>
               </Col>
             ))}

@@ -30,14 +30,29 @@ export function ProjectsPage() {
   const author = useSession()?.role === 'author';
 
   const columns = [
-    { title: t('projects.name'), dataIndex: 'name', render: (name: string, p: Project) => <Link to={`/projects/${p.id}/overview`}>{name}</Link> },
-    { title: t('projects.programId'), dataIndex: 'program_id', render: (id: string) => <Typography.Text copyable>{id}</Typography.Text> },
+    {
+      title: t('projects.name'),
+      dataIndex: 'name',
+      render: (name: string, p: Project) => <Link to={`/projects/${p.id}/overview`}>{name}</Link>,
+    },
+    {
+      title: t('projects.programId'),
+      dataIndex: 'program_id',
+      render: (id: string) => <Typography.Text copyable>{id}</Typography.Text>,
+    },
     {
       title: t('projects.status'),
       dataIndex: 'status',
-      render: (status: Project['status']) => <Tag color={status === 'active' ? 'green' : 'default'}>{t(`projects.statuses.${status}`)}</Tag>,
+      render: (status: Project['status']) => (
+        <Tag color={status === 'active' ? 'green' : 'default'}>{t(`projects.statuses.${status}`)}</Tag>
+      ),
     },
-    { title: t('projects.created'), dataIndex: 'created_at', responsive: ['md' as const], render: (at: string) => format.dateTime(at) },
+    {
+      title: t('projects.created'),
+      dataIndex: 'created_at',
+      responsive: ['md' as const],
+      render: (at: string) => format.dateTime(at),
+    },
   ];
 
   return (

@@ -20,7 +20,8 @@ export function SecretsPanel({ project }: { project: Project }) {
   const queries = useQueryClient();
   const [rotated, setRotated] = useState<{ name: SecretName; value: string } | null>(null);
   const rotate = useMutation({
-    mutationFn: (name: SecretName) => unwrap(api.POST('/admin/v1/projects/{id}/secrets/{name}/rotate', { params: { path: { id: project.id, name } } })),
+    mutationFn: (name: SecretName) =>
+      unwrap(api.POST('/admin/v1/projects/{id}/secrets/{name}/rotate', { params: { path: { id: project.id, name } } })),
     onSuccess: (answer, name) => {
       setRotated({ name, value: answer.value });
       void queries.invalidateQueries({ queryKey: projectKeys.one(project.id) });
@@ -45,7 +46,12 @@ export function SecretsPanel({ project }: { project: Project }) {
         renderItem={(name) => (
           <List.Item
             actions={[
-              <Button key="rotate" danger onClick={() => confirmRotation(name)} aria-label={`${t('secrets.rotate')}: ${t(`secrets.${name}`)}`}>
+              <Button
+                key="rotate"
+                danger
+                onClick={() => confirmRotation(name)}
+                aria-label={`${t('secrets.rotate')}: ${t(`secrets.${name}`)}`}
+              >
                 {t('secrets.rotate')}
               </Button>,
             ]}

@@ -18,6 +18,7 @@ export function projectQuery(id: string) {
 export function projectListQuery(page: number, pageSize: number, q: string) {
   return queryOptions({
     queryKey: projectKeys.list(page, pageSize, q),
-    queryFn: () => unwrap(api.GET('/admin/v1/projects', { params: { query: { page, page_size: pageSize, ...(q ? { q } : {}) } } })),
+    queryFn: () =>
+      unwrap(api.GET('/admin/v1/projects', { params: { query: { page, page_size: pageSize, ...(q ? { q } : {}) } } })),
   });
 }

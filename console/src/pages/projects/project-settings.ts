@@ -8,7 +8,14 @@ export type SettingKind =
   | { type: 'text'; max: number }
   | { type: 'int'; min: number; max: number }
   /** Seconds in the API, shown and entered in `units` with one-click `presets`. */
-  | { type: 'duration'; min: number; max: number; units: readonly DurationUnit[]; presets: readonly number[]; zeroIsOff?: boolean }
+  | {
+      type: 'duration';
+      min: number;
+      max: number;
+      units: readonly DurationUnit[];
+      presets: readonly number[];
+      zeroIsOff?: boolean;
+    }
   /** Empty means null: "unlimited". */
   | { type: 'int-or-unlimited'; min: number; max: number }
   | { type: 'switch' }
@@ -50,20 +57,71 @@ export const SETTING_GROUPS: SettingGroup[] = [
       { name: 'concurrent_limit', kind: { type: 'int-or-unlimited', min: 1, max: 1000 } },
       { name: 'seat_policy', kind: { type: 'choice', options: ['refuse', 'evict_oldest'] } },
       { name: 'unbind_enabled', kind: { type: 'switch' } },
-      { name: 'unbind_deduct_seconds', kind: { type: 'duration', min: 0, max: 10 * 365 * DAY, units: ['day', 'hour', 'minute'], presets: [0, HOUR, DAY, 7 * DAY] } },
+      {
+        name: 'unbind_deduct_seconds',
+        kind: {
+          type: 'duration',
+          min: 0,
+          max: 10 * 365 * DAY,
+          units: ['day', 'hour', 'minute'],
+          presets: [0, HOUR, DAY, 7 * DAY],
+        },
+      },
       { name: 'unbind_max', kind: { type: 'int-or-unlimited', min: 0, max: 100000 } },
-      { name: 'unbind_cooldown_seconds', kind: { type: 'duration', min: 0, max: 30 * DAY, units: ['day', 'hour', 'minute'], presets: [0, HOUR, DAY, 7 * DAY], zeroIsOff: true } },
+      {
+        name: 'unbind_cooldown_seconds',
+        kind: {
+          type: 'duration',
+          min: 0,
+          max: 30 * DAY,
+          units: ['day', 'hour', 'minute'],
+          presets: [0, HOUR, DAY, 7 * DAY],
+          zeroIsOff: true,
+        },
+      },
       { name: 'unbind_max_per_30_days', kind: { type: 'int-or-unlimited', min: 0, max: 100000 } },
-      { name: 'device_idle_release_seconds', kind: { type: 'duration', min: 0, max: 365 * DAY, units: ['day', 'hour', 'minute'], presets: [0, 10 * MINUTE, HOUR, DAY], zeroIsOff: true } },
+      {
+        name: 'device_idle_release_seconds',
+        kind: {
+          type: 'duration',
+          min: 0,
+          max: 365 * DAY,
+          units: ['day', 'hour', 'minute'],
+          presets: [0, 10 * MINUTE, HOUR, DAY],
+          zeroIsOff: true,
+        },
+      },
       { name: 'trial_card_type_id', kind: { type: 'card-type' } },
     ],
   },
   {
     key: 'sessions',
     fields: [
-      { name: 'session_ttl_seconds', kind: { type: 'duration', min: 30, max: 30 * DAY, units: ['day', 'hour', 'minute', 'second'], presets: [5 * MINUTE, 10 * MINUTE, HOUR, DAY] } },
-      { name: 'heartbeat_interval_seconds', kind: { type: 'duration', min: 5, max: DAY, units: ['hour', 'minute', 'second'], presets: [30, MINUTE, 5 * MINUTE] } },
-      { name: 'offline_grace_seconds', kind: { type: 'duration', min: 0, max: 30 * DAY, units: ['day', 'hour'], presets: [0, DAY, 7 * DAY, 30 * DAY], zeroIsOff: true } },
+      {
+        name: 'session_ttl_seconds',
+        kind: {
+          type: 'duration',
+          min: 30,
+          max: 30 * DAY,
+          units: ['day', 'hour', 'minute', 'second'],
+          presets: [5 * MINUTE, 10 * MINUTE, HOUR, DAY],
+        },
+      },
+      {
+        name: 'heartbeat_interval_seconds',
+        kind: { type: 'duration', min: 5, max: DAY, units: ['hour', 'minute', 'second'], presets: [30, MINUTE, 5 * MINUTE] },
+      },
+      {
+        name: 'offline_grace_seconds',
+        kind: {
+          type: 'duration',
+          min: 0,
+          max: 30 * DAY,
+          units: ['day', 'hour'],
+          presets: [0, DAY, 7 * DAY, 30 * DAY],
+          zeroIsOff: true,
+        },
+      },
     ],
   },
   { key: 'users', fields: [{ name: 'user_machine_policy', kind: { type: 'choice', options: ['rebind', 'locked', 'free'] } }] },

@@ -49,14 +49,18 @@ export function SecurityPage() {
       <div className="page-title">
         <Typography.Title level={1}>{t(`${texts}.title`)}</Typography.Title>
       </div>
-      {session?.twoFactorEnrolmentRequired && !enabled && <Alert type="warning" showIcon title={t(`${texts}.required`)} className="block-gap" />}
+      {session?.twoFactorEnrolmentRequired && !enabled && (
+        <Alert type="warning" showIcon title={t(`${texts}.required`)} className="block-gap" />
+      )}
       <Card>
         <Descriptions column={1} size="small" className="block-gap">
           <Descriptions.Item label={t(`${texts}.account`)}>
             {me.data.username} · {t(`roles.${me.data.role}`)}
           </Descriptions.Item>
           <Descriptions.Item label={t(`${texts}.status`)}>
-            <Tag color={enabled ? 'green' : 'default'} data-testid="two-factor-status">{enabled ? t(`${texts}.on`) : t(`${texts}.off`)}</Tag>
+            <Tag color={enabled ? 'green' : 'default'} data-testid="two-factor-status">
+              {enabled ? t(`${texts}.on`) : t(`${texts}.off`)}
+            </Tag>
           </Descriptions.Item>
         </Descriptions>
         <Typography.Paragraph type="secondary">{t(`${texts}.help`)}</Typography.Paragraph>
@@ -69,7 +73,14 @@ export function SecurityPage() {
             </Button>
           </>
         )}
-        {!enabled && enrolment && <Enrolment enrolment={enrolment} pending={confirm.isPending} error={confirm.error} onCode={(code) => confirm.mutate(code)} />}
+        {!enabled && enrolment && (
+          <Enrolment
+            enrolment={enrolment}
+            pending={confirm.isPending}
+            error={confirm.error}
+            onCode={(code) => confirm.mutate(code)}
+          />
+        )}
         {enabled && <Disable onDone={refresh} />}
       </Card>
       {recovery && (
@@ -87,23 +98,50 @@ export function SecurityPage() {
   );
 }
 
-function Enrolment({ enrolment, pending, error, onCode }: { enrolment: Schemas['TwoFactorEnrolmentView']; pending: boolean; error: Error | null; onCode: (code: string) => void }) {
+function Enrolment({
+  enrolment,
+  pending,
+  error,
+  onCode,
+}: {
+  enrolment: Schemas['TwoFactorEnrolmentView'];
+  pending: boolean;
+  error: Error | null;
+  onCode: (code: string) => void;
+}) {
   const { t } = useTranslation();
   return (
     <div data-testid="enrolment">
-      <Typography.Title level={2} className="section-title">{t(`${texts}.scan`)}</Typography.Title>
+      <Typography.Title level={2} className="section-title">
+        {t(`${texts}.scan`)}
+      </Typography.Title>
       {/* Drawn in the browser from the otpauth:// address: the secret never goes to an image service. */}
       <QRCode value={enrolment.otpauth_uri} size={200} bordered aria-label={t(`${texts}.scan`)} />
       <Typography.Paragraph style={{ marginTop: 12 }}>{t(`${texts}.manual`)}</Typography.Paragraph>
       <Typography.Paragraph>
-        <Typography.Text code copyable data-testid="totp-secret">{enrolment.secret}</Typography.Text>
+        <Typography.Text code copyable data-testid="totp-secret">
+          {enrolment.secret}
+        </Typography.Text>
       </Typography.Paragraph>
-      <Typography.Title level={2} className="section-title">{t(`${texts}.confirmStep`)}</Typography.Title>
-      <Form<{ code: string }> name="two-factor-confirm" layout="inline" requiredMark={false} onFinish={({ code }) => onCode(code.replace(/\s/g, ''))}>
-        <Form.Item name="code" label={t('twoFactor.code')} rules={[{ required: true, pattern: /^\s*\d{3}\s?\d{3}\s*$/, message: t(`${texts}.codeInvalid`) }]}>
+      <Typography.Title level={2} className="section-title">
+        {t(`${texts}.confirmStep`)}
+      </Typography.Title>
+      <Form<{ code: string }>
+        name="two-factor-confirm"
+        layout="inline"
+        requiredMark={false}
+        onFinish={({ code }) => onCode(code.replace(/\s/g, ''))}
+      >
+        <Form.Item
+          name="code"
+          label={t('twoFactor.code')}
+          rules={[{ required: true, pattern: /^\s*\d{3}\s?\d{3}\s*$/, message: t(`${texts}.codeInvalid`) }]}
+        >
           <Input autoComplete="one-time-code" inputMode="numeric" maxLength={7} style={{ width: 140 }} />
         </Form.Item>
-        <Button type="primary" htmlType="submit" loading={pending}>{t(`${texts}.confirm`)}</Button>
+        <Button type="primary" htmlType="submit" loading={pending}>
+          {t(`${texts}.confirm`)}
+        </Button>
       </Form>
       {error && (
         <div style={{ marginTop: 12 }}>
@@ -128,20 +166,33 @@ function Disable({ onDone }: { onDone: () => void }) {
   return (
     <div>
       <Alert type="success" showIcon title={t(`${texts}.enabled`)} className="block-gap" />
-      <Typography.Title level={2} className="section-title">{t(`${texts}.disableTitle`)}</Typography.Title>
+      <Typography.Title level={2} className="section-title">
+        {t(`${texts}.disableTitle`)}
+      </Typography.Title>
       <Typography.Paragraph type="secondary">{t(`${texts}.disableHelp`)}</Typography.Paragraph>
       <Form<{ code: string }>
         name="two-factor-disable"
         layout="inline"
         requiredMark={false}
         onFinish={({ code }) =>
-          confirmDanger({ title: t(`${texts}.disableConfirm`), content: t(`${texts}.disableText`), okText: t(`${texts}.disable`), onOk: () => disable.mutateAsync(code.trim()) })
+          confirmDanger({
+            title: t(`${texts}.disableConfirm`),
+            content: t(`${texts}.disableText`),
+            okText: t(`${texts}.disable`),
+            onOk: () => disable.mutateAsync(code.trim()),
+          })
         }
       >
-        <Form.Item name="code" label={t('twoFactor.code')} rules={[{ required: true, pattern: CODE, message: t(`${texts}.codeInvalid`) }]}>
+        <Form.Item
+          name="code"
+          label={t('twoFactor.code')}
+          rules={[{ required: true, pattern: CODE, message: t(`${texts}.codeInvalid`) }]}
+        >
           <Input autoComplete="one-time-code" maxLength={24} style={{ width: 200 }} />
         </Form.Item>
-        <Button danger htmlType="submit" loading={disable.isPending}>{t(`${texts}.disable`)}</Button>
+        <Button danger htmlType="submit" loading={disable.isPending}>
+          {t(`${texts}.disable`)}
+        </Button>
       </Form>
       {disable.error && (
         <div style={{ marginTop: 12 }}>
@@ -171,7 +222,13 @@ function RecoveryCodes({ codes, username, onDone }: { codes: string[]; username:
         </Button>
       }
     >
-      <Alert type="warning" showIcon title={t('twoFactor.recovery.warning')} description={t('twoFactor.recovery.text')} className="block-gap" />
+      <Alert
+        type="warning"
+        showIcon
+        title={t('twoFactor.recovery.warning')}
+        description={t('twoFactor.recovery.text')}
+        className="block-gap"
+      />
       <ol className="recovery-codes" data-testid="recovery-codes" style={{ columns: 2, fontFamily: 'monospace', fontSize: 15 }}>
         {codes.map((code) => (
           <li key={code}>{code}</li>
@@ -189,7 +246,10 @@ function RecoveryCodes({ codes, username, onDone }: { codes: string[]; username:
         >
           {t('twoFactor.recovery.copy')}
         </Button>
-        <Button icon={<DownloadOutlined />} onClick={() => saveFile(new Blob([text], { type: 'text/plain' }), `recovery-codes-${username}.txt`)}>
+        <Button
+          icon={<DownloadOutlined />}
+          onClick={() => saveFile(new Blob([text], { type: 'text/plain' }), `recovery-codes-${username}.txt`)}
+        >
           {t('twoFactor.recovery.download')}
         </Button>
       </Space>

@@ -12,7 +12,14 @@ import { useFormat } from '../../components/format';
 import { serverPaging } from '../../components/paging';
 import { useUrlList } from '../../components/url-list';
 import { projectQuery } from '../projects/project-queries';
-import { SESSION_FILTER_NAMES, SESSION_TYPES, sessionListQuery, usageQuery, type LiveSession, type SessionFilters } from './session-queries';
+import {
+  SESSION_FILTER_NAMES,
+  SESSION_TYPES,
+  sessionListQuery,
+  usageQuery,
+  type LiveSession,
+  type SessionFilters,
+} from './session-queries';
 
 type Target = { card_id: number } | { user_id: number } | Record<string, never>;
 
@@ -41,7 +48,8 @@ export function SessionsPage() {
   const texts = 'sessions';
 
   const revoke = useMutation({
-    mutationFn: (target: Target) => unwrap(api.POST('/admin/v1/projects/{id}/sessions/revoke', { params: { path: { id: projectId } }, body: target })),
+    mutationFn: (target: Target) =>
+      unwrap(api.POST('/admin/v1/projects/{id}/sessions/revoke', { params: { path: { id: projectId } }, body: target })),
     onSuccess: ({ revoked }) => {
       void queries.invalidateQueries({ queryKey: ['sessions', projectId] });
       void message.success(t(`${texts}.ended`, { count: revoked }));
@@ -69,9 +77,17 @@ export function SessionsPage() {
 
   const who = (session: LiveSession) => {
     if (session.type === 'card') {
-      return session.card_id && session.card_code ? <Link to={`/projects/${projectId}/cards/${session.card_id}`}>{session.card_code}</Link> : `#${session.card_id ?? '—'}`;
+      return session.card_id && session.card_code ? (
+        <Link to={`/projects/${projectId}/cards/${session.card_id}`}>{session.card_code}</Link>
+      ) : (
+        `#${session.card_id ?? '—'}`
+      );
     }
-    return session.username ? <Link to={`/projects/${projectId}/users?q=${encodeURIComponent(session.username)}`}>{session.username}</Link> : `#${session.user_id ?? '—'}`;
+    return session.username ? (
+      <Link to={`/projects/${projectId}/users?q=${encodeURIComponent(session.username)}`}>{session.username}</Link>
+    ) : (
+      `#${session.user_id ?? '—'}`
+    );
   };
 
   return (
@@ -79,18 +95,39 @@ export function SessionsPage() {
       <div className="page-title">
         <Typography.Title level={1}>{t(`${texts}.title`)}</Typography.Title>
         <Space wrap>
-          <Button icon={<ReloadOutlined />} onClick={() => void queries.invalidateQueries({ queryKey: ['sessions', projectId] })}>{t(`${texts}.refresh`)}</Button>
-          <Button danger disabled={live === 0} onClick={forceEveryone}>{t(`${texts}.everyone`)}</Button>
+          <Button icon={<ReloadOutlined />} onClick={() => void queries.invalidateQueries({ queryKey: ['sessions', projectId] })}>
+            {t(`${texts}.refresh`)}
+          </Button>
+          <Button danger disabled={live === 0} onClick={forceEveryone}>
+            {t(`${texts}.everyone`)}
+          </Button>
         </Space>
       </div>
       <Typography.Paragraph type="secondary">{t(`${texts}.intro`)}</Typography.Paragraph>
-      <Form name="session-filters" layout="inline" className="filters" initialValues={filters} onFinish={(values: SessionFilters) => show(values)} key={key}>
+      <Form
+        name="session-filters"
+        layout="inline"
+        className="filters"
+        initialValues={filters}
+        onFinish={(values: SessionFilters) => show(values)}
+        key={key}
+      >
         <Form.Item name="type">
-          <Select aria-label={t(`${texts}.filters.type`)} placeholder={t(`${texts}.filters.type`)} allowClear style={{ width: 160 }}
-            options={SESSION_TYPES.map((type) => ({ value: type, label: t(`${texts}.types.${type}`) }))} />
+          <Select
+            aria-label={t(`${texts}.filters.type`)}
+            placeholder={t(`${texts}.filters.type`)}
+            allowClear
+            style={{ width: 160 }}
+            options={SESSION_TYPES.map((type) => ({ value: type, label: t(`${texts}.types.${type}`) }))}
+          />
         </Form.Item>
         <Form.Item name="machine_id">
-          <Input aria-label={t(`${texts}.filters.device`)} placeholder={t(`${texts}.filters.device`)} allowClear maxLength={128} />
+          <Input
+            aria-label={t(`${texts}.filters.device`)}
+            placeholder={t(`${texts}.filters.device`)}
+            allowClear
+            maxLength={128}
+          />
         </Form.Item>
         <FilterButtons onReset={() => show({})} />
       </Form>
@@ -102,12 +139,31 @@ export function SessionsPage() {
         dataSource={list.data?.items}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: t(`${texts}.empty`) }}
-        pagination={serverPaging(t, { page, pageSize, total: list.data?.total, onChange: (next, size) => show(filters, size === pageSize ? next : 1, size) })}
+        pagination={serverPaging(t, {
+          page,
+          pageSize,
+          total: list.data?.total,
+          onChange: (next, size) => show(filters, size === pageSize ? next : 1, size),
+        })}
         columns={[
-          { title: t(`${texts}.type`), dataIndex: 'type', render: (type: LiveSession['type']) => <Tag color={type === 'card' ? 'blue' : 'purple'}>{t(`${texts}.types.${type}`)}</Tag> },
+          {
+            title: t(`${texts}.type`),
+            dataIndex: 'type',
+            render: (type: LiveSession['type']) => (
+              <Tag color={type === 'card' ? 'blue' : 'purple'}>{t(`${texts}.types.${type}`)}</Tag>
+            ),
+          },
           { title: t(`${texts}.who`), key: 'who', render: (_, session) => who(session) },
-          { title: t(`${texts}.device`), dataIndex: 'machine_id', render: (machine: string) => <Typography.Text code>{machine}</Typography.Text> },
-          { title: t(`${texts}.address`), dataIndex: 'address', render: (address: string) => (address ? <Typography.Text code>{address}</Typography.Text> : '—') },
+          {
+            title: t(`${texts}.device`),
+            dataIndex: 'machine_id',
+            render: (machine: string) => <Typography.Text code>{machine}</Typography.Text>,
+          },
+          {
+            title: t(`${texts}.address`),
+            dataIndex: 'address',
+            render: (address: string) => (address ? <Typography.Text code>{address}</Typography.Text> : '—'),
+          },
           {
             title: t(`${texts}.lastHeartbeat`),
             key: 'heartbeat',
@@ -118,12 +174,20 @@ export function SessionsPage() {
               return (
                 <Space orientation="vertical" size={0} data-testid={`heartbeat-${session.id}`}>
                   <span>
-                    <Tooltip title={silent ? t(`${texts}.silentHelp`, { span: format.span(quiet), interval: format.span(interval) }) : t(`${texts}.beatingHelp`)}>
+                    <Tooltip
+                      title={
+                        silent
+                          ? t(`${texts}.silentHelp`, { span: format.span(quiet), interval: format.span(interval) })
+                          : t(`${texts}.beatingHelp`)
+                      }
+                    >
                       <Tag color={silent ? 'orange' : 'green'}>{t(silent ? `${texts}.silent` : `${texts}.beating`)}</Tag>
                     </Tooltip>
                     {session.last_heartbeat_at ? format.ago(session.last_heartbeat_at, now) : t('time.noHeartbeat')}
                   </span>
-                  {session.last_heartbeat_at && <Typography.Text type="secondary">{format.dateTime(session.last_heartbeat_at)}</Typography.Text>}
+                  {session.last_heartbeat_at && (
+                    <Typography.Text type="secondary">{format.dateTime(session.last_heartbeat_at)}</Typography.Text>
+                  )}
                 </Space>
               );
             },
@@ -134,17 +198,29 @@ export function SessionsPage() {
             render: (_, session) => (
               <Space orientation="vertical" size={0}>
                 <span>{format.span((now - Date.parse(session.created_at)) / 1000)}</span>
-                <Typography.Text type="secondary">{t(`${texts}.created`)} {format.dateTime(session.created_at)}</Typography.Text>
+                <Typography.Text type="secondary">
+                  {t(`${texts}.created`)} {format.dateTime(session.created_at)}
+                </Typography.Text>
               </Space>
             ),
           },
-          { title: t(`${texts}.expires`), dataIndex: 'expires_at', responsive: ['lg' as const], render: (at: string) => format.dateTime(at) },
+          {
+            title: t(`${texts}.expires`),
+            dataIndex: 'expires_at',
+            responsive: ['lg' as const],
+            render: (at: string) => format.dateTime(at),
+          },
           {
             title: t('common.actions'),
             key: 'actions',
             fixed: 'right' as const,
             render: (_, session) => (
-              <Button size="small" danger aria-label={`${t(`${texts}.offline`)} ${session.card_code ?? session.username ?? session.id}`} onClick={() => forceOffline(session)}>
+              <Button
+                size="small"
+                danger
+                aria-label={`${t(`${texts}.offline`)} ${session.card_code ?? session.username ?? session.id}`}
+                onClick={() => forceOffline(session)}
+              >
                 {t(`${texts}.offline`)}
               </Button>
             ),

@@ -16,7 +16,12 @@ export const SESSION_FILTER_NAMES = ['type', 'machine_id'] as const;
 export function sessionListQuery(projectId: string, filters: SessionFilters, page: number, pageSize: number) {
   return queryOptions({
     queryKey: ['sessions', projectId, filters, page, pageSize],
-    queryFn: () => unwrap(api.GET('/admin/v1/projects/{id}/sessions', { params: { path: { id: projectId }, query: { ...filters, page, page_size: pageSize } } })),
+    queryFn: () =>
+      unwrap(
+        api.GET('/admin/v1/projects/{id}/sessions', {
+          params: { path: { id: projectId }, query: { ...filters, page, page_size: pageSize } },
+        }),
+      ),
     placeholderData: (previous) => previous,
   });
 }

@@ -30,7 +30,15 @@ export function UsersPage() {
   const pageSize = Number(params.get('page_size') ?? 20);
   const list = useQuery({
     queryKey: ['app-users', projectId, q, status, page, pageSize],
-    queryFn: () => unwrap(api.GET('/admin/v1/projects/{id}/app-users', { params: { path: { id: projectId }, query: { ...(q ? { q } : {}), ...(status ? { status } : {}), page, page_size: pageSize } } })),
+    queryFn: () =>
+      unwrap(
+        api.GET('/admin/v1/projects/{id}/app-users', {
+          params: {
+            path: { id: projectId },
+            query: { ...(q ? { q } : {}), ...(status ? { status } : {}), page, page_size: pageSize },
+          },
+        }),
+      ),
     placeholderData: (previous) => previous,
   });
   const [resetting, setResetting] = useState<AppUser>();
@@ -41,20 +49,38 @@ export function UsersPage() {
   const change = useMutation({
     // openapi-fetch's body type drops a null-only field (`machine_id: null` unbinds): the schema's own type is the check here.
     mutationFn: ({ user, body }: { user: AppUser; body: Change }) =>
-      unwrap(api.PATCH('/admin/v1/projects/{id}/app-users/{userId}', { params: { path: { id: projectId, userId: user.user_id } }, body: body as Omit<Change, 'machine_id'> })),
+      unwrap(
+        api.PATCH('/admin/v1/projects/{id}/app-users/{userId}', {
+          params: { path: { id: projectId, userId: user.user_id } },
+          body: body as Omit<Change, 'machine_id'>,
+        }),
+      ),
     onSuccess: () => {
       setResetting(undefined);
       done();
     },
   });
   const offline = useMutation({
-    mutationFn: (user: AppUser) => unwrap(api.POST('/admin/v1/projects/{id}/sessions/revoke', { params: { path: { id: projectId } }, body: { user_id: user.user_id } })),
+    mutationFn: (user: AppUser) =>
+      unwrap(
+        api.POST('/admin/v1/projects/{id}/sessions/revoke', {
+          params: { path: { id: projectId } },
+          body: { user_id: user.user_id },
+        }),
+      ),
     onSuccess: done,
     onError: notifyError,
   });
   const show = (next: Record<string, string | undefined>) =>
-    setParams(Object.fromEntries(Object.entries({ q, status, page: '1', page_size: String(pageSize), ...next }).filter((entry): entry is [string, string] => Boolean(entry[1]))));
-  const ask = (title: string, content: string, okText: string, onOk: () => Promise<unknown>) => confirmDanger({ title, content, okText, onOk });
+    setParams(
+      Object.fromEntries(
+        Object.entries({ q, status, page: '1', page_size: String(pageSize), ...next }).filter(
+          (entry): entry is [string, string] => Boolean(entry[1]),
+        ),
+      ),
+    );
+  const ask = (title: string, content: string, okText: string, onOk: () => Promise<unknown>) =>
+    confirmDanger({ title, content, okText, onOk });
   const mutateOrNotify = (user: AppUser, body: Change) => change.mutateAsync({ user, body }).catch(notifyError);
 
   const actions = (user: AppUser) => {
@@ -62,13 +88,51 @@ export function UsersPage() {
     return (
       <Space wrap size="small">
         {user.status === 'active' ? (
-          <Button size="small" danger aria-label={`${t('users.ban')} ${name}`} onClick={() => ask(t('users.banTitle', { name }), t('users.banText'), t('users.ban'), () => mutateOrNotify(user, { status: 'banned' }))}>{t('users.ban')}</Button>
+          <Button
+            size="small"
+            danger
+            aria-label={`${t('users.ban')} ${name}`}
+            onClick={() =>
+              ask(t('users.banTitle', { name }), t('users.banText'), t('users.ban'), () =>
+                mutateOrNotify(user, { status: 'banned' }),
+              )
+            }
+          >
+            {t('users.ban')}
+          </Button>
         ) : (
-          <Button size="small" aria-label={`${t('users.unban')} ${name}`} onClick={() => void mutateOrNotify(user, { status: 'active' })}>{t('users.unban')}</Button>
+          <Button
+            size="small"
+            aria-label={`${t('users.unban')} ${name}`}
+            onClick={() => void mutateOrNotify(user, { status: 'active' })}
+          >
+            {t('users.unban')}
+          </Button>
         )}
-        <Button size="small" aria-label={`${t('users.resetPassword')} ${name}`} onClick={() => setResetting(user)}>{t('users.resetPassword')}</Button>
-        <Button size="small" disabled={!user.machine_id} aria-label={`${t('users.unbind')} ${name}`} onClick={() => ask(t('users.unbindTitle', { name }), t('users.unbindText'), t('users.unbind'), () => mutateOrNotify(user, { machine_id: null }))}>{t('users.unbind')}</Button>
-        <Button size="small" aria-label={`${t('users.offline')} ${name}`} onClick={() => ask(t('users.offlineTitle', { name }), t('users.offlineText'), t('users.offline'), () => offline.mutateAsync(user))}>{t('users.offline')}</Button>
+        <Button size="small" aria-label={`${t('users.resetPassword')} ${name}`} onClick={() => setResetting(user)}>
+          {t('users.resetPassword')}
+        </Button>
+        <Button
+          size="small"
+          disabled={!user.machine_id}
+          aria-label={`${t('users.unbind')} ${name}`}
+          onClick={() =>
+            ask(t('users.unbindTitle', { name }), t('users.unbindText'), t('users.unbind'), () =>
+              mutateOrNotify(user, { machine_id: null }),
+            )
+          }
+        >
+          {t('users.unbind')}
+        </Button>
+        <Button
+          size="small"
+          aria-label={`${t('users.offline')} ${name}`}
+          onClick={() =>
+            ask(t('users.offlineTitle', { name }), t('users.offlineText'), t('users.offline'), () => offline.mutateAsync(user))
+          }
+        >
+          {t('users.offline')}
+        </Button>
       </Space>
     );
   };
@@ -79,9 +143,23 @@ export function UsersPage() {
         <Typography.Title level={1}>{t('users.title')}</Typography.Title>
       </div>
       <Space wrap className="filters">
-        <Input.Search aria-label={t('users.search')} placeholder={t('users.search')} defaultValue={q} allowClear enterButton={t('common.search')} onSearch={(value) => show({ q: value.trim() || undefined })} />
-        <Select aria-label={t('users.status')} placeholder={t('users.status')} allowClear value={status} style={{ width: 140 }} onChange={(value?: string) => show({ status: value })}
-          options={STATUSES.map((value) => ({ value, label: t(`users.statuses.${value}`) }))} />
+        <Input.Search
+          aria-label={t('users.search')}
+          placeholder={t('users.search')}
+          defaultValue={q}
+          allowClear
+          enterButton={t('common.search')}
+          onSearch={(value) => show({ q: value.trim() || undefined })}
+        />
+        <Select
+          aria-label={t('users.status')}
+          placeholder={t('users.status')}
+          allowClear
+          value={status}
+          style={{ width: 140 }}
+          onChange={(value?: string) => show({ status: value })}
+          options={STATUSES.map((value) => ({ value, label: t(`users.statuses.${value}`) }))}
+        />
       </Space>
       {list.error && <ErrorAlert error={list.error} />}
       <Table<AppUser>
@@ -90,21 +168,58 @@ export function UsersPage() {
         dataSource={list.data?.items}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: t('users.empty') }}
-        pagination={serverPaging(t, { page, pageSize, total: list.data?.total, onChange: (next, size) => show({ page: String(next), page_size: String(size) }) })}
+        pagination={serverPaging(t, {
+          page,
+          pageSize,
+          total: list.data?.total,
+          onChange: (next, size) => show({ page: String(next), page_size: String(size) }),
+        })}
         columns={[
           { title: t('users.username'), dataIndex: 'username' },
-          { title: t('users.status'), dataIndex: 'status', render: (value: AppUser['status']) => <Tag color={value === 'active' ? 'green' : 'red'}>{t(`users.statuses.${value}`)}</Tag> },
+          {
+            title: t('users.status'),
+            dataIndex: 'status',
+            render: (value: AppUser['status']) => (
+              <Tag color={value === 'active' ? 'green' : 'red'}>{t(`users.statuses.${value}`)}</Tag>
+            ),
+          },
           { title: t('users.machine'), dataIndex: 'machine_id', render: (machine: string | null) => machine ?? '—' },
-          { title: t('users.lastLogin'), dataIndex: 'last_login_at', responsive: ['md' as const], render: (at: string | null) => format.dateTime(at) },
-          { title: t('users.created'), dataIndex: 'created_at', responsive: ['lg' as const], render: (at: string) => format.dateTime(at) },
+          {
+            title: t('users.lastLogin'),
+            dataIndex: 'last_login_at',
+            responsive: ['md' as const],
+            render: (at: string | null) => format.dateTime(at),
+          },
+          {
+            title: t('users.created'),
+            dataIndex: 'created_at',
+            responsive: ['lg' as const],
+            render: (at: string) => format.dateTime(at),
+          },
           { title: t('common.actions'), key: 'actions', render: (_, user) => actions(user) },
         ]}
       />
       {resetting && (
-        <Modal open title={`${t('users.resetPassword')} · ${resetting.username}`} okText={t('common.save')} onCancel={() => setResetting(undefined)} confirmLoading={change.isPending} destroyOnHidden
-          okButtonProps={{ htmlType: 'submit', form: 'app-user-password' }}>
-          <Form name="app-user-password" layout="vertical" onFinish={({ password }: { password: string }) => change.mutate({ user: resetting, body: { password } })}>
-            <Form.Item name="password" label={t('users.newPassword')} extra={t('users.passwordHelp')} rules={[{ required: true }, { min: 6, max: 128 }]}>
+        <Modal
+          open
+          title={`${t('users.resetPassword')} · ${resetting.username}`}
+          okText={t('common.save')}
+          onCancel={() => setResetting(undefined)}
+          confirmLoading={change.isPending}
+          destroyOnHidden
+          okButtonProps={{ htmlType: 'submit', form: 'app-user-password' }}
+        >
+          <Form
+            name="app-user-password"
+            layout="vertical"
+            onFinish={({ password }: { password: string }) => change.mutate({ user: resetting, body: { password } })}
+          >
+            <Form.Item
+              name="password"
+              label={t('users.newPassword')}
+              extra={t('users.passwordHelp')}
+              rules={[{ required: true }, { min: 6, max: 128 }]}
+            >
               <Input.Password autoFocus autoComplete="new-password" maxLength={128} />
             </Form.Item>
             {change.error && <ErrorAlert error={change.error} />}

@@ -29,9 +29,15 @@ function Attempts({ delivery }: { delivery: Delivery }) {
   const { t, i18n } = useTranslation();
   const format = useFormat();
   const texts = 'webhooks.log';
-  const ms = (value: number) => new Intl.NumberFormat(i18n.language, { style: 'unit', unit: 'millisecond', unitDisplay: 'short' }).format(value);
+  const ms = (value: number) =>
+    new Intl.NumberFormat(i18n.language, { style: 'unit', unit: 'millisecond', unitDisplay: 'short' }).format(value);
   return (
-    <Table<Attempt> rowKey="attempt" size="small" pagination={false} dataSource={delivery.attempt_log} locale={{ emptyText: t(`${texts}.noAttempt`) }}
+    <Table<Attempt>
+      rowKey="attempt"
+      size="small"
+      pagination={false}
+      dataSource={delivery.attempt_log}
+      locale={{ emptyText: t(`${texts}.noAttempt`) }}
       aria-label={`${t(`${texts}.eventId`)} ${delivery.event_id}`}
       columns={[
         { title: t(`${texts}.attempt`), dataIndex: 'attempt', width: 80 },
@@ -42,12 +48,17 @@ function Attempts({ delivery }: { delivery: Delivery }) {
           title: t(`${texts}.response`),
           key: 'response',
           render: (_, attempt) => (
-            <Typography.Paragraph className="webhook-excerpt" ellipsis={{ rows: 2, expandable: true }} style={{ marginBottom: 0, maxWidth: 520 }}>
+            <Typography.Paragraph
+              className="webhook-excerpt"
+              ellipsis={{ rows: 2, expandable: true }}
+              style={{ marginBottom: 0, maxWidth: 520 }}
+            >
               {attempt.error ?? attempt.response_excerpt}
             </Typography.Paragraph>
           ),
         },
-      ]} />
+      ]}
+    />
   );
 }
 
@@ -63,12 +74,22 @@ export function DeliveryLog({ projectId, webhook, onClose }: { projectId: string
   const key = deliveriesKey(projectId, webhook.id);
   const list = useQuery({
     queryKey: [...key, page],
-    queryFn: () => unwrap(api.GET('/admin/v1/projects/{id}/webhooks/{wid}/deliveries', { params: { path: { id: projectId, wid: webhook.id }, query: { page: page.page, page_size: page.pageSize } } })),
+    queryFn: () =>
+      unwrap(
+        api.GET('/admin/v1/projects/{id}/webhooks/{wid}/deliveries', {
+          params: { path: { id: projectId, wid: webhook.id }, query: { page: page.page, page_size: page.pageSize } },
+        }),
+      ),
     // A queued delivery is usually sent within a second or two: look again while one waits.
     refetchInterval: (query) => (query.state.data?.items.some((d) => d.status === 'pending') ? 2000 : false),
   });
   const redeliver = useMutation({
-    mutationFn: (delivery: Delivery) => unwrap(api.POST('/admin/v1/projects/{id}/webhooks/{wid}/deliveries/{did}/redeliver', { params: { path: { id: projectId, wid: webhook.id, did: delivery.id } } })),
+    mutationFn: (delivery: Delivery) =>
+      unwrap(
+        api.POST('/admin/v1/projects/{id}/webhooks/{wid}/deliveries/{did}/redeliver', {
+          params: { path: { id: projectId, wid: webhook.id, did: delivery.id } },
+        }),
+      ),
     onSuccess: () => {
       void queries.invalidateQueries({ queryKey: key });
       void message.success(t(`${texts}.redelivered`));
@@ -82,31 +103,63 @@ export function DeliveryLog({ projectId, webhook, onClose }: { projectId: string
       title={t(`${texts}.title`, { url: webhook.url })}
       extra={
         <Space>
-          <Button icon={<ReloadOutlined />} onClick={() => void queries.invalidateQueries({ queryKey: key })}>{t(`${texts}.refresh`)}</Button>
+          <Button icon={<ReloadOutlined />} onClick={() => void queries.invalidateQueries({ queryKey: key })}>
+            {t(`${texts}.refresh`)}
+          </Button>
           <Button onClick={onClose}>{t(`${texts}.close`)}</Button>
         </Space>
       }
     >
       {list.error && <ErrorAlert error={list.error} />}
-      <Table<Delivery> rowKey="id" size="small" loading={list.isPending} dataSource={list.data?.items} scroll={{ x: 'max-content' }} locale={{ emptyText: t(`${texts}.empty`) }}
+      <Table<Delivery>
+        rowKey="id"
+        size="small"
+        loading={list.isPending}
+        dataSource={list.data?.items}
+        scroll={{ x: 'max-content' }}
+        locale={{ emptyText: t(`${texts}.empty`) }}
         expandable={{ expandedRowRender: (delivery) => <Attempts delivery={delivery} />, defaultExpandAllRows: false }}
-        pagination={serverPaging(t, { page: page.page, pageSize: page.pageSize, total: list.data?.total, onChange: (next, size) => setPage({ page: next, pageSize: size }) })}
+        pagination={serverPaging(t, {
+          page: page.page,
+          pageSize: page.pageSize,
+          total: list.data?.total,
+          onChange: (next, size) => setPage({ page: next, pageSize: size }),
+        })}
         columns={[
-          { title: t(`${texts}.type`), dataIndex: 'type', render: (type: string) => <Typography.Text code>{type}</Typography.Text> },
-          { title: t(`${texts}.status`), dataIndex: 'status', render: (status: Delivery['status']) => <Tag color={STATUS_COLOURS[status]}>{t(`${texts}.statuses.${status}`)}</Tag> },
+          {
+            title: t(`${texts}.type`),
+            dataIndex: 'type',
+            render: (type: string) => <Typography.Text code>{type}</Typography.Text>,
+          },
+          {
+            title: t(`${texts}.status`),
+            dataIndex: 'status',
+            render: (status: Delivery['status']) => <Tag color={STATUS_COLOURS[status]}>{t(`${texts}.statuses.${status}`)}</Tag>,
+          },
           { title: t(`${texts}.attempts`), dataIndex: 'attempts' },
           { title: t(`${texts}.created`), dataIndex: 'created_at', render: (at: string) => format.dateTime(at) },
-          { title: t(`${texts}.next`), dataIndex: 'next_attempt_at', responsive: ['md' as const], render: (at: string | null) => format.dateTime(at, '—') },
+          {
+            title: t(`${texts}.next`),
+            dataIndex: 'next_attempt_at',
+            responsive: ['md' as const],
+            render: (at: string | null) => format.dateTime(at, '—'),
+          },
           {
             title: '',
             key: 'redeliver',
             render: (_, delivery) => (
-              <Button size="small" loading={redeliver.isPending && redeliver.variables?.id === delivery.id} aria-label={`${t(`${texts}.redeliver`)} ${delivery.event_id}`} onClick={() => redeliver.mutate(delivery)}>
+              <Button
+                size="small"
+                loading={redeliver.isPending && redeliver.variables?.id === delivery.id}
+                aria-label={`${t(`${texts}.redeliver`)} ${delivery.event_id}`}
+                onClick={() => redeliver.mutate(delivery)}
+              >
                 {t(`${texts}.redeliver`)}
               </Button>
             ),
           },
-        ]} />
+        ]}
+      />
     </Card>
   );
 }

@@ -10,8 +10,17 @@ export type WebhookEvent = Webhook['events'][number];
 export const WEBHOOK_FORMATS: WebhookFormat[] = ['json', 'wecom', 'dingtalk', 'feishu', 'telegram'];
 /** What an author subscribes to: every type of decisions §20 but webhook.test, which the test button sends whatever the subscription. */
 export const SUBSCRIBABLE_EVENTS: Array<Exclude<WebhookEvent, 'webhook.test'>> = [
-  'card.activated', 'card.banned', 'card.unbanned', 'card.expiring_soon', 'card.topped_up', 'device.bound', 'device.unbound',
-  'session.forced_offline', 'user.registered', 'order.created', 'agent.balance_low',
+  'card.activated',
+  'card.banned',
+  'card.unbanned',
+  'card.expiring_soon',
+  'card.topped_up',
+  'device.bound',
+  'device.unbound',
+  'session.forced_offline',
+  'user.registered',
+  'order.created',
+  'agent.balance_low',
 ];
 
 export interface WebhookDraft {
@@ -31,7 +40,13 @@ function namesTelegramChat(url: string): boolean {
 }
 
 /** Create or edit an endpoint: URL, format (with where its URL comes from), the events as a checklist. */
-export function WebhookModal({ editing, saving, error, onSave, onCancel }: {
+export function WebhookModal({
+  editing,
+  saving,
+  error,
+  onSave,
+  onCancel,
+}: {
   /** The endpoint edited; none for a new one. Mounted only while open, so each opening starts from these values. */
   editing?: Webhook;
   saving: boolean;
@@ -44,7 +59,9 @@ export function WebhookModal({ editing, saving, error, onSave, onCancel }: {
   const format = Form.useWatch('format', form) ?? 'json';
   const texts = 'webhooks';
 
-  const initial: WebhookDraft = editing ? { url: editing.url, format: editing.format, events: editing.events, enabled: editing.enabled } : { url: '', format: 'json', events: [], enabled: true };
+  const initial: WebhookDraft = editing
+    ? { url: editing.url, format: editing.format, events: editing.events, enabled: editing.enabled }
+    : { url: '', format: 'json', events: [], enabled: true };
 
   return (
     <Modal
@@ -58,7 +75,13 @@ export function WebhookModal({ editing, saving, error, onSave, onCancel }: {
       width={640}
       destroyOnHidden
     >
-      <Form form={form} name="webhook" layout="vertical" initialValues={initial} onFinish={(draft) => onSave({ ...draft, url: draft.url.trim() })}>
+      <Form
+        form={form}
+        name="webhook"
+        layout="vertical"
+        initialValues={initial}
+        onFinish={(draft) => onSave({ ...draft, url: draft.url.trim() })}
+      >
         <Form.Item name="format" label={t(`${texts}.format`)} extra={t(`${texts}.formatHelp.${format}`)}>
           <Select options={WEBHOOK_FORMATS.map((value) => ({ value, label: t(`${texts}.formats.${value}`) }))} />
         </Form.Item>
@@ -68,17 +91,26 @@ export function WebhookModal({ editing, saving, error, onSave, onCancel }: {
           rules={[
             { required: true, whitespace: true, message: t(`${texts}.urlRequired`) },
             { max: 2048 },
-            { validator: async (_, url: string) => { if (format === 'telegram' && url && !namesTelegramChat(url.trim())) throw new Error(t(`${texts}.telegramChat`)); } },
+            {
+              validator: async (_, url: string) => {
+                if (format === 'telegram' && url && !namesTelegramChat(url.trim())) throw new Error(t(`${texts}.telegramChat`));
+              },
+            },
           ]}
         >
           <Input maxLength={2048} placeholder="https://" />
         </Form.Item>
-        <Form.Item name="events" label={t(`${texts}.events`)} rules={[{ required: true, type: 'array', min: 1, message: t(`${texts}.eventsRequired`) }]}>
+        <Form.Item
+          name="events"
+          label={t(`${texts}.events`)}
+          rules={[{ required: true, type: 'array', min: 1, message: t(`${texts}.eventsRequired`) }]}
+        >
           <Checkbox.Group style={{ width: '100%' }}>
             <Space orientation="vertical" size={4}>
               {SUBSCRIBABLE_EVENTS.map((type) => (
                 <Checkbox key={type} value={type} aria-label={type}>
-                  <Typography.Text code>{type}</Typography.Text> <Typography.Text type="secondary">{t(`${texts}.eventHelp.${type}`)}</Typography.Text>
+                  <Typography.Text code>{type}</Typography.Text>{' '}
+                  <Typography.Text type="secondary">{t(`${texts}.eventHelp.${type}`)}</Typography.Text>
                 </Checkbox>
               ))}
             </Space>

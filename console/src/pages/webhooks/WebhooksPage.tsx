@@ -30,7 +30,10 @@ export function WebhooksPage() {
   const texts = 'webhooks';
   const key = ['webhooks', projectId];
   const refresh = () => void queries.invalidateQueries({ queryKey: key });
-  const list = useQuery({ queryKey: key, queryFn: () => unwrap(api.GET('/admin/v1/projects/{id}/webhooks', { params: { path: { id: projectId } } })) });
+  const list = useQuery({
+    queryKey: key,
+    queryFn: () => unwrap(api.GET('/admin/v1/projects/{id}/webhooks', { params: { path: { id: projectId } } })),
+  });
   const endpoints = list.data?.items ?? [];
   const shown = endpoints.find((endpoint) => endpoint.id === params.get('endpoint'));
   const showLog = (endpoint?: Webhook) => setParams(endpoint ? { endpoint: endpoint.id } : {}, { replace: true });
@@ -39,7 +42,12 @@ export function WebhooksPage() {
     mutationFn: (draft: WebhookDraft) =>
       editing === 'new' || editing === undefined
         ? unwrap(api.POST('/admin/v1/projects/{id}/webhooks', { params: { path: { id: projectId } }, body: draft }))
-        : unwrap(api.PATCH('/admin/v1/projects/{id}/webhooks/{wid}', { params: { path: { id: projectId, wid: editing.id } }, body: draft })),
+        : unwrap(
+            api.PATCH('/admin/v1/projects/{id}/webhooks/{wid}', {
+              params: { path: { id: projectId, wid: editing.id } },
+              body: draft,
+            }),
+          ),
     onSuccess: () => {
       setEditing(undefined);
       refresh();
@@ -48,7 +56,12 @@ export function WebhooksPage() {
   });
   const toggle = useMutation({
     mutationFn: ({ endpoint, enabled }: { endpoint: Webhook; enabled: boolean }) =>
-      unwrap(api.PATCH('/admin/v1/projects/{id}/webhooks/{wid}', { params: { path: { id: projectId, wid: endpoint.id } }, body: { enabled } })),
+      unwrap(
+        api.PATCH('/admin/v1/projects/{id}/webhooks/{wid}', {
+          params: { path: { id: projectId, wid: endpoint.id } },
+          body: { enabled },
+        }),
+      ),
     onSuccess: (endpoint, { endpoint: before }) => {
       refresh();
       if (endpoint.enabled && before.disabled_reason) void message.success(t(`${texts}.enabledAgain`));
@@ -56,7 +69,8 @@ export function WebhooksPage() {
     onError: notifyError,
   });
   const remove = useMutation({
-    mutationFn: (endpoint: Webhook) => unwrap(api.DELETE('/admin/v1/projects/{id}/webhooks/{wid}', { params: { path: { id: projectId, wid: endpoint.id } } })),
+    mutationFn: (endpoint: Webhook) =>
+      unwrap(api.DELETE('/admin/v1/projects/{id}/webhooks/{wid}', { params: { path: { id: projectId, wid: endpoint.id } } })),
     onSuccess: (_, endpoint) => {
       if (shown?.id === endpoint.id) showLog();
       refresh();
@@ -64,7 +78,8 @@ export function WebhooksPage() {
     onError: notifyError,
   });
   const test = useMutation({
-    mutationFn: (endpoint: Webhook) => unwrap(api.POST('/admin/v1/projects/{id}/webhooks/{wid}/test', { params: { path: { id: projectId, wid: endpoint.id } } })),
+    mutationFn: (endpoint: Webhook) =>
+      unwrap(api.POST('/admin/v1/projects/{id}/webhooks/{wid}/test', { params: { path: { id: projectId, wid: endpoint.id } } })),
     onSuccess: (_, endpoint) => {
       showLog(endpoint);
       void queries.invalidateQueries({ queryKey: deliveriesKey(projectId, endpoint.id) });
@@ -79,38 +94,82 @@ export function WebhooksPage() {
     <>
       <div className="page-title">
         <Typography.Title level={1}>{t(`${texts}.title`)}</Typography.Title>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => { save.reset(); setEditing('new'); }}>{t(`${texts}.new`)}</Button>
+        <Button
+          type="primary"
+          icon={<PlusOutlined />}
+          onClick={() => {
+            save.reset();
+            setEditing('new');
+          }}
+        >
+          {t(`${texts}.new`)}
+        </Button>
       </div>
       <Typography.Paragraph type="secondary">{t(`${texts}.intro`)}</Typography.Paragraph>
       {list.error && <ErrorAlert error={list.error} />}
       {failing.map((endpoint) => (
-        <Alert key={endpoint.id} type="error" showIcon role="alert" style={{ marginBottom: 12 }}
+        <Alert
+          key={endpoint.id}
+          type="error"
+          showIcon
+          role="alert"
+          style={{ marginBottom: 12 }}
           message={<Typography.Text strong>{endpoint.url}</Typography.Text>}
           description={t(`${texts}.disabledFailing`, { since: format.dateTime(endpoint.failing_since, '—') })}
-          action={<Button size="small" loading={toggle.isPending} onClick={() => toggle.mutate({ endpoint, enabled: true })}>{t(`${texts}.enableAgain`)}</Button>} />
+          action={
+            <Button size="small" loading={toggle.isPending} onClick={() => toggle.mutate({ endpoint, enabled: true })}>
+              {t(`${texts}.enableAgain`)}
+            </Button>
+          }
+        />
       ))}
-      <Table<Webhook> rowKey="id" size="small" loading={list.isPending} dataSource={endpoints} pagination={false} scroll={{ x: 'max-content' }} locale={{ emptyText: t(`${texts}.empty`) }}
+      <Table<Webhook>
+        rowKey="id"
+        size="small"
+        loading={list.isPending}
+        dataSource={endpoints}
+        pagination={false}
+        scroll={{ x: 'max-content' }}
+        locale={{ emptyText: t(`${texts}.empty`) }}
         columns={[
-          { title: t(`${texts}.url`), dataIndex: 'url', render: (url: string) => <Typography.Text copyable={{ text: url }} style={{ wordBreak: 'break-all' }}>{url}</Typography.Text> },
+          {
+            title: t(`${texts}.url`),
+            dataIndex: 'url',
+            render: (url: string) => (
+              <Typography.Text copyable={{ text: url }} style={{ wordBreak: 'break-all' }}>
+                {url}
+              </Typography.Text>
+            ),
+          },
           {
             title: t(`${texts}.events`),
             dataIndex: 'events',
             render: (events: string[]) => (
               <Tooltip title={events.join(', ')}>
                 <Space size={[0, 4]} wrap style={{ maxWidth: 360 }}>
-                  {events.map((type) => <Tag key={type}>{type}</Tag>)}
+                  {events.map((type) => (
+                    <Tag key={type}>{type}</Tag>
+                  ))}
                 </Space>
               </Tooltip>
             ),
           },
-          { title: t(`${texts}.format`), dataIndex: 'format', render: (value: Webhook['format']) => t(`${texts}.formats.${value}`) },
+          {
+            title: t(`${texts}.format`),
+            dataIndex: 'format',
+            render: (value: Webhook['format']) => t(`${texts}.formats.${value}`),
+          },
           {
             title: t(`${texts}.enabled`),
             key: 'enabled',
             render: (_, endpoint) => (
               <Space>
-                <Switch checked={endpoint.enabled} aria-label={`${t(`${texts}.enabled`)} ${endpoint.url}`} loading={toggle.isPending && toggle.variables?.endpoint.id === endpoint.id}
-                  onChange={(enabled) => toggle.mutate({ endpoint, enabled })} />
+                <Switch
+                  checked={endpoint.enabled}
+                  aria-label={`${t(`${texts}.enabled`)} ${endpoint.url}`}
+                  loading={toggle.isPending && toggle.variables?.endpoint.id === endpoint.id}
+                  onChange={(enabled) => toggle.mutate({ endpoint, enabled })}
+                />
                 {endpoint.disabled_reason === 'failing' && <Tag color="red">{t(`${texts}.disabledFailingShort`)}</Tag>}
               </Space>
             ),
@@ -120,21 +179,65 @@ export function WebhooksPage() {
             key: 'actions',
             render: (_, endpoint) => (
               <Space wrap>
-                <Button size="small" loading={test.isPending && test.variables?.id === endpoint.id} aria-label={`${t(`${texts}.test`)} ${endpoint.url}`} onClick={() => test.mutate(endpoint)}>{t(`${texts}.test`)}</Button>
-                <Button size="small" type={shown?.id === endpoint.id ? 'primary' : 'default'} aria-label={`${t(`${texts}.deliveries`)} ${endpoint.url}`} onClick={() => showLog(endpoint)}>{t(`${texts}.deliveries`)}</Button>
-                <Button size="small" aria-label={`${t(`${texts}.edit`)} ${endpoint.url}`} onClick={() => { save.reset(); setEditing(endpoint); }}>{t(`${texts}.edit`)}</Button>
-                <Button size="small" danger aria-label={`${t('common.delete')} ${endpoint.url}`}
-                  onClick={() => confirmDanger({ title: t(`${texts}.deleteTitle`, { url: endpoint.url }), content: t(`${texts}.deleteText`), okText: t('common.delete'), onOk: () => remove.mutateAsync(endpoint) })}>
+                <Button
+                  size="small"
+                  loading={test.isPending && test.variables?.id === endpoint.id}
+                  aria-label={`${t(`${texts}.test`)} ${endpoint.url}`}
+                  onClick={() => test.mutate(endpoint)}
+                >
+                  {t(`${texts}.test`)}
+                </Button>
+                <Button
+                  size="small"
+                  type={shown?.id === endpoint.id ? 'primary' : 'default'}
+                  aria-label={`${t(`${texts}.deliveries`)} ${endpoint.url}`}
+                  onClick={() => showLog(endpoint)}
+                >
+                  {t(`${texts}.deliveries`)}
+                </Button>
+                <Button
+                  size="small"
+                  aria-label={`${t(`${texts}.edit`)} ${endpoint.url}`}
+                  onClick={() => {
+                    save.reset();
+                    setEditing(endpoint);
+                  }}
+                >
+                  {t(`${texts}.edit`)}
+                </Button>
+                <Button
+                  size="small"
+                  danger
+                  aria-label={`${t('common.delete')} ${endpoint.url}`}
+                  onClick={() =>
+                    confirmDanger({
+                      title: t(`${texts}.deleteTitle`, { url: endpoint.url }),
+                      content: t(`${texts}.deleteText`),
+                      okText: t('common.delete'),
+                      onOk: () => remove.mutateAsync(endpoint),
+                    })
+                  }
+                >
                   {t('common.delete')}
                 </Button>
               </Space>
             ),
           },
-        ]} />
-      {shown && <div style={{ marginTop: 16 }}><DeliveryLog key={shown.id} projectId={projectId} webhook={shown} onClose={() => showLog()} /></div>}
+        ]}
+      />
+      {shown && (
+        <div style={{ marginTop: 16 }}>
+          <DeliveryLog key={shown.id} projectId={projectId} webhook={shown} onClose={() => showLog()} />
+        </div>
+      )}
       {editing && (
-        <WebhookModal editing={editing === 'new' ? undefined : editing} saving={save.isPending} error={save.error}
-          onSave={(draft) => save.mutate(draft)} onCancel={() => setEditing(undefined)} />
+        <WebhookModal
+          editing={editing === 'new' ? undefined : editing}
+          saving={save.isPending}
+          error={save.error}
+          onSave={(draft) => save.mutate(draft)}
+          onCancel={() => setEditing(undefined)}
+        />
       )}
     </>
   );
