@@ -1,66 +1,15 @@
 import { createPublicKey, verify } from 'node:crypto';
-import { createServer, IncomingHttpHeaders, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { CardExpiryScan } from '../src/webhooks/card-expiry-scan';
 import { AdminClient } from './support/admin-client';
 import { expectAdminError, PROJECT_NOT_FOUND, WEBHOOK_NOT_FOUND, WEBHOOK_TARGET_REFUSED } from './support/admin-errors';
 import { signedPost } from './support/signing';
 import { startTestApp, TestApp } from './support/test-app';
+import { eventually, Received, Receiver } from './support/webhook-receiver';
 
 /** Fast retries for tests; the defaults (10 s, 30 s, 1 min, …) are checked in webhook-schedule's spec. */
 const FAST = { WEBHOOK_RETRY_DELAYS: '0.3', WEBHOOK_POLL_MS: '200' };
 const SHARED = Boolean(process.env.DATABASE_URL);
-
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-  json: { id: string; type: string; created_at: string; project_id: string; data: Record<string, unknown> };
-}
-
-/** A local receiver: records every POST and answers the next status queued (200 when none is). */
-class Receiver {
-  readonly received: Received[] = [];
-  readonly statuses: number[] = [];
-  private server!: Server;
-  url = '';
-
-  async start(): Promise<void> {
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const body = Buffer.concat(chunks).toString('utf8');
-        this.received.push({ headers: req.headers, body, json: JSON.parse(body) });
-        const status = this.statuses.shift() ?? 200;
-        res
-          .writeHead(status, { 'content-type': 'text/plain' })
-          .end(status === 200 ? 'thanks' : `failure ${status} ` + 'x'.repeat(3000));
-      });
-    });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
-  }
-
-  stop(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-
-  of(type: string): Received[] {
-    return this.received.filter((r) => r.json.type === type);
-  }
-}
-
-/** Polls until `check` gives a value (not undefined/false), or fails after `ms`. */
-async function eventually<T>(check: () => T | Promise<T>, ms = 10_000, what = 'condition'): Promise<NonNullable<T>> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('webhooks (e2e)', () => {
   let t: TestApp;
