@@ -226,3 +226,26 @@ describe('request log (e2e)', () => {
     ).toBe(0);
   });
 });
+
+describe('request log switched off (REQUEST_LOG=off, e2e)', () => {
+  let quiet: World;
+  beforeAll(async () => {
+    quiet = await buildWorld({ env: { REQUEST_LOG: 'off' } });
+  });
+  afterAll(() => quiet?.close());
+
+  it('keeps no row of a heartbeat, while card logins stay in the login log', async () => {
+    const card = await insertCard(quiet.t, quiet.project.id);
+    const ok = await sdkLogin(quiet.t, quiet.project.api_secret, {
+      app: quiet.project.program_id,
+      card_key: card.code,
+      machine_id: 'off-pc',
+    });
+    expect(ok.body.code).toBe(0);
+    const beat = await cardHeartbeat(quiet.t, ok.body.data.session_token, 'off-pc');
+    expect(beat.body.code).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 500)); // longer than a batch waits
+    const requests = await quiet.author.get(`/admin/v1/projects/${quiet.project.id}/requests`).expect(200);
+    expect(requests.body.items.map((item: { request_id: string }) => item.request_id)).toEqual([ok.headers['x-request-id']]);
+  });
+});

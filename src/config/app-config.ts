@@ -302,6 +302,14 @@ export class AppConfig {
   @Max(60000)
   WEBHOOK_POLL_MS = 1000;
 
+  /**
+   * Whether client requests other than card logins are kept in the request log (decisions §22).
+   * `off` keeps no such rows: for a deployment that wants none, and to measure what they cost.
+   */
+  @IsOptional()
+  @IsIn(['on', 'off'])
+  REQUEST_LOG: 'on' | 'off' = 'on';
+
   /** Whether V3 and SDK requests must arrive over HTTPS (decisions §22: the spec's "V3 always uses HTTPS"). */
   get requiresHttps(): boolean {
     return this.NODE_ENV === 'production';
@@ -403,6 +411,7 @@ export const CONFIG_KEYS = [
   'TLS_KEY_FILE',
   'WEBHOOK_RETRY_DELAYS',
   'WEBHOOK_POLL_MS',
+  'REQUEST_LOG',
 ] as const;
 
 export class ConfigError extends Error {}

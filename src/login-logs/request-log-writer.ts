@@ -1,5 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
+import { AppConfig } from '../config/app-config';
 import { ErrorCode } from '../core/errors/error-code';
 import type { FinishedRequest } from '../core/http/finished-request';
 import { requestContextOf } from '../core/http/request-context';
@@ -64,9 +65,11 @@ export class RequestLogWriter implements OnModuleInit {
     private readonly statements: PreparedStatements,
     private readonly observer: RequestObserver,
     private readonly logger: JsonLogger,
+    private readonly config: AppConfig,
   ) {}
 
   onModuleInit(): void {
+    if (this.config.REQUEST_LOG === 'off') return;
     this.observer.onFinished((req, done) => this.record(req, done));
   }
 
