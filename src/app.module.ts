@@ -14,7 +14,7 @@ import { V3Module } from './v3/v3.module';
 import { BaselineController } from './bench/baseline.controller';
 import { AppConfig } from './config/app-config';
 import { CoreModule } from './core/core.module';
-import { HealthController } from './core/health/health.controller';
+import { HealthController } from './http/health/health.controller';
 import { JsonLogger } from './core/logging/json-logger';
 import { LegacyInfoModule } from './legacy/info/legacy-info.module';
 import { LegacyModule } from './legacy/legacy.module';

@@ -4,7 +4,7 @@ import { AppConfig, ConfigError, loadConfig } from './config/app-config';
 import { CONSOLE_PATH } from './console/console-middleware';
 import { localUrl, startBanner } from './bootstrap/start-banner';
 import { JsonLogger } from './core/logging/json-logger';
-import { isClusterWorker } from './core/metrics/cluster-metrics';
+import { isClusterWorker } from './http/metrics/cluster-metrics';
 
 async function main(): Promise<void> {
   let config;

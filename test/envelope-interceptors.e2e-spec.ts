@@ -4,7 +4,7 @@ import {
   ConnectEnvelopeInterceptor,
   LegacyEnvelopeInterceptor,
   StandardEnvelopeInterceptor,
-} from '../src/core/envelope/envelope.interceptors';
+} from '../src/http/envelope/envelope.interceptors';
 import { PreparedStatements } from '../src/database/prepared-statements';
 import { AdminClient } from './support/admin-client';
 import { insertCard } from './support/cards';

@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import type Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../src/config/app-config';
-import { RouteRegistry } from '../src/core/http/route-registry';
+import { RouteRegistry } from '../src/http/route-registry';
 import { REDIS_CLIENT } from '../src/core/store/store.providers';
 import { AdminClient } from './support/admin-client';
 import { insertCard } from './support/cards';

@@ -1,7 +1,7 @@
 import { GUARDS_METADATA } from '@nestjs/common/constants';
 import type { Response } from 'supertest';
 import { ConnectController } from '../src/connect/connect.controller';
-import { RouteRateGuard } from '../src/core/throttling/route-rate.guard';
+import { RouteRateGuard } from '../src/http/throttling/route-rate.guard';
 import { LegacyCardsController } from '../src/legacy/cards/legacy-cards.controller';
 import { SdkCardsController } from '../src/sdk/sdk-cards.controller';
 import { SdkUsersController } from '../src/sdk/sdk-users.controller';
@@ -17,7 +17,7 @@ import { cardHeartbeat, expectStandardFailure } from './support/standard';
 import { startTestApp, TestApp, unique, uniqueAddress } from './support/test-app';
 
 /**
- * Plain request-rate limits (@nestjs/throttler, src/core/throttling/route-rate.guard.ts) on the
+ * Plain request-rate limits (@nestjs/throttler, src/http/throttling/route-rate.guard.ts) on the
  * route classes where abuse costs: per client address and per account, program or card, counted in
  * the shared store, refused as 10302 RATE_LIMITED (429) in the family's envelope with the IETF
  * draft RateLimit-* headers and Retry-After. Client addresses come from X-Forwarded-For through a

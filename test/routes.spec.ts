@@ -1,4 +1,4 @@
-import { familyOfPath } from '../src/core/envelope/family';
+import { familyOfPath } from '../src/http/envelope/family';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { DeclaredRoute, declaredRoutes } from './support/routes';
 

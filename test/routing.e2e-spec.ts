@@ -1,6 +1,6 @@
 import type { Response } from 'supertest';
 import { AppConfig } from '../src/config/app-config';
-import { RouteRegistry } from '../src/core/http/route-registry';
+import { RouteRegistry } from '../src/http/route-registry';
 import { declaredRoutes } from './support/routes';
 import { startTestApp, TestApp } from './support/test-app';
 

@@ -1,8 +1,8 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
 import { ApiExtension } from '@nestjs/swagger';
-import { CONTRACT_EXTENSIONS } from '../core/openapi/api-contract';
+import { CONTRACT_EXTENSIONS } from '../http/openapi/api-contract';
 import { Reflector } from '@nestjs/core';
-import { RequestContext, requestContextOf } from '../core/http/request-context';
+import { RequestContext, requestContextOf } from '../http/request-context';
 import { ClientProgram } from './client-program';
 import type { GateOptions } from './interface-gate';
 

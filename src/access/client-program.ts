@@ -6,7 +6,7 @@ import { PROGRAM_ID_PATTERN } from '../common/field-rules';
 import { ProgramCache } from '../core/cache/program-cache';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
-import { noteClientRequest, type RequestContext } from '../core/http/request-context';
+import { noteClientRequest, type RequestContext } from '../http/request-context';
 import { InterfaceName } from '../platform/interface-names';
 import { ProjectInterface } from '../projects/project-interface.entity';
 import { Project } from '../projects/project.entity';

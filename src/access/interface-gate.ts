@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
-import { noteClientRequest, onFault, RequestContext } from '../core/http/request-context';
-import { MetricsService } from '../core/metrics/metrics.service';
+import { noteClientRequest, onFault, RequestContext } from '../http/request-context';
+import { MetricsService } from '../http/metrics/metrics.service';
 import { connectOpen } from '../platform/connect-opening';
 import { InterfaceName } from '../platform/interface-names';
 import { PlatformService } from '../platform/platform.service';

@@ -1,4 +1,4 @@
-import type { RateKeyOf } from '../core/throttling/route-rate.guard';
+import type { RateKeyOf } from '../http/throttling/route-rate.guard';
 import { establishedCall } from './client-call';
 
 /**

@@ -1,11 +1,11 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Envelope } from '../core/envelope/envelope.decorator';
+import { Envelope } from '../http/envelope/envelope.decorator';
 import { ErrorCode } from '../core/errors/error-code';
-import { ApiAnswer, ApiFailures, ApiNoContent } from '../core/openapi/api-contract';
+import { ApiAnswer, ApiFailures, ApiNoContent } from '../http/openapi/api-contract';
 import { AdminIdentityView, AdminSessionView } from './admin-auth.view';
-import { DeclareAuthScheme } from '../core/http/auth-scheme';
-import { ClientContext, RequestContext } from '../core/http/request-context';
+import { DeclareAuthScheme } from '../http/auth-scheme';
+import { ClientContext, RequestContext } from '../http/request-context';
 import { getSchemaPath } from '@nestjs/swagger';
 import { UseInterceptors } from '@nestjs/common';
 import { AuditInterceptor } from '../audit/audit.interceptor';
@@ -15,7 +15,7 @@ import { TwoFactorPolicy } from './two-factor/two-factor-policy';
 import { AdminLoginDto } from './admin-auth.dto';
 import { AdminAuthService } from './admin-auth.service';
 import { AdminPrincipal, CurrentAdmin } from './admin-principal';
-import { RateLimit } from '../core/throttling/route-rate.guard';
+import { RateLimit } from '../http/throttling/route-rate.guard';
 import { byAdminUsername } from './rate-keys';
 
 @ApiTags('admin: auth')

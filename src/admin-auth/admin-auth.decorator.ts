@@ -1,9 +1,9 @@
 import { applyDecorators, SetMetadata, UseGuards, UseInterceptors } from '@nestjs/common';
 import { AuditInterceptor } from '../audit/audit.interceptor';
-import { DeclareAuthScheme } from '../core/http/auth-scheme';
+import { DeclareAuthScheme } from '../http/auth-scheme';
 import { AdminAuthGuard } from './admin-auth.guard';
 import { AdminRole } from './admin-user.entity';
-import { RateLimit } from '../core/throttling/route-rate.guard';
+import { RateLimit } from '../http/throttling/route-rate.guard';
 import { byPrincipal } from './rate-keys';
 
 export const ADMIN_ROLES = 'cardkey:admin-roles';

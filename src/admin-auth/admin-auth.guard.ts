@@ -4,7 +4,7 @@ import { Reflector } from '@nestjs/core';
 import { AuditTrail } from '../audit/audit-trail.service';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
-import { requestContextOf } from '../core/http/request-context';
+import { requestContextOf } from '../http/request-context';
 import { ADMIN_ROLES, AGENT_SCOPE, BEFORE_ENROLMENT } from './admin-auth.decorator';
 import { AdminAuthService } from './admin-auth.service';
 import { AdminRole } from './admin-user.entity';

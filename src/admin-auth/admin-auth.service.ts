@@ -18,7 +18,7 @@ import { AdminPrincipal } from './admin-principal';
 import { SharedStore } from '../core/store/shared-store';
 import { AdminLoginChallengeView } from './two-factor/two-factor.view';
 import { noteActor } from '../audit/audit-note';
-import type { RequestContext } from '../core/http/request-context';
+import type { RequestContext } from '../http/request-context';
 import { TwoFactorPolicy } from './two-factor/two-factor-policy';
 
 /** The second login step must follow within this time; the challenge is good for one sign-in. */

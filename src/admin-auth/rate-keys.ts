@@ -1,5 +1,5 @@
 import { fieldOf } from '../access/rate-keys';
-import type { RateKeyOf } from '../core/throttling/route-rate.guard';
+import type { RateKeyOf } from '../http/throttling/route-rate.guard';
 import { PRINCIPAL_KEY, type AdminPrincipal } from './admin-principal';
 
 /** Admin sign-in: per username asked for (the account need not exist: the answer must not tell). */

@@ -14,9 +14,9 @@ import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
 import { ExportCardsQuery, ListCardsQuery } from '../cards/admin/card-admin.dto';
 import { CardView } from '../cards/admin/card.view';
 import { IntIdParamPipe } from '../common/int-id-param.pipe';
-import { Envelope } from '../core/envelope/envelope.decorator';
+import { Envelope } from '../http/envelope/envelope.decorator';
 import { ErrorCode } from '../core/errors/error-code';
-import { ApiAnswer, ApiFailures, ApiListAnswer, ApiNoContent, ApiPageAnswer } from '../core/openapi/api-contract';
+import { ApiAnswer, ApiFailures, ApiListAnswer, ApiNoContent, ApiPageAnswer } from '../http/openapi/api-contract';
 import { AgentCardTypeView } from './agent.view';
 import { AgentCardsService } from './agent-cards.service';
 

@@ -2,8 +2,8 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
 import { AdminAuth, AdminRoles } from '../admin-auth/admin-auth.decorator';
-import { Envelope } from '../core/envelope/envelope.decorator';
-import { ApiAnswer } from '../core/openapi/api-contract';
+import { Envelope } from '../http/envelope/envelope.decorator';
+import { ApiAnswer } from '../http/openapi/api-contract';
 import { LedgerCheckView } from './agent.view';
 import { LEDGER_MISMATCHES_SQL } from './ledger';
 

@@ -10,7 +10,7 @@ import { ProjectAccess } from '../projects/project-access';
 import { Announcement } from './announcement.entity';
 import { CreateAnnouncementDto, UpdateAnnouncementDto } from './announcement.dto';
 import { AnnouncementView, toAnnouncementView } from './announcement.view';
-import type { RequestContext } from '../core/http/request-context';
+import type { RequestContext } from '../http/request-context';
 
 /** An author's announcements for one program (decisions §9); clients see the newest enabled one. */
 @Injectable()

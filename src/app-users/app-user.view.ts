@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { formatLocalTime } from '../common/time';
-import { LOCAL_TIME } from '../core/openapi/api-contract';
+import { LOCAL_TIME } from '../http/openapi/api-contract';
 import { APP_USER_STATUSES, AppUser, AppUserStatus } from './app-user.entity';
 
 /** The profile a client sees at login: times in the service time zone (decisions §1). */

@@ -2,8 +2,8 @@ import { Controller, Get, Header, Query } from '@nestjs/common';
 import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AdminAuth } from '../admin-auth/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
-import { Envelope } from '../core/envelope/envelope.decorator';
-import { ApiPageAnswer } from '../core/openapi/api-contract';
+import { Envelope } from '../http/envelope/envelope.decorator';
+import { ApiPageAnswer } from '../http/openapi/api-contract';
 import { AuditQuery, AuditEntryView } from './audit.dto';
 import { AuditTrail } from './audit-trail.service';
 

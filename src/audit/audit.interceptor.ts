@@ -3,7 +3,7 @@ import { catchError, from, mergeMap, Observable, throwError } from 'rxjs';
 import { PRINCIPAL_KEY } from '../admin-auth/admin-principal';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
-import { requestContextOf } from '../core/http/request-context';
+import { requestContextOf } from '../http/request-context';
 import { JsonLogger } from '../core/logging/json-logger';
 import { AuditTrail } from './audit-trail.service';
 import { actorNoteOf } from './audit-note';

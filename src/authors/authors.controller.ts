@@ -3,9 +3,9 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
 import { AdminAuth, AdminRoles } from '../admin-auth/admin-auth.decorator';
 import { UuidParamPipe } from '../common/uuid-param.pipe';
-import { Envelope } from '../core/envelope/envelope.decorator';
+import { Envelope } from '../http/envelope/envelope.decorator';
 import { ErrorCode } from '../core/errors/error-code';
-import { ApiAnswer, ApiFailures, ApiPageAnswer } from '../core/openapi/api-contract';
+import { ApiAnswer, ApiFailures, ApiPageAnswer } from '../http/openapi/api-contract';
 import { CreateAuthorDto, ListAuthorsQuery, UpdateAuthorDto } from './author.dto';
 import { AuthorsService, AuthorView } from './authors.service';
 

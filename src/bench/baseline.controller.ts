@@ -1,9 +1,9 @@
 import { Controller, HttpCode, Post, UseInterceptors } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { ConnectEnvelopeInterceptor } from '../core/envelope/envelope.interceptors';
-import { ClientReply } from '../core/envelope/render';
-import { DeclareAuthScheme } from '../core/http/auth-scheme';
-import { AcceptsBody } from '../core/http/content-type';
+import { ConnectEnvelopeInterceptor } from '../http/envelope/envelope.interceptors';
+import { ClientReply } from '../http/envelope/render';
+import { DeclareAuthScheme } from '../http/auth-scheme';
+import { AcceptsBody } from '../http/content-type';
 
 /**
  * The benchmark's yardstick (`npm run bench`): a bare route on the same adapter and global

@@ -1,7 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { AppConfig } from '../config/app-config';
 import { JsonLogger } from '../core/logging/json-logger';
-import { CLUSTER_WORKER_ENV, PrimaryMetricsAggregator } from '../core/metrics/cluster-metrics';
+import { CLUSTER_WORKER_ENV, PrimaryMetricsAggregator } from '../http/metrics/cluster-metrics';
 import { DRAIN_LIMIT_MS, messageType, WORKER_DRAIN, WORKER_READY } from './cluster-worker';
 
 /** A worker that lived at least this long before exiting was healthy: its replacement starts at once. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
-import { LOCAL_TIME } from '../core/openapi/api-contract';
+import { LOCAL_TIME } from '../http/openapi/api-contract';
 import { DataSource } from 'typeorm';
 import { createHash } from 'node:crypto';
 import { ClientCall } from '../access/client-call';
@@ -15,7 +15,7 @@ import { CardDevice } from './card-device.entity';
 import { deviceRefusal } from './card-rule';
 import { CardGuesses } from './card-guesses';
 import { findCardWithFeatures } from './types/card-features';
-import { noteClientRequest } from '../core/http/request-context';
+import { noteClientRequest } from '../http/request-context';
 
 export interface CheckoutRequest {
   call: ClientCall;

@@ -3,7 +3,7 @@ import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec
 import { Card } from './card.entity';
 import { clientExpiry } from './card-rule';
 import { PERMANENT_EXPIRY } from '../common/time';
-import { LOCAL_TIME } from '../core/openapi/api-contract';
+import { LOCAL_TIME } from '../http/openapi/api-contract';
 
 /** The card part of a standard-family login answer (V3 and SDK alike). */
 export class StandardCardData {

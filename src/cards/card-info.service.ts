@@ -7,14 +7,14 @@ import { AppConfig } from '../config/app-config';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { ApiProperty } from '@nestjs/swagger';
-import { LOCAL_TIME } from '../core/openapi/api-contract';
+import { LOCAL_TIME } from '../http/openapi/api-contract';
 import { Card, CARD_KINDS, CARD_STATUSES, CardKind, CardStatus } from './card.entity';
 import { clientExpiry } from './card-rule';
 import { CardGuesses } from './card-guesses';
 import { findCardWithFeatures } from './types/card-features';
 import { FEATURES_PROPERTY, TRIAL_PROPERTY } from './card-data';
 import { recentUnbinds, UNBIND_REFUSAL_REASONS, unbindRefusal, type UnbindRefusalReason } from './rebinding-rules';
-import { noteClientRequest } from '../core/http/request-context';
+import { noteClientRequest } from '../http/request-context';
 
 /** The state of a card as its holder sees it, after a top-up too. */
 export class CardSummary {

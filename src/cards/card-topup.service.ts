@@ -9,7 +9,7 @@ import { DomainEvents } from '../events/domain-events';
 import { Card } from './card.entity';
 import { cardRefusal } from './card-rule';
 import { CardGuesses, CardKeyMiss } from './card-guesses';
-import { noteClientRequest } from '../core/http/request-context';
+import { noteClientRequest } from '../http/request-context';
 
 export interface CardTopupRequest {
   call: Pick<ClientCall, 'program' | 'family' | 'ip' | 'context'>;

@@ -15,7 +15,7 @@ import { StandardCardData, standardCardData } from './card-data';
 import { cardRefusal } from './card-rule';
 import { CardGuesses } from './card-guesses';
 import { recentUnbinds, UnbindRefusal, unbindRefusal } from './rebinding-rules';
-import { noteClientRequest } from '../core/http/request-context';
+import { noteClientRequest } from '../http/request-context';
 
 export interface CardUnbindRequest {
   call: Pick<ClientCall, 'program' | 'family' | 'ip' | 'context'>;

@@ -5,7 +5,7 @@ import { ExpressAdapter } from '@nestjs/platform-express';
 import { AppModule } from '../app.module';
 import { loadConfig } from '../config/app-config';
 import { JsonLogger } from '../core/logging/json-logger';
-import { buildOpenApiDocument } from '../core/openapi/openapi-document';
+import { buildOpenApiDocument } from '../http/openapi/openapi-document';
 
 /**
  * `npm run openapi`: writes the document the service serves at /docs-json to openapi.json, without

@@ -1,9 +1,9 @@
 import { Body, Controller, Post, UseInterceptors } from '@nestjs/common';
 import { ApiConsumes, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { Envelope } from '../core/envelope/envelope.decorator';
-import { ConnectEnvelopeInterceptor } from '../core/envelope/envelope.interceptors';
-import { ClientReply } from '../core/envelope/render';
-import { ApiAnswer, ApiFailures } from '../core/openapi/api-contract';
+import { Envelope } from '../http/envelope/envelope.decorator';
+import { ConnectEnvelopeInterceptor } from '../http/envelope/envelope.interceptors';
+import { ClientReply } from '../http/envelope/render';
+import { ApiAnswer, ApiFailures } from '../http/openapi/api-contract';
 import { CARD_LOGIN_REFUSALS } from '../cards/card-login.service';
 import { ConnectClient, ConnectContext, ConnectRequestContext } from './connect-program.guard';
 import { ConnectLoginDto } from './connect.dto';

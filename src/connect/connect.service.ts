@@ -8,7 +8,7 @@ import { FEATURES_PROPERTY, TRIAL_PROPERTY } from '../cards/card-data';
 import { clientExpiry } from '../cards/card-rule';
 import { unixSeconds } from '../common/time';
 import { AppConfig } from '../config/app-config';
-import { LOCAL_TIME } from '../core/openapi/api-contract';
+import { LOCAL_TIME } from '../http/openapi/api-contract';
 import { ConnectRequestContext } from './connect-program.guard';
 import { ConnectLoginDto } from './connect.dto';
 import { CustomizationService } from './customization/customization.service';

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pathOf } from '../core/envelope/family';
+import { pathOf } from '../http/envelope/family';
 import type { ConsoleFile } from './console-files';
 
 export const CONSOLE_PATH = '/console';

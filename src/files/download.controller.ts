@@ -1,11 +1,11 @@
 import { Controller, Get, Param, Query, Req, StreamableFile, UseInterceptors } from '@nestjs/common';
 import { ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { UuidParamPipe } from '../common/uuid-param.pipe';
-import { Envelope } from '../core/envelope/envelope.decorator';
-import { LegacyEnvelopeInterceptor } from '../core/envelope/envelope.interceptors';
+import { Envelope } from '../http/envelope/envelope.decorator';
+import { LegacyEnvelopeInterceptor } from '../http/envelope/envelope.interceptors';
 import { ErrorCode } from '../core/errors/error-code';
-import { ApiFailures } from '../core/openapi/api-contract';
-import { DeclareAuthScheme } from '../core/http/auth-scheme';
+import { ApiFailures } from '../http/openapi/api-contract';
+import { DeclareAuthScheme } from '../http/auth-scheme';
 import { attachmentDisposition } from './file-names';
 import { FilesService } from './files.service';
 

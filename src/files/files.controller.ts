@@ -5,11 +5,11 @@ import { AdminAuth } from '../admin-auth/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
 import { PageQuery } from '../common/paging';
 import { PROJECT_ID_PIPE, UuidParamPipe } from '../common/uuid-param.pipe';
-import { Envelope } from '../core/envelope/envelope.decorator';
+import { Envelope } from '../http/envelope/envelope.decorator';
 import { ErrorCode } from '../core/errors/error-code';
-import { ApiAnswer, ApiFailures, ApiNoContent, ApiPageAnswer } from '../core/openapi/api-contract';
+import { ApiAnswer, ApiFailures, ApiNoContent, ApiPageAnswer } from '../http/openapi/api-contract';
 import { FileView } from './file.view';
-import { AcceptsBody, MULTIPART_CONTENT_TYPE } from '../core/http/content-type';
+import { AcceptsBody, MULTIPART_CONTENT_TYPE } from '../http/content-type';
 import { FilesService, UPLOAD_FIELD } from './files.service';
 
 /** Express hands over the Node request itself, Fastify wraps it as `raw`; both leave multipart unread. */

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { FEATURES_PROPERTY, TRIAL_PROPERTY } from '../cards/card-data';
 import { CARD_STATUSES, CardStatus } from '../cards/card.entity';
-import { LOCAL_TIME } from '../core/openapi/api-contract';
+import { LOCAL_TIME } from '../http/openapi/api-contract';
 
 /**
  * The `data` of the legacy family's answers (spec "Legacy routes"; decisions §10, §16), as the

@@ -3,10 +3,10 @@ import { Reflector } from '@nestjs/core';
 import { ClientFamily, establishCall } from '../access/client-call';
 import { ClientProgramDirectory } from '../access/client-program';
 import { SecretBox } from '../core/crypto/secret-box';
-import { DeclareAuthScheme } from '../core/http/auth-scheme';
+import { DeclareAuthScheme } from '../http/auth-scheme';
 import { plainFields } from './legacy-fields';
 import { verifyMd5Signature } from './signing/md5-signature';
-import { requestContextOf } from '../core/http/request-context';
+import { requestContextOf } from '../http/request-context';
 
 const MD5_REQUIRED = 'cardkey:legacy-md5';
 

@@ -4,7 +4,7 @@ import { Repository } from 'typeorm';
 import type { ClientProgram } from '../access/client-program';
 import { ProgramCache } from '../core/cache/program-cache';
 import { blacklisted } from '../core/errors/blacklisted';
-import { noteClientRequest, type RequestContext } from '../core/http/request-context';
+import { noteClientRequest, type RequestContext } from '../http/request-context';
 import { LoginBlacklistEntry } from './login-blacklist-entry.entity';
 import { BlacklistMatcher, CachedBlacklistEntry } from './login-blacklist-matcher';
 

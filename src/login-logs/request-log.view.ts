@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { CLIENT_FAMILY_NAMES, ClientFamilyName } from '../access/client-call';
 import { ERROR_CATALOG, ErrorCode } from '../core/errors/error-code';
-import { pathOf } from '../core/envelope/family';
+import { pathOf } from '../http/envelope/family';
 import { ExplanationView } from './request-explanation';
 
 /** One client request in the request log (decisions §22). */

@@ -5,11 +5,11 @@ import { AdminAuth, AdminRoles, AgentScope } from '../admin-auth/admin-auth.deco
 import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
 import { API_KEY_SCOPES, KeyScope } from '../admin-auth/api-keys/api-key-scopes';
 import { byPrincipal } from '../admin-auth/rate-keys';
-import { RateLimit } from '../core/throttling/route-rate.guard';
+import { RateLimit } from '../http/throttling/route-rate.guard';
 import { PROJECT_ID_PIPE } from '../common/uuid-param.pipe';
-import { Envelope } from '../core/envelope/envelope.decorator';
+import { Envelope } from '../http/envelope/envelope.decorator';
 import { ErrorCode } from '../core/errors/error-code';
-import { ApiAnswer, ApiFailures, ApiPageAnswer } from '../core/openapi/api-contract';
+import { ApiAnswer, ApiFailures, ApiPageAnswer } from '../http/openapi/api-contract';
 import { CreateOrderDto, ListOrdersQuery, RefundDto } from './order.dto';
 import { OrderView, OrderWithCardsView, RefundView } from './order.view';
 import { OrdersService } from './orders.service';

@@ -4,9 +4,9 @@ import { AdminAuth, AdminRoles } from '../admin-auth/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin, isPlatformAdmin } from '../admin-auth/admin-principal';
 import { IntIdParamPipe } from '../common/int-id-param.pipe';
 import { PageQuery } from '../common/paging';
-import { Envelope } from '../core/envelope/envelope.decorator';
+import { Envelope } from '../http/envelope/envelope.decorator';
 import { ErrorCode } from '../core/errors/error-code';
-import { ApiAnswer, ApiFailures, ApiListAnswer, ApiNoContent, ApiPageAnswer } from '../core/openapi/api-contract';
+import { ApiAnswer, ApiFailures, ApiListAnswer, ApiNoContent, ApiPageAnswer } from '../http/openapi/api-contract';
 import {
   CreatePlatformAnnouncementDto,
   SetInterfaceEnabledDto,

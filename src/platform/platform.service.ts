@@ -5,7 +5,7 @@ import { Repository } from 'typeorm';
 import { Page, PageQuery, pageOf } from '../common/paging';
 import { HotCache, PLATFORM_SCOPE } from '../core/cache/hot-cache';
 import { ErrorCode } from '../core/errors/error-code';
-import type { RequestContext } from '../core/http/request-context';
+import type { RequestContext } from '../http/request-context';
 import { ServiceError } from '../core/errors/service-error';
 import type { AdminPrincipal } from '../admin-auth/admin-principal';
 import { noteChange } from '../audit/audit-note';

@@ -5,14 +5,14 @@ import { CardAfterTopup, CardInfo, CardInfoService } from '../cards/card-info.se
 import { CARD_TOPUP_REFUSALS, CardTopupService } from '../cards/card-topup.service';
 import { CARD_UNBIND_REFUSALS, CardUnbindData, CardUnbindService, unbindData } from '../cards/card-unbind.service';
 import { AppConfig } from '../config/app-config';
-import { Envelope } from '../core/envelope/envelope.decorator';
-import { StandardEnvelopeInterceptor } from '../core/envelope/envelope.interceptors';
-import { ClientReply } from '../core/envelope/render';
-import { ApiAnswer, ApiFailures } from '../core/openapi/api-contract';
+import { Envelope } from '../http/envelope/envelope.decorator';
+import { StandardEnvelopeInterceptor } from '../http/envelope/envelope.interceptors';
+import { ClientReply } from '../http/envelope/render';
+import { ApiAnswer, ApiFailures } from '../http/openapi/api-contract';
 import { PortalCardDto, PortalTopupDto, PortalUnbindDto } from './portal.dto';
 import { PortalClient } from './portal.guard';
 import { PortalLimits } from './portal-limits';
-import { RateLimit } from '../core/throttling/route-rate.guard';
+import { RateLimit } from '../http/throttling/route-rate.guard';
 
 /**
  * The card holder's calls behind the `/portal` page (decisions §14): the same rules as the SDK's

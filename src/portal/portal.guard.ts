@@ -3,9 +3,9 @@ import { ClientFamily, establishCall } from '../access/client-call';
 import { ClientProgram, ClientProgramDirectory } from '../access/client-program';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
-import { DeclareAuthScheme } from '../core/http/auth-scheme';
-import { AcceptsBody } from '../core/http/content-type';
-import { requestContextOf } from '../core/http/request-context';
+import { DeclareAuthScheme } from '../http/auth-scheme';
+import { AcceptsBody } from '../http/content-type';
+import { requestContextOf } from '../http/request-context';
 import { PortalLimits } from './portal-limits';
 
 /**

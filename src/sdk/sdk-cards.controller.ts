@@ -8,20 +8,20 @@ import { CARD_LOGIN_REFUSALS } from '../cards/card-login.service';
 import { CARD_TOPUP_REFUSALS, CardTopupService } from '../cards/card-topup.service';
 import { CARD_UNBIND_REFUSALS, CardUnbindData, CardUnbindService, unbindData } from '../cards/card-unbind.service';
 import { AppConfig } from '../config/app-config';
-import { Envelope } from '../core/envelope/envelope.decorator';
-import { StandardEnvelopeInterceptor } from '../core/envelope/envelope.interceptors';
-import { ClientReply } from '../core/envelope/render';
+import { Envelope } from '../http/envelope/envelope.decorator';
+import { StandardEnvelopeInterceptor } from '../http/envelope/envelope.interceptors';
+import { ClientReply } from '../http/envelope/render';
 import { ErrorCode } from '../core/errors/error-code';
-import { ClientContext, RequestContext } from '../core/http/request-context';
-import { ApiAnswer, ApiFailures } from '../core/openapi/api-contract';
-import { clientFamilyFailures } from '../core/openapi/failure-sources';
+import { ClientContext, RequestContext } from '../http/request-context';
+import { ApiAnswer, ApiFailures } from '../http/openapi/api-contract';
+import { clientFamilyFailures } from '../http/openapi/failure-sources';
 import { BearerToken, SessionBearer } from '../sessions/session-bearer';
 import { SdkSigned } from '../standard/hmac.guard';
 import { HeartbeatDto, SdkCardKeyDto, SdkCardLoginDto, SdkCheckoutDto, SdkTopupDto, SdkTrialDto } from './sdk.dto';
 import { CardTrialData, CardTrialsService } from '../cards/trials/card-trials.service';
 import { CardHeartbeat, SdkCardLoginData, SdkCardsService } from './sdk-cards.service';
 import { byCard } from '../access/rate-keys';
-import { RateLimit } from '../core/throttling/route-rate.guard';
+import { RateLimit } from '../http/throttling/route-rate.guard';
 
 @ApiTags('client: SDK v1')
 @Envelope('standard')

@@ -3,18 +3,18 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Caller, ClientCall } from '../access/client-call';
 import { AppUserCredentialsDto } from '../app-users/app-users.dto';
 import { AppUsersService, RegisteredUser, SdkUserLogin, UserHeartbeat } from '../app-users/app-users.service';
-import { Envelope } from '../core/envelope/envelope.decorator';
-import { StandardEnvelopeInterceptor } from '../core/envelope/envelope.interceptors';
-import { ClientReply } from '../core/envelope/render';
+import { Envelope } from '../http/envelope/envelope.decorator';
+import { StandardEnvelopeInterceptor } from '../http/envelope/envelope.interceptors';
+import { ClientReply } from '../http/envelope/render';
 import { ErrorCode } from '../core/errors/error-code';
-import { ClientContext, RequestContext } from '../core/http/request-context';
-import { ApiAnswer, ApiFailures } from '../core/openapi/api-contract';
-import { clientFamilyFailures } from '../core/openapi/failure-sources';
+import { ClientContext, RequestContext } from '../http/request-context';
+import { ApiAnswer, ApiFailures } from '../http/openapi/api-contract';
+import { clientFamilyFailures } from '../http/openapi/failure-sources';
 import { BearerToken, SessionBearer } from '../sessions/session-bearer';
 import { SdkSigned } from '../standard/hmac.guard';
 import { HeartbeatDto } from './sdk.dto';
 import { byProgram, byProgramUser } from '../access/rate-keys';
-import { RateLimit } from '../core/throttling/route-rate.guard';
+import { RateLimit } from '../http/throttling/route-rate.guard';
 
 /** Program users over the SDK: signed JSON register and login, Bearer heartbeat (spec "SDK"). */
 @ApiTags('client: SDK v1')

@@ -1,10 +1,10 @@
 import { Body, Controller, Post, UseInterceptors } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Caller, ClientCall } from '../access/client-call';
-import { Envelope } from '../core/envelope/envelope.decorator';
-import { StandardEnvelopeInterceptor } from '../core/envelope/envelope.interceptors';
-import { ClientReply } from '../core/envelope/render';
-import { ApiAnswer } from '../core/openapi/api-contract';
+import { Envelope } from '../http/envelope/envelope.decorator';
+import { StandardEnvelopeInterceptor } from '../http/envelope/envelope.interceptors';
+import { ClientReply } from '../http/envelope/render';
+import { ApiAnswer } from '../http/openapi/api-contract';
 import { SdkSigned } from '../standard/hmac.guard';
 import { VersionCheckDto } from '../versions/version.dto';
 import { VersionCheck, VersionsService } from '../versions/versions.service';

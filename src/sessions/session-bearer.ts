@@ -1,7 +1,7 @@
 import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
-import { DeclareAuthScheme } from '../core/http/auth-scheme';
+import { DeclareAuthScheme } from '../http/auth-scheme';
 
 const BEARER = Symbol.for('cardkey.sessionBearer');
 

@@ -7,7 +7,7 @@ import type { SeatPolicy } from '../projects/project.entity';
 import { hashToken, newToken } from '../core/crypto/tokens';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
-import { noteClientRequest, type RequestContext } from '../core/http/request-context';
+import { noteClientRequest, type RequestContext } from '../http/request-context';
 import { PreparedStatement, PreparedStatements } from '../database/prepared-statements';
 import { StatementBatcher } from '../database/statement-batcher';
 import { AppConfig } from '../config/app-config';

@@ -1,8 +1,8 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { unixSeconds } from '../common/time';
 import { SecretBox } from '../core/crypto/secret-box';
-import { signAnswerWith } from '../core/http/answer-signing';
-import type { RequestContext } from '../core/http/request-context';
+import { signAnswerWith } from '../http/answer-signing';
+import type { RequestContext } from '../http/request-context';
 import { privateKeyFromDer, responseSigningParts, SigningSecret } from './ed25519';
 import { SigningThread } from './signing-thread';
 import { ActiveSigningKey } from './signing-keys.service';

@@ -6,9 +6,9 @@ import { StepUp } from '../admin-auth/two-factor/step-up';
 import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
 import { Optional } from '../common/optional';
 import { PROJECT_ID_PIPE } from '../common/uuid-param.pipe';
-import { Envelope } from '../core/envelope/envelope.decorator';
+import { Envelope } from '../http/envelope/envelope.decorator';
 import { ErrorCode } from '../core/errors/error-code';
-import { ApiAnswer, ApiFailures } from '../core/openapi/api-contract';
+import { ApiAnswer, ApiFailures } from '../http/openapi/api-contract';
 import { SigningKeysService, SigningKeyView } from './signing-keys.service';
 
 export class RotateSigningKeyDto {

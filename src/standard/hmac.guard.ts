@@ -4,14 +4,14 @@ import { ClientFamily, declaredFamily, establishCall } from '../access/client-ca
 import { ClientProgramDirectory } from '../access/client-program';
 import { unixSeconds } from '../common/time';
 import { SecretBox } from '../core/crypto/secret-box';
-import { pathOf } from '../core/envelope/family';
+import { pathOf } from '../http/envelope/family';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
-import { DeclareAuthScheme } from '../core/http/auth-scheme';
-import { AcceptsBody } from '../core/http/content-type';
+import { DeclareAuthScheme } from '../http/auth-scheme';
+import { AcceptsBody } from '../http/content-type';
 import { SharedStore } from '../core/store/shared-store';
 import { AppConfig } from '../config/app-config';
-import { arrivedOverTls, parseTrustedProxies } from '../core/http/client-ip';
+import { arrivedOverTls, parseTrustedProxies } from '../http/client-ip';
 import {
   HMAC_NONCE_PATTERN,
   NONCE_MEMORY_SECONDS,
@@ -19,7 +19,7 @@ import {
   SIGNATURE_WINDOW_SECONDS,
   signatureMatches,
 } from './hmac-signature';
-import { requestContextOf } from '../core/http/request-context';
+import { requestContextOf } from '../http/request-context';
 
 /**
  * V3 and SDK authentication, in the order of decisions §3: content type (checked by the input

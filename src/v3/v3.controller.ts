@@ -3,12 +3,12 @@ import { ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Caller, ClientCall } from '../access/client-call';
 import { CardLoginService } from '../cards/card-login.service';
 import { AppConfig } from '../config/app-config';
-import { Envelope } from '../core/envelope/envelope.decorator';
-import { StandardEnvelopeInterceptor } from '../core/envelope/envelope.interceptors';
-import { ClientReply } from '../core/envelope/render';
+import { Envelope } from '../http/envelope/envelope.decorator';
+import { StandardEnvelopeInterceptor } from '../http/envelope/envelope.interceptors';
+import { ClientReply } from '../http/envelope/render';
 import { LOGIN_EXTRAS, StandardCardLoginData, standardCardLoginData } from '../cards/card-data';
 import { CARD_LOGIN_REFUSALS } from '../cards/card-login.service';
-import { ApiAnswer, ApiFailures } from '../core/openapi/api-contract';
+import { ApiAnswer, ApiFailures } from '../http/openapi/api-contract';
 import { V3Signed } from '../standard/hmac.guard';
 import { V3CardLoginDto } from './v3.dto';
 

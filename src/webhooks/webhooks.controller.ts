@@ -5,9 +5,9 @@ import { API_KEY_SCOPES, KeyScope } from '../admin-auth/api-keys/api-key-scopes'
 import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
 import { PageQuery } from '../common/paging';
 import { PROJECT_ID_PIPE, UuidParamPipe } from '../common/uuid-param.pipe';
-import { Envelope } from '../core/envelope/envelope.decorator';
+import { Envelope } from '../http/envelope/envelope.decorator';
 import { ErrorCode } from '../core/errors/error-code';
-import { ApiAnswer, ApiFailures, ApiListAnswer, ApiNoContent, ApiPageAnswer } from '../core/openapi/api-contract';
+import { ApiAnswer, ApiFailures, ApiListAnswer, ApiNoContent, ApiPageAnswer } from '../http/openapi/api-contract';
 import { CreateWebhookDto, UpdateWebhookDto, WebhookDeliveryView, WebhookView } from './webhook.dto';
 import { WebhooksService } from './webhooks.service';
 

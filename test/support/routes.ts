@@ -3,9 +3,9 @@ import { GUARDS_METADATA, METHOD_METADATA, MODULE_METADATA, PATH_METADATA } from
 import { MetadataScanner } from '@nestjs/core';
 import { AppModule } from '../../src/app.module';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
-import { ENVELOPE_FAMILY } from '../../src/core/envelope/envelope.decorator';
-import { Family } from '../../src/core/envelope/family';
-import { AUTH_SCHEME, AuthScheme } from '../../src/core/http/auth-scheme';
+import { ENVELOPE_FAMILY } from '../../src/http/envelope/envelope.decorator';
+import { Family } from '../../src/http/envelope/family';
+import { AUTH_SCHEME, AuthScheme } from '../../src/http/auth-scheme';
 import { JsonLogger } from '../../src/core/logging/json-logger';
 
 export interface DeclaredRoute {
@@ -24,7 +24,7 @@ type Import = Type | DynamicModule | ForwardReference | Promise<DynamicModule> |
 
 /**
  * Every route the application declares, read from its module and controller metadata (PATH,
- * METHOD, the envelope family, the auth scheme, the guards) the way src/core/http/route-registry.ts
+ * METHOD, the envelope family, the auth scheme, the guards) the way src/http/route-registry.ts
  * reads it at boot, without booting anything: the module tree of AppModule.forRoot(config) is
  * walked, so configuration-dependent controllers count as they would in that configuration.
  */

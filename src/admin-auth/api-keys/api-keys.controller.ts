@@ -1,9 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { UuidParamPipe } from '../../common/uuid-param.pipe';
-import { Envelope } from '../../core/envelope/envelope.decorator';
+import { Envelope } from '../../http/envelope/envelope.decorator';
 import { ErrorCode } from '../../core/errors/error-code';
-import { ApiAnswer, ApiFailures, ApiListAnswer, ApiNoContent } from '../../core/openapi/api-contract';
+import { ApiAnswer, ApiFailures, ApiListAnswer, ApiNoContent } from '../../http/openapi/api-contract';
 import { AdminAuth, AgentScope } from '../admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../admin-principal';
 import { StepUp } from '../two-factor/step-up';

@@ -4,8 +4,8 @@ import { ApiHeader } from '@nestjs/swagger';
 import { AuditTrail } from '../../audit/audit-trail.service';
 import { ErrorCode } from '../../core/errors/error-code';
 import { ServiceError } from '../../core/errors/service-error';
-import { requestContextOf } from '../../core/http/request-context';
-import { ApiFailures } from '../../core/openapi/api-contract';
+import { requestContextOf } from '../../http/request-context';
+import { ApiFailures } from '../../http/openapi/api-contract';
 import { AdminPrincipal, PRINCIPAL_KEY } from '../admin-principal';
 import { TwoFactorService } from './two-factor.service';
 

@@ -1,18 +1,18 @@
 import { Body, Controller, HttpCode, Post, UseInterceptors } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuditInterceptor } from '../../audit/audit.interceptor';
-import { Envelope } from '../../core/envelope/envelope.decorator';
+import { Envelope } from '../../http/envelope/envelope.decorator';
 import { ErrorCode } from '../../core/errors/error-code';
-import { DeclareAuthScheme } from '../../core/http/auth-scheme';
-import { ClientContext, RequestContext } from '../../core/http/request-context';
-import { ApiAnswer, ApiFailures, ApiNoContent } from '../../core/openapi/api-contract';
+import { DeclareAuthScheme } from '../../http/auth-scheme';
+import { ClientContext, RequestContext } from '../../http/request-context';
+import { ApiAnswer, ApiFailures, ApiNoContent } from '../../http/openapi/api-contract';
 import { AdminAuth, AgentScope, BeforeEnrolment } from '../admin-auth.decorator';
 import { AdminSessionView } from '../admin-auth.view';
 import { AdminPrincipal, CurrentAdmin } from '../admin-principal';
 import { TwoFactorCodeDto, TwoFactorLoginDto } from './two-factor.dto';
 import { TwoFactorService } from './two-factor.service';
 import { TwoFactorEnrolmentView, TwoFactorRecoveryCodesView } from './two-factor.view';
-import { RateLimit } from '../../core/throttling/route-rate.guard';
+import { RateLimit } from '../../http/throttling/route-rate.guard';
 
 /** An agent's account signs in like any other, two-factor included (@AgentScope). */
 @ApiTags('admin: auth')

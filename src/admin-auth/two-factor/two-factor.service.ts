@@ -9,7 +9,7 @@ import { ServiceError } from '../../core/errors/service-error';
 import { FailureLimiter } from '../../core/throttling/failure-limiter';
 import { AdminSessionView } from '../admin-auth.view';
 import { noteActor } from '../../audit/audit-note';
-import type { RequestContext } from '../../core/http/request-context';
+import type { RequestContext } from '../../http/request-context';
 import { AdminAuthService } from '../admin-auth.service';
 import { AdminPrincipal } from '../admin-principal';
 import { AdminUser } from '../admin-user.entity';

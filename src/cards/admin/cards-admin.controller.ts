@@ -7,9 +7,9 @@ import { API_KEY_SCOPES, KeyScope } from '../../admin-auth/api-keys/api-key-scop
 import { StepUp } from '../../admin-auth/two-factor/step-up';
 import { AdminPrincipal, CurrentAdmin } from '../../admin-auth/admin-principal';
 import { PROJECT_ID_PIPE } from '../../common/uuid-param.pipe';
-import { Envelope } from '../../core/envelope/envelope.decorator';
+import { Envelope } from '../../http/envelope/envelope.decorator';
 import { ErrorCode } from '../../core/errors/error-code';
-import { AcceptsBody, CSV_CONTENT_TYPE } from '../../core/http/content-type';
+import { AcceptsBody, CSV_CONTENT_TYPE } from '../../http/content-type';
 import {
   BulkCardsDto,
   CreateCardsDto,
@@ -31,7 +31,7 @@ import { CardBatchesService } from './card-batches.service';
 import { CardBatchView, CardView } from './card.view';
 import { BulkResult } from './cards-bulk';
 import { ImportDone, ImportReport } from './cards-importer';
-import { ApiAnswer, ApiFailures, ApiNoContent, ApiPageAnswer } from '../../core/openapi/api-contract';
+import { ApiAnswer, ApiFailures, ApiNoContent, ApiPageAnswer } from '../../http/openapi/api-contract';
 import { CardsAdminService } from './cards-admin.service';
 import { IDEMPOTENCY_KEY_HEADER, IdempotencyKey } from './idempotency-key.decorator';
 import { IntIdParamPipe } from '../../common/int-id-param.pipe';

@@ -11,7 +11,7 @@ import { FEATURES_PROPERTY, TRIAL_PROPERTY } from '../card-data';
 import { CardDevice } from '../card-device.entity';
 import { clientExpiry, loginRefusal } from '../card-rule';
 import { Card } from '../card.entity';
-import { LOCAL_TIME } from '../../core/openapi/api-contract';
+import { LOCAL_TIME } from '../../http/openapi/api-contract';
 import { PERMANENT_EXPIRY } from '../../common/time';
 import { CardTypesService } from '../types/card-types.service';
 import { cardFeaturesSql, featuresOf } from '../types/card-features';

@@ -3,9 +3,9 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminAuth } from '../../admin-auth/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../../admin-auth/admin-principal';
 import { PROJECT_ID_PIPE } from '../../common/uuid-param.pipe';
-import { Envelope } from '../../core/envelope/envelope.decorator';
+import { Envelope } from '../../http/envelope/envelope.decorator';
 import { ErrorCode } from '../../core/errors/error-code';
-import { ApiAnswer, ApiFailures, ApiNoContent } from '../../core/openapi/api-contract';
+import { ApiAnswer, ApiFailures, ApiNoContent } from '../../http/openapi/api-contract';
 import { PutCustomizationDto } from './customization.dto';
 import { CustomizationPreview, CustomizationService, CustomizationView } from './customization.service';
 

@@ -7,8 +7,8 @@ import { ProgramCache } from '../../core/cache/program-cache';
 import { SecretBox } from '../../core/crypto/secret-box';
 import { ErrorCode } from '../../core/errors/error-code';
 import { ServiceError } from '../../core/errors/service-error';
-import { renderFailure, renderSuccess } from '../../core/envelope/render';
-import { applyRenames } from '../../core/envelope/response-renames';
+import { renderFailure, renderSuccess } from '../../http/envelope/render';
+import { applyRenames } from '../../http/envelope/response-renames';
 import { ProjectAccess } from '../../projects/project-access';
 import { ConnectCustomization } from '../connect-customization.entity';
 import { PutCustomizationDto } from './customization.dto';
@@ -22,7 +22,7 @@ import {
   TokenValues,
   usesSecret,
 } from './customization-rules';
-import type { RequestContext } from '../../core/http/request-context';
+import type { RequestContext } from '../../http/request-context';
 
 export type ClientCustomization = Pick<ConnectCustomization, 'fieldNames' | 'tokenAlgorithm' | 'tokenTemplate' | 'secretEnc'>;
 

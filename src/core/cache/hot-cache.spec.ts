@@ -2,7 +2,7 @@ import type { Cache } from '@nestjs/cache-manager';
 import { createCache } from 'cache-manager';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppConfig } from '../../config/app-config';
-import { RequestContext, requestContextMiddleware, requestContextOf } from '../http/request-context';
+import { RequestContext, requestContextMiddleware, requestContextOf } from '../../http/request-context';
 import { MemoryStore } from '../store/memory-store';
 import { HotCache, PLATFORM_SCOPE } from './hot-cache';
 

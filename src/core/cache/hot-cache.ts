@@ -1,7 +1,7 @@
 import { CACHE_MANAGER, Cache } from '@nestjs/cache-manager';
 import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
-import { perRequest, RequestContext } from '../http/request-context';
+import { perRequest, RequestContext } from '../../http/request-context';
 import { SharedStore } from '../store/shared-store';
 import { TurnReads } from '../store/turn-reads';
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { RequestContext } from '../http/request-context';
+import type { RequestContext } from '../../http/request-context';
 import { HotCache } from './hot-cache';
 
 /** What client routes cache per program. */

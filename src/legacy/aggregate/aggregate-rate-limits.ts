@@ -1,5 +1,5 @@
 import { byCard, byProgram, byProgramUser, fieldOf } from '../../access/rate-keys';
-import type { RateKeyOf, RouteClassOf } from '../../core/throttling/route-rate.guard';
+import type { RateKeyOf, RouteClassOf } from '../../http/throttling/route-rate.guard';
 import { canonicalAction } from './legacy-actions';
 
 /** The legacy aggregate's actions that belong to a limited route class, by their plain `api` field. */

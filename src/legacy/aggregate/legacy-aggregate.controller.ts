@@ -4,16 +4,16 @@ import { Caller, ClientCall } from '../../access/client-call';
 import { CARD_LOGIN_REFUSALS } from '../../cards/card-login.service';
 import { CARD_UNBIND_REFUSALS, CardUnbindData } from '../../cards/card-unbind.service';
 import { CompatUserLogin, RegisteredUser } from '../../app-users/app-users.service';
-import { Envelope } from '../../core/envelope/envelope.decorator';
-import { LegacyEnvelopeInterceptor } from '../../core/envelope/envelope.interceptors';
+import { Envelope } from '../../http/envelope/envelope.decorator';
+import { LegacyEnvelopeInterceptor } from '../../http/envelope/envelope.interceptors';
 import { ErrorCode } from '../../core/errors/error-code';
-import { ApiAnswer, ApiFailures } from '../../core/openapi/api-contract';
+import { ApiAnswer, ApiFailures } from '../../http/openapi/api-contract';
 import { LegacyAnnouncement, LegacyAppConfig, LegacyAppProfile, LegacyCardLogin, LegacyFileDownload } from '../legacy-answers';
 import { plainFields } from '../legacy-fields';
 import { LegacyAggregateClient } from '../legacy-program.guard';
 import { LEGACY_ACTION_ALIASES, LEGACY_ACTIONS } from './legacy-actions';
 import { LegacyAggregateService } from './legacy-aggregate.service';
-import { RateLimit } from '../../core/throttling/route-rate.guard';
+import { RateLimit } from '../../http/throttling/route-rate.guard';
 import { aggregateKey, aggregateRouteClass } from './aggregate-rate-limits';
 
 const ACTION_ANSWERS = [

@@ -3,16 +3,16 @@ import { ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Caller, ClientCall } from '../../access/client-call';
 import { CARD_LOGIN_REFUSALS } from '../../cards/card-login.service';
 import { CARD_UNBIND_REFUSALS, CardUnbindData } from '../../cards/card-unbind.service';
-import { Envelope } from '../../core/envelope/envelope.decorator';
-import { LegacyEnvelopeInterceptor } from '../../core/envelope/envelope.interceptors';
+import { Envelope } from '../../http/envelope/envelope.decorator';
+import { LegacyEnvelopeInterceptor } from '../../http/envelope/envelope.interceptors';
 import { ErrorCode } from '../../core/errors/error-code';
-import { ApiAnswer, ApiFailures } from '../../core/openapi/api-contract';
+import { ApiAnswer, ApiFailures } from '../../http/openapi/api-contract';
 import { LegacyCardLogin, LegacyCardState, LegacyPaycheck } from '../legacy-answers';
 import { LegacyClient, Md5Signed } from '../legacy-program.guard';
 import { LegacyCardDto, LegacyPaycheckDto } from '../legacy.dto';
 import { LegacyCardsService } from './legacy-cards.service';
 import { byCard } from '../../access/rate-keys';
-import { RateLimit } from '../../core/throttling/route-rate.guard';
+import { RateLimit } from '../../http/throttling/route-rate.guard';
 
 const FORM = 'application/x-www-form-urlencoded';
 

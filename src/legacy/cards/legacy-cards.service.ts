@@ -9,11 +9,11 @@ import { CardUnbindService, unbindData } from '../../cards/card-unbind.service';
 import { Card } from '../../cards/card.entity';
 import { cardRefusal, clientExpiry, deviceRefusal, isCardExpired } from '../../cards/card-rule';
 import { AppConfig } from '../../config/app-config';
-import { ClientReply } from '../../core/envelope/render';
+import { ClientReply } from '../../http/envelope/render';
 import { ErrorCode } from '../../core/errors/error-code';
 import { ServiceError } from '../../core/errors/service-error';
 import { LegacyCardLogin, LegacyCardState, LegacyPaycheck } from '../legacy-answers';
-import { noteClientRequest } from '../../core/http/request-context';
+import { noteClientRequest } from '../../http/request-context';
 
 /**
  * The legacy family's card operations, shared by the dedicated routes and the aggregate entry:

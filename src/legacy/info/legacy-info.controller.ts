@@ -1,10 +1,10 @@
 import { Body, Controller, Get, Post, Query, UseInterceptors } from '@nestjs/common';
 import { ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Caller, ClientCall } from '../../access/client-call';
-import { Envelope } from '../../core/envelope/envelope.decorator';
-import { LegacyEnvelopeInterceptor } from '../../core/envelope/envelope.interceptors';
-import { FORM_CONTENT_TYPE } from '../../core/http/content-type';
-import { ApiAnswer } from '../../core/openapi/api-contract';
+import { Envelope } from '../../http/envelope/envelope.decorator';
+import { LegacyEnvelopeInterceptor } from '../../http/envelope/envelope.interceptors';
+import { FORM_CONTENT_TYPE } from '../../http/content-type';
+import { ApiAnswer } from '../../http/openapi/api-contract';
 import { VersionCheck } from '../../versions/versions.service';
 import { LegacyAnnouncement } from '../legacy-answers';
 import { LegacyClient } from '../legacy-program.guard';

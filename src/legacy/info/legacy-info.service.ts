@@ -6,7 +6,7 @@ import { InterfaceGate } from '../../access/interface-gate';
 import { AnnouncementsService } from '../../announcements/announcements.service';
 import { LoginTokensService } from '../../cards/login-tokens.service';
 import { unixSeconds } from '../../common/time';
-import { ClientReply } from '../../core/envelope/render';
+import { ClientReply } from '../../http/envelope/render';
 import { ErrorCode } from '../../core/errors/error-code';
 import { ServiceError } from '../../core/errors/service-error';
 import { Project } from '../../projects/project.entity';

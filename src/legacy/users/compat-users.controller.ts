@@ -3,14 +3,14 @@ import { ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Caller, ClientCall } from '../../access/client-call';
 import { AppUserCredentialsDto } from '../../app-users/app-users.dto';
 import { AppUsersService, CompatUserLogin, RegisteredUser } from '../../app-users/app-users.service';
-import { Envelope } from '../../core/envelope/envelope.decorator';
-import { LegacyEnvelopeInterceptor } from '../../core/envelope/envelope.interceptors';
-import { ClientReply } from '../../core/envelope/render';
+import { Envelope } from '../../http/envelope/envelope.decorator';
+import { LegacyEnvelopeInterceptor } from '../../http/envelope/envelope.interceptors';
+import { ClientReply } from '../../http/envelope/render';
 import { ErrorCode } from '../../core/errors/error-code';
-import { ApiAnswer, ApiFailures } from '../../core/openapi/api-contract';
+import { ApiAnswer, ApiFailures } from '../../http/openapi/api-contract';
 import { LegacyClient } from '../legacy-program.guard';
 import { byProgram, byProgramUser } from '../../access/rate-keys';
-import { RateLimit } from '../../core/throttling/route-rate.guard';
+import { RateLimit } from '../../http/throttling/route-rate.guard';
 
 /** Compatibility program-user routes: form fields, legacy envelope (`code: 1`), no SDK session. */
 @ApiTags('client: legacy')

@@ -1,10 +1,10 @@
 import { Body, Controller, Post, UseInterceptors } from '@nestjs/common';
 import { ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Caller, ClientCall } from '../../access/client-call';
-import { Envelope } from '../../core/envelope/envelope.decorator';
-import { LegacyEnvelopeInterceptor } from '../../core/envelope/envelope.interceptors';
+import { Envelope } from '../../http/envelope/envelope.decorator';
+import { LegacyEnvelopeInterceptor } from '../../http/envelope/envelope.interceptors';
 import { ErrorCode } from '../../core/errors/error-code';
-import { ApiAnswer, ApiFailures } from '../../core/openapi/api-contract';
+import { ApiAnswer, ApiFailures } from '../../http/openapi/api-contract';
 import { LegacyVerification } from '../legacy-answers';
 import { LegacyClient } from '../legacy-program.guard';
 import { VerifyDto } from './verify.dto';

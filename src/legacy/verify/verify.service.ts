@@ -8,7 +8,7 @@ import { unixSeconds } from '../../common/time';
 import { blacklisted } from '../../core/errors/blacklisted';
 import { ErrorCode } from '../../core/errors/error-code';
 import { ServiceError } from '../../core/errors/service-error';
-import { ClientReply } from '../../core/envelope/render';
+import { ClientReply } from '../../http/envelope/render';
 import { PlatformService } from '../../platform/platform.service';
 import { AuthorLimits, AuthorQuotas } from './author-quotas';
 import { BlacklistEntry } from './blacklist-entry.entity';

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { familyOfPath, pathOf } from '../envelope/family';
+import { familyOfPath, pathOf } from './envelope/family';
 import { requestContextOf } from './request-context';
 
 /**

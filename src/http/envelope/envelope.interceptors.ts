@@ -1,7 +1,7 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor, StreamableFile, Type } from '@nestjs/common';
 import { Observable } from 'rxjs';
-import { classifyError } from '../errors/to-service-error';
-import { recordAnswer, requestContextOf, undoAfterFault } from '../http/request-context';
+import { classifyError } from '../../core/errors/to-service-error';
+import { recordAnswer, requestContextOf, undoAfterFault } from '../request-context';
 import { Family } from './family';
 import { renderSuccess, successCodeOf } from './render';
 import { applyRenames, responseRenamesOf } from './response-renames';

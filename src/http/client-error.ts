@@ -1,8 +1,8 @@
 import type { Duplex } from 'node:stream';
-import { familyOfPath, pathOf } from '../envelope/family';
-import { renderFailure } from '../envelope/render';
-import { ErrorCode } from '../errors/error-code';
-import { ServiceError } from '../errors/service-error';
+import { familyOfPath, pathOf } from './envelope/family';
+import { renderFailure } from './envelope/render';
+import { ErrorCode } from '../core/errors/error-code';
+import { ServiceError } from '../core/errors/service-error';
 import { chooseRequestId } from './request-context';
 
 interface ParserError extends Error {

@@ -1,5 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { ErrorCode } from '../errors/error-code';
+import { ErrorCode } from '../../core/errors/error-code';
 import { CONTRACT_EXTENSIONS } from './api-contract';
 import { completeDocument } from './complete-document';
 

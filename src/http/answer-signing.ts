@@ -1,4 +1,4 @@
-import { pathOf } from '../envelope/family';
+import { pathOf } from './envelope/family';
 import { RequestContext, requestContextOf } from './request-context';
 
 export interface AnswerToSign {

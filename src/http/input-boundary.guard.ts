@@ -1,9 +1,9 @@
 import { isUtf8 } from 'node:buffer';
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { familyOfPath, pathOf } from '../envelope/family';
-import { ErrorCode } from '../errors/error-code';
-import { ServiceError } from '../errors/service-error';
+import { familyOfPath, pathOf } from './envelope/family';
+import { ErrorCode } from '../core/errors/error-code';
+import { ServiceError } from '../core/errors/service-error';
 import { BODY_TYPE, BodyType, CONTENT_TYPES, mediaTypeOf } from './content-type';
 import { findInputProblem, hasBrokenPercentEncoding } from './input-rules';
 

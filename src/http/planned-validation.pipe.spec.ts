@@ -13,10 +13,10 @@ import {
   ValidatorConstraint,
   ValidatorConstraintInterface,
 } from 'class-validator';
-import { CreateCardsDto } from '../../cards/admin/card-admin.dto';
-import { ConnectLoginDto } from '../../connect/connect.dto';
-import { HeartbeatDto, SdkCardLoginDto, SdkCheckoutDto } from '../../sdk/sdk.dto';
-import { V3CardLoginDto } from '../../v3/v3.dto';
+import { CreateCardsDto } from '../cards/admin/card-admin.dto';
+import { ConnectLoginDto } from '../connect/connect.dto';
+import { HeartbeatDto, SdkCardLoginDto, SdkCheckoutDto } from '../sdk/sdk.dto';
+import { V3CardLoginDto } from '../v3/v3.dto';
 import { acceptPlanOf } from './accept-plan';
 import { PlannedValidationPipe } from './planned-validation.pipe';
 

@@ -5,10 +5,10 @@ import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec
 import type Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
-import { DeclareAuthScheme } from '../http/auth-scheme';
+import { DeclareAuthScheme } from '../auth-scheme';
 import { MetricsService } from '../metrics/metrics.service';
 import { ApiAnswer } from '../openapi/api-contract';
-import { Check, probe } from './probe';
+import { Check, probe } from '../../core/health/probe';
 import {
   databaseTakesWrite,
   directoryTakesWrite,
@@ -16,9 +16,9 @@ import {
   RedisPersistence,
   redisPersistence,
   redisPersistenceWarning,
-} from './readiness';
-import { REDIS_CLIENT } from '../store/store.providers';
-import { SharedStore } from '../store/shared-store';
+} from '../../core/health/readiness';
+import { REDIS_CLIENT } from '../../core/store/store.providers';
+import { SharedStore } from '../../core/store/shared-store';
 
 const LIVE: SchemaObject = { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ok'] } } };
 const CHECK: SchemaObject = { type: 'string', enum: ['up', 'down', 'not_configured'] };

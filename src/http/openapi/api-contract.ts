@@ -1,7 +1,7 @@
 import { applyDecorators, Type } from '@nestjs/common';
 import { ApiExtension, ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import type { ReferenceObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { ErrorCode } from '../errors/error-code';
+import { ErrorCode } from '../../core/errors/error-code';
 
 /**
  * Decorators that state a route's contract for the OpenAPI document. They only describe: the

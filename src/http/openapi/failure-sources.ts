@@ -1,6 +1,6 @@
 import { FAMILY_GATES, ClientFamilyName } from '../../access/client-call';
-import { ErrorCode } from '../errors/error-code';
-import { AuthScheme } from '../http/auth-scheme';
+import { ErrorCode } from '../../core/errors/error-code';
+import { AuthScheme } from '../auth-scheme';
 
 /**
  * Where a route's failures come from besides its own rules (`ApiFailures`): the input boundary

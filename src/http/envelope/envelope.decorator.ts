@@ -1,5 +1,5 @@
 import { applyDecorators, SetMetadata, UsePipes } from '@nestjs/common';
-import { PlannedValidationPipe } from '../http/planned-validation.pipe';
+import { PlannedValidationPipe } from '../planned-validation.pipe';
 import { Family } from './family';
 
 export const ENVELOPE_FAMILY = 'cardkey:envelope-family';

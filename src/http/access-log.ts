@@ -1,5 +1,5 @@
-import { FinishedRequest } from '../http/finished-request';
-import { JsonLogger } from './json-logger';
+import { FinishedRequest } from './finished-request';
+import { JsonLogger } from '../core/logging/json-logger';
 
 /**
  * One line per request at info. Only what `FinishedRequest` holds is written: the route pattern,

@@ -6,9 +6,9 @@ import type {
   SecuritySchemeObject,
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import type { ClientFamilyName } from '../../access/client-call';
-import { ERROR_CATALOG, ErrorCode } from '../errors/error-code';
+import { ERROR_CATALOG, ErrorCode } from '../../core/errors/error-code';
 import { Family, familyOfPath } from '../envelope/family';
-import { AuthScheme } from '../http/auth-scheme';
+import { AuthScheme } from '../auth-scheme';
 import { CONTRACT_EXTENSIONS } from './api-contract';
 import { failureSchema, FAILURE_SCHEMAS, successSchema } from './envelope-schemas';
 import { AUTH_FAILURES, BODY_ROUTE, clientFamilyFailures, EVERY_ROUTE } from './failure-sources';

@@ -1,9 +1,9 @@
 import { Injectable, OnApplicationBootstrap, RequestMethod, Type } from '@nestjs/common';
 import { PATH_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
-import { envelopeMismatch } from '../envelope/envelope-check';
-import { ENVELOPE_FAMILY } from '../envelope/envelope.decorator';
-import { Family } from '../envelope/family';
+import { envelopeMismatch } from './envelope/envelope-check';
+import { ENVELOPE_FAMILY } from './envelope/envelope.decorator';
+import { Family } from './envelope/family';
 import { AUTH_SCHEME, AuthScheme } from './auth-scheme';
 
 export interface RouteInfo {
@@ -35,7 +35,7 @@ export class RouteRegistry implements OnApplicationBootstrap {
       const { instance, metatype } = wrapper;
       if (!instance || !metatype) continue;
       const mismatch = envelopeMismatch(metatype as Type);
-      if (mismatch) throw new Error(`${mismatch} (src/core/envelope/envelope.interceptors.ts)`);
+      if (mismatch) throw new Error(`${mismatch} (src/http/envelope/envelope.interceptors.ts)`);
       const prefix = normalizePaths(Reflect.getMetadata(PATH_METADATA, metatype));
       const proto = Object.getPrototypeOf(instance);
       for (const name of this.scanner.getAllMethodNames(proto)) {

@@ -1,5 +1,5 @@
 import { unreachable } from '../../common/unreachable';
-import { ServiceError } from '../errors/service-error';
+import { ServiceError } from '../../core/errors/service-error';
 import { Family } from './family';
 
 /** What a client-family handler returns: `data` plus optional top-level extras (token, statecode...). */

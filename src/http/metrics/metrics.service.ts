@@ -1,7 +1,7 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { ErrorCode } from '../errors/error-code';
-import { FinishedRequest } from '../http/finished-request';
+import { ErrorCode } from '../../core/errors/error-code';
+import { FinishedRequest } from '../finished-request';
 import { isClusterWorker, WorkerMetricsChannel } from './cluster-metrics';
 
 /** Which path of the card-login rule wrote the login-log row (card-login.service.ts). */

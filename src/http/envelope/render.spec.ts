@@ -1,5 +1,5 @@
-import { ErrorCode } from '../errors/error-code';
-import { ServiceError } from '../errors/service-error';
+import { ErrorCode } from '../../core/errors/error-code';
+import { ServiceError } from '../../core/errors/service-error';
 import { Family } from './family';
 import { renderFailure, renderSuccess } from './render';
 

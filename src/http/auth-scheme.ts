@@ -1,6 +1,6 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiExtension } from '@nestjs/swagger';
-import { CONTRACT_EXTENSIONS } from '../openapi/api-contract';
+import { CONTRACT_EXTENSIONS } from './openapi/api-contract';
 
 /** How a route authenticates; read by guards' decorators and listed by the route snapshot test. */
 export type AuthScheme = 'none' | 'admin-bearer' | 'hmac' | 'md5' | 'session-bearer' | 'signed-url';

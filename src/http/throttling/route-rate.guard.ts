@@ -2,11 +2,11 @@ import { applyDecorators, ExecutionContext, Injectable, SetMetadata, UseGuards }
 import { ThrottlerGuard, ThrottlerLimitDetail, ThrottlerOptions, ThrottlerStorage } from '@nestjs/throttler';
 import { ApiExtension } from '@nestjs/swagger';
 import { createHash } from 'node:crypto';
-import { ErrorCode } from '../errors/error-code';
-import { ServiceError } from '../errors/service-error';
-import { requestContextOf } from '../http/request-context';
+import { ErrorCode } from '../../core/errors/error-code';
+import { ServiceError } from '../../core/errors/service-error';
+import { requestContextOf } from '../request-context';
 import { CONTRACT_EXTENSIONS } from '../openapi/api-contract';
-import { RateScope, RouteClass, throttlerName } from './rate-limits';
+import { RateScope, RouteClass, throttlerName } from '../../core/throttling/rate-limits';
 
 /** What a throttler storage answers (the package does not export its name). */
 type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;

@@ -1,11 +1,11 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Injectable, NotFoundException } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { ErrorCode } from '../errors/error-code';
-import { ServiceError } from '../errors/service-error';
-import { classifyError } from '../errors/to-service-error';
-import { recordAnswer, requestIdOf } from '../http/request-context';
-import { RouteRegistry } from '../http/route-registry';
-import { JsonLogger } from '../logging/json-logger';
+import { ErrorCode } from '../../core/errors/error-code';
+import { ServiceError } from '../../core/errors/service-error';
+import { classifyError } from '../../core/errors/to-service-error';
+import { recordAnswer, requestIdOf } from '../request-context';
+import { RouteRegistry } from '../route-registry';
+import { JsonLogger } from '../../core/logging/json-logger';
 import { familyOfPath, pathOf } from './family';
 import { renderFailure } from './render';
 import { applyRenames, responseRenamesOf } from './response-renames';

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AppConfig } from '../../config/app-config';
-import { writeAccessLog } from '../logging/access-log';
-import { JsonLogger } from '../logging/json-logger';
-import { MetricsService } from '../metrics/metrics.service';
+import { AppConfig } from '../config/app-config';
+import { writeAccessLog } from './access-log';
+import { JsonLogger } from '../core/logging/json-logger';
+import { MetricsService } from './metrics/metrics.service';
 import { describeFinished, FinishedRequest } from './finished-request';
 
 export type FinishedListener = (req: IncomingMessage, done: FinishedRequest) => void;

@@ -3,9 +3,9 @@ import type Redis from 'ioredis';
 import { Gauge, type Aggregator } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
-import { timedProbe } from '../health/probe';
-import { REDIS_CLIENT } from '../store/store.providers';
-import { SharedStore } from '../store/shared-store';
+import { timedProbe } from '../../core/health/probe';
+import { REDIS_CLIENT } from '../../core/store/store.providers';
+import { SharedStore } from '../../core/store/shared-store';
 import { MetricsService } from './metrics.service';
 
 /** A scrape probes the database and Redis at most this often; scrapes in between read the last values. */

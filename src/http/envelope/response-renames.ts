@@ -1,4 +1,4 @@
-import { requestContextOf } from '../http/request-context';
+import { requestContextOf } from '../request-context';
 
 /**
  * Per-request renames of response field names (Connect customization). They apply to top-level
