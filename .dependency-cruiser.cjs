@@ -1,0 +1,82 @@
+/**
+ * The layer rules of src/ (README "Layers"), checked in CI by `npm run deps:check`.
+ * core/ (framework-neutral rules, errors, crypto, stores) < common/ < http/ (Nest plumbing) < the
+ * domain modules; an arrow never runs back down-to-up, no file-level cycle, and a migration is frozen
+ * (it never imports live code that may change after it ran). Specs are left out: a test may import
+ * whatever it exercises.
+ */
+const LOWER = 'core|config|common|http';
+const DOMAIN = `^src/(?!(?:${LOWER})/)[^/]+/`;
+
+/** A folder loop the domain has a direction for: `from` may import `to`, never the reverse. */
+const oneWay = (lower, upper, why) => ({
+  name: `${lower}-not-up-to-${upper}`,
+  comment: why,
+  severity: 'error',
+  from: { path: `^src/${lower}/` },
+  to: { path: `^src/${upper}/` },
+});
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'A file-level import cycle: the load order decides which side sees undefined.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'core-is-framework-neutral',
+      comment: 'core/ imports no HTTP layer, no domain module, and no HTTP framework.',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: {
+        path: [`^src/(?!(?:core|config)/)[^/]+/`, '(^|/)node_modules/(@nestjs/core|@nestjs/platform-[^/]+|express|fastify)/'],
+      },
+    },
+    {
+      name: 'common-below-http',
+      comment: 'common/ (field rules, paging, id pipes) sits on core/ only.',
+      severity: 'error',
+      from: { path: '^src/common/' },
+      to: { path: `^src/(?!(?:core|config|common)/)[^/]+/` },
+    },
+    {
+      name: 'config-is-a-leaf',
+      comment: 'The configuration is read by every layer and imports none of them.',
+      severity: 'error',
+      from: { path: '^src/config/' },
+      to: { path: `^src/(?!config/)[^/]+/` },
+    },
+    {
+      name: 'http-not-up-to-domain',
+      comment: 'http/ (guards, pipes, envelope, request context) knows no domain module.',
+      severity: 'error',
+      from: { path: '^src/http/' },
+      to: { path: DOMAIN },
+    },
+    {
+      name: 'migrations-are-frozen',
+      comment: 'A migration never imports live code: what it ran must not change after it ran.',
+      severity: 'error',
+      from: { path: '^migrations/' },
+      to: { path: '^src/' },
+    },
+    {
+      name: 'src-not-test-or-bench',
+      comment: 'The service never loads test or bench code.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(test|bench)/' },
+    },
+    oneWay('cards', 'sessions', 'A session is opened on a card; a card knows nothing of sessions.'),
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(\\.spec\\.ts$|\\.d\\.ts$)' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    preserveSymlinks: false,
+  },
+};
