@@ -1,5 +1,4 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { DEFAULT_PARTITION, ensureMonthPartitions, monthStart, Sql } from '../src/login-logs/log-partitions';
 
 /**
  * The login log partitioned by month (docs/decisions.md "Login log partitions"), so that a retention
@@ -7,11 +6,32 @@ import { DEFAULT_PARTITION, ensureMonthPartitions, monthStart, Sql } from '../sr
  * never scan the log. Existing rows are copied into their months and counted in the zone of
  * APP_TIMEZONE at the time of the migration (the service keeps the zone up to date at each start).
  */
+const DEFAULT_PARTITION = 'login_logs_default';
+/** Months made ahead of the current one (the service's maintenance keeps the same margin after). */
+const MONTHS_AHEAD = 2;
+
+/** The first instant of the UTC month `offset` months after the one of `at`. */
+function monthStart(at: Date, offset = 0): Date {
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + offset, 1));
+}
+
+/**
+ * The month partitions from `from` to MONTHS_AHEAD months after `now`, on a table that has none yet.
+ * Kept here rather than imported from src/login-logs/log-partitions.ts: a migration is frozen, and
+ * the live maintenance may change after this ran.
+ */
+async function createMonthPartitions(q: QueryRunner, now: Date, from: Date): Promise<void> {
+  for (let month = monthStart(from); month <= monthStart(now, MONTHS_AHEAD); month = monthStart(month, 1)) {
+    const name = `login_logs_p${month.getUTCFullYear()}_${String(month.getUTCMonth() + 1).padStart(2, '0')}`;
+    const range = `FROM ('${month.toISOString()}') TO ('${monthStart(month, 1).toISOString()}')`;
+    await q.query(`CREATE TABLE ${name} PARTITION OF login_logs FOR VALUES ${range}`);
+  }
+}
+
 export class PartitionLoginLogsByMonth1765000000000 implements MigrationInterface {
   name = 'PartitionLoginLogsByMonth1765000000000';
 
   async up(q: QueryRunner): Promise<void> {
-    const sql: Sql = (text, params) => q.query(text, params);
     await q.query(`ALTER TABLE login_logs RENAME TO login_logs_unpartitioned`);
     await q.query(`ALTER TABLE login_logs_unpartitioned RENAME CONSTRAINT login_logs_pkey TO login_logs_unpartitioned_pkey`);
     for (const index of ['login_logs_project_idx', 'login_logs_card_device_idx', 'login_logs_token_idx'])
@@ -44,7 +64,7 @@ export class PartitionLoginLogsByMonth1765000000000 implements MigrationInterfac
     await q.query(`CREATE TABLE ${DEFAULT_PARTITION} PARTITION OF login_logs DEFAULT`);
     const [{ oldest }] = await q.query(`SELECT min(created_at) AS oldest FROM login_logs_unpartitioned`);
     const now = new Date();
-    await ensureMonthPartitions(sql, now, oldest ? monthStart(new Date(oldest)) : monthStart(now));
+    await createMonthPartitions(q, now, oldest ? monthStart(new Date(oldest)) : monthStart(now));
     const columns =
       'id, project_id, card_id, card_code, machine_code, ip, family, interface, result_code, request_id, created_at, token_hash';
     await q.query(`INSERT INTO login_logs (${columns}) SELECT ${columns} FROM login_logs_unpartitioned`);

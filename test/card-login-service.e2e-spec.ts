@@ -1,4 +1,5 @@
-import { ClientCall, ClientFamilyName } from '../src/access/client-call';
+import { ClientCall } from '../src/access/client-call';
+import { ClientFamilyName } from '../src/core/client-families';
 import { ClientProgramDirectory } from '../src/access/client-program';
 import { CardLoginService } from '../src/cards/card-login.service';
 import { Card } from '../src/cards/card.entity';

@@ -1,5 +1,5 @@
 import type { Response } from 'supertest';
-import type { ClientFamilyName } from '../src/access/client-call';
+import type { ClientFamilyName } from '../src/core/client-families';
 import { Card } from '../src/cards/card.entity';
 import { cardRepos, insertCard } from './support/cards';
 import { connectLogin, expectConnectFailure, logRowsOf } from './support/connect';

@@ -4,29 +4,7 @@ import { CONTRACT_EXTENSIONS } from '../http/openapi/api-contract';
 import { Reflector } from '@nestjs/core';
 import { RequestContext, requestContextOf } from '../http/request-context';
 import { ClientProgram } from './client-program';
-import type { GateOptions } from './interface-gate';
-
-/**
- * The client families (decisions §2) as the login log names them, and the card-holder portal
- * (decisions §14), which answers in the standard envelope and never logs in a card.
- */
-export const CLIENT_FAMILY_NAMES = ['connect', 'v3', 'sdk', 'legacy', 'portal'] as const;
-export type ClientFamilyName = (typeof CLIENT_FAMILY_NAMES)[number];
-
-const BASIC_PACKAGE: GateOptions = { requireBasicPackage: true };
-
-/**
- * What the interface gate asks of each family (decisions §3, §7): Connect needs Connect opened by
- * the platform's opening mode; the standard family (V3, SDK), the legacy family and the portal the
- * basic package.
- */
-export const FAMILY_GATES: Readonly<Record<ClientFamilyName, GateOptions>> = {
-  connect: { requireBasicPackage: false, requireConnect: true },
-  v3: BASIC_PACKAGE,
-  sdk: BASIC_PACKAGE,
-  legacy: BASIC_PACKAGE,
-  portal: BASIC_PACKAGE,
-};
+import { ClientFamilyName } from '../core/client-families';
 
 /**
  * A client request as its family's guard established it: the program, the family (hence the gate

@@ -7,17 +7,10 @@ import { connectOpen } from '../platform/connect-opening';
 import { InterfaceName } from '../platform/interface-names';
 import { PlatformService } from '../platform/platform.service';
 import { LoginBlacklist } from '../login-blacklist/login-blacklist';
-import { ClientCall, FAMILY_GATES } from './client-call';
+import { FAMILY_GATES, GateOptions } from '../core/client-families';
+import { ClientCall } from './client-call';
 import { ClientProgram } from './client-program';
 import { DailyQuota, interfaceQuotaSubject } from './daily-quota';
-
-/** What a family's routes need besides the common checks (see `FAMILY_GATES`). */
-export interface GateOptions {
-  /** Standard, SDK and legacy routes need the standard API basic package. */
-  requireBasicPackage: boolean;
-  /** Connect routes need Connect opened by the platform's opening mode. */
-  requireConnect?: boolean;
-}
 
 /**
  * The checks every client interface passes, in the order of decisions §3: program and author

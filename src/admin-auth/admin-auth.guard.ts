@@ -5,7 +5,7 @@ import { AuditTrail } from '../audit/audit-trail.service';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { requestContextOf } from '../http/request-context';
-import { ADMIN_ROLES, AGENT_SCOPE, BEFORE_ENROLMENT } from './admin-auth.decorator';
+import { ADMIN_ROLES, AGENT_SCOPE, BEFORE_ENROLMENT } from './admin-route-metadata';
 import { AdminAuthService } from './admin-auth.service';
 import { AdminRole } from './admin-user.entity';
 import { AdminPrincipal, PRINCIPAL_KEY } from './admin-principal';

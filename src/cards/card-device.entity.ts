@@ -1,5 +1,5 @@
 import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
-import { Card } from './card.entity';
+import type { Card } from './card.entity';
 
 /** A device bound to a card; the primary key makes a double binding impossible. */
 @Entity('card_devices')
@@ -17,7 +17,8 @@ export class CardDevice {
   @Column({ name: 'last_seen_at', type: 'timestamptz', default: () => 'now()' })
   lastSeenAt: Date;
 
-  @ManyToOne(() => Card, (c) => c.devices, { onDelete: 'CASCADE' })
+  // Named, not imported: card.entity.ts imports this file, and a runtime import back would be a cycle.
+  @ManyToOne('Card', (c: Card) => c.devices, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'card_id' })
   card?: Relation<Card>;
 }

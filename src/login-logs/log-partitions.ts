@@ -2,7 +2,7 @@
  * The login log is partitioned by calendar month of `created_at` in UTC (docs/decisions.md "Login
  * log partitions"): `login_logs_pYYYY_MM` for each month, and `login_logs_default` for a row outside
  * every month made so far. These functions keep the months ahead made and drop the months past the
- * retention; the migration that partitions the table and the maintenance service both use them.
+ * retention for the maintenance service (the migration that partitioned the table keeps its own frozen copy).
  */
 export type Sql = (sql: string, params?: unknown[]) => Promise<Array<Record<string, unknown>>>;
 

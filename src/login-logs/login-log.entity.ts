@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import type { ClientFamilyName } from '../access/client-call';
+import type { ClientFamilyName } from '../core/client-families';
 
 export type { ClientFamilyName };
 

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { SalesItem } from '../agents/agent.view';
-import { CLIENT_FAMILY_NAMES } from '../access/client-call';
+import { CLIENT_FAMILY_NAMES } from '../core/client-families';
 import { LoginLog } from './login-log.entity';
 
 /** The admin API's login-log entry. */

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
-import { CLIENT_FAMILY_NAMES, ClientFamilyName } from '../access/client-call';
+import { CLIENT_FAMILY_NAMES, ClientFamilyName } from '../core/client-families';
 import { MAX_INT32 } from '../common/limits';
 import { decimalInteger, PageQuery } from '../common/paging';
 import { IsDateTime } from '../legacy/verify/sites.dto';

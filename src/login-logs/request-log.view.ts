@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { CLIENT_FAMILY_NAMES, ClientFamilyName } from '../access/client-call';
+import { CLIENT_FAMILY_NAMES, ClientFamilyName } from '../core/client-families';
 import { ERROR_CATALOG, ErrorCode } from '../core/errors/error-code';
 import { pathOf } from '../http/envelope/family';
 import { ExplanationView } from './request-explanation';

@@ -5,7 +5,7 @@ import type {
   SchemaObject,
   SecuritySchemeObject,
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import type { ClientFamilyName } from '../../access/client-call';
+import type { ClientFamilyName } from '../../core/client-families';
 import { ERROR_CATALOG, ErrorCode } from '../../core/errors/error-code';
 import { Family, familyOfPath } from '../envelope/family';
 import { AuthScheme } from '../auth-scheme';

@@ -1,4 +1,4 @@
-import { FAMILY_GATES, ClientFamilyName } from '../../access/client-call';
+import { FAMILY_GATES, ClientFamilyName } from '../../core/client-families';
 import { ErrorCode } from '../../core/errors/error-code';
 import { AuthScheme } from '../auth-scheme';
 
