@@ -15,6 +15,7 @@ import { BaselineController } from './bench/baseline.controller';
 import { AppConfig } from './config/app-config';
 import { CoreModule } from './core/core.module';
 import { HealthController } from './http/health/health.controller';
+import { HttpModule } from './http/http.module';
 import { JsonLogger } from './core/logging/json-logger';
 import { LegacyInfoModule } from './legacy/info/legacy-info.module';
 import { LegacyModule } from './legacy/legacy.module';
@@ -38,6 +39,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         CoreModule.forRoot(config, logger),
+        HttpModule.forRoot(config),
         DatabaseModule.forRoot(),
         EventsModule,
         // Client routes first: Express tries routes in the order they were registered, one pattern

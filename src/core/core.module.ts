@@ -1,7 +1,5 @@
 import { CacheModule } from '@nestjs/cache-manager';
 import { DynamicModule, Global, Inject, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, DiscoveryModule } from '@nestjs/core';
-import { ThrottlerModule } from '@nestjs/throttler';
 import { Keyv } from 'keyv';
 import type Redis from 'ioredis';
 import { AppConfig } from '../config/app-config';
@@ -10,16 +8,8 @@ import { redisPersistence, redisPersistenceWarning } from './health/readiness';
 import { ProgramCache } from './cache/program-cache';
 import { loadEncryptionKey } from './crypto/encryption-key';
 import { SecretBox } from './crypto/secret-box';
-import { EnvelopeExceptionFilter } from '../http/envelope/envelope-exception.filter';
-import { InputBoundaryGuard } from '../http/input-boundary.guard';
-import { RouteRegistry } from '../http/route-registry';
 import { JsonLogger } from './logging/json-logger';
 import { FailureLimiter } from './throttling/failure-limiter';
-import { rateLimitThrottlers } from './throttling/rate-limits';
-import { SharedThrottlerStorage } from './throttling/shared-throttler-storage';
-import { BackendGauges } from '../http/metrics/backend-gauges';
-import { MetricsService } from '../http/metrics/metrics.service';
-import { RequestObserver } from '../http/request-observer';
 import { MemoryStore } from './store/memory-store';
 import { REDIS_CLIENT, redisClientProvider, sharedStoreProvider } from './store/store.providers';
 import { SharedStore } from './store/shared-store';
@@ -30,7 +20,7 @@ async function redisCacheStore(url: string): Promise<Keyv> {
   return new Keyv({ store: new KeyvRedis(url), namespace: 'ck-cache' });
 }
 
-/** Shared plumbing: config, logging, secrets, shared state, cache, envelopes, validation, metrics. */
+/** Framework-neutral plumbing: config, logging, secrets, shared state, cache, failure limits (HttpModule has the HTTP side). */
 @Global()
 @Module({})
 export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -44,20 +34,11 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
     return {
       module: CoreModule,
       imports: [
-        DiscoveryModule,
         CacheModule.registerAsync({
           isGlobal: true,
           useFactory: async () => ({
             ttl: 30_000,
             ...(config.REDIS_URL ? { stores: [await redisCacheStore(config.REDIS_URL)] } : {}),
-          }),
-        }),
-        // Named request-rate limits, counted in the shared store; applied per route with @RateLimit, never globally.
-        ThrottlerModule.forRootAsync({
-          inject: [SharedStore],
-          useFactory: (store: SharedStore) => ({
-            throttlers: rateLimitThrottlers(config),
-            storage: new SharedThrottlerStorage(store),
           }),
         }),
       ],
@@ -67,30 +48,11 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
         { provide: SecretBox, useFactory: () => new SecretBox(loadEncryptionKey(config)) },
         redisClientProvider,
         sharedStoreProvider,
-        RouteRegistry,
-        MetricsService,
-        BackendGauges,
-        RequestObserver,
         HotCache,
         ProgramCache,
         FailureLimiter,
-        { provide: APP_FILTER, useClass: EnvelopeExceptionFilter },
-        // Global, so it runs before every route's own guards.
-        { provide: APP_GUARD, useClass: InputBoundaryGuard },
       ],
-      exports: [
-        AppConfig,
-        JsonLogger,
-        SecretBox,
-        REDIS_CLIENT,
-        SharedStore,
-        RouteRegistry,
-        MetricsService,
-        HotCache,
-        ProgramCache,
-        FailureLimiter,
-        RequestObserver,
-      ],
+      exports: [AppConfig, JsonLogger, SecretBox, REDIS_CLIENT, SharedStore, HotCache, ProgramCache, FailureLimiter],
     };
   }
 
