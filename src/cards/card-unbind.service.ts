@@ -8,7 +8,7 @@ import { ServiceError } from '../core/errors/service-error';
 import { formatLocalTime } from '../common/time';
 import { AppConfig } from '../config/app-config';
 import { DomainEvents } from '../events/domain-events';
-import { SessionsService } from '../sessions/sessions.service';
+import { CardSessions } from './card-sessions';
 import { CardDevice } from './card-device.entity';
 import { Card } from './card.entity';
 import { StandardCardData, standardCardData } from './card-data';
@@ -57,7 +57,7 @@ export class CardUnbindService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly gate: InterfaceGate,
-    private readonly sessions: SessionsService,
+    private readonly sessions: CardSessions,
     private readonly guesses: CardGuesses,
     private readonly events: DomainEvents,
     private readonly config: AppConfig,

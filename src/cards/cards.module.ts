@@ -3,7 +3,6 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccessModule } from '../access/access.module';
 import { LoginLog } from '../login-logs/login-log.entity';
 import { ProjectsModule } from '../projects/projects.module';
-import { SessionsModule } from '../sessions/sessions.module';
 import { CardsAdminController } from './admin/cards-admin.controller';
 import { CardBatchesService } from './admin/card-batches.service';
 import { CardsAdminService } from './admin/cards-admin.service';
@@ -34,7 +33,6 @@ import { CardTrialsService } from './trials/card-trials.service';
     TypeOrmModule.forFeature([Card, CardDevice, CardBatch, CardType, LoginLog]),
     ProjectsModule,
     AccessModule,
-    SessionsModule,
     SigningModule,
   ],
   controllers: [CardsAdminController, CardTypesController],

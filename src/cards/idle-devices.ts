@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Project } from '../projects/project.entity';
 import { DomainEvents } from '../events/domain-events';
-import { HEARTBEAT_RECORD_MS, SessionsService } from '../sessions/sessions.service';
+import { CardSessions, HEARTBEAT_RECORD_MS } from './card-sessions';
 
 /** The login-log interface of an idle device's release (the new device's login is the `card_login` row beside it). */
 export const IDLE_RELEASE_INTERFACE = 'device_idle_release';
@@ -30,7 +30,7 @@ type IdleRule = Pick<Project, 'deviceIdleReleaseSeconds'>;
 export class IdleDevices {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly sessions: SessionsService,
+    private readonly sessions: CardSessions,
     private readonly events: DomainEvents,
   ) {}
 

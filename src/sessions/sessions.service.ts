@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, IsNull, MoreThan, Repository } from 'typeorm';
 import type { CardStatus } from '../cards/card.entity';
+import { CardSessions, HEARTBEAT_RECORD_MS } from '../cards/card-sessions';
 import { cardFeaturesSql, featuresOf } from '../cards/types/card-features';
 import type { SeatPolicy } from '../projects/project.entity';
 import { hashToken, newToken } from '../core/crypto/tokens';
@@ -45,13 +46,6 @@ const RESOLVE_SESSIONS: PreparedStatement = {
       ) u ON true`,
 };
 
-/**
- * A heartbeat is recorded (time and address) at most this often per session, and not within this of
- * the login: the Sessions page tells a client that stopped from one that beats to within a minute,
- * while a session costs at most one write a minute however often its client beats.
- */
-export const HEARTBEAT_RECORD_MS = 60_000;
-
 export interface OpenSession {
   token: string;
   session: Session;
@@ -91,7 +85,7 @@ export interface LiveSession {
  * revocation is seen by the next heartbeat on any instance.
  */
 @Injectable()
-export class SessionsService {
+export class SessionsService implements CardSessions {
   private readonly lookups = new StatementBatcher<string, Record<string, unknown> | undefined>({
     run: async (tokenHashes) => {
       const rows = await this.statements.rows(RESOLVE_SESSIONS, [tokenHashes]);

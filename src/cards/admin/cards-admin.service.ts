@@ -9,7 +9,7 @@ import { DomainEvents } from '../../events/domain-events';
 import { ProjectAccess } from '../../projects/project-access';
 import { CardDevice } from '../card-device.entity';
 import { Card } from '../card.entity';
-import { SessionsService } from '../../sessions/sessions.service';
+import { CardSessions } from '../card-sessions';
 import { JsonLogger } from '../../core/logging/json-logger';
 import type { IncomingMessage } from 'node:http';
 import { BulkCardsDto, CardFilters, ExportCardsQuery, ListCardsQuery, UpdateCardDto } from './card-admin.dto';
@@ -32,7 +32,7 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
     @InjectRepository(CardDevice) private readonly devices: Repository<CardDevice>,
     private readonly dataSource: DataSource,
     private readonly access: ProjectAccess,
-    private readonly sessions: SessionsService,
+    private readonly sessions: CardSessions,
     private readonly events: DomainEvents,
     private readonly logger: JsonLogger,
     private readonly types: CardTypesService,
