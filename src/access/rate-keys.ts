@@ -1,4 +1,5 @@
 import type { RateKeyOf } from '../http/throttling/route-rate.guard';
+import { fieldOf } from '../http/body-field';
 import { establishedCall } from './client-call';
 
 /**
@@ -7,13 +8,6 @@ import { establishedCall } from './client-call';
  * program, an account or a card. Fields under legacy transport encryption are not readable yet:
  * such a request counts against its address only.
  */
-/** A plain string field of the body (JSON or form), or undefined. */
-export const fieldOf = (request: Record<PropertyKey, unknown>, name: string): string | undefined => {
-  const body = request.body;
-  const value = body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
-  return typeof value === 'string' && value !== '' ? value : undefined;
-};
-
 const inProgram = (request: Record<PropertyKey, unknown>, value: string | undefined): string | undefined => {
   const call = establishedCall(request);
   return call && value !== undefined ? `${call.program.project.id}:${value}` : undefined;

@@ -1,4 +1,4 @@
-import { fieldOf } from '../access/rate-keys';
+import { fieldOf } from '../http/body-field';
 import type { RateKeyOf } from '../http/throttling/route-rate.guard';
 import { PRINCIPAL_KEY, type AdminPrincipal } from './admin-principal';
 

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { Brackets, Repository, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { AdminPrincipal } from '../admin-auth/admin-principal';
-import { csvField } from '../cards/admin/cards-csv';
+import { csvField } from '../common/csv';
 import { Page, pageOf } from '../common/paging';
 import { ServiceError } from '../core/errors/service-error';
 import { routePatternOf } from '../http/finished-request';

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import type { ClientProgram } from '../access/client-program';
 import { ProgramCache } from '../core/cache/program-cache';
 import { blacklisted } from '../core/errors/blacklisted';
 import { noteClientRequest, type RequestContext } from '../http/request-context';
@@ -10,6 +9,11 @@ import { BlacklistMatcher, CachedBlacklistEntry } from './login-blacklist-matche
 
 /** Compiled once per cached list: the hot cache hands out the same frozen array until its generation moves. */
 const compiled = new WeakMap<readonly CachedBlacklistEntry[], BlacklistMatcher>();
+
+/** What the check needs of a client program (access/client-program.ts; login-blacklist sits below access). */
+export interface BlacklistedProgram {
+  project: { id: string; programId: string };
+}
 
 /**
  * The login blacklist as client routes apply it (decisions §24): the project's entries ride in the
@@ -24,7 +28,7 @@ export class LoginBlacklist {
   ) {}
 
   /** Throws BLACKLISTED (saying device or address) when the caller's address or `device` is on the program's live list. */
-  async check(program: ClientProgram, address: string, device: string | undefined, request?: RequestContext): Promise<void> {
+  async check(program: BlacklistedProgram, address: string, device: string | undefined, request?: RequestContext): Promise<void> {
     const { project } = program;
     const list = await this.cache.through(project.programId, 'login-blacklist', () => this.load(project.id), request);
     if (list.length === 0) return;

@@ -1,6 +1,7 @@
 import { CardDevice } from '../card-device.entity';
 import { Card } from '../card.entity';
-import { CARD_CSV_COLUMNS, cardsCsv, csvField } from './cards-csv';
+import { csvField } from '../../common/csv';
+import { CARD_CSV_COLUMNS, cardsCsv } from './cards-csv';
 
 describe(cardsCsv.name, () => {
   it('writes a header row, one row per card and CRLF line ends, with every field and the devices one per line', () => {

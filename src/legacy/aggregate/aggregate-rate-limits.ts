@@ -1,4 +1,5 @@
-import { byCard, byProgram, byProgramUser, fieldOf } from '../../access/rate-keys';
+import { byCard, byProgram, byProgramUser } from '../../access/rate-keys';
+import { fieldOf } from '../../http/body-field';
 import type { RateKeyOf, RouteClassOf } from '../../http/throttling/route-rate.guard';
 import { canonicalAction } from './legacy-actions';
 
