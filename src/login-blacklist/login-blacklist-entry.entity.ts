@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import type { LoginBlacklistKind } from './login-blacklist-matcher';
+import type { LoginBlacklistKind } from '../common/blacklist-matcher';
 
 /** A device code or an address / CIDR block refused on every client family of a project (decisions §24). */
 @Entity('login_blacklist')

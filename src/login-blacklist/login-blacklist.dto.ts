@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length, MaxLength, ValidateBy } from 'class-validator';
 import { PageQuery } from '../common/paging';
 import { IsDateTime, NOTE_MAX, Nullable } from '../legacy/verify/sites.dto';
-import { LOGIN_BLACKLIST_KINDS, LoginBlacklistKind, normalizeAddressEntry } from './login-blacklist-matcher';
+import { LOGIN_BLACKLIST_KINDS, LoginBlacklistKind, normalizeAddressEntry } from '../common/blacklist-matcher';
 
 const VALUE_MAX = 128;
 

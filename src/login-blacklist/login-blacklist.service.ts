@@ -10,7 +10,7 @@ import { isUniqueViolation } from '../database/pg-errors';
 import { ProjectAccess } from '../projects/project-access';
 import { Project } from '../projects/project.entity';
 import { LoginBlacklistEntry } from './login-blacklist-entry.entity';
-import { normalizeAddressEntry } from './login-blacklist-matcher';
+import { normalizeAddressEntry } from '../common/blacklist-matcher';
 import { CreateLoginBlacklistEntryDto, ListLoginBlacklistQuery, UpdateLoginBlacklistEntryDto } from './login-blacklist.dto';
 import { LoginBlacklistView, toLoginBlacklistView } from './login-blacklist.view';
 

@@ -5,7 +5,7 @@ import { ProgramCache } from '../core/cache/program-cache';
 import { blacklisted } from '../core/errors/blacklisted';
 import { noteClientRequest, type RequestContext } from '../http/request-context';
 import { LoginBlacklistEntry } from './login-blacklist-entry.entity';
-import { BlacklistMatcher, CachedBlacklistEntry } from './login-blacklist-matcher';
+import { BlacklistMatcher, CachedBlacklistEntry } from '../common/blacklist-matcher';
 
 /** Compiled once per cached list: the hot cache hands out the same frozen array until its generation moves. */
 const compiled = new WeakMap<readonly CachedBlacklistEntry[], BlacklistMatcher>();

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { LOGIN_BLACKLIST_KINDS } from './login-blacklist-matcher';
+import { LOGIN_BLACKLIST_KINDS } from '../common/blacklist-matcher';
 import { LoginBlacklistEntry } from './login-blacklist-entry.entity';
 
 /** The admin API's login-blacklist entry. */

@@ -5,7 +5,7 @@ import { AdminPrincipal } from '../admin-auth/admin-principal';
 import { Page, pageOf } from '../common/paging';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
-import { BlacklistMatcher } from '../login-blacklist/login-blacklist-matcher';
+import { BlacklistMatcher } from '../common/blacklist-matcher';
 import { ProjectAccess } from '../projects/project-access';
 import { ListRequestsQuery } from './request-log.dto';
 import { Explanation, ExplanationParams, explanationText } from './request-explanation';

@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { ErrorCode } from '../../core/errors/error-code';
 import { ServiceError } from '../../core/errors/service-error';
-import { BlacklistMatcher } from '../../login-blacklist/login-blacklist-matcher';
+import { BlacklistMatcher } from '../../common/blacklist-matcher';
 import { AdminPrincipal } from '../admin-principal';
 import { ApiKey } from './api-key.entity';
 import { API_KEY_PATTERN, ApiKeyHasher } from './api-key-secret';

@@ -12,7 +12,7 @@ import {
   ValidateBy,
 } from 'class-validator';
 import { IsDateTime, Nullable } from '../../legacy/verify/sites.dto';
-import { normalizeAddressEntry } from '../../login-blacklist/login-blacklist-matcher';
+import { normalizeAddressEntry } from '../../common/blacklist-matcher';
 import { ALL_API_KEY_SCOPES, ApiKeyScope } from './api-key-scopes';
 
 const IsCidr = () =>

@@ -4,7 +4,7 @@ import { DataSource, IsNull, Repository } from 'typeorm';
 import { selfAgent } from '../../agents/agent-rows';
 import { ErrorCode } from '../../core/errors/error-code';
 import { ServiceError } from '../../core/errors/service-error';
-import { normalizeAddressEntry } from '../../login-blacklist/login-blacklist-matcher';
+import { normalizeAddressEntry } from '../../common/blacklist-matcher';
 import { ProjectAccess } from '../../projects/project-access';
 import { noteChange } from '../../audit/audit-note';
 import { AdminPrincipal } from '../admin-principal';

@@ -1,4 +1,4 @@
-import { BlacklistMatcher, CachedBlacklistEntry, normalizeAddressEntry } from './login-blacklist-matcher';
+import { BlacklistMatcher, CachedBlacklistEntry, normalizeAddressEntry } from './blacklist-matcher';
 
 const NOW = Date.UTC(2026, 10, 20);
 let nextId = 1;
