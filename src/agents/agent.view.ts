@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { AccountStatus } from '../admin-auth/admin-user.entity';
+import { SalesItem } from '../orders/sales-item.view';
 import { LEDGER_KINDS, LedgerKind } from './ledger';
 
 /** An agent as its author, its ancestors and itself see it. */
@@ -48,18 +49,6 @@ export class AgentCardTypeView {
   @ApiProperty({ type: 'integer', description: "the type's list price" }) price_cents!: number;
   @ApiProperty({ type: 'integer', description: 'what one card costs this agent: the price less its discount' })
   agent_price_cents!: number;
-}
-
-/** Sales of one day, agent and card type, from counters (never a scan). */
-export class SalesItem {
-  @ApiProperty({ format: 'date', description: 'local day in time_zone' }) day!: string;
-  @ApiProperty({ format: 'uuid' }) project_id!: string;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: "null: the author's own orders" }) agent_id!:
-    string | null;
-  @ApiProperty({ type: 'integer' }) card_type_id!: number;
-  @ApiProperty({ type: 'integer', description: 'cards ordered, less those refunded' }) sold!: number;
-  @ApiProperty({ type: 'integer', description: 'cards of orders first activated that day' }) activated!: number;
-  @ApiProperty({ type: 'integer', description: 'cents agents paid, less refunds' }) revenue_cents!: number;
 }
 
 export class SalesView {

@@ -1,5 +1,5 @@
 import { Queryable } from '../events/domain-events';
-import { SalesItem } from '../agents/agent.view';
+import { SalesItem } from './sales-item.view';
 
 /** The agent key of the author's own orders in sales_daily_counts (a key column cannot be null). */
 export const NO_AGENT = '00000000-0000-0000-0000-000000000000';
