@@ -17,7 +17,7 @@ import { AdminSessionView } from './admin-auth.view';
 import { AdminPrincipal } from './admin-principal';
 import { SharedStore } from '../core/store/shared-store';
 import { AdminLoginChallengeView } from './two-factor/two-factor.view';
-import { noteActor } from '../audit/audit-note';
+import { noteActor } from '../common/audit-note';
 import type { RequestContext } from '../http/request-context';
 import { TwoFactorPolicy } from './two-factor/two-factor-policy';
 

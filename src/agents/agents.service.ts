@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { AdminAuthService } from '../admin-auth/admin-auth.service';
 import { AdminPrincipal } from '../admin-auth/admin-principal';
-import { noteChange } from '../audit/audit-note';
+import { noteChange } from '../common/audit-note';
 import { Page, PageQuery, pageOf } from '../common/paging';
 import { hashPassword } from '../core/crypto/passwords';
 import { ErrorCode } from '../core/errors/error-code';

@@ -12,7 +12,7 @@ import { requestContextOf } from '../http/request-context';
 import { JsonLogger } from '../core/logging/json-logger';
 import { Project } from '../projects/project.entity';
 import { AuditEntry } from './audit-entry.entity';
-import { actorNoteOf, ActorNote, changeNotesOf, ChangeNote } from './audit-note';
+import { actorNoteOf, ActorNote, changeNotesOf, ChangeNote } from '../common/audit-note';
 import { AuditQuery, AuditEntryView, AUDIT_CSV_COLUMNS } from './audit.dto';
 import { redact } from './redact';
 import { targetOf } from './audit-route';

@@ -6,7 +6,7 @@ import { ServiceError } from '../core/errors/service-error';
 import { requestContextOf } from '../http/request-context';
 import { JsonLogger } from '../core/logging/json-logger';
 import { AuditTrail } from './audit-trail.service';
-import { actorNoteOf } from './audit-note';
+import { actorNoteOf } from '../common/audit-note';
 import { secretFieldsOf } from './redact';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

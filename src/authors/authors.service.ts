@@ -12,7 +12,7 @@ import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { isUniqueViolation } from '../database/pg-errors';
 import type { AdminPrincipal } from '../admin-auth/admin-principal';
-import { noteChange } from '../audit/audit-note';
+import { noteChange } from '../common/audit-note';
 import { CreateAuthorDto, ListAuthorsQuery, UpdateAuthorDto } from './author.dto';
 
 export class AuthorView {

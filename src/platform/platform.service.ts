@@ -8,7 +8,7 @@ import { ErrorCode } from '../core/errors/error-code';
 import type { RequestContext } from '../http/request-context';
 import { ServiceError } from '../core/errors/service-error';
 import type { AdminPrincipal } from '../admin-auth/admin-principal';
-import { noteChange } from '../audit/audit-note';
+import { noteChange } from '../common/audit-note';
 import { InterfaceName, INTERFACE_NAMES, isInterfaceName } from './interface-names';
 import { PlatformAnnouncement } from './platform-announcement.entity';
 import { PlatformInterface } from './platform-interface.entity';

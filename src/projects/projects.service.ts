@@ -16,7 +16,7 @@ import { CreateProjectDto, EntitlementsDto, ListProjectsQuery, ProjectSettingsDt
 import { generateSecret, isSecretName, SECRET_COLUMNS, SECRET_NAMES, SecretName } from './project-secrets';
 import { toProjectView, ProjectView } from './project.view';
 import { ProjectAccess } from './project-access';
-import { noteChange } from '../audit/audit-note';
+import { noteChange } from '../common/audit-note';
 
 const PROGRAM_ID_ATTEMPTS = 8;
 const ENTITLEMENT_FIELDS = ['basic_package', 'plan_level', 'licence_verify'] as const;

@@ -6,7 +6,7 @@ import { ErrorCode } from '../../core/errors/error-code';
 import { ServiceError } from '../../core/errors/service-error';
 import { normalizeAddressEntry } from '../../common/blacklist-matcher';
 import { ProjectAccess } from '../../projects/project-access';
-import { noteChange } from '../../audit/audit-note';
+import { noteChange } from '../../common/audit-note';
 import { AdminPrincipal } from '../admin-principal';
 import { ApiKey } from './api-key.entity';
 import { apiKeyPrefix, ApiKeyHasher, newApiKey } from './api-key-secret';

@@ -8,7 +8,7 @@ import { ErrorCode } from '../../core/errors/error-code';
 import { ServiceError } from '../../core/errors/service-error';
 import { FailureLimiter } from '../../core/throttling/failure-limiter';
 import { AdminSessionView } from '../admin-auth.view';
-import { noteActor } from '../../audit/audit-note';
+import { noteActor } from '../../common/audit-note';
 import type { RequestContext } from '../../http/request-context';
 import { AdminAuthService } from '../admin-auth.service';
 import { AdminPrincipal } from '../admin-principal';

@@ -14,7 +14,7 @@ import { JsonLogger } from '../../core/logging/json-logger';
 import type { IncomingMessage } from 'node:http';
 import { BulkCardsDto, CardFilters, ExportCardsQuery, ListCardsQuery, UpdateCardDto } from './card-admin.dto';
 import { CardView, toCardView, toCardViews } from './card.view';
-import { noteChange } from '../../audit/audit-note';
+import { noteChange } from '../../common/audit-note';
 import { applyCardFilters, orderCards } from './card-filters';
 import { BulkResult, CardsBulk, UNBAN_SQL } from './cards-bulk';
 import { streamCardsCsv } from './cards-csv-stream';
