@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length, MaxLength, ValidateBy } from 'class-validator';
 import { PageQuery } from '../common/paging';
-import { IsDateTime, NOTE_MAX, Nullable } from '../legacy/verify/sites.dto';
+import { IsDateTime, Nullable } from '../common/field-rules';
+import { NOTE_MAX } from '../legacy/verify/sites.dto';
 import { LOGIN_BLACKLIST_KINDS, LoginBlacklistKind, normalizeAddressEntry } from '../common/blacklist-matcher';
 
 const VALUE_MAX = 128;

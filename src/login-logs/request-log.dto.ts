@@ -4,7 +4,7 @@ import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-valid
 import { CLIENT_FAMILY_NAMES, ClientFamilyName } from '../core/client-families';
 import { MAX_INT32 } from '../common/limits';
 import { decimalInteger, PageQuery } from '../common/paging';
-import { IsDateTime } from '../legacy/verify/sites.dto';
+import { IsDateTime } from '../common/field-rules';
 
 export class ListRequestsQuery extends PageQuery {
   @ApiPropertyOptional()

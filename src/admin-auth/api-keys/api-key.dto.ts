@@ -11,7 +11,7 @@ import {
   Length,
   ValidateBy,
 } from 'class-validator';
-import { IsDateTime, Nullable } from '../../legacy/verify/sites.dto';
+import { IsDateTime, Nullable } from '../../common/field-rules';
 import { normalizeAddressEntry } from '../../common/blacklist-matcher';
 import { ALL_API_KEY_SCOPES, ApiKeyScope } from './api-key-scopes';
 
