@@ -72,6 +72,18 @@ module.exports = {
       to: { path: '^(test|bench)/' },
     },
     oneWay('cards', 'sessions', 'A session is opened on a card; a card knows nothing of sessions.'),
+    oneWay(
+      'login-blacklist',
+      'access',
+      'The interface gate applies the blacklist; the blacklist takes the program fields it reads.',
+    ),
+    oneWay('admin-auth', 'access', 'Client access and admin sign-in share only http/ helpers (body-field.ts).'),
+    oneWay('admin-auth', 'login-blacklist', 'API keys match CIDRs with the matcher in common/.'),
+    oneWay('admin-auth', 'legacy', 'Shared field rules live in common/field-rules.ts.'),
+    oneWay('audit', 'cards', 'CSV quoting lives in common/csv.ts.'),
+    oneWay('projects', 'audit', 'A service leaves audit notes through common/audit-note.ts; audit reads projects.'),
+    oneWay('cards', 'audit', 'A service leaves audit notes through common/audit-note.ts.'),
+    oneWay('login-logs', 'agents', "The sales view is the orders' (orders/sales-item.view.ts)."),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
