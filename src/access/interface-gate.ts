@@ -7,7 +7,7 @@ import { connectOpen } from '../platform/connect-opening';
 import { InterfaceName } from '../platform/interface-names';
 import { PlatformService } from '../platform/platform.service';
 import { LoginBlacklist } from '../login-blacklist/login-blacklist';
-import { FAMILY_GATES, GateOptions } from '../core/client-families';
+import { FAMILY_GATES } from '../core/client-families';
 import { ClientCall } from './client-call';
 import { ClientProgram } from './client-program';
 import { DailyQuota, interfaceQuotaSubject } from './daily-quota';
