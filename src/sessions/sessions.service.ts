@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, IsNull, MoreThan, Repository } from 'typeorm';
 import type { CardStatus } from '../cards/card.entity';
-import { cardFeaturesSql, featuresOf } from '../cards/types/card-features';
+import { cardFeaturesSql, featuresOf } from '../database/card-features-sql';
 import type { SeatPolicy } from '../projects/project.entity';
 import { hashToken, newToken } from '../core/crypto/tokens';
 import { ErrorCode } from '../core/errors/error-code';
