@@ -22,6 +22,19 @@ export interface ClientCall {
   context?: RequestContext;
 }
 
+/**
+ * A client request whose program the service learns itself (a session heartbeat finds it by the
+ * session's token): the caller's address and the HTTP request's context, which a domain service
+ * only passes on to the access layer (issue 40).
+ */
+export type ClientRequest = Pick<ClientCall, 'ip' | 'context'>;
+
+/** The caller of a route that no program guard established, as a handler parameter. */
+export const Requester = createParamDecorator((_: unknown, ctx: ExecutionContext): ClientRequest => {
+  const context = requestContextOf(ctx.switchToHttp().getRequest());
+  return { ip: context.clientIp, context };
+});
+
 const CLIENT_CALL = Symbol.for('cardkey.clientCall');
 const CLIENT_FAMILY = 'cardkey:client-family';
 

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { blacklisted } from '../core/errors/blacklisted';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { noteClientRequest, onFault, RequestContext } from '../http/request-context';
@@ -43,7 +44,12 @@ export class InterfaceGate {
     if (!(await this.platform.interfaceStatus(context))[name]) throw new ServiceError(ErrorCode.INTERFACE_DISABLED);
     const authorization = program.authorizations[name];
     if (authorization && !authorization.authorized) throw new ServiceError(ErrorCode.INTERFACE_NOT_AUTHORIZED);
-    await this.blacklist.check(program, context?.clientIp ?? '', device, context);
+    const listed = await this.blacklist.match(program, context?.clientIp ?? '', device, context);
+    if (listed) {
+      // The request log keeps which entry refused it; its explain names the entry (decisions §22).
+      noteClientRequest(context, { reason: `login blacklist entry ${listed.id}: ${listed.kind} ${listed.value}` });
+      throw blacklisted(listed.kind);
+    }
     const subject = interfaceQuotaSubject(project.id, name);
     const limit = authorization?.dailyQuota ?? null;
     if (!(await this.quota.consume(subject, limit))) {

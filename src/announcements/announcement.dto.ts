@@ -1,8 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsString, Length, ValidateIf } from 'class-validator';
-
-export const TITLE_MAX = 200;
-export const CONTENT_MAX = 20_000;
+import { ANNOUNCEMENT_CONTENT_MAX as CONTENT_MAX, ANNOUNCEMENT_TITLE_MAX as TITLE_MAX } from '../common/limits';
 
 /** Optional, but never null: every announcement column is NOT NULL. */
 const OptionalNotNull = () => ValidateIf((_, value) => value !== undefined);

@@ -10,7 +10,7 @@ import { ProjectAccess } from '../projects/project-access';
 import { Announcement } from './announcement.entity';
 import { CreateAnnouncementDto, UpdateAnnouncementDto } from './announcement.dto';
 import { AnnouncementView, toAnnouncementView } from './announcement.view';
-import type { RequestContext } from '../http/request-context';
+import type { RequestMemo } from '../core/request-memo';
 
 /** An author's announcements for one program (decisions §9); clients see the newest enabled one. */
 @Injectable()
@@ -27,12 +27,12 @@ export class AnnouncementsService {
   }
 
   /** The content clients are shown, through the program cache (client hot path). */
-  async clientText(program: { id: string; programId: string }, request?: RequestContext): Promise<string> {
+  async clientText(program: { id: string; programId: string }, memo?: RequestMemo): Promise<string> {
     return this.programCache.through(
       program.programId,
       'announcement',
       async () => (await this.latestEnabledFor(program.id))?.content ?? '',
-      request,
+      memo,
     );
   }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
-import { ClientCall } from '../access/client-call';
+import { ClientCall, ClientRequest } from '../access/client-call';
 import { ClientProgramDirectory } from '../access/client-program';
 import { InterfaceGate } from '../access/interface-gate';
 import { formatLocalTime, unixSeconds } from '../common/time';
@@ -10,7 +10,6 @@ import { AppConfig } from '../config/app-config';
 import { decoyHash, hashPassword, verifyPassword } from '../core/crypto/passwords';
 import { newToken } from '../core/crypto/tokens';
 import { ErrorCode } from '../core/errors/error-code';
-import type { RequestContext } from '../http/request-context';
 import { ServiceError } from '../core/errors/service-error';
 import { LOCAL_TIME } from '../http/openapi/api-contract';
 import { isUniqueViolation } from '../database/pg-errors';
@@ -140,19 +139,18 @@ export class AppUsersService {
 
   /**
    * Renews a user session after re-checking the user: banned, gone, or (under `rebind` and
-   * `locked`) no longer bound to the session's machine ends the session for good. `request`: the
-   * HTTP request's context.
+   * `locked`) no longer bound to the session's machine ends the session for good.
    */
-  async heartbeat(token: string, machine: string, request?: RequestContext): Promise<UserHeartbeat> {
+  async heartbeat(token: string, machine: string, caller: ClientRequest): Promise<UserHeartbeat> {
     const { session, user, program } = await this.sessions.resolve(token, 'app_user', machine, (id) =>
-      this.directory.byProjectId(id, request),
+      this.directory.byProjectId(id, caller.context),
     );
-    await this.gate.admit({ program, family: 'sdk', context: request }, 'user_heartbeat', machine);
+    await this.gate.admit({ program, family: 'sdk', context: caller.context }, 'user_heartbeat', machine);
     if (!user) throw await this.sessions.end(session, 'user_deleted');
     if (user.status !== 'active') throw await this.sessions.end(session, 'user_banned');
     if (!sessionFitsBinding(program.project.userMachinePolicy, user.boundMachineId, session.machineCode))
       throw await this.sessions.end(session, 'device_unbound');
-    const expiresAt = await this.sessions.renew(session, program.project.sessionTtlSeconds, null, request?.clientIp ?? '');
+    const expiresAt = await this.sessions.renew(session, program.project.sessionTtlSeconds, null, caller.ip);
     return { user_id: user.id, session_expires_at: this.time(expiresAt), server_time: unixSeconds() };
   }
 

@@ -8,14 +8,15 @@ import { InterfaceGate } from '../access/interface-gate';
 import { formatLocalTime, unixSeconds } from '../common/time';
 import { AppConfig } from '../config/app-config';
 import { ErrorCode } from '../core/errors/error-code';
-import { ServiceError } from '../core/errors/service-error';
+import { aboutCard, ServiceError } from '../core/errors/service-error';
 import { signLicence } from '../signing/ed25519';
 import { ResponseSigner } from '../signing/response-signer';
+import { Card } from './card.entity';
 import { CardDevice } from './card-device.entity';
+import type { OfCard } from './card-info.service';
 import { deviceRefusal } from './card-rule';
 import { CardGuesses } from './card-guesses';
 import { findCardWithFeatures } from './types/card-features';
-import { noteClientRequest } from '../http/request-context';
 
 export interface CheckoutRequest {
   call: ClientCall;
@@ -48,17 +49,29 @@ export class CardCheckoutService {
     private readonly guesses: CardGuesses,
   ) {}
 
-  checkout(request: CheckoutRequest): Promise<CheckoutData> {
+  checkout(request: CheckoutRequest): Promise<OfCard<CheckoutData>> {
     return this.guesses.guard(request.call, () => this.issue(request));
   }
 
-  private async issue({ call, cardKey, machine, ttlSeconds }: CheckoutRequest): Promise<CheckoutData> {
+  private async issue({ call, cardKey, machine, ttlSeconds }: CheckoutRequest): Promise<OfCard<CheckoutData>> {
     const { project, signingKey } = call.program;
     if (project.offlineGraceSeconds === 0 || !signingKey) throw new ServiceError(ErrorCode.CHECKOUT_DISABLED);
     await this.gate.admit(call, 'card_login', machine);
     const card = await findCardWithFeatures(this.dataSource.manager, project.id, cardKey);
     if (!card) throw new ServiceError(ErrorCode.CARD_INVALID);
-    noteClientRequest(call.context, { cardId: card.id }); // the card's timeline shows its offline licences
+    // The card's timeline shows its offline licences, refused ones too.
+    const data = await aboutCard(card.id, () => this.licence(call, card, machine, ttlSeconds));
+    return { cardId: card.id, data };
+  }
+
+  private async licence(
+    { program }: CheckoutRequest['call'],
+    card: Card,
+    machine: string,
+    ttlSeconds: number | undefined,
+  ): Promise<CheckoutData> {
+    const { project } = program;
+    const signingKey = program.signingKey!; // checked by `issue`
     const now = Date.now();
     const bound = await this.dataSource.getRepository(CardDevice).existsBy({ cardId: card.id, machineCode: machine });
     const refusal = deviceRefusal(card, bound, now);

@@ -14,7 +14,6 @@ import { CardGuesses } from './card-guesses';
 import { findCardWithFeatures } from './types/card-features';
 import { FEATURES_PROPERTY, TRIAL_PROPERTY } from './card-data';
 import { recentUnbinds, UNBIND_REFUSAL_REASONS, unbindRefusal, type UnbindRefusalReason } from './rebinding-rules';
-import { noteClientRequest } from '../http/request-context';
 
 /** The state of a card as its holder sees it, after a top-up too. */
 export class CardSummary {
@@ -79,6 +78,12 @@ export class CardAfterTopup extends CardSummary {
  * allow the next (decisions §21). Shown for a banned or
  * expired card too (the holder learns why it stopped); a consumed top-up card is no card.
  */
+/** What a card operation answers, with the card it acted on (the request log's per-card timeline). */
+export interface OfCard<T> {
+  cardId: number;
+  data: T;
+}
+
 @Injectable()
 export class CardInfoService {
   constructor(
@@ -88,16 +93,16 @@ export class CardInfoService {
     private readonly guesses: CardGuesses,
   ) {}
 
-  info(call: Pick<ClientCall, 'program' | 'family' | 'ip' | 'context'>, cardKey: string): Promise<CardInfo> {
+  /** The card's id comes along: the HTTP layer shows the lookup on the card's timeline. */
+  info(call: Pick<ClientCall, 'program' | 'family' | 'ip' | 'context'>, cardKey: string): Promise<OfCard<CardInfo>> {
     return this.guesses.guard(call, () => this.lookedUp(call, cardKey));
   }
 
-  private async lookedUp(call: Pick<ClientCall, 'program' | 'family' | 'context'>, cardKey: string): Promise<CardInfo> {
+  private async lookedUp(call: Pick<ClientCall, 'program' | 'family' | 'context'>, cardKey: string): Promise<OfCard<CardInfo>> {
     await this.gate.admit(call, 'card_info');
     const { project } = call.program;
     const card = await findCardWithFeatures(this.dataSource.manager, project.id, cardKey);
     if (!card || card.status === 'consumed') throw new ServiceError(ErrorCode.CARD_INVALID);
-    noteClientRequest(call.context, { cardId: card.id }); // the card's timeline shows who looked it up
     const devices: Array<{ machine_code: string; bound_at: Date; last_seen_at: Date; last_login_at: Date | null }> =
       await this.dataSource.query(
         `SELECT d.machine_code, d.bound_at, d.last_seen_at,
@@ -109,7 +114,7 @@ export class CardInfoService {
     const now = new Date();
     const recent = await recentUnbinds(this.dataSource, card.id, now);
     const refusal = unbindRefusal(project, card.unbindCount, recent, now);
-    return {
+    const info: CardInfo = {
       ...this.summary(card),
       features: card.features ?? [],
       trial: card.trial,
@@ -133,6 +138,7 @@ export class CardInfoService {
         next_unbind_at: this.time(refusal?.retryAt ?? null),
       },
     };
+    return { cardId: card.id, data: info };
   }
 
   /** A card after a top-up: what changed for the holder. */

@@ -16,7 +16,7 @@ import { NewDeviceLoginWriter } from './new-device-login-writer';
 import { PendingLogin } from './pending-login-writer';
 import { RepeatLoginWriter } from './repeat-login-writer';
 import { DomainEvents } from '../events/domain-events';
-import { featuresOf } from './types/card-features';
+import { featuresOf } from '../database/card-features-sql';
 import { IdleDevices } from './idle-devices';
 
 /** What the card rule can refuse a login with, in every family (card-rule.ts `loginRefusal`, `deviceRefusal`). */

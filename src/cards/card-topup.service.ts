@@ -4,12 +4,11 @@ import { ClientCall } from '../access/client-call';
 import { InterfaceGate } from '../access/interface-gate';
 import { MAX_INT32 } from '../common/limits';
 import { ErrorCode } from '../core/errors/error-code';
-import { ServiceError } from '../core/errors/service-error';
+import { aboutCard, ServiceError } from '../core/errors/service-error';
 import { DomainEvents } from '../events/domain-events';
 import { Card } from './card.entity';
 import { cardRefusal } from './card-rule';
 import { CardGuesses, CardKeyMiss } from './card-guesses';
-import { noteClientRequest } from '../http/request-context';
 
 export interface CardTopupRequest {
   call: Pick<ClientCall, 'program' | 'family' | 'ip' | 'context'>;
@@ -63,7 +62,11 @@ export class CardTopupService {
     const target = rows.find((card) => card.code === cardKey);
     const topup = rows.find((card) => card.code === topupKey);
     if (!target || target.status === 'consumed') throw new ServiceError(ErrorCode.CARD_INVALID);
-    noteClientRequest(call.context, { cardId: target.id }); // the card's timeline shows its top-ups
+    // The card's timeline shows its top-ups, refused ones too.
+    return aboutCard(target.id, () => this.applyTo(em, call, target, topup));
+  }
+
+  private async applyTo(em: EntityManager, call: CardTopupRequest['call'], target: Card, topup: Card | undefined): Promise<Card> {
     // One answer for both; only a key that matches no card counts as a guess (decisions §23), not
     // a card a racing top-up has just consumed.
     const notUnused = 'The top-up card is not an unused card of this program';

@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { ClientCall } from '../access/client-call';
 import { InterfaceGate } from '../access/interface-gate';
 import { ErrorCode } from '../core/errors/error-code';
-import { ServiceError } from '../core/errors/service-error';
+import { aboutCard, ServiceError } from '../core/errors/service-error';
 import { formatLocalTime } from '../common/time';
 import { AppConfig } from '../config/app-config';
 import { DomainEvents } from '../events/domain-events';
@@ -15,7 +15,6 @@ import { StandardCardData, standardCardData } from './card-data';
 import { cardRefusal } from './card-rule';
 import { CardGuesses } from './card-guesses';
 import { recentUnbinds, UnbindRefusal, unbindRefusal } from './rebinding-rules';
-import { noteClientRequest } from '../http/request-context';
 
 export interface CardUnbindRequest {
   call: Pick<ClientCall, 'program' | 'family' | 'ip' | 'context'>;
@@ -87,7 +86,12 @@ export class CardUnbindService {
       .where('c.project_id = :projectId AND c.code = :code', { projectId: project.id, code: request.cardKey })
       .getOne();
     if (!card) throw new ServiceError(ErrorCode.CARD_INVALID);
-    noteClientRequest(request.call.context, { cardId: card.id }); // the card's timeline shows its unbinds
+    // The card's timeline shows its unbinds, refused ones too.
+    return aboutCard(card.id, () => this.unbindFrom(em, request, card));
+  }
+
+  private async unbindFrom(em: EntityManager, request: CardUnbindRequest, card: Card): Promise<Card> {
+    const { project } = request.call.program;
     const refusal = cardRefusal(card);
     if (refusal) throw new ServiceError(refusal);
     // Thrown refusals roll the removal back.

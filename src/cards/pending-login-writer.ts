@@ -1,7 +1,7 @@
 import { PreparedStatement, PreparedStatements } from '../database/prepared-statements';
 import { StatementBatcher } from '../database/statement-batcher';
 import { RefusalRow } from './refusal-log-writer';
-import { cardFeaturesSql } from './types/card-features';
+import { cardFeaturesSql } from '../database/card-features-sql';
 
 /** One card login waiting for its statement: the card, the device, and its log row's fields. */
 export interface PendingLogin {

@@ -3,3 +3,10 @@
  * so an oversized number is a 400 naming the field instead of a database fault (500).
  */
 export const MAX_INT32 = 2_147_483_647;
+
+/**
+ * Lengths of an announcement's title and content, a project's and the platform's alike (the platform
+ * DTOs share them without importing the project announcements' module, which sits above platform).
+ */
+export const ANNOUNCEMENT_TITLE_MAX = 200;
+export const ANNOUNCEMENT_CONTENT_MAX = 20_000;

@@ -2,7 +2,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   chooseRequestId,
   onFault,
-  perRequest,
   requestContextMiddleware,
   requestContextOf,
   requestIdOf,
@@ -104,16 +103,6 @@ describe('per-request state', () => {
     requestContextMiddleware()(req, res, () => undefined);
     return { req, context: requestContextOf(req) };
   };
-
-  it('perRequest makes a value once per request, and anew outside one', () => {
-    const key = Symbol('test value');
-    const a = contextOf('request-aaaa').context;
-    const b = contextOf('request-bbbb').context;
-    let made = 0;
-    const make = () => ++made;
-    expect([perRequest(a, key, make), perRequest(a, key, make), perRequest(b, key, make)]).toEqual([1, 1, 2]);
-    expect([perRequest(undefined, key, make), perRequest(undefined, key, make)]).toEqual([3, 4]);
-  });
 
   it('undoes what a request registered on a fault, once, and nothing of another request', async () => {
     const a = contextOf('request-aaaa');

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import type { RequestMemo } from '../core/request-memo';
 import { clientIpOf } from './client-ip';
 
-export interface RequestContext {
+/** The per-request state of the HTTP layer; its `memo` is all a domain service may see of it. */
+export interface RequestContext extends RequestMemo {
   requestId: string;
   /** The caller's address: the socket peer, or X-Forwarded-For behind a trusted proxy only. */
   clientIp: string;
-  /** Values computed once per request (see `perRequest`). */
-  memo?: Map<symbol, unknown>;
   /** What to undo if the request ends in a platform fault (see `onFault`). */
   undoOnFault?: Array<() => Promise<void>>;
   /**
@@ -96,12 +96,14 @@ export function requestIdOf(req: unknown): string {
 /**
  * The one record of what a request was answered (the envelope around each handler and the exception
  * filter call it as they render), so the access log and the metrics read the same code and never
- * re-derive it.
+ * re-derive it; with the card the request acted on, for the request log.
  */
-export function recordAnswer(req: unknown, code: number | undefined, failed: boolean): void {
+export function recordAnswer(req: unknown, code: number | undefined, failed: boolean, cardId?: number): void {
   const context = requestContextOf(req);
   context.resultCode = code;
   context.failed = failed;
+  // The card a domain service said it acted on (its reply's or its refusal's `cardId`).
+  if (cardId !== undefined) noteClientRequest(context, { cardId });
 }
 
 /** Marks a request as a card login attempt of `family` (the card-login rule calls it; nothing outside a request). */
@@ -124,15 +126,4 @@ export async function undoAfterFault(req: unknown): Promise<void> {
   const undo = context.undoOnFault ?? [];
   context.undoOnFault = undefined;
   await Promise.all(undo.map((fn) => fn().catch(() => undefined)));
-}
-
-/**
- * `make()` once per request under `key` (its first result is shared by the rest of the request),
- * or on every call outside a request (no context).
- */
-export function perRequest<T>(context: RequestContext | undefined, key: symbol, make: () => T): T {
-  if (!context) return make();
-  context.memo ??= new Map();
-  if (!context.memo.has(key)) context.memo.set(key, make());
-  return context.memo.get(key) as T;
 }

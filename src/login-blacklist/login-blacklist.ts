@@ -2,8 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { ProgramCache } from '../core/cache/program-cache';
-import { blacklisted } from '../core/errors/blacklisted';
-import { noteClientRequest, type RequestContext } from '../http/request-context';
+import type { RequestMemo } from '../core/request-memo';
 import { LoginBlacklistEntry } from './login-blacklist-entry.entity';
 import { BlacklistMatcher, CachedBlacklistEntry } from '../common/blacklist-matcher';
 
@@ -27,18 +26,19 @@ export class LoginBlacklist {
     private readonly cache: ProgramCache,
   ) {}
 
-  /** Throws BLACKLISTED (saying device or address) when the caller's address or `device` is on the program's live list. */
-  async check(program: BlacklistedProgram, address: string, device: string | undefined, request?: RequestContext): Promise<void> {
+  /** The entry of the program's live list that the caller's address or `device` is on; null when none. */
+  async match(
+    program: BlacklistedProgram,
+    address: string,
+    device: string | undefined,
+    memo?: RequestMemo,
+  ): Promise<CachedBlacklistEntry | null> {
     const { project } = program;
-    const list = await this.cache.through(project.programId, 'login-blacklist', () => this.load(project.id), request);
-    if (list.length === 0) return;
+    const list = await this.cache.through(project.programId, 'login-blacklist', () => this.load(project.id), memo);
+    if (list.length === 0) return null;
     let matcher = compiled.get(list);
     if (!matcher) compiled.set(list, (matcher = new BlacklistMatcher(list)));
-    const entry = matcher.match(address, device, Date.now());
-    if (!entry) return;
-    // The request log keeps which entry refused it; its explain names the entry (decisions §22).
-    noteClientRequest(request, { reason: `login blacklist entry ${entry.id}: ${entry.kind} ${entry.value}` });
-    throw blacklisted(entry.kind);
+    return matcher.match(address, device, Date.now());
   }
 
   private async load(projectId: string): Promise<CachedBlacklistEntry[]> {

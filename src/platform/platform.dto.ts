@@ -1,8 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsInt, IsString, Length, Max, Min } from 'class-validator';
 import { Optional } from '../common/optional';
-import { MAX_INT32 } from '../common/limits';
-import { CONTENT_MAX, TITLE_MAX } from '../announcements/announcement.dto';
+import { ANNOUNCEMENT_CONTENT_MAX as CONTENT_MAX, ANNOUNCEMENT_TITLE_MAX as TITLE_MAX, MAX_INT32 } from '../common/limits';
 
 export class UpdatePlatformSettingsDto {
   @ApiPropertyOptional({ enum: ['base_package', 'entitlement', 'self_service'] })

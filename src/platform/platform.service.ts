@@ -5,7 +5,7 @@ import { Repository } from 'typeorm';
 import { Page, PageQuery, pageOf } from '../common/paging';
 import { HotCache, PLATFORM_SCOPE } from '../core/cache/hot-cache';
 import { ErrorCode } from '../core/errors/error-code';
-import type { RequestContext } from '../http/request-context';
+import type { RequestMemo } from '../core/request-memo';
 import { ServiceError } from '../core/errors/service-error';
 import type { AdminPrincipal } from '../admin-auth/admin-principal';
 import { noteChange } from '../common/audit-note';
@@ -59,13 +59,13 @@ export class PlatformService {
     private readonly cache: HotCache,
   ) {}
 
-  /** `request`: the client request reading them on its hot path (hot-cache.ts), if any. */
-  async getSettings(request?: RequestContext): Promise<PlatformSettingsView> {
+  /** `memo`: the memo of the client request reading them on its hot path (hot-cache.ts), if any. */
+  async getSettings(memo?: RequestMemo): Promise<PlatformSettingsView> {
     return this.cache.through(
       CACHE_SCOPE,
       'settings',
       async () => toSettingsView(await this.settings.findOneByOrFail({ id: 1 })),
-      request,
+      memo,
     );
   }
 
@@ -84,7 +84,7 @@ export class PlatformService {
   }
 
   /** Platform-wide status of every interface, by name. */
-  async interfaceStatus(request?: RequestContext): Promise<Record<InterfaceName, boolean>> {
+  async interfaceStatus(memo?: RequestMemo): Promise<Record<InterfaceName, boolean>> {
     return this.cache.through(
       CACHE_SCOPE,
       'interfaces',
@@ -95,7 +95,7 @@ export class PlatformService {
           boolean
         >;
       },
-      request,
+      memo,
     );
   }
 

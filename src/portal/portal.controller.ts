@@ -37,7 +37,7 @@ export class PortalController {
   @ApiOperation({ summary: 'Show a card to its holder (portal)' })
   @ApiAnswer(CardInfo)
   async info(@Caller() call: ClientCall, @Body() body: PortalCardDto): Promise<ClientReply> {
-    return { message: 'ok', data: await this.limits.run(call, body.card_key, () => this.infos.info(call, body.card_key)) };
+    return { message: 'ok', ...(await this.limits.run(call, body.card_key, () => this.infos.info(call, body.card_key))) };
   }
 
   @RateLimit('portal')
@@ -49,7 +49,8 @@ export class PortalController {
     const card = await this.limits.run(call, body.card_key, () =>
       this.unbinds.unbind({ call, cardKey: body.card_key, machine: body.machine_id }),
     );
-    return { message: 'Device unbound', successCode: 1, data: unbindData(card, body.machine_id, this.config.APP_TIMEZONE) };
+    const data = unbindData(card, body.machine_id, this.config.APP_TIMEZONE);
+    return { message: 'Device unbound', successCode: 1, data, cardId: card.id };
   }
 
   @RateLimit('portal')
@@ -61,6 +62,6 @@ export class PortalController {
     const card = await this.limits.run(call, body.card_key, () =>
       this.topups.topup({ call, cardKey: body.card_key, topupKey: body.topup_key }),
     );
-    return { message: 'Card topped up', data: this.infos.afterTopup(card) };
+    return { message: 'Card topped up', data: this.infos.afterTopup(card), cardId: card.id };
   }
 }

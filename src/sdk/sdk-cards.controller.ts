@@ -1,6 +1,6 @@
 import { Body, Controller, Post, UseInterceptors } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Caller, ClientCall } from '../access/client-call';
+import { Caller, ClientCall, ClientRequest, Requester } from '../access/client-call';
 import { LOGIN_EXTRAS } from '../cards/card-data';
 import { CardCheckoutService, CheckoutData } from '../cards/card-checkout.service';
 import { CardAfterTopup, CardInfo, CardInfoService } from '../cards/card-info.service';
@@ -12,7 +12,6 @@ import { Envelope } from '../http/envelope/envelope.decorator';
 import { StandardEnvelopeInterceptor } from '../http/envelope/envelope.interceptors';
 import { ClientReply } from '../http/envelope/render';
 import { ErrorCode } from '../core/errors/error-code';
-import { ClientContext, RequestContext } from '../http/request-context';
 import { ApiAnswer, ApiFailures } from '../http/openapi/api-contract';
 import { clientFamilyFailures } from '../http/openapi/failure-sources';
 import { BearerToken, SessionBearer } from '../sessions/session-bearer';
@@ -77,13 +76,13 @@ export class SdkCardsController {
     ErrorCode.RATE_LIMITED,
   )
   async checkout(@Caller() call: ClientCall, @Body() body: SdkCheckoutDto): Promise<ClientReply> {
-    const data = await this.checkouts.checkout({
+    const licence = await this.checkouts.checkout({
       call,
       cardKey: body.card_key,
       machine: body.machine_id,
       ttlSeconds: body.ttl_seconds,
     });
-    return { message: 'Offline licence issued', data };
+    return { message: 'Offline licence issued', ...licence };
   }
 
   @Post('topup')
@@ -96,7 +95,7 @@ export class SdkCardsController {
   @ApiFailures(...CARD_TOPUP_REFUSALS)
   async topup(@Caller() call: ClientCall, @Body() body: SdkTopupDto): Promise<ClientReply> {
     const card = await this.topups.topup({ call, cardKey: body.card_key, topupKey: body.topup_key });
-    return { message: 'Card topped up', data: this.infos.afterTopup(card) };
+    return { message: 'Card topped up', data: this.infos.afterTopup(card), cardId: card.id };
   }
 
   @Post('info')
@@ -105,7 +104,7 @@ export class SdkCardsController {
   @ApiAnswer(CardInfo)
   @ApiFailures(ErrorCode.CARD_INVALID, ErrorCode.RATE_LIMITED)
   async info(@Caller() call: ClientCall, @Body() body: SdkCardKeyDto): Promise<ClientReply> {
-    return { message: 'ok', data: await this.infos.info(call, body.card_key) };
+    return { message: 'ok', ...(await this.infos.info(call, body.card_key)) };
   }
 
   /** The end user's unbind (decisions §14): the one unbind rule; the standard family answers it with code 1. */
@@ -120,7 +119,8 @@ export class SdkCardsController {
   @ApiFailures(...CARD_UNBIND_REFUSALS)
   async unbind(@Caller() call: ClientCall, @Body() body: SdkCardLoginDto): Promise<ClientReply> {
     const card = await this.unbinds.unbind({ call, cardKey: body.card_key, machine: body.machine_id });
-    return { message: 'Device unbound', successCode: 1, data: unbindData(card, body.machine_id, this.config.APP_TIMEZONE) };
+    const data = unbindData(card, body.machine_id, this.config.APP_TIMEZONE);
+    return { message: 'Device unbound', successCode: 1, data, cardId: card.id };
   }
 
   @Post('heartbeat')
@@ -134,8 +134,9 @@ export class SdkCardsController {
   async heartbeat(
     @BearerToken() token: string,
     @Body() body: HeartbeatDto,
-    @ClientContext() request: RequestContext,
+    @Requester() caller: ClientRequest,
   ): Promise<ClientReply> {
-    return { message: 'Heartbeat accepted', data: await this.cards.heartbeat(token, body.machine_id, request) };
+    const data = await this.cards.heartbeat(token, body.machine_id, caller);
+    return { message: 'Heartbeat accepted', data, cardId: data.card_id ?? undefined };
   }
 }

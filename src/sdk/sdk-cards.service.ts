@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
-import { ClientCall } from '../access/client-call';
-import { ClientProgramDirectory } from '../access/client-program';
+import { ClientCall, ClientRequest } from '../access/client-call';
+import { ClientProgram, ClientProgramDirectory } from '../access/client-program';
 import { InterfaceGate } from '../access/interface-gate';
 import { CardLoginService } from '../cards/card-login.service';
 import { IdleDevices } from '../cards/idle-devices';
@@ -10,10 +10,10 @@ import { deviceRefusal } from '../cards/card-rule';
 import { formatLocalTime, unixSeconds } from '../common/time';
 import { AppConfig } from '../config/app-config';
 import { ErrorCode } from '../core/errors/error-code';
-import type { RequestContext } from '../http/request-context';
+import { aboutCard } from '../core/errors/service-error';
 import { LOCAL_TIME } from '../http/openapi/api-contract';
 import { cardSessionEnd } from '../sessions/session-end';
-import { OpenSession, SessionsService } from '../sessions/sessions.service';
+import { LiveSession, OpenSession, SessionsService } from '../sessions/sessions.service';
 import { FEATURES_PROPERTY, StandardCardLoginData, standardCardLoginData, TRIAL_PROPERTY } from '../cards/card-data';
 
 /** The `data` of an SDK card login: the card, and the session the heartbeats keep alive. */
@@ -92,25 +92,25 @@ export class SdkCardsService {
     };
   }
 
-  /** Renews a card session after re-checking the card; anything wrong with it ends the session. `request`: the HTTP request's context. */
-  async heartbeat(token: string, machine: string, request?: RequestContext): Promise<CardHeartbeat> {
-    const { session, card, program } = await this.sessions.resolve(
-      token,
-      'card',
-      machine,
-      (id) => this.directory.byProjectId(id, request),
-      request,
-    );
-    await this.gate.admit({ program, family: 'sdk', context: request }, 'card_heartbeat', machine);
+  /**
+   * Renews a card session after re-checking the card; anything wrong with it ends the session. The
+   * session's card is named by the answer (`card_id`) and by every refusal (the card's timeline).
+   */
+  async heartbeat(token: string, machine: string, caller: ClientRequest): Promise<CardHeartbeat> {
+    const live = await this.sessions.resolve(token, 'card', machine, (id) => this.directory.byProjectId(id, caller.context));
+    return aboutCard(live.session.cardId!, () => this.beat(live, machine, caller));
+  }
+
+  private async beat(
+    { session, card, program }: LiveSession & { program: ClientProgram },
+    machine: string,
+    caller: ClientRequest,
+  ): Promise<CardHeartbeat> {
+    await this.gate.admit({ program, family: 'sdk', context: caller.context }, 'card_heartbeat', machine);
     if (card === null) throw await this.sessions.end(session, 'device_unbound');
     const refusal = deviceRefusal(card, card.deviceBound);
     if (refusal !== null) throw await this.sessions.end(session, cardSessionEnd(refusal));
-    const expiresAt = await this.sessions.renew(
-      session,
-      program.project.sessionTtlSeconds,
-      card.expiresAt,
-      request?.clientIp ?? '',
-    );
+    const expiresAt = await this.sessions.renew(session, program.project.sessionTtlSeconds, card.expiresAt, caller.ip);
     // A beating device is not idle (decisions §21); written at most once a minute.
     await this.idleDevices.heartbeat(program.project, session.cardId!, machine, card.deviceLastSeenAt);
     return {

@@ -1,13 +1,12 @@
 import { Body, Controller, Post, UseInterceptors } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Caller, ClientCall } from '../access/client-call';
+import { Caller, ClientCall, ClientRequest, Requester } from '../access/client-call';
 import { AppUserCredentialsDto } from '../app-users/app-users.dto';
 import { AppUsersService, RegisteredUser, SdkUserLogin, UserHeartbeat } from '../app-users/app-users.service';
 import { Envelope } from '../http/envelope/envelope.decorator';
 import { StandardEnvelopeInterceptor } from '../http/envelope/envelope.interceptors';
 import { ClientReply } from '../http/envelope/render';
 import { ErrorCode } from '../core/errors/error-code';
-import { ClientContext, RequestContext } from '../http/request-context';
 import { ApiAnswer, ApiFailures } from '../http/openapi/api-contract';
 import { clientFamilyFailures } from '../http/openapi/failure-sources';
 import { BearerToken, SessionBearer } from '../sessions/session-bearer';
@@ -55,8 +54,8 @@ export class SdkUsersController {
   async heartbeat(
     @BearerToken() token: string,
     @Body() body: HeartbeatDto,
-    @ClientContext() request: RequestContext,
+    @Requester() caller: ClientRequest,
   ): Promise<ClientReply> {
-    return { message: 'Heartbeat accepted', data: await this.users.heartbeat(token, body.machine_id, request) };
+    return { message: 'Heartbeat accepted', data: await this.users.heartbeat(token, body.machine_id, caller) };
   }
 }

@@ -3,12 +3,11 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, IsNull, MoreThan, Repository } from 'typeorm';
 import type { CardStatus } from '../cards/card.entity';
 import { CardSessions, HEARTBEAT_RECORD_MS } from '../cards/card-sessions';
-import { cardFeaturesSql, featuresOf } from '../cards/types/card-features';
+import { cardFeaturesSql, featuresOf } from '../database/card-features-sql';
 import type { SeatPolicy } from '../projects/project.entity';
 import { hashToken, newToken } from '../core/crypto/tokens';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
-import { noteClientRequest, type RequestContext } from '../http/request-context';
 import { PreparedStatement, PreparedStatements } from '../database/prepared-statements';
 import { StatementBatcher } from '../database/statement-batcher';
 import { AppConfig } from '../config/app-config';
@@ -139,25 +138,23 @@ export class SessionsService implements CardSessions {
    * another machine is MACHINE_MISMATCH. `programOf` is asked for the session's program as soon as
    * the session is found, so that every refusal after it, an ended session's included, is that
    * program's answer (signed, decisions §15): a client with pinned keys believes it and stops.
-   * `request`: the HTTP request's context, whose request-log row then names the session's card
-   * (the per-card timeline shows heartbeats; the card id comes with the session, no query).
+   * A refusal names the session's card (`ServiceError.cardId`): the per-card timeline shows
+   * heartbeats, refused ones too; the card id comes with the session, no query.
    */
   async resolve<P>(
     token: string,
     type: SessionType,
     machine: string,
     programOf: (projectId: string) => Promise<P>,
-    request?: RequestContext,
   ): Promise<LiveSession & { program: P }> {
     const row = await this.lookups.submit(hashToken(token));
     if (!row) throw sessionEnded({ endedBy: 'unknown', at: null }, this.config.APP_TIMEZONE);
     const session = sessionFromRow(row);
     const program = await programOf(session.projectId);
-    if (session.cardId !== null) noteClientRequest(request, { cardId: session.cardId });
     const ending = endingOfSession(session, session.cardId === null ? null : (row.card_expires_at as Date | null));
-    if (ending) throw sessionEnded(ending, this.config.APP_TIMEZONE);
-    if (session.type !== type) throw new ServiceError(ErrorCode.SESSION_TYPE_MISMATCH);
-    if (session.machineCode !== machine) throw new ServiceError(ErrorCode.MACHINE_MISMATCH);
+    if (ending) throw sessionEnded(ending, this.config.APP_TIMEZONE).concerning(session.cardId);
+    if (session.type !== type) throw new ServiceError(ErrorCode.SESSION_TYPE_MISMATCH).concerning(session.cardId);
+    if (session.machineCode !== machine) throw new ServiceError(ErrorCode.MACHINE_MISMATCH).concerning(session.cardId);
     const card =
       session.cardId === null || row.card_status === null
         ? null
@@ -210,7 +207,7 @@ export class SessionsService implements CardSessions {
   /** Ends a session a heartbeat found unusable and answers the heartbeat's refusal. */
   async end(session: Session, endedBy: SessionEnd): Promise<ServiceError> {
     await this.revoke(session.id, endedBy);
-    return sessionEnded({ endedBy, at: new Date() }, this.config.APP_TIMEZONE);
+    return sessionEnded({ endedBy, at: new Date() }, this.config.APP_TIMEZONE).concerning(session.cardId);
   }
 
   /**

@@ -14,7 +14,7 @@ import { Card } from '../card.entity';
 import { LOCAL_TIME } from '../../http/openapi/api-contract';
 import { PERMANENT_EXPIRY } from '../../common/time';
 import { CardTypesService } from '../types/card-types.service';
-import { cardFeaturesSql, featuresOf } from '../types/card-features';
+import { cardFeaturesSql, featuresOf } from '../../database/card-features-sql';
 
 /** What `POST /api/v1/cards/trial` answers (decisions §21). */
 export class CardTrialData {

@@ -22,7 +22,7 @@ import {
   TokenValues,
   usesSecret,
 } from './customization-rules';
-import type { RequestContext } from '../../http/request-context';
+import type { RequestMemo } from '../../core/request-memo';
 
 export type ClientCustomization = Pick<ConnectCustomization, 'fieldNames' | 'tokenAlgorithm' | 'tokenTemplate' | 'secretEnc'>;
 
@@ -62,7 +62,7 @@ export class CustomizationService {
   }
 
   /** The customization a Connect request applies, through the program cache (JSON-safe). */
-  clientCustomization(program: { id: string; programId: string }, request?: RequestContext): Promise<ClientCustomization | null> {
+  clientCustomization(program: { id: string; programId: string }, memo?: RequestMemo): Promise<ClientCustomization | null> {
     return this.programCache.through(
       program.programId,
       'connect-customization',
@@ -77,7 +77,7 @@ export class CustomizationService {
           }
         );
       },
-      request,
+      memo,
     );
   }
 

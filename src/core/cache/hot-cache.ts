@@ -1,7 +1,7 @@
 import { CACHE_MANAGER, Cache } from '@nestjs/cache-manager';
 import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
-import { perRequest, RequestContext } from '../../http/request-context';
+import { perRequest, type RequestMemo } from '../request-memo';
 import { SharedStore } from '../store/shared-store';
 import { TurnReads } from '../store/turn-reads';
 
@@ -54,9 +54,9 @@ export class HotCache {
     this.generations = new TurnReads(store);
   }
 
-  /** `request`: the HTTP request reading it (its generations are read once); none outside a request. */
-  async through<T>(scope: string, name: string, load: () => Promise<T>, request?: RequestContext): Promise<T> {
-    const generation = await this.generation(scope, request);
+  /** `memo`: the memo of the request reading it (its generations are read once); none outside a request. */
+  async through<T>(scope: string, name: string, load: () => Promise<T>, memo?: RequestMemo): Promise<T> {
+    const generation = await this.generation(scope, memo);
     const key = `${scope}:${name}`;
     const hit = this.local.get(key);
     if (hit && hit.generation === generation && hit.expiresAt > Date.now()) return hit.value as T;
@@ -92,8 +92,8 @@ export class HotCache {
    * interface gate), which were two round trips to Redis. The generations asked for by all the
    * requests of one turn of the event loop go in one MGET (TurnReads).
    */
-  private generation(scope: string, request: RequestContext | undefined): Promise<string> {
-    const read = perRequest(request, GENERATIONS_OF_REQUEST, () => new Map<string, Promise<string>>());
+  private generation(scope: string, memo: RequestMemo | undefined): Promise<string> {
+    const read = perRequest(memo, GENERATIONS_OF_REQUEST, () => new Map<string, Promise<string>>());
     const known = read.get(scope);
     if (known) return known;
     const scopes = scope !== PLATFORM_SCOPE && !read.has(PLATFORM_SCOPE) ? [scope, PLATFORM_SCOPE] : [scope];

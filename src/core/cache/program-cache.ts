@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { RequestContext } from '../../http/request-context';
+import type { RequestMemo } from '../request-memo';
 import { HotCache } from './hot-cache';
 
 /** What client routes cache per program. */
@@ -10,8 +10,8 @@ export type ProgramCachePart = 'program' | 'connect-customization' | 'announceme
 export class ProgramCache {
   constructor(private readonly cache: HotCache) {}
 
-  through<T>(programId: string, part: ProgramCachePart, load: () => Promise<T>, request?: RequestContext): Promise<T> {
-    return this.cache.through(`program:${programId}`, part, load, request);
+  through<T>(programId: string, part: ProgramCachePart, load: () => Promise<T>, memo?: RequestMemo): Promise<T> {
+    return this.cache.through(`program:${programId}`, part, load, memo);
   }
 
   /** Called by every write that changes what a client route of these programs sees. */

@@ -21,6 +21,8 @@ export class ServiceError extends Error {
   readonly data?: Record<string, unknown>;
   readonly headers?: Record<string, string>;
   readonly errorId?: string;
+  /** The card a refusal concerns, once known (`aboutCard`): the request log's per-card timeline shows it. */
+  cardId?: number;
 
   constructor(
     readonly code: ErrorCode,
@@ -35,7 +37,26 @@ export class ServiceError extends Error {
     this.errorId = options.errorId;
   }
 
+  /** Names the card the refusal concerns (the first one named stays); none for `null`. */
+  concerning(cardId: number | null): this {
+    if (cardId !== null) this.cardId ??= cardId;
+    return this;
+  }
+
   get httpStatus(): number {
     return ERROR_CATALOG[this.code].http;
+  }
+}
+
+/**
+ * Runs `work`, which acts on the card `cardId`: a refusal it throws names the card, so the request
+ * that was refused still shows on the card's timeline (the HTTP layer records it, issue 40).
+ */
+export async function aboutCard<T>(cardId: number, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ServiceError) error.concerning(cardId);
+    throw error;
   }
 }

@@ -3,7 +3,7 @@ import { Observable } from 'rxjs';
 import { classifyError } from '../../core/errors/to-service-error';
 import { recordAnswer, requestContextOf, undoAfterFault } from '../request-context';
 import { Family } from './family';
-import { renderSuccess, successCodeOf } from './render';
+import { ClientReply, renderSuccess, successCodeOf } from './render';
 import { applyRenames, responseRenamesOf } from './response-renames';
 
 /** The families whose successes are rendered in an envelope (the admin API answers its data as it is). */
@@ -56,7 +56,7 @@ abstract class FamilyEnvelopeInterceptor implements NestInterceptor {
   private answer(request: unknown, response: StatusSettable, reply: unknown): unknown {
     if (reply instanceof StreamableFile) return reply;
     response.status(200);
-    recordAnswer(request, successCodeOf(this.family, reply), false);
+    recordAnswer(request, successCodeOf(this.family, reply), false, (reply as ClientReply | null | undefined)?.cardId);
     return applyRenames(renderSuccess(this.family, reply, requestContextOf(request).requestId), responseRenamesOf(request));
   }
 }

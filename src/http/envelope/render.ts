@@ -11,6 +11,8 @@ export interface ClientReply {
   extras?: Record<string, unknown>;
   /** Success code where a family's operation uses another one (standard-family unbind answers 1). */
   successCode?: number;
+  /** The card the request acted on: recorded for the request log's per-card timeline, never answered. */
+  cardId?: number;
 }
 
 const DEFAULT_MESSAGE = 'ok';

@@ -11,9 +11,8 @@ import { cardRefusal, clientExpiry, deviceRefusal, isCardExpired } from '../../c
 import { AppConfig } from '../../config/app-config';
 import { ClientReply } from '../../http/envelope/render';
 import { ErrorCode } from '../../core/errors/error-code';
-import { ServiceError } from '../../core/errors/service-error';
+import { aboutCard, ServiceError } from '../../core/errors/service-error';
 import { LegacyCardLogin, LegacyCardState, LegacyPaycheck } from '../legacy-answers';
-import { noteClientRequest } from '../../http/request-context';
 
 /**
  * The legacy family's card operations, shared by the dedicated routes and the aggregate entry:
@@ -53,6 +52,7 @@ export class LegacyCardsService {
     return {
       message: 'Device unbound',
       data: unbindData(card, machine, this.config.APP_TIMEZONE),
+      cardId: card.id,
     };
   }
 
@@ -69,6 +69,10 @@ export class LegacyCardsService {
   private async checked(call: ClientCall, cardKey: string, machine: string): Promise<ClientReply> {
     await this.gate.admit(call, 'state_check', machine);
     const card = await this.find(call, cardKey);
+    return aboutCard(card.id, () => this.stateOf(card, machine)); // refused checks show on the card's timeline too
+  }
+
+  private async stateOf(card: Card, machine: string): Promise<ClientReply> {
     const now = Date.now();
     const devices = await this.dataSource.getRepository(CardDevice).findBy({ cardId: card.id });
     const deviceBound = devices.some((d) => d.machineCode === machine);
@@ -88,6 +92,7 @@ export class LegacyCardsService {
         device_limit: card.deviceLimit,
         trial: card.trial,
       } satisfies LegacyCardState,
+      cardId: card.id,
     };
   }
 
@@ -107,14 +112,15 @@ export class LegacyCardsService {
         valid: activated && cardRefusal(card) === null,
         expires_at: activated ? this.expiry(card) : null,
       } satisfies LegacyPaycheck,
+      cardId: card.id,
     };
   }
 
-  private async find({ program, context }: ClientCall, cardKey: string): Promise<Card> {
+  /** The card the key names; the answers carry its id, for the card's timeline. */
+  private async find({ program }: ClientCall, cardKey: string): Promise<Card> {
     const card = await this.dataSource.getRepository(Card).findOneBy({ projectId: program.project.id, code: cardKey });
     // A consumed top-up card is no card (decisions §13).
     if (!card || card.status === 'consumed') throw new ServiceError(ErrorCode.CARD_INVALID);
-    noteClientRequest(context, { cardId: card.id }); // the card's timeline shows its checks
     return card;
   }
 
