@@ -36,6 +36,8 @@ module.exports = {
       testEnvironment: '<rootDir>/test/support/embedded-environment.ts',
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      // argon2id at its lowest cost in the test apps (the service's own cost: passwords.spec.ts).
+      setupFiles: ['<rootDir>/test/support/cheap-password-hashing.ts'],
     },
   ],
   testTimeout: 60_000,

@@ -1,5 +1,7 @@
 import { DataSource, DataSourceOptions } from 'typeorm';
+import { AdminClient } from './support/admin-client';
 import { embeddedPool, postgresPool } from './support/stores';
+import { startTestApp } from './support/test-app';
 
 interface Lease {
   options: Partial<DataSourceOptions>;
@@ -98,6 +100,34 @@ suite('%s database pool of the test workers (e2e)', (_, take) => {
     } finally {
       await client.end();
       await second.give();
+    }
+  });
+});
+
+/**
+ * The pools only save time when what a real app leaves behind can be reset: an app's own start (an
+ * extension TypeORM installed) or an audited write (admin_audit refuses TRUNCATE) once made every
+ * database fail its reset, and each app paid for a new one (1-4 s) without any test noticing.
+ */
+(pools.length ? describe : describe.skip)('test apps on the pool of the run (e2e)', () => {
+  /** Which database an app runs on: a PostgreSQL clone by name, an embedded instance by its start time. */
+  const identity = async (db: DataSource) =>
+    (await db.query<Array<{ id: string }>>(`SELECT current_database() || ' ' || pg_postmaster_start_time() AS id`))[0].id;
+
+  it('hands the database of an app that started and wrote to the audit trail on to the next app', async () => {
+    const first = await startTestApp();
+    const used = await identity(first.app.get(DataSource));
+    const admin = await AdminClient.asPlatformAdmin(first);
+    await admin.createAuthor();
+    expect(Number((await first.app.get(DataSource).query('SELECT count(*) AS n FROM admin_audit'))[0].n)).toBeGreaterThan(0);
+    await first.close();
+
+    const next = await startTestApp();
+    try {
+      expect(await identity(next.app.get(DataSource))).toBe(used);
+      expect((await next.app.get(DataSource).query('SELECT count(*) AS n FROM admin_audit'))[0].n).toBe('0');
+    } finally {
+      await next.close();
     }
   });
 });

@@ -44,6 +44,9 @@ export class DatabaseModule implements OnApplicationShutdown {
               synchronize: false,
               migrationsRun: false,
               migrations: MIGRATIONS,
+              // The migrations own the schema, extensions included (gen_random_uuid is built in): TypeORM
+              // would otherwise CREATE EXTENSION "uuid-ossp" at every start, a schema change of its own.
+              installExtensions: false,
               // A query issued outside the one embedded connection fails fast instead of waiting forever.
               extra: { connectionTimeoutMillis: 10_000 },
               logging: false,

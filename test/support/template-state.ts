@@ -19,8 +19,17 @@ export async function readTemplate(query: Sql): Promise<TemplateState> {
         WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND NOT c.relispartition ORDER BY 1`,
     )
   ).map((row) => row.name);
-  const reset: TemplateState['reset'] = [];
+  // Triggers that refuse TRUNCATE (admin_audit is append-only) are off for the reset only, inside
+  // its transaction: left on, every database given back failed its reset and was made afresh.
+  const truncateGuards = (
+    await query<{ statement: string }>(
+      `SELECT format('ALTER TABLE %s %%s TRIGGER %I', tgrelid::regclass, tgname) AS statement FROM pg_trigger
+        WHERE NOT tgisinternal AND tgenabled <> 'D' AND tgtype & 32 <> 0 ORDER BY 1`,
+    )
+  ).map((row) => row.statement);
+  const reset: TemplateState['reset'] = truncateGuards.map((statement) => ({ sql: statement.replace('%s', 'DISABLE') }));
   if (tables.length) reset.push({ sql: `TRUNCATE ${tables.join(', ')} RESTART IDENTITY CASCADE` });
+  reset.push(...truncateGuards.map((statement) => ({ sql: statement.replace('%s', 'ENABLE') })));
   for (const table of tables) {
     const [{ rows }] = await query<{ rows: string | null }>(`SELECT json_agg(t)::text AS rows FROM ${table} t`);
     if (rows === null) continue;
