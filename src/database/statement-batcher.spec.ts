@@ -7,6 +7,8 @@ function recorder(options: Partial<BatchStatement<number, number>> & { hold?: ()
   let mostRunning = 0;
   const statement: BatchStatement<number, number> = {
     keyOf: options.keyOf,
+    gatherMs: options.gatherMs,
+    maxBatch: options.maxBatch,
     run:
       options.run ??
       (async (items) => {
@@ -98,5 +100,40 @@ describe(StatementBatcher.name, () => {
       expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected', 'rejected']);
       expect(calls).toBe(1);
     }
+  });
+
+  describe('with a gathering window (rows nobody waits for)', () => {
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+    it('lets requests of many event-loop turns share one statement, sent once the window has passed', async () => {
+      const { batches, statement } = recorder({ gatherMs: 60 });
+      const batcher = new StatementBatcher(statement);
+      const answers = [batcher.submit(1)];
+      await sleep(10);
+      answers.push(batcher.submit(2));
+      await sleep(10);
+      answers.push(batcher.submit(3));
+      expect(batches).toEqual([]);
+      expect(await Promise.all(answers)).toEqual([2, 4, 6]);
+      expect(batches).toEqual([[1, 2, 3]]);
+    });
+
+    it('sends a full batch at once, without waiting for the window', async () => {
+      const { batches, statement } = recorder({ gatherMs: 10_000, maxBatch: 3 });
+      const batcher = new StatementBatcher(statement);
+      expect(await Promise.all([1, 2, 3].map((n) => batcher.submit(n)))).toEqual([2, 4, 6]);
+      expect(batches).toEqual([[1, 2, 3]]);
+    });
+
+    it('on drain sends what is gathering, then every request as it comes', async () => {
+      const { batches, statement } = recorder({ gatherMs: 10_000 });
+      const batcher = new StatementBatcher(statement);
+      const gathered = Promise.all([batcher.submit(1), batcher.submit(2)]);
+      await batcher.drain();
+      expect(batches).toEqual([[1, 2]]);
+      expect(await gathered).toEqual([2, 4]);
+      expect(await batcher.submit(3)).toBe(6);
+      expect(batches).toEqual([[1, 2], [3]]);
+    });
   });
 });
