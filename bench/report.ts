@@ -103,12 +103,34 @@ export function interceptorLines(report: Report): string[] {
   });
 }
 
+/** Issue 39: Express, the default adapter, at most this many times Fastify's service CPU per bound-device login. */
+export const ADAPTER_CPU_TARGET = 1.25;
+
+/**
+ * The service's CPU per bound-device login on Express and on Fastify in this run, and their ratio
+ * against issue 39's target; null unless both adapters measured it with CPU figures.
+ */
+export function adapterCpuLine(results: Pick<ScenarioResult, 'adapter' | 'scenario' | 'cpu'>[]): string | null {
+  const cpuOf = (adapter: string): number | undefined =>
+    results.find((r) => r.adapter === adapter && r.scenario === 'bound')?.cpu?.service;
+  const express = cpuOf('express');
+  const fastify = cpuOf('fastify');
+  if (express === undefined || fastify === undefined || fastify <= 0) return null;
+  const ratio = express / fastify;
+  return (
+    `Service CPU per bound-device login: Express ${express.toFixed(3)} ms, Fastify ${fastify.toFixed(3)} ms, ` +
+    `ratio ${ratio.toFixed(2)}× (target ≤ ${ADAPTER_CPU_TARGET}×: ${ratio <= ADAPTER_CPU_TARGET ? 'met' : 'missed'}).`
+  );
+}
+
 /** The figures, CPU time, round trips and argon2 rate on the terminal. */
 export function printReport(ctx: BenchContext, report: Report, log: (message: string) => void): void {
   log(`\n${ctx.label} — ${fmtInt(S.cards)} cards — autocannon ${S.connections} connections, ${S.duration} s per scenario\n`);
   log(textTable(report.results));
   log('\nCPU time per request (ms):');
   log(cpuTextTable(report.results));
+  const adapterCpu = adapterCpuLine(report.results);
+  if (adapterCpu) log(`\n${adapterCpu}`);
   log('\nround trips per request (sequential requests, idle service):');
   for (const line of roundTripLines(report.probe)) log(`  ${line}`);
   const argon = argonLine(report);
@@ -203,6 +225,7 @@ export function writeDoc(ctx: BenchContext, report: Report): void {
   const m = report.machine;
   const seed = report.seed ?? fail('no seeding was recorded');
   const argon = argonLine(report);
+  const adapterCpu = adapterCpuLine(report.results);
   const block = [
     `### ${ctx.label}`,
     '',
@@ -221,6 +244,7 @@ export function writeDoc(ctx: BenchContext, report: Report): void {
     `${CPU_NOTE}`,
     '',
     cpuMarkdownTable(report.results),
+    ...(adapterCpu ? ['', adapterCpu] : []),
     '',
     `Round trips per request (${S.probeLogins} sequential requests each on the idle service, ${report.probeAdapter}): ${roundTripLines(report.probe).join('; ') || 'not measured'}.`,
     ...(argon ? ['', argon] : []),

@@ -42,6 +42,19 @@ describe('routing (e2e)', () => {
     expect(head.headers.allow).toBe('POST');
   });
 
+  it('labels a JSON answer application/json in UTF-8 with the byte length of its body, as Express and Fastify both did', async () => {
+    const answers = [
+      await t.http().post('/api/v1/nothing').send({ note: 'café' }).expect(404),
+      await t.http().post('/connect/12345678').type('form').send('user_key=x&serial=y').expect(404),
+      await t.http().post('/admin/v1/auth/login').send({ username: 'nobody', password: 'wrong password' }),
+    ];
+    for (const res of answers) {
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.text));
+      expect(JSON.parse(res.text)).toEqual(res.body);
+    }
+  });
+
   it('keeps a valid incoming X-Request-Id and replaces an invalid one', async () => {
     const kept = await t.http().get('/admin/v1/nothing').set('X-Request-Id', 'client-id:0001').expect(404);
     expect(kept.headers['x-request-id']).toBe('client-id:0001');

@@ -82,7 +82,7 @@ async function httpAdapter(
   securityHeaders: SecurityHeaders,
   tls: TlsFiles | null,
 ): Promise<AbstractHttpAdapter> {
-  if (!fastify) return new (await import('@nestjs/platform-express')).ExpressAdapter();
+  if (!fastify) return new (await import('./express-adapter')).LeanExpressAdapter();
   const { FastifyAdapter } = await import('@nestjs/platform-fastify');
   const fields = securityHeaderFields(securityHeaders);
   return new FastifyAdapter({
@@ -113,12 +113,15 @@ export async function createApp(config: AppConfig, logger = new JsonLogger(confi
 
   // The web console's files (and `/` → /console/) are answered first: they are not API calls, so they
   // carry no request id and stay out of the API's access log and metrics (docs/decisions.md).
-  app.use(consoleMiddleware(loadConsoleFiles(config.CONSOLE_DIR ?? defaultConsoleDir())));
+  const consoleFiles = consoleMiddleware(loadConsoleFiles(config.CONSOLE_DIR ?? defaultConsoleDir()));
   // Before routing, so unmatched routes get a request id and are counted too.
-  app.use(requestContextMiddleware(parseTrustedProxies(config.TRUST_PROXY), { echoRequestId: !fastify }));
-  app.use(app.get(RequestObserver).middleware);
+  const requestContext = requestContextMiddleware(parseTrustedProxies(config.TRUST_PROXY), { echoRequestId: !fastify });
+  const observer = app.get(RequestObserver).middleware;
 
   if (fastify) {
+    app.use(consoleFiles);
+    app.use(requestContext);
+    app.use(observer);
     const instance = app as unknown as {
       register: (plugin: unknown, opts?: unknown) => Promise<void>;
       getHttpAdapter: () => { getInstance: () => FastifyHooks };
@@ -160,15 +163,20 @@ export async function createApp(config: AppConfig, logger = new JsonLogger(confi
     // envelope (Fastify's own 415 would carry neither the envelope nor the request id).
     server.addContentTypeParser('*', (_req, _payload, done) => done(null));
   } else {
-    app.use(signAnswersOnEnd);
-    app.use((_req: IncomingMessage, res: ServerResponse, next: () => void) => {
-      applySecurityHeaders(securityHeaders, res);
-      next();
-    });
+    const { inSequence } = await import('./express-adapter');
     const express = app as unknown as {
       useBodyParser: (type: string, opts: object) => void;
       set: (k: string, v: unknown) => void;
     };
+    // helmet removes the header on every answer (and the console's): never setting it spares both calls.
+    express.set('x-powered-by', false);
+    // One Express layer for the global middlewares, in the order above (express-adapter.ts).
+    app.use(
+      inSequence(consoleFiles, requestContext, observer, signAnswersOnEnd, (_req, res, next) => {
+        applySecurityHeaders(securityHeaders, res);
+        next();
+      }),
+    );
     express.useBodyParser('json', { limit: BODY_LIMIT_BYTES });
     express.useBodyParser('urlencoded', { limit: BODY_LIMIT_BYTES, extended: true });
     express.set('etag', false);
