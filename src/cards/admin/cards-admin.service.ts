@@ -207,6 +207,7 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
   async remove(actor: AdminPrincipal, projectId: string, cardId: number): Promise<void> {
     const project = await this.access.find(actor, projectId);
     await this.dataSource.transaction(async (em) => {
+      // Raw: DELETE … RETURNING what the audit and the order need, in one statement.
       const [deleted] = (await em.query(`DELETE FROM cards WHERE id = $1 AND project_id = $2 RETURNING id, status, order_id`, [
         cardId,
         project.id,

@@ -106,6 +106,7 @@ export class ImportBatches {
 
   /** Stages checked rows; answers the lines staged (a code another running import staged is not). */
   async stage(batchId: string, projectId: string, rows: ImportRow[]): Promise<number[]> {
+    // Raw: ON CONFLICT DO NOTHING RETURNING over unnest arrays.
     const staged: Array<{ line: number }> = await this.dataSource.query(STAGE_ROWS, [batchId, projectId, ...columnsOf(rows)]);
     return staged.map((r) => r.line);
   }
@@ -118,6 +119,7 @@ export class ImportBatches {
 
   /** Moves the next IMPORT_CHUNK staged rows into `cards`: how many moved, how many went in, the lines of codes taken meanwhile. */
   async publishChunk(batchId: string): Promise<{ moved: number; inserted: number; lost: number[] }> {
+    // Raw: one CTE deletes, inserts and binds across three tables in one statement.
     const [step]: Array<{ moved: number; inserted: number; lost: number[] }> = await this.dataSource.query(PUBLISH_ROWS, [
       batchId,
       IMPORT_CHUNK,
