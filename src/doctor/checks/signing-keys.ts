@@ -10,6 +10,7 @@ export async function checkSigningKeys(dataSource: Queryable, box: SecretBox): P
     present: boolean;
   }>;
   if (!table?.present) return [ok('signing keys', 'none yet: the schema is made at the first start')];
+  // Raw: the same Queryable, and the key's columns as stored.
   const rows = (await dataSource.query(
     `SELECT project_id, kid, public_key, private_key_enc FROM signing_keys WHERE status = 'active' ORDER BY project_id`,
   )) as Array<{ project_id: string; kid: string; public_key: string; private_key_enc: string }>;
