@@ -1,8 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DataSource, In, Not } from 'typeorm';
+import { DataSource, Not } from 'typeorm';
 import { CardBatch } from '../card-batch.entity';
-import { Card } from '../card.entity';
 import { ImportRow } from './import-format';
 
 /**
@@ -82,9 +81,11 @@ export class ImportBatches {
   /** The codes of `codes` the project already has. */
   async existingCodes(projectId: string, codes: string[]): Promise<Set<string>> {
     if (!codes.length) return new Set();
-    const found = await this.dataSource
-      .getRepository(Card)
-      .find({ select: { code: true }, where: { projectId, code: In(codes) } });
+    // Raw: once per chunk of an import, the codes as one array parameter, without building a query each time.
+    const found: Array<{ code: string }> = await this.dataSource.query(
+      'SELECT code FROM cards WHERE project_id = $1 AND code = ANY($2::varchar[])',
+      [projectId, codes],
+    );
     return new Set(found.map((r) => r.code));
   }
 
