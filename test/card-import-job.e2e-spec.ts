@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { DataSource } from 'typeorm';
 import { CardsAdminService } from '../src/cards/admin/cards-admin.service';
-import { IMPORTS_PER_AUTHOR, IMPORTS_PER_PROCESS } from '../src/cards/admin/cards-importer';
+import { IMPORTS_PER_AUTHOR, IMPORTS_PER_PROCESS } from '../src/cards/admin/import-slots';
 import { AdminClient } from './support/admin-client';
 import { expectAdminError } from './support/admin-errors';
 import { CODES, expectStandardFailure, sdkLogin } from './support/standard';

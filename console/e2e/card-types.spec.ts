@@ -92,11 +92,18 @@ for (const [language, texts] of [
       await expect(row).toContainText('25.00');
       expect((await typesNow())[0]).toEqual({ ...saved, price_cents: 2500, updated_at: expect.any(String) });
 
-      // Generation starts from the project's type.
+      // Generation starts from the project's type, even when the dialog opens while the cards page
+      // still refetches the list it cached before the type was made (held back here so that it does).
+      const typesList = '**/admin/v1/projects/*/card-types?*';
+      await page.route(typesList, async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await route.continue();
+      });
       await page.getByRole('menuitem', { name: menu(texts.app.cards) }).click();
       await page.getByRole('button', { name: texts.cards.generate }).click();
       const generate = page.getByRole('dialog', { name: texts.generate.title });
       await expect(generate.getByRole('radio', { name: ct.generate.fromType })).toBeChecked();
+      await page.unroute(typesList);
       await expect(generate.getByText(`${ct.form.presetNames.month} · ${days(30, language)}`)).toBeVisible();
       await screenshot(page, 'cards-generate-type', language);
       await generate.getByRole('button', { name: texts.cards.generate }).click();

@@ -63,6 +63,7 @@ export async function selectAgents(
   page?: { skip: number; take: number },
 ): Promise<AgentRow[]> {
   const limit = page ? ` LIMIT ${Number(page.take)} OFFSET ${Number(page.skip)}` : '';
+  // Raw: agents joined with admin_users and their projects (agents has no entity).
   const rows = (await db.query(`${SELECT_AGENTS} WHERE ${where} ORDER BY a.created_at, a.id${limit}`, params)) as Array<
     Record<string, unknown>
   >;
@@ -101,6 +102,7 @@ async function mayView(db: Queryable, actor: AdminPrincipal, row: AgentRow): Pro
 export async function isAncestor(db: Queryable, ancestorId: string, row: AgentRow): Promise<boolean> {
   if (row.parentAgentId === null) return false;
   if (row.parentAgentId === ancestorId) return true;
+  // Raw: agents has no entity.
   const [parent] = (await db.query(`SELECT parent_agent_id FROM agents WHERE id = $1`, [row.parentAgentId])) as Array<{
     parent_agent_id: string | null;
   }>;

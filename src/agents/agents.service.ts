@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { AdminAuthService } from '../admin-auth/admin-auth.service';
 import { AdminPrincipal } from '../admin-auth/admin-principal';
 import { noteChange } from '../common/audit-note';
+import { Project } from '../projects/project.entity';
 import { Page, PageQuery, pageOf } from '../common/paging';
 import { hashPassword } from '../core/crypto/passwords';
 import { ErrorCode } from '../core/errors/error-code';
@@ -55,10 +56,12 @@ export class AgentsService {
     const passwordHash = await hashPassword(input.password);
     try {
       const id = await this.dataSource.transaction(async (em) => {
+        // Raw: agents and admin_users are written together in one transaction; agents has no entity.
         const [user] = (await em.query(
           `INSERT INTO admin_users (username, password_hash, role, status) VALUES ($1, $2, 'agent', 'active') RETURNING id`,
           [input.username, passwordHash],
         )) as Array<{ id: string }>;
+        // Raw: agents has no entity.
         await em.query(
           `INSERT INTO agents (id, owner_id, parent_agent_id, level, discount_percent, can_create_sub_agents, can_ban, can_unbind, low_balance_cents)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
@@ -96,6 +99,7 @@ export class AgentsService {
     const where = conditions.length ? conditions.join(' AND ') : 'true';
     const [items, [{ total }]] = await Promise.all([
       selectAgents(this.dataSource, where, params, { skip: query.skip, take: query.page_size }),
+      // Raw: counts with the same WHERE as selectAgents (agents has no entity).
       this.dataSource.query(
         `SELECT count(*)::int AS total FROM agents a JOIN admin_users u ON u.id = a.id WHERE ${where}`,
         params,
@@ -128,6 +132,7 @@ export class AgentsService {
     await this.checkRights(before.ownerId, parent, rights);
     const passwordHash = input.password !== undefined ? await hashPassword(input.password) : undefined;
     await this.dataSource.transaction(async (em) => {
+      // Raw: agents has no entity; the low-balance limit changes only when asked (CASE).
       await em.query(
         `UPDATE agents SET discount_percent = $2, can_create_sub_agents = $3, can_ban = $4, can_unbind = $5,
            low_balance_cents = CASE WHEN $6::boolean THEN $7::bigint ELSE low_balance_cents END WHERE id = $1`,
@@ -142,10 +147,12 @@ export class AgentsService {
         ],
       );
       if (input.project_ids) {
+        // Raw: agent_projects has no entity.
         await em.query(`DELETE FROM agent_projects WHERE agent_id = $1`, [id]);
         await this.setProjects(em, id, input.project_ids);
       }
       if (input.status !== undefined || passwordHash !== undefined) {
+        // Raw: coalesce keeps what the request leaves out, in one statement.
         await em.query(
           `UPDATE admin_users SET status = coalesce($2, status), password_hash = coalesce($3, password_hash), updated_at = now() WHERE id = $1`,
           [id, input.status ?? null, passwordHash ?? null],
@@ -166,11 +173,13 @@ export class AgentsService {
   async ledger(actor: AdminPrincipal, id: string, query: PageQuery): Promise<Page<LedgerEntryView>> {
     const agent = await visibleAgent(this.dataSource, actor, id);
     const [rows, [{ total }]] = await Promise.all([
+      // Raw: the ledger joined with orders (no entities).
       this.dataSource.query(
         `SELECT l.id, l.kind, l.amount_cents, l.balance_after_cents, o.order_id, l.batch_id, l.note, l.actor_id, l.created_at
          FROM agent_ledger l LEFT JOIN orders o ON o.id = l.order_id WHERE l.agent_id = $1 ORDER BY l.id DESC LIMIT $2 OFFSET $3`,
         [agent.id, query.page_size, query.skip],
       ) as Promise<Array<Record<string, unknown>>>,
+      // Raw: agent_ledger has no entity.
       this.dataSource.query(`SELECT count(*)::int AS total FROM agent_ledger WHERE agent_id = $1`, [agent.id]) as Promise<
         Array<{ total: number }>
       >,
@@ -229,10 +238,9 @@ export class AgentsService {
       ? new Set(parent.projectIds)
       : new Set(
           (
-            (await this.dataSource.query(`SELECT id FROM projects WHERE owner_id = $1 AND id = ANY($2::uuid[])`, [
-              ownerId,
-              input.project_ids,
-            ])) as Array<{ id: string }>
+            await this.dataSource
+              .getRepository(Project)
+              .find({ select: { id: true }, where: { ownerId, id: In(input.project_ids) } })
           ).map((p) => p.id),
         );
     const outside = input.project_ids.filter((p) => !allowed.has(p));
@@ -250,6 +258,7 @@ export class AgentsService {
   }
 
   private async setProjects(em: EntityManager, agentId: string, projectIds: string[]): Promise<void> {
+    // Raw: unnest inserts every project in one statement (agent_projects has no entity).
     await em.query(`INSERT INTO agent_projects (agent_id, project_id) SELECT $1, unnest($2::uuid[])`, [agentId, projectIds]);
   }
 }

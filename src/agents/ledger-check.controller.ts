@@ -24,12 +24,14 @@ export class LedgerCheckController {
   @ApiAnswer(LedgerCheckView)
   async check(): Promise<LedgerCheckView> {
     return this.dataSource.transaction('REPEATABLE READ', async (em) => {
+      // Raw: a reconciliation query over ledger and balances (no entities) in one snapshot.
       const mismatches = ((await em.query(LEDGER_MISMATCHES_SQL)) as Array<Record<string, unknown>>).map((r) => ({
         agent_id: r.agent_id as string,
         balance_cents: Number(r.balance_cents),
         ledger_cents: Number(r.ledger_cents),
         entries: Number(r.entries),
       }));
+      // Raw: counts over tables without entities, in the same snapshot.
       const [counts] = (await em.query(
         `SELECT (SELECT count(*) FROM agents)::int AS agents, (SELECT count(*) FROM agent_ledger)::int AS entries`,
       )) as Array<{

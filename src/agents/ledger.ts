@@ -30,11 +30,13 @@ export async function changeBalance(em: EntityManager, change: LedgerChange): Pr
   if (!Number.isSafeInteger(change.cents) || change.cents <= 0)
     throw new Error(`a ledger change needs positive whole cents, got ${change.cents}`);
   const delta = OUTGOING.has(change.kind) ? -change.cents : change.cents;
+  // Raw: a conditional UPDATE … RETURNING: the balance changes only if it stays at or above zero.
   const [rows] = (await em.query(
     `UPDATE agents SET balance_cents = balance_cents + $2::bigint WHERE id = $1 AND balance_cents + $2::bigint >= 0 RETURNING balance_cents`,
     [change.agentId, delta],
   )) as [Array<{ balance_cents: string }>, number];
   if (rows.length === 0) {
+    // Raw: agents has no entity; read only to say why the update above refused.
     const [agent] = (await em.query(`SELECT balance_cents FROM agents WHERE id = $1`, [change.agentId])) as Array<{
       balance_cents: string;
     }>;
@@ -44,6 +46,7 @@ export async function changeBalance(em: EntityManager, change: LedgerChange): Pr
     });
   }
   const after = Number(rows[0].balance_cents);
+  // Raw: agent_ledger has no entity; written in the same transaction as the balance.
   await em.query(
     `INSERT INTO agent_ledger (agent_id, kind, amount_cents, balance_after_cents, order_id, batch_id, note, actor_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
     [

@@ -230,6 +230,7 @@ export class CardLoginService {
     card.lastLoginAt = now;
     if (card.kind === 'count') card.usesLeft = (card.usesLeft ?? 0) - 1;
     const log = attemptOf(request);
+    // Raw: the login's hot path; one CTE writes the binding, the card and the log row.
     await em.query(RECORD_LOCKED_LOGIN, [
       card.id,
       request.machine,

@@ -48,6 +48,7 @@ export class IdleDevices {
   /** A heartbeat of a bound device: recorded when the last record is older than `seenEveryMs`. */
   async heartbeat(rule: IdleRule, cardId: number, machine: string, lastSeenAt: Date | null): Promise<void> {
     if (lastSeenAt && Date.now() - lastSeenAt.getTime() < IdleDevices.seenEveryMs(rule)) return;
+    // Raw: on the heartbeat's hot path, one short statement.
     await this.dataSource.query('UPDATE card_devices SET last_seen_at = now() WHERE card_id = $1 AND machine_code = $2', [
       cardId,
       machine,
@@ -66,6 +67,7 @@ export class IdleDevices {
     now: Date,
   ): Promise<string | null> {
     if (rule.deviceIdleReleaseSeconds <= 0 || boundDevices - 1 >= card.deviceLimit) return null;
+    // Raw: on the login path, inside the card's lock.
     const [row] = await em.query(
       'SELECT machine_code FROM card_devices WHERE card_id = $1 AND last_seen_at <= $2 ORDER BY last_seen_at, machine_code LIMIT 1',
       [card.id, this.cutoff(rule, now)],
@@ -86,12 +88,14 @@ export class IdleDevices {
     now: Date,
     attempt: IdleReleaseAttempt,
   ): Promise<boolean> {
+    // Raw: a CTE DELETE … RETURNING counts what the release removed.
     const [{ removed }] = await em.query(
       `WITH gone AS (DELETE FROM card_devices WHERE card_id = $1 AND machine_code = $2 AND last_seen_at <= $3 RETURNING 1)
        SELECT count(*)::int AS removed FROM gone`,
       [cardId, machine, this.cutoff(rule, now)],
     );
     if (!removed) return false;
+    // Raw: on the login path; login_logs is partitioned and written as the log writer writes it.
     await em.query(
       `INSERT INTO login_logs (project_id, card_id, card_code, machine_code, ip, family, interface, result_code, request_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8)`,

@@ -15,9 +15,11 @@ export async function runMigrations(dataSource: DataSource, shared: boolean): Pr
   const runner = dataSource.createQueryRunner();
   await runner.connect();
   try {
+    // Raw: advisory locks are PostgreSQL functions.
     await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
     await dataSource.runMigrations({ transaction: 'each' });
   } finally {
+    // Raw: advisory locks are PostgreSQL functions.
     await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
     await runner.release();
   }

@@ -39,6 +39,7 @@ export class PreparedStatements {
 
   async rows(statement: PreparedStatement, values: unknown[]): Promise<Record<string, unknown>[]> {
     const pool = (this.dataSource.driver as unknown as { master: PgPool }).master;
+    // Raw: the pool's named prepared statements, below TypeORM on purpose.
     const result = await pool.query(
       this.named ? { name: statement.name, text: statement.text, values } : { text: statement.text, values },
     );

@@ -56,6 +56,7 @@ export class DomainEvents {
     data: Array<DomainEventData[T]>,
   ): Promise<number> {
     if (data.length === 0) return 0;
+    // Raw: the outbox CTEs write every event and its deliveries in one statement, over unnest.
     const [row] = (await em.query(EMIT, [projectId, type, data.map((d) => JSON.stringify(d))])) as Array<{ events: number }>;
     if (row.events > 0) this.recorded();
     return row.events;

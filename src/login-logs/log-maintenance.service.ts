@@ -49,11 +49,13 @@ export class LogMaintenanceService implements OnApplicationBootstrap, OnApplicat
     await runner.connect();
     try {
       await runner.startTransaction();
+      // Raw: an advisory lock, a PostgreSQL function.
       const [{ locked }] = await runner.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [MAINTENANCE_LOCK_ID]);
       if (!locked) {
         await runner.rollbackTransaction();
         return null;
       }
+      // Raw: the maintenance (time zone of the counters, partitions) runs on this locked transaction's runner.
       const sql: Sql = (text, params) => runner.query(text, params);
       const zone = this.config.APP_TIMEZONE;
       const [previous] = await sql('SELECT time_zone FROM login_count_zone');

@@ -84,6 +84,7 @@ export class LoginLogsService {
 
   /** The project's log rows of this interface and result (null: any), from the counts its writes keep. */
   private async countedTotal(projectId: string, iface: string | null, resultCode: number | null): Promise<number> {
+    // Raw: sums over the daily and dropped counter tables (no entities), minus one from the other.
     const [{ total }] = await this.logs.query(COUNTED_TOTAL_SQL, [projectId, iface, resultCode]);
     return Number(total);
   }
@@ -92,6 +93,7 @@ export class LoginLogsService {
     const project = await this.access.find(actor, projectId);
     const { from, to } = this.window(query);
     const timeZone = this.config.APP_TIMEZONE;
+    // Raw: grouped sums of the daily counter table (no entity), days as text.
     const rows: StatsItem[] = await this.logs.query(STATS_SQL, [project.id, from, to]);
     const items = rows.map((r) => ({ day: r.day, interface: r.interface, result_code: r.result_code, count: r.count }));
     // Sales of orders beside the logins (decisions §19): from their own daily counters too.

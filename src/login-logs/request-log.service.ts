@@ -46,10 +46,12 @@ export class RequestLogService {
     if (query.to !== undefined) add((n) => `created_at < ${n}::timestamptz`, query.to);
     const filter = where.join(' AND ');
     const [rows, [{ total }]] = await Promise.all([
+      // Raw: the page and its count share one WHERE built from the filters, over a partitioned table.
       this.logs.query(
         `SELECT ${COLUMNS} FROM login_logs WHERE ${filter} ORDER BY id DESC LIMIT ${query.page_size} OFFSET ${query.skip}`,
         params,
       ),
+      // Raw: the same WHERE as the page above.
       this.logs.query(`SELECT count(*)::int AS total FROM login_logs WHERE ${filter}`, params),
     ]);
     return pageOf((rows as RequestRowData[]).map(toRequestLogView), total, query);
@@ -57,6 +59,7 @@ export class RequestLogService {
 
   async get(actor: AdminPrincipal, projectId: string, requestId: string): Promise<RequestExplainedView> {
     const project = await this.access.find(actor, projectId);
+    // Raw: reads the partitioned log by request id with the columns the view takes (snake_case rows throughout).
     const [row] = (await this.logs.query(
       `SELECT ${COLUMNS} FROM login_logs WHERE project_id = $1 AND request_id = $2 ORDER BY id DESC LIMIT 1`,
       [project.id, requestId],
@@ -95,6 +98,7 @@ export class RequestLogService {
             code: 'device_limit',
             params: { card_code: null, device_limit: null, devices: [], machine_code: row.machine_code },
           };
+        // Raw: snake_case rows as the explanation answers them; a rarely read admin path.
         const devices: Array<{ machine_code: string; bound_at: Date }> = await this.logs.query(
           'SELECT machine_code, bound_at FROM card_devices WHERE card_id = $1 AND bound_at <= $2 ORDER BY bound_at',
           [card.id, row.created_at],
@@ -106,6 +110,7 @@ export class RequestLogService {
         };
       }
       case ErrorCode.QUOTA_EXCEEDED: {
+        // Raw: one column of a row, as the explanation answers it.
         const [quota] = await this.logs.query('SELECT daily_quota FROM project_interfaces WHERE project_id = $1 AND name = $2', [
           projectId,
           row.interface,
@@ -129,6 +134,7 @@ export class RequestLogService {
   private async banOf(projectId: string, row: RequestRowData): Promise<ExplanationParams> {
     const card = await this.cardOf(projectId, row);
     if (!card) return { card_code: null, banned_at: null, banned_by: null, still_banned: false };
+    // Raw: jsonb operators (->, ->>, @>) on the audit's changes, which the query builder cannot say.
     const [ban]: Array<{ at: Date; actor_username: string | null }> = await this.logs.query(
       `SELECT at, actor_username FROM admin_audit
         WHERE project_id = $1 AND outcome = 'success' AND at <= $3::timestamptz + interval '1 minute'
@@ -153,6 +159,7 @@ export class RequestLogService {
       note: string | null;
       expires_at: Date | null;
       created_at: Date;
+      // Raw: snake_case rows as the explanation answers them.
     }> = await this.logs.query(
       'SELECT id, kind, value, note, expires_at, created_at FROM login_blacklist WHERE project_id = $1',
       [projectId],
@@ -177,6 +184,7 @@ export class RequestLogService {
 
   private async cardOf(projectId: string, row: RequestRowData) {
     if (row.card_id === null && !row.card_code) return null;
+    // Raw: by id, or by code when the log kept no id, in one statement.
     const [card] = await this.logs.query(
       'SELECT id, code, status, expires_at, device_limit FROM cards WHERE project_id = $1 AND (id = $2 OR ($2::int IS NULL AND code = $3))',
       [projectId, row.card_id, row.card_code],

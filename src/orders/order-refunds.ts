@@ -36,6 +36,7 @@ export async function refundDeletedCards(
   }
   for (const [orderId, cardIds] of [...byOrder].sort(([a], [b]) => a.localeCompare(b))) {
     const n = cardIds.length;
+    // Raw: UPDATE … RETURNING adds to the refunded count and reads the order in one statement (orders has no entity).
     const [rows] = (await em.query(
       `UPDATE orders SET refunded_count = refunded_count + $2 WHERE id = $1
        RETURNING project_id, order_id, card_type_id, agent_id, unit_price_cents, commission_agent_id, commission_unit_cents, created_at`,

@@ -74,10 +74,12 @@ export class OrdersService {
     const agentId = buyer.agent?.id ?? query.agent_id ?? null;
     const where = `project_id = $1 AND ($2::uuid IS NULL OR agent_id = $2)`;
     const [rows, [{ total }]] = await Promise.all([
+      // Raw: orders has no entity; the page and its count share one WHERE.
       this.dataSource.query(
         `SELECT ${ORDER_COLUMNS} FROM orders WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`,
         [buyer.projectId, agentId, query.page_size, query.skip],
       ) as Promise<OrderRow[]>,
+      // Raw: the same WHERE as the page above.
       this.dataSource.query(`SELECT count(*)::int AS total FROM orders WHERE ${where}`, [buyer.projectId, agentId]) as Promise<
         Array<{ total: number }>
       >,
@@ -95,6 +97,7 @@ export class OrdersService {
     const project = await this.access.find(actor, projectId);
     const order = await this.visibleRow({ projectId: project.id, agent: null }, orderId);
     const totals = await this.dataSource.transaction(async (em) => {
+      // Raw: DELETE … RETURNING, in the order's transaction.
       const [deleted] = (await em.query(
         `DELETE FROM cards WHERE project_id = $1 AND order_id = $2 AND status = 'unused' AND ($3::int[] IS NULL OR id = ANY($3::int[]))
          RETURNING id, status, order_id`,
@@ -120,6 +123,7 @@ export class OrdersService {
     // The parent's own price is lower by its larger discount: the difference per card is its commission.
     const commissionUnit = parent ? Math.max(0, unit - agentPrice(type.priceCents, parent.discountPercent)) : 0;
     const total = unit * input.count;
+    // Raw: INSERT … RETURNING the order's columns (orders has no entity).
     const [order] = (await em.query(
       `INSERT INTO orders (project_id, order_id, card_type_id, count, agent_id, actor_id, unit_price_cents, total_cents, commission_agent_id, commission_unit_cents)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
@@ -161,12 +165,15 @@ export class OrdersService {
       }
     }
     const made = await this.batches.createCardsFromType(em, type, input.count, { note });
+    // Raw: a set-based UPDATE of the batch's cards, in the order's transaction.
     await em.query(`UPDATE cards SET order_id = $1, agent_id = $2 WHERE batch_id = $3`, [
       order.id,
       agent?.id ?? null,
       made.batchId,
     ]);
+    // Raw: orders has no entity.
     await em.query(`UPDATE orders SET batch_id = $2 WHERE id = $1`, [order.id, made.batchId]);
+    // Raw: agent_ledger has no entity.
     if (agent) await em.query(`UPDATE agent_ledger SET batch_id = $2 WHERE order_id = $1`, [order.id, made.batchId]);
     await countSales(em, {
       projectId: buyer.projectId,
@@ -218,6 +225,7 @@ export class OrdersService {
   }
 
   private async findRow(em: EntityManager, projectId: string, orderId: string): Promise<OrderRow | null> {
+    // Raw: orders has no entity; its row as the view takes it.
     const [row] = (await em.query(`SELECT ${ORDER_COLUMNS} FROM orders WHERE project_id = $1 AND order_id = $2`, [
       projectId,
       orderId,
@@ -226,6 +234,7 @@ export class OrdersService {
   }
 
   private async rowById(id: string): Promise<OrderRow | null> {
+    // Raw: orders has no entity; its row as the view takes it.
     const [row] = (await this.dataSource.query(`SELECT ${ORDER_COLUMNS} FROM orders WHERE id = $1`, [id])) as OrderRow[];
     return row ?? null;
   }

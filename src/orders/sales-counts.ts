@@ -13,6 +13,7 @@ export async function countSales(
   em: Queryable,
   sale: { projectId: string; agentId: string | null; cardTypeId: number; sold: number; revenueCents: number; at?: Date },
 ): Promise<void> {
+  // Raw: ON CONFLICT … DO UPDATE adding to a counter slot, on the hot path of each sale.
   await em.query(
     `INSERT INTO sales_daily_counts AS s (project_id, day, agent_id, card_type_id, slot, sold, revenue_cents)
      VALUES ($1, (coalesce($6::timestamptz, now()) AT TIME ZONE (SELECT time_zone FROM login_count_zone))::date, $2, $3, pg_backend_pid() % 16, $4, $5)
@@ -31,6 +32,7 @@ export async function salesItems(
   from: string,
   to: string,
 ): Promise<SalesItem[]> {
+  // Raw: grouped sums of the counter table (no entity).
   const rows = (await db.query(
     `SELECT to_char(day, 'YYYY-MM-DD') AS day, project_id, agent_id, card_type_id,
        sum(sold)::integer AS sold, sum(activated)::integer AS activated, sum(revenue_cents)::bigint AS revenue_cents

@@ -11,6 +11,7 @@ import { ServiceError } from '../core/errors/service-error';
 import { isForeignKeyViolation, isUniqueViolation } from '../database/pg-errors';
 import { PlatformService } from '../platform/platform.service';
 import { ProgramCache } from '../core/cache/program-cache';
+import { CardType } from '../cards/types/card-type.entity';
 import { Project } from './project.entity';
 import { CreateProjectDto, EntitlementsDto, ListProjectsQuery, ProjectSettingsDto, UpdateProjectDto } from './project.dto';
 import { generateSecret, isSecretName, SECRET_COLUMNS, SECRET_NAMES, SecretName } from './project-secrets';
@@ -162,10 +163,9 @@ export class ProjectsService {
 
   /** The trial type (decisions §21) is an enabled card type of this project; another project's is not found. */
   private async assertTrialType(projectId: string, typeId: number): Promise<void> {
-    const [type] = (await this.projects.query('SELECT enabled FROM card_types WHERE id = $1 AND project_id = $2', [
-      typeId,
-      projectId,
-    ])) as Array<{ enabled: boolean }>;
+    const type = await this.projects.manager
+      .getRepository(CardType)
+      .findOne({ select: { enabled: true }, where: { id: typeId, projectId } });
     if (!type) throw trialTypeNotFound();
     if (!type.enabled) throw new ServiceError(ErrorCode.CARD_TYPE_DISABLED, undefined, { details: ['trial_card_type_id'] });
   }

@@ -57,6 +57,7 @@ export class SigningKeysService implements OnModuleInit {
     const existing = await this.findActive(projectId);
     if (existing) return existing;
     const { kid, publicKey, privateKeyDer } = generateSigningKey();
+    // Raw: ON CONFLICT on the partial unique index (one active key a project), which TypeORM's upsert cannot name.
     await this.dataSource.query(
       `INSERT INTO signing_keys (project_id, kid, public_key, private_key_enc, status) VALUES ($1, $2, $3, $4, 'active')
        ON CONFLICT (project_id) WHERE status = 'active' DO NOTHING`,
@@ -90,6 +91,7 @@ export class SigningKeysService implements OnModuleInit {
     const created = await this.dataSource.transaction(async (em) => {
       // Rotations of one project take turns: exactly one key stays active.
       await em.createQueryBuilder(Project, 'p').setLock('pessimistic_write').where('p.id = :id', { id: project.id }).getOne();
+      // Raw: the retire time is now() + make_interval in the database, in the same statement as the status change.
       await em.query(
         `UPDATE signing_keys SET status = 'retiring', retire_at = now() + make_interval(secs => $2) WHERE project_id = $1 AND status = 'active'`,
         [project.id, retireAfterSeconds],

@@ -55,6 +55,7 @@ export class CardExpiryScan implements OnApplicationBootstrap, OnApplicationShut
     await runner.connect();
     try {
       await runner.startTransaction();
+      // Raw: an advisory lock, a PostgreSQL function.
       const [{ locked }] = await runner.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [SCAN_LOCK_ID]);
       if (!locked) {
         await runner.rollbackTransaction();

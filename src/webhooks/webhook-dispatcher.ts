@@ -113,6 +113,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
   }
 
   private claim(): Promise<Claimed[]> {
+    // Raw: claims due deliveries with FOR UPDATE SKIP LOCKED and UPDATE … RETURNING.
     return this.dataSource.query(
       `WITH claimed AS (
         UPDATE webhook_deliveries d SET attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => $2)
@@ -164,6 +165,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
   private async record(delivery: Claimed, result: SendResult, ok: boolean): Promise<void> {
     const wait = ok ? null : delayAfter(delivery.attempts, this.delays);
     const status = ok ? 'delivered' : wait === null ? 'failed' : 'pending';
+    // Raw: one CTE records the attempt, the delivery's state and the endpoint's failure clock.
     const [endpoint] = (await this.dataSource.query(
       `WITH attempt AS (
         INSERT INTO webhook_attempts (delivery_id, attempt, http_status, duration_ms, response_excerpt, error)

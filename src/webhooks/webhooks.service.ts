@@ -39,6 +39,7 @@ export class WebhooksService {
 
   async list(actor: AdminPrincipal, projectId: string): Promise<{ items: WebhookView[]; total: number }> {
     const project = await this.access.find(actor, projectId);
+    // Raw: webhook tables have no entities; rows as the view takes them.
     const rows: EndpointRow[] = await this.dataSource.query(
       `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE project_id = $1 ORDER BY created_at, id`,
       [project.id],
@@ -55,6 +56,7 @@ export class WebhooksService {
     const project = await this.access.find(actor, projectId);
     const format = input.format ?? 'json';
     await this.checkTarget(input.url, format);
+    // Raw: INSERT … RETURNING the endpoint's columns (no entity).
     const [row]: EndpointRow[] = await this.dataSource.query(
       `INSERT INTO webhook_endpoints (project_id, url, events, format, enabled) VALUES ($1, $2, $3, $4, $5) RETURNING ${ENDPOINT_COLUMNS}`,
       [project.id, input.url, input.events, format, input.enabled ?? true],
@@ -81,6 +83,7 @@ export class WebhooksService {
 
   async remove(actor: AdminPrincipal, projectId: string, webhookId: string): Promise<void> {
     const project = await this.access.find(actor, projectId);
+    // Raw: webhook_endpoints has no entity.
     const [, affected]: [unknown, number] = await this.dataSource.query(
       'DELETE FROM webhook_endpoints WHERE project_id = $1 AND id = $2',
       [project.id, webhookId],
@@ -97,6 +100,7 @@ export class WebhooksService {
   ): Promise<Page<WebhookDeliveryView>> {
     const project = await this.access.find(actor, projectId);
     const endpoint = await this.find(project.id, webhookId);
+    // Raw: webhook_deliveries has no entity.
     const [{ total }] = await this.dataSource.query(
       'SELECT count(*)::int AS total FROM webhook_deliveries WHERE endpoint_id = $1',
       [endpoint.id],
@@ -116,6 +120,7 @@ export class WebhooksService {
   async redeliver(actor: AdminPrincipal, projectId: string, webhookId: string, deliveryId: string): Promise<WebhookDeliveryView> {
     const project = await this.access.find(actor, projectId);
     const endpoint = await this.find(project.id, webhookId);
+    // Raw: webhook_deliveries has no entity.
     const [, affected]: [unknown, number] = await this.dataSource.query(
       `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), delivered_at = NULL WHERE id = $1 AND endpoint_id = $2`,
       [deliveryId, endpoint.id],
@@ -130,6 +135,7 @@ export class WebhooksService {
     const project = await this.access.find(actor, projectId);
     const endpoint = await this.find(project.id, webhookId);
     const data = { endpoint_id: endpoint.id, message: 'This is a test event from the card-key service.' };
+    // Raw: a CTE writes the test event and its delivery in one statement.
     const [{ id }] = await this.dataSource.query(
       `WITH event AS (INSERT INTO webhook_events (project_id, type, data) VALUES ($1, 'webhook.test', $2) RETURNING id)
        INSERT INTO webhook_deliveries (event_id, endpoint_id) SELECT id, $3 FROM event RETURNING id`,
@@ -140,6 +146,7 @@ export class WebhooksService {
   }
 
   private async find(projectId: string, webhookId: string): Promise<EndpointRow> {
+    // Raw: webhook_endpoints has no entity.
     const [row]: EndpointRow[] = await this.dataSource.query(
       `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE project_id = $1 AND id = $2`,
       [projectId, webhookId],
@@ -149,6 +156,7 @@ export class WebhooksService {
   }
 
   private async deliveryRows(where: string, params: unknown[]): Promise<WebhookDeliveryView[]> {
+    // Raw: deliveries with their attempts as JSON (json_agg), which the query builder cannot say.
     const rows: Array<Record<string, unknown>> = await this.dataSource.query(
       `SELECT d.id, d.event_id, e.type, d.status, d.attempts, d.next_attempt_at, d.delivered_at, d.created_at,
           e.project_id, e.data, e.created_at AS event_created_at,

@@ -182,6 +182,7 @@ export class CardBatchesService {
       let pending = draw(Math.min(INSERT_CHUNK, plan.count - done));
       for (let attempt = 1; pending.length; attempt++) {
         if (attempt > MAX_DRAWS) throw new Error(`card codes kept colliding in project ${plan.projectId}`);
+        // Raw: ON CONFLICT DO NOTHING RETURNING over unnest arrays: the codes that collided are drawn again.
         const inserted: Array<{ code: string }> = await em.query(INSERT_CODES, [
           plan.projectId,
           pending,

@@ -25,12 +25,12 @@ import {
   IMPORT_MAX_DEVICES_CHARS,
   IMPORT_MAX_ROW_CHARS,
   IMPORT_MAX_ROWS,
-} from './cards-import';
-import { IMPORTS_PER_AUTHOR, IMPORTS_PER_PROCESS } from './cards-importer';
+} from './import-format';
+import { IMPORTS_PER_AUTHOR, IMPORTS_PER_PROCESS } from './import-slots';
 import { CardBatchesService } from './card-batches.service';
 import { CardBatchView, CardView } from './card.view';
 import { BulkResult } from './cards-bulk';
-import { ImportDone, ImportReport } from './cards-importer';
+import { ImportDone, ImportReport } from './import-answers';
 import { ApiAnswer, ApiFailures, ApiNoContent, ApiPageAnswer } from '../../http/openapi/api-contract';
 import { CardsAdminService } from './cards-admin.service';
 import { IDEMPOTENCY_KEY_HEADER, IdempotencyKey } from './idempotency-key.decorator';

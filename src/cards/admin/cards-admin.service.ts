@@ -18,7 +18,10 @@ import { noteChange } from '../../common/audit-note';
 import { applyCardFilters, orderCards } from './card-filters';
 import { BulkResult, CardsBulk, UNBAN_SQL } from './cards-bulk';
 import { streamCardsCsv } from './cards-csv-stream';
-import { CardsImporter, ImportAnswer, ImportSlots, IMPORT_STALE_MS } from './cards-importer';
+import { CardsImporter } from './cards-importer';
+import { ImportAnswer } from './import-answers';
+import { IMPORT_STALE_MS } from './import-batches';
+import { ImportSlots } from './import-slots';
 import { parseIsoInstant } from './iso-instant';
 import { CardTypesService } from '../types/card-types.service';
 import { Project } from '../../projects/project.entity';
@@ -204,6 +207,7 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
   async remove(actor: AdminPrincipal, projectId: string, cardId: number): Promise<void> {
     const project = await this.access.find(actor, projectId);
     await this.dataSource.transaction(async (em) => {
+      // Raw: DELETE … RETURNING what the audit and the order need, in one statement.
       const [deleted] = (await em.query(`DELETE FROM cards WHERE id = $1 AND project_id = $2 RETURNING id, status, order_id`, [
         cardId,
         project.id,

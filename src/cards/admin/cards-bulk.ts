@@ -102,6 +102,7 @@ export class CardsBulk {
       changed += await this.dataSource.transaction(async (em) => {
         const params: unknown[] = [projectId, chunk];
         if (value !== undefined) params.push(value);
+        // Raw: a set-based UPDATE of a chunk with its conditions per action.
         const result: unknown = await em.query(ACTION_SQL[input.action], params);
         // Each card the action changed has its event, in the chunk's transaction (decisions §20).
         if (input.action === 'ban' || input.action === 'unban') {
@@ -121,6 +122,7 @@ export class CardsBulk {
               changedCards.map((c) => ({ card_id: c.id, card_code: c.code, status: c.status })),
             );
         }
+        // Raw: a set-based UPDATE of the chunk's sessions.
         if (input.action === 'ban') await em.query(REVOKE_SESSIONS, [projectId, chunk]);
         if (input.action === 'delete') await refundDeletedCards(em, (result as [DeletedCard[], number])[0], actorId);
         return affectedRows(result);
@@ -142,6 +144,7 @@ export class CardsBulk {
     const unique = [...new Set(ids)];
     const found: Target[] = [];
     for (let i = 0; i < unique.length; i += COLLECT_PAGE) {
+      // Raw: a page of ids as one int[] parameter (ANY), not one parameter per id.
       const rows: Target[] = await this.dataSource.query(
         'SELECT id, kind FROM cards WHERE project_id = $1 AND id = ANY($2::int[]) ORDER BY id',
         [projectId, unique.slice(i, i + COLLECT_PAGE)],

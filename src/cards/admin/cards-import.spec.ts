@@ -1,5 +1,6 @@
 import { ServiceError } from '../../core/errors/service-error';
-import { IMPORT_MAX_ROWS, parseImport } from './cards-import';
+import { parseImport } from './cards-import';
+import { IMPORT_MAX_ROWS } from './import-format';
 
 const DEFAULTS = { deviceLimit: 2, concurrentLimit: 3 };
 

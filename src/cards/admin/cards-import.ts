@@ -1,118 +1,21 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { MAX_INT32 } from '../../common/limits';
 import { ErrorCode } from '../../core/errors/error-code';
 import { ServiceError } from '../../core/errors/service-error';
-import { CARD_KINDS, CardKind, CardStatus } from '../card.entity';
-import { MAX_CARD_USES } from './card-admin.dto';
 import { CsvItem, CsvReader, CsvTooLongError } from './csv-reader';
-import { IMPORT_PROBLEM_REASONS, importProblem, ImportProblemFields, ImportProblemReason } from './import-problems';
-import { parseIsoInstant } from './iso-instant';
-
-/** The largest CSV body the import reads (the JSON admin routes stay at 1 MiB). */
-export const IMPORT_MAX_BYTES = 20 * 1024 * 1024;
-/** The most card rows one import takes. */
-export const IMPORT_MAX_ROWS = 100_000;
-/** At most this many problems are listed in an answer; `problem_count` has them all. */
-export const IMPORT_PROBLEMS_SHOWN = 1000;
-/**
- * The longest cell, in characters, of every column but `devices`: far above any valid value (a code
- * has 64, a note 200), low enough that a huge cell is refused after reading 4 KiB of it.
- */
-export const IMPORT_MAX_CELL_CHARS = 4096;
-/** The `devices` cell: room for the most devices a card can have (1000) with the longest machine codes, one per line. */
-export const IMPORT_MAX_DEVICES_CHARS = 262_144;
-/** A row, its separators and quotes included, besides its `devices` cell. */
-export const IMPORT_MAX_ROW_CHARS = 16_384;
-
-/** The columns the import reads; every one but `code` is optional. */
-export const IMPORT_COLUMNS = [
-  'code',
-  'kind',
-  'uses_left',
-  'duration_seconds',
-  'device_limit',
-  'concurrent_limit',
-  'note',
-  'status',
-  'activated_at',
-  'expires_at',
-  'use_count',
-  'unbind_count',
-  'last_login_at',
-  'devices',
-] as const;
-type ImportColumn = (typeof IMPORT_COLUMNS)[number];
-
-/** Columns of the export that describe the record in its old project: read past, never imported. */
-export const IGNORED_COLUMNS = ['id', 'batch_id', 'created_at'] as const;
-
-export const IMPORT_STATUSES = ['unused', 'active', 'banned', 'consumed'] as const;
-
-const MAX_CODE_LENGTH = 64;
-const MAX_NOTE_LENGTH = 200;
-const MAX_MACHINE_CODE_LENGTH = 128;
-const MAX_DEVICES = 1000;
-const MAX_USE_COUNT = Number.MAX_SAFE_INTEGER;
-
-/** One problem of an import: the file's line (1 = the header), the column or null for the whole line. */
-export class ImportProblem implements ImportProblemFields {
-  @ApiProperty({ type: 'integer' }) line!: number;
-  @ApiProperty({ type: String, nullable: true }) field!: string | null;
-  @ApiProperty({
-    enum: IMPORT_PROBLEM_REASONS,
-    enumName: 'ImportProblemReason',
-    description: 'why, as a stable key to translate (import-problems.ts)',
-  })
-  reason!: ImportProblemReason;
-  @ApiProperty({
-    type: 'object',
-    additionalProperties: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
-    description: 'the values the reason names (min, max, line, values, …)',
-  })
-  params!: Record<string, string | number>;
-  @ApiProperty({ description: 'the same in English' }) message!: string;
-}
-
-/** A row ready to insert. */
-export interface ImportRow {
-  line: number;
-  code: string;
-  kind: CardKind;
-  usesLeft: number | null;
-  durationSeconds: number;
-  deviceLimit: number;
-  concurrentLimit: number | null;
-  note: string | null;
-  status: CardStatus;
-  activatedAt: Date | null;
-  expiresAt: Date | null;
-  useCount: number;
-  unbindCount: number;
-  lastLoginAt: Date | null;
-  devices: string[];
-}
-
-export interface ParsedImport {
-  /** Card rows in the file (the header and blank lines not counted), readable or not. */
-  rowCount: number;
-  /** The rows without a problem of their own. */
-  rows: ImportRow[];
-  problems: ImportProblem[];
-}
-
-/** What a card gets when its column is absent: the project's settings, or the card type's the import names. */
-export interface ImportDefaults {
-  deviceLimit: number;
-  concurrentLimit: number | null;
-  /** `?card_type_id=`: every row is a card of this type (decisions §19); its kind is the only one allowed. */
-  type?: { id: number; kind: CardKind; uses: number | null; durationSeconds: number };
-}
-
-// C0 controls, DEL and C1 controls, lone surrogates; notes may hold tabs and line breaks (input-rules.ts).
-const SINGLE_LINE_BAD = /[\u0000-\u001f\u007f-\u009f\p{Cs}]/u;
-const MULTILINE_BAD = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\p{Cs}]/u;
-/** The export's formula guard (cards-csv.ts, OWASP): a `'` before one of these is taken off again. */
-const ESCAPED_FORMULA = /^'[=+\-@\t\r]/;
+import {
+  IGNORED_COLUMNS,
+  IMPORT_COLUMNS,
+  IMPORT_MAX_CELL_CHARS,
+  IMPORT_MAX_DEVICES_CHARS,
+  IMPORT_MAX_ROW_CHARS,
+  IMPORT_MAX_ROWS,
+  IMPORT_PROBLEMS_SHOWN,
+  ImportDefaults,
+  ImportProblem,
+  ImportStep,
+  ParsedImport,
+} from './import-format';
+import { importProblem } from './import-problems';
+import { readRow, unescapeFormula } from './import-row';
 
 /**
  * Checks a card import as it is read (docs/decisions.md, "Card administration"): `push` the text
@@ -252,12 +155,6 @@ export class ImportParser {
   }
 }
 
-/** What a piece of the text completed: rows without a problem of their own, and the problems. */
-export interface ImportStep {
-  rows: ImportRow[];
-  problems: ImportProblem[];
-}
-
 /** Checks a whole CSV text at once (ImportParser; for tests and small texts). */
 export function parseImport(text: string, defaults: ImportDefaults): ParsedImport {
   const parser = new ImportParser(defaults);
@@ -271,124 +168,4 @@ export function parseImport(text: string, defaults: ImportDefaults): ParsedImpor
 export function importReport(rowCount: number, valid: number, problems: ImportProblem[]) {
   const sorted = [...problems].sort((a, b) => a.line - b.line);
   return { rows: rowCount, valid, problems: sorted.slice(0, IMPORT_PROBLEMS_SHOWN), problem_count: sorted.length };
-}
-
-function unescapeFormula(value: string): string {
-  return ESCAPED_FORMULA.test(value) ? value.slice(1) : value;
-}
-
-/** Reads one row's cells; `problem` is called for each bad value. */
-function readRow(
-  line: number,
-  cells: Map<string, string>,
-  defaults: ImportDefaults,
-  problem: (field: ImportColumn, reason: ImportProblemReason, params?: Record<string, string | number>) => void,
-): ImportRow {
-  const has = (name: ImportColumn) => cells.has(name) && cells.get(name) !== '';
-  const text = (name: ImportColumn) => cells.get(name) ?? '';
-  for (const [name, value] of cells) {
-    const bad = name === 'note' || name === 'devices' ? MULTILINE_BAD : SINGLE_LINE_BAD;
-    if (bad.test(value)) problem(name as ImportColumn, 'control_character');
-  }
-  const integer = (name: ImportColumn, min: number, max: number): number | null => {
-    if (!has(name)) return null;
-    const value = text(name);
-    if (!/^\d{1,16}$/.test(value) || Number(value) < min || Number(value) > max) {
-      problem(name, 'whole_number', { min, max });
-      return null;
-    }
-    return Number(value);
-  };
-  const instant = (name: ImportColumn): Date | null => {
-    if (!has(name)) return null;
-    const date = parseIsoInstant(text(name));
-    if (!date) problem(name, 'iso_time');
-    return date;
-  };
-
-  const code = text('code');
-  if (!code) problem('code', 'required');
-  else if ([...code].length > MAX_CODE_LENGTH) problem('code', 'too_long', { max: MAX_CODE_LENGTH });
-  else if (code.trim() !== code) problem('code', 'code_spaces');
-
-  const kinds: readonly string[] = defaults.type ? [defaults.type.kind] : CARD_KINDS;
-  let kind: CardKind = defaults.type?.kind ?? 'time';
-  if (has('kind')) {
-    if (kinds.includes(text('kind'))) kind = text('kind') as CardKind;
-    else problem('kind', 'one_of', { values: kinds.join(', ') });
-  }
-  let usesLeft: number | null = null;
-  if (kind === 'count') {
-    if (!has('uses_left') && defaults.type?.uses != null) usesLeft = defaults.type.uses;
-    else if (!has('uses_left')) problem('uses_left', 'uses_left_required');
-    else usesLeft = integer('uses_left', 0, MAX_CARD_USES);
-  } else if (has('uses_left')) {
-    problem('uses_left', 'uses_left_time_card');
-  }
-
-  const activatedAt = instant('activated_at');
-  const activated = has('activated_at');
-  const expiresAt = instant('expires_at');
-  if (has('expires_at') && !activated) problem('expires_at', 'expiry_needs_activation');
-
-  let durationSeconds = defaults.type?.durationSeconds ?? 0;
-  if (has('duration_seconds')) durationSeconds = integer('duration_seconds', 0, MAX_INT32) ?? 0;
-  else if (!activated && !defaults.type) problem('duration_seconds', 'duration_required');
-
-  const deviceLimit = has('device_limit') ? (integer('device_limit', 1, 1000) ?? defaults.deviceLimit) : defaults.deviceLimit;
-  // An empty cell is "unlimited", as the export writes it; an absent column takes the project's setting.
-  const concurrentLimit = !cells.has('concurrent_limit')
-    ? defaults.concurrentLimit
-    : has('concurrent_limit')
-      ? integer('concurrent_limit', 1, 1000)
-      : null;
-
-  const note = has('note') ? text('note') : null;
-  if (note !== null && [...note].length > MAX_NOTE_LENGTH) problem('note', 'too_long', { max: MAX_NOTE_LENGTH });
-
-  let status: CardStatus = activated ? 'active' : 'unused';
-  if (has('status')) {
-    const value = text('status');
-    if (!(IMPORT_STATUSES as readonly string[]).includes(value))
-      problem('status', 'one_of', { values: IMPORT_STATUSES.join(', ') });
-    else status = value as CardStatus;
-  }
-  if (status === 'unused' && activated) problem('status', 'unused_but_activated');
-  if (status === 'active' && !activated) problem('activated_at', 'activation_required');
-
-  const useCount = integer('use_count', 0, MAX_USE_COUNT) ?? 0;
-  const unbindCount = integer('unbind_count', 0, MAX_INT32) ?? 0;
-  const lastLoginAt = instant('last_login_at');
-
-  const devices = has('devices')
-    ? text('devices')
-        .split(/\r?\n/)
-        .filter((m) => m !== '')
-    : [];
-  if (devices.length && !activated) problem('devices', 'devices_need_activation');
-  if (devices.length > MAX_DEVICES) problem('devices', 'too_many_devices', { max: MAX_DEVICES });
-  if (devices.some((m) => [...m].length > MAX_MACHINE_CODE_LENGTH))
-    problem('devices', 'machine_code_too_long', { max: MAX_MACHINE_CODE_LENGTH });
-  if (new Set(devices).size !== devices.length) problem('devices', 'device_twice');
-  // More bound devices than the card admits would let more machines in than it allows: the row is refused, not trimmed.
-  if (devices.length > deviceLimit && devices.length <= MAX_DEVICES)
-    problem('devices', 'devices_over_limit', { max: deviceLimit });
-
-  return {
-    line,
-    code,
-    kind,
-    usesLeft,
-    durationSeconds,
-    deviceLimit,
-    concurrentLimit,
-    note,
-    status,
-    activatedAt,
-    expiresAt,
-    useCount,
-    unbindCount,
-    lastLoginAt,
-    devices,
-  };
 }

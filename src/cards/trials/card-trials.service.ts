@@ -64,6 +64,7 @@ export class CardTrialsService {
 
   /** Trials given in a project, for ever (the Overview): one row per device, counted by its index. */
   async count(projectId: string): Promise<number> {
+    // Raw: card_trials has no entity.
     const [row] = (await this.dataSource.query('SELECT count(*)::int AS n FROM card_trials WHERE project_id = $1', [
       projectId,
     ])) as Array<{ n: number }>;
@@ -72,6 +73,7 @@ export class CardTrialsService {
 
   /** The device's trial card: made now if the device never had one, else the one it had. */
   private async grant(em: EntityManager, projectId: string, typeId: number, machine: string): Promise<Card> {
+    // Raw: ON CONFLICT DO NOTHING RETURNING claims the device's one trial.
     const claimed = (await em.query(
       `INSERT INTO card_trials (project_id, machine_code) VALUES ($1, $2) ON CONFLICT (project_id, machine_code) DO NOTHING RETURNING id`,
       [projectId, machine],
@@ -94,6 +96,7 @@ export class CardTrialsService {
     });
     await em.update(Card, card.id, { trial: true, status: 'active', activatedAt: now, expiresAt: card.expiresAt });
     await em.insert(CardDevice, { cardId: card.id, machineCode: machine, boundAt: now, lastSeenAt: now });
+    // Raw: card_trials has no entity.
     await em.query('UPDATE card_trials SET card_id = $1 WHERE id = $2', [card.id, claimed[0].id]);
     return card;
   }

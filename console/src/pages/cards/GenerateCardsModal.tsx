@@ -76,8 +76,12 @@ export function GenerateCardsModal({
   const unlimitedSeats = Form.useWatch('unlimited_seats', form);
   const types = useQuery(cardTypesQuery(projectId));
   const enabledTypes = (types.data?.items ?? []).filter((type) => type.enabled);
-  // A project that sells card types starts from them (the list is usually cached by the cards page).
-  const [initialSource] = useState<GenerateForm['source']>(() => (enabledTypes.length > 0 ? 'type' : 'manual'));
+  // A project that sells card types starts from them. A form reads its initial values once, so it opens only
+  // when the list is current: opened while the cached list (say, empty, from before a type was made) was
+  // being refetched, it started on 'manual' and stayed there. Once open, a later refetch leaves it alone.
+  const [typesKnown, setTypesKnown] = useState(false);
+  if (!typesKnown && !types.isFetching) setTypesKnown(true);
+  const initialSource: GenerateForm['source'] = enabledTypes.length > 0 ? 'type' : 'manual';
   const source = Form.useWatch('source', form) ?? initialSource;
   const allowance = useAllowance();
   const generate = useMutation({
@@ -142,115 +146,128 @@ export function GenerateCardsModal({
       onOk={() => form.submit()}
       onCancel={onClose}
       confirmLoading={generate.isPending}
+      okButtonProps={{ disabled: !typesKnown }}
+      loading={!typesKnown}
       width={640}
     >
-      <Form<GenerateForm>
-        form={form}
-        name="generate-cards"
-        layout="vertical"
-        initialValues={{
-          count: 10,
-          source: initialSource,
-          card_type_id: enabledTypes.length === 1 ? enabledTypes[0].id : undefined,
-          kind: 'time',
-          duration: 30,
-          unit: 'days',
-          unlimited_seats: false,
-        }}
-        onFinish={(values) => generate.mutate(toRequest(values))}
-        disabled={generate.isPending}
-      >
-        <Form.Item name="count" {...field('count')} rules={[{ required: true }, { type: 'integer', min: 1, max: 10000 }]}>
-          <InputNumber precision={0} autoFocus style={{ width: '100%' }} />
-        </Form.Item>
-        <Form.Item name="source" label={t('cardTypes.generate.source')}>
-          <Radio.Group
-            optionType="button"
-            options={[
-              { value: 'type', label: t('cardTypes.generate.fromType') },
-              { value: 'manual', label: t('cardTypes.generate.manual') },
-            ]}
-          />
-        </Form.Item>
-        {source === 'type' ? (
-          <>
-            {types.isSuccess && enabledTypes.length === 0 && (
-              <Alert type="info" showIcon className="block-gap" title={t('cardTypes.generate.noType')} />
-            )}
-            <Form.Item
-              name="card_type_id"
-              label={t('cardTypes.generate.type.label')}
-              extra={t('cardTypes.generate.type.help')}
-              rules={[{ required: true }]}
-            >
-              <Select
-                loading={types.isLoading}
-                showSearch
-                optionFilterProp="name"
-                options={enabledTypes.map((type) => ({
-                  value: type.id,
-                  name: type.name,
-                  label: `${type.name} · ${allowance(type)}`,
-                }))}
-              />
-            </Form.Item>
-          </>
-        ) : (
-          <>
-            <Form.Item name="kind" {...field('kind')}>
-              <Radio.Group options={(['time', 'count'] as const).map((value) => ({ value, label: t(`cards.kinds.${value}`) }))} />
-            </Form.Item>
-            <Form.Item {...field('duration')} required>
-              <Space.Compact style={{ width: '100%' }}>
-                <Form.Item
-                  name="duration"
-                  noStyle
-                  rules={[
-                    { required: true },
-                    { type: 'integer', min: 0 },
-                    {
-                      validator: async (_, value: number) => {
-                        if (value * UNITS[form.getFieldValue('unit') as Unit] > MAX_INT32) throw new Error(`≤ ${MAX_INT32} s`);
+      {typesKnown && (
+        <Form<GenerateForm>
+          form={form}
+          name="generate-cards"
+          layout="vertical"
+          initialValues={{
+            count: 10,
+            source: initialSource,
+            card_type_id: enabledTypes.length === 1 ? enabledTypes[0].id : undefined,
+            kind: 'time',
+            duration: 30,
+            unit: 'days',
+            unlimited_seats: false,
+          }}
+          onFinish={(values) => generate.mutate(toRequest(values))}
+          disabled={generate.isPending}
+        >
+          <Form.Item name="count" {...field('count')} rules={[{ required: true }, { type: 'integer', min: 1, max: 10000 }]}>
+            <InputNumber precision={0} autoFocus style={{ width: '100%' }} />
+          </Form.Item>
+          <Form.Item name="source" label={t('cardTypes.generate.source')}>
+            <Radio.Group
+              optionType="button"
+              options={[
+                { value: 'type', label: t('cardTypes.generate.fromType') },
+                { value: 'manual', label: t('cardTypes.generate.manual') },
+              ]}
+            />
+          </Form.Item>
+          {source === 'type' ? (
+            <>
+              {types.isSuccess && enabledTypes.length === 0 && (
+                <Alert type="info" showIcon className="block-gap" title={t('cardTypes.generate.noType')} />
+              )}
+              <Form.Item
+                name="card_type_id"
+                label={t('cardTypes.generate.type.label')}
+                extra={t('cardTypes.generate.type.help')}
+                rules={[{ required: true }]}
+              >
+                <Select
+                  loading={types.isLoading}
+                  showSearch
+                  optionFilterProp="name"
+                  options={enabledTypes.map((type) => ({
+                    value: type.id,
+                    name: type.name,
+                    label: `${type.name} · ${allowance(type)}`,
+                  }))}
+                />
+              </Form.Item>
+            </>
+          ) : (
+            <>
+              <Form.Item name="kind" {...field('kind')}>
+                <Radio.Group
+                  options={(['time', 'count'] as const).map((value) => ({ value, label: t(`cards.kinds.${value}`) }))}
+                />
+              </Form.Item>
+              <Form.Item {...field('duration')} required>
+                <Space.Compact style={{ width: '100%' }}>
+                  <Form.Item
+                    name="duration"
+                    noStyle
+                    rules={[
+                      { required: true },
+                      { type: 'integer', min: 0 },
+                      {
+                        validator: async (_, value: number) => {
+                          if (value * UNITS[form.getFieldValue('unit') as Unit] > MAX_INT32) throw new Error(`≤ ${MAX_INT32} s`);
+                        },
                       },
-                    },
-                  ]}
+                    ]}
+                  >
+                    <InputNumber precision={0} aria-label={t('generate.duration.label')} style={{ width: '60%' }} />
+                  </Form.Item>
+                  <Form.Item name="unit" noStyle>
+                    <Select
+                      aria-label={t('generate.duration.label')}
+                      style={{ width: '40%' }}
+                      options={(Object.keys(UNITS) as Unit[]).map((unit) => ({
+                        value: unit,
+                        label: t(`generate.units.${unit}`),
+                      }))}
+                    />
+                  </Form.Item>
+                </Space.Compact>
+              </Form.Item>
+              {kind === 'count' && (
+                <Form.Item
+                  name="uses"
+                  {...field('uses')}
+                  rules={[{ required: true }, { type: 'integer', min: 1, max: 1_000_000 }]}
                 >
-                  <InputNumber precision={0} aria-label={t('generate.duration.label')} style={{ width: '60%' }} />
+                  <InputNumber precision={0} style={{ width: '100%' }} />
                 </Form.Item>
-                <Form.Item name="unit" noStyle>
-                  <Select
-                    aria-label={t('generate.duration.label')}
-                    style={{ width: '40%' }}
-                    options={(Object.keys(UNITS) as Unit[]).map((unit) => ({ value: unit, label: t(`generate.units.${unit}`) }))}
-                  />
-                </Form.Item>
-              </Space.Compact>
-            </Form.Item>
-            {kind === 'count' && (
-              <Form.Item name="uses" {...field('uses')} rules={[{ required: true }, { type: 'integer', min: 1, max: 1_000_000 }]}>
+              )}
+              <Form.Item name="device_limit" {...field('device_limit')} rules={[{ type: 'integer', min: 1, max: 1000 }]}>
                 <InputNumber precision={0} style={{ width: '100%' }} />
               </Form.Item>
-            )}
-            <Form.Item name="device_limit" {...field('device_limit')} rules={[{ type: 'integer', min: 1, max: 1000 }]}>
-              <InputNumber precision={0} style={{ width: '100%' }} />
-            </Form.Item>
-            <Form.Item {...field('concurrent_limit')}>
-              <SeatLimitInputs
-                label={t('generate.concurrent_limit.label')}
-                unlimited={unlimitedSeats}
-                rules={[{ type: 'integer', min: 1, max: 1000 }]}
-              />
-            </Form.Item>
-            <Form.Item name="prefix" {...field('prefix')} rules={[{ pattern: PREFIX, message: t('generate.prefixInvalid') }]}>
-              <Input maxLength={16} />
-            </Form.Item>
-          </>
-        )}
-        <Form.Item name="note" {...field('note')} rules={[{ max: 200 }]}>
-          <Input.TextArea maxLength={200} showCount autoSize={{ minRows: 1, maxRows: 4 }} />
-        </Form.Item>
-        {generate.error && <ErrorAlert error={generate.error} />}
-      </Form>
+              <Form.Item {...field('concurrent_limit')}>
+                <SeatLimitInputs
+                  label={t('generate.concurrent_limit.label')}
+                  unlimited={unlimitedSeats}
+                  rules={[{ type: 'integer', min: 1, max: 1000 }]}
+                />
+              </Form.Item>
+              <Form.Item name="prefix" {...field('prefix')} rules={[{ pattern: PREFIX, message: t('generate.prefixInvalid') }]}>
+                <Input maxLength={16} />
+              </Form.Item>
+            </>
+          )}
+          <Form.Item name="note" {...field('note')} rules={[{ max: 200 }]}>
+            <Input.TextArea maxLength={200} showCount autoSize={{ minRows: 1, maxRows: 4 }} />
+          </Form.Item>
+          {generate.error && <ErrorAlert error={generate.error} />}
+        </Form>
+      )}
     </Modal>
   );
 }

@@ -1,0 +1,192 @@
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DataSource, Not } from 'typeorm';
+import { CardBatch } from '../card-batch.entity';
+import { ImportRow } from './import-format';
+
+/**
+ * Rows per statement: a code check, a staging INSERT, a move into `cards`. Small enough that one
+ * statement holds the embedded database (one connection, in the service's own thread) for some
+ * milliseconds only, so the logins of every other project pass between two of them.
+ */
+export const IMPORT_CHUNK = 100;
+/**
+ * After each chunk the import rests as long as the chunk's statements took (at most this long):
+ * with one connection (the embedded database) a login's statements would otherwise queue behind
+ * one import statement each, and with many (a PostgreSQL server) the import takes at most half of
+ * the database's time. An import takes about twice as long; no other project waits for it.
+ */
+const MAX_REST_MS = 250;
+/** How often a running import says it is alive (`card_batches.heartbeat_at`). */
+export const IMPORT_HEARTBEAT_MS = 10_000;
+/** A batch not yet live whose heartbeat is older than this was left by a process that died. */
+export const IMPORT_STALE_MS = 120_000;
+
+/** Stages one chunk of checked rows; a code another running import has staged is skipped and reported. */
+const STAGE_ROWS = `
+  INSERT INTO card_import_rows (batch_id, project_id, line, code, kind, uses_left, duration_seconds, device_limit, concurrent_limit, note, status,
+                                activated_at, expires_at, use_count, unbind_count, last_login_at, devices)
+  SELECT $1::uuid, $2::uuid, r.line, r.code, r.kind, r.uses_left, r.duration_seconds, r.device_limit, r.concurrent_limit, r.note, r.status,
+         r.activated_at, r.expires_at, r.use_count, r.unbind_count, r.last_login_at,
+         COALESCE((SELECT array_agg(d.m ORDER BY d.n) FROM json_array_elements_text(r.devices::json) WITH ORDINALITY AS d(m, n)), '{}')
+  FROM unnest($3::integer[], $4::varchar[], $5::varchar[], $6::integer[], $7::integer[], $8::integer[], $9::integer[], $10::varchar[], $11::varchar[],
+              $12::timestamptz[], $13::timestamptz[], $14::bigint[], $15::integer[], $16::timestamptz[], $17::text[])
+    AS r(line, code, kind, uses_left, duration_seconds, device_limit, concurrent_limit, note, status,
+         activated_at, expires_at, use_count, unbind_count, last_login_at, devices)
+  ON CONFLICT (project_id, code) DO NOTHING
+  RETURNING line`;
+
+/**
+ * Moves the first rows of a staged batch into `cards` with their devices, in one statement (so in
+ * one transaction): a code the project has meanwhile is skipped and its line returned. Devices are
+ * bound "now", a microsecond apart in the file's order, so a card lists them in the order they came.
+ */
+const PUBLISH_ROWS = `
+  WITH moved AS (
+    DELETE FROM card_import_rows
+    WHERE batch_id = $1 AND line IN (SELECT line FROM card_import_rows WHERE batch_id = $1 ORDER BY line LIMIT $2)
+    RETURNING *
+  ), inserted AS (
+    INSERT INTO cards (project_id, batch_id, code, kind, uses_left, duration_seconds, device_limit, concurrent_limit, note, status,
+                       activated_at, expires_at, use_count, unbind_count, last_login_at, card_type_id)
+    SELECT project_id, batch_id, code, kind, uses_left, duration_seconds, device_limit, concurrent_limit, note, status,
+           activated_at, expires_at, use_count, unbind_count, last_login_at, (SELECT b.card_type_id FROM card_batches b WHERE b.id = $1)
+    FROM moved ORDER BY line
+    ON CONFLICT (project_id, code) DO NOTHING
+    RETURNING id, code
+  ), bound AS (
+    INSERT INTO card_devices (card_id, machine_code, bound_at)
+    SELECT i.id, d.machine_code, now() + d.n * interval '1 microsecond'
+    FROM inserted i JOIN moved m ON m.code = i.code CROSS JOIN LATERAL unnest(m.devices) WITH ORDINALITY AS d(machine_code, n)
+  )
+  SELECT (SELECT count(*) FROM moved)::integer AS moved, (SELECT count(*) FROM inserted)::integer AS inserted,
+         ARRAY(SELECT m.line FROM moved m WHERE NOT EXISTS (SELECT 1 FROM inserted i WHERE i.code = m.code) ORDER BY m.line) AS lost`;
+
+/** A batch not yet live whose process stopped renewing its heartbeat. */
+export interface StaleBatch {
+  id: string;
+  project_id: string;
+  status: string;
+  count: number;
+}
+
+/**
+ * The import's write stage: its batch in `card_batches`, its rows staged in `card_import_rows`,
+ * then moved into `cards` a chunk at a time. The staging, the move and the chunked deletes stay raw
+ * SQL (ON CONFLICT … RETURNING, a CTE across three tables, DELETE … LIMIT); the rest goes through TypeORM.
+ */
+export class ImportBatches {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** The codes of `codes` the project already has. */
+  async existingCodes(projectId: string, codes: string[]): Promise<Set<string>> {
+    if (!codes.length) return new Set();
+    // Raw: once per chunk of an import, the codes as one array parameter, without building a query each time.
+    const found: Array<{ code: string }> = await this.dataSource.query(
+      'SELECT code FROM cards WHERE project_id = $1 AND code = ANY($2::varchar[])',
+      [projectId, codes],
+    );
+    return new Set(found.map((r) => r.code));
+  }
+
+  /** The import's batch; with a card type, every card it publishes keeps the type (PUBLISH_ROWS reads it here). */
+  async start(projectId: string, cardTypeId: number | null): Promise<string> {
+    const { identifiers } = await this.dataSource
+      .getRepository(CardBatch)
+      .insert({ projectId, idempotencyKey: null, count: 0, status: 'pending', heartbeatAt: () => 'now()', cardTypeId });
+    return identifiers[0].id as string;
+  }
+
+  /** Renews the heartbeat; false when the batch is gone (swept as abandoned). */
+  async beat(batchId: string): Promise<boolean> {
+    const result = await this.dataSource
+      .getRepository(CardBatch)
+      .update({ id: batchId, status: Not('live') }, { heartbeatAt: () => 'now()' });
+    return result.affected !== 0;
+  }
+
+  /** Stages checked rows; answers the lines staged (a code another running import staged is not). */
+  async stage(batchId: string, projectId: string, rows: ImportRow[]): Promise<number[]> {
+    // Raw: ON CONFLICT DO NOTHING RETURNING over unnest arrays.
+    const staged: Array<{ line: number }> = await this.dataSource.query(STAGE_ROWS, [batchId, projectId, ...columnsOf(rows)]);
+    return staged.map((r) => r.line);
+  }
+
+  async markPublishing(batchId: string, rows: number): Promise<void> {
+    await this.dataSource
+      .getRepository(CardBatch)
+      .update({ id: batchId }, { status: 'publishing', count: rows, heartbeatAt: () => 'now()' });
+  }
+
+  /** Moves the next IMPORT_CHUNK staged rows into `cards`: how many moved, how many went in, the lines of codes taken meanwhile. */
+  async publishChunk(batchId: string): Promise<{ moved: number; inserted: number; lost: number[] }> {
+    // Raw: one CTE deletes, inserts and binds across three tables in one statement.
+    const [step]: Array<{ moved: number; inserted: number; lost: number[] }> = await this.dataSource.query(PUBLISH_ROWS, [
+      batchId,
+      IMPORT_CHUNK,
+    ]);
+    return step;
+  }
+
+  async markLive(batchId: string, imported: number): Promise<void> {
+    await this.dataSource
+      .getRepository(CardBatch)
+      .update({ id: batchId }, { status: 'live', count: imported, heartbeatAt: null });
+  }
+
+  /** Claims the batches of stopped processes by renewing their heartbeat, so two instances never take the same one. */
+  async claimStale(): Promise<StaleBatch[]> {
+    // Raw: a conditional UPDATE … RETURNING claims and reads in one statement. An UPDATE answers [rows, count].
+    const [stale]: [StaleBatch[]] = await this.dataSource.query(
+      `UPDATE card_batches SET heartbeat_at = now()
+       WHERE status <> 'live' AND (heartbeat_at IS NULL OR heartbeat_at < now() - make_interval(secs => $1))
+       RETURNING id, project_id, status, count`,
+      [IMPORT_STALE_MS / 1000],
+    );
+    return stale;
+  }
+
+  /** Deletes an unfinished batch: its staged rows and any cards already moved, chunk by chunk, then the batch. */
+  async discard(projectId: string, batchId: string): Promise<void> {
+    // Raw: DELETE … LIMIT, a chunk at a time, which TypeORM's delete cannot say.
+    const deleteAll = async (sql: string) => {
+      for (;;) {
+        const started = performance.now();
+        const result: unknown = await this.dataSource.query(sql, [batchId, projectId, IMPORT_CHUNK * 2]);
+        if (!Array.isArray(result) || typeof result[1] !== 'number' || result[1] === 0) return;
+        await rest(started);
+      }
+    };
+    await deleteAll(
+      'DELETE FROM card_import_rows WHERE batch_id = $1 AND project_id = $2 AND line IN (SELECT line FROM card_import_rows WHERE batch_id = $1 LIMIT $3)',
+    );
+    await deleteAll('DELETE FROM cards WHERE id IN (SELECT id FROM cards WHERE batch_id = $1 AND project_id = $2 LIMIT $3)');
+    await this.dataSource.getRepository(CardBatch).delete({ id: batchId });
+  }
+}
+
+/** Rests as long as the work since `started` took (see MAX_REST_MS). */
+export async function rest(started: number): Promise<void> {
+  await sleep(Math.min(MAX_REST_MS, Math.max(1, performance.now() - started)));
+}
+
+function columnsOf(rows: ImportRow[]): unknown[] {
+  const iso = (d: Date | null) => (d ? d.toISOString() : null);
+  return [
+    rows.map((r) => r.line),
+    rows.map((r) => r.code),
+    rows.map((r) => r.kind),
+    rows.map((r) => r.usesLeft),
+    rows.map((r) => r.durationSeconds),
+    rows.map((r) => r.deviceLimit),
+    rows.map((r) => r.concurrentLimit),
+    rows.map((r) => r.note),
+    rows.map((r) => r.status),
+    rows.map((r) => iso(r.activatedAt)),
+    rows.map((r) => iso(r.expiresAt)),
+    rows.map((r) => String(r.useCount)),
+    rows.map((r) => r.unbindCount),
+    rows.map((r) => iso(r.lastLoginAt)),
+    rows.map((r) => JSON.stringify(r.devices)),
+  ];
+}

@@ -1,0 +1,34 @@
+import type Redis from 'ioredis';
+import { redisPersistence, redisPersistenceWarning } from '../../core/health/readiness';
+import { fail, Finding, ok, safeMessage, warn } from './finding';
+
+/** Redis answers within 2 s and persists every write (AOF): readiness's own functions, read once. */
+export async function checkRedis(redis: Redis | null): Promise<Finding[]> {
+  if (!redis) return [ok('redis', 'not configured: nonces, limits and quotas live in this one process')];
+  try {
+    await withTimeout(redis.ping(), 2000, 'no answer to PING within 2 s');
+  } catch (error) {
+    return [
+      fail(
+        'redis',
+        `unreachable: ${safeMessage(error)}`,
+        'check REDIS_URL and that Redis runs: nonces, quotas and limits live there',
+      ),
+    ];
+  }
+  const persistence = await redisPersistence(redis).catch(() => 'unknown' as const);
+  const warning = redisPersistenceWarning(persistence);
+  return [
+    warning
+      ? warn('redis', warning, 'redis-server --appendonly yes (or appendonly yes in redis.conf)')
+      : ok('redis', 'reachable, AOF persistence'),
+  ];
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms))),
+  ]).finally(() => clearTimeout(timer));
+}
