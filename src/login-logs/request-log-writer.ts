@@ -24,8 +24,13 @@ interface RequestRow {
   reason: string | null;
 }
 
-/** How long a row waits for company: well under the second an author reading the log would notice. */
-const GATHER_MS = 100;
+/**
+ * How long a row waits for company. The log lists rows in the order they were written (by id), and
+ * a card login's row is written by the login itself: a longer wait (100 ms was measured) listed a
+ * heartbeat after a login that came later, on the card's timeline too. 10 ms keeps the order a
+ * reader can see and still puts tens of rows in a statement at a few thousand requests a second.
+ */
+const GATHER_MS = 10;
 /** A full batch goes at once; eleven arrays of this many values stay a small message. */
 const MAX_ROWS_PER_STATEMENT = 1000;
 
