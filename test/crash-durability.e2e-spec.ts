@@ -1,7 +1,5 @@
-import { cpSync } from 'node:fs';
-import { join } from 'node:path';
-import { callService as call, ServiceProcess, signInService as signIn, startServiceProcess } from './support/service-process';
-import { acquireStores, AppStores, EMBEDDED_TEMPLATE_ENV } from './support/stores';
+import { callService as call, ServiceProcess, signInService as signIn } from './support/service-process';
+import { serviceProcessStores } from './support/service-stores';
 import { ADMIN_PASSWORD } from './support/test-app';
 
 const CARDS = 48;
@@ -22,29 +20,11 @@ function connectLogin(service: ServiceProcess, programId: string, cardKey: strin
  * its log row and every card counts at least its answered logins.
  */
 describe('a SIGKILL during logins loses no answered login (e2e, a real service process)', () => {
-  let stores: AppStores;
-  let service: ServiceProcess | undefined;
-
-  beforeAll(async () => {
-    stores = await acquireStores({ ...process.env });
-    const template = process.env[EMBEDDED_TEMPLATE_ENV];
-    if (!stores.env.DATABASE_URL && template) cpSync(template, join(stores.env.DATA_DIR, 'pgdata'), { recursive: true });
-  });
-  afterAll(async () => {
-    await service?.kill('SIGTERM');
-    await stores?.leave();
-  });
-
-  const serviceEnv = () => ({
-    ...stores.env,
-    ADMIN_USERNAME: 'admin',
-    ADMIN_PASSWORD,
-    APP_ENCRYPTION_KEY: process.env.APP_ENCRYPTION_KEY ?? 'a'.repeat(64),
-    HTTP_ADAPTER: process.env.HTTP_ADAPTER ?? 'express',
-  });
+  const world = serviceProcessStores();
+  let service: ServiceProcess;
 
   it('keeps every login answered before the kill', async () => {
-    service = await startServiceProcess(serviceEnv());
+    service = await world.start();
     const admin = await signIn(service, 'admin', ADMIN_PASSWORD);
     const author = { username: `crash${Date.now().toString(36)}`, password: 'author-password-crash' };
     await call(service, 'POST', '/admin/v1/authors', author, admin, 201);
@@ -93,7 +73,7 @@ describe('a SIGKILL during logins loses no answered login (e2e, a real service p
     running = false;
     await Promise.all(loops);
 
-    service = await startServiceProcess(serviceEnv());
+    service = await world.start();
     const token = await signIn(service, author.username, author.password);
     // The project's whole log, a page at a time: every answered login is one row with result 0.
     const logged = new Map<string, number[]>();

@@ -1,8 +1,6 @@
-import { cpSync } from 'node:fs';
-import { join } from 'node:path';
-import { callService as call, ServiceProcess, signInService as signIn, startServiceProcess } from './support/service-process';
+import { callService as call, ServiceProcess, signInService as signIn } from './support/service-process';
 import { V3_LOGIN } from './support/standard';
-import { acquireStores, AppStores, EMBEDDED_TEMPLATE_ENV } from './support/stores';
+import { serviceProcessStores } from './support/service-stores';
 import { ADMIN_PASSWORD } from './support/test-app';
 
 const REQUESTS = 12;
@@ -23,29 +21,11 @@ function forgedLogin(service: ServiceProcess, programId: string, n: number) {
  * deploy is in the request log after it.
  */
 describe('request log rows across a graceful stop (e2e, a real service process)', () => {
-  let stores: AppStores;
-  let service: ServiceProcess | undefined;
-
-  beforeAll(async () => {
-    stores = await acquireStores({ ...process.env });
-    const template = process.env[EMBEDDED_TEMPLATE_ENV];
-    if (!stores.env.DATABASE_URL && template) cpSync(template, join(stores.env.DATA_DIR, 'pgdata'), { recursive: true });
-  });
-  afterAll(async () => {
-    await service?.kill('SIGTERM');
-    await stores?.leave();
-  });
-
-  const serviceEnv = () => ({
-    ...stores.env,
-    ADMIN_USERNAME: 'admin',
-    ADMIN_PASSWORD,
-    APP_ENCRYPTION_KEY: process.env.APP_ENCRYPTION_KEY ?? 'a'.repeat(64),
-    HTTP_ADAPTER: process.env.HTTP_ADAPTER ?? 'express',
-  });
+  const world = serviceProcessStores();
+  let service: ServiceProcess;
 
   it('writes the rows of requests answered just before SIGTERM', async () => {
-    service = await startServiceProcess(serviceEnv());
+    service = await world.start();
     const admin = await signIn(service, 'admin', ADMIN_PASSWORD);
     const author = { username: `stop${Date.now().toString(36)}`, password: 'author-password-stop' };
     await call(service, 'POST', '/admin/v1/authors', author, admin, 201);
@@ -62,7 +42,7 @@ describe('request log rows across a graceful stop (e2e, a real service process)'
     );
     await service.kill('SIGTERM');
 
-    service = await startServiceProcess(serviceEnv());
+    service = await world.start();
     const token = await signIn(service, author.username, author.password);
     const { items } = await call<{ items: Array<{ request_id: string; route: string }> }>(
       service,

@@ -1,7 +1,5 @@
-import { cpSync } from 'node:fs';
-import { join } from 'node:path';
-import { callService as call, ServiceProcess, signInService as signIn, startServiceProcess } from './support/service-process';
-import { acquireStores, AppStores, EMBEDDED_TEMPLATE_ENV } from './support/stores';
+import { callService as call, ServiceProcess, signInService as signIn } from './support/service-process';
+import { serviceProcessStores } from './support/service-stores';
 import { ADMIN_PASSWORD } from './support/test-app';
 import { eventually, Receiver } from './support/webhook-receiver';
 
@@ -18,35 +16,23 @@ interface Delivery {
  * same data. On the embedded database a second instance cannot share it; a restart is all it has.
  */
 describe('a webhook delivery survives a restart between attempts (e2e, a real service process)', () => {
-  let stores: AppStores;
-  let service: ServiceProcess | undefined;
-  const receiver = new Receiver();
-
-  beforeAll(async () => {
-    await receiver.start();
-    stores = await acquireStores({ ...process.env });
-    const template = process.env[EMBEDDED_TEMPLATE_ENV];
-    if (!stores.env.DATABASE_URL && template) cpSync(template, join(stores.env.DATA_DIR, 'pgdata'), { recursive: true });
-  });
-  afterAll(async () => {
-    await service?.kill('SIGTERM');
-    await stores?.leave();
-    await receiver.stop();
-  });
-
-  const serviceEnv = () => ({
-    ...stores.env,
-    ADMIN_USERNAME: 'admin',
-    ADMIN_PASSWORD,
-    APP_ENCRYPTION_KEY: process.env.APP_ENCRYPTION_KEY ?? 'a'.repeat(64),
-    HTTP_ADAPTER: process.env.HTTP_ADAPTER ?? 'express',
+  const world = serviceProcessStores({
     // The retry is due 3 s after the failure: the first process is gone long before.
     WEBHOOK_RETRY_DELAYS: '3',
     WEBHOOK_POLL_MS: '200',
   });
+  let service: ServiceProcess;
+  const receiver = new Receiver();
+
+  beforeAll(async () => {
+    await receiver.start();
+  });
+  afterAll(async () => {
+    await receiver.stop();
+  });
 
   it('retries a failed card.banned delivery from the new process, with the same event id, and logs both attempts', async () => {
-    service = await startServiceProcess(serviceEnv());
+    service = await world.start();
     const admin = await signIn(service, 'admin', ADMIN_PASSWORD);
     await call(service, 'PUT', '/admin/v1/platform/settings', { webhook_private_targets: true }, admin, 200); // the local receiver
     const author = { username: `hook${Date.now().toString(36)}`, password: 'author-password-hook' };
@@ -80,7 +66,7 @@ describe('a webhook delivery survives a restart between attempts (e2e, a real se
     );
     await service.kill('SIGKILL');
 
-    service = await startServiceProcess(serviceEnv());
+    service = await world.start();
     const copies = await eventually(() => (banned().length === 2 ? banned() : undefined), 15_000, 'the retry after the restart');
     expect(copies[1].json.id).toBe(copies[0].json.id);
     const again = await signIn(service, author.username, author.password);
