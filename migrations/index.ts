@@ -30,6 +30,7 @@ import { AddTrials1766400000000 } from './1766400000000-AddTrials';
 import { CreateAgentsAndLedger1766410000000 } from './1766410000000-CreateAgentsAndLedger';
 import { CreateOrders1766410000001 } from './1766410000001-CreateOrders';
 import { CreateApiKeys1766420000000 } from './1766420000000-CreateApiKeys';
+import { LogRowsWithoutForeignKeys1766430000000 } from './1766430000000-LogRowsWithoutForeignKeys';
 
 /** Every migration, in order. Listed explicitly so the same list works compiled and under Jest. */
 export const MIGRATIONS = [
@@ -65,4 +66,5 @@ export const MIGRATIONS = [
   CreateAgentsAndLedger1766410000000,
   CreateOrders1766410000001,
   CreateApiKeys1766420000000,
+  LogRowsWithoutForeignKeys1766430000000,
 ];

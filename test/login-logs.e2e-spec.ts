@@ -189,6 +189,34 @@ describe('login log and stats admin API (e2e)', () => {
       await logs.delete({ id: row.id });
     });
 
+    it('forgets the id of every card a bulk delete removes, and only theirs', async () => {
+      const [gone1, gone2, kept] = await cardsFor(p, 3);
+      const rows = await write(
+        p.id,
+        [gone1, gone2, kept].map((card) => ({ cardId: card.id, cardCode: card.code })),
+      );
+      await a.client.post(`/admin/v1/projects/${p.id}/cards/bulk`, { action: 'delete', ids: [gone1.id, gone2.id] }).expect(200);
+      const after = await logs.findBy(rows.map((row) => ({ id: row.id })));
+      expect(after.map((row) => [row.cardCode, row.cardId]).sort()).toEqual(
+        [
+          [gone1.code, null],
+          [gone2.code, null],
+          [kept.code, kept.id],
+        ].sort(),
+      );
+      await logs.delete(rows.map((row) => row.id));
+    });
+
+    it("takes a deleted project's log with it, and no other project's", async () => {
+      const doomed = await a.client.createProject();
+      const [card] = await cardsFor(doomed, 1);
+      await write(doomed.id, [{ cardId: card.id, cardCode: card.code }, { machineCode: 'pc-doomed' }]);
+      const othersBefore = await logs.count();
+      await a.client.delete(`/admin/v1/projects/${doomed.id}`).expect(204);
+      expect(await logs.countBy({ projectId: doomed.id })).toBe(0);
+      expect(await logs.count()).toBe(othersBefore - 2);
+    });
+
     it.each([
       ['card_id=abc', 'card_id'],
       ['card_id=0', 'card_id'],
