@@ -58,6 +58,14 @@ module.exports = {
       to: { path: DOMAIN },
     },
     {
+      name: 'domain-services-not-request-context',
+      comment:
+        'Domain services take and return data and never touch the request context (issue 40): what the HTTP layer must know comes back on the answer or the refusal. The audit trail is the exception: it records HTTP requests as such, handed to it by its interceptor and the guards.',
+      severity: 'error',
+      from: { path: [`${DOMAIN}.*\\.service\\.ts$`, '^src/cards/'], pathNot: '^src/audit/audit-trail\\.service\\.ts$' },
+      to: { path: '^src/http/request-context\\.ts$' },
+    },
+    {
       name: 'migrations-are-frozen',
       comment: 'A migration never imports live code: what it ran must not change after it ran.',
       severity: 'error',

@@ -5,7 +5,7 @@ import { ErrorCode } from '../core/errors/error-code';
 import { ApiAnswer, ApiFailures, ApiNoContent } from '../http/openapi/api-contract';
 import { AdminIdentityView, AdminSessionView } from './admin-auth.view';
 import { DeclareAuthScheme } from '../http/auth-scheme';
-import { ClientContext, RequestContext } from '../http/request-context';
+import { SignInClient, SigningIn } from './sign-in-client';
 import { getSchemaPath } from '@nestjs/swagger';
 import { UseInterceptors } from '@nestjs/common';
 import { AuditInterceptor } from '../audit/audit.interceptor';
@@ -43,7 +43,7 @@ export class AdminAuthController {
   @HttpCode(200)
   @DeclareAuthScheme('none')
   @UseInterceptors(AuditInterceptor)
-  login(@Body() body: AdminLoginDto, @ClientContext() client: RequestContext) {
+  login(@Body() body: AdminLoginDto, @SigningIn() client: SignInClient) {
     return this.auth.login(body.username, body.password, client);
   }
 

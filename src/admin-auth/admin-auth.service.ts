@@ -18,7 +18,7 @@ import { AdminPrincipal } from './admin-principal';
 import { SharedStore } from '../core/store/shared-store';
 import { AdminLoginChallengeView } from './two-factor/two-factor.view';
 import { noteActor } from '../common/audit-note';
-import type { RequestContext } from '../http/request-context';
+import type { SignInClient } from './sign-in-client';
 import { TwoFactorPolicy } from './two-factor/two-factor-policy';
 
 /** The second login step must follow within this time; the challenge is good for one sign-in. */
@@ -43,13 +43,13 @@ export class AdminAuthService implements OnApplicationBootstrap {
    * (ADMIN_LOGIN_ATTEMPTS_PER_MINUTE each): neither many names from one address nor one name from
    * many addresses gets more guesses.
    */
-  async login(username: string, password: string, client: RequestContext): Promise<AdminSessionView | AdminLoginChallengeView> {
+  async login(username: string, password: string, client: SignInClient): Promise<AdminSessionView | AdminLoginChallengeView> {
     const policy = {
       name: 'admin-login',
       limit: this.config.ADMIN_LOGIN_ATTEMPTS_PER_MINUTE,
       failure: ErrorCode.UNAUTHENTICATED,
     };
-    return this.limiter.guard(policy, { account: username.toLowerCase(), address: client.clientIp }, () =>
+    return this.limiter.guard(policy, { account: username.toLowerCase(), address: client.ip }, () =>
       this.checkedLogin(username, password, client),
     );
   }
@@ -62,7 +62,7 @@ export class AdminAuthService implements OnApplicationBootstrap {
   private async checkedLogin(
     username: string,
     password: string,
-    client: RequestContext,
+    client: SignInClient,
   ): Promise<AdminSessionView | AdminLoginChallengeView> {
     const user = await this.users.createQueryBuilder('u').where('lower(u.username) = lower(:username)', { username }).getOne();
     const valid = await verifyPassword(user?.passwordHash ?? (await decoyHash()), password);

@@ -12,7 +12,8 @@ import { requestContextOf } from '../http/request-context';
 import { JsonLogger } from '../core/logging/json-logger';
 import { Project } from '../projects/project.entity';
 import { AuditEntry } from './audit-entry.entity';
-import { actorNoteOf, ActorNote, changeNotesOf, ChangeNote } from '../common/audit-note';
+import { ActorNote, changeNotesOf, ChangeNote } from '../common/audit-note';
+import { signedInActorOf } from '../admin-auth/sign-in-client';
 import { AuditQuery, AuditEntryView, AUDIT_CSV_COLUMNS } from './audit.dto';
 import { redact } from './redact';
 import { targetOf } from './audit-route';
@@ -57,7 +58,7 @@ export class AuditTrail {
       request.body && typeof request.body === 'object' && !Array.isArray(request.body)
         ? (request.body as Record<string, unknown>)
         : null;
-    const base = this.base(request, principal ?? actorNoteOf(context), answer);
+    const base = this.base(request, principal ?? signedInActorOf(request), answer);
     if (!notes.length) {
       await this.insert({ ...base, outcome: 'success', changes: bodyChanges(request.method, body, answer, secretFields) });
       return;

@@ -6,7 +6,7 @@ import { ServiceError } from '../core/errors/service-error';
 import { requestContextOf } from '../http/request-context';
 import { JsonLogger } from '../core/logging/json-logger';
 import { AuditTrail } from './audit-trail.service';
-import { actorNoteOf } from '../common/audit-note';
+import { signedInActorOf } from '../admin-auth/sign-in-client';
 import { secretFieldsOf } from './redact';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -48,7 +48,7 @@ export class AuditInterceptor implements NestInterceptor {
       ),
       catchError((error) => {
         if (!(error instanceof ServiceError) || !RECORDED_REFUSALS.has(error.code)) return throwError(() => error);
-        const actor = request[PRINCIPAL_KEY] ?? actorNoteOf(requestContextOf(request));
+        const actor = request[PRINCIPAL_KEY] ?? signedInActorOf(request);
         return from(this.safely(request, () => this.trail.recordRefusal(request, actor, error))).pipe(
           mergeMap(() => throwError(() => error)),
         );

@@ -5,7 +5,7 @@ import { InterfaceGate } from '../access/interface-gate';
 import { hashToken, newToken } from '../core/crypto/tokens';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
-import { recordCardLogin } from '../http/request-context';
+import { ClientReply } from '../http/envelope/render';
 import { MetricsService } from '../http/metrics/metrics.service';
 import { LoginLog } from '../login-logs/login-log.entity';
 import { Card } from './card.entity';
@@ -18,6 +18,7 @@ import { RepeatLoginWriter } from './repeat-login-writer';
 import { DomainEvents } from '../events/domain-events';
 import { featuresOf } from '../database/card-features-sql';
 import { IdleDevices } from './idle-devices';
+import { asLoggedLogin } from './logged-login';
 
 /** What the card rule can refuse a login with, in every family (card-rule.ts `loginRefusal`, `deviceRefusal`). */
 export const CARD_LOGIN_REFUSALS = [
@@ -88,11 +89,24 @@ export class CardLoginService {
     private readonly idleDevices: IdleDevices,
   ) {}
 
+  /**
+   * A family's card login answered: the rule (`login`), then `reply`, the family's answer built on
+   * its success. The answer, and whatever either throws once past the guessing limit, names the
+   * login (`loggedLogin`): its login-log row is written, so the HTTP layer counts it in
+   * card_logins_total and writes the request no request-log row.
+   */
+  async answer(
+    request: CardLoginRequest,
+    reply: (success: CardLoginSuccess) => ClientReply | Promise<ClientReply>,
+  ): Promise<ClientReply> {
+    const { family } = request.call;
+    const success = await this.login(request);
+    return { ...(await asLoggedLogin(family, async () => reply(success))), loggedLogin: family };
+  }
+
   async login(request: CardLoginRequest): Promise<CardLoginSuccess> {
-    // Counted by family and answered code once the request finishes (card_logins_total).
-    recordCardLogin(request.call.context, request.call.family);
-    // Over the guessing limit nothing below runs: no gate, no quota, no log row.
-    return this.guesses.guard(request.call, () => this.admitted(request));
+    // Over the guessing limit nothing below runs: no gate, no quota, no login-log row (the request log keeps the request).
+    return this.guesses.guard(request.call, () => asLoggedLogin(request.call.family, () => this.admitted(request)));
   }
 
   private async admitted(request: CardLoginRequest): Promise<CardLoginSuccess> {

@@ -1,8 +1,8 @@
 /**
  * What a service knows about a change that the audit interceptor cannot see: the resource's fields
  * before and after. Services note it where the entity changes, on the object that already travels
- * with the request (the AdminPrincipal an admin service is given, or the RequestContext of the
- * login); the interceptor reads the notes when the handler has answered. No AsyncLocalStorage:
+ * with the request (the AdminPrincipal an admin service is given, or the SignInClient of a
+ * sign-in); the interceptor reads the notes when the handler has answered. No AsyncLocalStorage:
  * on Node 20 one turns on promise hooks for the whole process (request-context.ts).
  */
 export interface ChangeNote {

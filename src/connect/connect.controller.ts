@@ -31,7 +31,7 @@ export class ConnectController {
   })
   @ApiAnswer(ConnectLoginData)
   @ApiFailures(...CARD_LOGIN_REFUSALS)
-  async login(@ConnectContext() context: ConnectRequestContext, @Body() body: ConnectLoginDto): Promise<ClientReply> {
-    return { message: 'Login successful', data: await this.connect.login(context, body) };
+  login(@ConnectContext() context: ConnectRequestContext, @Body() body: ConnectLoginDto): Promise<ClientReply> {
+    return this.connect.login(context, body);
   }
 }

@@ -8,6 +8,7 @@ import { FEATURES_PROPERTY, TRIAL_PROPERTY } from '../cards/card-data';
 import { clientExpiry } from '../cards/card-rule';
 import { unixSeconds } from '../common/time';
 import { AppConfig } from '../config/app-config';
+import { ClientReply } from '../http/envelope/render';
 import { LOCAL_TIME } from '../http/openapi/api-contract';
 import { ConnectRequestContext } from './connect-program.guard';
 import { ConnectLoginDto } from './connect.dto';
@@ -37,29 +38,31 @@ export class ConnectService {
     private readonly config: AppConfig,
   ) {}
 
-  async login({ call, customization }: ConnectRequestContext, input: ConnectLoginDto): Promise<ConnectLoginData> {
-    const { card, token } = await this.cardLogin.login({ call, cardKey: input.user_key, machine: input.serial });
-    const now = new Date();
-    const expiresAt = clientExpiry(card, this.config.APP_TIMEZONE);
-    const ownerToken = this.customizations.successToken(customization, {
-      user_key: input.user_key,
-      serial: input.serial,
-      program_id: call.program.project.programId,
-      timestamp: String(unixSeconds(now)),
-      expires_at: expiresAt,
-      nonce: input.nonce ?? '',
-      device_limit: String(card.deviceLimit),
+  login({ call, customization }: ConnectRequestContext, input: ConnectLoginDto): Promise<ClientReply> {
+    return this.cardLogin.answer({ call, cardKey: input.user_key, machine: input.serial }, async ({ card, token }) => {
+      const now = new Date();
+      const expiresAt = clientExpiry(card, this.config.APP_TIMEZONE);
+      const ownerToken = this.customizations.successToken(customization, {
+        user_key: input.user_key,
+        serial: input.serial,
+        program_id: call.program.project.programId,
+        timestamp: String(unixSeconds(now)),
+        expires_at: expiresAt,
+        nonce: input.nonce ?? '',
+        device_limit: String(card.deviceLimit),
+      });
+      const data: ConnectLoginData = {
+        token: ownerToken ?? token,
+        expires_at: expiresAt,
+        device_limit: card.deviceLimit,
+        server_time: unixSeconds(now),
+        machine_code: input.serial,
+        announcement: await this.announcementText(call),
+        features: card.features ?? [],
+        trial: card.trial,
+      };
+      return { message: 'Login successful', data };
     });
-    return {
-      token: ownerToken ?? token,
-      expires_at: expiresAt,
-      device_limit: card.deviceLimit,
-      server_time: unixSeconds(now),
-      machine_code: input.serial,
-      announcement: await this.announcementText(call),
-      features: card.features ?? [],
-      trial: card.trial,
-    };
   }
 
   /**

@@ -18,7 +18,10 @@ export interface RequestContext extends RequestMemo {
   resultCode?: number;
   /** Whether the answer was a failure envelope (client families answer card refusals with HTTP 200). */
   failed?: boolean;
-  /** The client family of a card login attempt (`recordCardLogin`), for the login metrics. */
+  /**
+   * The client family of a card login that wrote its own login-log row, as its answer or refusal
+   * said (`recordAnswer`): counted in card_logins_total, and the request log writes no second row.
+   */
   cardLoginFamily?: string;
   /** What the request log records of a client request of a known program (`noteClientRequest`). */
   clientRecord?: ClientRecord;
@@ -93,22 +96,26 @@ export function requestIdOf(req: unknown): string {
   return requestContextOf(req).requestId;
 }
 
+/** What an answer or a refusal says of the request beside its code (a `ClientReply`, a `ServiceError`). */
+export interface AnswerNotes {
+  /** The card the request acted on, for the request log. */
+  cardId?: number;
+  /** The family of a card login that wrote its own login-log row. */
+  loggedLogin?: string;
+}
+
 /**
  * The one record of what a request was answered (the envelope around each handler and the exception
  * filter call it as they render), so the access log and the metrics read the same code and never
- * re-derive it; with the card the request acted on, for the request log.
+ * re-derive it; with what the domain said of it (its reply's or its refusal's notes): the card it
+ * acted on, and whether it was a card login that logged itself. Domain services never write here.
  */
-export function recordAnswer(req: unknown, code: number | undefined, failed: boolean, cardId?: number): void {
+export function recordAnswer(req: unknown, code: number | undefined, failed: boolean, notes?: AnswerNotes | null): void {
   const context = requestContextOf(req);
   context.resultCode = code;
   context.failed = failed;
-  // The card a domain service said it acted on (its reply's or its refusal's `cardId`).
-  if (cardId !== undefined) noteClientRequest(context, { cardId });
-}
-
-/** Marks a request as a card login attempt of `family` (the card-login rule calls it; nothing outside a request). */
-export function recordCardLogin(context: RequestContext | undefined, family: string): void {
-  if (context) context.cardLoginFamily = family;
+  if (notes?.cardId !== undefined) noteClientRequest(context, { cardId: notes.cardId });
+  if (notes?.loggedLogin !== undefined) context.cardLoginFamily = notes.loggedLogin;
 }
 
 /**

@@ -46,8 +46,9 @@ const INSERT_REQUESTS: PreparedStatement = {
  * rule (a bad signature). Written once the answer has gone, batched like the refusal rows
  * (statement-batcher.ts), never awaited by a request: a request pays nothing for its row. A
  * heartbeat's row names its session's card, which the session lookup already read. A card
- * login's row is the one its own login statement writes (card-login.service.ts), so a login gets no
- * second row and no extra round trip.
+ * login's row is the one its own login statement writes (card-login.service.ts; its answer or
+ * refusal says so, `loggedLogin`), so a login gets no second row and no extra round trip; a login
+ * refused before any row (by a guard, or over the guessing limit) gets its row here.
  *
  * The rows are acknowledged to nobody, so they gather for up to GATHER_MS before going as one
  * statement: at a few thousand heartbeats a second, one INSERT and one commit carry hundreds of

@@ -45,9 +45,8 @@ export class SdkCardsController {
   })
   @ApiAnswer(SdkCardLoginData, { extras: LOGIN_EXTRAS })
   @ApiFailures(...CARD_LOGIN_REFUSALS, ErrorCode.SEATS_FULL)
-  async login(@Caller() call: ClientCall, @Body() body: SdkCardLoginDto): Promise<ClientReply> {
-    const { token, statecode, data } = await this.cards.login(call, body.card_key, body.machine_id);
-    return { message: 'Login successful', extras: { token, statecode }, data };
+  login(@Caller() call: ClientCall, @Body() body: SdkCardLoginDto): Promise<ClientReply> {
+    return this.cards.login(call, body.card_key, body.machine_id);
   }
 
   @Post('trial')

@@ -3,7 +3,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { ClientCall, ClientRequest } from '../access/client-call';
 import { ClientProgram, ClientProgramDirectory } from '../access/client-program';
 import { InterfaceGate } from '../access/interface-gate';
-import { CardLoginService } from '../cards/card-login.service';
+import { CardLoginRequest, CardLoginService } from '../cards/card-login.service';
 import { IdleDevices } from '../cards/idle-devices';
 import { Card } from '../cards/card.entity';
 import { deviceRefusal } from '../cards/card-rule';
@@ -11,6 +11,7 @@ import { formatLocalTime, unixSeconds } from '../common/time';
 import { AppConfig } from '../config/app-config';
 import { ErrorCode } from '../core/errors/error-code';
 import { aboutCard } from '../core/errors/service-error';
+import { ClientReply } from '../http/envelope/render';
 import { LOCAL_TIME } from '../http/openapi/api-contract';
 import { cardSessionEnd } from '../sessions/session-end';
 import { LiveSession, OpenSession, SessionsService } from '../sessions/sessions.service';
@@ -21,13 +22,6 @@ export class SdkCardLoginData extends StandardCardLoginData {
   @ApiProperty({ description: 'Bearer token of the card session (heartbeats)' }) session_token!: string;
   @ApiProperty(LOCAL_TIME) session_expires_at!: string;
   @ApiProperty({ type: 'integer' }) heartbeat_interval_seconds!: number;
-}
-
-export interface SdkCardLogin {
-  /** The compatible login token, answered beside `data` as in V3. */
-  token: string;
-  statecode: string;
-  data: SdkCardLoginData;
 }
 
 export class CardHeartbeat {
@@ -57,7 +51,7 @@ export class SdkCardsService {
    * The card login, then a card session. A card with a seat limit takes its seat and opens the
    * session under the card's row lock, in the login's transaction (exact across instances).
    */
-  async login(call: ClientCall, cardKey: string, machine: string): Promise<SdkCardLogin> {
+  login(call: ClientCall, cardKey: string, machine: string): Promise<ClientReply> {
     const { project } = call.program;
     const sessionOf = (card: Card) => ({
       type: 'card' as const,
@@ -68,7 +62,7 @@ export class SdkCardsService {
       address: call.ip,
     });
     let seated: OpenSession | undefined;
-    const { card, token } = await this.cardLogin.login({
+    const request: CardLoginRequest = {
       call,
       cardKey,
       machine,
@@ -78,18 +72,18 @@ export class SdkCardsService {
         seated = await this.sessions.open(sessionOf(card), em);
         return null;
       },
-    });
-    const { token: sessionToken, session } = seated ?? (await this.sessions.open(sessionOf(card)));
-    return {
-      token,
-      statecode: card.status,
-      data: {
+    };
+    return this.cardLogin.answer(request, async ({ card, token }) => {
+      const { token: sessionToken, session } = seated ?? (await this.sessions.open(sessionOf(card)));
+      const data: SdkCardLoginData = {
         ...standardCardLoginData(card, machine, this.config.APP_TIMEZONE),
         session_token: sessionToken,
         session_expires_at: this.time(session.expiresAt),
         heartbeat_interval_seconds: project.heartbeatIntervalSeconds,
-      },
-    };
+      };
+      // The compatible login token and the card's state, answered beside `data` as in V3.
+      return { message: 'Login successful', extras: { token, statecode: card.status }, data };
+    });
   }
 
   /**

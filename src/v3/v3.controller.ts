@@ -32,12 +32,11 @@ export class V3Controller {
   })
   @ApiAnswer(StandardCardLoginData, { extras: LOGIN_EXTRAS })
   @ApiFailures(...CARD_LOGIN_REFUSALS)
-  async login(@Caller() call: ClientCall, @Body() body: V3CardLoginDto): Promise<ClientReply> {
-    const { card, token } = await this.cardLogin.login({ call, cardKey: body.kami, machine: body.imei });
-    return {
+  login(@Caller() call: ClientCall, @Body() body: V3CardLoginDto): Promise<ClientReply> {
+    return this.cardLogin.answer({ call, cardKey: body.kami, machine: body.imei }, ({ card, token }) => ({
       message: 'Login successful',
       extras: { token, statecode: card.status },
       data: standardCardLoginData(card, body.imei, this.config.APP_TIMEZONE),
-    };
+    }));
   }
 }

@@ -5,6 +5,7 @@ import { Envelope } from '../../http/envelope/envelope.decorator';
 import { ErrorCode } from '../../core/errors/error-code';
 import { DeclareAuthScheme } from '../../http/auth-scheme';
 import { ClientContext, RequestContext } from '../../http/request-context';
+import { SignInClient, SigningIn } from '../sign-in-client';
 import { ApiAnswer, ApiFailures, ApiNoContent } from '../../http/openapi/api-contract';
 import { AdminAuth, AgentScope, BeforeEnrolment } from '../admin-auth.decorator';
 import { AdminSessionView } from '../admin-auth.view';
@@ -31,7 +32,7 @@ export class TwoFactorController {
   @HttpCode(200)
   @DeclareAuthScheme('none')
   @UseInterceptors(AuditInterceptor)
-  login(@Body() body: TwoFactorLoginDto, @ClientContext() client: RequestContext) {
+  login(@Body() body: TwoFactorLoginDto, @SigningIn() client: SignInClient) {
     return this.twoFactor.completeLogin(body.challenge, body.code, client);
   }
 

@@ -9,7 +9,7 @@ import { ServiceError } from '../../core/errors/service-error';
 import { FailureLimiter } from '../../core/throttling/failure-limiter';
 import { AdminSessionView } from '../admin-auth.view';
 import { noteActor } from '../../common/audit-note';
-import type { RequestContext } from '../../http/request-context';
+import type { SignInClient } from '../sign-in-client';
 import { AdminAuthService } from '../admin-auth.service';
 import { AdminPrincipal } from '../admin-principal';
 import { AdminUser } from '../admin-user.entity';
@@ -95,11 +95,11 @@ export class TwoFactorService {
   }
 
   /** The second login step: the challenge of a right password and a code give the token. */
-  async completeLogin(challenge: string, code: string, client: RequestContext): Promise<AdminSessionView> {
+  async completeLogin(challenge: string, code: string, client: SignInClient): Promise<AdminSessionView> {
     const challenged = await this.auth.challengedUser(challenge);
     const user = await this.withSecret(challenged.id);
     noteActor(client, user); // the audit trail's who, for this route without a token
-    await this.limited(user.id, client.clientIp, () => this.accept(user, code, 'login'));
+    await this.limited(user.id, client.ip, () => this.accept(user, code, 'login'));
     await this.auth.spendChallenge(challenge);
     return this.auth.issueToken(user);
   }

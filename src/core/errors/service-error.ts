@@ -1,3 +1,4 @@
+import type { ClientFamilyName } from '../client-families';
 import { ERROR_CATALOG, ErrorCode } from './error-code';
 
 export interface ServiceErrorOptions {
@@ -23,6 +24,11 @@ export class ServiceError extends Error {
   readonly errorId?: string;
   /** The card a refusal concerns, once known (`aboutCard`): the request log's per-card timeline shows it. */
   cardId?: number;
+  /**
+   * The family of the card login whose own login-log row records this refusal (`ofLoggedLogin`): the
+   * HTTP layer counts it in card_logins_total and writes the request no request-log row.
+   */
+  loggedLogin?: ClientFamilyName;
 
   constructor(
     readonly code: ErrorCode,
@@ -40,6 +46,12 @@ export class ServiceError extends Error {
   /** Names the card the refusal concerns (the first one named stays); none for `null`. */
   concerning(cardId: number | null): this {
     if (cardId !== null) this.cardId ??= cardId;
+    return this;
+  }
+
+  /** Says that a card login of `family` wrote this refusal's login-log row (the first family named stays). */
+  ofLoggedLogin(family: ClientFamilyName): this {
+    this.loggedLogin ??= family;
     return this;
   }
 

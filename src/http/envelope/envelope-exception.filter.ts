@@ -36,7 +36,7 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     const error =
       thrown instanceof NotFoundException ? this.unmatched(method, path) : this.classify(thrown, method, path, requestIdOf(req));
     for (const [name, value] of Object.entries(error.headers ?? {})) adapter.setHeader(res, name, value);
-    recordAnswer(req, error.code, true, error.cardId);
+    recordAnswer(req, error.code, true, error);
     const body = applyRenames(renderFailure(familyOfPath(path), error, requestIdOf(req)), responseRenamesOf(req));
     adapter.reply(res, body, error.httpStatus);
   }

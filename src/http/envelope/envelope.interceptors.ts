@@ -56,7 +56,7 @@ abstract class FamilyEnvelopeInterceptor implements NestInterceptor {
   private answer(request: unknown, response: StatusSettable, reply: unknown): unknown {
     if (reply instanceof StreamableFile) return reply;
     response.status(200);
-    recordAnswer(request, successCodeOf(this.family, reply), false, (reply as ClientReply | null | undefined)?.cardId);
+    recordAnswer(request, successCodeOf(this.family, reply), false, reply as ClientReply | null | undefined);
     return applyRenames(renderSuccess(this.family, reply, requestContextOf(request).requestId), responseRenamesOf(request));
   }
 }

@@ -1,4 +1,5 @@
 import { unreachable } from '../../common/unreachable';
+import type { ClientFamilyName } from '../../core/client-families';
 import { ServiceError } from '../../core/errors/service-error';
 import { Family } from './family';
 
@@ -13,6 +14,11 @@ export interface ClientReply {
   successCode?: number;
   /** The card the request acted on: recorded for the request log's per-card timeline, never answered. */
   cardId?: number;
+  /**
+   * The family of the card login this answers, which wrote its own login-log row (`CardLoginService.answer`):
+   * counted in card_logins_total, and no request-log row besides; never answered.
+   */
+  loggedLogin?: ClientFamilyName;
 }
 
 const DEFAULT_MESSAGE = 'ok';

@@ -30,9 +30,8 @@ export class LegacyCardsService {
     private readonly guesses: CardGuesses,
   ) {}
 
-  async login(call: ClientCall, cardKey: string, machine: string): Promise<ClientReply> {
-    const { card, token } = await this.cardLogin.login({ call, cardKey, machine });
-    return {
+  login(call: ClientCall, cardKey: string, machine: string): Promise<ClientReply> {
+    return this.cardLogin.answer({ call, cardKey, machine }, ({ card, token }) => ({
       message: 'Login successful',
       data: {
         token,
@@ -44,7 +43,7 @@ export class LegacyCardsService {
         features: card.features ?? [],
         trial: card.trial,
       } satisfies LegacyCardLogin,
-    };
+    }));
   }
 
   async unbind(call: ClientCall, cardKey: string, machine: string): Promise<ClientReply> {
