@@ -31,6 +31,7 @@ import { CreateAgentsAndLedger1766410000000 } from './1766410000000-CreateAgents
 import { CreateOrders1766410000001 } from './1766410000001-CreateOrders';
 import { CreateApiKeys1766420000000 } from './1766420000000-CreateApiKeys';
 import { LogRowsWithoutForeignKeys1766430000000 } from './1766430000000-LogRowsWithoutForeignKeys';
+import { SessionsWithoutProjectKey1766440000000 } from './1766440000000-SessionsWithoutProjectKey';
 
 /** Every migration, in order. Listed explicitly so the same list works compiled and under Jest. */
 export const MIGRATIONS = [
@@ -67,4 +68,5 @@ export const MIGRATIONS = [
   CreateOrders1766410000001,
   CreateApiKeys1766420000000,
   LogRowsWithoutForeignKeys1766430000000,
+  SessionsWithoutProjectKey1766440000000,
 ];

@@ -189,6 +189,16 @@ describe('live sessions and usage for the author (e2e)', () => {
     });
   });
 
+  it("a deleted project's card and user sessions go with it, and no other project's", async () => {
+    const doomed = await author.createProject();
+    const kept = await author.createProject();
+    const tokens = [(await cardSession(doomed)).token, (await userSession(doomed)).token];
+    const keptToken = (await cardSession(kept)).token;
+    await author.delete(`/admin/v1/projects/${doomed.id}`).expect(204);
+    for (const token of tokens) expect(await sessionRepo(world.t).findOneBy({ tokenHash: hashToken(token) })).toBeNull();
+    expect(await sessionRepo(world.t).findOneBy({ tokenHash: hashToken(keptToken) })).not.toBeNull();
+  });
+
   describe('POST /admin/v1/projects/:id/sessions/revoke with {}: the whole project', () => {
     it('ends every card and user session of the project, says how many, and leaves other projects alone', async () => {
       const project = await author.createProject();
