@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { ClientCall } from '../access/client-call';
 import { InterfaceGate } from '../access/interface-gate';
 import { hashToken, newToken } from '../core/crypto/tokens';
 import { ErrorCode } from '../core/errors/error-code';
@@ -13,7 +12,7 @@ import { CardGuesses } from './card-guesses';
 import { cardSql, hasDeviceSlot, loginRefusal } from './card-rule';
 import { RefusalLogWriter } from './refusal-log-writer';
 import { NewDeviceLoginWriter } from './new-device-login-writer';
-import { PendingLogin } from './pending-login-writer';
+import { attemptOf, CardLoginRequest, CardLoginSuccess, cardFromRow, logRow, pendingLogin, SUCCESS } from './card-login-attempt';
 import { RepeatLoginWriter } from './repeat-login-writer';
 import { DomainEvents } from '../events/domain-events';
 import { featuresOf } from '../database/card-features-sql';
@@ -30,26 +29,6 @@ export const CARD_LOGIN_REFUSALS = [
   // Over the guessing limit (decisions §23, card-guesses.ts).
   ErrorCode.RATE_LIMITED,
 ] as const;
-
-export interface CardLoginRequest {
-  call: ClientCall;
-  cardKey: string;
-  machine: string;
-  /**
-   * Work that must hold the card's row lock together with the login (SDK seats): runs after every
-   * check of the card and device, before anything is written; a code it returns refuses the login
-   * (logged like any refusal). A card with a seat limit then never takes the one-statement path.
-   */
-  seated?: (em: EntityManager, card: Card) => Promise<ErrorCode | null>;
-}
-
-export interface CardLoginSuccess {
-  card: Card;
-  /** A fresh compatible login token (32 random bytes, base64url); its hash is on the log row. */
-  token: string;
-}
-
-const SUCCESS = 0;
 
 /**
  * The writes of a login decided under the card's lock, in one statement: the new device's binding
@@ -280,56 +259,4 @@ export class CardLoginService {
 /** The idle device a locked login released, for the work after its commit. */
 interface IdleRelease {
   machine?: string;
-}
-
-function cardFromRow(row: Record<string, unknown>): Partial<Card> {
-  return {
-    id: row.id as number,
-    projectId: row.project_id as string,
-    code: row.code as string,
-    kind: row.kind as Card['kind'],
-    usesLeft: row.uses_left as number | null,
-    concurrentLimit: row.concurrent_limit as number | null,
-    durationSeconds: row.duration_seconds as number,
-    deviceLimit: row.device_limit as number,
-    status: row.status as Card['status'],
-    activatedAt: row.activated_at as Date | null,
-    expiresAt: row.expires_at as Date | null,
-    useCount: Number(row.use_count),
-    unbindCount: row.unbind_count as number,
-    lastLoginAt: row.last_login_at as Date | null,
-    note: row.note as string | null,
-    batchId: row.batch_id as string | null,
-    cardTypeId: row.card_type_id as number | null,
-    trial: row.trial === true,
-  };
-}
-
-/** What every log row of this attempt says, whatever its result. */
-function attemptOf({ call, cardKey, machine }: CardLoginRequest) {
-  return {
-    projectId: call.program.project.id,
-    cardCode: cardKey.slice(0, 128),
-    machineCode: machine.slice(0, 128),
-    ip: call.ip.slice(0, 64),
-    family: call.family,
-    interface: 'card_login',
-    requestId: call.requestId,
-  };
-}
-
-/** A login for a one-statement path: the attempt, and the success log row it writes if admitted. */
-function pendingLogin(request: CardLoginRequest, tokenHash: string): PendingLogin {
-  const { projectId, ...attempt } = attemptOf(request);
-  return {
-    projectId,
-    cardKey: request.cardKey,
-    machine: request.machine,
-    seated: request.seated !== undefined,
-    log: { ...attempt, resultCode: SUCCESS, tokenHash },
-  };
-}
-
-function logRow(request: CardLoginRequest, cardId: number | null, resultCode: number): Partial<LoginLog> {
-  return { ...attemptOf(request), cardId, resultCode };
 }
