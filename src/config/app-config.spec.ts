@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
-import { autoWorkers, ConfigError, databaseOnThisHost, loadConfig } from './app-config';
+import { ConfigError, loadConfig } from './app-config';
+import { autoWorkers, databaseOnThisHost } from './worker-count';
 
 const KEY_HEX = 'a'.repeat(64);
 
