@@ -1,14 +1,9 @@
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import {
-  ArrayMaxSize,
-  ArrayNotEmpty,
-  Equals,
-  IsArray,
   IsBoolean,
   IsIn,
   IsInt,
-  IsObject,
   IsOptional,
   IsString,
   IsUUID,
@@ -18,7 +13,6 @@ import {
   MaxLength,
   Min,
   ValidateIf,
-  ValidateNested,
 } from 'class-validator';
 import { MAX_INT32 } from '../../common/limits';
 import { decimalInteger, PageQuery } from '../../common/paging';
@@ -30,7 +24,7 @@ export const MAX_BATCH_SIZE = 10_000;
 export const MAX_CARD_USES = 1_000_000;
 
 /** Optional, but never null: a null for a NOT NULL column is a 400 naming the field, not a database fault. */
-const OptionalNotNull = () => ValidateIf((_, value) => value !== undefined);
+export const OptionalNotNull = () => ValidateIf((_, value) => value !== undefined);
 
 /** `true` / `false` in a query string; anything else stays as sent and fails @IsBoolean. */
 const queryBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
@@ -299,120 +293,6 @@ export const CARD_FILTER_KEYS = [
 ] as const;
 
 export type CardFilters = Pick<ListCardsQuery, (typeof CARD_FILTER_KEYS)[number]>;
-
-/** The target of a bulk action by filter: the list's filters; `all: true` says "every card" explicitly. */
-export class BulkCardFilter extends ExportCardsQuery {
-  @ApiPropertyOptional({ enum: [true], description: 'every card of the project (an empty filter is refused)' })
-  @IsOptional()
-  @Equals(true, { message: 'all must be true when present' })
-  all?: true;
-}
-
-export const MAX_BULK_IDS = 10_000;
-
-export const BULK_ACTIONS = [
-  'ban',
-  'unban',
-  'delete',
-  'extend',
-  'set_expiry',
-  'set_uses',
-  'set_note',
-  'set_device_limit',
-  'set_concurrent_limit',
-] as const;
-export type BulkAction = (typeof BULK_ACTIONS)[number];
-
-export const BULK_PARAMS = ['extend_seconds', 'expires_at', 'uses_left', 'note', 'device_limit', 'concurrent_limit'] as const;
-export type BulkParam = (typeof BULK_PARAMS)[number];
-
-/** The one parameter each action takes (none for ban, unban and delete). */
-export const BULK_ACTION_PARAM: Readonly<Record<BulkAction, BulkParam | null>> = {
-  ban: null,
-  unban: null,
-  delete: null,
-  extend: 'extend_seconds',
-  set_expiry: 'expires_at',
-  set_uses: 'uses_left',
-  set_note: 'note',
-  set_device_limit: 'device_limit',
-  set_concurrent_limit: 'concurrent_limit',
-};
-
-/** `POST /projects/:id/cards/bulk`: one action on exactly one of `ids` or `filter`, with the action's parameter. */
-export class BulkCardsDto {
-  @ApiProperty({ enum: BULK_ACTIONS })
-  @IsIn(BULK_ACTIONS)
-  action: BulkAction;
-
-  @ApiPropertyOptional({
-    type: [Number],
-    maxItems: MAX_BULK_IDS,
-    description: 'card ids of the project (unknown ids are not matched)',
-  })
-  @OptionalNotNull()
-  @IsArray()
-  @ArrayNotEmpty()
-  @ArrayMaxSize(MAX_BULK_IDS)
-  @IsInt({ each: true })
-  @Min(1, { each: true })
-  @Max(MAX_INT32, { each: true })
-  ids?: number[];
-
-  @ApiPropertyOptional({ type: BulkCardFilter, description: 'at least one criterion; {all: true} for every card' })
-  @OptionalNotNull()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => BulkCardFilter)
-  filter?: BulkCardFilter;
-
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_INT32, description: 'extend' })
-  @OptionalNotNull()
-  @IsInt()
-  @Min(1)
-  @Max(MAX_INT32)
-  extend_seconds?: number;
-
-  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'set_expiry; null = permanent' })
-  @IsOptional()
-  @ValidateIf((_, v) => v !== null)
-  @IsIsoInstant()
-  expires_at?: string | null;
-
-  @ApiPropertyOptional({ minimum: 0, maximum: MAX_CARD_USES, description: 'set_uses (count cards only)' })
-  @OptionalNotNull()
-  @IsInt()
-  @Min(0)
-  @Max(MAX_CARD_USES)
-  uses_left?: number;
-
-  @ApiPropertyOptional({ type: String, maxLength: 200, nullable: true, description: 'set_note; null clears it' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  note?: string | null;
-
-  @ApiPropertyOptional({ minimum: 1, maximum: 1000, description: 'set_device_limit' })
-  @OptionalNotNull()
-  @IsInt()
-  @Min(1)
-  @Max(1000)
-  device_limit?: number;
-
-  @ApiPropertyOptional({
-    type: 'integer',
-    minimum: 1,
-    maximum: 1000,
-    nullable: true,
-    description: 'set_concurrent_limit; null = unlimited',
-  })
-  @IsOptional()
-  @ValidateIf((_, v) => v !== null)
-  @IsInt()
-  @Min(1)
-  @Max(1000)
-  concurrent_limit?: number | null;
-}
 
 /** `POST /projects/:id/cards/import?dry_run=true`. */
 export class ImportCardsQuery {

@@ -10,14 +10,8 @@ import { PROJECT_ID_PIPE } from '../../common/uuid-param.pipe';
 import { Envelope } from '../../http/envelope/envelope.decorator';
 import { ErrorCode } from '../../core/errors/error-code';
 import { AcceptsBody, CSV_CONTENT_TYPE } from '../../http/content-type';
-import {
-  BulkCardsDto,
-  CreateCardsDto,
-  ExportCardsQuery,
-  ImportCardsQuery,
-  ListCardsQuery,
-  UpdateCardDto,
-} from './card-admin.dto';
+import { BulkCardsDto } from './card-bulk.dto';
+import { CreateCardsDto, ExportCardsQuery, ImportCardsQuery, ListCardsQuery, UpdateCardDto } from './card-admin.dto';
 import {
   IMPORT_COLUMNS,
   IMPORT_MAX_BYTES,

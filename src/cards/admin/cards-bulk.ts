@@ -5,7 +5,7 @@ import { ServiceError } from '../../core/errors/service-error';
 import { JsonLogger } from '../../core/logging/json-logger';
 import { DomainEvents } from '../../events/domain-events';
 import { Card, CardKind } from '../card.entity';
-import { BULK_ACTION_PARAM, BULK_ACTIONS, BULK_PARAMS, BulkAction, BulkCardsDto } from './card-admin.dto';
+import { BULK_ACTION_PARAM, BULK_ACTIONS, BULK_PARAMS, BulkAction, BulkCardsDto } from './card-bulk.dto';
 import { applyCardFilters, hasCriterion } from './card-filters';
 import { parseIsoInstant } from './iso-instant';
 import { DeletedCard, refundDeletedCards } from '../../orders/order-refunds';
