@@ -102,7 +102,8 @@ describe('WORKERS: how many processes serve (e2e, a real service process)', () =
       ADMIN_USERNAME: 'admin',
       ADMIN_PASSWORD,
       APP_ENCRYPTION_KEY: KEY,
-      HTTP_ADAPTER: process.env.HTTP_ADAPTER ?? 'express',
+      // The pass's adapter; unset, the service's own default.
+      ...(process.env.HTTP_ADAPTER ? { HTTP_ADAPTER: process.env.HTTP_ADAPTER } : {}),
       LOG_LEVEL: 'info',
       ACCESS_LOG: 'off',
     });

@@ -227,6 +227,6 @@ function fileSuite(adapter: 'express' | 'fastify', full: boolean) {
   });
 }
 
-const primary = process.env.HTTP_ADAPTER === 'fastify' ? 'fastify' : 'express';
+const primary = process.env.HTTP_ADAPTER === 'express' ? 'express' : 'fastify';
 fileSuite(primary, true);
 fileSuite(primary === 'express' ? 'fastify' : 'express', false);

@@ -19,7 +19,7 @@ describe('loadConfig', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       PORT: 3000,
-      HTTP_ADAPTER: 'express',
+      HTTP_ADAPTER: 'fastify',
       DATA_DIR: './data',
       APP_TIMEZONE: 'UTC',
       ADMIN_USERNAME: 'admin',
@@ -33,14 +33,14 @@ describe('loadConfig', () => {
 
   it('treats empty variables as unset, keeping the defaults', () => {
     const config = loadConfig({ PORT: '', HTTP_ADAPTER: '', DATA_DIR: '', APP_TIMEZONE: '', ADMIN_PASSWORD: '' });
-    expect(config).toMatchObject({ PORT: 3000, HTTP_ADAPTER: 'express', DATA_DIR: './data', APP_TIMEZONE: 'UTC' });
+    expect(config).toMatchObject({ PORT: 3000, HTTP_ADAPTER: 'fastify', DATA_DIR: './data', APP_TIMEZONE: 'UTC' });
     expect(config.ADMIN_PASSWORD).toBeUndefined();
   });
 
   it('reads valid values and converts numbers', () => {
     const config = loadConfig({
       PORT: '8080',
-      HTTP_ADAPTER: 'fastify',
+      HTTP_ADAPTER: 'express',
       APP_TIMEZONE: 'Asia/Shanghai',
       DATABASE_URL: 'postgresql://u:p@db:5432/cards',
       APP_ENCRYPTION_KEY: KEY_HEX,
@@ -49,7 +49,7 @@ describe('loadConfig', () => {
     });
     expect(config).toMatchObject({
       PORT: 8080,
-      HTTP_ADAPTER: 'fastify',
+      HTTP_ADAPTER: 'express',
       APP_TIMEZONE: 'Asia/Shanghai',
       REDIS_URL: 'rediss://cache:6380',
     });
