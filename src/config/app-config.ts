@@ -41,7 +41,7 @@ export class AppConfig {
   @Transform(emptyToUndefined)
   @IsOptional()
   @IsIn(['express', 'fastify'])
-  // Fastify by default: Express spends 1.3–2.7 × its CPU per login (README, "Stack notes"; issue 39:
+  // Fastify by default: Express spends 1.3–2.7 × Fastify's CPU per login (README, "Stack notes"; issue 39:
   // the default adapter must not be the slow one). Express stays supported and tested.
   HTTP_ADAPTER: 'express' | 'fastify' = 'fastify';
 
