@@ -54,9 +54,13 @@ for (const [language, texts] of [
       const options = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
       await expect(options).toHaveText(['Three-day trial']); // the disabled type is not offered
       await options.filter({ hasText: 'Three-day trial' }).click();
-      const patch = page.waitForRequest((request) => request.method() === 'PATCH');
+      // The answer, not only the request: a trial asked for before the service has saved the setting
+      // is refused (CI, once: the click's PATCH still on its way when the client asked).
+      const patch = page.waitForResponse((response) => response.request().method() === 'PATCH');
       await page.getByRole('button', { name: texts.settings.saveChanges }).click();
-      expect((await patch).postDataJSON()).toEqual({ trial_card_type_id: trialType.id });
+      const saved = await patch;
+      expect(saved.request().postDataJSON()).toEqual({ trial_card_type_id: trialType.id });
+      expect(saved.status()).toBe(200);
 
       const trial = await client.cardTrial({ machineId: 'TRIAL-PC' });
       expect(trial).toMatchObject({ success: true, trial: true });

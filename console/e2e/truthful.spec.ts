@@ -148,9 +148,12 @@ for (const [language, texts] of [
         .getByRole('group', { name: `${heartbeat}: ${texts.time.presets}` })
         .getByRole('button', { name: unit(30, 'second') })
         .click();
-      const patch = page.waitForRequest((request) => request.method() === 'PATCH');
+      // The answer, not only the request: the API is read next (trials.spec.ts saw the race).
+      const patch = page.waitForResponse((response) => response.request().method() === 'PATCH');
       await page.getByRole('button', { name: texts.settings.saveChanges }).click();
-      expect((await patch).postDataJSON()).toEqual({ session_ttl_seconds: 3600, heartbeat_interval_seconds: 30 });
+      const answered = await patch;
+      expect(answered.request().postDataJSON()).toEqual({ session_ttl_seconds: 3600, heartbeat_interval_seconds: 30 });
+      expect(answered.status()).toBe(200);
       const { data: saved } = await api.GET('/admin/v1/projects/{id}', { params: { path: { id: project.id } } });
       expect(saved).toMatchObject({ session_ttl_seconds: 3600, heartbeat_interval_seconds: 30 });
       const group = page.locator('.ant-card').filter({ hasText: texts.settings.groups.sessions });
