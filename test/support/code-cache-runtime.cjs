@@ -4,7 +4,7 @@
 //
 // Jest gives each test file a module registry of its own and compiles every module again for it,
 // with vm.compileFunction, which V8's own compilation cache does not serve: an e2e file compiled
-// the same ~2,500 modules (Nest, TypeORM, the service) that the file before it had, about 0.7 s of a
+// the same ~3,000 modules (Nest, TypeORM, the service) that the file before it had, about 0.7 s of a
 // file's 2–3 s of overhead. Here the first compilation of a module in a worker produces V8's code
 // cache for it, and later files compile the same source from that cache. Each file still evaluates
 // its modules afresh in its own context: only the parsing is shared, so the files stay as isolated
@@ -29,7 +29,8 @@ function compileWithCodeCache(code, params, options) {
   return compiled;
 }
 
-// jest-runtime looks compileFunction up on node:vm at each call; this worker's Jest is its only user.
+// jest-runtime looks compileFunction up on node:vm at each call. Any other caller in the worker gets
+// the same compilation, cached by file name and source the same way.
 vm.compileFunction = compileWithCodeCache;
 
 module.exports = Runtime;
