@@ -102,8 +102,6 @@ describe('WORKERS: how many processes serve (e2e, a real service process)', () =
       ADMIN_USERNAME: 'admin',
       ADMIN_PASSWORD,
       APP_ENCRYPTION_KEY: KEY,
-      // The pass's adapter; unset, the service's own default.
-      ...(process.env.HTTP_ADAPTER ? { HTTP_ADAPTER: process.env.HTTP_ADAPTER } : {}),
       LOG_LEVEL: 'info',
       ACCESS_LOG: 'off',
     });

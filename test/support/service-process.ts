@@ -40,10 +40,20 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** The test pass's adapter (HTTP_ADAPTER), which every service process runs on unless its env names one; unset, the service's default. */
+const PASS_ADAPTER: Record<string, string> = process.env.HTTP_ADAPTER ? { HTTP_ADAPTER: process.env.HTTP_ADAPTER } : {};
+
 function spawnService(env: Record<string, string>, port: number) {
   return spawn(process.execPath, ['-r', join(ROOT, 'test/support/swc-register.cjs'), join(ROOT, 'src/main.ts')], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      LOG_LEVEL: 'warn',
+      ...PASS_ADAPTER,
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }

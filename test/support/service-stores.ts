@@ -34,8 +34,6 @@ export function serviceProcessStores(extraEnv: Record<string, string> = {}): Ser
     ADMIN_USERNAME: 'admin',
     ADMIN_PASSWORD,
     APP_ENCRYPTION_KEY: process.env.APP_ENCRYPTION_KEY ?? 'a'.repeat(64),
-    // The pass's adapter; unset, the service's own default.
-    ...(process.env.HTTP_ADAPTER ? { HTTP_ADAPTER: process.env.HTTP_ADAPTER } : {}),
     ...extraEnv,
   });
   return { env, start: async () => (last = await startServiceProcess(env())) };
