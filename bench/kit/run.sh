@@ -18,6 +18,7 @@
 #   KIT_DIAG=1 KIT_DIAG_WORKERS=8 KIT_DIAG_SECS=10 KIT_PGBENCH_CLIENTS=16,64,128 KIT_PGBENCH_SECS=8
 #   KIT_PGBENCH_SCALE=20 KIT_BUDGET_SECS=480 KIT_TIMEOUT=560 (s, watchdog) KIT_PG_SYNC=on
 #   KIT_TMP=/tmp (where it unpacks; PGDATA lives there) KIT_KEEP=1 (keep that folder)
+#   KIT_CPU_PROF=1 (a CPU profile of each service process, in $OUT/profiles; driver.ts)
 set -Eeuo pipefail
 umask 022
 T0=$(date +%s)
