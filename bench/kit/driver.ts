@@ -14,7 +14,8 @@
 //   KIT_BUDGET_SECS=480: no worker count starts when the last one would not fit before it (the
 //                 diagnosis's estimate kept aside)
 //   KIT_DIAG=1 (0: no diagnosis) and its knobs in diagnose.ts
-//   KIT_CPU_PROF=1: each service process (the primary and every worker, which inherit its flags)
+//   KIT_CPU_PROF=1: each service process (the primary, and every worker and its signing thread,
+//                 which inherit its flags)
 //                 writes a V8 CPU profile of its whole life to $OUT/profiles/<adapter>-<N>w/ when it
 //                 stops; a plan of one scenario per start (fastify@8=bound) gives profiles of that
 //                 scenario (node dist/bench/profile-summary.js <file>)
@@ -134,24 +135,21 @@ function profileFlags(adapter: Adapter, workers: number): string[] {
 
 export async function startService(adapter: Adapter, workers: number, env: Record<string, string>): Promise<RunningService> {
   const port = E.KIT_SERVICE_PORT || '53000';
-  const child = spawn(
-    process.execPath,
-    ['--heap-growing-percent=100', ...profileFlags(adapter, workers), path.join(APP, 'dist/src/main.js')],
-    {
-      cwd: APP,
-      env: {
-        ...E,
-        ...env,
-        MALLOC_ARENA_MAX: '2',
-        WORKERS: String(workers),
-        HTTP_ADAPTER: adapter,
-        PORT: port,
-        HOST: '127.0.0.1',
-        BENCH_BASELINE: '1',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const nodeFlags = ['--heap-growing-percent=100', ...profileFlags(adapter, workers)];
+  const child = spawn(process.execPath, [...nodeFlags, path.join(APP, 'dist/src/main.js')], {
+    cwd: APP,
+    env: {
+      ...E,
+      ...env,
+      MALLOC_ARENA_MAX: '2',
+      WORKERS: String(workers),
+      HTTP_ADAPTER: adapter,
+      PORT: port,
+      HOST: '127.0.0.1',
+      BENCH_BASELINE: '1',
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.add(child);
   let tail = '';
   const keep = (chunk: Buffer): void => void (tail = (tail + chunk.toString()).slice(-16384));
