@@ -6,6 +6,7 @@ import {
   Get,
   INestApplication,
   Injectable,
+  Module,
   NestInterceptor,
   StreamableFile,
   UseInterceptors,
@@ -13,7 +14,6 @@ import {
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { ExpressAdapter } from '@nestjs/platform-express';
-import { Module } from '@nestjs/common';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
