@@ -11,6 +11,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { median, trimmedMean } from './stats';
 
 interface InjectTarget {
   inject(options: { method: string; url: string; payload: string; headers: Record<string, string> }): Promise<{
@@ -46,15 +47,6 @@ async function slice(target: InjectTarget, url: string, count: number): Promise<
   await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
   const used = process.cpuUsage(started);
   return (used.user + used.system) / count;
-}
-
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-/** The mean of the middle half: a slice that a collection or the host's noise hit weighs nothing. */
-function trimmedMean(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const quarter = Math.floor(sorted.length / 4);
-  const middle = sorted.slice(quarter, sorted.length - quarter);
-  return middle.reduce((sum, value) => sum + value, 0) / middle.length;
 }
 
 async function main(): Promise<void> {

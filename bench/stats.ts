@@ -10,6 +10,13 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+/** The mean of the middle half (a quarter left off each end): a slice that a collection or the host's noise hit weighs nothing. */
+export function trimmedMean(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const quarter = Math.floor(sorted.length / 4);
+  return mean(sorted.slice(quarter, sorted.length - quarter));
+}
+
 /** The nearest-rank percentile `p` (0-1) of values sorted in ascending order; 0 when there are none. */
 export function percentile(sorted: number[], p: number): number {
   return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? 0;

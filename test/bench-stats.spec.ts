@@ -1,4 +1,4 @@
-import { interleavedRatio, median, percentile } from '../bench/stats';
+import { interleavedRatio, median, percentile, trimmedMean } from '../bench/stats';
 
 describe('the benchmark statistics', () => {
   it('takes the nearest-rank percentile of sorted answer times', () => {
@@ -12,6 +12,11 @@ describe('the benchmark statistics', () => {
   it('gives the middle value, or the mean of the two middle ones', () => {
     expect(median([3, 1, 2])).toBe(2);
     expect(median([4, 1, 3, 2])).toBe(2.5);
+  });
+
+  it('averages the middle half, so that a few slices a collection hit move nothing', () => {
+    expect(trimmedMean([10, 11, 12, 13, 500, -400, 11, 12])).toBe(11.5);
+    expect(trimmedMean([7])).toBe(7);
   });
 
   it('judges each round against the baseline slices either side of it', () => {
