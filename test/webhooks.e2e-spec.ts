@@ -295,6 +295,36 @@ describe('webhooks (e2e)', () => {
     );
   });
 
+  it('stops reaching a private IP literal, in any form, once the platform turns private targets off, and says no address', async () => {
+    await admin.put('/admin/v1/platform/settings', { webhook_private_targets: true }).expect(200);
+    const p = await a.client.createProject();
+    const port = new URL(receiver.url).port;
+    const literals = [receiver.url, `http://[::ffff:127.0.0.1]:${port}/hook`, `http://[::ffff:7f00:1]:${port}/hook`];
+    const endpoints: string[] = [];
+    for (const url of literals)
+      endpoints.push((await a.client.post(hooks(p), { url, events: ['card.banned'] }).expect(201)).body.id);
+    await admin.put('/admin/v1/platform/settings', { webhook_private_targets: false }).expect(200);
+    try {
+      const card = await newCard(p);
+      await a.client.patch(`/admin/v1/projects/${p.id}/cards/${card.id}`, { status: 'banned' }).expect(200);
+      for (const id of endpoints) {
+        const attempt = await eventually(
+          async () => (await a.client.get(`${hooks(p)}/${id}/deliveries`).expect(200)).body.items[0]?.attempt_log[0],
+          10_000,
+          'the refused attempt',
+        );
+        expect(attempt).toMatchObject({
+          http_status: null,
+          response_excerpt: '',
+          error: 'the host does not resolve to a public address',
+        });
+      }
+      expect(receiver.of('card.banned').filter((r) => r.json.project_id === p.id)).toEqual([]);
+    } finally {
+      await admin.put('/admin/v1/platform/settings', { webhook_private_targets: true }).expect(200);
+    }
+  });
+
   it('switches an endpoint off after three days of failures, says why, and switching it on sends what waited', async () => {
     await admin.put('/admin/v1/platform/settings', { webhook_private_targets: true }).expect(200); // the local receiver
     const p = await a.client.createProject();

@@ -1,7 +1,7 @@
 import { request as httpRequest, IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { LookupFunction } from 'node:net';
-import { resolvePublic, TargetRefused, targetHost } from './webhook-targets';
+import { ResolvedAddress, resolvePublic, TargetRefused, targetHost } from './webhook-targets';
 
 export const RESPONSE_EXCERPT_BYTES = 1024;
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -15,10 +15,17 @@ export interface SendResult {
 
 /**
  * POSTs one delivery: 10 s for the whole exchange (decisions §20), the first KiB of the answer
- * kept. The connection goes to an address checked at this moment (the custom lookup), so a host
- * that resolved to a public address when it was saved cannot be pointed at a private one later.
+ * kept. The target's addresses are checked at this moment against the current setting, an IP
+ * literal as much as a name (Node calls no lookup for a literal), and the connection goes only to
+ * the addresses checked: a target that was public, or allowed, when it was saved cannot reach a
+ * private address now.
  */
-export function send(url: string, body: string, headers: Record<string, string>, allowPrivate: boolean): Promise<SendResult> {
+export async function send(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  allowPrivate: boolean,
+): Promise<SendResult> {
   const started = Date.now();
   const done = (status: number | null, excerpt: string, error: string | null): SendResult => ({
     status,
@@ -27,24 +34,17 @@ export function send(url: string, body: string, headers: Record<string, string>,
     error,
   });
   let target: URL;
+  let checked: ResolvedAddress[];
   try {
     target = targetHost(url);
+    checked = await resolvePublic(target.hostname, allowPrivate);
   } catch (error) {
-    return Promise.resolve(done(null, '', (error as Error).message));
+    if (error instanceof TargetRefused) return done(null, '', error.reason);
+    throw error;
   }
-  const lookup: LookupFunction = (host, options, callback) => {
-    resolvePublic(host, allowPrivate).then(
-      (addresses) => {
-        if ((options as { all?: boolean }).all) (callback as (e: null, a: typeof addresses) => void)(null, addresses);
-        else callback(null, addresses[0].address, addresses[0].family);
-      },
-      (error: TargetRefused) =>
-        callback(
-          Object.assign(new Error(error.address ? `${error.reason} (${error.address})` : error.reason), { code: 'ETARGET' }),
-          '',
-          0,
-        ),
-    );
+  const lookup: LookupFunction = (_host, options, callback) => {
+    if ((options as { all?: boolean }).all) (callback as (e: null, a: ResolvedAddress[]) => void)(null, checked);
+    else callback(null, checked[0].address, checked[0].family);
   };
   return new Promise((resolve) => {
     const request = (target.protocol === 'https:' ? httpsRequest : httpRequest)(

@@ -204,7 +204,7 @@ export class WebhooksService {
     } catch (error) {
       if (!(error instanceof TargetRefused)) throw error;
       throw new ServiceError(ErrorCode.WEBHOOK_TARGET_REFUSED, `url: ${error.reason}`, {
-        details: { url, reason: error.reason, ...(error.address ? { address: error.address } : {}) },
+        details: { url, reason: error.reason },
       });
     }
   }
