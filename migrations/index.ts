@@ -32,6 +32,7 @@ import { CreateOrders1766410000001 } from './1766410000001-CreateOrders';
 import { CreateApiKeys1766420000000 } from './1766420000000-CreateApiKeys';
 import { LogRowsWithoutForeignKeys1766430000000 } from './1766430000000-LogRowsWithoutForeignKeys';
 import { SessionsWithoutProjectKey1766440000000 } from './1766440000000-SessionsWithoutProjectKey';
+import { OrdersOutliveTheirProject1766450000000 } from './1766450000000-OrdersOutliveTheirProject';
 
 /** Every migration, in order. Listed explicitly so the same list works compiled and under Jest. */
 export const MIGRATIONS = [
@@ -69,4 +70,5 @@ export const MIGRATIONS = [
   CreateApiKeys1766420000000,
   LogRowsWithoutForeignKeys1766430000000,
   SessionsWithoutProjectKey1766440000000,
+  OrdersOutliveTheirProject1766450000000,
 ];

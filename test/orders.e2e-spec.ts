@@ -21,6 +21,9 @@ describe('orders, commission and refunds (decisions §19, e2e)', () => {
   const order = (agent: TestAgent | AdminClient, body: object, p: { id: string } = project) =>
     ('client' in agent ? agent.client : agent).post(orders(p), { card_type_id: type.id, count: 1, ...body });
   const db = () => t.app.get(DataSource);
+  /** An order's internal id (the one its ledger entries and cards name), by its order_id. */
+  const orderIdOf = async (reference: string): Promise<string> =>
+    (await db().query(`SELECT id FROM orders WHERE order_id = $1`, [reference]))[0].id;
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -131,6 +134,112 @@ describe('orders, commission and refunds (decisions §19, e2e)', () => {
       ['clawback', -200],
     ]);
     expect((await author.get(`${orders()}/comm-1`).expect(200)).body.refunded_count).toBe(2);
+    await expectLedgerConsistent(admin);
+  });
+
+  it("deleting a project refunds its agents' unused order cards and claws back the commission, and keeps the orders", async () => {
+    const doomed = await author.createProject();
+    const ty = await createType(author, doomed.id, { price_cents: 1000 });
+    const parent = await createAgent(t, author, { project_ids: [doomed.id], discount_percent: 30, can_create_sub_agents: true });
+    const child = await createAgent(t, parent.client, { project_ids: [doomed.id], discount_percent: 10 });
+    await credit(author, child.id, 10_000);
+    const made = (await order(child, { order_id: 'gone-1', count: 3, card_type_id: ty.id }, doomed).expect(201)).body;
+    const orderId = await orderIdOf('gone-1');
+    const used = made.items[0];
+    await sdkLogin(t, doomed.api_secret, { app: doomed.program_id, card_key: used.code, machine_id: 'dev-1' }).expect(200);
+    expect([await balanceOf(t, child.id), await balanceOf(t, parent.id)]).toEqual([10_000 - 2700, 600]);
+
+    await author.delete(`/admin/v1/projects/${doomed.id}`).expect(204);
+    // The two unused cards are refunded (900 each) and their commission (200 each) taken back; the used one is not.
+    expect([await balanceOf(t, child.id), await balanceOf(t, parent.id)]).toEqual([10_000 - 900, 200]);
+    expect((await ledgerOf(t, child.id)).map((e) => [e.kind, e.amount_cents])).toEqual([
+      ['credit', 10_000],
+      ['debit', -2700],
+      ['refund', 1800],
+    ]);
+    expect((await ledgerOf(t, parent.id)).map((e) => [e.kind, e.amount_cents])).toEqual([
+      ['commission', 600],
+      ['clawback', -400],
+    ]);
+    const [kept] = await db().query(`SELECT project_id, card_type_id, refunded_count FROM orders WHERE id = $1`, [orderId]);
+    expect(kept).toEqual({ project_id: null, card_type_id: null, refunded_count: 2 });
+    const [{ cards }] = await db().query(`SELECT count(*)::int AS cards FROM cards WHERE order_id = $1`, [orderId]);
+    expect(cards).toBe(0);
+    await expectLedgerConsistent(admin);
+  });
+
+  it("refuses to delete a project whose refund's clawback the parent can no longer cover, and changes nothing", async () => {
+    const kept = await author.createProject();
+    const ty = await createType(author, kept.id, { price_cents: 1000 });
+    const parent = await createAgent(t, author, { project_ids: [kept.id], discount_percent: 30, can_create_sub_agents: true });
+    const child = await createAgent(t, parent.client, { project_ids: [kept.id], discount_percent: 10 });
+    await credit(author, child.id, 10_000);
+    await order(child, { order_id: 'kept-1', count: 2, card_type_id: ty.id }, kept).expect(201);
+    await credit(author, parent.id, -400); // the parent's commission is spent
+    expectAdminError(await author.delete(`/admin/v1/projects/${kept.id}`), 402, INSUFFICIENT_BALANCE);
+    await author.get(`/admin/v1/projects/${kept.id}`).expect(200);
+    expect([await balanceOf(t, child.id), await balanceOf(t, parent.id)]).toEqual([10_000 - 1800, 0]);
+    const [{ cards }] = await db().query(`SELECT count(*)::int AS cards FROM cards WHERE order_id = $1`, [
+      await orderIdOf('kept-1'),
+    ]);
+    expect(cards).toBe(2);
+    expect((await author.get(`${orders(kept)}/kept-1`).expect(200)).body.refunded_count).toBe(0);
+    await expectLedgerConsistent(admin);
+  });
+
+  it('settles every order exactly once when a project is deleted while its agent orders', async () => {
+    const racing = await author.createProject();
+    const ty = await createType(author, racing.id, { price_cents: 1000 });
+    const agent = await createAgent(t, author, { project_ids: [racing.id] });
+    await credit(author, agent.id, 40 * 1000);
+    const orders = Array.from({ length: 40 }, (_, i) => order(agent, { order_id: `race-del-${i}`, card_type_id: ty.id }, racing));
+    const deletion = new Promise((r) => setTimeout(r, 30)).then(() => author.delete(`/admin/v1/projects/${racing.id}`));
+    const results = await Promise.all(orders);
+    expect((await deletion).status).toBe(204);
+    expect(results.some((r) => r.status === 201)).toBe(true); // the race met orders in flight
+    for (const refused of results.filter((r) => r.status !== 201)) expectAdminError(refused, 404, PROJECT_NOT_FOUND);
+    // Every card bought was unused when the project went: all of it came back.
+    expect(await balanceOf(t, agent.id)).toBe(40 * 1000);
+    const [{ left }] = await db().query(`SELECT count(*)::int AS left FROM cards WHERE agent_id = $1`, [agent.id]);
+    expect(left).toBe(0);
+    await expectLedgerConsistent(admin);
+  });
+
+  it('the ledger check names an entry whose order does not exist, and an order its entries disagree with', async () => {
+    const agent = await createAgent(t, author, { project_ids: [project.id] });
+    await credit(author, agent.id, 5000);
+    await order(agent, { order_id: 'checked-1', count: 2 }).expect(201);
+    const made = { id: await orderIdOf('checked-1') };
+    const stray = '00000000-0000-4000-8000-00000000beef';
+    // A debit with no order, as deleting a project used to leave: the balance agrees, the order check does not.
+    await db().query(`UPDATE agents SET balance_cents = balance_cents - 500 WHERE id = $1`, [agent.id]);
+    await db().query(
+      `INSERT INTO agent_ledger (agent_id, kind, amount_cents, balance_after_cents, order_id) VALUES ($1, 'debit', -500, 2500, $2)`,
+      [agent.id, stray],
+    );
+    await db().query(`UPDATE orders SET refunded_count = 1 WHERE id = $1`, [made.id]); // a refund without its entry
+    try {
+      const check = (await admin.get('/admin/v1/platform/ledger-check').expect(200)).body;
+      expect(check).toMatchObject({ severity: 'fail', mismatches: [] });
+      expect(check.order_mismatches).toEqual(
+        expect.arrayContaining([
+          { order_id: stray, reference: null, kind: 'debit', agent_id: agent.id, expected_cents: null, ledger_cents: 500 },
+          {
+            order_id: made.id,
+            reference: 'checked-1',
+            kind: 'refund',
+            agent_id: agent.id,
+            expected_cents: 1000,
+            ledger_cents: 0,
+          },
+        ]),
+      );
+      expect(check.order_mismatches).toHaveLength(2);
+    } finally {
+      await db().query(`DELETE FROM agent_ledger WHERE order_id = $1`, [stray]);
+      await db().query(`UPDATE agents SET balance_cents = balance_cents + 500 WHERE id = $1`, [agent.id]);
+      await db().query(`UPDATE orders SET refunded_count = 0 WHERE id = $1`, [made.id]);
+    }
     await expectLedgerConsistent(admin);
   });
 

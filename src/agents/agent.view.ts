@@ -65,11 +65,32 @@ class LedgerMismatch {
   @ApiProperty({ type: 'integer' }) entries!: number;
 }
 
-/** The ledger check: every agent's balance equals the sum of its entries. */
+class OrderMismatch {
+  @ApiProperty({ format: 'uuid', description: "the order's id as the ledger entries name it" }) order_id!: string;
+  @ApiProperty({ type: String, nullable: true, description: "the order's own order_id; null when no such order exists" })
+  reference!: string | null;
+  @ApiProperty({ enum: ['debit', 'commission', 'refund', 'clawback'] }) kind!: string;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true }) agent_id!: string | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'what the order says this kind adds up to; null: no such order' })
+  expected_cents!: number | null;
+  @ApiProperty({ type: 'integer', description: 'what the entries of this kind for the order add up to (absolute)' })
+  ledger_cents!: number;
+}
+
+/**
+ * The ledger check: every agent's balance equals the sum of its entries, and every entry that names
+ * an order agrees with that order (its price, commission and refunded count).
+ */
 export class LedgerCheckView {
   @ApiProperty({ enum: ['ok', 'fail'] }) severity!: 'ok' | 'fail';
   @ApiProperty({ type: 'integer' }) agents!: number;
   @ApiProperty({ type: 'integer' }) entries!: number;
+  @ApiProperty({ type: 'integer' }) orders!: number;
   @ApiProperty({ type: [LedgerMismatch], description: 'agents whose balance differs from their entries (none, always)' })
   mismatches!: LedgerMismatch[];
+  @ApiProperty({
+    type: [OrderMismatch],
+    description: 'orders whose entries differ from what the order says, and entries naming no order (none, always)',
+  })
+  order_mismatches!: OrderMismatch[];
 }

@@ -82,3 +82,30 @@ export const LEDGER_MISMATCHES_SQL = `
   LEFT JOIN (SELECT agent_id, sum(amount_cents) AS total, count(*) AS entries FROM agent_ledger GROUP BY agent_id) l ON l.agent_id = a.id
   WHERE a.balance_cents <> coalesce(l.total, 0)
   ORDER BY a.id`;
+
+/**
+ * Every order whose ledger entries differ from what the order says (its total debited from its
+ * agent, the commission paid to the parent, and the refunds and clawbacks of its refunded cards),
+ * and every entry naming an order that does not exist: none, always. Orders outlive their project.
+ */
+export const ORDER_MISMATCHES_SQL = `
+  WITH entries AS (
+    SELECT order_id, kind, agent_id, sum(abs(amount_cents)) AS cents FROM agent_ledger
+    WHERE order_id IS NOT NULL GROUP BY order_id, kind, agent_id
+  ), expected AS (
+    SELECT o.id AS order_id, k.kind, k.agent_id, k.cents FROM orders o
+    CROSS JOIN LATERAL (VALUES
+      ('debit', o.agent_id, o.total_cents),
+      ('commission', o.commission_agent_id, o.commission_unit_cents * o.count),
+      ('refund', o.agent_id, o.unit_price_cents * o.refunded_count),
+      ('clawback', o.commission_agent_id, o.commission_unit_cents * o.refunded_count)
+    ) AS k(kind, agent_id, cents)
+    WHERE o.agent_id IS NOT NULL
+  )
+  SELECT coalesce(x.order_id, e.order_id) AS order_id, o.order_id AS reference, coalesce(x.kind, e.kind) AS kind,
+    coalesce(x.agent_id, e.agent_id) AS agent_id, x.cents AS expected_cents, coalesce(e.cents, 0) AS ledger_cents
+  FROM expected x
+  FULL JOIN entries e ON e.order_id = x.order_id AND e.kind = x.kind AND e.agent_id = x.agent_id
+  LEFT JOIN orders o ON o.id = coalesce(x.order_id, e.order_id)
+  WHERE CASE WHEN x.order_id IS NULL THEN true ELSE x.cents <> coalesce(e.cents, 0) END
+  ORDER BY 1, 3`;

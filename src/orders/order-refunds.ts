@@ -43,7 +43,7 @@ export async function refundDeletedCards(
       [orderId, n],
     )) as [Array<Record<string, unknown>>, number];
     const order = rows[0];
-    if (!order) continue; // the order went with its project
+    if (!order) continue; // orders are never deleted: an unknown order has nothing to refund
     const agentId = order.agent_id as string | null;
     const refund = Number(order.unit_price_cents) * n;
     const clawback = Number(order.commission_unit_cents) * n;
@@ -65,5 +65,26 @@ export async function refundDeletedCards(
     totals.refundedCents += refund;
     totals.clawbackCents += clawback;
   }
+  return totals;
+}
+
+/**
+ * The money side of deleting a project, in the deleting transaction: its unused order cards are
+ * refunded as any deleted card is, then its orders are detached (project and card type unset), so
+ * that they and every ledger entry naming them outlive the project. Used cards go without refund.
+ */
+export async function settleOrdersOfDeletedProject(
+  em: EntityManager,
+  projectId: string,
+  actorId: string | null,
+): Promise<RefundTotals> {
+  // Raw: DELETE … RETURNING hands each card to exactly one refunding transaction.
+  const [deleted] = (await em.query(
+    `DELETE FROM cards WHERE project_id = $1 AND order_id IS NOT NULL AND status = 'unused' RETURNING id, status, order_id`,
+    [projectId],
+  )) as [DeletedCard[], number];
+  const totals = await refundDeletedCards(em, deleted, actorId);
+  // Raw: orders has no entity.
+  await em.query(`UPDATE orders SET project_id = NULL, card_type_id = NULL WHERE project_id = $1`, [projectId]);
   return totals;
 }

@@ -15,6 +15,7 @@ import { ServiceError } from '../core/errors/service-error';
 import { isUniqueViolation } from '../database/pg-errors';
 import { DomainEvents } from '../events/domain-events';
 import { ProjectAccess } from '../projects/project-access';
+import { Project } from '../projects/project.entity';
 import { CreateOrderDto, ListOrdersQuery, RefundDto } from './order.dto';
 import { OrderView, OrderWithCardsView, RefundView } from './order.view';
 import { refundDeletedCards, DeletedCard } from './order-refunds';
@@ -60,6 +61,9 @@ export class OrdersService {
     try {
       id = await this.dataSource.transaction((em) => this.place(em, actor, buyer, input));
     } catch (error) {
+      // The project was deleted while this order was placed (its type gone, or its key refused):
+      // whatever failed, that is the answer, and nothing was paid or made.
+      if (!(await this.projectExists(buyer.projectId))) throw new ServiceError(ErrorCode.PROJECT_NOT_FOUND);
       if (!isUniqueViolation(error)) throw error;
       // A twin with this order_id committed first (here or on another instance): its order is the answer.
       const winner = await this.findRow(this.dataSource.manager, buyer.projectId, input.order_id);
@@ -222,6 +226,10 @@ export class OrdersService {
     const row = await this.findRow(this.dataSource.manager, buyer.projectId, orderId);
     if (!row || (buyer.agent && row.agent_id !== buyer.agent.id)) throw new ServiceError(ErrorCode.ORDER_NOT_FOUND);
     return row;
+  }
+
+  private projectExists(projectId: string): Promise<boolean> {
+    return this.dataSource.getRepository(Project).existsBy({ id: projectId });
   }
 
   private async findRow(em: EntityManager, projectId: string, orderId: string): Promise<OrderRow | null> {

@@ -18,6 +18,7 @@ import { generateSecret, isSecretName, SECRET_COLUMNS, SECRET_NAMES, SecretName 
 import { toProjectView, ProjectView } from './project.view';
 import { ProjectAccess } from './project-access';
 import { noteChange } from '../common/audit-note';
+import { settleOrdersOfDeletedProject } from '../orders/order-refunds';
 
 const PROGRAM_ID_ATTEMPTS = 8;
 const ENTITLEMENT_FIELDS = ['basic_package', 'plan_level', 'licence_verify'] as const;
@@ -104,9 +105,33 @@ export class ProjectsService {
     return after;
   }
 
+  /**
+   * Deletes a project with its cards, users and logs. Its agents' money is settled first, in the
+   * same transaction: unused order cards are refunded (and the parents' commission on them clawed
+   * back) and the orders kept. A clawback a parent's balance no longer covers refuses the whole
+   * deletion (INSUFFICIENT_BALANCE), as it refuses a card's. The project's row is locked first:
+   * an order in flight (its keys hold the row) finishes before, and one that starts after waits
+   * and then finds no project.
+   */
   async remove(actor: AdminPrincipal, id: string): Promise<void> {
     const project = await this.access.find(actor, id);
-    await this.projects.delete({ id: project.id });
+    const settled = await this.projects.manager.transaction(async (em) => {
+      const locked = await em.getRepository(Project).findOne({ where: { id: project.id }, lock: { mode: 'pessimistic_write' } });
+      if (!locked) throw new ServiceError(ErrorCode.PROJECT_NOT_FOUND);
+      const totals = await settleOrdersOfDeletedProject(em, project.id, actor.id);
+      await em.getRepository(Project).delete({ id: project.id });
+      return totals;
+    });
+    if (settled.cardIds.length)
+      noteChange(actor, {
+        resourceId: project.id,
+        before: { name: project.name },
+        after: {
+          refunded_cards: settled.cardIds.length,
+          refunded_cents: settled.refundedCents,
+          clawback_cents: settled.clawbackCents,
+        },
+      });
     await this.programCache.invalidate(project.programId);
     for (const listener of this.removalListeners) await listener(project.id);
   }

@@ -1887,7 +1887,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Check that every agent balance equals the sum of its ledger entries (severity ok, or fail with the agents) */
+        /** Check that every agent balance equals the sum of its ledger entries and every order's entries agree with the order (severity ok, or fail with what differs) */
         get: operations["LedgerCheck_check"];
         put?: never;
         post?: never;
@@ -3828,13 +3828,33 @@ export interface components {
             ledger_cents: number;
             entries: number;
         };
+        OrderMismatch: {
+            /**
+             * Format: uuid
+             * @description the order's id as the ledger entries name it
+             */
+            order_id: string;
+            /** @description the order's own order_id; null when no such order exists */
+            reference: string | null;
+            /** @enum {string} */
+            kind: "debit" | "commission" | "refund" | "clawback";
+            /** Format: uuid */
+            agent_id: string | null;
+            /** @description what the order says this kind adds up to; null: no such order */
+            expected_cents: number | null;
+            /** @description what the entries of this kind for the order add up to (absolute) */
+            ledger_cents: number;
+        };
         LedgerCheckView: {
             /** @enum {string} */
             severity: "ok" | "fail";
             agents: number;
             entries: number;
+            orders: number;
             /** @description agents whose balance differs from their entries (none, always) */
             mismatches: components["schemas"]["LedgerMismatch"][];
+            /** @description orders whose entries differ from what the order says, and entries naming no order (none, always) */
+            order_mismatches: components["schemas"]["OrderMismatch"][];
         };
         OrderWithCardsView: {
             /** @description the caller's order number */
