@@ -1,18 +1,20 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../src/config/app-config';
 import { SecretBox } from '../src/core/crypto/secret-box';
+import { lockDataDir } from '../src/database/data-dir-lock';
 import {
   checkAddress,
   checkClock,
   checkConfiguration,
   checkDatabase,
   checkDisk,
+  checkEmbeddedData,
   checkRedis,
   checkSigningKeys,
   checkTls,
@@ -222,6 +224,27 @@ describe('npm run doctor and the start checks', () => {
     expect(await checkDisk(config({ DATA_DIR: scratch }))).toEqual([expect.objectContaining({ severity: 'ok' })]);
   });
 
+  it('warns of an embedded database left in DATA_DIR once DATABASE_URL is set (at start and in doctor)', async () => {
+    const dataDir = join(scratch, 'left-behind');
+    const pgdata = join(dataDir, 'pgdata');
+    mkdirSync(pgdata, { recursive: true });
+    const withUrl = config({ DATA_DIR: dataDir, DATABASE_URL: 'postgres://app@db.internal:5432/cards' });
+    expect(checkEmbeddedData(withUrl)).toEqual([
+      expect.objectContaining({ severity: 'ok', message: `none in ${resolve(pgdata)}` }),
+    ]);
+    writeFileSync(join(pgdata, 'PG_VERSION'), '17\n');
+    const checks = (chosen: ReturnType<typeof config>) =>
+      instanceChecks({ config: chosen, env: {}, dataSource: null, redis: null, box: null });
+    const [left] = only(await checks(withUrl), 'embedded data');
+    expect(left).toMatchObject({
+      severity: 'warn',
+      message: `DATABASE_URL is set, but ${resolve(pgdata)} holds an embedded database: its data is not used`,
+    });
+    expect(left.fix).toContain('docs/operations.md, "Moving off the embedded database"');
+    // Without DATABASE_URL that database is the one served: nothing to say about it.
+    expect(only(await checks(config({ DATA_DIR: dataDir })), 'embedded data')).toEqual([]);
+  });
+
   it('warns of a production service that sees no client address and serves no TLS', () => {
     const [bare] = checkAddress(config(), { NODE_ENV: 'production' });
     expect(bare).toMatchObject({ severity: 'warn' });
@@ -248,6 +271,19 @@ describe('npm run doctor and the start checks', () => {
       expect(code).toBe(0);
     });
 
+    it('leaves an embedded database that another process holds alone, naming that process', async () => {
+      const dataDir = join(scratch, 'held');
+      mkdirSync(join(dataDir, 'pgdata'), { recursive: true });
+      const lock = await lockDataDir(dataDir, 3456);
+      try {
+        const { code, output } = await runDoctor({ DATA_DIR: dataDir });
+        expect(output).toContain(`ok    database: embedded, held by the service on port 3456 (pid ${process.pid})`);
+        expect(code).toBe(0);
+      } finally {
+        await lock.release();
+      }
+    });
+
     it('exits 1 on a bad configuration, naming the variable', async () => {
       const { code, output } = await runDoctor({ DATA_DIR: scratch, WORKERS: '3' });
       expect(output).toMatch(/^FAIL {2}configuration: WORKERS: 3 processes need DATABASE_URL and REDIS_URL/m);
@@ -257,6 +293,9 @@ describe('npm run doctor and the start checks', () => {
 
     it('exits 1 on an unreachable database and Redis and a malformed key file, and prints no password', async () => {
       const dataDir = join(scratch, 'unreachable');
+      // An embedded database from before DATABASE_URL was set: a warning beside the failures.
+      mkdirSync(join(dataDir, 'pgdata'), { recursive: true });
+      writeFileSync(join(dataDir, 'pgdata', 'PG_VERSION'), '17\n');
       const { code, output } = await runDoctor({
         DATA_DIR: dataDir,
         DATABASE_URL: 'postgres://app:s3cret-db-pass@127.0.0.1:1/app',
@@ -265,6 +304,7 @@ describe('npm run doctor and the start checks', () => {
       });
       expect(output).toMatch(/^FAIL {2}database: unreachable/m);
       expect(output).toMatch(/^FAIL {2}redis: unreachable/m);
+      expect(output).toMatch(/^WARN {2}embedded data: DATABASE_URL is set, but .*pgdata holds an embedded database/m);
       expect(output).not.toContain('s3cret');
       expect(output).not.toContain('c'.repeat(64));
       expect(code).toBe(1);

@@ -1,12 +1,12 @@
 import 'reflect-metadata';
 import { existsSync } from 'node:fs';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import type Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { MIGRATIONS } from '../../migrations';
 import { AppConfig } from '../config/app-config';
 import { SecretBox } from '../core/crypto/secret-box';
+import { DataDirInUseError } from '../database/data-dir-lock';
 import { EmbeddedPostgres } from '../database/embedded-postgres';
 import { checkConfiguration, Finding, formatFindings, instanceChecks, readEncryptionKey, safeMessage } from '../doctor/checks';
 
@@ -54,8 +54,8 @@ async function main(): Promise<number> {
 
 /**
  * The service's database, migrations left as they are. The embedded one is a single session in
- * DATA_DIR: when a service on this machine already holds it, doctor leaves it alone (that service
- * checked it at its start), and a data directory not made yet is the first start's to make.
+ * DATA_DIR: when another process holds the directory (data-dir-lock.ts), doctor leaves it alone (a
+ * service checked it at its start), and a data directory not made yet is the first start's to make.
  */
 async function openDatabase(
   config: AppConfig,
@@ -88,16 +88,15 @@ async function openDatabase(
     findings.push({ check: 'database', severity: 'ok', message: `embedded, not created yet: the first start makes ${pgdata}` });
     return null;
   }
-  if (await serviceAnswers(config)) {
-    findings.push({
-      check: 'database',
-      severity: 'ok',
-      message: `embedded, held by the service on port ${config.PORT}: it checked it at its start (GET /health/ready answers for it)`,
-    });
+  const embedded = new EmbeddedPostgres();
+  let target;
+  try {
+    target = await embedded.start(config.DATA_DIR);
+  } catch (error) {
+    if (!(error instanceof DataDirInUseError)) throw error;
+    findings.push({ check: 'database', severity: 'ok', message: `embedded, ${heldBy(error)}` });
     return null;
   }
-  const embedded = new EmbeddedPostgres();
-  const target = await embedded.start(config.DATA_DIR);
   const dataSource = new DataSource({ ...options, ...target, username: 'postgres', database: 'postgres', poolSize: 1 });
   await dataSource.initialize();
   return {
@@ -109,20 +108,10 @@ async function openDatabase(
   };
 }
 
-/** Whether something listens on the service's port here (plain TCP: the service may speak TLS). */
-function serviceAnswers(config: AppConfig): Promise<boolean> {
-  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
-  return new Promise((resolve) => {
-    const socket = connect({ host, port: config.PORT, timeout: 1000 });
-    const done = (answer: boolean) => {
-      socket.destroy();
-      resolve(answer);
-    };
-    socket
-      .once('connect', () => done(true))
-      .once('error', () => done(false))
-      .once('timeout', () => done(false));
-  });
+/** Who holds the embedded database, as the doctor reports it. */
+function heldBy({ holder }: DataDirInUseError): string {
+  if (holder?.port === undefined) return `in use by another process${holder ? ` (pid ${holder.pid})` : ''}: left alone`;
+  return `held by the service on port ${holder.port} (pid ${holder.pid}): it checked it at its start (GET /health/ready answers for it)`;
 }
 
 /** A client that gives up at once: doctor reports an unreachable Redis rather than waiting on it. */

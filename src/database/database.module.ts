@@ -35,7 +35,12 @@ export class DatabaseModule implements OnApplicationShutdown {
           useFactory: async (config: AppConfig, logger: JsonLogger) => {
             const target = config.DATABASE_URL
               ? { url: config.DATABASE_URL, poolSize: 10 }
-              : { ...(await embedded.start(config.DATA_DIR)), username: 'postgres', database: 'postgres', poolSize: 1 };
+              : {
+                  ...(await embedded.start(config.DATA_DIR, config.PORT)),
+                  username: 'postgres',
+                  database: 'postgres',
+                  poolSize: 1,
+                };
             if (!config.DATABASE_URL) logger.entry('info', 'embedded PostgreSQL started', { data_dir: config.DATA_DIR });
             return {
               type: 'postgres' as const,

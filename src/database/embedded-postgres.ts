@@ -4,6 +4,7 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { DataDirLock, lockDataDir } from './data-dir-lock';
 
 /**
  * PostgreSQL embedded in the process (PGlite), served on a private Unix socket so that TypeORM
@@ -38,14 +39,21 @@ export class EmbeddedPostgres {
   private server?: PGLiteSocketServer;
   private socketDir?: string;
   private lease?: Awaited<ReturnType<EmbeddedSource['take']>>;
+  private lock?: DataDirLock;
 
-  async start(dataDir: string): Promise<{ host: string; port: number }> {
+  /**
+   * Opens the database in `dataDir` once this process holds the directory (data-dir-lock.ts): another
+   * process holding it is refused at once with a DataDirInUseError. `httpPort`: the port this process
+   * serves on, which such a refusal names.
+   */
+  async start(dataDir: string, httpPort?: number): Promise<{ host: string; port: number }> {
     if (source) {
       this.lease = await source.take();
       return { host: this.lease.host, port: this.lease.port };
     }
     const pgData = resolve(dataDir, 'pgdata');
     mkdirSync(pgData, { recursive: true });
+    this.lock = await lockDataDir(dataDir, httpPort);
     this.db = await PGlite.create(pgData, { extensions: EMBEDDED_EXTENSIONS });
     this.socketDir = mkdtempSync(join(tmpdir(), 'ck-pg-'));
     const port = 5432;
@@ -65,7 +73,9 @@ export class EmbeddedPostgres {
     await this.server?.stop();
     await this.db?.close();
     if (this.socketDir) rmSync(this.socketDir, { recursive: true, force: true });
+    await this.lock?.release();
     this.server = undefined;
     this.db = undefined;
+    this.lock = undefined;
   }
 }

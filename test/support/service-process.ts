@@ -43,7 +43,8 @@ export function freePort(): Promise<number> {
 /** The test pass's adapter (HTTP_ADAPTER), which every service process runs on unless its env names one; unset, the service's default. */
 const PASS_ADAPTER: Record<string, string> = process.env.HTTP_ADAPTER ? { HTTP_ADAPTER: process.env.HTTP_ADAPTER } : {};
 
-function spawnService(env: Record<string, string>, port: number) {
+/** The service from its sources on `port` (127.0.0.1), its output piped: the child process itself, for tests that watch it their own way. */
+export function spawnService(env: Record<string, string>, port: number) {
   return spawn(process.execPath, ['-r', join(ROOT, 'test/support/swc-register.cjs'), join(ROOT, 'src/main.ts')], {
     cwd: ROOT,
     env: {

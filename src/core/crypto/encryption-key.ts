@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { AppConfig } from '../../config/app-config';
 import { SecretBox } from './secret-box';
 
@@ -11,9 +11,24 @@ import { SecretBox } from './secret-box';
 export function loadEncryptionKey(config: AppConfig): Buffer {
   if (config.APP_ENCRYPTION_KEY) return SecretBox.parseKey(config.APP_ENCRYPTION_KEY);
   const file = join(config.DATA_DIR, 'encryption.key');
-  if (!existsSync(file)) {
-    mkdirSync(config.DATA_DIR, { recursive: true });
-    writeFileSync(file, randomBytes(32).toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
-  }
+  if (!existsSync(file)) createKeyFile(file);
   return SecretBox.parseKey(readFileSync(file, 'utf8').trim());
+}
+
+/**
+ * Written whole under a name of its own, then linked into place: two processes starting on one fresh
+ * DATA_DIR (the second is refused its database later, data-dir-lock.ts) end up reading the same
+ * complete key, never one half written or replaced.
+ */
+function createKeyFile(file: string): void {
+  const pending = `${file}.${process.pid}.tmp`;
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(pending, randomBytes(32).toString('hex') + '\n', { mode: 0o600 });
+  try {
+    linkSync(pending, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    rmSync(pending, { force: true });
+  }
 }

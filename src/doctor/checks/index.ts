@@ -4,6 +4,7 @@ export { CLOCK_FAIL_MS, CLOCK_WARN_MS, checkClock } from './clock';
 export { checkConfiguration } from './configuration';
 export { checkDatabase } from './database';
 export { checkDisk } from './disk';
+export { checkEmbeddedData } from './embedded-data';
 export { checkEncryptionKey, readEncryptionKey } from './encryption-key';
 export type { CheckName, Finding, Queryable, Severity } from './finding';
 export { formatFindings, safeMessage, START_BLOCKERS } from './finding';

@@ -6,6 +6,7 @@ import { checkAddress } from './address';
 import { checkClock } from './clock';
 import { checkDatabase } from './database';
 import { checkDisk } from './disk';
+import { checkEmbeddedData } from './embedded-data';
 import { checkEncryptionKey } from './encryption-key';
 import { CheckName, fail, Finding, safeMessage } from './finding';
 import { checkRedis } from './redis';
@@ -40,6 +41,7 @@ export async function instanceChecks(parts: {
       return result;
     });
   }
+  if (!config.usesEmbeddedDatabase) await guarded('embedded data', () => checkEmbeddedData(config));
   await guarded('redis', () => checkRedis(redis));
   await guarded('encryption key', () => checkEncryptionKey(box, parts.keyFinding ?? null));
   if (dataSource && databaseUp && box) await guarded('signing keys', () => checkSigningKeys(dataSource, box));
