@@ -1,8 +1,10 @@
 import { createPublicKey, verify } from 'node:crypto';
+import { createServer } from 'node:http';
+import { AddressInfo, Socket } from 'node:net';
 import { DataSource } from 'typeorm';
 import { CardExpiryScan } from '../src/webhooks/card-expiry-scan';
 import { AdminClient } from './support/admin-client';
-import { expectAdminError, PROJECT_NOT_FOUND, WEBHOOK_NOT_FOUND, WEBHOOK_TARGET_REFUSED } from './support/admin-errors';
+import { CONFLICT, expectAdminError, PROJECT_NOT_FOUND, WEBHOOK_NOT_FOUND, WEBHOOK_TARGET_REFUSED } from './support/admin-errors';
 import { signedPost } from './support/signing';
 import { startTestApp, TestApp } from './support/test-app';
 import { eventually, Received, Receiver } from './support/webhook-receiver';
@@ -323,6 +325,45 @@ describe('webhooks (e2e)', () => {
     } finally {
       await admin.put('/admin/v1/platform/settings', { webhook_private_targets: true }).expect(200);
     }
+  });
+
+  it("delivers another project's webhook within seconds while one project's endpoint hangs on 30 deliveries", async () => {
+    await admin.put('/admin/v1/platform/settings', { webhook_private_targets: true }).expect(200);
+    const held: Socket[] = [];
+    const hanging = createServer(() => undefined); // never answers: each attempt waits its full 10 s
+    hanging.on('connection', (socket) => held.push(socket));
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    const slow = await a.client.createProject();
+    const slowHook = (
+      await a.client
+        .post(hooks(slow), { url: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/x`, events: ['card.banned'] })
+        .expect(201)
+    ).body;
+    try {
+      for (let i = 0; i < 30; i++) await a.client.post(`${hooks(slow)}/${slowHook.id}/test`).expect(200);
+      await eventually(() => held.length >= 2, 5000, 'the slow endpoint holding its attempts');
+      const other = await b.client.createProject();
+      const hook = (await b.client.post(hooks(other), { url: receiver.url, events: ['card.banned'] }).expect(201)).body;
+      const started = Date.now();
+      await b.client.post(`${hooks(other)}/${hook.id}/test`).expect(200);
+      await eventually(() => receiver.received.find((r) => r.json.project_id === other.id), 5000, "the other project's delivery");
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(held.length).toBeLessThanOrEqual(2); // the slow endpoint's share of the pool
+    } finally {
+      await a.client.patch(`${hooks(slow)}/${slowHook.id}`, { enabled: false }).expect(200);
+      for (const socket of held) socket.destroy();
+      await new Promise((resolve) => hanging.close(resolve));
+    }
+  });
+
+  it('lets a project have at most 20 endpoints, also when 25 are created at once', async () => {
+    const p = await a.client.createProject();
+    const created = await Promise.all(
+      Array.from({ length: 25 }, (_, i) => a.client.post(hooks(p), { url: `${receiver.url}?n=${i}`, events: ['card.banned'] })),
+    );
+    expect(created.filter((r) => r.status === 201)).toHaveLength(20);
+    for (const refused of created.filter((r) => r.status !== 201)) expectAdminError(refused, 409, CONFLICT);
+    expect((await a.client.get(hooks(p)).expect(200)).body.total).toBe(20);
   });
 
   it('switches an endpoint off after three days of failures, says why, and switching it on sends what waited', async () => {

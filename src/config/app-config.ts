@@ -305,6 +305,40 @@ export class AppConfig {
   @Max(60000)
   WEBHOOK_POLL_MS = 1000;
 
+  /** Webhook deliveries each instance has in flight at most: a slot is claimed again as soon as one frees. */
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  WEBHOOK_CONCURRENCY = 32;
+
+  /**
+   * Deliveries in flight per endpoint and per project, on each instance: one tenant's slow or dead
+   * endpoints hold at most this many slots, and every other project's deliveries go on meanwhile.
+   */
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  WEBHOOK_PER_ENDPOINT = 2;
+
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  WEBHOOK_PER_PROJECT = 4;
+
+  /** Endpoints a project may have. */
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  WEBHOOK_ENDPOINTS_PER_PROJECT = 20;
+
   /**
    * Whether client requests other than card logins are kept in the request log (decisions §22).
    * `off` keeps no such rows: for a deployment that wants none, and to measure what they cost.
@@ -389,6 +423,10 @@ export const CONFIG_KEYS = [
   'TLS_KEY_FILE',
   'WEBHOOK_RETRY_DELAYS',
   'WEBHOOK_POLL_MS',
+  'WEBHOOK_CONCURRENCY',
+  'WEBHOOK_PER_ENDPOINT',
+  'WEBHOOK_PER_PROJECT',
+  'WEBHOOK_ENDPOINTS_PER_PROJECT',
   'REQUEST_LOG',
 ] as const;
 

@@ -11,6 +11,7 @@ import { SigningKeysService } from '../signing/signing-keys.service';
 import { deliveryBody, robotAccepted, WebhookEventBody, WebhookFormat } from './webhook-formats';
 import { delayAfter, DISABLE_AFTER_SECONDS, retryDelays } from './webhook-schedule';
 import { send, SendResult } from './webhook-sender';
+import { InFlight } from './webhook-in-flight';
 
 export const WEBHOOK_HEADERS = {
   id: 'X-Svc-Webhook-Id',
@@ -26,7 +27,6 @@ export function webhookSigningInput(id: string, timestamp: number, body: string)
 
 /** A claimed delivery is not due again for this long (longer than one attempt's 10 s): an instance that dies mid-send leaves it to another. */
 const LEASE_SECONDS = 60;
-const BATCH = 10;
 
 interface Claimed {
   id: string;
@@ -43,11 +43,15 @@ interface Claimed {
 }
 
 /**
- * Claims due deliveries in one statement (FOR UPDATE SKIP LOCKED, then the lease pushes them
- * ahead), so instances sharing the database never send the same attempt twice; sends them outside
- * any transaction; records each attempt, the next try or the end, and the endpoint's health in one
- * statement. At least once: a delivery whose attempt was sent but not recorded (a crash) is sent
- * again after the lease; receivers deduplicate by X-Svc-Webhook-Id.
+ * Sends due deliveries from a pool of slots (WEBHOOK_CONCURRENCY per instance): whenever slots are
+ * free it claims that many in one statement (FOR UPDATE SKIP LOCKED, then the lease pushes them
+ * ahead), so instances sharing the database never send the same attempt twice, and each attempt
+ * gives its slot back the moment it ends. A claim takes no more for an endpoint or a project than
+ * its share (WEBHOOK_PER_ENDPOINT, WEBHOOK_PER_PROJECT) less what this instance already has in
+ * flight for it: one tenant's slow or dead endpoints hold a few slots while everyone else's
+ * deliveries go on. Each attempt is recorded with the next try or the end, and the endpoint's
+ * health, in one statement. At least once: a delivery whose attempt was sent but not recorded (a
+ * crash) is sent again after the lease; receivers deduplicate by X-Svc-Webhook-Id.
  */
 @Injectable()
 export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -57,6 +61,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
   private stopped = false;
   private readonly delays: number[];
   private readonly keys = new Map<string, SigningSecret>();
+  private readonly inFlight = new InFlight();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -81,6 +86,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     this.stopped = true;
     clearInterval(this.timer);
     await this.running;
+    await this.inFlight.drained();
   }
 
   /** Runs a round now, or once more after the current one. */
@@ -101,31 +107,63 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
       });
   }
 
+  /** Claims for the free slots until none are free or nothing more is due; the attempts run on their own. */
   private async round(): Promise<void> {
     for (;;) {
-      if (this.stopped) return;
-      const claimed = await this.claim();
+      const free = this.config.WEBHOOK_CONCURRENCY - this.inFlight.size;
+      if (this.stopped || free <= 0) return;
+      const claimed = await this.claim(free);
       if (claimed.length === 0) return;
       const allowPrivate = (await this.platform.getSettings()).webhook_private_targets;
-      await Promise.all(claimed.map((delivery) => this.attempt(delivery, allowPrivate)));
-      if (claimed.length < BATCH) return;
+      for (const delivery of claimed) {
+        const attempt = this.attempt(delivery, allowPrivate).catch((error: Error) =>
+          this.logger.entry('error', 'webhook attempt failed', { delivery_id: delivery.id, error: error.message }),
+        );
+        this.inFlight.add(delivery, attempt, () => this.kick());
+      }
+      if (claimed.length < free) return;
     }
   }
 
-  private claim(): Promise<Claimed[]> {
-    // Raw: claims due deliveries with FOR UPDATE SKIP LOCKED and UPDATE … RETURNING.
+  private claim(limit: number): Promise<Claimed[]> {
+    const endpoints = this.inFlight.byEndpoint();
+    const projects = this.inFlight.byProject();
+    // Raw: picks each endpoint's and project's share with window functions, then claims those rows
+    // with FOR UPDATE SKIP LOCKED and UPDATE … RETURNING (a locking clause cannot sit beside a window).
     return this.dataSource.query(
-      `WITH claimed AS (
+      `WITH busy_endpoints AS (SELECT * FROM unnest($3::uuid[], $4::int[]) AS b(id, n)),
+      busy_projects AS (SELECT * FROM unnest($5::uuid[], $6::int[]) AS b(id, n)),
+      shares AS (
+        SELECT q.id, q.next_attempt_at,
+          row_number() OVER (PARTITION BY q.endpoint_id ORDER BY q.next_attempt_at, q.id) + coalesce(be.n, 0) AS endpoint_slot,
+          row_number() OVER (PARTITION BY w.project_id ORDER BY q.next_attempt_at, q.id) + coalesce(bp.n, 0) AS project_slot
+        FROM webhook_deliveries q
+        JOIN webhook_endpoints w ON w.id = q.endpoint_id AND w.enabled
+        LEFT JOIN busy_endpoints be ON be.id = q.endpoint_id
+        LEFT JOIN busy_projects bp ON bp.id = w.project_id
+        WHERE q.status = 'pending' AND q.next_attempt_at <= now()
+      ),
+      claimed AS (
         UPDATE webhook_deliveries d SET attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => $2)
         WHERE d.id IN (
-          SELECT q.id FROM webhook_deliveries q JOIN webhook_endpoints w ON w.id = q.endpoint_id AND w.enabled
-          WHERE q.status = 'pending' AND q.next_attempt_at <= now()
-          ORDER BY q.next_attempt_at LIMIT $1 FOR UPDATE OF q SKIP LOCKED)
+          SELECT q.id FROM webhook_deliveries q
+          WHERE q.id IN (SELECT id FROM shares WHERE endpoint_slot <= $7 AND project_slot <= $8 ORDER BY next_attempt_at LIMIT $1)
+            AND q.status = 'pending' AND q.next_attempt_at <= now()
+          FOR UPDATE SKIP LOCKED)
         RETURNING d.id, d.attempts, d.event_id, d.endpoint_id
       )
       SELECT c.*, e.project_id, p.name AS project_name, e.type, e.data, e.created_at, w.url, w.format
       FROM claimed c JOIN webhook_events e ON e.id = c.event_id JOIN webhook_endpoints w ON w.id = c.endpoint_id JOIN projects p ON p.id = e.project_id`,
-      [BATCH, LEASE_SECONDS],
+      [
+        limit,
+        LEASE_SECONDS,
+        [...endpoints.keys()],
+        [...endpoints.values()],
+        [...projects.keys()],
+        [...projects.values()],
+        this.config.WEBHOOK_PER_ENDPOINT,
+        this.config.WEBHOOK_PER_PROJECT,
+      ],
     );
   }
 

@@ -6,7 +6,9 @@ import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { DomainEvents } from '../events/domain-events';
 import { PlatformService } from '../platform/platform.service';
+import { AppConfig } from '../config/app-config';
 import { ProjectAccess } from '../projects/project-access';
+import { Project } from '../projects/project.entity';
 import { CreateWebhookDto, UpdateWebhookDto, WebhookDeliveryView, WebhookView } from './webhook.dto';
 import { resolvePublic, TargetRefused, targetHost } from './webhook-targets';
 
@@ -35,6 +37,7 @@ export class WebhooksService {
     private readonly access: ProjectAccess,
     private readonly platform: PlatformService,
     private readonly events: DomainEvents,
+    private readonly config: AppConfig,
   ) {}
 
   async list(actor: AdminPrincipal, projectId: string): Promise<{ items: WebhookView[]; total: number }> {
@@ -56,11 +59,24 @@ export class WebhooksService {
     const project = await this.access.find(actor, projectId);
     const format = input.format ?? 'json';
     await this.checkTarget(input.url, format);
-    // Raw: INSERT … RETURNING the endpoint's columns (no entity).
-    const [row]: EndpointRow[] = await this.dataSource.query(
-      `INSERT INTO webhook_endpoints (project_id, url, events, format, enabled) VALUES ($1, $2, $3, $4, $5) RETURNING ${ENDPOINT_COLUMNS}`,
-      [project.id, input.url, input.events, format, input.enabled ?? true],
-    );
+    const limit = this.config.WEBHOOK_ENDPOINTS_PER_PROJECT;
+    const row = await this.dataSource.transaction(async (em) => {
+      // The project's row, locked against other creations only (logins and orders take no such lock),
+      // makes the count and the insert one step: concurrent creations cannot pass the cap together.
+      await em.getRepository(Project).findOne({ where: { id: project.id }, lock: { mode: 'for_no_key_update' } });
+      // Raw: INSERT … SELECT … RETURNING, only while the project has room (webhook tables have no entities).
+      const [created]: EndpointRow[] = await em.query(
+        `INSERT INTO webhook_endpoints (project_id, url, events, format, enabled)
+         SELECT $1, $2, $3, $4, $5 WHERE (SELECT count(*) FROM webhook_endpoints WHERE project_id = $1) < $6
+         RETURNING ${ENDPOINT_COLUMNS}`,
+        [project.id, input.url, input.events, format, input.enabled ?? true, limit],
+      );
+      return created;
+    });
+    if (!row)
+      throw new ServiceError(ErrorCode.CONFLICT, `A project has at most ${limit} webhook endpoints`, {
+        details: { limit },
+      });
     return toView(row);
   }
 
