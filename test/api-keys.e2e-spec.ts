@@ -88,6 +88,28 @@ describe('API keys (e2e)', () => {
     expect(after.body.status).not.toBe('banned');
   });
 
+  it('shows card keys in webhook delivery payloads in full only to a key that may read cards', async () => {
+    await world.admin.put('/admin/v1/platform/settings', { webhook_private_targets: true }).expect(200);
+    const hooks = `/admin/v1/projects/${world.project.id}/webhooks`;
+    const hook = (await world.author.post(hooks, { url: 'http://127.0.0.1:9/nobody', events: ['card.banned'] }).expect(201)).body;
+    const card = await insertCard(world.t, world.project.id);
+    await world.author.patch(`${cardsOf(world.project.id)}/${card.id}`, { status: 'banned' }).expect(200);
+    await world.author.patch(`${hooks}/${hook.id}`, { enabled: false }).expect(200);
+    const codeSeenBy = async (
+      request: () => Promise<{ status: number; body: { items: Array<{ payload: { data: { card_code: string } } }> } }>,
+    ) => {
+      const res = await request();
+      expect(res.status).toBe(200);
+      return res.body.items[0].payload.data.card_code;
+    };
+    const path = `${hooks}/${hook.id}/deliveries`;
+    const hooksOnly = (await createKey(world.author, { scopes: ['webhooks:read'] })).key;
+    const withCards = (await createKey(world.author, { scopes: ['webhooks:read', 'cards:read'] })).key;
+    expect(await codeSeenBy(() => withKey(hooksOnly, 'get', path))).toBe(`${card.code.slice(0, 4)}…${card.code.slice(-4)}`);
+    expect(await codeSeenBy(() => withKey(withCards, 'get', path))).toBe(card.code);
+    expect(await codeSeenBy(() => world.author.get(path))).toBe(card.code);
+  });
+
   it('cannot make keys, reach account routes or platform administration', async () => {
     const { key } = await createKey(world.author, { scopes: ['cards:read', 'cards:write', 'webhooks:write'] });
     const refusals = [

@@ -11,6 +11,7 @@ import { ProjectAccess } from '../projects/project-access';
 import { Project } from '../projects/project.entity';
 import { CreateWebhookDto, UpdateWebhookDto, WebhookDeliveryView, WebhookView } from './webhook.dto';
 import { resolvePublic, TargetRefused, targetHost } from './webhook-targets';
+import { mayReadCards, withShortCardKeys } from './webhook-card-keys';
 
 interface EndpointRow {
   id: string;
@@ -121,7 +122,7 @@ export class WebhooksService {
       'SELECT count(*)::int AS total FROM webhook_deliveries WHERE endpoint_id = $1',
       [endpoint.id],
     );
-    const rows = await this.deliveryRows('d.endpoint_id = $1 ORDER BY d.created_at DESC, d.id LIMIT $2 OFFSET $3', [
+    const rows = await this.deliveryRows(actor, 'd.endpoint_id = $1 ORDER BY d.created_at DESC, d.id LIMIT $2 OFFSET $3', [
       endpoint.id,
       query.page_size,
       query.skip,
@@ -143,7 +144,7 @@ export class WebhooksService {
     );
     if (!affected) throw new ServiceError(ErrorCode.WEBHOOK_DELIVERY_NOT_FOUND);
     this.events.recorded();
-    return (await this.deliveryRows('d.id = $1', [deliveryId]))[0];
+    return (await this.deliveryRows(actor, 'd.id = $1', [deliveryId]))[0];
   }
 
   /** A `webhook.test` event delivered to this endpoint only, whatever it subscribes to. */
@@ -158,7 +159,7 @@ export class WebhooksService {
       [project.id, JSON.stringify(data), endpoint.id],
     );
     this.events.recorded();
-    return (await this.deliveryRows('d.id = $1', [id]))[0];
+    return (await this.deliveryRows(actor, 'd.id = $1', [id]))[0];
   }
 
   private async find(projectId: string, webhookId: string): Promise<EndpointRow> {
@@ -171,7 +172,9 @@ export class WebhooksService {
     return row;
   }
 
-  private async deliveryRows(where: string, params: unknown[]): Promise<WebhookDeliveryView[]> {
+  /** Deliveries as `actor` may see them: card keys in the payloads in full only to whoever may read cards. */
+  private async deliveryRows(actor: AdminPrincipal, where: string, params: unknown[]): Promise<WebhookDeliveryView[]> {
+    const cardKeys = mayReadCards(actor);
     // Raw: deliveries with their attempts as JSON (json_agg), which the query builder cannot say.
     const rows: Array<Record<string, unknown>> = await this.dataSource.query(
       `SELECT d.id, d.event_id, e.type, d.status, d.attempts, d.next_attempt_at, d.delivered_at, d.created_at,
@@ -196,7 +199,7 @@ export class WebhooksService {
         type: r.type,
         created_at: iso(r.event_created_at as Date),
         project_id: r.project_id,
-        data: r.data,
+        data: cardKeys ? r.data : withShortCardKeys(r.data),
       },
       attempt_log: (r.attempt_log as Array<Record<string, unknown>>).map((a) => ({
         attempt: a.attempt as number,
