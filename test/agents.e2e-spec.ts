@@ -222,6 +222,46 @@ describe('agents and their ledger (decisions §19, e2e)', () => {
     expectAdminError(await agent.client.patch(`/admin/v1/agents/${agent.id}`, {}), 401, UNAUTHENTICATED);
   });
 
+  it("stops an agent's whole tree, token, sign-in and API key, while its author or a parent is disabled, and restores it after", async () => {
+    const owner = await admin.createAuthor();
+    const p = await owner.client.createProject();
+    const type = await createType(owner.client, p.id, { price_cents: 1000 });
+    const parent = await createAgent(t, owner.client, { project_ids: [p.id], discount_percent: 30, can_create_sub_agents: true });
+    const child = await createAgent(t, parent.client, { project_ids: [p.id], discount_percent: 10 });
+    await credit(owner.client, child.id, 10_000);
+    const key = (await child.client.post('/admin/v1/api-keys', { name: 'shop', scopes: ['orders:create'] }).expect(201)).body.key;
+    let n = 0;
+    const orderWithKey = () =>
+      t
+        .http()
+        .post(`/admin/v1/projects/${p.id}/orders`)
+        .set('Authorization', `Bearer ${key}`)
+        .send({ order_id: `tree-${n++}`, card_type_id: type.id, count: 1 });
+    const signIn = (agent: { username: string; password: string }) =>
+      t.http().post('/admin/v1/auth/login').send({ username: agent.username, password: agent.password });
+    const expectStopped = async (agent: typeof child, withKey: boolean) => {
+      expectAdminError(await agent.client.get('/admin/v1/agents/me'), 401, UNAUTHENTICATED);
+      expectAdminError(await signIn(agent), 403, ErrorCode.ACCOUNT_DISABLED);
+      if (withKey) expectAdminError(await orderWithKey(), 401, UNAUTHENTICATED);
+    };
+
+    await owner.client.patch(`/admin/v1/agents/${parent.id}`, { status: 'disabled' }).expect(200);
+    await expectStopped(child, true);
+    await owner.client.patch(`/admin/v1/agents/${parent.id}`, { status: 'active' }).expect(200);
+    await child.client.get('/admin/v1/agents/me').expect(200);
+    expect((await orderWithKey()).status).toBe(201);
+    expect(await balanceOf(t, parent.id)).toBe(200); // its commission, while active
+
+    await admin.patch(`/admin/v1/authors/${owner.id}`, { status: 'disabled' }).expect(200);
+    await expectStopped(child, true);
+    const signedInAgain = await signIn(parent);
+    expectAdminError(signedInAgain, 403, ErrorCode.ACCOUNT_DISABLED);
+    await admin.patch(`/admin/v1/authors/${owner.id}`, { status: 'active' }).expect(200);
+    expect((await orderWithKey()).status).toBe(201);
+    expect(await balanceOf(t, child.id)).toBe(10_000 - 2 * 900);
+    await expectLedgerConsistent(admin);
+  });
+
   it('shows an agent the allowed types of its projects at its price, and only its own cards; ban needs can_ban, unbind can_unbind', async () => {
     const typeAllowed = await createType(author, project.id, { price_cents: 999 });
     await createType(author, project.id, { agent_allowed: false });

@@ -5,6 +5,7 @@ import { PlatformSettings } from '../platform/platform-settings.entity';
 import { AdminAuthController } from './admin-auth.controller';
 import { AdminAuthGuard } from './admin-auth.guard';
 import { AdminAuthService } from './admin-auth.service';
+import { AgentChain } from './agent-chain';
 import { AdminToken } from './admin-token.entity';
 import { AdminUser } from './admin-user.entity';
 import { ApiKeyAuthenticator } from './api-keys/api-key-authenticator';
@@ -28,6 +29,7 @@ import { TwoFactorService } from './two-factor/two-factor.service';
   controllers: [AdminAuthController, TwoFactorController],
   providers: [
     AdminAuthService,
+    AgentChain,
     AdminAuthGuard,
     TwoFactorPolicy,
     TwoFactorService,

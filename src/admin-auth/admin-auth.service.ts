@@ -20,6 +20,7 @@ import { AdminLoginChallengeView } from './two-factor/two-factor.view';
 import { noteActor } from '../common/audit-note';
 import type { SignInClient } from './sign-in-client';
 import { TwoFactorPolicy } from './two-factor/two-factor-policy';
+import { AgentChain } from './agent-chain';
 
 /** The second login step must follow within this time; the challenge is good for one sign-in. */
 const CHALLENGE_TTL_SECONDS = 300;
@@ -36,6 +37,7 @@ export class AdminAuthService implements OnApplicationBootstrap {
     private readonly limiter: FailureLimiter,
     private readonly store: SharedStore,
     private readonly policy: TwoFactorPolicy,
+    private readonly agentChain: AgentChain,
   ) {}
 
   /**
@@ -67,7 +69,7 @@ export class AdminAuthService implements OnApplicationBootstrap {
     const user = await this.users.createQueryBuilder('u').where('lower(u.username) = lower(:username)', { username }).getOne();
     const valid = await verifyPassword(user?.passwordHash ?? (await decoyHash()), password);
     if (!user || !valid) throw new ServiceError(ErrorCode.UNAUTHENTICATED, 'Wrong username or password');
-    if (user.status !== 'active') throw new ServiceError(ErrorCode.ACCOUNT_DISABLED);
+    if (!(await this.isActive(user))) throw new ServiceError(ErrorCode.ACCOUNT_DISABLED);
     noteActor(client, user);
     if (user.totpEnabledAt) {
       const challenge = newToken();
@@ -85,7 +87,7 @@ export class AdminAuthService implements OnApplicationBootstrap {
   async challengedUser(challenge: string): Promise<AdminUser> {
     const userId = await this.store.get(challengeKey(challenge));
     const user = userId ? await this.users.findOneBy({ id: userId }) : null;
-    if (!user || user.status !== 'active' || !user.totpEnabledAt) {
+    if (!user || !user.totpEnabledAt || !(await this.isActive(user))) {
       throw new ServiceError(ErrorCode.UNAUTHENTICATED, 'The sign-in challenge is invalid or expired; sign in again');
     }
     return user;
@@ -109,6 +111,11 @@ export class AdminAuthService implements OnApplicationBootstrap {
     };
   }
 
+  /** An account acts while it is active, and an agent also while its author and the agents above it are. */
+  async isActive(user: AdminUser): Promise<boolean> {
+    return user.status === 'active' && (user.role !== 'agent' || (await this.agentChain.active(user.id)));
+  }
+
   async logout(principal: AdminPrincipal): Promise<void> {
     await this.tokens.delete({ tokenHash: principal.tokenHash });
   }
@@ -116,7 +123,7 @@ export class AdminAuthService implements OnApplicationBootstrap {
   async authenticate(token: string): Promise<AdminPrincipal> {
     const tokenHash = hashToken(token);
     const row = await this.tokens.findOne({ where: { tokenHash }, relations: { user: true } });
-    if (!row || row.expiresAt.getTime() <= Date.now() || row.user.status !== 'active') {
+    if (!row || row.expiresAt.getTime() <= Date.now() || !(await this.isActive(row.user))) {
       throw new ServiceError(ErrorCode.UNAUTHENTICATED, 'The admin token is invalid or expired');
     }
     return {

@@ -122,7 +122,9 @@ export class OrdersService {
     const agent = buyer.agent;
     if (agent && !type.agentAllowed)
       throw new ServiceError(ErrorCode.CARD_TYPE_NOT_FOUND, undefined, { details: ['card_type_id'] });
-    const parent = agent?.parentAgentId ? await agentById(em, agent.parentAgentId) : null;
+    // A disabled parent earns nothing (an order can pass the sign-in check the moment before it is disabled).
+    const above = agent?.parentAgentId ? await agentById(em, agent.parentAgentId) : null;
+    const parent = above?.status === 'active' ? above : null;
     const unit = agent ? agentPrice(type.priceCents, agent.discountPercent) : 0;
     // The parent's own price is lower by its larger discount: the difference per card is its commission.
     const commissionUnit = parent ? Math.max(0, unit - agentPrice(type.priceCents, parent.discountPercent)) : 0;

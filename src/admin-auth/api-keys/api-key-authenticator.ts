@@ -6,6 +6,7 @@ import { ServiceError } from '../../core/errors/service-error';
 import { BlacklistMatcher } from '../../common/blacklist-matcher';
 import { AdminPrincipal } from '../admin-principal';
 import { ApiKey } from './api-key.entity';
+import { AgentChain } from '../agent-chain';
 import { API_KEY_PATTERN, ApiKeyHasher } from './api-key-secret';
 
 /** last_used_at is a recognition aid ("used today"), not a log: one write a minute per key is enough. */
@@ -30,6 +31,7 @@ export class ApiKeyAuthenticator {
   constructor(
     @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
     private readonly hasher: ApiKeyHasher,
+    private readonly agentChain: AgentChain,
   ) {}
 
   static looksLikeKey(token: string): boolean {
@@ -41,7 +43,9 @@ export class ApiKeyAuthenticator {
       ? await this.keys.findOne({ where: { keyHash: this.hasher.hash(key) }, relations: { owner: true } })
       : null;
     const now = Date.now();
-    if (!row || row.revokedAt || (row.expiresAt && row.expiresAt.getTime() <= now) || row.owner.status !== 'active') {
+    const inactive = async (owner: ApiKey['owner']) =>
+      owner.status !== 'active' || (owner.role === 'agent' && !(await this.agentChain.active(owner.id)));
+    if (!row || row.revokedAt || (row.expiresAt && row.expiresAt.getTime() <= now) || (await inactive(row.owner))) {
       throw new ServiceError(ErrorCode.UNAUTHENTICATED, 'The API key is invalid, revoked or expired');
     }
     await this.touch(row, now);
