@@ -93,6 +93,11 @@ export abstract class PendingLoginWriter {
     private readonly statement: PreparedStatement,
   ) {}
 
+  /** Runs the statement for no login: it matches nothing and writes nothing, but fails as a login would on a schema that lost its tables. */
+  async probe(): Promise<void> {
+    await this.statements.rows(this.statement, pendingLoginValues([]));
+  }
+
   /** The card's row after the login, or null when this path does not admit it (the locked path decides). */
   write(login: PendingLogin): Promise<Record<string, unknown> | null> {
     return this.batcher.submit(login);

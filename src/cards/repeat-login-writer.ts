@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ReadinessChecks } from '../core/health/readiness-checks';
 import { PreparedStatement, PreparedStatements } from '../database/prepared-statements';
 import { cardSql } from './card-rule';
 import { CARD_COLUMNS, HIT_ANSWERS, LOG_HITS, PENDING_LOGINS, PendingLoginWriter } from './pending-login-writer';
@@ -32,7 +33,8 @@ const REPEAT_LOGINS: PreparedStatement = {
  */
 @Injectable()
 export class RepeatLoginWriter extends PendingLoginWriter {
-  constructor(statements: PreparedStatements) {
+  constructor(statements: PreparedStatements, readiness: ReadinessChecks) {
     super(statements, REPEAT_LOGINS);
+    readiness.register('login', () => this.probe());
   }
 }

@@ -13,6 +13,7 @@ import { FailureLimiter } from './throttling/failure-limiter';
 import { MemoryStore } from './store/memory-store';
 import { REDIS_CLIENT, redisClientProvider, sharedStoreProvider } from './store/store.providers';
 import { SharedStore } from './store/shared-store';
+import { ReadinessChecks } from './health/readiness-checks';
 
 /** @keyv/redis replaces the deprecated cache-manager-redis-yet (see README); loaded only with Redis. */
 async function redisCacheStore(url: string): Promise<Keyv> {
@@ -51,8 +52,19 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
         HotCache,
         ProgramCache,
         FailureLimiter,
+        ReadinessChecks,
       ],
-      exports: [AppConfig, JsonLogger, SecretBox, REDIS_CLIENT, SharedStore, HotCache, ProgramCache, FailureLimiter],
+      exports: [
+        AppConfig,
+        JsonLogger,
+        SecretBox,
+        REDIS_CLIENT,
+        SharedStore,
+        HotCache,
+        ProgramCache,
+        FailureLimiter,
+        ReadinessChecks,
+      ],
     };
   }
 

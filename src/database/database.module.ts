@@ -4,8 +4,9 @@ import { DataSource } from 'typeorm';
 import { MIGRATIONS } from '../../migrations';
 import { AppConfig } from '../config/app-config';
 import { JsonLogger } from '../core/logging/json-logger';
+import { ReadinessChecks } from '../core/health/readiness-checks';
 import { EmbeddedPostgres } from './embedded-postgres';
-import { runMigrations } from './migrate';
+import { assertSchemaCurrent, runMigrations } from './migrate';
 import { PreparedStatements } from './prepared-statements';
 
 const EMBEDDED = Symbol('EmbeddedPostgres');
@@ -19,7 +20,10 @@ export class DatabaseModule implements OnApplicationShutdown {
   constructor(
     private readonly dataSource: DataSource,
     @Inject(EMBEDDED) private readonly embedded: EmbeddedPostgres,
-  ) {}
+    readiness: ReadinessChecks,
+  ) {
+    readiness.register('schema', () => assertSchemaCurrent(dataSource));
+  }
 
   static forRoot(): DynamicModule {
     const embedded = new EmbeddedPostgres();

@@ -24,3 +24,16 @@ export async function runMigrations(dataSource: DataSource, shared: boolean): Pr
     await runner.release();
   }
 }
+
+/**
+ * Throws unless every migration this release knows is recorded as applied: a schema dropped or
+ * replaced under a running service fails readiness instead of every login.
+ */
+export async function assertSchemaCurrent(dataSource: DataSource): Promise<void> {
+  const known = dataSource.migrations.map((migration) => migration.name ?? migration.constructor.name);
+  // Raw: TypeORM's own migrations table has no entity.
+  const [{ applied }] = (await dataSource.query(`SELECT count(*)::int AS applied FROM migrations WHERE name = ANY($1::text[])`, [
+    known,
+  ])) as Array<{ applied: number }>;
+  if (applied !== known.length) throw new Error(`${known.length - applied} of ${known.length} migrations are not applied`);
+}

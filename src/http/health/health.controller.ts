@@ -19,6 +19,7 @@ import {
 } from '../../core/health/readiness';
 import { REDIS_CLIENT } from '../../core/store/store.providers';
 import { SharedStore } from '../../core/store/shared-store';
+import { ReadinessChecks } from '../../core/health/readiness-checks';
 
 const LIVE: SchemaObject = { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ok'] } } };
 const CHECK: SchemaObject = { type: 'string', enum: ['up', 'down', 'not_configured'] };
@@ -27,7 +28,16 @@ const READINESS: SchemaObject = {
   required: ['status', 'checks'],
   properties: {
     status: { type: 'string', enum: ['ok', 'unavailable'] },
-    checks: { type: 'object', properties: { database: CHECK, redis: CHECK, disk: CHECK } },
+    checks: {
+      type: 'object',
+      properties: {
+        database: CHECK,
+        redis: CHECK,
+        disk: CHECK,
+        schema: { ...CHECK, description: 'every migration this release knows is applied' },
+        login: { ...CHECK, description: "a card login's own statement runs (it matches nothing and writes nothing)" },
+      },
+    },
     redis_persistence: { type: 'string', enum: ['aof', 'rdb', 'none', 'unknown', 'not_configured'] },
     warnings: { type: 'array', items: { type: 'string' }, description: 'What an operator should fix, ready or not' },
   },
@@ -44,6 +54,7 @@ export class HealthController {
     private readonly metrics: MetricsService,
     private readonly adapterHost: HttpAdapterHost,
     private readonly config: AppConfig,
+    private readonly readiness: ReadinessChecks,
   ) {}
 
   /** The process is running. */
@@ -67,30 +78,35 @@ export class HealthController {
   }
 
   /**
-   * The database takes a durable write, the data directory takes a write and has room, and (when
-   * configured) Redis answers; 503 otherwise. A full disk fails every login while `SELECT 1` still
+   * The database takes a durable write, the data directory takes a write and has room, (when
+   * configured) Redis answers, and the checks the domain adds pass (the schema is current, a login's
+   * own statement runs); 503 otherwise. A full disk fails every login while `SELECT 1` still
    * answers, so the instance leaves the balancer instead. A Redis without AOF is ready but warned of.
    */
   @Get('health/ready')
-  @ApiOperation({ summary: 'Readiness: the database and data directory take a write, Redis (when configured) answers' })
+  @ApiOperation({
+    summary:
+      "Readiness: the database and data directory take a write, Redis (when configured) answers, the schema is current and a login's statement runs",
+  })
   @ApiAnswer(READINESS, { description: 'Ready' })
   @ApiResponse({ status: 503, description: 'Not ready', content: { 'application/json': { schema: READINESS } } })
   async ready(@Res() res: unknown): Promise<void> {
     const warnings: string[] = [];
-    const [database, redis, disk, persistence] = await Promise.all([
+    const [database, redis, disk, persistence, added] = await Promise.all([
       probe(() => databaseTakesWrite(this.dataSource)),
       this.redis ? probe(() => this.store.ping()) : Promise.resolve<Check>('not_configured'),
       this.diskCheck(warnings),
       this.redis
         ? redisPersistence(this.redis).catch((): RedisPersistence => 'unknown')
         : Promise.resolve('not_configured' as const),
+      this.readiness.run(),
     ]);
     const persistenceWarning = persistence === 'not_configured' ? null : redisPersistenceWarning(persistence);
     if (persistenceWarning) warnings.push(persistenceWarning);
-    const ok = database === 'up' && redis !== 'down' && disk === 'up';
+    const ok = database === 'up' && redis !== 'down' && disk === 'up' && Object.values(added).every((check) => check === 'up');
     const body = {
       status: ok ? 'ok' : 'unavailable',
-      checks: { database, redis, disk },
+      checks: { database, redis, disk, ...added },
       redis_persistence: persistence,
       ...(warnings.length ? { warnings } : {}),
     };
