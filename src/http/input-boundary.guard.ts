@@ -6,12 +6,14 @@ import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { BODY_TYPE, BodyType, CONTENT_TYPES, mediaTypeOf } from './content-type';
 import { findInputProblem, hasBrokenPercentEncoding } from './input-rules';
+import { requestContextOf } from './request-context';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 /**
  * The one input boundary every route passes before its own guards (a global guard runs first, and
- * before any pipe transforms the body): the declared body type (415 otherwise), valid UTF-8 and
+ * before any pipe transforms the body): a client address that a trusted proxy's X-Forwarded-For
+ * names readably (client-ip.ts), the declared body type (415 otherwise), valid UTF-8 and
  * percent escapes, no control characters or unpaired surrogates in any text, no field names that
  * reach object internals, and a bounded depth. A refusal is the family's BAD_REQUEST, and nothing
  * has been looked up, counted or written yet.
@@ -22,6 +24,8 @@ export class InputBoundaryGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest();
+    const unreadable = requestContextOf(request).unreadableClientAddress;
+    if (unreadable) throw new ServiceError(ErrorCode.BAD_REQUEST, unreadable, { details: ['X-Forwarded-For'] });
     const method = String(request.method).toUpperCase();
     const url: string = request.originalUrl ?? request.url ?? '';
     const path = pathOf(url);

@@ -2,13 +2,15 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { RequestMemo } from '../core/request-memo';
-import { clientIpOf } from './client-ip';
+import { clientAddressOf } from './client-ip';
 
 /** The per-request state of the HTTP layer; its `memo` is all a domain service may see of it. */
 export interface RequestContext extends RequestMemo {
   requestId: string;
   /** The caller's address: the socket peer, or X-Forwarded-For behind a trusted proxy only. */
   clientIp: string;
+  /** Set when a trusted proxy's X-Forwarded-For names no client address: the input boundary refuses the request. */
+  unreadableClientAddress?: string;
   /** What to undo if the request ends in a platform fault (see `onFault`). */
   undoOnFault?: Array<() => Promise<void>>;
   /**
@@ -70,9 +72,11 @@ export function chooseRequestId(incoming: unknown): string {
  */
 export function requestContextMiddleware(trustedProxies: ReadonlySet<string> = new Set(), { echoRequestId = true } = {}) {
   return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
+    const client = clientAddressOf(req, trustedProxies);
     const context: RequestContext = {
       requestId: chooseRequestId(req.headers['x-request-id']),
-      clientIp: clientIpOf(req, trustedProxies),
+      clientIp: client.ip,
+      unreadableClientAddress: client.unreadable,
     };
     (req as unknown as WithContext)[CONTEXT_KEY] = context;
     if (echoRequestId) res.setHeader('X-Request-Id', context.requestId);
