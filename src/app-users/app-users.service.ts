@@ -162,7 +162,7 @@ export class AppUsersService {
   private async login(call: ClientCall, input: AppUserCredentials): Promise<Authenticated> {
     const { program } = call;
     const projectId = program.project.id;
-    const scopes = { account: `user:${projectId}:${usernameKey(input.username)}`, address: `ip:${projectId}:${call.ip}` };
+    const scopes = { account: `${projectId}:${usernameKey(input.username)}`, address: call.ip, within: projectId };
     const policy = {
       name: 'app-user-login',
       limit: this.config.APP_USER_LOGIN_ATTEMPTS_PER_MINUTE,

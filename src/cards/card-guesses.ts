@@ -32,6 +32,6 @@ export class CardGuesses {
   guard<T>(call: Pick<ClientCall, 'program' | 'ip'>, attempt: () => Promise<T>): Promise<T> {
     const { project } = call.program;
     const policy: FailurePolicy = { name: 'card-guess', limit: project.cardGuessLimitPerMinute, failure: isCardKeyMiss };
-    return this.limiter.guard(policy, { address: `${project.id}:${call.ip}` }, attempt);
+    return this.limiter.guard(policy, { address: call.ip, within: project.id }, attempt);
   }
 }

@@ -168,6 +168,18 @@ export class AppConfig {
   /** Admin API writes per signed-in account. */
   @RateLimitSetting() RATE_LIMIT_ADMIN_WRITE_PER_ACCOUNT = 300;
 
+  /**
+   * How every per-address limit (request rates, failure limits) counts an IPv6 client: by its
+   * network of this many leading bits, since one subscriber holds a whole /64 (128 = each address).
+   * IPv4 counts per address.
+   */
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt()
+  @Min(32)
+  @Max(128)
+  RATE_LIMIT_IPV6_PREFIX = 64;
+
   @Transform(emptyToUndefined)
   @IsOptional()
   @IsIn(['debug', 'info', 'warn', 'error'])
@@ -417,6 +429,7 @@ export const CONFIG_KEYS = [
   'RATE_LIMIT_ORDERS_PER_ACCOUNT',
   'RATE_LIMIT_ADMIN_WRITE_PER_ADDRESS',
   'RATE_LIMIT_ADMIN_WRITE_PER_ACCOUNT',
+  'RATE_LIMIT_IPV6_PREFIX',
   'READY_MIN_FREE_MB',
   'NODE_ENV',
   'TLS_CERT_FILE',

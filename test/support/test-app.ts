@@ -13,7 +13,7 @@ export const ADMIN_PASSWORD = 'admin-password-for-tests';
 
 /** Every request-rate limit (src/core/throttling/rate-limits.ts) raised far above what a suite sends. */
 export const TEST_RATE_LIMITS: Record<string, string> = Object.fromEntries(
-  CONFIG_KEYS.filter((key) => key.startsWith('RATE_LIMIT_') && key !== 'RATE_LIMIT_WINDOW_SECONDS').map((key) => [key, '100000']),
+  CONFIG_KEYS.filter((key) => key.startsWith('RATE_LIMIT_') && key.includes('_PER_')).map((key) => [key, '100000']),
 );
 
 export interface TestApp {

@@ -1,8 +1,10 @@
+import { loadConfig } from '../../config/app-config';
 import { ErrorCode } from '../errors/error-code';
 import { ServiceError } from '../errors/service-error';
 import { MemoryStore } from '../store/memory-store';
 import { FailureLimiter, FailurePolicy, FailureScopes, failureWindow } from './failure-limiter';
 
+const CONFIG = loadConfig({});
 const POLICY: FailurePolicy = { name: 'test-login', limit: 3, failure: ErrorCode.BAD_CREDENTIALS };
 
 const badCredentials = () => Promise.reject(new ServiceError(ErrorCode.BAD_CREDENTIALS));
@@ -25,7 +27,7 @@ describe(FailureLimiter.name, () => {
   beforeEach(() => {
     jest.useFakeTimers({ now: new Date('2030-01-01T00:00:10Z'), doNotFake: ['setInterval', 'clearInterval'] });
     store = new MemoryStore();
-    const real = new FailureLimiter(store);
+    const real = new FailureLimiter(store, CONFIG);
     limiter = { guard: (scopes, attempt) => real.guard(POLICY, scopes, attempt) };
   });
   afterEach(() => {
@@ -112,7 +114,7 @@ describe(FailureLimiter.name, () => {
     const isMiss = (error: unknown) =>
       error instanceof ServiceError && (error.code === ErrorCode.CARD_INVALID || error.details === 'miss');
     const guard = (attempt: () => Promise<unknown>) =>
-      new FailureLimiter(store).guard({ name: 'guess', limit: 2, failure: isMiss }, { address: 'ip:p' }, attempt);
+      new FailureLimiter(store, CONFIG).guard({ name: 'guess', limit: 2, failure: isMiss }, { address: 'ip:p' }, attempt);
     expect(await codeOf(guard(banned))).toBe(ErrorCode.USER_BANNED);
     expect(
       await codeOf(guard(() => Promise.reject(new ServiceError(ErrorCode.TOPUP_REFUSED, undefined, { details: 'miss' })))),
@@ -126,6 +128,22 @@ describe(FailureLimiter.name, () => {
       expect(await codeOf(limiter.guard({ address: 'ip:a' }, badCredentials))).toBe(ErrorCode.BAD_CREDENTIALS);
     expect(await codeOf(limiter.guard({ address: 'ip:a' }, success))).toBe(ErrorCode.RATE_LIMITED);
     expect(await codeOf(limiter.guard({ address: 'ip:b' }, success))).toBe('ok');
+  });
+
+  it('counts an IPv6 client by its /64, an IPv4 one by its address, and a program scope apart', async () => {
+    for (let i = 0; i < 3; i++)
+      expect(await codeOf(limiter.guard({ address: `2001:db8:0:7::${i + 1}` }, badCredentials))).toBe(ErrorCode.BAD_CREDENTIALS);
+    expect(await codeOf(limiter.guard({ address: '2001:db8:0:7:ffff::9' }, success))).toBe(ErrorCode.RATE_LIMITED);
+    expect(await codeOf(limiter.guard({ address: '2001:db8:0:8::1' }, success))).toBe('ok');
+    expect(await codeOf(limiter.guard({ address: '2001:db8:0:7::1', within: 'program-b' }, success))).toBe('ok');
+    for (let i = 0; i < 3; i++) await codeOf(limiter.guard({ address: '198.51.100.1' }, badCredentials));
+    expect(await codeOf(limiter.guard({ address: '::ffff:198.51.100.1' }, success))).toBe(ErrorCode.RATE_LIMITED);
+    expect(await codeOf(limiter.guard({ address: '198.51.100.2' }, success))).toBe('ok');
+  });
+
+  it('never mistakes an account for an address of the same spelling', async () => {
+    for (let i = 0; i < 3; i++) await codeOf(limiter.guard({ account: '198.51.100.3', address: 'ip:a' }, badCredentials));
+    expect(await codeOf(limiter.guard({ address: '198.51.100.3' }, success))).toBe('ok');
   });
 
   it('starts counting afresh in the next window', async () => {

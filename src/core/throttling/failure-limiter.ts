@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../../config/app-config';
 import { ErrorCode } from '../errors/error-code';
 import { ServiceError } from '../errors/service-error';
 import { SharedStore } from '../store/shared-store';
+import { addressKey } from './address-key';
 
 export const FAILURE_WINDOW_SECONDS = 60;
 
@@ -23,10 +25,14 @@ export interface FailurePolicy {
   failure: ErrorCode | ((error: unknown) => boolean);
 }
 
-/** `account` (optional) is strict under concurrency; `address` tolerates many callers behind one address. */
+/**
+ * `account` (optional) is strict under concurrency; `address` (the client's address, counted as
+ * `addressKey` says) tolerates many callers behind one address, within `within` (a program) if given.
+ */
 export interface FailureScopes {
   account?: string;
   address: string;
+  within?: string;
 }
 
 /**
@@ -47,18 +53,22 @@ export interface FailureScopes {
  */
 @Injectable()
 export class FailureLimiter {
-  constructor(private readonly store: SharedStore) {}
+  constructor(
+    private readonly store: SharedStore,
+    private readonly config: AppConfig,
+  ) {}
 
   async guard<T>(policy: FailurePolicy, scopes: FailureScopes, attempt: () => Promise<T>): Promise<T> {
     const { index, retryAfter } = failureWindow(Date.now());
     const ttl = FAILURE_WINDOW_SECONDS * 2;
-    const accountKey = scopes.account === undefined ? undefined : key(policy, scopes.account, index);
-    const addressKey = key(policy, scopes.address, index);
+    const accountKey = scopes.account === undefined ? undefined : key(policy, `account:${scopes.account}`, index);
+    const address = addressKey(scopes.address, this.config.RATE_LIMIT_IPV6_PREFIX);
+    const perAddress = key(policy, `address:${scopes.within ?? ''}:${address}`, index);
     const refuse = () =>
       new ServiceError(ErrorCode.RATE_LIMITED, 'Too many failed attempts; retry later', {
         headers: { 'Retry-After': String(retryAfter) },
       });
-    if (Number((await this.store.get(addressKey)) ?? 0) >= policy.limit) throw refuse();
+    if (Number((await this.store.get(perAddress)) ?? 0) >= policy.limit) throw refuse();
     if (accountKey && (await this.store.increment(accountKey, ttl, policy.limit)) === null) throw refuse();
     try {
       const result = await attempt();
@@ -69,7 +79,7 @@ export class FailureLimiter {
         if (accountKey) await this.store.decrement(accountKey);
         throw error;
       }
-      if ((await this.store.increment(addressKey, ttl, policy.limit)) === null) throw refuse();
+      if ((await this.store.increment(perAddress, ttl, policy.limit)) === null) throw refuse();
       throw error;
     }
   }

@@ -1,4 +1,4 @@
-import { applyDecorators, ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
+import { applyDecorators, ExecutionContext, Inject, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
 import { ThrottlerGuard, ThrottlerLimitDetail, ThrottlerOptions, ThrottlerStorage } from '@nestjs/throttler';
 import { ApiExtension } from '@nestjs/swagger';
 import { createHash } from 'node:crypto';
@@ -7,6 +7,8 @@ import { ServiceError } from '../../core/errors/service-error';
 import { requestContextOf } from '../request-context';
 import { CONTRACT_EXTENSIONS } from '../openapi/api-contract';
 import { RateScope, RouteClass, throttlerName } from '../../core/throttling/rate-limits';
+import { addressKey } from '../../core/throttling/address-key';
+import { AppConfig } from '../../config/app-config';
 
 /** What a throttler storage answers (the package does not export its name). */
 type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
@@ -51,6 +53,8 @@ export const RateLimit = (routeClass: RateLimitRoute['routeClass'], keyOf?: Rate
 @Injectable()
 export class RouteRateGuard extends ThrottlerGuard {
   private named = new Map<string, ThrottlerOptions>();
+  /** By property: the constructor is ThrottlerGuard's. Read for how an address is counted (addressKey). */
+  @Inject(AppConfig) private readonly config!: AppConfig;
 
   override async onModuleInit(): Promise<void> {
     await super.onModuleInit();
@@ -66,7 +70,7 @@ export class RouteRateGuard extends ThrottlerGuard {
     if (!routeClass || (route.writesOnly && READS.has(String(request.method).toUpperCase()))) return true;
     request[COUNTED] = true;
     const trackers: Record<RateScope, string | undefined> = {
-      address: requestContextOf(request).clientIp,
+      address: addressKey(requestContextOf(request).clientIp, this.config.RATE_LIMIT_IPV6_PREFIX),
       key: route.keyOf?.(request),
     };
     let nearest: { limit: number; record: ThrottlerStorageRecord } | undefined;
