@@ -7,6 +7,7 @@ import { SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from '../app.module';
 import { AppConfig } from '../config/app-config';
 import { parseTrustedProxies } from '../http/client-ip';
+import { plainHttpRefusal } from '../http/https-required.guard';
 import { familyOfPath, pathOf } from '../http/envelope/family';
 import { renderFailure } from '../http/envelope/render';
 import { ErrorCode } from '../core/errors/error-code';
@@ -113,7 +114,7 @@ export async function createApp(config: AppConfig, logger = new JsonLogger(confi
 
   // The web console's files (and `/` → /console/) are answered first: they are not API calls, so they
   // carry no request id and stay out of the API's access log and metrics (docs/decisions.md).
-  const consoleFiles = consoleMiddleware(loadConsoleFiles(config.CONSOLE_DIR ?? defaultConsoleDir()));
+  const consoleFiles = consoleMiddleware(loadConsoleFiles(config.CONSOLE_DIR ?? defaultConsoleDir()), plainHttpRefusal(config));
   // Before routing, so unmatched routes get a request id and are counted too.
   const requestContext = requestContextMiddleware(parseTrustedProxies(config.TRUST_PROXY), { echoRequestId: !fastify });
   const observer = app.get(RequestObserver).middleware;

@@ -33,6 +33,8 @@ const SECURITY_HEADERS: Record<string, string> = {
   'Cross-Origin-Opener-Policy': 'same-origin',
 };
 
+const PLAIN_TEXT = { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' };
+const PORTAL_NEEDS_HTTPS = 'The card-holder portal needs HTTPS; plain HTTP is refused (10010 HTTPS_REQUIRED).\n';
 const NOT_BUILT = 'The console has not been built: run `npm run build` (npm start does it), then restart the service.\n';
 
 function send(
@@ -77,9 +79,14 @@ function sendFile(req: IncomingMessage, res: ServerResponse, file: ConsoleFile):
  * a built file by its path, any other page (a deep link such as /console/projects/x) as index.html
  * so the console's router shows it, a missing build asset as 404. `/` redirects to the console, and
  * `/portal` (and anything below it) is the card-holder portal's page. Only GET and HEAD are answered
- * here; anything else, and every API path, goes on to the service.
+ * here; anything else, and every API path, goes on to the service. `refusesPlainHttp` (production,
+ * https-required.guard.ts) makes the portal's page a 403 over plain HTTP, as its API is: a holder
+ * must not learn to type a card key into a page an attacker on the way can rewrite.
  */
-export function consoleMiddleware(files: Map<string, ConsoleFile> | undefined) {
+export function consoleMiddleware(
+  files: Map<string, ConsoleFile> | undefined,
+  refusesPlainHttp: (req: IncomingMessage) => boolean = () => false,
+) {
   return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     const url = req.url ?? '/';
@@ -89,6 +96,7 @@ export function consoleMiddleware(files: Map<string, ConsoleFile> | undefined) {
     if (path === CONSOLE_PATH) return redirect(req, res, `${CONSOLE_PATH}/${query}`);
     const portal = path === PORTAL_PATH || path.startsWith(`${PORTAL_PATH}/`);
     if (!portal && !path.startsWith(`${CONSOLE_PATH}/`)) return next();
+    if (portal && refusesPlainHttp(req)) return send(req, res, 403, PLAIN_TEXT, PORTAL_NEEDS_HTTPS);
     if (!files)
       return send(req, res, 503, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }, NOT_BUILT);
     if (portal) {

@@ -7,6 +7,7 @@ import { CARD_UNBIND_REFUSALS, CardUnbindData, CardUnbindService, unbindData } f
 import { AppConfig } from '../config/app-config';
 import { Envelope } from '../http/envelope/envelope.decorator';
 import { StandardEnvelopeInterceptor } from '../http/envelope/envelope.interceptors';
+import { RequiresHttps } from '../http/https-required.guard';
 import { ClientReply } from '../http/envelope/render';
 import { ApiAnswer, ApiFailures } from '../http/openapi/api-contract';
 import { PortalCardDto, PortalTopupDto, PortalUnbindDto } from './portal.dto';
@@ -22,6 +23,8 @@ import { RateLimit } from '../http/throttling/route-rate.guard';
 @Envelope('standard')
 @UseInterceptors(StandardEnvelopeInterceptor)
 @PortalClient()
+// Below PortalClient: class decorators apply from the bottom, so HTTPS is checked before the portal's lookup.
+@RequiresHttps()
 @Controller('api/v1/portal/cards')
 export class PortalController {
   constructor(

@@ -10,6 +10,7 @@ import { CARD_UNBIND_REFUSALS, CardUnbindData, CardUnbindService, unbindData } f
 import { AppConfig } from '../config/app-config';
 import { Envelope } from '../http/envelope/envelope.decorator';
 import { StandardEnvelopeInterceptor } from '../http/envelope/envelope.interceptors';
+import { RequiresHttps } from '../http/https-required.guard';
 import { ClientReply } from '../http/envelope/render';
 import { ErrorCode } from '../core/errors/error-code';
 import { ApiAnswer, ApiFailures } from '../http/openapi/api-contract';
@@ -25,6 +26,7 @@ import { RateLimit } from '../http/throttling/route-rate.guard';
 @ApiTags('client: SDK v1')
 @Envelope('standard')
 @UseInterceptors(StandardEnvelopeInterceptor)
+@RequiresHttps()
 @Controller('api/v1/cards')
 export class SdkCardsController {
   constructor(

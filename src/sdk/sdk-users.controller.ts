@@ -5,6 +5,7 @@ import { AppUserCredentialsDto } from '../app-users/app-users.dto';
 import { AppUsersService, RegisteredUser, SdkUserLogin, UserHeartbeat } from '../app-users/app-users.service';
 import { Envelope } from '../http/envelope/envelope.decorator';
 import { StandardEnvelopeInterceptor } from '../http/envelope/envelope.interceptors';
+import { RequiresHttps } from '../http/https-required.guard';
 import { ClientReply } from '../http/envelope/render';
 import { ErrorCode } from '../core/errors/error-code';
 import { ApiAnswer, ApiFailures } from '../http/openapi/api-contract';
@@ -19,6 +20,7 @@ import { RateLimit } from '../http/throttling/route-rate.guard';
 @ApiTags('client: SDK v1')
 @Envelope('standard')
 @UseInterceptors(StandardEnvelopeInterceptor)
+@RequiresHttps()
 @Controller('api/v1/users')
 export class SdkUsersController {
   constructor(private readonly users: AppUsersService) {}

@@ -3,6 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Caller, ClientCall } from '../access/client-call';
 import { Envelope } from '../http/envelope/envelope.decorator';
 import { StandardEnvelopeInterceptor } from '../http/envelope/envelope.interceptors';
+import { RequiresHttps } from '../http/https-required.guard';
 import { ClientReply } from '../http/envelope/render';
 import { ApiAnswer } from '../http/openapi/api-contract';
 import { SdkSigned } from '../standard/hmac.guard';
@@ -13,6 +14,7 @@ import { VersionCheck, VersionsService } from '../versions/versions.service';
 @ApiTags('client: SDK v1')
 @Envelope('standard')
 @UseInterceptors(StandardEnvelopeInterceptor)
+@RequiresHttps()
 @Controller('api/v1/apps')
 export class VersionCheckController {
   constructor(private readonly versions: VersionsService) {}

@@ -10,8 +10,6 @@ import { ServiceError } from '../core/errors/service-error';
 import { DeclareAuthScheme } from '../http/auth-scheme';
 import { AcceptsBody } from '../http/content-type';
 import { SharedStore } from '../core/store/shared-store';
-import { AppConfig } from '../config/app-config';
-import { arrivedOverTls, parseTrustedProxies } from '../http/client-ip';
 import {
   HMAC_NONCE_PATTERN,
   NONCE_MEMORY_SECONDS,
@@ -23,30 +21,23 @@ import { requestContextOf } from '../http/request-context';
 
 /**
  * V3 and SDK authentication, in the order of decisions §3: content type (checked by the input
- * boundary, which runs first), HTTPS in production (§22), then the `app` rules
- * (missing, only inside `data`, a `data` ciphertext, an internal key) before anything is decrypted
- * or looked up, then program, signature, timestamp and a nonce claimed once per program for 600 s
- * in the shared store (the timestamp window on both sides of now).
+ * boundary, which runs first), HTTPS in production (§22: the controller's `RequiresHttps`, whose
+ * guard runs before a route's own), then the `app` rules (missing, only inside `data`, a `data`
+ * ciphertext, an internal key) before anything is decrypted or looked up, then program,
+ * signature, timestamp and a nonce claimed once per program for 600 s in the shared store (the
+ * timestamp window on both sides of now).
  */
 @Injectable()
 export class HmacGuard implements CanActivate {
-  /** Set in production only (decisions §22): the proxies whose X-Forwarded-Proto is believed. */
-  private readonly httpsFrom: ReadonlySet<string> | null;
-
   constructor(
     private readonly reflector: Reflector,
     private readonly directory: ClientProgramDirectory,
     private readonly box: SecretBox,
     private readonly store: SharedStore,
-    config: AppConfig,
-  ) {
-    this.httpsFrom = config.requiresHttps ? parseTrustedProxies(config.TRUST_PROXY) : null;
-  }
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest();
-    // Before any business rule: a request that crossed the network in clear has shown its secrets already.
-    if (this.httpsFrom && !arrivedOverTls(request, this.httpsFrom)) throw new ServiceError(ErrorCode.HTTPS_REQUIRED);
     const body = (request.body ?? {}) as Record<string, unknown>;
     // `app` only inside `data` is APP_REQUIRED; `app` beside a `data` ciphertext is refused too.
     if (typeof body.app === 'string' && body.app.trim() && body.data !== undefined)

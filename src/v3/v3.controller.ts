@@ -5,6 +5,7 @@ import { CardLoginService } from '../cards/card-login.service';
 import { AppConfig } from '../config/app-config';
 import { Envelope } from '../http/envelope/envelope.decorator';
 import { StandardEnvelopeInterceptor } from '../http/envelope/envelope.interceptors';
+import { RequiresHttps } from '../http/https-required.guard';
 import { ClientReply } from '../http/envelope/render';
 import { LOGIN_EXTRAS, StandardCardLoginData, standardCardLoginData } from '../cards/card-data';
 import { CARD_LOGIN_REFUSALS } from '../cards/card-login.service';
@@ -16,6 +17,7 @@ import { V3CardLoginDto } from './v3.dto';
 @ApiTags('client: HTTP V3')
 @Envelope('standard')
 @UseInterceptors(StandardEnvelopeInterceptor)
+@RequiresHttps()
 @Controller('api/legacy/v3')
 export class V3Controller {
   constructor(

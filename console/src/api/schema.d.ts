@@ -4245,25 +4245,6 @@ export interface components {
             };
         };
         /**
-         * @description - `10202` PROGRAM_DISABLED: This program is disabled
-         *     - `10203` AUTHOR_DISABLED: This program's author is disabled
-         *     - `10204` VERIFICATION_SWITCH_OFF: Verification is switched off for this program
-         *     - `10205` PACKAGE_NOT_ENABLED: The standard API basic package is not enabled for this program
-         *     - `10206` INTERFACE_NOT_AUTHORIZED: This interface is not authorized for this program
-         *     - `10207` INTERFACE_DISABLED: This interface is disabled on the platform
-         */
-        StandardFailure403_10202_10203_10204_10205_10206_10207: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["StandardFailure"] & {
-                    /** @enum {integer} */
-                    code?: 10202 | 10203 | 10204 | 10205 | 10206 | 10207;
-                };
-            };
-        };
-        /**
          * @description - `30101` SESSION_INVALID: The session is invalid; log in again
          *     - `30102` SESSION_TYPE_MISMATCH: This token belongs to another session type
          */
@@ -4688,6 +4669,18 @@ export interface components {
                         /** @enum {integer} */
                         code?: 11101 | 11110;
                     };
+                };
+            };
+        };
+        /** @description - `10010` HTTPS_REQUIRED: This route needs HTTPS; plain HTTP is refused */
+        StandardFailure403_10010: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["StandardFailure"] & {
+                    /** @enum {integer} */
+                    code?: 10010;
                 };
             };
         };
@@ -5906,7 +5899,7 @@ export interface operations {
             };
             400: components["responses"]["StandardFailure400_10001"];
             401: components["responses"]["StandardFailure401_30101_30102"];
-            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
+            403: components["responses"]["StandardFailure403_10010_10202_10203_10204_10205_10206_10207"];
             413: components["responses"]["StandardFailure413_10008"];
             415: components["responses"]["StandardFailure415_10007"];
             429: components["responses"]["StandardFailure429_10301"];
@@ -6050,7 +6043,7 @@ export interface operations {
             };
             400: components["responses"]["StandardFailure400_10001"];
             401: components["responses"]["StandardFailure401_30101_30102"];
-            403: components["responses"]["StandardFailure403_10202_10203_10204_10205_10206_10207"];
+            403: components["responses"]["StandardFailure403_10010_10202_10203_10204_10205_10206_10207"];
             413: components["responses"]["StandardFailure413_10008"];
             415: components["responses"]["StandardFailure415_10007"];
             429: components["responses"]["StandardFailure429_10301"];
@@ -7421,6 +7414,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["StandardFailure400_10001"];
+            403: components["responses"]["StandardFailure403_10010"];
             413: components["responses"]["StandardFailure413_10008"];
             415: components["responses"]["StandardFailure415_10007"];
             429: components["responses"]["StandardFailure429_10302"];
@@ -7468,6 +7462,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["StandardFailure400_10001"];
+            403: components["responses"]["StandardFailure403_10010"];
             413: components["responses"]["StandardFailure413_10008"];
             415: components["responses"]["StandardFailure415_10007"];
             429: components["responses"]["StandardFailure429_10302"];
@@ -7513,6 +7508,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["StandardFailure400_10001"];
+            403: components["responses"]["StandardFailure403_10010"];
             413: components["responses"]["StandardFailure413_10008"];
             415: components["responses"]["StandardFailure415_10007"];
             429: components["responses"]["StandardFailure429_10302"];

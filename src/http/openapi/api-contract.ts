@@ -13,6 +13,8 @@ import { ErrorCode } from '../../core/errors/error-code';
 export const CONTRACT_EXTENSIONS = {
   auth: 'x-cardkey-auth',
   clientFamily: 'x-cardkey-client-family',
+  /** The route refuses plain HTTP in production (https-required.guard.ts). */
+  httpsRequired: 'x-cardkey-https-required',
   failures: 'x-cardkey-failures',
   extras: 'x-cardkey-extras',
   successCode: 'x-cardkey-success-code',

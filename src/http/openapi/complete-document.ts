@@ -97,6 +97,7 @@ export function completeDocument(document: OpenAPIObject): OpenAPIObject {
 function completeOperation(document: OpenAPIObject, family: Family, method: string, operation: OperationObject): void {
   const auth = (take(operation, CONTRACT_EXTENSIONS.auth) as AuthScheme | undefined) ?? 'none';
   const clientFamily = take(operation, CONTRACT_EXTENSIONS.clientFamily) as ClientFamilyName | undefined;
+  const httpsRequired = take(operation, CONTRACT_EXTENSIONS.httpsRequired) === true;
   const own = (take(operation, CONTRACT_EXTENSIONS.failures) as ErrorCode[] | undefined) ?? [];
   const extras = take(operation, CONTRACT_EXTENSIONS.extras) as Record<string, SchemaObject> | undefined;
   const successCode = take(operation, CONTRACT_EXTENSIONS.successCode) as number | undefined;
@@ -106,6 +107,7 @@ function completeOperation(document: OpenAPIObject, family: Family, method: stri
   const codes = new Set<ErrorCode>([
     ...EVERY_ROUTE,
     ...(['post', 'put', 'patch'].includes(method) ? BODY_ROUTE : []),
+    ...(httpsRequired ? [ErrorCode.HTTPS_REQUIRED] : []),
     ...AUTH_FAILURES[auth],
     ...(clientFamily ? clientFamilyFailures(clientFamily) : []),
     ...own,

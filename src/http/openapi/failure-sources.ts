@@ -18,7 +18,6 @@ export const AUTH_FAILURES: Readonly<Record<AuthScheme, readonly ErrorCode[]>> =
   none: [],
   'admin-bearer': [ErrorCode.UNAUTHENTICATED, ErrorCode.FORBIDDEN],
   hmac: [
-    ErrorCode.HTTPS_REQUIRED,
     ErrorCode.APP_REQUIRED,
     ErrorCode.CIPHERTEXT_NOT_ALLOWED,
     ErrorCode.INTERNAL_KEY_NOT_ACCEPTED,
