@@ -33,6 +33,7 @@ import { CreateApiKeys1766420000000 } from './1766420000000-CreateApiKeys';
 import { LogRowsWithoutForeignKeys1766430000000 } from './1766430000000-LogRowsWithoutForeignKeys';
 import { SessionsWithoutProjectKey1766440000000 } from './1766440000000-SessionsWithoutProjectKey';
 import { OrdersOutliveTheirProject1766450000000 } from './1766450000000-OrdersOutliveTheirProject';
+import { CountDeviceChanges1766460000000 } from './1766460000000-CountDeviceChanges';
 
 /** Every migration, in order. Listed explicitly so the same list works compiled and under Jest. */
 export const MIGRATIONS = [
@@ -71,4 +72,5 @@ export const MIGRATIONS = [
   LogRowsWithoutForeignKeys1766430000000,
   SessionsWithoutProjectKey1766440000000,
   OrdersOutliveTheirProject1766450000000,
+  CountDeviceChanges1766460000000,
 ];

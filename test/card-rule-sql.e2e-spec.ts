@@ -30,7 +30,7 @@ describe('card rule in SQL (e2e)', () => {
     await db.connect();
     // Temporary tables of this connection's own, found before the service's tables of the same name.
     await db.query(
-      'CREATE TEMP TABLE cards (id int PRIMARY KEY, status text NOT NULL, expires_at timestamptz, kind text NOT NULL, uses_left int)',
+      'CREATE TEMP TABLE cards (id int PRIMARY KEY, status text NOT NULL, expires_at timestamptz, kind text NOT NULL, uses_left int, device_changes bigint NOT NULL DEFAULT 0)',
     );
     await db.query('CREATE TEMP TABLE card_devices (card_id int NOT NULL, machine_code text NOT NULL)');
     for (const [id, c] of cases.entries()) {

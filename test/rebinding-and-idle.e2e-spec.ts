@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { AppConfig } from '../src/config/app-config';
 import { ErrorCode } from '../src/core/errors/error-code';
 import { AdminClient } from './support/admin-client';
@@ -230,6 +231,19 @@ describe('rebinding rules and idle devices (e2e)', () => {
     });
   });
 
+  /** Resolves once a statement waits for a lock on the card's row (the repeat login behind the taker). */
+  const eventuallyWaiting = async (cardId: number) => {
+    for (let tries = 0; tries < 100; tries++) {
+      const [{ waiting }] = await sql(
+        `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%card_devices%' AND $1::int > 0`,
+        [cardId],
+      );
+      if (waiting > 0) return;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error('the repeat login never waited for the card');
+  };
+
   describe('idle devices', () => {
     it('with a 60 s window a new device takes the slot of a device silent for longer; the idle one is unbound, logged and its session ended', async () => {
       const p = await author.createProject({ device_limit: 1, device_idle_release_seconds: 60 });
@@ -281,6 +295,35 @@ describe('rebinding rules and idle devices (e2e)', () => {
       expectStandardFailure(await login(one, p, card.code, 'other-pc'), 200, ErrorCode.DEVICE_LIMIT_REACHED);
       expect(await boundDevices(card.id)).toEqual(['kept-pc']);
     });
+
+    (shared ? it : it.skip)(
+      "never tells an idle device's repeat login success when its slot is taken while the login waits for the card",
+      async () => {
+        const p = await author.createProject({ device_limit: 1, device_idle_release_seconds: 60 });
+        const card = await cardWithDevices(p, ['idle-pc']);
+        await silence(card.id, 'idle-pc', 61_000);
+        // A new device's login releasing the idle one and binding itself, held open in its transaction.
+        const taker = one.app.get(DataSource).createQueryRunner();
+        await taker.connect();
+        await taker.startTransaction();
+        try {
+          await taker.query('SELECT id FROM cards WHERE id = $1 FOR UPDATE', [card.id]);
+          await taker.query(`DELETE FROM card_devices WHERE card_id = $1 AND machine_code = 'idle-pc'`, [card.id]);
+          await taker.query(`INSERT INTO card_devices (card_id, machine_code, last_seen_at) VALUES ($1, 'new-pc', now())`, [
+            card.id,
+          ]);
+          await taker.query('UPDATE cards SET use_count = use_count + 1, last_login_at = now() WHERE id = $1', [card.id]);
+          const again = login(two, p, card.code, 'idle-pc').then((res) => res);
+          await eventuallyWaiting(card.id);
+          await taker.commitTransaction();
+          expectStandardFailure(await again, 200, ErrorCode.DEVICE_LIMIT_REACHED);
+        } finally {
+          if (taker.isTransactionActive) await taker.rollbackTransaction();
+          await taker.release();
+        }
+        expect(await boundDevices(card.id)).toEqual(['new-pc']);
+      },
+    );
 
     it('20 new devices racing for one freed slot bind exactly one, across instances', async () => {
       const p = await author.createProject({ device_limit: 2, device_idle_release_seconds: 60 });

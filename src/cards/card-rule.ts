@@ -81,9 +81,18 @@ export const cardSql = {
   admitsDevice: (c: string, machine: string, now: SqlInstant = 'now()') =>
     `(${c}.status = 'active' AND NOT ${cardSql.expired(c, now)}` +
     ` AND EXISTS (SELECT 1 FROM card_devices d WHERE d.card_id = ${c}.id AND d.machine_code = ${machine}))`,
-  /** A repeat login from a bound device: `admitsDevice` and `loginRefusal(card) === null`. */
+  /**
+   * A repeat login from a bound device: `admitsDevice` and `loginRefusal(card) === null`, on the
+   * fast path without the card's lock. After waiting for the card's row, PostgreSQL re-checks only
+   * the card's newest version, against a snapshot that may still hold a device released meanwhile
+   * (an idle release binding a new device, an unbind): the card's count of device changes then
+   * differs from the one the snapshot read, and the login goes to the locked path instead of being
+   * told "success" for a slot it has just lost. Other logins of the card change no device and keep
+   * the fast path.
+   */
   admitsRepeatLogin: (c: string, machine: string, now: SqlInstant = 'now()') =>
-    `(${cardSql.admitsDevice(c, machine, now)} AND NOT ${cardSql.usedUp(c)})`,
+    `(${cardSql.admitsDevice(c, machine, now)} AND NOT ${cardSql.usedUp(c)}` +
+    ` AND ${c}.device_changes = (SELECT seen.device_changes FROM cards seen WHERE seen.id = ${c}.id))`,
   /** What a successful login takes: one use of a count card, nothing of a time card. */
   takeUse: (c: string) => `CASE WHEN ${c}.kind = 'count' THEN ${c}.uses_left - 1 ELSE ${c}.uses_left END`,
 };
