@@ -45,7 +45,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the database and data directory take a write, Redis (when configured) answers */
+        /** Readiness: the database and data directory take a write, Redis (when configured) answers, the schema is current and a login's statement runs */
         get: operations["Health_ready"];
         put?: never;
         post?: never;
@@ -5497,6 +5497,16 @@ export interface operations {
                             redis?: "up" | "down" | "not_configured";
                             /** @enum {string} */
                             disk?: "up" | "down" | "not_configured";
+                            /**
+                             * @description every migration this release knows is applied
+                             * @enum {string}
+                             */
+                            schema?: "up" | "down" | "not_configured";
+                            /**
+                             * @description a card login's own statement runs (it matches nothing and writes nothing)
+                             * @enum {string}
+                             */
+                            login?: "up" | "down" | "not_configured";
                         };
                         /** @enum {string} */
                         redis_persistence?: "aof" | "rdb" | "none" | "unknown" | "not_configured";
@@ -5523,6 +5533,16 @@ export interface operations {
                             redis?: "up" | "down" | "not_configured";
                             /** @enum {string} */
                             disk?: "up" | "down" | "not_configured";
+                            /**
+                             * @description every migration this release knows is applied
+                             * @enum {string}
+                             */
+                            schema?: "up" | "down" | "not_configured";
+                            /**
+                             * @description a card login's own statement runs (it matches nothing and writes nothing)
+                             * @enum {string}
+                             */
+                            login?: "up" | "down" | "not_configured";
                         };
                         /** @enum {string} */
                         redis_persistence?: "aof" | "rdb" | "none" | "unknown" | "not_configured";
