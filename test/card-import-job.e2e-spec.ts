@@ -248,6 +248,29 @@ describe('card import as a job: no stall, caps, pending batches, sweep (e2e)', (
     expect(exported.p99).toBeLessThan(quietP99 + IMPORT_ADDS_MS);
   }, 120_000);
 
+  it('generates a 10,000-card batch while another project logs in without a stall, and answers every card', async () => {
+    const p = await a.createProject();
+    const n = 10_000;
+    const started = performance.now();
+    let ms = 0;
+    const made = await loginsDuring(
+      a
+        .post(cardsOf(p), { count: n, duration_seconds: 86_400, note: 'big batch' })
+        .then((r) => ((ms = performance.now() - started), r)),
+    );
+    process.stdout.write(
+      `generation: ${n} cards in ${ms.toFixed(0)} ms; other project's logins: ${made.logins}, p99 ${made.p99.toFixed(1)} ms, max ${made.max.toFixed(1)} ms; loop stalled at most ${made.loopMaxMs.toFixed(0)} ms\n`,
+    );
+    expect(made.result.status).toBe(201);
+    expect(made.result.body.items).toHaveLength(n);
+    expect(new Set(made.result.body.items.map((c: { code: string }) => c.code)).size).toBe(n);
+    expect(made.p99).toBeLessThan(quietP99 + CELL_ADDS_MS);
+    expect(await cardCount(p)).toBe(n);
+    expect(await db().query('SELECT status, count FROM card_batches WHERE id = $1', [made.result.body.batch_id])).toEqual([
+      { status: 'live', count: n },
+    ]);
+  }, 120_000);
+
   it('keeps the cards of an import out of sight until every row is in: no login, no list, no export', async () => {
     const p = await a.createProject();
     const job = await openImport(p, a);

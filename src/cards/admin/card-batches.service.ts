@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, Repository } from 'typeorm';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DataSource, EntityManager, MoreThan, Repository } from 'typeorm';
 import { AdminPrincipal } from '../../admin-auth/admin-principal';
 import { ErrorCode } from '../../core/errors/error-code';
 import { ServiceError } from '../../core/errors/service-error';
@@ -14,9 +16,15 @@ import { CreateCardsDto } from './card-admin.dto';
 import { CardBatchView, toCardViews } from './card.view';
 import { CardType } from '../types/card-type.entity';
 import { CardTypesService } from '../types/card-types.service';
+import { IMPORT_HEARTBEAT_MS, ImportBatches, rest } from './import-batches';
 
-/** Rows per INSERT ... RETURNING while generating a batch. */
+/** Rows per INSERT ... RETURNING while making cards inside a caller's transaction (an order: at most 1,000). */
 const INSERT_CHUNK = 1000;
+/** Rows per INSERT of a generation, and per read of its answer: a few milliseconds of the embedded database each. */
+const GENERATION_CHUNK = 250;
+const LOAD_CHUNK = 1000;
+/** How often a request waits to see whether the twin with its idempotency key has made its batch. */
+const GENERATION_WAIT_MS = 100;
 /** Draws per chunk before a batch gives up (one collision in 31^20 codes is already unheard of). */
 const MAX_DRAWS = 10;
 
@@ -55,6 +63,9 @@ interface BatchPlan {
 /** Batch generation of new card codes (decisions §11, §13), idempotent under an Idempotency-Key. */
 @Injectable()
 export class CardBatchesService {
+  /** Batches not yet live: the imports' helper, shared so the import sweep also clears a dead generation's. */
+  private readonly pending: ImportBatches;
+
   constructor(
     @InjectRepository(Card) private readonly cards: Repository<Card>,
     @InjectRepository(CardDevice) private readonly devices: Repository<CardDevice>,
@@ -63,7 +74,9 @@ export class CardBatchesService {
     private readonly access: ProjectAccess,
     private readonly codes: CardCodeGenerator,
     private readonly types: CardTypesService,
-  ) {}
+  ) {
+    this.pending = new ImportBatches(dataSource);
+  }
 
   /**
    * Makes `count` cards from a card type inside the caller's transaction `em` (decisions §19): one
@@ -85,26 +98,19 @@ export class CardBatchesService {
       cardTypeId: type.id,
     });
     const batchId = identifiers[0].id as string;
-    await this.insertCards(em, {
-      projectId: type.projectId,
-      batchId,
-      count,
-      prefix: type.prefix,
-      durationSeconds: type.durationSeconds,
-      deviceLimit: type.deviceLimit,
-      note: options.note ?? null,
-      kind: type.kind,
-      usesLeft: type.kind === 'count' ? type.uses : null,
-      concurrentLimit: type.concurrentLimit,
-      cardTypeId: type.id,
-    });
+    await this.insertCards(em, { ...planOfType(type, count, options.note ?? null), batchId });
     const cards = await em.getRepository(Card).find({ where: { batchId }, order: { id: 'ASC' } });
     return { batchId, cards };
   }
 
   /**
-   * Generates a batch in one transaction. With an idempotency key, a repeat of the request (also one
-   * racing the first) answers the batch that the first created instead of making another.
+   * Generates a batch under a pending batch row, a chunk of codes per statement with a rest after
+   * each: on the embedded database (one connection, in the service's own thread) the logins of
+   * every other project pass between two chunks, where one transaction of 10,000 cards held them for
+   * seconds. The batch turns live when every card is in; a failure deletes what was made, and a
+   * process that dies leaves a pending batch that the import sweep deletes (its heartbeat goes stale).
+   * With an idempotency key, a repeat of the request (also one racing the first) waits for the
+   * batch the first is making and answers it instead of making another.
    */
   async createBatch(
     actor: AdminPrincipal,
@@ -123,51 +129,62 @@ export class CardBatchesService {
     } else if (input.kind !== 'count' && input.uses !== undefined) {
       throw new ServiceError(ErrorCode.BAD_REQUEST, undefined, { details: ['uses is for count cards only'] });
     }
-    if (idempotencyKey !== undefined) {
-      const earlier = await this.batches.findOneBy({ projectId: project.id, idempotencyKey });
-      if (earlier) return this.replay(earlier, input);
+    for (;;) {
+      if (idempotencyKey !== undefined) {
+        const earlier = await this.finishedBatch(project.id, idempotencyKey);
+        if (earlier) return this.replay(earlier, input);
+      }
+      const type = input.card_type_id !== undefined ? await this.types.usable(project.id, input.card_type_id) : null;
+      let batchId: string;
+      try {
+        batchId = await this.pending.start(project.id, type?.id ?? null, { idempotencyKey, count: input.count });
+      } catch (error) {
+        // A twin with this key started first: its batch is the answer, once it is made (the loop waits for it).
+        if (idempotencyKey === undefined || !isUniqueViolation(error)) throw error;
+        continue;
+      }
+      const plan: BatchPlan = type
+        ? { ...planOfType(type, input.count, input.note ?? null), batchId }
+        : {
+            projectId: project.id,
+            batchId,
+            count: input.count,
+            prefix: input.prefix ?? '',
+            durationSeconds: input.duration_seconds!,
+            deviceLimit: input.device_limit ?? project.deviceLimit,
+            note: input.note ?? null,
+            kind: input.kind ?? 'time',
+            usesLeft: input.kind === 'count' ? input.uses! : null,
+            concurrentLimit: input.concurrent_limit !== undefined ? input.concurrent_limit : project.concurrentLimit,
+            cardTypeId: null,
+          };
+      try {
+        await this.insertCards(this.dataSource.manager, plan, () => this.pending.beat(batchId));
+        await this.pending.markLive(batchId, input.count);
+      } catch (error) {
+        await this.pending.discard(project.id, batchId);
+        throw error;
+      }
+      const { cards, devices } = await this.loadBatch(batchId);
+      return { batch_id: batchId, items: toCardViews(cards, devices) };
     }
-    let batchId: string;
-    try {
-      batchId = await this.dataSource.transaction(async (em) => {
-        if (input.card_type_id !== undefined) {
-          const type = await this.types.usable(project.id, input.card_type_id, em);
-          return (await this.createCardsFromType(em, type, input.count, { note: input.note, idempotencyKey })).batchId;
-        }
-        // The batch row goes first: a racing twin with the same key waits on its unique index here.
-        const { identifiers } = await em.insert(CardBatch, {
-          projectId: project.id,
-          idempotencyKey: idempotencyKey ?? null,
-          count: input.count,
-        });
-        const id = identifiers[0].id as string;
-        await this.insertCards(em, {
-          projectId: project.id,
-          batchId: id,
-          count: input.count,
-          prefix: input.prefix ?? '',
-          durationSeconds: input.duration_seconds!,
-          deviceLimit: input.device_limit ?? project.deviceLimit,
-          note: input.note ?? null,
-          kind: input.kind ?? 'time',
-          usesLeft: input.kind === 'count' ? input.uses! : null,
-          concurrentLimit: input.concurrent_limit !== undefined ? input.concurrent_limit : project.concurrentLimit,
-          cardTypeId: null,
-        });
-        return id;
-      });
-    } catch (error) {
-      // The twin committed first: its batch is the answer to this request too.
-      if (idempotencyKey === undefined || !isUniqueViolation(error)) throw error;
-      const winner = await this.batches.findOneBy({ projectId: project.id, idempotencyKey });
-      if (!winner) throw error;
-      return this.replay(winner, input);
-    }
-    const { cards, devices } = await this.loadBatch(batchId);
-    return { batch_id: batchId, items: toCardViews(cards, devices) };
   }
 
-  private async insertCards(em: EntityManager, plan: BatchPlan): Promise<void> {
+  /** The batch made under this key, once it is live; null when there is none (or the one being made failed). */
+  private async finishedBatch(projectId: string, idempotencyKey: string): Promise<CardBatch | null> {
+    for (;;) {
+      const batch = await this.batches.findOneBy({ projectId, idempotencyKey });
+      if (!batch || batch.status === 'live') return batch;
+      await sleep(GENERATION_WAIT_MS);
+    }
+  }
+
+  /**
+   * Inserts the plan's cards a chunk per statement. With `between` (a staged generation, outside
+   * any transaction) it rests after each chunk as long as the chunk took and keeps the batch's
+   * heartbeat; inside a caller's transaction (an order, a trial) it goes straight through.
+   */
+  private async insertCards(em: EntityManager, plan: BatchPlan, between?: () => Promise<unknown>): Promise<void> {
     const drawn = new Set<string>();
     const draw = (n: number): string[] => {
       const fresh: string[] = [];
@@ -178,8 +195,11 @@ export class CardBatchesService {
       }
       return fresh;
     };
+    const chunk = between ? GENERATION_CHUNK : INSERT_CHUNK;
+    let beaten = performance.now();
     for (let done = 0; done < plan.count;) {
-      let pending = draw(Math.min(INSERT_CHUNK, plan.count - done));
+      const started = performance.now();
+      let pending = draw(Math.min(chunk, plan.count - done));
       for (let attempt = 1; pending.length; attempt++) {
         if (attempt > MAX_DRAWS) throw new Error(`card codes kept colliding in project ${plan.projectId}`);
         // Raw: ON CONFLICT DO NOTHING RETURNING over unnest arrays: the codes that collided are drawn again.
@@ -198,6 +218,12 @@ export class CardBatchesService {
         done += inserted.length;
         pending = draw(pending.length - inserted.length);
       }
+      if (!between) continue;
+      if (performance.now() - beaten > IMPORT_HEARTBEAT_MS) {
+        await between();
+        beaten = performance.now();
+      }
+      await rest(started);
     }
   }
 
@@ -222,16 +248,39 @@ export class CardBatchesService {
     return { batch_id: batch.id, items: toCardViews(cards, devices) };
   }
 
+  /** The batch's cards in id order, read a chunk per statement (a 10,000-card answer holds no one up), with their devices. */
   private async loadBatch(batchId: string): Promise<{ cards: Card[]; devices: CardDevice[] }> {
-    const [cards, devices] = await Promise.all([
-      this.cards.find({ where: { batchId }, order: { id: 'ASC' } }),
-      this.devices
-        .createQueryBuilder('d')
-        .innerJoin('d.card', 'c')
-        .where('c.batch_id = :batchId', { batchId })
-        .orderBy('d.bound_at', 'ASC')
-        .getMany(),
-    ]);
+    const cards: Card[] = [];
+    for (;;) {
+      const started = performance.now();
+      const last = cards.length ? cards[cards.length - 1].id : 0;
+      const next = await this.cards.find({ where: { batchId, id: MoreThan(last) }, order: { id: 'ASC' }, take: LOAD_CHUNK });
+      cards.push(...next);
+      if (next.length < LOAD_CHUNK) break;
+      await rest(started);
+    }
+    const devices = await this.devices
+      .createQueryBuilder('d')
+      .innerJoin('d.card', 'c')
+      .where('c.batch_id = :batchId', { batchId })
+      .orderBy('d.bound_at', 'ASC')
+      .getMany();
     return { cards, devices };
   }
+}
+
+/** A generation's plan from a card type: the type's kind, duration, uses, limits and prefix. */
+function planOfType(type: CardType, count: number, note: string | null): Omit<BatchPlan, 'batchId'> {
+  return {
+    projectId: type.projectId,
+    count,
+    prefix: type.prefix,
+    durationSeconds: type.durationSeconds,
+    deviceLimit: type.deviceLimit,
+    note,
+    kind: type.kind,
+    usesLeft: type.kind === 'count' ? type.uses : null,
+    concurrentLimit: type.concurrentLimit,
+    cardTypeId: type.id,
+  };
 }

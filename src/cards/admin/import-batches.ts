@@ -89,11 +89,23 @@ export class ImportBatches {
     return new Set(found.map((r) => r.code));
   }
 
-  /** The import's batch; with a card type, every card it publishes keeps the type (PUBLISH_ROWS reads it here). */
-  async start(projectId: string, cardTypeId: number | null): Promise<string> {
-    const { identifiers } = await this.dataSource
-      .getRepository(CardBatch)
-      .insert({ projectId, idempotencyKey: null, count: 0, status: 'pending', heartbeatAt: () => 'now()', cardTypeId });
+  /**
+   * A pending batch (an import's, or a generation's under its idempotency key); with a card type,
+   * every card it publishes keeps the type (PUBLISH_ROWS reads it here).
+   */
+  async start(
+    projectId: string,
+    cardTypeId: number | null,
+    options: { idempotencyKey?: string; count?: number } = {},
+  ): Promise<string> {
+    const { identifiers } = await this.dataSource.getRepository(CardBatch).insert({
+      projectId,
+      idempotencyKey: options.idempotencyKey ?? null,
+      count: options.count ?? 0,
+      status: 'pending',
+      heartbeatAt: () => 'now()',
+      cardTypeId,
+    });
     return identifiers[0].id as string;
   }
 
