@@ -235,6 +235,20 @@ describe('API keys (e2e)', () => {
     expect((await withKey(ownerKey.key, 'get', cardsOf(project.id))).status).toBe(200);
     await world.admin.patch(`/admin/v1/authors/${owner.id}`, { status: 'disabled' }).expect(200);
     expectAdminError(await withKey(ownerKey.key, 'get', cardsOf(project.id)), 401, UNAUTHENTICATED);
+    // Disabling suspends the key; enabling the owner again brings it back.
+    await world.admin.patch(`/admin/v1/authors/${owner.id}`, { status: 'active' }).expect(200);
+    expect((await withKey(ownerKey.key, 'get', cardsOf(project.id))).status).toBe(200);
+  });
+
+  it("is revoked when a platform admin resets its owner's password, the way back from a stolen account", async () => {
+    const owner = await world.admin.createAuthor();
+    const project = await owner.client.createProject();
+    const key = await createKey(owner.client, { scopes: ['cards:read'] });
+    expect((await withKey(key.key, 'get', cardsOf(project.id))).status).toBe(200);
+    await world.admin.patch(`/admin/v1/authors/${owner.id}`, { password: 'a-new-password-1' }).expect(200);
+    expectAdminError(await withKey(key.key, 'get', cardsOf(project.id)), 401, UNAUTHENTICATED);
+    const [{ revoked_at }] = await db.query(`SELECT revoked_at FROM admin_api_keys WHERE id = $1`, [key.id]);
+    expect(revoked_at).not.toBeNull();
   });
 
   it('records last use at most once a minute, however many requests come at once', async () => {

@@ -80,6 +80,17 @@ describe('request log (e2e)', () => {
     expect(after.body.code).toBe(0);
   });
 
+  it("names no platform admin to an author: a platform admin's ban is 'by platform admin' to the author, by name to a platform admin", async () => {
+    const card = await insertCard(world.t, world.project.id);
+    await world.admin.patch(`/admin/v1/projects/${world.project.id}/cards/${card.id}`, { status: 'banned' }).expect(200);
+    const requestId = (await login(card.code, 'pc-admin-ban')).headers['x-request-id'];
+    const toAuthor = await explained(requestId);
+    expect(toAuthor.explanation.params.banned_by).toBe('platform admin');
+    expect(toAuthor.explain).toMatch(/ by platform admin and still is/);
+    const toAdmin = (await world.admin.get(`/admin/v1/projects/${world.project.id}/requests/${requestId}`).expect(200)).body;
+    expect(toAdmin.explanation.params.banned_by).toBe('admin');
+  });
+
   it('explains an expired card with its expiry, and a device limit with the bound device', async () => {
     const expiresAt = new Date(Date.now() - 3_600_000);
     const expired = await insertCard(world.t, world.project.id, {

@@ -2,7 +2,7 @@ import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LessThan, Repository } from 'typeorm';
+import { IsNull, LessThan, Repository } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { decoyHash, hashPassword, verifyPassword } from '../core/crypto/passwords';
 import { hashToken, newToken, randomString } from '../core/crypto/tokens';
@@ -21,6 +21,7 @@ import { noteActor } from '../common/audit-note';
 import type { SignInClient } from './sign-in-client';
 import { TwoFactorPolicy } from './two-factor/two-factor-policy';
 import { AgentChain } from './agent-chain';
+import { ApiKey } from './api-keys/api-key.entity';
 
 /** The second login step must follow within this time; the challenge is good for one sign-in. */
 const CHALLENGE_TTL_SECONDS = 300;
@@ -32,6 +33,7 @@ export class AdminAuthService implements OnApplicationBootstrap {
   constructor(
     @InjectRepository(AdminUser) private readonly users: Repository<AdminUser>,
     @InjectRepository(AdminToken) private readonly tokens: Repository<AdminToken>,
+    @InjectRepository(ApiKey) private readonly apiKeys: Repository<ApiKey>,
     private readonly config: AppConfig,
     private readonly logger: JsonLogger,
     private readonly limiter: FailureLimiter,
@@ -138,6 +140,16 @@ export class AdminAuthService implements OnApplicationBootstrap {
   /** Ends every admin token of an account (used when it is disabled or its password changes). */
   async revokeAll(userId: string): Promise<void> {
     await this.tokens.delete({ userId });
+  }
+
+  /**
+   * A password set by someone else (a platform admin for an author, an author or parent for an
+   * agent) is the way back from a stolen account: its tokens end and its API keys are revoked, as a
+   * thief may have made some. Disabling only suspends keys (they answer 401 until it is enabled).
+   */
+  async revokeAfterPasswordReset(userId: string): Promise<void> {
+    await this.revokeAll(userId);
+    await this.apiKeys.update({ ownerId: userId, revokedAt: IsNull() }, { revokedAt: () => 'now()' });
   }
 
   /** Creates the first platform admin from ADMIN_USERNAME / ADMIN_PASSWORD if that account is missing. */

@@ -159,8 +159,9 @@ export class AgentsService {
         );
       }
     });
-    // A disabled agent or a new password ends its sessions at once.
-    if (input.status === 'disabled' || passwordHash !== undefined) await this.auth.revokeAll(id);
+    // A disabled agent or a new password ends its sessions at once; a new password also revokes its API keys.
+    if (passwordHash !== undefined) await this.auth.revokeAfterPasswordReset(id);
+    else if (input.status === 'disabled') await this.auth.revokeAll(id);
     const after = toAgentView((await agentById(this.dataSource, id))!);
     noteChange(actor, {
       before: toAgentView(before),

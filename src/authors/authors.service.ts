@@ -91,8 +91,9 @@ export class AuthorsService {
     if (input.daily_verify_quota !== undefined) user.dailyVerifyQuota = input.daily_verify_quota;
     if (input.password !== undefined) user.passwordHash = await hashPassword(input.password);
     const saved = await this.users.save(user);
-    // A disabled author, or one whose password was reset, must log in again.
-    if (input.status === 'disabled' || input.password !== undefined) await this.auth.revokeAll(user.id);
+    // A disabled author, or one whose password was reset, must log in again; a reset also revokes its API keys.
+    if (input.password !== undefined) await this.auth.revokeAfterPasswordReset(user.id);
+    else if (input.status === 'disabled') await this.auth.revokeAll(user.id);
     if (input.status !== undefined) await this.invalidateProgramsOf(user.id);
     const after = toAuthorView(saved);
     // A new password is a change worth recording, never its value (redacted by name).

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { AdminPrincipal } from '../admin-auth/admin-principal';
+import { AdminPrincipal, isPlatformAdmin } from '../admin-auth/admin-principal';
 import { Page, pageOf } from '../common/paging';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
@@ -65,12 +65,12 @@ export class RequestLogService {
       [project.id, requestId],
     )) as RequestRowData[];
     if (!row) throw new ServiceError(ErrorCode.NOT_FOUND, 'No request of this project has this id');
-    const explanation = await this.explain(project.id, row);
+    const explanation = await this.explain(project.id, row, isPlatformAdmin(actor));
     return { ...toRequestLogView(row), explain: explanationText(explanation), explanation };
   }
 
   /** Which rule decided, from the row and what the project holds now (the card, its devices, the quota, the blacklist, the audit trail). */
-  private async explain(projectId: string, row: RequestRowData): Promise<Explanation> {
+  private async explain(projectId: string, row: RequestRowData, platformViewer: boolean): Promise<Explanation> {
     const code = row.result_code as ErrorCode;
     switch (code) {
       case 0 as ErrorCode:
@@ -78,7 +78,7 @@ export class RequestLogService {
       case ErrorCode.CARD_INVALID:
         return { code: 'card_unknown', params: { card_code: row.card_code ?? '' } };
       case ErrorCode.CARD_BANNED:
-        return { code: 'card_banned', params: await this.banOf(projectId, row) };
+        return { code: 'card_banned', params: await this.banOf(projectId, row, platformViewer) };
       case ErrorCode.CARD_EXPIRED: {
         const card = await this.cardOf(projectId, row);
         const expiresAt = card?.expires_at ? new Date(card.expires_at) : null;
@@ -129,14 +129,15 @@ export class RequestLogService {
   /**
    * The card, and the ban the audit trail recorded last before the request: by its own PATCH, or a
    * bulk ban naming its id. The trail's row is written once the ban has answered, a moment after it
-   * took effect, so a ban recorded up to a minute after the request still counts.
+   * took effect, so a ban recorded up to a minute after the request still counts. A platform
+   * admin's ban names no one to an author: `banned_by` is then `platform admin`.
    */
-  private async banOf(projectId: string, row: RequestRowData): Promise<ExplanationParams> {
+  private async banOf(projectId: string, row: RequestRowData, platformViewer: boolean): Promise<ExplanationParams> {
     const card = await this.cardOf(projectId, row);
     if (!card) return { card_code: null, banned_at: null, banned_by: null, still_banned: false };
     // Raw: jsonb operators (->, ->>, @>) on the audit's changes, which the query builder cannot say.
-    const [ban]: Array<{ at: Date; actor_username: string | null }> = await this.logs.query(
-      `SELECT at, actor_username FROM admin_audit
+    const [ban]: Array<{ at: Date; actor_username: string | null; actor_role: string | null }> = await this.logs.query(
+      `SELECT at, actor_username, actor_role FROM admin_audit
         WHERE project_id = $1 AND outcome = 'success' AND at <= $3::timestamptz + interval '1 minute'
           AND ((action = 'cards.ban' AND resource_id = $2::text)
             OR (action = 'cards.bulk' AND changes->'after'->>'action' = 'ban' AND changes->'after'->'ids' @> to_jsonb($2::int)))
@@ -146,7 +147,7 @@ export class RequestLogService {
     return {
       card_code: card.code,
       banned_at: ban ? iso(ban.at) : null,
-      banned_by: ban?.actor_username ?? null,
+      banned_by: ban && ban.actor_role === 'platform_admin' && !platformViewer ? 'platform admin' : (ban?.actor_username ?? null),
       still_banned: card.status === 'banned',
     };
   }

@@ -1,6 +1,8 @@
 import { Provider } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { AppConfig } from '../../config/app-config';
+import { JsonLogger } from '../logging/json-logger';
+import { logRedisConnection } from './redis-connection-log';
 import { MemoryStore } from './memory-store';
 import { RedisStore } from './redis-store';
 import { SharedStore } from './shared-store';
@@ -10,8 +12,8 @@ export const REDIS_CLIENT = Symbol('REDIS_CLIENT');
 /** The app's one ioredis client, or null on the in-process default. */
 export const redisClientProvider: Provider = {
   provide: REDIS_CLIENT,
-  inject: [AppConfig],
-  useFactory: async (config: AppConfig): Promise<Redis | null> => {
+  inject: [AppConfig, JsonLogger],
+  useFactory: async (config: AppConfig, logger: JsonLogger): Promise<Redis | null> => {
     if (!config.REDIS_URL) return null;
     // Few retries: a Redis fault must surface as SYSTEM_ERROR quickly, never as a silent pass.
     const { default: Redis } = await import('ioredis');
@@ -22,6 +24,7 @@ export const redisClientProvider: Provider = {
       lazyConnect: true,
       enableAutoPipelining: true,
     });
+    logRedisConnection(client, logger);
     await client.connect();
     return client;
   },
