@@ -242,7 +242,7 @@ describe('npm run doctor and the start checks', () => {
     });
     expect(left.fix).toContain('docs/operations.md, "Moving off the embedded database"');
     // Without DATABASE_URL that database is the one served: nothing to say about it.
-    expect(only(await checks(config({ DATA_DIR: dataDir })), 'embedded data')).toEqual([]);
+    expect(only(await checks(config({ DATA_DIR: dataDir, DATABASE_URL: '' })), 'embedded data')).toEqual([]);
   });
 
   it('warns of a production service that sees no client address and serves no TLS', () => {
