@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
@@ -88,11 +88,14 @@ export async function startSignalledService(env: Record<string, string>): Promis
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the service exited while starting:\n${output}`);
+    // Only our process's socket counts: a port taken by another run's service between freePort and
+    // listen would otherwise answer for it (and this one exits with EADDRINUSE unseen).
     if (
-      await fetch(`${url}/health/ready`).then(
+      listensOn(child.pid!, port) &&
+      (await fetch(`${url}/health/ready`).then(
         (res) => res.ok,
         () => false,
-      )
+      ))
     )
       break;
     if (Date.now() > deadline) {
@@ -208,3 +211,37 @@ export async function callService<T>(
 /** An admin sign-in: the bearer token. */
 export const signInService = async (service: { url: string }, username: string, password: string) =>
   (await callService<{ token: string }>(service, 'POST', '/admin/v1/auth/login', { username, password }, null, 200)).token;
+
+/** Whether `pid` or one of its children holds the listening TCP socket of 127.0.0.1:`port` (Linux /proc). */
+export function listensOn(pid: number, port: number): boolean {
+  let table: string;
+  try {
+    table = readFileSync('/proc/net/tcp', 'utf8');
+  } catch {
+    return true; // no /proc: trust the answer
+  }
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  const inodes = new Set(
+    table
+      .split('\n')
+      .slice(1)
+      .map((line) => line.trim().split(/\s+/))
+      .filter((f) => f[1]?.endsWith(`:${hexPort}`) && f[3] === '0A')
+      .map((f) => f[9]),
+  );
+  if (inodes.size === 0) return false;
+  return [pid, ...childPids(pid)].some((owner) => {
+    try {
+      return readdirSync(`/proc/${owner}/fd`).some((fd) => {
+        try {
+          const target = readlinkSync(`/proc/${owner}/fd/${fd}`);
+          return inodes.has(target.slice('socket:['.length, -1)) && target.startsWith('socket:[');
+        } catch {
+          return false;
+        }
+      });
+    } catch {
+      return false;
+    }
+  });
+}
