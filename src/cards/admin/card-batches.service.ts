@@ -162,7 +162,8 @@ export class CardBatchesService {
         await this.insertCards(this.dataSource.manager, plan, () => this.pending.beat(batchId));
         await this.pending.markLive(batchId, input.count);
       } catch (error) {
-        await this.pending.discard(project.id, batchId);
+        // What was made goes; if even that fails, the sweep deletes the pending batch once its heartbeat is stale.
+        await this.pending.discard(project.id, batchId).catch(() => undefined);
         throw error;
       }
       const { cards, devices } = await this.loadBatch(batchId);
