@@ -4,24 +4,30 @@ import { DataSource } from 'typeorm';
 const MIGRATION_LOCK_ID = 7_311_042;
 
 /**
- * Runs pending migrations. On a shared PostgreSQL an advisory lock serialises instances that start
- * together; the embedded database has one connection and one instance, so it needs none.
+ * Runs pending migrations. On a shared PostgreSQL instances that start together take turns: one
+ * transaction of its own holds a transaction-scoped advisory lock while the migrations run on other
+ * connections, and its end releases the lock whatever happens. A session lock cannot be used: behind
+ * PgBouncer in transaction mode the unlock lands on another server connection, fails unseen, and the
+ * lock stays on a pooled connection that the pooler hands to later clients, so every later start
+ * hangs. A lock-holding transaction keeps its server connection until it ends, and a process that
+ * dies ends it. The embedded database has one connection and one instance, so it needs none.
  */
 export async function runMigrations(dataSource: DataSource, shared: boolean): Promise<void> {
   if (!shared) {
     await dataSource.runMigrations({ transaction: 'each' });
     return;
   }
-  const runner = dataSource.createQueryRunner();
-  await runner.connect();
+  const holder = dataSource.createQueryRunner();
+  await holder.connect();
   try {
+    await holder.startTransaction();
     // Raw: advisory locks are PostgreSQL functions.
-    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    await holder.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_ID]);
     await dataSource.runMigrations({ transaction: 'each' });
+    await holder.commitTransaction();
   } finally {
-    // Raw: advisory locks are PostgreSQL functions.
-    await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
-    await runner.release();
+    if (holder.isTransactionActive) await holder.rollbackTransaction().catch(() => undefined);
+    await holder.release();
   }
 }
 
