@@ -15,6 +15,7 @@ import {
   checkDatabase,
   checkDisk,
   checkEmbeddedData,
+  checkPooler,
   checkRedis,
   checkSigningKeys,
   checkTls,
@@ -24,6 +25,7 @@ import {
 import { startBlockers, startFindings } from '../src/doctor/start-checks';
 import { generateSigningKey } from '../src/signing/ed25519';
 import { AdminClient } from './support/admin-client';
+import { startPgBouncer } from './support/pgbouncer';
 import { runServiceToExit } from './support/service-process';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -139,6 +141,32 @@ describe('npm run doctor and the start checks', () => {
     expect(drift.message).toMatch(/^2\d\.\d s ahead of the database$/);
     expect((await checkClock(dataSource, () => Date.now() - 600_000))[0]).toMatchObject({ severity: 'fail' });
   });
+
+  (process.env.DATABASE_URL ? it : it.skip)(
+    'says whether DATABASE_URL goes through a pooler, and warns of prepared statements behind one',
+    async () => {
+      // The app's database, reached directly (the PgBouncer pass hands apps a pooled URL).
+      const direct = Object.assign(new URL(t.env.DATABASE_URL), { host: new URL(process.env.DATABASE_URL!).host }).toString();
+      const directly = await new DataSource({ type: 'postgres', url: direct, poolSize: 1 }).initialize();
+      const [none] = await checkPooler(directly, config({ DATABASE_URL: direct })).finally(() => directly.destroy());
+      expect(none).toMatchObject({ check: 'pooler', severity: 'ok', message: 'none: DATABASE_URL reaches PostgreSQL directly' });
+      const pooler = await startPgBouncer(direct);
+      const pooled = pooler.through(direct);
+      const throughPooler = await new DataSource({ type: 'postgres', url: pooled, poolSize: 1 }).initialize();
+      try {
+        const [prepared] = await checkPooler(throughPooler, config({ DATABASE_URL: pooled }));
+        expect(prepared).toMatchObject({ severity: 'warn', fix: expect.stringContaining('DATABASE_PREPARED_STATEMENTS=false') });
+        const [off] = await checkPooler(throughPooler, config({ DATABASE_URL: pooled, DATABASE_PREPARED_STATEMENTS: 'false' }));
+        expect(off).toMatchObject({
+          severity: 'ok',
+          message: expect.stringContaining('through a pooler; prepared statements off'),
+        });
+      } finally {
+        await throughPooler.destroy();
+        await pooler.stop();
+      }
+    },
+  );
 
   it('fails a Redis that does not answer', async () => {
     const redis = new Redis({

@@ -42,6 +42,10 @@ export function freePort(): Promise<number> {
 
 /** The test pass's adapter (HTTP_ADAPTER), which every service process runs on unless its env names one; unset, the service's default. */
 const PASS_ADAPTER: Record<string, string> = process.env.HTTP_ADAPTER ? { HTTP_ADAPTER: process.env.HTTP_ADAPTER } : {};
+/** The pass's prepared-statement setting (off in the PgBouncer pass), which every service process takes unless its env names one. */
+const PASS_STATEMENTS: Record<string, string> = process.env.DATABASE_PREPARED_STATEMENTS
+  ? { DATABASE_PREPARED_STATEMENTS: process.env.DATABASE_PREPARED_STATEMENTS }
+  : {};
 
 /** The service from its sources on `port` (127.0.0.1), its output piped: the child process itself, for tests that watch it their own way. */
 export function spawnService(env: Record<string, string>, port: number) {
@@ -51,6 +55,7 @@ export function spawnService(env: Record<string, string>, port: number) {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       LOG_LEVEL: 'warn',
       ...PASS_ADAPTER,
+      ...PASS_STATEMENTS,
       ...env,
       PORT: String(port),
       HOST: '127.0.0.1',

@@ -89,7 +89,7 @@ export async function acquireStores(wanted: { DATABASE_URL?: string; REDIS_URL?:
   try {
     if (wanted.DATABASE_URL) {
       const database = (await postgresPool(wanted.DATABASE_URL)?.take()) ?? (await createDatabase(wanted.DATABASE_URL));
-      env.DATABASE_URL = database.url;
+      env.DATABASE_URL = throughTestPooler(database.url);
       releases.push(database.release);
     } else {
       const template = process.env[EMBEDDED_TEMPLATE_ENV];
@@ -120,6 +120,19 @@ export async function acquireStores(wanted: { DATABASE_URL?: string; REDIS_URL?:
       if (users === 0) await releaseAll(releases);
     },
   };
+}
+
+/**
+ * The app's database URL through the pooler of the run's PgBouncer pass (`CK_TEST_POOLER`,
+ * host:port; .ci/run), when there is one. The harness itself makes, clones and drops databases
+ * directly: a pooler keeps server connections to a template that `CREATE DATABASE … TEMPLATE` refuses.
+ */
+export function throughTestPooler(databaseUrl: string): string {
+  const pooler = process.env.CK_TEST_POOLER;
+  if (!pooler) return databaseUrl;
+  const url = new URL(databaseUrl);
+  url.host = pooler;
+  return url.toString();
 }
 
 async function releaseAll(releases: Array<() => Promise<void>>): Promise<void> {

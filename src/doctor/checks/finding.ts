@@ -7,6 +7,7 @@ export type Severity = 'ok' | 'warn' | 'fail';
 export type CheckName =
   | 'configuration'
   | 'database'
+  | 'pooler'
   | 'embedded data'
   | 'migrations'
   | 'redis'

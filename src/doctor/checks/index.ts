@@ -6,6 +6,7 @@ export { checkDatabase } from './database';
 export { checkDisk } from './disk';
 export { checkEmbeddedData } from './embedded-data';
 export { checkEncryptionKey, readEncryptionKey } from './encryption-key';
+export { checkPooler } from './pooler';
 export type { CheckName, Finding, Queryable, Severity } from './finding';
 export { formatFindings, safeMessage, START_BLOCKERS } from './finding';
 export { instanceChecks } from './instance-checks';

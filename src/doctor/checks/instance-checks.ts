@@ -5,6 +5,7 @@ import { SecretBox } from '../../core/crypto/secret-box';
 import { checkAddress } from './address';
 import { checkClock } from './clock';
 import { checkDatabase } from './database';
+import { checkPooler } from './pooler';
 import { checkDisk } from './disk';
 import { checkEmbeddedData } from './embedded-data';
 import { checkEncryptionKey } from './encryption-key';
@@ -48,6 +49,7 @@ export async function instanceChecks(parts: {
   if (dataSource && databaseUp && !config.usesEmbeddedDatabase) await guarded('clock', () => checkClock(dataSource));
   await guarded('address', () => checkAddress(config, env));
   await guarded('tls', () => checkTls(config, env));
+  if (dataSource && databaseUp && !config.usesEmbeddedDatabase) await guarded('pooler', () => checkPooler(dataSource, config));
   await guarded('disk', () => checkDisk(config));
   return findings;
 }
