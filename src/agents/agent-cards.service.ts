@@ -1,12 +1,13 @@
 import { Injectable, StreamableFile } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, In, Repository } from 'typeorm';
+import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import { AdminPrincipal } from '../admin-auth/admin-principal';
 import { CardsAdminService } from '../cards/admin/cards-admin.service';
 import { CardFilters, ListCardsQuery } from '../cards/admin/card-admin.dto';
 import { applyCardFilters, orderCards } from '../cards/admin/card-filters';
 import { streamCardsCsv } from '../cards/admin/cards-csv-stream';
 import { JsonLogger } from '../core/logging/json-logger';
+import { ReplicaReads } from '../database/replica-reads';
 import { CardView, toCardViews } from '../cards/admin/card.view';
 import { CardDevice } from '../cards/card-device.entity';
 import { Card } from '../cards/card.entity';
@@ -29,6 +30,7 @@ export class AgentCardsService {
     @InjectRepository(Project) private readonly projects: Repository<Project>,
     private readonly cardsAdmin: CardsAdminService,
     private readonly logger: JsonLogger,
+    private readonly replicaReads: ReplicaReads,
   ) {}
 
   /** The enabled, agent-allowed card types of its projects, each with its price for this agent. */
@@ -58,24 +60,34 @@ export class AgentCardsService {
     }));
   }
 
+  /** On the read replica when there is one (ReplicaReads). */
   async list(actor: AdminPrincipal, query: ListCardsQuery & { project_id?: string }): Promise<Page<CardView>> {
     const agent = await selfAgent(this.dataSource, actor);
-    const [rows, total] = await Promise.all([
-      orderCards(this.filtered(agent, query), 'c', query.sort).skip(query.skip).take(query.page_size).getMany(),
-      this.filtered(agent, query).getCount(),
-    ]);
-    const devices = rows.length
-      ? await this.devices.find({ where: { cardId: In(rows.map((c) => c.id)) }, order: { boundAt: 'ASC' } })
-      : [];
-    return pageOf(toCardViews(rows, devices), total, query);
+    return this.replicaReads.read(actor.id, async (db) => {
+      const [rows, total] = await Promise.all([
+        orderCards(this.filtered(agent, query, db), 'c', query.sort)
+          .skip(query.skip)
+          .take(query.page_size)
+          .getMany(),
+        this.filtered(agent, query, db).getCount(),
+      ]);
+      const devices = rows.length
+        ? await this.cardsAdmin.devicesOf(
+            rows.map((c) => c.id),
+            db,
+          )
+        : [];
+      return pageOf(toCardViews(rows, devices), total, query);
+    });
   }
 
-  /** The same CSV as the author's export, of the agent's own cards only, streamed page by page. */
+  /** The same CSV as the author's export, of the agent's own cards only, streamed page by page (from the replica when there is one). */
   async exportCsv(actor: AdminPrincipal, query: Partial<CardFilters> & { project_id?: string }): Promise<StreamableFile> {
     const agent = await selfAgent(this.dataSource, actor);
     return streamCardsCsv(
-      () => this.filtered(agent, query),
-      (cardIds) => this.cardsAdmin.devicesOf(cardIds),
+      (read) => this.replicaReads.read(actor.id, read),
+      (db) => this.filtered(agent, query, db),
+      (db, cardIds) => this.cardsAdmin.devicesOf(cardIds, db),
       (error) => this.logger.entry('error', 'agent card export failed part-way', { agent_id: agent.id, error: String(error) }),
     );
   }
@@ -95,9 +107,14 @@ export class AgentCardsService {
   }
 
   /** Its cards in its projects: a card of another agent, or of a project taken from it, is CARD_NOT_FOUND. */
-  private filtered(agent: AgentRow, filters: Partial<CardFilters> & { project_id?: string }) {
+  private filtered(
+    agent: AgentRow,
+    filters: Partial<CardFilters> & { project_id?: string },
+    db: EntityManager = this.cards.manager,
+  ) {
     const projectIds = filters.project_id ? agent.projectIds.filter((p) => p === filters.project_id) : agent.projectIds;
-    const qb = this.cards
+    const qb = db
+      .getRepository(Card)
       .createQueryBuilder('c')
       .where('c.agent_id = :agentId', { agentId: agent.id })
       .andWhere('c.project_id = ANY(:projectIds::uuid[])', { projectIds });

@@ -50,6 +50,16 @@ export class AppConfig {
   @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL?: string;
 
+  /**
+   * A streaming replica of DATABASE_URL for the admin API's heavy reads (logs, statistics, card
+   * lists and exports); client routes and an account's reads just after its own writes stay on
+   * the primary.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_READ_URL must be a postgres:// URL' })
+  DATABASE_READ_URL?: string;
+
   @Transform(emptyToUndefined)
   @IsOptional()
   @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
@@ -393,6 +403,7 @@ export const CONFIG_KEYS = [
   'HOST',
   'HTTP_ADAPTER',
   'DATABASE_URL',
+  'DATABASE_READ_URL',
   'REDIS_URL',
   'DATA_DIR',
   'APP_ENCRYPTION_KEY',
@@ -457,6 +468,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (!isTimeZone(config.APP_TIMEZONE)) problems.push(`APP_TIMEZONE: unknown time zone "${config.APP_TIMEZONE}"`);
   if (config.DATABASE_URL && !config.APP_ENCRYPTION_KEY) {
     problems.push('APP_ENCRYPTION_KEY: required when DATABASE_URL is set');
+  }
+  if (config.DATABASE_READ_URL && !config.DATABASE_URL) {
+    problems.push('DATABASE_READ_URL: needs DATABASE_URL (a replica of the embedded database cannot exist)');
   }
   if (config.WORKERS !== 'auto' && Number(config.WORKERS) > 1 && !config.sharesStateOutOfProcess) {
     problems.push(

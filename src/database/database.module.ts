@@ -1,6 +1,6 @@
 import { DynamicModule, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from '../../migrations';
 import { AppConfig } from '../config/app-config';
 import { JsonLogger } from '../core/logging/json-logger';
@@ -8,6 +8,7 @@ import { ReadinessChecks } from '../core/health/readiness-checks';
 import { EmbeddedPostgres } from './embedded-postgres';
 import { assertSchemaCurrent, runMigrations } from './migrate';
 import { PreparedStatements } from './prepared-statements';
+import { ReplicaReads } from './replica-reads';
 
 const EMBEDDED = Symbol('EmbeddedPostgres');
 
@@ -31,14 +32,14 @@ export class DatabaseModule implements OnApplicationShutdown {
     return {
       module: DatabaseModule,
       global: true,
-      providers: [embeddedProvider, PreparedStatements],
-      exports: [PreparedStatements],
+      providers: [embeddedProvider, PreparedStatements, ReplicaReads],
+      exports: [PreparedStatements, ReplicaReads],
       imports: [
         TypeOrmModule.forRootAsync({
           inject: [AppConfig, JsonLogger],
           useFactory: async (config: AppConfig, logger: JsonLogger) => {
             const target = config.DATABASE_URL
-              ? { url: config.DATABASE_URL, poolSize: 10 }
+              ? { ...connectionTarget(config.DATABASE_URL, config.DATABASE_READ_URL), poolSize: 10 }
               : {
                   ...(await embedded.start(config.DATA_DIR, config.PORT)),
                   username: 'postgres',
@@ -63,7 +64,7 @@ export class DatabaseModule implements OnApplicationShutdown {
           },
           dataSourceFactory: async (options) => {
             const dataSource = await new DataSource(options!).initialize();
-            await runMigrations(dataSource, (options as { url?: string }).url !== undefined);
+            await runMigrations(dataSource, isServer(options!));
             return dataSource;
           },
         }),
@@ -79,4 +80,18 @@ export class DatabaseModule implements OnApplicationShutdown {
       await this.embedded.stop();
     }
   }
+}
+
+/**
+ * The server at DATABASE_URL; with DATABASE_READ_URL a replicated pair whose default for every
+ * read is still the primary: only ReplicaReads asks for the replica, by name.
+ */
+function connectionTarget(primaryUrl: string, replicaUrl: string | undefined) {
+  if (!replicaUrl) return { url: primaryUrl };
+  return { replication: { master: { url: primaryUrl }, slaves: [{ url: replicaUrl }], defaultMode: 'master' as const } };
+}
+
+function isServer(options: DataSourceOptions): boolean {
+  const target = options as { url?: string; replication?: unknown };
+  return target.url !== undefined || target.replication !== undefined;
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { EntityManager } from 'typeorm';
+import { ReplicaReads } from '../database/replica-reads';
 import { AdminPrincipal } from '../admin-auth/admin-principal';
 import { Page, pageOf } from '../common/paging';
 import { AppConfig } from '../config/app-config';
@@ -42,9 +42,9 @@ export class LoginLogsService {
   private readonly dayFormat: Intl.DateTimeFormat;
 
   constructor(
-    @InjectRepository(LoginLog) private readonly logs: Repository<LoginLog>,
     private readonly access: ProjectAccess,
     private readonly config: AppConfig,
+    private readonly replicaReads: ReplicaReads,
   ) {
     this.dayFormat = new Intl.DateTimeFormat('en-CA', {
       timeZone: config.APP_TIMEZONE,
@@ -54,13 +54,18 @@ export class LoginLogsService {
     });
   }
 
-  /** Newest first. */
+  /** Newest first, from the read replica when there is one (ReplicaReads). */
   async list(actor: AdminPrincipal, projectId: string, query: ListLoginLogsQuery): Promise<Page<LoginLogView>> {
     const project = await this.access.find(actor, projectId);
     // Card logins only: the request log's other rows carry a route, card logins' rows never do (decisions §22).
-    const qb = this.logs
+    return this.replicaReads.read(actor.id, (db) => this.page(db, project.id, query));
+  }
+
+  private async page(db: EntityManager, projectId: string, query: ListLoginLogsQuery): Promise<Page<LoginLogView>> {
+    const qb = db
+      .getRepository(LoginLog)
       .createQueryBuilder('l')
-      .where('l.project_id = :projectId', { projectId: project.id })
+      .where('l.project_id = :projectId', { projectId })
       .andWhere('l.route IS NULL');
     if (query.card_id !== undefined) qb.andWhere('l.card_id = :cardId', { cardId: query.card_id });
     if (query.machine_code !== undefined) qb.andWhere('l.machine_code = :machine', { machine: query.machine_code });
@@ -77,27 +82,37 @@ export class LoginLogsService {
       query.family === undefined &&
       query.request_id === undefined;
     const [rows, total] = counted
-      ? await Promise.all([qb.getMany(), this.countedTotal(project.id, query.interface ?? null, query.result_code ?? null)])
+      ? await Promise.all([qb.getMany(), this.countedTotal(db, projectId, query.interface ?? null, query.result_code ?? null)])
       : await qb.getManyAndCount();
     return pageOf(rows.map(toLoginLogView), total, query);
   }
 
   /** The project's log rows of this interface and result (null: any), from the counts its writes keep. */
-  private async countedTotal(projectId: string, iface: string | null, resultCode: number | null): Promise<number> {
+  private async countedTotal(
+    db: EntityManager,
+    projectId: string,
+    iface: string | null,
+    resultCode: number | null,
+  ): Promise<number> {
     // Raw: sums over the daily and dropped counter tables (no entities), minus one from the other.
-    const [{ total }] = await this.logs.query(COUNTED_TOTAL_SQL, [projectId, iface, resultCode]);
+    const [{ total }] = await db.query(COUNTED_TOTAL_SQL, [projectId, iface, resultCode]);
     return Number(total);
   }
 
+  /** From the read replica when there is one (ReplicaReads). */
   async stats(actor: AdminPrincipal, projectId: string, query: StatsQuery): Promise<StatsView> {
     const project = await this.access.find(actor, projectId);
     const { from, to } = this.window(query);
     const timeZone = this.config.APP_TIMEZONE;
-    // Raw: grouped sums of the daily counter table (no entity), days as text.
-    const rows: StatsItem[] = await this.logs.query(STATS_SQL, [project.id, from, to]);
+    const [rows, sales] = await this.replicaReads.read(actor.id, (db) =>
+      Promise.all([
+        // Raw: grouped sums of the daily counter table (no entity), days as text.
+        db.query(STATS_SQL, [project.id, from, to]) as Promise<StatsItem[]>,
+        // Sales of orders beside the logins (decisions §19): from their own daily counters too.
+        salesItems(db, { projectId: project.id }, from, to),
+      ]),
+    );
     const items = rows.map((r) => ({ day: r.day, interface: r.interface, result_code: r.result_code, count: r.count }));
-    // Sales of orders beside the logins (decisions §19): from their own daily counters too.
-    const sales = await salesItems(this.logs.manager, { projectId: project.id }, from, to);
     return { from, to, time_zone: timeZone, items, sales };
   }
 

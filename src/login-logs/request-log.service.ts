@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { ReplicaReads } from '../database/replica-reads';
 import { AdminPrincipal, isPlatformAdmin } from '../admin-auth/admin-principal';
 import { Page, pageOf } from '../common/paging';
 import { ErrorCode } from '../core/errors/error-code';
@@ -21,9 +22,10 @@ export class RequestLogService {
   constructor(
     @InjectRepository(LoginLog) private readonly logs: Repository<LoginLog>,
     private readonly access: ProjectAccess,
+    private readonly replicaReads: ReplicaReads,
   ) {}
 
-  /** Newest first. */
+  /** Newest first, from the read replica when there is one (ReplicaReads). */
   async list(actor: AdminPrincipal, projectId: string, query: ListRequestsQuery): Promise<Page<RequestLogView>> {
     const project = await this.access.find(actor, projectId);
     const where = ['project_id = $1'];
@@ -45,15 +47,17 @@ export class RequestLogService {
     if (query.from !== undefined) add((n) => `created_at >= ${n}::timestamptz`, query.from);
     if (query.to !== undefined) add((n) => `created_at < ${n}::timestamptz`, query.to);
     const filter = where.join(' AND ');
-    const [rows, [{ total }]] = await Promise.all([
-      // Raw: the page and its count share one WHERE built from the filters, over a partitioned table.
-      this.logs.query(
-        `SELECT ${COLUMNS} FROM login_logs WHERE ${filter} ORDER BY id DESC LIMIT ${query.page_size} OFFSET ${query.skip}`,
-        params,
-      ),
-      // Raw: the same WHERE as the page above.
-      this.logs.query(`SELECT count(*)::int AS total FROM login_logs WHERE ${filter}`, params),
-    ]);
+    const [rows, [{ total }]] = await this.replicaReads.read(actor.id, (db) =>
+      Promise.all([
+        // Raw: the page and its count share one WHERE built from the filters, over a partitioned table.
+        db.query(
+          `SELECT ${COLUMNS} FROM login_logs WHERE ${filter} ORDER BY id DESC LIMIT ${query.page_size} OFFSET ${query.skip}`,
+          params,
+        ),
+        // Raw: the same WHERE as the page above.
+        db.query(`SELECT count(*)::int AS total FROM login_logs WHERE ${filter}`, params),
+      ]),
+    );
     return pageOf((rows as RequestRowData[]).map(toRequestLogView), total, query);
   }
 

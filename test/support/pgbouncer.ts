@@ -11,6 +11,11 @@ export interface PgBouncer {
   /** `databaseUrl` with its host and port replaced by the pooler's. */
   through(databaseUrl: string): string;
   log(): string;
+  /**
+   * Sends new connections to another server (a promoted standby): rewrites `[databases]` and
+   * reloads (SIGHUP). Server connections to the old one close as they are released.
+   */
+  repoint(host: string, port: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -19,7 +24,12 @@ export interface PgBouncer {
  * free port, with that URL's user and password (decisions §25). PgBouncer will not run as root: as
  * root it is started with `-u postgres`.
  */
-export async function startPgBouncer(databaseUrl: string, poolSize = 10): Promise<PgBouncer> {
+export async function startPgBouncer(
+  databaseUrl: string,
+  poolSize = 10,
+  /** More `[pgbouncer]` settings, e.g. `server_login_retry`. */
+  settings: Record<string, string | number> = {},
+): Promise<PgBouncer> {
   const target = new URL(databaseUrl);
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'ck-pgbouncer-'));
@@ -27,11 +37,10 @@ export async function startPgBouncer(databaseUrl: string, poolSize = 10): Promis
   const user = decodeURIComponent(target.username);
   const password = decodeURIComponent(target.password);
   writeFileSync(join(dir, 'userlist.txt'), `"${user}" "${password}"\n`);
-  writeFileSync(
-    join(dir, 'pgbouncer.ini'),
+  const ini = (serverHost: string, serverPort: string | number) =>
     [
       '[databases]',
-      `* = host=${target.hostname} port=${target.port || 5432}`,
+      `* = host=${serverHost} port=${serverPort}`,
       '[pgbouncer]',
       'listen_addr = 127.0.0.1',
       `listen_port = ${port}`,
@@ -43,9 +52,10 @@ export async function startPgBouncer(databaseUrl: string, poolSize = 10): Promis
       'max_client_conn = 1000',
       'ignore_startup_parameters = extra_float_digits,options',
       `logfile = ${join(dir, 'pgbouncer.log')}`,
+      ...Object.entries(settings).map(([key, value]) => `${key} = ${value}`),
       '',
-    ].join('\n'),
-  );
+    ].join('\n');
+  writeFileSync(join(dir, 'pgbouncer.ini'), ini(target.hostname, target.port || 5432));
   for (const file of ['userlist.txt', 'pgbouncer.ini']) chmodSync(join(dir, file), 0o644);
   const asRoot = process.getuid?.() === 0 ? ['-u', 'postgres'] : [];
   const child: ChildProcess = spawn('pgbouncer', [...asRoot, join(dir, 'pgbouncer.ini')], { stdio: 'ignore' });
@@ -73,6 +83,14 @@ export async function startPgBouncer(databaseUrl: string, poolSize = 10): Promis
       return pooled.toString();
     },
     log,
+    repoint: async (host, port) => {
+      writeFileSync(join(dir, 'pgbouncer.ini'), ini(host, port));
+      const reloaded = log().length;
+      child.kill('SIGHUP');
+      const deadline = Date.now() + 5_000;
+      while (!/SIGHUP|re-reading|reload/i.test(log().slice(reloaded)) && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+    },
     stop: async () => {
       if (child.exitCode === null) {
         child.kill('SIGTERM');

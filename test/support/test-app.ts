@@ -38,6 +38,8 @@ export interface StartOptions {
    * of the apps that use them closes.
    */
   shareWith?: TestApp;
+  /** Stores the caller acquired (acquireStores), to know their database before the app starts; the app gives them back at close. */
+  stores?: AppStores;
 }
 
 /**
@@ -48,7 +50,7 @@ export interface StartOptions {
  * HTTP_ADAPTER picks Express or Fastify. Log lines are captured for assertions.
  */
 export async function startTestApp(env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestApp> {
-  const stores = options.shareWith?.stores ?? (await acquireStores({ ...process.env, ...env }));
+  const stores = options.shareWith?.stores ?? options.stores ?? (await acquireStores({ ...process.env, ...env }));
   if (options.shareWith) stores.join();
   const appEnv = { ...env, ...stores.env };
   let config: AppConfig;

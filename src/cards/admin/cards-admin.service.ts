@@ -1,6 +1,6 @@
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown, StreamableFile } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, In, Repository } from 'typeorm';
+import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import { AdminPrincipal } from '../../admin-auth/admin-principal';
 import { Page, pageOf } from '../../common/paging';
 import { ErrorCode } from '../../core/errors/error-code';
@@ -27,6 +27,7 @@ import { parseIsoInstant } from './iso-instant';
 import { CardTypesService } from '../types/card-types.service';
 import { Project } from '../../projects/project.entity';
 import { DeletedCard, refundDeletedCards } from '../../orders/order-refunds';
+import { ReplicaReads } from '../../database/replica-reads';
 
 /** Cards of a project as the author manages them: search, export, import, edits one by one and in bulk, unbind (batches: card-batches.service.ts). */
 @Injectable()
@@ -40,6 +41,7 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
     private readonly events: DomainEvents,
     private readonly logger: JsonLogger,
     private readonly types: CardTypesService,
+    private readonly replicaReads: ReplicaReads,
   ) {
     this.bulkActions = new CardsBulk(dataSource, logger, events);
     this.importer = new CardsImporter(dataSource, logger);
@@ -65,39 +67,50 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
     clearInterval(this.sweepTimer);
   }
 
+  /** On the read replica when there is one (ReplicaReads). */
   async list(actor: AdminPrincipal, projectId: string, query: ListCardsQuery): Promise<Page<CardView>> {
     const project = await this.access.find(actor, projectId);
-    // A plain count(*): TypeORM's getManyAndCount counts DISTINCT ids, a sort of every match (a
-    // quarter of a second at a million cards).
-    const [rows, total] = await Promise.all([
-      orderCards(this.filtered(project.id, query), 'c', query.sort).skip(query.skip).take(query.page_size).getMany(),
-      this.filtered(project.id, query)
-        .select('count(*)::integer', 'total')
-        .getRawOne<{ total: number }>()
-        .then((row) => row?.total ?? 0),
-    ]);
-    const devices = rows.length
-      ? await this.devices.find({ where: { cardId: In(rows.map((c) => c.id)) }, order: { boundAt: 'ASC' } })
-      : [];
-    return pageOf(toCardViews(rows, devices), total, query);
+    return this.replicaReads.read(actor.id, async (db) => {
+      // A plain count(*): TypeORM's getManyAndCount counts DISTINCT ids, a sort of every match (a
+      // quarter of a second at a million cards).
+      const [rows, total] = await Promise.all([
+        orderCards(this.filtered(project.id, query, db), 'c', query.sort)
+          .skip(query.skip)
+          .take(query.page_size)
+          .getMany(),
+        this.filtered(project.id, query, db)
+          .select('count(*)::integer', 'total')
+          .getRawOne<{ total: number }>()
+          .then((row) => row?.total ?? 0),
+      ]);
+      const devices = rows.length
+        ? await this.devicesOf(
+            rows.map((c) => c.id),
+            db,
+          )
+        : [];
+      return pageOf(toCardViews(rows, devices), total, query);
+    });
   }
 
   /**
-   * Every card matching the filters as CSV, streamed page by page (cards-csv-stream.ts). The project
-   * is checked first, so a refusal is still an answer in the envelope.
+   * Every card matching the filters as CSV, streamed page by page (cards-csv-stream.ts), from the
+   * read replica when there is one. The project is checked first, so a refusal is still an answer
+   * in the envelope.
    */
   async exportCsv(actor: AdminPrincipal, projectId: string, query: ExportCardsQuery): Promise<StreamableFile> {
     const project = await this.access.find(actor, projectId);
     return streamCardsCsv(
-      () => this.filtered(project.id, query),
-      (cardIds) => this.devicesOf(cardIds),
+      (read) => this.replicaReads.read(actor.id, read),
+      (db) => this.filtered(project.id, query, db),
+      (db, cardIds) => this.devicesOf(cardIds, db),
       (error) => this.logger.entry('error', 'card export failed part-way', { project_id: project.id, error: String(error) }),
     );
   }
 
   /** The devices of some cards, in binding order (the export's `devices` column). */
-  devicesOf(cardIds: number[]): Promise<CardDevice[]> {
-    return this.devices.find({ where: { cardId: In(cardIds) }, order: { boundAt: 'ASC', machineCode: 'ASC' } });
+  devicesOf(cardIds: number[], db: EntityManager = this.devices.manager): Promise<CardDevice[]> {
+    return db.getRepository(CardDevice).find({ where: { cardId: In(cardIds) }, order: { boundAt: 'ASC', machineCode: 'ASC' } });
   }
 
   /** A bulk action on the cards given by `ids` or matched by `filter` (cards-bulk.ts). */
@@ -242,8 +255,12 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
     await this.sessions.revokeWhere(project.id, { cardId: card.id, machine: machineCode }, 'device_unbound');
   }
 
-  private filtered(projectId: string, filters: CardFilters) {
-    return applyCardFilters(this.cards.createQueryBuilder('c').where('c.project_id = :projectId', { projectId }), 'c', filters);
+  private filtered(projectId: string, filters: CardFilters, db: EntityManager = this.cards.manager) {
+    return applyCardFilters(
+      db.getRepository(Card).createQueryBuilder('c').where('c.project_id = :projectId', { projectId }),
+      'c',
+      filters,
+    );
   }
 
   private async find(projectId: string, cardId: number): Promise<Card> {
