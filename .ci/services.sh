@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs (if missing) curl, jq and openssl, PgBouncer, and PostgreSQL 15 and Redis, starting them on loopback, idempotently, then prints
+# Installs (if missing) curl, jq and openssl, PgBouncer, Redis Sentinel, and PostgreSQL 15 and Redis, starting them on loopback, idempotently, then prints
 # the environment for the second test pass. Used by .ci/run; also handy on a developer machine.
 set -euo pipefail
 
@@ -18,6 +18,14 @@ fi
 if ! redis-cli -p 6379 ping >/dev/null 2>&1; then
   redis-server --port 6379 --bind 127.0.0.1 --save '' --appendonly no --dir /tmp --daemonize yes --pidfile /tmp/redis-ci.pid >&2
   until redis-cli -p 6379 ping >/dev/null 2>&1; do sleep 0.1; done
+fi
+
+# The Redis Sentinel spec starts its own primary, replica and sentinels; the package's own
+# sentinel service is not wanted.
+if ! command -v redis-sentinel >/dev/null 2>&1; then
+  apt-get update -qq >&2
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-sentinel >&2
+  systemctl stop redis-sentinel >/dev/null 2>&1 || service redis-sentinel stop >/dev/null 2>&1 || true
 fi
 
 # The PgBouncer spec starts its own pooler (transaction mode) in front of this PostgreSQL; the

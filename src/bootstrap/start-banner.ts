@@ -43,6 +43,9 @@ function describeDatabase(config: AppConfig): string {
 }
 
 function describeStore(config: AppConfig): string {
+  if (config.REDIS_SENTINELS) {
+    return `Redis "${config.REDIS_SENTINEL_MASTER}" via Sentinel ${config.REDIS_SENTINELS}${config.REDIS_DB ? ` database ${config.REDIS_DB}` : ''}`;
+  }
   if (!config.REDIS_URL) return 'in process (one instance only)';
   const url = parse(config.REDIS_URL);
   if (!url) return 'Redis';

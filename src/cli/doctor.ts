@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { MIGRATIONS } from '../../migrations';
 import { AppConfig } from '../config/app-config';
 import { SecretBox } from '../core/crypto/secret-box';
+import { createRedisClient } from '../core/store/redis-connection';
 import { DataDirInUseError } from '../database/data-dir-lock';
 import { EmbeddedPostgres } from '../database/embedded-postgres';
 import { checkConfiguration, Finding, formatFindings, instanceChecks, readEncryptionKey, safeMessage } from '../doctor/checks';
@@ -116,15 +117,15 @@ function heldBy({ holder }: DataDirInUseError): string {
 
 /** A client that gives up at once: doctor reports an unreachable Redis rather than waiting on it. */
 async function openRedis(config: AppConfig): Promise<Redis | null> {
-  if (!config.REDIS_URL) return null;
-  const { default: Redis } = await import('ioredis');
-  const client = new Redis(config.REDIS_URL, {
+  const client = await createRedisClient(config, {
     lazyConnect: true,
     connectTimeout: 2000,
     maxRetriesPerRequest: 0,
     retryStrategy: () => null,
+    sentinelRetryStrategy: () => null,
     enableOfflineQueue: false,
   });
+  if (!client) return null;
   client.on('error', () => undefined); // reported by the check, not as an unhandled event
   await client.connect().catch(() => undefined);
   return client;

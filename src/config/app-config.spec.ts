@@ -174,4 +174,37 @@ describe('loadConfig', () => {
     expect(config.PORT).toBe(3000);
     expect(config).not.toHaveProperty('SOMETHING_ELSE');
   });
+  describe('Redis Sentinel', () => {
+    const SENTINEL = { REDIS_SENTINELS: 's1:26379,s2:26379', REDIS_SENTINEL_MASTER: 'cards' };
+
+    it('reads the sentinels, master name, password and database', () => {
+      const config = loadConfig({ ...SENTINEL, REDIS_PASSWORD: 'pw', REDIS_DB: '3' });
+      expect(config).toMatchObject({ ...SENTINEL, REDIS_PASSWORD: 'pw', REDIS_DB: 3 });
+      expect(config.usesRedis).toBe(true);
+    });
+
+    it('shares state out of process with DATABASE_URL, as REDIS_URL does', () => {
+      const config = loadConfig({ ...SENTINEL, DATABASE_URL: 'postgres://db/cards', APP_ENCRYPTION_KEY: KEY_HEX, WORKERS: '2' });
+      expect(config.sharesStateOutOfProcess).toBe(true);
+      expect(config.workerCount).toBe(2);
+    });
+
+    it.each(['s1', 's1:port', 's1:26379,', 'redis://s1:26379', 's1:26379;s2:26379'])('refuses REDIS_SENTINELS=%s', (list) => {
+      expect(configError({ ...SENTINEL, REDIS_SENTINELS: list }).message).toContain('REDIS_SENTINELS must be host:port');
+    });
+
+    it('requires the master name with sentinels', () => {
+      expect(configError({ REDIS_SENTINELS: 's1:26379' }).message).toContain('REDIS_SENTINEL_MASTER: required');
+    });
+
+    it('refuses REDIS_URL and REDIS_SENTINELS together', () => {
+      expect(configError({ ...SENTINEL, REDIS_URL: 'redis://cache:6379' }).message).toContain(
+        'REDIS_URL and REDIS_SENTINELS: set one',
+      );
+    });
+
+    it.each(['-1', '16', 'two'])('refuses REDIS_DB=%s', (db) => {
+      expect(configError({ ...SENTINEL, REDIS_DB: db }).message).toContain('REDIS_DB');
+    });
+  });
 });

@@ -65,6 +65,34 @@ export class AppConfig {
   @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
   REDIS_URL?: string;
 
+  /** Redis behind Sentinel (instead of REDIS_URL): the sentinels to ask where the primary is. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^\s*[^\s,:]+:\d{1,5}\s*(,\s*[^\s,:]+:\d{1,5}\s*)*$/, {
+    message: 'REDIS_SENTINELS must be host:port[,host:port...]',
+  })
+  REDIS_SENTINELS?: string;
+
+  /** The master name the sentinels monitor (`sentinel monitor <name> ...`). */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9_.-]{1,64}$/, { message: 'REDIS_SENTINEL_MASTER must be 1-64 of [A-Za-z0-9_.-]' })
+  REDIS_SENTINEL_MASTER?: string;
+
+  /** secret: the Redis password with Sentinel (REDIS_URL carries its own). */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  REDIS_PASSWORD?: string;
+
+  /** The Redis database number with Sentinel (REDIS_URL carries its own). */
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(15)
+  REDIS_DB?: number;
+
   @Transform(emptyToUndefined)
   @IsOptional()
   @IsString()
@@ -382,9 +410,14 @@ export class AppConfig {
     return !this.DATABASE_URL;
   }
 
+  /** Whether nonces, quotas and limits live in Redis (REDIS_URL or Sentinel) rather than in process. */
+  get usesRedis(): boolean {
+    return Boolean(this.REDIS_URL || this.REDIS_SENTINELS);
+  }
+
   /** Whether every piece of shared state is outside the process (PostgreSQL and Redis), so processes may share the load. */
   get sharesStateOutOfProcess(): boolean {
-    return Boolean(this.DATABASE_URL && this.REDIS_URL);
+    return Boolean(this.DATABASE_URL && this.usesRedis);
   }
 
   /** How many HTTP worker processes to run: WORKERS, with `auto` resolved by `autoWorkers` (1 without shared state). */
@@ -405,6 +438,10 @@ export const CONFIG_KEYS = [
   'DATABASE_URL',
   'DATABASE_READ_URL',
   'REDIS_URL',
+  'REDIS_SENTINELS',
+  'REDIS_SENTINEL_MASTER',
+  'REDIS_PASSWORD',
+  'REDIS_DB',
   'DATA_DIR',
   'APP_ENCRYPTION_KEY',
   'APP_TIMEZONE',
@@ -472,9 +509,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (config.DATABASE_READ_URL && !config.DATABASE_URL) {
     problems.push('DATABASE_READ_URL: needs DATABASE_URL (a replica of the embedded database cannot exist)');
   }
+  if (config.REDIS_URL && config.REDIS_SENTINELS) {
+    problems.push('REDIS_URL and REDIS_SENTINELS: set one (a direct Redis, or the sentinels in front of one), not both');
+  }
+  if (config.REDIS_SENTINELS && !config.REDIS_SENTINEL_MASTER) {
+    problems.push('REDIS_SENTINEL_MASTER: required when REDIS_SENTINELS is set (the master name the sentinels monitor)');
+  }
   if (config.WORKERS !== 'auto' && Number(config.WORKERS) > 1 && !config.sharesStateOutOfProcess) {
     problems.push(
-      `WORKERS: ${config.WORKERS} processes need DATABASE_URL and REDIS_URL (the embedded database and the in-process stores serve one process); use 1 or auto`,
+      `WORKERS: ${config.WORKERS} processes need DATABASE_URL and REDIS_URL or REDIS_SENTINELS (the embedded database and the in-process stores serve one process); use 1 or auto`,
     );
   }
   if (Boolean(config.TLS_CERT_FILE) !== Boolean(config.TLS_KEY_FILE)) {

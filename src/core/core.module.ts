@@ -11,14 +11,14 @@ import { SecretBox } from './crypto/secret-box';
 import { JsonLogger } from './logging/json-logger';
 import { FailureLimiter } from './throttling/failure-limiter';
 import { MemoryStore } from './store/memory-store';
-import { REDIS_CLIENT, redisClientProvider, sharedStoreProvider } from './store/store.providers';
+import { REDIS_CLIENT, RedisClientModule, sharedStoreProvider } from './store/store.providers';
+import { RedisKeyvStore } from './cache/redis-keyv-store';
 import { SharedStore } from './store/shared-store';
 import { ReadinessChecks } from './health/readiness-checks';
 
-/** @keyv/redis replaces the deprecated cache-manager-redis-yet (see README); loaded only with Redis. */
-async function redisCacheStore(url: string): Promise<Keyv> {
-  const { default: KeyvRedis } = await import('@keyv/redis');
-  return new Keyv({ store: new KeyvRedis(url), namespace: 'ck-cache' });
+/** The shared cache on the app's ioredis client: the same connection, so it follows a Sentinel failover too. */
+function redisCacheStore(redis: Redis): Keyv {
+  return new Keyv({ store: new RedisKeyvStore(redis), namespace: 'ck-cache' });
 }
 
 /** Framework-neutral plumbing: config, logging, secrets, shared state, cache, failure limits (HttpModule has the HTTP side). */
@@ -32,14 +32,19 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
   ) {}
 
   static forRoot(config: AppConfig, logger: JsonLogger): DynamicModule {
+    // One module object imported twice is one module: one client for the cache and everyone else.
+    const redisClientModule = RedisClientModule.forRoot(config, logger);
     return {
       module: CoreModule,
       imports: [
+        redisClientModule,
         CacheModule.registerAsync({
           isGlobal: true,
-          useFactory: async () => ({
+          imports: [redisClientModule],
+          inject: [REDIS_CLIENT],
+          useFactory: (redis: Redis | null) => ({
             ttl: 30_000,
-            ...(config.REDIS_URL ? { stores: [await redisCacheStore(config.REDIS_URL)] } : {}),
+            ...(redis ? { stores: [redisCacheStore(redis)] } : {}),
           }),
         }),
       ],
@@ -47,7 +52,6 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
         { provide: AppConfig, useValue: config },
         { provide: JsonLogger, useValue: logger },
         { provide: SecretBox, useFactory: () => new SecretBox(loadEncryptionKey(config)) },
-        redisClientProvider,
         sharedStoreProvider,
         HotCache,
         ProgramCache,
@@ -58,7 +62,7 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
         AppConfig,
         JsonLogger,
         SecretBox,
-        REDIS_CLIENT,
+        redisClientModule,
         SharedStore,
         HotCache,
         ProgramCache,
@@ -82,6 +86,8 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
 
   async onApplicationShutdown(): Promise<void> {
     if (this.store instanceof MemoryStore) this.store.close();
-    await this.redis?.quit().catch(() => this.redis?.disconnect());
+    await this.redis?.quit().catch(() => undefined);
+    // Also closes what QUIT leaves open: the sentinel connections watching for a failover.
+    this.redis?.disconnect();
   }
 }

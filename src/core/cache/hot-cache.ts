@@ -50,7 +50,7 @@ export class HotCache {
     private readonly store: SharedStore,
     config: AppConfig,
   ) {
-    this.shared = config.REDIS_URL ? cache : null;
+    this.shared = config.REDIS_URL || config.REDIS_SENTINELS ? cache : null;
     this.generations = new TurnReads(store);
   }
 

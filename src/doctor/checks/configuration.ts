@@ -5,7 +5,7 @@ export function checkConfiguration(env: NodeJS.ProcessEnv): { config: AppConfig 
   try {
     const config = loadConfig(env);
     const database = config.DATABASE_URL ? 'PostgreSQL' : 'embedded PostgreSQL';
-    const store = config.REDIS_URL ? 'Redis' : 'in-process state';
+    const store = config.REDIS_SENTINELS ? 'Redis via Sentinel' : config.REDIS_URL ? 'Redis' : 'in-process state';
     return {
       config,
       finding: ok(

@@ -11,6 +11,7 @@ export type CheckName =
   | 'embedded data'
   | 'migrations'
   | 'redis'
+  | 'sentinel'
   | 'encryption key'
   | 'signing keys'
   | 'clock'

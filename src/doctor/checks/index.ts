@@ -11,5 +11,6 @@ export type { CheckName, Finding, Queryable, Severity } from './finding';
 export { formatFindings, safeMessage, START_BLOCKERS } from './finding';
 export { instanceChecks } from './instance-checks';
 export { checkRedis } from './redis';
+export { checkSentinels } from './sentinel';
 export { checkSigningKeys } from './signing-keys';
 export { checkTls } from './tls';

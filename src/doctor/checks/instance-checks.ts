@@ -11,6 +11,7 @@ import { checkEmbeddedData } from './embedded-data';
 import { checkEncryptionKey } from './encryption-key';
 import { CheckName, fail, Finding, safeMessage } from './finding';
 import { checkRedis } from './redis';
+import { checkSentinels } from './sentinel';
 import { checkSigningKeys } from './signing-keys';
 import { checkTls } from './tls';
 
@@ -44,6 +45,7 @@ export async function instanceChecks(parts: {
   }
   if (!config.usesEmbeddedDatabase) await guarded('embedded data', () => checkEmbeddedData(config));
   await guarded('redis', () => checkRedis(redis));
+  if (config.REDIS_SENTINELS) await guarded('sentinel', () => checkSentinels(config));
   await guarded('encryption key', () => checkEncryptionKey(box, parts.keyFinding ?? null));
   if (dataSource && databaseUp && box) await guarded('signing keys', () => checkSigningKeys(dataSource, box));
   if (dataSource && databaseUp && !config.usesEmbeddedDatabase) await guarded('clock', () => checkClock(dataSource));

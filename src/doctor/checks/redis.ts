@@ -12,7 +12,7 @@ export async function checkRedis(redis: Redis | null): Promise<Finding[]> {
       fail(
         'redis',
         `unreachable: ${safeMessage(error)}`,
-        'check REDIS_URL and that Redis runs: nonces, quotas and limits live there',
+        'check REDIS_URL (or REDIS_SENTINELS and REDIS_SENTINEL_MASTER) and that Redis runs: nonces, quotas and limits live there',
       ),
     ];
   }
