@@ -1,4 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { loadConfig } from '../src/config/app-config';
+import { checkReplica } from '../src/doctor/checks/replica';
 import { AdminClient } from './support/admin-client';
 import { insertCard } from './support/cards';
 import { caughtUp, createAppTemplate, databaseOf, PgCluster, startPrimary, startStandby } from './support/pg-clusters';
@@ -116,5 +118,30 @@ const PAST_OWN_WRITES_MS = 2_200;
     } finally {
       await resumeReplay();
     }
+  });
+
+  it('the doctor finds the replica a standby, says when it falls behind, and fails a primary named as one', async () => {
+    const app = databaseOf(world.t.env.DATABASE_URL);
+    const config = (readUrl: string) =>
+      loadConfig({
+        DATABASE_URL: primary!.url(app, 'app', 'app'),
+        DATABASE_READ_URL: readUrl,
+        APP_ENCRYPTION_KEY: 'a'.repeat(64),
+      });
+    const replicaUrl = standby!.url(app, 'app', 'app');
+    expect(await checkReplica(config(replicaUrl))).toEqual([
+      expect.objectContaining({ check: 'replica', severity: 'ok', message: 'a standby, caught up with what it received' }),
+    ]);
+    await pauseReplay();
+    try {
+      await insertCard(world.t, world.project.id); // received, not replayed
+      await sleep(1_000);
+      const [behind] = await checkReplica(config(replicaUrl), 0.5);
+      expect(behind).toMatchObject({ severity: 'warn', message: expect.stringMatching(/^a standby \d+\.\d s behind/) });
+    } finally {
+      await resumeReplay();
+    }
+    const [notStandby] = await checkReplica(config(primary!.url(app, 'app', 'app')));
+    expect(notStandby).toMatchObject({ severity: 'fail', message: 'DATABASE_READ_URL is not a standby (it is not in recovery)' });
   });
 });

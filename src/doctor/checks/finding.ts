@@ -8,6 +8,7 @@ export type CheckName =
   | 'configuration'
   | 'database'
   | 'pooler'
+  | 'replica'
   | 'embedded data'
   | 'migrations'
   | 'redis'

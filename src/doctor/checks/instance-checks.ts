@@ -6,6 +6,7 @@ import { checkAddress } from './address';
 import { checkClock } from './clock';
 import { checkDatabase } from './database';
 import { checkPooler } from './pooler';
+import { checkReplica } from './replica';
 import { checkDisk } from './disk';
 import { checkEmbeddedData } from './embedded-data';
 import { checkEncryptionKey } from './encryption-key';
@@ -49,9 +50,10 @@ export async function instanceChecks(parts: {
   await guarded('encryption key', () => checkEncryptionKey(box, parts.keyFinding ?? null));
   if (dataSource && databaseUp && box) await guarded('signing keys', () => checkSigningKeys(dataSource, box));
   if (dataSource && databaseUp && !config.usesEmbeddedDatabase) await guarded('clock', () => checkClock(dataSource));
+  if (dataSource && databaseUp && !config.usesEmbeddedDatabase) await guarded('pooler', () => checkPooler(dataSource, config));
+  if (config.DATABASE_READ_URL) await guarded('replica', () => checkReplica(config));
   await guarded('address', () => checkAddress(config, env));
   await guarded('tls', () => checkTls(config, env));
-  if (dataSource && databaseUp && !config.usesEmbeddedDatabase) await guarded('pooler', () => checkPooler(dataSource, config));
   await guarded('disk', () => checkDisk(config));
   return findings;
 }
