@@ -14,8 +14,8 @@ pg.Client.prototype.query = function countedQuery(...args) {
   return query.apply(this, args);
 };
 
-// Redis is reached by two clients: ioredis (shared store: nonces, quotas, rate limits, revocations)
-// and node-redis under @keyv/redis (the cache). Both are counted.
+// Redis is reached by one client, ioredis: the shared store (nonces, quotas, rate limits,
+// revocations) and the cache alike.
 try {
   const ioredis = require('ioredis');
   const Redis = ioredis.default ?? ioredis;
@@ -26,17 +26,6 @@ try {
   };
 } catch {
   // no ioredis: nothing to count
-}
-
-try {
-  const NodeRedis = require('@redis/client/dist/lib/client').default;
-  const sendCommand = NodeRedis.prototype.sendCommand;
-  NodeRedis.prototype.sendCommand = function countedCommand(...args) {
-    counts.redis += 1;
-    return sendCommand.apply(this, args);
-  };
-} catch {
-  // no node-redis: nothing to count
 }
 
 // A clustered service (WORKERS > 1) preloads this into the primary and every worker (they inherit
