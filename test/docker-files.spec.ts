@@ -268,7 +268,7 @@ describe('docker/compose.yml', () => {
   it('bounds the workers so that their pools stay under PostgreSQL max_connections', () => {
     const workers = /^\$\{WORKERS:-(\d+)\}$/.exec(services.app.environment?.WORKERS ?? '');
     expect(workers).not.toBeNull();
-    const [, pool] = /url: config\.DATABASE_URL, poolSize: (\d+)/.exec(read('src/database/database.module.ts')) ?? [];
+    const [, pool] = /SERVER_POOL_SIZE = (\d+);/.exec(read('src/database/database.module.ts')) ?? [];
     const maxConnections = Number(/max_connections=(\d+)/.exec(services.postgres.command?.join(' ') ?? '')?.[1]);
     // Three connections are PostgreSQL's superuser reserve; the doctor and a psql need a few more.
     expect(Number(workers![1]) * Number(pool)).toBeLessThanOrEqual(maxConnections - 10);

@@ -6,11 +6,13 @@ import { AppConfig } from '../config/app-config';
 import { JsonLogger } from '../core/logging/json-logger';
 import { ReadinessChecks } from '../core/health/readiness-checks';
 import { EmbeddedPostgres } from './embedded-postgres';
-import { assertSchemaCurrent, runMigrations } from './migrate';
+import { assertSchemaCurrent, runMigrations, runMigrationsOver } from './migrate';
 import { PreparedStatements } from './prepared-statements';
 import { ReplicaReads } from './replica-reads';
 
 const EMBEDDED = Symbol('EmbeddedPostgres');
+/** Connections each process (each worker) keeps to a PostgreSQL server; docker/compose.yml's workers × this stay under max_connections. */
+export const SERVER_POOL_SIZE = 10;
 
 /**
  * TypeORM on PostgreSQL: the server at DATABASE_URL, or PGlite in DATA_DIR. Migrations run at
@@ -29,6 +31,8 @@ export class DatabaseModule implements OnApplicationShutdown {
   static forRoot(): DynamicModule {
     const embedded = new EmbeddedPostgres();
     const embeddedProvider = { provide: EMBEDDED, useValue: embedded };
+    /** Where the migrations run when not over the service's own connections (MIGRATION_DATABASE_URL). */
+    const migrations: { url?: string } = {};
     return {
       module: DatabaseModule,
       global: true,
@@ -38,8 +42,9 @@ export class DatabaseModule implements OnApplicationShutdown {
         TypeOrmModule.forRootAsync({
           inject: [AppConfig, JsonLogger],
           useFactory: async (config: AppConfig, logger: JsonLogger) => {
+            migrations.url = config.MIGRATION_DATABASE_URL;
             const target = config.DATABASE_URL
-              ? { ...connectionTarget(config.DATABASE_URL, config.DATABASE_READ_URL), poolSize: 10 }
+              ? { ...connectionTarget(config.DATABASE_URL, config.DATABASE_READ_URL), poolSize: SERVER_POOL_SIZE }
               : {
                   ...(await embedded.start(config.DATA_DIR, config.PORT)),
                   username: 'postgres',
@@ -64,7 +69,8 @@ export class DatabaseModule implements OnApplicationShutdown {
           },
           dataSourceFactory: async (options) => {
             const dataSource = await new DataSource(options!).initialize();
-            await runMigrations(dataSource, isServer(options!));
+            if (migrations.url) await runMigrationsOver(migrations.url);
+            else await runMigrations(dataSource, isServer(options!));
             return dataSource;
           },
         }),

@@ -129,8 +129,9 @@ export async function acquireStores(wanted: { DATABASE_URL?: string; REDIS_URL?:
  */
 export function throughTestPooler(databaseUrl: string): string {
   const pooler = process.env.CK_TEST_POOLER;
-  if (!pooler) return databaseUrl;
   const url = new URL(databaseUrl);
+  // Only the pass's own server sits behind that pooler; a spec's cluster of its own does not.
+  if (!pooler || !process.env.DATABASE_URL || url.host !== new URL(process.env.DATABASE_URL).host) return databaseUrl;
   url.host = pooler;
   return url.toString();
 }
