@@ -28,18 +28,19 @@ const INSTANCES = 5;
     await dropDatabase(direct, name);
   });
 
-  const advisoryLocks = () =>
+  const advisoryLocks = (database: string) =>
     withPg(direct, async (db) => {
       const [{ held }] = await db.query(
         `SELECT count(*)::int AS held FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = $1)`,
-        [name],
+        [database],
       );
       return held as number;
     });
 
-  it(`starts ${INSTANCES} instances at once on a fresh database, ${ROUNDS} rounds, every one ready and no lock left`, async () => {
+  const startRounds = async (database: string, extra: Record<string, string>) => {
     const env = {
-      DATABASE_URL: pooler.through(withDatabase(direct, name)),
+      ...extra,
+      DATABASE_URL: pooler.through(withDatabase(direct, database)),
       DATABASE_PREPARED_STATEMENTS: 'false',
       APP_ENCRYPTION_KEY: ENCRYPTION_KEY,
       ADMIN_PASSWORD: 'pgbouncer-admin-1',
@@ -47,21 +48,37 @@ const INSTANCES = 5;
     for (let round = 1; round <= ROUNDS; round++) {
       const started = Date.now();
       const outcomes = await Promise.allSettled(
-        Array.from({ length: INSTANCES }, (_, i) => startSignalledService({ ...env, DATA_DIR: `/tmp/ck-pgb-${name}-${i}` })),
+        Array.from({ length: INSTANCES }, (_, i) => startSignalledService({ ...env, DATA_DIR: `/tmp/ck-pgb-${database}-${i}` })),
       );
       const ready = outcomes.filter((o): o is PromiseFulfilledResult<SignalledService> => o.status === 'fulfilled');
       process.stdout.write(`pgbouncer: round ${round}: ${ready.length} of ${INSTANCES} ready in ${Date.now() - started} ms\n`);
       await Promise.all(ready.map((outcome) => outcome.value.stop()));
-      for (let i = 0; i < INSTANCES; i++) rmSync(`/tmp/ck-pgb-${name}-${i}`, { recursive: true, force: true });
+      for (let i = 0; i < INSTANCES; i++) rmSync(`/tmp/ck-pgb-${database}-${i}`, { recursive: true, force: true });
       const failed = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
       expect({ round, failed: failed.map((f) => String(f.reason).slice(0, 2000)) }).toEqual({ round, failed: [] });
-      expect({ round, locks: await advisoryLocks() }).toEqual({ round, locks: 0 });
+      expect({ round, locks: await advisoryLocks(database) }).toEqual({ round, locks: 0 });
     }
     // Each migration ran once: none twice at the same time.
-    const [applied] = await withPg(withDatabase(direct, name), (db) =>
+    const [applied] = await withPg(withDatabase(direct, database), (db) =>
       db.query(`SELECT count(*)::int AS migrations, count(DISTINCT name)::int AS names FROM migrations`),
     );
     expect(applied.migrations).toBeGreaterThan(30);
     expect(applied.names).toBe(applied.migrations);
+  };
+
+  it(
+    `starts ${INSTANCES} instances at once on a fresh database, ${ROUNDS} rounds, every one ready and no lock left`,
+    () => startRounds(name, {}),
+    300_000,
+  );
+
+  it('runs the migrations over MIGRATION_DATABASE_URL, a direct connection, when it is set', async () => {
+    const second = `${name}m`;
+    await withPg(direct, (db) => db.query(`CREATE DATABASE ${quoteIdent(second)}`));
+    try {
+      await startRounds(second, { MIGRATION_DATABASE_URL: withDatabase(direct, second) });
+    } finally {
+      await dropDatabase(direct, second);
+    }
   }, 300_000);
 });

@@ -94,6 +94,28 @@ describe('loadConfig', () => {
     expect(error.message).not.toContain('DATABASE_URL:');
   });
 
+  it('takes a replica and a migration connection only beside DATABASE_URL, and only postgres:// URLs', () => {
+    const server = { DATABASE_URL: 'postgres://u:p@pooler:6432/cards', APP_ENCRYPTION_KEY: 'a'.repeat(64) };
+    const config = loadConfig({
+      ...server,
+      DATABASE_READ_URL: 'postgres://u:p@replica/cards',
+      MIGRATION_DATABASE_URL: 'postgres://o:p@db/cards',
+    });
+    expect([config.DATABASE_READ_URL, config.MIGRATION_DATABASE_URL]).toEqual([
+      'postgres://u:p@replica/cards',
+      'postgres://o:p@db/cards',
+    ]);
+    expect(configError({ MIGRATION_DATABASE_URL: 'postgres://o:p@db/cards' }).message).toContain(
+      'MIGRATION_DATABASE_URL: needs DATABASE_URL',
+    );
+    expect(configError({ DATABASE_READ_URL: 'postgres://u:p@replica/cards' }).message).toContain(
+      'DATABASE_READ_URL: needs DATABASE_URL',
+    );
+    expect(configError({ ...server, MIGRATION_DATABASE_URL: 'mysql://db/cards' }).message).toContain(
+      'MIGRATION_DATABASE_URL must be a postgres:// URL',
+    );
+  });
+
   it('accepts a base64 encryption key', () => {
     const key = Buffer.alloc(32, 7).toString('base64');
     expect(loadConfig({ DATABASE_URL: 'postgres://db/cards', APP_ENCRYPTION_KEY: key }).APP_ENCRYPTION_KEY).toBe(key);

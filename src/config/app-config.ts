@@ -60,6 +60,15 @@ export class AppConfig {
   @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_READ_URL must be a postgres:// URL' })
   DATABASE_READ_URL?: string;
 
+  /**
+   * Where the migrations run, when not over DATABASE_URL: a direct connection past the pooler, or a
+   * role that owns the schema while DATABASE_URL's role only reads and writes rows.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/.+/, { message: 'MIGRATION_DATABASE_URL must be a postgres:// URL' })
+  MIGRATION_DATABASE_URL?: string;
+
   @Transform(emptyToUndefined)
   @IsOptional()
   @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
@@ -437,6 +446,7 @@ export const CONFIG_KEYS = [
   'HTTP_ADAPTER',
   'DATABASE_URL',
   'DATABASE_READ_URL',
+  'MIGRATION_DATABASE_URL',
   'REDIS_URL',
   'REDIS_SENTINELS',
   'REDIS_SENTINEL_MASTER',
@@ -508,6 +518,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   if (config.DATABASE_READ_URL && !config.DATABASE_URL) {
     problems.push('DATABASE_READ_URL: needs DATABASE_URL (a replica of the embedded database cannot exist)');
+  }
+  if (config.MIGRATION_DATABASE_URL && !config.DATABASE_URL) {
+    problems.push('MIGRATION_DATABASE_URL: needs DATABASE_URL (the embedded database migrates itself)');
   }
   if (config.REDIS_URL && config.REDIS_SENTINELS) {
     problems.push('REDIS_URL and REDIS_SENTINELS: set one (a direct Redis, or the sentinels in front of one), not both');

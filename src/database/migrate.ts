@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { MIGRATIONS } from '../../migrations';
 
 // Any fixed number: instances starting together take turns running migrations.
 const MIGRATION_LOCK_ID = 7_311_042;
@@ -28,6 +29,27 @@ export async function runMigrations(dataSource: DataSource, shared: boolean): Pr
   } finally {
     if (holder.isTransactionActive) await holder.rollbackTransaction().catch(() => undefined);
     await holder.release();
+  }
+}
+
+/**
+ * Runs the migrations over a connection of their own (MIGRATION_DATABASE_URL), under the same lock,
+ * and closes it: the service's pool, through a pooler or with a role that cannot change the schema,
+ * never runs DDL.
+ */
+export async function runMigrationsOver(url: string): Promise<void> {
+  const migrator = await new DataSource({
+    type: 'postgres',
+    url,
+    migrations: MIGRATIONS,
+    installExtensions: false,
+    poolSize: 2,
+    logging: false,
+  }).initialize();
+  try {
+    await runMigrations(migrator, true);
+  } finally {
+    await migrator.destroy();
   }
 }
 
