@@ -285,6 +285,29 @@ export class AppConfig {
   @MinLength(1)
   FILES_DIR?: string;
 
+  /** Where backups are written and listed; unset = `<DATA_DIR>/backups` (see `backupDir`). */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  BACKUP_DIR?: string;
+
+  /** Hours between scheduled backups, taken by one instance of a deployment; 0 = no schedule. */
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(24 * 366)
+  BACKUP_INTERVAL_HOURS = 24;
+
+  /** Scheduled backups kept; older ones are deleted after each new one (made by hand: kept). */
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  BACKUP_KEEP = 7;
+
   /**
    * Readiness fails when the data directory (embedded database, uploaded files) has less free space
    * than this, in MiB: a full disk fails every login, so the instance should leave the balancer first.
@@ -438,6 +461,10 @@ export class AppConfig {
   get filesDir(): string {
     return this.FILES_DIR ?? join(this.DATA_DIR, 'files');
   }
+
+  get backupDir(): string {
+    return this.BACKUP_DIR ?? join(this.DATA_DIR, 'backups');
+  }
 }
 
 export const CONFIG_KEYS = [
@@ -453,6 +480,9 @@ export const CONFIG_KEYS = [
   'REDIS_PASSWORD',
   'REDIS_DB',
   'DATA_DIR',
+  'BACKUP_DIR',
+  'BACKUP_INTERVAL_HOURS',
+  'BACKUP_KEEP',
   'APP_ENCRYPTION_KEY',
   'APP_TIMEZONE',
   'ADMIN_USERNAME',
