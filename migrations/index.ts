@@ -34,6 +34,7 @@ import { LogRowsWithoutForeignKeys1766430000000 } from './1766430000000-LogRowsW
 import { SessionsWithoutProjectKey1766440000000 } from './1766440000000-SessionsWithoutProjectKey';
 import { OrdersOutliveTheirProject1766450000000 } from './1766450000000-OrdersOutliveTheirProject';
 import { CountDeviceChanges1766460000000 } from './1766460000000-CountDeviceChanges';
+import { CreateBackups1766470000000 } from './1766470000000-CreateBackups';
 
 /** Every migration, in order. Listed explicitly so the same list works compiled and under Jest. */
 export const MIGRATIONS = [
@@ -73,4 +74,5 @@ export const MIGRATIONS = [
   SessionsWithoutProjectKey1766440000000,
   OrdersOutliveTheirProject1766450000000,
   CountDeviceChanges1766460000000,
+  CreateBackups1766470000000,
 ];

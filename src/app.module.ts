@@ -6,6 +6,7 @@ import { ApiKeysModule } from './admin-auth/api-keys/api-keys.module';
 import { AppUsersModule } from './app-users/app-users.module';
 import { AnnouncementsModule } from './announcements/announcements.module';
 import { AuthorsModule } from './authors/authors.module';
+import { BackupsModule } from './backup/backups.module';
 import { CardsModule } from './cards/cards.module';
 import { ConnectModule } from './connect/connect.module';
 import { PortalModule } from './portal/portal.module';
@@ -70,6 +71,7 @@ export class AppModule {
         WebhooksModule,
         AgentsModule,
         OrdersModule,
+        BackupsModule,
       ],
       // The benchmark's bare route (bench/run.ts) exists only when asked for.
       controllers: [HealthController, ...(config.BENCH_BASELINE === '1' ? [BaselineController] : [])],

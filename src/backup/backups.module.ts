@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { BackupMaker } from './backup-maker';
+import { BackupSchedule } from './backup-schedule';
+import { Backup } from './backup.entity';
+import { BackupsController } from './backups.controller';
+import { BackupsRepository } from './backups.repository';
+import { BackupsService } from './backups.service';
+
+/** Backups of the running service: the admin API, the schedule and the table listing them (decisions §24). */
+@Module({
+  imports: [TypeOrmModule.forFeature([Backup])],
+  controllers: [BackupsController],
+  providers: [BackupMaker, BackupsRepository, BackupsService, BackupSchedule],
+  exports: [BackupsService],
+})
+export class BackupsModule {}

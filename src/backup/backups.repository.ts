@@ -1,0 +1,75 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { Backup } from './backup.entity';
+
+/** The `backups` table and the one-row `backup_schedule` beside it: every query the backups module makes. */
+@Injectable()
+export class BackupsRepository {
+  constructor(@InjectRepository(Backup) private readonly rows: Repository<Backup>) {}
+
+  insert(row: Backup): Promise<Backup> {
+    return this.rows.save(this.rows.create(row));
+  }
+
+  /** Every backup, newest first (a deployment keeps tens, not thousands: no paging). */
+  list(): Promise<Backup[]> {
+    return this.rows.find({ order: { createdAt: 'DESC', id: 'DESC' } });
+  }
+
+  find(id: string): Promise<Backup | null> {
+    return this.rows.findOneBy({ id });
+  }
+
+  /** Whether a row was deleted (false: another request deleted it first). */
+  async delete(id: string): Promise<boolean> {
+    const { affected } = await this.rows.delete({ id });
+    return (affected ?? 0) > 0;
+  }
+
+  /** The scheduled backups beyond the newest `keep` ones, oldest last. */
+  scheduledBeyond(keep: number): Promise<Backup[]> {
+    return this.rows.find({ where: { trigger: 'scheduled' }, order: { createdAt: 'DESC', id: 'DESC' }, skip: keep });
+  }
+
+  /**
+   * Claims the next scheduled backup for this instance: true for exactly one of the instances that
+   * ask once the last scheduled start is `intervalSeconds` old. Raw: one conditional UPDATE … RETURNING
+   * is the claim (in milliseconds, so that the JavaScript Date it answers names it exactly), read
+   * through a CTE so that TypeORM answers its rows rather than an UPDATE's [rows, count]. Two instances updating the one row at once queue on its lock, and the second
+   * re-reads the first's new start time, fails the condition and gets no row.
+   */
+  async claimScheduledTurn(intervalSeconds: number): Promise<Date | null> {
+    const rows: Array<{ started_at: Date }> = await this.rows.query(
+      `WITH claimed AS (
+         UPDATE backup_schedule SET last_started_at = date_trunc('milliseconds', now())
+         WHERE id = 1 AND (last_started_at IS NULL OR last_started_at <= now() - make_interval(secs => $1))
+         RETURNING last_started_at
+       )
+       SELECT last_started_at AS started_at FROM claimed`,
+      [intervalSeconds],
+    );
+    return rows.length ? new Date(rows[0].started_at) : null;
+  }
+
+  /**
+   * Gives a failed turn back, so that the next check tries again rather than one interval later.
+   * Raw: the same row, and only if no other instance claimed a newer turn meanwhile.
+   */
+  async releaseScheduledTurn(startedAt: Date): Promise<void> {
+    await this.rows.query(`UPDATE backup_schedule SET last_started_at = NULL WHERE id = 1 AND last_started_at = $1`, [startedAt]);
+  }
+
+  /** When the last scheduled backup was started (null: never, or the last one failed). */
+  async lastScheduledStart(): Promise<Date | null> {
+    const rows: Array<{ last_started_at: Date | null }> = await this.rows.query(
+      `SELECT last_started_at FROM backup_schedule WHERE id = 1`,
+    );
+    return rows[0]?.last_started_at ? new Date(rows[0].last_started_at) : null;
+  }
+
+  /** Sets the last scheduled start (tests, and an operator who wants the next one now: null). */
+  async setLastScheduledStart(at: Date | null): Promise<void> {
+    await this.rows.query(`UPDATE backup_schedule SET last_started_at = $1 WHERE id = 1`, [at]);
+  }
+}
