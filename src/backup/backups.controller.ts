@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, StreamableFile } from '@nestjs/common';
-import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AdminAuth, AdminRoles } from '../admin-auth/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
 import { StepUp } from '../admin-auth/two-factor/step-up';
@@ -29,6 +29,7 @@ export class BackupsController {
 
   @Post()
   @ApiOperation({ summary: 'Make a backup of the running service now (an archive in BACKUP_DIR)' })
+  @ApiBody({ type: MakeBackupDto, required: false })
   @ApiAnswer(BackupView, { status: 201 })
   @StepUp()
   make(@Body() body: MakeBackupDto, @CurrentAdmin() admin: AdminPrincipal) {
@@ -50,8 +51,9 @@ export class BackupsController {
     description: "The archive's bytes (a gzip'd tar)",
     content: { 'application/gzip': { schema: { type: 'string', format: 'binary' } } },
   })
-  @ApiFailures(ErrorCode.NOT_FOUND)
   @StepUp()
+  // Below @StepUp: the first list applied is kept, so it names the step-up's codes too.
+  @ApiFailures(ErrorCode.NOT_FOUND, ErrorCode.TWO_FACTOR_REQUIRED, ErrorCode.TWO_FACTOR_CODE_INVALID)
   async download(@Param('id', BACKUP_ID_PIPE) id: string): Promise<StreamableFile> {
     const { file, bytes, stream } = await this.backups.openDownload(id);
     return new StreamableFile(stream, { type: 'application/gzip', disposition: `attachment; filename="${file}"`, length: bytes });
@@ -60,9 +62,9 @@ export class BackupsController {
   @Delete(':id')
   @ApiOperation({ summary: 'Delete a backup: its archive and its row' })
   @ApiNoContent()
-  @ApiFailures(ErrorCode.NOT_FOUND)
   @HttpCode(204)
   @StepUp()
+  @ApiFailures(ErrorCode.NOT_FOUND, ErrorCode.TWO_FACTOR_REQUIRED, ErrorCode.TWO_FACTOR_CODE_INVALID)
   async remove(@Param('id', BACKUP_ID_PIPE) id: string): Promise<void> {
     await this.backups.remove(id);
   }

@@ -1949,6 +1949,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/platform/backups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the backups, newest first (made by hand, by the schedule, before an upgrade) */
+        get: operations["Backups_list"];
+        put?: never;
+        /** Make a backup of the running service now (an archive in BACKUP_DIR) */
+        post: operations["Backups_make"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/platform/backups/{id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download a backup's archive */
+        get: operations["Backups_download"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/platform/backups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a backup: its archive and its row */
+        delete: operations["Backups_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/projects/{id}/signing-keys": {
         parameters: {
             query?: never;
@@ -3924,6 +3976,32 @@ export interface components {
             /** @description the cards to refund (unused cards of the order); absent: every unused card of the order */
             card_ids?: number[];
         };
+        BackupView: {
+            /** Format: uuid */
+            id: string;
+            /** @description the archive's file name inside BACKUP_DIR (a gzip'd tar: `tar tzf` lists it) */
+            file: string;
+            /** @description the archive's size in bytes */
+            bytes: number;
+            /** @description SHA-256 of the whole archive file, lowercase hex */
+            sha256: string;
+            /**
+             * Format: date-time
+             * @description when the snapshot was taken
+             */
+            created_at: string;
+            /** @description the last migration applied in the database backed up */
+            schema: string;
+            /**
+             * @description made by an admin, by the schedule, or before an upgrade
+             * @enum {string}
+             */
+            trigger: "manual" | "scheduled" | "upgrade";
+        };
+        MakeBackupDto: {
+            /** @description leave the request and login logs out (their tables are restored empty) */
+            without_logs?: boolean;
+        };
         SigningKeyView: {
             /** @description key id, sent in X-Svc-Response-Key */
             kid: string;
@@ -5410,6 +5488,20 @@ export interface components {
                     error?: {
                         /** @enum {integer} */
                         code?: 11101 | 11131;
+                    };
+                };
+            };
+        };
+        /** @description - `10006` NOT_FOUND: Not found */
+        AdminError404_10006: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 10006;
                     };
                 };
             };
@@ -10967,6 +11059,126 @@ export interface operations {
             404: components["responses"]["AdminError404_11101_11131"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Backups_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["BackupView"][];
+                        total: number;
+                    };
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Backups_make: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description a fresh TOTP code; required when the account has two-factor sign-in on */
+                "X-Svc-2fa-Code"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["MakeBackupDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BackupView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002_11007_11008"];
+            413: components["responses"]["AdminError413_10008"];
+            415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Backups_download: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description a fresh TOTP code; required when the account has two-factor sign-in on */
+                "X-Svc-2fa-Code"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archive's bytes (a gzip'd tar) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/gzip": string;
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002_11007_11008"];
+            404: components["responses"]["AdminError404_10006"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Backups_remove: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description a fresh TOTP code; required when the account has two-factor sign-in on */
+                "X-Svc-2fa-Code"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002_11007_11008"];
+            404: components["responses"]["AdminError404_10006"];
             429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
