@@ -39,15 +39,16 @@ async function refusalCode(response: Response): Promise<number | undefined> {
  */
 export async function stepUpFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
   const request = input instanceof Request && !init ? input : new Request(input, init);
-  // A body can be read once: its bytes are kept for a resend (only writes ever need a step-up). Sent
-  // as bytes, not as the Request's stream, so the browser (and a test watching it) sees a plain body.
+  // A body can be read once: its bytes are kept for a resend. Sent as bytes, not as the Request's
+  // stream, so the browser (and a test watching it) sees a plain body. A GET may need a code too (a
+  // backup's download): it goes again without a body.
   const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer();
   const send = (headers: Headers) =>
     fetch(request.url, { method: request.method, headers, body, credentials: request.credentials, signal: request.signal });
   let response = await send(new Headers(request.headers));
   let code = await refusalCode(response);
   let asked = false;
-  while (body !== undefined && asker && (code === TWO_FACTOR_REQUIRED || (asked && code === TWO_FACTOR_CODE_INVALID))) {
+  while (asker && (code === TWO_FACTOR_REQUIRED || (asked && code === TWO_FACTOR_CODE_INVALID))) {
     const totp = await asker(asked);
     if (!totp) break;
     asked = true;

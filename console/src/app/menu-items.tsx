@@ -6,6 +6,7 @@ import {
   ClusterOutlined,
   ControlOutlined,
   CreditCardOutlined,
+  DatabaseOutlined,
   NotificationOutlined,
   ProfileOutlined,
   SafetyOutlined,
@@ -67,6 +68,7 @@ function useStaffItems(): MenuProps['items'] {
         { key: '/platform/authors', icon: <TeamOutlined />, label: t('platform.menu.authors') },
         { key: '/platform/announcements', icon: <SoundOutlined />, label: t('platform.menu.announcements') },
         { key: '/platform/settings', icon: <ControlOutlined />, label: t('platform.menu.settings') },
+        { key: '/platform/backups', icon: <DatabaseOutlined />, label: t('backups.menu') },
       ],
     });
   }

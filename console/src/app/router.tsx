@@ -82,6 +82,10 @@ export const router = createBrowserRouter(
               path: 'platform/settings',
               lazy: { Component: async () => (await import('../pages/platform/PlatformSettingsPage')).PlatformSettingsPage },
             },
+            {
+              path: 'platform/backups',
+              lazy: { Component: async () => (await import('../pages/platform/BackupsPage')).BackupsPage },
+            },
             { path: 'api-keys', lazy: { Component: async () => (await import('../pages/api-keys/ApiKeysPage')).ApiKeysPage } },
             { path: 'agents', lazy: { Component: async () => (await import('../pages/agents/AgentsPage')).AgentsPage } },
             { path: 'agents/:agentId', lazy: { Component: async () => (await import('../pages/agents/AgentPage')).AgentPage } },

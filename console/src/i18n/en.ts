@@ -13,6 +13,7 @@ import { twoFactorEn } from './two-factor';
 import { auditEn } from './audit';
 import { portalEn } from './portal';
 import { platformEn } from './platform';
+import { backupsEn } from './backups';
 import { operationsEn } from './operations';
 import { loginBlacklistEn, requestsEn } from './requests';
 import { catalogEn } from './catalog';
@@ -243,6 +244,7 @@ export const en = {
   audit: auditEn,
   portal: portalEn,
   platform: platformEn,
+  backups: backupsEn,
   operations: operationsEn,
   requests: requestsEn,
   loginBlacklist: loginBlacklistEn,

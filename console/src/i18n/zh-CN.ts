@@ -14,6 +14,7 @@ import { twoFactorZhCN } from './two-factor';
 import { auditZhCN } from './audit';
 import { portalZhCN } from './portal';
 import { platformZhCN } from './platform';
+import { backupsZhCN } from './backups';
 import { operationsZhCN } from './operations';
 import { loginBlacklistZhCN, requestsZhCN } from './requests';
 import { catalogZhCN } from './catalog';
@@ -202,6 +203,7 @@ export const zhCN: Texts = {
   audit: auditZhCN,
   portal: portalZhCN,
   platform: platformZhCN,
+  backups: backupsZhCN,
   operations: operationsZhCN,
   requests: requestsZhCN,
   loginBlacklist: loginBlacklistZhCN,
