@@ -13,23 +13,35 @@ const MIGRATION_LOCK_ID = 7_311_042;
  * hangs. A lock-holding transaction keeps its server connection until it ends, and a process that
  * dies ends it. The embedded database has one connection and one instance, so it needs none.
  */
-export async function runMigrations(dataSource: DataSource, shared: boolean): Promise<void> {
-  if (!shared) {
-    await dataSource.runMigrations({ transaction: 'each' });
-    return;
-  }
+export async function runMigrations(
+  dataSource: DataSource,
+  shared: boolean,
+  beforeMigrating?: BeforeMigrating,
+): Promise<string[]> {
+  if (!shared) return runPending(dataSource, beforeMigrating);
   const holder = dataSource.createQueryRunner();
   await holder.connect();
   try {
     await holder.startTransaction();
     // Raw: advisory locks are PostgreSQL functions.
     await holder.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_ID]);
-    await dataSource.runMigrations({ transaction: 'each' });
+    const ran = await runPending(dataSource, beforeMigrating);
     await holder.commitTransaction();
+    return ran;
   } finally {
     if (holder.isTransactionActive) await holder.rollbackTransaction().catch(() => undefined);
     await holder.release();
   }
+}
+
+/** Called once, under the migrations' lock, when there are migrations to run: the start's backup before an upgrade. */
+export type BeforeMigrating = (dataSource: DataSource) => Promise<void>;
+
+/** The names of the migrations run. */
+async function runPending(dataSource: DataSource, beforeMigrating?: BeforeMigrating): Promise<string[]> {
+  if (beforeMigrating && (await dataSource.showMigrations())) await beforeMigrating(dataSource);
+  const ran = await dataSource.runMigrations({ transaction: 'each' });
+  return ran.map((migration) => migration.name);
 }
 
 /**
@@ -37,7 +49,7 @@ export async function runMigrations(dataSource: DataSource, shared: boolean): Pr
  * and closes it: the service's pool, through a pooler or with a role that cannot change the schema,
  * never runs DDL.
  */
-export async function runMigrationsOver(url: string): Promise<void> {
+export async function runMigrationsOver(url: string, beforeMigrating?: BeforeMigrating): Promise<string[]> {
   const migrator = await new DataSource({
     type: 'postgres',
     url,
@@ -47,7 +59,7 @@ export async function runMigrationsOver(url: string): Promise<void> {
     logging: false,
   }).initialize();
   try {
-    await runMigrations(migrator, true);
+    return await runMigrations(migrator, true, beforeMigrating);
   } finally {
     await migrator.destroy();
   }

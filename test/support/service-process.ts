@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
-const ROOT = join(__dirname, '..', '..');
+export const ROOT = join(__dirname, '..', '..');
 
 /** How a process ended. */
 export interface Exit {

@@ -10,9 +10,21 @@ import { SecretBox } from './secret-box';
  */
 export function loadEncryptionKey(config: AppConfig): Buffer {
   if (config.APP_ENCRYPTION_KEY) return SecretBox.parseKey(config.APP_ENCRYPTION_KEY);
-  const file = join(config.DATA_DIR, 'encryption.key');
+  const file = encryptionKeyFile(config);
   if (!existsSync(file)) createKeyFile(file);
   return SecretBox.parseKey(readFileSync(file, 'utf8').trim());
+}
+
+/** The key as loadEncryptionKey finds it, without making one (a backup or restore tool): null when there is none yet. */
+export function existingEncryptionKey(config: AppConfig): Buffer | null {
+  if (config.APP_ENCRYPTION_KEY) return SecretBox.parseKey(config.APP_ENCRYPTION_KEY);
+  const file = encryptionKeyFile(config);
+  return existsSync(file) ? SecretBox.parseKey(readFileSync(file, 'utf8').trim()) : null;
+}
+
+/** Where the embedded default keeps its generated key. */
+export function encryptionKeyFile(config: AppConfig): string {
+  return join(config.DATA_DIR, 'encryption.key');
 }
 
 /**

@@ -1,0 +1,173 @@
+import { createReadStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { MigrationInterface, QueryRunner } from 'typeorm';
+import { DEFAULT_PARTITION, ensureMonthPartitions, monthStart } from '../login-logs/log-partitions';
+import { ArchiveManifest, ArchiveRefused, tableEntry } from './archive-manifest';
+import { quoteIdent } from './snapshot-export';
+
+type MigrationClass = new () => MigrationInterface;
+
+/** Bytes of rows sent in one INSERT: large enough to be quick, small enough for any server's limits. */
+const BATCH_BYTES = 1024 * 1024;
+
+export interface RestoreOutcome {
+  /** Rows restored per table. */
+  tables: Record<string, number>;
+}
+
+/** Whether the database already holds a project: a restore over it needs `--force`. */
+export async function holdsProjects(runner: QueryRunner): Promise<boolean> {
+  const [{ present }] = (await runner.query(`SELECT to_regclass('projects') IS NOT NULL AS present`)) as Array<{
+    present: boolean;
+  }>;
+  if (!present) return false;
+  const [{ any }] = (await runner.query('SELECT EXISTS (SELECT 1 FROM projects) AS any')) as Array<{ any: boolean }>;
+  return any;
+}
+
+/**
+ * Puts the archive's rows into the database in one transaction: all of them or, on any failure,
+ * none and the database as it was. The schema is first made exactly the archive's: what was there
+ * is dropped, then the migrations the archive's database had applied run, in their order. Triggers
+ * are off while the rows go in (the counts they keep are restored as rows) and foreign keys are
+ * dropped and added back, so that rows go in table by table in any order and are still all checked.
+ * Sequences then continue past the restored ids. The caller runs the newer migrations afterwards.
+ */
+export async function restoreRows(
+  runner: QueryRunner,
+  dir: string,
+  manifest: ArchiveManifest,
+  migrations: MigrationClass[],
+): Promise<RestoreOutcome> {
+  const applied = await archivedMigrations(dir);
+  const byName = new Map(migrations.map((Migration) => [migrationName(Migration), Migration]));
+  const unknown = applied.filter((name) => !byName.has(name));
+  if (unknown.length)
+    throw new ArchiveRefused(`the archive's schema has migrations this release does not know: ${unknown.join(', ')}`);
+  const sql = (text: string, params?: unknown[]) => runner.query(text, params) as Promise<Array<Record<string, unknown>>>;
+  const tables: Record<string, number> = {};
+  await runner.startTransaction();
+  try {
+    await sql('DROP SCHEMA IF EXISTS public CASCADE');
+    await sql('CREATE SCHEMA public');
+    await sql('GRANT USAGE ON SCHEMA public TO PUBLIC');
+    await sql(`CREATE TABLE migrations (id SERIAL PRIMARY KEY, "timestamp" bigint NOT NULL, name varchar NOT NULL)`);
+    for (const name of applied) await new (byName.get(name)!)().up(runner);
+
+    const existing = new Set((await userTables(sql)).map((row) => row.name));
+    const missing = Object.keys(manifest.tables).filter((table) => !existing.has(table));
+    if (missing.length) throw new ArchiveRefused(`the archive holds tables its schema does not make: ${missing.join(', ')}`);
+    const foreignKeys = await sql(
+      `SELECT conrelid::regclass::text AS tbl, conname AS name, pg_get_constraintdef(oid) AS def FROM pg_constraint
+        WHERE contype = 'f' AND connamespace = 'public'::regnamespace AND conparentid = 0`,
+    );
+    for (const key of foreignKeys) await sql(`ALTER TABLE ${String(key.tbl)} DROP CONSTRAINT ${quoteIdent(String(key.name))}`);
+    const withTriggers = await sql(
+      `SELECT DISTINCT c.relname AS name FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+        WHERE NOT t.tgisinternal AND c.relnamespace = 'public'::regnamespace`,
+    );
+    for (const { name } of withTriggers) await sql(`ALTER TABLE ${quoteIdent(String(name))} DISABLE TRIGGER USER`);
+    await sql(`TRUNCATE ${[...existing].map(quoteIdent).join(', ')}`);
+
+    for (const table of Object.keys(manifest.tables).sort())
+      tables[table] = await insertRows(sql, table, join(dir, tableEntry(table)));
+    if (tables.login_logs !== undefined) await placeLogRowsInMonths(sql);
+
+    for (const { name } of withTriggers) await sql(`ALTER TABLE ${quoteIdent(String(name))} ENABLE TRIGGER USER`);
+    for (const key of foreignKeys)
+      await sql(`ALTER TABLE ${String(key.tbl)} ADD CONSTRAINT ${quoteIdent(String(key.name))} ${String(key.def)}`);
+    await continueSequences(sql);
+    await runner.commitTransaction();
+  } catch (error) {
+    if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+    throw error;
+  }
+  return { tables };
+}
+
+/** TypeORM's name for a migration: its `name`, else its class's. */
+export function migrationName(Migration: MigrationClass): string {
+  return new Migration().name ?? Migration.name;
+}
+
+/** The migrations the archive's database had applied, in the order they ran. */
+async function archivedMigrations(dir: string): Promise<string[]> {
+  const text = await readFile(join(dir, tableEntry('migrations')), 'utf8').catch(() => {
+    throw new ArchiveRefused('the archive has no migrations table: not a backup of this service');
+  });
+  const rows = text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { id: number; name: string });
+  return rows.sort((a, b) => a.id - b.id).map((row) => row.name);
+}
+
+async function userTables(sql: (text: string) => Promise<Array<Record<string, unknown>>>): Promise<Array<{ name: string }>> {
+  return (await sql(
+    `SELECT relname AS name FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind IN ('r', 'p') AND NOT relispartition`,
+  )) as Array<{ name: string }>;
+}
+
+/** Streams one table's lines into INSERTs of about BATCH_BYTES each; generated columns are computed again. */
+async function insertRows(
+  sql: (text: string, params?: unknown[]) => Promise<unknown>,
+  table: string,
+  path: string,
+): Promise<number> {
+  const columns = (await sql(
+    `SELECT attname AS name FROM pg_attribute WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped AND attgenerated = ''
+      ORDER BY attnum`,
+    [quoteIdent(table)],
+  )) as Array<{ name: string }>;
+  const list = columns.map((column) => quoteIdent(column.name)).join(', ');
+  const insert = `INSERT INTO ${quoteIdent(table)} (${list}) OVERRIDING SYSTEM VALUE
+    SELECT ${list} FROM json_populate_recordset(NULL::${quoteIdent(table)}, $1::json)`;
+  let rows = 0;
+  let batch: string[] = [];
+  let bytes = 0;
+  const flush = async () => {
+    if (!batch.length) return;
+    await sql(insert, [`[${batch.join(',')}]`]);
+    batch = [];
+    bytes = 0;
+  };
+  for await (const line of createInterface({ input: createReadStream(path), crlfDelay: Infinity })) {
+    if (!line) continue;
+    batch.push(line);
+    bytes += line.length;
+    rows += 1;
+    if (bytes >= BATCH_BYTES) await flush();
+  }
+  await flush();
+  return rows;
+}
+
+/**
+ * Log rows of months that have no partition in this database went to the default partition: each
+ * month from the oldest gets its own, as the live maintenance keeps them (log-partitions.ts).
+ */
+async function placeLogRowsInMonths(
+  sql: (text: string, params?: unknown[]) => Promise<Array<Record<string, unknown>>>,
+): Promise<void> {
+  const [{ partitioned }] = await sql(`SELECT to_regclass($1) IS NOT NULL AS partitioned`, [DEFAULT_PARTITION]);
+  if (!partitioned) return;
+  const [{ oldest }] = await sql(`SELECT min(created_at) AS oldest FROM ${DEFAULT_PARTITION}`);
+  if (oldest) await ensureMonthPartitions(sql, new Date(), monthStart(new Date(oldest as string)));
+}
+
+/** Every sequence behind a column continues after the largest value restored in it. */
+async function continueSequences(sql: (text: string) => Promise<Array<Record<string, unknown>>>): Promise<void> {
+  const uses = await sql(
+    `SELECT c.relname AS tbl, a.attname AS col, pg_get_serial_sequence(quote_ident(c.relname), a.attname) AS seq
+       FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+      WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'p') AND NOT c.relispartition
+        AND a.attnum > 0 AND NOT a.attisdropped AND pg_get_serial_sequence(quote_ident(c.relname), a.attname) IS NOT NULL`,
+  );
+  for (const { tbl, col, seq } of uses) {
+    await sql(
+      `SELECT setval('${String(seq).replace(/'/g, "''")}', COALESCE((SELECT max(${quoteIdent(String(col))}) FROM ${quoteIdent(String(tbl))}), 0) + 1, false)`,
+    );
+  }
+}

@@ -1,0 +1,128 @@
+import { createHash } from 'node:crypto';
+import { createWriteStream, existsSync } from 'node:fs';
+import { cp, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileDigest, listEntries } from './archive-file';
+import {
+  ArchiveManifest,
+  FILES_FOLDER,
+  KEY_ENTRY,
+  keyCheck,
+  LOG_TABLES,
+  MANIFEST_ENTRY,
+  tableEntry,
+  TABLES_FOLDER,
+} from './archive-manifest';
+
+/** One statement on the connection the snapshot is read over: a TypeORM query runner or a PGlite. */
+export type Sql = (sql: string, params?: unknown[]) => Promise<Array<Record<string, unknown>>>;
+
+export interface SnapshotSource {
+  sql: Sql;
+  /** Where the uploaded files are (absent: none to copy). */
+  filesDir?: string;
+  /** The key the secrets are stored under, when known. */
+  key: Buffer | null;
+}
+
+export interface SnapshotOptions {
+  withoutLogs?: boolean;
+  /** Puts the key inside (the caller encrypts the archive as a whole). */
+  includeKey?: boolean;
+}
+
+/** Rows fetched at a time: a table of any size is streamed, never held. */
+const FETCH_ROWS = 2000;
+
+export function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+/**
+ * Writes every table of the database (and the uploaded files) into `dir` as the archive's entries,
+ * with the manifest, from one read-only REPEATABLE READ snapshot: writes go on meanwhile and every one
+ * committed before it began is in it. Rows are PostgreSQL's own JSON of each row (row_to_json), one
+ * per line, never parsed here, so that bigint, numeric, bytea and times keep their exact text.
+ */
+export async function writeSnapshot(
+  source: SnapshotSource,
+  dir: string,
+  options: SnapshotOptions = {},
+): Promise<ArchiveManifest> {
+  const { sql } = source;
+  await mkdir(join(dir, TABLES_FOLDER), { recursive: true });
+  const tables: Record<string, number> = {};
+  const sha256: Record<string, string> = {};
+  await sql('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+  let createdAt: string;
+  let schema: string;
+  try {
+    // The first statement fixes the snapshot; its time is the archive's.
+    const [{ now }] = await sql(`SELECT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS now`);
+    createdAt = String(now);
+    const [last] = await sql('SELECT name FROM migrations ORDER BY timestamp DESC, id DESC LIMIT 1');
+    if (!last) throw new Error('the database has no migration applied: nothing to back up');
+    schema = String(last.name);
+    const names = await sql(
+      `SELECT c.relname AS name FROM pg_class c
+        WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p') AND NOT c.relispartition
+        ORDER BY c.relname`,
+    );
+    for (const { name } of names) {
+      const table = String(name);
+      if (options.withoutLogs && LOG_TABLES.includes(table)) continue;
+      const entry = tableEntry(table);
+      const result = await copyTable(sql, table, join(dir, entry));
+      tables[table] = result.rows;
+      sha256[entry] = result.sha256;
+    }
+    if (source.filesDir && existsSync(source.filesDir)) await cp(source.filesDir, join(dir, FILES_FOLDER), { recursive: true });
+    await sql('COMMIT');
+  } catch (error) {
+    await sql('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+  for (const entry of await listEntries(dir))
+    if (entry.startsWith(`${FILES_FOLDER}/`)) sha256[entry] = await fileDigest(join(dir, entry));
+  if (options.includeKey && source.key) {
+    await mkdir(join(dir, 'key'), { recursive: true });
+    await writeFile(join(dir, KEY_ENTRY), source.key.toString('hex') + '\n', { mode: 0o600 });
+    sha256[KEY_ENTRY] = await fileDigest(join(dir, KEY_ENTRY));
+  }
+  const manifest: ArchiveManifest = {
+    format: 'cardkey-backup',
+    version: 1,
+    created_at: createdAt,
+    schema,
+    tables,
+    sha256,
+    key_check: source.key ? keyCheck(source.key) : null,
+    without_logs: Boolean(options.withoutLogs),
+  };
+  await writeFile(join(dir, MANIFEST_ENTRY), JSON.stringify(manifest, null, 2) + '\n');
+  return manifest;
+}
+
+async function copyTable(sql: Sql, table: string, path: string): Promise<{ rows: number; sha256: string }> {
+  const out = createWriteStream(path);
+  const hash = createHash('sha256');
+  let rows = 0;
+  const cursor = `backup_${table}`.slice(0, 60);
+  try {
+    await sql(
+      `DECLARE ${quoteIdent(cursor)} NO SCROLL CURSOR FOR SELECT row_to_json(t)::text AS line FROM ${quoteIdent(table)} t`,
+    );
+    for (;;) {
+      const batch = await sql(`FETCH ${FETCH_ROWS} FROM ${quoteIdent(cursor)}`);
+      if (!batch.length) break;
+      const text = batch.map((row) => `${String(row.line)}\n`).join('');
+      hash.update(text);
+      rows += batch.length;
+      if (!out.write(text)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+    }
+    await sql(`CLOSE ${quoteIdent(cursor)}`);
+  } finally {
+    await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+  }
+  return { rows, sha256: hash.digest('hex') };
+}
