@@ -112,9 +112,13 @@ describe('Backups API (e2e)', () => {
     expectAdminError(await world.admin.delete(`${BASE}/${made.id}`), 404, ErrorCode.NOT_FOUND);
   });
 
-  it('lists the newest first, and takes without_logs; anything else in the body is refused', async () => {
+  it('lists the newest first, and takes without_logs or no body; anything else in the body is refused', async () => {
     const first = await make();
     const second = await make(world.admin, { without_logs: true });
+    // No body at all (curl -X POST) is a backup with the logs.
+    const bare = await world.t.http().post(BASE).set(world.admin.auth());
+    expect(bare.status).toBe(201);
+    expect(bare.body.trigger).toBe('manual');
     const ids = (await listed()).map((b) => b.id);
     expect(ids.indexOf(second.id)).toBeLessThan(ids.indexOf(first.id));
     expectAdminError(await world.admin.post(BASE, { without_logs: 'yes' }), 400, ErrorCode.BAD_REQUEST, 'without_logs');
