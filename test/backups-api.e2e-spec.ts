@@ -193,15 +193,17 @@ describe('Backups API (e2e)', () => {
     const dayAgo = () => new Date(Date.now() - 25 * 3600_000);
 
     it('gives each turn to exactly one of the instances that claim it at once', async () => {
-      await repository().setLastScheduledStart(dayAgo());
       // With PostgreSQL, a second instance of the deployment claims over its own pool.
       const second = process.env.DATABASE_URL
         ? await startTestApp({ BACKUP_INTERVAL_HOURS: '0' }, { shareWith: world.t })
         : undefined;
       try {
         const claimers = [repository(), (second ?? world.t).app.get(BackupsRepository)];
-        const claims = await Promise.all([...claimers, ...claimers].map((r) => r.claimScheduledTurn(DAY * 3600)));
-        expect(claims.filter((c) => c !== null)).toHaveLength(1);
+        for (let round = 0; round < 5; round += 1) {
+          await repository().setLastScheduledStart(dayAgo());
+          const claims = await Promise.all([...claimers, ...claimers, ...claimers].map((r) => r.claimScheduledTurn(DAY * 3600)));
+          expect(claims.filter((c) => c !== null)).toHaveLength(1);
+        }
         // The turn is taken: nobody gets another one before the interval has passed.
         expect(await repository().claimScheduledTurn(DAY * 3600)).toBeNull();
         expect(await schedule().run(DAY)).toBeNull();
