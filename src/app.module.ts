@@ -7,6 +7,7 @@ import { AppUsersModule } from './app-users/app-users.module';
 import { AnnouncementsModule } from './announcements/announcements.module';
 import { AuthorsModule } from './authors/authors.module';
 import { BackupsModule } from './backup/backups.module';
+import { backupBeforeUpgrade } from './backup/upgrade-backup';
 import { CardsModule } from './cards/cards.module';
 import { ConnectModule } from './connect/connect.module';
 import { PortalModule } from './portal/portal.module';
@@ -41,7 +42,7 @@ export class AppModule {
       imports: [
         CoreModule.forRoot(config, logger),
         HttpModule.forRoot(config),
-        DatabaseModule.forRoot(),
+        DatabaseModule.forRoot(backupBeforeUpgrade),
         EventsModule,
         // Client routes first: Express tries routes in the order they were registered, one pattern
         // after another, and a client's request is what the service answers most (the admin routes

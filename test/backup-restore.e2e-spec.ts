@@ -1,7 +1,11 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { MIGRATIONS } from '../migrations';
 import { Client, ResponseKeys } from '../sdk/src';
+import { migrationName } from '../src/backup/restore-rows';
+import { EmbeddedPostgres, useEmbeddedSource } from '../src/database/embedded-postgres';
 import { archiveContents, repackedWith, runBackupCommand } from './support/archives';
 import { callService as call, ServiceProcess, signInService as signIn, startServiceProcess } from './support/service-process';
 import { acquireStores, AppStores, EMBEDDED_TEMPLATE_ENV } from './support/stores';
@@ -16,6 +20,8 @@ import { ADMIN_PASSWORD } from './support/test-app';
  */
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
+// This file starts no test app: an EmbeddedPostgres here opens the DATA_DIR it is given, not the harness's pool.
+useEmbeddedSource(undefined);
 const KEY = process.env.APP_ENCRYPTION_KEY ?? '';
 const work = mkdtempSync(join(tmpdir(), 'ck-backup-test-'));
 const held: AppStores[] = [];
@@ -105,6 +111,25 @@ async function expectSameCards(service: ServiceProcess, seeded: Seeded): Promise
 }
 
 const archive = (name: string) => join(work, name);
+
+/** Undoes the newest migration on `env`'s database (its `down`), as if the last release had not run yet: the schema it leaves. */
+async function undoLastMigration(env: Record<string, string>): Promise<string> {
+  const embedded = new EmbeddedPostgres();
+  const target = env.DATABASE_URL
+    ? { url: env.DATABASE_URL }
+    : { ...(await embedded.start(env.DATA_DIR)), username: 'postgres', database: 'postgres' };
+  const dataSource = await new DataSource({ type: 'postgres', ...target, migrations: MIGRATIONS, poolSize: 1 }).initialize();
+  try {
+    await dataSource.undoLastMigration({ transaction: 'each' });
+    const [{ name }] = (await dataSource.query('SELECT name FROM migrations ORDER BY timestamp DESC LIMIT 1')) as Array<{
+      name: string;
+    }>;
+    return name;
+  } finally {
+    await dataSource.destroy();
+    await embedded.stop();
+  }
+}
 const passphraseFile = join(work, 'passphrase');
 
 afterAll(async () => {
@@ -178,6 +203,39 @@ describe(`backup and restore on ${onPostgres ? 'PostgreSQL' : 'the embedded data
     expect(refused.code).toBe(1);
     expect(refused.output).toContain('already holds projects');
     expect(await runBackupCommand('restore', [archive('first.tar.gz'), '--force'], target)).toMatchObject({ code: 0 });
+  }, 300_000);
+
+  it('a start that finds migrations to run on a database with projects takes a backup first, listed as an upgrade', async () => {
+    const target = await freshStores();
+    if (!onPostgres) cpSync(join(source.DATA_DIR, 'encryption.key'), join(target.DATA_DIR, 'encryption.key'));
+    expect((await runBackupCommand('restore', [archive('first.tar.gz')], target)).code).toBe(0);
+    // The database as the release before the last migration left it.
+    const older = await undoLastMigration(target);
+
+    const upgraded = await startOn({ ...target, LOG_LEVEL: 'info' });
+    expect(upgraded.output()).toContain('backup taken before the migrations');
+    expect(upgraded.output()).toMatch(
+      new RegExp(`"msg":"migrations applied".*${migrationName(MIGRATIONS[MIGRATIONS.length - 1])}`),
+    );
+    const admin = await signIn(upgraded, 'admin', ADMIN_PASSWORD);
+    const listed = await call<{ items: Array<{ file: string; trigger: string; schema: string }> }>(
+      upgraded,
+      'GET',
+      '/admin/v1/platform/backups',
+      undefined,
+      admin,
+      200,
+    );
+    expect(listed.items).toEqual([
+      expect.objectContaining({
+        trigger: 'upgrade',
+        schema: older,
+        file: expect.stringMatching(/^backup-.*-upgrade-.*\.tar\.gz$/),
+      }),
+    ]);
+    expect(readdirSync(join(target.DATA_DIR, 'backups'))).toEqual([listed.items[0].file]);
+    await expectSameCards(upgraded, seeded);
+    await upgraded.kill('SIGTERM');
   }, 300_000);
 
   it('refuses an archive with a changed byte, one whose manifest lies, and one from a newer schema, writing nothing', async () => {

@@ -1,14 +1,47 @@
 import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../config/app-config';
+import { existingEncryptionKey } from '../core/crypto/encryption-key';
+import { EmbeddedPostgres } from '../database/embedded-postgres';
 import { BackupOptions, BackupResult } from './backup-result';
+import { Sql } from './snapshot-export';
+import { writeBackup } from './write-backup';
 
 /**
  * Backs up the running service's database into one archive (decisions §24) while it keeps serving.
- * Placeholder until the archive writer lands.
+ * On PostgreSQL the snapshot is a transaction on one connection of the pool; the embedded database
+ * is one session, so the backup reads a copy of it in memory instead (EmbeddedPostgres.snapshot).
  */
 @Injectable()
 export class BackupMaker {
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  make(file: string, options: BackupOptions = {}): Promise<BackupResult> {
-    return Promise.reject(new Error('not built yet'));
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly embedded: EmbeddedPostgres,
+    private readonly config: AppConfig,
+  ) {}
+
+  async make(file: string, options: BackupOptions = {}): Promise<BackupResult> {
+    const copy = await this.embedded.snapshot();
+    if (copy) {
+      try {
+        return await this.write(
+          async (text, params) => (await copy.query<Record<string, unknown>>(text, params)).rows,
+          file,
+          options,
+        );
+      } finally {
+        await copy.close();
+      }
+    }
+    const runner = this.dataSource.createQueryRunner('master');
+    try {
+      return await this.write((text, params) => runner.query(text, params), file, options);
+    } finally {
+      await runner.release();
+    }
+  }
+
+  private write(sql: Sql, file: string, options: BackupOptions): Promise<BackupResult> {
+    return writeBackup({ sql, filesDir: this.config.filesDir, key: existingEncryptionKey(this.config) }, file, options);
   }
 }

@@ -6,12 +6,13 @@ import { Backup } from './backup.entity';
 import { BackupsController } from './backups.controller';
 import { BackupsRepository } from './backups.repository';
 import { BackupsService } from './backups.service';
+import { UpgradeBackupNotes } from './upgrade-backup-notes';
 
 /** Backups of the running service: the admin API, the schedule and the table listing them (decisions §24). */
 @Module({
   imports: [TypeOrmModule.forFeature([Backup])],
   controllers: [BackupsController],
-  providers: [BackupMaker, BackupsRepository, BackupsService, BackupSchedule],
+  providers: [BackupMaker, BackupsRepository, BackupsService, BackupSchedule, UpgradeBackupNotes],
   exports: [BackupsService],
 })
 export class BackupsModule {}

@@ -12,6 +12,7 @@ import { Backup, BackupTrigger } from './backup.entity';
 import { BackupMaker } from './backup-maker';
 import { BackupView, toBackupView } from './backup.view';
 import { BackupsRepository } from './backups.repository';
+import { backupFileName } from './backup-file-name';
 
 export interface MakeBackupInput {
   trigger: BackupTrigger;
@@ -24,16 +25,6 @@ export interface BackupDownload {
   file: string;
   bytes: number;
   stream: Readable;
-}
-
-/** `backup-20261129-133624-manual-1a2b3c4d.tar.gz`: sorts by time, says who asked, never collides. */
-export function backupFileName(id: string, trigger: BackupTrigger, at: Date): string {
-  const stamp = at
-    .toISOString()
-    .replace(/\.\d+Z$/, '')
-    .replace(/[-:]/g, '')
-    .replace('T', '-');
-  return `backup-${stamp}-${trigger}-${id.slice(0, 8)}.tar.gz`;
 }
 
 /**

@@ -300,6 +300,16 @@ export class AppConfig {
   @Max(24 * 366)
   BACKUP_INTERVAL_HOURS = 24;
 
+  /**
+   * A start that finds migrations to run on a database holding projects first writes a backup into
+   * BACKUP_DIR (trigger `upgrade`), the way back if the new release must be rolled back; `false`
+   * skips it (an operator with backups of their own, e.g. PostgreSQL point-in-time recovery).
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  BACKUP_BEFORE_UPGRADE: 'true' | 'false' = 'true';
+
   /** Scheduled backups kept; older ones are deleted after each new one (made by hand: kept). */
   @Transform(toInt)
   @IsOptional()
@@ -483,6 +493,7 @@ export const CONFIG_KEYS = [
   'BACKUP_DIR',
   'BACKUP_INTERVAL_HOURS',
   'BACKUP_KEEP',
+  'BACKUP_BEFORE_UPGRADE',
   'APP_ENCRYPTION_KEY',
   'APP_TIMEZONE',
   'ADMIN_USERNAME',

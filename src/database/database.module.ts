@@ -1,4 +1,4 @@
-import { DynamicModule, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { DynamicModule, Module, OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from '../../migrations';
@@ -6,11 +6,10 @@ import { AppConfig } from '../config/app-config';
 import { JsonLogger } from '../core/logging/json-logger';
 import { ReadinessChecks } from '../core/health/readiness-checks';
 import { EmbeddedPostgres } from './embedded-postgres';
-import { assertSchemaCurrent, runMigrations, runMigrationsOver } from './migrate';
+import { assertSchemaCurrent, BeforeMigrating, runMigrations, runMigrationsOver } from './migrate';
 import { PreparedStatements } from './prepared-statements';
 import { ReplicaReads } from './replica-reads';
 
-const EMBEDDED = Symbol('EmbeddedPostgres');
 /** Connections each process (each worker) keeps to a PostgreSQL server; docker/compose.yml's workers × this stay under max_connections. */
 export const SERVER_POOL_SIZE = 10;
 
@@ -22,27 +21,30 @@ export const SERVER_POOL_SIZE = 10;
 export class DatabaseModule implements OnApplicationShutdown {
   constructor(
     private readonly dataSource: DataSource,
-    @Inject(EMBEDDED) private readonly embedded: EmbeddedPostgres,
+    private readonly embedded: EmbeddedPostgres,
     readiness: ReadinessChecks,
   ) {
     readiness.register('schema', () => assertSchemaCurrent(dataSource));
   }
 
-  static forRoot(): DynamicModule {
+  /** `beforeMigrating`: given the config and logger, what a start does once before it runs pending migrations (the upgrade's backup). */
+  static forRoot(beforeMigrating?: (config: AppConfig, logger: JsonLogger) => BeforeMigrating | undefined): DynamicModule {
     const embedded = new EmbeddedPostgres();
-    const embeddedProvider = { provide: EMBEDDED, useValue: embedded };
+    const embeddedProvider = { provide: EmbeddedPostgres, useValue: embedded };
     /** Where the migrations run when not over the service's own connections (MIGRATION_DATABASE_URL). */
-    const migrations: { url?: string } = {};
+    const migrations: { url?: string; before?: BeforeMigrating; logger?: JsonLogger } = {};
     return {
       module: DatabaseModule,
       global: true,
       providers: [embeddedProvider, PreparedStatements, ReplicaReads],
-      exports: [PreparedStatements, ReplicaReads],
+      exports: [EmbeddedPostgres, PreparedStatements, ReplicaReads],
       imports: [
         TypeOrmModule.forRootAsync({
           inject: [AppConfig, JsonLogger],
           useFactory: async (config: AppConfig, logger: JsonLogger) => {
             migrations.url = config.MIGRATION_DATABASE_URL;
+            migrations.before = beforeMigrating?.(config, logger);
+            migrations.logger = logger;
             const target = config.DATABASE_URL
               ? { ...connectionTarget(config.DATABASE_URL, config.DATABASE_READ_URL), poolSize: SERVER_POOL_SIZE }
               : {
@@ -69,8 +71,10 @@ export class DatabaseModule implements OnApplicationShutdown {
           },
           dataSourceFactory: async (options) => {
             const dataSource = await new DataSource(options!).initialize();
-            if (migrations.url) await runMigrationsOver(migrations.url);
-            else await runMigrations(dataSource, isServer(options!));
+            const ran = migrations.url
+              ? await runMigrationsOver(migrations.url, migrations.before)
+              : await runMigrations(dataSource, isServer(options!), migrations.before);
+            if (ran.length) migrations.logger?.entry('info', 'migrations applied', { migrations: ran });
             return dataSource;
           },
         }),

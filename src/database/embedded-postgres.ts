@@ -18,7 +18,7 @@ const SPARE_CONNECTIONS = 4;
 
 /** Embedded databases already running and migrated: the test harness's pool (test/support/embedded-pool.ts). */
 export interface EmbeddedSource {
-  take(): Promise<{ host: string; port: number; give(): Promise<void> }>;
+  take(): Promise<{ host: string; port: number; give(): Promise<void>; dump(): Promise<Blob> }>;
 }
 
 let source: EmbeddedSource | undefined;
@@ -64,6 +64,18 @@ export class EmbeddedPostgres {
     });
     await this.server.start();
     return { host: this.socketDir, port };
+  }
+
+  /**
+   * A copy of the running database in memory, for an online backup to read at leisure: PGlite is one
+   * session, so a long read on it would hold every login. The copy is taken between two statements
+   * (the dump waits for the one running) and opens like a database after a crash, with every
+   * committed transaction in it. Null when this process runs no embedded database.
+   */
+  async snapshot(): Promise<PGlite | null> {
+    const dump = this.lease ? await this.lease.dump() : await this.db?.dumpDataDir('none');
+    if (!dump) return null;
+    return PGlite.create({ loadDataDir: dump, extensions: EMBEDDED_EXTENSIONS });
   }
 
   async stop(): Promise<void> {

@@ -17,6 +17,7 @@ export interface EmbeddedLease {
   host: string;
   port: number;
   give(): Promise<void>;
+  dump(): Promise<Blob>;
 }
 
 interface Instance {
@@ -49,6 +50,7 @@ export class EmbeddedPool {
     return {
       host: socketDir,
       port: PORT,
+      dump: () => instance.db.dumpDataDir('none'),
       give: () =>
         (given ??= (async () => {
           await server.stop();
