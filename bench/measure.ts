@@ -233,7 +233,7 @@ export async function runOnBoth(
 }
 
 /** runScenario measured for `seconds` instead of S.duration (and warmed up `warmup` seconds instead of S.warmup). */
-async function runFor(
+export async function runFor(
   service: Service,
   name: ScenarioName,
   fixture: Fixture,
@@ -300,7 +300,7 @@ async function runInterleaved(
 }
 
 /** Slices of one scenario as one result: mean rate and CPU, p50 and p99 of all their answers, summed counts. */
-function mergeSlices(slices: ScenarioResult[]): ScenarioResult {
+export function mergeSlices(slices: ScenarioResult[]): ScenarioResult {
   const all = slices.flatMap((x) => x.latencies ?? []).sort((a, b) => a - b);
   const cpus = slices.map((x) => x.cpu);
   const cpu = cpus.every((c): c is CpuPerRequest => c !== null) ? meanCpu(cpus) : null;

@@ -8,6 +8,7 @@
 // keeps the scratch databases for a look at query plans (the next run drops them).
 import os from 'node:os';
 import { timeAdminReads, type ReadResult } from './admin-reads';
+import { measureBackupDuringLogins, type BackupCost } from './backup-during-logins';
 import { cleanup, connectPg, newRun, prepareRun } from './context';
 import { residentMb } from './cpu';
 import { runOnBoth } from './measure';
@@ -34,6 +35,7 @@ export interface ScaleReport {
   large: ScenarioResult[];
   growth: Growth;
   reads: ReadResult[];
+  backup?: BackupCost;
   residentMb: Record<string, { now: number; peak: number }>;
   loadAfter: number;
   seconds: number;
@@ -134,6 +136,16 @@ async function main(): Promise<void> {
                 `[${adapter}] ${r.title}: p50 ${r.p50.toFixed(1)} ms, max ${r.max.toFixed(1)} ms (${fmtInt(r.matched)} matched)`,
               );
           }
+          if (!report.backup && process.env.BENCH_SCALE_BACKUP !== '0')
+            report.backup = await measureBackupDuringLogins(
+              grown,
+              grownEnv,
+              fixture,
+              server,
+              (name) => withDatabase(shared, name),
+              ctx.tag,
+              log,
+            );
         } finally {
           await grown.stop();
         }

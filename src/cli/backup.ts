@@ -1,10 +1,14 @@
 import 'reflect-metadata';
+import { setPriority } from 'node:os';
 import { loadConfig } from '../config/app-config';
 import { existingEncryptionKey } from '../core/crypto/encryption-key';
 import { parseCommandLine, UsageError } from '../backup/command-line';
 import { openToolDatabase } from '../backup/tool-database';
 import { writeBackup } from '../backup/write-backup';
 import { DataDirInUseError } from '../database/data-dir-lock';
+
+/** A nice value: below the service's own (0), as `nice` would start it. */
+const BACKGROUND_PRIORITY = 10;
 
 const USAGE = 'usage: npm run backup -- FILE [--without-logs] [--passphrase-file F [--include-key]]';
 
@@ -15,6 +19,8 @@ const USAGE = 'usage: npm run backup -- FILE [--without-logs] [--passphrase-file
  */
 async function main(args: string[]): Promise<number> {
   const line = parseCommandLine(args, ['--without-logs', '--include-key']);
+  // Beside a running service on the same cores, the backup's packing and digests yield to its logins.
+  setPriority(BACKGROUND_PRIORITY);
   if (line.flags.has('--include-key') && !line.passphrase)
     throw new UsageError('--include-key needs --passphrase-file: the key never goes into an archive in clear');
   const config = loadConfig(process.env);
