@@ -71,9 +71,9 @@ export async function restoreRows(
     for (const { name } of withTriggers) await sql(`ALTER TABLE ${quoteIdent(String(name))} DISABLE TRIGGER USER`);
     await sql(`TRUNCATE ${[...existing].map(quoteIdent).join(', ')}`);
 
+    if (manifest.tables.login_logs) await makeLogPartitions(sql, join(dir, tableEntry('login_logs')));
     for (const table of Object.keys(manifest.tables).sort())
       tables[table] = await insertRows(sql, table, join(dir, tableEntry(table)));
-    if (tables.login_logs !== undefined) await placeLogRowsInMonths(sql);
 
     for (const { name } of withTriggers) await sql(`ALTER TABLE ${quoteIdent(String(name))} ENABLE TRIGGER USER`);
     for (const key of foreignKeys)
@@ -145,17 +145,26 @@ async function insertRows(
 }
 
 /**
- * Log rows of months that have no partition in this database went to the default partition: each
- * month from the oldest gets its own, as the live maintenance keeps them (log-partitions.ts).
+ * The month partitions the archive's log rows need, made before they go in (log-partitions.ts, as the
+ * live maintenance makes them): each row then lands in its month at once, instead of in the default
+ * partition to be moved again. The months are read from the rows' text, without parsing them.
  */
-async function placeLogRowsInMonths(
+async function makeLogPartitions(
   sql: (text: string, params?: unknown[]) => Promise<Array<Record<string, unknown>>>,
+  path: string,
 ): Promise<void> {
   const [{ partitioned }] = await sql(`SELECT to_regclass($1) IS NOT NULL AS partitioned`, [DEFAULT_PARTITION]);
   if (!partitioned) return;
-  const [{ oldest }] = await sql(`SELECT min(created_at) AS oldest FROM ${DEFAULT_PARTITION}`);
-  if (oldest) await ensureMonthPartitions(sql, new Date(), monthStart(new Date(oldest as string)));
+  let oldest: string | null = null;
+  for await (const line of createInterface({ input: createReadStream(path), crlfDelay: Infinity })) {
+    const month = LOG_ROW_MONTH.exec(line)?.[1];
+    if (month && (oldest === null || month < oldest)) oldest = month;
+  }
+  if (oldest) await ensureMonthPartitions(sql, new Date(), monthStart(new Date(`${oldest}-01T00:00:00Z`)));
 }
+
+/** A log row's month, as row_to_json writes its created_at in UTC: `"created_at":"2026-03-…`. */
+const LOG_ROW_MONTH = /"created_at":"(\d{4}-\d{2})-/;
 
 /** Every sequence behind a column continues after the largest value restored in it. */
 async function continueSequences(sql: (text: string) => Promise<Array<Record<string, unknown>>>): Promise<void> {
