@@ -306,18 +306,29 @@ describe(`backup and restore on ${onPostgres ? 'PostgreSQL' : 'the embedded data
   }, 120_000);
 
   (onPostgres ? it : it.skip)(
-    'moves PostgreSQL → embedded → PostgreSQL, and the cards log in on the same devices',
+    'moves embedded → PostgreSQL → embedded, and the cards log in on the same devices',
     async () => {
-      const embedded = await freshStores('embedded');
-      writeFileSync(join(embedded.DATA_DIR, 'encryption.key'), `${KEY}\n`);
+      const embeddedStores = async () => {
+        const stores = await freshStores('embedded');
+        writeFileSync(join(stores.DATA_DIR, 'encryption.key'), `${KEY}\n`);
+        return stores;
+      };
+      // An embedded database holding the seeded data, as an author on the default would have it.
+      const embedded = await embeddedStores();
       expect((await runBackupCommand('restore', [archive('first.tar.gz')], embedded)).code).toBe(0);
       expect((await runBackupCommand('backup', [archive('from-embedded.tar.gz')], embedded)).code).toBe(0);
-      const back = await freshStores();
-      expect((await runBackupCommand('restore', [archive('from-embedded.tar.gz')], back)).code).toBe(0);
+      const postgres = await freshStores();
+      expect((await runBackupCommand('restore', [archive('from-embedded.tar.gz')], postgres)).code).toBe(0);
+      expect((await runBackupCommand('backup', [archive('from-postgres.tar.gz')], postgres)).code).toBe(0);
+      const back = await embeddedStores();
+      expect((await runBackupCommand('restore', [archive('from-postgres.tar.gz')], back)).code).toBe(0);
       const before = await archiveContents(archive('first.tar.gz'));
-      const via = await archiveContents(archive('from-embedded.tar.gz'));
-      for (const table of Object.keys(before.tables))
-        expect({ table, rows: via.tables[table] }).toEqual({ table, rows: before.tables[table] });
+      for (const leg of ['from-embedded.tar.gz', 'from-postgres.tar.gz']) {
+        const moved = await archiveContents(archive(leg));
+        for (const table of Object.keys(before.tables))
+          expect({ leg, table, rows: moved.tables[table] }).toEqual({ leg, table, rows: before.tables[table] });
+        expect(moved.files).toEqual(before.files);
+      }
       const service = await startOn(back);
       await expectSameCards(service, seeded);
       await service.kill('SIGTERM');
