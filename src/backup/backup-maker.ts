@@ -42,6 +42,7 @@ export class BackupMaker {
   }
 
   private write(sql: Sql, file: string, options: BackupOptions): Promise<BackupResult> {
-    return writeBackup({ sql, filesDir: this.config.filesDir, key: existingEncryptionKey(this.config) }, file, options);
+    const source = { sql, filesDir: this.config.filesDir, key: existingEncryptionKey(this.config) };
+    return writeBackup(source, file, { ...options, besideService: true });
   }
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createWriteStream, existsSync } from 'node:fs';
 import { cp, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileDigest, listEntries } from './archive-file';
 import {
   ArchiveManifest,
@@ -29,10 +30,18 @@ export interface SnapshotOptions {
   withoutLogs?: boolean;
   /** Puts the key inside (the caller encrypts the archive as a whole). */
   includeKey?: boolean;
+  /** A service is answering logins on the same database: the copy paces itself (YIELD_SHARE). */
+  besideService?: boolean;
 }
 
 /** Rows fetched at a time: a table of any size is streamed, never held. */
 const FETCH_ROWS = 2000;
+/**
+ * Beside a running service, the copy rests this many times as long as each batch took: the
+ * database's work of encoding the rows (row_to_json) runs at the service's priority, and on a
+ * machine of few cores an unpaced backup took cores from the logins (bench:scale, "backup").
+ */
+const YIELD_SHARE = 1;
 
 export function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
@@ -72,7 +81,7 @@ export async function writeSnapshot(
       const table = String(name);
       if (options.withoutLogs && LOG_TABLES.includes(table)) continue;
       const entry = tableEntry(table);
-      const result = await copyTable(sql, table, join(dir, entry));
+      const result = await copyTable(sql, table, join(dir, entry), options.besideService ? YIELD_SHARE : 0);
       tables[table] = result.rows;
       sha256[entry] = result.sha256;
     }
@@ -103,7 +112,7 @@ export async function writeSnapshot(
   return manifest;
 }
 
-async function copyTable(sql: Sql, table: string, path: string): Promise<{ rows: number; sha256: string }> {
+async function copyTable(sql: Sql, table: string, path: string, rest: number): Promise<{ rows: number; sha256: string }> {
   const out = createWriteStream(path);
   const hash = createHash('sha256');
   let rows = 0;
@@ -113,12 +122,14 @@ async function copyTable(sql: Sql, table: string, path: string): Promise<{ rows:
       `DECLARE ${quoteIdent(cursor)} NO SCROLL CURSOR FOR SELECT row_to_json(t)::text AS line FROM ${quoteIdent(table)} t`,
     );
     for (;;) {
+      const started = performance.now();
       const batch = await sql(`FETCH ${FETCH_ROWS} FROM ${quoteIdent(cursor)}`);
       if (!batch.length) break;
       const text = batch.map((row) => `${String(row.line)}\n`).join('');
       hash.update(text);
       rows += batch.length;
       if (!out.write(text)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+      if (rest > 0) await sleep((performance.now() - started) * rest);
     }
     await sql(`CLOSE ${quoteIdent(cursor)}`);
   } finally {

@@ -20,18 +20,28 @@ export class UpgradeBackupNotes implements OnApplicationBootstrap {
     for (const name of names.filter((entry) => entry.endsWith(UPGRADE_NOTE_SUFFIX))) {
       const path = join(this.config.backupDir, name);
       try {
-        const note = JSON.parse(await readFile(path, 'utf8')) as UpgradeNote;
-        if (!(await this.backups.find(note.id)))
-          await this.backups.insert({
+        const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+          if (error.code === 'ENOENT') return null; // another worker listed it and removed the note
+          throw error;
+        });
+        if (text === null) continue;
+        const note = JSON.parse(text) as UpgradeNote;
+        if (!(await this.backups.find(note.id))) {
+          const row = {
             id: note.id,
             file: basename(note.file),
             bytes: note.bytes,
             sha256: note.sha256,
             schema: note.schema,
-            trigger: 'upgrade',
+            trigger: 'upgrade' as const,
             createdBy: null,
             createdAt: new Date(note.created_at),
+          };
+          // Cluster workers start together: another may have listed it between the look and the insert.
+          await this.backups.insert(row).catch(async (error: unknown) => {
+            if (!(await this.backups.find(note.id))) throw error;
           });
+        }
         await rm(path, { force: true });
       } catch (error) {
         // The archive itself is safe in BACKUP_DIR; only its listing waits for the next start.

@@ -39,7 +39,13 @@ async function main(args: string[]): Promise<number> {
     const result = await writeBackup(
       { sql: (text, params) => runner.query(text, params), filesDir: config.filesDir, key: existingEncryptionKey(config) },
       line.file,
-      { withoutLogs: line.flags.has('--without-logs'), includeKey: line.flags.has('--include-key'), passphrase: line.passphrase },
+      {
+        withoutLogs: line.flags.has('--without-logs'),
+        includeKey: line.flags.has('--include-key'),
+        passphrase: line.passphrase,
+        // PostgreSQL may be serving logins meanwhile; the embedded database is this process's alone.
+        besideService: !database.embedded,
+      },
     );
     const rows = Object.values(result.tables).reduce((sum, count) => sum + count, 0);
     process.stdout.write(
