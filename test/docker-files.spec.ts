@@ -284,6 +284,8 @@ describe('docker/compose.yml', () => {
     for (const [name, service] of running) expect([name, service.healthcheck?.test?.length]).toEqual([name, expect.any(Number)]);
     expect(services.setup.profiles).toEqual(['setup']);
     expect(services.setup.command?.join(' ')).toContain('/data/admin-password.txt');
+    // The page it sends the operator to exists: the console's Account page (POST /admin/v1/auth/password).
+    expect(services.setup.command?.join(' ')).toContain('/console/account');
   });
 
   it('takes its secrets from docker/.env, which git ignores, and refuses to start without them', () => {

@@ -132,6 +132,7 @@ const ROUTES = [
   'PATCH /admin/v1/projects/:id/variables/:variableId admin admin-bearer',
   'POST /admin/v1/auth/login admin none',
   'POST /admin/v1/auth/logout admin admin-bearer',
+  'POST /admin/v1/auth/password admin admin-bearer',
   'POST /admin/v1/auth/login/2fa admin none',
   'POST /admin/v1/auth/2fa/enrol admin admin-bearer',
   'GET /admin/v1/api-keys admin admin-bearer',

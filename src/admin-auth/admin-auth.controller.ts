@@ -12,11 +12,13 @@ import { AuditInterceptor } from '../audit/audit.interceptor';
 import { AdminAuth, AgentScope, BeforeEnrolment } from './admin-auth.decorator';
 import { AdminLoginChallengeView } from './two-factor/two-factor.view';
 import { TwoFactorPolicy } from './two-factor/two-factor-policy';
-import { AdminLoginDto } from './admin-auth.dto';
+import { AdminLoginDto, ChangePasswordDto } from './admin-auth.dto';
 import { AdminAuthService } from './admin-auth.service';
 import { AdminPrincipal, CurrentAdmin } from './admin-principal';
 import { RateLimit } from '../http/throttling/route-rate.guard';
-import { byAdminUsername } from './rate-keys';
+import { byAdminUsername, bySignedInUsername } from './rate-keys';
+import { StepUp } from './two-factor/step-up';
+import { ClientContext, RequestContext } from '../http/request-context';
 
 @ApiTags('admin: auth')
 @Envelope('admin')
@@ -55,6 +57,31 @@ export class AdminAuthController {
   @BeforeEnrolment()
   async logout(@CurrentAdmin() principal: AdminPrincipal): Promise<void> {
     await this.auth.logout(principal);
+  }
+
+  /**
+   * Every account (platform admin, author, agent) changes its own password with the current one. A
+   * wrong current password is 401 `11001` with `details` naming `current_password` (the token still
+   * works) and counts with the sign-in's wrong passwords per account and address
+   * (ADMIN_LOGIN_ATTEMPTS_PER_MINUTE); the requests share the sign-in's rate per account and address.
+   * On success every other token of the account ends; this one and the account's API keys stay.
+   */
+  @Post('password')
+  @ApiOperation({ summary: 'Change your own password: the other sessions of the account end, this one stays' })
+  @ApiNoContent('Changed; the other tokens of the account no longer work')
+  @HttpCode(204)
+  // Above @AdminAuth: counted as a sign-in (per account and address) after the token is known.
+  @RateLimit('sign-in', bySignedInUsername)
+  @StepUp()
+  // Below @StepUp: the first list applied is kept, so it names the step-up's codes too.
+  @ApiFailures(ErrorCode.RATE_LIMITED, ErrorCode.TWO_FACTOR_REQUIRED, ErrorCode.TWO_FACTOR_CODE_INVALID)
+  @AdminAuth()
+  async changePassword(
+    @CurrentAdmin() principal: AdminPrincipal,
+    @Body() body: ChangePasswordDto,
+    @ClientContext() client: RequestContext,
+  ): Promise<void> {
+    await this.auth.changeOwnPassword(principal, body.current_password, body.new_password, client.clientIp);
   }
 
   @Get('me')

@@ -2,7 +2,7 @@ import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { IsNull, LessThan, Repository } from 'typeorm';
+import { IsNull, LessThan, Not, Repository } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { decoyHash, hashPassword, verifyPassword } from '../core/crypto/passwords';
 import { hashToken, newToken, randomString } from '../core/crypto/tokens';
@@ -17,7 +17,7 @@ import { AdminSessionView } from './admin-auth.view';
 import { AdminPrincipal } from './admin-principal';
 import { SharedStore } from '../core/store/shared-store';
 import { AdminLoginChallengeView } from './two-factor/two-factor.view';
-import { noteActor } from '../common/audit-note';
+import { noteActor, noteChange } from '../common/audit-note';
 import type { SignInClient } from './sign-in-client';
 import { TwoFactorPolicy } from './two-factor/two-factor-policy';
 import { AgentChain } from './agent-chain';
@@ -48,14 +48,50 @@ export class AdminAuthService implements OnApplicationBootstrap {
    * many addresses gets more guesses.
    */
   async login(username: string, password: string, client: SignInClient): Promise<AdminSessionView | AdminLoginChallengeView> {
+    return this.passwordGuessing(username, client.ip, () => this.checkedLogin(username, password, client));
+  }
+
+  /** Wrong admin passwords, at the login or at a password change, count on one limit per account and per address. */
+  private passwordGuessing<T>(username: string, clientIp: string, attempt: () => Promise<T>): Promise<T> {
     const policy = {
       name: 'admin-login',
       limit: this.config.ADMIN_LOGIN_ATTEMPTS_PER_MINUTE,
       failure: ErrorCode.UNAUTHENTICATED,
     };
-    return this.limiter.guard(policy, { account: username.toLowerCase(), address: client.ip }, () =>
-      this.checkedLogin(username, password, client),
-    );
+    return this.limiter.guard(policy, { account: username.toLowerCase(), address: clientIp }, attempt);
+  }
+
+  /**
+   * The account's own new password (`POST /auth/password`, docs/decisions.md "Own password"). The
+   * current password must be right: a wrong one is the login's refusal (11001, with
+   * `details` naming `current_password`: the token itself is good) and counts with the login's
+   * wrong passwords, so a stolen token buys no extra guesses. The hash is replaced only while it is
+   * still the one the current password was checked against (one conditional UPDATE): of two changes
+   * at once exactly one wins, and the other is refused as a wrong current password. Then every other
+   * token of the account ends; the calling one and the account's API keys stay (its owner changed it).
+   */
+  async changeOwnPassword(principal: AdminPrincipal, current: string, next: string, clientIp: string): Promise<void> {
+    if (current === next) {
+      throw new ServiceError(ErrorCode.BAD_REQUEST, 'The new password must differ from the current one', {
+        details: ['new_password must differ from current_password'],
+      });
+    }
+    await this.passwordGuessing(principal.username, clientIp, async () => {
+      const user = await this.users.findOneBy({ id: principal.id });
+      if (!user || !(await verifyPassword(user.passwordHash, current))) throw wrongCurrentPassword();
+      const { affected } = await this.users.update(
+        { id: user.id, passwordHash: user.passwordHash },
+        { passwordHash: await hashPassword(next) },
+      );
+      if (!affected) throw wrongCurrentPassword(); // another change came first: this current password is no more
+    });
+    const ended = await this.revokeAll(principal.id, principal.tokenHash);
+    // The trail says that it changed and what it ended, never a password (redacted by name anyway).
+    noteChange(principal, {
+      resourceId: principal.id,
+      before: null,
+      after: { password: 'changed', other_sessions_ended: ended },
+    });
   }
 
   /**
@@ -137,9 +173,13 @@ export class AdminAuthService implements OnApplicationBootstrap {
     };
   }
 
-  /** Ends every admin token of an account (used when it is disabled or its password changes). */
-  async revokeAll(userId: string): Promise<void> {
-    await this.tokens.delete({ userId });
+  /**
+   * Ends every admin token of an account (used when it is disabled or its password changes), but
+   * `keep` (the hash of the token of an account changing its own password); answers how many ended.
+   */
+  async revokeAll(userId: string, keep?: string): Promise<number> {
+    const { affected } = await this.tokens.delete(keep === undefined ? { userId } : { userId, tokenHash: Not(keep) });
+    return affected ?? 0;
   }
 
   /**
@@ -185,4 +225,8 @@ export class AdminAuthService implements OnApplicationBootstrap {
       if (!isUniqueViolation(error)) throw error; // another instance created it first
     }
   }
+}
+
+function wrongCurrentPassword(): ServiceError {
+  return new ServiceError(ErrorCode.UNAUTHENTICATED, 'The current password is wrong', { details: ['current_password'] });
 }

@@ -10,3 +10,12 @@ export const byAdminUsername: RateKeyOf = (request) => {
 
 /** Admin writes and orders: per signed-in account (AdminAuthGuard ran first). */
 export const byPrincipal: RateKeyOf = (request) => (request[PRINCIPAL_KEY] as AdminPrincipal | undefined)?.id;
+
+/**
+ * A signed-in account's own password change: the same key as its sign-ins (byAdminUsername), so a
+ * password typed at the login and at `POST /auth/password` draws on one allowance.
+ */
+export const bySignedInUsername: RateKeyOf = (request) => {
+  const principal = request[PRINCIPAL_KEY] as AdminPrincipal | undefined;
+  return principal ? `admin:${principal.username.toLowerCase()}` : undefined;
+};

@@ -772,6 +772,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change your own password: the other sessions of the account end, this one stays */
+        post: operations["AdminAuth_changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/auth/me": {
         parameters: {
             query?: never;
@@ -2631,6 +2648,19 @@ export interface components {
             username: string;
             /** @example change-me-please */
             password: string;
+        };
+        ChangePasswordDto: {
+            /**
+             * Format: password
+             * @example the-password-now
+             */
+            current_password: string;
+            /**
+             * Format: password
+             * @description 8-128 characters, not the current password
+             * @example a-new-long-password
+             */
+            new_password: string;
         };
         AdminIdentityView: {
             /** Format: uuid */
@@ -7677,6 +7707,38 @@ export interface operations {
             400: components["responses"]["AdminError400_10001"];
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002"];
+            413: components["responses"]["AdminError413_10008"];
+            415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    AdminAuth_changePassword: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description a fresh TOTP code; required when the account has two-factor sign-in on */
+                "X-Svc-2fa-Code"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangePasswordDto"];
+            };
+        };
+        responses: {
+            /** @description Changed; the other tokens of the account no longer work */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002_11007_11008"];
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
             429: components["responses"]["AdminError429_10302"];
