@@ -1,4 +1,11 @@
-import { DownOutlined, KeyOutlined, LogoutOutlined, MenuOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
+import {
+  DownOutlined,
+  KeyOutlined,
+  LogoutOutlined,
+  MenuOutlined,
+  SafetyCertificateOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
 import { Button, Drawer, Dropdown, Grid, Layout, Menu, Space, Typography, type MenuProps } from 'antd';
 import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -80,6 +87,7 @@ export function AppLayout() {
               trigger={['click']}
               menu={{
                 items: [
+                  { key: '/account', icon: <UserOutlined />, label: t('account.menu') },
                   { key: '/security', icon: <SafetyCertificateOutlined />, label: t('twoFactor.security.menu') },
                   ...(session?.role === 'agent' ? [] : [{ key: '/api-keys', icon: <KeyOutlined />, label: t('apiKeys.menu') }]),
                 ],

@@ -30,7 +30,7 @@ import { projectQuery } from '../pages/projects/project-queries';
 import { useSession } from './use-session';
 
 /** The pages an agent (reseller) may open: its own account, nothing of the author's (decisions §19). */
-export const AGENT_PAGES = ['/agent', '/agents', '/security'] as const;
+export const AGENT_PAGES = ['/agent', '/agents', '/security', '/account'] as const;
 
 /** True when an agent may open the address: its own pages only. */
 export function agentMayOpen(pathname: string): boolean {

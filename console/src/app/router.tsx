@@ -93,6 +93,7 @@ export const router = createBrowserRouter(
             { path: 'agent/cards', lazy: { Component: async () => (await import('../pages/agent/MyCardsPage')).MyCardsPage } },
             { path: 'agent/ledger', lazy: { Component: async () => (await import('../pages/agent/MyLedgerPage')).MyLedgerPage } },
             { path: 'security', lazy: { Component: async () => (await import('../pages/security/SecurityPage')).SecurityPage } },
+            { path: 'account', lazy: { Component: async () => (await import('../pages/account/AccountPage')).AccountPage } },
             { path: 'audit', lazy: { Component: async () => (await import('../pages/audit/AuditPage')).AuditPage } },
             { path: '*', lazy: { Component: async () => (await import('../pages/NotFoundPage')).NotFoundPage } },
           ],

@@ -10,6 +10,7 @@ import { sessionsEn } from './sessions';
 import { webhooksEn } from './webhooks';
 import { apiKeysEn } from './api-keys';
 import { twoFactorEn } from './two-factor';
+import { accountEn } from './account';
 import { auditEn } from './audit';
 import { portalEn } from './portal';
 import { platformEn } from './platform';
@@ -241,6 +242,7 @@ export const en = {
   webhooks: webhooksEn,
   apiKeys: apiKeysEn,
   twoFactor: twoFactorEn,
+  account: accountEn,
   audit: auditEn,
   portal: portalEn,
   platform: platformEn,

@@ -11,6 +11,7 @@ import { sessionsZhCN } from './sessions';
 import { webhooksZhCN } from './webhooks';
 import { apiKeysZhCN } from './api-keys';
 import { twoFactorZhCN } from './two-factor';
+import { accountZhCN } from './account';
 import { auditZhCN } from './audit';
 import { portalZhCN } from './portal';
 import { platformZhCN } from './platform';
@@ -200,6 +201,7 @@ export const zhCN: Texts = {
   webhooks: webhooksZhCN,
   apiKeys: apiKeysZhCN,
   twoFactor: twoFactorZhCN,
+  account: accountZhCN,
   audit: auditZhCN,
   portal: portalZhCN,
   platform: platformZhCN,
