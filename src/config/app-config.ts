@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, validateSync } from 'class-validator';
+import { kernelFileSystem } from './kernel-file-system';
 import { autoWorkers, databaseOnThisHost } from './worker-count';
 
 const toInt = ({ value }: { value: unknown }) =>
@@ -576,6 +577,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   if (Boolean(config.TLS_CERT_FILE) !== Boolean(config.TLS_KEY_FILE)) {
     problems.push('TLS_CERT_FILE and TLS_KEY_FILE: set both (PEM files) to serve HTTPS, or neither');
+  }
+  for (const [key, dir] of [
+    ['DATA_DIR', config.DATA_DIR],
+    ['FILES_DIR', config.FILES_DIR],
+    ['BACKUP_DIR', config.BACKUP_DIR],
+  ] as const) {
+    const kernel = dir ? kernelFileSystem(dir) : null;
+    if (kernel) {
+      problems.push(`${key}: ${dir} is on ${kernel}, a kernel file system that keeps no files; use a directory on a disk`);
+    }
   }
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return config;

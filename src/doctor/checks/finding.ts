@@ -16,6 +16,7 @@ export type CheckName =
   | 'encryption key'
   | 'signing keys'
   | 'clock'
+  | 'time zone'
   | 'address'
   | 'tls'
   | 'disk';
@@ -56,4 +57,16 @@ export function formatFindings(findings: readonly Finding[]): string[] {
     `${label[finding.severity]}  ${finding.check}: ${finding.message}`,
     ...(finding.fix ? [`      fix: ${finding.fix}`] : []),
   ]);
+}
+
+/** `promise`, or a rejection with `message` once `ms` have passed: a probe that never settles must not hold the doctor or a start. */
+export function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(message)), ms);
+      timer.unref();
+    }),
+  ]).finally(() => clearTimeout(timer));
 }

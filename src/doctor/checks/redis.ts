@@ -1,6 +1,6 @@
 import type Redis from 'ioredis';
 import { redisPersistence, redisPersistenceWarning } from '../../core/health/readiness';
-import { fail, Finding, ok, safeMessage, warn } from './finding';
+import { fail, Finding, ok, safeMessage, warn, withTimeout } from './finding';
 
 /** Redis answers within 2 s and persists every write (AOF): readiness's own functions, read once. */
 export async function checkRedis(redis: Redis | null): Promise<Finding[]> {
@@ -23,12 +23,4 @@ export async function checkRedis(redis: Redis | null): Promise<Finding[]> {
       ? warn('redis', warning, 'redis-server --appendonly yes (or appendonly yes in redis.conf)')
       : ok('redis', 'reachable, AOF persistence'),
   ];
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    promise,
-    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms))),
-  ]).finally(() => clearTimeout(timer));
 }
