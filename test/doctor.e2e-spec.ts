@@ -36,7 +36,8 @@ const OTHER_KEY = 'b'.repeat(64);
 async function runDoctor(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, ['-r', join(ROOT, 'test/support/swc-register.cjs'), join(ROOT, 'src/cli/doctor.ts')], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', PORT: '1', ...env },
+    // TZ: the host's zone is the time zone check's to read; UTC unless a test says otherwise.
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', PORT: '1', TZ: 'UTC', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -296,7 +297,28 @@ describe('npm run doctor and the start checks', () => {
       const { code, output } = await runDoctor({ DATA_DIR: dataDir });
       expect(output).toMatch(/^doctor: no problem, 0 warnings$/m);
       expect(output).toContain('ok    database: embedded, not created yet');
+      // No TLS files and no proxy: it says so, rather than naming a proxy that is not there.
+      expect(output).toContain('ok    tls: not set, and no proxy in front (TRUST_PROXY unset): clients talk plain HTTP');
       expect(code).toBe(0);
+    });
+
+    it('ends at once on a DATA_DIR under /proc, naming it (it hung there at full CPU: issue 54)', async () => {
+      const started = Date.now();
+      const { code, output } = await runDoctor({ DATA_DIR: '/proc/ck-doctor/data' });
+      expect(output).toMatch(/^FAIL {2}configuration: DATA_DIR: \/proc\/ck-doctor\/data is on \/proc, a kernel file system/m);
+      expect(code).toBe(1);
+      expect(Date.now() - started).toBeLessThan(30_000);
+    });
+
+    it('warns of APP_TIMEZONE left at UTC on a host in Asia/Shanghai, and says what to set', async () => {
+      const { code, output } = await runDoctor({ DATA_DIR: join(scratch, 'zone'), TZ: 'Asia/Shanghai' });
+      expect(output).toMatch(/^doctor: no problem, 1 warning$/m);
+      expect(output).toMatch(/^WARN {2}time zone: APP_TIMEZONE is UTC \(the default\) but this host's zone is Asia\/Shanghai/m);
+      expect(output).toMatch(/^ {6}fix: set APP_TIMEZONE=Asia\/Shanghai/m);
+      expect(code).toBe(0);
+      const set = await runDoctor({ DATA_DIR: join(scratch, 'zone'), TZ: 'Asia/Shanghai', APP_TIMEZONE: 'Asia/Shanghai' });
+      expect(set.output).toContain('ok    time zone: APP_TIMEZONE Asia/Shanghai');
+      expect(set.output).toMatch(/^doctor: no problem, 0 warnings$/m);
     });
 
     it('leaves an embedded database that another process holds alone, naming that process', async () => {

@@ -14,4 +14,5 @@ export { instanceChecks } from './instance-checks';
 export { checkRedis } from './redis';
 export { checkSentinels } from './sentinel';
 export { checkSigningKeys } from './signing-keys';
+export { checkTimeZone, hostTimeZone } from './time-zone';
 export { checkTls } from './tls';

@@ -14,6 +14,7 @@ import { CheckName, fail, Finding, safeMessage } from './finding';
 import { checkRedis } from './redis';
 import { checkSentinels } from './sentinel';
 import { checkSigningKeys } from './signing-keys';
+import { checkTimeZone } from './time-zone';
 import { checkTls } from './tls';
 
 /** Everything a running instance can check about itself (the start's checks; doctor adds configuration first). */
@@ -52,6 +53,7 @@ export async function instanceChecks(parts: {
   if (dataSource && databaseUp && !config.usesEmbeddedDatabase) await guarded('clock', () => checkClock(dataSource));
   if (dataSource && databaseUp && !config.usesEmbeddedDatabase) await guarded('pooler', () => checkPooler(dataSource, config));
   if (config.DATABASE_READ_URL) await guarded('replica', () => checkReplica(config));
+  await guarded('time zone', () => checkTimeZone(config, env));
   await guarded('address', () => checkAddress(config, env));
   await guarded('tls', () => checkTls(config, env));
   await guarded('disk', () => checkDisk(config));

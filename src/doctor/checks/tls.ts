@@ -9,11 +9,21 @@ export function tlsSetting(config: AppConfig, env: NodeJS.ProcessEnv, key: 'TLS_
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-/** TLS_CERT_FILE and TLS_KEY_FILE: both or neither, readable, a pair, and the certificate in date. */
+/**
+ * TLS_CERT_FILE and TLS_KEY_FILE: both or neither, readable, a pair, and the certificate in date.
+ * Neither set, the finding says where TLS is: at the proxy TRUST_PROXY names, or nowhere (plain
+ * HTTP; the address check warns of that in production).
+ */
 export function checkTls(config: AppConfig, env: NodeJS.ProcessEnv, now: () => number = Date.now): Finding[] {
   const certFile = tlsSetting(config, env, 'TLS_CERT_FILE');
   const keyFile = tlsSetting(config, env, 'TLS_KEY_FILE');
-  if (!certFile && !keyFile) return [ok('tls', 'not set: TLS ends at the proxy in front (Caddy in docker/compose.yml)')];
+  if (!certFile && !keyFile) {
+    return [
+      config.TRUST_PROXY
+        ? ok('tls', `not set: TLS ends at the proxy in front (TRUST_PROXY ${config.TRUST_PROXY})`)
+        : ok('tls', 'not set, and no proxy in front (TRUST_PROXY unset): clients talk plain HTTP to this service'),
+    ];
+  }
   if (!certFile || !keyFile)
     return [
       fail(
