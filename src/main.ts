@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import cluster from 'node:cluster';
 import { AppConfig, ConfigError, loadConfig } from './config/app-config';
 import { CONSOLE_PATH } from './console/console-middleware';
+import { asListenRefusal, assertCanListen } from './bootstrap/listen-errors';
 import { localUrl, startBanner } from './bootstrap/start-banner';
 import { JsonLogger } from './core/logging/json-logger';
 import { isClusterWorker } from './http/metrics/cluster-metrics';
@@ -22,6 +23,7 @@ async function main(): Promise<void> {
   if (workers > 1 && cluster.isPrimary) {
     // The primary runs no app (so the app's modules are not even loaded here): it forks the workers,
     // each of which comes back through this file and serves below (docs/operations.md).
+    await assertCanListen(config); // a port in use: one line, rather than every worker failing
     const { runClusterPrimary } = await import('./bootstrap/cluster-primary');
     runClusterPrimary(config, logger, workers, () => announce(config, logger, workers));
     return;
@@ -44,7 +46,14 @@ async function main(): Promise<void> {
       );
     });
   }
-  await app.listen(config.PORT, config.HOST);
+  try {
+    // A port in use (or not ours to open): "Failed to start: port 3000 is in use by another process: set PORT or stop it".
+    if (!isClusterWorker()) await assertCanListen(config);
+    await app.listen(config.PORT, config.HOST);
+  } catch (error) {
+    await Promise.race([app.close().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
+    throw asListenRefusal(error, config);
+  }
   if (config.servesTls && !isClusterWorker()) {
     // A renewed certificate without a restart; clustered workers read the files when SIGHUP restarts them.
     const { reloadTls } = await import('./bootstrap/tls');

@@ -1,10 +1,9 @@
 import { CacheModule } from '@nestjs/cache-manager';
-import { DynamicModule, Global, Inject, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { Keyv } from 'keyv';
 import type Redis from 'ioredis';
 import { AppConfig } from '../config/app-config';
 import { HotCache } from './cache/hot-cache';
-import { redisPersistence, redisPersistenceWarning } from './health/readiness';
 import { ProgramCache } from './cache/program-cache';
 import { loadEncryptionKey } from './crypto/encryption-key';
 import { SecretBox } from './crypto/secret-box';
@@ -21,14 +20,17 @@ function redisCacheStore(redis: Redis): Keyv {
   return new Keyv({ store: new RedisKeyvStore(redis), namespace: 'ck-cache' });
 }
 
-/** Framework-neutral plumbing: config, logging, secrets, shared state, cache, failure limits (HttpModule has the HTTP side). */
+/**
+ * Framework-neutral plumbing: config, logging, secrets, shared state, cache, failure limits (HttpModule
+ * has the HTTP side). Redis without AOF is said at start once, by the start checks (the `redis`
+ * finding of src/doctor, printed by the first worker only), and by readiness: not here as well.
+ */
 @Global()
 @Module({})
-export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown {
+export class CoreModule implements OnApplicationShutdown {
   constructor(
     @Inject(REDIS_CLIENT) private readonly redis: Redis | null,
     private readonly store: SharedStore,
-    private readonly logger: JsonLogger,
   ) {}
 
   static forRoot(config: AppConfig, logger: JsonLogger): DynamicModule {
@@ -70,18 +72,6 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
         ReadinessChecks,
       ],
     };
-  }
-
-  /** Says at start when Redis would forget nonces, counters and quotas on a restart; the start does not wait for it. */
-  onApplicationBootstrap(): void {
-    if (!this.redis) return;
-    void redisPersistence(this.redis).then(
-      (persistence) => {
-        const warning = redisPersistenceWarning(persistence);
-        if (warning) this.logger.warn(warning, 'Redis');
-      },
-      () => undefined, // an unreachable Redis is readiness's to report
-    );
   }
 
   async onApplicationShutdown(): Promise<void> {
