@@ -8,6 +8,7 @@ import { CONFLICT, expectAdminError, PROJECT_NOT_FOUND, WEBHOOK_NOT_FOUND, WEBHO
 import { signedPost } from './support/signing';
 import { startTestApp, TestApp } from './support/test-app';
 import { eventually, Received, Receiver } from './support/webhook-receiver';
+import { parseMetrics } from './support/metrics';
 
 /** Fast retries for tests; the defaults (10 s, 30 s, 1 min, …) are checked in webhook-schedule's spec. */
 const FAST = { WEBHOOK_RETRY_DELAYS: '0.3', WEBHOOK_POLL_MS: '200' };
@@ -45,6 +46,19 @@ describe('webhooks (e2e)', () => {
     expect(verify(null, Buffer.from(signed.replace('svc-webhook-v1', 'svc-webhook-v0')), publicKey, signature)).toBe(false);
     expect(delivery.headers['x-svc-webhook-id']).toBe(delivery.json.id);
     expect(Math.abs(Number(delivery.headers['x-svc-webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
+  }
+
+  /** The webhook series of /metrics (docs/grafana-dashboard.json charts them): attempts by outcome, endpoints switched off. */
+  async function webhookMetrics(): Promise<Record<string, number>> {
+    const samples = parseMetrics((await t.http().get('/metrics').expect(200)).text);
+    const value = (name: string, outcome?: string) =>
+      samples.find((sample) => sample.name === name && sample.labels.outcome === outcome)?.value ?? 0;
+    return {
+      delivered: value('webhook_attempts_total', 'delivered'),
+      retry: value('webhook_attempts_total', 'retry'),
+      failed: value('webhook_attempts_total', 'failed'),
+      disabled: value('webhook_endpoints_disabled_total'),
+    };
   }
 
   beforeAll(async () => {
@@ -126,6 +140,7 @@ describe('webhooks (e2e)', () => {
     const hook = (await a.client.post(hooks(p), { url: receiver.url, events: ['card.banned', 'card.unbanned'] }).expect(201))
       .body;
     const card = await newCard(p);
+    const counted = await webhookMetrics();
     receiver.statuses.push(500, 503);
     await a.client.patch(`/admin/v1/projects/${p.id}/cards/${card.id}`, { status: 'banned' }).expect(200);
     const log = await eventually(
@@ -145,6 +160,15 @@ describe('webhooks (e2e)', () => {
     const copies = receiver.of('card.banned').filter((r) => r.json.data.card_id === card.id);
     expect(copies).toHaveLength(3);
     expect(new Set(copies.map((c) => c.json.id)).size).toBe(1); // one event id on every attempt: receivers deduplicate by it
+    // /metrics counts the attempts by outcome (other tests' deliveries may add to them meanwhile).
+    await eventually(
+      async () => {
+        const now = await webhookMetrics();
+        return now.retry - counted.retry >= 2 && now.delivered - counted.delivered >= 1;
+      },
+      5000,
+      'two retries and a delivery in /metrics',
+    );
 
     const again = await a.client.post(`${hooks(p)}/${hook.id}/deliveries/${delivery.id}/redeliver`).expect(200);
     expect(again.body.status).toBe('pending');
@@ -393,6 +417,7 @@ describe('webhooks (e2e)', () => {
     expect(await endpoint()).toMatchObject({ enabled: true, disabled_reason: null });
 
     // Failing for four days: the next failure switches it off, and nothing more is sent to it.
+    const disabledBefore = (await webhookMetrics()).disabled;
     await failingFor(4);
     receiver.statuses.push(500);
     const second = await ban();
@@ -405,6 +430,7 @@ describe('webhooks (e2e)', () => {
       'the endpoint switched off',
     );
     expect(off).toMatchObject({ enabled: false, disabled_reason: 'failing' });
+    await eventually(async () => (await webhookMetrics()).disabled === disabledBefore + 1, 5000, 'the switch-off in /metrics');
     expect(Date.now() - Date.parse(off.failing_since)).toBeGreaterThan(4 * 86400_000 - 60_000);
     expect((await a.client.get(hooks(p)).expect(200)).body.items[0]).toMatchObject({
       id: hook.id,

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { SecretBox } from '../core/crypto/secret-box';
 import { JsonLogger } from '../core/logging/json-logger';
+import { MetricsService } from '../http/metrics/metrics.service';
 import { DomainEvents } from '../events/domain-events';
 import { DomainEventType } from '../events/domain-event-types';
 import { PlatformService } from '../platform/platform.service';
@@ -71,6 +72,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     private readonly box: SecretBox,
     private readonly platform: PlatformService,
     private readonly logger: JsonLogger,
+    private readonly metrics: MetricsService,
   ) {
     this.delays = retryDelays(config.WEBHOOK_RETRY_DELAYS);
   }
@@ -235,7 +237,9 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
       ],
     )) as [Array<{ enabled: boolean; disabled_reason: string | null }>, number];
     const row = Array.isArray(endpoint) ? endpoint[0] : undefined;
-    if (row && !row.enabled && row.disabled_reason === 'failing') {
+    const disabled = Boolean(row && !row.enabled && row.disabled_reason === 'failing');
+    this.metrics.webhookAttempted(ok ? 'delivered' : wait === null ? 'failed' : 'retry', disabled);
+    if (disabled) {
       this.logger.entry('warn', 'webhook endpoint disabled after failing for 3 days', {
         endpoint_id: delivery.endpoint_id,
         project_id: delivery.project_id,

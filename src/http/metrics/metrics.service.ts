@@ -7,6 +7,9 @@ import { isClusterWorker, WorkerMetricsChannel } from './cluster-metrics';
 /** Which path of the card-login rule wrote the login-log row (card-login.service.ts). */
 export type LoginLogWritePath = 'fast' | 'locked' | 'refusal';
 
+/** How a webhook delivery attempt ended: delivered, failed with a retry scheduled, or failed for good. */
+export type WebhookAttemptOutcome = 'delivered' | 'retry' | 'failed';
+
 /**
  * Prometheus metrics of this app instance (own registry, so several apps can share a process):
  * HTTP traffic, and the business series an operator watches (docs/operations.md). The gauges that
@@ -55,6 +58,17 @@ export class MetricsService implements OnModuleDestroy {
     [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
   );
 
+  private readonly webhookAttempts = this.counter(
+    'webhook_attempts_total',
+    'Webhook delivery attempts by outcome: delivered (answered 2xx and accepted), retry (failed, another attempt is scheduled), failed (failed, no attempt left)',
+    ['outcome'],
+  );
+  private readonly webhookEndpointsDisabled = this.counter(
+    'webhook_endpoints_disabled_total',
+    'Webhook endpoints turned off after failing for 3 days',
+    [],
+  );
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }
@@ -78,6 +92,12 @@ export class MetricsService implements OnModuleDestroy {
   /** `started` is `process.hrtime.bigint()` taken before the write. */
   loginLogWritten(path: LoginLogWritePath, started: bigint): void {
     this.loginLogWrites.observe({ path }, Number(process.hrtime.bigint() - started) / 1e9);
+  }
+
+  /** One webhook delivery attempt recorded (webhook-dispatcher.ts), and whether it turned its endpoint off. */
+  webhookAttempted(outcome: WebhookAttemptOutcome, endpointDisabled = false): void {
+    this.webhookAttempts.inc({ outcome });
+    if (endpointDisabled) this.webhookEndpointsDisabled.inc();
   }
 
   /** This app's metrics; in a worker of a clustered service, those of every worker, merged by the primary. */
