@@ -288,6 +288,24 @@ describe('docker/compose.yml', () => {
     expect(services.setup.command?.join(' ')).toContain('/console/account');
   });
 
+  it('needs Compose v2, and stops docker-compose 1.x with a message that says so', () => {
+    // 1.x (Debian 12's 1.29) reads no `${VAR:+…}`: it interpolates the services in file order and
+    // quotes the first one it meets, which must be the guard's, in the first service's labels.
+    const strings = function* walk(value: unknown): Generator<string> {
+      if (typeof value === 'string') yield value;
+      else if (Array.isArray(value)) for (const item of value) yield* walk(item);
+      else if (value && typeof value === 'object') for (const item of Object.values(value)) yield* walk(item);
+    };
+    const firstPlus = [...strings(services)].find((value) => /\$\{[A-Za-z_]\w*:\+/.test(value));
+    expect(firstPlus).toMatch(
+      /^needs Compose v2 \(docker compose\), not docker-compose 1\.x: docs\/operations\.md, Docker\$\{\w+:\+/,
+    );
+    expect(Object.keys(services)[0]).toBe('postgres');
+    expect((services.postgres as { labels?: Record<string, string> }).labels?.['cardkey.compose']).toBe(firstPlus);
+    expect((compose as { name?: string }).name).toBe('cardkey');
+    expect(read('docs/operations.md')).toContain('Compose v2 required');
+  });
+
   it('takes its secrets from docker/.env, which git ignores, and refuses to start without them', () => {
     expect(services.app.environment?.APP_ENCRYPTION_KEY).toMatch(/^\$\{APP_ENCRYPTION_KEY:\?/);
     expect(services.postgres.environment?.POSTGRES_PASSWORD).toMatch(/^\$\{POSTGRES_PASSWORD:\?/);
