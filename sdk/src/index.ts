@@ -1,6 +1,7 @@
 export { Client } from './client';
 export type { CardCredentials, CardTopupInput, CheckoutInput, ClientOptions, ConnectLoginInput, UserCredentials } from './client';
 export { verifyLicence } from './licence';
+export { machineCode, machineCodeFrom, rawMachineId } from './machine-code';
 export type { LicenceCheck, LicenceExpectations, LicencePayload } from './licence';
 export {
   answerDistrust,
