@@ -1,9 +1,9 @@
 """The official Python client of the card-key login service (standard library only, Python 3.9+).
 
-    from cardkey_client import Client, ErrorCode
+    from cardkey_client import Client, ErrorCode, machine_code
 
     client = Client(base_url="https://licence.example.com", program_id="48213907", api_secret="...")
-    login = client.card_login(card_key="CK-7QH2-9XKD-M3PA", machine_id="PC-001")
+    login = client.card_login(card_key="CK-7QH2-9XKD-M3PA", machine_id=machine_code("48213907"))
     if login.success:
         client.start_heartbeat(on_session_ended=lambda r: print("session ended:", r.message))
 
@@ -15,6 +15,7 @@ from .errors import SESSION_ENDED_CODES, ClientErrorCode, ErrorCode
 from .heartbeat import HeartbeatLoop
 from .legacy_transport import LegacyTransport, open_text, rc4, seal_legacy_request, seal_text
 from .licence import LicenceCheck, verify_licence
+from .machine_code import machine_code, machine_code_from, raw_machine_id
 from .result import FAMILIES, RawAnswer, Result, is_success, judge
 from .signing import (
     NONCE_HEADER,
@@ -57,6 +58,9 @@ __all__ = [
     "HeartbeatLoop",
     "LicenceCheck",
     "verify_licence",
+    "machine_code",
+    "machine_code_from",
+    "raw_machine_id",
     "FAMILIES",
     "RawAnswer",
     "Result",
