@@ -11,7 +11,8 @@
 // missing option) are errors.
 //
 //	client, err := cardkey.New(cardkey.Options{BaseURL: url, ProgramID: "48213907", APISecret: secret})
-//	login := client.CardLogin(ctx, cardKey, "PC-001")
+//	machine, err := cardkey.MachineCode("48213907") // this device's machine code (机器码)
+//	login := client.CardLogin(ctx, cardKey, machine)
 //	if !login.Success {
 //		log.Fatalf("refused: %s (code %d)", login.Message, login.Code)
 //	}

@@ -50,6 +50,14 @@ type vectors struct {
 		AES    []transportVector `json:"aes"`
 		AESGCM []transportVector `json:"aes-gcm"`
 	} `json:"transport"`
+	MachineCode struct {
+		Cases []struct {
+			Name      string `json:"name"`
+			ProgramID string `json:"program_id"`
+			RawID     string `json:"raw_id"`
+			Code      string `json:"code"`
+		} `json:"cases"`
+	} `json:"machine_code"`
 }
 
 type responseVector struct {
