@@ -23,7 +23,8 @@ public final class TestRunner {
   }
 
   private static final List<Class<?>> UNIT = List.of(
-      JsonTest.class, VectorsTest.class, JudgeTest.class, ClientTest.class, TrustTest.class, HeartbeatTest.class, LegacyTest.class);
+      JsonTest.class, VectorsTest.class, MachineCodeTest.class, JudgeTest.class, ClientTest.class, TrustTest.class, HeartbeatTest.class,
+      LegacyTest.class);
   private static final List<Class<?>> LIVE = List.of(LiveTest.class);
 
   public static void main(String[] args) throws Exception {
