@@ -4,7 +4,11 @@
 # UndefinedBehaviorSanitizer (clients/c/build-asan) — runs its ctest suite (the shared vectors, a
 # scripted fake service, the heartbeat thread, the offline example, the C++ view of the header) on
 # both, and runs the offline example under valgrind. The live tests against the service run in
-# Jest (test/c-client.e2e-spec.ts), which needs both builds: run this first.
+# Jest (test/c-client.e2e-spec.ts), which needs both builds: run this first. Then a Windows compile
+# check: every source, test and example compiled by MinGW-w64's GCC (syntax only: Debian packages no
+# Windows builds of libcurl, libsodium, cJSON or OpenSSL to link against, so their Linux headers
+# stand in), which keeps the `#ifdef _WIN32` parts (the machine code's registry read, the wait
+# clock) and the POSIX calls MinGW provides compiling for Windows.
 # Last line: "c client: N passed, N failed". JOBS (default 2) sets the build parallelism.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -17,7 +21,7 @@ step() { printf '\n=== c client: %s (at %d s) ===\n' "$*" "$SECONDS"; }
 finish() { echo "c client: $passed passed, $failed failed"; [ "$failed" -eq 0 ] && exit 0 || exit 1; }
 
 step "toolchain"
-packages=(gcc g++ cmake pkg-config libcurl4-openssl-dev libsodium-dev libcjson-dev libssl-dev valgrind)
+packages=(gcc g++ cmake pkg-config libcurl4-openssl-dev libsodium-dev libcjson-dev libssl-dev valgrind gcc-mingw-w64-x86-64-posix)
 missing=()
 for package in "${packages[@]}"; do dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package"); done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -66,5 +70,16 @@ else
   echo "offline_check is not valgrind-clean (or was not built)" >&2
   failed=$((failed + 1))
 fi
+
+step "windows compile check (MinGW-w64, syntax only)"
+windows_ok=1
+for source in "$CLIENT"/src/*.c "$CLIENT"/tests/*.c "$CLIENT"/examples/*.c; do
+  if ! x86_64-w64-mingw32-gcc -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -fsyntax-only \
+    -I"$CLIENT/include" -idirafter /usr/include -idirafter /usr/include/x86_64-linux-gnu "$source"; then
+    echo "$source does not compile for Windows" >&2
+    windows_ok=0
+  fi
+done
+if [ "$windows_ok" -eq 1 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 
 finish

@@ -93,7 +93,9 @@ ck_client *ck_client_new(const ck_config *config, char *error, size_t error_size
   pthread_mutex_init(&client->lock, NULL);
   pthread_condattr_t attributes;
   pthread_condattr_init(&attributes);
-  pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC);
+#ifndef __APPLE__
+  pthread_condattr_setclock(&attributes, CK_WAIT_CLOCK);
+#endif
   pthread_cond_init(&client->changed, &attributes);
   pthread_condattr_destroy(&attributes);
   client->loop.stopped = 1;

@@ -14,7 +14,7 @@
 
 static struct timespec deadline_in(long ms) {
   struct timespec at;
-  clock_gettime(CLOCK_MONOTONIC, &at);
+  clock_gettime(CK_WAIT_CLOCK, &at);
   at.tv_sec += ms / 1000;
   at.tv_nsec += (ms % 1000) * 1000000L;
   if (at.tv_nsec >= 1000000000L) {

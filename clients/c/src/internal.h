@@ -47,6 +47,15 @@ long long ck_now(void);
 void ck_sleep_ms(long ms);
 void ck_sha256_hex(const unsigned char *bytes, size_t len, char out[65]);
 
+/* The clock of the client's condition variable and its deadlines. Monotonic where pthreads can
+   wait on it; MinGW's winpthreads refuses CLOCK_MONOTONIC in pthread_condattr_setclock and times
+   its waits on the real-time clock, so Windows (like macOS, which has no setclock) waits on that. */
+#if defined(_WIN32) || defined(__APPLE__)
+#define CK_WAIT_CLOCK CLOCK_REALTIME
+#else
+#define CK_WAIT_CLOCK CLOCK_MONOTONIC
+#endif
+
 /* The answer of one attempt: status, body and the headers the client reads. */
 struct ck_http_answer {
   int status;

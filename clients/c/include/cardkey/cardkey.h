@@ -18,8 +18,9 @@ extern "C" {
 
 #define CK_VERSION "0.1.0"
 
-/* What the shared library exports (everything else stays inside it). */
-#if defined(__GNUC__) && !defined(CK_STATIC_ONLY)
+/* What the shared library exports (everything else stays inside it). Windows (MinGW) has no ELF
+   visibility: its DLL exports every global symbol, and GCC would warn about the attribute. */
+#if defined(__GNUC__) && !defined(CK_STATIC_ONLY) && !defined(_WIN32)
 #define CK_API __attribute__((visibility("default")))
 #else
 #define CK_API
@@ -238,6 +239,20 @@ CK_API void ck_result_free(ck_result *result);
 
 /* The name of a code ("CARD_EXPIRED", "NETWORK_ERROR"); "UNKNOWN" for others. */
 CK_API const char *ck_code_name(long code);
+
+/* ---- The machine code (docs/protocol.md, "The machine code") ---- */
+#define CK_MACHINE_CODE_SIZE 33 /* 32 lowercase hex characters + NUL */
+/* This device's machine code for program_id, what to pass as machine_id: a stable id the system
+   keeps (Windows MachineGuid, then the SMBIOS UUID; Linux /etc/machine-id, then
+   /var/lib/dbus/machine-id; macOS IOPlatformUUID) hashed with the program ID, so it survives
+   reboots and differs per program. No network, no administrator rights. out: at least
+   CK_MACHINE_CODE_SIZE bytes. 1 on success; 0 ("" in out) when program_id is empty, out is too
+   small or the device has none of those ids (a container without /etc/machine-id). */
+CK_API int ck_machine_code(const char *program_id, char *out, size_t out_size);
+/* The same code from a raw id you read yourself (pure): raw_id trimmed (spaces, tabs, CR, LF) and
+   ASCII-lowercased, then the first 32 characters of the lowercase hex SHA-256 of
+   program_id ":" raw_id, as in sdk/vectors/signing-vectors.json (machine_code). */
+CK_API int ck_machine_code_from(const char *program_id, const char *raw_id, char *out, size_t out_size);
 
 #ifdef __cplusplus
 }
