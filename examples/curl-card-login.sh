@@ -5,12 +5,31 @@
 #   (c) one card heartbeat   POST /api/v1/cards/heartbeat      Bearer <session_token> from (b)
 #
 # Environment (see examples/setup-demo.sh): BASE_URL, PROGRAM_ID, API_SECRET, CARD_KEY;
-# MACHINE_ID (default demo-machine-1). Exits non-zero at the first step that fails.
+# MACHINE_ID (default: this device's machine code, below). Exits non-zero at the first step that fails.
 set -euo pipefail
 
 : "${BASE_URL:?run eval \"\$(examples/setup-demo.sh)\" first}" "${PROGRAM_ID:?}" "${API_SECRET:?}" "${CARD_KEY:?}"
 BASE_URL=${BASE_URL%/}
-MACHINE_ID=${MACHINE_ID:-demo-machine-1}
+
+# This device's machine code (机器码), what every official client's helper computes (machineCode,
+# machine_code, MachineCode, ck_machine_code; docs/protocol.md, "The machine code"): the first 32
+# hex characters of SHA-256 of "PROGRAM_ID:" + the system's id, trimmed and lowercased. The id is
+# Linux's /etc/machine-id (else /var/lib/dbus/machine-id) or macOS's IOPlatformUUID; a device with
+# neither sends demo-machine-1. MACHINE_ID, when set, is sent instead.
+machine_code() {
+  local raw=''
+  if [ -s /etc/machine-id ]; then
+    raw=$(cat /etc/machine-id)
+  elif [ -s /var/lib/dbus/machine-id ]; then
+    raw=$(cat /var/lib/dbus/machine-id)
+  elif command -v ioreg >/dev/null; then
+    raw=$(ioreg -rd1 -c IOPlatformExpertDevice | awk -F'"' '/"IOPlatformUUID"/ {print $4}')
+  fi
+  raw=$(printf '%s' "$raw" | tr -d ' \t\r\n' | tr 'A-Z' 'a-z')
+  [ -n "$raw" ] || return 1
+  printf '%s:%s' "$PROGRAM_ID" "$raw" | openssl dgst -sha256 | awk '{print substr($NF, 1, 32)}'
+}
+MACHINE_ID=${MACHINE_ID:-$(machine_code || echo demo-machine-1)}
 
 # sign PATH BODY: sets `signed` to the curl arguments of the three signature headers.
 sign() {

@@ -3,17 +3,17 @@
 //   version check -> SDK card login -> a few heartbeats -> stop.
 //
 // Environment (see examples/setup-demo.sh): BASE_URL, PROGRAM_ID, API_SECRET, CARD_KEY;
-// MACHINE_ID (default demo-machine-1), APP_VERSION (default 1.0.0), HEARTBEAT_MS (default 5000),
+// MACHINE_ID (default: this device's machine code), APP_VERSION (default 1.0.0), HEARTBEAT_MS (default 5000),
 // BEATS (default 3). Exit codes: 0 done, 1 login or a heartbeat failed, 2 session ended, 3 bad
 // environment.
 //
 // Build the client first: `cd sdk && npm install && npm run build`.
 
 // The client is CommonJS; this example loads it from the checkout. An application depends on the
-// package instead and writes:  import { Client } from '@cardkey/client';
+// package instead and writes:  import { Client, machineCode } from '@cardkey/client';
 import sdk from '../sdk/dist/index.js';
 
-const { Client } = sdk;
+const { Client, machineCode } = sdk;
 
 const env = (name, fallback) => process.env[name] || fallback;
 const missing = ['BASE_URL', 'PROGRAM_ID', 'API_SECRET', 'CARD_KEY'].filter((name) => !process.env[name]);
@@ -21,7 +21,17 @@ if (missing.length > 0) {
   console.error(`Missing ${missing.join(', ')}: run  eval "$(examples/setup-demo.sh)"  first`);
   process.exit(3);
 }
-const machineId = env('MACHINE_ID', 'demo-machine-1');
+// This device's machine code (机器码): a stable id the system keeps, hashed with the program ID, the
+// same in every official client (docs/protocol.md, "The machine code"). MACHINE_ID overrides it.
+let machineId = process.env.MACHINE_ID;
+if (!machineId) {
+  try {
+    machineId = machineCode(process.env.PROGRAM_ID);
+  } catch (error) {
+    console.error(`${error.message}: set MACHINE_ID to a stable code of this device`);
+    process.exit(3);
+  }
+}
 const intervalMs = Number(env('HEARTBEAT_MS', '5000'));
 const beats = Number(env('BEATS', '3'));
 

@@ -149,10 +149,11 @@ describe("each client README's first login, compiled and run as written (e2e)", 
         'javac of the client',
         await run('javac', ['--release', '17', '-encoding', 'UTF-8', '-d', 'client', ...sources], dir),
       );
-      // The README: the three imports, a class with a main around it; after it the program's work (here a wait of one beat and a bit), then close().
+      // The README: the four imports, a class with a main around it; after it the program's work (here a wait of one beat and a bit), then close().
       const program = [
         'import cardkey.client.Client;',
         'import cardkey.client.HeartbeatListener;',
+        'import cardkey.client.MachineCode;',
         'import cardkey.client.Result;\n',
         'public class FirstLogin {',
         '  public static void main(String[] args) throws Exception {',

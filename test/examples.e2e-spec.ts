@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,23 @@ import { ADMIN_PASSWORD, startTestApp, TestApp } from './support/test-app';
 const ROOT = join(__dirname, '..');
 const EXAMPLES = join(ROOT, 'examples');
 const CHILD_TIMEOUT_MS = 30_000;
+
+/** The id a Linux system keeps (/etc/machine-id, else /var/lib/dbus/machine-id), trimmed and lowercased; undefined elsewhere. */
+function deviceId(): string | undefined {
+  if (process.platform !== 'linux') return undefined;
+  for (const path of ['/etc/machine-id', '/var/lib/dbus/machine-id']) {
+    try {
+      const id = readFileSync(path, 'utf8').trim().toLowerCase();
+      if (id) return id;
+    } catch {
+      // absent: the next one
+    }
+  }
+  return undefined;
+}
+const DEVICE_ID = deviceId();
+/** Runs where the examples can compute this device's machine code; a bare container has no id to hash. */
+const itWithDeviceId = DEVICE_ID ? it : it.skip;
 
 interface Outcome {
   /** The exit code; null when the child was killed (e.g. by the timeout), with `signal` set. */
@@ -57,6 +75,10 @@ function exportsOf(stdout: string): Record<string, string> {
 describe('examples (e2e)', () => {
   let t: TestApp;
   let demo: Record<string, string>;
+  /** The device code the examples send: this device's machine code (docs/protocol.md, "The machine code") where it has one. */
+  let machine: string;
+  /** MACHINE_ID for the examples where there is no machine code to compute (they then send that). */
+  let deviceEnv: Record<string, string>;
 
   beforeAll(async () => {
     // The Node example loads the built client from sdk/dist.
@@ -77,6 +99,11 @@ describe('examples (e2e)', () => {
     expect(Object.keys(demo).sort()).toEqual(['API_SECRET', 'BASE_URL', 'CARD_KEY', 'LEGACY_SECRET', 'PROGRAM_ID']);
     for (const value of Object.values(demo)) expect(value).toMatch(/^[A-Za-z0-9_.:/-]+$/);
     expect(demo.PROGRAM_ID).toMatch(/^[1-9]\d{7}$/);
+    // What every client's machine-code helper computes, worked out here independently.
+    machine = DEVICE_ID
+      ? createHash('sha256').update(`${demo.PROGRAM_ID}:${DEVICE_ID}`, 'utf8').digest('hex').slice(0, 32)
+      : 'demo-machine-1';
+    deviceEnv = DEVICE_ID ? {} : { MACHINE_ID: machine };
   }, 120_000);
   afterAll(async () => {
     await t?.close();
@@ -92,7 +119,7 @@ describe('examples (e2e)', () => {
   });
 
   it('curl-card-login.sh: HTTP V3 login, SDK login and a heartbeat all succeed', async () => {
-    const outcome = await run(join(EXAMPLES, 'curl-card-login.sh'), [], demo);
+    const outcome = await run(join(EXAMPLES, 'curl-card-login.sh'), [], { ...demo, ...deviceEnv });
     expect(outcome).toMatchObject({ code: 0, signal: null, stderr: '' });
     const steps = outcome.stdout.match(/^== .*$/gm);
     expect(steps).toEqual(['== HTTP V3 card login', '== SDK card login', '== card heartbeat']);
@@ -104,7 +131,7 @@ describe('examples (e2e)', () => {
       code: 0,
       success: true,
       token: expect.any(String),
-      data: { code: demo.CARD_KEY, machine_code: 'demo-machine-1' },
+      data: { code: demo.CARD_KEY, machine_code: machine },
     });
     expect(sdk).toMatchObject({
       code: 0,
@@ -117,35 +144,34 @@ describe('examples (e2e)', () => {
   it('node-card-login.mjs: the official client logs in and beats until it stops', async () => {
     const outcome = await run(process.execPath, [join(EXAMPLES, 'node-card-login.mjs')], {
       ...demo,
+      ...deviceEnv,
       HEARTBEAT_MS: '100',
       BEATS: '2',
     });
     expect(outcome).toMatchObject({ code: 0, signal: null, stderr: '' });
-    expect(outcome.stdout).toContain(`card login ok: card ${demo.CARD_KEY} on demo-machine-1, valid until `);
+    expect(outcome.stdout).toContain(`card login ok: card ${demo.CARD_KEY} on ${machine}, valid until `);
     expect(outcome.stdout).toMatch(/^heartbeat 1: ok/m);
     expect(outcome.stdout).toMatch(/^heartbeat 2: ok/m);
     expect(outcome.stdout).not.toMatch(/^heartbeat 3/m);
   });
 
-  it("the quickstart's Node first login runs as written and logs in", async () => {
+  // The quickstart's programs call the client's machine-code helper: the same code as the card is bound to above.
+  itWithDeviceId("the quickstart's Node first login runs as written and logs in", async () => {
     // At the repository root, where the quickstart writes it (it imports ./sdk/dist).
     const script = join(ROOT, `.quickstart-first-login-${process.pid}.mjs`);
     writeFileSync(script, quickstartScript('first-login.mjs'));
-    const outcome = await run(process.execPath, [script], { ...demo, MACHINE_ID: 'demo-machine-1' }).finally(() =>
-      rmSync(script, { force: true }),
-    );
+    const outcome = await run(process.execPath, [script], demo).finally(() => rmSync(script, { force: true }));
     expect(outcome).toMatchObject({ code: 0, signal: null, stderr: '' });
     expect(outcome.stdout).toMatch(/^logged in, session until \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/m);
   });
 
-  it("the quickstart's Python first login runs as written: logs in and heartbeats until stopped", async () => {
+  itWithDeviceId("the quickstart's Python first login runs as written: logs in and heartbeats until stopped", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ck-quickstart-'));
     try {
       writeFileSync(join(dir, 'first_login.py'), quickstartScript('first_login.py'));
       // `pip install ./clients/python` puts the package on the path; PYTHONPATH does the same here.
       const outcome = await run('python3', [join(dir, 'first_login.py')], {
         ...demo,
-        MACHINE_ID: 'demo-machine-1',
         PYTHONPATH: join(ROOT, 'clients', 'python'),
         PYTHONDONTWRITEBYTECODE: '1',
       });
@@ -166,7 +192,11 @@ describe('examples (e2e)', () => {
   });
 
   it('node-card-login.mjs reports a refused login with its code and request id', async () => {
-    const outcome = await run(process.execPath, [join(EXAMPLES, 'node-card-login.mjs')], { ...demo, CARD_KEY: 'NO-SUCH-CARD' });
+    const outcome = await run(process.execPath, [join(EXAMPLES, 'node-card-login.mjs')], {
+      ...demo,
+      ...deviceEnv,
+      CARD_KEY: 'NO-SUCH-CARD',
+    });
     expect(outcome.code).toBe(1);
     expect(outcome.stderr).toMatch(/card login failed: .* \(code 20001, request_id [0-9a-f]{32}\)/);
   });
