@@ -258,8 +258,11 @@ describe('card kinds, top-up, seats and self-service (e2e)', () => {
         {
           machine_code: 'dev-a',
           bound_at: expect.any(String),
+          bound_at_iso: expect.any(String),
           last_login_at: expect.any(String),
+          last_login_at_iso: expect.any(String),
           last_seen_at: expect.any(String),
+          last_seen_at_iso: expect.any(String),
         },
       ]);
       expectStandardFailure(await sdk(one, 'info', { card_key: 'NO-SUCH-CARD' }, target), 200, ErrorCode.CARD_INVALID);

@@ -127,6 +127,7 @@ describe('card sessions: SDK login, card heartbeat, renewal and forced offline (
         data: {
           card_id: card.id,
           session_expires_at: expect.stringMatching(TIMESTAMP),
+          session_expires_at_iso: expect.any(String),
           server_time: expect.any(Number),
           features: [],
           trial: false,

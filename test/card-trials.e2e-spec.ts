@@ -89,6 +89,7 @@ describe('trial cards (decisions §21, e2e)', () => {
       expect(first.body.data).toEqual({
         code: expect.any(String),
         expires_at: expect.stringMatching(TIMESTAMP),
+        expires_at_iso: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/),
         machine_code: 'trial-pc',
         trial: true,
         features: ['trial.basic'],

@@ -191,6 +191,7 @@ describe('Connect response customization (e2e)', () => {
         data: {
           token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
           expires_at: expect.stringMatching(TIMESTAMP),
+          expires_at_iso: expect.any(String),
           device_limit: 1,
           server_time: expect.any(Number),
           machine_code: 'after-reset',
@@ -245,6 +246,8 @@ describe('Connect response customization (e2e)', () => {
         payload: {
           licence_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
           valid_until: PERMANENT,
+          // The sibling is not renameable: it keeps its name beside a renamed expires_at (docs/protocol.md).
+          expires_at_iso: '9999-12-31T23:59:59+00:00',
           max_devices: 3,
           now: expect.any(Number),
           hwid: 'renamed-device',
@@ -267,6 +270,7 @@ describe('Connect response customization (e2e)', () => {
         'announcement',
         'device_limit',
         'expires_at',
+        'expires_at_iso',
         'features',
         'key',
         'machine_code',
@@ -665,6 +669,7 @@ describe('Connect response customization (e2e)', () => {
         'announcement',
         'device_limit',
         'expires_at',
+        'expires_at_iso',
         'machine_code',
         'server_time',
         'token',
@@ -687,6 +692,7 @@ describe('Connect response customization (e2e)', () => {
       expect(Object.keys(success).sort()).toEqual(['message', 'ok', 'payload', 'result_code', 'trace']);
       expect(success).toMatchObject({ ok: true, result_code: 1 });
       expect(Object.keys(success.payload).sort()).toEqual([
+        'expires_at_iso',
         'hwid',
         'licence_token',
         'max_devices',

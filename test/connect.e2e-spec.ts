@@ -59,6 +59,7 @@ describe('Connect card login (e2e)', () => {
         data: {
           token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
           expires_at: expect.stringMatching(TIMESTAMP),
+          expires_at_iso: expect.any(String),
           device_limit: 2,
           server_time: expect.any(Number),
           machine_code: 'device-1',
@@ -116,6 +117,7 @@ describe('Connect card login (e2e)', () => {
         'announcement',
         'device_limit',
         'expires_at',
+        'expires_at_iso',
         'features',
         'machine_code',
         'server_time',

@@ -93,6 +93,7 @@ function fileSuite(adapter: 'express' | 'fastify', full: boolean) {
       expect(issued).toEqual({
         url: expect.stringMatching(new RegExp(`^/api/download/${file.id}\\?expires=\\d+&sig=[0-9a-f]{64}$`)),
         expires_at: expect.stringMatching(LOCAL_TIME),
+        expires_at_iso: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/),
         name: 'tool.bin',
         size: bytes.length,
         sha256: sha256(bytes),

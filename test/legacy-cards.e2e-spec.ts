@@ -42,6 +42,7 @@ describe('legacy family: card routes, MD5 signature, unbind, state checks (e2e)'
           code: card.code,
           machine_code: 'dev-1',
           expires_at: expect.stringMatching(TIMESTAMP),
+          expires_at_iso: expect.any(String),
           features: [],
           trial: false,
           device_limit: 2,
@@ -202,7 +203,7 @@ describe('legacy family: card routes, MD5 signature, unbind, state checks (e2e)'
       await login(p, card.code, 'off-1');
       const res = await unbind(p, card.code, 'off-1');
       expectLegacyFailure(res, 200, UNBIND_REFUSED);
-      expect(res.body.data).toEqual({ reason: 'disabled', retry_at: null });
+      expect(res.body.data).toEqual({ reason: 'disabled', retry_at: null, retry_at_iso: null });
       expect(await cardRepos(t).devices.countBy({ cardId: card.id })).toBe(1);
     });
 
@@ -228,7 +229,7 @@ describe('legacy family: card routes, MD5 signature, unbind, state checks (e2e)'
       await login(p, card.code, 'max-2');
       const res = await unbind(p, card.code, 'max-2');
       expectLegacyFailure(res, 200, UNBIND_REFUSED);
-      expect(res.body.data).toEqual({ reason: 'limit', retry_at: null });
+      expect(res.body.data).toEqual({ reason: 'limit', retry_at: null, retry_at_iso: null });
       expect(await cardRepos(t).devices.countBy({ cardId: card.id })).toBe(1);
       expect((await cardRepos(t).cards.findOneByOrFail({ id: card.id })).unbindCount).toBe(1);
     });
@@ -238,7 +239,7 @@ describe('legacy family: card routes, MD5 signature, unbind, state checks (e2e)'
       await login(project, card.code, 'nb-1');
       const res = await unbind(project, card.code, 'nb-other');
       expectLegacyFailure(res, 200, UNBIND_REFUSED);
-      expect(res.body.data).toEqual({ reason: 'not_bound', retry_at: null });
+      expect(res.body.data).toEqual({ reason: 'not_bound', retry_at: null, retry_at_iso: null });
       expect((await cardRepos(t).cards.findOneByOrFail({ id: card.id })).unbindCount).toBe(0);
       expectLegacyFailure(await unbind(project, 'NO-SUCH-CARD', 'nb-1'), 200, CODES.CARD_INVALID);
     });
@@ -268,6 +269,7 @@ describe('legacy family: card routes, MD5 signature, unbind, state checks (e2e)'
           activated: true,
           expired: false,
           expires_at: loggedIn.body.data.expires_at,
+          expires_at_iso: loggedIn.body.data.expires_at_iso,
           device_bound: true,
           devices: 1,
           device_limit: 3,
@@ -344,12 +346,17 @@ describe('legacy family: card routes, MD5 signature, unbind, state checks (e2e)'
       expect(unused.body).toStrictEqual({
         code: 1,
         msg: expect.any(String),
-        data: { activated: false, valid: false, expires_at: null },
+        data: { activated: false, valid: false, expires_at: null, expires_at_iso: null },
         request_id: unused.headers['x-request-id'],
       });
       const loggedIn = await login(project, card.code, 'pay-1');
       const res = await post('/api/paycheck', { app: project.program_id, kami: card.code }).expect(200);
-      expect(res.body.data).toEqual({ activated: true, valid: true, expires_at: loggedIn.body.data.expires_at });
+      expect(res.body.data).toEqual({
+        activated: true,
+        valid: true,
+        expires_at: loggedIn.body.data.expires_at,
+        expires_at_iso: loggedIn.body.data.expires_at_iso,
+      });
       const banned = await insertCard(t, project.id, {
         status: 'banned',
         activatedAt: new Date(),

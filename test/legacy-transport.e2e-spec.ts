@@ -100,6 +100,7 @@ describe('legacy family: transport encryption of the aggregate entry (e2e)', () 
         code: card.code,
         machine_code: `${mode}-dev`,
         expires_at: expect.any(String),
+        expires_at_iso: expect.any(String),
         device_limit: 1,
         features: [],
         trial: false,

@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../src/config/app-config';
 import { ErrorCode } from '../src/core/errors/error-code';
+import { formatIsoTime } from '../src/common/time';
 import { AdminClient } from './support/admin-client';
 import { cardRepos } from './support/cards';
 import { expectLegacyFailure, md5Signed } from './support/legacy';
@@ -93,19 +94,20 @@ describe('rebinding rules and idle devices (e2e)', () => {
       });
       const [first] = await unbindTimes(card.id);
       const retryAt = wallClock(new Date(first.getTime() + 3600_000), timeZone);
+      const retryAtIso = formatIsoTime(new Date(first.getTime() + 3600_000), timeZone);
 
       const sdk = await sdkUnbind(two, p, card.code, 'dev-b');
       expectStandardFailure(sdk, 200, ErrorCode.UNBIND_REFUSED);
-      expect(sdk.body.data).toEqual({ reason: 'cooldown', retry_at: retryAt });
+      expect(sdk.body.data).toEqual({ reason: 'cooldown', retry_at: retryAt, retry_at_iso: retryAtIso });
       const legacy = await legacyUnbind(one, p, card.code, 'dev-b');
       expectLegacyFailure(legacy, 200, ErrorCode.UNBIND_REFUSED);
-      expect(legacy.body.data).toEqual({ reason: 'cooldown', retry_at: retryAt });
+      expect(legacy.body.data).toEqual({ reason: 'cooldown', retry_at: retryAt, retry_at_iso: retryAtIso });
       const aggregate = await aggregateUnbind(one, p, card.code, 'dev-b');
       expectLegacyFailure(aggregate, 200, ErrorCode.UNBIND_REFUSED);
-      expect(aggregate.body.data).toEqual({ reason: 'cooldown', retry_at: retryAt });
+      expect(aggregate.body.data).toEqual({ reason: 'cooldown', retry_at: retryAt, retry_at_iso: retryAtIso });
       const viaPortal = await portalUnbind(one, p, card.code, 'dev-c');
       expectStandardFailure(viaPortal, 200, ErrorCode.UNBIND_REFUSED);
-      expect(viaPortal.body.data).toEqual({ reason: 'cooldown', retry_at: retryAt });
+      expect(viaPortal.body.data).toEqual({ reason: 'cooldown', retry_at: retryAt, retry_at_iso: retryAtIso });
 
       // What the portal shows before the holder confirms.
       const info = await portal(one, 'info', { program_id: p.program_id, card_key: card.code }).expect(200);
@@ -118,12 +120,17 @@ describe('rebinding rules and idle devices (e2e)', () => {
         used_30_days: 1,
         refused_reason: 'cooldown',
         next_unbind_at: retryAt,
+        next_unbind_at_iso: retryAtIso,
       });
       expect(await boundDevices(card.id)).toEqual(['dev-b', 'dev-c']);
       expect((await cardRepos(one).cards.findOneByOrFail({ id: card.id })).unbindCount).toBe(1);
 
       // A device that is not bound is told so, not told to wait.
-      expect((await sdkUnbind(one, p, card.code, 'dev-zz')).body.data).toEqual({ reason: 'not_bound', retry_at: null });
+      expect((await sdkUnbind(one, p, card.code, 'dev-zz')).body.data).toEqual({
+        reason: 'not_bound',
+        retry_at: null,
+        retry_at_iso: null,
+      });
 
       await ageUnbinds(card.id, 3600_000);
       expect((await portal(one, 'info', { program_id: p.program_id, card_key: card.code })).body.data.unbind).toMatchObject({
@@ -150,6 +157,7 @@ describe('rebinding rules and idle devices (e2e)', () => {
       expect(refused.body.data).toEqual({
         reason: 'limit',
         retry_at: wallClock(new Date(oldest.getTime() + 30 * 86_400_000), timeZone),
+        retry_at_iso: formatIsoTime(new Date(oldest.getTime() + 30 * 86_400_000), timeZone),
       });
       const info = await portal(one, 'info', { program_id: p.program_id, card_key: card.code }).expect(200);
       expect(info.body.data.unbind).toMatchObject({

@@ -48,7 +48,7 @@ describe('why a session ended (e2e)', () => {
     it('unknown: a token the service never issued, unsigned since no program is known', async () => {
       const res = await cardHeartbeat(t(), 'x'.repeat(43), 'pc');
       expectStandardFailure(res, 401, CODES.SESSION_INVALID);
-      expect(res.body.data).toEqual({ ended_by: 'unknown', ended_at: null });
+      expect(res.body.data).toEqual({ ended_by: 'unknown', ended_at: null, ended_at_iso: null });
       expect(res.headers['x-svc-response-signature']).toBeUndefined();
     });
 
@@ -118,7 +118,7 @@ describe('why a session ended (e2e)', () => {
       await world.author.delete(`/admin/v1/projects/${world.project.id}/cards/${deleted.card.id}`).expect(204);
       const gone = await cardHeartbeat(t(), deleted.token, deleted.machine);
       expectStandardFailure(gone, 401, CODES.SESSION_INVALID);
-      expect(gone.body.data).toEqual({ ended_by: 'unknown', ended_at: null });
+      expect(gone.body.data).toEqual({ ended_by: 'unknown', ended_at: null, ended_at_iso: null });
     });
 
     it('card_no_uses_left: a top-up card consumed into another card', async () => {

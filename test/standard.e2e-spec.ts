@@ -53,6 +53,7 @@ describe('standard family: V3 and SDK card login, card heartbeat (e2e)', () => {
         features: [],
         trial: false,
         expires_at: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
+        expires_at_iso: expect.any(String),
       },
       request_id: res.headers['x-request-id'],
     });
@@ -184,8 +185,10 @@ describe('standard family: V3 and SDK card login, card heartbeat (e2e)', () => {
           features: [],
           trial: false,
           expires_at: expect.stringMatching(TIMESTAMP),
+          expires_at_iso: expect.any(String),
           session_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
           session_expires_at: expect.stringMatching(TIMESTAMP),
+          session_expires_at_iso: expect.any(String),
           heartbeat_interval_seconds: 60,
         },
         request_id: res.headers['x-request-id'],

@@ -7,6 +7,8 @@ export interface StandardCardData extends Open {
   code: string;
   machine_code: string;
   expires_at: string;
+  /** The same instant, ISO 8601 with the offset (docs/protocol.md, "Times and zones"); absent from an older service. */
+  expires_at_iso?: string;
   token: string;
   statecode: string;
   /** The card type's features (decisions §19); [] for a card without a type; absent from an older service. */
@@ -18,11 +20,15 @@ export interface StandardCardData extends Open {
 export interface SdkCardLoginData extends StandardCardData {
   session_token: string;
   session_expires_at: string;
+  /** The same instant, ISO 8601 with the offset (docs/protocol.md, "Times and zones"); absent from an older service. */
+  session_expires_at_iso?: string;
   heartbeat_interval_seconds?: number;
 }
 
 export interface HeartbeatData extends Open {
   session_expires_at: string;
+  /** The same instant, ISO 8601 with the offset (docs/protocol.md, "Times and zones"); absent from an older service. */
+  session_expires_at_iso?: string;
   server_time: number;
   card_id?: number;
   user_id?: number;
@@ -37,7 +43,11 @@ export interface UserProfile extends Open {
   username: string;
   status: string;
   created_at: string;
+  /** The same instant, ISO 8601 with the offset (docs/protocol.md, "Times and zones"); absent from an older service. */
+  created_at_iso?: string;
   last_login_at: string | null;
+  /** The same instant, ISO 8601 with the offset (docs/protocol.md, "Times and zones"); absent from an older service. */
+  last_login_at_iso?: string | null;
 }
 
 export interface UserRegisterData extends Open {
@@ -50,6 +60,8 @@ export interface UserLoginData extends Open {
   profile: UserProfile;
   session_token: string;
   session_expires_at: string;
+  /** The same instant, ISO 8601 with the offset (docs/protocol.md, "Times and zones"); absent from an older service. */
+  session_expires_at_iso?: string;
   /** The machine the account is finally bound to. */
   machine_id: string;
   heartbeat_interval_seconds?: number;
@@ -66,6 +78,8 @@ export interface VersionData extends Open {
 export interface ConnectLoginData extends Open {
   token: string;
   expires_at: string;
+  /** The same instant, ISO 8601 with the offset (docs/protocol.md, "Times and zones"); absent from an older service. */
+  expires_at_iso?: string;
   device_limit: number;
   server_time: number;
   machine_code: string;
@@ -81,6 +95,8 @@ export interface LegacyCardData extends Open {
   code: string;
   machine_code: string;
   expires_at: string;
+  /** The same instant, ISO 8601 with the offset (docs/protocol.md, "Times and zones"); absent from an older service. */
+  expires_at_iso?: string;
 }
 
 export interface LegacyLoginData extends LegacyCardData {
@@ -117,6 +133,8 @@ export interface CheckoutData extends Open {
   kid: string;
   /** `YYYY-MM-DD HH:MM:SS` in the service time zone. */
   expires_at: string;
+  /** The same instant, ISO 8601 with the offset (docs/protocol.md, "Times and zones"); absent from an older service. */
+  expires_at_iso?: string;
   /** Unix seconds. */
   valid_until: number;
 }
@@ -130,6 +148,8 @@ export interface CardSummary extends Open {
   kind: string;
   status: string;
   expires_at: string | null;
+  /** The same instant, ISO 8601 with the offset (docs/protocol.md, "Times and zones"); absent from an older service. */
+  expires_at_iso?: string | null;
   uses_left: number | null;
 }
 
@@ -140,6 +160,8 @@ export interface CardSummary extends Open {
  */
 export interface CardTopupData extends CardSummary {
   activated_at?: string | null;
+  /** The same instant, ISO 8601 with the offset (docs/protocol.md, "Times and zones"); absent from an older service. */
+  activated_at_iso?: string | null;
   device_limit?: number;
   concurrent_limit?: number | null;
 }
@@ -148,7 +170,11 @@ export interface CardTopupData extends CardSummary {
 export interface CardDevice extends Open {
   machine_code: string;
   bound_at: string;
+  /** The same instant, ISO 8601 with the offset (docs/protocol.md, "Times and zones"); absent from an older service. */
+  bound_at_iso?: string;
   last_login_at: string | null;
+  /** The same instant, ISO 8601 with the offset (docs/protocol.md, "Times and zones"); absent from an older service. */
+  last_login_at_iso?: string | null;
 }
 
 /** What the holder's unbind (`cardUnbind`) would cost: the program's rules and what is left of them. */
@@ -163,6 +189,8 @@ export interface CardUnbindRules extends Open {
 /** `/api/v1/cards/info` success data (decisions §14). */
 export interface CardInfoData extends CardSummary {
   activated_at: string | null;
+  /** The same instant, ISO 8601 with the offset (docs/protocol.md, "Times and zones"); absent from an older service. */
+  activated_at_iso?: string | null;
   device_limit: number;
   /** Live sessions allowed at once; null = unlimited. */
   concurrent_limit: number | null;
@@ -180,6 +208,8 @@ export interface CardTrialData extends Open {
   code: string;
   /** `YYYY-MM-DD HH:MM:SS` in the service time zone. */
   expires_at: string;
+  /** The same instant, ISO 8601 with the offset (docs/protocol.md, "Times and zones"); absent from an older service. */
+  expires_at_iso?: string;
   /** The device the card is bound to; the client checks it is this one. */
   machine_code: string;
   trial: true;
@@ -194,6 +224,8 @@ export interface CardUnbindData extends Open {
   machine_code: string;
   /** After the deduction, if any. */
   expires_at: string;
+  /** The same instant, ISO 8601 with the offset (docs/protocol.md, "Times and zones"); absent from an older service. */
+  expires_at_iso?: string;
   /** Unbinds of this card so far. */
   unbind_count: number;
 }

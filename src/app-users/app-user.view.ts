@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { formatLocalTime } from '../common/time';
-import { LOCAL_TIME } from '../http/openapi/api-contract';
+import { clientTimes } from '../common/time';
+import { ISO_TIME, LOCAL_TIME } from '../http/openapi/api-contract';
 import { APP_USER_STATUSES, AppUser, AppUserStatus } from './app-user.entity';
 
 /** The profile a client sees at login: times in the service time zone (decisions §1). */
@@ -9,7 +9,9 @@ export class AppUserProfile {
   @ApiProperty() username!: string;
   @ApiProperty({ enum: APP_USER_STATUSES }) status!: AppUserStatus;
   @ApiProperty(LOCAL_TIME) created_at!: string;
+  @ApiProperty(ISO_TIME) created_at_iso!: string;
   @ApiProperty({ ...LOCAL_TIME, nullable: true }) last_login_at!: string | null;
+  @ApiProperty({ ...ISO_TIME, nullable: true }) last_login_at_iso!: string | null;
 }
 
 /** The admin API's program-user resource (decisions §11): ISO times, never the password hash. */
@@ -27,8 +29,7 @@ export function toProfile(user: AppUser, timeZone: string): AppUserProfile {
     user_id: user.id,
     username: user.username,
     status: user.status,
-    created_at: formatLocalTime(user.createdAt, timeZone),
-    last_login_at: user.lastLoginAt ? formatLocalTime(user.lastLoginAt, timeZone) : null,
+    ...clientTimes(timeZone, { created_at: user.createdAt, last_login_at: user.lastLoginAt ?? null }),
   };
 }
 

@@ -5,13 +5,13 @@ import { DataSource, Repository } from 'typeorm';
 import { ClientCall, ClientRequest } from '../access/client-call';
 import { ClientProgramDirectory } from '../access/client-program';
 import { InterfaceGate } from '../access/interface-gate';
-import { formatLocalTime, unixSeconds } from '../common/time';
+import { clientTimes, unixSeconds } from '../common/time';
 import { AppConfig } from '../config/app-config';
 import { decoyHash, hashPassword, verifyPassword } from '../core/crypto/passwords';
 import { newToken } from '../core/crypto/tokens';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
-import { LOCAL_TIME } from '../http/openapi/api-contract';
+import { ISO_TIME, LOCAL_TIME } from '../http/openapi/api-contract';
 import { isUniqueViolation } from '../database/pg-errors';
 import { SessionsService } from '../sessions/sessions.service';
 import { usernameKey } from './app-user-rules';
@@ -42,6 +42,7 @@ export class SdkUserLogin {
   @ApiProperty({ type: AppUserProfile }) profile!: AppUserProfile;
   @ApiProperty({ description: 'Bearer token of the user session (heartbeats)' }) session_token!: string;
   @ApiProperty(LOCAL_TIME) session_expires_at!: string;
+  @ApiProperty(ISO_TIME) session_expires_at_iso!: string;
   @ApiProperty() machine_id!: string;
   @ApiProperty({ type: 'integer' }) heartbeat_interval_seconds!: number;
 }
@@ -55,6 +56,7 @@ export class CompatUserLogin {
 export class UserHeartbeat {
   @ApiProperty({ type: 'integer' }) user_id!: number;
   @ApiProperty(LOCAL_TIME) session_expires_at!: string;
+  @ApiProperty(ISO_TIME) session_expires_at_iso!: string;
   @ApiProperty({ type: 'integer', description: 'Unix seconds' }) server_time!: number;
 }
 
@@ -125,7 +127,7 @@ export class AppUsersService {
     return {
       profile: toProfile(user, this.config.APP_TIMEZONE),
       session_token: token,
-      session_expires_at: this.time(session.expiresAt),
+      ...this.times(session.expiresAt),
       machine_id: decision.answered,
       heartbeat_interval_seconds: program.project.heartbeatIntervalSeconds,
     };
@@ -151,7 +153,7 @@ export class AppUsersService {
     if (!sessionFitsBinding(program.project.userMachinePolicy, user.boundMachineId, session.machineCode))
       throw await this.sessions.end(session, 'device_unbound');
     const expiresAt = await this.sessions.renew(session, program.project.sessionTtlSeconds, null, caller.ip);
-    return { user_id: user.id, session_expires_at: this.time(expiresAt), server_time: unixSeconds() };
+    return { user_id: user.id, ...this.times(expiresAt), server_time: unixSeconds() };
   }
 
   /**
@@ -207,7 +209,7 @@ export class AppUsersService {
       .where('u.project_id = :projectId AND lower(u.username) = lower(:username)', { projectId, username });
   }
 
-  private time(date: Date): string {
-    return formatLocalTime(date, this.config.APP_TIMEZONE);
+  private times(sessionExpiresAt: Date) {
+    return clientTimes(this.config.APP_TIMEZONE, { session_expires_at: sessionExpiresAt });
   }
 }

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
-import { LOCAL_TIME } from '../http/openapi/api-contract';
+import { ISO_TIME, LOCAL_TIME } from '../http/openapi/api-contract';
 import { DataSource } from 'typeorm';
 import { createHash } from 'node:crypto';
 import { ClientCall } from '../access/client-call';
 import { InterfaceGate } from '../access/interface-gate';
-import { formatLocalTime, unixSeconds } from '../common/time';
+import { clientTimes, unixSeconds } from '../common/time';
 import { AppConfig } from '../config/app-config';
 import { ErrorCode } from '../core/errors/error-code';
 import { aboutCard, ServiceError } from '../core/errors/service-error';
@@ -31,6 +31,7 @@ export class CheckoutData {
   licence!: string;
   @ApiProperty({ description: 'Id of the signing key' }) kid!: string;
   @ApiProperty(LOCAL_TIME) expires_at!: string;
+  @ApiProperty(ISO_TIME) expires_at_iso!: string;
   @ApiProperty({ type: 'integer', description: 'Unix seconds' }) valid_until!: number;
 }
 
@@ -97,7 +98,7 @@ export class CardCheckoutService {
     return {
       licence,
       kid: signingKey.kid,
-      expires_at: formatLocalTime(new Date(validUntil * 1000), this.config.APP_TIMEZONE),
+      ...clientTimes(this.config.APP_TIMEZONE, { expires_at: new Date(validUntil * 1000) }),
       valid_until: validUntil,
     };
   }

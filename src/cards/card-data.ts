@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { Card } from './card.entity';
-import { clientExpiry } from './card-rule';
+import { clientExpiryTimes } from './card-rule';
 import { PERMANENT_EXPIRY } from '../common/time';
-import { LOCAL_TIME } from '../http/openapi/api-contract';
+import { ISO_TIME, LOCAL_TIME } from '../http/openapi/api-contract';
 
 /** The card part of a standard-family login answer (V3 and SDK alike). */
 export class StandardCardData {
@@ -12,6 +12,7 @@ export class StandardCardData {
   @ApiProperty() machine_code!: string;
   @ApiProperty({ ...LOCAL_TIME, description: `${LOCAL_TIME.description}; ${PERMANENT_EXPIRY} for a card that never expires` })
   expires_at!: string;
+  @ApiProperty(ISO_TIME) expires_at_iso!: string;
 }
 
 /** How every card answer documents `features` (decisions §19). */
@@ -39,7 +40,7 @@ export const LOGIN_EXTRAS: Record<string, SchemaObject> = {
 };
 
 export function standardCardData(card: Card, machine: string, timeZone: string): StandardCardData {
-  return { id: card.id, code: card.code, machine_code: machine, expires_at: clientExpiry(card, timeZone) };
+  return { id: card.id, code: card.code, machine_code: machine, ...clientExpiryTimes(card, timeZone) };
 }
 
 /** A login's card data: `features` as the login read them with the card (card-login.service.ts). */

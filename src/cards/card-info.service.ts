@@ -2,14 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ClientCall } from '../access/client-call';
 import { InterfaceGate } from '../access/interface-gate';
-import { formatLocalTime } from '../common/time';
+import { clientTimes } from '../common/time';
 import { AppConfig } from '../config/app-config';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { ApiProperty } from '@nestjs/swagger';
-import { LOCAL_TIME } from '../http/openapi/api-contract';
+import { ISO_TIME, LOCAL_TIME } from '../http/openapi/api-contract';
 import { Card, CARD_KINDS, CARD_STATUSES, CardKind, CardStatus } from './card.entity';
-import { clientExpiry } from './card-rule';
+import { clientExpiryTimes } from './card-rule';
 import { CardGuesses } from './card-guesses';
 import { findCardWithFeatures } from './types/card-features';
 import { FEATURES_PROPERTY, TRIAL_PROPERTY } from './card-data';
@@ -21,16 +21,20 @@ export class CardSummary {
   @ApiProperty({ enum: CARD_STATUSES }) status!: CardStatus;
   @ApiProperty({ ...LOCAL_TIME, nullable: true, description: 'null until the first login starts the card' }) expires_at!:
     string | null;
+  @ApiProperty({ ...ISO_TIME, nullable: true }) expires_at_iso!: string | null;
   @ApiProperty({ type: 'integer', nullable: true, description: 'count cards: logins left' }) uses_left!: number | null;
 }
 
 export class CardHolderDevice {
   @ApiProperty() machine_code!: string;
   @ApiProperty(LOCAL_TIME) bound_at!: string;
+  @ApiProperty(ISO_TIME) bound_at_iso!: string;
   @ApiProperty({ ...LOCAL_TIME, nullable: true, description: 'last successful login of this device' }) last_login_at!:
     string | null;
+  @ApiProperty({ ...ISO_TIME, nullable: true }) last_login_at_iso!: string | null;
   @ApiProperty({ ...LOCAL_TIME, description: 'last login or heartbeat of this device (heartbeats counted to the minute)' })
   last_seen_at!: string;
+  @ApiProperty(ISO_TIME) last_seen_at_iso!: string;
 }
 
 export class CardUnbindTerms {
@@ -53,6 +57,7 @@ export class CardUnbindTerms {
     description: 'when the next unbind is possible; null: now, or never (see refused_reason)',
   })
   next_unbind_at!: string | null;
+  @ApiProperty({ ...ISO_TIME, nullable: true }) next_unbind_at_iso!: string | null;
 }
 
 /** What a card holder sees of their card (decisions §14), times in the service's local time. */
@@ -60,6 +65,7 @@ export class CardInfo extends CardSummary {
   @ApiProperty(FEATURES_PROPERTY) features!: string[];
   @ApiProperty(TRIAL_PROPERTY) trial!: boolean;
   @ApiProperty({ ...LOCAL_TIME, nullable: true }) activated_at!: string | null;
+  @ApiProperty({ ...ISO_TIME, nullable: true }) activated_at_iso!: string | null;
   @ApiProperty({ type: 'integer' }) device_limit!: number;
   @ApiProperty({ type: 'integer', nullable: true }) concurrent_limit!: number | null;
   @ApiProperty({ type: [CardHolderDevice] }) devices!: CardHolderDevice[];
@@ -118,14 +124,13 @@ export class CardInfoService {
       ...this.summary(card),
       features: card.features ?? [],
       trial: card.trial,
-      activated_at: this.time(card.activatedAt),
+      ...this.times({ activated_at: card.activatedAt }),
       device_limit: card.deviceLimit,
       concurrent_limit: card.concurrentLimit,
       devices: devices.map((d) => ({
         machine_code: d.machine_code,
-        bound_at: this.time(d.bound_at)!,
-        last_login_at: this.time(d.last_login_at),
-        last_seen_at: this.time(d.last_seen_at)!,
+        ...this.times({ bound_at: new Date(d.bound_at), last_login_at: d.last_login_at && new Date(d.last_login_at) }),
+        ...this.times({ last_seen_at: new Date(d.last_seen_at) }),
       })),
       unbind: {
         enabled: project.unbindEnabled,
@@ -135,7 +140,7 @@ export class CardInfoService {
         max_per_30_days: project.unbindMaxPer30Days,
         used_30_days: recent.length,
         refused_reason: refusal?.reason ?? null,
-        next_unbind_at: this.time(refusal?.retryAt ?? null),
+        ...this.times({ next_unbind_at: refusal?.retryAt ?? null }),
       },
     };
     return { cardId: card.id, data: info };
@@ -151,12 +156,12 @@ export class CardInfoService {
       kind: card.kind,
       status: card.status,
       // Not activated yet: no expiry to show (it starts at the first login).
-      expires_at: card.activatedAt ? clientExpiry(card, this.config.APP_TIMEZONE) : null,
+      ...(card.activatedAt ? clientExpiryTimes(card, this.config.APP_TIMEZONE) : { expires_at: null, expires_at_iso: null }),
       uses_left: card.usesLeft,
     };
   }
 
-  private time(date: Date | null): string | null {
-    return date ? formatLocalTime(new Date(date), this.config.APP_TIMEZONE) : null;
+  private times<T extends Record<string, Date | null>>(times: T) {
+    return clientTimes(this.config.APP_TIMEZONE, times);
   }
 }

@@ -1,4 +1,4 @@
-import { formatLocalTime, PERMANENT_EXPIRY } from '../common/time';
+import { clientTimes, formatLocalTime, PERMANENT_EXPIRY, permanentExpiryIso } from '../common/time';
 import { ErrorCode } from '../core/errors/error-code';
 import { Card } from './card.entity';
 
@@ -100,4 +100,14 @@ export const cardSql = {
 /** A card's expiry as clients see it: local `YYYY-MM-DD HH:MM:SS`, or the far date of a permanent card. */
 export function clientExpiry(card: Pick<Card, 'expiresAt'>, timeZone: string): string {
   return card.expiresAt ? formatLocalTime(card.expiresAt, timeZone) : PERMANENT_EXPIRY;
+}
+
+/** `expires_at` as {@link clientExpiry} and `expires_at_iso`, the same instant with its offset (clientTimes). */
+export function clientExpiryTimes(
+  card: Pick<Card, 'expiresAt'>,
+  timeZone: string,
+): { expires_at: string; expires_at_iso: string } {
+  return card.expiresAt
+    ? clientTimes(timeZone, { expires_at: card.expiresAt })
+    : { expires_at: PERMANENT_EXPIRY, expires_at_iso: permanentExpiryIso(timeZone) };
 }

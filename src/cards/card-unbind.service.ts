@@ -5,7 +5,7 @@ import { ClientCall } from '../access/client-call';
 import { InterfaceGate } from '../access/interface-gate';
 import { ErrorCode } from '../core/errors/error-code';
 import { aboutCard, ServiceError } from '../core/errors/service-error';
-import { formatLocalTime } from '../common/time';
+import { clientTimes } from '../common/time';
 import { AppConfig } from '../config/app-config';
 import { DomainEvents } from '../events/domain-events';
 import { CardSessions } from './card-sessions';
@@ -120,7 +120,7 @@ export class CardUnbindService {
 
   private refused({ reason, retryAt }: UnbindRefusal): ServiceError {
     return new ServiceError(ErrorCode.UNBIND_REFUSED, REFUSAL_MESSAGES[reason], {
-      data: { reason, retry_at: retryAt ? formatLocalTime(retryAt, this.config.APP_TIMEZONE) : null },
+      data: { reason, ...clientTimes(this.config.APP_TIMEZONE, { retry_at: retryAt }) },
     });
   }
 }

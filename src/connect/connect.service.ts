@@ -5,11 +5,11 @@ import { InterfaceGate } from '../access/interface-gate';
 import { AnnouncementsService } from '../announcements/announcements.service';
 import { CardLoginService } from '../cards/card-login.service';
 import { FEATURES_PROPERTY, TRIAL_PROPERTY } from '../cards/card-data';
-import { clientExpiry } from '../cards/card-rule';
+import { clientExpiryTimes } from '../cards/card-rule';
 import { unixSeconds } from '../common/time';
 import { AppConfig } from '../config/app-config';
 import { ClientReply } from '../http/envelope/render';
-import { LOCAL_TIME } from '../http/openapi/api-contract';
+import { ISO_TIME, LOCAL_TIME } from '../http/openapi/api-contract';
 import { ConnectRequestContext } from './connect-program.guard';
 import { ConnectLoginDto } from './connect.dto';
 import { CustomizationService } from './customization/customization.service';
@@ -19,6 +19,8 @@ export class ConnectLoginData {
   @ApiProperty({ description: "The owner's success token (customization token template)" }) token!: string;
   @ApiProperty({ ...LOCAL_TIME, description: `${LOCAL_TIME.description}; the permanent date for a card that never expires` })
   expires_at!: string;
+  @ApiProperty({ ...ISO_TIME, description: `${ISO_TIME.description} (not renamed by a customization)` })
+  expires_at_iso!: string;
   @ApiProperty({ type: 'integer' }) device_limit!: number;
   @ApiProperty({ type: 'integer', description: 'Unix seconds' }) server_time!: number;
   @ApiProperty() machine_code!: string;
@@ -41,7 +43,8 @@ export class ConnectService {
   login({ call, customization }: ConnectRequestContext, input: ConnectLoginDto): Promise<ClientReply> {
     return this.cardLogin.answer({ call, cardKey: input.user_key, machine: input.serial }, async ({ card, token }) => {
       const now = new Date();
-      const expiresAt = clientExpiry(card, this.config.APP_TIMEZONE);
+      const expiry = clientExpiryTimes(card, this.config.APP_TIMEZONE);
+      const expiresAt = expiry.expires_at;
       const ownerToken = this.customizations.successToken(customization, {
         user_key: input.user_key,
         serial: input.serial,
@@ -53,7 +56,7 @@ export class ConnectService {
       });
       const data: ConnectLoginData = {
         token: ownerToken ?? token,
-        expires_at: expiresAt,
+        ...expiry,
         device_limit: card.deviceLimit,
         server_time: unixSeconds(now),
         machine_code: input.serial,

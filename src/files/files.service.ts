@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { Repository } from 'typeorm';
 import { AdminPrincipal } from '../admin-auth/admin-principal';
 import { Page, PageQuery, pageOf } from '../common/paging';
-import { formatLocalTime } from '../common/time';
+import { clientTimes } from '../common/time';
 import { AppConfig } from '../config/app-config';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
@@ -30,6 +30,8 @@ export interface IssuedFileDownload {
   url: string;
   /** `YYYY-MM-DD HH:MM:SS` in APP_TIMEZONE. */
   expires_at: string;
+  /** The same instant, ISO 8601 with the offset (clientTimes). */
+  expires_at_iso: string;
   name: string;
   size: number;
   sha256: string;
@@ -154,7 +156,7 @@ export class FilesService {
     const { url, expires } = this.signer.issue(file.id);
     return {
       url,
-      expires_at: formatLocalTime(new Date(expires * 1000), this.config.APP_TIMEZONE),
+      ...clientTimes(this.config.APP_TIMEZONE, { expires_at: new Date(expires * 1000) }),
       name: file.name,
       size: file.size,
       sha256: file.sha256,

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { FEATURES_PROPERTY, TRIAL_PROPERTY } from '../cards/card-data';
 import { CARD_STATUSES, CardStatus } from '../cards/card.entity';
-import { LOCAL_TIME } from '../http/openapi/api-contract';
+import { ISO_TIME, LOCAL_TIME } from '../http/openapi/api-contract';
 
 /**
  * The `data` of the legacy family's answers (spec "Legacy routes"; decisions §10, §16), as the
@@ -16,6 +16,7 @@ export class LegacyCardLogin {
   @ApiProperty() code!: string;
   @ApiProperty() machine_code!: string;
   @ApiProperty(EXPIRY) expires_at!: string;
+  @ApiProperty(ISO_TIME) expires_at_iso!: string;
   @ApiProperty({ type: 'integer' }) device_limit!: number;
   @ApiProperty(FEATURES_PROPERTY) features!: string[];
   @ApiProperty(TRIAL_PROPERTY) trial!: boolean;
@@ -27,6 +28,7 @@ export class LegacyCardState {
   @ApiProperty({ enum: [true] }) activated!: boolean;
   @ApiProperty() expired!: boolean;
   @ApiProperty(EXPIRY) expires_at!: string;
+  @ApiProperty(ISO_TIME) expires_at_iso!: string;
   @ApiProperty() device_bound!: boolean;
   @ApiProperty({ type: 'integer', description: 'devices bound to the card' }) devices!: number;
   @ApiProperty({ type: 'integer' }) device_limit!: number;
@@ -37,6 +39,7 @@ export class LegacyPaycheck {
   @ApiProperty() activated!: boolean;
   @ApiProperty({ description: 'activated, not banned, not expired' }) valid!: boolean;
   @ApiProperty({ ...EXPIRY, nullable: true, description: 'null until the card is activated' }) expires_at!: string | null;
+  @ApiProperty({ ...ISO_TIME, nullable: true }) expires_at_iso!: string | null;
 }
 
 export class LegacyAnnouncement {
@@ -62,6 +65,7 @@ export class LegacyAppProfile {
 export class LegacyFileDownload {
   @ApiProperty({ description: 'A signed download address, valid until expires_at' }) url!: string;
   @ApiProperty(LOCAL_TIME) expires_at!: string;
+  @ApiProperty(ISO_TIME) expires_at_iso!: string;
   @ApiProperty() name!: string;
   @ApiProperty({ type: 'integer' }) size!: number;
   @ApiProperty() sha256!: string;

@@ -8,12 +8,12 @@ import { CardLoginService } from '../cards/card-login.service';
 import { IdleDevices } from '../cards/idle-devices';
 import { Card } from '../cards/card.entity';
 import { deviceRefusal } from '../cards/card-rule';
-import { formatLocalTime, unixSeconds } from '../common/time';
+import { clientTimes, unixSeconds } from '../common/time';
 import { AppConfig } from '../config/app-config';
 import { ErrorCode } from '../core/errors/error-code';
 import { aboutCard } from '../core/errors/service-error';
 import { ClientReply } from '../http/envelope/render';
-import { LOCAL_TIME } from '../http/openapi/api-contract';
+import { ISO_TIME, LOCAL_TIME } from '../http/openapi/api-contract';
 import { cardSessionEnd } from '../sessions/session-end';
 import { LiveSession, OpenSession, SessionsService } from '../sessions/sessions.service';
 import { FEATURES_PROPERTY, StandardCardLoginData, standardCardLoginData, TRIAL_PROPERTY } from '../cards/card-data';
@@ -22,12 +22,14 @@ import { FEATURES_PROPERTY, StandardCardLoginData, standardCardLoginData, TRIAL_
 export class SdkCardLoginData extends StandardCardLoginData {
   @ApiProperty({ description: 'Bearer token of the card session (heartbeats)' }) session_token!: string;
   @ApiProperty(LOCAL_TIME) session_expires_at!: string;
+  @ApiProperty(ISO_TIME) session_expires_at_iso!: string;
   @ApiProperty({ type: 'integer' }) heartbeat_interval_seconds!: number;
 }
 
 export class CardHeartbeat {
   @ApiProperty({ type: 'integer', nullable: true }) card_id!: number | null;
   @ApiProperty(LOCAL_TIME) session_expires_at!: string;
+  @ApiProperty(ISO_TIME) session_expires_at_iso!: string;
   @ApiProperty({ type: 'integer', description: 'Unix seconds' }) server_time!: number;
   @ApiProperty(FEATURES_PROPERTY) features!: string[];
   @ApiProperty(TRIAL_PROPERTY) trial!: boolean;
@@ -79,7 +81,7 @@ export class SdkCardsService {
       const data: SdkCardLoginData = {
         ...standardCardLoginData(card, machine, this.config.APP_TIMEZONE),
         session_token: sessionToken,
-        session_expires_at: this.time(session.expiresAt),
+        ...this.times(session.expiresAt),
         heartbeat_interval_seconds: project.heartbeatIntervalSeconds,
       };
       // The compatible login token and the card's state, answered beside `data` as in V3.
@@ -110,15 +112,15 @@ export class SdkCardsService {
     await this.idleDevices.heartbeat(program.project, session.cardId!, machine, card.deviceLastSeenAt);
     return {
       card_id: session.cardId,
-      session_expires_at: this.time(expiresAt),
+      ...this.times(expiresAt),
       server_time: unixSeconds(),
       features: card.features,
       trial: card.trial,
     };
   }
 
-  private time(date: Date): string {
-    return formatLocalTime(date, this.config.APP_TIMEZONE);
+  private times(sessionExpiresAt: Date) {
+    return clientTimes(this.config.APP_TIMEZONE, { session_expires_at: sessionExpiresAt });
   }
 }
 

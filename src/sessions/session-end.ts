@@ -1,4 +1,4 @@
-import { formatLocalTime } from '../common/time';
+import { clientTimes } from '../common/time';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 
@@ -41,7 +41,7 @@ export function endingOfSession(
 /** The heartbeat's SESSION_INVALID, saying why and when in `data` (times as every answer writes them). */
 export function sessionEnded(ending: SessionEnding, timeZone: string): ServiceError {
   return new ServiceError(ErrorCode.SESSION_INVALID, undefined, {
-    data: { ended_by: ending.endedBy, ended_at: ending.at ? formatLocalTime(ending.at, timeZone) : null },
+    data: { ended_by: ending.endedBy, ...clientTimes(timeZone, { ended_at: ending.at }) },
   });
 }
 

@@ -84,10 +84,13 @@ export function expectStandardFailure(res: Response, httpStatus: number, code: n
   if (code === ErrorCode.UNBIND_REFUSED) {
     expectUnbindRefusalData(res.body.data);
   } else if (code === ErrorCode.SESSION_INVALID && res.body.data !== undefined) {
+    const unknown = res.body.data.ended_by === 'unknown';
     expect(res.body.data).toEqual({
       ended_by: expect.any(String),
-      ended_at: res.body.data.ended_by === 'unknown' ? null : expect.stringMatching(TIMESTAMP),
+      ended_at: unknown ? null : expect.stringMatching(TIMESTAMP),
+      ended_at_iso: unknown ? null : expect.stringMatching(ISO_TIME),
     });
+    if (!unknown) expect(sameInstant(res.body.data.ended_at, res.body.data.ended_at_iso)).toBe(true);
     expect(SESSION_ENDS).toContain(res.body.data.ended_by);
   } else {
     expect(res.body).not.toHaveProperty('data');
@@ -108,6 +111,14 @@ export function wallClock(date: Date, timeZone: string): string {
   }).format(date);
 }
 
+/** ISO 8601 with the offset: the `<name>_iso` sibling of every client time (docs/protocol.md, "Times and zones"). */
+export const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/;
+
+/** Whether a spec time and its `_iso` sibling show the same wall time (so, with the offset, one instant). */
+export function sameInstant(local: string, iso: string): boolean {
+  return ISO_TIME.test(iso) && iso.slice(0, 19) === local.replace(' ', 'T');
+}
+
 /** The instant a `YYYY-MM-DD HH:MM:SS` string stands for, when the service time zone is UTC. */
 export function parseUtcWallClock(text: string): number {
   return Date.parse(`${text.replace(' ', 'T')}Z`);
@@ -115,10 +126,12 @@ export function parseUtcWallClock(text: string): number {
 
 /** A refused unbind's `data` (decisions §21): the reason, and when to retry where waiting helps. */
 export function expectUnbindRefusalData(data: unknown): void {
-  expect(Object.keys(data as object).sort()).toEqual(['reason', 'retry_at']);
-  const { reason, retry_at } = data as { reason: string; retry_at: string | null };
+  expect(Object.keys(data as object).sort()).toEqual(['reason', 'retry_at', 'retry_at_iso']);
+  const { reason, retry_at, retry_at_iso } = data as { reason: string; retry_at: string | null; retry_at_iso: string | null };
   expect(UNBIND_REFUSAL_REASONS).toContain(reason);
+  expect(retry_at_iso === null).toBe(retry_at === null);
   if (retry_at !== null) expect(retry_at).toMatch(TIMESTAMP);
+  if (retry_at !== null) expect(sameInstant(retry_at, retry_at_iso!)).toBe(true);
   if (reason === 'disabled' || reason === 'not_bound') expect(retry_at).toBeNull();
   if (reason === 'cooldown') expect(retry_at).not.toBeNull();
 }

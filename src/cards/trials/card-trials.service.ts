@@ -9,9 +9,9 @@ import { ServiceError } from '../../core/errors/service-error';
 import { CardBatchesService } from '../admin/card-batches.service';
 import { FEATURES_PROPERTY, TRIAL_PROPERTY } from '../card-data';
 import { CardDevice } from '../card-device.entity';
-import { clientExpiry, loginRefusal } from '../card-rule';
+import { clientExpiryTimes, loginRefusal } from '../card-rule';
 import { Card } from '../card.entity';
-import { LOCAL_TIME } from '../../http/openapi/api-contract';
+import { ISO_TIME, LOCAL_TIME } from '../../http/openapi/api-contract';
 import { PERMANENT_EXPIRY } from '../../common/time';
 import { CardTypesService } from '../types/card-types.service';
 import { cardFeaturesSql, featuresOf } from '../../database/card-features-sql';
@@ -21,6 +21,7 @@ export class CardTrialData {
   @ApiProperty({ description: 'The trial card key, already bound to this device: log in with it' }) code!: string;
   @ApiProperty({ ...LOCAL_TIME, description: `${LOCAL_TIME.description}; ${PERMANENT_EXPIRY} for a card that never expires` })
   expires_at!: string;
+  @ApiProperty(ISO_TIME) expires_at_iso!: string;
   @ApiProperty({
     description: "The device the card is bound to (the request's machine_id), for the clients' answer check (decisions §17)",
   })
@@ -55,7 +56,7 @@ export class CardTrialsService {
     if (loginRefusal(card) !== null) throw new ServiceError(ErrorCode.TRIAL_USED);
     return {
       code: card.code,
-      expires_at: clientExpiry(card, this.config.APP_TIMEZONE),
+      ...clientExpiryTimes(card, this.config.APP_TIMEZONE),
       machine_code: machine,
       trial: true,
       features: card.features ?? [],

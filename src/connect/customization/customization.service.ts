@@ -152,6 +152,7 @@ export class CustomizationService {
     const data = {
       token,
       expires_at: sample.expires_at,
+      expires_at_iso: '2026-12-31T23:59:59+00:00',
       device_limit: 1,
       server_time: 1767225600,
       machine_code: sample.serial,

@@ -106,3 +106,11 @@ export const LOCAL_TIME = {
   pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$',
   description: 'YYYY-MM-DD HH:MM:SS in the service time zone',
 } as const;
+
+/** The sibling `<name>_iso` of every client-family time: the same instant, ISO 8601 with the zone's offset. */
+export const ISO_TIME = {
+  type: String,
+  pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}[+-]\\d{2}:\\d{2}$',
+  example: '2026-11-29T12:00:00+08:00',
+  description: 'the same instant as the field without _iso: ISO 8601 with the offset of the service time zone',
+} as const;

@@ -7,7 +7,7 @@ import { CardGuesses } from '../../cards/card-guesses';
 import { CardLoginService } from '../../cards/card-login.service';
 import { CardUnbindService, unbindData } from '../../cards/card-unbind.service';
 import { Card } from '../../cards/card.entity';
-import { cardRefusal, clientExpiry, deviceRefusal, isCardExpired } from '../../cards/card-rule';
+import { cardRefusal, clientExpiryTimes, deviceRefusal, isCardExpired } from '../../cards/card-rule';
 import { AppConfig } from '../../config/app-config';
 import { ClientReply } from '../../http/envelope/render';
 import { ErrorCode } from '../../core/errors/error-code';
@@ -38,7 +38,7 @@ export class LegacyCardsService {
         id: card.id,
         code: card.code,
         machine_code: machine,
-        expires_at: this.expiry(card),
+        ...this.expiry(card),
         device_limit: card.deviceLimit,
         features: card.features ?? [],
         trial: card.trial,
@@ -85,7 +85,7 @@ export class LegacyCardsService {
         status: card.status,
         activated: true,
         expired: isCardExpired(card, now),
-        expires_at: this.expiry(card),
+        ...this.expiry(card),
         device_bound: deviceBound,
         devices: devices.length,
         device_limit: card.deviceLimit,
@@ -109,7 +109,7 @@ export class LegacyCardsService {
       data: {
         activated,
         valid: activated && cardRefusal(card) === null,
-        expires_at: activated ? this.expiry(card) : null,
+        ...(activated ? this.expiry(card) : { expires_at: null, expires_at_iso: null }),
       } satisfies LegacyPaycheck,
       cardId: card.id,
     };
@@ -123,7 +123,7 @@ export class LegacyCardsService {
     return card;
   }
 
-  private expiry(card: Card): string {
-    return clientExpiry(card, this.config.APP_TIMEZONE);
+  private expiry(card: Card): { expires_at: string; expires_at_iso: string } {
+    return clientExpiryTimes(card, this.config.APP_TIMEZONE);
   }
 }
