@@ -267,6 +267,7 @@ describe('login log and stats admin API (e2e)', () => {
           { day: '2025-03-02', interface: 'card_login', result_code: 0, count: 1 },
         ],
         sales: [],
+        sales_time_zone: TIME_ZONE,
       });
       const one = (await a.client.get(`${statsOf(p)}?from=2025-02-28&to=2025-02-28`).expect(200)).body as StatsBody;
       expect(one.items).toEqual([{ day: '2025-02-28', interface: 'card_login', result_code: 0, count: 1 }]);
@@ -310,6 +311,64 @@ describe('login log and stats admin API (e2e)', () => {
     ])('refuses %s (400 naming the field)', async (query, field) => {
       const p = await a.client.createProject();
       expectAdminError(await a.client.get(`${statsOf(p)}?${query}`), 400, BAD_REQUEST, field);
+    });
+
+    it("counts the days of another zone (tz) from the log rows, the sales staying in APP_TIMEZONE's days", async () => {
+      const p = await a.client.createProject();
+      const at = (iso: string, more: Partial<LoginLog> = {}) => ({ createdAt: new Date(iso), ...more });
+      await write(p.id, [
+        at('2025-03-01T03:00:00Z'), // Shanghai 2025-03-01 11:00; New York 2025-02-28 22:00
+        at('2025-03-01T06:00:00Z', { resultCode: 20002 }), // New York 2025-03-01 01:00
+        at('2025-03-01T20:00:00Z'), // Shanghai 2025-03-02 04:00; New York 2025-03-01 15:00
+        at('2025-03-02T04:59:59Z'), // New York 2025-03-01 23:59:59
+        at('2025-03-02T05:00:00Z'), // New York 2025-03-02 00:00
+        at('2025-03-01T21:00:00Z', { route: 'card_heartbeat' }), // another client request: never counted
+      ]);
+      const service = (await a.client.get(`${statsOf(p)}?from=2025-03-01&to=2025-03-02`).expect(200)).body as StatsBody;
+      const york = (await a.client.get(`${statsOf(p)}?from=2025-03-01&to=2025-03-02&tz=America/New_York`).expect(200))
+        .body as StatsBody;
+      expect(service.items).toEqual([
+        { day: '2025-03-01', interface: 'card_login', result_code: 0, count: 1 },
+        { day: '2025-03-01', interface: 'card_login', result_code: 20002, count: 1 },
+        { day: '2025-03-02', interface: 'card_login', result_code: 0, count: 3 },
+      ]);
+      expect(york).toMatchObject({
+        from: '2025-03-01',
+        to: '2025-03-02',
+        time_zone: 'America/New_York',
+        sales_time_zone: TIME_ZONE,
+      });
+      expect(york.items).toEqual([
+        { day: '2025-03-01', interface: 'card_login', result_code: 0, count: 2 },
+        { day: '2025-03-01', interface: 'card_login', result_code: 20002, count: 1 },
+        { day: '2025-03-02', interface: 'card_login', result_code: 0, count: 1 },
+      ]);
+      // The service's own zone, however spelt, is read from the daily counts.
+      const same = (await a.client.get(`${statsOf(p)}?from=2025-03-01&to=2025-03-02&tz=asia/shanghai`).expect(200))
+        .body as StatsBody;
+      expect(same).toMatchObject({ time_zone: TIME_ZONE, items: service.items });
+    });
+
+    it("defaults the window to the last 7 days of tz, and keeps APP_TIMEZONE's counted days past 31 days", async () => {
+      const p = await a.client.createProject();
+      const zone = 'Pacific/Kiritimati'; // UTC+14: most of the time a day ahead of UTC
+      const today = new Intl.DateTimeFormat('en-CA', {
+        timeZone: zone,
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+      }).format(new Date());
+      await write(p.id, [{ createdAt: new Date(Date.now() - 60_000) }]);
+      const body = (await a.client.get(`${statsOf(p)}?tz=${zone}`).expect(200)).body as StatsBody;
+      expect(body).toMatchObject({ to: today, time_zone: zone });
+      expect(body.items).toEqual([{ day: today, interface: 'card_login', result_code: 0, count: 1 }]);
+      const long = (await a.client.get(`${statsOf(p)}?tz=${zone}&from=2025-01-01&to=2025-02-01`).expect(200)).body as StatsBody;
+      expect(long).toMatchObject({ from: '2025-01-01', to: '2025-02-01', time_zone: TIME_ZONE });
+    });
+
+    it.each(['Mars/Olympus', 'UTC+8', '', 'x'.repeat(65)])('refuses tz=%j (400 naming tz)', async (tz) => {
+      const p = await a.client.createProject();
+      expectAdminError(await a.client.get(`${statsOf(p)}?tz=${encodeURIComponent(tz)}`), 400, BAD_REQUEST, 'tz');
     });
 
     it('accepts a window of 366 days', async () => {

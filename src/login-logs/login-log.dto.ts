@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsISO8601, IsOptional, IsString, IsTimeZone, Length, Matches, Max, Min } from 'class-validator';
 import { MAX_INT32 } from '../common/limits';
 import { decimalInteger, PageQuery } from '../common/paging';
 import { ClientFamilyName } from './login-log.entity';
@@ -62,4 +62,21 @@ export class StatsQuery {
   @Matches(DAY, { message: 'to must be a date YYYY-MM-DD' })
   @IsISO8601({ strict: true }, { message: 'to must be a real date' })
   to?: string;
+}
+
+/** The login statistics' days: of `tz` (default APP_TIMEZONE), both included; default the last 7 days. */
+export class LoginStatsQuery extends StatsQuery {
+  @ApiPropertyOptional({
+    example: 'Asia/Shanghai',
+    description:
+      'IANA time zone whose local days are counted (default APP_TIMEZONE): the console passes its display zone. ' +
+      'Another zone than APP_TIMEZONE is counted from the log rows for windows of at most 31 days the log still holds; ' +
+      "otherwise the answer's days stay APP_TIMEZONE's (its time_zone says which)",
+  })
+  @IsOptional()
+  @IsString()
+  @Length(1, 64)
+  @Matches(/^[A-Za-z][A-Za-z0-9_+\-/]*$/, { message: 'tz must be an IANA time zone name, e.g. Asia/Shanghai' })
+  @IsTimeZone({ message: 'tz must be an IANA time zone, e.g. Asia/Shanghai' })
+  tz?: string;
 }

@@ -43,7 +43,14 @@ export class StatsItem {
 export class StatsView {
   @ApiProperty({ format: 'date' }) from!: string;
   @ApiProperty({ format: 'date' }) to!: string;
-  @ApiProperty() time_zone!: string;
+  @ApiProperty({
+    description:
+      "the zone of the items' days: the asked tz where it could be counted (see tz), else APP_TIMEZONE; " +
+      'from and to are days of the asked tz',
+  })
+  time_zone!: string;
+  @ApiProperty({ description: "the zone of the sales' days: always APP_TIMEZONE (their counters keep its days)" })
+  sales_time_zone!: string;
   @ApiProperty({ type: [StatsItem] }) items!: StatsItem[];
   @ApiProperty({
     type: [SalesItem],

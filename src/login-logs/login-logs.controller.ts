@@ -7,7 +7,7 @@ import { Envelope } from '../http/envelope/envelope.decorator';
 import { ErrorCode } from '../core/errors/error-code';
 import { ApiAnswer, ApiFailures, ApiPageAnswer } from '../http/openapi/api-contract';
 import { LoginLogView, StatsView } from './login-log.view';
-import { ListLoginLogsQuery, StatsQuery } from './login-log.dto';
+import { ListLoginLogsQuery, LoginStatsQuery } from './login-log.dto';
 import { LoginLogsService } from './login-logs.service';
 
 @ApiTags('admin: login log')
@@ -26,10 +26,10 @@ export class LoginLogsController {
   }
 
   @Get('stats')
-  @ApiOperation({ summary: 'Count login attempts per local day, interface and result' })
+  @ApiOperation({ summary: 'Count login attempts per local day (of APP_TIMEZONE or the tz asked), interface and result' })
   @ApiAnswer(StatsView)
   @ApiFailures(ErrorCode.PROJECT_NOT_FOUND)
-  stats(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Query() query: StatsQuery) {
+  stats(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Query() query: LoginStatsQuery) {
     return this.logs.stats(actor, id, query);
   }
 }

@@ -7,7 +7,7 @@ import { AppConfig } from '../config/app-config';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { ProjectAccess } from '../projects/project-access';
-import { ListLoginLogsQuery, StatsQuery } from './login-log.dto';
+import { ListLoginLogsQuery, LoginStatsQuery, StatsQuery } from './login-log.dto';
 import { LoginLog } from './login-log.entity';
 import { LoginLogView, StatsItem, StatsView, toLoginLogView } from './login-log.view';
 import { salesItems } from '../orders/sales-counts';
@@ -28,6 +28,23 @@ const STATS_SQL = `
   WHERE project_id = $1 AND day BETWEEN CAST($2 AS date) AND CAST($3 AS date)
   GROUP BY 1, 2, 3
   ORDER BY 1, 2, 3`;
+
+/**
+ * The same counts per local day of another zone ($4), from the log rows themselves (decisions, "Login
+ * statistics in the viewer's zone"): a count day of APP_TIMEZONE cannot be split into another zone's
+ * days. Only rows without a route, as the counts' trigger; the window's instants bound the months read.
+ */
+const REZONED_STATS_SQL = `
+  SELECT to_char((created_at AT TIME ZONE $4)::date, 'YYYY-MM-DD') AS day, interface, result_code, count(*)::integer AS count
+  FROM login_logs
+  WHERE project_id = $1 AND route IS NULL
+    AND created_at >= (CAST($2 AS date)::timestamp AT TIME ZONE $4)
+    AND created_at < ((CAST($3 AS date) + 1)::timestamp AT TIME ZONE $4)
+  GROUP BY 1, 2, 3
+  ORDER BY 1, 2, 3`;
+
+/** Longest window counted from the log in another zone than APP_TIMEZONE (a longer one reads the daily counts). */
+export const MAX_REZONED_DAYS = 31;
 
 /** Rows written (login_daily_counts) less rows a retention dropped (login_dropped_counts). */
 const COUNTED_TOTAL_SQL = `
@@ -100,20 +117,41 @@ export class LoginLogsService {
   }
 
   /** From the read replica when there is one (ReplicaReads). */
-  async stats(actor: AdminPrincipal, projectId: string, query: StatsQuery): Promise<StatsView> {
+  async stats(actor: AdminPrincipal, projectId: string, query: LoginStatsQuery): Promise<StatsView> {
     const project = await this.access.find(actor, projectId);
-    const { from, to } = this.window(query);
-    const timeZone = this.config.APP_TIMEZONE;
+    const serviceZone = this.config.APP_TIMEZONE;
+    const asked =
+      query.tz === undefined || canonicalZone(query.tz) === canonicalZone(serviceZone) ? serviceZone : canonicalZone(query.tz);
+    const { from, to } = asked === serviceZone ? this.window(query) : statsWindow(query, dayIn(new Date(), asked));
+    // Another zone's days come from the log, while the window is short and the log still holds it.
+    const timeZone = asked !== serviceZone && this.logHolds(from, to) ? asked : serviceZone;
     const [rows, sales] = await this.replicaReads.read(actor.id, (db) =>
       Promise.all([
-        // Raw: grouped sums of the daily counter table (no entity), days as text.
-        db.query(STATS_SQL, [project.id, from, to]) as Promise<StatsItem[]>,
+        timeZone === serviceZone
+          ? // Raw: grouped sums of the daily counter table (no entity), days as text.
+            (db.query(STATS_SQL, [project.id, from, to]) as Promise<StatsItem[]>)
+          : // Raw: grouped counts of the log's rows by local day of the asked zone (no entity).
+            (db.query(REZONED_STATS_SQL, [project.id, from, to, timeZone]) as Promise<StatsItem[]>),
         // Sales of orders beside the logins (decisions §19): from their own daily counters too.
         salesItems(db, { projectId: project.id }, from, to),
       ]),
     );
     const items = rows.map((r) => ({ day: r.day, interface: r.interface, result_code: r.result_code, count: r.count }));
-    return { from, to, time_zone: timeZone, items, sales };
+    return { from, to, time_zone: timeZone, items, sales, sales_time_zone: serviceZone };
+  }
+
+  /**
+   * Whether the log still holds every row of the window's days in any zone: at most MAX_REZONED_DAYS, and with
+   * a retention (LOGIN_LOG_RETENTION_MONTHS) not before the oldest UTC month it keeps.
+   */
+  private logHolds(from: string, to: string): boolean {
+    if (addDays(from, MAX_REZONED_DAYS - 1) < to) return false;
+    const months = this.config.LOGIN_LOG_RETENTION_MONTHS;
+    if (months <= 0) return true;
+    const now = new Date();
+    const oldestKept = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - months, 1);
+    // The first instant of `from` in the zone is at most 14 hours before its UTC midnight.
+    return Date.parse(`${from}T00:00:00Z`) - 14 * 3_600_000 >= oldestKept;
   }
 
   private window(query: StatsQuery): { from: string; to: string } {
@@ -133,6 +171,16 @@ export function statsWindow(query: StatsQuery, today: string): { from: string; t
     });
   }
   return { from, to };
+}
+
+/** The zone's canonical IANA name (`asia/shanghai` → `Asia/Shanghai`); the query already checked it is one. */
+function canonicalZone(zone: string): string {
+  return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+}
+
+/** `YYYY-MM-DD` of an instant in a zone. */
+function dayIn(date: Date, zone: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(date);
 }
 
 /** `YYYY-MM-DD` plus n calendar days. */

@@ -1361,7 +1361,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Count login attempts per local day, interface and result */
+        /** Count login attempts per local day (of APP_TIMEZONE or the tz asked), interface and result */
         get: operations["LoginLogs_stats"];
         put?: never;
         post?: never;
@@ -2130,6 +2130,11 @@ export interface components {
             machine_code: string;
             /** @description YYYY-MM-DD HH:MM:SS in the service time zone; 9999-12-31 23:59:59 for a card that never expires */
             expires_at: string;
+            /**
+             * @description the same instant as the field without _iso: ISO 8601 with the offset of the service time zone
+             * @example 2026-11-29T12:00:00+08:00
+             */
+            expires_at_iso: string;
             /** @description The card type's features (names of 1-32 of [a-z0-9_.-]); [] for a card made without a type */
             features: string[];
             /** @description true for a device's trial card (POST /api/v1/cards/trial), false for any other card */
@@ -2138,6 +2143,11 @@ export interface components {
             session_token: string;
             /** @description YYYY-MM-DD HH:MM:SS in the service time zone */
             session_expires_at: string;
+            /**
+             * @description the same instant as the field without _iso: ISO 8601 with the offset of the service time zone
+             * @example 2026-11-29T12:00:00+08:00
+             */
+            session_expires_at_iso: string;
             heartbeat_interval_seconds: number;
         };
         SdkCardLoginDto: {
@@ -2151,6 +2161,11 @@ export interface components {
             code: string;
             /** @description YYYY-MM-DD HH:MM:SS in the service time zone; 9999-12-31 23:59:59 for a card that never expires */
             expires_at: string;
+            /**
+             * @description the same instant as the field without _iso: ISO 8601 with the offset of the service time zone
+             * @example 2026-11-29T12:00:00+08:00
+             */
+            expires_at_iso: string;
             /** @description The device the card is bound to (the request's machine_id), for the clients' answer check (decisions §17) */
             machine_code: string;
             /**
@@ -2173,6 +2188,11 @@ export interface components {
             kid: string;
             /** @description YYYY-MM-DD HH:MM:SS in the service time zone */
             expires_at: string;
+            /**
+             * @description the same instant as the field without _iso: ISO 8601 with the offset of the service time zone
+             * @example 2026-11-29T12:00:00+08:00
+             */
+            expires_at_iso: string;
             /** @description Unix seconds */
             valid_until: number;
         };
@@ -2191,6 +2211,11 @@ export interface components {
             status: "unused" | "active" | "banned" | "consumed";
             /** @description null until the first login starts the card */
             expires_at: string | null;
+            /**
+             * @description the same instant as the field without _iso: ISO 8601 with the offset of the service time zone
+             * @example 2026-11-29T12:00:00+08:00
+             */
+            expires_at_iso: string | null;
             /** @description count cards: logins left */
             uses_left: number | null;
             id: number;
@@ -2207,10 +2232,25 @@ export interface components {
             machine_code: string;
             /** @description YYYY-MM-DD HH:MM:SS in the service time zone */
             bound_at: string;
+            /**
+             * @description the same instant as the field without _iso: ISO 8601 with the offset of the service time zone
+             * @example 2026-11-29T12:00:00+08:00
+             */
+            bound_at_iso: string;
             /** @description last successful login of this device */
             last_login_at: string | null;
+            /**
+             * @description the same instant as the field without _iso: ISO 8601 with the offset of the service time zone
+             * @example 2026-11-29T12:00:00+08:00
+             */
+            last_login_at_iso: string | null;
             /** @description last login or heartbeat of this device (heartbeats counted to the minute) */
             last_seen_at: string;
+            /**
+             * @description the same instant as the field without _iso: ISO 8601 with the offset of the service time zone
+             * @example 2026-11-29T12:00:00+08:00
+             */
+            last_seen_at_iso: string;
         };
         CardUnbindTerms: {
             enabled: boolean;
@@ -2231,6 +2271,11 @@ export interface components {
             refused_reason: "cooldown" | "limit" | "disabled" | null;
             /** @description when the next unbind is possible; null: now, or never (see refused_reason) */
             next_unbind_at: string | null;
+            /**
+             * @description the same instant as the field without _iso: ISO 8601 with the offset of the service time zone
+             * @example 2026-11-29T12:00:00+08:00
+             */
+            next_unbind_at_iso: string | null;
         };
         CardInfo: {
             /** @enum {string} */
@@ -2239,6 +2284,11 @@ export interface components {
             status: "unused" | "active" | "banned" | "consumed";
             /** @description null until the first login starts the card */
             expires_at: string | null;
+            /**
+             * @description the same instant as the field without _iso: ISO 8601 with the offset of the service time zone
+             * @example 2026-11-29T12:00:00+08:00
+             */
+            expires_at_iso: string | null;
             /** @description count cards: logins left */
             uses_left: number | null;
             /** @description The card type's features (names of 1-32 of [a-z0-9_.-]); [] for a card made without a type */
@@ -2247,6 +2297,11 @@ export interface components {
             trial: boolean;
             /** @description YYYY-MM-DD HH:MM:SS in the service time zone */
             activated_at: string | null;
+            /**
+             * @description the same instant as the field without _iso: ISO 8601 with the offset of the service time zone
+             * @example 2026-11-29T12:00:00+08:00
+             */
+            activated_at_iso: string | null;
             device_limit: number;
             concurrent_limit: number | null;
             devices: components["schemas"]["CardHolderDevice"][];
@@ -2263,6 +2318,11 @@ export interface components {
             machine_code: string;
             /** @description YYYY-MM-DD HH:MM:SS in the service time zone; 9999-12-31 23:59:59 for a card that never expires */
             expires_at: string;
+            /**
+             * @description the same instant as the field without _iso: ISO 8601 with the offset of the service time zone
+             * @example 2026-11-29T12:00:00+08:00
+             */
+            expires_at_iso: string;
             /** @description unbinds of this card so far */
             unbind_count: number;
         };
@@ -2270,6 +2330,11 @@ export interface components {
             card_id: number | null;
             /** @description YYYY-MM-DD HH:MM:SS in the service time zone */
             session_expires_at: string;
+            /**
+             * @description the same instant as the field without _iso: ISO 8601 with the offset of the service time zone
+             * @example 2026-11-29T12:00:00+08:00
+             */
+            session_expires_at_iso: string;
             /** @description Unix seconds */
             server_time: number;
             /** @description The card type's features (names of 1-32 of [a-z0-9_.-]); [] for a card made without a type */
@@ -2302,8 +2367,18 @@ export interface components {
             status: "active" | "banned";
             /** @description YYYY-MM-DD HH:MM:SS in the service time zone */
             created_at: string;
+            /**
+             * @description the same instant as the field without _iso: ISO 8601 with the offset of the service time zone
+             * @example 2026-11-29T12:00:00+08:00
+             */
+            created_at_iso: string;
             /** @description YYYY-MM-DD HH:MM:SS in the service time zone */
             last_login_at: string | null;
+            /**
+             * @description the same instant as the field without _iso: ISO 8601 with the offset of the service time zone
+             * @example 2026-11-29T12:00:00+08:00
+             */
+            last_login_at_iso: string | null;
         };
         SdkUserLogin: {
             profile: components["schemas"]["AppUserProfile"];
@@ -2311,6 +2386,11 @@ export interface components {
             session_token: string;
             /** @description YYYY-MM-DD HH:MM:SS in the service time zone */
             session_expires_at: string;
+            /**
+             * @description the same instant as the field without _iso: ISO 8601 with the offset of the service time zone
+             * @example 2026-11-29T12:00:00+08:00
+             */
+            session_expires_at_iso: string;
             machine_id: string;
             heartbeat_interval_seconds: number;
         };
@@ -2318,6 +2398,11 @@ export interface components {
             user_id: number;
             /** @description YYYY-MM-DD HH:MM:SS in the service time zone */
             session_expires_at: string;
+            /**
+             * @description the same instant as the field without _iso: ISO 8601 with the offset of the service time zone
+             * @example 2026-11-29T12:00:00+08:00
+             */
+            session_expires_at_iso: string;
             /** @description Unix seconds */
             server_time: number;
         };
@@ -2346,6 +2431,11 @@ export interface components {
             machine_code: string;
             /** @description YYYY-MM-DD HH:MM:SS in the service time zone; 9999-12-31 23:59:59 for a card that never expires */
             expires_at: string;
+            /**
+             * @description the same instant as the field without _iso: ISO 8601 with the offset of the service time zone
+             * @example 2026-11-29T12:00:00+08:00
+             */
+            expires_at_iso: string;
             /** @description The card type's features (names of 1-32 of [a-z0-9_.-]); [] for a card made without a type */
             features: string[];
             /** @description true for a device's trial card (POST /api/v1/cards/trial), false for any other card */
@@ -2364,6 +2454,11 @@ export interface components {
             token: string;
             /** @description YYYY-MM-DD HH:MM:SS in the service time zone; the permanent date for a card that never expires */
             expires_at: string;
+            /**
+             * @description the same instant as the field without _iso: ISO 8601 with the offset of the service time zone (not renamed by a customization)
+             * @example 2026-11-29T12:00:00+08:00
+             */
+            expires_at_iso: string;
             device_limit: number;
             /** @description Unix seconds */
             server_time: number;
@@ -2433,6 +2528,11 @@ export interface components {
             machine_code: string;
             /** @description YYYY-MM-DD HH:MM:SS in the service time zone; the permanent date for a card that never expires */
             expires_at: string;
+            /**
+             * @description the same instant as the field without _iso: ISO 8601 with the offset of the service time zone
+             * @example 2026-11-29T12:00:00+08:00
+             */
+            expires_at_iso: string;
             device_limit: number;
             /** @description The card type's features (names of 1-32 of [a-z0-9_.-]); [] for a card made without a type */
             features: string[];
@@ -2459,6 +2559,11 @@ export interface components {
             expired: boolean;
             /** @description YYYY-MM-DD HH:MM:SS in the service time zone; the permanent date for a card that never expires */
             expires_at: string;
+            /**
+             * @description the same instant as the field without _iso: ISO 8601 with the offset of the service time zone
+             * @example 2026-11-29T12:00:00+08:00
+             */
+            expires_at_iso: string;
             device_bound: boolean;
             /** @description devices bound to the card */
             devices: number;
@@ -2472,6 +2577,11 @@ export interface components {
             valid: boolean;
             /** @description null until the card is activated */
             expires_at: string | null;
+            /**
+             * @description the same instant as the field without _iso: ISO 8601 with the offset of the service time zone
+             * @example 2026-11-29T12:00:00+08:00
+             */
+            expires_at_iso: string | null;
         };
         LegacyPaycheckDto: {
             /** @description public program ID (8 digits) */
@@ -2502,6 +2612,11 @@ export interface components {
             url: string;
             /** @description YYYY-MM-DD HH:MM:SS in the service time zone */
             expires_at: string;
+            /**
+             * @description the same instant as the field without _iso: ISO 8601 with the offset of the service time zone
+             * @example 2026-11-29T12:00:00+08:00
+             */
+            expires_at_iso: string;
             name: string;
             size: number;
             sha256: string;
@@ -3437,7 +3552,10 @@ export interface components {
             from: string;
             /** Format: date */
             to: string;
+            /** @description the zone of the items' days: the asked tz where it could be counted (see tz), else APP_TIMEZONE; from and to are days of the asked tz */
             time_zone: string;
+            /** @description the zone of the sales' days: always APP_TIMEZONE (their counters keep its days) */
+            sales_time_zone: string;
             items: components["schemas"]["StatsItem"][];
             /** @description cards sold, activated and revenue per day, agent and card type (orders, decisions §19) */
             sales: components["schemas"]["SalesItem"][];
@@ -4818,6 +4936,24 @@ export interface components {
                 };
             };
         };
+        /**
+         * @description - `11002` FORBIDDEN: Your role may not do this
+         *     - `11007` TWO_FACTOR_REQUIRED: This action needs a fresh two-factor code (X-Svc-2fa-Code)
+         *     - `11008` TWO_FACTOR_CODE_INVALID: The two-factor code is wrong, expired or already used
+         */
+        AdminError403_11002_11007_11008: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 11002 | 11007 | 11008;
+                    };
+                };
+            };
+        };
         /** @description - `11008` TWO_FACTOR_CODE_INVALID: The two-factor code is wrong, expired or already used */
         AdminError403_11008: {
             headers: {
@@ -4960,24 +5096,6 @@ export interface components {
                     error?: {
                         /** @enum {integer} */
                         code?: 11106;
-                    };
-                };
-            };
-        };
-        /**
-         * @description - `11002` FORBIDDEN: Your role may not do this
-         *     - `11007` TWO_FACTOR_REQUIRED: This action needs a fresh two-factor code (X-Svc-2fa-Code)
-         *     - `11008` TWO_FACTOR_CODE_INVALID: The two-factor code is wrong, expired or already used
-         */
-        AdminError403_11002_11007_11008: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["AdminError"] & {
-                    error?: {
-                        /** @enum {integer} */
-                        code?: 11002 | 11007 | 11008;
                     };
                 };
             };
@@ -9396,6 +9514,8 @@ export interface operations {
                 from?: string;
                 /** @description last day, YYYY-MM-DD */
                 to?: string;
+                /** @description IANA time zone whose local days are counted (default APP_TIMEZONE): the console passes its display zone. Another zone than APP_TIMEZONE is counted from the log rows for windows of at most 31 days the log still holds; otherwise the answer's days stay APP_TIMEZONE's (its time_zone says which) */
+                tz?: string;
             };
             header?: never;
             path: {

@@ -52,10 +52,14 @@ export function requestQuery(projectId: string, requestId: string) {
   });
 }
 
-/** Login counts per local day, interface and result (the service's time zone), both days included. */
-export function statsQuery(projectId: string, from: string, to: string) {
+/**
+ * Login counts per local day of `tz` (the user's display zone), interface and result, both days
+ * included; the answer's `time_zone` says the zone its days are in (the service's own for a long window).
+ */
+export function statsQuery(projectId: string, from: string, to: string, tz: string) {
   return queryOptions({
-    queryKey: ['stats', projectId, from, to],
-    queryFn: () => unwrap(api.GET('/admin/v1/projects/{id}/stats', { params: { path: { id: projectId }, query: { from, to } } })),
+    queryKey: ['stats', projectId, from, to, tz],
+    queryFn: () =>
+      unwrap(api.GET('/admin/v1/projects/{id}/stats', { params: { path: { id: projectId }, query: { from, to, tz } } })),
   });
 }

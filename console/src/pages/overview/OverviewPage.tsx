@@ -14,6 +14,7 @@ import type { ChartSeries } from './LoginsChart';
 import { ProjectSales } from './ProjectSales';
 import { UsageCards } from './UsageCards';
 import { usageQuery } from '../sessions/session-queries';
+import { formatInZone, useTimeZone } from '../../components/time-zone';
 
 const LoginsChart = lazy(async () => ({ default: (await import('./LoginsChart')).LoginsChart }));
 const DAYS = 14;
@@ -22,18 +23,26 @@ const WEEK_MS = 7 * 86_400_000;
 /** Refusals in warm colours, successes in green: the chart reads at a glance. */
 const REFUSAL_COLORS = ['#ff4d4f', '#fa8c16', '#faad14', '#eb2f96', '#722ed1', '#a8071a'];
 
-/** YYYY-MM-DD of a local day, `back` days before today. */
-function localDay(back: number): string {
-  const day = new Date(Date.now() - back * 86_400_000);
-  return `${day.getFullYear()}-${String(day.getMonth() + 1).padStart(2, '0')}-${String(day.getDate()).padStart(2, '0')}`;
+/** The last `count` days (YYYY-MM-DD) of `zone`, oldest first, today last: calendar days, whatever the offset does. */
+function lastDays(count: number, zone: string): string[] {
+  const today = formatInZone(new Date(), zone).slice(0, 10);
+  const noon = Date.parse(`${today}T12:00:00Z`);
+  return Array.from({ length: count }, (_, index) =>
+    new Date(noon - (count - 1 - index) * 86_400_000).toISOString().slice(0, 10),
+  );
 }
 
 /** A project at a glance: logins per day by result, today's figures, live sessions and quota use, cards by status, cards expiring soon. */
 export function OverviewPage() {
   const { t } = useTranslation();
   const { projectId = '' } = useParams();
-  const days = useMemo(() => Array.from({ length: DAYS }, (_, index) => localDay(DAYS - 1 - index)), []);
-  const stats = useQuery(statsQuery(projectId, days[0], days[DAYS - 1]));
+  // The user's display zone (the header's selector) decides what "today" is, for the tiles and the chart alike.
+  const zone = useTimeZone();
+  const asked = useMemo(() => lastDays(DAYS, zone), [zone]);
+  const stats = useQuery(statsQuery(projectId, asked[0], asked[DAYS - 1], zone));
+  // The answer's days are the zone it names (the service's own if it could not count in the user's).
+  const dayZone = stats.data?.time_zone ?? zone;
+  const days = useMemo(() => (dayZone === zone ? asked : lastDays(DAYS, dayZone)), [asked, dayZone, zone]);
   // Shared with UsageCards (one request): the trials given come with the live figures.
   const usage = useQuery(usageQuery(projectId));
   const byStatus = useQueries({ queries: STATUSES.map((status) => cardListQuery(projectId, { status }, 1, 1)) });
@@ -117,7 +126,10 @@ export function OverviewPage() {
         </Col>
         <UsageCards projectId={projectId} />
         <Col xs={24} lg={16}>
-          <Card title={`${t(`${texts}.loginsChart`)} · ${t(`${texts}.days`, { count: DAYS })}`}>
+          <Card
+            title={`${t(`${texts}.loginsChart`)} · ${t(`${texts}.days`, { count: DAYS })} · ${dayZone}`}
+            data-testid="logins-chart-card"
+          >
             {items.length === 0 && !stats.isPending ? (
               <Typography.Text type="secondary">{t(`${texts}.noLogins`)}</Typography.Text>
             ) : (
