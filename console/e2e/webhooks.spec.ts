@@ -2,7 +2,18 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { en } from '../src/i18n/en';
 import { zhCN } from '../src/i18n/zh-CN';
-import { adminApi, apiToken, expect, newAuthor, platformAdmin, screenshot, signIn, test, type Service } from './support';
+import {
+  adminApi,
+  apiToken,
+  expect,
+  newAuthor,
+  platformAdmin,
+  screenshot,
+  screenshotOf,
+  signIn,
+  test,
+  type Service,
+} from './support';
 
 interface Received {
   id: string;
@@ -181,6 +192,56 @@ for (const [language, texts] of [
         params: { path: { id: project!.id, wid: endpoint!.id } },
       });
       expect(after).toMatchObject({ enabled: true, disabled_reason: null });
+    });
+
+    test(`a local receiver is refused with a translated reason naming the platform switch, which the platform admin turns on, in ${language}`, async ({
+      page,
+      service,
+    }) => {
+      const w = texts.webhooks;
+      const settingsTexts = texts.platform.settings;
+      const platform = adminApi(service, await apiToken(service, platformAdmin(service)));
+      await platform.PUT('/admin/v1/platform/settings', { body: { webhook_private_targets: false } });
+      try {
+        const author = await newAuthor(service);
+        const api = adminApi(service, await apiToken(service, author));
+        const { data: project } = await api.POST('/admin/v1/projects', { body: { name: `Local ${language}` } });
+        const url = 'http://127.0.0.1:9/hook';
+        await signIn(page, author);
+        await page.goto(`/console/projects/${project!.id}/webhooks`);
+        await page.getByRole('button', { name: w.new }).click();
+        const dialog = page.getByRole('dialog', { name: w.createTitle });
+        await dialog.getByLabel(w.url).fill(url);
+        await dialog.getByRole('checkbox', { name: /^card\.banned\b/ }).check();
+        await dialog.getByRole('button', { name: texts.common.create }).click();
+        const refusal = dialog.getByRole('alert');
+        await expect(refusal).toContainText(w.refused.notPublic);
+        await expect(refusal).toContainText(settingsTexts.webhookPrivate);
+        await expect(refusal).not.toContainText('does not resolve to a public address');
+        await screenshotOf(dialog, 'webhook-refused', language);
+        await dialog.getByRole('button', { name: texts.common.cancel }).click();
+        await expect(dialog).toBeHidden();
+        await page.getByRole('button', { name: texts.app.signOut }).click();
+
+        // The platform admin turns the switch on in Platform settings; the same URL is then accepted.
+        await signIn(page, platformAdmin(service));
+        await page.getByRole('menuitem', { name: texts.platform.menu.settings }).click();
+        const toggle = page.getByRole('switch', { name: settingsTexts.webhookPrivate });
+        await expect(toggle).not.toBeChecked();
+        await expect(page.getByText(settingsTexts.webhookPrivateHelp)).toBeVisible();
+        await toggle.click();
+        await page.locator('form[id="platform-settings"]').getByRole('button', { name: texts.common.save }).click();
+        await expect(page.getByText(texts.common.saved)).toBeVisible();
+        const { data: settings } = await platform.GET('/admin/v1/platform/settings');
+        expect(settings!.webhook_private_targets).toBe(true);
+        const { error } = await api.POST('/admin/v1/projects/{id}/webhooks', {
+          params: { path: { id: project!.id } },
+          body: { url, events: ['card.banned'], format: 'json', enabled: true },
+        });
+        expect(error).toBeUndefined();
+      } finally {
+        await platform.PUT('/admin/v1/platform/settings', { body: { webhook_private_targets: false } });
+      }
     });
   });
 }

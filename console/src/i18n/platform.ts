@@ -56,6 +56,9 @@ export const platformEn = {
     twoFactor: 'Require two-factor sign-in',
     twoFactorHelp:
       'Every admin account, platform admins included, must set up two-factor sign-in (an authenticator app) before it can do anything else. Set up your own first (Security, in the menu under your name).',
+    webhookPrivate: 'Allow private and loopback webhook targets',
+    webhookPrivateHelp:
+      "Let authors' webhooks reach private, loopback and link-local addresses (127.0.0.1, 10.x, 192.168.x, localhost): for receivers on this machine or your own network. Off by default: a webhook URL that resolves to such an address is refused (WEBHOOK_TARGET_REFUSED).",
     interfaces: 'Interfaces, platform-wide',
     interfacesHelp: 'A switched-off interface is refused for every project (INTERFACE_DISABLED), whatever its authorization.',
     name: 'Interface',
@@ -129,6 +132,9 @@ export const platformZhCN: typeof platformEn = {
     twoFactor: '要求两步验证登录',
     twoFactorHelp:
       '所有管理账号（包括平台管理员）必须先设置两步验证登录（身份验证器应用），才能进行其他操作。请先设置你自己的账号（点击右上角你的名字，选择“账号安全”）。',
+    webhookPrivate: '允许 Webhook 发往内网和本机地址',
+    webhookPrivateHelp:
+      '允许作者的 Webhook 发往内网、本机和链路本地地址（127.0.0.1、10.x、192.168.x、localhost），用于本机或自己网络中的接收端。默认关闭：解析到这类地址的 Webhook 地址会被拒绝（WEBHOOK_TARGET_REFUSED）。',
     interfaces: '平台接口开关',
     interfacesHelp: '关闭的接口对所有项目都会被拒绝（INTERFACE_DISABLED），无论项目是否获得授权。',
     name: '接口',

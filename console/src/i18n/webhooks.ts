@@ -38,6 +38,14 @@ export const webhooksEn = {
   eventsRequired: 'Choose at least one event.',
   urlRequired: 'The URL the events are sent to (http or https).',
   telegramChat: 'A Telegram URL names its chat: add ?chat_id=<chat id>.',
+  refused: {
+    notPublic:
+      'This address is private or loopback (such as 127.0.0.1, 192.168.x.x or localhost), or does not resolve. Such targets are refused unless a platform admin turns on "Allow private and loopback webhook targets" under Platform → Platform settings. Otherwise use a public address.',
+    notUrl: 'This is not a URL: write the whole address, such as https://example.com/hook.',
+    scheme: 'Only http and https URLs are accepted.',
+    credentials: 'A user name or password in the URL is not accepted: remove it (user:password@).',
+    telegramChat: 'A Telegram URL names its chat: add ?chat_id=<chat id>.',
+  },
   createTitle: 'New webhook endpoint',
   editTitle: 'Edit webhook endpoint',
   edit: 'Edit',
@@ -113,6 +121,14 @@ export const webhooksZhCN: typeof webhooksEn = {
   eventsRequired: '至少选择一个事件。',
   urlRequired: '接收事件的地址（http 或 https）。',
   telegramChat: 'Telegram 地址需指明会话：请加上 ?chat_id=<会话 ID>。',
+  refused: {
+    notPublic:
+      '该地址是内网或本机地址（如 127.0.0.1、192.168.x.x、localhost），或无法解析。除非平台管理员在“平台 → 平台设置”中打开“允许 Webhook 发往内网和本机地址”，否则此类地址会被拒绝；或改用公网地址。',
+    notUrl: '这不是一个网址：请填写完整地址，例如 https://example.com/hook。',
+    scheme: '只接受 http 和 https 地址。',
+    credentials: '地址中不能包含用户名或密码：请删除（user:password@）。',
+    telegramChat: 'Telegram 地址需指明会话：请加上 ?chat_id=<会话 ID>。',
+  },
   createTitle: '新建推送端点',
   editTitle: '编辑推送端点',
   edit: '编辑',

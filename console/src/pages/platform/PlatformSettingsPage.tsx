@@ -85,6 +85,14 @@ export function PlatformSettingsPage() {
           >
             <Switch />
           </Form.Item>
+          <Form.Item
+            name="webhook_private_targets"
+            label={t(`${texts}.webhookPrivate`)}
+            extra={t(`${texts}.webhookPrivateHelp`)}
+            valuePropName="checked"
+          >
+            <Switch />
+          </Form.Item>
           {save.error && <ErrorAlert error={save.error} />}
           <Button type="primary" htmlType="submit" loading={save.isPending}>
             {t('common.save')}

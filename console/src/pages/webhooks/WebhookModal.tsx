@@ -1,7 +1,8 @@
 import { Checkbox, Form, Input, Modal, Select, Space, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Schemas } from '../../api/client';
-import { ErrorAlert } from '../../components/ErrorAlert';
+import { ApiError } from '../../api/errors';
+import { ErrorAlert, type OwnTexts } from '../../components/ErrorAlert';
 
 export type Webhook = Schemas['WebhookView'];
 export type WebhookFormat = Webhook['format'];
@@ -37,6 +38,24 @@ function namesTelegramChat(url: string): boolean {
   } catch {
     return true; // not a URL at all: the service's refusal says why
   }
+}
+
+/** The service's reasons for refusing a target URL (WEBHOOK_TARGET_REFUSED, details.reason), each with the console's text for it. */
+const REFUSAL_REASONS: Record<string, string> = {
+  'the host does not resolve to a public address': 'notPublic',
+  'not a URL': 'notUrl',
+  'only http and https URLs': 'scheme',
+  'credentials in the URL are not accepted': 'credentials',
+  'a telegram URL names its chat: ?chat_id=…': 'telegramChat',
+};
+const WEBHOOK_TARGET_REFUSED = 11010;
+
+/** A refused target said in the console's language and with what to do, rather than the service's English reason. */
+function refusalText(error: unknown, t: (key: string) => string): OwnTexts | undefined {
+  if (!(error instanceof ApiError) || error.code !== WEBHOOK_TARGET_REFUSED) return undefined;
+  const reason = (error.details as { reason?: unknown } | undefined)?.reason;
+  const key = typeof reason === 'string' ? REFUSAL_REASONS[reason] : undefined;
+  return key ? { [WEBHOOK_TARGET_REFUSED]: t(`webhooks.refused.${key}`) } : undefined;
 }
 
 /** Create or edit an endpoint: URL, format (with where its URL comes from), the events as a checklist. */
@@ -120,7 +139,7 @@ export function WebhookModal({
           <Switch />
         </Form.Item>
       </Form>
-      {error ? <ErrorAlert error={error} /> : null}
+      {error ? <ErrorAlert error={error} own={refusalText(error, t)} /> : null}
     </Modal>
   );
 }
