@@ -39,6 +39,7 @@ const ROUTES = [
   'GET /admin/v1/projects/:id/cards admin admin-bearer',
   'GET /admin/v1/projects/:id/cards/:cardId admin admin-bearer',
   'GET /admin/v1/projects/:id/cards/export.csv admin admin-bearer',
+  'GET /admin/v1/projects/:id/cards/export.txt admin admin-bearer',
   'GET /admin/v1/projects/:id/login-blacklist admin admin-bearer',
   'GET /admin/v1/projects/:id/logs admin admin-bearer',
   'GET /admin/v1/projects/:id/requests admin admin-bearer',

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { en } from '../src/i18n/en';
 import { zhCN } from '../src/i18n/zh-CN';
@@ -263,6 +264,28 @@ for (const [language, texts] of [
       const problem = texts.importProblem.whole_number.replace('{{min}}', '0').replace('{{max}}', '2147483647');
       await expect(page.getByTestId('import-report').locator('tbody tr.ant-table-row td').nth(2)).toHaveText(problem);
       await screenshot(page, 'cards-import', language);
+    });
+
+    test(`exports the filtered list for Excel and as card keys in ${language}`, async ({ page, service }) => {
+      const author = await newAuthor(service);
+      const { project, soon, later } = await threeCards(service, author);
+      await signIn(page, author);
+      await page.goto(`/console/projects/${project.id}/cards?status=active`);
+      await expect(page.locator('tbody tr.ant-table-row')).toHaveCount(2);
+      const exported = async (format: 'excel' | 'txt') => {
+        const download = page.waitForEvent('download');
+        await page.getByRole('button', { name: texts.cards.exportAs }).click();
+        await page.getByRole('menuitem', { name: texts.cards.exportFormats[format] }).click();
+        return readFileSync(await (await download).path());
+      };
+      const excel = await exported('excel');
+      expect([...excel.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+      const lines = excel.subarray(3).toString('utf8').trim().split('\r\n');
+      expect(lines[0]).toMatch(/^id,code,status,card_type,duration_days,duration_seconds,device_limit,activated_at \(.+\),/);
+      expect(lines).toHaveLength(3);
+      expect(lines[1]).toMatch(/^\d+,\w+,active,,2,172800,/);
+      const keys = (await exported('txt')).toString('utf8');
+      expect(keys).toBe(`${later.code}\r\n${soon.code}\r\n`);
     });
   });
 }

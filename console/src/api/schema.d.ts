@@ -1180,8 +1180,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Export the cards a filter matches as CSV (every field) */
+        /** Export the cards a filter matches as CSV (every field; format=excel for a spreadsheet) */
         get: operations["CardsAdmin_exportCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/projects/{id}/cards/export.txt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export the keys of the cards a filter matches, one a line (CRLF), oldest first */
+        get: operations["CardsAdmin_exportTxt"];
         put?: never;
         post?: never;
         delete?: never;
@@ -8911,6 +8928,8 @@ export interface operations {
                 expires_from?: string;
                 /** @description expires before (cards without an expiry never match) */
                 expires_to?: string;
+                /** @description `data`: ISO UTC times and seconds, the columns the import reads back; `excel`: a UTF-8 BOM, the card type by name, the duration in days too, times as YYYY-MM-DD HH:mm:ss in APP_TIMEZONE (named in the header) */
+                format?: "data" | "excel";
             };
             header?: never;
             path: {
@@ -8927,6 +8946,55 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    CardsAdmin_exportTxt: {
+        parameters: {
+            query?: {
+                status?: "unused" | "active" | "banned" | "consumed";
+                batch_id?: string;
+                /** @description code contains (case-insensitive) */
+                q?: string;
+                /** @description logged in at least once */
+                activated?: boolean;
+                /** @description expires_at is in the past */
+                expired?: boolean;
+                kind?: "time" | "count";
+                /** @description code starts with (case-sensitive, as codes are) */
+                code_prefix?: string;
+                /** @description a device bound to the card: its machine code, exact */
+                machine?: string;
+                /** @description created at or after */
+                created_from?: string;
+                /** @description created before */
+                created_to?: string;
+                /** @description expires at or after (cards without an expiry never match) */
+                expires_from?: string;
+                /** @description expires before (cards without an expiry never match) */
+                expires_to?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one card key a line */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
                 };
             };
             400: components["responses"]["AdminError400_10001"];

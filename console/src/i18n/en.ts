@@ -259,6 +259,12 @@ export const en = {
     generate: 'Generate cards',
     export: 'Export CSV',
     exported: 'Export downloaded',
+    exportAs: 'Export',
+    exportFormats: {
+      excel: 'CSV for Excel (local times, days, card type)',
+      data: 'CSV for re-import (UTC times, seconds)',
+      txt: 'Card keys only, one a line (.txt)',
+    },
     code: 'Code',
     status: 'Status',
     kind: 'Kind',

@@ -218,6 +218,12 @@ export const zhCN: Texts = {
     generate: '生成卡密',
     export: '导出 CSV',
     exported: '已下载导出文件',
+    exportAs: '导出',
+    exportFormats: {
+      excel: 'Excel 用 CSV（本地时间、天数、卡类型）',
+      data: '可重新导入的 CSV（UTC 时间、秒数）',
+      txt: '仅卡密，每行一个（.txt）',
+    },
     code: '卡密',
     status: '状态',
     kind: '类型',

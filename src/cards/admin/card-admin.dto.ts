@@ -276,6 +276,21 @@ export class ListCardsQuery extends PageQuery {
 /** The list's filters without paging or order: the CSV export holds every matching card, oldest first. */
 export class ExportCardsQuery extends OmitType(ListCardsQuery, ['page', 'page_size', 'sort'] as const) {}
 
+export const CSV_EXPORT_FORMATS = ['data', 'excel'] as const;
+
+/** The CSV export's filters and its layout: `data` (default) is read back by the import, `excel` is for a spreadsheet. */
+export class ExportCardsCsvQuery extends ExportCardsQuery {
+  @ApiPropertyOptional({
+    enum: CSV_EXPORT_FORMATS,
+    default: 'data',
+    description:
+      '`data`: ISO UTC times and seconds, the columns the import reads back; `excel`: a UTF-8 BOM, the card type by name, the duration in days too, times as YYYY-MM-DD HH:mm:ss in APP_TIMEZONE (named in the header)',
+  })
+  @IsOptional()
+  @IsIn(CSV_EXPORT_FORMATS)
+  format?: (typeof CSV_EXPORT_FORMATS)[number];
+}
+
 /** Every criterion of the filter builder; a bulk filter needs at least one of them, or `all: true`. */
 export const CARD_FILTER_KEYS = [
   'status',

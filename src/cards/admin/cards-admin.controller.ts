@@ -11,7 +11,14 @@ import { Envelope } from '../../http/envelope/envelope.decorator';
 import { ErrorCode } from '../../core/errors/error-code';
 import { AcceptsBody, CSV_CONTENT_TYPE } from '../../http/content-type';
 import { BulkCardsDto } from './card-bulk.dto';
-import { CreateCardsDto, ExportCardsQuery, ImportCardsQuery, ListCardsQuery, UpdateCardDto } from './card-admin.dto';
+import {
+  CreateCardsDto,
+  ExportCardsCsvQuery,
+  ExportCardsQuery,
+  ImportCardsQuery,
+  ListCardsQuery,
+  UpdateCardDto,
+} from './card-admin.dto';
 import {
   IMPORT_COLUMNS,
   IMPORT_MAX_BYTES,
@@ -81,11 +88,29 @@ export class CardsAdminController {
   @Header('Content-Type', 'text/csv; charset=utf-8')
   @Header('Content-Disposition', 'attachment; filename="cards.csv"')
   @ApiProduces('text/csv')
-  @ApiOperation({ summary: 'Export the cards a filter matches as CSV (every field)' })
+  @ApiOperation({ summary: 'Export the cards a filter matches as CSV (every field; format=excel for a spreadsheet)' })
   @ApiResponse({ status: 200, description: 'CSV with a header row', content: { 'text/csv': { schema: { type: 'string' } } } })
   @ApiFailures(ErrorCode.PROJECT_NOT_FOUND)
-  exportCsv(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Query() query: ExportCardsQuery) {
-    return this.cards.exportCsv(actor, id, query);
+  exportCsv(
+    @CurrentAdmin() actor: AdminPrincipal,
+    @Param('id', PROJECT_ID_PIPE) id: string,
+    @Query() query: ExportCardsCsvQuery,
+  ) {
+    const { format, ...filters } = query;
+    return this.cards.exportCsv(actor, id, filters, format ?? 'data');
+  }
+
+  /** The keys alone of the cards a filter matches, one a line; declared before `:cardId` like the CSV. */
+  @KeyScope(API_KEY_SCOPES.CARDS_READ)
+  @Get('export.txt')
+  @Header('Content-Type', 'text/plain; charset=utf-8')
+  @Header('Content-Disposition', 'attachment; filename="cards.txt"')
+  @ApiProduces('text/plain')
+  @ApiOperation({ summary: 'Export the keys of the cards a filter matches, one a line (CRLF), oldest first' })
+  @ApiResponse({ status: 200, description: 'one card key a line', content: { 'text/plain': { schema: { type: 'string' } } } })
+  @ApiFailures(ErrorCode.PROJECT_NOT_FOUND)
+  exportTxt(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string, @Query() query: ExportCardsQuery) {
+    return this.cards.exportCsv(actor, id, query, 'txt');
   }
 
   /** Declared before `:cardId` routes, like the export. Answers `{action, matched, changed}`. */

@@ -18,7 +18,10 @@ import { CardView, toCardView, toCardViews } from './card.view';
 import { noteChange } from '../../common/audit-note';
 import { applyCardFilters, orderCards } from './card-filters';
 import { BulkResult, CardsBulk, UNBAN_SQL } from './cards-bulk';
-import { streamCardsCsv } from './cards-csv-stream';
+import { CODES_TXT, DATA_CSV, ExportLayout, streamCardsCsv } from './cards-csv-stream';
+import { cardsExcelHeader, cardsExcelRows } from './cards-csv';
+import { CardType } from '../types/card-type.entity';
+import { AppConfig } from '../../config/app-config';
 import { CardsImporter } from './cards-importer';
 import { ImportAnswer } from './import-answers';
 import { IMPORT_STALE_MS } from './import-batches';
@@ -42,6 +45,7 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
     private readonly logger: JsonLogger,
     private readonly types: CardTypesService,
     private readonly replicaReads: ReplicaReads,
+    private readonly config: AppConfig,
   ) {
     this.bulkActions = new CardsBulk(dataSource, logger, events);
     this.importer = new CardsImporter(dataSource, logger);
@@ -98,14 +102,36 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
    * read replica when there is one. The project is checked first, so a refusal is still an answer
    * in the envelope.
    */
-  async exportCsv(actor: AdminPrincipal, projectId: string, query: ExportCardsQuery): Promise<StreamableFile> {
+  async exportCsv(
+    actor: AdminPrincipal,
+    projectId: string,
+    query: ExportCardsQuery,
+    layout: 'data' | 'excel' | 'txt' = 'data',
+  ): Promise<StreamableFile> {
     const project = await this.access.find(actor, projectId);
     return streamCardsCsv(
       (read) => this.replicaReads.read(actor.id, read),
       (db) => this.filtered(project.id, query, db),
       (db, cardIds) => this.devicesOf(cardIds, db),
       (error) => this.logger.entry('error', 'card export failed part-way', { project_id: project.id, error: String(error) }),
+      layout === 'excel' ? this.excelLayout() : layout === 'txt' ? CODES_TXT : DATA_CSV,
     );
+  }
+
+  /** The spreadsheet export: each page's type names read on that page's connection. */
+  private excelLayout(): ExportLayout {
+    const zone = this.config.APP_TIMEZONE;
+    return {
+      head: cardsExcelHeader(zone),
+      rows: async (db, cards, devices) => {
+        const typeIds = [...new Set(cards.map((c) => c.cardTypeId).filter((id): id is number => id != null))];
+        const types = typeIds.length ? await db.getRepository(CardType).find({ where: { id: In(typeIds) } }) : [];
+        return cardsExcelRows(cards, devices, new Map(types.map((t) => [t.id, t.name])), zone);
+      },
+      devices: true,
+      type: 'text/csv; charset=utf-8',
+      filename: 'cards.csv',
+    };
   }
 
   /** The devices of some cards, in binding order (the export's `devices` column). */

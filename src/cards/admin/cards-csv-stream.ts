@@ -8,6 +8,35 @@ import { cardsCsvHeader, cardsCsvRows } from './cards-csv';
 /** Cards per page of the CSV export (each page with its devices): one page holds the embedded database only briefly. */
 const EXPORT_PAGE = 250;
 
+/** What the export writes: its first text, each page's text, and the file's type and name. */
+export interface ExportLayout {
+  head: string;
+  /** A page's text, from its cards and their devices, with the page's connection for any further read. */
+  rows: (db: EntityManager, cards: Card[], devices: CardDevice[]) => Promise<string>;
+  /** Whether the rows need the cards' devices. */
+  devices: boolean;
+  type: string;
+  filename: string;
+}
+
+/** The default export: the columns the import reads back (cards-csv.ts). */
+export const DATA_CSV: ExportLayout = {
+  head: cardsCsvHeader(),
+  rows: (_db, cards, devices) => Promise.resolve(cardsCsvRows(cards, devices)),
+  devices: true,
+  type: 'text/csv; charset=utf-8',
+  filename: 'cards.csv',
+};
+
+/** The keys alone, one a line (CRLF, for Notepad too): a filtered list to paste into a shop or a message. */
+export const CODES_TXT: ExportLayout = {
+  head: '',
+  rows: (_db, cards) => Promise.resolve(cards.map((c) => `${c.code}\r\n`).join('')),
+  devices: false,
+  type: 'text/plain; charset=utf-8',
+  filename: 'cards.txt',
+};
+
 /** Runs one page's reads on a database connection of the caller's choice (ReplicaReads: the replica or the primary). */
 export type PageReader = <T>(read: (db: EntityManager) => Promise<T>) => Promise<T>;
 
@@ -23,29 +52,29 @@ export function streamCardsCsv(
   query: (db: EntityManager) => SelectQueryBuilder<Card>,
   devicesOf: (db: EntityManager, cardIds: number[]) => Promise<CardDevice[]>,
   onError: (error: unknown) => void,
+  layout: ExportLayout = DATA_CSV,
 ): StreamableFile {
   const pages = async function* () {
-    yield cardsCsvHeader();
+    if (layout.head) yield layout.head;
     for (let after = 0; ;) {
-      const { cards, devices } = await readPage(async (db) => {
+      const { cards, text } = await readPage(async (db) => {
         const page = await query(db).andWhere('c.id > :after', { after }).orderBy('c.id', 'ASC').take(EXPORT_PAGE).getMany();
-        return {
-          cards: page,
-          devices: page.length
-            ? await devicesOf(
-                db,
-                page.map((c) => c.id),
-              )
-            : [],
-        };
+        if (!page.length) return { cards: page, text: '' };
+        const devices = layout.devices
+          ? await devicesOf(
+              db,
+              page.map((c) => c.id),
+            )
+          : [];
+        return { cards: page, text: await layout.rows(db, page, devices) };
       });
       if (!cards.length) return;
-      yield cardsCsvRows(cards, devices);
+      yield text;
       if (cards.length < EXPORT_PAGE) return;
       after = cards[cards.length - 1].id;
     }
   };
   const stream = Readable.from(pages(), { objectMode: false, highWaterMark: 1 });
   stream.on('error', onError);
-  return new StreamableFile(stream, { type: 'text/csv; charset=utf-8', disposition: 'attachment; filename="cards.csv"' });
+  return new StreamableFile(stream, { type: layout.type, disposition: `attachment; filename="${layout.filename}"` });
 }

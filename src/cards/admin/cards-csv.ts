@@ -1,4 +1,5 @@
 import { csvField } from '../../common/csv';
+import { formatLocalTime } from '../../common/time';
 import { CardDevice } from '../card-device.entity';
 import { Card } from '../card.entity';
 import { toCardView } from './card.view';
@@ -60,4 +61,76 @@ export function cardsCsvRows(cards: Card[], devices: CardDevice[] = []): string 
 /** RFC 4180 CSV of cards: a header row, CRLF line ends, null as an empty field. */
 export function cardsCsv(cards: Card[], devices: CardDevice[] = []): string {
   return cardsCsvHeader() + cardsCsvRows(cards, devices);
+}
+
+/**
+ * The export for a spreadsheet (`?format=excel`, docs/cards.md "Export"): a UTF-8 BOM so that
+ * Excel reads Chinese notes right, each card's type by name, the duration in days beside the
+ * seconds, and times as `YYYY-MM-DD HH:mm:ss` in APP_TIMEZONE, the zone named in their headers.
+ * Not read back by the import (that reads the default export).
+ */
+export const CARD_EXCEL_COLUMNS = [
+  'id',
+  'code',
+  'status',
+  'card_type',
+  'duration_days',
+  'duration_seconds',
+  'device_limit',
+  'activated_at',
+  'expires_at',
+  'use_count',
+  'last_login_at',
+  'note',
+  'batch_id',
+  'kind',
+  'uses_left',
+  'concurrent_limit',
+  'unbind_count',
+  'created_at',
+  'devices',
+] as const;
+const EXCEL_TIMES = new Set<string>(['activated_at', 'expires_at', 'last_login_at', 'created_at']);
+
+/** The BOM and the header row, each time column naming its zone: `expires_at (Asia/Shanghai)`. */
+export function cardsExcelHeader(timeZone: string): string {
+  return '\ufeff' + CARD_EXCEL_COLUMNS.map((c) => (EXCEL_TIMES.has(c) ? `${c} (${timeZone})` : c)).join(',') + '\r\n';
+}
+
+/** A duration in days, to at most 2 decimals (3600 s is 0.04; 0 for a count card's 0). */
+function days(seconds: number): number {
+  return Math.round((seconds / 86_400) * 100) / 100;
+}
+
+/** Rows of the spreadsheet export; `typeNames` holds the names of the cards' types by id. */
+export function cardsExcelRows(cards: Card[], devices: CardDevice[], typeNames: Map<number, string>, timeZone: string): string {
+  const byCard = new Map<number, string[]>();
+  for (const d of devices) byCard.set(d.cardId, [...(byCard.get(d.cardId) ?? []), d.machineCode]);
+  const local = (date: Date | null) => (date ? formatLocalTime(date, timeZone) : null);
+  let out = '';
+  for (const card of cards) {
+    const row: Record<(typeof CARD_EXCEL_COLUMNS)[number], string | number | null> = {
+      id: card.id,
+      code: card.code,
+      status: card.status,
+      card_type: card.cardTypeId ? (typeNames.get(card.cardTypeId) ?? null) : null,
+      duration_days: days(card.durationSeconds),
+      duration_seconds: card.durationSeconds,
+      device_limit: card.deviceLimit,
+      activated_at: local(card.activatedAt),
+      expires_at: local(card.expiresAt),
+      use_count: card.useCount,
+      last_login_at: local(card.lastLoginAt),
+      note: card.note,
+      batch_id: card.batchId,
+      kind: card.kind,
+      uses_left: card.usesLeft,
+      concurrent_limit: card.concurrentLimit,
+      unbind_count: card.unbindCount ?? 0,
+      created_at: local(card.createdAt),
+      devices: (byCard.get(card.id) ?? []).join('\n') || null,
+    };
+    out += CARD_EXCEL_COLUMNS.map((column) => csvField(row[column])).join(',') + '\r\n';
+  }
+  return out;
 }

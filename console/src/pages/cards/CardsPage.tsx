@@ -1,6 +1,6 @@
 import { DownloadOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { App, Button, Form, Input, Space, Table, Typography } from 'antd';
+import { App, Button, Dropdown, Form, Input, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -11,13 +11,22 @@ import { useFormat } from '../../components/format';
 import { serverPaging } from '../../components/paging';
 import { useUrlList } from '../../components/url-list';
 import { CardAllowance, CardStatusTag } from './card-labels';
-import { FILTER_NAMES, cardListQuery, downloadCardsCsv, type CardFilters, type CardSort } from './card-queries';
+import {
+  FILTER_NAMES,
+  cardListQuery,
+  downloadCardsCsv,
+  type CardExportFormat,
+  type CardFilters,
+  type CardSort,
+} from './card-queries';
 import { SORT_DIRECTIONS, columnOrder, readSort, sortOf, type SortableColumn } from './card-sort';
 import { GenerateCardsModal } from './GenerateCardsModal';
 import { ImportCardsModal } from './ImportCardsModal';
 import { BulkActions } from './BulkActions';
 import { CardFilterFields } from './CardFilterFields';
 import { cardTypesQuery } from '../card-types/card-type-form';
+
+const EXPORT_FORMATS: readonly CardExportFormat[] = ['excel', 'txt', 'data'];
 
 /** The cards of a project: filters, order and paging in the address (so a list can be shared), generation, export, import. */
 export function CardsPage() {
@@ -44,7 +53,7 @@ export function CardsPage() {
   const [selected, setSelected] = useState<number[]>([]);
   const [form] = Form.useForm<CardFilters>();
   const exportCsv = useMutation({
-    mutationFn: () => downloadCardsCsv(projectId, filters),
+    mutationFn: (format: CardExportFormat) => downloadCardsCsv(projectId, filters, format),
     onSuccess: () => void message.success(t('cards.exported')),
     onError: notifyError,
   });
@@ -118,9 +127,17 @@ export function CardsPage() {
       <div className="page-title">
         <Typography.Title level={1}>{t('cards.title')}</Typography.Title>
         <Space wrap>
-          <Button icon={<DownloadOutlined />} onClick={() => exportCsv.mutate()} loading={exportCsv.isPending}>
-            {t('cards.export')}
-          </Button>
+          <Dropdown
+            trigger={['click']}
+            menu={{
+              items: EXPORT_FORMATS.map((format) => ({ key: format, label: t(`cards.exportFormats.${format}`) })),
+              onClick: ({ key }) => exportCsv.mutate(key as CardExportFormat),
+            }}
+          >
+            <Button icon={<DownloadOutlined />} loading={exportCsv.isPending}>
+              {t('cards.exportAs')}
+            </Button>
+          </Dropdown>
           <Button icon={<UploadOutlined />} onClick={() => setImporting(true)}>
             {t('cardsManage.import.open')}
           </Button>

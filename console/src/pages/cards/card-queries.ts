@@ -53,12 +53,29 @@ export function cardQuery(projectId: string, cardId: number) {
   });
 }
 
-/** The CSV of every card the filters match, saved by the browser (the export needs the Bearer token, so no plain link). */
-export async function downloadCardsCsv(projectId: string, filters: CardFilters): Promise<void> {
-  const csv = await unwrap(
-    api.GET('/admin/v1/projects/{id}/cards/export.csv', { params: { path: { id: projectId }, query: filters }, parseAs: 'blob' }),
-  );
-  saveFile(csv, `cards-${projectId.slice(0, 8)}.csv`);
+export type CardExportFormat = 'excel' | 'data' | 'txt';
+
+/**
+ * Every card the filters match, saved by the browser (the export needs the Bearer token, so no plain
+ * link): `excel` a CSV for a spreadsheet (BOM, local times, days, type names), `data` the CSV the
+ * import reads back, `txt` the keys alone, one a line.
+ */
+export async function downloadCardsCsv(
+  projectId: string,
+  filters: CardFilters,
+  format: CardExportFormat = 'data',
+): Promise<void> {
+  const path = { id: projectId };
+  const file =
+    format === 'txt'
+      ? await unwrap(api.GET('/admin/v1/projects/{id}/cards/export.txt', { params: { path, query: filters }, parseAs: 'blob' }))
+      : await unwrap(
+          api.GET('/admin/v1/projects/{id}/cards/export.csv', {
+            params: { path, query: { ...filters, format } },
+            parseAs: 'blob',
+          }),
+        );
+  saveFile(file, `cards-${projectId.slice(0, 8)}.${format === 'txt' ? 'txt' : 'csv'}`);
 }
 
 export function saveFile(content: Blob, fileName: string): void {
