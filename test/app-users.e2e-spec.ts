@@ -156,6 +156,20 @@ describe('program users: SDK and compatibility register, login, heartbeat (e2e)'
       expect(Math.abs(res.body.data.server_time - Date.now() / 1000)).toBeLessThan(10);
     });
 
+    it('files a refused heartbeat (another machine) under user_heartbeat like an accepted one (issue 54 item 10)', async () => {
+      const { token } = await session();
+      const refused = await heartbeat(token, 'm-other').expect(200);
+      expect(refused.body.code).not.toBe(0);
+      const requestId = refused.headers['x-request-id'];
+      let entry: { interface: string | null; result_code: number } | undefined;
+      for (let attempt = 0; attempt < 50 && !entry; attempt++) {
+        const res = await author.get(`/admin/v1/projects/${project.id}/requests/${requestId}`);
+        if (res.status === 200) entry = res.body;
+        else await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(entry).toMatchObject({ interface: 'user_heartbeat', result_code: refused.body.code });
+    });
+
     it('stores the password only as an argon2id hash and never echoes it', async () => {
       const username = unique('hash');
       const reg = await register(project, username).expect(200);

@@ -198,6 +198,28 @@ describe('request log (e2e)', () => {
     expect((await world.author.get(`${requestsPath()}?from=yesterday`)).status).toBe(400);
   });
 
+  it('writes a refused heartbeat like an accepted one: card_heartbeat and its card, whatever refused it (issue 54 item 10)', async () => {
+    const card = await insertCard(world.t, world.project.id);
+    const ok = await login(card.code, 'hb-refused');
+    expect(ok.body.code).toBe(0);
+    const token = ok.body.data.session_token as string;
+    // Another machine with the session's token, then the card banned (which ends its sessions), twice.
+    const mismatch = await cardHeartbeat(world.t, token, 'hb-other');
+    expect(mismatch.body.code).toBe(CODES.MACHINE_MISMATCH);
+    await world.author.patch(`/admin/v1/projects/${world.project.id}/cards/${card.id}`, { status: 'banned' }).expect(200);
+    const banned = await cardHeartbeat(world.t, token, 'hb-refused');
+    expect(banned.body.code).not.toBe(0);
+    const ended = await cardHeartbeat(world.t, token, 'hb-refused');
+    expect(ended.body.code).not.toBe(0);
+    for (const res of [mismatch, banned, ended]) {
+      const entry = await explained(res.headers['x-request-id']);
+      expect(entry).toMatchObject({ interface: 'card_heartbeat', card_id: card.id, family: 'sdk', result_code: res.body.code });
+    }
+    // Its card's timeline holds the refused beats beside the login.
+    const byCard = await world.author.get(`${requestsPath()}?card=${card.id}`);
+    expect(byCard.body.items.filter((item: { interface: string }) => item.interface === 'card_heartbeat')).toHaveLength(3);
+  });
+
   it('keeps the login log and statistics to card logins: a heartbeat and a forged request are in the request log only', async () => {
     const project = await world.author.createProject();
     const logins = (key: string) =>

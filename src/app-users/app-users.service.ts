@@ -4,7 +4,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { ClientCall, ClientRequest } from '../access/client-call';
 import { ClientProgramDirectory } from '../access/client-program';
-import { InterfaceGate } from '../access/interface-gate';
+import { InterfaceGate, noteInterface } from '../access/interface-gate';
 import { clientTimes, unixSeconds } from '../common/time';
 import { AppConfig } from '../config/app-config';
 import { decoyHash, hashPassword, verifyPassword } from '../core/crypto/passwords';
@@ -144,9 +144,11 @@ export class AppUsersService {
    * `locked`) no longer bound to the session's machine ends the session for good.
    */
   async heartbeat(token: string, machine: string, caller: ClientRequest): Promise<UserHeartbeat> {
-    const { session, user, program } = await this.sessions.resolve(token, 'app_user', machine, (id) =>
-      this.directory.byProjectId(id, caller.context),
-    );
+    const { session, user, program } = await this.sessions.resolve(token, 'app_user', machine, async (id) => {
+      const found = await this.directory.byProjectId(id, caller.context);
+      noteInterface(caller.context, 'user_heartbeat', machine);
+      return found;
+    });
     await this.gate.admit({ program, family: 'sdk', context: caller.context }, 'user_heartbeat', machine);
     if (!user) throw await this.sessions.end(session, 'user_deleted');
     if (user.status !== 'active') throw await this.sessions.end(session, 'user_banned');

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { ClientCall, ClientRequest } from '../access/client-call';
 import { ClientProgram, ClientProgramDirectory } from '../access/client-program';
-import { InterfaceGate } from '../access/interface-gate';
+import { InterfaceGate, noteInterface } from '../access/interface-gate';
 import { CardLoginRequest } from '../cards/card-login-attempt';
 import { CardLoginService } from '../cards/card-login.service';
 import { IdleDevices } from '../cards/idle-devices';
@@ -94,7 +94,11 @@ export class SdkCardsService {
    * session's card is named by the answer (`card_id`) and by every refusal (the card's timeline).
    */
   async heartbeat(token: string, machine: string, caller: ClientRequest): Promise<CardHeartbeat> {
-    const live = await this.sessions.resolve(token, 'card', machine, (id) => this.directory.byProjectId(id, caller.context));
+    const live = await this.sessions.resolve(token, 'card', machine, async (id) => {
+      const program = await this.directory.byProjectId(id, caller.context);
+      noteInterface(caller.context, 'card_heartbeat', machine);
+      return program;
+    });
     return aboutCard(live.session.cardId!, () => this.beat(live, machine, caller));
   }
 
