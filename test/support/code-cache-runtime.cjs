@@ -16,9 +16,16 @@ const compileFunction = vm.compileFunction;
 /** filename → the source last compiled under it and V8's code cache for that source. */
 const codeCache = new Map();
 
+/**
+ * A module with a dynamic import() is compiled afresh in each file: code compiled from V8's cache
+ * keeps the import callback of the file that first compiled it, and import() in a later file then
+ * throws "A dynamic import callback was not specified" (PGlite imports its WebAssembly that way).
+ */
+const DYNAMIC_IMPORT = /\bimport\(/;
+
 function compileWithCodeCache(code, params, options) {
   const filename = options && options.filename;
-  if (!filename) return compileFunction(code, params, options);
+  if (!filename || DYNAMIC_IMPORT.test(code)) return compileFunction(code, params, options);
   const cached = codeCache.get(filename);
   if (cached && cached.code === code) {
     const compiled = compileFunction(code, params, { ...options, cachedData: cached.data });
