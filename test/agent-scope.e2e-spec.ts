@@ -14,6 +14,8 @@ const AGENT_ROUTES = new Set([
   'POST /admin/v1/auth/2fa/enrol',
   'POST /admin/v1/auth/2fa/confirm',
   'POST /admin/v1/auth/2fa/disable',
+  // every account changes its own password (docs/decisions.md "Own password")
+  'POST /admin/v1/auth/password',
   'GET /admin/v1/agents',
   'POST /admin/v1/agents',
   'GET /admin/v1/agents/me',
