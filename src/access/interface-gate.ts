@@ -16,7 +16,7 @@ import { DailyQuota, interfaceQuotaSubject } from './daily-quota';
 /**
  * Files the request as a call of interface `name` from `device` before its gate is reached: a
  * session heartbeat refused by its session (ended, another machine, another type) gets the same
- * request-log row as an accepted one, its interface and card (issue 54 item 10). Call it once the
+ * request-log row as an accepted one, its interface and card. Call it once the
  * program is known (the row belongs to its project from then on).
  */
 export function noteInterface(context: RequestContext | undefined, name: InterfaceName, device?: string): void {

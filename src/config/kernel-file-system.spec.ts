@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ConfigError, loadConfig } from './app-config';
 import { kernelFileSystem } from './kernel-file-system';
 
-describe('kernelFileSystem: directories that keep no files (issue 54: the doctor hung on DATA_DIR=/proc/…)', () => {
+describe('kernelFileSystem: directories that keep no files (the doctor hung on DATA_DIR=/proc/…)', () => {
   let scratch: string;
 
   beforeAll(() => {

@@ -22,7 +22,7 @@ const under = (path: string, root: string) => path === root || path.startsWith(`
  * The kernel file system `path` lies on (`/proc`, `/sys`, or `proc`, `sysfs`, … found through a
  * symlink or another mount point), or null for an ordinary one. Under /proc, Node's recursive mkdir
  * never settles (mkdir answers ENOENT for the child and EEXIST for its parent, and it retries for
- * ever at full CPU): the doctor hung on `DATA_DIR=/proc/…` (issue 54), and a start would too. The
+ * ever at full CPU): the doctor hung on `DATA_DIR=/proc/…`, and a start would too. The
  * path need not exist: its nearest existing ancestor decides.
  */
 export function kernelFileSystem(path: string): string | null {

@@ -5,7 +5,7 @@ const noFile = () => {
   throw Object.assign(new Error('ENOENT'), { code: 'ENOENT' });
 };
 
-describe('the time zone check (issue 54: "today" 8 hours off for an author in China)', () => {
+describe('the time zone check ("today" 8 hours off for an author in China)', () => {
   it('reads offsets and tells zones whose days are UTC days', () => {
     expect(utcOffsetMinutes('Asia/Shanghai', new Date('2026-11-28T20:05:00Z'))).toBe(480);
     expect(utcOffsetMinutes('America/St_Johns', new Date('2026-01-15T12:00:00Z'))).toBe(-210);

@@ -53,7 +53,7 @@ function isZone(zone: string): boolean {
 /**
  * APP_TIMEZONE decides where a day begins (the console's "today", statistics' days, daily quotas)
  * and the zone of every time in client answers. Left at its default UTC on a host that keeps another
- * zone (a server in China on Asia/Shanghai), "today" is off by the offset (8 hours there: issue 54).
+ * zone (a server in China on Asia/Shanghai), "today" is off by the offset (8 hours there).
  */
 export function checkTimeZone(config: AppConfig, env: NodeJS.ProcessEnv, host: string | null = hostTimeZone(env)): Finding[] {
   const zone = config.APP_TIMEZONE;

@@ -9,7 +9,7 @@ describe('checkTls without certificate files: where TLS ends', () => {
     ]);
   });
 
-  it('nowhere, without a proxy: it does not claim one (issue 54)', () => {
+  it('nowhere, without a proxy: it does not claim one', () => {
     const [finding] = checkTls(loadConfig({}), {});
     expect(finding).toMatchObject({ check: 'tls', severity: 'ok' });
     expect(finding.message).toBe('not set, and no proxy in front (TRUST_PROXY unset): clients talk plain HTTP to this service');
