@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PreparedStatement, PreparedStatements } from '../database/prepared-statements';
 import { cardSql } from './card-rule';
 import { isoSql, outboxCtes } from '../events/domain-events';
-import { CARD_COLUMNS, HIT_ANSWERS, LOG_HITS, PENDING_LOGINS, PendingLoginWriter } from './pending-login-writer';
+import { CARD_COLUMNS, HIT_ANSWERS, LOG_HITS, lockedLogins, PENDING_LOGINS, PendingLoginWriter } from './pending-login-writer';
 
 /**
  * Every pending login that binds a new device, in one statement and without an explicit
@@ -14,17 +14,18 @@ import { CARD_COLUMNS, HIT_ANSWERS, LOG_HITS, PENDING_LOGINS, PendingLoginWriter
  * twice. Anything else (a refusal, a card with seats) gets no row and takes the locked path, which
  * finds the reason.
  */
-const NEW_DEVICE_LOGINS: PreparedStatement = {
-  name: 'card_new_device_logins_v4',
-  text: `WITH ${PENDING_LOGINS}, hit AS (
+const ADMITS = `${cardSql.admitsLogin('c')} AND ${cardSql.hasDeviceSlot('c')} AND NOT (req.seated AND c.concurrent_limit IS NOT NULL)`;
+
+export const NEW_DEVICE_LOGINS: PreparedStatement = {
+  name: 'card_new_device_logins_v5',
+  text: `WITH ${PENDING_LOGINS}, ${lockedLogins(ADMITS)}, hit AS (
       UPDATE cards c SET status = 'active',
         activated_at = CASE WHEN c.status = 'unused' THEN now() ELSE c.activated_at END,
         expires_at = CASE WHEN c.status <> 'unused' THEN c.expires_at
           WHEN c.duration_seconds > 0 THEN now() + c.duration_seconds * interval '1 second' END,
         last_login_at = now(), use_count = c.use_count + 1, uses_left = ${cardSql.takeUse('c')}
-      FROM req
-      WHERE c.project_id = req.project_id AND c.code = req.card_key AND ${cardSql.admitsLogin('c')} AND ${cardSql.hasDeviceSlot('c')}
-        AND NOT (req.seated AND c.concurrent_limit IS NOT NULL)
+      FROM locked req
+      WHERE c.id = req.card_id AND ${ADMITS}
       RETURNING req.ord, req.machine, ${CARD_COLUMNS.map((column) => `c.${column}`).join(', ')}
     ), device AS (
       INSERT INTO card_devices (card_id, machine_code, bound_at) SELECT id, machine, now() FROM hit ON CONFLICT DO NOTHING

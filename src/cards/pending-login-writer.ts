@@ -49,12 +49,27 @@ export const PENDING_LOGINS = `req AS (
         AS r(project_id, card_key, machine, seated, card_code, machine_code, ip, family, interface, result_code, request_id, token_hash, ord)
     )`;
 
+/**
+ * `locked`: the rows of `req` whose card `admits` the login (a condition on `c` and `req`), each
+ * with its card's id as `card_id`, the cards locked first and in id order. Two statements under way
+ * at once then take the cards they share in one order whatever plan each runs: an UPDATE … FROM
+ * locks in the order its plan joins the rows, which a nested loop takes from `req` and a hash join
+ * from the table's pages, and two statements with different plans could each hold the card the
+ * other waits for (a deadlock PostgreSQL breaks only after a second, failing one of them). The
+ * UPDATE that follows joins `locked` and re-checks `admits` on the row it then holds.
+ */
+export const lockedLogins = (admits: string) => `locked AS MATERIALIZED (
+      SELECT req.*, c.id AS card_id FROM req JOIN cards c ON c.project_id = req.project_id AND c.code = req.card_key
+      WHERE ${admits}
+      ORDER BY c.id FOR NO KEY UPDATE OF c
+    )`;
+
 /** Writes the success log row of every request `hit` (with its `ord` and card `id`) answers. */
 export const LOG_HITS = `INSERT INTO login_logs (project_id, card_id, card_code, machine_code, ip, family, interface, result_code, request_id, token_hash)
       SELECT r.project_id, hit.id, r.card_code, r.machine_code, r.ip, r.family, r.interface, r.result_code, r.request_id, r.token_hash
       FROM hit JOIN req r ON r.ord = hit.ord`;
 
-function pendingLoginValues(logins: PendingLogin[]): unknown[][] {
+export function pendingLoginValues(logins: PendingLogin[]): unknown[][] {
   const column = <T>(pick: (login: PendingLogin) => T): T[] => logins.map(pick);
   return [
     column((l) => l.projectId),

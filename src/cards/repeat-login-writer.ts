@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ReadinessChecks } from '../core/health/readiness-checks';
 import { PreparedStatement, PreparedStatements } from '../database/prepared-statements';
 import { cardSql } from './card-rule';
-import { CARD_COLUMNS, HIT_ANSWERS, LOG_HITS, PENDING_LOGINS, PendingLoginWriter } from './pending-login-writer';
+import { CARD_COLUMNS, HIT_ANSWERS, LOG_HITS, lockedLogins, PENDING_LOGINS, PendingLoginWriter } from './pending-login-writer';
 
 /**
  * Every pending repeat login in one statement: each card that admits its bound device counts the
@@ -10,13 +10,14 @@ import { CARD_COLUMNS, HIT_ANSWERS, LOG_HITS, PENDING_LOGINS, PendingLoginWriter
  * `ord` says which request a row answers.
  * A request without a row goes on to the new-device statement, then the locked path.
  */
-const REPEAT_LOGINS: PreparedStatement = {
-  name: 'card_repeat_logins_v3',
-  text: `WITH ${PENDING_LOGINS}, hit AS (
+const ADMITS = `${cardSql.admitsRepeatLogin('c', 'req.machine')} AND NOT (req.seated AND c.concurrent_limit IS NOT NULL)`;
+
+export const REPEAT_LOGINS: PreparedStatement = {
+  name: 'card_repeat_logins_v4',
+  text: `WITH ${PENDING_LOGINS}, ${lockedLogins(ADMITS)}, hit AS (
       UPDATE cards c SET use_count = c.use_count + 1, last_login_at = now(), uses_left = ${cardSql.takeUse('c')}
-      FROM req
-      WHERE c.project_id = req.project_id AND c.code = req.card_key AND ${cardSql.admitsRepeatLogin('c', 'req.machine')}
-        AND NOT (req.seated AND c.concurrent_limit IS NOT NULL)
+      FROM locked req
+      WHERE c.id = req.card_id AND ${ADMITS}
       RETURNING req.ord, req.machine, ${CARD_COLUMNS.map((column) => `c.${column}`).join(', ')}
     ), seen AS (
       UPDATE card_devices d SET last_seen_at = now() FROM hit WHERE d.card_id = hit.id AND d.machine_code = hit.machine
