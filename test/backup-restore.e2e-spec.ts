@@ -1,12 +1,13 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { DataSource } from 'typeorm';
 import { MIGRATIONS } from '../migrations';
 import { Client, ResponseKeys } from '../sdk/src';
 import { migrationName } from '../src/backup/restore-rows';
 import { EmbeddedPostgres, useEmbeddedSource } from '../src/database/embedded-postgres';
-import { archiveContents, repackedWith, runBackupCommand } from './support/archives';
+import { archiveContents, repackedWith, runBackupCommand, tableText } from './support/archives';
 import { callService as call, ServiceProcess, signInService as signIn, startServiceProcess } from './support/service-process';
 import { acquireStores, AppStores, EMBEDDED_TEMPLATE_ENV } from './support/stores';
 import { ADMIN_PASSWORD } from './support/test-app';
@@ -243,8 +244,8 @@ describe(`backup and restore on ${onPostgres ? 'PostgreSQL' : 'the embedded data
     bytes[Math.floor(bytes.length / 2)] ^= 0x40;
     writeFileSync(archive('flipped.tar.gz'), bytes);
     await repackedWith(archive('first.tar.gz'), archive('lying.tar.gz'), (dir) => {
-      const file = join(dir, 'tables', 'cards.jsonl');
-      writeFileSync(file, readFileSync(file, 'utf8').replace(/"status":"[a-z]+"/, '"status":"banned"'));
+      const file = join(dir, 'tables', 'cards.jsonl.gz');
+      writeFileSync(file, gzipSync(tableText(file).replace(/"status":"[a-z]+"/, '"status":"banned"')));
     });
     await repackedWith(archive('first.tar.gz'), archive('newer.tar.gz'), (dir) => {
       const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
@@ -254,7 +255,7 @@ describe(`backup and restore on ${onPostgres ? 'PostgreSQL' : 'the embedded data
     if (!onPostgres) cpSync(join(source.DATA_DIR, 'encryption.key'), join(target.DATA_DIR, 'encryption.key'));
     for (const [name, why] of [
       ['flipped.tar.gz', /damaged|does not match/],
-      ['lying.tar.gz', /tables\/cards\.jsonl does not match its SHA-256/],
+      ['lying.tar.gz', /tables\/cards\.jsonl\.gz does not match its SHA-256/],
       ['newer.tar.gz', /newer than this release knows/],
     ] as const) {
       const outcome = await runBackupCommand('restore', [archive(name)], target);

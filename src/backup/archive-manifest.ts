@@ -28,7 +28,17 @@ export const KEY_ENTRY = 'key/encryption.key';
 /** The tables `--without-logs` leaves out: the request and login log. */
 export const LOG_TABLES = ['login_logs'];
 
+/**
+ * A table's entry: its rows gzip'd as they are read, so that the work folder and the disk beside
+ * the logins see a fraction of the bytes. Archives from before (the upgrade fixtures) hold plain
+ * `.jsonl` entries, which a restore still reads (`tableEntries`).
+ */
 export function tableEntry(table: string): string {
+  return `${TABLES_FOLDER}/${table}.jsonl.gz`;
+}
+
+/** The plain entry name archives made before the tables were gzip'd use. */
+export function plainTableEntry(table: string): string {
   return `${TABLES_FOLDER}/${table}.jsonl`;
 }
 

@@ -1,11 +1,8 @@
-import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { MigrationInterface, QueryRunner } from 'typeorm';
 import { DEFAULT_PARTITION, ensureMonthPartitions, monthStart } from '../login-logs/log-partitions';
-import { ArchiveManifest, ArchiveRefused, tableEntry } from './archive-manifest';
+import { ArchiveManifest, ArchiveRefused } from './archive-manifest';
 import { quoteIdent } from './snapshot-export';
+import { tableEntryPath, tableLines } from './table-lines';
 
 type MigrationClass = new () => MigrationInterface;
 
@@ -71,9 +68,13 @@ export async function restoreRows(
     for (const { name } of withTriggers) await sql(`ALTER TABLE ${quoteIdent(String(name))} DISABLE TRIGGER USER`);
     await sql(`TRUNCATE ${[...existing].map(quoteIdent).join(', ')}`);
 
-    if (manifest.tables.login_logs) await makeLogPartitions(sql, join(dir, tableEntry('login_logs')));
-    for (const table of Object.keys(manifest.tables).sort())
-      tables[table] = await insertRows(sql, table, join(dir, tableEntry(table)));
+    const logs = manifest.tables.login_logs ? tableEntryPath(dir, 'login_logs') : null;
+    if (logs) await makeLogPartitions(sql, logs);
+    for (const table of Object.keys(manifest.tables).sort()) {
+      const path = tableEntryPath(dir, table);
+      if (!path) throw new ArchiveRefused(`the archive lacks the rows of ${table}, which its manifest names`);
+      tables[table] = await insertRows(sql, table, path);
+    }
 
     for (const { name } of withTriggers) await sql(`ALTER TABLE ${quoteIdent(String(name))} ENABLE TRIGGER USER`);
     for (const key of foreignKeys)
@@ -94,13 +95,10 @@ export function migrationName(Migration: MigrationClass): string {
 
 /** The migrations the archive's database had applied, in the order they ran. */
 async function archivedMigrations(dir: string): Promise<string[]> {
-  const text = await readFile(join(dir, tableEntry('migrations')), 'utf8').catch(() => {
-    throw new ArchiveRefused('the archive has no migrations table: not a backup of this service');
-  });
-  const rows = text
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as { id: number; name: string });
+  const path = tableEntryPath(dir, 'migrations');
+  if (!path) throw new ArchiveRefused('the archive has no migrations table: not a backup of this service');
+  const rows: Array<{ id: number; name: string }> = [];
+  for await (const line of tableLines(path)) if (line) rows.push(JSON.parse(line) as { id: number; name: string });
   return rows.sort((a, b) => a.id - b.id).map((row) => row.name);
 }
 
@@ -133,7 +131,7 @@ async function insertRows(
     batch = [];
     bytes = 0;
   };
-  for await (const line of createInterface({ input: createReadStream(path), crlfDelay: Infinity })) {
+  for await (const line of tableLines(path)) {
     if (!line) continue;
     batch.push(line);
     bytes += line.length;
@@ -156,7 +154,7 @@ async function makeLogPartitions(
   const [{ partitioned }] = await sql(`SELECT to_regclass($1) IS NOT NULL AS partitioned`, [DEFAULT_PARTITION]);
   if (!partitioned) return;
   let oldest: string | null = null;
-  for await (const line of createInterface({ input: createReadStream(path), crlfDelay: Infinity })) {
+  for await (const line of tableLines(path)) {
     const month = LOG_ROW_MONTH.exec(line)?.[1];
     if (month && (oldest === null || month < oldest)) oldest = month;
   }

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import * as tar from 'tar';
 import { ROOT } from './service-process';
 
@@ -51,7 +52,7 @@ export async function archiveContents(
   try {
     const tables: Record<string, string[]> = {};
     for (const name of readdirSync(join(dir, 'tables')))
-      tables[name.replace(/\.jsonl$/, '')] = readFileSync(join(dir, 'tables', name), 'utf8')
+      tables[name.replace(/\.jsonl(\.gz)?$/, '')] = tableText(join(dir, 'tables', name))
         .split('\n')
         .filter(Boolean)
         .sort();
@@ -78,4 +79,10 @@ export async function repackedWith(file: string, target: string, change: (dir: s
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** A table entry's text, gzip'd (as backups write them) or plain (as older archives hold them). */
+export function tableText(path: string): string {
+  const bytes = readFileSync(path);
+  return (path.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
 }
