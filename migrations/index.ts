@@ -35,6 +35,7 @@ import { SessionsWithoutProjectKey1766440000000 } from './1766440000000-Sessions
 import { OrdersOutliveTheirProject1766450000000 } from './1766450000000-OrdersOutliveTheirProject';
 import { CountDeviceChanges1766460000000 } from './1766460000000-CountDeviceChanges';
 import { CreateBackups1766470000000 } from './1766470000000-CreateBackups';
+import { CreateAgentPrices1766600000000 } from './1766600000000-CreateAgentPrices';
 
 /** Every migration, in order. Listed explicitly so the same list works compiled and under Jest. */
 export const MIGRATIONS = [
@@ -75,4 +76,5 @@ export const MIGRATIONS = [
   OrdersOutliveTheirProject1766450000000,
   CountDeviceChanges1766460000000,
   CreateBackups1766470000000,
+  CreateAgentPrices1766600000000,
 ];

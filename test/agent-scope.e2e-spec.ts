@@ -24,6 +24,10 @@ const AGENT_ROUTES = new Set([
   'GET /admin/v1/agents/:id/ledger',
   'POST /admin/v1/agents/:id/credits',
   'GET /admin/v1/agents/:id/sales',
+  // a parent sets its sub-agents' prices as it sets their discount
+  'GET /admin/v1/agents/:id/prices',
+  'PUT /admin/v1/agents/:id/prices/:typeId',
+  'DELETE /admin/v1/agents/:id/prices/:typeId',
   'GET /admin/v1/agents/me/card-types',
   'GET /admin/v1/agents/me/cards',
   'GET /admin/v1/agents/me/cards/export.csv',
@@ -43,6 +47,7 @@ const BODIES: Record<string, object> = {
   'POST /admin/v1/projects/:id/orders': { order_id: 'probe', card_type_id: 2147483647, count: 1 },
   'POST /admin/v1/agents/:id/credits': { amount_cents: 1 },
   'PATCH /admin/v1/agents/:id': { discount_percent: 0 },
+  'PUT /admin/v1/agents/:id/prices/:typeId': { price_cents: 0 },
 };
 
 describe('an agent reaches nothing outside its scope (every admin route probed, e2e)', () => {

@@ -17,7 +17,8 @@ import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { Project } from '../projects/project.entity';
 import { AgentCardTypeView } from './agent.view';
-import { AgentRow, agentPrice, selfAgent } from './agent-rows';
+import { AgentPricesRepository } from './agent-prices.repository';
+import { AgentRow, selfAgent, unitPrice } from './agent-rows';
 
 /** The agent's own corner of the cards (decisions §19): what it may sell, and the cards its orders made. */
 @Injectable()
@@ -31,18 +32,20 @@ export class AgentCardsService {
     private readonly cardsAdmin: CardsAdminService,
     private readonly logger: JsonLogger,
     private readonly replicaReads: ReplicaReads,
+    private readonly prices: AgentPricesRepository,
   ) {}
 
   /** The enabled, agent-allowed card types of its projects, each with its price for this agent. */
   async cardTypes(actor: AdminPrincipal): Promise<AgentCardTypeView[]> {
     const agent = await selfAgent(this.dataSource, actor);
     if (!agent.projectIds.length) return [];
-    const [types, projects] = await Promise.all([
+    const [types, projects, own] = await Promise.all([
       this.types.find({
         where: { projectId: In(agent.projectIds), enabled: true, agentAllowed: true },
         order: { projectId: 'ASC', name: 'ASC', id: 'ASC' },
       }),
       this.projects.find({ where: { id: In(agent.projectIds) }, select: { id: true, name: true } }),
+      this.prices.ofAgent(agent.id),
     ]);
     const names = new Map(projects.map((p) => [p.id, p.name]));
     return types.map((t) => ({
@@ -56,7 +59,7 @@ export class AgentCardsService {
       device_limit: t.deviceLimit,
       features: t.features,
       price_cents: t.priceCents,
-      agent_price_cents: agentPrice(t.priceCents, agent.discountPercent),
+      agent_price_cents: unitPrice(t.priceCents, agent.discountPercent, own.get(t.id)),
     }));
   }
 

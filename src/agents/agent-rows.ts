@@ -132,3 +132,8 @@ export function toAgentView(row: AgentRow): AgentView {
 export function agentPrice(priceCents: number, discountPercent: number): number {
   return Math.floor((priceCents * (100 - discountPercent) + 50) / 100);
 }
+
+/** What one card costs an agent: its own price for the type when one is set, else the list price less its discount. */
+export function unitPrice(priceCents: number, discountPercent: number, ownPrice: number | undefined): number {
+  return ownPrice ?? agentPrice(priceCents, discountPercent);
+}

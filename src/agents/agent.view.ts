@@ -47,7 +47,10 @@ export class AgentCardTypeView {
   @ApiProperty({ type: 'integer' }) device_limit!: number;
   @ApiProperty({ type: [String] }) features!: string[];
   @ApiProperty({ type: 'integer', description: "the type's list price" }) price_cents!: number;
-  @ApiProperty({ type: 'integer', description: 'what one card costs this agent: the price less its discount' })
+  @ApiProperty({
+    type: 'integer',
+    description: 'what one card costs this agent: its own price for the type when set, else the price less its discount',
+  })
   agent_price_cents!: number;
 }
 

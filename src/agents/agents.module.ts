@@ -1,17 +1,24 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { CardsModule } from '../cards/cards.module';
 import { ProjectsModule } from '../projects/projects.module';
 import { AgentCardsController } from './agent-cards.controller';
 import { AgentCardsService } from './agent-cards.service';
+import { AgentPrice } from './agent-price.entity';
+import { AgentPricesController } from './agent-prices.controller';
+import { AgentPricesRepository } from './agent-prices.repository';
+import { AgentPricesService } from './agent-prices.service';
 import { AgentsController } from './agents.controller';
 import { AgentsService } from './agents.service';
 import { LedgerCheckController } from './ledger-check.controller';
 
 /** Agents (resellers), their ledger and their own view of cards (decisions §19; docs/commerce.md). */
 @Module({
-  imports: [CardsModule, ProjectsModule],
+  imports: [TypeOrmModule.forFeature([AgentPrice]), CardsModule, ProjectsModule],
   // The agent's own routes (`/agents/me/...`) first: registered before `/agents/:id`.
-  controllers: [AgentCardsController, AgentsController, LedgerCheckController],
-  providers: [AgentsService, AgentCardsService],
+  controllers: [AgentCardsController, AgentsController, AgentPricesController, LedgerCheckController],
+  providers: [AgentsService, AgentCardsService, AgentPricesService, AgentPricesRepository],
+  // Orders pay by the agents' prices.
+  exports: [AgentPricesRepository],
 })
 export class AgentsModule {}

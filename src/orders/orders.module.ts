@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AgentsModule } from '../agents/agents.module';
 import { CardsModule } from '../cards/cards.module';
 import { ProjectsModule } from '../projects/projects.module';
 import { OrdersController } from './orders.controller';
@@ -6,7 +7,7 @@ import { OrdersService } from './orders.service';
 
 /** Orders: cards bought from a card type, paid from an agent's balance (decisions §19; docs/commerce.md). */
 @Module({
-  imports: [CardsModule, ProjectsModule],
+  imports: [AgentsModule, CardsModule, ProjectsModule],
   controllers: [OrdersController],
   providers: [OrdersService],
 })

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import { AdminPrincipal } from '../admin-auth/admin-principal';
-import { AgentRow, agentById, agentPrice, selfAgent } from '../agents/agent-rows';
+import { AgentPricesRepository } from '../agents/agent-prices.repository';
+import { AgentRow, agentById, selfAgent, unitPrice } from '../agents/agent-rows';
 import { changeBalance, lockBalances } from '../agents/ledger';
 import { CardBatchesService } from '../cards/admin/card-batches.service';
 import { toCardViews } from '../cards/admin/card.view';
@@ -44,6 +45,7 @@ export class OrdersService {
     private readonly types: CardTypesService,
     private readonly batches: CardBatchesService,
     private readonly events: DomainEvents,
+    private readonly prices: AgentPricesRepository,
     @InjectRepository(Card) private readonly cards: Repository<Card>,
     @InjectRepository(CardDevice) private readonly devices: Repository<CardDevice>,
   ) {}
@@ -125,9 +127,15 @@ export class OrdersService {
     // A disabled parent earns nothing (an order can pass the sign-in check the moment before it is disabled).
     const above = agent?.parentAgentId ? await agentById(em, agent.parentAgentId) : null;
     const parent = above?.status === 'active' ? above : null;
-    const unit = agent ? agentPrice(type.priceCents, agent.discountPercent) : 0;
-    // The parent's own price is lower by its larger discount: the difference per card is its commission.
-    const commissionUnit = parent ? Math.max(0, unit - agentPrice(type.priceCents, parent.discountPercent)) : 0;
+    // Each agent's own price for the type when set, else the list price less its discount.
+    const own = agent
+      ? await this.prices.ofType(type.id, parent ? [agent.id, parent.id] : [agent.id], em)
+      : new Map<string, number>();
+    const unit = agent ? unitPrice(type.priceCents, agent.discountPercent, own.get(agent.id)) : 0;
+    // The parent's own price is lower (a larger discount, or a lower price of its own): the difference per card is its commission.
+    const commissionUnit = parent
+      ? Math.max(0, unit - unitPrice(type.priceCents, parent.discountPercent, own.get(parent.id)))
+      : 0;
     const total = unit * input.count;
     // Raw: INSERT … RETURNING the order's columns (orders has no entity).
     const [order] = (await em.query(

@@ -1914,6 +1914,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/agents/{id}/prices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The card types an agent may sell, each with its list, discounted, own and effective price */
+        get: operations["AgentPrices_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/agents/{id}/prices/{typeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set an agent's own price for a card type (its author, or an agent above it) */
+        put: operations["AgentPrices_set"];
+        post?: never;
+        /** Remove an agent's own price for a card type: its discount applies again */
+        delete: operations["AgentPrices_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/platform/ledger-check": {
         parameters: {
             query?: never;
@@ -3928,7 +3963,7 @@ export interface components {
             features: string[];
             /** @description the type's list price */
             price_cents: number;
-            /** @description what one card costs this agent: the price less its discount */
+            /** @description what one card costs this agent: its own price for the type when set, else the price less its discount */
             agent_price_cents: number;
         };
         AgentCardStatusDto: {
@@ -4037,6 +4072,29 @@ export interface components {
             to: string;
             time_zone: string;
             items: components["schemas"]["SalesItem"][];
+        };
+        AgentPriceView: {
+            card_type_id: number;
+            /** Format: uuid */
+            project_id: string;
+            name: string;
+            /** @description a disabled type is not sold until enabled again */
+            enabled: boolean;
+            /** @description the type's list price */
+            price_cents: number;
+            /** @description the list price less the agent's discount */
+            discount_price_cents: number;
+            /** @description the agent's own price for the type (null: none, the discount applies) */
+            own_price_cents: number | null;
+            /** @description what one card costs the agent: its own price when set, else the discounted price */
+            agent_price_cents: number;
+        };
+        SetAgentPriceDto: {
+            /**
+             * @description what one card of the type costs this agent, in cents, instead of the list price less its discount; a sub-agent's at least its parent's price
+             * @example 750
+             */
+            price_cents: number;
         };
         LedgerMismatch: {
             /** Format: uuid */
@@ -5619,6 +5677,23 @@ export interface components {
                     error?: {
                         /** @enum {integer} */
                         code?: 11301;
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `11115` CARD_TYPE_NOT_FOUND: Card type not found
+         *     - `11130` AGENT_NOT_FOUND: Agent not found
+         */
+        AdminError404_11115_11130: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 11115 | 11130;
                     };
                 };
             };
@@ -11139,6 +11214,98 @@ export interface operations {
             401: components["responses"]["AdminError401_11001"];
             403: components["responses"]["AdminError403_11002"];
             404: components["responses"]["AdminError404_11130"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    AgentPrices_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["AgentPriceView"][];
+                        total: number;
+                    };
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11130"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    AgentPrices_set: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                typeId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetAgentPriceDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentPriceView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001_11012"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11115_11130"];
+            413: components["responses"]["AdminError413_10008"];
+            415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    AgentPrices_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                typeId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11115_11130"];
+            429: components["responses"]["AdminError429_10302"];
             500: components["responses"]["AdminError500_50000"];
         };
     };
