@@ -36,6 +36,7 @@ import { OrdersOutliveTheirProject1766450000000 } from './1766450000000-OrdersOu
 import { CountDeviceChanges1766460000000 } from './1766460000000-CountDeviceChanges';
 import { CreateBackups1766470000000 } from './1766470000000-CreateBackups';
 import { CreateAgentPrices1766600000000 } from './1766600000000-CreateAgentPrices';
+import { AddCardKeyShape1766610000000 } from './1766610000000-AddCardKeyShape';
 
 /** Every migration, in order. Listed explicitly so the same list works compiled and under Jest. */
 export const MIGRATIONS = [
@@ -77,4 +78,5 @@ export const MIGRATIONS = [
   CountDeviceChanges1766460000000,
   CreateBackups1766470000000,
   CreateAgentPrices1766600000000,
+  AddCardKeyShape1766610000000,
 ];

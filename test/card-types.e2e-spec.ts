@@ -62,6 +62,8 @@ describe('card types and features (decisions §19, e2e)', () => {
         price_cents: 1999,
         agent_allowed: false,
         prefix: '',
+        key_length: 20,
+        key_alphabet: 'upper_digits_unambiguous',
         enabled: true,
         created_at: expect.any(String),
         updated_at: expect.any(String),

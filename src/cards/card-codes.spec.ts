@@ -1,4 +1,13 @@
-import { CARD_CODE_ALPHABET, CARD_CODE_LENGTH, CARD_PREFIX_PATTERN, CardCodeGenerator, generateCardCode } from './card-codes';
+import {
+  CARD_CODE_ALPHABET,
+  CARD_CODE_LENGTH,
+  CARD_KEY_ALPHABETS,
+  CARD_PREFIX_PATTERN,
+  CardCodeGenerator,
+  generateCardCode,
+  keyBits,
+  keyShapeProblem,
+} from './card-codes';
 
 describe(generateCardCode.name, () => {
   it('uses 31 unambiguous characters: no 0, O, 1, I or L', () => {
@@ -45,4 +54,27 @@ describe('CARD_PREFIX_PATTERN', () => {
   it.each(['0123456789abcdefg', 'a b', 'a_b', 'é', 'a\n'])('refuses %p', (prefix) =>
     expect(CARD_PREFIX_PATTERN.test(prefix)).toBe(false),
   );
+});
+
+describe('key shapes', () => {
+  it('draws the length from the named alphabet', () => {
+    expect(generateCardCode('', undefined, { length: 13, alphabet: 'digits' })).toMatch(/^\d{13}$/);
+    expect(generateCardCode('H-', undefined, { length: 10, alphabet: 'hex_upper' })).toMatch(/^H-[0-9A-F]{10}$/);
+    expect(new CardCodeGenerator().next('', { length: 8, alphabet: 'lower_digits' })).toMatch(/^[a-z0-9]{8}$/);
+  });
+
+  it('names alphabets of distinct characters, the default being the one codes always had', () => {
+    expect(CARD_KEY_ALPHABETS.upper_digits_unambiguous).toBe(CARD_CODE_ALPHABET);
+    for (const alphabet of Object.values(CARD_KEY_ALPHABETS)) expect(new Set(alphabet).size).toBe(alphabet.length);
+  });
+
+  it('refuses fewer than 40 bits and codes longer than the column', () => {
+    expect(keyBits({ length: 20, alphabet: 'upper_digits_unambiguous' })).toBeCloseTo(99.1, 1);
+    expect(keyShapeProblem('', { length: 13, alphabet: 'digits' })).toBeNull(); // 43.2 bits
+    expect(keyShapeProblem('', { length: 12, alphabet: 'digits' })).toMatch(/39\.9 bits.*at least 13 characters/);
+    expect(keyShapeProblem('', { length: 10, alphabet: 'hex_upper' })).toBeNull(); // exactly 40
+    expect(keyShapeProblem('', { length: 8, alphabet: 'upper_digits_unambiguous' })).toMatch(/at least 9/);
+    expect(keyShapeProblem('', { length: 64, alphabet: 'digits' })).toBeNull();
+    expect(keyShapeProblem('AB', { length: 63, alphabet: 'digits' })).toMatch(/exceed the 64 characters/);
+  });
 });

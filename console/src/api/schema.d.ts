@@ -3461,6 +3461,13 @@ export interface components {
             price_cents: number;
             agent_allowed: boolean;
             prefix: string;
+            /** @description random characters after the prefix */
+            key_length: number;
+            /**
+             * @description what the random characters are drawn from
+             * @enum {string}
+             */
+            key_alphabet: "upper_digits_unambiguous" | "upper_digits" | "lower_digits" | "digits" | "hex_upper";
             enabled: boolean;
             /** Format: date-time */
             created_at: string;
@@ -3501,10 +3508,17 @@ export interface components {
              */
             agent_allowed: boolean;
             /**
-             * @description put before the 20 random characters of generated codes
+             * @description put before the random characters of generated codes
              * @default
              */
             prefix: string;
+            /** @description random characters after the prefix, default 20; with the alphabet at least 40 bits, and with the prefix at most 64 characters */
+            key_length?: number;
+            /**
+             * @description default upper_digits_unambiguous; upper_digits_unambiguous: A-Z and 2-9 without O, I, L; upper_digits: A-Z 0-9; lower_digits: a-z 0-9; digits: 0-9; hex_upper: 0-9 A-F
+             * @enum {string}
+             */
+            key_alphabet?: "upper_digits_unambiguous" | "upper_digits" | "lower_digits" | "digits" | "hex_upper";
             /**
              * @description false: no new cards are made from it; its cards keep working
              * @default true
@@ -3526,6 +3540,9 @@ export interface components {
             price_cents?: number;
             agent_allowed?: boolean;
             prefix?: string;
+            key_length?: number;
+            /** @enum {string} */
+            key_alphabet?: "upper_digits_unambiguous" | "upper_digits" | "lower_digits" | "digits" | "hex_upper";
             enabled?: boolean;
         };
         AnnouncementView: {

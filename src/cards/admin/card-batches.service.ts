@@ -9,7 +9,7 @@ import { ServiceError } from '../../core/errors/service-error';
 import { isUniqueViolation } from '../../database/pg-errors';
 import { ProjectAccess } from '../../projects/project-access';
 import { CardBatch } from '../card-batch.entity';
-import { CARD_CODE_LENGTH, CardCodeGenerator } from '../card-codes';
+import { CARD_CODE_LENGTH, CardCodeGenerator, CardKeyShape, DEFAULT_KEY_SHAPE } from '../card-codes';
 import { CardDevice } from '../card-device.entity';
 import { Card, CardKind } from '../card.entity';
 import { CreateCardsDto } from './card-admin.dto';
@@ -25,7 +25,7 @@ const GENERATION_CHUNK = 250;
 const LOAD_CHUNK = 1000;
 /** How often a request waits to see whether the twin with its idempotency key has made its batch. */
 const GENERATION_WAIT_MS = 100;
-/** Draws per chunk before a batch gives up (one collision in 31^20 codes is already unheard of). */
+/** Draws per chunk before a batch gives up (codes have at least 40 random bits: a collision is rare, ten in a row unheard of). */
 const MAX_DRAWS = 10;
 
 /** Inserts one chunk of codes; a code the project already holds is skipped and drawn again. */
@@ -51,6 +51,8 @@ interface BatchPlan {
   batchId: string;
   count: number;
   prefix: string;
+  /** The random part: the type's, or the default for a batch without one. */
+  keyShape: CardKeyShape;
   durationSeconds: number;
   deviceLimit: number;
   note: string | null;
@@ -150,6 +152,7 @@ export class CardBatchesService {
             batchId,
             count: input.count,
             prefix: input.prefix ?? '',
+            keyShape: DEFAULT_KEY_SHAPE,
             durationSeconds: input.duration_seconds!,
             deviceLimit: input.device_limit ?? project.deviceLimit,
             note: input.note ?? null,
@@ -190,7 +193,7 @@ export class CardBatchesService {
     const draw = (n: number): string[] => {
       const fresh: string[] = [];
       while (fresh.length < n) {
-        const code = this.codes.next(plan.prefix);
+        const code = this.codes.next(plan.prefix, plan.keyShape);
         if (!drawn.has(code)) fresh.push(code);
         drawn.add(code);
       }
@@ -270,12 +273,13 @@ export class CardBatchesService {
   }
 }
 
-/** A generation's plan from a card type: the type's kind, duration, uses, limits and prefix. */
+/** A generation's plan from a card type: the type's kind, duration, uses, limits, prefix and key shape. */
 function planOfType(type: CardType, count: number, note: string | null): Omit<BatchPlan, 'batchId'> {
   return {
     projectId: type.projectId,
     count,
     prefix: type.prefix,
+    keyShape: { length: type.keyLength, alphabet: type.keyAlphabet },
     durationSeconds: type.durationSeconds,
     deviceLimit: type.deviceLimit,
     note,

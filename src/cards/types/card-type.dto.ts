@@ -17,7 +17,16 @@ import {
 import { MAX_INT32 } from '../../common/limits';
 import { Optional } from '../../common/optional';
 import { MAX_CARD_USES } from '../admin/card-admin.dto';
-import { CARD_PREFIX_PATTERN } from '../card-codes';
+import {
+  CARD_CODE_LENGTH,
+  CARD_KEY_ALPHABET_NAMES,
+  CARD_PREFIX_PATTERN,
+  CardKeyAlphabet,
+  DEFAULT_KEY_ALPHABET,
+  MAX_KEY_LENGTH,
+  MIN_KEY_BITS,
+  MIN_KEY_LENGTH,
+} from '../card-codes';
 import { CARD_KINDS, CardKind } from '../card.entity';
 import { FEATURE_PATTERN, MAX_FEATURES } from './card-features';
 
@@ -100,12 +109,32 @@ export class CreateCardTypeDto {
   @ApiPropertyOptional({
     pattern: CARD_PREFIX_PATTERN.source,
     default: '',
-    description: 'put before the 20 random characters of generated codes',
+    description: 'put before the random characters of generated codes',
   })
   @Optional()
   @IsString()
   @Matches(CARD_PREFIX_PATTERN, { message: 'prefix must be 0-16 of [A-Za-z0-9-]' })
   prefix?: string;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: MIN_KEY_LENGTH,
+    maximum: MAX_KEY_LENGTH,
+    description: `random characters after the prefix, default ${CARD_CODE_LENGTH}; with the alphabet at least ${MIN_KEY_BITS} bits, and with the prefix at most 64 characters`,
+  })
+  @Optional()
+  @IsInt()
+  @Min(MIN_KEY_LENGTH)
+  @Max(MAX_KEY_LENGTH)
+  key_length?: number;
+
+  @ApiPropertyOptional({
+    enum: CARD_KEY_ALPHABET_NAMES,
+    description: `default ${DEFAULT_KEY_ALPHABET}; upper_digits_unambiguous: A-Z and 2-9 without O, I, L; upper_digits: A-Z 0-9; lower_digits: a-z 0-9; digits: 0-9; hex_upper: 0-9 A-F`,
+  })
+  @Optional()
+  @IsIn(CARD_KEY_ALPHABET_NAMES)
+  key_alphabet?: CardKeyAlphabet;
 
   @ApiPropertyOptional({ default: true, description: 'false: no new cards are made from it; its cards keep working' })
   @Optional()
@@ -196,6 +225,18 @@ export class UpdateCardTypeDto {
   @IsString()
   @Matches(CARD_PREFIX_PATTERN, { message: 'prefix must be 0-16 of [A-Za-z0-9-]' })
   prefix?: string;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: MIN_KEY_LENGTH, maximum: MAX_KEY_LENGTH })
+  @Optional()
+  @IsInt()
+  @Min(MIN_KEY_LENGTH)
+  @Max(MAX_KEY_LENGTH)
+  key_length?: number;
+
+  @ApiPropertyOptional({ enum: CARD_KEY_ALPHABET_NAMES })
+  @Optional()
+  @IsIn(CARD_KEY_ALPHABET_NAMES)
+  key_alphabet?: CardKeyAlphabet;
 
   @ApiPropertyOptional()
   @Optional()

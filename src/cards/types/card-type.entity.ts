@@ -1,9 +1,10 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import type { CardKeyAlphabet } from '../card-codes';
 import type { CardKind } from '../card.entity';
 
 /**
  * A project's named card rules (decisions §19): what a card made from it gets (kind, duration,
- * uses, device and seat limits, code prefix), what it sells for, and the features its cards answer.
+ * uses, device and seat limits, code prefix, length and alphabet), what it sells for, and the features its cards answer.
  */
 @Entity('card_types')
 export class CardType {
@@ -43,6 +44,13 @@ export class CardType {
 
   @Column({ type: 'varchar', length: 16, default: '' })
   prefix: string;
+
+  /** Random characters after the prefix. */
+  @Column({ name: 'key_length', type: 'integer', default: 20 })
+  keyLength: number;
+
+  @Column({ name: 'key_alphabet', type: 'varchar', length: 32, default: 'upper_digits_unambiguous' })
+  keyAlphabet: CardKeyAlphabet;
 
   @Column({ type: 'boolean', default: true })
   enabled: boolean;

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { CARD_KEY_ALPHABET_NAMES, CardKeyAlphabet } from '../card-codes';
 import { CARD_KINDS, CardKind } from '../card.entity';
 import { CardType } from './card-type.entity';
 
@@ -15,6 +16,9 @@ export class CardTypeView {
   @ApiProperty({ type: 'integer', description: 'integer cents' }) price_cents!: number;
   @ApiProperty() agent_allowed!: boolean;
   @ApiProperty() prefix!: string;
+  @ApiProperty({ type: 'integer', description: 'random characters after the prefix' }) key_length!: number;
+  @ApiProperty({ enum: CARD_KEY_ALPHABET_NAMES, description: 'what the random characters are drawn from' })
+  key_alphabet!: CardKeyAlphabet;
   @ApiProperty() enabled!: boolean;
   @ApiProperty({ type: String, format: 'date-time' }) created_at!: string;
   @ApiProperty({ type: String, format: 'date-time' }) updated_at!: string;
@@ -33,6 +37,8 @@ export function toCardTypeView(t: CardType): CardTypeView {
     price_cents: t.priceCents,
     agent_allowed: t.agentAllowed,
     prefix: t.prefix,
+    key_length: t.keyLength,
+    key_alphabet: t.keyAlphabet,
     enabled: t.enabled,
     created_at: t.createdAt.toISOString(),
     updated_at: t.updatedAt.toISOString(),

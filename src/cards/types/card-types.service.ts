@@ -7,6 +7,7 @@ import { ErrorCode } from '../../core/errors/error-code';
 import { ServiceError } from '../../core/errors/service-error';
 import { isForeignKeyViolation, isUniqueViolation } from '../../database/pg-errors';
 import { ProjectAccess } from '../../projects/project-access';
+import { CARD_CODE_LENGTH, DEFAULT_KEY_ALPHABET, keyShapeProblem } from '../card-codes';
 import { CreateCardTypeDto, UpdateCardTypeDto } from './card-type.dto';
 import { CardType } from './card-type.entity';
 import { CardTypeView, toCardTypeView } from './card-type.view';
@@ -36,9 +37,12 @@ export class CardTypesService {
       priceCents: input.price_cents,
       agentAllowed: input.agent_allowed ?? false,
       prefix: input.prefix ?? '',
+      keyLength: input.key_length ?? CARD_CODE_LENGTH,
+      keyAlphabet: input.key_alphabet ?? DEFAULT_KEY_ALPHABET,
       enabled: input.enabled ?? true,
     });
     checkUses(row);
+    checkKeyShape(row);
     return toCardTypeView(await this.store(row));
   }
 
@@ -76,8 +80,11 @@ export class CardTypesService {
     if (input.price_cents !== undefined) row.priceCents = input.price_cents;
     if (input.agent_allowed !== undefined) row.agentAllowed = input.agent_allowed;
     if (input.prefix !== undefined) row.prefix = input.prefix;
+    if (input.key_length !== undefined) row.keyLength = input.key_length;
+    if (input.key_alphabet !== undefined) row.keyAlphabet = input.key_alphabet;
     if (input.enabled !== undefined) row.enabled = input.enabled;
     checkUses(row);
+    checkKeyShape(row);
     return toCardTypeView(await this.store(row));
   }
 
@@ -134,6 +141,12 @@ function checkUses(row: CardType): void {
   if (row.kind === 'time' && row.uses !== null) {
     throw new ServiceError(ErrorCode.BAD_REQUEST, undefined, { details: ['uses is for count types only'] });
   }
+}
+
+/** Codes too easy to guess, or too long for cards.code: a 400 naming the fields, checked on the result of a change. */
+function checkKeyShape(row: CardType): void {
+  const problem = keyShapeProblem(row.prefix, { length: row.keyLength, alphabet: row.keyAlphabet });
+  if (problem) throw new ServiceError(ErrorCode.BAD_REQUEST, undefined, { details: [problem] });
 }
 
 function notFound(): ServiceError {

@@ -8,17 +8,24 @@ import { ErrorAlert } from '../../components/ErrorAlert';
 import { SeatLimitInputs } from '../cards/SeatLimitInputs';
 import {
   FEATURE,
+  KEY_ALPHABETS,
+  KEY_ALPHABET_NAMES,
+  KEY_LENGTH,
+  MAX_CODE_LENGTH,
   MAX_FEATURES,
   MAX_INT32,
   PREFIX,
   PRESETS,
   PRESET_NAMES,
   changes,
+  keyBits,
+  minKeyLength,
   presetOf,
   toBody,
   toDraft,
   type CardType,
   type CardTypeDraft,
+  type KeyAlphabet,
   type Preset,
 } from './card-type-form';
 
@@ -42,6 +49,8 @@ export function CardTypeModal({
   const kind = Form.useWatch('kind', form);
   const duration = Form.useWatch('duration_seconds', form);
   const unlimitedSeats = Form.useWatch('unlimited_seats', form);
+  const keyLength = Form.useWatch('key_length', form);
+  const keyAlphabet = Form.useWatch('key_alphabet', form);
   const field = (name: string) => ({ label: t(`${texts}.${name}.label`), extra: t(`${texts}.${name}.help`) });
   const save = useMutation({
     mutationFn: (draft: CardTypeDraft) => {
@@ -155,7 +164,46 @@ export function CardTypeModal({
           <Switch />
         </Form.Item>
         <Form.Item name="prefix" {...field('prefix')} rules={[{ pattern: PREFIX, message: t('generate.prefixInvalid') }]}>
-          <Input maxLength={16} />
+          <Input maxLength={16} onChange={() => void form.validateFields(['key_length']).catch(() => undefined)} />
+        </Form.Item>
+        <Form.Item name="key_alphabet" {...field('key_alphabet')}>
+          <Select
+            onChange={() => void form.validateFields(['key_length']).catch(() => undefined)}
+            options={KEY_ALPHABET_NAMES.map((name) => ({
+              value: name,
+              label: `${t(`${texts}.alphabets.${name}`)} (${KEY_ALPHABETS[name].length})`,
+            }))}
+          />
+        </Form.Item>
+        <Form.Item
+          name="key_length"
+          label={t(`${texts}.key_length.label`)}
+          extra={
+            keyAlphabet && keyLength
+              ? t(`${texts}.key_length.bits`, { bits: Math.floor(keyBits(keyLength, keyAlphabet)) })
+              : t(`${texts}.key_length.help`)
+          }
+          dependencies={['key_alphabet', 'prefix']}
+          rules={[
+            { required: true },
+            { type: 'integer', min: KEY_LENGTH.min, max: KEY_LENGTH.max },
+            {
+              // The API's checks, so the author learns before saving: enough entropy, and a code that fits.
+              validator: async (_, length: number | undefined) => {
+                const alphabet = form.getFieldValue('key_alphabet') as KeyAlphabet;
+                if (!length || !alphabet) return;
+                if (length < minKeyLength(alphabet)) {
+                  throw new Error(t(`${texts}.key_length.tooShort`, { count: minKeyLength(alphabet) }));
+                }
+                const prefix = (form.getFieldValue('prefix') as string | undefined) ?? '';
+                if (prefix.length + length > MAX_CODE_LENGTH) {
+                  throw new Error(t(`${texts}.key_length.tooLong`, { count: MAX_CODE_LENGTH - prefix.length }));
+                }
+              },
+            },
+          ]}
+        >
+          <InputNumber precision={0} min={KEY_LENGTH.min} max={KEY_LENGTH.max} style={{ width: '100%' }} />
         </Form.Item>
         <Form.Item name="enabled" valuePropName="checked" {...field('enabled')}>
           <Switch />

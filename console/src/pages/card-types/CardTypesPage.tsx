@@ -142,6 +142,15 @@ export function CardTypesPage() {
             render: (prefix: string) => (prefix ? <Typography.Text code>{prefix}</Typography.Text> : '—'),
           },
           {
+            title: t('cardTypes.keyShape'),
+            key: 'key_shape',
+            render: (_: unknown, type: CardType) =>
+              t('cardTypes.keyShapeText', {
+                count: type.key_length,
+                alphabet: t(`cardTypes.form.alphabets.${type.key_alphabet}`),
+              }),
+          },
+          {
             title: t('cardTypes.enabled'),
             dataIndex: 'enabled',
             render: (enabled: boolean, type: CardType) => (

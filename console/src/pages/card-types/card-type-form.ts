@@ -33,6 +33,25 @@ export const MAX_INT32 = 2_147_483_647;
 /** The API's pattern for a code prefix (src/cards/card-codes.ts). */
 export const PREFIX = /^[A-Za-z0-9-]{0,16}$/;
 
+/** The API's named alphabets for a code's random part, the default first (src/cards/card-codes.ts). */
+export const KEY_ALPHABETS = {
+  upper_digits_unambiguous: 'ABCDEFGHJKMNPQRSTUVWXYZ23456789',
+  upper_digits: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789',
+  lower_digits: 'abcdefghijklmnopqrstuvwxyz0123456789',
+  digits: '0123456789',
+  hex_upper: '0123456789ABCDEF',
+} as const;
+export type KeyAlphabet = keyof typeof KEY_ALPHABETS;
+export const KEY_ALPHABET_NAMES = Object.keys(KEY_ALPHABETS) as KeyAlphabet[];
+export const KEY_LENGTH = { min: 8, max: 64, default: 20 } as const;
+/** The API refuses codes with less entropy, and a prefix and random part longer than a code's 64 characters. */
+export const MIN_KEY_BITS = 40;
+export const MAX_CODE_LENGTH = 64;
+export const keyBits = (length: number, alphabet: KeyAlphabet): number => length * Math.log2(KEY_ALPHABETS[alphabet].length);
+/** The fewest characters of `alphabet` that reach MIN_KEY_BITS. */
+export const minKeyLength = (alphabet: KeyAlphabet): number =>
+  Math.max(KEY_LENGTH.min, Math.ceil(MIN_KEY_BITS / Math.log2(KEY_ALPHABETS[alphabet].length)));
+
 /** A decimal amount typed by the author as integer cents; rounding absorbs binary fractions (19.9 * 100 = 1989.999…). */
 export const toCents = (amount: number): number => Math.round(amount * 100);
 export const fromCents = (cents: number): number => cents / 100;
@@ -50,6 +69,8 @@ export interface CardTypeDraft {
   price: number;
   agent_allowed: boolean;
   prefix?: string;
+  key_length: number;
+  key_alphabet: KeyAlphabet;
   enabled: boolean;
 }
 
@@ -65,6 +86,8 @@ export function toDraft(type: CardType | null): CardTypeDraft {
       price: 0,
       agent_allowed: false,
       prefix: '',
+      key_length: KEY_LENGTH.default,
+      key_alphabet: 'upper_digits_unambiguous',
       enabled: true,
     };
   }
@@ -80,6 +103,8 @@ export function toDraft(type: CardType | null): CardTypeDraft {
     price: fromCents(type.price_cents),
     agent_allowed: type.agent_allowed,
     prefix: type.prefix,
+    key_length: type.key_length,
+    key_alphabet: type.key_alphabet,
     enabled: type.enabled,
   };
 }
@@ -96,6 +121,8 @@ export function toBody(draft: CardTypeDraft): Schemas['CreateCardTypeDto'] {
     price_cents: toCents(draft.price),
     agent_allowed: draft.agent_allowed,
     prefix: draft.prefix ?? '',
+    key_length: draft.key_length,
+    key_alphabet: draft.key_alphabet,
     enabled: draft.enabled,
   };
 }
