@@ -78,7 +78,13 @@ for (const [language, texts] of [
       // The agent signs in to its own reduced console: what it sells at its price, and its balance.
       await signInAsAgent(page, agent, a.shop.title);
       const menuItems = page.getByRole('menu', { name: texts.app.menu }).getByRole('menuitem');
-      await expect(menuItems).toHaveText([a.menu.shop, a.menu.myCards, a.menu.ledger, a.menu.subAgents]);
+      await expect(menuItems).toHaveText([
+        a.menu.shop,
+        a.menu.myCards,
+        texts.agentPrices.sales.menu,
+        a.menu.ledger,
+        a.menu.subAgents,
+      ]);
       await expect(page.getByTestId('agent-balance')).toContainText(money(100, language));
       const typeRow = page.getByRole('row').filter({ hasText: typeName });
       await expect(typeRow).toContainText(money(5, language)); // the list price

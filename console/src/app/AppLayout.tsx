@@ -89,7 +89,7 @@ export function AppLayout() {
                 items: [
                   { key: '/account', icon: <UserOutlined />, label: t('account.menu') },
                   { key: '/security', icon: <SafetyCertificateOutlined />, label: t('twoFactor.security.menu') },
-                  ...(session?.role === 'agent' ? [] : [{ key: '/api-keys', icon: <KeyOutlined />, label: t('apiKeys.menu') }]),
+                  { key: '/api-keys', icon: <KeyOutlined />, label: t('apiKeys.menu') },
                 ],
                 onClick: ({ key }) => void navigate(key),
               }}

@@ -30,19 +30,20 @@ import { projectQuery } from '../pages/projects/project-queries';
 import { useSession } from './use-session';
 
 /** The pages an agent (reseller) may open: its own account, nothing of the author's (decisions §19). */
-export const AGENT_PAGES = ['/agent', '/agents', '/security', '/account'] as const;
+export const AGENT_PAGES = ['/agent', '/agents', '/security', '/account', '/api-keys'] as const;
 
 /** True when an agent may open the address: its own pages only. */
 export function agentMayOpen(pathname: string): boolean {
   return AGENT_PAGES.some((page) => pathname === page || pathname.startsWith(`${page}/`));
 }
 
-/** An agent's reduced menu: what it sells and orders, its cards, its ledger, its sub-agents. */
+/** An agent's reduced menu: what it sells and orders, its cards, its sales, its ledger, its sub-agents. */
 function useAgentItems(): MenuProps['items'] {
   const { t } = useTranslation();
   return [
     { key: '/agent', icon: <ShopOutlined />, label: t('agents.menu.shop') },
     { key: '/agent/cards', icon: <CreditCardOutlined />, label: t('agents.menu.myCards') },
+    { key: '/agent/sales', icon: <BarChartOutlined />, label: t('agentPrices.sales.menu') },
     { key: '/agent/ledger', icon: <WalletOutlined />, label: t('agents.menu.ledger') },
     { key: '/agents', icon: <ClusterOutlined />, label: t('agents.menu.subAgents') },
   ];

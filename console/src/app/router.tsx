@@ -92,6 +92,7 @@ export const router = createBrowserRouter(
             { path: 'agent', lazy: { Component: async () => (await import('../pages/agent/ShopPage')).ShopPage } },
             { path: 'agent/cards', lazy: { Component: async () => (await import('../pages/agent/MyCardsPage')).MyCardsPage } },
             { path: 'agent/ledger', lazy: { Component: async () => (await import('../pages/agent/MyLedgerPage')).MyLedgerPage } },
+            { path: 'agent/sales', lazy: { Component: async () => (await import('../pages/agent/MySalesPage')).MySalesPage } },
             { path: 'security', lazy: { Component: async () => (await import('../pages/security/SecurityPage')).SecurityPage } },
             { path: 'account', lazy: { Component: async () => (await import('../pages/account/AccountPage')).AccountPage } },
             { path: 'audit', lazy: { Component: async () => (await import('../pages/audit/AuditPage')).AuditPage } },

@@ -5,6 +5,7 @@ import { bulkEn } from './bulk';
 import { cardsManageEn } from './cards-manage';
 import { cardTypesEn } from './card-types';
 import { agentsEn } from './agents';
+import { agentPricesEn } from './agent-prices';
 import { usersEn } from './users';
 import { sessionsEn } from './sessions';
 import { webhooksEn } from './webhooks';
@@ -237,6 +238,7 @@ export const en = {
   cardsManage: cardsManageEn,
   cardTypes: cardTypesEn,
   agents: agentsEn,
+  agentPrices: agentPricesEn,
   users: usersEn,
   sessions: sessionsEn,
   webhooks: webhooksEn,

@@ -6,6 +6,7 @@ import { bulkZhCN } from './bulk';
 import { cardsManageZhCN } from './cards-manage';
 import { cardTypesZhCN } from './card-types';
 import { agentsZhCN } from './agents';
+import { agentPricesZhCN } from './agent-prices';
 import { usersZhCN } from './users';
 import { sessionsZhCN } from './sessions';
 import { webhooksZhCN } from './webhooks';
@@ -196,6 +197,7 @@ export const zhCN: Texts = {
   cardsManage: cardsManageZhCN,
   cardTypes: cardTypesZhCN,
   agents: agentsZhCN,
+  agentPrices: agentPricesZhCN,
   users: usersZhCN,
   sessions: sessionsZhCN,
   webhooks: webhooksZhCN,

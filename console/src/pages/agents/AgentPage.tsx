@@ -10,11 +10,12 @@ import { PageLoading } from '../../components/PageLoading';
 import { useMoney } from '../card-types/card-type-labels';
 import { AgentRights, AgentStatusTag, useProjectOptions } from './agent-labels';
 import { agentQuery } from './agent-queries';
+import { AgentPrices } from './AgentPrices';
 import { AgentSales } from './AgentSales';
 import { CreditModal } from './CreditModal';
 import { LedgerTable } from './LedgerTable';
 
-/** One agent: its terms and balance, **Credit or debit**, its ledger and its sales. */
+/** One agent: its terms and balance, **Credit or debit**, its sales, its ledger and its prices per card type. */
 export function AgentPage() {
   const { t } = useTranslation();
   const { agentId = '' } = useParams();
@@ -86,6 +87,7 @@ export function AgentPage() {
             children: <AgentSales agentId={shown.id} projectIds={shown.project_ids} />,
           },
           { key: 'ledger', label: t('agents.ledger.title'), children: <LedgerTable agentId={shown.id} /> },
+          { key: 'prices', label: t('agentPrices.tab'), children: <AgentPrices agent={shown} /> },
         ]}
       />
       {crediting && <CreditModal agent={shown} onClose={() => setCrediting(false)} />}

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/use-session';
 import { cardTypesQuery } from '../card-types/card-type-form';
 import { projectListQuery } from '../projects/project-queries';
-import { myCardTypesQuery } from '../agent/me-queries';
+import { meQuery, myCardTypesQuery } from '../agent/me-queries';
 import type { Agent } from './agent-queries';
 import type { ProjectOption } from './CreateAgentModal';
 
@@ -56,4 +56,16 @@ export function useTypeNames(projectIds: string[]): (id: number) => string {
     ...(mine.data?.items ?? []).map((type) => [type.id, type.name] as const),
   ]);
   return (id) => names.get(id) ?? `#${id}`;
+}
+
+/**
+ * The projects an API key may be limited to, by name: an author's own; an agent's, every project it
+ * sells for (named by its card types where it has any).
+ */
+export function useKeyProjectOptions(): { options: ProjectOption[]; nameOf: (id: string) => string } {
+  const agent = useSession()?.role === 'agent';
+  const named = useProjectOptions();
+  const me = useQuery({ ...meQuery(), enabled: agent });
+  if (!agent) return named;
+  return { options: (me.data?.project_ids ?? []).map((id) => ({ value: id, label: named.nameOf(id) })), nameOf: named.nameOf };
 }

@@ -81,3 +81,21 @@ export function agentSalesQuery(id: string, from: string, to: string) {
     queryFn: () => unwrap(api.GET('/admin/v1/agents/{id}/sales', { params: { path: { id }, query: { from, to } } })),
   });
 }
+
+export type AgentPrice = Schemas['AgentPriceView'];
+
+/** The card types an agent may sell, each with its list, discounted, own and effective price. */
+export function agentPricesQuery(id: string) {
+  return queryOptions({
+    queryKey: ['agents', 'prices', id] as const,
+    queryFn: () => unwrap(api.GET('/admin/v1/agents/{id}/prices', { params: { path: { id } } })),
+  });
+}
+
+/** Sets the agent's own price for a type (null: removes it, the discount applies again). */
+export function setAgentPrice(id: string, typeId: number, priceCents: number | null) {
+  const params = { path: { id, typeId } };
+  return priceCents === null
+    ? unwrap(api.DELETE('/admin/v1/agents/{id}/prices/{typeId}', { params }))
+    : unwrap(api.PUT('/admin/v1/agents/{id}/prices/{typeId}', { params, body: { price_cents: priceCents } }));
+}

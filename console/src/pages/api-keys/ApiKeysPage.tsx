@@ -11,7 +11,8 @@ import { useFormat } from '../../components/format';
 import { ShownOnce } from '../../components/ShownOnce';
 import { fromZoneInput } from '../../components/time-zone';
 import { looksLikeAddress } from '../login-blacklist/LoginBlacklistPage';
-import { projectListQuery } from '../projects/project-queries';
+import { useSession } from '../../app/use-session';
+import { useKeyProjectOptions } from '../agents/agent-labels';
 
 type Key = Schemas['ApiKeyView'];
 type Scope = Key['scopes'][number];
@@ -33,6 +34,8 @@ const SCOPES: Scope[] = [
   'webhooks:read',
   'webhooks:write',
 ];
+/** An agent's keys serve its shop: they place and read its orders (the only routes of its scope a key reaches). */
+const AGENT_SCOPES: Scope[] = ['orders:create', 'orders:read'];
 const texts = 'apiKeys';
 const QUERY_KEY = ['api-keys'];
 /** i18next reads a colon as a namespace: the texts name a scope with a hyphen instead. */
@@ -54,8 +57,8 @@ export function ApiKeysPage() {
   const [creating, setCreating] = useState(false);
   const [shown, setShown] = useState<string | null>(null);
   const list = useQuery({ queryKey: QUERY_KEY, queryFn: () => unwrap(api.GET('/admin/v1/api-keys')) });
-  const projects = useQuery(projectListQuery(1, 100, ''));
-  const projectName = (id: string) => projects.data?.items.find((p) => p.id === id)?.name ?? id;
+  const projects = useKeyProjectOptions();
+  const agent = useSession()?.role === 'agent';
   const revoke = useMutation({
     mutationFn: (key: Key) => unwrap(api.DELETE('/admin/v1/api-keys/{keyId}', { params: { path: { keyId: key.id } } })),
     onSuccess: () => {
@@ -102,7 +105,7 @@ export function ApiKeysPage() {
           {
             title: t(`${texts}.projects`),
             dataIndex: 'project_ids',
-            render: (ids: string[] | null) => (ids ? ids.map(projectName).join(', ') : t(`${texts}.allProjects`)),
+            render: (ids: string[] | null) => (ids ? ids.map(projects.nameOf).join(', ') : t(`${texts}.allProjects`)),
           },
           {
             title: t(`${texts}.addresses`),
@@ -159,7 +162,8 @@ export function ApiKeysPage() {
       />
       {creating && (
         <CreateKeyModal
-          projects={projects.data?.items ?? []}
+          projects={projects.options}
+          scopes={agent ? AGENT_SCOPES : SCOPES}
           onClose={() => setCreating(false)}
           onCreated={(key) => {
             setCreating(false);
@@ -183,10 +187,12 @@ export function ApiKeysPage() {
 /** Name, scopes, projects, addresses and expiry; the API's checks decide, the form catches typos first. */
 function CreateKeyModal({
   projects,
+  scopes,
   onClose,
   onCreated,
 }: {
-  projects: Array<{ id: string; name: string }>;
+  projects: Array<{ value: string; label: string }>;
+  scopes: Scope[];
   onClose: () => void;
   onCreated: (key: string) => void;
 }) {
@@ -244,7 +250,7 @@ function CreateKeyModal({
         >
           <Checkbox.Group>
             <Space orientation="vertical" size={2}>
-              {SCOPES.map((scope) => (
+              {scopes.map((scope) => (
                 <Checkbox key={scope} value={scope}>
                   <Typography.Text code>{scope}</Typography.Text> {t(scopeText(scope))}
                 </Checkbox>
@@ -258,7 +264,7 @@ function CreateKeyModal({
             allowClear
             placeholder={t(`${texts}.allProjects`)}
             optionFilterProp="label"
-            options={projects.map((p) => ({ value: p.id, label: p.name }))}
+            options={projects}
           />
         </Form.Item>
         <Form.Item
