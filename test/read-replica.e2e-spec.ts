@@ -1,7 +1,11 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../src/config/app-config';
 import { checkReplica } from '../src/doctor/checks/replica';
 import { AdminClient } from './support/admin-client';
+import { archiveContents, runBackupCommand } from './support/archives';
 import { insertCard } from './support/cards';
 import { caughtUp, createAppTemplate, databaseOf, PgCluster, startPrimary, startStandby } from './support/pg-clusters';
 import { sdkLogin } from './support/standard';
@@ -117,6 +121,26 @@ const PAST_OWN_WRITES_MS = 2_200;
       expect(await notesOf(world.admin)).toBe('after');
     } finally {
       await resumeReplay();
+    }
+  });
+
+  it('npm run backup pointed at the standby archives what the primary had committed, writing nothing there', async () => {
+    const card = await insertCard(world.t, world.project.id, { note: 'archived from the standby' });
+    await caughtUp(primary!, standby!);
+    const dir = mkdtempSync(join(tmpdir(), 'ck-standby-backup-'));
+    try {
+      const file = join(dir, 'standby.tar.gz');
+      const outcome = await runBackupCommand('backup', [file], {
+        ...world.t.env,
+        APP_ENCRYPTION_KEY: process.env.APP_ENCRYPTION_KEY ?? 'a'.repeat(64),
+        DATABASE_URL: standby!.url(databaseOf(world.t.env.DATABASE_URL), 'app', 'app'),
+      });
+      expect(outcome).toMatchObject({ code: 0 });
+      const { tables } = await archiveContents(file);
+      const cards = tables.cards.map((line) => JSON.parse(line) as { code: string; note: string | null });
+      expect(cards).toContainEqual(expect.objectContaining({ code: card.code, note: 'archived from the standby' }));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -43,6 +43,6 @@ export class BackupMaker {
 
   private write(sql: Sql, file: string, options: BackupOptions): Promise<BackupResult> {
     const source = { sql, filesDir: this.config.filesDir, key: existingEncryptionKey(this.config) };
-    return writeBackup(source, file, { ...options, besideService: true });
+    return writeBackup(source, file, options);
   }
 }

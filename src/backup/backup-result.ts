@@ -20,6 +20,4 @@ export interface BackupOptions {
   passphrase?: string;
   /** Puts the encryption key inside (only with a passphrase). */
   includeKey?: boolean;
-  /** A service answers logins on the same database meanwhile: the backup paces itself to leave it the cores. */
-  besideService?: boolean;
 }

@@ -5,7 +5,6 @@ import { cp, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { constants, createGzip } from 'node:zlib';
 import { fileDigest, listEntries } from './archive-file';
 import {
@@ -34,19 +33,10 @@ export interface SnapshotOptions {
   withoutLogs?: boolean;
   /** Puts the key inside (the caller encrypts the archive as a whole). */
   includeKey?: boolean;
-  /** A service is answering logins on the same database: the copy paces itself (YIELD_SHARE). */
-  besideService?: boolean;
 }
 
 /** Rows fetched at a time: a table of any size is streamed, never held. */
 const FETCH_ROWS = 2000;
-/**
- * Beside a running service, the copy rests this many times as long as each batch took: the
- * database's work of encoding the rows (row_to_json) runs at the service's priority, and on a
- * machine of few cores an unpaced backup took cores from the logins (bench:scale, "backup").
- */
-const YIELD_SHARE = 1;
-
 export function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
@@ -85,7 +75,7 @@ export async function writeSnapshot(
       const table = String(name);
       if (options.withoutLogs && LOG_TABLES.includes(table)) continue;
       const entry = tableEntry(table);
-      const result = await copyTable(sql, table, join(dir, entry), options.besideService ? YIELD_SHARE : 0);
+      const result = await copyTable(sql, table, join(dir, entry));
       tables[table] = result.rows;
       sha256[entry] = result.sha256;
     }
@@ -121,7 +111,7 @@ export async function writeSnapshot(
  * pool, so compressing runs beside the reads, at the command's priority (nice), and the disk gets a
  * fraction of the JSON's bytes: the logins' commits share that disk.
  */
-async function copyTable(sql: Sql, table: string, path: string, rest: number): Promise<{ rows: number; sha256: string }> {
+async function copyTable(sql: Sql, table: string, path: string): Promise<{ rows: number; sha256: string }> {
   const file = createWriteStream(path);
   const out = createGzip({ level: constants.Z_BEST_SPEED });
   const hash = createHash('sha256');
@@ -140,13 +130,11 @@ async function copyTable(sql: Sql, table: string, path: string, rest: number): P
       `DECLARE ${quoteIdent(cursor)} NO SCROLL CURSOR FOR SELECT row_to_json(t)::text AS line FROM ${quoteIdent(table)} t`,
     );
     for (;;) {
-      const started = performance.now();
       const batch = await sql(`FETCH ${FETCH_ROWS} FROM ${quoteIdent(cursor)}`);
       if (!batch.length) break;
       const text = batch.map((row) => `${String(row.line)}\n`).join('');
       rows += batch.length;
       if (!out.write(text)) await once(out, 'drain');
-      if (rest > 0) await sleep((performance.now() - started) * rest);
     }
     await sql(`CLOSE ${quoteIdent(cursor)}`);
   } finally {

@@ -43,8 +43,6 @@ async function main(args: string[]): Promise<number> {
         withoutLogs: line.flags.has('--without-logs'),
         includeKey: line.flags.has('--include-key'),
         passphrase: line.passphrase,
-        // PostgreSQL may be serving logins meanwhile; the embedded database is this process's alone.
-        besideService: !database.embedded,
       },
     );
     const rows = Object.values(result.tables).reduce((sum, count) => sum + count, 0);

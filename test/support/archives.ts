@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -58,7 +58,8 @@ export async function archiveContents(
         .sort();
     const files: Record<string, string> = {};
     const filesDir = join(dir, 'files');
-    for (const entry of readdirSync(filesDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()))
+    const entries = existsSync(filesDir) ? readdirSync(filesDir, { recursive: true, withFileTypes: true }) : []; // no uploads: no folder
+    for (const entry of entries.filter((e) => e.isFile()))
       files[join(entry.parentPath, entry.name).slice(filesDir.length + 1)] = readFileSync(
         join(entry.parentPath, entry.name),
         'base64',
