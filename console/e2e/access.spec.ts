@@ -54,7 +54,7 @@ test('sites authorized and blacklisted in the console decide what licence verifi
   await expect(page.getByRole('row').filter({ hasText: '*.example.com' })).toHaveCount(1);
   expect(await verify(service, project.program_id, 'www.example.com')).toMatchObject({ code: 1 });
 
-  await page.getByRole('tab', { name: 'Blacklist' }).click();
+  await page.getByRole('tab', { name: 'Verification blacklist' }).click();
   await page.getByLabel('Domain or address').fill('shop.example.com');
   await page.getByRole('button', { name: 'Add' }).click();
   await expect(page.getByRole('row').filter({ hasText: 'shop.example.com' })).toHaveCount(1);

@@ -1,8 +1,8 @@
-/** Texts of a project's access page: remote variables, authorized sites, blacklist, signing keys (en.ts and zh-CN.ts include them). */
+/** Texts of a project's access page: remote variables, authorized sites, verification blacklist, signing keys (en.ts and zh-CN.ts include them). */
 export const accessEn = {
   menu: 'Access and data',
   title: 'Access and data',
-  tabs: { variables: 'Remote variables', sites: 'Authorized sites', blacklist: 'Blacklist', keys: 'Signing keys' },
+  tabs: { variables: 'Remote variables', sites: 'Authorized sites', blacklist: 'Verification blacklist', keys: 'Signing keys' },
   add: 'Add',
   created: 'Created',
   variables: {
@@ -23,12 +23,12 @@ export const accessEn = {
     deleteTitle: 'Remove {{name}}?',
   },
   blacklist: {
-    help: 'Domains (with their subdomains) and client addresses refused by licence verification.',
+    help: 'Domains (with their subdomains) and client addresses refused by licence verification (/api/verify). Devices and addresses refused at card login are in the Login blacklist.',
     kind: 'Kind',
     kinds: { domain: 'domain', ip: 'address' },
     value: 'Domain or address',
-    empty: 'Nothing is blacklisted.',
-    deleteTitle: 'Remove {{name}} from the blacklist?',
+    empty: 'Licence verification refuses no domain or address.',
+    deleteTitle: 'Remove {{name}} from the verification blacklist?',
   },
   keys: {
     help: 'The Ed25519 keys that sign every answer of this program (pin their public keys in your client). After a rotation the previous key keeps verifying until its retire date, so clients can be updated.',
@@ -47,7 +47,7 @@ export const accessEn = {
 export const accessZhCN: typeof accessEn = {
   menu: '访问与数据',
   title: '访问与数据',
-  tabs: { variables: '远程变量', sites: '授权站点', blacklist: '黑名单', keys: '签名密钥' },
+  tabs: { variables: '远程变量', sites: '授权站点', blacklist: '授权验证黑名单', keys: '签名密钥' },
   add: '添加',
   created: '创建时间',
   variables: {
@@ -68,12 +68,12 @@ export const accessZhCN: typeof accessEn = {
     deleteTitle: '移除 {{name}}？',
   },
   blacklist: {
-    help: '授权验证拒绝的域名（含子域名）和客户端地址。',
+    help: '授权验证（/api/verify）拒绝的域名（含子域名）和客户端地址。卡密登录时拒绝的设备和地址请在“登录黑名单”中设置。',
     kind: '类型',
     kinds: { domain: '域名', ip: '地址' },
     value: '域名或地址',
-    empty: '黑名单为空。',
-    deleteTitle: '把 {{name}} 移出黑名单？',
+    empty: '授权验证没有拒绝任何域名或地址。',
+    deleteTitle: '把 {{name}} 移出授权验证黑名单？',
   },
   keys: {
     help: '为本程序每个响应签名的 Ed25519 密钥（请在客户端固定其公钥）。轮换后旧密钥在退役日期前仍可验证，以便更新客户端。',

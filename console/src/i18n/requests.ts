@@ -73,8 +73,8 @@ export const requestsZhCN: typeof requestsEn = {
 
 export const loginBlacklistEn = {
   menu: 'Login blacklist',
-  title: 'Login blacklist',
-  help: 'Devices and addresses refused on every client family (code 40002), heartbeats included, before the card rules. An address can be a CIDR block (203.0.113.0/24, 2001:db8::/32). An entry past its expiry refuses nothing.',
+  title: 'Login blacklist: devices and addresses',
+  help: 'Devices and addresses refused on every client family (code 40002), heartbeats included, before the card rules. An address can be a CIDR block (203.0.113.0/24, 2001:db8::/32). An entry past its expiry refuses nothing. Domains refused by licence verification are under Access and data · Verification blacklist.',
   add: 'Add entry',
   edit: 'Edit',
   addTitle: 'Refuse a device or an address',
@@ -101,8 +101,8 @@ export const loginBlacklistEn = {
 
 export const loginBlacklistZhCN: typeof loginBlacklistEn = {
   menu: '登录黑名单',
-  title: '登录黑名单',
-  help: '在所有客户端协议上（含心跳）于卡密规则之前拒绝的设备与地址（错误码 40002）。地址可以是 CIDR 网段（203.0.113.0/24、2001:db8::/32）。过期的条目不再拒绝任何请求。',
+  title: '登录黑名单：设备与地址',
+  help: '在所有客户端协议上（含心跳）于卡密规则之前拒绝的设备与地址（错误码 40002）。地址可以是 CIDR 网段（203.0.113.0/24、2001:db8::/32）。过期的条目不再拒绝任何请求。授权验证拒绝的域名请在“访问与数据 · 授权验证黑名单”中设置。',
   add: '添加条目',
   edit: '编辑',
   addTitle: '拒绝一个设备或地址',
