@@ -25,7 +25,7 @@ export interface ClientCall {
 /**
  * A client request whose program the service learns itself (a session heartbeat finds it by the
  * session's token): the caller's address and the HTTP request's context, which a domain service
- * only passes on to the access layer (issue 40).
+ * only passes on to the access layer: the domain stays free of HTTP.
  */
 export type ClientRequest = Pick<ClientCall, 'ip' | 'context'>;
 

@@ -4,7 +4,7 @@ import { requestContextOf } from '../http/request-context';
 
 /**
  * Who is signing in, as the admin sign-in services take it: plain data built from the request by
- * the handler's parameter (`SigningIn`), so the services know nothing of the HTTP layer (issue 40).
+ * the handler's parameter (`SigningIn`), so the services know nothing of the HTTP layer.
  * A sign-in notes the account it acts as on it (`noteActor`), for the audit trail of a route
  * that has no token yet.
  */

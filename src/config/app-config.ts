@@ -42,8 +42,8 @@ export class AppConfig {
   @Transform(emptyToUndefined)
   @IsOptional()
   @IsIn(['express', 'fastify'])
-  // Fastify by default: Express spends 1.3–2.7 × Fastify's CPU per login (README, "Stack notes"; issue 39:
-  // the default adapter must not be the slow one). Express stays supported and tested.
+  // Fastify by default: Express spends 1.3–2.7 × Fastify's CPU per login (README, "Stack notes"), and
+  // the default adapter must not be the slow one. Express stays supported and tested.
   HTTP_ADAPTER: 'express' | 'fastify' = 'fastify';
 
   @Transform(emptyToUndefined)
@@ -121,6 +121,12 @@ export class AppConfig {
   @IsOptional()
   @IsString()
   APP_TIMEZONE = 'UTC';
+
+  /** ISO 4217 code of every amount in cents (prices, balances, the ledger): the console shows its sign. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^[A-Z]{3}$/, { message: 'CURRENCY must be an ISO 4217 code of three capitals, e.g. CNY' })
+  CURRENCY = 'CNY';
 
   @Transform(emptyToUndefined)
   @IsOptional()
@@ -497,6 +503,7 @@ export const CONFIG_KEYS = [
   'BACKUP_BEFORE_UPGRADE',
   'APP_ENCRYPTION_KEY',
   'APP_TIMEZONE',
+  'CURRENCY',
   'ADMIN_USERNAME',
   'ADMIN_PASSWORD',
   'ADMIN_TOKEN_TTL_SECONDS',
@@ -555,6 +562,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     (e) => `${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`,
   );
   if (!isTimeZone(config.APP_TIMEZONE)) problems.push(`APP_TIMEZONE: unknown time zone "${config.APP_TIMEZONE}"`);
+  if (!Intl.supportedValuesOf('currency').includes(config.CURRENCY))
+    problems.push(`CURRENCY: unknown currency "${config.CURRENCY}"`);
   if (config.DATABASE_URL && !config.APP_ENCRYPTION_KEY) {
     problems.push('APP_ENCRYPTION_KEY: required when DATABASE_URL is set');
   }

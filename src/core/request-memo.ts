@@ -1,6 +1,6 @@
 /**
  * What a domain service may know of the request it serves: a place for values computed once per
- * request (cache generations). Services take this, never the HTTP request context (issue 40), so
+ * request (cache generations). Services take this, never the HTTP request context, so
  * they run the same inside a request and outside one (jobs, the CLI, tests).
  */
 export interface RequestMemo {

@@ -1,5 +1,5 @@
 // Below cards/ and sessions/ (both read a card's features in their own statements), so that
-// sessions/ needs nothing of cards/ (issue 40: the sessions -> cards folder loop).
+// sessions/ needs nothing of cards/ (no loop between the two folders).
 
 /**
  * The features of the card row `alias`, as one SQL expression: `'{}'` for a card without a type.

@@ -62,7 +62,7 @@ export class ServiceError extends Error {
 
 /**
  * Runs `work`, which acts on the card `cardId`: a refusal it throws names the card, so the request
- * that was refused still shows on the card's timeline (the HTTP layer records it, issue 40).
+ * that was refused still shows on the card's timeline (the HTTP layer records it; the domain knows no request).
  */
 export async function aboutCard<T>(cardId: number, work: () => Promise<T>): Promise<T> {
   try {

@@ -2,7 +2,7 @@ import type { ThrottlerOptions } from '@nestjs/throttler';
 import { AppConfig } from '../../config/app-config';
 
 /**
- * The route classes whose plain request rate is limited (issue 40): where each request costs the
+ * The route classes whose plain request rate is limited: where each request costs the
  * service (a row, a password hash, a session, an unbind) or lets someone probe. Card login and the
  * heartbeats are not among them: they carry no rate guard at all.
  */

@@ -24,7 +24,7 @@ export function checkConfiguration(env: NodeJS.ProcessEnv): { config: AppConfig 
       finding: fail(
         'configuration',
         problems.join('; '),
-        'set the variables named here as README "Configuration" says, then run npm run doctor again',
+        'set the variables named here as docs/configuration.md says, then run npm run doctor again',
       ),
     };
   }
