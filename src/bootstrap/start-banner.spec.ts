@@ -4,18 +4,19 @@ import { localUrl, startBanner } from './start-banner';
 const KEY_HEX = 'a'.repeat(64);
 
 describe(startBanner.name, () => {
-  it('shows where it listens, the embedded database, the in-process store, the admin login and the docs', () => {
+  it('shows where it listens, the embedded database, the in-process store, the default adapter (and how to keep the old one), the admin login and the docs', () => {
     const config = loadConfig({ DATA_DIR: '/srv/cards', PORT: '8080' });
     expect(startBanner(config, localUrl(config))).toEqual([
       'listening on http://localhost:8080',
       'database: embedded PostgreSQL (PGlite) in /srv/cards/pgdata',
       'shared state: in process (one instance only)',
+      'HTTP adapter: Fastify (the default since 2026-11-27, Express before it; HTTP_ADAPTER=express runs Express)',
       'admin login: POST http://localhost:8080/admin/v1/auth/login as "admin" with the password in /srv/cards/admin-password.txt (generated at first start)',
       'API docs: http://localhost:8080/docs',
     ]);
   });
 
-  it('names PostgreSQL and Redis by host and database, never by user or password', () => {
+  it('names PostgreSQL and Redis by host and database, never by user or password, and the adapter chosen', () => {
     const config = loadConfig({
       HOST: '10.0.0.5',
       DATABASE_URL: 'postgres://cards:db-Secret-1@db.internal:5432/cards',
@@ -23,12 +24,14 @@ describe(startBanner.name, () => {
       REDIS_URL: 'rediss://default:redis-Secret-2@cache.internal:6380/2',
       ADMIN_USERNAME: 'root_admin',
       ADMIN_PASSWORD: 'admin-Secret-3',
+      HTTP_ADAPTER: 'express',
     });
     const banner = startBanner(config, localUrl(config));
     expect(banner).toEqual([
       'listening on http://10.0.0.5:3000',
       'database: PostgreSQL db.internal:5432/cards',
       'shared state: Redis cache.internal:6380 database 2 (TLS)',
+      'HTTP adapter: Express (HTTP_ADAPTER=express)',
       'admin login: POST http://10.0.0.5:3000/admin/v1/auth/login as "root_admin" with the password in ADMIN_PASSWORD',
       'API docs: http://10.0.0.5:3000/docs',
     ]);

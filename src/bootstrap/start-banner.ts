@@ -24,10 +24,22 @@ export function startBanner(config: AppConfig, url: string, options: BannerOptio
     ...(options.workers && options.workers > 1
       ? [`workers: ${options.workers} processes sharing the port (WORKERS=${config.WORKERS}; SIGHUP restarts them one at a time)`]
       : []),
+    describeAdapter(config),
     `admin login: POST ${url}/admin/v1/auth/login as "${config.ADMIN_USERNAME}" with ${password}`,
     `API docs: ${url}/docs`,
     ...(options.consolePath ? [`console: ${url}${options.consolePath}`] : []),
   ];
+}
+
+/**
+ * Which HTTP adapter runs. Releases before 2026-11-27 ran Express unless told otherwise; one
+ * upgraded without HTTP_ADAPTER now runs Fastify (same answers, less CPU), which the line says
+ * together with how to keep Express.
+ */
+function describeAdapter(config: AppConfig): string {
+  return config.HTTP_ADAPTER === 'express'
+    ? 'HTTP adapter: Express (HTTP_ADAPTER=express)'
+    : 'HTTP adapter: Fastify (the default since 2026-11-27, Express before it; HTTP_ADAPTER=express runs Express)';
 }
 
 /** The address people open: `localhost` when the service listens on every interface. */
