@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsInt, IsString, Length, Max, Min } from 'class-validator';
 import { Optional } from '../common/optional';
 import { ANNOUNCEMENT_CONTENT_MAX as CONTENT_MAX, ANNOUNCEMENT_TITLE_MAX as TITLE_MAX, MAX_INT32 } from '../common/limits';
@@ -55,22 +55,9 @@ export class CreatePlatformAnnouncementDto {
   enabled?: boolean;
 }
 
-/** PATCH: any subset of the fields; an operator corrects or hides an announcement. */
-export class UpdatePlatformAnnouncementDto {
-  @ApiPropertyOptional({ minLength: 1, maxLength: TITLE_MAX })
-  @Optional()
-  @IsString()
-  @Length(1, TITLE_MAX)
-  title?: string;
-
-  @ApiPropertyOptional({ minLength: 1, maxLength: CONTENT_MAX })
-  @Optional()
-  @IsString()
-  @Length(1, CONTENT_MAX)
-  content?: string;
-
-  @ApiPropertyOptional({ description: 'false hides it from authors' })
-  @Optional()
-  @IsBoolean()
-  enabled?: boolean;
-}
+/**
+ * PATCH: any subset of the fields (none may be null); an operator corrects or hides an announcement.
+ * `skipNullProperties: false`: a null is checked like any value (and refused where the field takes
+ * none), not skipped, as `Optional()` does on the create DTO.
+ */
+export class UpdatePlatformAnnouncementDto extends PartialType(CreatePlatformAnnouncementDto, { skipNullProperties: false }) {}

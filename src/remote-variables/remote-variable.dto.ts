@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { IsBoolean, IsString, Matches, MaxLength } from 'class-validator';
 import { Optional } from '../common/optional';
 import { AuditSecret } from '../audit/redact';
@@ -31,20 +31,9 @@ export class CreateRemoteVariableDto {
   public?: boolean;
 }
 
-/** PATCH: any subset of the fields (none may be null). */
-export class UpdateRemoteVariableDto {
-  @ApiPropertyOptional({ description: VARIABLE_NAME_RULE })
-  @Optional()
-  @IsVariableName()
-  name?: string;
-
-  @ApiPropertyOptional({ maxLength: VARIABLE_VALUE_MAX })
-  @Optional()
-  @IsVariableValue()
-  value?: string;
-
-  @ApiPropertyOptional()
-  @Optional()
-  @IsBoolean()
-  public?: boolean;
-}
+/**
+ * PATCH: any subset of the fields (none may be null).
+ * `skipNullProperties: false`: a null is checked like any value (and refused where the field takes
+ * none), not skipped, as `Optional()` does on the create DTO.
+ */
+export class UpdateRemoteVariableDto extends PartialType(CreateRemoteVariableDto, { skipNullProperties: false }) {}

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString, IsUrl, IsUUID, Matches, MaxLength } from 'class-validator';
 import { Optional } from '../common/optional';
 import { VERSION_MAX_LENGTH, VERSION_PATTERN, VERSION_RULE } from './version-order';
@@ -60,40 +60,12 @@ export class CreateVersionDto {
   download_url?: string | null;
 }
 
-/** PATCH: any subset of the fields; `file_id` and `download_url` may be set to null. */
-export class UpdateVersionDto {
-  @ApiPropertyOptional({ example: '1.10.1', description: VERSION_RULE })
-  @Optional()
-  @IsVersion()
-  version?: string;
-
-  @ApiPropertyOptional({ maxLength: CHANGELOG_MAX })
-  @Optional()
-  @IsString()
-  @MaxLength(CHANGELOG_MAX)
-  changelog?: string;
-
-  @ApiPropertyOptional()
-  @Optional()
-  @IsBoolean()
-  force_update?: boolean;
-
-  @ApiPropertyOptional()
-  @Optional()
-  @IsBoolean()
-  enabled?: boolean;
-
-  @ApiPropertyOptional({ type: String, nullable: true, format: 'uuid' })
-  @IsOptional()
-  @IsUUID()
-  file_id?: string | null;
-
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: DOWNLOAD_URL_MAX })
-  @IsOptional()
-  @IsUrl(URL_OPTIONS, { message: URL_MESSAGE })
-  @MaxLength(DOWNLOAD_URL_MAX)
-  download_url?: string | null;
-}
+/**
+ * PATCH: any subset of the fields; `file_id` and `download_url` may be set to null.
+ * `skipNullProperties: false`: a null is checked like any value (and refused where the field takes
+ * none), not skipped, as `Optional()` does on the create DTO.
+ */
+export class UpdateVersionDto extends PartialType(CreateVersionDto, { skipNullProperties: false }) {}
 
 /** SDK version check: `{app, version}`, `app` checked by the HMAC guard. */
 export class VersionCheckDto {

@@ -1,8 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { IsOptional, IsString, Length, MaxLength, ValidateBy } from 'class-validator';
 import { IsDateTime, Nullable } from '../../common/field-rules';
-import { Optional } from '../../common/optional';
 import { HOSTNAME_MAX, isSitePattern } from './domain-rules';
 
 export const LICENCE_MAX = 128;
@@ -54,30 +53,9 @@ export class CreateSiteDto {
   note?: string | null;
 }
 
-/** PATCH: any subset; `licence`, `expires_at` and `note` may be set to null. */
-export class UpdateSiteDto {
-  @ApiPropertyOptional({ example: 'www.example.com' })
-  @Optional()
-  @IsSiteDomain()
-  domain?: string;
-
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: LICENCE_MAX })
-  @IsOptional()
-  @Nullable()
-  @IsString()
-  @Length(1, LICENCE_MAX)
-  licence?: string | null;
-
-  @ApiPropertyOptional({ type: String, nullable: true, format: 'date-time' })
-  @IsOptional()
-  @Nullable()
-  @IsDateTime()
-  expires_at?: string | null;
-
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: NOTE_MAX })
-  @IsOptional()
-  @Nullable()
-  @IsString()
-  @MaxLength(NOTE_MAX)
-  note?: string | null;
-}
+/**
+ * PATCH: any subset; `licence`, `expires_at` and `note` may be set to null.
+ * `skipNullProperties: false`: a null is checked like any value (and refused where the field takes
+ * none), not skipped, as `Optional()` does on the create DTO.
+ */
+export class UpdateSiteDto extends PartialType(CreateSiteDto, { skipNullProperties: false }) {}
