@@ -18,7 +18,7 @@ describe('admin auth (e2e)', () => {
     expect(res.body.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(new Date(res.body.expires_at).getTime()).toBeGreaterThan(Date.now());
     const me = await t.http().get('/admin/v1/auth/me').set('Authorization', `Bearer ${res.body.token}`).expect(200);
-    expect(me.body).toMatchObject({ username: 'admin', role: 'platform_admin' });
+    expect(me.body).toMatchObject({ username: 'admin', role: 'platform_admin', currency: 'CNY' });
   });
 
   it('refuses a wrong password with 401 in the admin envelope, without saying which part was wrong', async () => {

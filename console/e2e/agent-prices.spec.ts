@@ -5,9 +5,9 @@ import { adminApi, apiToken, expect, newAuthor, screenshot, signIn, test, type A
 
 /** A menu entry by its text (its accessible name starts with the icon's). */
 const menu = (text: string) => new RegExp(` ${text}$`);
-/** Money as the console writes it in `language`: two decimals, grouped. */
+/** Money as the console writes it in `language`: the service's currency (CURRENCY, default CNY), two decimals, grouped. */
 const money = (amount: number, language: string) =>
-  new Intl.NumberFormat(language, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount);
+  new Intl.NumberFormat(language, { style: 'currency', currency: 'CNY', minimumFractionDigits: 2 }).format(amount);
 const fill = (text: string, values: Record<string, string | number>) =>
   text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name]));
 

@@ -8,6 +8,10 @@ const MONTH = 30 * 86_400;
 /** A menu entry by its text (its accessible name starts with the icon's). */
 const menu = (text: string) => new RegExp(` ${text}$`);
 
+/** An amount with the service's currency sign (CURRENCY, default CNY), as components/format.ts writes it. */
+const money = (amount: number, language: string) =>
+  new Intl.NumberFormat(language, { style: 'currency', currency: 'CNY', minimumFractionDigits: 2 }).format(amount);
+
 const days = (count: number, language: string) =>
   new Intl.NumberFormat(language, { style: 'unit', unit: 'day', unitDisplay: 'long' }).format(count);
 
@@ -82,11 +86,11 @@ for (const [language, texts] of [
         enabled: true,
       });
 
-      // The list: validity in words, features as tags, the price as money.
+      // The list: validity in words, features as tags, the price as money in the service's currency (¥ / CN¥).
       const row = page.getByRole('row').filter({ hasText: ct.form.presetNames.month });
       await expect(row).toContainText(days(30, language));
       await expect(row).toContainText('export.pdf');
-      await expect(row).toContainText('19.90');
+      await expect(row).toContainText(money(19.9, language));
       await expect(page.getByRole('switch', { name: `${ct.enabled} ${ct.form.presetNames.month}` })).toBeChecked();
       await screenshot(page, 'card-types', language);
 
@@ -95,7 +99,7 @@ for (const [language, texts] of [
       const edit = page.getByRole('dialog', { name: ct.editTitle.replace('{{name}}', ct.form.presetNames.month) });
       await edit.getByLabel(ct.form.price.label).fill('25');
       await edit.getByRole('button', { name: texts.common.save }).click();
-      await expect(row).toContainText('25.00');
+      await expect(row).toContainText(money(25, language));
       expect((await typesNow())[0]).toEqual({ ...saved, price_cents: 2500, updated_at: expect.any(String) });
 
       // Generation starts from the project's type, even when the dialog opens while the cards page

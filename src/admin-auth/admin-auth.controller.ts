@@ -19,6 +19,7 @@ import { RateLimit } from '../http/throttling/route-rate.guard';
 import { byAdminUsername, bySignedInUsername } from './rate-keys';
 import { StepUp } from './two-factor/step-up';
 import { ClientContext, RequestContext } from '../http/request-context';
+import { AppConfig } from '../config/app-config';
 
 @ApiTags('admin: auth')
 @Envelope('admin')
@@ -28,6 +29,7 @@ export class AdminAuthController {
   constructor(
     private readonly auth: AdminAuthService,
     private readonly twoFactor: TwoFactorPolicy,
+    private readonly config: AppConfig,
   ) {}
 
   /**
@@ -97,6 +99,7 @@ export class AdminAuthController {
       role: principal.role,
       two_factor_enabled: principal.twoFactorEnabled,
       two_factor_required: required,
+      currency: this.config.CURRENCY,
     };
   }
 }

@@ -20,4 +20,6 @@ export class AdminIdentityView {
   @ApiProperty({ enum: ADMIN_ROLE_NAMES }) role!: AdminRole;
   @ApiProperty({ description: 'the account signs in with a TOTP code' }) two_factor_enabled!: boolean;
   @ApiProperty({ description: 'the platform requires two-factor sign-in of every admin account' }) two_factor_required!: boolean;
+  @ApiProperty({ description: 'ISO 4217 code of every amount in cents (the CURRENCY setting)', example: 'CNY' })
+  currency!: string;
 }

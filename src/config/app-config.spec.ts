@@ -37,6 +37,13 @@ describe('loadConfig', () => {
     expect(config.ADMIN_PASSWORD).toBeUndefined();
   });
 
+  it('keeps amounts in CNY unless CURRENCY names another ISO 4217 currency', () => {
+    expect(loadConfig({}).CURRENCY).toBe('CNY');
+    expect(loadConfig({ CURRENCY: 'USD' }).CURRENCY).toBe('USD');
+    expect(configError({ CURRENCY: 'usd' }).message).toMatch(/CURRENCY must be an ISO 4217 code/);
+    expect(configError({ CURRENCY: 'XYZ' }).message).toMatch(/CURRENCY: unknown currency "XYZ"/);
+  });
+
   it('reads valid values and converts numbers', () => {
     const config = loadConfig({
       PORT: '8080',

@@ -2839,6 +2839,11 @@ export interface components {
             two_factor_enabled: boolean;
             /** @description the platform requires two-factor sign-in of every admin account */
             two_factor_required: boolean;
+            /**
+             * @description ISO 4217 code of every amount in cents (the CURRENCY setting)
+             * @example CNY
+             */
+            currency: string;
         };
         TwoFactorLoginDto: {
             /**

@@ -1,5 +1,40 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { api } from '../api/client';
+import { unwrap } from '../api/errors';
 import { formatInZone, useTimeZone } from './time-zone';
+
+/** Who is signed in, with the service's CURRENCY: read once, it does not change while the console runs. */
+export const identityQuery = queryOptions({
+  queryKey: ['auth', 'me'],
+  queryFn: () => unwrap(api.GET('/admin/v1/auth/me')),
+  staleTime: Infinity,
+});
+
+/**
+ * Amounts kept in integer cents (prices, balances, the ledger, revenue) with the service's currency
+ * sign in the console's language: `¥19.90` in Chinese, `CN¥19.90` in English for CNY. Until the
+ * currency is known an amount shows without a sign rather than with a guessed one.
+ */
+export function useMoney(): (cents: number) => string {
+  const { i18n } = useTranslation();
+  const currency = useQuery(identityQuery).data?.currency;
+  const options: Intl.NumberFormatOptions = { minimumFractionDigits: 2, maximumFractionDigits: 2 };
+  const format = new Intl.NumberFormat(i18n.language, currency ? { ...options, style: 'currency', currency } : options);
+  return (cents) => format.format(cents / 100);
+}
+
+/** The currency's sign alone (`¥`, `CN¥`, `US$`), for an amount typed into a field; empty until known. */
+export function useCurrencySign(): string {
+  const { i18n } = useTranslation();
+  const currency = useQuery(identityQuery).data?.currency;
+  if (!currency) return '';
+  return (
+    new Intl.NumberFormat(i18n.language, { style: 'currency', currency })
+      .formatToParts(0)
+      .find((part) => part.type === 'currency')?.value ?? currency
+  );
+}
 
 /** Units a duration is shown and entered in, largest first. */
 export const DURATION_UNITS = [

@@ -5,6 +5,7 @@ import { api } from '../../api/client';
 import { unwrap } from '../../api/errors';
 import { DurationInput } from '../../components/DurationInput';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { useCurrencySign } from '../../components/format';
 import { SeatLimitInputs } from '../cards/SeatLimitInputs';
 import {
   FEATURE,
@@ -51,6 +52,7 @@ export function CardTypeModal({
   const unlimitedSeats = Form.useWatch('unlimited_seats', form);
   const keyLength = Form.useWatch('key_length', form);
   const keyAlphabet = Form.useWatch('key_alphabet', form);
+  const currencySign = useCurrencySign();
   const field = (name: string) => ({ label: t(`${texts}.${name}.label`), extra: t(`${texts}.${name}.help`) });
   const save = useMutation({
     mutationFn: (draft: CardTypeDraft) => {
@@ -158,7 +160,7 @@ export function CardTypeModal({
           {...field('price')}
           rules={[{ required: true }, { type: 'number', min: 0, max: MAX_INT32 / 100 }]}
         >
-          <InputNumber min={0} precision={2} step={1} style={{ width: '100%' }} />
+          <InputNumber min={0} precision={2} step={1} prefix={currencySign || undefined} style={{ width: '100%' }} />
         </Form.Item>
         <Form.Item name="agent_allowed" valuePropName="checked" {...field('agent_allowed')}>
           <Switch />

@@ -1,13 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { useFormat } from '../../components/format';
-import { fromCents, type CardType } from './card-type-form';
+import { type CardType } from './card-type-form';
 
-/** A price in integer cents as an amount with two decimals, in the console's language. */
-export function useMoney(): (cents: number) => string {
-  const { i18n } = useTranslation();
-  return (cents) =>
-    new Intl.NumberFormat(i18n.language, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(fromCents(cents));
-}
+/** The console's one money formatter, where the pages that show prices have always found it. */
+export { useMoney } from '../../components/format';
 
 /** A type's validity or logins in words: "30 days", "Permanent", "10 logins", "10 logins, within 30 days". */
 export function useAllowance(): (type: Pick<CardType, 'kind' | 'duration_seconds' | 'uses'>) => string {
