@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { JsonLogger } from '../core/logging/json-logger';
 import { DomainEvents } from '../events/domain-events';
 import { DomainEventData } from '../events/domain-event-types';
+import { CardExpiryNoticesRepository } from './card-expiry-notices.repository';
 
 /** decisions §20: a card is told about three days before it expires. */
 export const EXPIRY_NOTICE_SECONDS = 3 * 86400;
@@ -25,6 +26,7 @@ export class CardExpiryScan implements OnApplicationBootstrap, OnApplicationShut
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly notices: CardExpiryNoticesRepository,
     private readonly events: DomainEvents,
     private readonly logger: JsonLogger,
   ) {}
@@ -55,28 +57,11 @@ export class CardExpiryScan implements OnApplicationBootstrap, OnApplicationShut
     await runner.connect();
     try {
       await runner.startTransaction();
-      // Raw: an advisory lock, a PostgreSQL function.
-      const [{ locked }] = await runner.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [SCAN_LOCK_ID]);
-      if (!locked) {
+      if (!(await this.notices.tryLock(runner.manager, SCAN_LOCK_ID))) {
         await runner.rollbackTransaction();
         return null;
       }
-      // SKIP LOCKED: a card in the middle of a login or an edit is left to the next scan rather than waited for.
-      const rows: Array<{ id: number; project_id: string; code: string; expires_at: Date }> = await runner.query(
-        `WITH due AS (
-          SELECT c.id FROM cards c
-          WHERE c.project_id IN (SELECT w.project_id FROM webhook_endpoints w WHERE w.enabled AND 'card.expiring_soon' = ANY(w.events))
-            AND c.expires_at > now() AND c.expires_at <= now() + make_interval(secs => $1)
-            AND c.expiry_notice_for IS DISTINCT FROM c.expires_at
-            AND c.status NOT IN ('banned', 'consumed')
-          ORDER BY c.expires_at LIMIT $2 FOR UPDATE OF c SKIP LOCKED
-        ), marked AS (
-          UPDATE cards c SET expiry_notice_for = c.expires_at FROM due WHERE c.id = due.id
-          RETURNING c.id, c.project_id, c.code, c.expires_at
-        )
-        SELECT * FROM marked`,
-        [EXPIRY_NOTICE_SECONDS, BATCH],
-      );
+      const rows = await this.notices.markDue(runner.manager, EXPIRY_NOTICE_SECONDS, BATCH);
       const byProject = new Map<string, Array<DomainEventData['card.expiring_soon']>>();
       for (const row of rows) {
         const list = byProject.get(row.project_id) ?? [];

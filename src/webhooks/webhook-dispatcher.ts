@@ -1,18 +1,17 @@
 import { BeforeApplicationShutdown, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { SecretBox } from '../core/crypto/secret-box';
 import { JsonLogger } from '../core/logging/json-logger';
 import { MetricsService } from '../http/metrics/metrics.service';
 import { DomainEvents } from '../events/domain-events';
-import { DomainEventType } from '../events/domain-event-types';
 import { PlatformService } from '../platform/platform.service';
 import { privateKeyFromDer, signEd25519, SigningSecret } from '../signing/ed25519';
 import { SigningKeysService } from '../signing/signing-keys.service';
-import { deliveryBody, robotAccepted, WebhookEventBody, WebhookFormat } from './webhook-formats';
+import { deliveryBody, robotAccepted, WebhookEventBody } from './webhook-formats';
 import { delayAfter, DISABLE_AFTER_SECONDS, retryDelays } from './webhook-schedule';
 import { send, SendResult } from './webhook-sender';
 import { InFlight } from './webhook-in-flight';
+import { ClaimedDelivery, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 
 export const WEBHOOK_HEADERS = {
   id: 'X-Svc-Webhook-Id',
@@ -28,20 +27,6 @@ export function webhookSigningInput(id: string, timestamp: number, body: string)
 
 /** A claimed delivery is not due again for this long (longer than one attempt's 10 s): an instance that dies mid-send leaves it to another. */
 const LEASE_SECONDS = 60;
-
-interface Claimed {
-  id: string;
-  attempts: number;
-  event_id: string;
-  endpoint_id: string;
-  project_id: string;
-  project_name: string;
-  type: DomainEventType;
-  data: unknown;
-  created_at: Date;
-  url: string;
-  format: WebhookFormat;
-}
 
 /**
  * Sends due deliveries from a pool of slots (WEBHOOK_CONCURRENCY per instance): whenever slots are
@@ -65,7 +50,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
   private readonly inFlight = new InFlight();
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly deliveries: WebhookDeliveriesRepository,
     private readonly config: AppConfig,
     private readonly events: DomainEvents,
     private readonly signingKeys: SigningKeysService,
@@ -127,49 +112,18 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     }
   }
 
-  private claim(limit: number): Promise<Claimed[]> {
-    const endpoints = this.inFlight.byEndpoint();
-    const projects = this.inFlight.byProject();
-    // Raw: picks each endpoint's and project's share with window functions, then claims those rows
-    // with FOR UPDATE SKIP LOCKED and UPDATE … RETURNING (a locking clause cannot sit beside a window).
-    return this.dataSource.query(
-      `WITH busy_endpoints AS (SELECT * FROM unnest($3::uuid[], $4::int[]) AS b(id, n)),
-      busy_projects AS (SELECT * FROM unnest($5::uuid[], $6::int[]) AS b(id, n)),
-      shares AS (
-        SELECT q.id, q.next_attempt_at,
-          row_number() OVER (PARTITION BY q.endpoint_id ORDER BY q.next_attempt_at, q.id) + coalesce(be.n, 0) AS endpoint_slot,
-          row_number() OVER (PARTITION BY w.project_id ORDER BY q.next_attempt_at, q.id) + coalesce(bp.n, 0) AS project_slot
-        FROM webhook_deliveries q
-        JOIN webhook_endpoints w ON w.id = q.endpoint_id AND w.enabled
-        LEFT JOIN busy_endpoints be ON be.id = q.endpoint_id
-        LEFT JOIN busy_projects bp ON bp.id = w.project_id
-        WHERE q.status = 'pending' AND q.next_attempt_at <= now()
-      ),
-      claimed AS (
-        UPDATE webhook_deliveries d SET attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => $2)
-        WHERE d.id IN (
-          SELECT q.id FROM webhook_deliveries q
-          WHERE q.id IN (SELECT id FROM shares WHERE endpoint_slot <= $7 AND project_slot <= $8 ORDER BY next_attempt_at LIMIT $1)
-            AND q.status = 'pending' AND q.next_attempt_at <= now()
-          FOR UPDATE SKIP LOCKED)
-        RETURNING d.id, d.attempts, d.event_id, d.endpoint_id
-      )
-      SELECT c.*, e.project_id, p.name AS project_name, e.type, e.data, e.created_at, w.url, w.format
-      FROM claimed c JOIN webhook_events e ON e.id = c.event_id JOIN webhook_endpoints w ON w.id = c.endpoint_id JOIN projects p ON p.id = e.project_id`,
-      [
-        limit,
-        LEASE_SECONDS,
-        [...endpoints.keys()],
-        [...endpoints.values()],
-        [...projects.keys()],
-        [...projects.values()],
-        this.config.WEBHOOK_PER_ENDPOINT,
-        this.config.WEBHOOK_PER_PROJECT,
-      ],
-    );
+  private claim(limit: number): Promise<ClaimedDelivery[]> {
+    return this.deliveries.claim({
+      limit,
+      leaseSeconds: LEASE_SECONDS,
+      busyEndpoints: this.inFlight.byEndpoint(),
+      busyProjects: this.inFlight.byProject(),
+      perEndpoint: this.config.WEBHOOK_PER_ENDPOINT,
+      perProject: this.config.WEBHOOK_PER_PROJECT,
+    });
   }
 
-  private async attempt(delivery: Claimed, allowPrivate: boolean): Promise<void> {
+  private async attempt(delivery: ClaimedDelivery, allowPrivate: boolean): Promise<void> {
     const event: WebhookEventBody = {
       id: delivery.event_id,
       type: delivery.type,
@@ -202,41 +156,20 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     await this.record(delivery, result, ok);
   }
 
-  private async record(delivery: Claimed, result: SendResult, ok: boolean): Promise<void> {
+  private async record(delivery: ClaimedDelivery, result: SendResult, ok: boolean): Promise<void> {
     const wait = ok ? null : delayAfter(delivery.attempts, this.delays);
     const status = ok ? 'delivered' : wait === null ? 'failed' : 'pending';
-    // Raw: one CTE records the attempt, the delivery's state and the endpoint's failure clock.
-    const [endpoint] = (await this.dataSource.query(
-      `WITH attempt AS (
-        INSERT INTO webhook_attempts (delivery_id, attempt, http_status, duration_ms, response_excerpt, error)
-        VALUES ($1, $2, $3, $4, $5, $6)
-      ), delivery AS (
-        UPDATE webhook_deliveries SET status = $7, last_http_status = $3,
-          delivered_at = CASE WHEN $8::boolean THEN now() END,
-          next_attempt_at = CASE WHEN $9::float8 IS NULL THEN next_attempt_at ELSE now() + make_interval(secs => $9::float8) END
-        WHERE id = $1
-      )
-      UPDATE webhook_endpoints w SET
-        failing_since = CASE WHEN $8::boolean THEN NULL ELSE COALESCE(w.failing_since, now()) END,
-        enabled = w.enabled AND ($8::boolean OR w.failing_since IS NULL OR w.failing_since > now() - make_interval(secs => $11)),
-        disabled_reason = CASE WHEN NOT $8::boolean AND w.enabled AND w.failing_since <= now() - make_interval(secs => $11) THEN 'failing' ELSE w.disabled_reason END
-      WHERE w.id = $10
-      RETURNING w.enabled, w.disabled_reason`,
-      [
-        delivery.id,
-        delivery.attempts,
-        result.status,
-        result.durationMs,
-        result.excerpt,
-        result.error,
-        status,
-        ok,
-        wait,
-        delivery.endpoint_id,
-        DISABLE_AFTER_SECONDS,
-      ],
-    )) as [Array<{ enabled: boolean; disabled_reason: string | null }>, number];
-    const row = Array.isArray(endpoint) ? endpoint[0] : undefined;
+    const row = await this.deliveries.record({
+      delivery,
+      httpStatus: result.status,
+      durationMs: result.durationMs,
+      excerpt: result.excerpt,
+      error: result.error,
+      status,
+      ok,
+      wait,
+      disableAfterSeconds: DISABLE_AFTER_SECONDS,
+    });
     const disabled = Boolean(row && !row.enabled && row.disabled_reason === 'failing');
     this.metrics.webhookAttempted(ok ? 'delivered' : wait === null ? 'failed' : 'retry', disabled);
     if (disabled) {

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { AdminPrincipal } from '../admin-auth/admin-principal';
 import { Page, pageOf, PageQuery } from '../common/paging';
 import { ErrorCode } from '../core/errors/error-code';
@@ -8,24 +7,12 @@ import { DomainEvents } from '../events/domain-events';
 import { PlatformService } from '../platform/platform.service';
 import { AppConfig } from '../config/app-config';
 import { ProjectAccess } from '../projects/project-access';
-import { Project } from '../projects/project.entity';
 import { CreateWebhookDto, UpdateWebhookDto, WebhookDeliveryView, WebhookView } from './webhook.dto';
 import { resolvePublic, TargetRefused, targetHost } from './webhook-targets';
 import { mayReadCards, withShortCardKeys } from './webhook-card-keys';
-
-interface EndpointRow {
-  id: string;
-  url: string;
-  events: string[];
-  format: WebhookView['format'];
-  enabled: boolean;
-  disabled_reason: 'failing' | null;
-  failing_since: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-const ENDPOINT_COLUMNS = 'id, url, events, format, enabled, disabled_reason, failing_since, created_at, updated_at';
+import { DeliveryRow, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { WebhookEndpoint } from './webhook-endpoint.entity';
+import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 
 /**
  * A project's webhook endpoints and their delivery log (decisions §20). Tenancy is the projects'
@@ -34,7 +21,8 @@ const ENDPOINT_COLUMNS = 'id, url, events, format, enabled, disabled_reason, fai
 @Injectable()
 export class WebhooksService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly endpoints: WebhookEndpointsRepository,
+    private readonly deliveryLog: WebhookDeliveriesRepository,
     private readonly access: ProjectAccess,
     private readonly platform: PlatformService,
     private readonly events: DomainEvents,
@@ -43,11 +31,7 @@ export class WebhooksService {
 
   async list(actor: AdminPrincipal, projectId: string): Promise<{ items: WebhookView[]; total: number }> {
     const project = await this.access.find(actor, projectId);
-    // Raw: webhook tables have no entities; rows as the view takes them.
-    const rows: EndpointRow[] = await this.dataSource.query(
-      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE project_id = $1 ORDER BY created_at, id`,
-      [project.id],
-    );
+    const rows = await this.endpoints.listOfProject(project.id);
     return { items: rows.map(toView), total: rows.length };
   }
 
@@ -61,19 +45,11 @@ export class WebhooksService {
     const format = input.format ?? 'json';
     await this.checkTarget(input.url, format);
     const limit = this.config.WEBHOOK_ENDPOINTS_PER_PROJECT;
-    const row = await this.dataSource.transaction(async (em) => {
-      // The project's row, locked against other creations only (logins and orders take no such lock),
-      // makes the count and the insert one step: concurrent creations cannot pass the cap together.
-      await em.getRepository(Project).findOne({ where: { id: project.id }, lock: { mode: 'for_no_key_update' } });
-      // Raw: INSERT … SELECT … RETURNING, only while the project has room (webhook tables have no entities).
-      const [created]: EndpointRow[] = await em.query(
-        `INSERT INTO webhook_endpoints (project_id, url, events, format, enabled)
-         SELECT $1, $2, $3, $4, $5 WHERE (SELECT count(*) FROM webhook_endpoints WHERE project_id = $1) < $6
-         RETURNING ${ENDPOINT_COLUMNS}`,
-        [project.id, input.url, input.events, format, input.enabled ?? true, limit],
-      );
-      return created;
-    });
+    const row = await this.endpoints.createWithinLimit(
+      project.id,
+      { url: input.url, events: input.events, format, enabled: input.enabled ?? true },
+      limit,
+    );
     if (!row)
       throw new ServiceError(ErrorCode.CONFLICT, `A project has at most ${limit} webhook endpoints`, {
         details: { limit },
@@ -87,25 +63,18 @@ export class WebhooksService {
     const url = input.url ?? current.url;
     const format = input.format ?? current.format;
     if (input.url !== undefined || input.format !== undefined) await this.checkTarget(url, format);
-    // Switching an endpoint on clears the service's disabling and starts the failure clock again.
-    const [[row]]: [EndpointRow[], number] = await this.dataSource.query(
-      `UPDATE webhook_endpoints SET url = $3, events = $4, format = $5, enabled = $6, updated_at = now(),
-        disabled_reason = CASE WHEN $6 THEN NULL ELSE disabled_reason END,
-        failing_since = CASE WHEN $6 AND NOT enabled THEN NULL ELSE failing_since END
-       WHERE project_id = $1 AND id = $2 RETURNING ${ENDPOINT_COLUMNS}`,
-      [project.id, current.id, url, input.events ?? current.events, format, input.enabled ?? current.enabled],
-    );
+    const row = await this.endpoints.update(project.id, current.id, {
+      url,
+      events: input.events ?? current.events,
+      format,
+      enabled: input.enabled ?? current.enabled,
+    });
     return toView(row);
   }
 
   async remove(actor: AdminPrincipal, projectId: string, webhookId: string): Promise<void> {
     const project = await this.access.find(actor, projectId);
-    // Raw: webhook_endpoints has no entity.
-    const [, affected]: [unknown, number] = await this.dataSource.query(
-      'DELETE FROM webhook_endpoints WHERE project_id = $1 AND id = $2',
-      [project.id, webhookId],
-    );
-    if (!affected) throw new ServiceError(ErrorCode.WEBHOOK_NOT_FOUND);
+    if (!(await this.endpoints.delete(project.id, webhookId))) throw new ServiceError(ErrorCode.WEBHOOK_NOT_FOUND);
   }
 
   /** The endpoint's deliveries, newest first, each with every attempt. */
@@ -117,17 +86,9 @@ export class WebhooksService {
   ): Promise<Page<WebhookDeliveryView>> {
     const project = await this.access.find(actor, projectId);
     const endpoint = await this.find(project.id, webhookId);
-    // Raw: webhook_deliveries has no entity.
-    const [{ total }] = await this.dataSource.query(
-      'SELECT count(*)::int AS total FROM webhook_deliveries WHERE endpoint_id = $1',
-      [endpoint.id],
-    );
-    const rows = await this.deliveryRows(actor, 'd.endpoint_id = $1 ORDER BY d.created_at DESC, d.id LIMIT $2 OFFSET $3', [
-      endpoint.id,
-      query.page_size,
-      query.skip,
-    ]);
-    return pageOf(rows, total, query);
+    const total = await this.deliveryLog.countOfEndpoint(endpoint.id);
+    const rows = await this.deliveryLog.pageOfEndpoint(endpoint.id, query.page_size, query.skip);
+    return pageOf(rows.map(deliveryView(actor)), total, query);
   }
 
   /**
@@ -137,14 +98,10 @@ export class WebhooksService {
   async redeliver(actor: AdminPrincipal, projectId: string, webhookId: string, deliveryId: string): Promise<WebhookDeliveryView> {
     const project = await this.access.find(actor, projectId);
     const endpoint = await this.find(project.id, webhookId);
-    // Raw: webhook_deliveries has no entity.
-    const [, affected]: [unknown, number] = await this.dataSource.query(
-      `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), delivered_at = NULL WHERE id = $1 AND endpoint_id = $2`,
-      [deliveryId, endpoint.id],
-    );
-    if (!affected) throw new ServiceError(ErrorCode.WEBHOOK_DELIVERY_NOT_FOUND);
+    if (!(await this.deliveryLog.redeliver(deliveryId, endpoint.id)))
+      throw new ServiceError(ErrorCode.WEBHOOK_DELIVERY_NOT_FOUND);
     this.events.recorded();
-    return (await this.deliveryRows(actor, 'd.id = $1', [deliveryId]))[0];
+    return this.delivery(actor, deliveryId);
   }
 
   /** A `webhook.test` event delivered to this endpoint only, whatever it subscribes to. */
@@ -152,64 +109,21 @@ export class WebhooksService {
     const project = await this.access.find(actor, projectId);
     const endpoint = await this.find(project.id, webhookId);
     const data = { endpoint_id: endpoint.id, message: 'This is a test event from the card-key service.' };
-    // Raw: a CTE writes the test event and its delivery in one statement.
-    const [{ id }] = await this.dataSource.query(
-      `WITH event AS (INSERT INTO webhook_events (project_id, type, data) VALUES ($1, 'webhook.test', $2) RETURNING id)
-       INSERT INTO webhook_deliveries (event_id, endpoint_id) SELECT id, $3 FROM event RETURNING id`,
-      [project.id, JSON.stringify(data), endpoint.id],
-    );
+    const id = await this.deliveryLog.recordTest(project.id, endpoint.id, data);
     this.events.recorded();
-    return (await this.deliveryRows(actor, 'd.id = $1', [id]))[0];
+    return this.delivery(actor, id);
   }
 
-  private async find(projectId: string, webhookId: string): Promise<EndpointRow> {
-    // Raw: webhook_endpoints has no entity.
-    const [row]: EndpointRow[] = await this.dataSource.query(
-      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE project_id = $1 AND id = $2`,
-      [projectId, webhookId],
-    );
+  private async find(projectId: string, webhookId: string): Promise<WebhookEndpoint> {
+    const row = await this.endpoints.find(projectId, webhookId);
     if (!row) throw new ServiceError(ErrorCode.WEBHOOK_NOT_FOUND);
     return row;
   }
 
-  /** Deliveries as `actor` may see them: card keys in the payloads in full only to whoever may read cards. */
-  private async deliveryRows(actor: AdminPrincipal, where: string, params: unknown[]): Promise<WebhookDeliveryView[]> {
-    const cardKeys = mayReadCards(actor);
-    // Raw: deliveries with their attempts as JSON (json_agg), which the query builder cannot say.
-    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
-      `SELECT d.id, d.event_id, e.type, d.status, d.attempts, d.next_attempt_at, d.delivered_at, d.created_at,
-          e.project_id, e.data, e.created_at AS event_created_at,
-          COALESCE((SELECT json_agg(json_build_object('attempt', a.attempt, 'attempted_at', a.attempted_at, 'http_status', a.http_status,
-            'duration_ms', a.duration_ms, 'response_excerpt', a.response_excerpt, 'error', a.error) ORDER BY a.id)
-            FROM webhook_attempts a WHERE a.delivery_id = d.id), '[]') AS attempt_log
-        FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE ${where}`,
-      params,
-    );
-    return rows.map((r) => ({
-      id: r.id as string,
-      event_id: r.event_id as string,
-      type: r.type as WebhookDeliveryView['type'],
-      status: r.status as WebhookDeliveryView['status'],
-      attempts: r.attempts as number,
-      next_attempt_at: r.status === 'pending' ? iso(r.next_attempt_at as Date) : null,
-      delivered_at: r.delivered_at ? iso(r.delivered_at as Date) : null,
-      created_at: iso(r.created_at as Date),
-      payload: {
-        id: r.event_id,
-        type: r.type,
-        created_at: iso(r.event_created_at as Date),
-        project_id: r.project_id,
-        data: cardKeys ? r.data : withShortCardKeys(r.data),
-      },
-      attempt_log: (r.attempt_log as Array<Record<string, unknown>>).map((a) => ({
-        attempt: a.attempt as number,
-        attempted_at: new Date(a.attempted_at as string).toISOString(),
-        http_status: a.http_status as number | null,
-        duration_ms: a.duration_ms as number,
-        response_excerpt: a.response_excerpt as string,
-        error: a.error as string | null,
-      })),
-    }));
+  /** One delivery as `actor` may see it. */
+  private async delivery(actor: AdminPrincipal, deliveryId: string): Promise<WebhookDeliveryView> {
+    const row = await this.deliveryLog.find(deliveryId);
+    return (row ? [row] : []).map(deliveryView(actor))[0];
   }
 
   /** http(s) only, resolving to public addresses unless the platform allows private ones; Telegram needs its chat. */
@@ -233,16 +147,46 @@ function iso(value: Date): string {
   return new Date(value).toISOString();
 }
 
-function toView(row: EndpointRow): WebhookView {
+function toView(row: WebhookEndpoint): WebhookView {
   return {
     id: row.id,
     url: row.url,
-    events: row.events as WebhookView['events'],
+    events: row.events,
     format: row.format,
     enabled: row.enabled,
-    disabled_reason: row.disabled_reason,
-    failing_since: row.failing_since ? iso(row.failing_since) : null,
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
+    disabled_reason: row.disabledReason,
+    failing_since: row.failingSince ? iso(row.failingSince) : null,
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
   };
+}
+
+/** Deliveries as `actor` may see them: card keys in the payloads in full only to whoever may read cards. */
+function deliveryView(actor: AdminPrincipal): (r: DeliveryRow) => WebhookDeliveryView {
+  const cardKeys = mayReadCards(actor);
+  return (r) => ({
+    id: r.id,
+    event_id: r.event_id,
+    type: r.type as WebhookDeliveryView['type'],
+    status: r.status,
+    attempts: r.attempts,
+    next_attempt_at: r.status === 'pending' ? iso(r.next_attempt_at) : null,
+    delivered_at: r.delivered_at ? iso(r.delivered_at) : null,
+    created_at: iso(r.created_at),
+    payload: {
+      id: r.event_id,
+      type: r.type,
+      created_at: iso(r.event_created_at),
+      project_id: r.project_id,
+      data: cardKeys ? r.data : withShortCardKeys(r.data),
+    },
+    attempt_log: r.attempt_log.map((a) => ({
+      attempt: a.attempt as number,
+      attempted_at: new Date(a.attempted_at as string).toISOString(),
+      http_status: a.http_status as number | null,
+      duration_ms: a.duration_ms as number,
+      response_excerpt: a.response_excerpt as string,
+      error: a.error as string | null,
+    })),
+  });
 }
