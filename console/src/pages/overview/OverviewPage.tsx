@@ -1,6 +1,6 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { Card, Col, Row, Statistic, Table, Tag, Typography } from 'antd';
-import { lazy, Suspense, useMemo } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { api, type CardStatus } from '../../api/client';
@@ -12,6 +12,7 @@ import { CardStatusTag } from '../cards/card-labels';
 import { isSuccessCode, statsQuery } from '../logs/log-queries';
 import type { ChartSeries } from './LoginsChart';
 import { ProjectSales } from './ProjectSales';
+import { StatsRange, daysBetween, lastDaysRange } from './StatsRange';
 import { UsageCards } from './UsageCards';
 import { usageQuery } from '../sessions/session-queries';
 import { formatInZone, useTimeZone } from '../../components/time-zone';
@@ -43,6 +44,11 @@ export function OverviewPage() {
   // The answer's days are the zone it names (the service's own if it could not count in the user's).
   const dayZone = stats.data?.time_zone ?? zone;
   const days = useMemo(() => (dayZone === zone ? asked : lastDays(DAYS, dayZone)), [asked, dayZone, zone]);
+  // The chart and the table show the chosen days (the last 14 until one is chosen); the tiles and the sales keep theirs.
+  const [chosen, setChosen] = useState<[string, string] | null>(null);
+  const range = chosen ?? lastDaysRange(asked[DAYS - 1], DAYS);
+  const ranged = useQuery(statsQuery(projectId, range[0], range[1], zone));
+  const rangeDays = useMemo(() => (chosen ? daysBetween(chosen[0], chosen[1]) : days), [chosen, days]);
   // Shared with UsageCards (one request): the trials given come with the live figures.
   const usage = useQuery(usageQuery(projectId));
   const byStatus = useQueries({ queries: STATUSES.map((status) => cardListQuery(projectId, { status }, 1, 1)) });
@@ -62,12 +68,13 @@ export function OverviewPage() {
   const texts = 'operations.overview';
 
   const items = useMemo(() => stats.data?.items ?? [], [stats.data]);
+  const rangeItems = useMemo(() => ranged.data?.items ?? [], [ranged.data]);
   const series = useMemo<ChartSeries[]>(() => {
     const perDay = (match: (code: number) => boolean) =>
-      days.map((day) =>
-        items.filter((item) => item.day === day && match(item.result_code)).reduce((sum, item) => sum + item.count, 0),
+      rangeDays.map((day) =>
+        rangeItems.filter((item) => item.day === day && match(item.result_code)).reduce((sum, item) => sum + item.count, 0),
       );
-    const refusals = [...new Set(items.map((item) => item.result_code).filter((code) => !isSuccessCode(code)))].sort(
+    const refusals = [...new Set(rangeItems.map((item) => item.result_code).filter((code) => !isSuccessCode(code)))].sort(
       (a, b) => a - b,
     );
     return [
@@ -78,7 +85,7 @@ export function OverviewPage() {
         values: perDay((other) => other === code),
       })),
     ];
-  }, [items, days, t]);
+  }, [rangeItems, rangeDays, t]);
   const today = items.filter((item) => item.day === days[DAYS - 1]);
   const sum = (list: typeof items) => list.reduce((total, item) => total + item.count, 0);
 
@@ -127,14 +134,18 @@ export function OverviewPage() {
         <UsageCards projectId={projectId} />
         <Col xs={24} lg={16}>
           <Card
-            title={`${t(`${texts}.loginsChart`)} · ${t(`${texts}.days`, { count: DAYS })} · ${dayZone}`}
+            title={`${t(`${texts}.loginsChart`)} · ${chosen ? `${range[0]} – ${range[1]}` : t(`${texts}.days`, { count: DAYS })} · ${ranged.data?.time_zone ?? zone}`}
             data-testid="logins-chart-card"
           >
-            {items.length === 0 && !stats.isPending ? (
+            <div className="stats-range">
+              <StatsRange today={asked[DAYS - 1]} value={range} onChange={setChosen} />
+            </div>
+            {ranged.error && <ErrorAlert error={ranged.error} />}
+            {rangeItems.length === 0 && !ranged.isPending ? (
               <Typography.Text type="secondary">{t(`${texts}.noLogins`)}</Typography.Text>
             ) : (
               <Suspense fallback={<PageLoading />}>
-                <LoginsChart days={days} series={series} label={t(`${texts}.chartLabel`)} />
+                <LoginsChart days={rangeDays} series={series} label={t(`${texts}.chartLabel`)} />
               </Suspense>
             )}
           </Card>
@@ -158,8 +169,8 @@ export function OverviewPage() {
       </Typography.Title>
       <Table
         rowKey={(item) => `${item.day}/${item.interface}/${item.result_code}`}
-        dataSource={[...items].reverse()}
-        loading={stats.isPending}
+        dataSource={[...rangeItems].reverse()}
+        loading={ranged.isPending}
         scroll={{ x: 'max-content' }}
         pagination={{ pageSize: 20, hideOnSinglePage: true }}
         locale={{ emptyText: t(`${texts}.noLogins`) }}
