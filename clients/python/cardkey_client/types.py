@@ -12,8 +12,30 @@ from typing import Any, Dict, List, Mapping, Optional, TypedDict
 #: The kinds of session an SDK login opens.
 SESSION_TYPES = ("card", "app_user")
 
+# Each ``*_iso`` field is the instant of the field without ``_iso`` in ISO 8601 with the service
+# zone's offset (docs/protocol.md, "Times and zones"); an older service leaves it out, so the
+# mixins below make it optional beside the required fields of each answer.
 
-class StandardCardData(TypedDict):
+
+class _ExpiresAtIso(TypedDict, total=False):
+    expires_at_iso: str
+
+
+class _OptionalExpiresAtIso(TypedDict, total=False):
+    expires_at_iso: Optional[str]
+
+
+class _ProfileTimesIso(TypedDict, total=False):
+    created_at_iso: str
+    last_login_at_iso: Optional[str]
+
+
+class _DeviceTimesIso(TypedDict, total=False):
+    bound_at_iso: str
+    last_login_at_iso: Optional[str]
+
+
+class StandardCardData(_ExpiresAtIso):
     """V3 and SDK card login; ``token`` and ``statecode`` are copied in from the answer's top level."""
 
     id: int
@@ -27,17 +49,19 @@ class StandardCardData(TypedDict):
 class SdkCardLoginData(StandardCardData, total=False):
     session_token: str
     session_expires_at: str
+    session_expires_at_iso: str
     heartbeat_interval_seconds: int
 
 
 class HeartbeatData(TypedDict, total=False):
     session_expires_at: str
+    session_expires_at_iso: str
     server_time: int
     card_id: int
     user_id: int
 
 
-class UserProfile(TypedDict):
+class UserProfile(_ProfileTimesIso):
     user_id: int
     username: str
     status: str
@@ -55,6 +79,7 @@ class UserLoginData(TypedDict, total=False):
     profile: UserProfile
     session_token: str
     session_expires_at: str
+    session_expires_at_iso: str
     #: The machine the account is finally bound to.
     machine_id: str
     heartbeat_interval_seconds: int
@@ -68,7 +93,7 @@ class VersionData(TypedDict):
     download_url: Optional[str]
 
 
-class ConnectLoginData(TypedDict):
+class ConnectLoginData(_ExpiresAtIso):
     token: str
     expires_at: str
     device_limit: int
@@ -77,7 +102,7 @@ class ConnectLoginData(TypedDict):
     announcement: str
 
 
-class LegacyLoginData(TypedDict):
+class LegacyLoginData(_ExpiresAtIso):
     token: str
     id: int
     code: str
@@ -86,7 +111,7 @@ class LegacyLoginData(TypedDict):
     device_limit: int
 
 
-class LegacyUnbindData(TypedDict):
+class LegacyUnbindData(_ExpiresAtIso):
     id: int
     code: str
     machine_code: str
@@ -94,7 +119,7 @@ class LegacyUnbindData(TypedDict):
     unbind_count: int
 
 
-class CheckoutData(TypedDict):
+class CheckoutData(_ExpiresAtIso):
     #: ``base64url(payload).base64url(signature)``: keep it; verify it with ``Client.check_licence``.
     licence: str
     kid: str
@@ -104,7 +129,7 @@ class CheckoutData(TypedDict):
     valid_until: int
 
 
-class CardSummary(TypedDict):
+class CardSummary(_OptionalExpiresAtIso):
     """A card as its holder sees it (decisions §13–14).
 
     ``kind`` is ``time`` or ``count``; ``status`` is ``unused``, ``active`` or ``banned``;
@@ -126,11 +151,12 @@ class CardTopupData(CardSummary, total=False):
     """
 
     activated_at: Optional[str]
+    activated_at_iso: Optional[str]
     device_limit: int
     concurrent_limit: Optional[int]
 
 
-class CardDevice(TypedDict):
+class CardDevice(_DeviceTimesIso):
     """One device bound to a card, with its last successful login (None when none is logged)."""
 
     machine_code: str
@@ -148,7 +174,7 @@ class CardUnbindRules(TypedDict):
     remaining: Optional[int]
 
 
-class CardTrialData(TypedDict):
+class CardTrialData(_ExpiresAtIso):
     """``/api/v1/cards/trial`` success data (decisions §21): the device's one trial card, already bound to it."""
 
     #: The trial card key: log in with it (``card_login``).
@@ -161,7 +187,11 @@ class CardTrialData(TypedDict):
     features: List[str]
 
 
-class CardInfoData(CardSummary):
+class _ActivatedAtIso(TypedDict, total=False):
+    activated_at_iso: Optional[str]
+
+
+class CardInfoData(CardSummary, _ActivatedAtIso):
     """``/api/v1/cards/info`` success data (decisions §14)."""
 
     activated_at: Optional[str]
@@ -172,7 +202,7 @@ class CardInfoData(CardSummary):
     unbind: CardUnbindRules
 
 
-class CardUnbindData(TypedDict):
+class CardUnbindData(_ExpiresAtIso):
     """``/api/v1/cards/unbind`` success data (answered with ``code: 1``): the card after the unbind."""
 
     id: int
