@@ -1,6 +1,7 @@
 import { AdminClient } from './support/admin-client';
 import { BAD_REQUEST, expectAdminError } from './support/admin-errors';
 import { connectLogin, openConnectInEveryMode } from './support/connect';
+import { signedPost } from './support/signing';
 import { sdkLogin } from './support/standard';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -55,6 +56,21 @@ describe('card types: length and alphabet of their codes (e2e)', () => {
     expect(sdk.body).toMatchObject({ code: 0, data: { session_token: expect.any(String) } });
     const connect = await connectLogin(t, p.program_id, { user_key: code, serial: 'm-2' }).expect(200);
     expect(connect.body.status).toBe(true);
+  });
+
+  it('an order and a trial made from a type get codes of its shape too', async () => {
+    const p = await a.createProject();
+    const type = (await a.post(types(p), { ...TYPE, prefix: 'T', key_length: 14, key_alphabet: 'digits' }).expect(201)).body;
+    const order = await a
+      .post(`/admin/v1/projects/${p.id}/orders`, { order_id: 'digits-1', card_type_id: type.id, count: 3 })
+      .expect(201);
+    const ordered = order.body.items as Array<{ code: string }>;
+    expect(ordered).toHaveLength(3);
+    for (const card of ordered) expect(card.code).toMatch(/^T\d{14}$/);
+
+    await a.patch(`/admin/v1/projects/${p.id}`, { trial_card_type_id: type.id }).expect(200);
+    const trial = await signedPost(t, '/api/v1/cards/trial', { app: p.program_id, machine_id: 'trial-pc' }, 'json', p.api_secret);
+    expect(trial.body).toMatchObject({ code: 0, data: { code: expect.stringMatching(/^T\d{14}$/) } });
   });
 
   it('refuses too little entropy, a code longer than the column and unknown values, in the admin envelope', async () => {
