@@ -108,7 +108,7 @@ export const cardTypesEn = {
     manual: 'Set them here',
     type: {
       label: 'Card type',
-      help: 'The cards get its kind, validity or logins, device and session limits and prefix. Only enabled types are offered.',
+      help: 'The cards get its kind, validity or logins, device and session limits, prefix and code format. Only enabled types are offered.',
     },
     noType: 'This project has no enabled card type yet.',
   },
@@ -211,7 +211,7 @@ export const cardTypesZhCN: typeof cardTypesEn = {
     source: '规则',
     fromType: '按卡类',
     manual: '在此设置',
-    type: { label: '卡类', help: '卡密将采用它的类型、有效期或次数、设备和会话限制以及前缀。只列出已启用的卡类。' },
+    type: { label: '卡类', help: '卡密将采用它的类型、有效期或次数、设备和会话限制、前缀以及卡密格式。只列出已启用的卡类。' },
     noType: '本项目还没有已启用的卡类。',
   },
   column: '卡类',
