@@ -2746,10 +2746,17 @@ export interface components {
             note?: string | null;
         };
         UpdateSiteDto: {
-            /** @example www.example.com */
+            /**
+             * @description a hostname, or *. before a hostname of two labels or more
+             * @example *.example.com
+             */
             domain?: string;
+            /** @description when set, requests must carry this licence */
             licence?: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description null = never expires
+             */
             expires_at?: string | null;
             note?: string | null;
         };
@@ -3041,7 +3048,7 @@ export interface components {
         UpdatePlatformAnnouncementDto: {
             title?: string;
             content?: string;
-            /** @description false hides it from authors */
+            /** @description authors see only enabled platform announcements */
             enabled?: boolean;
         };
         ConnectOpeningView: {
@@ -3573,6 +3580,7 @@ export interface components {
         UpdateAnnouncementDto: {
             title?: string;
             content?: string;
+            /** @description clients see the newest enabled announcement */
             enabled?: boolean;
         };
         LoginLogView: {
@@ -3790,14 +3798,20 @@ export interface components {
         UpdateVersionDto: {
             /**
              * @description 1-4 dot-separated numeric parts, e.g. 1.10.0
-             * @example 1.10.1
+             * @example 1.10.0
              */
             version?: string;
             changelog?: string;
+            /** @description clients older than this version must update */
             force_update?: boolean;
+            /** @description only enabled versions are offered to clients */
             enabled?: boolean;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description one of this project's files (not with download_url)
+             */
             file_id?: string | null;
+            /** @description http or https URL (not with file_id) */
             download_url?: string | null;
         };
         LiveSessionCounts: {
@@ -3881,9 +3895,14 @@ export interface components {
             public: boolean;
         };
         UpdateRemoteVariableDto: {
-            /** @description 1-64 of letters, digits and _ . -, starting with a letter or _ */
+            /**
+             * @description 1-64 of letters, digits and _ . -, starting with a letter or _; unique per project
+             * @example update_channel
+             */
             name?: string;
+            /** @description may be empty */
             value?: string;
+            /** @description true: every client sees it; false: only clients with a valid login token */
             public?: boolean;
         };
         WebhookView: {

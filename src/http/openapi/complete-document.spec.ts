@@ -104,4 +104,17 @@ describe('completeDocument', () => {
     ).paths['/connect/{programId}'].post!;
     expect(JSON.stringify(connect.responses[200])).toContain(`[${-ErrorCode.CARD_BANNED}]`);
   });
+  it("drops the defaults a PATCH body's schema copied from its create DTO, and keeps the create body's", () => {
+    const schemas = {
+      CreateThing: { type: 'object', properties: { enabled: { type: 'boolean', default: true } } },
+      UpdateThing: { type: 'object', properties: { enabled: { type: 'boolean', default: true } } },
+    };
+    const body = (name: string) => ({ requestBody: json({ $ref: `#/components/schemas/${name}` }), responses: {} });
+    const things = completeDocument({
+      ...explored({ '/admin/v1/things': { post: body('CreateThing') }, '/admin/v1/things/{id}': { patch: body('UpdateThing') } }),
+      components: { schemas },
+    } as unknown as OpenAPIObject).components!.schemas!;
+    expect(things.UpdateThing).toEqual({ type: 'object', properties: { enabled: { type: 'boolean' } } });
+    expect(things.CreateThing).toEqual({ type: 'object', properties: { enabled: { type: 'boolean', default: true } } });
+  });
 });

@@ -90,8 +90,20 @@ export function completeDocument(document: OpenAPIObject): OpenAPIObject {
       const operation = item[method];
       if (operation) completeOperation(document, familyOfPath(path), method, operation);
     }
+    if (item.patch) withoutDefaults(document, item.patch);
   }
   return document;
+}
+
+/**
+ * A PATCH body defaults nothing (a field left out keeps its value), but a mapped type (PartialType)
+ * copies the create DTO's `default`s, which some client generators would then send: they go.
+ */
+function withoutDefaults(document: OpenAPIObject, operation: OperationObject): void {
+  const body = operation.requestBody as { content?: Record<string, { schema?: { $ref?: string } }> } | undefined;
+  const ref = body?.content?.[JSON_TYPE]?.schema?.$ref;
+  const schema = ref ? (document.components?.schemas?.[ref.split('/').pop()!] as SchemaObject | undefined) : undefined;
+  for (const property of Object.values(schema?.properties ?? {})) delete (property as SchemaObject).default;
 }
 
 function completeOperation(document: OpenAPIObject, family: Family, method: string, operation: OperationObject): void {
