@@ -16,8 +16,8 @@ const HASH_JOIN_OVER_PAGES = ['enable_nestloop', 'enable_mergejoin', 'enable_ind
  * whatever plan each statement runs. Two sessions are given two plans (one joins in the requests'
  * order, one in the table's pages, where the second card was written first) and made to overlap:
  * a third session holds the first card until both statements wait, then lets go. Taken in plan
- * order, each would then hold the card the other waits for. Needs sessions of its own, so PostgreSQL
- * only (the embedded database has one).
+ * order, each would then hold the card the other waits for. Needs server sessions of its own, so
+ * PostgreSQL only (the embedded database has one), and not through a transaction pooler (.ci/run).
  */
 (process.env.DATABASE_URL ? describe : describe.skip)('login statements under different plans (PostgreSQL)', () => {
   let t: TestApp;
