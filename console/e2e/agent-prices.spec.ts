@@ -100,6 +100,8 @@ for (const [language, texts] of [
       await expect(page.getByRole('heading', { level: 1, name: p.sales.title })).toBeVisible();
       await expect(page.getByTestId('sales-sold')).toContainText('2');
       await expect(page.getByTestId('sales-revenue')).toContainText(money(7, language));
+      // To the agent the amount is what its cards cost it, not revenue.
+      await expect(page.getByTestId('sales-revenue')).toContainText(texts.agentPrices.sales.cost);
       await shot('agent-sales');
 
       // Its API keys, under its name: only the order scopes are offered; the key orders at its price.

@@ -23,6 +23,7 @@ export const agentPricesEn = {
     menu: 'Sales',
     title: 'Sales',
     help: 'Your sales of the last 30 days: cards sold, activated, and what they cost you, in all, per card type and per day.',
+    cost: 'Cost to you',
   },
 };
 
@@ -50,5 +51,6 @@ export const agentPricesZhCN: typeof agentPricesEn = {
     menu: '销售',
     title: '销售',
     help: '你近 30 天的销售：售出、已激活的卡密数及其花费，按总计、卡类和日期列出。',
+    cost: '进货金额',
   },
 };

@@ -17,7 +17,11 @@ export function MySalesPage() {
       </div>
       <Typography.Paragraph type="secondary">{t('agentPrices.sales.help')}</Typography.Paragraph>
       {me.error && <ErrorAlert error={me.error} />}
-      {me.isPending ? <PageLoading /> : me.data && <AgentSales agentId={me.data.id} projectIds={me.data.project_ids} />}
+      {me.isPending ? (
+        <PageLoading />
+      ) : (
+        me.data && <AgentSales agentId={me.data.id} projectIds={me.data.project_ids} amountLabel={t('agentPrices.sales.cost')} />
+      )}
     </>
   );
 }

@@ -7,7 +7,15 @@ import { useTypeNames } from './agent-labels';
 import { SalesSummary } from './SalesSummary';
 
 /** One agent's sales of the last 30 days: in all, per card type and per day. */
-export function AgentSales({ agentId, projectIds }: { agentId: string; projectIds: string[] }) {
+export function AgentSales({
+  agentId,
+  projectIds,
+  amountLabel,
+}: {
+  agentId: string;
+  projectIds: string[];
+  amountLabel?: string;
+}) {
   const { t } = useTranslation();
   const from = localDay(SALES_DAYS - 1);
   const to = localDay(0);
@@ -25,6 +33,7 @@ export function AgentSales({ agentId, projectIds }: { agentId: string; projectId
         breakdowns={['type', 'day']}
         agentName={() => ''}
         typeName={typeName}
+        amountLabel={amountLabel}
       />
     </>
   );

@@ -37,16 +37,20 @@ export function SalesSummary({
   breakdowns,
   agentName,
   typeName,
+  amountLabel,
 }: {
   items: SalesItem[];
   loading: boolean;
   breakdowns: Breakdown[];
   agentName: (id: string | null) => string;
   typeName: (id: number) => string;
+  /** What the amount is to the reader: the author's revenue, or what the cards cost the agent reading its own. */
+  amountLabel?: string;
 }) {
   const { t } = useTranslation();
   const money = useMoney();
   const texts = 'agents.sales';
+  const revenueTitle = amountLabel ?? t(`${texts}.revenue`);
   const [all] = sumBy(
     items,
     () => 'all',
@@ -90,7 +94,7 @@ export function SalesSummary({
         <Col xs={8}>
           <Card size="small">
             <Statistic
-              title={t(`${texts}.revenue`)}
+              title={revenueTitle}
               value={money(all?.revenue_cents ?? 0)}
               loading={loading}
               data-testid="sales-revenue"
@@ -114,7 +118,7 @@ export function SalesSummary({
                 { title: t(`${texts}.sold`), dataIndex: 'sold', align: 'right' as const },
                 { title: t(`${texts}.activated`), dataIndex: 'activated', align: 'right' as const },
                 {
-                  title: t(`${texts}.revenue`),
+                  title: revenueTitle,
                   dataIndex: 'revenue_cents',
                   align: 'right' as const,
                   render: (cents: number) => money(cents),
