@@ -2,15 +2,20 @@ import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { en } from '../src/i18n/en';
 import { zhCN } from '../src/i18n/zh-CN';
-import { adminApi, apiToken, expect, newAuthor, screenshot, screenshotOf, signIn, test, type Account } from './support';
-
-/** A menu entry by its text (its accessible name starts with the icon's). */
-const menu = (text: string) => new RegExp(` ${text}$`);
-/** Money as the console writes it in `language`: the service's currency (CURRENCY, default CNY), two decimals, grouped. */
-const money = (amount: number, language: string) =>
-  new Intl.NumberFormat(language, { style: 'currency', currency: 'CNY', minimumFractionDigits: 2 }).format(amount);
-const fill = (text: string, values: Record<string, string | number>) =>
-  text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name]));
+import {
+  adminApi,
+  apiToken,
+  expect,
+  fill,
+  menu,
+  money,
+  newAuthor,
+  screenshot,
+  screenshotOf,
+  signIn,
+  test,
+  type Account,
+} from './support';
 
 for (const [language, texts] of [
   ['en', en],

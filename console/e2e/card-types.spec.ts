@@ -1,17 +1,10 @@
 import { en } from '../src/i18n/en';
 import { zhCN } from '../src/i18n/zh-CN';
-import { adminApi, apiToken, expect, newAuthor, screenshot, signIn, test } from './support';
+import { adminApi, apiToken, expect, menu, money, newAuthor, screenshot, signIn, test } from './support';
 
 const MONTH = 30 * 86_400;
 
 /** How the console writes "30 days" in `language` (Intl, as components/format.ts does). */
-/** A menu entry by its text (its accessible name starts with the icon's). */
-const menu = (text: string) => new RegExp(` ${text}$`);
-
-/** An amount with the service's currency sign (CURRENCY, default CNY), as components/format.ts writes it. */
-const money = (amount: number, language: string) =>
-  new Intl.NumberFormat(language, { style: 'currency', currency: 'CNY', minimumFractionDigits: 2 }).format(amount);
-
 const days = (count: number, language: string) =>
   new Intl.NumberFormat(language, { style: 'unit', unit: 'day', unitDisplay: 'long' }).format(count);
 

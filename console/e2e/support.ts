@@ -84,6 +84,17 @@ export async function signIn(page: Page, account: Account): Promise<void> {
   await expect(page.getByRole('heading', { level: 1, name: /^(Projects|项目)$/ })).toBeVisible();
 }
 
+/** A menu entry by its text (its accessible name starts with the icon's). */
+export const menu = (text: string) => new RegExp(` ${text}$`);
+
+/** An amount with the service's currency sign (CURRENCY, default CNY), as components/format.ts writes it. */
+export const money = (amount: number, language: string) =>
+  new Intl.NumberFormat(language, { style: 'currency', currency: 'CNY', minimumFractionDigits: 2 }).format(amount);
+
+/** A translated text with its `{{name}}` placeholders filled, as i18next fills them. */
+export const fill = (text: string, values: Record<string, string | number>) =>
+  text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name]));
+
 /** A full-page picture for docs/console.md, named after the page and the language. */
 export async function screenshot(page: Page, name: string, language: 'en' | 'zh-CN'): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
