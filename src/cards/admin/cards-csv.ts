@@ -38,24 +38,35 @@ export function cardsCsvHeader(): string {
  * hold the bound devices of these cards (and others); each card's are picked out.
  */
 export function cardsCsvRows(cards: Card[], devices: CardDevice[] = []): string {
+  const byCard = machineCodesByCard(devices);
+  return cards.map((card) => csvLine(CARD_CSV_COLUMNS, csvRow(card, byCard))).join('');
+}
+
+type CsvRow = Record<(typeof CARD_CSV_COLUMNS)[number], string | number | null>;
+
+/** A card as the default export writes it (its view's fields, times in ISO UTC). */
+function csvRow(card: Card, byCard: Map<number, string[]>): CsvRow {
+  return {
+    ...toCardView(card, []),
+    unbind_count: card.unbindCount ?? 0,
+    created_at: card.createdAt ? card.createdAt.toISOString() : null,
+    devices: (byCard.get(card.id) ?? []).join('\n') || null,
+  };
+}
+
+/** Each card's bound machine codes, in the order given (binding order). */
+function machineCodesByCard(devices: CardDevice[]): Map<number, string[]> {
   const byCard = new Map<number, string[]>();
   for (const d of devices) {
     const list = byCard.get(d.cardId);
     if (list) list.push(d.machineCode);
     else byCard.set(d.cardId, [d.machineCode]);
   }
-  let out = '';
-  for (const card of cards) {
-    const view = toCardView(card, []);
-    const row: Record<(typeof CARD_CSV_COLUMNS)[number], string | number | null> = {
-      ...view,
-      unbind_count: card.unbindCount ?? 0,
-      created_at: card.createdAt ? card.createdAt.toISOString() : null,
-      devices: (byCard.get(card.id) ?? []).join('\n') || null,
-    };
-    out += CARD_CSV_COLUMNS.map((column) => csvField(row[column])).join(',') + '\r\n';
-  }
-  return out;
+  return byCard;
+}
+
+function csvLine<C extends string>(columns: readonly C[], row: Record<C, string | number | null>): string {
+  return columns.map((column) => csvField(row[column])).join(',') + '\r\n';
 }
 
 /** RFC 4180 CSV of cards: a header row, CRLF line ends, null as an empty field. */
@@ -67,29 +78,13 @@ export function cardsCsv(cards: Card[], devices: CardDevice[] = []): string {
  * The export for a spreadsheet (`?format=excel`, docs/cards.md "Export"): a UTF-8 BOM so that
  * Excel reads Chinese notes right, each card's type by name, the duration in days beside the
  * seconds, and times as `YYYY-MM-DD HH:mm:ss` in APP_TIMEZONE, the zone named in their headers.
- * Not read back by the import (that reads the default export).
+ * Not read back by the import (that reads the default export). Its columns are the default
+ * export's, with the type's name and the days after `status`.
  */
-export const CARD_EXCEL_COLUMNS = [
-  'id',
-  'code',
-  'status',
-  'card_type',
-  'duration_days',
-  'duration_seconds',
-  'device_limit',
-  'activated_at',
-  'expires_at',
-  'use_count',
-  'last_login_at',
-  'note',
-  'batch_id',
-  'kind',
-  'uses_left',
-  'concurrent_limit',
-  'unbind_count',
-  'created_at',
-  'devices',
-] as const;
+export const CARD_EXCEL_COLUMNS = CARD_CSV_COLUMNS.flatMap((column) =>
+  column === 'status' ? ([column, 'card_type', 'duration_days'] as const) : ([column] as const),
+);
+type ExcelColumn = (typeof CARD_EXCEL_COLUMNS)[number];
 const EXCEL_TIMES = new Set<string>(['activated_at', 'expires_at', 'last_login_at', 'created_at']);
 
 /** The BOM and the header row, each time column naming its zone: `expires_at (Asia/Shanghai)`. */
@@ -104,33 +99,19 @@ function days(seconds: number): number {
 
 /** Rows of the spreadsheet export; `typeNames` holds the names of the cards' types by id. */
 export function cardsExcelRows(cards: Card[], devices: CardDevice[], typeNames: Map<number, string>, timeZone: string): string {
-  const byCard = new Map<number, string[]>();
-  for (const d of devices) byCard.set(d.cardId, [...(byCard.get(d.cardId) ?? []), d.machineCode]);
+  const byCard = machineCodesByCard(devices);
   const local = (date: Date | null) => (date ? formatLocalTime(date, timeZone) : null);
-  let out = '';
-  for (const card of cards) {
-    const row: Record<(typeof CARD_EXCEL_COLUMNS)[number], string | number | null> = {
-      id: card.id,
-      code: card.code,
-      status: card.status,
-      card_type: card.cardTypeId ? (typeNames.get(card.cardTypeId) ?? null) : null,
-      duration_days: days(card.durationSeconds),
-      duration_seconds: card.durationSeconds,
-      device_limit: card.deviceLimit,
-      activated_at: local(card.activatedAt),
-      expires_at: local(card.expiresAt),
-      use_count: card.useCount,
-      last_login_at: local(card.lastLoginAt),
-      note: card.note,
-      batch_id: card.batchId,
-      kind: card.kind,
-      uses_left: card.usesLeft,
-      concurrent_limit: card.concurrentLimit,
-      unbind_count: card.unbindCount ?? 0,
-      created_at: local(card.createdAt),
-      devices: (byCard.get(card.id) ?? []).join('\n') || null,
-    };
-    out += CARD_EXCEL_COLUMNS.map((column) => csvField(row[column])).join(',') + '\r\n';
-  }
-  return out;
+  return cards
+    .map((card) =>
+      csvLine<ExcelColumn>(CARD_EXCEL_COLUMNS, {
+        ...csvRow(card, byCard),
+        card_type: card.cardTypeId ? (typeNames.get(card.cardTypeId) ?? null) : null,
+        duration_days: days(card.durationSeconds),
+        activated_at: local(card.activatedAt),
+        expires_at: local(card.expiresAt),
+        last_login_at: local(card.lastLoginAt),
+        created_at: local(card.createdAt),
+      }),
+    )
+    .join('');
 }
