@@ -11,7 +11,7 @@ import {
 import { IsIn, IsOptional, IsUUID } from 'class-validator';
 import { AdminAuth, AdminRoles, AgentScope } from '../admin-auth/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
-import { ExportCardsQuery, ListCardsQuery } from '../cards/admin/card-admin.dto';
+import { ExportCardsQuery, ListCardsQuery } from '../cards/admin/card-queries.dto';
 import { CardView } from '../cards/admin/card.view';
 import { IntIdParamPipe } from '../common/int-id-param.pipe';
 import { Envelope } from '../http/envelope/envelope.decorator';

@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import { AdminPrincipal } from '../admin-auth/admin-principal';
 import { CardsAdminService } from '../cards/admin/cards-admin.service';
-import { CardFilters, ListCardsQuery } from '../cards/admin/card-admin.dto';
+import { CardFilters, ListCardsQuery } from '../cards/admin/card-queries.dto';
 import { applyCardFilters, orderCards } from '../cards/admin/card-filters';
 import { streamCardsCsv } from '../cards/admin/cards-csv-stream';
 import { JsonLogger } from '../core/logging/json-logger';

@@ -1,33 +1,13 @@
-import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import {
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  IsUUID,
-  Length,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  ValidateIf,
-} from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { MAX_INT32 } from '../../common/limits';
-import { decimalInteger, PageQuery } from '../../common/paging';
+import { Optional } from '../../common/optional';
 import { CARD_PREFIX_PATTERN } from '../card-codes';
-import { CARD_KINDS, CARD_STATUSES, CardKind, CardStatus } from '../card.entity';
+import { CARD_KINDS, CardKind } from '../card.entity';
 import { IsIsoInstant } from './iso-instant';
 
 export const MAX_BATCH_SIZE = 10_000;
 export const MAX_CARD_USES = 1_000_000;
-
-/** Optional, but never null: a null for a NOT NULL column is a 400 naming the field, not a database fault. */
-export const OptionalNotNull = () => ValidateIf((_, value) => value !== undefined);
-
-/** `true` / `false` in a query string; anything else stays as sent and fails @IsBoolean. */
-const queryBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
 
 export class CreateCardsDto {
   @ApiProperty({ minimum: 1, maximum: MAX_BATCH_SIZE, example: 100 })
@@ -42,7 +22,7 @@ export class CreateCardsDto {
     description:
       'make the cards from this card type: its kind, duration, uses, device and seat limits and prefix; then leave those fields out',
   })
-  @OptionalNotNull()
+  @Optional()
   @IsInt()
   @Min(1)
   @Max(MAX_INT32)
@@ -60,14 +40,14 @@ export class CreateCardsDto {
   duration_seconds?: number;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 1000, description: "default: the project's device_limit" })
-  @OptionalNotNull()
+  @Optional()
   @IsInt()
   @Min(1)
   @Max(1000)
   device_limit?: number;
 
   @ApiPropertyOptional({ pattern: CARD_PREFIX_PATTERN.source, description: 'put before the 20 random characters' })
-  @OptionalNotNull()
+  @Optional()
   @IsString()
   @Matches(CARD_PREFIX_PATTERN, { message: 'prefix must be 0-16 of [A-Za-z0-9-]' })
   prefix?: string;
@@ -82,7 +62,7 @@ export class CreateCardsDto {
     enum: CARD_KINDS,
     description: '`time` (default) or `count` (each successful login takes one of `uses`)',
   })
-  @OptionalNotNull()
+  @Optional()
   @IsIn(CARD_KINDS)
   kind?: CardKind;
 
@@ -119,7 +99,7 @@ export class CreateCardsDto {
  */
 export class UpdateCardDto {
   @ApiPropertyOptional({ enum: ['banned', 'active'] })
-  @OptionalNotNull()
+  @Optional()
   @IsIn(['banned', 'active'])
   status?: 'banned' | 'active';
 
@@ -130,7 +110,7 @@ export class UpdateCardDto {
   note?: string | null;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 1000, description: 'devices already bound stay bound' })
-  @OptionalNotNull()
+  @Optional()
   @IsInt()
   @Min(1)
   @Max(1000)
@@ -152,14 +132,14 @@ export class UpdateCardDto {
     maximum: MAX_INT32,
     description: 'adds to the expiry of an activated card, or to the duration of a card never activated; not for permanent cards',
   })
-  @OptionalNotNull()
+  @Optional()
   @IsInt()
   @Min(1)
   @Max(MAX_INT32)
   extend_seconds?: number;
 
   @ApiPropertyOptional({ minimum: 0, maximum: MAX_CARD_USES, description: 'count cards only' })
-  @OptionalNotNull()
+  @Optional()
   @IsInt()
   @Min(0)
   @Max(MAX_CARD_USES)
@@ -178,155 +158,4 @@ export class UpdateCardDto {
   @Min(1)
   @Max(1000)
   concurrent_limit?: number | null;
-}
-
-/** The list's orders: a column, `-` before it for descending (card-filters.ts `cardOrder`). */
-export const CARD_SORTS = [
-  'created_at',
-  '-created_at',
-  'expires_at',
-  '-expires_at',
-  'last_login_at',
-  '-last_login_at',
-  'code',
-  '-code',
-] as const;
-export type CardSort = (typeof CARD_SORTS)[number];
-
-/**
- * The card filters of the list, the CSV export and bulk actions (one builder: card-filters.ts).
- * Ranges are half-open: `*_from` ≤ time < `*_to`.
- */
-export class ListCardsQuery extends PageQuery {
-  @ApiPropertyOptional({ enum: CARD_STATUSES })
-  @IsOptional()
-  @IsIn(CARD_STATUSES)
-  status?: CardStatus;
-
-  @ApiPropertyOptional({ format: 'uuid' })
-  @IsOptional()
-  @IsUUID()
-  batch_id?: string;
-
-  @ApiPropertyOptional({ description: 'code contains (case-insensitive)' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 64)
-  q?: string;
-
-  @ApiPropertyOptional({ description: 'logged in at least once' })
-  @IsOptional()
-  @Transform(queryBoolean)
-  @IsBoolean()
-  activated?: boolean;
-
-  @ApiPropertyOptional({ description: 'expires_at is in the past' })
-  @IsOptional()
-  @Transform(queryBoolean)
-  @IsBoolean()
-  expired?: boolean;
-
-  @ApiPropertyOptional({ enum: CARD_KINDS })
-  @IsOptional()
-  @IsIn(CARD_KINDS)
-  kind?: CardKind;
-
-  @ApiPropertyOptional({ description: 'code starts with (case-sensitive, as codes are)' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 64)
-  code_prefix?: string;
-
-  @ApiPropertyOptional({ description: 'a device bound to the card: its machine code, exact' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 128)
-  machine?: string;
-
-  @ApiPropertyOptional({ format: 'date-time', description: 'created at or after' })
-  @IsOptional()
-  @IsIsoInstant()
-  created_from?: string;
-
-  @ApiPropertyOptional({ format: 'date-time', description: 'created before' })
-  @IsOptional()
-  @IsIsoInstant()
-  created_to?: string;
-
-  @ApiPropertyOptional({ format: 'date-time', description: 'expires at or after (cards without an expiry never match)' })
-  @IsOptional()
-  @IsIsoInstant()
-  expires_from?: string;
-
-  @ApiPropertyOptional({ format: 'date-time', description: 'expires before (cards without an expiry never match)' })
-  @IsOptional()
-  @IsIsoInstant()
-  expires_to?: string;
-
-  @ApiPropertyOptional({
-    enum: CARD_SORTS,
-    default: '-created_at',
-    description: '`-` = descending; ties in id order (same direction); cards without an expiry or a login come last either way',
-  })
-  @IsOptional()
-  @IsIn(CARD_SORTS)
-  sort?: CardSort;
-}
-
-/** The list's filters without paging or order: the CSV export holds every matching card, oldest first. */
-export class ExportCardsQuery extends OmitType(ListCardsQuery, ['page', 'page_size', 'sort'] as const) {}
-
-export const CSV_EXPORT_FORMATS = ['data', 'excel'] as const;
-
-/** The CSV export's filters and its layout: `data` (default) is read back by the import, `excel` is for a spreadsheet. */
-export class ExportCardsCsvQuery extends ExportCardsQuery {
-  @ApiPropertyOptional({
-    enum: CSV_EXPORT_FORMATS,
-    default: 'data',
-    description:
-      '`data`: ISO UTC times and seconds, the columns the import reads back; `excel`: a UTF-8 BOM, the card type by name, the duration in days too, times as YYYY-MM-DD HH:mm:ss in APP_TIMEZONE (named in the header)',
-  })
-  @IsOptional()
-  @IsIn(CSV_EXPORT_FORMATS)
-  format?: (typeof CSV_EXPORT_FORMATS)[number];
-}
-
-/** Every criterion of the filter builder; a bulk filter needs at least one of them, or `all: true`. */
-export const CARD_FILTER_KEYS = [
-  'status',
-  'batch_id',
-  'q',
-  'activated',
-  'expired',
-  'kind',
-  'code_prefix',
-  'machine',
-  'created_from',
-  'created_to',
-  'expires_from',
-  'expires_to',
-] as const;
-
-export type CardFilters = Pick<ListCardsQuery, (typeof CARD_FILTER_KEYS)[number]>;
-
-/** `POST /projects/:id/cards/import?dry_run=true`. */
-export class ImportCardsQuery {
-  @ApiPropertyOptional({ description: 'check every row and report, import nothing' })
-  @IsOptional()
-  @Transform(queryBoolean)
-  @IsBoolean()
-  dry_run?: boolean;
-
-  @ApiPropertyOptional({
-    type: 'integer',
-    minimum: 1,
-    description:
-      "every card is of this card type: absent columns take the type's rules, `kind` may only be the type's, and the cards keep the type",
-  })
-  @IsOptional()
-  @Transform(decimalInteger)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_INT32)
-  card_type_id?: number;
 }

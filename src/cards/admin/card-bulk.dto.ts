@@ -18,7 +18,9 @@ import {
 } from 'class-validator';
 import { MAX_INT32 } from '../../common/limits';
 import { IsIsoInstant } from './iso-instant';
-import { ExportCardsQuery, MAX_CARD_USES, OptionalNotNull } from './card-admin.dto';
+import { MAX_CARD_USES } from './card-admin.dto';
+import { ExportCardsQuery } from './card-queries.dto';
+import { Optional } from '../../common/optional';
 
 /** The target of a bulk action by filter: the list's filters; `all: true` says "every card" explicitly. */
 export class BulkCardFilter extends ExportCardsQuery {
@@ -70,7 +72,7 @@ export class BulkCardsDto {
     maxItems: MAX_BULK_IDS,
     description: 'card ids of the project (unknown ids are not matched)',
   })
-  @OptionalNotNull()
+  @Optional()
   @IsArray()
   @ArrayNotEmpty()
   @ArrayMaxSize(MAX_BULK_IDS)
@@ -80,14 +82,14 @@ export class BulkCardsDto {
   ids?: number[];
 
   @ApiPropertyOptional({ type: BulkCardFilter, description: 'at least one criterion; {all: true} for every card' })
-  @OptionalNotNull()
+  @Optional()
   @IsObject()
   @ValidateNested()
   @Type(() => BulkCardFilter)
   filter?: BulkCardFilter;
 
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_INT32, description: 'extend' })
-  @OptionalNotNull()
+  @Optional()
   @IsInt()
   @Min(1)
   @Max(MAX_INT32)
@@ -100,7 +102,7 @@ export class BulkCardsDto {
   expires_at?: string | null;
 
   @ApiPropertyOptional({ minimum: 0, maximum: MAX_CARD_USES, description: 'set_uses (count cards only)' })
-  @OptionalNotNull()
+  @Optional()
   @IsInt()
   @Min(0)
   @Max(MAX_CARD_USES)
@@ -113,7 +115,7 @@ export class BulkCardsDto {
   note?: string | null;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 1000, description: 'set_device_limit' })
-  @OptionalNotNull()
+  @Optional()
   @IsInt()
   @Min(1)
   @Max(1000)

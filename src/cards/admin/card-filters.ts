@@ -1,7 +1,7 @@
 import { SelectQueryBuilder } from 'typeorm';
 import { cardSql } from '../card-rule';
 import { Card } from '../card.entity';
-import { CARD_FILTER_KEYS, CardFilters, CardSort } from './card-admin.dto';
+import { CARD_FILTER_KEYS, CardFilters, CardSort } from './card-queries.dto';
 import { parseIsoInstant } from './iso-instant';
 
 /** `%`, `_` and `\` taken literally in a LIKE pattern (with `ESCAPE '\'`). */

@@ -11,14 +11,8 @@ import { Envelope } from '../../http/envelope/envelope.decorator';
 import { ErrorCode } from '../../core/errors/error-code';
 import { AcceptsBody, CSV_CONTENT_TYPE } from '../../http/content-type';
 import { BulkCardsDto } from './card-bulk.dto';
-import {
-  CreateCardsDto,
-  ExportCardsCsvQuery,
-  ExportCardsQuery,
-  ImportCardsQuery,
-  ListCardsQuery,
-  UpdateCardDto,
-} from './card-admin.dto';
+import { CreateCardsDto, UpdateCardDto } from './card-admin.dto';
+import { ExportCardsCsvQuery, ExportCardsQuery, ImportCardsQuery, ListCardsQuery } from './card-queries.dto';
 import {
   IMPORT_COLUMNS,
   IMPORT_MAX_BYTES,
