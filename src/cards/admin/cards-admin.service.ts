@@ -19,9 +19,7 @@ import { CardView, toCardView, toCardViews } from './card.view';
 import { noteChange } from '../../common/audit-note';
 import { applyCardFilters, orderCards } from './card-filters';
 import { BulkResult, CardsBulk, UNBAN_SQL } from './cards-bulk';
-import { CODES_TXT, DATA_CSV, ExportLayout, streamCardsCsv } from './cards-csv-stream';
-import { cardsExcelHeader, cardsExcelRows } from './cards-csv';
-import { CardType } from '../types/card-type.entity';
+import { CODES_TXT, DATA_CSV, excelCsv, streamCardsCsv } from './cards-csv-stream';
 import { AppConfig } from '../../config/app-config';
 import { CardsImporter } from './cards-importer';
 import { ImportAnswer } from './import-answers';
@@ -115,24 +113,8 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
       (db) => this.filtered(project.id, query, db),
       (db, cardIds) => this.devicesOf(cardIds, db),
       (error) => this.logger.entry('error', 'card export failed part-way', { project_id: project.id, error: String(error) }),
-      layout === 'excel' ? this.excelLayout() : layout === 'txt' ? CODES_TXT : DATA_CSV,
+      layout === 'excel' ? excelCsv(this.config.APP_TIMEZONE) : layout === 'txt' ? CODES_TXT : DATA_CSV,
     );
-  }
-
-  /** The spreadsheet export: each page's type names read on that page's connection. */
-  private excelLayout(): ExportLayout {
-    const zone = this.config.APP_TIMEZONE;
-    return {
-      head: cardsExcelHeader(zone),
-      rows: async (db, cards, devices) => {
-        const typeIds = [...new Set(cards.map((c) => c.cardTypeId).filter((id): id is number => id != null))];
-        const types = typeIds.length ? await db.getRepository(CardType).find({ where: { id: In(typeIds) } }) : [];
-        return cardsExcelRows(cards, devices, new Map(types.map((t) => [t.id, t.name])), zone);
-      },
-      devices: true,
-      type: 'text/csv; charset=utf-8',
-      filename: 'cards.csv',
-    };
   }
 
   /** The devices of some cards, in binding order (the export's `devices` column). */

@@ -1,9 +1,10 @@
 import { StreamableFile } from '@nestjs/common';
 import { Readable } from 'node:stream';
-import { EntityManager, SelectQueryBuilder } from 'typeorm';
+import { EntityManager, In, SelectQueryBuilder } from 'typeorm';
 import { CardDevice } from '../card-device.entity';
 import { Card } from '../card.entity';
-import { cardsCsvHeader, cardsCsvRows } from './cards-csv';
+import { CardType } from '../types/card-type.entity';
+import { cardsCsvHeader, cardsCsvRows, cardsExcelHeader, cardsExcelRows } from './cards-csv';
 
 /** Cards per page of the CSV export (each page with its devices): one page holds the embedded database only briefly. */
 const EXPORT_PAGE = 250;
@@ -36,6 +37,21 @@ export const CODES_TXT: ExportLayout = {
   type: 'text/plain; charset=utf-8',
   filename: 'cards.txt',
 };
+
+/** The spreadsheet export in the zone `timeZone` (cards-csv.ts): each page's type names read on that page's connection. */
+export function excelCsv(timeZone: string): ExportLayout {
+  return {
+    head: cardsExcelHeader(timeZone),
+    rows: async (db, cards, devices) => {
+      const typeIds = [...new Set(cards.map((c) => c.cardTypeId).filter((id): id is number => id != null))];
+      const types = typeIds.length ? await db.getRepository(CardType).find({ where: { id: In(typeIds) } }) : [];
+      return cardsExcelRows(cards, devices, new Map(types.map((t) => [t.id, t.name])), timeZone);
+    },
+    devices: true,
+    type: 'text/csv; charset=utf-8',
+    filename: 'cards.csv',
+  };
+}
 
 /** Runs one page's reads on a database connection of the caller's choice (ReplicaReads: the replica or the primary). */
 export type PageReader = <T>(read: (db: EntityManager) => Promise<T>) => Promise<T>;
