@@ -439,6 +439,40 @@ export class AppConfig {
   WEBHOOK_ENDPOINTS_PER_PROJECT = 20;
 
   /**
+   * secret (its password): the SMTP server mails go through (decisions §26), `smtp://` or
+   * `smtps://user:pass@host:port`. Unset: no mail is written or sent.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^smtps?:\/\/[^\s]+$/, { message: 'SMTP_URL must be an smtp:// or smtps:// URL' })
+  SMTP_URL?: string;
+
+  /** The sender of every mail: `address@example.com` or `Name <address@example.com>`. Required with SMTP_URL. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @MaxLength(320)
+  @Matches(/^(?:[^<>\r\n]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/, {
+    message: 'MAIL_FROM must be an address (a@example.com) or a name and an address (Shop <a@example.com>)',
+  })
+  MAIL_FROM?: string;
+
+  /** Seconds between mail attempts, as WEBHOOK_RETRY_DELAYS (the same schedule when unset). For tests. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^\d+(\.\d+)?(,\d+(\.\d+)?){0,13}$/, {
+    message: 'MAIL_RETRY_DELAYS must be up to 14 comma-separated numbers of seconds',
+  })
+  MAIL_RETRY_DELAYS?: string;
+
+  /** How often each instance looks for due mails (its own are looked at at once). */
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt()
+  @Min(100)
+  @Max(60000)
+  MAIL_POLL_MS = 5000;
+
+  /**
    * Whether client requests other than card logins are kept in the request log (decisions §22).
    * `off` keeps no such rows: for a deployment that wants none, and to measure what they cost.
    */
@@ -547,6 +581,10 @@ export const CONFIG_KEYS = [
   'WEBHOOK_PER_ENDPOINT',
   'WEBHOOK_PER_PROJECT',
   'WEBHOOK_ENDPOINTS_PER_PROJECT',
+  'SMTP_URL',
+  'MAIL_FROM',
+  'MAIL_RETRY_DELAYS',
+  'MAIL_POLL_MS',
   'REQUEST_LOG',
 ] as const;
 
@@ -583,6 +621,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     problems.push(
       `WORKERS: ${config.WORKERS} processes need DATABASE_URL and REDIS_URL or REDIS_SENTINELS (the embedded database and the in-process stores serve one process); use 1 or auto`,
     );
+  }
+  if (config.SMTP_URL && !config.MAIL_FROM) {
+    problems.push('MAIL_FROM: required when SMTP_URL is set (the sender of every mail)');
   }
   if (Boolean(config.TLS_CERT_FILE) !== Boolean(config.TLS_KEY_FILE)) {
     problems.push('TLS_CERT_FILE and TLS_KEY_FILE: set both (PEM files) to serve HTTPS, or neither');
