@@ -9,8 +9,9 @@ import { writeBackup } from './write-backup';
 
 /**
  * Backs up the running service's database into one archive (decisions §24) while it keeps serving.
- * On PostgreSQL the snapshot is a transaction on one connection of the pool; the embedded database
- * is one session, so the backup reads a copy of it in memory instead (EmbeddedPostgres.snapshot).
+ * On PostgreSQL the snapshot is a transaction on one connection of the pool, and a second one reads
+ * the login log after it (LoginLogAfterSnapshot); the embedded database is one session, so the backup
+ * reads a copy of it in memory instead (EmbeddedPostgres.snapshot), where nothing writes meanwhile.
  */
 @Injectable()
 export class BackupMaker {
@@ -34,15 +35,22 @@ export class BackupMaker {
       }
     }
     const runner = this.dataSource.createQueryRunner('master');
+    const beside = this.dataSource.createQueryRunner('master');
     try {
-      return await this.write((text, params) => runner.query(text, params), file, options);
+      return await this.write(
+        (text, params) => runner.query(text, params),
+        file,
+        options,
+        (text, params) => beside.query(text, params),
+      );
     } finally {
       await runner.release();
+      await beside.release();
     }
   }
 
-  private write(sql: Sql, file: string, options: BackupOptions): Promise<BackupResult> {
-    const source = { sql, filesDir: this.config.filesDir, key: existingEncryptionKey(this.config) };
+  private write(sql: Sql, file: string, options: BackupOptions, besideSql?: Sql): Promise<BackupResult> {
+    const source = { sql, besideSql, filesDir: this.config.filesDir, key: existingEncryptionKey(this.config) };
     return writeBackup(source, file, options);
   }
 }

@@ -17,12 +17,18 @@ import {
   tableEntry,
   TABLES_FOLDER,
 } from './archive-manifest';
+import { LATE_LOG_TABLE, LoginLogAfterSnapshot } from './login-log-after-snapshot';
 
 /** One statement on the connection the snapshot is read over: a TypeORM query runner or a PGlite. */
 export type Sql = (sql: string, params?: unknown[]) => Promise<Array<Record<string, unknown>>>;
 
 export interface SnapshotSource {
   sql: Sql;
+  /**
+   * A second session on the same database, where writers may be running: the login log is then read
+   * after the snapshot instead of in it (LoginLogAfterSnapshot), so the snapshot lives briefly.
+   */
+  besideSql?: Sql;
   /** Where the uploaded files are (absent: none to copy). */
   filesDir?: string;
   /** The key the secrets are stored under, when known. */
@@ -44,7 +50,8 @@ export function quoteIdent(name: string): string {
 /**
  * Writes every table of the database (and the uploaded files) into `dir` as the archive's entries,
  * with the manifest, from one read-only REPEATABLE READ snapshot: writes go on meanwhile and every one
- * committed before it began is in it. Rows are PostgreSQL's own JSON of each row (row_to_json), one
+ * committed before it began is in it. With a second session beside (`besideSql`), the login log's
+ * rows of that snapshot are read after it ends (LoginLogAfterSnapshot). Rows are PostgreSQL's own JSON of each row (row_to_json), one
  * per line, never parsed here, so that bigint, numeric, bytea and times keep their exact text.
  */
 export async function writeSnapshot(
@@ -56,13 +63,23 @@ export async function writeSnapshot(
   await mkdir(join(dir, TABLES_FOLDER), { recursive: true });
   const tables: Record<string, number> = {};
   const sha256: Record<string, string> = {};
-  await sql('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-  let createdAt: string;
-  let schema: string;
-  try {
+  let createdAt = '';
+  const beginSnapshot = async () => {
+    await sql('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     // The first statement fixes the snapshot; its time is the archive's.
     const [{ now }] = await sql(`SELECT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS now`);
     createdAt = String(now);
+  };
+  let late: LoginLogAfterSnapshot | null = null;
+  let schema: string;
+  try {
+    if (source.besideSql && !options.withoutLogs)
+      late = await LoginLogAfterSnapshot.hold(source.besideSql, async () => {
+        await beginSnapshot();
+        const [{ last }] = await sql(`SELECT max(id)::text AS last FROM ${LATE_LOG_TABLE}`);
+        return last === null ? null : String(last);
+      });
+    if (!late) await beginSnapshot();
     const [last] = await sql('SELECT name FROM migrations ORDER BY timestamp DESC, id DESC LIMIT 1');
     if (!last) throw new Error('the database has no migration applied: nothing to back up');
     schema = String(last.name);
@@ -74,8 +91,9 @@ export async function writeSnapshot(
     for (const { name } of names) {
       const table = String(name);
       if (options.withoutLogs && LOG_TABLES.includes(table)) continue;
+      if (late && table === LATE_LOG_TABLE) continue;
       const entry = tableEntry(table);
-      const result = await copyTable(sql, table, join(dir, entry));
+      const result = await writeEntry(join(dir, entry), (write) => readTable(sql, table, write));
       tables[table] = result.rows;
       sha256[entry] = result.sha256;
     }
@@ -83,7 +101,15 @@ export async function writeSnapshot(
     await sql('COMMIT');
   } catch (error) {
     await sql('ROLLBACK').catch(() => undefined);
+    await late?.abandon();
     throw error;
+  }
+  if (late) {
+    const entry = tableEntry(LATE_LOG_TABLE);
+    const log = late;
+    const result = await writeEntry(join(dir, entry), (write) => log.read(write));
+    tables[LATE_LOG_TABLE] = result.rows;
+    sha256[entry] = result.sha256;
   }
   for (const entry of await listEntries(dir))
     if (entry.startsWith(`${FILES_FOLDER}/`)) sha256[entry] = await fileDigest(join(dir, entry));
@@ -107,11 +133,14 @@ export async function writeSnapshot(
 }
 
 /**
- * Streams a table's rows through gzip into `path`, hashing what is written. zlib works on the thread
- * pool, so compressing runs beside the reads, at the command's priority (nice), and the disk gets a
- * fraction of the JSON's bytes: the logins' commits share that disk.
+ * Streams the lines `produce` writes through gzip into `path`, hashing what is written. zlib works on
+ * the thread pool, so compressing runs beside the reads, and the disk gets a fraction of the JSON's
+ * bytes: the logins' commits share that disk.
  */
-async function copyTable(sql: Sql, table: string, path: string): Promise<{ rows: number; sha256: string }> {
+async function writeEntry(
+  path: string,
+  produce: (write: (text: string) => Promise<void>) => Promise<number>,
+): Promise<{ rows: number; sha256: string }> {
   const file = createWriteStream(path);
   const out = createGzip({ level: constants.Z_BEST_SPEED });
   const hash = createHash('sha256');
@@ -123,23 +152,29 @@ async function copyTable(sql: Sql, table: string, path: string): Promise<{ rows:
   });
   const written = pipeline(out, hashed, file);
   written.catch(() => undefined); // awaited below; a disk error also fails the write under way (once 'drain')
-  let rows = 0;
-  const cursor = `backup_${table}`.slice(0, 60);
+  let rows: number;
   try {
-    await sql(
-      `DECLARE ${quoteIdent(cursor)} NO SCROLL CURSOR FOR SELECT row_to_json(t)::text AS line FROM ${quoteIdent(table)} t`,
-    );
-    for (;;) {
-      const batch = await sql(`FETCH ${FETCH_ROWS} FROM ${quoteIdent(cursor)}`);
-      if (!batch.length) break;
-      const text = batch.map((row) => `${String(row.line)}\n`).join('');
-      rows += batch.length;
+    rows = await produce(async (text) => {
       if (!out.write(text)) await once(out, 'drain');
-    }
-    await sql(`CLOSE ${quoteIdent(cursor)}`);
+    });
   } finally {
     out.end();
     await written;
   }
   return { rows, sha256: hash.digest('hex') };
+}
+
+/** A table's rows, read through a cursor in the snapshot's transaction. */
+async function readTable(sql: Sql, table: string, write: (text: string) => Promise<void>): Promise<number> {
+  let rows = 0;
+  const cursor = quoteIdent(`backup_${table}`.slice(0, 60));
+  await sql(`DECLARE ${cursor} NO SCROLL CURSOR FOR SELECT row_to_json(t)::text AS line FROM ${quoteIdent(table)} t`);
+  for (;;) {
+    const batch = await sql(`FETCH ${FETCH_ROWS} FROM ${cursor}`);
+    if (!batch.length) break;
+    rows += batch.length;
+    await write(batch.map((row) => `${String(row.line)}\n`).join(''));
+  }
+  await sql(`CLOSE ${cursor}`);
+  return rows;
 }

@@ -35,9 +35,16 @@ async function main(args: string[]): Promise<number> {
     );
   }
   const runner = database.dataSource.createQueryRunner();
+  // PostgreSQL may have a service writing meanwhile: a second session reads the log after the snapshot.
+  const beside = database.embedded ? undefined : database.dataSource.createQueryRunner();
   try {
     const result = await writeBackup(
-      { sql: (text, params) => runner.query(text, params), filesDir: config.filesDir, key: existingEncryptionKey(config) },
+      {
+        sql: (text, params) => runner.query(text, params),
+        besideSql: beside && ((text, params) => beside.query(text, params)),
+        filesDir: config.filesDir,
+        key: existingEncryptionKey(config),
+      },
       line.file,
       {
         withoutLogs: line.flags.has('--without-logs'),
@@ -53,6 +60,7 @@ async function main(args: string[]): Promise<number> {
     return 0;
   } finally {
     await runner.release();
+    await beside?.release();
     await database.close();
   }
 }

@@ -2,12 +2,10 @@ import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nest
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { JsonLogger } from '../core/logging/json-logger';
-import { dropExpiredPartitions, ensureMonthPartitions, Sql } from './log-partitions';
+import { dropExpiredPartitions, ensureMonthPartitions, LOG_PARTITIONS_LOCK_ID, Sql } from './log-partitions';
 
 /** How often a running service looks after the partitions: months are made two ahead, so rarely is enough. */
 const EVERY_MS = 6 * 3600_000;
-// Any fixed number: instances sharing a database take turns.
-const MAINTENANCE_LOCK_ID = 7_311_043;
 
 export interface MaintenanceResult {
   made: string[];
@@ -50,7 +48,7 @@ export class LogMaintenanceService implements OnApplicationBootstrap, OnApplicat
     try {
       await runner.startTransaction();
       // Raw: an advisory lock, a PostgreSQL function.
-      const [{ locked }] = await runner.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [MAINTENANCE_LOCK_ID]);
+      const [{ locked }] = await runner.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [LOG_PARTITIONS_LOCK_ID]);
       if (!locked) {
         await runner.rollbackTransaction();
         return null;

@@ -11,6 +11,12 @@ export const MONTHS_AHEAD = 2;
 
 export const DEFAULT_PARTITION = 'login_logs_default';
 
+/**
+ * The transaction-scoped advisory lock the maintenance takes (any fixed number): instances sharing a
+ * database take turns, and a backup holds it shared while it reads the log, so no month is dropped then.
+ */
+export const LOG_PARTITIONS_LOCK_ID = 7_311_043;
+
 /** The first instant of the UTC month `offset` months after the one of `at`. */
 export function monthStart(at: Date, offset = 0): Date {
   return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + offset, 1));
