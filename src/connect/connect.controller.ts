@@ -1,7 +1,6 @@
-import { Body, Controller, Post, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Post } from '@nestjs/common';
 import { ApiConsumes, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Envelope } from '../http/envelope/envelope.decorator';
-import { ConnectEnvelopeInterceptor } from '../http/envelope/envelope.interceptors';
 import { ClientReply } from '../http/envelope/render';
 import { ApiAnswer, ApiFailures } from '../http/openapi/api-contract';
 import { CARD_LOGIN_REFUSALS } from '../cards/card-login.service';
@@ -11,7 +10,6 @@ import { ConnectLoginData, ConnectService } from './connect.service';
 
 @ApiTags('client: Connect')
 @Envelope('connect')
-@UseInterceptors(ConnectEnvelopeInterceptor)
 @ConnectClient()
 @Controller()
 export class ConnectController {

@@ -1,8 +1,7 @@
-import { Controller, Get, Param, Query, Req, StreamableFile, UseInterceptors } from '@nestjs/common';
+import { Controller, Get, Param, Query, Req, StreamableFile } from '@nestjs/common';
 import { ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { UuidParamPipe } from '../common/uuid-param.pipe';
 import { Envelope } from '../http/envelope/envelope.decorator';
-import { LegacyEnvelopeInterceptor } from '../http/envelope/envelope.interceptors';
 import { ErrorCode } from '../core/errors/error-code';
 import { ApiFailures } from '../http/openapi/api-contract';
 import { DeclareAuthScheme } from '../http/auth-scheme';
@@ -14,7 +13,6 @@ const FILE_ID_PIPE = new UuidParamPipe(ErrorCode.FILE_NOT_FOUND);
 /** `GET /api/download/{id}?expires=…&sig=…`: only an address the service issued works (decisions §9). */
 @ApiTags('client: legacy')
 @Envelope('legacy')
-@UseInterceptors(LegacyEnvelopeInterceptor)
 @Controller('api/download')
 export class DownloadController {
   constructor(private readonly files: FilesService) {}

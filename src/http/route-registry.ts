@@ -1,7 +1,6 @@
-import { Injectable, OnApplicationBootstrap, RequestMethod, Type } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap, RequestMethod } from '@nestjs/common';
 import { PATH_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
-import { envelopeMismatch } from './envelope/envelope-check';
 import { ENVELOPE_FAMILY } from './envelope/envelope.decorator';
 import { Family } from './envelope/family';
 import { AUTH_SCHEME, AuthScheme } from './auth-scheme';
@@ -34,8 +33,6 @@ export class RouteRegistry implements OnApplicationBootstrap {
     for (const wrapper of this.discovery.getControllers()) {
       const { instance, metatype } = wrapper;
       if (!instance || !metatype) continue;
-      const mismatch = envelopeMismatch(metatype as Type);
-      if (mismatch) throw new Error(`${mismatch} (src/http/envelope/envelope.interceptors.ts)`);
       const prefix = normalizePaths(Reflect.getMetadata(PATH_METADATA, metatype));
       const proto = Object.getPrototypeOf(instance);
       for (const name of this.scanner.getAllMethodNames(proto)) {

@@ -1,4 +1,4 @@
-import { Body, Controller, Post, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Caller, ClientCall } from '../access/client-call';
 import { CardAfterTopup, CardInfo, CardInfoService } from '../cards/card-info.service';
@@ -6,7 +6,6 @@ import { CARD_TOPUP_REFUSALS, CardTopupService } from '../cards/card-topup.servi
 import { CARD_UNBIND_REFUSALS, CardUnbindData, CardUnbindService, unbindData } from '../cards/card-unbind.service';
 import { AppConfig } from '../config/app-config';
 import { Envelope } from '../http/envelope/envelope.decorator';
-import { StandardEnvelopeInterceptor } from '../http/envelope/envelope.interceptors';
 import { RequiresHttps } from '../http/https-required.guard';
 import { ClientReply } from '../http/envelope/render';
 import { ApiAnswer, ApiFailures } from '../http/openapi/api-contract';
@@ -21,7 +20,6 @@ import { RateLimit } from '../http/throttling/route-rate.guard';
  */
 @ApiTags('client: card-holder portal')
 @Envelope('standard')
-@UseInterceptors(StandardEnvelopeInterceptor)
 @PortalClient()
 // Below PortalClient: class decorators apply from the bottom, so HTTPS is checked before the portal's lookup.
 @RequiresHttps()

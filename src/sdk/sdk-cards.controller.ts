@@ -1,4 +1,4 @@
-import { Body, Controller, Post, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Caller, ClientCall, ClientRequest, Requester } from '../access/client-call';
 import { LOGIN_EXTRAS } from '../cards/card-data';
@@ -9,7 +9,6 @@ import { CARD_TOPUP_REFUSALS, CardTopupService } from '../cards/card-topup.servi
 import { CARD_UNBIND_REFUSALS, CardUnbindData, CardUnbindService, unbindData } from '../cards/card-unbind.service';
 import { AppConfig } from '../config/app-config';
 import { Envelope } from '../http/envelope/envelope.decorator';
-import { StandardEnvelopeInterceptor } from '../http/envelope/envelope.interceptors';
 import { RequiresHttps } from '../http/https-required.guard';
 import { ClientReply } from '../http/envelope/render';
 import { ErrorCode } from '../core/errors/error-code';
@@ -25,7 +24,6 @@ import { RateLimit } from '../http/throttling/route-rate.guard';
 
 @ApiTags('client: SDK v1')
 @Envelope('standard')
-@UseInterceptors(StandardEnvelopeInterceptor)
 @RequiresHttps()
 @Controller('api/v1/cards')
 export class SdkCardsController {

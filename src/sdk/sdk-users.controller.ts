@@ -1,10 +1,9 @@
-import { Body, Controller, Post, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Caller, ClientCall, ClientRequest, Requester } from '../access/client-call';
 import { AppUserCredentialsDto } from '../app-users/app-users.dto';
 import { AppUsersService, RegisteredUser, SdkUserLogin, UserHeartbeat } from '../app-users/app-users.service';
 import { Envelope } from '../http/envelope/envelope.decorator';
-import { StandardEnvelopeInterceptor } from '../http/envelope/envelope.interceptors';
 import { RequiresHttps } from '../http/https-required.guard';
 import { ClientReply } from '../http/envelope/render';
 import { ErrorCode } from '../core/errors/error-code';
@@ -19,7 +18,6 @@ import { RateLimit } from '../http/throttling/route-rate.guard';
 /** Program users over the SDK: signed JSON register and login, Bearer heartbeat (spec "SDK"). */
 @ApiTags('client: SDK v1')
 @Envelope('standard')
-@UseInterceptors(StandardEnvelopeInterceptor)
 @RequiresHttps()
 @Controller('api/v1/users')
 export class SdkUsersController {

@@ -1,8 +1,7 @@
-import { Body, Controller, Post, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Caller, ClientCall } from '../access/client-call';
 import { Envelope } from '../http/envelope/envelope.decorator';
-import { StandardEnvelopeInterceptor } from '../http/envelope/envelope.interceptors';
 import { RequiresHttps } from '../http/https-required.guard';
 import { ClientReply } from '../http/envelope/render';
 import { ApiAnswer } from '../http/openapi/api-contract';
@@ -13,7 +12,6 @@ import { VersionCheck, VersionsService } from '../versions/versions.service';
 /** The SDK's version check: signed JSON `{app, version}` (decisions §3, §9). */
 @ApiTags('client: SDK v1')
 @Envelope('standard')
-@UseInterceptors(StandardEnvelopeInterceptor)
 @RequiresHttps()
 @Controller('api/v1/apps')
 export class VersionCheckController {

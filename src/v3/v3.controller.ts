@@ -1,10 +1,9 @@
-import { Body, Controller, Post, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Post } from '@nestjs/common';
 import { ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Caller, ClientCall } from '../access/client-call';
 import { CardLoginService } from '../cards/card-login.service';
 import { AppConfig } from '../config/app-config';
 import { Envelope } from '../http/envelope/envelope.decorator';
-import { StandardEnvelopeInterceptor } from '../http/envelope/envelope.interceptors';
 import { RequiresHttps } from '../http/https-required.guard';
 import { ClientReply } from '../http/envelope/render';
 import { LOGIN_EXTRAS, StandardCardLoginData, standardCardLoginData } from '../cards/card-data';
@@ -16,7 +15,6 @@ import { V3CardLoginDto } from './v3.dto';
 /** HTTP V3 card login: the shared card-login rule; a compatible token, no session (decisions §3). */
 @ApiTags('client: HTTP V3')
 @Envelope('standard')
-@UseInterceptors(StandardEnvelopeInterceptor)
 @RequiresHttps()
 @Controller('api/legacy/v3')
 export class V3Controller {

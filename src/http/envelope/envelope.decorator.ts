@@ -1,5 +1,6 @@
-import { applyDecorators, SetMetadata, UsePipes } from '@nestjs/common';
+import { applyDecorators, SetMetadata, UseInterceptors, UsePipes } from '@nestjs/common';
 import { PlannedValidationPipe } from '../planned-validation.pipe';
+import { ENVELOPE_INTERCEPTORS } from './envelope.interceptors';
 import { Family } from './family';
 
 export const ENVELOPE_FAMILY = 'cardkey:envelope-family';
@@ -9,12 +10,17 @@ const STRICT_VALIDATION = new PlannedValidationPipe({ transform: true, whitelist
 const LENIENT_VALIDATION = new PlannedValidationPipe({ transform: true, whitelist: true });
 
 /**
- * Marks a controller as answering in one family's envelope, with that family's validation policy.
- * A client family's controller also carries its interceptor, `@UseInterceptors(ConnectEnvelopeInterceptor)`
- * and so on (envelope.interceptors.ts), which renders its successes; the start refuses one that does
- * not (envelope-check.ts). Admin successes are the handler's own answer: no interceptor. Failures
- * (guards' too, which never reach a handler) are rendered by the global EnvelopeExceptionFilter from
- * the path's family, which the route snapshot test keeps in agreement with this declaration.
+ * Marks a controller as answering in one family's envelope, with that family's validation policy;
+ * a client family's controller gets its family's interceptor (envelope.interceptors.ts), which renders
+ * its successes. Admin successes are the handler's own answer: no interceptor. Failures (guards' too,
+ * which never reach a handler) are rendered by the global EnvelopeExceptionFilter from the path's
+ * family, which the route snapshot test keeps in agreement with this declaration.
  */
 export const Envelope = (family: Family) =>
-  applyDecorators(SetMetadata(ENVELOPE_FAMILY, family), UsePipes(family === 'admin' ? STRICT_VALIDATION : LENIENT_VALIDATION));
+  family === 'admin'
+    ? applyDecorators(SetMetadata(ENVELOPE_FAMILY, family), UsePipes(STRICT_VALIDATION))
+    : applyDecorators(
+        SetMetadata(ENVELOPE_FAMILY, family),
+        UsePipes(LENIENT_VALIDATION),
+        UseInterceptors(ENVELOPE_INTERCEPTORS[family]),
+      );

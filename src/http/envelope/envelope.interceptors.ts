@@ -79,7 +79,7 @@ export class LegacyEnvelopeInterceptor extends FamilyEnvelopeInterceptor {
   protected readonly family = 'legacy';
 }
 
-/** The interceptor each client family's controllers carry (`@UseInterceptors`); checked at start (envelope-check.ts). */
+/** The interceptor `@Envelope(family)` gives each client family's controllers. */
 export const ENVELOPE_INTERCEPTORS: Readonly<Record<ClientFamily, Type<NestInterceptor>>> = {
   connect: ConnectEnvelopeInterceptor,
   standard: StandardEnvelopeInterceptor,

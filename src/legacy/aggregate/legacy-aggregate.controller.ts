@@ -1,11 +1,10 @@
-import { applyDecorators, Body, Controller, Post, UseInterceptors } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Post } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { Caller, ClientCall } from '../../access/client-call';
 import { CARD_LOGIN_REFUSALS } from '../../cards/card-login.service';
 import { CARD_UNBIND_REFUSALS, CardUnbindData } from '../../cards/card-unbind.service';
 import { CompatUserLogin, RegisteredUser } from '../../app-users/app-users.service';
 import { Envelope } from '../../http/envelope/envelope.decorator';
-import { LegacyEnvelopeInterceptor } from '../../http/envelope/envelope.interceptors';
 import { ErrorCode } from '../../core/errors/error-code';
 import { ApiAnswer, ApiFailures } from '../../http/openapi/api-contract';
 import { LegacyAnnouncement, LegacyAppConfig, LegacyAppProfile, LegacyCardLogin, LegacyFileDownload } from '../legacy-answers';
@@ -78,7 +77,6 @@ const AggregateContract = () =>
  */
 @ApiTags('client: legacy')
 @Envelope('legacy')
-@UseInterceptors(LegacyEnvelopeInterceptor)
 @Controller('api')
 export class LegacyAggregateController {
   constructor(private readonly aggregate: LegacyAggregateService) {}

@@ -1,10 +1,9 @@
-import { Body, Controller, Get, Post, Query, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Get, Post, Query } from '@nestjs/common';
 import { ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Caller, ClientCall } from '../../access/client-call';
 import { CARD_LOGIN_REFUSALS } from '../../cards/card-login.service';
 import { CARD_UNBIND_REFUSALS, CardUnbindData } from '../../cards/card-unbind.service';
 import { Envelope } from '../../http/envelope/envelope.decorator';
-import { LegacyEnvelopeInterceptor } from '../../http/envelope/envelope.interceptors';
 import { ErrorCode } from '../../core/errors/error-code';
 import { ApiAnswer, ApiFailures } from '../../http/openapi/api-contract';
 import { LegacyCardLogin, LegacyCardState, LegacyPaycheck } from '../legacy-answers';
@@ -23,7 +22,6 @@ const FORM = 'application/x-www-form-urlencoded';
  */
 @ApiTags('client: legacy')
 @Envelope('legacy')
-@UseInterceptors(LegacyEnvelopeInterceptor)
 @Controller('api')
 export class LegacyCardsController {
   constructor(private readonly cards: LegacyCardsService) {}

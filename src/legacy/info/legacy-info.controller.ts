@@ -1,8 +1,7 @@
-import { Body, Controller, Get, Post, Query, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Get, Post, Query } from '@nestjs/common';
 import { ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Caller, ClientCall } from '../../access/client-call';
 import { Envelope } from '../../http/envelope/envelope.decorator';
-import { LegacyEnvelopeInterceptor } from '../../http/envelope/envelope.interceptors';
 import { FORM_CONTENT_TYPE } from '../../http/content-type';
 import { ApiAnswer } from '../../http/openapi/api-contract';
 import { VersionCheck } from '../../versions/versions.service';
@@ -18,7 +17,6 @@ import { LegacyInfoService } from './legacy-info.service';
  */
 @ApiTags('client: legacy')
 @Envelope('legacy')
-@UseInterceptors(LegacyEnvelopeInterceptor)
 @LegacyClient()
 @Controller('api')
 export class LegacyInfoController {

@@ -1,10 +1,9 @@
-import { Body, Controller, Post, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Post } from '@nestjs/common';
 import { ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Caller, ClientCall } from '../../access/client-call';
 import { AppUserCredentialsDto } from '../../app-users/app-users.dto';
 import { AppUsersService, CompatUserLogin, RegisteredUser } from '../../app-users/app-users.service';
 import { Envelope } from '../../http/envelope/envelope.decorator';
-import { LegacyEnvelopeInterceptor } from '../../http/envelope/envelope.interceptors';
 import { ClientReply } from '../../http/envelope/render';
 import { ErrorCode } from '../../core/errors/error-code';
 import { ApiAnswer, ApiFailures } from '../../http/openapi/api-contract';
@@ -15,7 +14,6 @@ import { RateLimit } from '../../http/throttling/route-rate.guard';
 /** Compatibility program-user routes: form fields, legacy envelope (`code: 1`), no SDK session. */
 @ApiTags('client: legacy')
 @Envelope('legacy')
-@UseInterceptors(LegacyEnvelopeInterceptor)
 @LegacyClient()
 @Controller('api/app-users')
 export class CompatUsersController {

@@ -1,8 +1,7 @@
-import { Body, Controller, Post, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Post } from '@nestjs/common';
 import { ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Caller, ClientCall } from '../../access/client-call';
 import { Envelope } from '../../http/envelope/envelope.decorator';
-import { LegacyEnvelopeInterceptor } from '../../http/envelope/envelope.interceptors';
 import { ErrorCode } from '../../core/errors/error-code';
 import { ApiAnswer, ApiFailures } from '../../http/openapi/api-contract';
 import { LegacyVerification } from '../legacy-answers';
@@ -17,7 +16,6 @@ import { VerifyService } from './verify.service';
  */
 @ApiTags('client: legacy')
 @Envelope('legacy')
-@UseInterceptors(LegacyEnvelopeInterceptor)
 @LegacyClient()
 @Controller('api/verify')
 export class VerifyController {
