@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Type } from '@nestjs/common';
+import { INestApplicationContext, Type } from '@nestjs/common';
 import { getRepositoryToken } from '@nestjs/typeorm';
 import { FindOptionsOrder, FindOptionsWhere, IsNull, Repository } from 'typeorm';
 import { CardDevice } from '../../src/cards/card-device.entity';
@@ -10,8 +10,11 @@ import { LoginLog } from '../../src/login-logs/login-log.entity';
 import { AdminClient } from './admin-client';
 import { TestApp, unique } from './test-app';
 
+/** A test app, or the service tier's context (test/support/service-context.ts): whatever resolves providers. */
+type Providers = Pick<TestApp, 'app'> | { app: INestApplicationContext };
+
 /** Direct repository access for arranging card state in tests. */
-export function cardRepos(t: TestApp) {
+export function cardRepos(t: Providers) {
   return {
     cards: t.app.get<Repository<Card>>(getRepositoryToken(Card)),
     devices: t.app.get<Repository<CardDevice>>(getRepositoryToken(CardDevice)),
@@ -36,7 +39,7 @@ function loginLog(rows: Repository<LoginLog>) {
   };
 }
 
-export async function insertCard(t: TestApp, projectId: string, fields: Partial<Card> = {}): Promise<Card> {
+export async function insertCard(t: Providers, projectId: string, fields: Partial<Card> = {}): Promise<Card> {
   const { cards } = cardRepos(t);
   return cards.save(
     cards.create({

@@ -16,6 +16,24 @@ export const TEST_RATE_LIMITS: Record<string, string> = Object.fromEntries(
   CONFIG_KEYS.filter((key) => key.startsWith('RATE_LIMIT_') && key.includes('_PER_')).map((key) => [key, '100000']),
 );
 
+/** The configuration a test instance runs with: the run's environment, test accounts and limits, then `env`. */
+export function testConfig(env: Record<string, string>): AppConfig {
+  return loadConfig({
+    ...process.env,
+    ADMIN_USERNAME: 'admin',
+    ADMIN_PASSWORD,
+    APP_ENCRYPTION_KEY: process.env.APP_ENCRYPTION_KEY ?? 'a'.repeat(64),
+    LOG_LEVEL: 'info',
+    // Suites log in often; the throttle itself is tested with its own low limit.
+    ADMIN_LOGIN_ATTEMPTS_PER_MINUTE: '10000',
+    APP_USER_LOGIN_ATTEMPTS_PER_MINUTE: '10000',
+    // Suites register, sign in and write from one address all the time; the request-rate limits
+    // stay on (their headers are answered) and are tested with their own low limits.
+    ...TEST_RATE_LIMITS,
+    ...env,
+  });
+}
+
 export interface TestApp {
   app: INestApplication;
   http: () => ReturnType<typeof request>;
@@ -57,21 +75,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: St
   let app: INestApplication;
   const logs: string[] = [];
   try {
-    config = loadConfig({
-      ...process.env,
-      ADMIN_USERNAME: 'admin',
-      ADMIN_PASSWORD,
-      APP_ENCRYPTION_KEY: process.env.APP_ENCRYPTION_KEY ?? 'a'.repeat(64),
-      LOG_LEVEL: 'info',
-      // Suites log in often; the throttle itself is tested with its own low limit.
-      ADMIN_LOGIN_ATTEMPTS_PER_MINUTE: '10000',
-      APP_USER_LOGIN_ATTEMPTS_PER_MINUTE: '10000',
-      // Suites register, sign in and write from one address all the time; the request-rate limits
-      // stay on (their headers are answered) and are tested with their own low limits.
-      ...TEST_RATE_LIMITS,
-      ...(options.clientAddress ? { TRUST_PROXY: '127.0.0.1' } : {}),
-      ...appEnv,
-    });
+    config = testConfig({ ...(options.clientAddress ? { TRUST_PROXY: '127.0.0.1' } : {}), ...appEnv });
     app = await createApp(config, new JsonLogger('info', (line) => logs.push(line)));
   } catch (error) {
     await stores.leave().catch(() => undefined);

@@ -1,16 +1,17 @@
-import { ClientCall } from '../src/access/client-call';
-import { ClientFamilyName } from '../src/core/client-families';
-import { ClientProgramDirectory } from '../src/access/client-program';
-import { CardLoginService } from '../src/cards/card-login.service';
-import { Card } from '../src/cards/card.entity';
-import { LoginTokensService } from '../src/cards/login-tokens.service';
-import { ErrorCode } from '../src/core/errors/error-code';
-import { ServiceError } from '../src/core/errors/service-error';
-import { PreparedStatements } from '../src/database/prepared-statements';
+import { ClientCall } from '../../src/access/client-call';
+import { ClientFamilyName } from '../../src/core/client-families';
+import { ClientProgramDirectory } from '../../src/access/client-program';
+import { CardLoginService } from '../../src/cards/card-login.service';
+import { Card } from '../../src/cards/card.entity';
+import { LoginTokensService } from '../../src/cards/login-tokens.service';
+import { ErrorCode } from '../../src/core/errors/error-code';
+import { ServiceError } from '../../src/core/errors/service-error';
+import { PreparedStatements } from '../../src/database/prepared-statements';
 import { DataSource } from 'typeorm';
-import { AdminClient } from './support/admin-client';
-import { cardRepos, insertCard } from './support/cards';
-import { startTestApp, TestApp, unique } from './support/test-app';
+import { cardRepos, insertCard } from '../support/cards';
+import { ServiceContext, startServiceContext } from '../support/service-context';
+import { createAuthor, createProject } from '../support/service-fixtures';
+import { unique } from '../support/test-app';
 
 /**
  * The card-login rule itself (decisions §4), on a real database and without HTTP: every family's
@@ -18,17 +19,14 @@ import { startTestApp, TestApp, unique } from './support/test-app';
  * and the races are checked here once; each family's e2e spec checks how it renders the outcome.
  */
 describe('CardLoginService on a real database', () => {
-  let t: TestApp;
+  let t: ServiceContext;
   let service: CardLoginService;
   let projectId: string;
   let call: (family?: ClientFamilyName) => Promise<ClientCall>;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    const admin = await AdminClient.asPlatformAdmin(t);
-    const author = (await admin.createAuthor()).client;
-    const project = await author.createProject();
-    projectId = project.id;
+    t = await startServiceContext();
+    projectId = (await createProject(t.app, await createAuthor(t.app))).id;
     service = t.app.get(CardLoginService);
     const directory = t.app.get(ClientProgramDirectory);
     call = async (family = 'sdk') => ({
