@@ -17,7 +17,8 @@ import { startTestApp, TestApp } from './support/test-app';
  * §24, docs/operations.md): the snapshot then lives for the other tables only. What it must keep: a
  * login's log row is in the archive exactly when the login's other writes are; a row written after
  * the snapshot began is not; the retention drops no month while the log is read. Needs server
- * sessions of its own, so PostgreSQL only (the embedded database is backed up from a copy).
+ * sessions of its own, so PostgreSQL only (the embedded database is backed up from a copy), and not
+ * through a transaction pooler (.ci/run), which moves a session's statements between server pids.
  */
 (process.env.DATABASE_URL ? describe : describe.skip)('a backup reads the login log after its snapshot (PostgreSQL)', () => {
   let t: TestApp;
@@ -68,8 +69,12 @@ import { startTestApp, TestApp } from './support/test-app';
       .map((line) => JSON.parse(line) as Record<string, unknown>);
   }
 
-  async function waitsOnLock(waiting: QueryRunner, observer: QueryRunner): Promise<void> {
-    const [{ pid }] = await waiting.query('SELECT pg_backend_pid() AS pid');
+  async function pidOf(runner: QueryRunner): Promise<number> {
+    const [{ pid }] = await runner.query('SELECT pg_backend_pid() AS pid');
+    return Number(pid);
+  }
+
+  async function waitsOnLock(pid: number, observer: QueryRunner): Promise<void> {
     for (let attempt = 0; attempt < 200; attempt++) {
       const [row] = await observer.query('SELECT wait_event_type FROM pg_stat_activity WHERE pid = $1', [pid]);
       if (row?.wait_event_type === 'Lock') return;
@@ -81,6 +86,7 @@ import { startTestApp, TestApp } from './support/test-app';
   it('holds the snapshot until a login under way commits, then has its log row and its card together; a later row is left out', async () => {
     const card = await insertCard(t, projectId, { status: 'active', activatedAt: new Date(), useCount: 0 });
     const [writer, snapshot, beside, observer, later] = await Promise.all([1, 2, 3, 4, 5].map(() => session()));
+    const besidePid = await pidOf(beside); // before the backup queues its statements on that session
     await writer.query('BEGIN');
     const underWay = await login(writer, card, 'under-way');
     let laterId = '';
@@ -102,7 +108,7 @@ import { startTestApp, TestApp } from './support/test-app';
       dir,
     );
     backup.catch(() => undefined); // awaited below, once the login under way has committed
-    await waitsOnLock(beside, observer);
+    await waitsOnLock(besidePid, observer);
     await writer.query('COMMIT');
     const manifest = await backup;
 
