@@ -10,7 +10,7 @@ import { buildWorld, Project, World } from './support/world';
 /**
  * How each client family renders the card rule's outcomes: one table, every family against every
  * card refusal. The rule itself (which card is refused, what a refusal leaves untouched, the races)
- * is checked once in card-login-service.e2e-spec.ts; here only what a client of each family reads.
+ * is checked once in test/service/card-login.service-spec.ts; here only what a client of each family reads.
  */
 interface Family {
   name: string;
