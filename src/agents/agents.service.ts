@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, In } from 'typeorm';
 import { AdminAuthService } from '../admin-auth/admin-auth.service';
 import { AdminPrincipal } from '../admin-auth/admin-principal';
 import { noteChange } from '../common/audit-note';
@@ -11,7 +11,9 @@ import { ServiceError } from '../core/errors/service-error';
 import { isUniqueViolation } from '../database/pg-errors';
 import { CreateAgentDto, CreditDto, ListAgentsQuery, UpdateAgentDto } from './agent.dto';
 import { AgentView, LedgerEntryView } from './agent.view';
-import { AgentRow, DESCENDANTS_SQL, agentById, selectAgents, selfAgent, toAgentView, visibleAgent } from './agent-rows';
+import { AgentLedgerRepository } from './agent-ledger.repository';
+import { agentById, selfAgent, toAgentView, visibleAgent } from './agent-rows';
+import { AgentRow, AgentsRepository } from './agents.repository';
 import { changeBalance, lockBalances } from './ledger';
 
 /** Agents go this deep at most (decisions §19): an author's agent, its sub-agent, and theirs. */
@@ -55,31 +57,22 @@ export class AgentsService {
     await this.checkRights(ownerId, parent, input);
     const passwordHash = await hashPassword(input.password);
     try {
-      const id = await this.dataSource.transaction(async (em) => {
-        // Raw: agents and admin_users are written together in one transaction; agents has no entity.
-        const [user] = (await em.query(
-          `INSERT INTO admin_users (username, password_hash, role, status) VALUES ($1, $2, 'agent', 'active') RETURNING id`,
-          [input.username, passwordHash],
-        )) as Array<{ id: string }>;
-        // Raw: agents has no entity.
-        await em.query(
-          `INSERT INTO agents (id, owner_id, parent_agent_id, level, discount_percent, can_create_sub_agents, can_ban, can_unbind, low_balance_cents)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-          [
-            user.id,
+      const id = await this.dataSource.transaction((em) =>
+        AgentsRepository.in(em).create(
+          { username: input.username, passwordHash },
+          {
             ownerId,
-            parent?.id ?? null,
-            parent ? parent.level + 1 : 1,
-            input.discount_percent,
-            input.can_create_sub_agents ?? false,
-            input.can_ban ?? false,
-            input.can_unbind ?? false,
-            input.low_balance_cents ?? null,
-          ],
-        );
-        await this.setProjects(em, user.id, input.project_ids);
-        return user.id;
-      });
+            parentAgentId: parent?.id ?? null,
+            level: parent ? parent.level + 1 : 1,
+            discountPercent: input.discount_percent,
+            canCreateSubAgents: input.can_create_sub_agents ?? false,
+            canBan: input.can_ban ?? false,
+            canUnbind: input.can_unbind ?? false,
+            lowBalanceCents: input.low_balance_cents ?? null,
+          },
+          input.project_ids,
+        ),
+      );
       return toAgentView((await agentById(this.dataSource, id))!);
     } catch (error) {
       if (isUniqueViolation(error)) throw new ServiceError(ErrorCode.AUTHOR_USERNAME_TAKEN, undefined, { details: ['username'] });
@@ -89,22 +82,16 @@ export class AgentsService {
 
   /** A platform admin sees every agent, an author its own, an agent its sub-agents (all levels below it). */
   async list(actor: AdminPrincipal, query: ListAgentsQuery): Promise<Page<AgentView>> {
-    const conditions: string[] = [];
-    const params: unknown[] = [];
-    const param = (value: unknown) => `$${params.push(value)}`;
-    if (actor.role === 'author') conditions.push(`a.owner_id = ${param(actor.id)}`);
-    if (actor.role === 'agent') conditions.push(`a.id IN (${DESCENDANTS_SQL.replace('$1', param(actor.id))})`);
-    if (query.parent_agent_id) conditions.push(`a.parent_agent_id = ${param(query.parent_agent_id)}`);
-    if (query.q) conditions.push(`u.username ILIKE ${param(`%${query.q.replace(/[\\%_]/g, '\\$&')}%`)}`);
-    const where = conditions.length ? conditions.join(' AND ') : 'true';
-    const [items, [{ total }]] = await Promise.all([
-      selectAgents(this.dataSource, where, params, { skip: query.skip, take: query.page_size }),
-      // Raw: counts with the same WHERE as selectAgents (agents has no entity).
-      this.dataSource.query(
-        `SELECT count(*)::int AS total FROM agents a JOIN admin_users u ON u.id = a.id WHERE ${where}`,
-        params,
-      ) as Promise<Array<{ total: number }>>,
-    ]);
+    const [items, total] = await AgentsRepository.in(this.dataSource).page(
+      {
+        ownerId: actor.role === 'author' ? actor.id : undefined,
+        below: actor.role === 'agent' ? actor.id : undefined,
+        parentAgentId: query.parent_agent_id,
+        usernameContains: query.q,
+      },
+      query.skip,
+      query.page_size,
+    );
     return pageOf(items.map(toAgentView), total, query);
   }
 
@@ -122,7 +109,7 @@ export class AgentsService {
     if (actor.role === 'agent' && before.id === actor.id)
       throw new ServiceError(ErrorCode.FORBIDDEN, 'An agent cannot change its own terms');
     const parent = before.parentAgentId ? await agentById(this.dataSource, before.parentAgentId) : null;
-    const rights: Rights = {
+    const rights: Required<Rights> = {
       project_ids: input.project_ids ?? before.projectIds,
       discount_percent: input.discount_percent ?? before.discountPercent,
       can_create_sub_agents: input.can_create_sub_agents ?? before.canCreateSubAgents,
@@ -132,32 +119,20 @@ export class AgentsService {
     await this.checkRights(before.ownerId, parent, rights);
     const passwordHash = input.password !== undefined ? await hashPassword(input.password) : undefined;
     await this.dataSource.transaction(async (em) => {
-      // Raw: agents has no entity; the low-balance limit changes only when asked (CASE).
-      await em.query(
-        `UPDATE agents SET discount_percent = $2, can_create_sub_agents = $3, can_ban = $4, can_unbind = $5,
-           low_balance_cents = CASE WHEN $6::boolean THEN $7::bigint ELSE low_balance_cents END WHERE id = $1`,
-        [
-          id,
-          rights.discount_percent,
-          rights.can_create_sub_agents,
-          rights.can_ban,
-          rights.can_unbind,
-          input.low_balance_cents !== undefined,
-          input.low_balance_cents ?? null,
-        ],
-      );
-      if (input.project_ids) {
-        // Raw: agent_projects has no entity.
-        await em.query(`DELETE FROM agent_projects WHERE agent_id = $1`, [id]);
-        await this.setProjects(em, id, input.project_ids);
-      }
-      if (input.status !== undefined || passwordHash !== undefined) {
-        // Raw: coalesce keeps what the request leaves out, in one statement.
-        await em.query(
-          `UPDATE admin_users SET status = coalesce($2, status), password_hash = coalesce($3, password_hash), updated_at = now() WHERE id = $1`,
-          [id, input.status ?? null, passwordHash ?? null],
-        );
-      }
+      const agents = AgentsRepository.in(em);
+      await agents.setTerms(id, {
+        discountPercent: rights.discount_percent,
+        canCreateSubAgents: rights.can_create_sub_agents,
+        canBan: rights.can_ban,
+        canUnbind: rights.can_unbind,
+        lowBalanceCents: input.low_balance_cents,
+      });
+      if (input.project_ids) await agents.replaceProjects(id, input.project_ids);
+      if (input.status !== undefined || passwordHash !== undefined)
+        await agents.setAccount(id, {
+          ...(input.status !== undefined && { status: input.status }),
+          ...(passwordHash !== undefined && { passwordHash }),
+        });
     });
     // A disabled agent or a new password ends its sessions at once; a new password also revokes its API keys.
     if (passwordHash !== undefined) await this.auth.revokeAfterPasswordReset(id);
@@ -173,28 +148,17 @@ export class AgentsService {
   /** Newest first. */
   async ledger(actor: AdminPrincipal, id: string, query: PageQuery): Promise<Page<LedgerEntryView>> {
     const agent = await visibleAgent(this.dataSource, actor, id);
-    const [rows, [{ total }]] = await Promise.all([
-      // Raw: the ledger joined with orders (no entities).
-      this.dataSource.query(
-        `SELECT l.id, l.kind, l.amount_cents, l.balance_after_cents, o.order_id, l.batch_id, l.note, l.actor_id, l.created_at
-         FROM agent_ledger l LEFT JOIN orders o ON o.id = l.order_id WHERE l.agent_id = $1 ORDER BY l.id DESC LIMIT $2 OFFSET $3`,
-        [agent.id, query.page_size, query.skip],
-      ) as Promise<Array<Record<string, unknown>>>,
-      // Raw: agent_ledger has no entity.
-      this.dataSource.query(`SELECT count(*)::int AS total FROM agent_ledger WHERE agent_id = $1`, [agent.id]) as Promise<
-        Array<{ total: number }>
-      >,
-    ]);
-    const items = rows.map((r) => ({
-      id: Number(r.id),
-      kind: r.kind as LedgerEntryView['kind'],
-      amount_cents: Number(r.amount_cents),
-      balance_after_cents: Number(r.balance_after_cents),
-      order_id: (r.order_id as string | null) ?? null,
-      batch_id: (r.batch_id as string | null) ?? null,
-      note: (r.note as string | null) ?? null,
-      actor_id: (r.actor_id as string | null) ?? null,
-      created_at: new Date(r.created_at as string).toISOString(),
+    const [entries, total] = await AgentLedgerRepository.in(this.dataSource).page(agent.id, query.skip, query.page_size);
+    const items = entries.map((e) => ({
+      id: Number(e.id),
+      kind: e.kind,
+      amount_cents: e.amountCents,
+      balance_after_cents: e.balanceAfterCents,
+      order_id: e.orderReference,
+      batch_id: e.batchId,
+      note: e.note,
+      actor_id: e.actorId,
+      created_at: e.createdAt.toISOString(),
     }));
     return pageOf(items, total, query);
   }
@@ -256,10 +220,5 @@ export class AgentsService {
         problems.push('can_create_sub_agents: a third-level agent has no sub-agents');
     }
     if (problems.length) throw new ServiceError(ErrorCode.AGENT_SCOPE_EXCEEDED, problems[0], { details: problems });
-  }
-
-  private async setProjects(em: EntityManager, agentId: string, projectIds: string[]): Promise<void> {
-    // Raw: unnest inserts every project in one statement (agent_projects has no entity).
-    await em.query(`INSERT INTO agent_projects (agent_id, project_id) SELECT $1, unnest($2::uuid[])`, [agentId, projectIds]);
   }
 }

@@ -5,7 +5,7 @@ import { AdminAuth, AdminRoles } from '../admin-auth/admin-auth.decorator';
 import { Envelope } from '../http/envelope/envelope.decorator';
 import { ApiAnswer } from '../http/openapi/api-contract';
 import { LedgerCheckView } from './agent.view';
-import { LEDGER_MISMATCHES_SQL, ORDER_MISMATCHES_SQL } from './ledger';
+import { AgentLedgerRepository } from './agent-ledger.repository';
 
 /**
  * The doctor's question for money (decisions §19): does every agent's balance equal the sum of its
@@ -28,27 +28,10 @@ export class LedgerCheckController {
   @ApiAnswer(LedgerCheckView)
   async check(): Promise<LedgerCheckView> {
     return this.dataSource.transaction('REPEATABLE READ', async (em) => {
-      // Raw: a reconciliation query over ledger and balances (no entities) in one snapshot.
-      const mismatches = ((await em.query(LEDGER_MISMATCHES_SQL)) as Array<Record<string, unknown>>).map((r) => ({
-        agent_id: r.agent_id as string,
-        balance_cents: Number(r.balance_cents),
-        ledger_cents: Number(r.ledger_cents),
-        entries: Number(r.entries),
-      }));
-      // Raw: the entries of each order against the order, over tables without entities, in the same snapshot.
-      const orderMismatches = ((await em.query(ORDER_MISMATCHES_SQL)) as Array<Record<string, unknown>>).map((r) => ({
-        order_id: r.order_id as string,
-        reference: (r.reference as string | null) ?? null,
-        kind: r.kind as string,
-        agent_id: (r.agent_id as string | null) ?? null,
-        expected_cents: r.expected_cents === null ? null : Number(r.expected_cents),
-        ledger_cents: Number(r.ledger_cents),
-      }));
-      // Raw: counts over tables without entities, in the same snapshot.
-      const [counts] = (await em.query(
-        `SELECT (SELECT count(*) FROM agents)::int AS agents, (SELECT count(*) FROM agent_ledger)::int AS entries,
-          (SELECT count(*) FROM orders)::int AS orders`,
-      )) as Array<{ agents: number; entries: number; orders: number }>;
+      const ledger = AgentLedgerRepository.in(em);
+      const mismatches = await ledger.balanceMismatches();
+      const orderMismatches = await ledger.orderMismatches();
+      const counts = await ledger.counts();
       return {
         severity: mismatches.length || orderMismatches.length ? 'fail' : 'ok',
         agents: counts.agents,
