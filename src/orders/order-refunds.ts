@@ -1,13 +1,9 @@
 import { EntityManager } from 'typeorm';
 import { changeBalance, lockBalances } from '../agents/ledger';
+import { DeletedCard, OrdersRepository } from './orders.repository';
 import { countSales } from './sales-counts';
 
-/** A card row as a DELETE … RETURNING id, status, order_id gives it back. */
-export interface DeletedCard {
-  id: number;
-  status: string;
-  order_id: string | null;
-}
+export type { DeletedCard } from './orders.repository';
 
 export interface RefundTotals {
   cardIds: number[];
@@ -36,30 +32,23 @@ export async function refundDeletedCards(
   }
   for (const [orderId, cardIds] of [...byOrder].sort(([a], [b]) => a.localeCompare(b))) {
     const n = cardIds.length;
-    // Raw: UPDATE … RETURNING adds to the refunded count and reads the order in one statement (orders has no entity).
-    const [rows] = (await em.query(
-      `UPDATE orders SET refunded_count = refunded_count + $2 WHERE id = $1
-       RETURNING project_id, order_id, card_type_id, agent_id, unit_price_cents, commission_agent_id, commission_unit_cents, created_at`,
-      [orderId, n],
-    )) as [Array<Record<string, unknown>>, number];
-    const order = rows[0];
+    const order = await OrdersRepository.in(em).addRefunded(orderId, n);
     if (!order) continue; // orders are never deleted: an unknown order has nothing to refund
-    const agentId = order.agent_id as string | null;
-    const refund = Number(order.unit_price_cents) * n;
-    const clawback = Number(order.commission_unit_cents) * n;
-    const parentId = order.commission_agent_id as string | null;
+    const { agentId, commissionAgentId: parentId } = order;
+    const refund = order.unitPriceCents * n;
+    const clawback = order.commissionUnitCents * n;
     await lockBalances(em, [agentId, parentId]);
-    const note = `refund of ${n} card${n === 1 ? '' : 's'} of order ${order.order_id as string}`;
+    const note = `refund of ${n} card${n === 1 ? '' : 's'} of order ${order.orderId}`;
     if (agentId && refund > 0) await changeBalance(em, { agentId, kind: 'refund', cents: refund, actorId, orderId, note });
     if (parentId && clawback > 0)
       await changeBalance(em, { agentId: parentId, kind: 'clawback', cents: clawback, actorId, orderId, note });
     await countSales(em, {
-      projectId: order.project_id as string,
+      projectId: order.projectId!,
       agentId,
-      cardTypeId: Number(order.card_type_id),
+      cardTypeId: order.cardTypeId!,
       sold: -n,
       revenueCents: -refund,
-      at: new Date(order.created_at as string),
+      at: order.createdAt,
     });
     totals.cardIds.push(...cardIds);
     totals.refundedCents += refund;
@@ -78,13 +67,8 @@ export async function settleOrdersOfDeletedProject(
   projectId: string,
   actorId: string | null,
 ): Promise<RefundTotals> {
-  // Raw: DELETE … RETURNING hands each card to exactly one refunding transaction.
-  const [deleted] = (await em.query(
-    `DELETE FROM cards WHERE project_id = $1 AND order_id IS NOT NULL AND status = 'unused' RETURNING id, status, order_id`,
-    [projectId],
-  )) as [DeletedCard[], number];
-  const totals = await refundDeletedCards(em, deleted, actorId);
-  // Raw: orders has no entity.
-  await em.query(`UPDATE orders SET project_id = NULL, card_type_id = NULL WHERE project_id = $1`, [projectId]);
+  const orders = OrdersRepository.in(em);
+  const totals = await refundDeletedCards(em, await orders.deleteUnusedCardsOfProject(projectId), actorId);
+  await orders.detachFromProject(projectId);
   return totals;
 }

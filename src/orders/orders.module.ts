@@ -1,13 +1,15 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { AgentsModule } from '../agents/agents.module';
 import { CardsModule } from '../cards/cards.module';
 import { ProjectsModule } from '../projects/projects.module';
+import { Order } from './order.entity';
 import { OrdersController } from './orders.controller';
 import { OrdersService } from './orders.service';
 
 /** Orders: cards bought from a card type, paid from an agent's balance (decisions §19; docs/commerce.md). */
 @Module({
-  imports: [AgentsModule, CardsModule, ProjectsModule],
+  imports: [TypeOrmModule.forFeature([Order]), AgentsModule, CardsModule, ProjectsModule],
   controllers: [OrdersController],
   providers: [OrdersService],
 })

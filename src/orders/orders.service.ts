@@ -4,6 +4,7 @@ import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import { AdminPrincipal } from '../admin-auth/admin-principal';
 import { AgentPricesRepository } from '../agents/agent-prices.repository';
 import { AgentRow, agentById, selfAgent, unitPrice } from '../agents/agent-rows';
+import { AgentLedgerRepository } from '../agents/agent-ledger.repository';
 import { changeBalance, lockBalances } from '../agents/ledger';
 import { CardBatchesService } from '../cards/admin/card-batches.service';
 import { toCardViews } from '../cards/admin/card.view';
@@ -19,7 +20,9 @@ import { ProjectAccess } from '../projects/project-access';
 import { Project } from '../projects/project.entity';
 import { CreateOrderDto, ListOrdersQuery, RefundDto } from './order.dto';
 import { OrderView, OrderWithCardsView, RefundView } from './order.view';
-import { refundDeletedCards, DeletedCard } from './order-refunds';
+import { Order } from './order.entity';
+import { refundDeletedCards } from './order-refunds';
+import { OrdersRepository } from './orders.repository';
 import { countSales } from './sales-counts';
 
 /** Who is buying: the project, and the agent (null when its author or a platform admin orders, for free). */
@@ -27,10 +30,6 @@ interface Buyer {
   projectId: string;
   agent: AgentRow | null;
 }
-
-type OrderRow = Record<string, unknown>;
-
-const ORDER_COLUMNS = `id, order_id, project_id, card_type_id, count, agent_id, unit_price_cents, total_cents, refunded_count, batch_id, created_at`;
 
 /**
  * Orders (decisions §19): the price is debited and the cards made in one transaction, the parent
@@ -57,7 +56,7 @@ export class OrdersService {
     input: CreateOrderDto,
   ): Promise<{ order: OrderWithCardsView; created: boolean }> {
     const buyer = await this.buyer(actor, projectId);
-    const earlier = await this.findRow(this.dataSource.manager, buyer.projectId, input.order_id);
+    const earlier = await OrdersRepository.in(this.dataSource).find(buyer.projectId, input.order_id);
     if (earlier) return { order: await this.replay(earlier, buyer, input), created: false };
     let id: string;
     try {
@@ -68,28 +67,17 @@ export class OrdersService {
       if (!(await this.projectExists(buyer.projectId))) throw new ServiceError(ErrorCode.PROJECT_NOT_FOUND);
       if (!isUniqueViolation(error)) throw error;
       // A twin with this order_id committed first (here or on another instance): its order is the answer.
-      const winner = await this.findRow(this.dataSource.manager, buyer.projectId, input.order_id);
+      const winner = await OrdersRepository.in(this.dataSource).find(buyer.projectId, input.order_id);
       if (!winner) throw error;
       return { order: await this.replay(winner, buyer, input), created: false };
     }
-    return { order: await this.withCards((await this.rowById(id))!), created: true };
+    return { order: await this.withCards((await OrdersRepository.in(this.dataSource).byId(id))!), created: true };
   }
 
   async list(actor: AdminPrincipal, projectId: string, query: ListOrdersQuery): Promise<Page<OrderView>> {
     const buyer = await this.buyer(actor, projectId);
     const agentId = buyer.agent?.id ?? query.agent_id ?? null;
-    const where = `project_id = $1 AND ($2::uuid IS NULL OR agent_id = $2)`;
-    const [rows, [{ total }]] = await Promise.all([
-      // Raw: orders has no entity; the page and its count share one WHERE.
-      this.dataSource.query(
-        `SELECT ${ORDER_COLUMNS} FROM orders WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`,
-        [buyer.projectId, agentId, query.page_size, query.skip],
-      ) as Promise<OrderRow[]>,
-      // Raw: the same WHERE as the page above.
-      this.dataSource.query(`SELECT count(*)::int AS total FROM orders WHERE ${where}`, [buyer.projectId, agentId]) as Promise<
-        Array<{ total: number }>
-      >,
-    ]);
+    const [rows, total] = await OrdersRepository.in(this.dataSource).page(buyer.projectId, agentId, query.skip, query.page_size);
     return pageOf(rows.map(toOrderView), total, query);
   }
 
@@ -103,12 +91,7 @@ export class OrdersService {
     const project = await this.access.find(actor, projectId);
     const order = await this.visibleRow({ projectId: project.id, agent: null }, orderId);
     const totals = await this.dataSource.transaction(async (em) => {
-      // Raw: DELETE … RETURNING, in the order's transaction.
-      const [deleted] = (await em.query(
-        `DELETE FROM cards WHERE project_id = $1 AND order_id = $2 AND status = 'unused' AND ($3::int[] IS NULL OR id = ANY($3::int[]))
-         RETURNING id, status, order_id`,
-        [project.id, order.id, input.card_ids ?? null],
-      )) as [DeletedCard[], number];
+      const deleted = await OrdersRepository.in(em).deleteUnusedCards(project.id, order.id, input.card_ids ?? null);
       return refundDeletedCards(em, deleted, actor.id);
     });
     return {
@@ -137,23 +120,19 @@ export class OrdersService {
       ? Math.max(0, unit - unitPrice(type.priceCents, parent.discountPercent, own.get(parent.id)))
       : 0;
     const total = unit * input.count;
-    // Raw: INSERT … RETURNING the order's columns (orders has no entity).
-    const [order] = (await em.query(
-      `INSERT INTO orders (project_id, order_id, card_type_id, count, agent_id, actor_id, unit_price_cents, total_cents, commission_agent_id, commission_unit_cents)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
-      [
-        buyer.projectId,
-        input.order_id,
-        type.id,
-        input.count,
-        agent?.id ?? null,
-        actor.id,
-        unit,
-        total,
-        commissionUnit > 0 ? parent!.id : null,
-        commissionUnit,
-      ],
-    )) as Array<{ id: string }>;
+    const orders = OrdersRepository.in(em);
+    const orderId = await orders.insert({
+      projectId: buyer.projectId,
+      orderId: input.order_id,
+      cardTypeId: type.id,
+      count: input.count,
+      agentId: agent?.id ?? null,
+      actorId: actor.id,
+      unitPriceCents: unit,
+      totalCents: total,
+      commissionAgentId: commissionUnit > 0 ? parent!.id : null,
+      commissionUnitCents: commissionUnit,
+    });
     const note = `order ${input.order_id}`;
     let balanceAfter: number | null = null;
     if (agent) {
@@ -164,7 +143,7 @@ export class OrdersService {
           kind: 'debit',
           cents: total,
           actorId: actor.id,
-          orderId: order.id,
+          orderId,
           note,
         });
       if (commissionUnit > 0) {
@@ -173,22 +152,14 @@ export class OrdersService {
           kind: 'commission',
           cents: commissionUnit * input.count,
           actorId: actor.id,
-          orderId: order.id,
+          orderId,
           note,
         });
       }
     }
     const made = await this.batches.createCardsFromType(em, type, input.count, { note });
-    // Raw: a set-based UPDATE of the batch's cards, in the order's transaction.
-    await em.query(`UPDATE cards SET order_id = $1, agent_id = $2 WHERE batch_id = $3`, [
-      order.id,
-      agent?.id ?? null,
-      made.batchId,
-    ]);
-    // Raw: orders has no entity.
-    await em.query(`UPDATE orders SET batch_id = $2 WHERE id = $1`, [order.id, made.batchId]);
-    // Raw: agent_ledger has no entity.
-    if (agent) await em.query(`UPDATE agent_ledger SET batch_id = $2 WHERE order_id = $1`, [order.id, made.batchId]);
+    await orders.attachBatch(orderId, made.batchId, agent?.id ?? null);
+    if (agent) await AgentLedgerRepository.in(em).setBatchOfOrder(orderId, made.batchId);
     await countSales(em, {
       projectId: buyer.projectId,
       agentId: agent?.id ?? null,
@@ -207,15 +178,12 @@ export class OrdersService {
     if (agent && low !== null && balanceAfter !== null && balanceAfter < low && balanceAfter + total >= low) {
       await this.events.emit(em, buyer.projectId, 'agent.balance_low', { agent_id: agent.id, balance_cents: balanceAfter });
     }
-    return order.id;
+    return orderId;
   }
 
   /** A replay answers the earlier order when it asks for the same thing, by the same buyer; anything else is ORDER_CONFLICT. */
-  private async replay(row: OrderRow, buyer: Buyer, input: CreateOrderDto): Promise<OrderWithCardsView> {
-    const same =
-      Number(row.card_type_id) === input.card_type_id &&
-      Number(row.count) === input.count &&
-      (row.agent_id ?? null) === (buyer.agent?.id ?? null);
+  private async replay(row: Order, buyer: Buyer, input: CreateOrderDto): Promise<OrderWithCardsView> {
+    const same = row.cardTypeId === input.card_type_id && row.count === input.count && row.agentId === (buyer.agent?.id ?? null);
     if (!same)
       throw new ServiceError(ErrorCode.ORDER_CONFLICT, undefined, {
         details: ['order_id was used for an order with another card_type_id, count or buyer'],
@@ -232,9 +200,9 @@ export class OrdersService {
   }
 
   /** An agent sees its own orders only. */
-  private async visibleRow(buyer: Buyer, orderId: string): Promise<OrderRow> {
-    const row = await this.findRow(this.dataSource.manager, buyer.projectId, orderId);
-    if (!row || (buyer.agent && row.agent_id !== buyer.agent.id)) throw new ServiceError(ErrorCode.ORDER_NOT_FOUND);
+  private async visibleRow(buyer: Buyer, orderId: string): Promise<Order> {
+    const row = await OrdersRepository.in(this.dataSource).find(buyer.projectId, orderId);
+    if (!row || (buyer.agent && row.agentId !== buyer.agent.id)) throw new ServiceError(ErrorCode.ORDER_NOT_FOUND);
     return row;
   }
 
@@ -242,23 +210,8 @@ export class OrdersService {
     return this.dataSource.getRepository(Project).existsBy({ id: projectId });
   }
 
-  private async findRow(em: EntityManager, projectId: string, orderId: string): Promise<OrderRow | null> {
-    // Raw: orders has no entity; its row as the view takes it.
-    const [row] = (await em.query(`SELECT ${ORDER_COLUMNS} FROM orders WHERE project_id = $1 AND order_id = $2`, [
-      projectId,
-      orderId,
-    ])) as OrderRow[];
-    return row ?? null;
-  }
-
-  private async rowById(id: string): Promise<OrderRow | null> {
-    // Raw: orders has no entity; its row as the view takes it.
-    const [row] = (await this.dataSource.query(`SELECT ${ORDER_COLUMNS} FROM orders WHERE id = $1`, [id])) as OrderRow[];
-    return row ?? null;
-  }
-
-  private async withCards(row: OrderRow): Promise<OrderWithCardsView> {
-    const cards = await this.cards.find({ where: { orderId: row.id as string }, order: { id: 'ASC' } });
+  private async withCards(row: Order): Promise<OrderWithCardsView> {
+    const cards = await this.cards.find({ where: { orderId: row.id }, order: { id: 'ASC' } });
     const devices = cards.length
       ? await this.devices.find({ where: { cardId: In(cards.map((c) => c.id)) }, order: { boundAt: 'ASC' } })
       : [];
@@ -266,17 +219,17 @@ export class OrdersService {
   }
 }
 
-function toOrderView(row: OrderRow): OrderView {
+function toOrderView(row: Order): OrderView {
   return {
-    order_id: row.order_id as string,
-    project_id: row.project_id as string,
-    card_type_id: Number(row.card_type_id),
-    count: Number(row.count),
-    agent_id: (row.agent_id as string | null) ?? null,
-    unit_price_cents: Number(row.unit_price_cents),
-    total_cents: Number(row.total_cents),
-    refunded_count: Number(row.refunded_count),
-    batch_id: (row.batch_id as string | null) ?? null,
-    created_at: new Date(row.created_at as string).toISOString(),
+    order_id: row.orderId,
+    project_id: row.projectId!,
+    card_type_id: row.cardTypeId!,
+    count: row.count,
+    agent_id: row.agentId,
+    unit_price_cents: row.unitPriceCents,
+    total_cents: row.totalCents,
+    refunded_count: row.refundedCount,
+    batch_id: row.batchId,
+    created_at: row.createdAt.toISOString(),
   };
 }
