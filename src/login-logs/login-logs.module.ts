@@ -6,13 +6,14 @@ import { LoginLogsController } from './login-logs.controller';
 import { LoginLogsService } from './login-logs.service';
 import { LogMaintenanceService } from './log-maintenance.service';
 import { RequestLogController } from './request-log.controller';
+import { RequestLogRepository } from './request-log.repository';
 import { RequestLogService } from './request-log.service';
 import { RequestLogWriter } from './request-log-writer';
 
 @Module({
   imports: [TypeOrmModule.forFeature([LoginLog]), ProjectsModule],
   controllers: [LoginLogsController, RequestLogController],
-  providers: [LoginLogsService, LogMaintenanceService, RequestLogService, RequestLogWriter],
+  providers: [LoginLogsService, LogMaintenanceService, RequestLogService, RequestLogRepository, RequestLogWriter],
   exports: [LoginLogsService, TypeOrmModule],
 })
 export class LoginLogsModule {}
