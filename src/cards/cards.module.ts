@@ -25,12 +25,13 @@ import { CardType } from './types/card-type.entity';
 import { CardTypesController } from './types/card-types.controller';
 import { CardTypesService } from './types/card-types.service';
 import { IdleDevices } from './idle-devices';
+import { CardTrial } from './trials/card-trial.entity';
 import { CardTrialsService } from './trials/card-trials.service';
 
 /** Cards: the card rule and every operation on a card (login, unbind, top-up, info, checkout), and their administration. */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Card, CardDevice, CardBatch, CardType, LoginLog]),
+    TypeOrmModule.forFeature([Card, CardDevice, CardBatch, CardType, CardTrial, LoginLog]),
     ProjectsModule,
     AccessModule,
     SigningModule,

@@ -14,6 +14,7 @@ import { Card } from '../card.entity';
 import { ISO_TIME, LOCAL_TIME } from '../../http/openapi/api-contract';
 import { PERMANENT_EXPIRY } from '../../common/time';
 import { CardTypesService } from '../types/card-types.service';
+import { CardTrialsRepository } from './card-trials.repository';
 import { cardFeaturesSql, featuresOf } from '../../database/card-features-sql';
 
 /** What `POST /api/v1/cards/trial` answers (decisions §21). */
@@ -65,21 +66,14 @@ export class CardTrialsService {
 
   /** Trials given in a project, for ever (the Overview): one row per device, counted by its index. */
   async count(projectId: string): Promise<number> {
-    // Raw: card_trials has no entity.
-    const [row] = (await this.dataSource.query('SELECT count(*)::int AS n FROM card_trials WHERE project_id = $1', [
-      projectId,
-    ])) as Array<{ n: number }>;
-    return row.n;
+    return CardTrialsRepository.in(this.dataSource).count(projectId);
   }
 
   /** The device's trial card: made now if the device never had one, else the one it had. */
   private async grant(em: EntityManager, projectId: string, typeId: number, machine: string): Promise<Card> {
-    // Raw: ON CONFLICT DO NOTHING RETURNING claims the device's one trial.
-    const claimed = (await em.query(
-      `INSERT INTO card_trials (project_id, machine_code) VALUES ($1, $2) ON CONFLICT (project_id, machine_code) DO NOTHING RETURNING id`,
-      [projectId, machine],
-    )) as Array<{ id: string }>;
-    if (claimed.length === 0) return this.earlier(em, projectId, machine);
+    const trials = CardTrialsRepository.in(em);
+    const claimed = await trials.claim(projectId, machine);
+    if (claimed === null) return this.earlier(em, projectId, machine);
 
     // A type deleted or disabled since the author chose it: trials are off (the claim rolls back).
     const type = await this.types.usable(projectId, typeId, em).catch((error: unknown) => {
@@ -97,8 +91,7 @@ export class CardTrialsService {
     });
     await em.update(Card, card.id, { trial: true, status: 'active', activatedAt: now, expiresAt: card.expiresAt });
     await em.insert(CardDevice, { cardId: card.id, machineCode: machine, boundAt: now, lastSeenAt: now });
-    // Raw: card_trials has no entity.
-    await em.query('UPDATE card_trials SET card_id = $1 WHERE id = $2', [card.id, claimed[0].id]);
+    await trials.setCard(claimed, card.id);
     return card;
   }
 
