@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository, SelectQueryBuilder } from 'typeorm';
 import { Page, pageOf } from '../common/paging';
 import { LiveSessionCounts, LiveSessionView, ListSessionsQuery } from './live-session.view';
+import { Session } from './session.entity';
 
 /**
  * Live = not revoked and not expired: exactly what a heartbeat accepts before it re-checks the card
@@ -9,50 +11,64 @@ import { LiveSessionCounts, LiveSessionView, ListSessionsQuery } from './live-se
  * in PostgreSQL, which all instances share, so a revoked session is never listed.
  * `sessions_user_idx (project_id, user_id) WHERE revoked_at IS NULL` serves the project condition.
  */
-const LIVE = `s.project_id = $1 AND s.revoked_at IS NULL AND s.expires_at > now()`;
+const LIVE = `s.project_id = :projectId AND s.revoked_at IS NULL AND s.expires_at > now()`;
 
 /** The author's view of a project's live SDK sessions: the list and the counts of the Overview. */
 @Injectable()
 export class LiveSessions {
-  constructor(private readonly db: DataSource) {}
+  constructor(@InjectRepository(Session) private readonly sessions: Repository<Session>) {}
 
   /** Newest first, with the card's code or the user's name. */
   async list(projectId: string, query: ListSessionsQuery): Promise<Page<LiveSessionView>> {
-    const params: unknown[] = [projectId];
-    const where = [LIVE];
-    const filter = (sql: string, value: unknown) => {
-      params.push(value);
-      where.push(sql.replace('?', `$${params.length}`));
-    };
-    if (query.type !== undefined) filter('s.type = ?', query.type);
-    if (query.card_id !== undefined) filter('s.card_id = ?', query.card_id);
-    if (query.user_id !== undefined) filter("s.type = 'app_user' AND s.user_id = ?", query.user_id);
-    if (query.machine_id !== undefined) filter('s.machine_code = ?', query.machine_id);
-    const condition = where.join(' AND ');
-    const [rows, [{ total }]] = await Promise.all([
-      this.db.query(
-        `SELECT s.id, s.type, s.card_id, c.code AS card_code, s.user_id, u.username, s.machine_code, s.created_at, s.last_seen_at, s.expires_at, s.address, s.last_heartbeat_at
-          FROM sessions s
-            LEFT JOIN cards c ON c.id = s.card_id
-            LEFT JOIN app_users u ON u.id = s.user_id AND u.project_id = s.project_id
-          WHERE ${condition}
-          ORDER BY s.created_at DESC, s.id DESC
-          LIMIT ${query.page_size} OFFSET ${query.skip}`,
-        params,
-      ),
-      this.db.query(`SELECT count(*)::integer AS total FROM sessions s WHERE ${condition}`, params),
+    const live = this.live(projectId);
+    if (query.type !== undefined) live.andWhere('s.type = :type', { type: query.type });
+    if (query.card_id !== undefined) live.andWhere('s.card_id = :cardId', { cardId: query.card_id });
+    if (query.user_id !== undefined) live.andWhere("s.type = 'app_user' AND s.user_id = :userId", { userId: query.user_id });
+    if (query.machine_id !== undefined) live.andWhere('s.machine_code = :machine', { machine: query.machine_id });
+    const [rows, count] = await Promise.all([
+      live
+        .clone()
+        .select(
+          [
+            's.id',
+            's.type',
+            's.card_id',
+            's.user_id',
+            's.machine_code',
+            's.created_at',
+            's.last_seen_at',
+            's.expires_at',
+            's.address',
+            's.last_heartbeat_at',
+          ].map((c) => `${c} AS ${c.slice(2)}`),
+        )
+        .addSelect('c.code', 'card_code')
+        .addSelect('u.username', 'username')
+        .leftJoin('cards', 'c', 'c.id = s.card_id')
+        .leftJoin('app_users', 'u', 'u.id = s.user_id AND u.project_id = s.project_id')
+        .orderBy('s.created_at', 'DESC')
+        .addOrderBy('s.id', 'DESC')
+        .limit(query.page_size)
+        .offset(query.skip)
+        .getRawMany<SessionRow>(),
+      live.clone().select('count(*)::integer', 'total').getRawOne<{ total: number }>(),
     ]);
-    return pageOf((rows as SessionRow[]).map(toView), total as number, query);
+    return pageOf(rows.map(toView), count?.total ?? 0, query);
   }
 
   async counts(projectId: string): Promise<LiveSessionCounts> {
-    const rows: Array<{ type: keyof LiveSessionCounts; count: number }> = await this.db.query(
-      `SELECT s.type, count(*)::integer AS count FROM sessions s WHERE ${LIVE} GROUP BY s.type`,
-      [projectId],
-    );
+    const rows = await this.live(projectId)
+      .select('s.type', 'type')
+      .addSelect('count(*)::integer', 'count')
+      .groupBy('s.type')
+      .getRawMany<{ type: keyof LiveSessionCounts; count: number }>();
     const counts: LiveSessionCounts = { card: 0, app_user: 0 };
     for (const row of rows) if (row.type in counts) counts[row.type] = row.count;
     return counts;
+  }
+
+  private live(projectId: string): SelectQueryBuilder<Session> {
+    return this.sessions.createQueryBuilder('s').where(LIVE, { projectId });
   }
 }
 

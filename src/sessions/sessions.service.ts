@@ -216,6 +216,7 @@ export class SessionsService implements CardSessions {
    * `evict_oldest` revokes the oldest live sessions until one seat is free.
    */
   async takeSeat(em: EntityManager, cardId: number, limit: number, policy: SeatPolicy): Promise<boolean> {
+    // Raw: on the login path, under the card's lock: one short prepared-shape statement, no builder.
     const live: Array<{ id: string }> = await em.query(
       `SELECT id FROM sessions WHERE card_id = $1 AND revoked_at IS NULL AND expires_at > now() ORDER BY created_at, id`,
       [cardId],
@@ -223,6 +224,7 @@ export class SessionsService implements CardSessions {
     if (live.length < limit) return true;
     if (policy !== 'evict_oldest') return false;
     const evicted = live.slice(0, live.length - limit + 1).map((row) => row.id);
+    // Raw: on the login path, under the card's lock, the evicted ids as one array parameter.
     await em.query(`UPDATE sessions SET revoked_at = now(), ended_by = 'seat_evicted' WHERE id = ANY($1::bigint[])`, [evicted]);
     return true;
   }
@@ -253,16 +255,21 @@ export class SessionsService implements CardSessions {
   /** The author's forced offline: each session it ends is announced (session.forced_offline), in the same transaction. */
   private forcedOffline(projectId: string, target: { cardId?: number; userId?: number }): Promise<number> {
     return this.sessions.manager.transaction(async (em) => {
-      const [ended] = (await em.query(
-        `UPDATE sessions SET revoked_at = now(), ended_by = 'forced_offline'
-         WHERE project_id = $1 AND revoked_at IS NULL AND expires_at > now()
-           AND ($2::int IS NULL OR card_id = $2) AND ($3::int IS NULL OR (user_id = $3 AND type = 'app_user'))
-         RETURNING id, type, card_id, user_id, machine_code`,
-        [projectId, target.cardId ?? null, target.userId ?? null],
-      )) as [
-        Array<{ id: string; type: 'card' | 'app_user'; card_id: number | null; user_id: number | null; machine_code: string }>,
-        number,
-      ];
+      const query = em
+        .createQueryBuilder()
+        .update(Session)
+        .set({ revokedAt: () => 'now()', endedBy: 'forced_offline' })
+        .where('project_id = :projectId AND revoked_at IS NULL AND expires_at > now()', { projectId });
+      if (target.cardId !== undefined) query.andWhere('card_id = :cardId', { cardId: target.cardId });
+      if (target.userId !== undefined) query.andWhere("user_id = :userId AND type = 'app_user'", { userId: target.userId });
+      const { raw } = await query.returning(['id', 'type', 'cardId', 'userId', 'machineCode']).updateEntity(false).execute();
+      const ended = raw as Array<{
+        id: string;
+        type: SessionType;
+        card_id: number | null;
+        user_id: number | null;
+        machine_code: string;
+      }>;
       await this.events.emitMany(
         em,
         projectId,
