@@ -91,11 +91,14 @@ export class SigningKeysService implements OnModuleInit {
     const created = await this.dataSource.transaction(async (em) => {
       // Rotations of one project take turns: exactly one key stays active.
       await em.createQueryBuilder(Project, 'p').setLock('pessimistic_write').where('p.id = :id', { id: project.id }).getOne();
-      // Raw: the retire time is now() + make_interval in the database, in the same statement as the status change.
-      await em.query(
-        `UPDATE signing_keys SET status = 'retiring', retire_at = now() + make_interval(secs => $2) WHERE project_id = $1 AND status = 'active'`,
-        [project.id, retireAfterSeconds],
-      );
+      // The retire time is computed by the database, in the same statement as the status change.
+      await em
+        .createQueryBuilder()
+        .update(SigningKey)
+        .set({ status: 'retiring', retireAt: () => 'now() + make_interval(secs => :retireAfterSeconds)' })
+        .setParameter('retireAfterSeconds', retireAfterSeconds)
+        .where('project_id = :projectId AND status = :active', { projectId: project.id, active: 'active' })
+        .execute();
       const key = em.getRepository(SigningKey).create({
         projectId: project.id,
         kid,
