@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ProjectsModule } from '../projects/projects.module';
+import { LoginCountZone, LoginDailyCount, LoginDroppedCount } from './login-counts.entity';
 import { LoginLog } from './login-log.entity';
 import { LoginLogsController } from './login-logs.controller';
 import { LoginLogsService } from './login-logs.service';
@@ -11,7 +12,7 @@ import { RequestLogService } from './request-log.service';
 import { RequestLogWriter } from './request-log-writer';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([LoginLog]), ProjectsModule],
+  imports: [TypeOrmModule.forFeature([LoginLog, LoginDailyCount, LoginDroppedCount, LoginCountZone]), ProjectsModule],
   controllers: [LoginLogsController, RequestLogController],
   providers: [LoginLogsService, LogMaintenanceService, RequestLogService, RequestLogRepository, RequestLogWriter],
   exports: [LoginLogsService, TypeOrmModule],

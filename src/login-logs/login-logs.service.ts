@@ -8,8 +8,9 @@ import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { ProjectAccess } from '../projects/project-access';
 import { ListLoginLogsQuery, LoginStatsQuery, StatsQuery } from './login-log.dto';
+import { LoginCountsRepository } from './login-counts.repository';
 import { LoginLog } from './login-log.entity';
-import { LoginLogView, StatsItem, StatsView, toLoginLogView } from './login-log.view';
+import { LoginLogView, StatsView, toLoginLogView } from './login-log.view';
 import { salesItems } from '../orders/sales-counts';
 
 /** Default stats window: today and the 6 days before, in the service time zone. */
@@ -17,41 +18,8 @@ const DEFAULT_DAYS = 7;
 /** Longest stats window, so one request cannot scan years of log. */
 export const MAX_STATS_DAYS = 366;
 
-/**
- * Counts per local day of APP_TIMEZONE, interface and result, from the daily counts that every log
- * write keeps (the login_logs_count trigger): the log itself is never scanned, and the counts outlive
- * the rows that a retention drops.
- */
-const STATS_SQL = `
-  SELECT to_char(day, 'YYYY-MM-DD') AS day, interface, result_code, sum(count)::integer AS count
-  FROM login_daily_counts
-  WHERE project_id = $1 AND day BETWEEN CAST($2 AS date) AND CAST($3 AS date)
-  GROUP BY 1, 2, 3
-  ORDER BY 1, 2, 3`;
-
-/**
- * The same counts per local day of another zone ($4), from the log rows themselves (decisions, "Login
- * statistics in the viewer's zone"): a count day of APP_TIMEZONE cannot be split into another zone's
- * days. Only rows without a route, as the counts' trigger; the window's instants bound the months read.
- */
-const REZONED_STATS_SQL = `
-  SELECT to_char((created_at AT TIME ZONE $4)::date, 'YYYY-MM-DD') AS day, interface, result_code, count(*)::integer AS count
-  FROM login_logs
-  WHERE project_id = $1 AND route IS NULL
-    AND created_at >= (CAST($2 AS date)::timestamp AT TIME ZONE $4)
-    AND created_at < ((CAST($3 AS date) + 1)::timestamp AT TIME ZONE $4)
-  GROUP BY 1, 2, 3
-  ORDER BY 1, 2, 3`;
-
 /** Longest window counted from the log in another zone than APP_TIMEZONE (a longer one reads the daily counts). */
 export const MAX_REZONED_DAYS = 31;
-
-/** Rows written (login_daily_counts) less rows a retention dropped (login_dropped_counts). */
-const COUNTED_TOTAL_SQL = `
-  SELECT (SELECT coalesce(sum(count), 0) FROM login_daily_counts
-           WHERE project_id = $1 AND ($2::text IS NULL OR interface = $2) AND ($3::integer IS NULL OR result_code = $3))
-       - (SELECT coalesce(sum(count), 0) FROM login_dropped_counts
-           WHERE project_id = $1 AND ($2::text IS NULL OR interface = $2) AND ($3::integer IS NULL OR result_code = $3)) AS total`;
 
 /** The login log of a project (every card-login attempt, not the request log's other rows) and its daily counts, for the author. */
 @Injectable()
@@ -99,21 +67,12 @@ export class LoginLogsService {
       query.family === undefined &&
       query.request_id === undefined;
     const [rows, total] = counted
-      ? await Promise.all([qb.getMany(), this.countedTotal(db, projectId, query.interface ?? null, query.result_code ?? null)])
+      ? await Promise.all([
+          qb.getMany(),
+          LoginCountsRepository.on(db).total(projectId, query.interface ?? null, query.result_code ?? null),
+        ])
       : await qb.getManyAndCount();
     return pageOf(rows.map(toLoginLogView), total, query);
-  }
-
-  /** The project's log rows of this interface and result (null: any), from the counts its writes keep. */
-  private async countedTotal(
-    db: EntityManager,
-    projectId: string,
-    iface: string | null,
-    resultCode: number | null,
-  ): Promise<number> {
-    // Raw: sums over the daily and dropped counter tables (no entities), minus one from the other.
-    const [{ total }] = await db.query(COUNTED_TOTAL_SQL, [projectId, iface, resultCode]);
-    return Number(total);
   }
 
   /** From the read replica when there is one (ReplicaReads). */
@@ -128,10 +87,8 @@ export class LoginLogsService {
     const [rows, sales] = await this.replicaReads.read(actor.id, (db) =>
       Promise.all([
         timeZone === serviceZone
-          ? // Raw: grouped sums of the daily counter table (no entity), days as text.
-            (db.query(STATS_SQL, [project.id, from, to]) as Promise<StatsItem[]>)
-          : // Raw: grouped counts of the log's rows by local day of the asked zone (no entity).
-            (db.query(REZONED_STATS_SQL, [project.id, from, to, timeZone]) as Promise<StatsItem[]>),
+          ? LoginCountsRepository.on(db).perDay(project.id, from, to)
+          : LoginCountsRepository.on(db).perDayIn(timeZone, project.id, from, to),
         // Sales of orders beside the logins (decisions §19): from their own daily counters too.
         salesItems(db, { projectId: project.id }, from, to),
       ]),

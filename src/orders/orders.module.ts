@@ -6,10 +6,11 @@ import { ProjectsModule } from '../projects/projects.module';
 import { Order } from './order.entity';
 import { OrdersController } from './orders.controller';
 import { OrdersService } from './orders.service';
+import { SalesDailyCount } from './sales-daily-count.entity';
 
 /** Orders: cards bought from a card type, paid from an agent's balance (decisions §19; docs/commerce.md). */
 @Module({
-  imports: [TypeOrmModule.forFeature([Order]), AgentsModule, CardsModule, ProjectsModule],
+  imports: [TypeOrmModule.forFeature([Order, SalesDailyCount]), AgentsModule, CardsModule, ProjectsModule],
   controllers: [OrdersController],
   providers: [OrdersService],
 })
