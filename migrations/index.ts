@@ -37,6 +37,7 @@ import { CountDeviceChanges1766460000000 } from './1766460000000-CountDeviceChan
 import { CreateBackups1766470000000 } from './1766470000000-CreateBackups';
 import { CreateAgentPrices1766600000000 } from './1766600000000-CreateAgentPrices';
 import { AddCardKeyShape1766610000000 } from './1766610000000-AddCardKeyShape';
+import { CreateMailOutbox1766710000000 } from './1766710000000-CreateMailOutbox';
 
 /** Every migration, in order. Listed explicitly so the same list works compiled and under Jest. */
 export const MIGRATIONS = [
@@ -79,4 +80,5 @@ export const MIGRATIONS = [
   CreateBackups1766470000000,
   CreateAgentPrices1766600000000,
   AddCardKeyShape1766610000000,
+  CreateMailOutbox1766710000000,
 ];

@@ -27,6 +27,7 @@ import { EventsModule } from './events/events.module';
 import { FilesModule } from './files/files.module';
 import { LoginLogsModule } from './login-logs/login-logs.module';
 import { LoginBlacklistModule } from './login-blacklist/login-blacklist.module';
+import { MailModule } from './mail/mail.module';
 import { PlatformModule } from './platform/platform.module';
 import { ProjectsModule } from './projects/projects.module';
 import { RemoteVariablesModule } from './remote-variables/remote-variables.module';
@@ -69,6 +70,7 @@ export class AppModule {
         UsageModule,
         AppUsersModule,
         RemoteVariablesModule,
+        MailModule,
         WebhooksModule,
         AgentsModule,
         OrdersModule,

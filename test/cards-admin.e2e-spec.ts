@@ -24,7 +24,7 @@ const BODY = `[${CARD_CODE_ALPHABET}]{20}`;
 const CODE = new RegExp(`^${BODY}$`);
 const CSV_HEADER =
   'id,code,status,duration_seconds,device_limit,activated_at,expires_at,use_count,last_login_at,note,batch_id,' +
-  'kind,uses_left,concurrent_limit,unbind_count,created_at,devices';
+  'kind,uses_left,concurrent_limit,unbind_count,created_at,devices,holder_email';
 const DAY = 86_400_000;
 
 /** The admin API's card resource, as the service declares it. */
@@ -91,6 +91,7 @@ describe('cards admin API (e2e)', () => {
           use_count: 0,
           last_login_at: null,
           note: null,
+          holder_email: null,
           batch_id: body.batch_id,
           card_type_id: null,
           agent_id: null,
@@ -404,6 +405,7 @@ describe('cards admin API (e2e)', () => {
           '',
           '0',
           expect.stringMatching(ISO),
+          '',
           '',
         ]);
       }

@@ -750,6 +750,7 @@ describe('cards admin: per-card edits, bulk actions, filters, CSV import (e2e)',
         'unbind_count',
         'created_at',
         'devices',
+        'holder_email',
       ]);
 
       // The bound devices came along: the card admits them, and its device limit holds.

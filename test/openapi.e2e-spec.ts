@@ -101,6 +101,7 @@ describe('OpenAPI document (e2e)', () => {
           'devices',
           'duration_seconds',
           'expires_at',
+          'holder_email',
           'id',
           'kind',
           'last_login_at',

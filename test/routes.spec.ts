@@ -155,6 +155,8 @@ const ROUTES = [
   'POST /admin/v1/projects/:id/webhooks admin admin-bearer',
   'POST /admin/v1/projects/:id/webhooks/:wid/deliveries/:did/redeliver admin admin-bearer',
   'POST /admin/v1/projects/:id/webhooks/:wid/test admin admin-bearer',
+  'GET /admin/v1/projects/:id/mails admin admin-bearer',
+  'POST /admin/v1/projects/:id/mails/:mailId/resend admin admin-bearer',
   'POST /admin/v1/projects/:id/blacklist admin admin-bearer',
   'POST /admin/v1/projects/:id/sites admin admin-bearer',
   'POST /admin/v1/projects/:id/variables admin admin-bearer',

@@ -10,7 +10,7 @@ import { startTestApp, TestApp } from './support/test-app';
 import { eventually, Received, Receiver } from './support/webhook-receiver';
 import { parseMetrics } from './support/metrics';
 
-/** Fast retries for tests; the defaults (10 s, 30 s, 1 min, …) are checked in webhook-schedule's spec. */
+/** Fast retries for tests; the defaults (10 s, 30 s, 1 min, …) are checked in src/common/retry-schedule.spec.ts. */
 const FAST = { WEBHOOK_RETRY_DELAYS: '0.3', WEBHOOK_POLL_MS: '200' };
 const SHARED = Boolean(process.env.DATABASE_URL);
 

@@ -18,6 +18,7 @@ const VERBS = new Set([
   'confirm',
   'disable',
   'redeliver',
+  'resend',
   'test',
   'credits',
   'refund',

@@ -61,6 +61,10 @@ export class Card {
   @Column({ type: 'varchar', length: 200, nullable: true })
   note: string | null;
 
+  /** Whom the card's mails go to (decisions §26): its buyer, or whoever the author sets. */
+  @Column({ name: 'holder_email', type: 'varchar', length: 254, nullable: true })
+  holderEmail: string | null;
+
   @Column({ name: 'batch_id', type: 'uuid', nullable: true })
   batchId: string | null;
 

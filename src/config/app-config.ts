@@ -464,6 +464,14 @@ export class AppConfig {
   })
   MAIL_RETRY_DELAYS?: string;
 
+  /** How often the scan for cards about to expire runs (one instance at a time): their webhook notices and holders' reminders. */
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt()
+  @Min(1000)
+  @Max(86_400_000)
+  EXPIRY_SCAN_MS = 600_000;
+
   /** How often each instance looks for due mails (its own are looked at at once). */
   @Transform(toInt)
   @IsOptional()
@@ -585,6 +593,7 @@ export const CONFIG_KEYS = [
   'MAIL_FROM',
   'MAIL_RETRY_DELAYS',
   'MAIL_POLL_MS',
+  'EXPIRY_SCAN_MS',
   'REQUEST_LOG',
 ] as const;
 

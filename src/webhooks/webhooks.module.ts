@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { MailModule } from '../mail/mail.module';
 import { PlatformModule } from '../platform/platform.module';
 import { ProjectsModule } from '../projects/projects.module';
 import { SigningModule } from '../signing/signing.module';
@@ -22,6 +23,7 @@ import { WebhooksService } from './webhooks.service';
     ProjectsModule,
     PlatformModule,
     SigningModule,
+    MailModule,
   ],
   controllers: [WebhooksController],
   providers: [

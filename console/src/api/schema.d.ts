@@ -1637,6 +1637,40 @@ export interface paths {
         patch: operations["RemoteVariables_update"];
         trace?: never;
     };
+    "/admin/v1/projects/{id}/mails": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's mail log, newest first, each mail with its attempts (SMTP reply, error, duration) */
+        get: operations["Mails_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/projects/{id}/mails/{mailId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a mail again now, whatever its state */
+        post: operations["Mails_resend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/projects/{id}/webhooks": {
         parameters: {
             query?: never;
@@ -2984,11 +3018,14 @@ export interface components {
             daily_verify_quota?: number | null;
         };
         UpdateAuthorDto: {
+            /** @example a-long-password */
+            password?: string;
+            /** @description null = unlimited */
+            daily_api_quota?: number | null;
+            /** @description null = unlimited */
+            daily_verify_quota?: number | null;
             /** @enum {string} */
             status?: "active" | "disabled";
-            password?: string;
-            daily_api_quota?: number | null;
-            daily_verify_quota?: number | null;
         };
         PlatformSettingsView: {
             /**
@@ -3285,6 +3322,11 @@ export interface components {
             /** Format: date-time */
             last_login_at: string | null;
             note: string | null;
+            /**
+             * Format: email
+             * @description whom the card's mails go to (its buyer)
+             */
+            holder_email: string | null;
             batch_id: string | null;
             /** @description the card type it was made from (decisions §19) */
             card_type_id: number | null;
@@ -3342,7 +3384,7 @@ export interface components {
             status?: "unused" | "active" | "banned" | "consumed";
             /** Format: uuid */
             batch_id?: string;
-            /** @description code contains (case-insensitive) */
+            /** @description code contains (case-insensitive); with an `@`, the holder's e-mail contains it instead (no code has one) */
             q?: string;
             /** @description logged in at least once */
             activated?: boolean;
@@ -3442,6 +3484,11 @@ export interface components {
             status?: "banned" | "active";
             /** @description null clears it */
             note?: string | null;
+            /**
+             * Format: email
+             * @description whom the card's mails go to (the expiry reminder); null clears it
+             */
+            holder_email?: string | null;
             /** @description devices already bound stay bound */
             device_limit?: number;
             /**
@@ -3904,6 +3951,43 @@ export interface components {
             value?: string;
             /** @description true: every client sees it; false: only clients with a valid login token */
             public?: boolean;
+        };
+        MailAttemptView: {
+            attempt: number;
+            /** Format: date-time */
+            attempted_at: string;
+            duration_ms: number;
+            /** @description the SMTP server's reply code; null when none came */
+            smtp_code: number | null;
+            /** @description the server's refusal, or why no answer came */
+            error: string | null;
+        };
+        MailView: {
+            /** Format: uuid */
+            id: string;
+            /** @description the recipient */
+            to: string;
+            /** @enum {string} */
+            template: "cards_delivered" | "card_expiring";
+            /**
+             * @description failed: refused for good, or 15 attempts used
+             * @enum {string}
+             */
+            status: "pending" | "sent" | "failed";
+            attempts: number;
+            /** @description the last attempt's error; null after a success */
+            last_error: string | null;
+            /**
+             * Format: date-time
+             * @description when a pending mail is tried next
+             */
+            next_attempt_at: string | null;
+            /** Format: date-time */
+            sent_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description every attempt, oldest first */
+            attempt_log: components["schemas"]["MailAttemptView"][];
         };
         WebhookView: {
             /** Format: uuid */
@@ -5572,6 +5656,23 @@ export interface components {
                     error?: {
                         /** @enum {integer} */
                         code?: 11101 | 11111;
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `11101` PROJECT_NOT_FOUND: Project not found
+         *     - `11125` MAIL_NOT_FOUND: Mail not found
+         */
+        AdminError404_11101_11125: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 11101 | 11125;
                     };
                 };
             };
@@ -8930,7 +9031,7 @@ export interface operations {
                 page_size?: number;
                 status?: "unused" | "active" | "banned" | "consumed";
                 batch_id?: string;
-                /** @description code contains (case-insensitive) */
+                /** @description code contains (case-insensitive); with an `@`, the holder's e-mail contains it instead (no code has one) */
                 q?: string;
                 /** @description logged in at least once */
                 activated?: boolean;
@@ -9025,7 +9126,7 @@ export interface operations {
             query?: {
                 status?: "unused" | "active" | "banned" | "consumed";
                 batch_id?: string;
-                /** @description code contains (case-insensitive) */
+                /** @description code contains (case-insensitive); with an `@`, the holder's e-mail contains it instead (no code has one) */
                 q?: string;
                 /** @description logged in at least once */
                 activated?: boolean;
@@ -9076,7 +9177,7 @@ export interface operations {
             query?: {
                 status?: "unused" | "active" | "banned" | "consumed";
                 batch_id?: string;
-                /** @description code contains (case-insensitive) */
+                /** @description code contains (case-insensitive); with an `@`, the holder's e-mail contains it instead (no code has one) */
                 q?: string;
                 /** @description logged in at least once */
                 activated?: boolean;
@@ -10549,6 +10650,73 @@ export interface operations {
             500: components["responses"]["AdminError500_50000"];
         };
     };
+    Mails_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["MailView"][];
+                        /** @description Rows matching the filters, on every page */
+                        total: number;
+                        page: number;
+                        page_size: number;
+                    };
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Mails_resend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                mailId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101_11125"];
+            413: components["responses"]["AdminError413_10008"];
+            415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
     Webhooks_list: {
         parameters: {
             query?: never;
@@ -10837,7 +11005,7 @@ export interface operations {
                 page_size?: number;
                 status?: "unused" | "active" | "banned" | "consumed";
                 batch_id?: string;
-                /** @description code contains (case-insensitive) */
+                /** @description code contains (case-insensitive); with an `@`, the holder's e-mail contains it instead (no code has one) */
                 q?: string;
                 /** @description logged in at least once */
                 activated?: boolean;
@@ -10893,7 +11061,7 @@ export interface operations {
             query?: {
                 status?: "unused" | "active" | "banned" | "consumed";
                 batch_id?: string;
-                /** @description code contains (case-insensitive) */
+                /** @description code contains (case-insensitive); with an `@`, the holder's e-mail contains it instead (no code has one) */
                 q?: string;
                 /** @description logged in at least once */
                 activated?: boolean;

@@ -61,6 +61,7 @@ export const catalogEn: Readonly<Record<number, string>> = {
   11115: 'Card type not found', // CARD_TYPE_NOT_FOUND
   11120: 'Webhook endpoint not found', // WEBHOOK_NOT_FOUND
   11121: 'Webhook delivery not found', // WEBHOOK_DELIVERY_NOT_FOUND
+  11125: 'Mail not found', // MAIL_NOT_FOUND
   11130: 'Agent not found', // AGENT_NOT_FOUND
   11131: 'Order not found', // ORDER_NOT_FOUND
   11135: 'API key not found', // API_KEY_NOT_FOUND
@@ -157,6 +158,7 @@ export const catalogZhCN: Readonly<Record<number, string>> = {
   11115: '卡类不存在', // CARD_TYPE_NOT_FOUND
   11120: 'Webhook 端点不存在', // WEBHOOK_NOT_FOUND
   11121: 'Webhook 投递记录不存在', // WEBHOOK_DELIVERY_NOT_FOUND
+  11125: '邮件不存在', // MAIL_NOT_FOUND
   11130: '代理不存在', // AGENT_NOT_FOUND
   11131: '订单不存在', // ORDER_NOT_FOUND
   11135: 'API 密钥不存在', // API_KEY_NOT_FOUND

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { IsEmail, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { MAX_INT32 } from '../../common/limits';
 import { Optional } from '../../common/optional';
 import { CARD_PREFIX_PATTERN } from '../card-codes';
@@ -8,6 +8,8 @@ import { IsIsoInstant } from './iso-instant';
 
 export const MAX_BATCH_SIZE = 10_000;
 export const MAX_CARD_USES = 1_000_000;
+/** The longest address SMTP carries (RFC 5321's path limit less its brackets). */
+export const HOLDER_EMAIL_MAX = 254;
 
 export class CreateCardsDto {
   @ApiProperty({ minimum: 1, maximum: MAX_BATCH_SIZE, example: 100 })
@@ -108,6 +110,20 @@ export class UpdateCardDto {
   @IsString()
   @MaxLength(200)
   note?: string | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    format: 'email',
+    maxLength: HOLDER_EMAIL_MAX,
+    nullable: true,
+    description: "whom the card's mails go to (the expiry reminder); null clears it",
+  })
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsString()
+  @MaxLength(HOLDER_EMAIL_MAX)
+  @IsEmail({}, { message: 'holder_email must be an e-mail address' })
+  holder_email?: string | null;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 1000, description: 'devices already bound stay bound' })
   @Optional()

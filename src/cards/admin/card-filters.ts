@@ -25,7 +25,11 @@ export function applyCardFilters<T extends SelectQueryBuilder<Card>>(qb: T, alia
   if (filters.status) qb.andWhere(`${c}.status = :f_status`, { f_status: filters.status });
   if (filters.batch_id) qb.andWhere(`${c}.batch_id = :f_batch`, { f_batch: filters.batch_id });
   if (filters.kind) qb.andWhere(`${c}.kind = :f_kind`, { f_kind: filters.kind });
-  if (filters.q) qb.andWhere(`${c}.code ILIKE :f_like ESCAPE '\\'`, { f_like: `%${likeLiteral(filters.q)}%` });
+  if (filters.q) {
+    // A code is [A-Za-z0-9-] only: a search with an `@` can only mean a holder's e-mail.
+    const column = filters.q.includes('@') ? 'holder_email' : 'code';
+    qb.andWhere(`${c}.${column} ILIKE :f_like ESCAPE '\\'`, { f_like: `%${likeLiteral(filters.q)}%` });
+  }
   if (filters.code_prefix)
     qb.andWhere(`${c}.code LIKE :f_prefix ESCAPE '\\'`, { f_prefix: `${likeLiteral(filters.code_prefix)}%` });
   if (filters.machine) {

@@ -39,7 +39,9 @@ export class ListCardsQuery extends PageQuery {
   @IsUUID()
   batch_id?: string;
 
-  @ApiPropertyOptional({ description: 'code contains (case-insensitive)' })
+  @ApiPropertyOptional({
+    description: "code contains (case-insensitive); with an `@`, the holder's e-mail contains it instead (no code has one)",
+  })
   @IsOptional()
   @IsString()
   @Length(1, 64)

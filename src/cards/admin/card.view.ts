@@ -26,6 +26,8 @@ export class CardView {
   @ApiProperty({ type: 'integer' }) use_count!: number;
   @ApiProperty({ ...INSTANT, nullable: true }) last_login_at!: string | null;
   @ApiProperty({ type: String, nullable: true }) note!: string | null;
+  @ApiProperty({ type: String, format: 'email', nullable: true, description: "whom the card's mails go to (its buyer)" })
+  holder_email!: string | null;
   @ApiProperty({ type: String, nullable: true }) batch_id!: string | null;
   @ApiProperty({ type: 'integer', nullable: true, description: 'the card type it was made from (decisions §19)' }) card_type_id!:
     number | null;
@@ -55,6 +57,7 @@ export function toCardView(card: Card, devices: CardDevice[]): CardView {
     use_count: card.useCount,
     last_login_at: iso(card.lastLoginAt),
     note: card.note,
+    holder_email: card.holderEmail ?? null,
     batch_id: card.batchId,
     card_type_id: card.cardTypeId ?? null,
     agent_id: card.agentId ?? null,

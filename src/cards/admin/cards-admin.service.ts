@@ -181,6 +181,7 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
     const changes: {
       status?: 'banned' | Raw;
       note?: string | null;
+      holderEmail?: string | null;
       deviceLimit?: number;
       expiresAt?: Date | null | Raw;
       durationSeconds?: Raw;
@@ -190,6 +191,7 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
     if (input.status === 'banned') changes.status = 'banned';
     if (input.status === 'active') changes.status = () => UNBAN_SQL;
     if (input.note !== undefined) changes.note = input.note;
+    if (input.holder_email !== undefined) changes.holderEmail = input.holder_email;
     if (input.device_limit !== undefined) changes.deviceLimit = input.device_limit;
     if (input.expires_at !== undefined) changes.expiresAt = input.expires_at === null ? null : parseIsoInstant(input.expires_at);
     if (input.extend_seconds !== undefined) {

@@ -31,11 +31,11 @@ describe(cardsCsv.name, () => {
     expect(cardsCsv([card], devices)).toBe(
       `${CARD_CSV_COLUMNS.join(',')}\r\n` +
         '7,VIP-ABCDEFGHJKMNPQRSTUVW,active,86400,2,2025-01-02T03:04:05.000Z,2025-01-03T03:04:05.000Z,3,,"for ""Bob"", 2 seats\nsecond line",,' +
-        'count,4,,1,2025-01-01T00:00:00.000Z,"PC-1\n=laptop, 2"\r\n',
+        'count,4,,1,2025-01-01T00:00:00.000Z,"PC-1\n=laptop, 2",\r\n',
     );
     expect(cardsCsv([])).toBe(
       'id,code,status,duration_seconds,device_limit,activated_at,expires_at,use_count,last_login_at,note,batch_id,' +
-        'kind,uses_left,concurrent_limit,unbind_count,created_at,devices\r\n',
+        'kind,uses_left,concurrent_limit,unbind_count,created_at,devices,holder_email\r\n',
     );
   });
 
@@ -89,7 +89,7 @@ describe(cardsCsv.name, () => {
       });
       const device = Object.assign(new CardDevice(), { cardId: 8, machineCode: '@evil', boundAt: new Date() });
       expect(cardsCsv([card], [device]).split('\r\n')[1]).toBe(
-        `8,"'-ABCDEFGHJKMNPQRSTUVW",unused,60,1,,,0,,"'=cmd|"" /C calc""!A0",,time,,1,0,2025-01-01T00:00:00.000Z,"'@evil"`,
+        `8,"'-ABCDEFGHJKMNPQRSTUVW",unused,60,1,,,0,,"'=cmd|"" /C calc""!A0",,time,,1,0,2025-01-01T00:00:00.000Z,"'@evil",`,
       );
     });
   });

@@ -26,6 +26,7 @@ export const CARD_CSV_COLUMNS = [
   'unbind_count',
   'created_at',
   'devices',
+  'holder_email',
 ] as const;
 
 /** The header row and its line end. */

@@ -39,8 +39,11 @@ export const IMPORT_COLUMNS = [
 ] as const;
 export type ImportColumn = (typeof IMPORT_COLUMNS)[number];
 
-/** Columns of the export that describe the record in its old project: read past, never imported. */
-export const IGNORED_COLUMNS = ['id', 'batch_id', 'created_at'] as const;
+/**
+ * Columns of the export that describe the record in its old project, and the holder's e-mail (set
+ * through the card's PATCH or by the storefront): read past, never imported.
+ */
+export const IGNORED_COLUMNS = ['id', 'batch_id', 'created_at', 'holder_email'] as const;
 
 export const IMPORT_STATUSES = ['unused', 'active', 'banned', 'consumed'] as const;
 

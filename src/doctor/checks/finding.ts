@@ -19,7 +19,8 @@ export type CheckName =
   | 'time zone'
   | 'address'
   | 'tls'
-  | 'disk';
+  | 'disk'
+  | 'mail';
 
 export interface Finding {
   check: CheckName;

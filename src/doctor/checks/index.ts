@@ -11,6 +11,7 @@ export { checkReplica } from './replica';
 export type { CheckName, Finding, Queryable, Severity } from './finding';
 export { formatFindings, safeMessage, START_BLOCKERS } from './finding';
 export { instanceChecks } from './instance-checks';
+export { checkMail } from './mail';
 export { checkRedis } from './redis';
 export { checkSentinels } from './sentinel';
 export { checkSigningKeys } from './signing-keys';

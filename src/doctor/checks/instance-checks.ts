@@ -10,6 +10,7 @@ import { checkReplica } from './replica';
 import { checkDisk } from './disk';
 import { checkEmbeddedData } from './embedded-data';
 import { checkEncryptionKey } from './encryption-key';
+import { checkMail } from './mail';
 import { CheckName, fail, Finding, safeMessage } from './finding';
 import { checkRedis } from './redis';
 import { checkSentinels } from './sentinel';
@@ -57,5 +58,6 @@ export async function instanceChecks(parts: {
   await guarded('address', () => checkAddress(config, env));
   await guarded('tls', () => checkTls(config, env));
   await guarded('disk', () => checkDisk(config));
+  await guarded('mail', () => checkMail(config));
   return findings;
 }
