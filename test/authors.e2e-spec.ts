@@ -186,6 +186,14 @@ describe('authors admin API (e2e)', () => {
       expect(res.body.items.length).toBeLessThanOrEqual(100);
     });
 
+    it('PATCH refuses a null password or status (they cannot be unset), changing nothing', async () => {
+      const made = await admin.post('/admin/v1/authors', { username: unique('pt'), password: PASSWORD }).expect(201);
+      const path = `/admin/v1/authors/${made.body.id}`;
+      expectAdminError(await admin.patch(path, { password: null }), 400, BAD_REQUEST, 'password');
+      expectAdminError(await admin.patch(path, { status: null, daily_api_quota: 3 }), 400, BAD_REQUEST, 'status');
+      expect((await admin.get(path).expect(200)).body).toMatchObject({ status: 'active', daily_api_quota: null });
+    });
+
     it('filters by status and by a username fragment in any letter case', async () => {
       const tag = unique('flt');
       const keep = await admin.post('/admin/v1/authors', { username: `${tag}on`, password: PASSWORD }).expect(201);

@@ -1,4 +1,4 @@
-import { ApiPropertyOptional, ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
 import { Optional } from '../common/optional';
 import { MAX_INT32 } from '../common/limits';
@@ -34,33 +34,14 @@ export class CreateAuthorDto {
   daily_verify_quota?: number | null;
 }
 
-export class UpdateAuthorDto {
+/** PATCH: any subset of the creation's fields but the username, and the account's status. */
+export class UpdateAuthorDto extends PartialType(OmitType(CreateAuthorDto, ['username'] as const), {
+  skipNullProperties: false,
+}) {
   @ApiPropertyOptional({ enum: ['active', 'disabled'] })
   @Optional()
   @IsIn(['active', 'disabled'])
   status?: 'active' | 'disabled';
-
-  @ApiPropertyOptional()
-  @Optional()
-  @IsString()
-  @Length(8, 128)
-  password?: string;
-
-  @ApiPropertyOptional({ type: 'integer', nullable: true })
-  @IsOptional()
-  @ValidateIf((_, v) => v !== null)
-  @IsInt()
-  @Min(0)
-  @Max(MAX_INT32)
-  daily_api_quota?: number | null;
-
-  @ApiPropertyOptional({ type: 'integer', nullable: true })
-  @IsOptional()
-  @ValidateIf((_, v) => v !== null)
-  @IsInt()
-  @Min(0)
-  @Max(MAX_INT32)
-  daily_verify_quota?: number | null;
 }
 
 export class ListAuthorsQuery extends PageQuery {
