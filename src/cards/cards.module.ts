@@ -4,6 +4,7 @@ import { AccessModule } from '../access/access.module';
 import { LoginLog } from '../login-logs/login-log.entity';
 import { ProjectsModule } from '../projects/projects.module';
 import { CardsAdminController } from './admin/cards-admin.controller';
+import { CardImportRow } from './admin/card-import-row.entity';
 import { CardBatchesService } from './admin/card-batches.service';
 import { CardsAdminService } from './admin/cards-admin.service';
 import { CardBatch } from './card-batch.entity';
@@ -31,7 +32,7 @@ import { CardTrialsService } from './trials/card-trials.service';
 /** Cards: the card rule and every operation on a card (login, unbind, top-up, info, checkout), and their administration. */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Card, CardDevice, CardBatch, CardType, CardTrial, LoginLog]),
+    TypeOrmModule.forFeature([Card, CardDevice, CardBatch, CardImportRow, CardType, CardTrial, LoginLog]),
     ProjectsModule,
     AccessModule,
     SigningModule,

@@ -2,6 +2,8 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource, Not } from 'typeorm';
 import { CardBatch } from '../card-batch.entity';
+import { Card } from '../card.entity';
+import { CardImportRow } from './card-import-row.entity';
 import { ImportRow } from './import-format';
 
 /**
@@ -160,19 +162,21 @@ export class ImportBatches {
 
   /** Deletes an unfinished batch: its staged rows and any cards already moved, chunk by chunk, then the batch. */
   async discard(projectId: string, batchId: string): Promise<void> {
-    // Raw: DELETE … LIMIT, a chunk at a time, which TypeORM's delete cannot say.
-    const deleteAll = async (sql: string) => {
+    // A chunk at a time (DELETE of the first IMPORT_CHUNK * 2 rows), resting between chunks.
+    const params = { batchId, projectId, limit: IMPORT_CHUNK * 2 };
+    const deleteAll = async (target: typeof CardImportRow | typeof Card, where: string) => {
       for (;;) {
         const started = performance.now();
-        const result: unknown = await this.dataSource.query(sql, [batchId, projectId, IMPORT_CHUNK * 2]);
-        if (!Array.isArray(result) || typeof result[1] !== 'number' || result[1] === 0) return;
+        const { affected } = await this.dataSource.createQueryBuilder().delete().from(target).where(where, params).execute();
+        if (!affected) return;
         await rest(started);
       }
     };
     await deleteAll(
-      'DELETE FROM card_import_rows WHERE batch_id = $1 AND project_id = $2 AND line IN (SELECT line FROM card_import_rows WHERE batch_id = $1 LIMIT $3)',
+      CardImportRow,
+      'batch_id = :batchId AND project_id = :projectId AND line IN (SELECT line FROM card_import_rows WHERE batch_id = :batchId LIMIT :limit)',
     );
-    await deleteAll('DELETE FROM cards WHERE id IN (SELECT id FROM cards WHERE batch_id = $1 AND project_id = $2 LIMIT $3)');
+    await deleteAll(Card, 'id IN (SELECT id FROM cards WHERE batch_id = :batchId AND project_id = :projectId LIMIT :limit)');
     await this.dataSource.getRepository(CardBatch).delete({ id: batchId });
   }
 }
