@@ -59,9 +59,10 @@ const RAISED_RATE_LIMITS = [
 /**
  * Starts the service built by the global setup on a free port, with a data directory of its own
  * (embedded PostgreSQL). Each Playwright worker runs one: platform settings a test switches, and the
- * authors and projects it creates, never reach a test in another worker.
+ * authors and projects it creates, never reach a test in another worker. `env` adds to or replaces
+ * its settings (a suite that needs the service mailing, for instance).
  */
-export async function startService(): Promise<RunningService> {
+export async function startService(env: Record<string, string> = {}): Promise<RunningService> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'console-e2e-'));
   const url = `http://127.0.0.1:${port}`;
@@ -82,6 +83,7 @@ export async function startService(): Promise<RunningService> {
       // often than a person: the request-rate limits stay on (their headers answered), raised.
       ...Object.fromEntries(RAISED_RATE_LIMITS.map((name) => [name, '100000'])),
       CONSOLE_DIR: join(ROOT, 'console', 'dist'),
+      ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -7,6 +7,7 @@ import {
   ControlOutlined,
   CreditCardOutlined,
   DatabaseOutlined,
+  MailOutlined,
   NotificationOutlined,
   ProfileOutlined,
   SafetyOutlined,
@@ -91,6 +92,7 @@ function useStaffItems(): MenuProps['items'] {
         { key: `/projects/${projectId}/sessions`, icon: <WifiOutlined />, label: t('sessions.menu') },
         { key: `/projects/${projectId}/logs`, icon: <ProfileOutlined />, label: t('operations.menu.logs') },
         { key: `/projects/${projectId}/webhooks`, icon: <SendOutlined />, label: t('webhooks.menu') },
+        { key: `/projects/${projectId}/mails`, icon: <MailOutlined />, label: t('mail.menu') },
       ],
     });
   }

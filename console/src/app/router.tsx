@@ -45,6 +45,10 @@ export const router = createBrowserRouter(
               lazy: { Component: async () => (await import('../pages/webhooks/WebhooksPage')).WebhooksPage },
             },
             {
+              path: 'projects/:projectId/mails',
+              lazy: { Component: async () => (await import('../pages/mail/MailLogPage')).MailLogPage },
+            },
+            {
               path: 'projects/:projectId/connect',
               lazy: { Component: async () => (await import('../pages/connect/ConnectPage')).ConnectPage },
             },

@@ -20,6 +20,11 @@ export const cardsManageEn = {
     devices: { label: 'Devices allowed', help: '1 – 1000. Devices already bound stay bound when you lower it.' },
     seats: { label: 'Sessions at once', help: 'Live SDK sessions of this card at once (1 – 1000).' },
     note: { label: 'Note', help: 'Up to 200 characters; empty clears it.' },
+    holderEmail: {
+      label: 'Holder e-mail',
+      help: "Where the card's mails go (a reminder 3 days before it expires, when mail is set up); empty clears it.",
+    },
+    emailInvalid: 'An e-mail address, such as name@example.com',
   },
   import: {
     open: 'Import CSV',
@@ -72,6 +77,8 @@ export const cardsManageZhCN: typeof cardsManageEn = {
     devices: { label: '允许设备数', help: '1 – 1000。调低后已绑定的设备仍保持绑定。' },
     seats: { label: '同时在线会话数', help: '此卡密同时在线的 SDK 会话数（1 – 1000）。' },
     note: { label: '备注', help: '最多 200 个字符；留空则清除。' },
+    holderEmail: { label: '持有人邮箱', help: '此卡密的邮件发往此地址（已配置邮件时，到期前 3 天提醒一次）；留空则清除。' },
+    emailInvalid: '请输入邮箱地址，例如 name@example.com',
   },
   import: {
     open: '导入 CSV',

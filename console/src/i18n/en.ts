@@ -9,6 +9,7 @@ import { agentPricesEn } from './agent-prices';
 import { usersEn } from './users';
 import { sessionsEn } from './sessions';
 import { webhooksEn } from './webhooks';
+import { mailEn } from './mail';
 import { apiKeysEn } from './api-keys';
 import { twoFactorEn } from './two-factor';
 import { accountEn } from './account';
@@ -242,6 +243,7 @@ export const en = {
   users: usersEn,
   sessions: sessionsEn,
   webhooks: webhooksEn,
+  mail: mailEn,
   apiKeys: apiKeysEn,
   twoFactor: twoFactorEn,
   account: accountEn,

@@ -10,6 +10,7 @@ import { agentPricesZhCN } from './agent-prices';
 import { usersZhCN } from './users';
 import { sessionsZhCN } from './sessions';
 import { webhooksZhCN } from './webhooks';
+import { mailZhCN } from './mail';
 import { apiKeysZhCN } from './api-keys';
 import { twoFactorZhCN } from './two-factor';
 import { accountZhCN } from './account';
@@ -201,6 +202,7 @@ export const zhCN: Texts = {
   users: usersZhCN,
   sessions: sessionsZhCN,
   webhooks: webhooksZhCN,
+  mail: mailZhCN,
   apiKeys: apiKeysZhCN,
   twoFactor: twoFactorZhCN,
   account: accountZhCN,

@@ -161,6 +161,13 @@ export function CardEditModal({ projectId, card, onSaved, onClose }: Props) {
         <Form.Item name="note" {...field('note')} rules={[{ max: LIMITS.note }]}>
           <Input.TextArea maxLength={LIMITS.note} showCount autoSize={{ minRows: 1, maxRows: 4 }} />
         </Form.Item>
+        <Form.Item
+          name="holder_email"
+          {...field('holderEmail')}
+          rules={[{ type: 'email', max: LIMITS.holderEmail, message: t('cardsManage.edit.emailInvalid') }]}
+        >
+          <Input type="email" maxLength={LIMITS.holderEmail} autoComplete="off" />
+        </Form.Item>
         {save.error && <ErrorAlert error={save.error} />}
       </Form>
     </Modal>

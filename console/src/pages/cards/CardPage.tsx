@@ -115,6 +115,7 @@ export function CardPage() {
         </Descriptions.Item>
         <Descriptions.Item label={t('cardsManage.created')}>{format.dateTime(c.created_at)}</Descriptions.Item>
         <Descriptions.Item label={t('cards.note')}>{c.note ?? ''}</Descriptions.Item>
+        <Descriptions.Item label={t('cardsManage.edit.holderEmail.label')}>{c.holder_email ?? '—'}</Descriptions.Item>
       </Descriptions>
       <Panel title={`${t('cards.devices')} (${c.devices.length} / ${c.device_limit})`} size="small">
         <Table<Device>

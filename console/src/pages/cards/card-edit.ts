@@ -5,6 +5,7 @@ export const DAY = 86_400;
 /** The API's limits of `PATCH /cards/:cardId` (src/cards/admin/card-admin.dto.ts). */
 export const LIMITS = {
   note: 200,
+  holderEmail: 254,
   devices: 1000,
   seats: 1000,
   uses: 1_000_000,
@@ -13,6 +14,7 @@ export const LIMITS = {
 
 export interface CardEditValues {
   note: string;
+  holder_email: string;
   device_limit: number | null;
   unlimited_seats: boolean;
   concurrent_limit: number | null;
@@ -43,6 +45,7 @@ export function toLocalInput(iso: string | null, zone: string): string {
 export function initialValues(card: Card, zone: string): CardEditValues {
   return {
     note: card.note ?? '',
+    holder_email: card.holder_email ?? '',
     device_limit: card.device_limit,
     unlimited_seats: card.concurrent_limit === null,
     concurrent_limit: card.concurrent_limit,
@@ -65,6 +68,8 @@ export function changesOf(card: Card, values: CardEditValues, zone: string): Sch
   const body: Schemas['UpdateCardDto'] = {};
   const note = values.note === '' ? null : values.note;
   if (note !== card.note) body.note = note;
+  const holderEmail = values.holder_email.trim() === '' ? null : values.holder_email.trim();
+  if (holderEmail !== card.holder_email) body.holder_email = holderEmail;
   if (values.device_limit !== null && values.device_limit !== card.device_limit) body.device_limit = values.device_limit;
   const seats = values.unlimited_seats ? null : values.concurrent_limit;
   if (seats !== card.concurrent_limit) body.concurrent_limit = seats;
