@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, LessThanOrEqual } from 'typeorm';
 import type { Project } from '../projects/project.entity';
 import { DomainEvents } from '../events/domain-events';
+import { LoginLog } from '../login-logs/login-log.entity';
+import { CardDevice } from './card-device.entity';
 import { CardSessions, HEARTBEAT_RECORD_MS } from './card-sessions';
 
 /** The login-log interface of an idle device's release (the new device's login is the `card_login` row beside it). */
@@ -67,12 +69,12 @@ export class IdleDevices {
     now: Date,
   ): Promise<string | null> {
     if (rule.deviceIdleReleaseSeconds <= 0 || boundDevices - 1 >= card.deviceLimit) return null;
-    // Raw: on the login path, inside the card's lock.
-    const [row] = await em.query(
-      'SELECT machine_code FROM card_devices WHERE card_id = $1 AND last_seen_at <= $2 ORDER BY last_seen_at, machine_code LIMIT 1',
-      [card.id, this.cutoff(rule, now)],
-    );
-    return row ? (row.machine_code as string) : null;
+    const oldest = await em.findOne(CardDevice, {
+      select: { cardId: true, machineCode: true },
+      where: { cardId: card.id, lastSeenAt: LessThanOrEqual(this.cutoff(rule, now)) },
+      order: { lastSeenAt: 'ASC', machineCode: 'ASC' },
+    });
+    return oldest?.machineCode ?? null;
   }
 
   /**
@@ -88,28 +90,25 @@ export class IdleDevices {
     now: Date,
     attempt: IdleReleaseAttempt,
   ): Promise<boolean> {
-    // Raw: a CTE DELETE … RETURNING counts what the release removed.
-    const [{ removed }] = await em.query(
-      `WITH gone AS (DELETE FROM card_devices WHERE card_id = $1 AND machine_code = $2 AND last_seen_at <= $3 RETURNING 1)
-       SELECT count(*)::int AS removed FROM gone`,
-      [cardId, machine, this.cutoff(rule, now)],
-    );
-    if (!removed) return false;
-    // Raw: on the login path; login_logs is partitioned and written as the log writer writes it.
-    await em.query(
-      `INSERT INTO login_logs (project_id, card_id, card_code, machine_code, ip, family, interface, result_code, request_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8)`,
-      [
-        attempt.projectId,
-        cardId,
-        attempt.cardCode,
-        machine,
-        attempt.ip,
-        attempt.family,
-        IDLE_RELEASE_INTERFACE,
-        attempt.requestId,
-      ],
-    );
+    // Still idle under the card's lock, or it came alive since (a heartbeat does not wait for the lock).
+    const { affected } = await em.delete(CardDevice, {
+      cardId,
+      machineCode: machine,
+      lastSeenAt: LessThanOrEqual(this.cutoff(rule, now)),
+    });
+    if (!affected) return false;
+    // Its own log row, beside the new device's login row.
+    await em.insert(LoginLog, {
+      projectId: attempt.projectId,
+      cardId,
+      cardCode: attempt.cardCode,
+      machineCode: machine,
+      ip: attempt.ip,
+      family: attempt.family as LoginLog['family'],
+      interface: IDLE_RELEASE_INTERFACE,
+      resultCode: 0,
+      requestId: attempt.requestId,
+    });
     await this.events.emit(em, attempt.projectId, 'device.unbound', {
       card_id: cardId,
       card_code: attempt.cardCode,
