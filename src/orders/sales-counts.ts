@@ -32,7 +32,7 @@ export async function salesItems(
   from: string,
   to: string,
 ): Promise<SalesItem[]> {
-  // Raw: grouped sums of the counter table (no entity).
+  // Raw: grouped sums over the counter's slots, days as text, of a project or of an array of agents.
   const rows = (await db.query(
     `SELECT to_char(day, 'YYYY-MM-DD') AS day, project_id, agent_id, card_type_id,
        sum(sold)::integer AS sold, sum(activated)::integer AS activated, sum(revenue_cents)::bigint AS revenue_cents
