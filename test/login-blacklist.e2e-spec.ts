@@ -208,6 +208,13 @@ describe('login blacklist (e2e)', () => {
       const past = new Date(Date.now() - 60_000).toISOString();
       const changed = await world.author.patch(`${path()}/${created.body.id}`, { note: 'old office', expires_at: past });
       expect(changed.body).toMatchObject({ note: 'old office', expires_at: past, active: false });
+      // A PATCH changes the note and the expiry only: null clears them; what is refused stays.
+      const entry = `${path()}/${created.body.id}`;
+      expect((await world.author.patch(entry, { value: '2001:db8:1::/64' })).status).toBe(400);
+      expect((await world.author.patch(entry, { kind: 'device', note: 'x' })).status).toBe(400);
+      expect((await world.author.patch(entry, { expires_at: 'tomorrow' })).status).toBe(400);
+      const cleared = await world.author.patch(entry, { note: null, expires_at: null });
+      expect(cleared.body).toMatchObject({ value: '2001:db8::/64', note: null, expires_at: null, active: true });
       const listed = await world.author.get(`${path()}?kind=address`);
       expect(listed.body.items.map((item: { value: string }) => item.value)).toContain('2001:db8::/64');
       expect(

@@ -10,3 +10,6 @@ export const MAX_INT32 = 2_147_483_647;
  */
 export const ANNOUNCEMENT_TITLE_MAX = 200;
 export const ANNOUNCEMENT_CONTENT_MAX = 20_000;
+
+/** Length of an operator's note on a licence site or a blacklist entry. */
+export const NOTE_MAX = 200;

@@ -1,8 +1,8 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length, MaxLength, ValidateBy } from 'class-validator';
 import { PageQuery } from '../common/paging';
 import { IsDateTime, Nullable } from '../common/field-rules';
-import { NOTE_MAX } from '../legacy/verify/sites.dto';
+import { NOTE_MAX } from '../common/limits';
 import { LOGIN_BLACKLIST_KINDS, LoginBlacklistKind, normalizeAddressEntry } from '../common/blacklist-matcher';
 
 const VALUE_MAX = 128;
@@ -49,20 +49,12 @@ export class CreateLoginBlacklistEntryDto {
 }
 
 /** PATCH: the note and the expiry (to change what is refused, remove the entry and add another). */
-export class UpdateLoginBlacklistEntryDto {
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: NOTE_MAX })
-  @IsOptional()
-  @Nullable()
-  @IsString()
-  @MaxLength(NOTE_MAX)
-  note?: string | null;
-
-  @ApiPropertyOptional({ type: String, nullable: true, format: 'date-time' })
-  @IsOptional()
-  @Nullable()
-  @IsDateTime()
-  expires_at?: string | null;
-}
+export class UpdateLoginBlacklistEntryDto extends PartialType(
+  PickType(CreateLoginBlacklistEntryDto, ['note', 'expires_at'] as const),
+  {
+    skipNullProperties: false,
+  },
+) {}
 
 export class ListLoginBlacklistQuery extends PageQuery {
   @ApiPropertyOptional({ enum: LOGIN_BLACKLIST_KINDS })

@@ -3782,7 +3782,10 @@ export interface components {
         };
         UpdateLoginBlacklistEntryDto: {
             note?: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description null = for good
+             */
             expires_at?: string | null;
         };
         FileView: {

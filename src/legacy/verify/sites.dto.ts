@@ -2,10 +2,10 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { IsOptional, IsString, Length, MaxLength, ValidateBy } from 'class-validator';
 import { IsDateTime, Nullable } from '../../common/field-rules';
+import { NOTE_MAX } from '../../common/limits';
 import { HOSTNAME_MAX, isSitePattern } from './domain-rules';
 
 export const LICENCE_MAX = 128;
-export const NOTE_MAX = 200;
 const SITE_DOMAIN_MAX = HOSTNAME_MAX + 2;
 
 const IsSiteDomain = () =>
