@@ -37,6 +37,8 @@ import { CountDeviceChanges1766460000000 } from './1766460000000-CountDeviceChan
 import { CreateBackups1766470000000 } from './1766470000000-CreateBackups';
 import { CreateAgentPrices1766600000000 } from './1766600000000-CreateAgentPrices';
 import { AddCardKeyShape1766610000000 } from './1766610000000-AddCardKeyShape';
+import { AddStockCards1766700000000 } from './1766700000000-AddStockCards';
+import { CreateCheckouts1766700000001 } from './1766700000001-CreateCheckouts';
 import { CreateMailOutbox1766710000000 } from './1766710000000-CreateMailOutbox';
 
 /** Every migration, in order. Listed explicitly so the same list works compiled and under Jest. */
@@ -80,5 +82,7 @@ export const MIGRATIONS = [
   CreateBackups1766470000000,
   CreateAgentPrices1766600000000,
   AddCardKeyShape1766610000000,
+  AddStockCards1766700000000,
+  CreateCheckouts1766700000001,
   CreateMailOutbox1766710000000,
 ];

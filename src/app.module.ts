@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AdminAuthModule } from './admin-auth/admin-auth.module';
 import { AgentsModule } from './agents/agents.module';
 import { OrdersModule } from './orders/orders.module';
+import { ShopModule } from './shop/shop.module';
 import { ApiKeysModule } from './admin-auth/api-keys/api-keys.module';
 import { AppUsersModule } from './app-users/app-users.module';
 import { AnnouncementsModule } from './announcements/announcements.module';
@@ -74,6 +75,7 @@ export class AppModule {
         WebhooksModule,
         AgentsModule,
         OrdersModule,
+        ShopModule,
         BackupsModule,
       ],
       // The benchmark's bare route (bench/run.ts) exists only when asked for.

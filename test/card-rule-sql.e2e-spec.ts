@@ -11,7 +11,7 @@ describe('card rule in SQL (e2e)', () => {
   let t: TestApp;
   let db: QueryRunner;
   const now = new Date('2026-06-01T00:00:00.000Z');
-  const statuses: CardStatus[] = ['unused', 'active', 'banned', 'consumed'];
+  const statuses: CardStatus[] = ['unused', 'active', 'banned', 'consumed', 'stock'];
   const expiries = [null, new Date(now.getTime() - 1), now, new Date(now.getTime() + 1)];
   const kinds = [
     { kind: 'time' as const, usesLeft: null },

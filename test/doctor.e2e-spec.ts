@@ -16,6 +16,7 @@ import {
   checkDisk,
   checkEmbeddedData,
   checkPooler,
+  checkPublicUrl,
   checkRedis,
   checkSigningKeys,
   checkTls,
@@ -281,6 +282,42 @@ describe('npm run doctor and the start checks', () => {
     expect(checkAddress(config({ TRUST_PROXY: '172.30.0.2' }), { NODE_ENV: 'production' })).toEqual([
       expect.objectContaining({ severity: 'ok', message: expect.stringContaining('X-Forwarded-For of 172.30.0.2') }),
     ]);
+  });
+
+  it('checks PUBLIC_URL: unset is fine until a project switches a payment provider on; HTTP or loopback in production is warned', async () => {
+    expect(await checkPublicUrl(config(), {}, dataSource)).toEqual([
+      expect.objectContaining({ check: 'public url', severity: 'ok', message: expect.stringContaining('unset') }),
+    ]);
+    await dataSource.query(
+      `INSERT INTO payment_providers (project_id, provider, enabled, secrets_enc) VALUES ($1, 'epay', true, 'v1.x')`,
+      [project.id],
+    );
+    try {
+      const [unset] = await checkPublicUrl(config(), {}, dataSource);
+      expect(unset).toMatchObject({
+        severity: 'warn',
+        message: expect.stringContaining('1 project has a payment provider switched on'),
+      });
+      expect(unset.fix).toContain('PUBLIC_URL');
+      expect(
+        await checkPublicUrl(config({ PUBLIC_URL: 'https://keys.example.com/' }), { NODE_ENV: 'production' }, dataSource),
+      ).toEqual([expect.objectContaining({ severity: 'ok', message: expect.stringContaining('https://keys.example.com:') })]);
+      const [plain] = await checkPublicUrl(
+        config({ PUBLIC_URL: 'http://keys.example.com' }),
+        { NODE_ENV: 'production' },
+        dataSource,
+      );
+      expect(plain).toMatchObject({ severity: 'warn', message: expect.stringContaining('plain HTTP') });
+      const [own] = await checkPublicUrl(config({ PUBLIC_URL: 'http://127.0.0.1:3000' }), { NODE_ENV: 'production' }, dataSource);
+      expect(own).toMatchObject({ severity: 'warn', message: expect.stringContaining("this machine's own address") });
+      // The start runs it too.
+      expect(only(await startFindings(t.app, config(), {}), 'public url')).toEqual([
+        expect.objectContaining({ severity: 'warn' }),
+      ]);
+    } finally {
+      await dataSource.query(`DELETE FROM payment_providers WHERE project_id = $1`, [project.id]);
+    }
+    expect(() => loadConfig({ PUBLIC_URL: 'keys.example.com' })).toThrow(/PUBLIC_URL must be an http/);
   });
 
   it('names every invalid variable of the configuration', () => {

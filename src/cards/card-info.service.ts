@@ -9,7 +9,7 @@ import { ServiceError } from '../core/errors/service-error';
 import { ApiProperty } from '@nestjs/swagger';
 import { ISO_TIME, LOCAL_TIME } from '../http/openapi/api-contract';
 import { Card, CARD_KINDS, CARD_STATUSES, CardKind, CardStatus } from './card.entity';
-import { clientExpiryTimes } from './card-rule';
+import { clientExpiryTimes, isNoCard } from './card-rule';
 import { CardGuesses } from './card-guesses';
 import { findCardWithFeatures } from './types/card-features';
 import { FEATURES_PROPERTY, TRIAL_PROPERTY } from './card-data';
@@ -108,7 +108,7 @@ export class CardInfoService {
     await this.gate.admit(call, 'card_info');
     const { project } = call.program;
     const card = await findCardWithFeatures(this.dataSource.manager, project.id, cardKey);
-    if (!card || card.status === 'consumed') throw new ServiceError(ErrorCode.CARD_INVALID);
+    if (!card || isNoCard(card)) throw new ServiceError(ErrorCode.CARD_INVALID);
     const devices: Array<{ machine_code: string; bound_at: Date; last_seen_at: Date; last_login_at: Date | null }> =
       await this.dataSource.query(
         `SELECT d.machine_code, d.bound_at, d.last_seen_at,

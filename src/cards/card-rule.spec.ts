@@ -25,6 +25,12 @@ describe('card rule', () => {
     expect(deviceRefusal({ status: 'consumed', expiresAt: null }, true, now)).toBe(ErrorCode.CARD_INVALID);
   });
 
+  it('treats an unsold stock card as no card at all (decisions §26)', () => {
+    expect(cardRefusal({ status: 'stock', expiresAt: null }, now)).toBe(ErrorCode.CARD_INVALID);
+    expect(loginRefusal({ status: 'stock', expiresAt: null, kind: 'time', usesLeft: null }, now)).toBe(ErrorCode.CARD_INVALID);
+    expect(deviceRefusal({ status: 'stock', expiresAt: null }, true, now)).toBe(ErrorCode.CARD_INVALID);
+  });
+
   it('refuses a login of a count card without uses, after its state, and never a time card for uses', () => {
     const count = { status: 'active' as const, expiresAt: null, kind: 'count' as const };
     expect(loginRefusal({ ...count, usesLeft: 0 }, now)).toBe(ErrorCode.CARD_NO_USES_LEFT);

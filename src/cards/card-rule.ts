@@ -28,11 +28,19 @@ export function isUsedUp(card: Pick<Card, 'kind' | 'usesLeft'>): boolean {
 }
 
 /**
- * Why an existing card cannot be used now, or null when it can: a consumed top-up card is as if it
- * did not exist (CARD_INVALID), then banned, then expired.
+ * A card that is as if it did not exist: a consumed top-up card, and an unsold stock card (decisions
+ * §26), which must not tell someone who guessed its key that it exists.
+ */
+export function isNoCard(card: Pick<Card, 'status'>): boolean {
+  return card.status === 'consumed' || card.status === 'stock';
+}
+
+/**
+ * Why an existing card cannot be used now, or null when it can: a consumed top-up card and an
+ * unsold stock card are as if they did not exist (CARD_INVALID), then banned, then expired.
  */
 export function cardRefusal(card: CardState, now = Date.now()): CardRefusal | null {
-  if (card.status === 'consumed') return ErrorCode.CARD_INVALID;
+  if (isNoCard(card)) return ErrorCode.CARD_INVALID;
   if (card.status === 'banned') return ErrorCode.CARD_BANNED;
   if (isCardExpired(card, now)) return ErrorCode.CARD_EXPIRED;
   return null;
@@ -72,7 +80,7 @@ export const cardSql = {
   usedUp: (c: string) => `(${c}.kind = 'count' AND coalesce(${c}.uses_left, 0) <= 0)`,
   /** `cardRefusal(card) === null`. */
   usable: (c: string, now: SqlInstant = 'now()') =>
-    `(${c}.status NOT IN ('banned', 'consumed') AND NOT ${cardSql.expired(c, now)})`,
+    `(${c}.status NOT IN ('banned', 'consumed', 'stock') AND NOT ${cardSql.expired(c, now)})`,
   /** `loginRefusal(card) === null`. */
   admitsLogin: (c: string, now: SqlInstant = 'now()') => `(${cardSql.usable(c, now)} AND NOT ${cardSql.usedUp(c)})`,
   /** `hasDeviceSlot(card, c.bound_devices)`: the count the triggers of migration 1765300000000 keep. */

@@ -7,7 +7,7 @@ import { ErrorCode } from '../core/errors/error-code';
 import { aboutCard, ServiceError } from '../core/errors/service-error';
 import { DomainEvents } from '../events/domain-events';
 import { Card } from './card.entity';
-import { cardRefusal } from './card-rule';
+import { cardRefusal, isNoCard } from './card-rule';
 import { CardGuesses, CardKeyMiss } from './card-guesses';
 
 export interface CardTopupRequest {
@@ -61,7 +61,7 @@ export class CardTopupService {
       .getMany();
     const target = rows.find((card) => card.code === cardKey);
     const topup = rows.find((card) => card.code === topupKey);
-    if (!target || target.status === 'consumed') throw new ServiceError(ErrorCode.CARD_INVALID);
+    if (!target || isNoCard(target)) throw new ServiceError(ErrorCode.CARD_INVALID);
     // The card's timeline shows its top-ups, refused ones too.
     return aboutCard(target.id, () => this.applyTo(em, call, target, topup));
   }

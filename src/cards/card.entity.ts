@@ -1,8 +1,12 @@
 import { Column, CreateDateColumn, Entity, OneToMany, PrimaryGeneratedColumn, type Relation } from 'typeorm';
 import { CardDevice } from './card-device.entity';
 
-/** `consumed`: used up as a top-up card (decisions §13); it can never log in again. */
-export const CARD_STATUSES = ['unused', 'active', 'banned', 'consumed'] as const;
+/**
+ * `consumed`: used up as a top-up card (decisions §13); it can never log in again. `stock`: an
+ * unsold card of its type's stock (decisions §26), which no login, check or top-up sees until a
+ * storefront sale turns it `unused`.
+ */
+export const CARD_STATUSES = ['unused', 'active', 'banned', 'consumed', 'stock'] as const;
 export type CardStatus = (typeof CARD_STATUSES)[number];
 
 /** `time` cards run out at `expires_at`; `count` cards also after `uses_left` successful logins. */

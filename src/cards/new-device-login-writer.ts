@@ -17,7 +17,7 @@ import { CARD_COLUMNS, HIT_ANSWERS, LOG_HITS, lockedLogins, PENDING_LOGINS, Pend
 const ADMITS = `${cardSql.admitsLogin('c')} AND ${cardSql.hasDeviceSlot('c')} AND NOT (req.seated AND c.concurrent_limit IS NOT NULL)`;
 
 export const NEW_DEVICE_LOGINS: PreparedStatement = {
-  name: 'card_new_device_logins_v5',
+  name: 'card_new_device_logins_v6',
   text: `WITH ${PENDING_LOGINS}, ${lockedLogins(ADMITS)}, hit AS (
       UPDATE cards c SET status = 'active',
         activated_at = CASE WHEN c.status = 'unused' THEN now() ELSE c.activated_at END,

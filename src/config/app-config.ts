@@ -128,6 +128,19 @@ export class AppConfig {
   @Matches(/^[A-Z]{3}$/, { message: 'CURRENCY must be an ISO 4217 code of three capitals, e.g. CNY' })
   CURRENCY = 'CNY';
 
+  /**
+   * The address buyers and payment gateways reach this service at (decisions §26), e.g.
+   * `https://keys.example.com` (a path is kept: `https://example.com/keys`): the storefront's return
+   * address and the gateways' notify addresses are built under it. Unset: every checkout is
+   * refused (PUBLIC_URL_NOT_SET) and no payment provider can be switched on.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s/?#@]+(\/[^\s?#]*)?$/, {
+    message: 'PUBLIC_URL must be an http:// or https:// address without query or fragment, e.g. https://keys.example.com',
+  })
+  PUBLIC_URL?: string;
+
   @Transform(emptyToUndefined)
   @IsOptional()
   @Matches(/^[A-Za-z0-9_.-]{3,32}$/, { message: 'ADMIN_USERNAME must be 3-32 of [A-Za-z0-9_.-]' })
@@ -217,6 +230,12 @@ export class AppConfig {
   @RateLimitSetting() RATE_LIMIT_ORDERS_PER_ADDRESS = 120;
   /** Orders per admin account or API key. */
   @RateLimitSetting() RATE_LIMIT_ORDERS_PER_ACCOUNT = 60;
+  /** Storefront checkouts made per client address (each may reserve stock cards for 15 minutes). */
+  @RateLimitSetting() RATE_LIMIT_SHOP_CHECKOUTS_PER_ADDRESS = 10;
+  /** Storefront checkout status reads per client address (the return page polls while a payment is pending). */
+  @RateLimitSetting() RATE_LIMIT_SHOP_STATUS_PER_ADDRESS = 120;
+  /** Payment gateways' notifications per client address (a gateway sends every project's from a few addresses). */
+  @RateLimitSetting() RATE_LIMIT_SHOP_NOTIFY_PER_ADDRESS = 600;
   /** Admin API writes (every method but GET and HEAD) per client address. */
   @RateLimitSetting() RATE_LIMIT_ADMIN_WRITE_PER_ADDRESS = 600;
   /** Admin API writes per signed-in account. */
@@ -517,6 +536,11 @@ export class AppConfig {
     return this.sharesStateOutOfProcess ? autoWorkers(availableParallelism(), databaseOnThisHost(this.DATABASE_URL)) : 1;
   }
 
+  /** PUBLIC_URL without a trailing slash, or null when unset: the storefront's addresses are built under it. */
+  get publicUrl(): string | null {
+    return this.PUBLIC_URL ? this.PUBLIC_URL.replace(/\/+$/, '') : null;
+  }
+
   get filesDir(): string {
     return this.FILES_DIR ?? join(this.DATA_DIR, 'files');
   }
@@ -546,6 +570,7 @@ export const CONFIG_KEYS = [
   'APP_ENCRYPTION_KEY',
   'APP_TIMEZONE',
   'CURRENCY',
+  'PUBLIC_URL',
   'ADMIN_USERNAME',
   'ADMIN_PASSWORD',
   'ADMIN_TOKEN_TTL_SECONDS',
@@ -576,6 +601,9 @@ export const CONFIG_KEYS = [
   'RATE_LIMIT_UNBIND_PER_CARD',
   'RATE_LIMIT_ORDERS_PER_ADDRESS',
   'RATE_LIMIT_ORDERS_PER_ACCOUNT',
+  'RATE_LIMIT_SHOP_CHECKOUTS_PER_ADDRESS',
+  'RATE_LIMIT_SHOP_STATUS_PER_ADDRESS',
+  'RATE_LIMIT_SHOP_NOTIFY_PER_ADDRESS',
   'RATE_LIMIT_ADMIN_WRITE_PER_ADDRESS',
   'RATE_LIMIT_ADMIN_WRITE_PER_ACCOUNT',
   'RATE_LIMIT_IPV6_PREFIX',

@@ -10,6 +10,7 @@ export const DOMAIN_EVENT_TYPES = [
   'session.forced_offline',
   'user.registered',
   'order.created',
+  'order.paid',
   'agent.balance_low',
   'webhook.test',
 ] as const;
@@ -44,6 +45,19 @@ export interface DomainEventData {
   };
   'user.registered': { user_id: number; username: string };
   'order.created': { order_id: string; card_type_id: string; count: number; agent_id: string | null; card_ids: number[] };
+  /** A storefront checkout paid (decisions §26): its order (order_id = the checkout's id) was made in the same transaction. */
+  'order.paid': {
+    order_id: string;
+    checkout_id: string;
+    provider: string;
+    card_type_id: string;
+    count: number;
+    amount_cents: number;
+    currency: string;
+    email: string;
+    card_ids: number[];
+    paid_late: boolean;
+  };
   'agent.balance_low': { agent_id: string; balance_cents: number };
   'webhook.test': { endpoint_id: string; message: string };
 }

@@ -5,6 +5,7 @@ import { CardsModule } from '../cards/cards.module';
 import { ProjectsModule } from '../projects/projects.module';
 import { Order } from './order.entity';
 import { OrdersController } from './orders.controller';
+import { OrderPlacement } from './order-placement';
 import { OrdersService } from './orders.service';
 import { SalesDailyCount } from './sales-daily-count.entity';
 
@@ -12,6 +13,7 @@ import { SalesDailyCount } from './sales-daily-count.entity';
 @Module({
   imports: [TypeOrmModule.forFeature([Order, SalesDailyCount]), AgentsModule, CardsModule, ProjectsModule],
   controllers: [OrdersController],
-  providers: [OrdersService],
+  providers: [OrdersService, OrderPlacement],
+  exports: [OrderPlacement],
 })
 export class OrdersModule {}

@@ -79,6 +79,28 @@ export class OrdersRepository {
   }
 
   /**
+   * Sells unsold stock cards of the type to the order (decisions §26): each still `stock` turns
+   * `unused`, out of any reservation, and remembers the order and its agent; answers their ids in
+   * id order. Raw: the reservation columns are not the Card entity's (no login reads them), and the
+   * conditional UPDATE … RETURNING sells each card once, to whichever transaction gets it.
+   */
+  async sellStockCards(
+    orderId: string,
+    agentId: string | null,
+    projectId: string,
+    cardTypeId: number,
+    cardIds: number[],
+  ): Promise<number[]> {
+    const [sold] = (await this.em.query(
+      `UPDATE cards SET status = 'unused', order_id = $1, agent_id = $2, reserved_by = NULL, reserved_until = NULL
+       WHERE project_id = $3 AND card_type_id = $4 AND id = ANY($5::int[]) AND status = 'stock'
+       RETURNING id`,
+      [orderId, agentId, projectId, cardTypeId, cardIds],
+    )) as [Array<{ id: number }>, number];
+    return sold.map((c) => Number(c.id)).sort((a, b) => a - b);
+  }
+
+  /**
    * Deletes the order's unused cards (those of `cardIds` only, when given) and hands them over:
    * two deletions of one card queue on its row, and only the first gets it back.
    */

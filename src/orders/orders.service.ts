@@ -4,9 +4,6 @@ import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import { AdminPrincipal } from '../admin-auth/admin-principal';
 import { AgentPricesRepository } from '../agents/agent-prices.repository';
 import { AgentRow, agentById, selfAgent, unitPrice } from '../agents/agent-rows';
-import { AgentLedgerRepository } from '../agents/agent-ledger.repository';
-import { changeBalance, lockBalances } from '../agents/ledger';
-import { CardBatchesService } from '../cards/admin/card-batches.service';
 import { toCardViews } from '../cards/admin/card.view';
 import { CardDevice } from '../cards/card-device.entity';
 import { Card } from '../cards/card.entity';
@@ -15,7 +12,6 @@ import { Page, pageOf } from '../common/paging';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { isUniqueViolation } from '../database/pg-errors';
-import { DomainEvents } from '../events/domain-events';
 import { ProjectAccess } from '../projects/project-access';
 import { Project } from '../projects/project.entity';
 import { CreateOrderDto, ListOrdersQuery, RefundDto } from './order.dto';
@@ -23,7 +19,7 @@ import { OrderView, OrderWithCardsView, RefundView } from './order.view';
 import { Order } from './order.entity';
 import { refundDeletedCards } from './order-refunds';
 import { OrdersRepository } from './orders.repository';
-import { countSales } from './sales-counts';
+import { OrderPlacement } from './order-placement';
 
 /** Who is buying: the project, and the agent (null when its author or a platform admin orders, for free). */
 interface Buyer {
@@ -42,8 +38,7 @@ export class OrdersService {
     private readonly dataSource: DataSource,
     private readonly access: ProjectAccess,
     private readonly types: CardTypesService,
-    private readonly batches: CardBatchesService,
-    private readonly events: DomainEvents,
+    private readonly placement: OrderPlacement,
     private readonly prices: AgentPricesRepository,
     @InjectRepository(Card) private readonly cards: Repository<Card>,
     @InjectRepository(CardDevice) private readonly devices: Repository<CardDevice>,
@@ -101,7 +96,7 @@ export class OrdersService {
     };
   }
 
-  /** The order's writes, all or none: the order row first (a twin with its order_id waits on the unique index here). */
+  /** The order's writes, all or none (OrderPlacement); here the agent's price and its parent's commission are decided. */
   private async place(em: EntityManager, actor: AdminPrincipal, buyer: Buyer, input: CreateOrderDto): Promise<string> {
     const type = await this.types.usable(buyer.projectId, input.card_type_id, em);
     const agent = buyer.agent;
@@ -119,66 +114,18 @@ export class OrdersService {
     const commissionUnit = parent
       ? Math.max(0, unit - unitPrice(type.priceCents, parent.discountPercent, own.get(parent.id)))
       : 0;
-    const total = unit * input.count;
-    const orders = OrdersRepository.in(em);
-    const orderId = await orders.insert({
+    const placed = await this.placement.place(em, {
       projectId: buyer.projectId,
       orderId: input.order_id,
-      cardTypeId: type.id,
+      type,
       count: input.count,
-      agentId: agent?.id ?? null,
       actorId: actor.id,
-      unitPriceCents: unit,
-      totalCents: total,
-      commissionAgentId: commissionUnit > 0 ? parent!.id : null,
+      agent,
+      commissionAgent: commissionUnit > 0 ? parent : null,
+      unitCents: unit,
       commissionUnitCents: commissionUnit,
     });
-    const note = `order ${input.order_id}`;
-    let balanceAfter: number | null = null;
-    if (agent) {
-      await lockBalances(em, [agent.id, parent?.id]);
-      if (total > 0)
-        balanceAfter = await changeBalance(em, {
-          agentId: agent.id,
-          kind: 'debit',
-          cents: total,
-          actorId: actor.id,
-          orderId,
-          note,
-        });
-      if (commissionUnit > 0) {
-        await changeBalance(em, {
-          agentId: parent!.id,
-          kind: 'commission',
-          cents: commissionUnit * input.count,
-          actorId: actor.id,
-          orderId,
-          note,
-        });
-      }
-    }
-    const made = await this.batches.createCardsFromType(em, type, input.count, { note });
-    await orders.attachBatch(orderId, made.batchId, agent?.id ?? null);
-    if (agent) await AgentLedgerRepository.in(em).setBatchOfOrder(orderId, made.batchId);
-    await countSales(em, {
-      projectId: buyer.projectId,
-      agentId: agent?.id ?? null,
-      cardTypeId: type.id,
-      sold: input.count,
-      revenueCents: total,
-    });
-    await this.events.emit(em, buyer.projectId, 'order.created', {
-      order_id: input.order_id,
-      card_type_id: String(type.id),
-      count: input.count,
-      agent_id: agent?.id ?? null,
-      card_ids: made.cards.map((c) => c.id),
-    });
-    const low = agent?.lowBalanceCents ?? null;
-    if (agent && low !== null && balanceAfter !== null && balanceAfter < low && balanceAfter + total >= low) {
-      await this.events.emit(em, buyer.projectId, 'agent.balance_low', { agent_id: agent.id, balance_cents: balanceAfter });
-    }
-    return orderId;
+    return placed.id;
   }
 
   /** A replay answers the earlier order when it asks for the same thing, by the same buyer; anything else is ORDER_CONFLICT. */

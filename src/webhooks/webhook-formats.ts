@@ -43,6 +43,8 @@ export function eventText(projectName: string, event: WebhookEventBody): string 
         return `program user ${d.username} registered`;
       case 'order.created':
         return `order ${d.order_id} created ${d.count} cards`;
+      case 'order.paid':
+        return `storefront order ${d.order_id} was paid (${d.count} cards, ${d.amount_cents} cents ${d.currency}, ${d.provider})`;
       case 'agent.balance_low':
         return `agent ${d.agent_id}'s balance is low: ${d.balance_cents} cents`;
       case 'webhook.test':

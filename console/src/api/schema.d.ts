@@ -2052,6 +2052,133 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/shop/api/{program_id}/checkouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check out: a card type for sale, a count and an e-mail address; answers where to pay
+         * @description Fixes the price (type price × count) for 15 minutes; a type in stock mode reserves `count` of its unsold cards for that time. Send the buyer to `pay_url`; the provider brings them back to the storefront's return page with the checkout's token.
+         */
+        post: operations["Shop_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/api/checkouts/{checkout_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A checkout's status; once paid, with its token, its cards */
+        get: operations["Shop_status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/notify/epay/{project_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** 易支付 (epay) payment notification, as a GET with the signed fields in the query */
+        get: operations["ShopNotify_epayGet"];
+        put?: never;
+        /** 易支付 (epay) payment notification, as a form POST */
+        post: operations["ShopNotify_epayPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/projects/{id}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a project's payment providers, secrets masked */
+        get: operations["Payments_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/projects/{id}/payments/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a payment provider's settings (epay); fields left out keep their stored values
+         * @description Switching a provider on needs PUBLIC_URL (PUBLIC_URL_NOT_SET) and a CURRENCY it takes. An unknown provider is a 400 naming the known ones.
+         */
+        put: operations["Payments_put"];
+        post?: never;
+        /** Delete a payment provider's settings (its checkouts' late notifications are then refused) */
+        delete: operations["Payments_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/projects/{id}/checkouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a project's storefront checkouts, newest first (refund_needed: paid, no cards: refund) */
+        get: operations["CheckoutsAdmin_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/projects/{id}/payment-refusals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the payment notifications refused for a project, newest first, with why */
+        get: operations["CheckoutsAdmin_refusals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/platform/backups": {
         parameters: {
             query?: never;
@@ -2294,7 +2421,7 @@ export interface components {
             /** @enum {string} */
             kind: "time" | "count";
             /** @enum {string} */
-            status: "unused" | "active" | "banned" | "consumed";
+            status: "unused" | "active" | "banned" | "consumed" | "stock";
             /** @description null until the first login starts the card */
             expires_at: string | null;
             /**
@@ -2367,7 +2494,7 @@ export interface components {
             /** @enum {string} */
             kind: "time" | "count";
             /** @enum {string} */
-            status: "unused" | "active" | "banned" | "consumed";
+            status: "unused" | "active" | "banned" | "consumed" | "stock";
             /** @description null until the first login starts the card */
             expires_at: string | null;
             /**
@@ -2639,7 +2766,7 @@ export interface components {
         };
         LegacyCardState: {
             /** @enum {string} */
-            status: "unused" | "active" | "banned" | "consumed";
+            status: "unused" | "active" | "banned" | "consumed" | "stock";
             /** @enum {boolean} */
             activated: true;
             expired: boolean;
@@ -3305,7 +3432,7 @@ export interface components {
             id: number;
             code: string;
             /** @enum {string} */
-            status: "unused" | "active" | "banned" | "consumed";
+            status: "unused" | "active" | "banned" | "consumed" | "stock";
             /** @enum {string} */
             kind: "time" | "count";
             /** @description count cards: logins left; null on time cards */
@@ -3351,6 +3478,8 @@ export interface components {
             count: number;
             /** @description make the cards from this card type: its kind, duration, uses, device and seat limits and prefix; then leave those fields out */
             card_type_id?: number;
+            /** @description with card_type_id: make the cards as the type's unsold stock (status `stock`), which the storefront sells when the type's stock_mode is `stock`; a stock card cannot log in before it is sold (absent: false) */
+            stock?: boolean;
             /**
              * @description validity after first login; 0 = permanent (required without card_type_id)
              * @example 2592000
@@ -3381,7 +3510,7 @@ export interface components {
         };
         BulkCardFilter: {
             /** @enum {string} */
-            status?: "unused" | "active" | "banned" | "consumed";
+            status?: "unused" | "active" | "banned" | "consumed" | "stock";
             /** Format: uuid */
             batch_id?: string;
             /** @description code contains (case-insensitive); with an `@`, the holder's e-mail contains it instead (no code has one) */
@@ -3449,7 +3578,7 @@ export interface components {
          * @description why, as a stable key to translate (import-problems.ts)
          * @enum {string}
          */
-        ImportProblemReason: "quote_not_closed" | "text_after_quote" | "quote_in_unquoted_field" | "cell_too_long" | "row_too_long" | "file_empty" | "header_unreadable" | "column_twice" | "column_unknown" | "code_column_missing" | "no_card_rows" | "field_count" | "control_character" | "whole_number" | "iso_time" | "required" | "too_long" | "code_spaces" | "one_of" | "uses_left_required" | "uses_left_time_card" | "expiry_needs_activation" | "duration_required" | "unused_but_activated" | "activation_required" | "devices_need_activation" | "too_many_devices" | "machine_code_too_long" | "device_twice" | "devices_over_limit" | "code_twice" | "code_exists";
+        ImportProblemReason: "quote_not_closed" | "text_after_quote" | "quote_in_unquoted_field" | "cell_too_long" | "row_too_long" | "file_empty" | "header_unreadable" | "column_twice" | "column_unknown" | "code_column_missing" | "no_card_rows" | "field_count" | "control_character" | "whole_number" | "iso_time" | "required" | "too_long" | "code_spaces" | "one_of" | "uses_left_required" | "uses_left_time_card" | "expiry_needs_activation" | "duration_required" | "unused_but_activated" | "activation_required" | "devices_need_activation" | "too_many_devices" | "machine_code_too_long" | "device_twice" | "devices_over_limit" | "stock_not_unused" | "code_twice" | "code_exists";
         ImportProblem: {
             line: number;
             field: string | null;
@@ -3528,6 +3657,13 @@ export interface components {
              */
             key_alphabet: "upper_digits_unambiguous" | "upper_digits" | "lower_digits" | "digits" | "hex_upper";
             enabled: boolean;
+            /** @description shown and sold by the program's storefront */
+            for_sale: boolean;
+            /**
+             * @description where a storefront sale's cards come from: made when paid, or the type's stock
+             * @enum {string}
+             */
+            stock_mode: "mint" | "stock";
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -3583,6 +3719,13 @@ export interface components {
              * @default true
              */
             enabled: boolean;
+            /** @description shown and sold by the program's storefront (a price above 0 and the type enabled are needed to sell it); absent: false */
+            for_sale?: boolean;
+            /**
+             * @description where a storefront sale's cards come from: `mint` (absent) makes them when paid, `stock` hands out the type's unsold stock cards (made or imported with stock: true)
+             * @enum {string}
+             */
+            stock_mode?: "mint" | "stock";
         };
         UpdateCardTypeDto: {
             name?: string;
@@ -3603,6 +3746,9 @@ export interface components {
             /** @enum {string} */
             key_alphabet?: "upper_digits_unambiguous" | "upper_digits" | "lower_digits" | "digits" | "hex_upper";
             enabled?: boolean;
+            for_sale?: boolean;
+            /** @enum {string} */
+            stock_mode?: "mint" | "stock";
         };
         AnnouncementView: {
             id: number;
@@ -3996,7 +4142,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("card.activated" | "card.banned" | "card.unbanned" | "card.expiring_soon" | "card.topped_up" | "device.bound" | "device.unbound" | "session.forced_offline" | "user.registered" | "order.created" | "agent.balance_low" | "webhook.test")[];
+            events: ("card.activated" | "card.banned" | "card.unbanned" | "card.expiring_soon" | "card.topped_up" | "device.bound" | "device.unbound" | "session.forced_offline" | "user.registered" | "order.created" | "order.paid" | "agent.balance_low" | "webhook.test")[];
             /** @enum {string} */
             format: "json" | "wecom" | "dingtalk" | "feishu" | "telegram";
             enabled: boolean;
@@ -4019,7 +4165,7 @@ export interface components {
             /** @description http(s) URL the events are POSTed to; Telegram: https://api.telegram.org/bot<token>/sendMessage?chat_id=<chat> */
             url: string;
             /** @description event types to deliver (webhook.test is always delivered by the test button) */
-            events: ("card.activated" | "card.banned" | "card.unbanned" | "card.expiring_soon" | "card.topped_up" | "device.bound" | "device.unbound" | "session.forced_offline" | "user.registered" | "order.created" | "agent.balance_low" | "webhook.test")[];
+            events: ("card.activated" | "card.banned" | "card.unbanned" | "card.expiring_soon" | "card.topped_up" | "device.bound" | "device.unbound" | "session.forced_offline" | "user.registered" | "order.created" | "order.paid" | "agent.balance_low" | "webhook.test")[];
             /**
              * @default json
              * @enum {string}
@@ -4030,7 +4176,7 @@ export interface components {
         };
         UpdateWebhookDto: {
             url?: string;
-            events?: ("card.activated" | "card.banned" | "card.unbanned" | "card.expiring_soon" | "card.topped_up" | "device.bound" | "device.unbound" | "session.forced_offline" | "user.registered" | "order.created" | "agent.balance_low" | "webhook.test")[];
+            events?: ("card.activated" | "card.banned" | "card.unbanned" | "card.expiring_soon" | "card.topped_up" | "device.bound" | "device.unbound" | "session.forced_offline" | "user.registered" | "order.created" | "order.paid" | "agent.balance_low" | "webhook.test")[];
             /** @enum {string} */
             format?: "json" | "wecom" | "dingtalk" | "feishu" | "telegram";
             /** @description true also clears a disabling by the service (the failure clock starts again) */
@@ -4057,7 +4203,7 @@ export interface components {
              */
             event_id: string;
             /** @enum {string} */
-            type: "card.activated" | "card.banned" | "card.unbanned" | "card.expiring_soon" | "card.topped_up" | "device.bound" | "device.unbound" | "session.forced_offline" | "user.registered" | "order.created" | "agent.balance_low" | "webhook.test";
+            type: "card.activated" | "card.banned" | "card.unbanned" | "card.expiring_soon" | "card.topped_up" | "device.bound" | "device.unbound" | "session.forced_offline" | "user.registered" | "order.created" | "order.paid" | "agent.balance_low" | "webhook.test";
             /** @enum {string} */
             status: "pending" | "delivered" | "failed";
             attempts: number;
@@ -4326,6 +4472,171 @@ export interface components {
         RefundDto: {
             /** @description the cards to refund (unused cards of the order); absent: every unused card of the order */
             card_ids?: number[];
+        };
+        CheckoutCreatedView: {
+            /**
+             * Format: uuid
+             * @description also the gateway's order number and, once paid, the order's order_id
+             */
+            checkout_id: string;
+            /** @description where to send the buyer to pay */
+            pay_url: string;
+            /** @description what the buyer pays, in integer cents of `currency` */
+            amount_cents: number;
+            /** @example CNY */
+            currency: string;
+            /**
+             * Format: date-time
+             * @description 15 minutes from now: unpaid by then, its stock goes back
+             */
+            expires_at: string;
+            /** @description the checkout's secret token, shown once (the return address carries it too): `GET /shop/api/checkouts/{checkout_id}?token=…` shows the cards with it */
+            token: string;
+        };
+        CreateCheckoutDto: {
+            /** @description a card type of the program that is for sale */
+            card_type_id: number;
+            count: number;
+            /**
+             * @description the buyer's address (the cards are mailed there when mail is set up)
+             * @example buyer@example.com
+             */
+            email: string;
+            /**
+             * @description a payment provider the program has switched on
+             * @example epay
+             */
+            provider: string;
+            /**
+             * @description a payment method of the provider's gateway, when it offers several (epay: its `type`, e.g. alipay, wxpay, qqpay); absent: the gateway lets the buyer choose
+             * @example alipay
+             */
+            pay_type?: string;
+        };
+        CheckoutCardView: {
+            /** @description the card key */
+            code: string;
+        };
+        CheckoutStatusView: {
+            /** Format: uuid */
+            checkout_id: string;
+            /**
+             * @description `expired`: not paid within its 15 minutes; `failed`: paid but not deliverable (the seller refunds), or never payable
+             * @enum {string}
+             */
+            status: "pending" | "paid" | "expired" | "failed";
+            card_type_id: number;
+            /** @description the card type's name */
+            card_type_name: string;
+            count: number;
+            amount_cents: number;
+            currency: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: date-time */
+            paid_at: string | null;
+            /** @description once paid, and only with the right token */
+            cards?: components["schemas"]["CheckoutCardView"][];
+        };
+        PaymentSettingsView: {
+            /** @example epay */
+            provider: string;
+            /** @description new checkouts may pay with it */
+            enabled: boolean;
+            /**
+             * @description the provider's fields that are not secret, as set
+             * @example {
+             *       "gateway_url": "https://pay.example.com/",
+             *       "pid": "1001"
+             *     }
+             */
+            settings: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description each secret field: `****` (with its last four characters when it has 16 or more) when set, null when not
+             * @example {
+             *       "key": "****"
+             *     }
+             */
+            secrets: {
+                [key: string]: string | null;
+            };
+            /**
+             * @description where the gateway notifies this project's payments (under PUBLIC_URL); null while PUBLIC_URL is unset
+             * @example https://keys.example.com/shop/notify/epay/0b6c…
+             */
+            notify_url: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        EpaySettingsDto: {
+            /** @description new checkouts may pay with it */
+            enabled: boolean;
+            /**
+             * @description the gateway's address; the buyer is sent to `{gateway_url}submit.php?…` (a `/` is added when missing)
+             * @example https://pay.example.com/
+             */
+            gateway_url: string;
+            /**
+             * @description the merchant id (商户ID) the gateway gave
+             * @example 1001
+             */
+            pid: string;
+            /** @description the merchant key (商户密钥); secret: stored encrypted, never answered */
+            key: string;
+        };
+        CheckoutView: {
+            /** Format: uuid */
+            checkout_id: string;
+            /**
+             * @description `refund_needed`: paid (late, after its stock went to others) but no cards could be handed out: refund the buyer; `failed`: its payment address could not be made
+             * @enum {string}
+             */
+            status: "pending" | "expired" | "paid" | "refund_needed" | "failed";
+            provider: string;
+            card_type_id: number;
+            count: number;
+            email: string;
+            unit_price_cents: number;
+            amount_cents: number;
+            currency: string;
+            /** @description its cards come from the type's stock */
+            stock: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: date-time */
+            paid_at: string | null;
+            /** @description paid after its 15 minutes (honoured when the cards could still be had) */
+            paid_late: boolean;
+            /** @description the order it made (`GET /projects/{id}/orders/{order_id}`): the checkout's id */
+            order_id: string | null;
+            /** @description the gateway's number of the payment */
+            trade_no: string | null;
+            /** @description why it is refund_needed or failed */
+            problem: string | null;
+        };
+        PaymentRefusalView: {
+            id: number;
+            provider: string;
+            /**
+             * Format: uuid
+             * @description the checkout it named, when the project has it
+             */
+            checkout_id: string | null;
+            /** @description what it named as the checkout, as sent */
+            reference: string | null;
+            /** @enum {string} */
+            reason: "malformed" | "bad_signature" | "wrong_merchant" | "not_paid" | "provider_not_set_up" | "unknown_checkout" | "provider_mismatch" | "amount_mismatch" | "currency_mismatch" | "duplicate_payment";
+            detail: string | null;
+            /** @description the address the notification came from */
+            client_ip: string | null;
+            /** Format: date-time */
+            created_at: string;
         };
         BackupView: {
             /** Format: uuid */
@@ -5873,6 +6184,106 @@ export interface components {
                     error?: {
                         /** @enum {integer} */
                         code?: 11101 | 11131;
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `10201` PROGRAM_NOT_FOUND: Program not found
+         *     - `11306` CARD_TYPE_NOT_FOR_SALE: This card type is not for sale
+         */
+        AdminError404_10201_11306: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 10201 | 11306;
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `10202` PROGRAM_DISABLED: This program is disabled
+         *     - `10203` AUTHOR_DISABLED: This program's author is disabled
+         */
+        AdminError403_10202_10203: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 10202 | 10203;
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `11303` OUT_OF_STOCK: Not enough unsold cards of this type are left
+         *     - `11304` PAYMENT_PROVIDER_NOT_ENABLED: This payment provider is not enabled for the program
+         *     - `11305` PUBLIC_URL_NOT_SET: The service has no PUBLIC_URL set, so it takes no payments
+         */
+        AdminError409_11303_11304_11305: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 11303 | 11304 | 11305;
+                    };
+                };
+            };
+        };
+        /** @description - `11140` CHECKOUT_NOT_FOUND: Checkout not found */
+        AdminError404_11140: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 11140;
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `11304` PAYMENT_PROVIDER_NOT_ENABLED: This payment provider is not enabled for the program
+         *     - `11305` PUBLIC_URL_NOT_SET: The service has no PUBLIC_URL set, so it takes no payments
+         */
+        AdminError409_11304_11305: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 11304 | 11305;
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `11101` PROJECT_NOT_FOUND: Project not found
+         *     - `11141` PAYMENT_PROVIDER_NOT_FOUND: This payment provider is not set up for the project
+         */
+        AdminError404_11101_11141: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 11101 | 11141;
                     };
                 };
             };
@@ -9032,7 +9443,7 @@ export interface operations {
             query?: {
                 page?: number;
                 page_size?: number;
-                status?: "unused" | "active" | "banned" | "consumed";
+                status?: "unused" | "active" | "banned" | "consumed" | "stock";
                 batch_id?: string;
                 /** @description code contains (case-insensitive); with an `@`, the holder's e-mail contains it instead (no code has one) */
                 q?: string;
@@ -9127,7 +9538,7 @@ export interface operations {
     CardsAdmin_exportCsv: {
         parameters: {
             query?: {
-                status?: "unused" | "active" | "banned" | "consumed";
+                status?: "unused" | "active" | "banned" | "consumed" | "stock";
                 batch_id?: string;
                 /** @description code contains (case-insensitive); with an `@`, the holder's e-mail contains it instead (no code has one) */
                 q?: string;
@@ -9178,7 +9589,7 @@ export interface operations {
     CardsAdmin_exportTxt: {
         parameters: {
             query?: {
-                status?: "unused" | "active" | "banned" | "consumed";
+                status?: "unused" | "active" | "banned" | "consumed" | "stock";
                 batch_id?: string;
                 /** @description code contains (case-insensitive); with an `@`, the holder's e-mail contains it instead (no code has one) */
                 q?: string;
@@ -9267,6 +9678,8 @@ export interface operations {
                 dry_run?: boolean;
                 /** @description the cards' card type: its rules fill absent columns */
                 card_type_id?: number;
+                /** @description with card_type_id: the cards become the type's unsold stock, which the storefront sells */
+                stock?: boolean;
             };
             header?: never;
             path: {
@@ -11006,7 +11419,7 @@ export interface operations {
             query?: {
                 page?: number;
                 page_size?: number;
-                status?: "unused" | "active" | "banned" | "consumed";
+                status?: "unused" | "active" | "banned" | "consumed" | "stock";
                 batch_id?: string;
                 /** @description code contains (case-insensitive); with an `@`, the holder's e-mail contains it instead (no code has one) */
                 q?: string;
@@ -11062,7 +11475,7 @@ export interface operations {
     AgentCards_exportCsv: {
         parameters: {
             query?: {
-                status?: "unused" | "active" | "banned" | "consumed";
+                status?: "unused" | "active" | "banned" | "consumed" | "stock";
                 batch_id?: string;
                 /** @description code contains (case-insensitive); with an `@`, the holder's e-mail contains it instead (no code has one) */
                 q?: string;
@@ -11689,6 +12102,297 @@ export interface operations {
             413: components["responses"]["AdminError413_10008"];
             415: components["responses"]["AdminError415_10007"];
             429: components["responses"]["AdminError429_10302"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Shop_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                program_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCheckoutDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutCreatedView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            403: components["responses"]["AdminError403_10202_10203"];
+            404: components["responses"]["AdminError404_10201_11306"];
+            409: components["responses"]["AdminError409_11303_11304_11305"];
+            413: components["responses"]["AdminError413_10008"];
+            415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Shop_status: {
+        parameters: {
+            query?: {
+                /** @description the checkout's secret token (from its answer, or the return address): with it the answer carries the cards */
+                token?: string;
+            };
+            header?: never;
+            path: {
+                checkout_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutStatusView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            404: components["responses"]["AdminError404_11140"];
+            429: components["responses"]["AdminError429_10302"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    ShopNotify_epayGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `success` when the payment was taken (now or before), `fail` otherwise (the gateway retries) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": "success" | "fail";
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            429: components["responses"]["AdminError429_10302"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    ShopNotify_epayPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `success` when the payment was taken (now or before), `fail` otherwise (the gateway retries) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": "success" | "fail";
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            413: components["responses"]["AdminError413_10008"];
+            415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Payments_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["PaymentSettingsView"][];
+                        total: number;
+                    };
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Payments_put: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description a fresh TOTP code; required when the account has two-factor sign-in on */
+                "X-Svc-2fa-Code"?: string;
+            };
+            path: {
+                id: string;
+                provider: string;
+            };
+            cookie?: never;
+        };
+        /** @description the provider's settings (this release knows epay) */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EpaySettingsDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentSettingsView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101"];
+            409: components["responses"]["AdminError409_11304_11305"];
+            413: components["responses"]["AdminError413_10008"];
+            415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    Payments_remove: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description a fresh TOTP code; required when the account has two-factor sign-in on */
+                "X-Svc-2fa-Code"?: string;
+            };
+            path: {
+                id: string;
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101_11141"];
+            429: components["responses"]["AdminError429_10302"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    CheckoutsAdmin_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                page_size?: number;
+                /** @description `expired`: pending past its 15 minutes */
+                status?: "pending" | "expired" | "paid" | "refund_needed" | "failed";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["CheckoutView"][];
+                        /** @description Rows matching the filters, on every page */
+                        total: number;
+                        page: number;
+                        page_size: number;
+                    };
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    CheckoutsAdmin_refusals: {
+        parameters: {
+            query?: {
+                page?: number;
+                page_size?: number;
+                /** @description the refusals of one checkout */
+                checkout_id?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["PaymentRefusalView"][];
+                        /** @description Rows matching the filters, on every page */
+                        total: number;
+                        page: number;
+                        page_size: number;
+                    };
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            401: components["responses"]["AdminError401_11001"];
+            403: components["responses"]["AdminError403_11002"];
+            404: components["responses"]["AdminError404_11101"];
             500: components["responses"]["AdminError500_50000"];
         };
     };

@@ -65,6 +65,8 @@ export const catalogEn: Readonly<Record<number, string>> = {
   11130: 'Agent not found', // AGENT_NOT_FOUND
   11131: 'Order not found', // ORDER_NOT_FOUND
   11135: 'API key not found', // API_KEY_NOT_FOUND
+  11140: 'Checkout not found', // CHECKOUT_NOT_FOUND
+  11141: 'This payment provider is not set up for the project', // PAYMENT_PROVIDER_NOT_FOUND
   11201: 'An admin account with this username already exists', // AUTHOR_USERNAME_TAKEN
   11202: 'A version equal to this one already exists', // VERSION_EXISTS
   11203: 'The project already has a variable with this name', // VARIABLE_NAME_TAKEN
@@ -79,6 +81,10 @@ export const catalogEn: Readonly<Record<number, string>> = {
   11221: 'Two-factor sign-in is not on for this account', // TWO_FACTOR_NOT_ENABLED
   11301: 'The balance is too small for this; nothing was changed', // INSUFFICIENT_BALANCE
   11302: 'This order_id was already used for a different order', // ORDER_CONFLICT
+  11303: 'Not enough unsold cards of this type are left', // OUT_OF_STOCK
+  11304: 'This payment provider is not enabled for the program', // PAYMENT_PROVIDER_NOT_ENABLED
+  11305: 'The service has no PUBLIC_URL set, so it takes no payments', // PUBLIC_URL_NOT_SET
+  11306: 'This card type is not for sale', // CARD_TYPE_NOT_FOR_SALE
   20001: 'The card key is invalid', // CARD_INVALID
   20002: 'The card key has expired', // CARD_EXPIRED
   20003: 'The card key is banned', // CARD_BANNED
@@ -162,6 +168,8 @@ export const catalogZhCN: Readonly<Record<number, string>> = {
   11130: '代理不存在', // AGENT_NOT_FOUND
   11131: '订单不存在', // ORDER_NOT_FOUND
   11135: 'API 密钥不存在', // API_KEY_NOT_FOUND
+  11140: '结账单不存在', // CHECKOUT_NOT_FOUND
+  11141: '该项目未设置此支付方式', // PAYMENT_PROVIDER_NOT_FOUND
   11201: '已存在同名的管理账号', // AUTHOR_USERNAME_TAKEN
   11202: '已存在相同的版本', // VERSION_EXISTS
   11203: '项目中已有同名变量', // VARIABLE_NAME_TAKEN
@@ -176,6 +184,10 @@ export const catalogZhCN: Readonly<Record<number, string>> = {
   11221: '此账号未开启两步验证', // TWO_FACTOR_NOT_ENABLED
   11301: '余额不足，未做任何更改', // INSUFFICIENT_BALANCE
   11302: '此 order_id 已用于另一笔订单', // ORDER_CONFLICT
+  11303: '此卡类的库存卡不足', // OUT_OF_STOCK
+  11304: '该程序未启用此支付方式', // PAYMENT_PROVIDER_NOT_ENABLED
+  11305: '服务未设置 PUBLIC_URL，暂不收款', // PUBLIC_URL_NOT_SET
+  11306: '此卡类不在售', // CARD_TYPE_NOT_FOR_SALE
   20001: '卡密无效', // CARD_INVALID
   20002: '卡密已过期', // CARD_EXPIRED
   20003: '卡密已被封禁', // CARD_BANNED

@@ -283,7 +283,7 @@ export const en = {
     useCount: 'Logins',
     deviceLimit: 'Devices allowed',
     concurrentLimit: 'Sessions at once',
-    statuses: { unused: 'unused', active: 'active', banned: 'banned', consumed: 'consumed' },
+    statuses: { unused: 'unused', active: 'active', banned: 'banned', consumed: 'consumed', stock: 'stock (unsold)' },
     kinds: { time: 'time', count: 'count' },
     filters: { status: 'Any status', batch: 'Batch id', code: 'Code contains', device: 'Device code' },
     empty: 'No card matches.',

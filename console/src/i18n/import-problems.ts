@@ -36,6 +36,7 @@ export const importProblemsEn = {
   machine_code_too_long: 'Has a machine code longer than {{max}} characters',
   device_twice: 'Lists a machine code twice',
   devices_over_limit: "Lists more devices than the card's device limit ({{max}})",
+  stock_not_unused: 'A stock card is an unsold card: no activation, devices or status other than unused',
   code_twice: 'The code is also on line {{line}}',
   code_exists: 'The project already has this code',
 };
@@ -71,6 +72,7 @@ export const importProblemsZhCN: typeof importProblemsEn = {
   machine_code_too_long: '有超过 {{max}} 个字符的机器码',
   device_twice: '同一机器码出现了两次',
   devices_over_limit: '设备数超过该卡密的设备上限（{{max}}）',
+  stock_not_unused: '库存卡是未售出的卡密：不能有激活时间、绑定设备，状态只能为 unused',
   code_twice: '该卡密与第 {{line}} 行重复',
   code_exists: '项目中已有此卡密',
 };

@@ -242,7 +242,7 @@ export const zhCN: Texts = {
     useCount: '登录次数',
     deviceLimit: '可绑定设备数',
     concurrentLimit: '同时在线数',
-    statuses: { unused: '未使用', active: '已激活', banned: '已封禁', consumed: '已消耗' },
+    statuses: { unused: '未使用', active: '已激活', banned: '已封禁', consumed: '已消耗', stock: '库存（未售出）' },
     kinds: { time: '时长卡', count: '次数卡' },
     filters: { status: '全部状态', batch: '批次 ID', code: '卡密包含', device: '设备码' },
     empty: '没有匹配的卡密。',

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { IsBoolean, IsEmail, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { MAX_INT32 } from '../../common/limits';
 import { Optional } from '../../common/optional';
 import { CARD_PREFIX_PATTERN } from '../card-codes';
@@ -29,6 +29,14 @@ export class CreateCardsDto {
   @Min(1)
   @Max(MAX_INT32)
   card_type_id?: number;
+
+  @ApiPropertyOptional({
+    description:
+      "with card_type_id: make the cards as the type's unsold stock (status `stock`), which the storefront sells when the type's stock_mode is `stock`; a stock card cannot log in before it is sold (absent: false)",
+  })
+  @Optional()
+  @IsBoolean()
+  stock?: boolean;
 
   @ApiPropertyOptional({
     minimum: 0,

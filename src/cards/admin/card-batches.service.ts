@@ -30,8 +30,8 @@ const MAX_DRAWS = 10;
 
 /** Inserts one chunk of codes; a code the project already holds is skipped and drawn again. */
 const INSERT_CODES = `
-  INSERT INTO cards (project_id, code, duration_seconds, device_limit, note, batch_id, kind, uses_left, concurrent_limit, card_type_id)
-  SELECT $1::uuid, fresh.code, $3::integer, $4::integer, $5::varchar, $6::uuid, $7::varchar, $8::integer, $9::integer, $10::integer
+  INSERT INTO cards (project_id, code, duration_seconds, device_limit, note, batch_id, kind, uses_left, concurrent_limit, card_type_id, status)
+  SELECT $1::uuid, fresh.code, $3::integer, $4::integer, $5::varchar, $6::uuid, $7::varchar, $8::integer, $9::integer, $10::integer, $11::varchar
   FROM unnest($2::varchar[]) AS fresh(code)
   ON CONFLICT (project_id, code) DO NOTHING
   RETURNING code`;
@@ -60,6 +60,8 @@ interface BatchPlan {
   usesLeft: number | null;
   concurrentLimit: number | null;
   cardTypeId: number | null;
+  /** `stock`: the type's unsold stock (decisions §26); otherwise new unused cards. */
+  status: 'unused' | 'stock';
 }
 
 /** Batch generation of new card codes (decisions §11, §13), idempotent under an Idempotency-Key. */
@@ -100,7 +102,7 @@ export class CardBatchesService {
       cardTypeId: type.id,
     });
     const batchId = identifiers[0].id as string;
-    await this.insertCards(em, { ...planOfType(type, count, options.note ?? null), batchId });
+    await this.insertCards(em, { ...planOfType(type, count, options.note ?? null), batchId, status: 'unused' });
     const cards = await em.getRepository(Card).find({ where: { batchId }, order: { id: 'ASC' } });
     return { batchId, cards };
   }
@@ -131,6 +133,12 @@ export class CardBatchesService {
     } else if (input.kind !== 'count' && input.uses !== undefined) {
       throw new ServiceError(ErrorCode.BAD_REQUEST, undefined, { details: ['uses is for count cards only'] });
     }
+    if (input.stock && input.card_type_id === undefined) {
+      throw new ServiceError(ErrorCode.BAD_REQUEST, undefined, {
+        details: ["stock: stock cards are a card type's stock; name the type in card_type_id"],
+      });
+    }
+    const status = input.stock ? 'stock' : 'unused';
     for (;;) {
       if (idempotencyKey !== undefined) {
         const earlier = await this.finishedBatch(project.id, idempotencyKey);
@@ -146,7 +154,7 @@ export class CardBatchesService {
         continue;
       }
       const plan: BatchPlan = type
-        ? { ...planOfType(type, input.count, input.note ?? null), batchId }
+        ? { ...planOfType(type, input.count, input.note ?? null), batchId, status }
         : {
             projectId: project.id,
             batchId,
@@ -160,6 +168,7 @@ export class CardBatchesService {
             usesLeft: input.kind === 'count' ? input.uses! : null,
             concurrentLimit: input.concurrent_limit !== undefined ? input.concurrent_limit : project.concurrentLimit,
             cardTypeId: null,
+            status,
           };
       try {
         await this.insertCards(this.dataSource.manager, plan, () => this.pending.beat(batchId));
@@ -218,6 +227,7 @@ export class CardBatchesService {
           plan.usesLeft,
           plan.concurrentLimit,
           plan.cardTypeId,
+          plan.status,
         ]);
         done += inserted.length;
         pending = draw(pending.length - inserted.length);
@@ -274,7 +284,7 @@ export class CardBatchesService {
 }
 
 /** A generation's plan from a card type: the type's kind, duration, uses, limits, prefix and key shape. */
-function planOfType(type: CardType, count: number, note: string | null): Omit<BatchPlan, 'batchId'> {
+function planOfType(type: CardType, count: number, note: string | null): Omit<BatchPlan, 'batchId' | 'status'> {
   return {
     projectId: type.projectId,
     count,

@@ -162,4 +162,13 @@ export class ImportCardsQuery {
   @Min(1)
   @Max(MAX_INT32)
   card_type_id?: number;
+
+  @ApiPropertyOptional({
+    description:
+      "with card_type_id: every card becomes the type's unsold stock (status `stock`), sold by the storefront; rows must be unused cards",
+  })
+  @IsOptional()
+  @Transform(queryBoolean)
+  @IsBoolean()
+  stock?: boolean;
 }

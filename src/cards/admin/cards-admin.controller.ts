@@ -134,6 +134,12 @@ export class CardsAdminController {
   })
   @ApiQuery({ name: 'dry_run', required: false, type: Boolean })
   @ApiQuery({
+    name: 'stock',
+    required: false,
+    type: Boolean,
+    description: "with card_type_id: the cards become the type's unsold stock, which the storefront sells",
+  })
+  @ApiQuery({
     name: 'card_type_id',
     required: false,
     type: 'integer',
@@ -163,7 +169,14 @@ export class CardsAdminController {
     @Req() request: AdapterRequest,
     @Res({ passthrough: true }) response: unknown,
   ) {
-    const answer = await this.cards.importCsv(actor, id, request.raw ?? request, query.dry_run === true, query.card_type_id);
+    const answer = await this.cards.importCsv(
+      actor,
+      id,
+      request.raw ?? request,
+      query.dry_run === true,
+      query.card_type_id,
+      query.stock,
+    );
     this.adapterHost.httpAdapter.status(response, answer.dry_run ? 200 : 201);
     return answer;
   }

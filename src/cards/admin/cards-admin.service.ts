@@ -135,9 +135,15 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
     request: IncomingMessage,
     dryRun: boolean,
     cardTypeId?: number,
+    stock = false,
   ): Promise<ImportAnswer> {
     let release: (() => void) | undefined;
     try {
+      if (stock && cardTypeId === undefined) {
+        throw new ServiceError(ErrorCode.BAD_REQUEST, undefined, {
+          details: ["stock: stock cards are a card type's stock; name the type in card_type_id"],
+        });
+      }
       const project = await this.access.find(actor, projectId);
       const type = cardTypeId === undefined ? null : await this.types.usable(project.id, cardTypeId);
       release = this.importSlots.take(actor.id);
@@ -146,6 +152,7 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
             deviceLimit: type.deviceLimit,
             concurrentLimit: type.concurrentLimit,
             type: { id: type.id, kind: type.kind, uses: type.uses, durationSeconds: type.durationSeconds },
+            stock,
           }
         : { deviceLimit: project.deviceLimit, concurrentLimit: project.concurrentLimit };
       return await this.importer.run(project.id, request, defaults, dryRun);
@@ -300,6 +307,9 @@ function updateProblems(card: Card, input: UpdateCardDto): string[] {
     if (consumed && input[field] !== undefined)
       problems.push(`${field}: a consumed top-up card can never log in again; only its note and limits can change`);
   }
+  // Lifting a ban of a stock card would make it a card nobody bought (decisions §26): it is sold or deleted.
+  if (card.status === 'stock' && input.status !== undefined)
+    problems.push('status: an unsold stock card cannot log in before it is sold; delete it to take it out of the stock');
   if (input.expires_at !== undefined && input.extend_seconds !== undefined) {
     problems.push('expires_at and extend_seconds exclude each other: send one');
   } else if (!consumed) {

@@ -22,10 +22,11 @@ export const UNBAN_SQL = "CASE WHEN status <> 'banned' THEN status WHEN activate
  * What each action does to one chunk of cards: `$1` the project, `$2` the ids, `$3` the action's
  * value. The condition after the ids is "would this card change": a card already in that state is
  * matched but not changed, so `changed` counts real changes. A consumed top-up card (decisions §13)
- * is never banned, unbanned, extended, given an expiry or uses: it can never log in again.
+ * is never banned, unbanned, extended, given an expiry or uses: it can never log in again. An unsold
+ * stock card (decisions §26) is never banned: lifting the ban would make it a card nobody bought.
  */
 const ACTION_SQL: Readonly<Record<BulkAction, string>> = {
-  ban: `UPDATE cards SET status = 'banned' WHERE project_id = $1 AND id = ANY($2::int[]) AND status NOT IN ('banned', 'consumed')
+  ban: `UPDATE cards SET status = 'banned' WHERE project_id = $1 AND id = ANY($2::int[]) AND status NOT IN ('banned', 'consumed', 'stock')
     RETURNING id, code, status`,
   unban: `UPDATE cards SET status = ${UNBAN_SQL} WHERE project_id = $1 AND id = ANY($2::int[]) AND status = 'banned'
     RETURNING id, code, status`,

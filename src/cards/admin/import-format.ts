@@ -99,6 +99,8 @@ export interface ImportDefaults {
   concurrentLimit: number | null;
   /** `?card_type_id=`: every row is a card of this type (decisions §19); its kind is the only one allowed. */
   type?: { id: number; kind: CardKind; uses: number | null; durationSeconds: number };
+  /** `?stock=true` (with a type): every row becomes an unsold stock card of it (decisions §26). */
+  stock?: boolean;
 }
 
 /** What a piece of the text completed: rows without a problem of their own, and the problems. */

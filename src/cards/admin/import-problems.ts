@@ -40,6 +40,7 @@ export const IMPORT_PROBLEM_TEXTS = {
   machine_code_too_long: (p: Params) => `has a machine code longer than ${p.max} characters`,
   device_twice: () => 'lists a machine code twice',
   devices_over_limit: (p: Params) => `lists more devices than the card's device limit (${p.max})`,
+  stock_not_unused: () => 'a stock card is an unsold card: no activation, devices or status other than unused',
   // Against the file's earlier rows and the project.
   code_twice: (p: Params) => `the code is also on line ${p.line}`,
   code_exists: () => 'the project already has this code',

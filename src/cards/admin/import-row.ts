@@ -100,8 +100,15 @@ export function readRow(
       problem('status', 'one_of', { values: IMPORT_STATUSES.join(', ') });
     else status = value as CardStatus;
   }
-  if (status === 'unused' && activated) problem('status', 'unused_but_activated');
-  if (status === 'active' && !activated) problem('activated_at', 'activation_required');
+  if (defaults.stock) {
+    // A stock card is one nobody bought yet: never activated, no devices, unused (decisions §26).
+    if (has('status') && text('status') !== 'unused') problem('status', 'stock_not_unused');
+    if (activated) problem('activated_at', 'stock_not_unused');
+    if (has('devices')) problem('devices', 'stock_not_unused');
+  } else {
+    if (status === 'unused' && activated) problem('status', 'unused_but_activated');
+    if (status === 'active' && !activated) problem('activated_at', 'activation_required');
+  }
 
   const useCount = integer('use_count', 0, MAX_USE_COUNT) ?? 0;
   const unbindCount = integer('unbind_count', 0, MAX_INT32) ?? 0;
@@ -130,7 +137,7 @@ export function readRow(
     deviceLimit,
     concurrentLimit,
     note,
-    status,
+    status: defaults.stock ? 'stock' : status,
     activatedAt,
     expiresAt,
     useCount,

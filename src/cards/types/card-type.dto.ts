@@ -29,6 +29,7 @@ import {
 } from '../card-codes';
 import { CARD_KINDS, CardKind } from '../card.entity';
 import { FEATURE_PATTERN, MAX_FEATURES } from './card-features';
+import { STOCK_MODES, StockMode } from './card-type.entity';
 
 /** `POST /projects/:id/card-types` (decisions §19). Prices are integer cents. */
 export class CreateCardTypeDto {
@@ -140,6 +141,23 @@ export class CreateCardTypeDto {
   @Optional()
   @IsBoolean()
   enabled?: boolean;
+
+  @ApiPropertyOptional({
+    description:
+      "shown and sold by the program's storefront (a price above 0 and the type enabled are needed to sell it); absent: false",
+  })
+  @Optional()
+  @IsBoolean()
+  for_sale?: boolean;
+
+  @ApiPropertyOptional({
+    enum: STOCK_MODES,
+    description:
+      "where a storefront sale's cards come from: `mint` (absent) makes them when paid, `stock` hands out the type's unsold stock cards (made or imported with stock: true)",
+  })
+  @Optional()
+  @IsIn(STOCK_MODES)
+  stock_mode?: StockMode;
 }
 
 /**
@@ -242,4 +260,14 @@ export class UpdateCardTypeDto {
   @Optional()
   @IsBoolean()
   enabled?: boolean;
+
+  @ApiPropertyOptional()
+  @Optional()
+  @IsBoolean()
+  for_sale?: boolean;
+
+  @ApiPropertyOptional({ enum: STOCK_MODES })
+  @Optional()
+  @IsIn(STOCK_MODES)
+  stock_mode?: StockMode;
 }

@@ -2,6 +2,10 @@ import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateCol
 import type { CardKeyAlphabet } from '../card-codes';
 import type { CardKind } from '../card.entity';
 
+/** Where a storefront sale's cards come from (decisions §26): made when paid, or the type's unsold stock. */
+export const STOCK_MODES = ['mint', 'stock'] as const;
+export type StockMode = (typeof STOCK_MODES)[number];
+
 /**
  * A project's named card rules (decisions §19): what a card made from it gets (kind, duration,
  * uses, device and seat limits, code prefix, length and alphabet), what it sells for, and the features its cards answer.
@@ -54,6 +58,13 @@ export class CardType {
 
   @Column({ type: 'boolean', default: true })
   enabled: boolean;
+
+  /** Shown and sold by the program's storefront (decisions §26). */
+  @Column({ name: 'for_sale', type: 'boolean', default: false })
+  forSale: boolean;
+
+  @Column({ name: 'stock_mode', type: 'varchar', length: 8, default: 'mint' })
+  stockMode: StockMode;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

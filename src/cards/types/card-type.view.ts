@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { CARD_KEY_ALPHABET_NAMES, CardKeyAlphabet } from '../card-codes';
 import { CARD_KINDS, CardKind } from '../card.entity';
-import { CardType } from './card-type.entity';
+import { CardType, STOCK_MODES, StockMode } from './card-type.entity';
 
 /** The admin API's card-type resource (decisions §19). */
 export class CardTypeView {
@@ -20,6 +20,12 @@ export class CardTypeView {
   @ApiProperty({ enum: CARD_KEY_ALPHABET_NAMES, description: 'what the random characters are drawn from' })
   key_alphabet!: CardKeyAlphabet;
   @ApiProperty() enabled!: boolean;
+  @ApiProperty({ description: "shown and sold by the program's storefront" }) for_sale!: boolean;
+  @ApiProperty({
+    enum: STOCK_MODES,
+    description: "where a storefront sale's cards come from: made when paid, or the type's stock",
+  })
+  stock_mode!: StockMode;
   @ApiProperty({ type: String, format: 'date-time' }) created_at!: string;
   @ApiProperty({ type: String, format: 'date-time' }) updated_at!: string;
 }
@@ -40,6 +46,8 @@ export function toCardTypeView(t: CardType): CardTypeView {
     key_length: t.keyLength,
     key_alphabet: t.keyAlphabet,
     enabled: t.enabled,
+    for_sale: t.forSale,
+    stock_mode: t.stockMode,
     created_at: t.createdAt.toISOString(),
     updated_at: t.updatedAt.toISOString(),
   };

@@ -40,8 +40,11 @@ export class CardTypesService {
       keyLength: input.key_length ?? CARD_CODE_LENGTH,
       keyAlphabet: input.key_alphabet ?? DEFAULT_KEY_ALPHABET,
       enabled: input.enabled ?? true,
+      forSale: input.for_sale ?? false,
+      stockMode: input.stock_mode ?? 'mint',
     });
     checkUses(row);
+    checkSale(row);
     checkKeyShape(row);
     return toCardTypeView(await this.store(row));
   }
@@ -83,7 +86,10 @@ export class CardTypesService {
     if (input.key_length !== undefined) row.keyLength = input.key_length;
     if (input.key_alphabet !== undefined) row.keyAlphabet = input.key_alphabet;
     if (input.enabled !== undefined) row.enabled = input.enabled;
+    if (input.for_sale !== undefined) row.forSale = input.for_sale;
+    if (input.stock_mode !== undefined) row.stockMode = input.stock_mode;
     checkUses(row);
+    checkSale(row);
     checkKeyShape(row);
     return toCardTypeView(await this.store(row));
   }
@@ -140,6 +146,15 @@ function checkUses(row: CardType): void {
   }
   if (row.kind === 'time' && row.uses !== null) {
     throw new ServiceError(ErrorCode.BAD_REQUEST, undefined, { details: ['uses is for count types only'] });
+  }
+}
+
+/** A storefront cannot take a payment of nothing: a type for sale has a price (decisions §26). */
+function checkSale(row: CardType): void {
+  if (row.forSale && row.priceCents <= 0) {
+    throw new ServiceError(ErrorCode.BAD_REQUEST, undefined, {
+      details: ['for_sale: a type for sale needs a price_cents above 0'],
+    });
   }
 }
 

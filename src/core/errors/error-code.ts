@@ -12,7 +12,8 @@
  *                two-factor codes)
  *   111xx        admin API "not found", one code per resource (an id that is not one is the same)
  *   112xx        admin API conflicts with what exists: duplicates, a reused key, a refused switch
- *   113xx        money (decisions §19): a balance too small (402), an order id used for another order
+ *   113xx        money (decisions §19, §26): a balance too small (402), an order id used for another order,
+ *                the storefront's refusals (stock, providers, PUBLIC_URL, types not for sale)
  * The generic NOT_FOUND, FORBIDDEN and CONFLICT remain for unknown paths, role refusals and a
  * framework error of that HTTP class.
  */
@@ -76,6 +77,8 @@ export enum ErrorCode {
   AGENT_NOT_FOUND = 11130,
   ORDER_NOT_FOUND = 11131,
   API_KEY_NOT_FOUND = 11135,
+  CHECKOUT_NOT_FOUND = 11140,
+  PAYMENT_PROVIDER_NOT_FOUND = 11141,
   AUTHOR_USERNAME_TAKEN = 11201,
   VERSION_EXISTS = 11202,
   VARIABLE_NAME_TAKEN = 11203,
@@ -90,6 +93,10 @@ export enum ErrorCode {
   TWO_FACTOR_NOT_ENABLED = 11221,
   INSUFFICIENT_BALANCE = 11301,
   ORDER_CONFLICT = 11302,
+  OUT_OF_STOCK = 11303,
+  PAYMENT_PROVIDER_NOT_ENABLED = 11304,
+  PUBLIC_URL_NOT_SET = 11305,
+  CARD_TYPE_NOT_FOR_SALE = 11306,
   CARD_INVALID = 20001,
   CARD_EXPIRED = 20002,
   CARD_BANNED = 20003,
@@ -184,6 +191,8 @@ export const ERROR_CATALOG: Readonly<Record<ErrorCode, CatalogEntry>> = {
   [ErrorCode.AGENT_NOT_FOUND]: { http: 404, message: 'Agent not found' },
   [ErrorCode.ORDER_NOT_FOUND]: { http: 404, message: 'Order not found' },
   [ErrorCode.API_KEY_NOT_FOUND]: { http: 404, message: 'API key not found' },
+  [ErrorCode.CHECKOUT_NOT_FOUND]: { http: 404, message: 'Checkout not found' },
+  [ErrorCode.PAYMENT_PROVIDER_NOT_FOUND]: { http: 404, message: 'This payment provider is not set up for the project' },
   [ErrorCode.AUTHOR_USERNAME_TAKEN]: { http: 409, message: 'An admin account with this username already exists' },
   [ErrorCode.VERSION_EXISTS]: { http: 409, message: 'A version equal to this one already exists' },
   [ErrorCode.VARIABLE_NAME_TAKEN]: { http: 409, message: 'The project already has a variable with this name' },
@@ -204,6 +213,10 @@ export const ERROR_CATALOG: Readonly<Record<ErrorCode, CatalogEntry>> = {
   [ErrorCode.TWO_FACTOR_NOT_ENABLED]: { http: 409, message: 'Two-factor sign-in is not on for this account' },
   [ErrorCode.INSUFFICIENT_BALANCE]: { http: 402, message: 'The balance is too small for this; nothing was changed' },
   [ErrorCode.ORDER_CONFLICT]: { http: 409, message: 'This order_id was already used for a different order' },
+  [ErrorCode.OUT_OF_STOCK]: { http: 409, message: 'Not enough unsold cards of this type are left' },
+  [ErrorCode.PAYMENT_PROVIDER_NOT_ENABLED]: { http: 409, message: 'This payment provider is not enabled for the program' },
+  [ErrorCode.PUBLIC_URL_NOT_SET]: { http: 409, message: 'The service has no PUBLIC_URL set, so it takes no payments' },
+  [ErrorCode.CARD_TYPE_NOT_FOR_SALE]: { http: 404, message: 'This card type is not for sale' },
   [ErrorCode.CARD_INVALID]: { http: 200, message: 'The card key is invalid' },
   [ErrorCode.CARD_EXPIRED]: { http: 200, message: 'The card key has expired' },
   [ErrorCode.CARD_BANNED]: { http: 200, message: 'The card key is banned' },

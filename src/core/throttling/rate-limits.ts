@@ -6,7 +6,17 @@ import { AppConfig } from '../../config/app-config';
  * service (a row, a password hash, a session, an unbind) or lets someone probe. Card login and the
  * heartbeats are not among them: they carry no rate guard at all.
  */
-export const ROUTE_CLASSES = ['register', 'sign-in', 'portal', 'unbind', 'orders', 'admin-write'] as const;
+export const ROUTE_CLASSES = [
+  'register',
+  'sign-in',
+  'portal',
+  'unbind',
+  'orders',
+  'shop-checkout',
+  'shop-status',
+  'shop-notify',
+  'admin-write',
+] as const;
 export type RouteClass = (typeof ROUTE_CLASSES)[number];
 
 /** Each route class is counted per client address and, where the route names one, per key (account, program or card). */
@@ -25,6 +35,11 @@ function limitsOf(config: AppConfig): Record<RouteClass, Record<RateScope, numbe
     portal: { address: config.RATE_LIMIT_PORTAL_PER_ADDRESS, key: 0 },
     unbind: { address: config.RATE_LIMIT_UNBIND_PER_ADDRESS, key: config.RATE_LIMIT_UNBIND_PER_CARD },
     orders: { address: config.RATE_LIMIT_ORDERS_PER_ADDRESS, key: config.RATE_LIMIT_ORDERS_PER_ACCOUNT },
+    // The storefront's public routes (decisions §26) are counted per address only: a key per program
+    // would let anyone stop a program's sales by spending its count.
+    'shop-checkout': { address: config.RATE_LIMIT_SHOP_CHECKOUTS_PER_ADDRESS, key: 0 },
+    'shop-status': { address: config.RATE_LIMIT_SHOP_STATUS_PER_ADDRESS, key: 0 },
+    'shop-notify': { address: config.RATE_LIMIT_SHOP_NOTIFY_PER_ADDRESS, key: 0 },
     'admin-write': { address: config.RATE_LIMIT_ADMIN_WRITE_PER_ADDRESS, key: config.RATE_LIMIT_ADMIN_WRITE_PER_ACCOUNT },
   };
 }

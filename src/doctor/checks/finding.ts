@@ -18,6 +18,7 @@ export type CheckName =
   | 'clock'
   | 'time zone'
   | 'address'
+  | 'public url'
   | 'tls'
   | 'disk'
   | 'mail';

@@ -7,6 +7,7 @@ export { checkDisk } from './disk';
 export { checkEmbeddedData } from './embedded-data';
 export { checkEncryptionKey, readEncryptionKey } from './encryption-key';
 export { checkPooler } from './pooler';
+export { checkPublicUrl } from './public-url';
 export { checkReplica } from './replica';
 export type { CheckName, Finding, Queryable, Severity } from './finding';
 export { formatFindings, safeMessage, START_BLOCKERS } from './finding';

@@ -6,6 +6,7 @@ import { checkAddress } from './address';
 import { checkClock } from './clock';
 import { checkDatabase } from './database';
 import { checkPooler } from './pooler';
+import { checkPublicUrl } from './public-url';
 import { checkReplica } from './replica';
 import { checkDisk } from './disk';
 import { checkEmbeddedData } from './embedded-data';
@@ -56,6 +57,7 @@ export async function instanceChecks(parts: {
   if (config.DATABASE_READ_URL) await guarded('replica', () => checkReplica(config));
   await guarded('time zone', () => checkTimeZone(config, env));
   await guarded('address', () => checkAddress(config, env));
+  await guarded('public url', () => checkPublicUrl(config, env, dataSource && databaseUp ? dataSource : null));
   await guarded('tls', () => checkTls(config, env));
   await guarded('disk', () => checkDisk(config));
   await guarded('mail', () => checkMail(config));

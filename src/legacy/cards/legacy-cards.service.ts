@@ -7,7 +7,7 @@ import { CardGuesses } from '../../cards/card-guesses';
 import { CardLoginService } from '../../cards/card-login.service';
 import { CardUnbindService, unbindData } from '../../cards/card-unbind.service';
 import { Card } from '../../cards/card.entity';
-import { cardRefusal, clientExpiryTimes, deviceRefusal, isCardExpired } from '../../cards/card-rule';
+import { cardRefusal, clientExpiryTimes, deviceRefusal, isCardExpired, isNoCard } from '../../cards/card-rule';
 import { AppConfig } from '../../config/app-config';
 import { ClientReply } from '../../http/envelope/render';
 import { ErrorCode } from '../../core/errors/error-code';
@@ -118,8 +118,8 @@ export class LegacyCardsService {
   /** The card the key names; the answers carry its id, for the card's timeline. */
   private async find({ program }: ClientCall, cardKey: string): Promise<Card> {
     const card = await this.dataSource.getRepository(Card).findOneBy({ projectId: program.project.id, code: cardKey });
-    // A consumed top-up card is no card (decisions §13).
-    if (!card || card.status === 'consumed') throw new ServiceError(ErrorCode.CARD_INVALID);
+    // A consumed top-up card is no card (decisions §13), nor an unsold stock card (§26).
+    if (!card || isNoCard(card)) throw new ServiceError(ErrorCode.CARD_INVALID);
     return card;
   }
 

@@ -2,7 +2,7 @@ import { Form, Input, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { CardStatus } from '../../api/client';
 
-const STATUSES: CardStatus[] = ['unused', 'active', 'banned', 'consumed'];
+const STATUSES: CardStatus[] = ['unused', 'active', 'banned', 'consumed', 'stock'];
 
 /** The filters every card list has — status, code, batch — as the API names them (`status`, `q`, `batch_id`). */
 export function CardFilterFields() {

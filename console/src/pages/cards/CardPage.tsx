@@ -93,7 +93,12 @@ export function CardPage() {
               {t('cards.unban')}
             </Button>
           ) : (
-            <Button danger icon={<StopOutlined />} onClick={confirmBan} disabled={c.status === 'consumed'}>
+            <Button
+              danger
+              icon={<StopOutlined />}
+              onClick={confirmBan}
+              disabled={c.status === 'consumed' || c.status === 'stock'}
+            >
               {t('cards.ban')}
             </Button>
           )}

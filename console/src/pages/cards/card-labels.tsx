@@ -3,7 +3,13 @@ import { useTranslation } from 'react-i18next';
 import type { Card, CardStatus } from '../../api/client';
 import { useFormat } from '../../components/format';
 
-const STATUS_COLORS: Record<CardStatus, string> = { unused: 'blue', active: 'green', banned: 'red', consumed: 'default' };
+const STATUS_COLORS: Record<CardStatus, string> = {
+  unused: 'blue',
+  active: 'green',
+  banned: 'red',
+  consumed: 'default',
+  stock: 'purple',
+};
 
 export function CardStatusTag({ status }: { status: CardStatus }) {
   const { t } = useTranslation();

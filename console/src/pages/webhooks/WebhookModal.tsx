@@ -21,6 +21,7 @@ export const SUBSCRIBABLE_EVENTS: Array<Exclude<WebhookEvent, 'webhook.test'>> =
   'session.forced_offline',
   'user.registered',
   'order.created',
+  'order.paid',
   'agent.balance_low',
 ];
 

@@ -1,0 +1,68 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Put } from '@nestjs/common';
+import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AdminAuth, AdminRoles } from '../admin-auth/admin-auth.decorator';
+import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
+import { StepUp } from '../admin-auth/two-factor/step-up';
+import { PROJECT_ID_PIPE } from '../common/uuid-param.pipe';
+import { ErrorCode } from '../core/errors/error-code';
+import { Envelope } from '../http/envelope/envelope.decorator';
+import { ApiAnswer, ApiFailures, ApiListAnswer, ApiNoContent } from '../http/openapi/api-contract';
+import { PaymentSettingsService } from './payment-settings.service';
+import { PaymentSettingsView } from './payment-settings.view';
+import { EpaySettingsDto } from './providers/epay.provider';
+
+/**
+ * A project's payment providers (decisions §26). The body of a PUT is the provider's own settings
+ * (one DTO per provider, checked by the service); fields left out keep their stored values. Secrets
+ * are stored encrypted and never answered. API keys are refused (no scope opens these routes).
+ */
+@ApiTags('admin: payments')
+@Envelope('admin')
+@AdminAuth()
+@AdminRoles('author', 'platform_admin')
+@Controller('admin/v1/projects/:id/payments')
+export class PaymentsController {
+  constructor(private readonly payments: PaymentSettingsService) {}
+
+  @Get()
+  @ApiOperation({ summary: "List a project's payment providers, secrets masked" })
+  @ApiListAnswer(PaymentSettingsView)
+  @ApiFailures(ErrorCode.PROJECT_NOT_FOUND)
+  list(@CurrentAdmin() actor: AdminPrincipal, @Param('id', PROJECT_ID_PIPE) id: string) {
+    return this.payments.list(actor, id);
+  }
+
+  @Put(':provider')
+  @StepUp()
+  @ApiOperation({
+    summary: "Set a payment provider's settings (epay); fields left out keep their stored values",
+    description:
+      'Switching a provider on needs PUBLIC_URL (PUBLIC_URL_NOT_SET) and a CURRENCY it takes. An unknown provider is a 400 naming the known ones.',
+  })
+  // One provider so far: its settings are the body (a `oneOf` of each provider's settings once there are more).
+  @ApiBody({ type: EpaySettingsDto, description: "the provider's settings (this release knows epay)" })
+  @ApiAnswer(PaymentSettingsView)
+  @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.PUBLIC_URL_NOT_SET, ErrorCode.PAYMENT_PROVIDER_NOT_ENABLED)
+  put(
+    @CurrentAdmin() actor: AdminPrincipal,
+    @Param('id', PROJECT_ID_PIPE) id: string,
+    @Param('provider') provider: string,
+    @Body() body: Record<string, unknown>,
+  ) {
+    return this.payments.put(actor, id, provider, body);
+  }
+
+  @Delete(':provider')
+  @HttpCode(204)
+  @StepUp()
+  @ApiOperation({ summary: "Delete a payment provider's settings (its checkouts' late notifications are then refused)" })
+  @ApiNoContent()
+  @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.PAYMENT_PROVIDER_NOT_FOUND)
+  async remove(
+    @CurrentAdmin() actor: AdminPrincipal,
+    @Param('id', PROJECT_ID_PIPE) id: string,
+    @Param('provider') provider: string,
+  ): Promise<void> {
+    await this.payments.remove(actor, id, provider);
+  }
+}

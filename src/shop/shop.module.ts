@@ -1,0 +1,49 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AdminUser } from '../admin-auth/admin-user.entity';
+import { CardType } from '../cards/types/card-type.entity';
+import { OrdersModule } from '../orders/orders.module';
+import { Project } from '../projects/project.entity';
+import { ProjectsModule } from '../projects/projects.module';
+import { Checkout } from './checkout.entity';
+import { CheckoutsAdminController } from './checkouts-admin.controller';
+import { CheckoutsRepository } from './checkouts.repository';
+import { CheckoutsService } from './checkouts.service';
+import { PaymentNotificationsService } from './payment-notifications.service';
+import { PaymentProviderSetting } from './payment-provider-setting.entity';
+import { PAYMENT_PROVIDER_PROVIDERS, PaymentProviders } from './payment-providers';
+import { PaymentProvidersRepository } from './payment-providers.repository';
+import { PaymentRefusal } from './payment-refusal.entity';
+import { PaymentRefusalsRepository } from './payment-refusals.repository';
+import { PaymentSettingsService } from './payment-settings.service';
+import { PaymentsController } from './payments.controller';
+import { ShopNotifyController } from './shop-notify.controller';
+import { ShopController } from './shop.controller';
+import { StockCardsRepository } from './stock-cards.repository';
+
+/**
+ * Selling online (decisions §26; docs/shop-integration.md): checkouts of a program's card types
+ * for sale, stock reservations, the payment providers' settings and notifications, and the §19
+ * order each payment makes. The storefront page and more providers build on it.
+ */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([PaymentProviderSetting, Checkout, PaymentRefusal, Project, CardType, AdminUser]),
+    ProjectsModule,
+    OrdersModule,
+  ],
+  controllers: [ShopController, ShopNotifyController, PaymentsController, CheckoutsAdminController],
+  providers: [
+    ...PAYMENT_PROVIDER_PROVIDERS,
+    PaymentProviders,
+    PaymentProvidersRepository,
+    CheckoutsRepository,
+    PaymentRefusalsRepository,
+    StockCardsRepository,
+    PaymentSettingsService,
+    CheckoutsService,
+    PaymentNotificationsService,
+  ],
+  exports: [PaymentNotificationsService, PaymentProvidersRepository],
+})
+export class ShopModule {}

@@ -1,0 +1,70 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+
+/**
+ * A card type's unsold stock (decisions §26): cards with the status `stock`, reserved by a checkout
+ * through `cards.reserved_by` until `cards.reserved_until` (migration 1766700000000). A reservation
+ * past its time is free for the next checkout: expired checkouts give their cards back lazily, at
+ * the next checkout that needs them, with no sweep. Raw SQL on `cards` (whose entity leaves these
+ * two columns out, so no login reads them): `FOR UPDATE SKIP LOCKED` picks, which TypeORM cannot say.
+ */
+@Injectable()
+export class StockCardsRepository {
+  /**
+   * Reserves up to `count` free stock cards of the type for the checkout until `until`, in the
+   * caller's transaction; answers the ids. Checkouts racing for the last cards each lock different
+   * rows (a row another transaction holds is skipped, never waited for), so no card is reserved
+   * twice and no checkout waits on another; one that gets fewer than it needs rolls back.
+   */
+  async reserve(
+    em: EntityManager,
+    pick: { projectId: string; cardTypeId: number; checkoutId: string; until: Date; count: number },
+  ): Promise<number[]> {
+    if (pick.count <= 0) return [];
+    // Raw: UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED) RETURNING.
+    const [rows] = (await em.query(
+      `UPDATE cards SET reserved_by = $3, reserved_until = $4
+       WHERE id IN (
+         SELECT id FROM cards
+         WHERE project_id = $1 AND card_type_id = $2 AND status = 'stock' AND (reserved_until IS NULL OR reserved_until <= now())
+         ORDER BY id LIMIT $5
+         FOR UPDATE SKIP LOCKED)
+       RETURNING id`,
+      [pick.projectId, pick.cardTypeId, pick.checkoutId, pick.until, pick.count],
+    )) as [Array<{ id: number }>, number];
+    return rows.map((r) => Number(r.id));
+  }
+
+  /**
+   * The stock cards still reserved for the checkout, its time passed or not (nobody else took them),
+   * locked in the caller's transaction.
+   */
+  async reservedFor(em: EntityManager, projectId: string, checkoutId: string): Promise<number[]> {
+    // Raw: the reserved_by column has no entity field.
+    const rows = (await em.query(
+      `SELECT id FROM cards WHERE reserved_by = $2 AND project_id = $1 AND status = 'stock' ORDER BY id FOR UPDATE`,
+      [projectId, checkoutId],
+    )) as Array<{ id: number }>;
+    return rows.map((r) => Number(r.id));
+  }
+
+  /** Gives the checkout's reservations back at once (a checkout that will never be paid). */
+  async release(em: EntityManager, projectId: string, checkoutId: string): Promise<void> {
+    // Raw: the reservation columns have no entity fields.
+    await em.query(
+      `UPDATE cards SET reserved_by = NULL, reserved_until = NULL WHERE reserved_by = $2 AND project_id = $1 AND status = 'stock'`,
+      [projectId, checkoutId],
+    );
+  }
+
+  /** Unsold stock cards of a type not reserved now: what a checkout could still take. */
+  async available(projectId: string, cardTypeId: number, em: EntityManager): Promise<number> {
+    // Raw: the reservation columns have no entity fields.
+    const [row] = (await em.query(
+      `SELECT count(*)::int AS n FROM cards
+       WHERE project_id = $1 AND card_type_id = $2 AND status = 'stock' AND (reserved_until IS NULL OR reserved_until <= now())`,
+      [projectId, cardTypeId],
+    )) as Array<{ n: number }>;
+    return row.n;
+  }
+}
