@@ -1,3 +1,4 @@
+import { Secret, TOTP } from 'otpauth';
 import { DataSource } from 'typeorm';
 import { ErrorCode } from '../sdk/src';
 import { AdminClient } from './support/admin-client';
@@ -131,6 +132,23 @@ describe('storefront checkouts paid with epay (decisions §26, e2e)', () => {
     await author.delete(`/admin/v1/projects/${p.id}/payments/epay`).expect(204);
     expectAdminError(await author.delete(`/admin/v1/projects/${p.id}/payments/epay`), 404, PAYMENT_PROVIDER_NOT_FOUND);
     expect((await author.get(`/admin/v1/projects/${p.id}/payments`).expect(200)).body).toEqual({ items: [], total: 0 });
+  });
+
+  it('asks an author with two-factor sign-in for a fresh code to set or delete a provider, and changes nothing without it', async () => {
+    const { client } = await admin.createAuthor();
+    const p = await client.createProject();
+    const enrol = await client.post('/admin/v1/auth/2fa/enrol').expect(201);
+    const code = (offset: number) =>
+      new TOTP({ secret: Secret.fromBase32(enrol.body.secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({
+        timestamp: Date.now() + offset * 30_000,
+      });
+    await client.post('/admin/v1/auth/2fa/confirm', { code: code(0) }).expect(200);
+    const settings = { enabled: true, gateway_url: GATEWAY_URL, pid: MERCHANT_ID, key: MERCHANT_KEY };
+    expectAdminError(await client.put(`/admin/v1/projects/${p.id}/payments/epay`, settings), 403, ErrorCode.TWO_FACTOR_REQUIRED);
+    expect((await client.get(`/admin/v1/projects/${p.id}/payments`).expect(200)).body.total).toBe(0);
+    await client.put(`/admin/v1/projects/${p.id}/payments/epay`, settings).set('X-Svc-2fa-Code', code(1)).expect(200);
+    expectAdminError(await client.delete(`/admin/v1/projects/${p.id}/payments/epay`), 403, ErrorCode.TWO_FACTOR_REQUIRED);
+    expect((await client.get(`/admin/v1/projects/${p.id}/payments`).expect(200)).body.total).toBe(1);
   });
 
   it('makes a checkout whose pay_url carries the standard parameters, signed as a gateway checks them', async () => {
@@ -395,6 +413,27 @@ describe('storefront checkouts paid with epay (decisions §26, e2e)', () => {
     );
     expectAdminError(await t.http().get('/shop/api/checkouts/00000000-0000-4000-8000-000000000000'), 404, CHECKOUT_NOT_FOUND);
     expectAdminError(await t.http().get('/shop/api/checkouts/nope'), 404, CHECKOUT_NOT_FOUND);
+  });
+
+  it('keeps a card type that checkouts name, and deletes a project with its checkouts while its orders outlive it', async () => {
+    const p = await author.createProject();
+    await enableEpay(author, p.id);
+    const sold = await createType(author, p.id, { price_cents: 300, for_sale: true });
+    const waiting = await createType(author, p.id, { price_cents: 300, for_sale: true });
+    const paid = (await checkout(t, p.program_id, { card_type_id: sold.id }).expect(201)).body as CheckoutAnswer;
+    expect((await notify(t, p.id, paidNotice(paid.checkout_id, 300)).expect(200)).text).toBe('success');
+    const pending = (await checkout(t, p.program_id, { card_type_id: waiting.id }).expect(201)).body as CheckoutAnswer;
+    expectAdminError(await author.delete(`/admin/v1/projects/${p.id}/card-types/${waiting.id}`), 409, ErrorCode.CARD_TYPE_IN_USE);
+
+    await author.delete(`/admin/v1/projects/${p.id}`).expect(204);
+    expectAdminError(await status(pending), 404, CHECKOUT_NOT_FOUND);
+    expectAdminError(await status(paid, paid.token), 404, CHECKOUT_NOT_FOUND);
+    const [{ n }] = await db().query(`SELECT count(*)::int AS n FROM checkouts WHERE project_id = $1`, [p.id]);
+    expect(n).toBe(0);
+    const [order] = await db().query(`SELECT project_id FROM orders WHERE order_id = $1`, [paid.checkout_id]);
+    expect(order).toEqual({ project_id: null });
+    // A late notification for the deleted project is refused and recorded nowhere.
+    expect((await notify(t, p.id, paidNotice(pending.checkout_id, 300)).expect(200)).text).toBe('fail');
   });
 
   it('takes no payment without PUBLIC_URL, and limits checkouts per address', async () => {

@@ -205,6 +205,16 @@ describe('storefront stock (decisions §26, e2e)', () => {
     expectAdminError(noType, 400, BAD_REQUEST, 'stock');
     await importCsv(project, `card_type_id=${type.id}&stock=true`, 'code\nSTOCK-A-3\n').expect(201);
     expect((await login(project, 'STOCK-A-3')).body.code).toBe(CARD_INVALID);
+    // The data export of stock cards reads back as stock.
+    const exported = await t
+      .http()
+      .get(`/admin/v1/projects/${project.id}/cards/export.csv?status=stock`)
+      .set(author.auth())
+      .expect(200);
+    expect(exported.text).toContain('STOCK-A-3');
+    const other = await stocked(0);
+    await importCsv(other.project, `card_type_id=${other.type.id}&stock=true`, exported.text).expect(201);
+    expect((await author.get(`/admin/v1/projects/${other.project.id}/cards?status=stock`).expect(200)).body.total).toBe(1);
     await checkout(t, project.program_id, { card_type_id: type.id }).expect(201);
   });
 });

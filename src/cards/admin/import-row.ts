@@ -94,15 +94,16 @@ export function readRow(
   if (note !== null && [...note].length > MAX_NOTE_LENGTH) problem('note', 'too_long', { max: MAX_NOTE_LENGTH });
 
   let status: CardStatus = activated ? 'active' : 'unused';
+  // A stock import also reads back the data export of stock cards (status `stock`).
+  const statuses: readonly string[] = defaults.stock ? [...IMPORT_STATUSES, 'stock'] : IMPORT_STATUSES;
   if (has('status')) {
     const value = text('status');
-    if (!(IMPORT_STATUSES as readonly string[]).includes(value))
-      problem('status', 'one_of', { values: IMPORT_STATUSES.join(', ') });
+    if (!statuses.includes(value)) problem('status', 'one_of', { values: statuses.join(', ') });
     else status = value as CardStatus;
   }
   if (defaults.stock) {
     // A stock card is one nobody bought yet: never activated, no devices, unused (decisions §26).
-    if (has('status') && text('status') !== 'unused') problem('status', 'stock_not_unused');
+    if (has('status') && status !== 'unused' && status !== 'stock') problem('status', 'stock_not_unused');
     if (activated) problem('activated_at', 'stock_not_unused');
     if (has('devices')) problem('devices', 'stock_not_unused');
   } else {
