@@ -65,6 +65,8 @@ describe('card types and features (decisions §19, e2e)', () => {
         key_length: 20,
         key_alphabet: 'upper_digits_unambiguous',
         enabled: true,
+        for_sale: false,
+        stock_mode: 'mint',
         created_at: expect.any(String),
         updated_at: expect.any(String),
       });
