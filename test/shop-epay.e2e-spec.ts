@@ -19,6 +19,7 @@ import {
   PUBLIC_URL,
   refusalsOf,
 } from './support/shop';
+import { SmtpReceiver } from './support/smtp-receiver';
 import { sdkLogin } from './support/standard';
 import { startTestApp, TestApp, uniqueAddress } from './support/test-app';
 import { eventually, Receiver } from './support/webhook-receiver';
@@ -48,6 +49,7 @@ describe('storefront checkouts paid with epay (decisions §26, e2e)', () => {
   let project: Project;
   let type: { id: number; name: string };
   const receiver = new Receiver();
+  const smtp = new SmtpReceiver();
 
   const pay = (c: CheckoutAnswer, override: Record<string, string> = {}, method: 'POST' | 'GET' = 'POST') =>
     notify(t, project.id, paidNotice(c.checkout_id, c.amount_cents, override), method);
@@ -61,7 +63,14 @@ describe('storefront checkouts paid with epay (decisions §26, e2e)', () => {
 
   beforeAll(async () => {
     await receiver.start();
-    t = await startTestApp({ PUBLIC_URL, WEBHOOK_RETRY_DELAYS: '1' });
+    await smtp.start();
+    t = await startTestApp({
+      PUBLIC_URL,
+      WEBHOOK_RETRY_DELAYS: '1',
+      SMTP_URL: smtp.url('shop', 'smtp-pass-5ecret'),
+      MAIL_FROM: 'Card Shop <shop@example.com>',
+      MAIL_POLL_MS: '200',
+    });
     admin = await AdminClient.asPlatformAdmin(t);
     author = (await admin.createAuthor()).client;
     project = await author.createProject();
@@ -74,6 +83,7 @@ describe('storefront checkouts paid with epay (decisions §26, e2e)', () => {
   afterAll(async () => {
     await t?.close();
     await receiver.stop();
+    await smtp.stop();
   });
 
   it('keeps the provider secret: stored encrypted, masked in GET, never echoed; unknown providers are named; DELETE', async () => {
@@ -191,12 +201,13 @@ describe('storefront checkouts paid with epay (decisions §26, e2e)', () => {
     });
   });
 
-  it('takes the payment: one order as the author, order.paid, the cards log in, the token shows them, sales count it', async () => {
+  it('takes the payment: one order as the author, order.paid, the cards mailed and logging in, the token shows them, sales count it', async () => {
     await admin.put('/admin/v1/platform/settings', { webhook_private_targets: true }).expect(200);
     await author
       .post(`/admin/v1/projects/${project.id}/webhooks`, { url: receiver.url, events: ['order.paid', 'order.created'] })
       .expect(201);
-    const c = (await checkout(t, project.program_id, { card_type_id: type.id, count: 2 }).expect(201)).body as CheckoutAnswer;
+    const c = (await checkout(t, project.program_id, { card_type_id: type.id, count: 2, email: 'paid@example.com' }).expect(201))
+      .body as CheckoutAnswer;
     const answer = await pay(c).expect(200);
     expect(answer.text).toBe('success');
     expect(answer.headers['content-type']).toMatch(/^text\/plain/);
@@ -204,6 +215,15 @@ describe('storefront checkouts paid with epay (decisions §26, e2e)', () => {
     const order = (await author.get(`/admin/v1/projects/${project.id}/orders/${c.checkout_id}`).expect(200)).body;
     expect(order).toMatchObject({ order_id: c.checkout_id, count: 2, agent_id: null, unit_price_cents: 1250, total_cents: 2500 });
     expect(order.items).toHaveLength(2);
+    // The buyer's address is the cards' holder e-mail, and the cards are mailed there, once.
+    expect(order.items.map((card: { holder_email: string }) => card.holder_email)).toEqual([
+      'paid@example.com',
+      'paid@example.com',
+    ]);
+    const mail = await eventually(() => smtp.to('paid@example.com')[0], 10_000, 'the mail at the SMTP server');
+    for (const card of order.items as Array<{ code: string }>) expect(mail.text).toContain(card.code);
+    expect(mail.text).toContain('Card type: Month (30 days), 2 cards');
+    await pay(c).expect(200);
 
     // Without the token: the status only. With a wrong one: the same. With it: the codes.
     expect((await status(c).expect(200)).body).toEqual(expect.not.objectContaining({ cards: expect.anything() }));
@@ -236,7 +256,7 @@ describe('storefront checkouts paid with epay (decisions §26, e2e)', () => {
         count: 2,
         amount_cents: 2500,
         currency: 'CNY',
-        email: 'buyer@example.com',
+        email: 'paid@example.com',
         card_ids: order.items.map((card: { id: number }) => card.id),
         paid_late: false,
       },
@@ -262,6 +282,7 @@ describe('storefront checkouts paid with epay (decisions §26, e2e)', () => {
       paid_late: false,
     });
     await admin.put('/admin/v1/platform/settings', { webhook_private_targets: false }).expect(200);
+    expect(smtp.to('paid@example.com')).toHaveLength(1);
   });
 
   it('answers a repeated notification success and changes nothing: one order, the same cards (POST, then GET, then at once)', async () => {

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { Card } from '../cards/card.entity';
 import { CardType } from '../cards/types/card-type.entity';
 import { JsonLogger } from '../core/logging/json-logger';
 import { DomainEvents } from '../events/domain-events';
+import { MailOutbox } from '../mail/mail-outbox';
 import { OrderPlacement } from '../orders/order-placement';
 import { Project } from '../projects/project.entity';
 import { Checkout } from './checkout.entity';
@@ -15,7 +17,7 @@ import { StockCardsRepository } from './stock-cards.repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A checkout just paid, as the work done in its transaction sees it (the mail outbox, later). */
+/** A checkout just paid, as work done in its transaction sees it. */
 export interface PaidCheckout {
   checkout: Checkout;
   /** orders.id of the order it made. */
@@ -36,8 +38,9 @@ type Settlement =
  * then settled in one transaction on the checkout's locked row: the first verified payment of the
  * checkout's amount and currency makes the §19 order as the author's (no balance moves; its
  * order_id is the checkout's id), sells the reserved stock or makes the cards, marks the checkout
- * paid and records `order.paid`. A repeated, late or out-of-order notification finds the checkout
- * settled and changes nothing. Everything refused (a bad signature, another merchant, a wrong
+ * paid, gives the cards the buyer's address and mails them (with SMTP_URL), and records
+ * `order.paid`. A repeated, late or out-of-order notification finds the checkout settled and
+ * changes nothing. Everything refused (a bad signature, another merchant, a wrong
  * amount, an unknown checkout, …) is recorded in payment_refusals with why, and changes nothing.
  * An expired checkout paid late is honoured while its cards can still be had (mint: always; stock:
  * its reservation if nobody took it, else other unsold stock); otherwise it becomes `refund_needed`,
@@ -55,11 +58,12 @@ export class PaymentNotificationsService {
     private readonly stock: StockCardsRepository,
     private readonly refusals: PaymentRefusalsRepository,
     private readonly placement: OrderPlacement,
+    private readonly mail: MailOutbox,
     private readonly events: DomainEvents,
     private readonly logger: JsonLogger,
   ) {}
 
-  /** Lets a module act on each payment in its transaction (the mail outbox), without this module knowing it. */
+  /** Lets a module act on each payment in its transaction, without this module knowing it. */
   onPaid(listener: PaidListener): void {
     this.paidListeners.push(listener);
   }
@@ -210,6 +214,7 @@ export class PaymentNotificationsService {
       stockCardIds,
     });
     const paidAt = await this.checkouts.markPaid(em, checkout.id, placed.id, tradeNo);
+    await this.deliver(em, checkout, project, type, placed.id);
     await this.events.emit(em, checkout.projectId, 'order.paid', {
       order_id: checkout.id,
       checkout_id: checkout.id,
@@ -229,6 +234,29 @@ export class PaymentNotificationsService {
     };
     for (const listener of this.paidListeners) await listener(em, paid);
     return { taken: true, outcome: 'paid' };
+  }
+
+  /**
+   * The buyer's address becomes the cards' holder e-mail, and with mail set up (SMTP_URL) the cards
+   * are mailed to it, through the outbox in this transaction, once per checkout (decisions §26).
+   */
+  private async deliver(em: EntityManager, checkout: Checkout, project: Project, type: CardType, orderId: string): Promise<void> {
+    await em.update(Card, { orderId }, { holderEmail: checkout.email });
+    if (!this.mail.enabled) return;
+    const cards = await em.find(Card, { where: { orderId }, order: { id: 'ASC' }, select: { id: true, code: true } });
+    await this.mail.enqueue(em, {
+      projectId: checkout.projectId,
+      to: checkout.email,
+      template: 'cards_delivered',
+      data: {
+        program_name: project.name,
+        card_type_name: type.name,
+        // Whole days for the usual types; a tenth of a day for the rest; null: permanent.
+        days: type.durationSeconds === 0 ? null : Math.round(type.durationSeconds / 8640) / 10,
+        codes: cards.map((card) => card.code),
+      },
+      dedupeKey: `checkout:${checkout.id}`,
+    });
   }
 
   private async record(

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AdminUser } from '../admin-auth/admin-user.entity';
 import { CardType } from '../cards/types/card-type.entity';
+import { MailModule } from '../mail/mail.module';
 import { OrdersModule } from '../orders/orders.module';
 import { Project } from '../projects/project.entity';
 import { ProjectsModule } from '../projects/projects.module';
@@ -31,6 +32,7 @@ import { StockCardsRepository } from './stock-cards.repository';
     TypeOrmModule.forFeature([PaymentProviderSetting, Checkout, PaymentRefusal, Project, CardType, AdminUser]),
     ProjectsModule,
     OrdersModule,
+    MailModule,
   ],
   controllers: [ShopController, ShopNotifyController, PaymentsController, CheckoutsAdminController],
   providers: [
