@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { delayAfter, retryDelays } from '../common/retry-schedule';
+import { SerialRounds } from '../common/serial-rounds';
 import { AppConfig } from '../config/app-config';
 import { JsonLogger } from '../core/logging/json-logger';
 import { ClaimedMail, MailMessagesRepository } from './mail-messages.repository';
@@ -23,9 +24,10 @@ const LEASE_SECONDS = 120;
 @Injectable()
 export class MailDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private again = false;
-  private stopped = false;
+  private readonly rounds = new SerialRounds(
+    () => this.round(),
+    (error) => this.logger.entry('error', 'mail round failed', { error: error.message }),
+  );
   private readonly delays: number[];
   private transport?: SmtpTransport;
 
@@ -48,34 +50,21 @@ export class MailDispatcher implements OnApplicationBootstrap, BeforeApplication
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
     clearInterval(this.timer);
-    await this.running;
+    await this.rounds.stop();
     this.transport?.close();
   }
 
   /** Runs a round now, or once more after the current one. */
   kick(): void {
-    if (this.stopped || !this.transport) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.round()
-      .catch((error: Error) => this.logger.entry('error', 'mail round failed', { error: error.message }))
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          this.kick();
-        }
-      });
+    if (!this.transport) return;
+    this.rounds.kick();
   }
 
   /** Claims and sends until nothing more is due. */
   private async round(): Promise<void> {
     for (;;) {
-      if (this.stopped) return;
+      if (this.rounds.isStopped) return;
       const claimed = await this.mails.claim(SLOTS, LEASE_SECONDS);
       await Promise.all(claimed.map((mail) => this.attempt(mail)));
       if (claimed.length < SLOTS) return;

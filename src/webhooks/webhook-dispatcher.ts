@@ -9,6 +9,7 @@ import { privateKeyFromDer, signEd25519, SigningSecret } from '../signing/ed2551
 import { SigningKeysService } from '../signing/signing-keys.service';
 import { deliveryBody, robotAccepted, WebhookEventBody } from './webhook-formats';
 import { delayAfter, retryDelays } from '../common/retry-schedule';
+import { SerialRounds } from '../common/serial-rounds';
 import { DISABLE_AFTER_SECONDS } from './webhook-schedule';
 import { send, SendResult } from './webhook-sender';
 import { InFlight } from './webhook-in-flight';
@@ -43,9 +44,10 @@ const LEASE_SECONDS = 60;
 @Injectable()
 export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private again = false;
-  private stopped = false;
+  private readonly rounds = new SerialRounds(
+    () => this.round(),
+    (error) => this.logger.entry('error', 'webhook round failed', { error: error.message }),
+  );
   private readonly delays: number[];
   private readonly keys = new Map<string, SigningSecret>();
   private readonly inFlight = new InFlight();
@@ -71,35 +73,21 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
     clearInterval(this.timer);
-    await this.running;
+    await this.rounds.stop();
     await this.inFlight.drained();
   }
 
   /** Runs a round now, or once more after the current one. */
   kick(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.round()
-      .catch((error: Error) => this.logger.entry('error', 'webhook round failed', { error: error.message }))
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          this.kick();
-        }
-      });
+    this.rounds.kick();
   }
 
   /** Claims for the free slots until none are free or nothing more is due; the attempts run on their own. */
   private async round(): Promise<void> {
     for (;;) {
       const free = this.config.WEBHOOK_CONCURRENCY - this.inFlight.size;
-      if (this.stopped || free <= 0) return;
+      if (this.rounds.isStopped || free <= 0) return;
       const claimed = await this.claim(free);
       if (claimed.length === 0) return;
       const allowPrivate = (await this.platform.getSettings()).webhook_private_targets;
