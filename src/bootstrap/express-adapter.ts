@@ -1,5 +1,5 @@
 // Express-only pieces of the HTTP stack, loaded only when Express is the adapter (create-app.ts).
-// Issue 39: Express spent about twice Fastify's CPU per login; these cut what Express does per request
+// Express spent about twice Fastify's CPU per login; these cut what Express does per request
 // that a client never sees, with every header, status and body byte unchanged (docs/performance.md).
 import { StreamableFile } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
