@@ -101,6 +101,28 @@ describe('webhooks (e2e)', () => {
     );
   });
 
+  it('changes any subset of an endpoint by PATCH, and refuses a null or empty field, changing nothing', async () => {
+    const hook = (
+      await a.client
+        .post(hooks(project), { url: receiver.url, events: ['card.banned'], format: 'json', enabled: false })
+        .expect(201)
+    ).body;
+    const path = `${hooks(project)}/${hook.id}`;
+    const changed = await a.client.patch(path, { events: ['card.banned', 'card.unbanned'] }).expect(200);
+    expect(changed.body).toMatchObject({
+      url: receiver.url,
+      events: ['card.banned', 'card.unbanned'],
+      format: 'json',
+      enabled: false,
+    });
+    expect((await a.client.patch(path, { url: null })).status).toBe(400);
+    expect((await a.client.patch(path, { events: [] })).status).toBe(400);
+    expect((await a.client.patch(path, { format: 'slack', enabled: true })).status).toBe(400);
+    const after = (await a.client.get(hooks(project)).expect(200)).body.items.find((item: { id: string }) => item.id === hook.id);
+    expect(after).toMatchObject({ url: receiver.url, events: ['card.banned', 'card.unbanned'], format: 'json', enabled: false });
+    await a.client.delete(path).expect(204);
+  });
+
   it("keeps another author's endpoints out of reach", async () => {
     const hook = (await a.client.post(hooks(project), { url: receiver.url, events: ['card.banned'], enabled: false }).expect(201))
       .body;

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsString, MaxLength } from 'class-validator';
 import { Optional } from '../common/optional';
 import { DOMAIN_EVENT_TYPES, DomainEventType } from '../events/domain-event-types';
@@ -36,31 +36,12 @@ export class CreateWebhookDto {
   enabled?: boolean;
 }
 
-export class UpdateWebhookDto {
-  @ApiPropertyOptional({ maxLength: 2048 })
-  @Optional()
-  @IsString()
-  @MaxLength(2048)
-  url?: string;
-
-  @ApiPropertyOptional({ type: [String], enum: DOMAIN_EVENT_TYPES })
-  @Optional()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(DOMAIN_EVENT_TYPES.length)
-  @ArrayUnique()
-  @IsIn(DOMAIN_EVENT_TYPES, { each: true })
-  events?: DomainEventType[];
-
-  @ApiPropertyOptional({ enum: WEBHOOK_FORMATS })
-  @Optional()
-  @IsIn(WEBHOOK_FORMATS)
-  format?: WebhookFormat;
-
+/** PATCH: any subset of the creation's fields; `enabled` says what turning one back on does. */
+export class UpdateWebhookDto extends PartialType(CreateWebhookDto, { skipNullProperties: false }) {
   @ApiPropertyOptional({ description: 'true also clears a disabling by the service (the failure clock starts again)' })
   @Optional()
   @IsBoolean()
-  enabled?: boolean;
+  override enabled?: boolean;
 }
 
 export class WebhookView {

@@ -4175,7 +4175,9 @@ export interface components {
             enabled: boolean;
         };
         UpdateWebhookDto: {
+            /** @description http(s) URL the events are POSTed to; Telegram: https://api.telegram.org/bot<token>/sendMessage?chat_id=<chat> */
             url?: string;
+            /** @description event types to deliver (webhook.test is always delivered by the test button) */
             events?: ("card.activated" | "card.banned" | "card.unbanned" | "card.expiring_soon" | "card.topped_up" | "device.bound" | "device.unbound" | "session.forced_offline" | "user.registered" | "order.created" | "order.paid" | "agent.balance_low" | "webhook.test")[];
             /** @enum {string} */
             format?: "json" | "wecom" | "dingtalk" | "feishu" | "telegram";
