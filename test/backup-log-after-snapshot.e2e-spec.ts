@@ -140,6 +140,29 @@ import { startTestApp, TestApp } from './support/test-app';
     expect(await maintenance.run(new Date())).not.toBeNull();
   });
 
+  it('gives up holding the log at once when its role may not take the lock (a read-only backup account), holding nothing after', async () => {
+    const beside = await session();
+    let began = false;
+    const held = await LoginLogAfterSnapshot.hold(
+      async (text, params) => {
+        // What PostgreSQL answers a role without UPDATE, DELETE or TRUNCATE on the table.
+        if (text.startsWith('LOCK TABLE'))
+          throw Object.assign(new Error('permission denied for table login_logs'), { code: '42501' });
+        return beside.query(text, params);
+      },
+      async () => {
+        began = true;
+        return null;
+      },
+    );
+    expect(held).toBeNull();
+    expect(began).toBe(false);
+    const [{ held: locks }] = await beside.query(
+      "SELECT count(*)::int AS held FROM pg_locks WHERE pid = pg_backend_pid() AND locktype = 'advisory'",
+    );
+    expect(locks).toBe(0);
+  });
+
   it('gives up holding the log when a write stays under way, leaving that writer and the retention unharmed', async () => {
     const card = await insertCard(t, projectId, { status: 'active', activatedAt: new Date() });
     const [writer, beside] = await Promise.all([session(), session()]);

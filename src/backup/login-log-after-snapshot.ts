@@ -27,8 +27,8 @@ const PATIENCE: LockPatience = { waitMs: 200, tries: 5, pauseMs: 1000 };
  *
  * The session also holds the partition maintenance's lock, shared, until the read ends: the
  * retention cannot drop a month between the snapshot (which holds its dropped counts) and the read.
- * Returns null on a standby, or when the instant's lock was not had: the caller reads the log in the
- * snapshot.
+ * Returns null on a standby, or when the instant's lock was not had (busy, or not the role's to
+ * take): the caller reads the log in the snapshot.
  */
 export class LoginLogAfterSnapshot {
   private constructor(
@@ -58,7 +58,10 @@ export class LoginLogAfterSnapshot {
           await beside(`SET LOCAL lock_timeout = ${Math.round(patience.waitMs)}`);
           await beside(`LOCK TABLE ${LATE_LOG_TABLE} IN SHARE MODE`);
         } catch (error) {
-          if (!isLockTimeout(error)) throw error;
+          const code = (error as { code?: string }).code;
+          // A role that may only read (a backup account) may not take this lock: read the log in the snapshot.
+          if (code === PERMISSION_DENIED) break;
+          if (code !== LOCK_TIMEOUT) throw error;
           await beside('ROLLBACK TO SAVEPOINT log_writes_held');
           await new Promise((resolve) => setTimeout(resolve, patience.pauseMs));
           continue;
@@ -110,6 +113,5 @@ export class LoginLogAfterSnapshot {
   }
 }
 
-function isLockTimeout(error: unknown): boolean {
-  return (error as { code?: string }).code === '55P03';
-}
+const LOCK_TIMEOUT = '55P03';
+const PERMISSION_DENIED = '42501';
