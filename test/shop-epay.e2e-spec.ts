@@ -234,6 +234,9 @@ describe('storefront checkouts paid with epay (decisions §26, e2e)', () => {
     expect(shown.cards.map((card: { code: string }) => card.code).sort()).toEqual(
       order.items.map((card: { code: string }) => card.code).sort(),
     );
+    // With the cards, where their mail stands: the return page says they were mailed only once sent.
+    expect(['pending', 'sent']).toContain(shown.mail);
+    await eventually(async () => (await status(c, c.token).expect(200)).body.mail === 'sent', 10_000, 'mail: sent');
 
     const login = await sdkLogin(t, project.api_secret, {
       app: project.program_id,

@@ -22,6 +22,10 @@ export class CheckoutCreatedView {
   token!: string;
 }
 
+/** Where the mail of a paid checkout's cards stands (`none`: none was written, the service has no SMTP_URL). */
+export const CHECKOUT_MAIL_STATUSES = ['pending', 'sent', 'failed', 'none'] as const;
+export type CheckoutMailStatus = (typeof CHECKOUT_MAIL_STATUSES)[number];
+
 export class CheckoutCardView {
   @ApiProperty({ description: 'the card key' }) code!: string;
 }
@@ -44,6 +48,12 @@ export class CheckoutStatusView {
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) paid_at!: string | null;
   @ApiPropertyOptional({ type: [CheckoutCardView], description: 'once paid, and only with the right token' })
   cards?: CheckoutCardView[];
+  @ApiPropertyOptional({
+    enum: CHECKOUT_MAIL_STATUSES,
+    description:
+      "with the cards: the mail of them to the checkout's address: `pending` (being sent, with retries), `sent` (the mail server took it), `failed` (given up), `none` (not mailed: the service sends no mail)",
+  })
+  mail?: CheckoutMailStatus;
 }
 
 /** A checkout as its author sees it. */

@@ -13,11 +13,19 @@ import { constantTimeEqual, hashToken, newToken } from '../core/crypto/tokens';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { JsonLogger } from '../core/logging/json-logger';
+import { MailMessage } from '../mail/mail-message.entity';
 import { ProjectAccess } from '../projects/project-access';
 import { Project } from '../projects/project.entity';
 import { Checkout } from './checkout.entity';
 import { CreateCheckoutDto, ListCheckoutsQuery, ListPaymentRefusalsQuery } from './checkout.dto';
-import { CheckoutCreatedView, CheckoutStatusView, CheckoutView, PaymentRefusalView, PublicCheckoutStatus } from './checkout.view';
+import {
+  CheckoutCreatedView,
+  CheckoutMailStatus,
+  CheckoutStatusView,
+  CheckoutView,
+  PaymentRefusalView,
+  PublicCheckoutStatus,
+} from './checkout.view';
 import { checkoutStatus, CheckoutsRepository } from './checkouts.repository';
 import { PaymentRefusalsRepository } from './payment-refusals.repository';
 import { PaymentSettingsService } from './payment-settings.service';
@@ -41,6 +49,7 @@ export class CheckoutsService {
     private readonly logger: JsonLogger,
     @InjectRepository(Project) private readonly projects: Repository<Project>,
     @InjectRepository(CardType) private readonly types: Repository<CardType>,
+    @InjectRepository(MailMessage) private readonly mails: Repository<MailMessage>,
   ) {}
 
   /**
@@ -152,6 +161,7 @@ export class CheckoutsService {
         .getRepository(Card)
         .find({ where: { orderId: checkout.orderId }, order: { id: 'ASC' }, select: { id: true, code: true } });
       answer.cards = cards.map((card) => ({ code: card.code }));
+      answer.mail = await this.mailOf(checkout);
     }
     return answer;
   }
@@ -190,8 +200,17 @@ export class CheckoutsService {
     );
   }
 
-  /** The program a buyer checks out of: it exists, and neither it nor its author is disabled. */
-  private async sellingProject(programId: string): Promise<Project> {
+  /** Where the mail of a paid checkout's cards stands; `none` when none was written (no SMTP_URL then). */
+  private async mailOf(checkout: Checkout): Promise<CheckoutMailStatus> {
+    const mail = await this.mails.findOne({
+      where: { projectId: checkout.projectId, dedupeKey: `checkout:${checkout.id}` },
+      select: { id: true, status: true },
+    });
+    return mail?.status ?? 'none';
+  }
+
+  /** The program a buyer checks out of (or reads the catalogue of): it exists, and neither it nor its author is disabled. */
+  async sellingProject(programId: string): Promise<Project> {
     const project = PROGRAM_ID_PATTERN.test(programId) ? await this.projects.findOneBy({ programId }) : null;
     if (!project) throw new ServiceError(ErrorCode.PROGRAM_NOT_FOUND);
     if (project.status !== 'active') throw new ServiceError(ErrorCode.PROGRAM_DISABLED);

@@ -9,11 +9,13 @@ import { RateLimit } from '../http/throttling/route-rate.guard';
 import { CheckoutStatusQuery, CreateCheckoutDto } from './checkout.dto';
 import { CheckoutCreatedView, CheckoutStatusView } from './checkout.view';
 import { CheckoutsService } from './checkouts.service';
+import { StorefrontCatalogService } from './storefront-catalog.service';
+import { StorefrontCatalogView } from './storefront-catalog.view';
 
 const CHECKOUT_ID_PIPE = new UuidParamPipe(ErrorCode.CHECKOUT_NOT_FOUND);
 
 /**
- * The storefront's public API (decisions §26): a buyer's checkout and its status. No sign-in: the
+ * The storefront's public API (decisions §26): what a program sells, a buyer's checkout and its status. No sign-in: the
  * checkout's id finds it and its secret token shows its cards. Limited per client address; answers
  * and refusals are plain REST like the admin API's.
  */
@@ -22,7 +24,23 @@ const CHECKOUT_ID_PIPE = new UuidParamPipe(ErrorCode.CHECKOUT_NOT_FOUND);
 @DeclareAuthScheme('none')
 @Controller('shop/api')
 export class ShopController {
-  constructor(private readonly checkouts: CheckoutsService) {}
+  constructor(
+    private readonly checkouts: CheckoutsService,
+    private readonly catalogue: StorefrontCatalogService,
+  ) {}
+
+  @Get(':program_id')
+  @RateLimit('shop-status')
+  @ApiOperation({
+    summary: "A program's storefront: its name, its card types for sale with their prices, and the payment providers it takes",
+    description:
+      'What the storefront page (`/shop/{program_id}`) shows. Only types for sale, enabled and priced; a stock type with no unsold card free now is `in_stock: false`.',
+  })
+  @ApiAnswer(StorefrontCatalogView)
+  @ApiFailures(ErrorCode.PROGRAM_NOT_FOUND, ErrorCode.PROGRAM_DISABLED, ErrorCode.AUTHOR_DISABLED, ErrorCode.RATE_LIMITED)
+  catalog(@Param('program_id') programId: string) {
+    return this.catalogue.catalog(programId);
+  }
 
   @Post(':program_id/checkouts')
   @RateLimit('shop-checkout')

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AdminUser } from '../admin-auth/admin-user.entity';
 import { CardType } from '../cards/types/card-type.entity';
+import { MailMessage } from '../mail/mail-message.entity';
 import { MailModule } from '../mail/mail.module';
 import { OrdersModule } from '../orders/orders.module';
 import { Project } from '../projects/project.entity';
@@ -21,15 +22,16 @@ import { PaymentsController } from './payments.controller';
 import { ShopNotifyController } from './shop-notify.controller';
 import { ShopController } from './shop.controller';
 import { StockCardsRepository } from './stock-cards.repository';
+import { StorefrontCatalogService } from './storefront-catalog.service';
 
 /**
  * Selling online (decisions §26; docs/shop-integration.md): checkouts of a program's card types
  * for sale, stock reservations, the payment providers' settings and notifications, and the §19
- * order each payment makes. The storefront page and more providers build on it.
+ * order each payment makes, and the storefront page's catalogue. More providers build on it.
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([PaymentProviderSetting, Checkout, PaymentRefusal, Project, CardType, AdminUser]),
+    TypeOrmModule.forFeature([PaymentProviderSetting, Checkout, PaymentRefusal, Project, CardType, AdminUser, MailMessage]),
     ProjectsModule,
     OrdersModule,
     MailModule,
@@ -44,6 +46,7 @@ import { StockCardsRepository } from './stock-cards.repository';
     StockCardsRepository,
     PaymentSettingsService,
     CheckoutsService,
+    StorefrontCatalogService,
     PaymentNotificationsService,
   ],
   exports: [PaymentNotificationsService, PaymentProvidersRepository],

@@ -67,4 +67,17 @@ export class StockCardsRepository {
     )) as Array<{ n: number }>;
     return row.n;
   }
+
+  /** Of the given types, those with no unsold stock card free now: the storefront shows them sold out. */
+  async soldOut(projectId: string, cardTypeIds: number[], em: EntityManager): Promise<Set<number>> {
+    if (cardTypeIds.length === 0) return new Set();
+    // Raw: the reservation columns have no entity fields.
+    const rows = (await em.query(
+      `SELECT DISTINCT card_type_id AS id FROM cards
+       WHERE project_id = $1 AND card_type_id = ANY($2::int[]) AND status = 'stock' AND (reserved_until IS NULL OR reserved_until <= now())`,
+      [projectId, cardTypeIds],
+    )) as Array<{ id: number }>;
+    const stocked = new Set(rows.map((r) => Number(r.id)));
+    return new Set(cardTypeIds.filter((id) => !stocked.has(id)));
+  }
 }
