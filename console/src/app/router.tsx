@@ -49,6 +49,14 @@ export const router = createBrowserRouter(
               lazy: { Component: async () => (await import('../pages/mail/MailLogPage')).MailLogPage },
             },
             {
+              path: 'projects/:projectId/payments',
+              lazy: { Component: async () => (await import('../pages/payments/PaymentsPage')).PaymentsPage },
+            },
+            {
+              path: 'projects/:projectId/checkouts',
+              lazy: { Component: async () => (await import('../pages/checkouts/CheckoutsPage')).CheckoutsPage },
+            },
+            {
               path: 'projects/:projectId/connect',
               lazy: { Component: async () => (await import('../pages/connect/ConnectPage')).ConnectPage },
             },

@@ -10,6 +10,7 @@ import { usersEn } from './users';
 import { sessionsEn } from './sessions';
 import { webhooksEn } from './webhooks';
 import { mailEn } from './mail';
+import { sellingEn } from './selling';
 import { apiKeysEn } from './api-keys';
 import { twoFactorEn } from './two-factor';
 import { accountEn } from './account';
@@ -244,6 +245,7 @@ export const en = {
   sessions: sessionsEn,
   webhooks: webhooksEn,
   mail: mailEn,
+  selling: sellingEn,
   apiKeys: apiKeysEn,
   twoFactor: twoFactorEn,
   account: accountEn,

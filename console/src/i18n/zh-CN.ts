@@ -11,6 +11,7 @@ import { usersZhCN } from './users';
 import { sessionsZhCN } from './sessions';
 import { webhooksZhCN } from './webhooks';
 import { mailZhCN } from './mail';
+import { sellingZhCN } from './selling';
 import { apiKeysZhCN } from './api-keys';
 import { twoFactorZhCN } from './two-factor';
 import { accountZhCN } from './account';
@@ -203,6 +204,7 @@ export const zhCN: Texts = {
   sessions: sessionsZhCN,
   webhooks: webhooksZhCN,
   mail: mailZhCN,
+  selling: sellingZhCN,
   apiKeys: apiKeysZhCN,
   twoFactor: twoFactorZhCN,
   account: accountZhCN,

@@ -1,14 +1,13 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Table, Tag, Typography } from 'antd';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { api, type Schemas } from '../../api/client';
 import { unwrap } from '../../api/errors';
 import { ErrorAlert, useNotifyError } from '../../components/ErrorAlert';
 import { useFormat } from '../../components/format';
-import { serverPaging } from '../../components/paging';
+import { useServerPage } from '../../components/use-server-page';
 
 type Mail = Schemas['MailView'];
 type Attempt = Schemas['MailAttemptView'];
@@ -60,16 +59,11 @@ export function MailLogPage() {
   const notifyError = useNotifyError();
   const queries = useQueryClient();
   const { projectId = '' } = useParams();
-  const [page, setPage] = useState({ page: 1, pageSize: 20 });
+  const paging = useServerPage();
   const key = ['mails', projectId];
   const list = useQuery({
-    queryKey: [...key, page],
-    queryFn: () =>
-      unwrap(
-        api.GET('/admin/v1/projects/{id}/mails', {
-          params: { path: { id: projectId }, query: { page: page.page, page_size: page.pageSize } },
-        }),
-      ),
+    queryKey: [...key, paging.query],
+    queryFn: () => unwrap(api.GET('/admin/v1/projects/{id}/mails', { params: { path: { id: projectId }, query: paging.query } })),
     // A queued mail is usually sent within seconds: look again while one waits.
     refetchInterval: (query) => (query.state.data?.items.some((m) => m.status === 'pending') ? 3000 : false),
   });
@@ -102,12 +96,7 @@ export function MailLogPage() {
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: t(`${texts}.empty`) }}
         expandable={{ expandedRowRender: (mail) => <Attempts mail={mail} /> }}
-        pagination={serverPaging(t, {
-          page: page.page,
-          pageSize: page.pageSize,
-          total: list.data?.total,
-          onChange: (next, size) => setPage({ page: next, pageSize: size }),
-        })}
+        pagination={paging.pagination(list.data?.total)}
         columns={[
           { title: t(`${texts}.to`), dataIndex: 'to' },
           {
