@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CONSOLE_CSP } from '../src/console/console-middleware';
+import { CONSOLE_CSP, SHOP_CSP } from '../src/console/console-middleware';
 import { startTestApp, TestApp } from './support/test-app';
 
 /** A stand-in for the Vite build (console/dist): the server's behaviour does not depend on the console's code. */
@@ -16,6 +16,10 @@ function fakeConsoleBuild(): string {
   writeFileSync(
     join(dir, 'portal.html'),
     '<!doctype html><title>portal</title><script type="module" src="/console/assets/portal-9z8y7x.js"></script>',
+  );
+  writeFileSync(
+    join(dir, 'shop.html'),
+    '<!doctype html><title>shop</title><script type="module" src="/console/assets/shop-5t6u7v.js"></script>',
   );
   writeFileSync(join(dir, '.source-digest'), 'not served');
   return dir;
@@ -135,5 +139,44 @@ describe('web console serving (e2e)', () => {
     expect(api.headers['content-type']).toMatch(/application\/json/);
     expect(api.body).toMatchObject({ success: false, request_id: expect.any(String) });
     await t.http().get('/portalx').expect(404);
+  });
+
+  it('serves the storefront page at /shop/<program id> and its /return, framable by the console only, leaving the shop API and notifications to the service', async () => {
+    for (const path of [
+      '/shop/48213907',
+      '/shop/48213907/',
+      '/shop/48213907/return?checkout_id=x&token=y',
+      '/shop/48213907/return/',
+    ]) {
+      const res = await t.http().get(path).expect(200);
+      expect(res.text).toContain('<title>shop</title>');
+      expect(res.headers['content-security-policy']).toBe(SHOP_CSP);
+      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['cache-control']).toBe('no-cache');
+    }
+    await t.http().head('/shop/48213907').expect(200).expect('Content-Type', 'text/html; charset=utf-8');
+    expect(SHOP_CSP).toContain("frame-ancestors 'self'");
+    expect(SHOP_CSP).toContain("connect-src 'self'");
+    expect(SHOP_CSP).toContain("script-src 'self';");
+    // The console and the portal are never framed.
+    expect((await t.http().get('/console/').expect(200)).headers['x-frame-options']).toBe('DENY');
+    expect((await t.http().get('/portal').expect(200)).headers['x-frame-options']).toBe('DENY');
+    expect(CONSOLE_CSP).toContain("frame-ancestors 'none'");
+
+    // The API under /shop goes on to the service: its envelope, no page.
+    const catalogue = await t.http().get('/shop/api/48213907').expect(404);
+    expect(catalogue.body).toMatchObject({ error: { code: 10201 }, request_id: expect.any(String) });
+    expect(catalogue.headers['content-security-policy']).toBeUndefined();
+    const status = await t.http().get('/shop/api/checkouts/00000000-0000-4000-8000-000000000000').expect(404);
+    expect(status.body).toMatchObject({ error: { code: expect.any(Number) } });
+    const notify = await t.http().get('/shop/notify/epay/00000000-0000-4000-8000-000000000000');
+    expect(notify.text).not.toContain('<title>shop</title>');
+    expect(notify.headers['content-security-policy']).toBeUndefined();
+    // Not a program id, another depth, another method: not the page.
+    for (const path of ['/shop/api', '/shop/notify', '/shop/1234567', '/shop/48213907/other', '/shop/48213907/return/x'])
+      expect((await t.http().get(path)).text).not.toContain('<title>shop</title>');
+    await t.http().post('/shop/48213907').send({}).expect(404);
   });
 });

@@ -6,6 +6,13 @@ export const CONSOLE_PATH = '/console';
 /** The card holder's self-service page (decisions §14): a second page of the same build, its assets under /console/assets. */
 export const PORTAL_PATH = '/portal';
 const PORTAL_PAGE = 'portal.html';
+/**
+ * A program's storefront page and its return page (decisions §26): `/shop/<program id>` and
+ * `/shop/<program id>/return`, a third page of the build. Only an 8-digit program id matches, so
+ * the storefront's API (`/shop/api/…`) and the gateways' notifications (`/shop/notify/…`) go on.
+ */
+const SHOP_PAGE_PATH = /^\/shop\/[1-9][0-9]{7}(\/return)?\/?$/;
+const SHOP_PAGE = 'shop.html';
 
 /**
  * What the console's page may load: its own scripts only (no inline script, no eval), styles from
@@ -25,6 +32,13 @@ export const CONSOLE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/**
+ * The storefront page's: the console's, but the console may show it in a frame (its preview of the
+ * storefront), so this service's own pages may frame it. Paying leaves by `location.assign`, which
+ * no directive restricts; its calls stay on this service.
+ */
+export const SHOP_CSP = CONSOLE_CSP.replace("frame-ancestors 'none'", "frame-ancestors 'self'");
+
 const SECURITY_HEADERS: Record<string, string> = {
   'Content-Security-Policy': CONSOLE_CSP,
   'X-Content-Type-Options': 'nosniff',
@@ -36,6 +50,13 @@ const SECURITY_HEADERS: Record<string, string> = {
 const PLAIN_TEXT = { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' };
 const PORTAL_NEEDS_HTTPS = 'The card-holder portal needs HTTPS; plain HTTP is refused (10010 HTTPS_REQUIRED).\n';
 const NOT_BUILT = 'The console has not been built: run `npm run build` (npm start does it), then restart the service.\n';
+
+/** The storefront page's headers in place of the console's: framed by this service's own pages only. */
+const SHOP_HEADERS: Record<string, string> = {
+  ...SECURITY_HEADERS,
+  'Content-Security-Policy': SHOP_CSP,
+  'X-Frame-Options': 'SAMEORIGIN',
+};
 
 function send(
   req: IncomingMessage,
@@ -59,8 +80,9 @@ function redirect(req: IncomingMessage, res: ServerResponse, location: string): 
   );
 }
 
-function sendFile(req: IncomingMessage, res: ServerResponse, file: ConsoleFile): void {
+function sendFile(req: IncomingMessage, res: ServerResponse, file: ConsoleFile, pageHeaders?: Record<string, string>): void {
   const headers: Record<string, string> = {
+    ...pageHeaders,
     'Content-Type': file.contentType,
     'Cache-Control': file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
     ETag: file.etag,
@@ -77,8 +99,9 @@ function sendFile(req: IncomingMessage, res: ServerResponse, file: ConsoleFile):
 /**
  * Serves the console at /console as a single-page app on either HTTP adapter (plain Node middleware):
  * a built file by its path, any other page (a deep link such as /console/projects/x) as index.html
- * so the console's router shows it, a missing build asset as 404. `/` redirects to the console, and
- * `/portal` (and anything below it) is the card-holder portal's page. Only GET and HEAD are answered
+ * so the console's router shows it, a missing build asset as 404. `/` redirects to the console,
+ * `/portal` (and anything below it) is the card-holder portal's page, and `/shop/<program id>` (and
+ * its `/return`) the storefront's, which the console's own pages may frame. Only GET and HEAD are answered
  * here; anything else, and every API path, goes on to the service. `refusesPlainHttp` (production,
  * https-required.guard.ts) makes the portal's page a 403 over plain HTTP, as its API is: a holder
  * must not learn to type a card key into a page an attacker on the way can rewrite.
@@ -94,6 +117,10 @@ export function consoleMiddleware(
     const query = url.slice(path.length);
     if (path === '/') return redirect(req, res, `${CONSOLE_PATH}/${query}`);
     if (path === CONSOLE_PATH) return redirect(req, res, `${CONSOLE_PATH}/${query}`);
+    if (SHOP_PAGE_PATH.test(path)) {
+      const page = files?.get(SHOP_PAGE);
+      return page ? sendFile(req, res, page, SHOP_HEADERS) : send(req, res, 503, PLAIN_TEXT, NOT_BUILT);
+    }
     const portal = path === PORTAL_PATH || path.startsWith(`${PORTAL_PATH}/`);
     if (!portal && !path.startsWith(`${CONSOLE_PATH}/`)) return next();
     if (portal && refusesPlainHttp(req)) return send(req, res, 403, PLAIN_TEXT, PORTAL_NEEDS_HTTPS);
