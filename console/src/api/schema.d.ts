@@ -2052,6 +2052,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/shop/api/{program_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A program's storefront: its name, its card types for sale with their prices, and the payment providers it takes
+         * @description What the storefront page (`/shop/{program_id}`) shows. Only types for sale, enabled and priced; a stock type with no unsold card free now is `in_stock: false`.
+         */
+        get: operations["Shop_catalog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/shop/api/{program_id}/checkouts": {
         parameters: {
             query?: never;
@@ -2107,6 +2127,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/shop/notify/alipay/{project_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Alipay (电脑网站支付) asynchronous notification, a form POST signed RSA2 */
+        post: operations["ShopNotify_alipayPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shop/notify/stripe/{project_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stripe webhook: a `checkout.session.completed` event, signed in `Stripe-Signature` over the raw body
+         * @description Another event type, or a session not yet paid, is acknowledged (200) and changes nothing; a bad or stale signature is a 400, which Stripe retries.
+         */
+        post: operations["ShopNotify_stripePost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/projects/{id}/payments": {
         parameters: {
             query?: never;
@@ -2133,7 +2190,7 @@ export interface paths {
         };
         get?: never;
         /**
-         * Set a payment provider's settings (epay); fields left out keep their stored values
+         * Set a payment provider's settings (epay, stripe); fields left out keep their stored values
          * @description Switching a provider on needs PUBLIC_URL (PUBLIC_URL_NOT_SET) and a CURRENCY it takes. An unknown provider is a 400 naming the known ones.
          */
         put: operations["Payments_put"];
@@ -4475,6 +4532,48 @@ export interface components {
             /** @description the cards to refund (unused cards of the order); absent: every unused card of the order */
             card_ids?: number[];
         };
+        StorefrontCardTypeView: {
+            /** @description the `card_type_id` of a checkout */
+            id: number;
+            name: string;
+            /** @enum {string} */
+            kind: "time" | "count";
+            /** @description time types: how long a card lasts once used; 0 = permanent */
+            duration_seconds: number;
+            /** @description count types: logins of each card */
+            uses: number | null;
+            /** @description devices one card may be bound to */
+            device_limit: number;
+            /** @description the price of one card, in integer cents of `currency` */
+            price_cents: number;
+            /**
+             * @description `stock`: sold from the type's unsold stock
+             * @enum {string}
+             */
+            stock_mode: "mint" | "stock";
+            /** @description false: a stock type with no unsold card free now (sold out; a checkout is refused OUT_OF_STOCK); always true for `mint` */
+            in_stock: boolean;
+        };
+        StorefrontCatalogView: {
+            /** @example 48213907 */
+            program_id: string;
+            /** @description the program's name */
+            name: string;
+            /**
+             * @description the currency of every price and checkout
+             * @example CNY
+             */
+            currency: string;
+            /** @description the types for sale (for_sale, enabled, priced above 0), cheapest first */
+            card_types: components["schemas"]["StorefrontCardTypeView"][];
+            /**
+             * @description the payment providers the program has switched on, usable in the service's currency: a checkout's `provider`
+             * @example [
+             *       "epay"
+             *     ]
+             */
+            providers: string[];
+        };
         CheckoutCreatedView: {
             /**
              * Format: uuid
@@ -4539,6 +4638,46 @@ export interface components {
             paid_at: string | null;
             /** @description once paid, and only with the right token */
             cards?: components["schemas"]["CheckoutCardView"][];
+            /**
+             * @description with the cards: the mail of them to the checkout's address: `pending` (being sent, with retries), `sent` (the mail server took it), `failed` (given up), `none` (not mailed: the service sends no mail)
+             * @enum {string}
+             */
+            mail?: "pending" | "sent" | "failed" | "none";
+        };
+        EpaySettingsDto: {
+            /** @description new checkouts may pay with it */
+            enabled: boolean;
+            /**
+             * @description the gateway's address; the buyer is sent to `{gateway_url}submit.php?…` (a `/` is added when missing)
+             * @example https://pay.example.com/
+             */
+            gateway_url: string;
+            /**
+             * @description the merchant id (商户ID) the gateway gave
+             * @example 1001
+             */
+            pid: string;
+            /** @description the merchant key (商户密钥); secret: stored encrypted, never answered */
+            key: string;
+        };
+        StripeSettingsDto: {
+            /** @description new checkouts may pay with it */
+            enabled: boolean;
+            /**
+             * @description the account's secret key (`sk_…`) or a restricted key (`rk_…`) that may write Checkout Sessions; secret: stored encrypted, never answered
+             * @example sk_live_…
+             */
+            secret_key: string;
+            /**
+             * @description the signing secret (`whsec_…`) of the webhook endpoint added in Stripe's dashboard; secret: stored encrypted, never answered
+             * @example whsec_…
+             */
+            webhook_secret: string;
+            /**
+             * @description the API's address, `https://api.stripe.com` when left out (another only for a test double)
+             * @example https://api.stripe.com
+             */
+            api_base?: string;
         };
         PaymentSettingsView: {
             /** @example epay */
@@ -4573,22 +4712,6 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
-        };
-        EpaySettingsDto: {
-            /** @description new checkouts may pay with it */
-            enabled: boolean;
-            /**
-             * @description the gateway's address; the buyer is sent to `{gateway_url}submit.php?…` (a `/` is added when missing)
-             * @example https://pay.example.com/
-             */
-            gateway_url: string;
-            /**
-             * @description the merchant id (商户ID) the gateway gave
-             * @example 1001
-             */
-            pid: string;
-            /** @description the merchant key (商户密钥); secret: stored encrypted, never answered */
-            key: string;
         };
         CheckoutView: {
             /** Format: uuid */
@@ -6190,11 +6313,8 @@ export interface components {
                 };
             };
         };
-        /**
-         * @description - `10201` PROGRAM_NOT_FOUND: Program not found
-         *     - `11306` CARD_TYPE_NOT_FOR_SALE: This card type is not for sale
-         */
-        AdminError404_10201_11306: {
+        /** @description - `10201` PROGRAM_NOT_FOUND: Program not found */
+        AdminError404_10201: {
             headers: {
                 [name: string]: unknown;
             };
@@ -6202,7 +6322,7 @@ export interface components {
                 "application/json": components["schemas"]["AdminError"] & {
                     error?: {
                         /** @enum {integer} */
-                        code?: 10201 | 11306;
+                        code?: 10201;
                     };
                 };
             };
@@ -6220,6 +6340,23 @@ export interface components {
                     error?: {
                         /** @enum {integer} */
                         code?: 10202 | 10203;
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `10201` PROGRAM_NOT_FOUND: Program not found
+         *     - `11306` CARD_TYPE_NOT_FOR_SALE: This card type is not for sale
+         */
+        AdminError404_10201_11306: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"] & {
+                    error?: {
+                        /** @enum {integer} */
+                        code?: 10201 | 11306;
                     };
                 };
             };
@@ -12107,6 +12244,33 @@ export interface operations {
             500: components["responses"]["AdminError500_50000"];
         };
     };
+    Shop_catalog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                program_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StorefrontCatalogView"];
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            403: components["responses"]["AdminError403_10202_10203"];
+            404: components["responses"]["AdminError404_10201"];
+            429: components["responses"]["AdminError429_10302"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
     Shop_create: {
         parameters: {
             query?: never;
@@ -12222,6 +12386,63 @@ export interface operations {
             500: components["responses"]["AdminError500_50000"];
         };
     };
+    ShopNotify_alipayPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `success` when the payment was taken (now or before), `fail` otherwise (the gateway retries) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": "success" | "fail";
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            413: components["responses"]["AdminError413_10008"];
+            415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
+    ShopNotify_stripePost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description taken (now or before), or an event that is no payment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        received?: true;
+                    };
+                };
+            };
+            400: components["responses"]["AdminError400_10001"];
+            413: components["responses"]["AdminError413_10008"];
+            415: components["responses"]["AdminError415_10007"];
+            429: components["responses"]["AdminError429_10302"];
+            500: components["responses"]["AdminError500_50000"];
+        };
+    };
     Payments_list: {
         parameters: {
             query?: never;
@@ -12265,10 +12486,10 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description the provider's settings (this release knows epay) */
+        /** @description the settings of the provider the path names: `epay` → EpaySettingsDto, `stripe` → StripeSettingsDto */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["EpaySettingsDto"];
+                "application/json": components["schemas"]["EpaySettingsDto"] | components["schemas"]["StripeSettingsDto"];
             };
         };
         responses: {
