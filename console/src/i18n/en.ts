@@ -16,6 +16,7 @@ import { twoFactorEn } from './two-factor';
 import { accountEn } from './account';
 import { auditEn } from './audit';
 import { portalEn } from './portal';
+import { storefrontEn } from './storefront';
 import { platformEn } from './platform';
 import { backupsEn } from './backups';
 import { operationsEn } from './operations';
@@ -251,6 +252,7 @@ export const en = {
   account: accountEn,
   audit: auditEn,
   portal: portalEn,
+  storefront: storefrontEn,
   platform: platformEn,
   backups: backupsEn,
   operations: operationsEn,

@@ -17,6 +17,7 @@ import { twoFactorZhCN } from './two-factor';
 import { accountZhCN } from './account';
 import { auditZhCN } from './audit';
 import { portalZhCN } from './portal';
+import { storefrontZhCN } from './storefront';
 import { platformZhCN } from './platform';
 import { backupsZhCN } from './backups';
 import { operationsZhCN } from './operations';
@@ -210,6 +211,7 @@ export const zhCN: Texts = {
   account: accountZhCN,
   audit: auditZhCN,
   portal: portalZhCN,
+  storefront: storefrontZhCN,
   platform: platformZhCN,
   backups: backupsZhCN,
   operations: operationsZhCN,
