@@ -9,10 +9,19 @@ export const MAX_INPUT_DEPTH = 32;
 
 /**
  * Free-text fields that may hold line breaks and tabs (announcement content, changelogs, notes,
- * remote variable values, token templates) and the legacy `data` ciphertext (base64 that old
- * clients wrap in lines). Every other field is one line.
+ * remote variable values, token templates), the legacy `data` ciphertext (base64 that old
+ * clients wrap in lines), and a payment gateway's RSA keys (PEM is lines). Every other field is one line.
  */
-export const MULTILINE_FIELDS: ReadonlySet<string> = new Set(['content', 'changelog', 'note', 'value', 'token_template', 'data']);
+export const MULTILINE_FIELDS: ReadonlySet<string> = new Set([
+  'content',
+  'changelog',
+  'note',
+  'value',
+  'token_template',
+  'data',
+  'private_key',
+  'alipay_public_key',
+]);
 
 /** Keys that reach JavaScript object internals when an object is merged or renamed. */
 export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);

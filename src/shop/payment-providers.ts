@@ -1,12 +1,14 @@
 import { Inject, Injectable, Provider } from '@nestjs/common';
 import { PaymentProvider } from './payment-provider';
+import { AlipayProvider } from './providers/alipay.provider';
 import { EpayProvider } from './providers/epay.provider';
 
 /**
  * Every payment provider, one file each under providers/ (decisions §26): a new gateway is its file
- * and its class here. Stripe and Alipay come next; the tables and the admin routes take them as they are.
+ * and its class here (its notify route in shop-notify.controller.ts); the tables and the admin routes
+ * take them as they are.
  */
-export const PROVIDER_CLASSES = [EpayProvider] as const;
+export const PROVIDER_CLASSES = [EpayProvider, AlipayProvider] as const;
 
 const ALL_PROVIDERS = Symbol('cardkey.paymentProviders');
 

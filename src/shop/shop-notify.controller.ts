@@ -63,6 +63,24 @@ export class ShopNotifyController {
     return this.answer('epay', projectId, { method: 'POST', query, body, headers: request.headers }, response, context);
   }
 
+  @Post('alipay/:project_id')
+  @HttpCode(200)
+  @AcceptsBody('form')
+  @RateLimit('shop-notify')
+  @ApiOperation({ summary: 'Alipay (电脑网站支付) asynchronous notification, a form POST signed RSA2' })
+  @ApiProduces('text/plain')
+  @ApiResponse({ ...TEXT_ANSWER, content: { 'text/plain': { schema: { type: 'string', enum: ['success', 'fail'] } } } })
+  alipayPost(
+    @Param('project_id') projectId: string,
+    @Query() query: Record<string, unknown>,
+    @Body() body: Record<string, unknown>,
+    @Req() request: AdapterRequest,
+    @Res({ passthrough: true }) response: unknown,
+    @ClientContext() context: RequestContext,
+  ): Promise<string> {
+    return this.answer('alipay', projectId, { method: 'POST', query, body, headers: request.headers }, response, context);
+  }
+
   private async answer(
     provider: string,
     projectId: string,
