@@ -85,6 +85,7 @@ export const catalogEn: Readonly<Record<number, string>> = {
   11304: 'This payment provider is not enabled for the program', // PAYMENT_PROVIDER_NOT_ENABLED
   11305: 'The service has no PUBLIC_URL set, so it takes no payments', // PUBLIC_URL_NOT_SET
   11306: 'This card type is not for sale', // CARD_TYPE_NOT_FOR_SALE
+  11307: 'The payment gateway is unavailable; try again later', // PAYMENT_GATEWAY_UNAVAILABLE
   20001: 'The card key is invalid', // CARD_INVALID
   20002: 'The card key has expired', // CARD_EXPIRED
   20003: 'The card key is banned', // CARD_BANNED
@@ -188,6 +189,7 @@ export const catalogZhCN: Readonly<Record<number, string>> = {
   11304: '该程序未启用此支付方式', // PAYMENT_PROVIDER_NOT_ENABLED
   11305: '服务未设置 PUBLIC_URL，暂不收款', // PUBLIC_URL_NOT_SET
   11306: '此卡类不在售', // CARD_TYPE_NOT_FOR_SALE
+  11307: '支付网关暂不可用，请稍后再试', // PAYMENT_GATEWAY_UNAVAILABLE
   20001: '卡密无效', // CARD_INVALID
   20002: '卡密已过期', // CARD_EXPIRED
   20003: '卡密已被封禁', // CARD_BANNED

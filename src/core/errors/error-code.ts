@@ -13,7 +13,8 @@
  *   111xx        admin API "not found", one code per resource (an id that is not one is the same)
  *   112xx        admin API conflicts with what exists: duplicates, a reused key, a refused switch
  *   113xx        money (decisions §19, §26): a balance too small (402), an order id used for another order,
- *                the storefront's refusals (stock, providers, PUBLIC_URL, types not for sale)
+ *                the storefront's refusals (stock, providers, PUBLIC_URL, types not for sale, a payment
+ *                gateway that made no payment address: 502)
  * The generic NOT_FOUND, FORBIDDEN and CONFLICT remain for unknown paths, role refusals and a
  * framework error of that HTTP class.
  */
@@ -97,6 +98,7 @@ export enum ErrorCode {
   PAYMENT_PROVIDER_NOT_ENABLED = 11304,
   PUBLIC_URL_NOT_SET = 11305,
   CARD_TYPE_NOT_FOR_SALE = 11306,
+  PAYMENT_GATEWAY_UNAVAILABLE = 11307,
   CARD_INVALID = 20001,
   CARD_EXPIRED = 20002,
   CARD_BANNED = 20003,
@@ -217,6 +219,7 @@ export const ERROR_CATALOG: Readonly<Record<ErrorCode, CatalogEntry>> = {
   [ErrorCode.PAYMENT_PROVIDER_NOT_ENABLED]: { http: 409, message: 'This payment provider is not enabled for the program' },
   [ErrorCode.PUBLIC_URL_NOT_SET]: { http: 409, message: 'The service has no PUBLIC_URL set, so it takes no payments' },
   [ErrorCode.CARD_TYPE_NOT_FOR_SALE]: { http: 404, message: 'This card type is not for sale' },
+  [ErrorCode.PAYMENT_GATEWAY_UNAVAILABLE]: { http: 502, message: 'The payment gateway is unavailable; try again later' },
   [ErrorCode.CARD_INVALID]: { http: 200, message: 'The card key is invalid' },
   [ErrorCode.CARD_EXPIRED]: { http: 200, message: 'The card key has expired' },
   [ErrorCode.CARD_BANNED]: { http: 200, message: 'The card key is banned' },
