@@ -119,7 +119,7 @@ describe('storefront checkouts paid with epay (decisions §26, e2e)', () => {
     });
     expectAdminError(await checkout(t, p.program_id, { card_type_id: type.id }), 409, PAYMENT_PROVIDER_NOT_ENABLED);
 
-    expectAdminError(await author.put(`/admin/v1/projects/${p.id}/payments/stripe`, { enabled: true }), 400, BAD_REQUEST, 'epay');
+    expectAdminError(await author.put(`/admin/v1/projects/${p.id}/payments/paypal`, { enabled: true }), 400, BAD_REQUEST, 'epay');
     expectAdminError(await author.put(`/admin/v1/projects/${p.id}/payments/epay`, { unknown_field: 1 }), 400, BAD_REQUEST);
     expectAdminError(
       await author.put(`/admin/v1/projects/${p.id}/payments/epay`, { gateway_url: 'ftp://x' }),

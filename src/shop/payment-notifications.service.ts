@@ -9,7 +9,14 @@ import { OrderPlacement } from '../orders/order-placement';
 import { Project } from '../projects/project.entity';
 import { Checkout } from './checkout.entity';
 import { CheckoutsRepository } from './checkouts.repository';
-import { GatewayNotification, isRefusal, NotificationRefusal, ProviderAnswer, VerifiedPayment } from './payment-provider';
+import {
+  GatewayNotification,
+  isIgnored,
+  isRefusal,
+  NotificationRefusal,
+  ProviderAnswer,
+  VerifiedPayment,
+} from './payment-provider';
 import { PaymentProviders } from './payment-providers';
 import { PaymentRefusalsRepository } from './payment-refusals.repository';
 import { PaymentSettingsService } from './payment-settings.service';
@@ -94,6 +101,15 @@ export class PaymentNotificationsService {
         return provider.answer(false);
       }
       const verified = provider.verifyNotification(notification, found.settings);
+      if (isIgnored(verified)) {
+        // Signed, but no payment (another event type): acknowledged so the gateway stops resending it.
+        this.logger.entry('info', 'payment notification ignored', {
+          project_id: id,
+          provider: provider.name,
+          detail: verified.ignored,
+        });
+        return provider.answer(true);
+      }
       if (isRefusal(verified)) {
         await this.record(id, provider.name, clientIp, null, verified);
         return provider.answer(false);

@@ -16,7 +16,7 @@ export interface PaymentProvider<S extends ProviderSettings = ProviderSettings> 
   /** Where the buyer pays: a gateway address carrying the checkout, its amount and the two return addresses. */
   payUrl(payment: PaymentRequest, settings: S): Promise<string>;
   /** The gateway's notification, checked against the project's settings: who it says paid what, or why it is refused. */
-  verifyNotification(notification: GatewayNotification, settings: S): VerifiedPayment | NotificationRefusal;
+  verifyNotification(notification: GatewayNotification, settings: S): VerifiedPayment | NotificationRefusal | NotificationIgnored;
   /** What the gateway is answered: `taken` when the payment was taken now or before, otherwise a refusal it retries. */
   answer(taken: boolean): ProviderAnswer;
 }
@@ -58,6 +58,8 @@ export interface GatewayNotification {
   /** The parsed body (a form's fields, a JSON object), or undefined. */
   body: unknown;
   headers: Record<string, string | string[] | undefined>;
+  /** The body's bytes as they arrived, for a gateway that signs them (Stripe); absent without a body. */
+  rawBody?: Buffer;
 }
 
 /** A notification whose signature and merchant checked out, saying this checkout was paid this much. */
@@ -99,8 +101,21 @@ export interface NotificationRefusal {
   reference?: string | null;
 }
 
-export function isRefusal(result: VerifiedPayment | NotificationRefusal): result is NotificationRefusal {
+/**
+ * A signed notification that is no payment to take, e.g. an event type the gateway sends every
+ * endpoint (Stripe's): acknowledged as taken so that the gateway stops sending it, nothing recorded.
+ */
+export interface NotificationIgnored {
+  /** Why, in a few words: logged. */
+  ignored: string;
+}
+
+export function isRefusal(result: VerifiedPayment | NotificationRefusal | NotificationIgnored): result is NotificationRefusal {
   return 'refused' in result;
+}
+
+export function isIgnored(result: VerifiedPayment | NotificationRefusal | NotificationIgnored): result is NotificationIgnored {
+  return 'ignored' in result;
 }
 
 /** The gateway's answer: its own protocol's (epay: plain `success` or `fail`), not the admin envelope. */

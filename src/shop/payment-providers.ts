@@ -2,13 +2,14 @@ import { Inject, Injectable, Provider } from '@nestjs/common';
 import { PaymentProvider } from './payment-provider';
 import { AlipayProvider } from './providers/alipay.provider';
 import { EpayProvider } from './providers/epay.provider';
+import { StripeProvider } from './providers/stripe.provider';
 
 /**
  * Every payment provider, one file each under providers/ (decisions §26): a new gateway is its file
  * and its class here (its notify route in shop-notify.controller.ts); the tables and the admin routes
  * take them as they are.
  */
-export const PROVIDER_CLASSES = [EpayProvider, AlipayProvider] as const;
+export const PROVIDER_CLASSES = [EpayProvider, AlipayProvider, StripeProvider] as const;
 
 const ALL_PROVIDERS = Symbol('cardkey.paymentProviders');
 

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Put } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiExtraModels, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { AdminAuth, AdminRoles } from '../admin-auth/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
 import { StepUp } from '../admin-auth/two-factor/step-up';
@@ -10,6 +10,7 @@ import { ApiAnswer, ApiFailures, ApiListAnswer, ApiNoContent } from '../http/ope
 import { PaymentSettingsService } from './payment-settings.service';
 import { PaymentSettingsView } from './payment-settings.view';
 import { EpaySettingsDto } from './providers/epay.provider';
+import { StripeSettingsDto } from './providers/stripe.provider';
 
 /**
  * A project's payment providers (decisions §26). The body of a PUT is the provider's own settings
@@ -17,6 +18,7 @@ import { EpaySettingsDto } from './providers/epay.provider';
  * are stored encrypted and never answered. API keys are refused (no scope opens these routes).
  */
 @ApiTags('admin: payments')
+@ApiExtraModels(EpaySettingsDto, StripeSettingsDto)
 @Envelope('admin')
 @AdminAuth()
 @AdminRoles('author', 'platform_admin')
@@ -35,12 +37,14 @@ export class PaymentsController {
   @Put(':provider')
   @StepUp()
   @ApiOperation({
-    summary: "Set a payment provider's settings (epay); fields left out keep their stored values",
+    summary: "Set a payment provider's settings (epay, stripe); fields left out keep their stored values",
     description:
       'Switching a provider on needs PUBLIC_URL (PUBLIC_URL_NOT_SET) and a CURRENCY it takes. An unknown provider is a 400 naming the known ones.',
   })
-  // One provider so far: its settings are the body (a `oneOf` of each provider's settings once there are more).
-  @ApiBody({ type: EpaySettingsDto, description: "the provider's settings (this release knows epay)" })
+  @ApiBody({
+    schema: { oneOf: [getSchemaPath(EpaySettingsDto), getSchemaPath(StripeSettingsDto)].map(($ref) => ({ $ref })) },
+    description: 'the settings of the provider the path names: `epay` → EpaySettingsDto, `stripe` → StripeSettingsDto',
+  })
   @ApiAnswer(PaymentSettingsView)
   @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.PUBLIC_URL_NOT_SET, ErrorCode.PAYMENT_PROVIDER_NOT_ENABLED)
   put(

@@ -81,6 +81,38 @@ export class ShopNotifyController {
     return this.answer('alipay', projectId, { method: 'POST', query, body, headers: request.headers }, response, context);
   }
 
+  @Post('stripe/:project_id')
+  @HttpCode(200)
+  @AcceptsBody('json')
+  @RateLimit('shop-notify')
+  @ApiOperation({
+    summary: 'Stripe webhook: a `checkout.session.completed` event, signed in `Stripe-Signature` over the raw body',
+    description:
+      'Another event type, or a session not yet paid, is acknowledged (200) and changes nothing; a bad or stale signature is a 400, which Stripe retries.',
+  })
+  @ApiResponse({
+    status: 200,
+    description: 'taken (now or before), or an event that is no payment',
+    content: { 'application/json': { schema: { type: 'object', properties: { received: { type: 'boolean', enum: [true] } } } } },
+  })
+  @ApiResponse({
+    status: 400,
+    description: 'refused (recorded in payment-refusals); Stripe sends it again',
+    content: { 'application/json': { schema: { type: 'object', properties: { received: { type: 'boolean', enum: [false] } } } } },
+  })
+  stripePost(
+    @Param('project_id') projectId: string,
+    @Body() body: Record<string, unknown>,
+    @Req() request: AdapterRequest & { rawBody?: Buffer; raw?: { rawBody?: Buffer } },
+    @Res({ passthrough: true }) response: unknown,
+    @ClientContext() context: RequestContext,
+  ): Promise<string> {
+    // The signature covers the bytes as sent: Fastify keeps them on its request, Express on the raw one.
+    const rawBody = request.rawBody ?? request.raw?.rawBody;
+    const notification = { method: 'POST', query: {}, body, headers: request.headers, rawBody };
+    return this.answer('stripe', projectId, notification, response, context);
+  }
+
   private async answer(
     provider: string,
     projectId: string,
