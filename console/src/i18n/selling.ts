@@ -87,7 +87,7 @@ export const sellingEn = {
   },
   refusals: {
     intro:
-      'Gateway notifications the service refused, newest first: a bad signature, a wrong amount or an unknown checkout changes nothing. Many bad signatures may mean the merchant key is wrong, or someone is forging payments.',
+      'Gateway notifications the service refused, newest first: a bad signature, a wrong amount or an unknown checkout changes nothing. A notification whose signature fails is tied to no checkout: the checkout it named is shown as sent. Many bad signatures may mean the merchant key is wrong, or someone is forging payments.',
     at: 'At',
     provider: 'Provider',
     reason: 'Reason',
@@ -188,7 +188,7 @@ export const sellingZhCN: typeof sellingEn = {
   },
   refusals: {
     intro:
-      '服务拒绝的支付网关通知，最新的在前：签名错误、金额不符或未知订单都不会改变任何东西。大量签名错误可能是商户密钥填错，或有人伪造付款。',
+      '服务拒绝的支付网关通知，最新的在前：签名错误、金额不符或未知订单都不会改变任何东西。签名错误的通知不关联任何订单：只按原样显示它所指的订单号。大量签名错误可能是商户密钥填错，或有人伪造付款。',
     at: '时间',
     provider: '支付方式',
     reason: '原因',

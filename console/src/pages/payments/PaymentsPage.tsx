@@ -37,7 +37,14 @@ export function PaymentsPage() {
       {noPublicUrl && <Alert type="warning" showIcon className="block-gap" role="alert" title={t(`${texts}.publicUrlUnset`)} />}
       {(list.error ?? project.error) && <ErrorAlert error={list.error ?? project.error} />}
       <Space orientation="vertical" size="large" style={{ width: '100%' }}>
-        {project.data && <StorefrontCard projectId={projectId} programId={project.data.program_id} />}
+        {project.data && (
+          // Loaded again when the payment settings change, so the preview shows what buyers now see.
+          <StorefrontCard
+            projectId={projectId}
+            programId={project.data.program_id}
+            version={stored.map((row) => `${row.provider}@${row.updated_at}`).join(' ')}
+          />
+        )}
         {list.data &&
           providerNames(stored).map((name) => (
             <ProviderCard key={name} projectId={projectId} name={name} stored={stored.find((row) => row.provider === name)} />

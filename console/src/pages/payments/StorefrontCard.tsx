@@ -13,7 +13,7 @@ const texts = 'selling.storefront';
  * The program's storefront: its public address (copy, open), the card types it sells, and a
  * phone-sized preview of the page itself (same origin, so the page may be framed by the console).
  */
-export function StorefrontCard({ projectId, programId }: { projectId: string; programId: string }) {
+export function StorefrontCard({ projectId, programId, version }: { projectId: string; programId: string; version: string }) {
   const { t } = useTranslation();
   const money = useMoney();
   const address = `${window.location.origin}/shop/${programId}`;
@@ -60,7 +60,13 @@ export function StorefrontCard({ projectId, programId }: { projectId: string; pr
             <Link to={`/projects/${projectId}/card-types`}>{t(`${texts}.cardTypes`)}</Link>
           </Typography.Paragraph>
         </div>
-        <iframe className="storefront-preview" title={t(`${texts}.preview`)} src={`/shop/${programId}`} loading="lazy" />
+        <iframe
+          key={version}
+          className="storefront-preview"
+          title={t(`${texts}.preview`)}
+          src={`/shop/${programId}`}
+          loading="lazy"
+        />
       </div>
     </Card>
   );
