@@ -98,6 +98,7 @@ const ROUTES = [
   'GET /shop/api/checkouts/:checkout_id admin none',
   'GET /shop/notify/epay/:project_id admin none',
   'POST /shop/notify/epay/:project_id admin none',
+  'POST /shop/notify/stripe/:project_id admin none',
   'POST /connect/:programId connect none',
   'POST /conncet/:programId connect none',
   'GET /admin/v1/auth/me admin admin-bearer',
