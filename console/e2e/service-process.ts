@@ -60,12 +60,16 @@ const RAISED_RATE_LIMITS = [
  * Starts the service built by the global setup on a free port, with a data directory of its own
  * (embedded PostgreSQL). Each Playwright worker runs one: platform settings a test switches, and the
  * authors and projects it creates, never reach a test in another worker. `env` adds to or replaces
- * its settings (a suite that needs the service mailing, for instance).
+ * its settings (a suite that needs the service mailing, for instance); a function of the service's
+ * own address gives settings that name it (PUBLIC_URL, for the storefront).
  */
-export async function startService(env: Record<string, string> = {}): Promise<RunningService> {
+export async function startService(
+  settings: Record<string, string> | ((url: string) => Record<string, string>) = {},
+): Promise<RunningService> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'console-e2e-'));
   const url = `http://127.0.0.1:${port}`;
+  const env = typeof settings === 'function' ? settings(url) : settings;
   const service = spawn(process.execPath, [join(OUT_DIR, 'src', 'main.js')], {
     cwd: ROOT,
     env: {

@@ -12,7 +12,16 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = join(root, 'dist');
 const digestFile = join(outDir, '.source-digest');
-const inputs = ['src', 'index.html', 'portal.html', 'vite.config.ts', 'tsconfig.json', 'package.json', '../package-lock.json'];
+const inputs = [
+  'src',
+  'index.html',
+  'portal.html',
+  'shop.html',
+  'vite.config.ts',
+  'tsconfig.json',
+  'package.json',
+  '../package-lock.json',
+];
 
 function filesUnder(path) {
   if (!existsSync(path)) return [];
