@@ -9,6 +9,7 @@ import { Envelope } from '../http/envelope/envelope.decorator';
 import { ApiAnswer, ApiFailures, ApiListAnswer, ApiNoContent } from '../http/openapi/api-contract';
 import { PaymentSettingsService } from './payment-settings.service';
 import { PaymentSettingsView } from './payment-settings.view';
+import { AlipaySettingsDto } from './providers/alipay.provider';
 import { EpaySettingsDto } from './providers/epay.provider';
 import { StripeSettingsDto } from './providers/stripe.provider';
 
@@ -18,7 +19,7 @@ import { StripeSettingsDto } from './providers/stripe.provider';
  * are stored encrypted and never answered. API keys are refused (no scope opens these routes).
  */
 @ApiTags('admin: payments')
-@ApiExtraModels(EpaySettingsDto, StripeSettingsDto)
+@ApiExtraModels(EpaySettingsDto, StripeSettingsDto, AlipaySettingsDto)
 @Envelope('admin')
 @AdminAuth()
 @AdminRoles('author', 'platform_admin')
@@ -37,13 +38,18 @@ export class PaymentsController {
   @Put(':provider')
   @StepUp()
   @ApiOperation({
-    summary: "Set a payment provider's settings (epay, stripe); fields left out keep their stored values",
+    summary: "Set a payment provider's settings (epay, stripe, alipay); fields left out keep their stored values",
     description:
       'Switching a provider on needs PUBLIC_URL (PUBLIC_URL_NOT_SET) and a CURRENCY it takes. An unknown provider is a 400 naming the known ones.',
   })
   @ApiBody({
-    schema: { oneOf: [getSchemaPath(EpaySettingsDto), getSchemaPath(StripeSettingsDto)].map(($ref) => ({ $ref })) },
-    description: 'the settings of the provider the path names: `epay` → EpaySettingsDto, `stripe` → StripeSettingsDto',
+    schema: {
+      oneOf: [getSchemaPath(EpaySettingsDto), getSchemaPath(StripeSettingsDto), getSchemaPath(AlipaySettingsDto)].map(($ref) => ({
+        $ref,
+      })),
+    },
+    description:
+      'the settings of the provider the path names: `epay` → EpaySettingsDto, `stripe` → StripeSettingsDto, `alipay` → AlipaySettingsDto',
   })
   @ApiAnswer(PaymentSettingsView)
   @ApiFailures(ErrorCode.PROJECT_NOT_FOUND, ErrorCode.PUBLIC_URL_NOT_SET, ErrorCode.PAYMENT_PROVIDER_NOT_ENABLED)

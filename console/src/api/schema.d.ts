@@ -2190,7 +2190,7 @@ export interface paths {
         };
         get?: never;
         /**
-         * Set a payment provider's settings (epay, stripe); fields left out keep their stored values
+         * Set a payment provider's settings (epay, stripe, alipay); fields left out keep their stored values
          * @description Switching a provider on needs PUBLIC_URL (PUBLIC_URL_NOT_SET) and a CURRENCY it takes. An unknown provider is a 400 naming the known ones.
          */
         put: operations["Payments_put"];
@@ -4678,6 +4678,24 @@ export interface components {
              * @example https://api.stripe.com
              */
             api_base?: string;
+        };
+        AlipaySettingsDto: {
+            /** @description new checkouts may pay with it */
+            enabled: boolean;
+            /**
+             * @description the application's APPID (开放平台应用 ID)
+             * @example 2021000000000000
+             */
+            app_id: string;
+            /** @description the application's RSA private key (应用私钥, 2048 bits), PEM or the bare base64 Alipay's key tool gives (PKCS#8 or PKCS#1); secret: stored encrypted, never answered */
+            private_key: string;
+            /** @description Alipay's public key (支付宝公钥, not the application's), PEM or bare base64: notifications are verified with it */
+            alipay_public_key: string;
+            /**
+             * @description the gateway the buyer is sent to; default `https://openapi.alipay.com/gateway.do` (the sandbox's: `https://openapi-sandbox.dl.alipaydev.com/gateway.do`)
+             * @example https://openapi.alipay.com/gateway.do
+             */
+            gateway_url?: string;
         };
         PaymentSettingsView: {
             /** @example epay */
@@ -12486,10 +12504,10 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description the settings of the provider the path names: `epay` → EpaySettingsDto, `stripe` → StripeSettingsDto */
+        /** @description the settings of the provider the path names: `epay` → EpaySettingsDto, `stripe` → StripeSettingsDto, `alipay` → AlipaySettingsDto */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["EpaySettingsDto"] | components["schemas"]["StripeSettingsDto"];
+                "application/json": components["schemas"]["EpaySettingsDto"] | components["schemas"]["StripeSettingsDto"] | components["schemas"]["AlipaySettingsDto"];
             };
         };
         responses: {
