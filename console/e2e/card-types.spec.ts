@@ -61,7 +61,7 @@ for (const [language, texts] of [
         await features.press('Enter');
       }
       await dialog.getByLabel(ct.form.price.label).fill('19.9');
-      await page.setViewportSize({ width: 1280, height: 1750 }); // the whole form: a dialog does not grow a full-page picture
+      await page.setViewportSize({ width: 1280, height: 1950 }); // the whole form: a dialog does not grow a full-page picture
       await screenshot(page, 'card-type-edit', language);
       await page.setViewportSize({ width: 1280, height: 800 });
       await dialog.getByRole('button', { name: texts.common.save }).click();

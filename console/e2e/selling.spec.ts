@@ -8,6 +8,7 @@ import {
   adminApi,
   apiToken,
   expect,
+  fill,
   menu,
   money,
   newAuthor,
@@ -82,7 +83,7 @@ for (const [language, texts] of [
   test.describe(`selling online (${language})`, () => {
     test.use({ locale: language });
 
-    test(`an author with two-factor sign-in sets up 易支付, a buyer pays, and the checkout and a forged notification are listed (${language})`, async ({
+    test(`an author with two-factor sign-in puts a type on sale from stock, sets up 易支付, a buyer pays, and the checkout and a forged notification are listed (${language})`, async ({
       page,
       service,
     }) => {
@@ -109,7 +110,6 @@ for (const [language, texts] of [
           agent_allowed: false,
           prefix: '',
           enabled: true,
-          for_sale: true,
         },
       });
       // The author turns two-factor sign-in on: saving and deleting payment settings then need a fresh code.
@@ -118,8 +118,26 @@ for (const [language, texts] of [
       await api.POST('/admin/v1/auth/2fa/confirm', { body: { code: await app.code() } });
       await signInWithCode(page, texts, author, await app.code());
 
+      // The type goes on sale, from stock, in its edit form; 10 stock cards are generated for it.
+      const ct = texts.cardTypes;
+      await page.goto(`/console/projects/${projectId}/card-types`);
+      await page.getByRole('button', { name: `${ct.edit} ${type!.name}` }).click();
+      const edit = page.getByRole('dialog', { name: fill(ct.editTitle, { name: type!.name }) });
+      await edit.getByRole('switch', { name: ct.form.for_sale.label }).click();
+      await edit.getByText(ct.form.stock_mode.stock, { exact: true }).click();
+      await edit.getByRole('button', { name: texts.common.save }).click();
+      await expect(edit).toBeHidden();
+      await expect(page.getByRole('row').filter({ hasText: type!.name })).toContainText(ct.form.stock_mode.stock);
+      await page.getByRole('menuitem', { name: menu(texts.app.cards) }).click();
+      await page.getByRole('button', { name: texts.cards.generate }).click();
+      const generate = page.getByRole('dialog', { name: texts.generate.title });
+      await generate.getByRole('switch', { name: ct.generate.stock.label }).click();
+      await generate.getByRole('button', { name: texts.cards.generate }).click();
+      await expect(generate.getByText(fill(texts.generate.doneTitle, { count: 10 }))).toBeVisible();
+      await generate.getByRole('button', { name: texts.generate.showBatch }).click();
+      await expect(page.locator('tbody tr.ant-table-row').filter({ hasText: texts.cards.statuses.stock })).toHaveCount(10);
+
       // The Payments page: the storefront's address and preview, and 易支付 not set up yet.
-      await page.goto(`/console/projects/${projectId}/overview`);
       await page.getByRole('menuitem', { name: menu(p.menu) }).click();
       await expect(page.getByRole('heading', { level: 1, name: p.title })).toBeVisible();
       const storefront = `${service.url}/shop/${project!.program_id}`;
@@ -165,6 +183,10 @@ for (const [language, texts] of [
       expect(made.status).toBe(201);
       const checkout = (await made.json()) as { checkout_id: string; amount_cents: number; pay_url: string };
       expect(checkout.amount_cents).toBe(3980);
+      const { data: stock } = await api.GET('/admin/v1/projects/{id}/cards', {
+        params: { path: { id: projectId }, query: { status: 'stock' } },
+      });
+      expect(stock!.total).toBe(10); // reserved, not yet sold
       expect(checkout.pay_url.startsWith(`${GATEWAY_URL}submit.php?`)).toBe(true);
       const paid = {
         pid: MERCHANT_ID,
@@ -176,6 +198,10 @@ for (const [language, texts] of [
         trade_status: 'TRADE_SUCCESS',
       };
       expect(await notify(service, projectId, { ...paid, sign: epaySign(paid, MERCHANT_KEY), sign_type: 'MD5' })).toBe('success');
+      const { data: left } = await api.GET('/admin/v1/projects/{id}/cards', {
+        params: { path: { id: projectId }, query: { status: 'stock' } },
+      });
+      expect(left!.total).toBe(8); // 2 sold from stock
       // A forged one: signed with another key.
       const forged = { ...paid, trade_no: `F${Date.now()}`, money: '0.01' };
       expect(

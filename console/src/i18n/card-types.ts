@@ -17,6 +17,7 @@ export const cardTypesEn = {
   keyShape: 'Code',
   keyShapeText: '{{count}} × {{alphabet}}',
   enabled: 'Enabled',
+  forSale: 'For sale',
   uses_one: '{{count}} login',
   uses_other: '{{count}} logins',
   usesAndValidity: '{{uses}}, within {{validity}}',
@@ -101,6 +102,16 @@ export const cardTypesEn = {
       tooLong_other: 'With this prefix, at most {{count}} characters (a code has at most 64)',
     },
     enabled: { label: 'Enabled', help: 'Off: no new cards are made from it; its cards keep working.' },
+    for_sale: {
+      label: 'For sale in the storefront',
+      help: "Shown with its price on the program's storefront page, where buyers pay for it (Payments).",
+    },
+    stock_mode: {
+      label: 'Storefront cards',
+      help: 'Made when paid, or taken from the stock you generated or imported as stock (Cards; sold out when none is left).',
+      mint: 'Made when paid',
+      stock: 'From stock',
+    },
   },
   generate: {
     source: 'Rules',
@@ -111,6 +122,10 @@ export const cardTypesEn = {
       help: 'The cards get its kind, validity or logins, device and session limits, prefix and code format. Only enabled types are offered.',
     },
     noType: 'This project has no enabled card type yet.',
+    stock: {
+      label: 'As storefront stock',
+      help: 'The cards wait unsold (status stock) until the storefront sells them, for a type that sells from stock; none can log in before it is sold.',
+    },
   },
   /** The cards list's column. */
   column: 'Type',
@@ -134,6 +149,7 @@ export const cardTypesZhCN: typeof cardTypesEn = {
   keyShape: '卡密格式',
   keyShapeText: '{{count}} 位{{alphabet}}',
   enabled: '启用',
+  forSale: '在售',
   uses_one: '{{count}} 次',
   uses_other: '{{count}} 次',
   usesAndValidity: '{{uses}}，限 {{validity}} 内',
@@ -206,6 +222,13 @@ export const cardTypesZhCN: typeof cardTypesEn = {
       tooLong_other: '加上此前缀，最多 {{count}} 个字符（卡密最长 64 个字符）',
     },
     enabled: { label: '启用', help: '关闭后不能再用它生成卡密；已生成的卡密照常使用。' },
+    for_sale: { label: '在店铺出售', help: '在程序的店铺页面显示并标价，买家在那里付款购买（支付设置）。' },
+    stock_mode: {
+      label: '店铺发货方式',
+      help: '付款后生成，或从您生成或导入为库存的卡密中取出（卡密页面；库存用完即售罄）。',
+      mint: '付款后生成',
+      stock: '库存发货',
+    },
   },
   generate: {
     source: '规则',
@@ -213,6 +236,7 @@ export const cardTypesZhCN: typeof cardTypesEn = {
     manual: '在此设置',
     type: { label: '卡类', help: '卡密将采用它的类型、有效期或次数、设备和会话限制、前缀以及卡密格式。只列出已启用的卡类。' },
     noType: '本项目还没有已启用的卡类。',
+    stock: { label: '作为店铺库存', help: '卡密以库存（未售出）状态等待店铺售出，用于库存发货的卡类；售出前不能登录。' },
   },
   column: '卡类',
 };

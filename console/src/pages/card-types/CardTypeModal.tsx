@@ -210,6 +210,14 @@ export function CardTypeModal({
         <Form.Item name="enabled" valuePropName="checked" {...field('enabled')}>
           <Switch />
         </Form.Item>
+        <Form.Item name="for_sale" valuePropName="checked" {...field('for_sale')}>
+          <Switch />
+        </Form.Item>
+        <Form.Item name="stock_mode" {...field('stock_mode')}>
+          <Radio.Group
+            options={(['mint', 'stock'] as const).map((mode) => ({ value: mode, label: t(`${texts}.stock_mode.${mode}`) }))}
+          />
+        </Form.Item>
       </Form>
       {save.error && <ErrorAlert error={save.error} />}
     </Modal>

@@ -137,6 +137,12 @@ export function CardTypesPage() {
             render: (allowed: boolean) => t(allowed ? 'common.yes' : 'common.no'),
           },
           {
+            title: t('cardTypes.forSale'),
+            dataIndex: 'for_sale',
+            render: (forSale: boolean, type: CardType) =>
+              forSale ? <Tag color="blue">{t(`cardTypes.form.stock_mode.${type.stock_mode}`)}</Tag> : t('common.no'),
+          },
+          {
             title: t('cardTypes.prefix'),
             dataIndex: 'prefix',
             render: (prefix: string) => (prefix ? <Typography.Text code>{prefix}</Typography.Text> : '—'),

@@ -72,6 +72,8 @@ export interface CardTypeDraft {
   key_length: number;
   key_alphabet: KeyAlphabet;
   enabled: boolean;
+  for_sale: boolean;
+  stock_mode: CardType['stock_mode'];
 }
 
 /** A new type starts as a month card (the modal names it after the preset). */
@@ -89,6 +91,8 @@ export function toDraft(type: CardType | null): CardTypeDraft {
       key_length: KEY_LENGTH.default,
       key_alphabet: 'upper_digits_unambiguous',
       enabled: true,
+      for_sale: false,
+      stock_mode: 'mint',
     };
   }
   return {
@@ -106,6 +110,8 @@ export function toDraft(type: CardType | null): CardTypeDraft {
     key_length: type.key_length,
     key_alphabet: type.key_alphabet,
     enabled: type.enabled,
+    for_sale: type.for_sale,
+    stock_mode: type.stock_mode,
   };
 }
 
@@ -124,6 +130,8 @@ export function toBody(draft: CardTypeDraft): Schemas['CreateCardTypeDto'] {
     key_length: draft.key_length,
     key_alphabet: draft.key_alphabet,
     enabled: draft.enabled,
+    for_sale: draft.for_sale,
+    stock_mode: draft.stock_mode,
   };
 }
 

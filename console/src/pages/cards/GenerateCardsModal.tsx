@@ -1,6 +1,6 @@
 import { CopyOutlined, DownloadOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Form, Input, InputNumber, Modal, Radio, Result, Select, Space } from 'antd';
+import { Alert, Button, Form, Input, InputNumber, Modal, Radio, Result, Select, Space, Switch } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, type Schemas } from '../../api/client';
@@ -22,6 +22,8 @@ interface GenerateForm {
   /** From a card type (its rules; count and note only) or with the rules set here. */
   source: 'type' | 'manual';
   card_type_id?: number;
+  /** With a type: the cards are its storefront stock (sold by a type in stock mode; no login before sold). */
+  stock?: boolean;
   kind: 'time' | 'count';
   duration: number;
   unit: Unit;
@@ -41,7 +43,12 @@ function idempotencyKey(): string {
 function toRequest(values: GenerateForm): Schemas['CreateCardsDto'] {
   // The API refuses a rule sent beside a type (docs/decisions.md, card types): only count and note go with it.
   if (values.source === 'type')
-    return { count: values.count, card_type_id: values.card_type_id, ...(values.note ? { note: values.note } : {}) };
+    return {
+      count: values.count,
+      card_type_id: values.card_type_id,
+      ...(values.stock ? { stock: true } : {}),
+      ...(values.note ? { note: values.note } : {}),
+    };
   return {
     count: values.count,
     kind: values.kind,
@@ -200,6 +207,14 @@ export function GenerateCardsModal({
                     label: `${type.name} · ${allowance(type)}`,
                   }))}
                 />
+              </Form.Item>
+              <Form.Item
+                name="stock"
+                valuePropName="checked"
+                label={t('cardTypes.generate.stock.label')}
+                extra={t('cardTypes.generate.stock.help')}
+              >
+                <Switch />
               </Form.Item>
             </>
           ) : (
