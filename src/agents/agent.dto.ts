@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -93,55 +93,14 @@ export class CreateAgentDto {
   low_balance_cents?: number | null;
 }
 
-export class UpdateAgentDto {
+/** A PATCH: the creation's fields but who it is and under whom, each optional (null refused but for the threshold), and its status. */
+export class UpdateAgentDto extends PartialType(OmitType(CreateAgentDto, ['username', 'parent_agent_id'] as const), {
+  skipNullProperties: false,
+}) {
   @ApiPropertyOptional({ enum: ['active', 'disabled'], description: 'a disabled agent cannot sign in; its tokens end at once' })
   @Optional()
   @IsIn(['active', 'disabled'])
   status?: 'active' | 'disabled';
-
-  @ApiPropertyOptional()
-  @Optional()
-  @IsString()
-  @Length(8, 128)
-  password?: string;
-
-  @ApiPropertyOptional({ type: [String], format: 'uuid' })
-  @Optional()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(MAX_PROJECTS)
-  @ArrayUnique()
-  @IsUUID('all', { each: true })
-  project_ids?: string[];
-
-  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 100 })
-  @Optional()
-  @IsInt()
-  @Min(0)
-  @Max(100)
-  discount_percent?: number;
-
-  @ApiPropertyOptional()
-  @Optional()
-  @IsBoolean()
-  can_create_sub_agents?: boolean;
-
-  @ApiPropertyOptional()
-  @Optional()
-  @IsBoolean()
-  can_ban?: boolean;
-
-  @ApiPropertyOptional()
-  @Optional()
-  @IsBoolean()
-  can_unbind?: boolean;
-
-  @ApiPropertyOptional({ type: 'integer', nullable: true })
-  @IsOptional()
-  @ValidateIf((_, v) => v !== null)
-  @IsInt()
-  @Min(0)
-  @Max(MAX_CREDIT_CENTS)
-  low_balance_cents?: number | null;
 }
 
 export class ListAgentsQuery extends PageQuery {

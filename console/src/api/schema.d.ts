@@ -3785,27 +3785,53 @@ export interface components {
             stock_mode?: "mint" | "stock";
         };
         UpdateCardTypeDto: {
+            /** @example Month */
             name?: string;
-            /** @enum {string} */
+            /**
+             * @description `time`, or `count` (each successful login takes one of `uses`)
+             * @enum {string}
+             */
             kind?: "time" | "count";
+            /**
+             * @description validity after first login; 0 = permanent (a count card may have both rules)
+             * @example 2592000
+             */
             duration_seconds?: number;
-            /** @description null when the type becomes a time type */
-            uses?: number | null;
             device_limit?: number;
-            /** @description null = unlimited */
+            /** @description live SDK sessions at once; absent or null = unlimited */
             concurrent_limit?: number | null;
-            /** @description replaces the list; every card of the type answers it from now on */
+            /**
+             * @description names of 1-32 of [a-z0-9_.-], at most 32, each once; answered in every card login, heartbeat, info and offline licence
+             * @example [
+             *       "pro",
+             *       "export.pdf"
+             *     ]
+             */
             features?: string[];
+            /** @description price of one card in integer cents */
             price_cents?: number;
+            /** @description agents may sell it */
             agent_allowed?: boolean;
+            /** @description put before the random characters of generated codes */
             prefix?: string;
+            /** @description random characters after the prefix, default 20; with the alphabet at least 40 bits, and with the prefix at most 64 characters */
             key_length?: number;
-            /** @enum {string} */
+            /**
+             * @description default upper_digits_unambiguous; upper_digits_unambiguous: A-Z and 2-9 without O, I, L; upper_digits: A-Z 0-9; lower_digits: a-z 0-9; digits: 0-9; hex_upper: 0-9 A-F
+             * @enum {string}
+             */
             key_alphabet?: "upper_digits_unambiguous" | "upper_digits" | "lower_digits" | "digits" | "hex_upper";
+            /** @description false: no new cards are made from it; its cards keep working */
             enabled?: boolean;
+            /** @description shown and sold by the program's storefront (a price above 0 and the type enabled are needed to sell it); absent: false */
             for_sale?: boolean;
-            /** @enum {string} */
+            /**
+             * @description where a storefront sale's cards come from: `mint` (absent) makes them when paid, `stock` hands out the type's unsold stock cards (made or imported with stock: true)
+             * @enum {string}
+             */
             stock_mode?: "mint" | "stock";
+            /** @description logins of a count card; null when the type becomes a time type */
+            uses?: number | null;
         };
         AnnouncementView: {
             id: number;
@@ -4358,18 +4384,24 @@ export interface components {
             low_balance_cents?: number | null;
         };
         UpdateAgentDto: {
+            /** @example a-long-password */
+            password?: string;
+            /** @description the projects it sells for: the author's own, or within its parent's */
+            project_ids?: string[];
+            /** @description percent off each card type's price; a sub-agent's at most its parent's */
+            discount_percent?: number;
+            can_create_sub_agents?: boolean;
+            /** @description may ban and unban its own cards */
+            can_ban?: boolean;
+            /** @description may unbind its own cards' devices */
+            can_unbind?: boolean;
+            /** @description an order leaving the balance below this tells `agent.balance_low` (null: never) */
+            low_balance_cents?: number | null;
             /**
              * @description a disabled agent cannot sign in; its tokens end at once
              * @enum {string}
              */
             status?: "active" | "disabled";
-            password?: string;
-            project_ids?: string[];
-            discount_percent?: number;
-            can_create_sub_agents?: boolean;
-            can_ban?: boolean;
-            can_unbind?: boolean;
-            low_balance_cents?: number | null;
         };
         LedgerEntryView: {
             id: number;

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
   ArrayUnique,
@@ -165,31 +165,15 @@ export class CreateCardTypeDto {
  * cards made afterwards; features apply at once to every card of the type. Kind and uses are
  * checked together on the result (a count type needs uses, a time type has none).
  */
-export class UpdateCardTypeDto {
-  @ApiPropertyOptional({ minLength: 1, maxLength: 64 })
-  @Optional()
-  @IsString()
-  @Length(1, 64)
-  name?: string;
-
-  @ApiPropertyOptional({ enum: CARD_KINDS })
-  @Optional()
-  @IsIn(CARD_KINDS)
-  kind?: CardKind;
-
-  @ApiPropertyOptional({ minimum: 0 })
-  @Optional()
-  @IsInt()
-  @Min(0)
-  @Max(MAX_INT32)
-  duration_seconds?: number;
-
+export class UpdateCardTypeDto extends PartialType(OmitType(CreateCardTypeDto, ['uses'] as const), {
+  skipNullProperties: false,
+}) {
   @ApiPropertyOptional({
     type: 'integer',
     minimum: 1,
     maximum: MAX_CARD_USES,
     nullable: true,
-    description: 'null when the type becomes a time type',
+    description: 'logins of a count card; null when the type becomes a time type',
   })
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
@@ -197,77 +181,4 @@ export class UpdateCardTypeDto {
   @Min(1)
   @Max(MAX_CARD_USES)
   uses?: number | null;
-
-  @ApiPropertyOptional({ minimum: 1, maximum: 1000 })
-  @Optional()
-  @IsInt()
-  @Min(1)
-  @Max(1000)
-  device_limit?: number;
-
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1000, nullable: true, description: 'null = unlimited' })
-  @IsOptional()
-  @ValidateIf((_, v) => v !== null)
-  @IsInt()
-  @Min(1)
-  @Max(1000)
-  concurrent_limit?: number | null;
-
-  @ApiPropertyOptional({
-    type: [String],
-    maxItems: MAX_FEATURES,
-    description: 'replaces the list; every card of the type answers it from now on',
-  })
-  @Optional()
-  @IsArray()
-  @ArrayMaxSize(MAX_FEATURES)
-  @ArrayUnique()
-  @IsString({ each: true })
-  @Matches(FEATURE_PATTERN, { each: true, message: 'each of features must be 1-32 of [a-z0-9_.-]' })
-  features?: string[];
-
-  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: MAX_INT32 })
-  @Optional()
-  @IsInt()
-  @Min(0)
-  @Max(MAX_INT32)
-  price_cents?: number;
-
-  @ApiPropertyOptional()
-  @Optional()
-  @IsBoolean()
-  agent_allowed?: boolean;
-
-  @ApiPropertyOptional({ pattern: CARD_PREFIX_PATTERN.source })
-  @Optional()
-  @IsString()
-  @Matches(CARD_PREFIX_PATTERN, { message: 'prefix must be 0-16 of [A-Za-z0-9-]' })
-  prefix?: string;
-
-  @ApiPropertyOptional({ type: 'integer', minimum: MIN_KEY_LENGTH, maximum: MAX_KEY_LENGTH })
-  @Optional()
-  @IsInt()
-  @Min(MIN_KEY_LENGTH)
-  @Max(MAX_KEY_LENGTH)
-  key_length?: number;
-
-  @ApiPropertyOptional({ enum: CARD_KEY_ALPHABET_NAMES })
-  @Optional()
-  @IsIn(CARD_KEY_ALPHABET_NAMES)
-  key_alphabet?: CardKeyAlphabet;
-
-  @ApiPropertyOptional()
-  @Optional()
-  @IsBoolean()
-  enabled?: boolean;
-
-  @ApiPropertyOptional()
-  @Optional()
-  @IsBoolean()
-  for_sale?: boolean;
-
-  @ApiPropertyOptional({ enum: STOCK_MODES })
-  @Optional()
-  @IsIn(STOCK_MODES)
-  stock_mode?: StockMode;
 }
