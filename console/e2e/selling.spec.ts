@@ -14,6 +14,7 @@ import {
   newAuthor,
   openConnect,
   screenshot,
+  signIn,
   test as base,
   type Account,
   type Service,
@@ -236,5 +237,35 @@ for (const [language, texts] of [
       await expect(page.getByTestId('refusals-filter')).toContainText(checkout.checkout_id);
       await expect(page.locator('.payment-refusals').getByText(r.empty)).toBeVisible();
     });
+  });
+
+  base.describe(`selling online without PUBLIC_URL (${language})`, () => {
+    base.use({ locale: language });
+
+    base(
+      `switching a provider on is refused in words that name PUBLIC_URL, and a provider kept off says it has no notify address (${language})`,
+      async ({ page, service }) => {
+        const p = texts.selling.payments;
+        const author = await newAuthor(service);
+        const api = adminApi(service, await apiToken(service, author));
+        const { data: project } = await api.POST('/admin/v1/projects', { body: { name: 'No Public URL' } });
+        await signIn(page, author);
+        await page.goto(`/console/projects/${project!.id}/payments`);
+        const epay = page.getByTestId('provider-epay');
+        await epay.getByRole('switch', { name: p.enabled }).click();
+        await epay.getByLabel(p.fields.gateway_url).fill(GATEWAY_URL);
+        await epay.getByLabel(p.fields.pid).fill(MERCHANT_ID);
+        await epay.getByLabel(p.fields.key).fill(MERCHANT_KEY);
+        await epay.getByRole('button', { name: p.save }).click();
+        await expect(epay.getByRole('alert')).toContainText(p.publicUrlRefused);
+        await expect(epay.getByRole('alert')).toContainText('11305');
+        // Kept off, the settings are saved; the page then says no provider can take payments yet.
+        await epay.getByRole('switch', { name: p.enabled }).click();
+        await epay.getByRole('button', { name: p.save }).click();
+        await expect(page.getByRole('alert').filter({ hasText: p.publicUrlUnset })).toBeVisible();
+        await expect(epay.getByTestId('mask-epay-key')).toContainText(`****${MERCHANT_KEY.slice(-4)}`);
+        await expect(epay.getByTestId('notify-url-epay')).toHaveCount(0);
+      },
+    );
   });
 }
