@@ -129,6 +129,7 @@ describe('storefront checkouts paid with Stripe (decisions §26, e2e)', () => {
       'line_items[0][price_data][product_data][name]': 'Month × 2',
       success_url: returnUrl,
       cancel_url: returnUrl,
+      customer_email: 'buyer@example.com',
     });
     // Stripe keeps a session open 30 minutes at the least: it closes a minute after that.
     const closes = Number(sent.fields.expires_at) * 1000 - Date.now();

@@ -112,6 +112,7 @@ export class CheckoutsService {
           subject: input.count === 1 ? type.name : `${type.name} × ${input.count}`,
           returnUrl: `${base}/shop/${programId}/return?checkout_id=${id}&token=${encodeURIComponent(token)}`,
           notifyUrl: this.settings.notifyUrl(provider.name, project.id)!,
+          email: input.email,
           method: input.pay_type,
         },
         settings,

@@ -46,6 +46,8 @@ export interface PaymentRequest {
   returnUrl: string;
   /** `{PUBLIC_URL}/shop/notify/{provider}/{project_id}`: where the gateway says it was paid. */
   notifyUrl: string;
+  /** The buyer's address, for a gateway that fills in its form with it (Stripe's `customer_email`). */
+  email: string;
   /** The payment method the buyer picked, for a gateway that offers several (epay's `type`); absent: the gateway asks. */
   method?: string;
 }

@@ -40,6 +40,7 @@ describe(EpayProvider.name, () => {
           subject: '月卡 × 2',
           returnUrl: `https://keys.example.com/shop/12345678/return?checkout_id=${CHECKOUT}&token=abc`,
           notifyUrl: 'https://keys.example.com/shop/notify/epay/0b6c1f0e-5a8d-4f21-9d3e-7c2a1b4e6f80',
+          email: 'buyer@example.com',
           method: 'alipay',
         },
         settings,

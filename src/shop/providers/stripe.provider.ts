@@ -114,6 +114,8 @@ export class StripeProvider implements PaymentProvider<StripeSettings> {
         mode: 'payment',
         client_reference_id: payment.checkoutId,
         metadata: { checkout_id: payment.checkoutId },
+        // Stripe's page then asks for no address, and its receipt goes where the cards' mail goes.
+        customer_email: payment.email,
         line_items: [
           {
             quantity: 1,
