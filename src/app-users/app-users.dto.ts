@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length, ValidateIf } from 'class-validator';
 import { IsDeviceCode } from '../common/field-rules';
 import { PageQuery } from '../common/paging';
@@ -43,21 +43,13 @@ export class ListAppUsersQuery extends PageQuery {
 }
 
 /** PATCH: any subset. `banned` bans, `active` lifts a ban; a new `password` resets it; `machine_id: null` unbinds. */
-export class UpdateAppUserDto {
+export class UpdateAppUserDto extends PartialType(PickType(AppUserCredentialsDto, ['password'] as const), {
+  skipNullProperties: false,
+}) {
   @ApiPropertyOptional({ enum: APP_USER_STATUSES })
   @ValidateIf((_, v) => v !== undefined)
   @IsIn(APP_USER_STATUSES)
   status?: AppUserStatus;
-
-  @ApiPropertyOptional({
-    minLength: PASSWORD_MIN,
-    maxLength: PASSWORD_MAX,
-    format: 'password',
-    description: 'the new password (write-only)',
-  })
-  @ValidateIf((_, v) => v !== undefined)
-  @IsAppUserPassword()
-  password?: string;
 
   @ApiPropertyOptional({ nullable: true, enum: [null], description: 'null unbinds the bound machine' })
   @ValidateIf((_, v) => v !== undefined)

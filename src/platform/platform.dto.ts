@@ -1,36 +1,36 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsInt, IsString, Length, Max, Min } from 'class-validator';
 import { Optional } from '../common/optional';
+import { CONNECT_OPENING_MODES, ConnectOpeningMode } from './platform-settings.entity';
 import { ANNOUNCEMENT_CONTENT_MAX as CONTENT_MAX, ANNOUNCEMENT_TITLE_MAX as TITLE_MAX, MAX_INT32 } from '../common/limits';
 
-export class UpdatePlatformSettingsDto {
-  @ApiPropertyOptional({ enum: ['base_package', 'entitlement', 'self_service'] })
-  @Optional()
-  @IsIn(['base_package', 'entitlement', 'self_service'])
-  connect_opening_mode?: 'base_package' | 'entitlement' | 'self_service';
+/** The platform's settings, whole: what GET answers (with updated_at) and what PATCH changes a subset of. */
+export class PlatformSettingsDto {
+  @ApiProperty({ enum: CONNECT_OPENING_MODES, description: 'how Connect is opened for a project (decisions §7)' })
+  @IsIn(CONNECT_OPENING_MODES)
+  connect_opening_mode!: ConnectOpeningMode;
 
-  @ApiPropertyOptional()
-  @Optional()
+  @ApiProperty({ type: 'integer', description: 'the least plan level that opens Connect in the entitlement mode' })
   @IsInt()
   @Min(0)
   @Max(MAX_INT32)
-  connect_min_level?: number;
+  connect_min_level!: number;
 
-  @ApiPropertyOptional()
-  @Optional()
+  @ApiProperty({ description: "counts licence verifications against the authors' daily quotas" })
   @IsBoolean()
-  legacy_metering_enabled?: boolean;
+  legacy_metering_enabled!: boolean;
 
-  @ApiPropertyOptional({ description: 'let webhooks target private and loopback addresses (decisions §20)' })
-  @Optional()
+  @ApiProperty({ description: 'webhooks may target private and loopback addresses (decisions §20)' })
   @IsBoolean()
-  webhook_private_targets?: boolean;
+  webhook_private_targets!: boolean;
 
-  @ApiPropertyOptional({ description: 'every admin account must set up two-factor sign-in before anything else' })
-  @Optional()
+  @ApiProperty({ description: 'every admin account must set up two-factor sign-in before anything else' })
   @IsBoolean()
-  admin_two_factor_required?: boolean;
+  admin_two_factor_required!: boolean;
 }
+
+/** PATCH: any subset, none null. */
+export class UpdatePlatformSettingsDto extends PartialType(PlatformSettingsDto, { skipNullProperties: false }) {}
 
 export class SetInterfaceEnabledDto {
   @ApiProperty()

@@ -12,20 +12,15 @@ import { noteChange } from '../common/audit-note';
 import { InterfaceName, INTERFACE_NAMES, isInterfaceName } from './interface-names';
 import { PlatformAnnouncement } from './platform-announcement.entity';
 import { PlatformInterface } from './platform-interface.entity';
-import { CONNECT_OPENING_MODES, ConnectOpeningMode, PlatformSettings } from './platform-settings.entity';
-import { CreatePlatformAnnouncementDto, UpdatePlatformAnnouncementDto, UpdatePlatformSettingsDto } from './platform.dto';
+import { PlatformSettings } from './platform-settings.entity';
+import {
+  CreatePlatformAnnouncementDto,
+  PlatformSettingsDto,
+  UpdatePlatformAnnouncementDto,
+  UpdatePlatformSettingsDto,
+} from './platform.dto';
 
-export class PlatformSettingsView {
-  @ApiProperty({ enum: CONNECT_OPENING_MODES, description: 'how Connect is opened for a project (decisions §7)' })
-  connect_opening_mode!: ConnectOpeningMode;
-  @ApiProperty({ type: 'integer', description: 'the least plan level that opens Connect in the entitlement mode' })
-  connect_min_level!: number;
-  @ApiProperty({ description: "counts licence verifications against the authors' daily quotas" })
-  legacy_metering_enabled!: boolean;
-  @ApiProperty({ description: 'webhooks may target private and loopback addresses (decisions §20)' })
-  webhook_private_targets!: boolean;
-  @ApiProperty({ description: 'every admin account must set up two-factor sign-in before anything else' })
-  admin_two_factor_required!: boolean;
+export class PlatformSettingsView extends PlatformSettingsDto {
   @ApiProperty({ type: String, format: 'date-time' }) updated_at!: string;
 }
 

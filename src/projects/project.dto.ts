@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, IntersectionType, PartialType, PickType } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
   IsArray,
@@ -225,31 +225,12 @@ export class EntitlementsDto {
   licence_verify: boolean;
 }
 
-/** PATCH: any subset of the settings; the entitlement fields are for platform admins only. */
-export class UpdateProjectDto extends ProjectSettingsDto {
-  @ApiPropertyOptional()
-  @Optional()
-  @IsString()
-  @Length(1, 100)
-  name?: string;
-
-  @ApiPropertyOptional()
-  @Optional()
-  @IsBoolean()
-  basic_package?: boolean;
-
-  @ApiPropertyOptional()
-  @Optional()
-  @IsInt()
-  @Min(0)
-  @Max(1000)
-  plan_level?: number;
-
-  @ApiPropertyOptional()
-  @Optional()
-  @IsBoolean()
-  licence_verify?: boolean;
-}
+/** PATCH: any subset of the settings, the name and the entitlements (those for platform admins only). */
+export class UpdateProjectDto extends IntersectionType(
+  ProjectSettingsDto,
+  PartialType(PickType(CreateProjectDto, ['name'] as const), { skipNullProperties: false }),
+  PartialType(EntitlementsDto, { skipNullProperties: false }),
+) {}
 
 export class ListProjectsQuery extends PageQuery {
   @ApiPropertyOptional()

@@ -3229,11 +3229,16 @@ export interface components {
             updated_at: string;
         };
         UpdatePlatformSettingsDto: {
-            /** @enum {string} */
+            /**
+             * @description how Connect is opened for a project (decisions §7)
+             * @enum {string}
+             */
             connect_opening_mode?: "base_package" | "entitlement" | "self_service";
+            /** @description the least plan level that opens Connect in the entitlement mode */
             connect_min_level?: number;
+            /** @description counts licence verifications against the authors' daily quotas */
             legacy_metering_enabled?: boolean;
-            /** @description let webhooks target private and loopback addresses (decisions §20) */
+            /** @description webhooks may target private and loopback addresses (decisions §20) */
             webhook_private_targets?: boolean;
             /** @description every admin account must set up two-factor sign-in before anything else */
             admin_two_factor_required?: boolean;
@@ -3447,6 +3452,7 @@ export interface components {
             portal_enabled?: boolean;
             /** @description card keys matching no card one client address may send in a minute before the card routes answer RATE_LIMITED (1-10000; default 20) */
             card_guess_limit_per_minute?: number;
+            /** @example My Program */
             name?: string;
             basic_package?: boolean;
             plan_level?: number;
@@ -4135,13 +4141,10 @@ export interface components {
             last_login_at: string | null;
         };
         UpdateAppUserDto: {
+            /** Format: password */
+            password?: string;
             /** @enum {string} */
             status?: "active" | "banned";
-            /**
-             * Format: password
-             * @description the new password (write-only)
-             */
-            password?: string;
             /**
              * @description null unbinds the bound machine
              * @enum {number|null}
