@@ -38,10 +38,7 @@ export interface MailAttemptRecord {
 /** The `mail_messages` outbox and its `mail_attempts`: the enqueue, the dispatcher's claim and record, the mail log. */
 @Injectable()
 export class MailMessagesRepository {
-  constructor(
-    @InjectRepository(MailMessage) private readonly rows: Repository<MailMessage>,
-    @InjectRepository(MailAttempt) private readonly attemptRows: Repository<MailAttempt>,
-  ) {}
+  constructor(@InjectRepository(MailMessage) private readonly rows: Repository<MailMessage>) {}
 
   /** Writes the mail inside the caller's transaction; null when its dedupe key is already in the project's outbox. */
   async enqueue(em: EntityManager, mail: NewMail): Promise<string | null> {
@@ -116,13 +113,19 @@ export class MailMessagesRepository {
     take: number,
     skip: number,
   ): Promise<Array<{ mail: MailMessage; attempts: MailAttempt[] }>> {
-    const mails = await this.rows.find({ where: { projectId }, order: { createdAt: 'DESC', id: 'ASC' }, take, skip });
-    return this.withAttempts(mails);
+    return this.inOneSnapshot(async (em) =>
+      this.withAttempts(
+        em,
+        await em.find(MailMessage, { where: { projectId }, order: { createdAt: 'DESC', id: 'ASC' }, take, skip }),
+      ),
+    );
   }
 
   async find(projectId: string, id: string): Promise<{ mail: MailMessage; attempts: MailAttempt[] } | undefined> {
-    const mail = await this.rows.findOneBy({ projectId, id });
-    return mail ? (await this.withAttempts([mail]))[0] : undefined;
+    return this.inOneSnapshot(async (em) => {
+      const mail = await em.findOneBy(MailMessage, { projectId, id });
+      return mail ? (await this.withAttempts(em, [mail]))[0] : undefined;
+    });
   }
 
   /** Makes a mail of this project due now, whatever its state; false when there is none. */
@@ -134,9 +137,21 @@ export class MailMessagesRepository {
     return (affected ?? 0) > 0;
   }
 
-  private async withAttempts(mails: MailMessage[]): Promise<Array<{ mail: MailMessage; attempts: MailAttempt[] }>> {
+  /**
+   * The mails and their attempts as of one moment: read apart, an attempt recorded in between would
+   * show in the log beside the mail's state from before it (an attempt with no error on a mail still
+   * waiting for it).
+   */
+  private inOneSnapshot<T>(read: (em: EntityManager) => Promise<T>): Promise<T> {
+    return this.rows.manager.transaction('REPEATABLE READ', read);
+  }
+
+  private async withAttempts(
+    em: EntityManager,
+    mails: MailMessage[],
+  ): Promise<Array<{ mail: MailMessage; attempts: MailAttempt[] }>> {
     const attempts = mails.length
-      ? await this.attemptRows.find({ where: { mailId: In(mails.map((m) => m.id)) }, order: { id: 'ASC' } })
+      ? await em.find(MailAttempt, { where: { mailId: In(mails.map((m) => m.id)) }, order: { id: 'ASC' } })
       : [];
     return mails.map((mail) => ({ mail, attempts: attempts.filter((a) => a.mailId === mail.id) }));
   }
