@@ -6,6 +6,7 @@ import {
   apiToken,
   connectLogin,
   expect,
+  menu,
   newAuthor,
   openConnect,
   platformAdmin,
@@ -235,7 +236,7 @@ for (const [language, texts] of [
       // An old bookmark of the project's address lands there too; the settings have their own.
       await page.goto(`/console/projects/${project.id}`);
       await expect(page).toHaveURL(new RegExp(`/projects/${project.id}/overview$`));
-      await page.getByRole('menuitem', { name: texts.app.settings }).click();
+      await page.getByRole('menuitem', { name: menu(texts.app.settings) }).click();
       await expect(page).toHaveURL(new RegExp(`/projects/${project.id}/settings$`));
       await expect(page.getByTestId('settings-form')).toBeVisible();
     });
