@@ -112,7 +112,7 @@ export interface NotificationIgnored {
   ignored: string;
 }
 
-export function isRefusal(result: VerifiedPayment | NotificationRefusal | NotificationIgnored): result is NotificationRefusal {
+export function isRefusal<T extends object>(result: T | NotificationRefusal): result is NotificationRefusal {
   return 'refused' in result;
 }
 
@@ -125,6 +125,22 @@ export interface ProviderAnswer {
   status: number;
   contentType: string;
   body: string;
+}
+
+/**
+ * The fields of a form-style notification (epay's, Alipay's): a POST's form, or the query of a GET
+ * (or of a POST with an empty body). Each must be given once, as text; anything else is malformed.
+ */
+export function notificationFields(notification: GatewayNotification): { fields: Record<string, string> } | NotificationRefusal {
+  const body = notification.body;
+  const form = typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length ? body : null;
+  const source = notification.method === 'POST' && form ? (form as Record<string, unknown>) : notification.query;
+  const fields: Record<string, string> = {};
+  for (const [name, value] of Object.entries(source)) {
+    if (typeof value !== 'string') return { refused: 'malformed', detail: `${name} is given more than once or is not text` };
+    fields[name] = value;
+  }
+  return { fields };
 }
 
 /** Amounts as decimal text with two places (yuan and fen, dollars and cents), from integer cents. */

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AcceptsBody } from '../http/content-type';
@@ -10,10 +10,21 @@ import { PaymentNotificationsService } from './payment-notifications.service';
 
 type AdapterRequest = { method?: string; headers: Record<string, string | string[] | undefined> };
 
-const TEXT_ANSWER = {
-  status: 200,
-  description: '`success` when the payment was taken (now or before), `fail` otherwise (the gateway retries)',
-};
+/** A notification answered in plain text (epay's, Alipay's): `success` or `fail`. */
+const TextNotification = (summary: string) =>
+  applyDecorators(
+    RateLimit('shop-notify'),
+    ApiOperation({ summary }),
+    ApiProduces('text/plain'),
+    ApiResponse({
+      status: 200,
+      description: '`success` when the payment was taken (now or before), `fail` otherwise (the gateway retries)',
+      content: { 'text/plain': { schema: { type: 'string', enum: ['success', 'fail'] } } },
+    }),
+  );
+
+/** The same, posted as a form. */
+const FormNotification = (summary: string) => applyDecorators(HttpCode(200), AcceptsBody('form'), TextNotification(summary));
 
 /**
  * Where payment gateways say a checkout was paid (decisions §26): one route per provider, answered
@@ -31,10 +42,7 @@ export class ShopNotifyController {
   ) {}
 
   @Get('epay/:project_id')
-  @RateLimit('shop-notify')
-  @ApiOperation({ summary: '易支付 (epay) payment notification, as a GET with the signed fields in the query' })
-  @ApiProduces('text/plain')
-  @ApiResponse({ ...TEXT_ANSWER, content: { 'text/plain': { schema: { type: 'string', enum: ['success', 'fail'] } } } })
+  @TextNotification('易支付 (epay) payment notification, as a GET with the signed fields in the query')
   epayGet(
     @Param('project_id') projectId: string,
     @Query() query: Record<string, unknown>,
@@ -46,12 +54,7 @@ export class ShopNotifyController {
   }
 
   @Post('epay/:project_id')
-  @HttpCode(200)
-  @AcceptsBody('form')
-  @RateLimit('shop-notify')
-  @ApiOperation({ summary: '易支付 (epay) payment notification, as a form POST' })
-  @ApiProduces('text/plain')
-  @ApiResponse({ ...TEXT_ANSWER, content: { 'text/plain': { schema: { type: 'string', enum: ['success', 'fail'] } } } })
+  @FormNotification('易支付 (epay) payment notification, as a form POST')
   epayPost(
     @Param('project_id') projectId: string,
     @Query() query: Record<string, unknown>,
@@ -64,12 +67,7 @@ export class ShopNotifyController {
   }
 
   @Post('alipay/:project_id')
-  @HttpCode(200)
-  @AcceptsBody('form')
-  @RateLimit('shop-notify')
-  @ApiOperation({ summary: 'Alipay (电脑网站支付) asynchronous notification, a form POST signed RSA2' })
-  @ApiProduces('text/plain')
-  @ApiResponse({ ...TEXT_ANSWER, content: { 'text/plain': { schema: { type: 'string', enum: ['success', 'fail'] } } } })
+  @FormNotification('Alipay (电脑网站支付) asynchronous notification, a form POST signed RSA2')
   alipayPost(
     @Param('project_id') projectId: string,
     @Query() query: Record<string, unknown>,

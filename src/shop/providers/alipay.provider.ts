@@ -6,7 +6,9 @@ import {
   centsOf,
   decimalAmount,
   GatewayNotification,
+  isRefusal,
   NotificationRefusal,
+  notificationFields,
   PaymentProvider,
   PaymentRequest,
   ProviderAnswer,
@@ -92,13 +94,9 @@ export class AlipayProvider implements PaymentProvider<AlipaySettings> {
   }
 
   verifyNotification(notification: GatewayNotification, settings: AlipaySettings): VerifiedPayment | NotificationRefusal {
-    // Alipay posts a form; a GET (a replay by hand, a proxy that rewrites) carries the same fields in the query.
-    const source = isRecord(notification.body) && Object.keys(notification.body).length ? notification.body : notification.query;
-    const params: Record<string, string> = {};
-    for (const [name, value] of Object.entries(source)) {
-      if (typeof value !== 'string') return { refused: 'malformed', detail: `${name} is given more than once or is not text` };
-      params[name] = value;
-    }
+    const read = notificationFields(notification);
+    if (isRefusal(read)) return read;
+    const params = read.fields;
     const reference = params.out_trade_no ?? null;
     const missing = ['app_id', 'out_trade_no', 'total_amount', 'trade_status', 'sign'].filter((name) => !params[name]);
     if (missing.length) return { refused: 'malformed', detail: `missing ${missing.join(', ')}`, reference };
@@ -131,8 +129,4 @@ export class AlipayProvider implements PaymentProvider<AlipaySettings> {
       signType: 'RSA2',
     });
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

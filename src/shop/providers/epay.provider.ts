@@ -7,7 +7,9 @@ import {
   centsOf,
   decimalAmount,
   GatewayNotification,
+  isRefusal,
   NotificationRefusal,
+  notificationFields,
   PaymentProvider,
   PaymentRequest,
   ProviderAnswer,
@@ -90,14 +92,9 @@ export class EpayProvider implements PaymentProvider<EpaySettings> {
   }
 
   verifyNotification(notification: GatewayNotification, settings: EpaySettings): VerifiedPayment | NotificationRefusal {
-    // A POST carries the fields as a form; a GET (or a POST with an empty body) in the query.
-    const body = isRecord(notification.body) && Object.keys(notification.body).length ? notification.body : null;
-    const source = notification.method === 'POST' && body ? body : notification.query;
-    const params: Record<string, string> = {};
-    for (const [name, value] of Object.entries(source)) {
-      if (typeof value !== 'string') return { refused: 'malformed', detail: `${name} is given more than once or is not text` };
-      params[name] = value;
-    }
+    const read = notificationFields(notification);
+    if (isRefusal(read)) return read;
+    const params = read.fields;
     const reference = params.out_trade_no ?? null;
     const missing = ['pid', 'out_trade_no', 'money', 'trade_status', 'sign'].filter((name) => !params[name]);
     if (missing.length) return { refused: 'malformed', detail: `missing ${missing.join(', ')}`, reference };
@@ -116,8 +113,4 @@ export class EpayProvider implements PaymentProvider<EpaySettings> {
   answer(taken: boolean): ProviderAnswer {
     return { status: 200, contentType: 'text/plain; charset=utf-8', body: taken ? 'success' : 'fail' };
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
