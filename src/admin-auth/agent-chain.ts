@@ -11,7 +11,7 @@ export class AgentChain {
   constructor(private readonly dataSource: DataSource) {}
 
   async active(agentId: string): Promise<boolean> {
-    // Raw: a recursive walk up the agent tree to its author (agents has no entity).
+    // Raw: a recursive walk up the agent tree to its author, one statement (TypeORM has no recursive CTE).
     const [row] = (await this.dataSource.query(
       `WITH RECURSIVE chain AS (
         SELECT id, parent_agent_id, owner_id FROM agents WHERE id = $1

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BackupMaker } from './backup-maker';
 import { BackupSchedule } from './backup-schedule';
+import { BackupScheduleState } from './backup-schedule-state.entity';
 import { Backup } from './backup.entity';
 import { BackupsController } from './backups.controller';
 import { BackupsRepository } from './backups.repository';
@@ -10,7 +11,7 @@ import { UpgradeBackupNotes } from './upgrade-backup-notes';
 
 /** Backups of the running service: the admin API, the schedule and the table listing them (decisions §24). */
 @Module({
-  imports: [TypeOrmModule.forFeature([Backup])],
+  imports: [TypeOrmModule.forFeature([Backup, BackupScheduleState])],
   controllers: [BackupsController],
   providers: [BackupMaker, BackupsRepository, BackupsService, BackupSchedule, UpgradeBackupNotes],
   exports: [BackupsService],

@@ -1,12 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { BackupScheduleState } from './backup-schedule-state.entity';
 import { Backup } from './backup.entity';
 
 /** The `backups` table and the one-row `backup_schedule` beside it: every query the backups module makes. */
 @Injectable()
 export class BackupsRepository {
-  constructor(@InjectRepository(Backup) private readonly rows: Repository<Backup>) {}
+  constructor(
+    @InjectRepository(Backup) private readonly rows: Repository<Backup>,
+    @InjectRepository(BackupScheduleState) private readonly schedule: Repository<BackupScheduleState>,
+  ) {}
 
   insert(row: Backup): Promise<Backup> {
     return this.rows.save(this.rows.create(row));
@@ -53,23 +57,20 @@ export class BackupsRepository {
   }
 
   /**
-   * Gives a failed turn back, so that the next check tries again rather than one interval later.
-   * Raw: the same row, and only if no other instance claimed a newer turn meanwhile.
+   * Gives a failed turn back, so that the next check tries again rather than one interval later:
+   * only if no other instance claimed a newer turn meanwhile (the claim's time, to the millisecond).
    */
   async releaseScheduledTurn(startedAt: Date): Promise<void> {
-    await this.rows.query(`UPDATE backup_schedule SET last_started_at = NULL WHERE id = 1 AND last_started_at = $1`, [startedAt]);
+    await this.schedule.update({ id: 1, lastStartedAt: startedAt }, { lastStartedAt: null });
   }
 
   /** When the last scheduled backup was started (null: never, or the last one failed). */
   async lastScheduledStart(): Promise<Date | null> {
-    const rows: Array<{ last_started_at: Date | null }> = await this.rows.query(
-      `SELECT last_started_at FROM backup_schedule WHERE id = 1`,
-    );
-    return rows[0]?.last_started_at ? new Date(rows[0].last_started_at) : null;
+    return (await this.schedule.findOneBy({ id: 1 }))?.lastStartedAt ?? null;
   }
 
   /** Sets the last scheduled start (tests, and an operator who wants the next one now: null). */
   async setLastScheduledStart(at: Date | null): Promise<void> {
-    await this.rows.query(`UPDATE backup_schedule SET last_started_at = $1 WHERE id = 1`, [at]);
+    await this.schedule.update({ id: 1 }, { lastStartedAt: at });
   }
 }

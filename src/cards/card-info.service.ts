@@ -13,7 +13,8 @@ import { clientExpiryTimes, isNoCard } from './card-rule';
 import { CardGuesses } from './card-guesses';
 import { findCardWithFeatures } from './types/card-features';
 import { FEATURES_PROPERTY, TRIAL_PROPERTY } from './card-data';
-import { recentUnbinds, UNBIND_REFUSAL_REASONS, unbindRefusal, type UnbindRefusalReason } from './rebinding-rules';
+import { CardUnbindsRepository } from './card-unbinds.repository';
+import { UNBIND_REFUSAL_REASONS, unbindRefusal, type UnbindRefusalReason } from './rebinding-rules';
 
 /** The state of a card as its holder sees it, after a top-up too. */
 export class CardSummary {
@@ -118,7 +119,7 @@ export class CardInfoService {
         [card.id],
       );
     const now = new Date();
-    const recent = await recentUnbinds(this.dataSource, card.id, now);
+    const recent = await CardUnbindsRepository.in(this.dataSource).recent(card.id, now);
     const refusal = unbindRefusal(project, card.unbindCount, recent, now);
     const info: CardInfo = {
       ...this.summary(card),

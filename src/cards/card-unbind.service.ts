@@ -14,7 +14,8 @@ import { Card } from './card.entity';
 import { StandardCardData, standardCardData } from './card-data';
 import { cardRefusal } from './card-rule';
 import { CardGuesses } from './card-guesses';
-import { recentUnbinds, UnbindRefusal, unbindRefusal } from './rebinding-rules';
+import { CardUnbindsRepository } from './card-unbinds.repository';
+import { UnbindRefusal, unbindRefusal } from './rebinding-rules';
 
 export interface CardUnbindRequest {
   call: Pick<ClientCall, 'program' | 'family' | 'ip' | 'context'>;
@@ -98,13 +99,9 @@ export class CardUnbindService {
     const removed = await em.delete(CardDevice, { cardId: card.id, machineCode: request.machine });
     if (!removed.affected) throw this.refused({ reason: 'not_bound', retryAt: null });
     const now = new Date();
-    const rules = unbindRefusal(project, card.unbindCount, await recentUnbinds(em, card.id, now), now);
+    const rules = unbindRefusal(project, card.unbindCount, await CardUnbindsRepository.in(em).recent(card.id, now), now);
     if (rules) throw this.refused(rules);
-    await em.query('INSERT INTO card_unbinds (card_id, machine_code, unbound_at) VALUES ($1, $2, $3)', [
-      card.id,
-      request.machine,
-      now,
-    ]);
+    await CardUnbindsRepository.in(em).record(card.id, request.machine, now);
     card.unbindCount += 1;
     if (card.expiresAt && project.unbindDeductSeconds > 0)
       card.expiresAt = new Date(card.expiresAt.getTime() - project.unbindDeductSeconds * 1000);

@@ -10,6 +10,7 @@ import { CardsAdminService } from './admin/cards-admin.service';
 import { CardBatch } from './card-batch.entity';
 import { CardCodeGenerator } from './card-codes';
 import { CardDevice } from './card-device.entity';
+import { CardUnbind } from './card-unbind.entity';
 import { Card } from './card.entity';
 import { CardLoginService } from './card-login.service';
 import { RefusalLogWriter } from './refusal-log-writer';
@@ -32,7 +33,7 @@ import { CardTrialsService } from './trials/card-trials.service';
 /** Cards: the card rule and every operation on a card (login, unbind, top-up, info, checkout), and their administration. */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Card, CardDevice, CardBatch, CardImportRow, CardType, CardTrial, LoginLog]),
+    TypeOrmModule.forFeature([Card, CardDevice, CardBatch, CardImportRow, CardType, CardTrial, CardUnbind, LoginLog]),
     ProjectsModule,
     AccessModule,
     SigningModule,

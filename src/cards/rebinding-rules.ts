@@ -44,18 +44,3 @@ export function unbindRefusal(rules: RebindingRules, unbindCount: number, recent
   }
   return refusal;
 }
-
-/** What reads the history: an EntityManager or the DataSource. */
-interface Sql {
-  query(sql: string, parameters?: unknown[]): Promise<Array<{ unbound_at: Date }>>;
-}
-
-/** The holder's unbinds of this card in the 30 days before `now`, oldest first (read under the card's lock when deciding). */
-export async function recentUnbinds(sql: Sql, cardId: number, now: Date): Promise<Date[]> {
-  // Raw: runs on a Sql (a query function), not an entity manager, on the unbind path.
-  const rows = await sql.query('SELECT unbound_at FROM card_unbinds WHERE card_id = $1 AND unbound_at > $2 ORDER BY unbound_at', [
-    cardId,
-    new Date(now.getTime() - UNBIND_WINDOW_MS),
-  ]);
-  return rows.map((row) => new Date(row.unbound_at));
-}
