@@ -83,6 +83,16 @@ export class Card {
   @Column({ name: 'agent_id', type: 'uuid', nullable: true })
   agentId: string | null;
 
+  /**
+   * A stock card's reservation by a storefront checkout, until `reservedUntil` (decisions §26).
+   * Never selected unless asked for: no login or card answer reads them.
+   */
+  @Column({ name: 'reserved_by', type: 'uuid', nullable: true, select: false })
+  reservedBy?: string | null;
+
+  @Column({ name: 'reserved_until', type: 'timestamptz', nullable: true, select: false })
+  reservedUntil?: Date | null;
+
   /** A device's one trial card (decisions §21): every answer about it says `trial: true`. */
   @Column({ type: 'boolean', default: false })
   trial: boolean;

@@ -1,12 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { EntityManager, In, Raw } from 'typeorm';
+import { Card } from '../cards/card.entity';
+
+/** Not reserved, or reserved by a checkout whose time has passed (the database's clock). */
+const FREE_NOW = Raw((column) => `(${column} IS NULL OR ${column} <= now())`);
 
 /**
  * A card type's unsold stock (decisions §26): cards with the status `stock`, reserved by a checkout
  * through `cards.reserved_by` until `cards.reserved_until` (migration 1766700000000). A reservation
  * past its time is free for the next checkout: expired checkouts give their cards back lazily, at
- * the next checkout that needs them, with no sweep. Raw SQL on `cards` (whose entity leaves these
- * two columns out, so no login reads them): `FOR UPDATE SKIP LOCKED` picks, which TypeORM cannot say.
+ * the next checkout that needs them, with no sweep. The entity selects those two columns only when
+ * asked, so no login reads them.
  */
 @Injectable()
 export class StockCardsRepository {
@@ -40,43 +44,33 @@ export class StockCardsRepository {
    * locked in the caller's transaction.
    */
   async reservedFor(em: EntityManager, projectId: string, checkoutId: string): Promise<number[]> {
-    // Raw: the reserved_by column has no entity field.
-    const rows = (await em.query(
-      `SELECT id FROM cards WHERE reserved_by = $2 AND project_id = $1 AND status = 'stock' ORDER BY id FOR UPDATE`,
-      [projectId, checkoutId],
-    )) as Array<{ id: number }>;
-    return rows.map((r) => Number(r.id));
+    const rows = await em.find(Card, {
+      select: { id: true },
+      where: { reservedBy: checkoutId, projectId, status: 'stock' },
+      order: { id: 'ASC' },
+      lock: { mode: 'pessimistic_write' },
+    });
+    return rows.map((r) => r.id);
   }
 
   /** Gives the checkout's reservations back at once (a checkout that will never be paid). */
   async release(em: EntityManager, projectId: string, checkoutId: string): Promise<void> {
-    // Raw: the reservation columns have no entity fields.
-    await em.query(
-      `UPDATE cards SET reserved_by = NULL, reserved_until = NULL WHERE reserved_by = $2 AND project_id = $1 AND status = 'stock'`,
-      [projectId, checkoutId],
-    );
+    await em.update(Card, { reservedBy: checkoutId, projectId, status: 'stock' }, { reservedBy: null, reservedUntil: null });
   }
 
   /** Unsold stock cards of a type not reserved now: what a checkout could still take. */
   async available(projectId: string, cardTypeId: number, em: EntityManager): Promise<number> {
-    // Raw: the reservation columns have no entity fields.
-    const [row] = (await em.query(
-      `SELECT count(*)::int AS n FROM cards
-       WHERE project_id = $1 AND card_type_id = $2 AND status = 'stock' AND (reserved_until IS NULL OR reserved_until <= now())`,
-      [projectId, cardTypeId],
-    )) as Array<{ n: number }>;
-    return row.n;
+    return em.count(Card, { where: { projectId, cardTypeId, status: 'stock', reservedUntil: FREE_NOW } });
   }
 
   /** Of the given types, those with no unsold stock card free now: the storefront shows them sold out. */
   async soldOut(projectId: string, cardTypeIds: number[], em: EntityManager): Promise<Set<number>> {
     if (cardTypeIds.length === 0) return new Set();
-    // Raw: the reservation columns have no entity fields.
-    const rows = (await em.query(
-      `SELECT DISTINCT card_type_id AS id FROM cards
-       WHERE project_id = $1 AND card_type_id = ANY($2::int[]) AND status = 'stock' AND (reserved_until IS NULL OR reserved_until <= now())`,
-      [projectId, cardTypeIds],
-    )) as Array<{ id: number }>;
+    const rows = await em
+      .createQueryBuilder(Card, 'c')
+      .select('DISTINCT c.card_type_id', 'id')
+      .where({ projectId, cardTypeId: In(cardTypeIds), status: 'stock', reservedUntil: FREE_NOW })
+      .getRawMany<{ id: number }>();
     const stocked = new Set(rows.map((r) => Number(r.id)));
     return new Set(cardTypeIds.filter((id) => !stocked.has(id)));
   }
