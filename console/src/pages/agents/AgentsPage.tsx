@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import { useSession } from '../../app/use-session';
 import { useConfirmDanger } from '../../components/confirm';
 import { ErrorAlert, useNotifyError } from '../../components/ErrorAlert';
-import { serverPaging } from '../../components/paging';
+import { useServerPage } from '../../components/use-server-page';
 import { useMoney } from '../card-types/card-type-labels';
 import { meQuery } from '../agent/me-queries';
 import { AgentRights, AgentStatusTag, useProjectOptions } from './agent-labels';
@@ -27,9 +27,9 @@ export function AgentsPage() {
   const role = useSession()?.role;
   const byAgent = role === 'agent';
   const me = useQuery({ ...meQuery(), enabled: byAgent });
-  const [page, setPage] = useState({ page: 1, size: 20 });
+  const paging = useServerPage();
   const [q, setQ] = useState('');
-  const list = useQuery(agentListQuery(page.page, page.size, q));
+  const list = useQuery(agentListQuery(paging.query.page, paging.query.page_size, q));
   const everyone = useQuery(allAgentsQuery());
   const projects = useProjectOptions();
   const [creating, setCreating] = useState(false);
@@ -75,7 +75,7 @@ export function AgentsPage() {
         aria-label={t(`${texts}.search`)}
         onSearch={(value) => {
           setQ(value.trim());
-          setPage({ page: 1, size: page.size });
+          paging.first();
         }}
       />
       {list.error && <ErrorAlert error={list.error} />}
@@ -85,12 +85,7 @@ export function AgentsPage() {
         dataSource={list.data?.items}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: t(byAgent ? `${texts}.subEmpty` : `${texts}.empty`) }}
-        pagination={serverPaging(t, {
-          page: page.page,
-          pageSize: page.size,
-          total: list.data?.total,
-          onChange: (next, size) => setPage({ page: size === page.size ? next : 1, size }),
-        })}
+        pagination={paging.pagination(list.data?.total)}
         columns={[
           {
             title: t(`${texts}.username`),

@@ -1,10 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Table, Tag, Typography } from 'antd';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useFormat } from '../../components/format';
-import { serverPaging } from '../../components/paging';
+import { useServerPage } from '../../components/use-server-page';
 import { useMoney } from '../card-types/card-type-labels';
 import { ledgerQuery, type LedgerEntry, type LedgerKind } from './agent-queries';
 
@@ -31,8 +30,8 @@ export function LedgerTable({ agentId }: { agentId: string }) {
   const { t } = useTranslation();
   const format = useFormat();
   const money = useMoney();
-  const [page, setPage] = useState({ page: 1, size: 20 });
-  const ledger = useQuery(ledgerQuery(agentId, page.page, page.size));
+  const paging = useServerPage();
+  const ledger = useQuery(ledgerQuery(agentId, paging.query.page, paging.query.page_size));
   const texts = 'agents.ledger';
   return (
     <>
@@ -45,12 +44,7 @@ export function LedgerTable({ agentId }: { agentId: string }) {
         dataSource={ledger.data?.items}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: t(`${texts}.empty`) }}
-        pagination={serverPaging(t, {
-          page: page.page,
-          pageSize: page.size,
-          total: ledger.data?.total,
-          onChange: (next, size) => setPage({ page: size === page.size ? next : 1, size }),
-        })}
+        pagination={paging.pagination(ledger.data?.total)}
         columns={[
           { title: t(`${texts}.time`), dataIndex: 'created_at', render: (at: string) => format.dateTime(at) },
           {

@@ -8,7 +8,7 @@ import { api } from '../../api/client';
 import { ApiError, unwrap } from '../../api/errors';
 import { useConfirmDanger } from '../../components/confirm';
 import { ErrorAlert, useNotifyError } from '../../components/ErrorAlert';
-import { serverPaging } from '../../components/paging';
+import { useServerPage } from '../../components/use-server-page';
 import { cardTypeKeys, type CardType } from './card-type-form';
 import { useAllowance, useMoney } from './card-type-labels';
 import { CardTypeModal } from './CardTypeModal';
@@ -22,18 +22,18 @@ export function CardTypesPage() {
   const { projectId = '' } = useParams();
   const money = useMoney();
   const allowance = useAllowance();
-  const [page, setPage] = useState({ page: 1, size: 20 });
+  const paging = useServerPage();
   const [editing, setEditing] = useState<CardType | 'new' | null>(null);
   const client = useQueryClient();
   const confirmDanger = useConfirmDanger();
   const notifyError = useNotifyError();
   const key = cardTypeKeys.ofProject(projectId);
   const list = useQuery({
-    queryKey: [...key, 'page', page],
+    queryKey: [...key, 'page', paging.query],
     queryFn: () =>
       unwrap(
         api.GET('/admin/v1/projects/{id}/card-types', {
-          params: { path: { id: projectId }, query: { page: page.page, page_size: page.size } },
+          params: { path: { id: projectId }, query: paging.query },
         }),
       ),
     placeholderData: (previous) => previous,
@@ -91,12 +91,7 @@ export function CardTypesPage() {
         dataSource={list.data?.items}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: t('cardTypes.empty') }}
-        pagination={serverPaging(t, {
-          page: page.page,
-          pageSize: page.size,
-          total: list.data?.total,
-          onChange: (next, size) => setPage({ page: size === page.size ? next : 1, size }),
-        })}
+        pagination={paging.pagination(list.data?.total)}
         columns={[
           {
             title: t('cardTypes.name'),

@@ -9,7 +9,7 @@ import { unwrap } from '../../api/errors';
 import { useConfirmDanger } from '../../components/confirm';
 import { ErrorAlert, useNotifyError } from '../../components/ErrorAlert';
 import { useFormat } from '../../components/format';
-import { serverPaging } from '../../components/paging';
+import { useServerPage } from '../../components/use-server-page';
 import { fromZoneInput, toZoneInput } from '../../components/time-zone';
 
 type Entry = Schemas['LoginBlacklistView'];
@@ -34,20 +34,20 @@ export function LoginBlacklistPage() {
   const format = useFormat();
   const { projectId = '' } = useParams();
   const [kind, setKind] = useState<Kind | 'all'>('all');
-  const [page, setPage] = useState({ page: 1, size: 20 });
+  const paging = useServerPage();
   const [editing, setEditing] = useState<Entry | 'new' | null>(null);
   const client = useQueryClient();
   const confirmDanger = useConfirmDanger();
   const notifyError = useNotifyError();
   const key = ['login-blacklist', projectId];
   const list = useQuery({
-    queryKey: [...key, kind, page],
+    queryKey: [...key, kind, paging.query],
     queryFn: () =>
       unwrap(
         api.GET('/admin/v1/projects/{id}/login-blacklist', {
           params: {
             path: { id: projectId },
-            query: { page: page.page, page_size: page.size, ...(kind === 'all' ? {} : { kind }) },
+            query: { ...paging.query, ...(kind === 'all' ? {} : { kind }) },
           },
         }),
       ),
@@ -78,7 +78,7 @@ export function LoginBlacklistPage() {
         value={kind}
         onChange={(next) => {
           setKind(next);
-          setPage({ ...page, page: 1 });
+          paging.first();
         }}
         options={[
           { value: 'all', label: t(`${texts}.all`) },
@@ -93,12 +93,7 @@ export function LoginBlacklistPage() {
         dataSource={list.data?.items}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: t(`${texts}.empty`) }}
-        pagination={serverPaging(t, {
-          page: page.page,
-          pageSize: page.size,
-          total: list.data?.total,
-          onChange: (next, size) => setPage({ page: size === page.size ? next : 1, size }),
-        })}
+        pagination={paging.pagination(list.data?.total)}
         columns={[
           { title: t(`${texts}.kind`), dataIndex: 'kind', render: (value: Kind) => t(`${texts}.kinds.${value}`) },
           {

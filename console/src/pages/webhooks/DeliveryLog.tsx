@@ -1,13 +1,12 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Space, Table, Tag, Typography } from 'antd';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, type Schemas } from '../../api/client';
 import { unwrap } from '../../api/errors';
 import { ErrorAlert, useNotifyError } from '../../components/ErrorAlert';
 import { useFormat } from '../../components/format';
-import { serverPaging } from '../../components/paging';
+import { useServerPage } from '../../components/use-server-page';
 import type { Webhook } from './WebhookModal';
 
 type Delivery = Schemas['WebhookDeliveryView'];
@@ -69,15 +68,15 @@ export function DeliveryLog({ projectId, webhook, onClose }: { projectId: string
   const { message } = App.useApp();
   const notifyError = useNotifyError();
   const queries = useQueryClient();
-  const [page, setPage] = useState({ page: 1, pageSize: 20 });
+  const paging = useServerPage();
   const texts = 'webhooks.log';
   const key = deliveriesKey(projectId, webhook.id);
   const list = useQuery({
-    queryKey: [...key, page],
+    queryKey: [...key, paging.query],
     queryFn: () =>
       unwrap(
         api.GET('/admin/v1/projects/{id}/webhooks/{wid}/deliveries', {
-          params: { path: { id: projectId, wid: webhook.id }, query: { page: page.page, page_size: page.pageSize } },
+          params: { path: { id: projectId, wid: webhook.id }, query: paging.query },
         }),
       ),
     // A queued delivery is usually sent within a second or two: look again while one waits.
@@ -119,12 +118,7 @@ export function DeliveryLog({ projectId, webhook, onClose }: { projectId: string
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: t(`${texts}.empty`) }}
         expandable={{ expandedRowRender: (delivery) => <Attempts delivery={delivery} />, defaultExpandAllRows: false }}
-        pagination={serverPaging(t, {
-          page: page.page,
-          pageSize: page.pageSize,
-          total: list.data?.total,
-          onChange: (next, size) => setPage({ page: next, pageSize: size }),
-        })}
+        pagination={paging.pagination(list.data?.total)}
         columns={[
           {
             title: t(`${texts}.type`),
