@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Page } from '@playwright/test';
-import { en, type Texts } from '../src/i18n/en';
+import { en } from '../src/i18n/en';
 import { zhCN } from '../src/i18n/zh-CN';
 import { authenticator } from './authenticator';
 import { ADMIN_PASSWORD, startService } from './service-process';
@@ -15,8 +14,8 @@ import {
   openConnect,
   screenshot,
   signIn,
+  signInWithCode,
   test as base,
-  type Account,
   type Service,
 } from './support';
 
@@ -65,16 +64,6 @@ async function notify(service: Service, projectId: string, fields: Record<string
     body: new URLSearchParams(fields),
   });
   return (await res.text()).trim();
-}
-
-async function signInWithCode(page: Page, texts: Texts, account: Account, code: string) {
-  await page.goto('/console/sign-in');
-  await page.getByLabel(texts.signIn.username).fill(account.username);
-  await page.getByLabel(texts.signIn.password).fill(account.password);
-  await page.getByRole('button', { name: texts.signIn.submit }).click();
-  await page.getByLabel(texts.twoFactor.code, { exact: true }).fill(code);
-  await page.getByRole('button', { name: texts.twoFactor.submit }).click();
-  await expect(page.getByRole('heading', { level: 1, name: texts.projects.title })).toBeVisible();
 }
 
 for (const [language, texts] of [

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import createClient from 'openapi-fetch';
 import type { paths } from '../src/api/schema';
+import type { Texts } from '../src/i18n/en';
 import { ADMIN_PASSWORD, startService } from './service-process';
 
 /** Where the screenshots shown in docs/console.md are written. */
@@ -74,6 +75,17 @@ export async function connectLogin(
     body: new URLSearchParams({ user_key: cardKey, serial: machine }),
   });
   return (await res.json()) as { status: boolean; code: number };
+}
+
+/** Signs in an account with two-factor sign-in on: the password, then `code`, in the page's language. */
+export async function signInWithCode(page: Page, texts: Texts, account: Account, code: string): Promise<void> {
+  await page.goto('/console/sign-in');
+  await page.getByLabel(texts.signIn.username).fill(account.username);
+  await page.getByLabel(texts.signIn.password).fill(account.password);
+  await page.getByRole('button', { name: texts.signIn.submit }).click();
+  await page.getByLabel(texts.twoFactor.code, { exact: true }).fill(code);
+  await page.getByRole('button', { name: texts.twoFactor.submit }).click();
+  await expect(page.getByRole('heading', { level: 1, name: texts.projects.title })).toBeVisible();
 }
 
 export async function signIn(page: Page, account: Account): Promise<void> {

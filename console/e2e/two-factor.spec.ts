@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test';
 import { en, type Texts } from '../src/i18n/en';
 import { zhCN } from '../src/i18n/zh-CN';
 import { authenticator } from './authenticator';
-import { adminApi, apiToken, expect, newAuthor, platformAdmin, screenshot, test, type Account } from './support';
+import { adminApi, apiToken, expect, newAuthor, platformAdmin, screenshot, signInWithCode, test } from './support';
 
 const SECOND = /\d{4}-\d\d-\d\d \d\d:\d\d:\d\d/;
 
@@ -49,16 +49,6 @@ async function enrolOnPage(page: Page, texts: Texts, language: 'en' | 'zh-CN', s
   await expect(shown).toBeHidden();
   await expect(page.getByTestId('two-factor-status')).toHaveText(security.on);
   return { app, codes };
-}
-
-async function signInWithCode(page: Page, texts: Texts, account: Account, code: string) {
-  await page.goto('/console/sign-in');
-  await page.getByLabel(texts.signIn.username).fill(account.username);
-  await page.getByLabel(texts.signIn.password).fill(account.password);
-  await page.getByRole('button', { name: texts.signIn.submit }).click();
-  await page.getByLabel(texts.twoFactor.code, { exact: true }).fill(code);
-  await page.getByRole('button', { name: texts.twoFactor.submit }).click();
-  await expect(page.getByRole('heading', { level: 1, name: texts.projects.title })).toBeVisible();
 }
 
 for (const [language, texts] of [
