@@ -4,6 +4,9 @@ import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 export const STORED_CHECKOUT_STATUSES = ['pending', 'paid', 'refund_needed', 'failed'] as const;
 export type StoredCheckoutStatus = (typeof STORED_CHECKOUT_STATUSES)[number];
 
+/** The outbox key of a paid checkout's mail of its cards: written once, however often it is paid. */
+export const checkoutMailKey = (checkoutId: string): string => `checkout:${checkoutId}`;
+
 const bigintAsNumber = { to: (v: number) => v, from: (v: string | null) => (v === null ? null : Number(v)) };
 
 /** A buyer's checkout in a program's storefront (decisions §26); see migration 1766700000001. */

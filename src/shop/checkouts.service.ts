@@ -16,7 +16,7 @@ import { JsonLogger } from '../core/logging/json-logger';
 import { MailMessage } from '../mail/mail-message.entity';
 import { ProjectAccess } from '../projects/project-access';
 import { Project } from '../projects/project.entity';
-import { Checkout } from './checkout.entity';
+import { Checkout, checkoutMailKey } from './checkout.entity';
 import { CreateCheckoutDto, ListCheckoutsQuery, ListPaymentRefusalsQuery } from './checkout.dto';
 import {
   CheckoutCreatedView,
@@ -204,7 +204,7 @@ export class CheckoutsService {
   /** Where the mail of a paid checkout's cards stands; `none` when none was written (no SMTP_URL then). */
   private async mailOf(checkout: Checkout): Promise<CheckoutMailStatus> {
     const mail = await this.mails.findOne({
-      where: { projectId: checkout.projectId, dedupeKey: `checkout:${checkout.id}` },
+      where: { projectId: checkout.projectId, dedupeKey: checkoutMailKey(checkout.id) },
       select: { id: true, status: true },
     });
     return mail?.status ?? 'none';

@@ -7,7 +7,7 @@ import { DomainEvents } from '../events/domain-events';
 import { MailOutbox } from '../mail/mail-outbox';
 import { OrderPlacement } from '../orders/order-placement';
 import { Project } from '../projects/project.entity';
-import { Checkout } from './checkout.entity';
+import { Checkout, checkoutMailKey } from './checkout.entity';
 import { CheckoutsRepository } from './checkouts.repository';
 import {
   GatewayNotification,
@@ -271,7 +271,7 @@ export class PaymentNotificationsService {
         days: type.durationSeconds === 0 ? null : Math.round(type.durationSeconds / 8640) / 10,
         codes: cards.map((card) => card.code),
       },
-      dedupeKey: `checkout:${checkout.id}`,
+      dedupeKey: checkoutMailKey(checkout.id),
     });
   }
 
