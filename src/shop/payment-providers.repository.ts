@@ -42,8 +42,9 @@ export class PaymentProvidersRepository {
     return (affected ?? 0) > 0;
   }
 
-  /** How many projects have a provider switched on (the doctor's PUBLIC_URL check). */
-  countEnabled(): Promise<number> {
-    return this.rows.countBy({ enabled: true });
+  /** How many projects have a provider switched on (the doctor's PUBLIC_URL check; a project has a few rows at most). */
+  async projectsWithOneOn(): Promise<number> {
+    const rows = await this.rows.find({ select: { projectId: true }, where: { enabled: true } });
+    return new Set(rows.map((row) => row.projectId)).size;
   }
 }

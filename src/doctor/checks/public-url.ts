@@ -1,5 +1,8 @@
+import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
-import { Finding, ok, Queryable, warn } from './finding';
+import { PaymentProviderSetting } from '../../shop/payment-provider-setting.entity';
+import { PaymentProvidersRepository } from '../../shop/payment-providers.repository';
+import { Finding, ok, warn } from './finding';
 
 const LOOPBACK_HOST = /^(localhost|127(\.\d+){3}|\[::1\])$/i;
 
@@ -9,7 +12,7 @@ const LOOPBACK_HOST = /^(localhost|127(\.\d+){3}|\[::1\])$/i;
  * (counted when the database is at hand); set, it should be HTTPS in production, since a buyer's
  * return address carries the token that shows the cards, and a gateway loopback cannot reach.
  */
-export async function checkPublicUrl(config: AppConfig, env: NodeJS.ProcessEnv, db: Queryable | null): Promise<Finding[]> {
+export async function checkPublicUrl(config: AppConfig, env: NodeJS.ProcessEnv, db: DataSource | null): Promise<Finding[]> {
   const base = config.publicUrl;
   if (!base) {
     const enabled = db ? await enabledProviders(db) : null;
@@ -44,12 +47,9 @@ export async function checkPublicUrl(config: AppConfig, env: NodeJS.ProcessEnv, 
 }
 
 /** Projects with a provider switched on; null when the table cannot be read (a schema not migrated yet). */
-async function enabledProviders(db: Queryable): Promise<number | null> {
+async function enabledProviders(db: DataSource): Promise<number | null> {
   try {
-    const [row] = (await db.query('SELECT count(DISTINCT project_id)::int AS n FROM payment_providers WHERE enabled')) as Array<{
-      n: number;
-    }>;
-    return row.n;
+    return await new PaymentProvidersRepository(db.getRepository(PaymentProviderSetting)).projectsWithOneOn();
   } catch {
     return null;
   }
