@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { Card } from '../cards/card.entity';
 import { CardType } from '../cards/types/card-type.entity';
 import { JsonLogger } from '../core/logging/json-logger';
 import { DomainEvents } from '../events/domain-events';
-import { MailOutbox } from '../mail/mail-outbox';
 import { OrderPlacement } from '../orders/order-placement';
 import { Project } from '../projects/project.entity';
-import { Checkout, checkoutMailKey } from './checkout.entity';
+import { CheckoutDelivery } from './checkout-delivery';
+import { Checkout } from './checkout.entity';
 import { CheckoutsRepository } from './checkouts.repository';
 import {
   GatewayNotification,
@@ -65,7 +64,7 @@ export class PaymentNotificationsService {
     private readonly stock: StockCardsRepository,
     private readonly refusals: PaymentRefusalsRepository,
     private readonly placement: OrderPlacement,
-    private readonly mail: MailOutbox,
+    private readonly delivery: CheckoutDelivery,
     private readonly events: DomainEvents,
     private readonly logger: JsonLogger,
   ) {}
@@ -230,7 +229,7 @@ export class PaymentNotificationsService {
       stockCardIds,
     });
     const paidAt = await this.checkouts.markPaid(em, checkout.id, placed.id, tradeNo);
-    await this.deliver(em, checkout, project, type, placed.id);
+    await this.delivery.deliver(em, checkout, project, type, placed.id);
     await this.events.emit(em, checkout.projectId, 'order.paid', {
       order_id: checkout.id,
       checkout_id: checkout.id,
@@ -250,29 +249,6 @@ export class PaymentNotificationsService {
     };
     for (const listener of this.paidListeners) await listener(em, paid);
     return { taken: true, outcome: 'paid' };
-  }
-
-  /**
-   * The buyer's address becomes the cards' holder e-mail, and with mail set up (SMTP_URL) the cards
-   * are mailed to it, through the outbox in this transaction, once per checkout (decisions §26).
-   */
-  private async deliver(em: EntityManager, checkout: Checkout, project: Project, type: CardType, orderId: string): Promise<void> {
-    await em.update(Card, { orderId }, { holderEmail: checkout.email });
-    if (!this.mail.enabled) return;
-    const cards = await em.find(Card, { where: { orderId }, order: { id: 'ASC' }, select: { id: true, code: true } });
-    await this.mail.enqueue(em, {
-      projectId: checkout.projectId,
-      to: checkout.email,
-      template: 'cards_delivered',
-      data: {
-        program_name: project.name,
-        card_type_name: type.name,
-        // Whole days for the usual types; a tenth of a day for the rest; null: permanent.
-        days: type.durationSeconds === 0 ? null : Math.round(type.durationSeconds / 8640) / 10,
-        codes: cards.map((card) => card.code),
-      },
-      dedupeKey: checkoutMailKey(checkout.id),
-    });
   }
 
   private async record(

@@ -9,6 +9,7 @@ import { Project } from '../projects/project.entity';
 import { ProjectsModule } from '../projects/projects.module';
 import { Checkout } from './checkout.entity';
 import { CheckoutsAdminController } from './checkouts-admin.controller';
+import { CheckoutDelivery } from './checkout-delivery';
 import { CheckoutsRepository } from './checkouts.repository';
 import { CheckoutsService } from './checkouts.service';
 import { PaymentNotificationsService } from './payment-notifications.service';
@@ -47,6 +48,7 @@ import { StorefrontCatalogService } from './storefront-catalog.service';
     PaymentSettingsService,
     CheckoutsService,
     StorefrontCatalogService,
+    CheckoutDelivery,
     PaymentNotificationsService,
   ],
   exports: [PaymentNotificationsService, PaymentProvidersRepository],
