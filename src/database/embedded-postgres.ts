@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DataDirLock, lockDataDir } from './data-dir-lock';
+import { CHECKPOINT_LOOK_MS, checkpointedDump, checkpointIfDue, EMBEDDED_START_PARAMS } from './embedded-checkpoints';
 
 /**
  * PostgreSQL embedded in the process (PGlite), served on a private Unix socket so that TypeORM
@@ -31,8 +32,11 @@ export function useEmbeddedSource(next: EmbeddedSource | undefined): void {
   source = next;
 }
 
-/** The extensions the migrations create (pg_trgm: the card search by part of a code); every PGlite of the service and its tests loads them. */
-export const EMBEDDED_EXTENSIONS = { pg_trgm };
+/**
+ * How every PGlite of the service and its tests opens: with the extensions the migrations create
+ * (pg_trgm: the card search by part of a code) and a bounded WAL (embedded-checkpoints.ts).
+ */
+export const EMBEDDED_OPTIONS = { extensions: { pg_trgm }, startParams: EMBEDDED_START_PARAMS };
 
 export class EmbeddedPostgres {
   private db?: PGlite;
@@ -40,6 +44,7 @@ export class EmbeddedPostgres {
   private socketDir?: string;
   private lease?: Awaited<ReturnType<EmbeddedSource['take']>>;
   private lock?: DataDirLock;
+  private checkpoints?: NodeJS.Timeout;
 
   /**
    * Opens the database in `dataDir` once this process holds the directory (data-dir-lock.ts): another
@@ -54,7 +59,10 @@ export class EmbeddedPostgres {
     const pgData = resolve(dataDir, 'pgdata');
     mkdirSync(pgData, { recursive: true });
     this.lock = await lockDataDir(dataDir, httpPort);
-    this.db = await PGlite.create(pgData, { extensions: EMBEDDED_EXTENSIONS });
+    const db = await PGlite.create(pgData, EMBEDDED_OPTIONS);
+    this.db = db;
+    // A failed look (the database closing) is tried again at the next one.
+    this.checkpoints = setInterval(() => void checkpointIfDue(db).catch(() => undefined), CHECKPOINT_LOOK_MS).unref();
     this.socketDir = mkdtempSync(join(tmpdir(), 'ck-pg-'));
     const port = 5432;
     this.server = new PGLiteSocketServer({
@@ -73,12 +81,13 @@ export class EmbeddedPostgres {
    * committed transaction in it. Null when this process runs no embedded database.
    */
   async snapshot(): Promise<PGlite | null> {
-    const dump = this.lease ? await this.lease.dump() : await this.db?.dumpDataDir('none');
+    const dump = this.lease ? await this.lease.dump() : this.db && (await checkpointedDump(this.db));
     if (!dump) return null;
-    return PGlite.create({ loadDataDir: dump, extensions: EMBEDDED_EXTENSIONS });
+    return PGlite.create({ ...EMBEDDED_OPTIONS, loadDataDir: dump });
   }
 
   async stop(): Promise<void> {
+    clearInterval(this.checkpoints);
     const lease = this.lease;
     this.lease = undefined;
     await lease?.give();

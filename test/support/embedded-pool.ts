@@ -3,7 +3,8 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EMBEDDED_EXTENSIONS } from '../../src/database/embedded-postgres';
+import { checkpointedDump, checkpointIfDue } from '../../src/database/embedded-checkpoints';
+import { EMBEDDED_OPTIONS } from '../../src/database/embedded-postgres';
 import { fingerprint, readTemplate, Sql, TemplateState } from './template-state';
 
 /**
@@ -50,7 +51,7 @@ export class EmbeddedPool {
     return {
       host: socketDir,
       port: PORT,
-      dump: () => instance.db.dumpDataDir('none'),
+      dump: () => checkpointedDump(instance.db),
       give: () =>
         (given ??= (async () => {
           await server.stop();
@@ -74,7 +75,7 @@ export class EmbeddedPool {
 
   private async create(): Promise<Instance> {
     this.dump ??= new Blob([readFileSync(this.dumpFile)]);
-    const db = await PGlite.create({ loadDataDir: this.dump, extensions: EMBEDDED_EXTENSIONS });
+    const db = await PGlite.create({ ...EMBEDDED_OPTIONS, loadDataDir: this.dump });
     this.template ??= readTemplate(sqlOf(db));
     await this.template;
     return { db };
@@ -92,6 +93,8 @@ export class EmbeddedPool {
       await db.transaction(async (tx) => {
         for (const { sql, params } of template.reset) await tx.query(sql, params);
       });
+      // What the service's own timer does (a database here serves many short apps, none long enough).
+      await checkpointIfDue(db);
       this.idle.push(instance);
     } catch {
       await instance.db.close().catch(() => undefined);

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { MIGRATIONS } from '../../migrations';
-import { EMBEDDED_EXTENSIONS, EmbeddedPostgres } from '../../src/database/embedded-postgres';
+import { EMBEDDED_OPTIONS, EmbeddedPostgres } from '../../src/database/embedded-postgres';
 import { runMigrations } from '../../src/database/migrate';
 import { EMBEDDED_DUMP_ENV } from './embedded-pool';
 import { EMBEDDED_TEMPLATE_ENV, PG_TEMPLATE_ENV, quoteIdent, runDatabasePrefix, withDatabase, withPg } from './stores';
@@ -112,7 +112,7 @@ async function embeddedTemplate(): Promise<{ dataDir: string; dump: string }> {
 const DUMP_FILE = 'pgdata.tar';
 
 async function dumpDataDir(dataDir: string, file: string): Promise<void> {
-  const db = await PGlite.create(dataDir, { extensions: EMBEDDED_EXTENSIONS });
+  const db = await PGlite.create(dataDir, EMBEDDED_OPTIONS);
   try {
     writeFileSync(file, Buffer.from(await (await db.dumpDataDir('none')).arrayBuffer()));
   } finally {
