@@ -4,6 +4,7 @@ import { AdminClient } from './support/admin-client';
 import { expectAdminError } from './support/admin-errors';
 import { createType } from './support/agents';
 import { checkout, CheckoutAnswer, expire, ordersOfCheckout, PUBLIC_URL, refusalsOf } from './support/shop';
+import { withPlatformSettings } from './support/platform-state';
 import { sdkLogin } from './support/standard';
 import {
   enableStripe,
@@ -52,6 +53,8 @@ describe('storefront checkouts paid with Stripe (decisions §26, e2e)', () => {
     await stripe.start();
     t = await startTestApp({ PUBLIC_URL, CURRENCY: 'USD' });
     admin = await AdminClient.asPlatformAdmin(t);
+    // The fake Stripe listens on 127.0.0.1: a private address, which the service calls only when allowed.
+    await admin.put('/admin/v1/platform/settings', { webhook_private_targets: true }).expect(200);
     author = (await admin.createAuthor()).client;
     project = await author.createProject();
     type = await createType(author, project.id, { price_cents: 1250, for_sale: true, name: 'Month' });
@@ -136,6 +139,24 @@ describe('storefront checkouts paid with Stripe (decisions §26, e2e)', () => {
     expect(closes).toBeGreaterThan(30 * 60_000);
     expect(closes).toBeLessThanOrEqual(31 * 60_000 + 1000);
     expect((await status(c).expect(200)).body.status).toBe('pending');
+  });
+
+  it('calls an API address on a private network only where the platform allows private targets, as for webhooks', async () => {
+    const sent = stripe.requests.length;
+    await withPlatformSettings(admin, { webhook_private_targets: false }, async () => {
+      expectAdminError(
+        await checkout(t, project.program_id, { card_type_id: type.id, provider: 'stripe' }),
+        502,
+        PAYMENT_GATEWAY_UNAVAILABLE,
+      );
+    });
+    expect(stripe.requests).toHaveLength(sent);
+    const failures = t.logs.map((l) => JSON.parse(l)).filter((l) => l.msg === 'stripe checkout session failed');
+    expect(failures.at(-1).error).toBe(
+      'api_base: the host does not resolve to a public address (platform setting webhook_private_targets)',
+    );
+    const allowed = await buy(project, type.id);
+    expect(stripe.of(allowed.checkout_id)).toHaveLength(1);
   });
 
   it('takes the paid session: 200 {received: true}, one order as the author, the cards behind the token log in', async () => {

@@ -5,6 +5,7 @@ import { CardType } from '../cards/types/card-type.entity';
 import { MailMessage } from '../mail/mail-message.entity';
 import { MailModule } from '../mail/mail.module';
 import { OrdersModule } from '../orders/orders.module';
+import { PlatformModule } from '../platform/platform.module';
 import { Project } from '../projects/project.entity';
 import { ProjectsModule } from '../projects/projects.module';
 import { Checkout } from './checkout.entity';
@@ -34,6 +35,7 @@ import { StorefrontCatalogService } from './storefront-catalog.service';
   imports: [
     TypeOrmModule.forFeature([PaymentProviderSetting, Checkout, PaymentRefusal, Project, CardType, AdminUser, MailMessage]),
     ProjectsModule,
+    PlatformModule,
     OrdersModule,
     MailModule,
   ],

@@ -1,7 +1,6 @@
 import { request as httpRequest, IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { LookupFunction } from 'node:net';
-import { ResolvedAddress, resolvePublic, TargetRefused, targetHost } from './webhook-targets';
+import { pinnedLookup, ResolvedAddress, resolvePublic, TargetRefused, targetHost } from '../common/outbound-targets';
 
 export const RESPONSE_EXCERPT_BYTES = 1024;
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -42,10 +41,6 @@ export async function send(
     if (error instanceof TargetRefused) return done(null, '', error.reason);
     throw error;
   }
-  const lookup: LookupFunction = (_host, options, callback) => {
-    if ((options as { all?: boolean }).all) (callback as (e: null, a: ResolvedAddress[]) => void)(null, checked);
-    else callback(null, checked[0].address, checked[0].family);
-  };
   return new Promise((resolve) => {
     const request = (target.protocol === 'https:' ? httpsRequest : httpRequest)(
       target,
@@ -57,7 +52,7 @@ export async function send(
           ...headers,
           'content-length': String(Buffer.byteLength(body)),
         },
-        lookup,
+        lookup: pinnedLookup(checked),
         timeout: DELIVERY_TIMEOUT_MS,
       },
       (response: IncomingMessage) => {

@@ -8,7 +8,7 @@ import { PlatformService } from '../platform/platform.service';
 import { AppConfig } from '../config/app-config';
 import { ProjectAccess } from '../projects/project-access';
 import { CreateWebhookDto, UpdateWebhookDto, WebhookDeliveryView, WebhookView } from './webhook.dto';
-import { resolvePublic, TargetRefused, targetHost } from './webhook-targets';
+import { resolvePublic, TargetRefused, targetHost } from '../common/outbound-targets';
 import { mayReadCards, withShortCardKeys } from './webhook-card-keys';
 import { DeliveryRow, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookEndpoint } from './webhook-endpoint.entity';

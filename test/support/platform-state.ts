@@ -4,6 +4,7 @@ export interface PlatformSettingsBody {
   connect_opening_mode: 'base_package' | 'entitlement' | 'self_service';
   connect_min_level: number;
   legacy_metering_enabled: boolean;
+  webhook_private_targets: boolean;
 }
 
 /*

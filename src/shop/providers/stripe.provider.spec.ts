@@ -1,11 +1,13 @@
 import { createHmac } from 'node:crypto';
 import { JsonLogger } from '../../core/logging/json-logger';
+import { PlatformService } from '../../platform/platform.service';
 import { GatewayNotification } from '../payment-provider';
 import { StripeProvider } from './stripe.provider';
 
 const SECRET = 'whsec_unitTestSigningSecret0123456789';
 const settings = { enabled: true, secret_key: 'sk_test_0123456789abcdef', webhook_secret: SECRET };
-const provider = new StripeProvider(new JsonLogger('error', () => undefined));
+// Only the notifications are tested here: they read no platform setting.
+const provider = new StripeProvider(new JsonLogger('error', () => undefined), {} as PlatformService);
 const CHECKOUT = '3f2b7c1e-0000-4000-8000-000000000001';
 
 /** Signed as Stripe signs (HMAC-SHA256 of `t.body`), written here on its own. */

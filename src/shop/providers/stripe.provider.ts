@@ -1,10 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import Stripe from 'stripe';
+import { pinnedLookup, resolvePublic, TargetRefused } from '../../common/outbound-targets';
 import { ErrorCode } from '../../core/errors/error-code';
 import { ServiceError } from '../../core/errors/service-error';
 import { JsonLogger } from '../../core/logging/json-logger';
+import { PlatformService } from '../../platform/platform.service';
 import {
   GatewayNotification,
   NotificationIgnored,
@@ -86,7 +90,10 @@ export class StripeProvider implements PaymentProvider<StripeSettings> {
     'CZK', 'RON', 'MXN', 'BRL', 'INR', 'MYR', 'THB', 'PHP', 'ZAR', 'AED', 'SAR', 'ILS', 'TRY',
   ] as const; // prettier-ignore
 
-  constructor(private readonly logger: JsonLogger) {}
+  constructor(
+    private readonly logger: JsonLogger,
+    private readonly platform: PlatformService,
+  ) {}
 
   /**
    * The Checkout Session's address. Stripe unreachable, too slow or refusing (a revoked key, a
@@ -99,7 +106,12 @@ export class StripeProvider implements PaymentProvider<StripeSettings> {
     } catch (error) {
       this.logger.entry('error', 'stripe checkout session failed', {
         checkout_id: payment.checkoutId,
-        error: error instanceof Error ? `${error.constructor.name}: ${error.message}` : String(error),
+        error:
+          error instanceof TargetRefused
+            ? `api_base: ${error.reason} (platform setting webhook_private_targets)`
+            : error instanceof Error
+              ? `${error.constructor.name}: ${error.message}`
+              : String(error),
       });
       throw new ServiceError(ErrorCode.PAYMENT_GATEWAY_UNAVAILABLE, undefined, {
         details: ['provider: stripe made no Checkout Session'],
@@ -109,7 +121,8 @@ export class StripeProvider implements PaymentProvider<StripeSettings> {
   }
 
   private async sessionUrl(payment: PaymentRequest, settings: StripeSettings): Promise<string> {
-    const session = await stripeClient(settings).checkout.sessions.create(
+    const client = await this.client(settings);
+    const session = await client.checkout.sessions.create(
       {
         mode: 'payment',
         client_reference_id: payment.checkoutId,
@@ -173,24 +186,32 @@ export class StripeProvider implements PaymentProvider<StripeSettings> {
     };
   }
 
+  /**
+   * A client for the project's key and API address: short timeout, one retry, no telemetry headers.
+   * The address is an author's (tests point it at a fake Stripe), so the call keeps to the webhooks'
+   * rule: its host must resolve to public addresses unless the platform allows private targets, and
+   * the connection goes only to the addresses checked.
+   */
+  private async client(settings: StripeSettings): Promise<Stripe> {
+    const base = new URL(settings.api_base || STRIPE_API_BASE);
+    const { webhook_private_targets: allowPrivate } = await this.platform.getSettings();
+    const lookup = pinnedLookup(await resolvePublic(base.hostname, allowPrivate));
+    const protocol = base.protocol === 'http:' ? 'http' : 'https';
+    return new Stripe(settings.secret_key, {
+      host: base.hostname,
+      port: base.port || (protocol === 'http' ? 80 : 443),
+      protocol,
+      httpAgent: protocol === 'http' ? new HttpAgent({ lookup }) : new HttpsAgent({ lookup }),
+      timeout: API_TIMEOUT_MS,
+      maxNetworkRetries: API_RETRIES,
+      telemetry: false,
+    });
+  }
+
   answer(taken: boolean): ProviderAnswer {
     // Stripe retries any answer but 2xx, for days: a refusal it should send again is a 400.
     return { status: taken ? 200 : 400, contentType: 'application/json', body: JSON.stringify({ received: taken }) };
   }
-}
-
-/** A client for the project's key and API address: short timeout, one retry, no telemetry headers. */
-function stripeClient(settings: StripeSettings): Stripe {
-  const base = new URL(settings.api_base || STRIPE_API_BASE);
-  const protocol = base.protocol === 'http:' ? 'http' : 'https';
-  return new Stripe(settings.secret_key, {
-    host: base.hostname,
-    port: base.port || (protocol === 'http' ? 80 : 443),
-    protocol,
-    timeout: API_TIMEOUT_MS,
-    maxNetworkRetries: API_RETRIES,
-    telemetry: false,
-  });
 }
 
 function signatureProblem(error: Error): string {

@@ -1,8 +1,9 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { BlockList, isIP, LookupFunction } from 'node:net';
 
 /**
- * Addresses a webhook may not reach unless the platform allows private targets (decisions §20):
+ * Addresses the service's own outbound calls to an address an author chose (a webhook, a payment
+ * gateway's API) may not reach unless the platform allows private targets (decisions §20):
  * loopback, private, link-local, shared, benchmark, multicast and reserved ranges, in IPv4 and
  * IPv6. An IPv6 address that carries an IPv4 one (mapped, compatible, translated, NAT64, 6to4) is
  * judged by the IPv4 address it carries; Teredo hides its IPv4 addresses and is refused whole.
@@ -121,4 +122,16 @@ export async function resolvePublic(host: string, allowPrivate: boolean): Promis
 export interface ResolvedAddress {
   address: string;
   family: number;
+}
+
+/**
+ * A lookup that answers only the addresses already checked, for the connection that follows the
+ * check: a name that resolves to a public address when checked cannot reach a private one when
+ * connected (DNS rebinding), and an IP literal is held to the same rule.
+ */
+export function pinnedLookup(checked: ResolvedAddress[]): LookupFunction {
+  return (_host, options, callback) => {
+    if ((options as { all?: boolean }).all) (callback as (e: null, a: ResolvedAddress[]) => void)(null, checked);
+    else callback(null, checked[0].address, checked[0].family);
+  };
 }

@@ -1,4 +1,4 @@
-import { embeddedIPv4, ipv6Groups, isPublicAddress, NOT_PUBLIC, resolvePublic } from './webhook-targets';
+import { embeddedIPv4, ipv6Groups, isPublicAddress, NOT_PUBLIC, resolvePublic } from './outbound-targets';
 
 describe('webhook targets', () => {
   it.each([
