@@ -58,6 +58,22 @@ module.exports = {
       to: { path: DOMAIN },
     },
     {
+      name: 'admin-kernel-below-resources',
+      comment:
+        'admin-kernel/ (the principal, the account entity, route metadata, @AdminAuth, @StepUp and the checks they hand requests to) sits under every admin resource: it imports the lower layers and the database plumbing only.',
+      severity: 'error',
+      from: { path: '^src/admin-kernel/' },
+      to: { path: `^src/(?!(?:${LOWER}|admin-kernel|database)/)[^/]+/` },
+    },
+    {
+      name: 'admin-auth-above-resources',
+      comment:
+        "A resource reaches sign-in, step-up and an account's sessions through the kernel's checks, which the global AdminAuthModule provides: only the application module imports admin-auth/.",
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(admin-auth/|app\\.module\\.ts$)' },
+      to: { path: '^src/admin-auth/' },
+    },
+    {
       name: 'domain-services-not-request-context',
       comment:
         'Domain services take and return data and never touch the request context (issue 40): what the HTTP layer must know comes back on the answer or the refusal. The audit trail is the exception: it records HTTP requests as such, handed to it by its interceptor and the guards.',

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { AccountStatus } from '../admin-auth/admin-user.entity';
+import { AccountStatus } from '../admin-kernel/admin-user.entity';
 import { PROGRAM_ID_PATTERN } from '../common/field-rules';
 import { ProgramCache } from '../core/cache/program-cache';
 import { ErrorCode } from '../core/errors/error-code';

@@ -12,15 +12,16 @@ import { JsonLogger } from '../core/logging/json-logger';
 import { FailureLimiter } from '../core/throttling/failure-limiter';
 import { isUniqueViolation } from '../database/pg-errors';
 import { AdminToken } from './admin-token.entity';
-import { AdminUser } from './admin-user.entity';
+import { AdminUser } from '../admin-kernel/admin-user.entity';
 import { AdminSessionView } from './admin-auth.view';
-import { AdminPrincipal } from './admin-principal';
+import { AdminPrincipal } from '../admin-kernel/admin-principal';
 import { SharedStore } from '../core/store/shared-store';
 import { AdminLoginChallengeView } from './two-factor/two-factor.view';
 import { noteActor, noteChange } from '../common/audit-note';
-import type { SignInClient } from './sign-in-client';
+import type { SignInClient } from '../admin-kernel/sign-in-client';
 import { TwoFactorPolicy } from './two-factor/two-factor-policy';
 import { AgentChain } from './agent-chain';
+import { AccountSessions } from '../admin-kernel/admin-checks';
 import { ApiKey } from './api-keys/api-key.entity';
 
 /** The second login step must follow within this time; the challenge is good for one sign-in. */
@@ -29,7 +30,7 @@ const challengeKey = (challenge: string) => `admin-2fa-challenge:${hashToken(cha
 
 /** Back-office login, bearer tokens (stored hashed, expiring) and the bootstrap platform admin. */
 @Injectable()
-export class AdminAuthService implements OnApplicationBootstrap {
+export class AdminAuthService implements OnApplicationBootstrap, AccountSessions {
   constructor(
     @InjectRepository(AdminUser) private readonly users: Repository<AdminUser>,
     @InjectRepository(AdminToken) private readonly tokens: Repository<AdminToken>,

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ADMIN_ROLE_NAMES, AdminRole } from './admin-user.entity';
+import { ADMIN_ROLE_NAMES, AdminRole } from '../admin-kernel/admin-user.entity';
 
 /** A signed-in admin session: the Bearer token of every admin route, until `expires_at`. */
 export class AdminSessionView {

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import { AdminUser } from './admin-user.entity';
+import { AdminUser } from '../admin-kernel/admin-user.entity';
 
 /** An admin API bearer token, stored only as its SHA-256 hash. */
 @Entity('admin_tokens')

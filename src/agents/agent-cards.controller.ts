@@ -9,8 +9,8 @@ import {
   IntersectionType,
 } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsUUID } from 'class-validator';
-import { AdminAuth, AdminRoles, AgentScope } from '../admin-auth/admin-auth.decorator';
-import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
+import { AdminAuth, AdminRoles, AgentScope } from '../admin-kernel/admin-auth.decorator';
+import { AdminPrincipal, CurrentAdmin } from '../admin-kernel/admin-principal';
 import { ExportCardsQuery, ListCardsQuery } from '../cards/admin/card-queries.dto';
 import { CardView } from '../cards/admin/card.view';
 import { IntIdParamPipe } from '../common/int-id-param.pipe';

@@ -1,7 +1,7 @@
 import { Injectable, StreamableFile } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Repository } from 'typeorm';
-import { AdminPrincipal } from '../admin-auth/admin-principal';
+import { AdminPrincipal } from '../admin-kernel/admin-principal';
 import { CardsAdminService } from '../cards/admin/cards-admin.service';
 import { CardFilters, ListCardsQuery } from '../cards/admin/card-queries.dto';
 import { applyCardFilters, orderCards } from '../cards/admin/card-filters';

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Put } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminAuth, AgentScope } from '../admin-auth/admin-auth.decorator';
-import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
+import { AdminAuth, AgentScope } from '../admin-kernel/admin-auth.decorator';
+import { AdminPrincipal, CurrentAdmin } from '../admin-kernel/admin-principal';
 import { IntIdParamPipe } from '../common/int-id-param.pipe';
 import { UuidParamPipe } from '../common/uuid-param.pipe';
 import { ErrorCode } from '../core/errors/error-code';

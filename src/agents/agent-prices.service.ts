@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, Repository } from 'typeorm';
-import { AdminPrincipal } from '../admin-auth/admin-principal';
+import { AdminPrincipal } from '../admin-kernel/admin-principal';
 import { CardType } from '../cards/types/card-type.entity';
 import { noteChange } from '../common/audit-note';
 import { ErrorCode } from '../core/errors/error-code';

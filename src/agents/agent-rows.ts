@@ -1,5 +1,5 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { AdminPrincipal } from '../admin-auth/admin-principal';
+import { AdminPrincipal } from '../admin-kernel/admin-principal';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { AgentView } from './agent.view';

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { AccountStatus } from '../admin-auth/admin-user.entity';
+import { AccountStatus } from '../admin-kernel/admin-user.entity';
 import { SalesItem } from '../orders/sales-item.view';
 import { LEDGER_KINDS, LedgerKind } from './ledger';
 

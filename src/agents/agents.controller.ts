@@ -1,9 +1,9 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
-import { AdminAuth, AdminRoles, AgentScope } from '../admin-auth/admin-auth.decorator';
-import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
-import { StepUp } from '../admin-auth/two-factor/step-up';
+import { AdminAuth, AdminRoles, AgentScope } from '../admin-kernel/admin-auth.decorator';
+import { AdminPrincipal, CurrentAdmin } from '../admin-kernel/admin-principal';
+import { StepUp } from '../admin-kernel/step-up';
 import { PageQuery } from '../common/paging';
 import { UuidParamPipe } from '../common/uuid-param.pipe';
 import { AppConfig } from '../config/app-config';

@@ -1,5 +1,5 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { AdminUser } from '../admin-auth/admin-user.entity';
+import { AdminUser } from '../admin-kernel/admin-user.entity';
 import { AgentProject } from './agent-project.entity';
 import { Agent } from './agent.entity';
 

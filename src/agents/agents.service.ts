@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In } from 'typeorm';
-import { AdminAuthService } from '../admin-auth/admin-auth.service';
-import { AdminPrincipal } from '../admin-auth/admin-principal';
+import { AccountSessions } from '../admin-kernel/admin-checks';
+import { AdminPrincipal } from '../admin-kernel/admin-principal';
 import { noteChange } from '../common/audit-note';
 import { Project } from '../projects/project.entity';
 import { Page, PageQuery, pageOf } from '../common/paging';
@@ -26,7 +26,7 @@ type Rights = Pick<CreateAgentDto, 'project_ids' | 'discount_percent' | 'can_cre
 export class AgentsService {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly auth: AdminAuthService,
+    private readonly sessions: AccountSessions,
   ) {}
 
   /**
@@ -135,8 +135,8 @@ export class AgentsService {
         });
     });
     // A disabled agent or a new password ends its sessions at once; a new password also revokes its API keys.
-    if (passwordHash !== undefined) await this.auth.revokeAfterPasswordReset(id);
-    else if (input.status === 'disabled') await this.auth.revokeAll(id);
+    if (passwordHash !== undefined) await this.sessions.revokeAfterPasswordReset(id);
+    else if (input.status === 'disabled') await this.sessions.revokeAll(id);
     const after = toAgentView((await agentById(this.dataSource, id))!);
     noteChange(actor, {
       before: toAgentView(before),

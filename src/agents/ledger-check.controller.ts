@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
-import { AdminAuth, AdminRoles } from '../admin-auth/admin-auth.decorator';
+import { AdminAuth, AdminRoles } from '../admin-kernel/admin-auth.decorator';
 import { Envelope } from '../http/envelope/envelope.decorator';
 import { ApiAnswer } from '../http/openapi/api-contract';
 import { LedgerCheckView } from './agent.view';

@@ -1,7 +1,7 @@
 import { Controller, Get, Header, Query } from '@nestjs/common';
 import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { AdminAuth } from '../admin-auth/admin-auth.decorator';
-import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
+import { AdminAuth } from '../admin-kernel/admin-auth.decorator';
+import { AdminPrincipal, CurrentAdmin } from '../admin-kernel/admin-principal';
 import { Envelope } from '../http/envelope/envelope.decorator';
 import { ApiPageAnswer } from '../http/openapi/api-contract';
 import { AuditQuery, AuditEntryView } from './audit.dto';

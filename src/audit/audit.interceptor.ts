@@ -1,12 +1,13 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { CallHandler, ExecutionContext, Injectable } from '@nestjs/common';
+import { AdminWritesTrail } from '../admin-kernel/admin-checks';
 import { catchError, from, mergeMap, Observable, throwError } from 'rxjs';
-import { PRINCIPAL_KEY } from '../admin-auth/admin-principal';
+import { PRINCIPAL_KEY } from '../admin-kernel/admin-principal';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { requestContextOf } from '../http/request-context';
 import { JsonLogger } from '../core/logging/json-logger';
 import { AuditTrail } from './audit-trail.service';
-import { signedInActorOf } from '../admin-auth/sign-in-client';
+import { signedInActorOf } from '../admin-kernel/sign-in-client';
 import { secretFieldsOf } from './redact';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -20,12 +21,12 @@ const AUDITED = Symbol('cardkey.audited');
 
 /**
  * Records every admin write that succeeded, after the handler and before the answer leaves (so a
- * client that reads the trail next sees it). Only admin routes carry it (@AdminAuth), so client
- * routes pay nothing. A row that cannot be written is logged, not answered as a failure: the change
+ * client that reads the trail next sees it). Only admin routes carry it (@AdminAuth puts the kernel's
+ * AuditInterceptor on them, which hands each request here), so client routes pay nothing. A row that cannot be written is logged, not answered as a failure: the change
  * itself is already committed.
  */
 @Injectable()
-export class AuditInterceptor implements NestInterceptor {
+export class AuditTrailInterceptor implements AdminWritesTrail {
   constructor(
     private readonly trail: AuditTrail,
     private readonly logger: JsonLogger,

@@ -3,14 +3,15 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { Project } from '../projects/project.entity';
 import { AuditEntry } from './audit-entry.entity';
 import { AuditController } from './audit.controller';
-import { AuditInterceptor } from './audit.interceptor';
+import { AdminWritesTrail } from '../admin-kernel/admin-checks';
+import { AuditTrailInterceptor } from './audit.interceptor';
 import { AuditTrail } from './audit-trail.service';
 
-/** Imported by the global AdminAuthModule, whose @AdminAuth puts AuditInterceptor on every admin route. */
+/** Imported and exported by the global AdminAuthModule: the trail behind the AuditInterceptor that @AdminAuth puts on every admin route. */
 @Module({
   imports: [TypeOrmModule.forFeature([AuditEntry, Project])],
   controllers: [AuditController],
-  providers: [AuditTrail, AuditInterceptor],
-  exports: [AuditTrail, AuditInterceptor],
+  providers: [AuditTrail, AuditTrailInterceptor, { provide: AdminWritesTrail, useExisting: AuditTrailInterceptor }],
+  exports: [AuditTrail, AdminWritesTrail],
 })
 export class AuditModule {}

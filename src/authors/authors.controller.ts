@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
-import { AdminAuth, AdminRoles } from '../admin-auth/admin-auth.decorator';
+import { AdminPrincipal, CurrentAdmin } from '../admin-kernel/admin-principal';
+import { AdminAuth, AdminRoles } from '../admin-kernel/admin-auth.decorator';
 import { UuidParamPipe } from '../common/uuid-param.pipe';
 import { Envelope } from '../http/envelope/envelope.decorator';
 import { ErrorCode } from '../core/errors/error-code';

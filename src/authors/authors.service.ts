@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { AdminAuthService } from '../admin-auth/admin-auth.service';
-import { ACCOUNT_STATUSES, AdminUser } from '../admin-auth/admin-user.entity';
+import { AccountSessions } from '../admin-kernel/admin-checks';
+import { ACCOUNT_STATUSES, AdminUser } from '../admin-kernel/admin-user.entity';
 import { ProgramCache } from '../core/cache/program-cache';
 import { Project } from '../projects/project.entity';
 import { Page, pageOf } from '../common/paging';
@@ -11,7 +11,7 @@ import { hashPassword } from '../core/crypto/passwords';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { isUniqueViolation } from '../database/pg-errors';
-import type { AdminPrincipal } from '../admin-auth/admin-principal';
+import type { AdminPrincipal } from '../admin-kernel/admin-principal';
 import { noteChange } from '../common/audit-note';
 import { CreateAuthorDto, ListAuthorsQuery, UpdateAuthorDto } from './author.dto';
 
@@ -46,7 +46,7 @@ export function toAuthorView(user: AdminUser): AuthorView {
 export class AuthorsService {
   constructor(
     @InjectRepository(AdminUser) private readonly users: Repository<AdminUser>,
-    private readonly auth: AdminAuthService,
+    private readonly sessions: AccountSessions,
     @InjectRepository(Project) private readonly projects: Repository<Project>,
     private readonly programCache: ProgramCache,
   ) {}
@@ -92,8 +92,8 @@ export class AuthorsService {
     if (input.password !== undefined) user.passwordHash = await hashPassword(input.password);
     const saved = await this.users.save(user);
     // A disabled author, or one whose password was reset, must log in again; a reset also revokes its API keys.
-    if (input.password !== undefined) await this.auth.revokeAfterPasswordReset(user.id);
-    else if (input.status === 'disabled') await this.auth.revokeAll(user.id);
+    if (input.password !== undefined) await this.sessions.revokeAfterPasswordReset(user.id);
+    else if (input.status === 'disabled') await this.sessions.revokeAll(user.id);
     if (input.status !== undefined) await this.invalidateProgramsOf(user.id);
     const after = toAuthorView(saved);
     // A new password is a change worth recording, never its value (redacted by name).

@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, StreamableFile } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { AdminAuth, AdminRoles } from '../admin-auth/admin-auth.decorator';
-import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
-import { StepUp } from '../admin-auth/two-factor/step-up';
+import { AdminAuth, AdminRoles } from '../admin-kernel/admin-auth.decorator';
+import { AdminPrincipal, CurrentAdmin } from '../admin-kernel/admin-principal';
+import { StepUp } from '../admin-kernel/step-up';
 import { UuidParamPipe } from '../common/uuid-param.pipe';
 import { ErrorCode } from '../core/errors/error-code';
 import { Envelope } from '../http/envelope/envelope.decorator';

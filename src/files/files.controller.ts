@@ -1,8 +1,8 @@
 import { Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { IncomingMessage } from 'node:http';
-import { AdminAuth } from '../admin-auth/admin-auth.decorator';
-import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
+import { AdminAuth } from '../admin-kernel/admin-auth.decorator';
+import { AdminPrincipal, CurrentAdmin } from '../admin-kernel/admin-principal';
 import { PageQuery } from '../common/paging';
 import { PROJECT_ID_PIPE, UuidParamPipe } from '../common/uuid-param.pipe';
 import { Envelope } from '../http/envelope/envelope.decorator';

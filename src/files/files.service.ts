@@ -6,7 +6,7 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { Repository } from 'typeorm';
-import { AdminPrincipal } from '../admin-auth/admin-principal';
+import { AdminPrincipal } from '../admin-kernel/admin-principal';
 import { Page, PageQuery, pageOf } from '../common/paging';
 import { clientTimes } from '../common/time';
 import { AppConfig } from '../config/app-config';

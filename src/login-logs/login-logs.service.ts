@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ReplicaReads } from '../database/replica-reads';
-import { AdminPrincipal } from '../admin-auth/admin-principal';
+import { AdminPrincipal } from '../admin-kernel/admin-principal';
 import { Page, pageOf } from '../common/paging';
 import { AppConfig } from '../config/app-config';
 import { ErrorCode } from '../core/errors/error-code';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ReplicaReads } from '../database/replica-reads';
-import { AdminPrincipal, isPlatformAdmin } from '../admin-auth/admin-principal';
+import { AdminPrincipal, isPlatformAdmin } from '../admin-kernel/admin-principal';
 import { Page, pageOf } from '../common/paging';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';

@@ -1,10 +1,10 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminAuth, AdminRoles, AgentScope } from '../admin-auth/admin-auth.decorator';
-import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
-import { API_KEY_SCOPES, KeyScope } from '../admin-auth/api-keys/api-key-scopes';
-import { byPrincipal } from '../admin-auth/rate-keys';
+import { AdminAuth, AdminRoles, AgentScope } from '../admin-kernel/admin-auth.decorator';
+import { AdminPrincipal, CurrentAdmin } from '../admin-kernel/admin-principal';
+import { API_KEY_SCOPES, KeyScope } from '../admin-kernel/api-key-scopes';
+import { byPrincipal } from '../admin-kernel/rate-keys';
 import { RateLimit } from '../http/throttling/route-rate.guard';
 import { PROJECT_ID_PIPE } from '../common/uuid-param.pipe';
 import { Envelope } from '../http/envelope/envelope.decorator';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Repository } from 'typeorm';
-import { AdminPrincipal } from '../admin-auth/admin-principal';
+import { AdminPrincipal } from '../admin-kernel/admin-principal';
 import { AgentPricesRepository } from '../agents/agent-prices.repository';
 import { AgentRow, agentById, selfAgent, unitPrice } from '../agents/agent-rows';
 import { toCardViews } from '../cards/admin/card.view';

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminAuth, AdminRoles } from '../admin-auth/admin-auth.decorator';
-import { AdminPrincipal, CurrentAdmin, isPlatformAdmin } from '../admin-auth/admin-principal';
+import { AdminAuth, AdminRoles } from '../admin-kernel/admin-auth.decorator';
+import { AdminPrincipal, CurrentAdmin, isPlatformAdmin } from '../admin-kernel/admin-principal';
 import { IntIdParamPipe } from '../common/int-id-param.pipe';
 import { PageQuery } from '../common/paging';
 import { Envelope } from '../http/envelope/envelope.decorator';

@@ -7,7 +7,7 @@ import { HotCache, PLATFORM_SCOPE } from '../core/cache/hot-cache';
 import { ErrorCode } from '../core/errors/error-code';
 import type { RequestMemo } from '../core/request-memo';
 import { ServiceError } from '../core/errors/service-error';
-import type { AdminPrincipal } from '../admin-auth/admin-principal';
+import type { AdminPrincipal } from '../admin-kernel/admin-principal';
 import { noteChange } from '../common/audit-note';
 import { InterfaceName, INTERFACE_NAMES, isInterfaceName } from './interface-names';
 import { PlatformAnnouncement } from './platform-announcement.entity';

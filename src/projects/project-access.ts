@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { AdminPrincipal, isPlatformAdmin } from '../admin-auth/admin-principal';
+import { AdminPrincipal, isPlatformAdmin } from '../admin-kernel/admin-principal';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { Project } from './project.entity';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { AdminPrincipal } from '../admin-auth/admin-principal';
+import { AdminPrincipal } from '../admin-kernel/admin-principal';
 import { INTERFACE_NAMES, isInterfaceName } from '../platform/interface-names';
 import { ProgramCache } from '../core/cache/program-cache';
 import { PlatformService, unknownInterface } from '../platform/platform.service';

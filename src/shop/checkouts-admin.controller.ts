@@ -1,8 +1,8 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminAuth, AdminRoles } from '../admin-auth/admin-auth.decorator';
-import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
-import { API_KEY_SCOPES, KeyScope } from '../admin-auth/api-keys/api-key-scopes';
+import { AdminAuth, AdminRoles } from '../admin-kernel/admin-auth.decorator';
+import { AdminPrincipal, CurrentAdmin } from '../admin-kernel/admin-principal';
+import { API_KEY_SCOPES, KeyScope } from '../admin-kernel/api-key-scopes';
 import { PROJECT_ID_PIPE } from '../common/uuid-param.pipe';
 import { ErrorCode } from '../core/errors/error-code';
 import { Envelope } from '../http/envelope/envelope.decorator';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validate, ValidationError } from 'class-validator';
-import { AdminPrincipal } from '../admin-auth/admin-principal';
+import { AdminPrincipal } from '../admin-kernel/admin-principal';
 import { AppConfig } from '../config/app-config';
 import { SecretBox } from '../core/crypto/secret-box';
 import { ErrorCode } from '../core/errors/error-code';

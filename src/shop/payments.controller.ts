@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Put } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import { AdminAuth, AdminRoles } from '../admin-auth/admin-auth.decorator';
-import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
-import { StepUp } from '../admin-auth/two-factor/step-up';
+import { AdminAuth, AdminRoles } from '../admin-kernel/admin-auth.decorator';
+import { AdminPrincipal, CurrentAdmin } from '../admin-kernel/admin-principal';
+import { StepUp } from '../admin-kernel/step-up';
 import { PROJECT_ID_PIPE } from '../common/uuid-param.pipe';
 import { ErrorCode } from '../core/errors/error-code';
 import { Envelope } from '../http/envelope/envelope.decorator';

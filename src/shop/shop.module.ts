@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AdminUser } from '../admin-auth/admin-user.entity';
+import { AdminUser } from '../admin-kernel/admin-user.entity';
 import { CardType } from '../cards/types/card-type.entity';
 import { MailMessage } from '../mail/mail-message.entity';
 import { MailModule } from '../mail/mail.module';

@@ -1,9 +1,9 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiPropertyOptional, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { IsInt, Max, Min } from 'class-validator';
-import { AdminAuth } from '../admin-auth/admin-auth.decorator';
-import { StepUp } from '../admin-auth/two-factor/step-up';
-import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
+import { AdminAuth } from '../admin-kernel/admin-auth.decorator';
+import { StepUp } from '../admin-kernel/step-up';
+import { AdminPrincipal, CurrentAdmin } from '../admin-kernel/admin-principal';
 import { Optional } from '../common/optional';
 import { PROJECT_ID_PIPE } from '../common/uuid-param.pipe';
 import { Envelope } from '../http/envelope/envelope.decorator';

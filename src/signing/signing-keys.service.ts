@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
-import { AdminPrincipal } from '../admin-auth/admin-principal';
+import { AdminPrincipal } from '../admin-kernel/admin-principal';
 import { ProgramCache } from '../core/cache/program-cache';
 import { SecretBox } from '../core/crypto/secret-box';
 import { Project } from '../projects/project.entity';

@@ -1,8 +1,8 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DailyQuota, interfaceQuotaSubject } from '../access/daily-quota';
-import { AdminAuth } from '../admin-auth/admin-auth.decorator';
-import { AdminPrincipal, CurrentAdmin } from '../admin-auth/admin-principal';
+import { AdminAuth } from '../admin-kernel/admin-auth.decorator';
+import { AdminPrincipal, CurrentAdmin } from '../admin-kernel/admin-principal';
 import { PROJECT_ID_PIPE } from '../common/uuid-param.pipe';
 import { AppConfig } from '../config/app-config';
 import { Envelope } from '../http/envelope/envelope.decorator';

@@ -4,7 +4,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { ClientCall } from '../access/client-call';
 import { InterfaceGate } from '../access/interface-gate';
-import { AdminPrincipal } from '../admin-auth/admin-principal';
+import { AdminPrincipal } from '../admin-kernel/admin-principal';
 import { Page, PageQuery, pageOf } from '../common/paging';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';

@@ -1,5 +1,5 @@
-import { AdminPrincipal } from '../admin-auth/admin-principal';
-import { API_KEY_SCOPES } from '../admin-auth/api-keys/api-key-scopes';
+import { AdminPrincipal } from '../admin-kernel/admin-principal';
+import { API_KEY_SCOPES } from '../admin-kernel/api-key-scopes';
 import { shortCode } from './webhook-formats';
 
 /** An account reads its cards; an API key only with `cards:read` (`webhooks:read` alone is not a way to the keys). */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AdminPrincipal } from '../admin-auth/admin-principal';
+import { AdminPrincipal } from '../admin-kernel/admin-principal';
 import { Page, pageOf, PageQuery } from '../common/paging';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';

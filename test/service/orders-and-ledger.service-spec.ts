@@ -1,4 +1,4 @@
-import { AdminPrincipal } from '../../src/admin-auth/admin-principal';
+import { AdminPrincipal } from '../../src/admin-kernel/admin-principal';
 import { AgentsService } from '../../src/agents/agents.service';
 import { PageQuery } from '../../src/common/paging';
 import { ErrorCode } from '../../src/core/errors/error-code';

@@ -1,5 +1,5 @@
 import { INestApplicationContext } from '@nestjs/common';
-import { AdminPrincipal } from '../../src/admin-auth/admin-principal';
+import { AdminPrincipal } from '../../src/admin-kernel/admin-principal';
 import { AgentsService } from '../../src/agents/agents.service';
 import { AuthorsService } from '../../src/authors/authors.service';
 import { CardTypesService } from '../../src/cards/types/card-types.service';

@@ -4,7 +4,7 @@ import { Repository } from 'typeorm';
 import { ErrorCode } from '../../core/errors/error-code';
 import { ServiceError } from '../../core/errors/service-error';
 import { BlacklistMatcher } from '../../common/blacklist-matcher';
-import { AdminPrincipal } from '../admin-principal';
+import { AdminPrincipal } from '../../admin-kernel/admin-principal';
 import { ApiKey } from './api-key.entity';
 import { AgentChain } from '../agent-chain';
 import { API_KEY_PATTERN, ApiKeyHasher } from './api-key-secret';

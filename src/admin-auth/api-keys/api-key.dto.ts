@@ -13,7 +13,7 @@ import {
 } from 'class-validator';
 import { IsDateTime, Nullable } from '../../common/field-rules';
 import { normalizeAddressEntry } from '../../common/blacklist-matcher';
-import { ALL_API_KEY_SCOPES, ApiKeyScope } from './api-key-scopes';
+import { ALL_API_KEY_SCOPES, ApiKeyScope } from '../../admin-kernel/api-key-scopes';
 
 const IsCidr = () =>
   ValidateBy(

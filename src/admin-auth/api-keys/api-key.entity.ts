@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import { AdminUser } from '../admin-user.entity';
-import type { ApiKeyScope } from './api-key-scopes';
+import { AdminUser } from '../../admin-kernel/admin-user.entity';
+import type { ApiKeyScope } from '../../admin-kernel/api-key-scopes';
 
 /** An admin API key, kept only as a keyed hash (api-key-secret.ts); see migration 1766420000000. */
 @Entity('admin_api_keys')

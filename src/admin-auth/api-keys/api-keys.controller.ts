@@ -4,9 +4,9 @@ import { UuidParamPipe } from '../../common/uuid-param.pipe';
 import { Envelope } from '../../http/envelope/envelope.decorator';
 import { ErrorCode } from '../../core/errors/error-code';
 import { ApiAnswer, ApiFailures, ApiListAnswer, ApiNoContent } from '../../http/openapi/api-contract';
-import { AdminAuth, AgentScope } from '../admin-auth.decorator';
-import { AdminPrincipal, CurrentAdmin } from '../admin-principal';
-import { StepUp } from '../two-factor/step-up';
+import { AdminAuth, AgentScope } from '../../admin-kernel/admin-auth.decorator';
+import { AdminPrincipal, CurrentAdmin } from '../../admin-kernel/admin-principal';
+import { StepUp } from '../../admin-kernel/step-up';
 import { ApiKeyView, CreateApiKeyDto, CreatedApiKeyView } from './api-key.dto';
 import { ApiKeysService } from './api-keys.service';
 

@@ -7,7 +7,7 @@ import { ServiceError } from '../../core/errors/service-error';
 import { normalizeAddressEntry } from '../../common/blacklist-matcher';
 import { ProjectAccess } from '../../projects/project-access';
 import { noteChange } from '../../common/audit-note';
-import { AdminPrincipal } from '../admin-principal';
+import { AdminPrincipal } from '../../admin-kernel/admin-principal';
 import { ApiKey } from './api-key.entity';
 import { apiKeyPrefix, ApiKeyHasher, newApiKey } from './api-key-secret';
 import { ApiKeyView, CreateApiKeyDto, CreatedApiKeyView } from './api-key.dto';

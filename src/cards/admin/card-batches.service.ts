@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource, EntityManager, MoreThan, Repository } from 'typeorm';
-import { AdminPrincipal } from '../../admin-auth/admin-principal';
+import { AdminPrincipal } from '../../admin-kernel/admin-principal';
 import { ErrorCode } from '../../core/errors/error-code';
 import { ServiceError } from '../../core/errors/service-error';
 import { isUniqueViolation } from '../../database/pg-errors';

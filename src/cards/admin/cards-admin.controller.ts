@@ -2,10 +2,10 @@ import { Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post, Qu
 import { HttpAdapterHost } from '@nestjs/core';
 import { ApiBody, ApiConsumes, ApiHeader, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { IncomingMessage } from 'node:http';
-import { AdminAuth } from '../../admin-auth/admin-auth.decorator';
-import { API_KEY_SCOPES, KeyScope } from '../../admin-auth/api-keys/api-key-scopes';
-import { StepUp } from '../../admin-auth/two-factor/step-up';
-import { AdminPrincipal, CurrentAdmin } from '../../admin-auth/admin-principal';
+import { AdminAuth } from '../../admin-kernel/admin-auth.decorator';
+import { API_KEY_SCOPES, KeyScope } from '../../admin-kernel/api-key-scopes';
+import { StepUp } from '../../admin-kernel/step-up';
+import { AdminPrincipal, CurrentAdmin } from '../../admin-kernel/admin-principal';
 import { PROJECT_ID_PIPE } from '../../common/uuid-param.pipe';
 import { Envelope } from '../../http/envelope/envelope.decorator';
 import { ErrorCode } from '../../core/errors/error-code';

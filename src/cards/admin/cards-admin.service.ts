@@ -1,7 +1,7 @@
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown, StreamableFile } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Repository } from 'typeorm';
-import { AdminPrincipal } from '../../admin-auth/admin-principal';
+import { AdminPrincipal } from '../../admin-kernel/admin-principal';
 import { Page, pageOf } from '../../common/paging';
 import { ErrorCode } from '../../core/errors/error-code';
 import { ServiceError } from '../../core/errors/service-error';

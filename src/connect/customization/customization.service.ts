@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { AdminPrincipal } from '../../admin-auth/admin-principal';
+import { AdminPrincipal } from '../../admin-kernel/admin-principal';
 import { ProgramCache } from '../../core/cache/program-cache';
 import { SecretBox } from '../../core/crypto/secret-box';
 import { ErrorCode } from '../../core/errors/error-code';

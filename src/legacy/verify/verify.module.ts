@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccessModule } from '../../access/access.module';
-import { AdminUser } from '../../admin-auth/admin-user.entity';
+import { AdminUser } from '../../admin-kernel/admin-user.entity';
 import { PlatformModule } from '../../platform/platform.module';
 import { ProjectsModule } from '../../projects/projects.module';
 import { AuthorQuotas } from './author-quotas';

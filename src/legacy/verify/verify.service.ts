@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { In, Repository } from 'typeorm';
 import { ClientCall } from '../../access/client-call';
-import { AdminUser } from '../../admin-auth/admin-user.entity';
+import { AdminUser } from '../../admin-kernel/admin-user.entity';
 import { unixSeconds } from '../../common/time';
 import { blacklisted } from '../../core/errors/blacklisted';
 import { ErrorCode } from '../../core/errors/error-code';

@@ -1,7 +1,6 @@
 import { applyDecorators, UseGuards, UseInterceptors } from '@nestjs/common';
-import { AuditInterceptor } from '../audit/audit.interceptor';
 import { DeclareAuthScheme } from '../http/auth-scheme';
-import { AdminAuthGuard } from './admin-auth.guard';
+import { AdminAuthGuard, AuditInterceptor } from './admin-checks';
 import { RateLimit } from '../http/throttling/route-rate.guard';
 import { byPrincipal } from './rate-keys';
 import { ReadYourWritesInterceptor } from './read-your-writes.interceptor';

@@ -1,16 +1,17 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { ExecutionContext, Injectable } from '@nestjs/common';
 import { PATH_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
 import { AuditTrail } from '../audit/audit-trail.service';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { requestContextOf } from '../http/request-context';
-import { ADMIN_ROLES, AGENT_SCOPE, BEFORE_ENROLMENT } from './admin-route-metadata';
+import { AdminSignInCheck } from '../admin-kernel/admin-checks';
+import { ADMIN_ROLES, AGENT_SCOPE, BEFORE_ENROLMENT } from '../admin-kernel/admin-route-metadata';
 import { AdminAuthService } from './admin-auth.service';
-import { AdminRole } from './admin-user.entity';
-import { AdminPrincipal, PRINCIPAL_KEY } from './admin-principal';
+import { AdminRole } from '../admin-kernel/admin-user.entity';
+import { AdminPrincipal, PRINCIPAL_KEY } from '../admin-kernel/admin-principal';
 import { ApiKeyAuthenticator } from './api-keys/api-key-authenticator';
-import { ApiKeyScope, KEY_SCOPE } from './api-keys/api-key-scopes';
+import { ApiKeyScope, KEY_SCOPE } from '../admin-kernel/api-key-scopes';
 import { TwoFactorPolicy } from './two-factor/two-factor-policy';
 
 type Targets = Parameters<Reflector['getAllAndOverride']>[1];
@@ -26,7 +27,7 @@ const PROJECT_ROUTE = /^\/?admin\/v1\/projects\/:id(\/|$)/;
  * declare a scope it has (@KeyScope); its project limit is ProjectAccess's.
  */
 @Injectable()
-export class AdminAuthGuard implements CanActivate {
+export class AdminTokenCheck implements AdminSignInCheck {
   constructor(
     private readonly auth: AdminAuthService,
     private readonly keys: ApiKeyAuthenticator,

@@ -1,23 +1,16 @@
-import { applyDecorators, CanActivate, ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
+import { ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiHeader } from '@nestjs/swagger';
 import { AuditTrail } from '../../audit/audit-trail.service';
-import { ErrorCode } from '../../core/errors/error-code';
 import { ServiceError } from '../../core/errors/service-error';
 import { requestContextOf } from '../../http/request-context';
-import { ApiFailures } from '../../http/openapi/api-contract';
-import { AdminPrincipal, PRINCIPAL_KEY } from '../admin-principal';
+import { StepUpCheck } from '../../admin-kernel/admin-checks';
+import { AdminPrincipal, PRINCIPAL_KEY } from '../../admin-kernel/admin-principal';
+import { STEP_UP_HEADER, STEP_UP_WHEN, StepUpWhen } from '../../admin-kernel/step-up';
 import { TwoFactorService } from './two-factor.service';
 
-export const STEP_UP_HEADER = 'X-Svc-2fa-Code';
-const STEP_UP_WHEN = 'cardkey:step-up-when';
-
-/** Which requests of a route need the code, when not all do (a bulk action: only its deletes). */
-export type StepUpWhen = (request: { body?: unknown }) => boolean;
-
-/** Runs after AdminAuthGuard (a handler's guards run after its controller's): the principal is known. */
+/** The code of a @StepUp route (admin-kernel/step-up.ts), checked for the kernel's StepUpGuard. */
 @Injectable()
-export class StepUpGuard implements CanActivate {
+export class StepUpCodeCheck implements StepUpCheck {
   constructor(
     private readonly twoFactor: TwoFactorService,
     private readonly audit: AuditTrail,
@@ -47,20 +40,3 @@ export class StepUpGuard implements CanActivate {
     return true;
   }
 }
-
-/**
- * A route that mints money or keys: an account with two-factor sign-in must send a fresh code in
- * `X-Svc-2fa-Code` (a header, so a route's body keeps its own contract and DELETE works too).
- * Put it on a handler of an @AdminAuth controller.
- */
-export const StepUp = (when?: StepUpWhen) =>
-  applyDecorators(
-    SetMetadata(STEP_UP_WHEN, when),
-    UseGuards(StepUpGuard),
-    ApiHeader({
-      name: STEP_UP_HEADER,
-      required: false,
-      description: 'a fresh TOTP code; required when the account has two-factor sign-in on',
-    }),
-    ApiFailures(ErrorCode.TWO_FACTOR_REQUIRED, ErrorCode.TWO_FACTOR_CODE_INVALID),
-  );

@@ -1,6 +1,6 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { AdminRole } from './admin-user.entity';
-import type { ApiKeyScope } from './api-keys/api-key-scopes';
+import type { ApiKeyScope } from './api-key-scopes';
 
 /** Who is calling the admin API, as established by AdminAuthGuard. */
 export interface AdminPrincipal {

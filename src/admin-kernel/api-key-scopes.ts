@@ -1,6 +1,6 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiExtension } from '@nestjs/swagger';
-import { CONTRACT_EXTENSIONS } from '../../http/openapi/api-contract';
+import { CONTRACT_EXTENSIONS } from '../http/openapi/api-contract';
 
 /**
  * Every scope an API key may carry (decisions §19), the one list: the create route validates against
