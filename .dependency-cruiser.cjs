@@ -1,7 +1,7 @@
 /**
  * The layer rules of src/ (README "Layers"), checked in CI by `npm run deps:check`.
  * core/ (framework-neutral rules, errors, crypto, stores) < common/ < http/ (Nest plumbing) < the
- * domain modules; an arrow never runs back down-to-up, no file-level cycle, and a migration is frozen
+ * domain modules; an arrow never runs back down-to-up, no file-level or folder-level cycle, and a migration is frozen
  * (it never imports live code that may change after it ran). Specs are left out: a test may import
  * whatever it exercises.
  */
@@ -25,6 +25,15 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/' },
       // A cycle made only of `import type` has no load order; every other cycle is an error.
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    {
+      name: 'no-folder-cycle',
+      comment:
+        'A folder that imports, through any others, a folder that imports it: the domain has no direction there. A folder holds its subfolders, so a module file composing its own subfolders is no cycle; two sibling subfolders importing each other are.',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^src/' },
       to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
     },
     {

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { AccountStatus } from '../admin-kernel/admin-user.entity';
-import { SalesItem } from '../orders/sales-item.view';
+import { SalesItem } from '../sales/sales-item.view';
 import { LEDGER_KINDS, LedgerKind } from './ledger';
 
 /** An agent as its author, its ancestors and itself see it. */

@@ -1,6 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { DataSource } from 'typeorm';
 import { AdminAuth, AdminRoles, AgentScope } from '../admin-kernel/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../admin-kernel/admin-principal';
 import { StepUp } from '../admin-kernel/step-up';
@@ -11,11 +10,8 @@ import { Envelope } from '../http/envelope/envelope.decorator';
 import { ErrorCode } from '../core/errors/error-code';
 import { ApiAnswer, ApiFailures, ApiPageAnswer } from '../http/openapi/api-contract';
 import { StatsQuery } from '../login-logs/login-log.dto';
-import { statsWindow } from '../login-logs/login-logs.service';
-import { salesItems } from '../orders/sales-counts';
 import { CreateAgentDto, CreditDto, ListAgentsQuery, UpdateAgentDto } from './agent.dto';
 import { AgentView, LedgerEntryView, SalesView } from './agent.view';
-import { visibleAgent } from './agent-rows';
 import { AgentsService } from './agents.service';
 
 const AGENT_ID_PIPE = new UuidParamPipe(ErrorCode.AGENT_NOT_FOUND);
@@ -35,7 +31,6 @@ export class AgentsController {
 
   constructor(
     private readonly agents: AgentsService,
-    private readonly dataSource: DataSource,
     private readonly config: AppConfig,
   ) {
     this.dayFormat = new Intl.DateTimeFormat('en-CA', {
@@ -123,13 +118,7 @@ export class AgentsController {
     @Param('id', AGENT_ID_PIPE) id: string,
     @Query() query: StatsQuery,
   ): Promise<SalesView> {
-    const agent = await visibleAgent(this.dataSource, actor, id);
-    const { from, to } = statsWindow(query, this.dayFormat.format(new Date()));
-    return {
-      from,
-      to,
-      time_zone: this.config.APP_TIMEZONE,
-      items: await salesItems(this.dataSource, { agentIds: [agent.id] }, from, to),
-    };
+    const sales = await this.agents.sales(actor, id, query, this.dayFormat.format(new Date()));
+    return { ...sales, time_zone: this.config.APP_TIMEZONE };
   }
 }

@@ -9,6 +9,9 @@ import { hashPassword } from '../core/crypto/passwords';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { isUniqueViolation } from '../database/pg-errors';
+import { StatsQuery } from '../login-logs/login-log.dto';
+import { statsWindow } from '../login-logs/login-logs.service';
+import { SalesCountsRepository } from '../sales/sales-counts.repository';
 import { CreateAgentDto, CreditDto, ListAgentsQuery, UpdateAgentDto } from './agent.dto';
 import { AgentView, LedgerEntryView } from './agent.view';
 import { AgentLedgerRepository } from './agent-ledger.repository';
@@ -220,5 +223,12 @@ export class AgentsService {
         problems.push('can_create_sub_agents: a third-level agent has no sub-agents');
     }
     if (problems.length) throw new ServiceError(ErrorCode.AGENT_SCOPE_EXCEEDED, problems[0], { details: problems });
+  }
+
+  /** An agent's sales between two local days of the query's window (`today`: the service's date), from the counters. */
+  async sales(actor: AdminPrincipal, id: string, query: StatsQuery, today: string) {
+    const agent = await visibleAgent(this.dataSource, actor, id);
+    const { from, to } = statsWindow(query, today);
+    return { from, to, items: await SalesCountsRepository.in(this.dataSource).items({ agentIds: [agent.id] }, from, to) };
   }
 }

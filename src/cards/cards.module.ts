@@ -26,6 +26,7 @@ import { CardGuesses } from './card-guesses';
 import { CardType } from './types/card-type.entity';
 import { CardTypesController } from './types/card-types.controller';
 import { CardTypesService } from './types/card-types.service';
+import { TrialCardTypesModule } from './types/trial-card-types.module';
 import { IdleDevices } from './idle-devices';
 import { CardTrial } from './trials/card-trial.entity';
 import { CardTrialsService } from './trials/card-trials.service';
@@ -37,6 +38,7 @@ import { CardTrialsService } from './trials/card-trials.service';
     ProjectsModule,
     AccessModule,
     SigningModule,
+    TrialCardTypesModule,
   ],
   controllers: [CardsAdminController, CardTypesController],
   providers: [

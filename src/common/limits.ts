@@ -13,3 +13,6 @@ export const ANNOUNCEMENT_CONTENT_MAX = 20_000;
 
 /** Length of an operator's note on a licence site or a blacklist entry. */
 export const NOTE_MAX = 200;
+
+/** The most uses a count card holds (a card type's, a card's, an import row's, a bulk set_uses). */
+export const MAX_CARD_USES = 1_000_000;

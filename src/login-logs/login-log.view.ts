@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { SalesItem } from '../orders/sales-item.view';
+import { SalesItem } from '../sales/sales-item.view';
 import { CLIENT_FAMILY_NAMES } from '../core/client-families';
 import { LoginLog } from './login-log.entity';
 

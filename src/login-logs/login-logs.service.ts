@@ -11,7 +11,7 @@ import { ListLoginLogsQuery, LoginStatsQuery, StatsQuery } from './login-log.dto
 import { LoginCountsRepository } from './login-counts.repository';
 import { LoginLog } from './login-log.entity';
 import { LoginLogView, StatsView, toLoginLogView } from './login-log.view';
-import { salesItems } from '../orders/sales-counts';
+import { SalesCountsRepository } from '../sales/sales-counts.repository';
 
 /** Default stats window: today and the 6 days before, in the service time zone. */
 const DEFAULT_DAYS = 7;
@@ -90,7 +90,7 @@ export class LoginLogsService {
           ? LoginCountsRepository.on(db).perDay(project.id, from, to)
           : LoginCountsRepository.on(db).perDayIn(timeZone, project.id, from, to),
         // Sales of orders beside the logins (decisions §19): from their own daily counters too.
-        salesItems(db, { projectId: project.id }, from, to),
+        SalesCountsRepository.in(db).items({ projectId: project.id }, from, to),
       ]),
     );
     const items = rows.map((r) => ({ day: r.day, interface: r.interface, result_code: r.result_code, count: r.count }));

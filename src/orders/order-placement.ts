@@ -7,7 +7,7 @@ import { CardBatchesService } from '../cards/admin/card-batches.service';
 import { CardType } from '../cards/types/card-type.entity';
 import { DomainEvents } from '../events/domain-events';
 import { OrdersRepository } from './orders.repository';
-import { countSales } from './sales-counts';
+import { SalesCountsRepository } from '../sales/sales-counts.repository';
 
 /** An order to write, its prices already decided by whoever sells (decisions §19, §26). */
 export interface NewOrder {
@@ -100,7 +100,7 @@ export class OrderPlacement {
       ? { cardIds: await this.sellStock(orders, order, id), batchId: null }
       : await this.mint(em, orders, order, id, note);
     if (agent && batchId) await AgentLedgerRepository.in(em).setBatchOfOrder(id, batchId);
-    await countSales(em, {
+    await SalesCountsRepository.in(em).add({
       projectId: order.projectId,
       agentId: agent?.id ?? null,
       cardTypeId: type.id,

@@ -1,15 +1,10 @@
+import { Global, Injectable, Module } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { changeBalance, lockBalances } from '../agents/ledger';
-import { DeletedCard, OrdersRepository } from './orders.repository';
-import { countSales } from './sales-counts';
-
-export type { DeletedCard } from './orders.repository';
-
-export interface RefundTotals {
-  cardIds: number[];
-  refundedCents: number;
-  clawbackCents: number;
-}
+import { DeletedCard, DeletedCardRefunds } from '../cards/deleted-card-refunds';
+import { ProjectOrdersSettlement, RefundTotals } from '../projects/project-orders-settlement';
+import { SalesCountsRepository } from '../sales/sales-counts.repository';
+import { OrdersRepository } from './orders.repository';
 
 /**
  * The money side of deleting cards, in the deleting transaction (decisions §19): every card that
@@ -42,7 +37,7 @@ export async function refundDeletedCards(
     if (agentId && refund > 0) await changeBalance(em, { agentId, kind: 'refund', cents: refund, actorId, orderId, note });
     if (parentId && clawback > 0)
       await changeBalance(em, { agentId: parentId, kind: 'clawback', cents: clawback, actorId, orderId, note });
-    await countSales(em, {
+    await SalesCountsRepository.in(em).add({
       projectId: order.projectId!,
       agentId,
       cardTypeId: order.cardTypeId!,
@@ -72,3 +67,27 @@ export async function settleOrdersOfDeletedProject(
   await orders.detachFromProject(projectId);
   return totals;
 }
+
+/** The refunds as the cards and projects below the orders name them (their ports). */
+@Injectable()
+export class OrderRefunds implements DeletedCardRefunds, ProjectOrdersSettlement {
+  refund(em: EntityManager, deleted: DeletedCard[], actorId: string | null): Promise<RefundTotals> {
+    return refundDeletedCards(em, deleted, actorId);
+  }
+
+  settle(em: EntityManager, projectId: string, actorId: string | null): Promise<RefundTotals> {
+    return settleOrdersOfDeletedProject(em, projectId, actorId);
+  }
+}
+
+/** Global, as SessionsModule is for CardSessions: the cards and projects modules get the refunds without importing orders. */
+@Global()
+@Module({
+  providers: [
+    OrderRefunds,
+    { provide: DeletedCardRefunds, useExisting: OrderRefunds },
+    { provide: ProjectOrdersSettlement, useExisting: OrderRefunds },
+  ],
+  exports: [DeletedCardRefunds, ProjectOrdersSettlement],
+})
+export class OrderRefundsModule {}

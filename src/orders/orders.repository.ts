@@ -1,13 +1,7 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { Card } from '../cards/card.entity';
+import type { DeletedCard } from '../cards/deleted-card-refunds';
 import { Order } from './order.entity';
-
-/** A card row as a DELETE … RETURNING id, status, order_id gives it back. */
-export interface DeletedCard {
-  id: number;
-  status: string;
-  order_id: string | null;
-}
 
 /** What a refund reads of its order, as it adds the refunded cards to it. */
 export type RefundedOrder = Pick<

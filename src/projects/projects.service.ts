@@ -11,14 +11,14 @@ import { ServiceError } from '../core/errors/service-error';
 import { isForeignKeyViolation, isUniqueViolation } from '../database/pg-errors';
 import { PlatformService } from '../platform/platform.service';
 import { ProgramCache } from '../core/cache/program-cache';
-import { CardType } from '../cards/types/card-type.entity';
 import { Project } from './project.entity';
 import { CreateProjectDto, EntitlementsDto, ListProjectsQuery, ProjectSettingsDto, UpdateProjectDto } from './project.dto';
 import { generateSecret, isSecretName, SECRET_COLUMNS, SECRET_NAMES, SecretName } from './project-secrets';
 import { toProjectView, ProjectView } from './project.view';
 import { ProjectAccess } from './project-access';
 import { noteChange } from '../common/audit-note';
-import { settleOrdersOfDeletedProject } from '../orders/order-refunds';
+import { ProjectOrdersSettlement } from './project-orders-settlement';
+import { TrialCardTypes } from './trial-card-types';
 
 const PROGRAM_ID_ATTEMPTS = 8;
 const ENTITLEMENT_FIELDS = ['basic_package', 'plan_level', 'licence_verify'] as const;
@@ -36,6 +36,8 @@ export class ProjectsService {
     private readonly box: SecretBox,
     private readonly platform: PlatformService,
     private readonly programCache: ProgramCache,
+    private readonly orders: ProjectOrdersSettlement,
+    private readonly trialTypes: TrialCardTypes,
   ) {}
 
   /** Creates a project; the only answer that shows its secrets in clear. */
@@ -118,7 +120,7 @@ export class ProjectsService {
     const settled = await this.projects.manager.transaction(async (em) => {
       const locked = await em.getRepository(Project).findOne({ where: { id: project.id }, lock: { mode: 'pessimistic_write' } });
       if (!locked) throw new ServiceError(ErrorCode.PROJECT_NOT_FOUND);
-      const totals = await settleOrdersOfDeletedProject(em, project.id, actor.id);
+      const totals = await this.orders.settle(em, project.id, actor.id);
       await em.getRepository(Project).delete({ id: project.id });
       return totals;
     });
@@ -188,9 +190,7 @@ export class ProjectsService {
 
   /** The trial type (decisions §21) is an enabled card type of this project; another project's is not found. */
   private async assertTrialType(projectId: string, typeId: number): Promise<void> {
-    const type = await this.projects.manager
-      .getRepository(CardType)
-      .findOne({ select: { enabled: true }, where: { id: typeId, projectId } });
+    const type = await this.trialTypes.find(projectId, typeId);
     if (!type) throw trialTypeNotFound();
     if (!type.enabled) throw new ServiceError(ErrorCode.CARD_TYPE_DISABLED, undefined, { details: ['trial_card_type_id'] });
   }

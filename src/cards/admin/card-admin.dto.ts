@@ -1,13 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsEmail, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
-import { MAX_INT32 } from '../../common/limits';
+import { MAX_CARD_USES, MAX_INT32 } from '../../common/limits';
 import { Optional } from '../../common/optional';
 import { CARD_PREFIX_PATTERN } from '../card-codes';
 import { CARD_KINDS, CardKind } from '../card.entity';
 import { IsIsoInstant } from './iso-instant';
 
 export const MAX_BATCH_SIZE = 10_000;
-export const MAX_CARD_USES = 1_000_000;
 /** The longest address SMTP carries (RFC 5321's path limit less its brackets). */
 export const HOLDER_EMAIL_MAX = 254;
 

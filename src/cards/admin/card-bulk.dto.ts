@@ -18,7 +18,7 @@ import {
 } from 'class-validator';
 import { MAX_INT32 } from '../../common/limits';
 import { IsIsoInstant } from './iso-instant';
-import { MAX_CARD_USES } from './card-admin.dto';
+import { MAX_CARD_USES } from '../../common/limits';
 import { ExportCardsQuery } from './card-queries.dto';
 import { Optional } from '../../common/optional';
 

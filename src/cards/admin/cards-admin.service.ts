@@ -28,7 +28,7 @@ import { ImportSlots } from './import-slots';
 import { parseIsoInstant } from './iso-instant';
 import { CardTypesService } from '../types/card-types.service';
 import { Project } from '../../projects/project.entity';
-import { DeletedCard, refundDeletedCards } from '../../orders/order-refunds';
+import { DeletedCard, DeletedCardRefunds } from '../deleted-card-refunds';
 import { ReplicaReads } from '../../database/replica-reads';
 
 /** Cards of a project as the author manages them: search, export, import, edits one by one and in bulk, unbind (batches: card-batches.service.ts). */
@@ -45,8 +45,9 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
     private readonly types: CardTypesService,
     private readonly replicaReads: ReplicaReads,
     private readonly config: AppConfig,
+    private readonly refunds: DeletedCardRefunds,
   ) {
-    this.bulkActions = new CardsBulk(dataSource, logger, events);
+    this.bulkActions = new CardsBulk(dataSource, logger, events, refunds);
     this.importer = new CardsImporter(dataSource, logger);
   }
 
@@ -235,7 +236,7 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
     return after;
   }
 
-  /** An unused card of an agent's order is refunded as it goes, in the same transaction (order-refunds.ts). */
+  /** An unused card of an agent's order is refunded as it goes, in the same transaction (DeletedCardRefunds). */
   async remove(actor: AdminPrincipal, projectId: string, cardId: number): Promise<void> {
     const project = await this.access.find(actor, projectId);
     await this.dataSource.transaction(async (em) => {
@@ -245,7 +246,7 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
         project.id,
       ])) as [DeletedCard[], number];
       if (!deleted.length) throw cardNotFound();
-      await refundDeletedCards(em, deleted, actor.id);
+      await this.refunds.refund(em, deleted, actor.id);
     });
   }
 

@@ -8,7 +8,7 @@ import { Card, CardKind } from '../card.entity';
 import { BULK_ACTION_PARAM, BULK_ACTIONS, BULK_PARAMS, BulkAction, BulkCardsDto } from './card-bulk.dto';
 import { applyCardFilters, hasCriterion } from './card-filters';
 import { parseIsoInstant } from './iso-instant';
-import { DeletedCard, refundDeletedCards } from '../../orders/order-refunds';
+import { DeletedCard, DeletedCardRefunds } from '../deleted-card-refunds';
 
 /** Card ids per statement (and per transaction) of a bulk action. */
 export const BULK_CHUNK = 1000;
@@ -77,6 +77,7 @@ export class CardsBulk {
     private readonly dataSource: DataSource,
     private readonly logger: JsonLogger,
     private readonly events: DomainEvents,
+    private readonly refunds: DeletedCardRefunds,
   ) {}
 
   async run(projectId: string, input: BulkCardsDto, actorId: string | null = null): Promise<BulkResult> {
@@ -125,7 +126,7 @@ export class CardsBulk {
         }
         // Raw: a set-based UPDATE of the chunk's sessions.
         if (input.action === 'ban') await em.query(REVOKE_SESSIONS, [projectId, chunk]);
-        if (input.action === 'delete') await refundDeletedCards(em, (result as [DeletedCard[], number])[0], actorId);
+        if (input.action === 'delete') await this.refunds.refund(em, (result as [DeletedCard[], number])[0], actorId);
         return affectedRows(result);
       });
     }

@@ -1,6 +1,6 @@
 import { MAX_INT32 } from '../../common/limits';
 import { CARD_KINDS, CardKind, CardStatus } from '../card.entity';
-import { MAX_CARD_USES } from './card-admin.dto';
+import { MAX_CARD_USES } from '../../common/limits';
 import { ImportProblemReason } from './import-problems';
 import { parseIsoInstant } from './iso-instant';
 import { ImportColumn, ImportDefaults, ImportRow, IMPORT_STATUSES } from './import-format';

@@ -16,7 +16,7 @@ import {
 } from 'class-validator';
 import { MAX_INT32 } from '../../common/limits';
 import { Optional } from '../../common/optional';
-import { MAX_CARD_USES } from '../admin/card-admin.dto';
+import { MAX_CARD_USES } from '../../common/limits';
 import {
   CARD_CODE_LENGTH,
   CARD_KEY_ALPHABET_NAMES,
