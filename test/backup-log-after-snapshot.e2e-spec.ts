@@ -5,7 +5,8 @@ import { gunzipSync } from 'node:zlib';
 import { DataSource, QueryRunner } from 'typeorm';
 import { tableEntry } from '../src/backup/archive-manifest';
 import { LoginLogAfterSnapshot } from '../src/backup/login-log-after-snapshot';
-import { Sql, writeSnapshot } from '../src/backup/snapshot-export';
+import { writeSnapshot } from '../src/backup/snapshot-export';
+import { sqlOn } from '../src/database/sql';
 import { Card } from '../src/cards/card.entity';
 import { LogMaintenanceService } from '../src/login-logs/log-maintenance.service';
 import { AdminClient } from './support/admin-client';
@@ -45,10 +46,6 @@ import { startTestApp, TestApp } from './support/test-app';
     runners.push(runner);
     return runner;
   }
-  const sqlOf =
-    (runner: QueryRunner): Sql =>
-    (text, params) =>
-      runner.query(text, params);
 
   /** A login's writes: its card's count and its log row, in `runner`'s open transaction; the row's id. */
   async function login(runner: QueryRunner, card: Card, request: string): Promise<string> {
@@ -93,7 +90,7 @@ import { startTestApp, TestApp } from './support/test-app';
     const dir = join(work, 'held');
     const backup = writeSnapshot(
       {
-        sql: sqlOf(snapshot),
+        sql: sqlOn(snapshot),
         // A row committed after the snapshot, before the log is read: below the log's read, above its bound.
         besideSql: async (text, params) => {
           if (!laterId && text.includes('ORDER BY t.id')) {
@@ -127,7 +124,7 @@ import { startTestApp, TestApp } from './support/test-app';
     let passDuringRead: unknown = 'not run';
     await writeSnapshot(
       {
-        sql: sqlOf(snapshot),
+        sql: sqlOn(snapshot),
         besideSql: async (text, params) => {
           if (passDuringRead === 'not run' && text.includes('ORDER BY t.id')) passDuringRead = await maintenance.run(new Date());
           return beside.query(text, params);
@@ -170,7 +167,7 @@ import { startTestApp, TestApp } from './support/test-app';
     await login(writer, card, 'long');
     let began = false;
     const held = await LoginLogAfterSnapshot.hold(
-      sqlOf(beside),
+      sqlOn(beside),
       async () => {
         began = true;
         return null;

@@ -4,7 +4,7 @@ import { AppConfig } from '../config/app-config';
 import { existingEncryptionKey } from '../core/crypto/encryption-key';
 import { EmbeddedPostgres } from '../database/embedded-postgres';
 import { BackupOptions, BackupResult } from './backup-result';
-import { Sql } from './snapshot-export';
+import { Sql, sqlOn } from '../database/sql';
 import { writeBackup } from './write-backup';
 
 /**
@@ -37,12 +37,7 @@ export class BackupMaker {
     const runner = this.dataSource.createQueryRunner('master');
     const beside = this.dataSource.createQueryRunner('master');
     try {
-      return await this.write(
-        (text, params) => runner.query(text, params),
-        file,
-        options,
-        (text, params) => beside.query(text, params),
-      );
+      return await this.write(sqlOn(runner), file, options, sqlOn(beside));
     } finally {
       await runner.release();
       await beside.release();

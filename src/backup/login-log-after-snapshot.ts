@@ -1,5 +1,5 @@
 import { LOG_PARTITIONS_LOCK_ID } from '../login-logs/log-partitions';
-import type { Sql } from './snapshot-export';
+import type { Sql } from '../database/sql';
 
 /** The log table read after the snapshot rather than in it: append-only, and most of the rows. */
 export const LATE_LOG_TABLE = 'login_logs';

@@ -3,6 +3,7 @@ import { DEFAULT_PARTITION, ensureMonthPartitions, monthStart } from '../login-l
 import { ArchiveManifest, ArchiveRefused } from './archive-manifest';
 import { quoteIdent } from './snapshot-export';
 import { tableEntryPath, tableLines } from './table-lines';
+import { sqlOn } from '../database/sql';
 
 type MigrationClass = new () => MigrationInterface;
 
@@ -16,12 +17,11 @@ export interface RestoreOutcome {
 
 /** Whether the database already holds a project: a restore over it needs `--force`. */
 export async function holdsProjects(runner: QueryRunner): Promise<boolean> {
-  const [{ present }] = (await runner.query(`SELECT to_regclass('projects') IS NOT NULL AS present`)) as Array<{
-    present: boolean;
-  }>;
+  const sql = sqlOn(runner);
+  const [{ present }] = await sql(`SELECT to_regclass('projects') IS NOT NULL AS present`);
   if (!present) return false;
-  const [{ any }] = (await runner.query('SELECT EXISTS (SELECT 1 FROM projects) AS any')) as Array<{ any: boolean }>;
-  return any;
+  const [{ any }] = await sql('SELECT EXISTS (SELECT 1 FROM projects) AS any');
+  return any === true;
 }
 
 /**
@@ -43,7 +43,7 @@ export async function restoreRows(
   const unknown = applied.filter((name) => !byName.has(name));
   if (unknown.length)
     throw new ArchiveRefused(`the archive's schema has migrations this release does not know: ${unknown.join(', ')}`);
-  const sql = (text: string, params?: unknown[]) => runner.query(text, params) as Promise<Array<Record<string, unknown>>>;
+  const sql = sqlOn(runner);
   const tables: Record<string, number> = {};
   await runner.startTransaction();
   try {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { constants, createGzip } from 'node:zlib';
+import type { Sql } from '../database/sql';
 import { fileDigest, listEntries } from './archive-file';
 import {
   ArchiveManifest,
@@ -18,9 +19,6 @@ import {
   TABLES_FOLDER,
 } from './archive-manifest';
 import { LATE_LOG_TABLE, LoginLogAfterSnapshot } from './login-log-after-snapshot';
-
-/** One statement on the connection the snapshot is read over: a TypeORM query runner or a PGlite. */
-export type Sql = (sql: string, params?: unknown[]) => Promise<Array<Record<string, unknown>>>;
 
 export interface SnapshotSource {
   sql: Sql;

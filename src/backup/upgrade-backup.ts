@@ -10,6 +10,7 @@ import { backupFileName } from './backup-file-name';
 import { BackupResult } from './backup-result';
 import { holdsProjects } from './restore-rows';
 import { writeBackup } from './write-backup';
+import { sqlOn } from '../database/sql';
 
 /** Beside an archive taken before the migrations: what its row will say, once the `backups` table surely exists. */
 export const UPGRADE_NOTE_SUFFIX = '.upgrade.json';
@@ -33,10 +34,7 @@ export function backupBeforeUpgrade(config: AppConfig, logger: JsonLogger): Befo
       const id = randomUUID();
       await mkdir(config.backupDir, { recursive: true });
       const file = join(config.backupDir, backupFileName(id, 'upgrade', new Date()));
-      const made = await writeBackup(
-        { sql: (text, params) => runner.query(text, params), filesDir: config.filesDir, key: existingEncryptionKey(config) },
-        file,
-      );
+      const made = await writeBackup({ sql: sqlOn(runner), filesDir: config.filesDir, key: existingEncryptionKey(config) }, file);
       await writeFile(`${file}${UPGRADE_NOTE_SUFFIX}`, JSON.stringify({ id, ...made } satisfies UpgradeNote));
       logger.entry('info', 'backup taken before the migrations', { file: made.file, bytes: made.bytes, schema: made.schema });
     } finally {

@@ -6,6 +6,7 @@ import { parseCommandLine, UsageError } from '../backup/command-line';
 import { openToolDatabase } from '../backup/tool-database';
 import { writeBackup } from '../backup/write-backup';
 import { DataDirInUseError } from '../database/data-dir-lock';
+import { sqlOn } from '../database/sql';
 
 /** A nice value: below the service's own (0), as `nice` would start it. */
 const BACKGROUND_PRIORITY = 10;
@@ -40,8 +41,8 @@ async function main(args: string[]): Promise<number> {
   try {
     const result = await writeBackup(
       {
-        sql: (text, params) => runner.query(text, params),
-        besideSql: beside && ((text, params) => beside.query(text, params)),
+        sql: sqlOn(runner),
+        besideSql: beside && sqlOn(beside),
         filesDir: config.filesDir,
         key: existingEncryptionKey(config),
       },

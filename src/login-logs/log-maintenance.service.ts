@@ -2,7 +2,8 @@ import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nest
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { JsonLogger } from '../core/logging/json-logger';
-import { dropExpiredPartitions, ensureMonthPartitions, LOG_PARTITIONS_LOCK_ID, Sql } from './log-partitions';
+import { dropExpiredPartitions, ensureMonthPartitions, LOG_PARTITIONS_LOCK_ID } from './log-partitions';
+import { sqlOn } from '../database/sql';
 
 /** How often a running service looks after the partitions: months are made two ahead, so rarely is enough. */
 const EVERY_MS = 6 * 3600_000;
@@ -54,7 +55,7 @@ export class LogMaintenanceService implements OnApplicationBootstrap, OnApplicat
         return null;
       }
       // Raw: the maintenance (time zone of the counters, partitions) runs on this locked transaction's runner.
-      const sql: Sql = (text, params) => runner.query(text, params);
+      const sql = sqlOn(runner);
       const zone = this.config.APP_TIMEZONE;
       const [previous] = await sql('SELECT time_zone FROM login_count_zone');
       if (previous?.time_zone !== zone) {

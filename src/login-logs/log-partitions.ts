@@ -4,7 +4,7 @@
  * every month made so far. These functions keep the months ahead made and drop the months past the
  * retention for the maintenance service (the migration that partitioned the table keeps its own frozen copy).
  */
-export type Sql = (sql: string, params?: unknown[]) => Promise<Array<Record<string, unknown>>>;
+import type { Sql } from '../database/sql';
 
 /** Months made ahead of the current one, so that rows never wait on the maintenance. */
 export const MONTHS_AHEAD = 2;

@@ -240,11 +240,14 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
   async remove(actor: AdminPrincipal, projectId: string, cardId: number): Promise<void> {
     const project = await this.access.find(actor, projectId);
     await this.dataSource.transaction(async (em) => {
-      // Raw: DELETE … RETURNING what the audit and the order need, in one statement.
-      const [deleted] = (await em.query(`DELETE FROM cards WHERE id = $1 AND project_id = $2 RETURNING id, status, order_id`, [
-        cardId,
-        project.id,
-      ])) as [DeletedCard[], number];
+      // DELETE … RETURNING what the refund needs, in one statement.
+      const { raw: deleted } = (await em
+        .createQueryBuilder()
+        .delete()
+        .from(Card)
+        .where('id = :cardId AND project_id = :projectId', { cardId, projectId: project.id })
+        .returning('id, status, order_id')
+        .execute()) as { raw: DeletedCard[] };
       if (!deleted.length) throw cardNotFound();
       await this.refunds.refund(em, deleted, actor.id);
     });
