@@ -57,6 +57,24 @@ export class AgentsRepository {
     return new AgentsRepository(db instanceof EntityManager ? db : db.manager);
   }
 
+  /**
+   * Whether the agent, every agent above it and the author it sells for are all active. Raw: a
+   * recursive walk up the agent tree to its author, one statement (TypeORM has no recursive CTE).
+   */
+  async chainActive(agentId: string): Promise<boolean> {
+    const [row] = (await this.em.query(
+      `WITH RECURSIVE chain AS (
+        SELECT id, parent_agent_id, owner_id FROM agents WHERE id = $1
+        UNION ALL SELECT a.id, a.parent_agent_id, a.owner_id FROM agents a JOIN chain c ON a.id = c.parent_agent_id
+      )
+      SELECT EXISTS (SELECT 1 FROM chain) AND NOT EXISTS (
+        SELECT 1 FROM chain c JOIN admin_users u ON u.id IN (c.id, c.owner_id) WHERE u.status <> 'active'
+      ) AS active`,
+      [agentId],
+    )) as Array<{ active: boolean }>;
+    return row?.active === true;
+  }
+
   async byId(id: string): Promise<AgentRow | null> {
     const [row] = await this.select('a.id = $1', [id]);
     return row ?? null;

@@ -13,6 +13,7 @@ import { clientExpiryTimes, isNoCard } from './card-rule';
 import { CardGuesses } from './card-guesses';
 import { findCardWithFeatures } from './types/card-features';
 import { FEATURES_PROPERTY, TRIAL_PROPERTY } from './card-data';
+import { CardDevicesRepository } from './card-devices.repository';
 import { CardUnbindsRepository } from './card-unbinds.repository';
 import { UNBIND_REFUSAL_REASONS, unbindRefusal, type UnbindRefusalReason } from './rebinding-rules';
 
@@ -110,14 +111,7 @@ export class CardInfoService {
     const { project } = call.program;
     const card = await findCardWithFeatures(this.dataSource.manager, project.id, cardKey);
     if (!card || isNoCard(card)) throw new ServiceError(ErrorCode.CARD_INVALID);
-    const devices: Array<{ machine_code: string; bound_at: Date; last_seen_at: Date; last_login_at: Date | null }> =
-      await this.dataSource.query(
-        `SELECT d.machine_code, d.bound_at, d.last_seen_at,
-          (SELECT l.created_at FROM login_logs l WHERE l.card_id = d.card_id AND l.machine_code = d.machine_code
-            AND l.interface = 'card_login' AND l.result_code = 0 ORDER BY l.id DESC LIMIT 1) AS last_login_at
-        FROM card_devices d WHERE d.card_id = $1 ORDER BY d.bound_at, d.machine_code`,
-        [card.id],
-      );
+    const devices = await CardDevicesRepository.in(this.dataSource).withLastLogins(card.id);
     const now = new Date();
     const recent = await CardUnbindsRepository.in(this.dataSource).recent(card.id, now);
     const refusal = unbindRefusal(project, card.unbindCount, recent, now);

@@ -5,6 +5,7 @@ import { DomainEvents } from '../events/domain-events';
 import { LoginLog } from '../login-logs/login-log.entity';
 import { CardDevice } from './card-device.entity';
 import { CardSessions, HEARTBEAT_RECORD_MS } from './card-sessions';
+import { CardDevicesRepository } from './card-devices.repository';
 
 /** The login-log interface of an idle device's release (the new device's login is the `card_login` row beside it). */
 export const IDLE_RELEASE_INTERFACE = 'device_idle_release';
@@ -50,11 +51,7 @@ export class IdleDevices {
   /** A heartbeat of a bound device: recorded when the last record is older than `seenEveryMs`. */
   async heartbeat(rule: IdleRule, cardId: number, machine: string, lastSeenAt: Date | null): Promise<void> {
     if (lastSeenAt && Date.now() - lastSeenAt.getTime() < IdleDevices.seenEveryMs(rule)) return;
-    // Raw: on the heartbeat's hot path, one short statement.
-    await this.dataSource.query('UPDATE card_devices SET last_seen_at = now() WHERE card_id = $1 AND machine_code = $2', [
-      cardId,
-      machine,
-    ]);
+    await CardDevicesRepository.in(this.dataSource).seen(cardId, machine);
   }
 
   /**

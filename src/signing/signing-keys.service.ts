@@ -57,12 +57,14 @@ export class SigningKeysService implements OnModuleInit {
     const existing = await this.findActive(projectId);
     if (existing) return existing;
     const { kid, publicKey, privateKeyDer } = generateSigningKey();
-    // Raw: ON CONFLICT on the partial unique index (one active key a project), which TypeORM's upsert cannot name.
-    await this.dataSource.query(
-      `INSERT INTO signing_keys (project_id, kid, public_key, private_key_enc, status) VALUES ($1, $2, $3, $4, 'active')
-       ON CONFLICT (project_id) WHERE status = 'active' DO NOTHING`,
-      [projectId, kid, publicKey, this.box.encrypt(privateKeyDer)],
-    );
+    // ON CONFLICT DO NOTHING: a concurrent caller's key won the partial unique index (one active key
+    // a project); the kid, a digest of a fresh public key, collides with nothing.
+    await this.keys
+      .createQueryBuilder()
+      .insert()
+      .values({ projectId, kid, publicKey, privateKeyEnc: this.box.encrypt(privateKeyDer), status: 'active' })
+      .orIgnore()
+      .execute();
     return (await this.findActive(projectId))!;
   }
 
