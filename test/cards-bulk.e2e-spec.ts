@@ -291,7 +291,7 @@ describe('cards admin: per-card edits, bulk actions, filters, CSV import (e2e)',
       expect(logs.every((l) => l.cardId === null)).toBe(true);
     });
 
-    it("ban ends the cards' SDK sessions at once: the next heartbeat is SESSION_INVALID, and an unban does not bring them back", async () => {
+    it("ban ends the cards' SDK sessions at once: the next heartbeat is SESSION_INVALID (ended_by card_banned), and an unban does not bring them back", async () => {
       const q = await a.createProject();
       const [one, two] = (await generate(q, { count: 2, duration_seconds: HOUR_S })).items;
       const tokens: Array<[string, string]> = [];
@@ -304,8 +304,12 @@ describe('cards admin: per-card edits, bulk actions, filters, CSV import (e2e)',
         expect((await cardHeartbeat(t, res.body.data.session_token, machine)).body.code).toBe(0);
       }
       expect((await bulk(q, { action: 'ban', ids: [one.id, two.id] }).expect(200)).body.changed).toBe(2);
-      for (const [token, machine] of tokens)
-        expectStandardFailure(await cardHeartbeat(t, token, machine), 401, CODES.SESSION_INVALID);
+      for (const [token, machine] of tokens) {
+        const beat = await cardHeartbeat(t, token, machine);
+        expectStandardFailure(beat, 401, CODES.SESSION_INVALID);
+        // decisions §18: the heartbeat says why, as after a ban of one card.
+        expect(beat.body.data.ended_by).toBe('card_banned');
+      }
       expect((await sessionRepo(t).findOneByOrFail({ cardId: one.id })).revokedAt).not.toBeNull();
       await bulk(q, { action: 'unban', ids: [one.id, two.id] }).expect(200);
       for (const [token, machine] of tokens)

@@ -7,7 +7,7 @@ import { hashPassword } from '../core/crypto/passwords';
 import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { ProjectAccess } from '../projects/project-access';
-import { SessionsService } from '../sessions/sessions.service';
+import { SessionRevocations } from '../sessions/session-revocations';
 import { AppUser } from './app-user.entity';
 import { AppUserView, toAppUserView } from './app-user.view';
 import { ListAppUsersQuery, UpdateAppUserDto } from './app-users.dto';
@@ -23,7 +23,7 @@ export class AppUsersAdminService {
   constructor(
     @InjectRepository(AppUser) private readonly users: Repository<AppUser>,
     private readonly access: ProjectAccess,
-    private readonly sessions: SessionsService,
+    private readonly sessions: SessionRevocations,
   ) {}
 
   async list(actor: AdminPrincipal, projectId: string, query: ListAppUsersQuery): Promise<Page<AppUserView>> {

@@ -13,6 +13,7 @@ import { ErrorCode } from '../core/errors/error-code';
 import { ServiceError } from '../core/errors/service-error';
 import { ISO_TIME, LOCAL_TIME } from '../http/openapi/api-contract';
 import { isUniqueViolation } from '../database/pg-errors';
+import { SessionRevocations } from '../sessions/session-revocations';
 import { SessionsService } from '../sessions/sessions.service';
 import { usernameKey } from './app-user-rules';
 import { AppUser } from './app-user.entity';
@@ -71,6 +72,7 @@ export class AppUsersService {
     @InjectRepository(AppUser) private readonly users: Repository<AppUser>,
     private readonly dataSource: DataSource,
     private readonly sessions: SessionsService,
+    private readonly revocations: SessionRevocations,
     private readonly directory: ClientProgramDirectory,
     private readonly gate: InterfaceGate,
     private readonly limiter: FailureLimiter,
@@ -201,7 +203,7 @@ export class AppUsersService {
     });
     // After the commit (the embedded database has one connection). A session a racing login opens
     // on the old machine meanwhile no longer fits the binding and ends at its next heartbeat.
-    if (result.decision.revokeOthers) await this.sessions.revokeWhere(projectId, { userId: result.user.id }, 'device_unbound');
+    if (result.decision.revokeOthers) await this.revocations.revokeWhere(projectId, { userId: result.user.id }, 'device_unbound');
     return result;
   }
 

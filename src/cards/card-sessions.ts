@@ -1,3 +1,5 @@
+import type { EntityManager } from 'typeorm';
+
 /**
  * How often a client's heartbeat is recorded (time and address), at most, per session and per card
  * device, and not within this of the login: the Sessions page tells a client that stopped from one
@@ -9,7 +11,7 @@ export const HEARTBEAT_RECORD_MS = 60_000;
 /**
  * What cards ask of sessions: end the live sessions of a card, or of one of its devices, when the card
  * is banned or the device unbound. A session depends on its card, never the reverse, so cards name
- * this and SessionsModule provides it (SessionsService).
+ * this and SessionsModule provides it (SessionRevocations).
  */
 export abstract class CardSessions {
   abstract revokeWhere(
@@ -17,4 +19,7 @@ export abstract class CardSessions {
     target: { cardId: number; machine?: string },
     endedBy: 'card_banned' | 'device_unbound',
   ): Promise<number>;
+
+  /** The same for many cards, in the caller's transaction (a bulk ban's chunk). */
+  abstract revokeCardsIn(em: EntityManager, projectId: string, cardIds: number[], endedBy: 'card_banned'): Promise<number>;
 }

@@ -11,7 +11,7 @@ import { ApiAnswer, ApiFailures, ApiPageAnswer } from '../http/openapi/api-contr
 import { ProjectAccess } from '../projects/project-access';
 import { ListSessionsQuery, LiveSessionView } from './live-session.view';
 import { LiveSessions } from './live-sessions';
-import { SessionsService } from './sessions.service';
+import { SessionRevocations } from './session-revocations';
 
 export class RevokeSessionsDto {
   @ApiPropertyOptional({ description: 'end the sessions of this card' })
@@ -35,7 +35,7 @@ export class RevokeSessionsDto {
 @Controller('admin/v1/projects/:id/sessions')
 export class SessionsAdminController {
   constructor(
-    private readonly sessions: SessionsService,
+    private readonly sessions: SessionRevocations,
     private readonly live: LiveSessions,
     private readonly access: ProjectAccess,
   ) {}

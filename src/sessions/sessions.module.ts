@@ -5,6 +5,7 @@ import { ProjectsModule } from '../projects/projects.module';
 import { LiveSessions } from './live-sessions';
 import { Session } from './session.entity';
 import { SessionsAdminController } from './sessions-admin.controller';
+import { SessionRevocations } from './session-revocations';
 import { SessionsService } from './sessions.service';
 
 /** Global so that CardsModule gets CardSessions without importing sessions (cards sit below sessions). */
@@ -12,7 +13,7 @@ import { SessionsService } from './sessions.service';
 @Module({
   imports: [TypeOrmModule.forFeature([Session]), ProjectsModule],
   controllers: [SessionsAdminController],
-  providers: [SessionsService, LiveSessions, { provide: CardSessions, useExisting: SessionsService }],
-  exports: [SessionsService, LiveSessions, CardSessions],
+  providers: [SessionsService, SessionRevocations, LiveSessions, { provide: CardSessions, useExisting: SessionRevocations }],
+  exports: [SessionsService, SessionRevocations, LiveSessions, CardSessions],
 })
 export class SessionsModule {}

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, IsNull, MoreThan, Repository } from 'typeorm';
+import { EntityManager, IsNull, Repository } from 'typeorm';
 import type { CardStatus } from '../cards/card.entity';
-import { CardSessions, HEARTBEAT_RECORD_MS } from '../cards/card-sessions';
+import { HEARTBEAT_RECORD_MS } from '../cards/card-sessions';
 import { cardFeaturesSql, featuresOf } from '../database/card-features-sql';
 import type { SeatPolicy } from '../projects/project.entity';
 import { hashToken, newToken } from '../core/crypto/tokens';
@@ -11,7 +11,6 @@ import { ServiceError } from '../core/errors/service-error';
 import { PreparedStatement, PreparedStatements } from '../database/prepared-statements';
 import { StatementBatcher } from '../database/statement-batcher';
 import { AppConfig } from '../config/app-config';
-import { DomainEvents } from '../events/domain-events';
 import { endingOfSession, SessionEnd, sessionEnded } from './session-end';
 import { Session, SessionType } from './session.entity';
 
@@ -84,7 +83,7 @@ export interface LiveSession {
  * revocation is seen by the next heartbeat on any instance.
  */
 @Injectable()
-export class SessionsService implements CardSessions {
+export class SessionsService {
   private readonly lookups = new StatementBatcher<string, Record<string, unknown> | undefined>({
     run: async (tokenHashes) => {
       const rows = await this.statements.rows(RESOLVE_SESSIONS, [tokenHashes]);
@@ -97,7 +96,6 @@ export class SessionsService implements CardSessions {
     @InjectRepository(Session) private readonly sessions: Repository<Session>,
     private readonly statements: PreparedStatements,
     private readonly config: AppConfig,
-    private readonly events: DomainEvents,
   ) {}
 
   /** Opens a session; inside `em`'s transaction when given (a seat taken under the card's lock). */
@@ -227,63 +225,6 @@ export class SessionsService implements CardSessions {
     // Raw: on the login path, under the card's lock, the evicted ids as one array parameter.
     await em.query(`UPDATE sessions SET revoked_at = now(), ended_by = 'seat_evicted' WHERE id = ANY($1::bigint[])`, [evicted]);
     return true;
-  }
-
-  /**
-   * Forced offline: every live session of a card, a program user, or (with neither) a whole project.
-   * Answers how many live ones ended: expired sessions are left as they are, so the count matches
-   * the live-session list the author saw.
-   */
-  async revokeWhere(
-    projectId: string,
-    target: { cardId?: number; userId?: number; machine?: string },
-    endedBy: SessionEnd,
-  ): Promise<number> {
-    const where = {
-      projectId,
-      revokedAt: IsNull(),
-      expiresAt: MoreThan(new Date()),
-      ...(target.cardId !== undefined ? { cardId: target.cardId } : {}),
-      ...(target.userId !== undefined ? { userId: target.userId, type: 'app_user' as const } : {}),
-      ...(target.machine !== undefined ? { machineCode: target.machine } : {}),
-    };
-    if (endedBy === 'forced_offline' && target.machine === undefined) return this.forcedOffline(projectId, target);
-    const result = await this.sessions.update(where, { revokedAt: new Date(), endedBy });
-    return result.affected ?? 0;
-  }
-
-  /** The author's forced offline: each session it ends is announced (session.forced_offline), in the same transaction. */
-  private forcedOffline(projectId: string, target: { cardId?: number; userId?: number }): Promise<number> {
-    return this.sessions.manager.transaction(async (em) => {
-      const query = em
-        .createQueryBuilder()
-        .update(Session)
-        .set({ revokedAt: () => 'now()', endedBy: 'forced_offline' })
-        .where('project_id = :projectId AND revoked_at IS NULL AND expires_at > now()', { projectId });
-      if (target.cardId !== undefined) query.andWhere('card_id = :cardId', { cardId: target.cardId });
-      if (target.userId !== undefined) query.andWhere("user_id = :userId AND type = 'app_user'", { userId: target.userId });
-      const { raw } = await query.returning(['id', 'type', 'cardId', 'userId', 'machineCode']).updateEntity(false).execute();
-      const ended = raw as Array<{
-        id: string;
-        type: SessionType;
-        card_id: number | null;
-        user_id: number | null;
-        machine_code: string;
-      }>;
-      await this.events.emitMany(
-        em,
-        projectId,
-        'session.forced_offline',
-        ended.map((s) => ({
-          session_id: String(s.id),
-          type: s.type,
-          card_id: s.card_id,
-          user_id: s.user_id,
-          machine_code: s.machine_code,
-        })),
-      );
-      return ended.length;
-    });
   }
 }
 

@@ -47,7 +47,7 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
     private readonly config: AppConfig,
     private readonly refunds: DeletedCardRefunds,
   ) {
-    this.bulkActions = new CardsBulk(dataSource, logger, events, refunds);
+    this.bulkActions = new CardsBulk(dataSource, logger, events, refunds, sessions);
     this.importer = new CardsImporter(dataSource, logger);
   }
 

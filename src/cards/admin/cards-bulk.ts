@@ -8,6 +8,7 @@ import { Card, CardKind } from '../card.entity';
 import { BULK_ACTION_PARAM, BULK_ACTIONS, BULK_PARAMS, BulkAction, BulkCardsDto } from './card-bulk.dto';
 import { applyCardFilters, hasCriterion } from './card-filters';
 import { parseIsoInstant } from './iso-instant';
+import { CardSessions } from '../card-sessions';
 import { DeletedCard, DeletedCardRefunds } from '../deleted-card-refunds';
 
 /** Card ids per statement (and per transaction) of a bulk action. */
@@ -51,9 +52,6 @@ const ACTION_SQL: Readonly<Record<BulkAction, string>> = {
     WHERE project_id = $1 AND id = ANY($2::int[]) AND concurrent_limit IS DISTINCT FROM $3::integer`,
 };
 
-/** A ban ends the banned cards' live sessions in the same transaction (decisions §5, forced offline). */
-const REVOKE_SESSIONS = `UPDATE sessions SET revoked_at = now() WHERE project_id = $1 AND card_id = ANY($2::int[]) AND revoked_at IS NULL`;
-
 export class BulkResult {
   @ApiProperty({ enum: BULK_ACTIONS }) action!: BulkAction;
   @ApiProperty({ type: 'integer', description: 'cards the ids or the filter matched' }) matched!: number;
@@ -78,6 +76,8 @@ export class CardsBulk {
     private readonly logger: JsonLogger,
     private readonly events: DomainEvents,
     private readonly refunds: DeletedCardRefunds,
+    // A ban ends the banned cards' live sessions in the chunk's transaction (decisions §5, §18).
+    private readonly sessions: CardSessions,
   ) {}
 
   async run(projectId: string, input: BulkCardsDto, actorId: string | null = null): Promise<BulkResult> {
@@ -124,8 +124,7 @@ export class CardsBulk {
               changedCards.map((c) => ({ card_id: c.id, card_code: c.code, status: c.status })),
             );
         }
-        // Raw: a set-based UPDATE of the chunk's sessions.
-        if (input.action === 'ban') await em.query(REVOKE_SESSIONS, [projectId, chunk]);
+        if (input.action === 'ban') await this.sessions.revokeCardsIn(em, projectId, chunk, 'card_banned');
         if (input.action === 'delete') await this.refunds.refund(em, (result as [DeletedCard[], number])[0], actorId);
         return affectedRows(result);
       });
