@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { CardWritesRepository } from './card-writes.repository';
 import { InjectRepository } from '@nestjs/typeorm';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -27,14 +28,6 @@ const LOAD_CHUNK = 1000;
 const GENERATION_WAIT_MS = 100;
 /** Draws per chunk before a batch gives up (codes have at least 40 random bits: a collision is rare, ten in a row unheard of). */
 const MAX_DRAWS = 10;
-
-/** Inserts one chunk of codes; a code the project already holds is skipped and drawn again. */
-const INSERT_CODES = `
-  INSERT INTO cards (project_id, code, duration_seconds, device_limit, note, batch_id, kind, uses_left, concurrent_limit, card_type_id, status)
-  SELECT $1::uuid, fresh.code, $3::integer, $4::integer, $5::varchar, $6::uuid, $7::varchar, $8::integer, $9::integer, $10::integer, $11::varchar
-  FROM unnest($2::varchar[]) AS fresh(code)
-  ON CONFLICT (project_id, code) DO NOTHING
-  RETURNING code`;
 
 /** The fields of a batch request that a card type decides: sent beside `card_type_id`, they are refused. */
 const TYPE_RULES = ['kind', 'uses', 'duration_seconds', 'device_limit', 'concurrent_limit', 'prefix'] as const;
@@ -215,22 +208,10 @@ export class CardBatchesService {
       let pending = draw(Math.min(chunk, plan.count - done));
       for (let attempt = 1; pending.length; attempt++) {
         if (attempt > MAX_DRAWS) throw new Error(`card codes kept colliding in project ${plan.projectId}`);
-        // Raw: ON CONFLICT DO NOTHING RETURNING over unnest arrays: the codes that collided are drawn again.
-        const inserted: Array<{ code: string }> = await em.query(INSERT_CODES, [
-          plan.projectId,
-          pending,
-          plan.durationSeconds,
-          plan.deviceLimit,
-          plan.note,
-          plan.batchId,
-          plan.kind,
-          plan.usesLeft,
-          plan.concurrentLimit,
-          plan.cardTypeId,
-          plan.status,
-        ]);
-        done += inserted.length;
-        pending = draw(pending.length - inserted.length);
+        // The codes that collided with the project's are drawn again.
+        const inserted = await CardWritesRepository.in(em).insertFresh(plan, pending);
+        done += inserted;
+        pending = draw(pending.length - inserted);
       }
       if (!between) continue;
       if (performance.now() - beaten > IMPORT_HEARTBEAT_MS) {

@@ -10,47 +10,12 @@ import { applyCardFilters, hasCriterion } from './card-filters';
 import { parseIsoInstant } from './iso-instant';
 import { CardSessions } from '../card-sessions';
 import { DeletedCard, DeletedCardRefunds } from '../deleted-card-refunds';
+import { CardWritesRepository } from './card-writes.repository';
 
 /** Card ids per statement (and per transaction) of a bulk action. */
 export const BULK_CHUNK = 1000;
 /** Ids read per keyset page while the target of a filter is collected. */
 const COLLECT_PAGE = 10_000;
-
-/** Lifts a ban atomically: back to active when the card was ever activated, else unused. */
-export const UNBAN_SQL = "CASE WHEN status <> 'banned' THEN status WHEN activated_at IS NULL THEN 'unused' ELSE 'active' END";
-
-/**
- * What each action does to one chunk of cards: `$1` the project, `$2` the ids, `$3` the action's
- * value. The condition after the ids is "would this card change": a card already in that state is
- * matched but not changed, so `changed` counts real changes. A consumed top-up card (decisions §13)
- * is never banned, unbanned, extended, given an expiry or uses: it can never log in again. An unsold
- * stock card (decisions §26) is never banned: lifting the ban would make it a card nobody bought.
- */
-const ACTION_SQL: Readonly<Record<BulkAction, string>> = {
-  ban: `UPDATE cards SET status = 'banned' WHERE project_id = $1 AND id = ANY($2::int[]) AND status NOT IN ('banned', 'consumed', 'stock')
-    RETURNING id, code, status`,
-  unban: `UPDATE cards SET status = ${UNBAN_SQL} WHERE project_id = $1 AND id = ANY($2::int[]) AND status = 'banned'
-    RETURNING id, code, status`,
-  // The deleted rows come back for the refunds of unused cards of orders (order-refunds.ts).
-  delete: `DELETE FROM cards WHERE project_id = $1 AND id = ANY($2::int[]) RETURNING id, status, order_id`,
-  // A card never activated gains duration; an activated one gains time on its expiry; permanent
-  // cards (duration 0 before activation, no expiry after it) have nothing to extend. Decided per
-  // row in the statement, so a card activated meanwhile is extended the right way.
-  extend: `UPDATE cards SET
-      duration_seconds = CASE WHEN activated_at IS NULL THEN LEAST(duration_seconds::bigint + $3::integer, 2147483647)::integer ELSE duration_seconds END,
-      expires_at = CASE WHEN activated_at IS NULL THEN expires_at ELSE expires_at + make_interval(secs => $3::integer) END
-    WHERE project_id = $1 AND id = ANY($2::int[]) AND status <> 'consumed'
-      AND CASE WHEN activated_at IS NULL THEN duration_seconds > 0 ELSE expires_at IS NOT NULL END`,
-  // Only an activated card has an expiry of its own; one never activated gets it at its first login.
-  set_expiry: `UPDATE cards SET expires_at = $3::timestamptz
-    WHERE project_id = $1 AND id = ANY($2::int[]) AND status <> 'consumed' AND activated_at IS NOT NULL AND expires_at IS DISTINCT FROM $3::timestamptz`,
-  set_uses: `UPDATE cards SET uses_left = $3::integer
-    WHERE project_id = $1 AND id = ANY($2::int[]) AND status <> 'consumed' AND kind = 'count' AND uses_left IS DISTINCT FROM $3::integer`,
-  set_note: `UPDATE cards SET note = $3::varchar WHERE project_id = $1 AND id = ANY($2::int[]) AND note IS DISTINCT FROM $3::varchar`,
-  set_device_limit: `UPDATE cards SET device_limit = $3::integer WHERE project_id = $1 AND id = ANY($2::int[]) AND device_limit <> $3::integer`,
-  set_concurrent_limit: `UPDATE cards SET concurrent_limit = $3::integer
-    WHERE project_id = $1 AND id = ANY($2::int[]) AND concurrent_limit IS DISTINCT FROM $3::integer`,
-};
 
 export class BulkResult {
   @ApiProperty({ enum: BULK_ACTIONS }) action!: BulkAction;
@@ -104,11 +69,10 @@ export class CardsBulk {
       changed += await this.dataSource.transaction(async (em) => {
         const params: unknown[] = [projectId, chunk];
         if (value !== undefined) params.push(value);
-        // Raw: a set-based UPDATE of a chunk with its conditions per action.
-        const result: unknown = await em.query(ACTION_SQL[input.action], params);
+        const result = await CardWritesRepository.in(em).bulk(input.action, params);
         // Each card the action changed has its event, in the chunk's transaction (decisions §20).
         if (input.action === 'ban' || input.action === 'unban') {
-          const changedCards = (result as [Array<{ id: number; code: string; status: string }>, number])[0];
+          const changedCards = result.rows as Array<{ id: number; code: string; status: string }>;
           if (input.action === 'ban')
             await this.events.emitMany(
               em,
@@ -125,8 +89,8 @@ export class CardsBulk {
             );
         }
         if (input.action === 'ban') await this.sessions.revokeCardsIn(em, projectId, chunk, 'card_banned');
-        if (input.action === 'delete') await this.refunds.refund(em, (result as [DeletedCard[], number])[0], actorId);
-        return affectedRows(result);
+        if (input.action === 'delete') await this.refunds.refund(em, result.rows as DeletedCard[], actorId);
+        return result.changed;
       });
     }
     this.logger.entry('info', 'bulk card action', {
@@ -145,12 +109,15 @@ export class CardsBulk {
     const unique = [...new Set(ids)];
     const found: Target[] = [];
     for (let i = 0; i < unique.length; i += COLLECT_PAGE) {
-      // Raw: a page of ids as one int[] parameter (ANY), not one parameter per id.
-      const rows: Target[] = await this.dataSource.query(
-        'SELECT id, kind FROM cards WHERE project_id = $1 AND id = ANY($2::int[]) ORDER BY id',
-        [projectId, unique.slice(i, i + COLLECT_PAGE)],
-      );
-      found.push(...rows);
+      // A page of ids as one int[] parameter (ANY), not one parameter per id.
+      const rows = await this.dataSource
+        .getRepository(Card)
+        .createQueryBuilder('c')
+        .select(['c.id AS id', 'c.kind AS kind'])
+        .where('c.project_id = :projectId AND c.id = ANY(:ids::int[])', { projectId, ids: unique.slice(i, i + COLLECT_PAGE) })
+        .orderBy('c.id', 'ASC')
+        .getRawMany<{ id: number; kind: CardKind }>();
+      found.push(...rows.map((r) => ({ id: Number(r.id), kind: r.kind })));
     }
     return found;
   }
@@ -192,10 +159,4 @@ function checkInput(input: BulkCardsDto): unknown {
   if (param === null) return undefined;
   if (param === 'expires_at') return input.expires_at === null ? null : parseIsoInstant(input.expires_at!)!.toISOString();
   return input[param];
-}
-
-/** Rows an UPDATE or DELETE changed: TypeORM's PostgreSQL driver answers `[rows, count]` for them. */
-function affectedRows(result: unknown): number {
-  if (Array.isArray(result) && result.length === 2 && typeof result[1] === 'number') return result[1];
-  throw new Error('expected [rows, affected] from an UPDATE or DELETE');
 }
