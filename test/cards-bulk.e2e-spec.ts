@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { ImportBatches } from '../src/cards/admin/import-batches';
+import { CardBatchesRepository } from '../src/cards/admin/card-batches.repository';
 import { Card } from '../src/cards/card.entity';
 import { AdminClient } from './support/admin-client';
 import { BAD_REQUEST, expectAdminError, FILE_TOO_LARGE, PROJECT_NOT_FOUND } from './support/admin-errors';
@@ -684,7 +684,7 @@ describe('cards admin: per-card edits, bulk actions, filters, CSV import (e2e)',
       const [taken] = (await generate(p, { count: 1, duration_seconds: 60 })).items;
       const rows = Array.from({ length: 2500 }, (_, i) => (i === 1800 ? `${taken.code},60` : `RACE-${i},60`));
       // As if a concurrent request created the code between the check and the insert.
-      const spy = jest.spyOn(ImportBatches.prototype, 'existingCodes').mockResolvedValue(new Set());
+      const spy = jest.spyOn(CardBatchesRepository.prototype, 'existingCodes').mockResolvedValue(new Set());
       try {
         const res = await importCsv(p, ['code,duration_seconds', ...rows].join('\n'));
         expectAdminError(res, 400, CARD_IMPORT_INVALID);

@@ -17,7 +17,8 @@ import { CreateCardsDto } from './card-admin.dto';
 import { CardBatchView, toCardViews } from './card.view';
 import { CardType } from '../types/card-type.entity';
 import { CardTypesService } from '../types/card-types.service';
-import { IMPORT_HEARTBEAT_MS, ImportBatches, rest } from './import-batches';
+import { IMPORT_HEARTBEAT_MS, rest } from './batch-pacing';
+import { CardBatchesRepository } from './card-batches.repository';
 
 /** Rows per INSERT ... RETURNING while making cards inside a caller's transaction (an order: at most 1,000). */
 const INSERT_CHUNK = 1000;
@@ -61,7 +62,7 @@ interface BatchPlan {
 @Injectable()
 export class CardBatchesService {
   /** Batches not yet live: the imports' helper, shared so the import sweep also clears a dead generation's. */
-  private readonly pending: ImportBatches;
+  private readonly pending: CardBatchesRepository;
 
   constructor(
     @InjectRepository(Card) private readonly cards: Repository<Card>,
@@ -72,7 +73,7 @@ export class CardBatchesService {
     private readonly codes: CardCodeGenerator,
     private readonly types: CardTypesService,
   ) {
-    this.pending = new ImportBatches(dataSource);
+    this.pending = new CardBatchesRepository(dataSource);
   }
 
   /**

@@ -24,7 +24,7 @@ import { CODES_TXT, DATA_CSV, excelCsv, streamCardsCsv } from './cards-csv-strea
 import { AppConfig } from '../../config/app-config';
 import { CardsImporter } from './cards-importer';
 import { ImportAnswer } from './import-answers';
-import { IMPORT_STALE_MS } from './import-batches';
+import { IMPORT_STALE_MS } from './card-batches.repository';
 import { ImportSlots } from './import-slots';
 import { parseIsoInstant } from './iso-instant';
 import { CardTypesService } from '../types/card-types.service';

@@ -8,7 +8,8 @@ import { ServiceError } from '../../core/errors/service-error';
 import { JsonLogger } from '../../core/logging/json-logger';
 import { ImportParser } from './cards-import';
 import { ImportAnswer, invalid, ProblemLog } from './import-answers';
-import { IMPORT_CHUNK, IMPORT_HEARTBEAT_MS, ImportBatches, rest } from './import-batches';
+import { IMPORT_HEARTBEAT_MS, rest } from './batch-pacing';
+import { CardBatchesRepository, IMPORT_CHUNK } from './card-batches.repository';
 import { IMPORT_MAX_BYTES, IMPORT_PROBLEMS_SHOWN, ImportDefaults, ImportProblem, ImportRow } from './import-format';
 import { importProblem } from './import-problems';
 
@@ -31,13 +32,13 @@ const PROGRESS_EVERY = 10_000;
  * and the move undoes the import (all or nothing).
  */
 export class CardsImporter {
-  private readonly batches: ImportBatches;
+  private readonly batches: CardBatchesRepository;
 
   constructor(
     dataSource: DataSource,
     private readonly logger: JsonLogger,
   ) {
-    this.batches = new ImportBatches(dataSource);
+    this.batches = new CardBatchesRepository(dataSource);
   }
 
   async run(projectId: string, body: IncomingMessage, defaults: ImportDefaults, dryRun: boolean): Promise<ImportAnswer> {

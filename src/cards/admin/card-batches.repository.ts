@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { DataSource, Not } from 'typeorm';
+import { Any, DataSource, Not } from 'typeorm';
 import { CardBatch } from '../card-batch.entity';
+import { rest } from './batch-pacing';
 import { Card } from '../card.entity';
 import { CardImportRow } from './card-import-row.entity';
 import { ImportRow } from './import-format';
@@ -12,15 +12,6 @@ import { ImportRow } from './import-format';
  * milliseconds only, so the logins of every other project pass between two of them.
  */
 export const IMPORT_CHUNK = 100;
-/**
- * After each chunk the import rests as long as the chunk's statements took (at most this long):
- * with one connection (the embedded database) a login's statements would otherwise queue behind
- * one import statement each, and with many (a PostgreSQL server) the import takes at most half of
- * the database's time. An import takes about twice as long; no other project waits for it.
- */
-const MAX_REST_MS = 250;
-/** How often a running import says it is alive (`card_batches.heartbeat_at`). */
-export const IMPORT_HEARTBEAT_MS = 10_000;
 /** A batch not yet live whose heartbeat is older than this was left by a process that died. */
 export const IMPORT_STALE_MS = 120_000;
 
@@ -77,17 +68,16 @@ export interface StaleBatch {
  * then moved into `cards` a chunk at a time. The staging, the move and the chunked deletes stay raw
  * SQL (ON CONFLICT … RETURNING, a CTE across three tables, DELETE … LIMIT); the rest goes through TypeORM.
  */
-export class ImportBatches {
+export class CardBatchesRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** The codes of `codes` the project already has. */
   async existingCodes(projectId: string, codes: string[]): Promise<Set<string>> {
     if (!codes.length) return new Set();
-    // Raw: once per chunk of an import, the codes as one array parameter, without building a query each time.
-    const found: Array<{ code: string }> = await this.dataSource.query(
-      'SELECT code FROM cards WHERE project_id = $1 AND code = ANY($2::varchar[])',
-      [projectId, codes],
-    );
+    // The codes as one array parameter (ANY), not one parameter per code.
+    const found = await this.dataSource
+      .getRepository(Card)
+      .find({ select: { code: true }, where: { projectId, code: Any(codes) } });
     return new Set(found.map((r) => r.code));
   }
 
@@ -179,11 +169,6 @@ export class ImportBatches {
     await deleteAll(Card, 'id IN (SELECT id FROM cards WHERE batch_id = :batchId AND project_id = :projectId LIMIT :limit)');
     await this.dataSource.getRepository(CardBatch).delete({ id: batchId });
   }
-}
-
-/** Rests as long as the work since `started` took (see MAX_REST_MS). */
-export async function rest(started: number): Promise<void> {
-  await sleep(Math.min(MAX_REST_MS, Math.max(1, performance.now() - started)));
 }
 
 function columnsOf(rows: ImportRow[]): unknown[] {
