@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { DataSource } from 'typeorm';
-import { CardsAdminService } from '../src/cards/admin/cards-admin.service';
+import { CardImportsService } from '../src/cards/admin/card-imports.service';
 import { IMPORTS_PER_AUTHOR, IMPORTS_PER_PROCESS } from '../src/cards/admin/import-slots';
 import { AdminClient } from './support/admin-client';
 import { expectAdminError } from './support/admin-errors';
@@ -343,7 +343,7 @@ describe('card import as a job: no stall, caps, pending batches, sweep (e2e)', (
       CODES.CARD_INVALID,
     );
 
-    await t.app.get(CardsAdminService).onApplicationBootstrap(); // what a start runs
+    await t.app.get(CardImportsService).onApplicationBootstrap(); // what a start runs
 
     expect(await db().query('SELECT id FROM card_batches WHERE id = $1', [dead])).toEqual([]);
     expect([await staged(p), await cardCount(p)]).toEqual([0, 0]);

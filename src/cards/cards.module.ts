@@ -6,6 +6,7 @@ import { ProjectsModule } from '../projects/projects.module';
 import { CardsAdminController } from './admin/cards-admin.controller';
 import { CardImportRow } from './admin/card-import-row.entity';
 import { CardBatchesService } from './admin/card-batches.service';
+import { CardImportsService } from './admin/card-imports.service';
 import { CardsAdminService } from './admin/cards-admin.service';
 import { CardBatch } from './card-batch.entity';
 import { CardCodeGenerator } from './card-codes';
@@ -52,6 +53,7 @@ import { CardTrialsService } from './trials/card-trials.service';
     CardInfoService,
     LoginTokensService,
     CardsAdminService,
+    CardImportsService,
     CardBatchesService,
     CardCodeGenerator,
     CardGuesses,

@@ -27,6 +27,7 @@ import { CardBatchView, CardView } from './card.view';
 import { BulkResult } from './cards-bulk';
 import { ImportDone, ImportReport } from './import-answers';
 import { ApiAnswer, ApiFailures, ApiNoContent, ApiPageAnswer } from '../../http/openapi/api-contract';
+import { CardImportsService } from './card-imports.service';
 import { CardsAdminService } from './cards-admin.service';
 import { IDEMPOTENCY_KEY_HEADER, IdempotencyKey } from './idempotency-key.decorator';
 import { IntIdParamPipe } from '../../common/int-id-param.pipe';
@@ -44,6 +45,7 @@ export class CardsAdminController {
   constructor(
     private readonly cards: CardsAdminService,
     private readonly batches: CardBatchesService,
+    private readonly imports: CardImportsService,
     private readonly adapterHost: HttpAdapterHost,
   ) {}
 
@@ -169,7 +171,7 @@ export class CardsAdminController {
     @Req() request: AdapterRequest,
     @Res({ passthrough: true }) response: unknown,
   ) {
-    const answer = await this.cards.importCsv(
+    const answer = await this.imports.importCsv(
       actor,
       id,
       request.raw ?? request,

@@ -1,4 +1,4 @@
-import { Injectable, OnApplicationBootstrap, OnApplicationShutdown, StreamableFile } from '@nestjs/common';
+import { Injectable, StreamableFile } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import { AdminPrincipal } from '../../admin-kernel/admin-principal';
@@ -11,7 +11,6 @@ import { CardDevice } from '../card-device.entity';
 import { Card } from '../card.entity';
 import { CardSessions } from '../card-sessions';
 import { JsonLogger } from '../../core/logging/json-logger';
-import type { IncomingMessage } from 'node:http';
 import { UpdateCardDto } from './card-admin.dto';
 import { CardFilters, ExportCardsQuery, ListCardsQuery } from './card-queries.dto';
 import { BulkCardsDto } from './card-bulk.dto';
@@ -22,19 +21,15 @@ import { BulkResult, CardsBulk } from './cards-bulk';
 import { UNBAN_SQL } from './card-writes.repository';
 import { CODES_TXT, DATA_CSV, excelCsv, streamCardsCsv } from './cards-csv-stream';
 import { AppConfig } from '../../config/app-config';
-import { CardsImporter } from './cards-importer';
-import { ImportAnswer } from './import-answers';
-import { IMPORT_STALE_MS } from './card-batches.repository';
-import { ImportSlots } from './import-slots';
 import { parseIsoInstant } from './iso-instant';
 import { CardTypesService } from '../types/card-types.service';
 import { Project } from '../../projects/project.entity';
 import { DeletedCard, DeletedCardRefunds } from '../deleted-card-refunds';
 import { ReplicaReads } from '../../database/replica-reads';
 
-/** Cards of a project as the author manages them: search, export, import, edits one by one and in bulk, unbind (batches: card-batches.service.ts). */
+/** Cards of a project as the author manages them: search, export, edits one by one and in bulk, unbind (batches: card-batches.service.ts; imports: card-imports.service.ts). */
 @Injectable()
-export class CardsAdminService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class CardsAdminService {
   constructor(
     @InjectRepository(Card) private readonly cards: Repository<Card>,
     @InjectRepository(CardDevice) private readonly devices: Repository<CardDevice>,
@@ -49,28 +44,9 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
     private readonly refunds: DeletedCardRefunds,
   ) {
     this.bulkActions = new CardsBulk(dataSource, logger, events, refunds, sessions);
-    this.importer = new CardsImporter(dataSource, logger);
   }
 
   private readonly bulkActions: CardsBulk;
-  private readonly importer: CardsImporter;
-  private readonly importSlots = new ImportSlots();
-  private sweepTimer?: NodeJS.Timeout;
-
-  /** Imports left by a process that died are cleaned up at start, and then as their heartbeats go stale. */
-  async onApplicationBootstrap(): Promise<void> {
-    const sweep = () =>
-      this.importer
-        .sweep()
-        .catch((error: unknown) => this.logger.entry('error', 'card import sweep failed', { error: String(error) }));
-    await sweep();
-    clearInterval(this.sweepTimer);
-    this.sweepTimer = setInterval(sweep, IMPORT_STALE_MS / 2).unref();
-  }
-
-  onApplicationShutdown(): void {
-    clearInterval(this.sweepTimer);
-  }
 
   /** On the read replica when there is one (ReplicaReads). */
   async list(actor: AdminPrincipal, projectId: string, query: ListCardsQuery): Promise<Page<CardView>> {
@@ -128,42 +104,6 @@ export class CardsAdminService implements OnApplicationBootstrap, OnApplicationS
   async bulk(actor: AdminPrincipal, projectId: string, input: BulkCardsDto): Promise<BulkResult> {
     const project = await this.access.find(actor, projectId);
     return this.bulkActions.run(project.id, input, actor.id);
-  }
-
-  /** The CSV import, or with `dryRun` its report only (cards-importer.ts). */
-  async importCsv(
-    actor: AdminPrincipal,
-    projectId: string,
-    request: IncomingMessage,
-    dryRun: boolean,
-    cardTypeId?: number,
-    stock = false,
-  ): Promise<ImportAnswer> {
-    let release: (() => void) | undefined;
-    try {
-      if (stock && cardTypeId === undefined) {
-        throw new ServiceError(ErrorCode.BAD_REQUEST, undefined, {
-          details: ["stock: stock cards are a card type's stock; name the type in card_type_id"],
-        });
-      }
-      const project = await this.access.find(actor, projectId);
-      const type = cardTypeId === undefined ? null : await this.types.usable(project.id, cardTypeId);
-      release = this.importSlots.take(actor.id);
-      const defaults = type
-        ? {
-            deviceLimit: type.deviceLimit,
-            concurrentLimit: type.concurrentLimit,
-            type: { id: type.id, kind: type.kind, uses: type.uses, durationSeconds: type.durationSeconds },
-            stock,
-          }
-        : { deviceLimit: project.deviceLimit, concurrentLimit: project.concurrentLimit };
-      return await this.importer.run(project.id, request, defaults, dryRun);
-    } catch (error) {
-      request.resume(); // a refusal before the body was read: it is read past so the answer reaches the client
-      throw error;
-    } finally {
-      release?.();
-    }
   }
 
   async get(actor: AdminPrincipal, projectId: string, cardId: number): Promise<CardView> {
