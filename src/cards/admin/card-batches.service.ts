@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CardWritesRepository } from './card-writes.repository';
+import { CardWritesRepository, FreshCards } from './card-writes.repository';
 import { InjectRepository } from '@nestjs/typeorm';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -12,7 +12,7 @@ import { ProjectAccess } from '../../projects/project-access';
 import { CardBatch } from '../card-batch.entity';
 import { CARD_CODE_LENGTH, CardCodeGenerator, CardKeyShape, DEFAULT_KEY_SHAPE } from '../card-codes';
 import { CardDevice } from '../card-device.entity';
-import { Card, CardKind } from '../card.entity';
+import { Card } from '../card.entity';
 import { CreateCardsDto } from './card-admin.dto';
 import { CardBatchView, toCardViews } from './card.view';
 import { CardType } from '../types/card-type.entity';
@@ -40,22 +40,12 @@ export interface CardsFromType {
   cards: Card[];
 }
 
-interface BatchPlan {
-  projectId: string;
-  batchId: string;
+/** A generation: the fields its cards share, and how many codes of which shape. */
+interface BatchPlan extends FreshCards {
   count: number;
   prefix: string;
   /** The random part: the type's, or the default for a batch without one. */
   keyShape: CardKeyShape;
-  durationSeconds: number;
-  deviceLimit: number;
-  note: string | null;
-  kind: CardKind;
-  usesLeft: number | null;
-  concurrentLimit: number | null;
-  cardTypeId: number | null;
-  /** `stock`: the type's unsold stock (decisions §26); otherwise new unused cards. */
-  status: 'unused' | 'stock';
 }
 
 /** Batch generation of new card codes (decisions §11, §13), idempotent under an Idempotency-Key. */

@@ -57,6 +57,7 @@ export interface FreshCards {
   usesLeft: number | null;
   concurrentLimit: number | null;
   cardTypeId: number | null;
+  /** `stock`: the type's unsold stock (decisions §26); otherwise new unused cards. */
   status: 'unused' | 'stock';
 }
 
