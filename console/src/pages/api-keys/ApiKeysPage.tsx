@@ -24,7 +24,7 @@ interface Draft {
   expires_at?: string;
 }
 
-/** The scopes a key may carry, in the API's order (src/admin-auth/api-keys/api-key-scopes.ts). */
+/** The scopes a key may carry, in the API's order (src/admin-kernel/api-key-scopes.ts). */
 const SCOPES: Scope[] = [
   'orders:create',
   'orders:read',
