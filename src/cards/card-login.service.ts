@@ -9,15 +9,16 @@ import { MetricsService } from '../http/metrics/metrics.service';
 import { LoginLog } from '../login-logs/login-log.entity';
 import { Card } from './card.entity';
 import { CardGuesses } from './card-guesses';
-import { cardSql, hasDeviceSlot, loginRefusal } from './card-rule';
+import { hasDeviceSlot, loginRefusal } from './card-rule';
 import { RefusalLogWriter } from './refusal-log-writer';
 import { NewDeviceLoginWriter } from './new-device-login-writer';
-import { attemptOf, CardLoginRequest, CardLoginSuccess, cardFromRow, logRow, pendingLogin, SUCCESS } from './card-login-attempt';
+import { attemptOf, CardLoginRequest, CardLoginSuccess, cardFromRow, logRow, pendingLogin } from './card-login-attempt';
 import { RepeatLoginWriter } from './repeat-login-writer';
 import { DomainEvents } from '../events/domain-events';
 import { featuresOf } from '../database/card-features-sql';
 import { IdleDevices } from './idle-devices';
 import { asLoggedLogin } from './logged-login';
+import { LockedLoginRepository } from './locked-login.repository';
 
 /** What the card rule can refuse a login with, in every family (card-rule.ts `loginRefusal`, `deviceRefusal`). */
 export const CARD_LOGIN_REFUSALS = [
@@ -29,23 +30,6 @@ export const CARD_LOGIN_REFUSALS = [
   // Over the guessing limit (decisions §23, card-guesses.ts).
   ErrorCode.RATE_LIMITED,
 ] as const;
-
-/**
- * The writes of a login decided under the card's lock, in one statement: the new device's binding
- * (when $4) or the bound device seen, the card's activation, use and count, and the success log row.
- */
-const RECORD_LOCKED_LOGIN = `
-  WITH device AS (
-    INSERT INTO card_devices (card_id, machine_code, bound_at, last_seen_at) SELECT $1, $2, $3, $3 WHERE $4::boolean
-  ), seen AS (
-    UPDATE card_devices SET last_seen_at = $3 WHERE card_id = $1 AND machine_code = $2 AND NOT $4::boolean
-  ), card AS (
-    UPDATE cards c SET status = $5, activated_at = $6, expires_at = $7, last_login_at = $3, use_count = c.use_count + 1,
-      uses_left = ${cardSql.takeUse('c')}
-    WHERE c.id = $1
-  )
-  INSERT INTO login_logs (project_id, card_id, card_code, machine_code, ip, family, interface, result_code, request_id, token_hash)
-  VALUES ($8, $1, $9, $10, $11, $12, $13, ${SUCCESS}, $14, $15)`;
 
 /**
  * The one rule that decides a card login, for every family (decisions §4, §7): the interface gate
@@ -186,15 +170,9 @@ export class CardLoginService {
     const refusal = loginRefusal(card, now.getTime());
     if (refusal) return refuse(refusal);
 
-    // Read only once the card row is locked (a statement started before the lock was granted would
-    // see an older snapshot): concurrent logins of this card count and bind one at a time.
-    // The type's features come in the same statement: no round trip of their own.
-    const [binding] = await em.query(
-      `SELECT bool_or(machine_code = $2) AS bound, count(*)::int AS bound_devices,
-          (SELECT t.features FROM card_types t WHERE t.id = $3::integer) AS features
-        FROM card_devices WHERE card_id = $1`,
-      [card.id, request.machine, card.cardTypeId],
-    );
+    // Under the card's lock; the type's features come in the same statement (LockedLoginRepository).
+    const locked = LockedLoginRepository.in(em);
+    const binding = await locked.binding(card.id, request.machine, card.cardTypeId);
     card.features = featuresOf(binding.features);
     const { project } = request.call.program;
     const idleMachine =
@@ -223,24 +201,17 @@ export class CardLoginService {
     card.lastLoginAt = now;
     if (card.kind === 'count') card.usesLeft = (card.usesLeft ?? 0) - 1;
     const log = attemptOf(request);
-    // Raw: the login's hot path; one CTE writes the binding, the card and the log row.
-    await em.query(RECORD_LOCKED_LOGIN, [
-      card.id,
-      request.machine,
-      now,
-      !binding.bound,
-      card.status,
-      card.activatedAt,
-      card.expiresAt,
-      log.projectId,
-      log.cardCode,
-      log.machineCode,
-      log.ip,
-      log.family,
-      log.interface,
-      log.requestId,
+    await locked.record({
+      cardId: card.id,
+      machine: request.machine,
+      at: now,
+      newDevice: !binding.bound,
+      status: card.status,
+      activatedAt: card.activatedAt,
+      expiresAt: card.expiresAt,
+      log,
       tokenHash,
-    ]);
+    });
     // Only a new device's login gets here with events to record; they commit with the binding (decisions §20).
     const ref = { card_id: card.id, card_code: card.code };
     if (!binding.bound) await this.events.emit(em, log.projectId, 'device.bound', { ...ref, machine_code: request.machine });

@@ -4,6 +4,7 @@ import { AppConfig } from '../config/app-config';
 import { JsonLogger } from '../core/logging/json-logger';
 import { dropExpiredPartitions, ensureMonthPartitions, LOG_PARTITIONS_LOCK_ID } from './log-partitions';
 import { sqlOn } from '../database/sql';
+import { tryTransactionLock } from '../database/advisory-locks';
 
 /** How often a running service looks after the partitions: months are made two ahead, so rarely is enough. */
 const EVERY_MS = 6 * 3600_000;
@@ -48,9 +49,7 @@ export class LogMaintenanceService implements OnApplicationBootstrap, OnApplicat
     await runner.connect();
     try {
       await runner.startTransaction();
-      // Raw: an advisory lock, a PostgreSQL function.
-      const [{ locked }] = await runner.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [LOG_PARTITIONS_LOCK_ID]);
-      if (!locked) {
+      if (!(await tryTransactionLock(runner, LOG_PARTITIONS_LOCK_ID))) {
         await runner.rollbackTransaction();
         return null;
       }

@@ -13,6 +13,7 @@ import { StatementBatcher } from '../database/statement-batcher';
 import { AppConfig } from '../config/app-config';
 import { endingOfSession, SessionEnd, sessionEnded } from './session-end';
 import { Session, SessionType } from './session.entity';
+import { SessionSeatsRepository } from './session-seats.repository';
 
 /**
  * Every heartbeat in one statement: the session and, for a card session, the card's state and its
@@ -214,16 +215,11 @@ export class SessionsService {
    * `evict_oldest` revokes the oldest live sessions until one seat is free.
    */
   async takeSeat(em: EntityManager, cardId: number, limit: number, policy: SeatPolicy): Promise<boolean> {
-    // Raw: on the login path, under the card's lock: one short prepared-shape statement, no builder.
-    const live: Array<{ id: string }> = await em.query(
-      `SELECT id FROM sessions WHERE card_id = $1 AND revoked_at IS NULL AND expires_at > now() ORDER BY created_at, id`,
-      [cardId],
-    );
+    const seats = SessionSeatsRepository.in(em);
+    const live = await seats.live(cardId);
     if (live.length < limit) return true;
     if (policy !== 'evict_oldest') return false;
-    const evicted = live.slice(0, live.length - limit + 1).map((row) => row.id);
-    // Raw: on the login path, under the card's lock, the evicted ids as one array parameter.
-    await em.query(`UPDATE sessions SET revoked_at = now(), ended_by = 'seat_evicted' WHERE id = ANY($1::bigint[])`, [evicted]);
+    await seats.evict(live.slice(0, live.length - limit + 1));
     return true;
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { tryTransactionLock } from '../database/advisory-locks';
 
 /** A card marked as told that it expires soon. */
 export interface ExpiringCard {
@@ -22,10 +23,9 @@ export interface ReminderDue {
 /** The expiry scan's statements, each inside the scan's transaction (`em`). */
 @Injectable()
 export class CardExpiryNoticesRepository {
-  /** Whether this transaction holds the scan's turn. Raw: an advisory lock, a PostgreSQL function. */
-  async tryLock(em: EntityManager, lockId: number): Promise<boolean> {
-    const [{ locked }]: Array<{ locked: boolean }> = await em.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [lockId]);
-    return locked;
+  /** Whether this transaction holds the scan's turn. */
+  tryLock(em: EntityManager, lockId: number): Promise<boolean> {
+    return tryTransactionLock(em, lockId);
   }
 
   /**
