@@ -9,3 +9,9 @@ export function isForeignKeyViolation(error: unknown): boolean {
   const e = error as { code?: string; driverError?: { code?: string } };
   return e?.code === '23503' || e?.driverError?.code === '23503';
 }
+
+/** SQLSTATE 40P01: PostgreSQL broke a deadlock by failing this statement, which changed nothing. */
+export function isDeadlock(error: unknown): boolean {
+  const e = error as { code?: string; driverError?: { code?: string } };
+  return e?.code === '40P01' || e?.driverError?.code === '40P01';
+}
