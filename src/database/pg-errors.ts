@@ -1,17 +1,20 @@
+/** Whether a PostgreSQL error has this SQLSTATE, as the driver gives it or as TypeORM wraps it. */
+function hasSqlState(error: unknown, state: string): boolean {
+  const e = error as { code?: string; driverError?: { code?: string } } | undefined;
+  return e?.code === state || e?.driverError?.code === state;
+}
+
 /** PostgreSQL SQLSTATE 23505: a unique constraint refused the row. */
 export function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; driverError?: { code?: string } };
-  return e?.code === '23505' || e?.driverError?.code === '23505';
+  return hasSqlState(error, '23505');
 }
 
 /** SQLSTATE 23503: a foreign key refused the change. */
 export function isForeignKeyViolation(error: unknown): boolean {
-  const e = error as { code?: string; driverError?: { code?: string } };
-  return e?.code === '23503' || e?.driverError?.code === '23503';
+  return hasSqlState(error, '23503');
 }
 
 /** SQLSTATE 40P01: PostgreSQL broke a deadlock by failing this statement, which changed nothing. */
 export function isDeadlock(error: unknown): boolean {
-  const e = error as { code?: string; driverError?: { code?: string } };
-  return e?.code === '40P01' || e?.driverError?.code === '40P01';
+  return hasSqlState(error, '40P01');
 }
