@@ -105,7 +105,7 @@ describe('npm run doctor and the start checks', () => {
         project.id,
         generateSigningKey().publicKey,
       ]);
-      const [finding] = await checkSigningKeys(runner, t.app.get(SecretBox));
+      const [finding] = await checkSigningKeys(runner.manager, t.app.get(SecretBox));
       expect(finding.severity).toBe('fail');
       expect(finding.message).toContain(`project ${project.id}: a signature does not verify`);
       expect(finding.fix).toContain('rotate');

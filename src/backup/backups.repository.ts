@@ -38,22 +38,23 @@ export class BackupsRepository {
 
   /**
    * Claims the next scheduled backup for this instance: true for exactly one of the instances that
-   * ask once the last scheduled start is `intervalSeconds` old. Raw: one conditional UPDATE … RETURNING
-   * is the claim (in milliseconds, so that the JavaScript Date it answers names it exactly), read
-   * through a CTE so that TypeORM answers its rows rather than an UPDATE's [rows, count]. Two instances updating the one row at once queue on its lock, and the second
-   * re-reads the first's new start time, fails the condition and gets no row.
+   * ask once the last scheduled start is `intervalSeconds` old. One conditional UPDATE … RETURNING
+   * is the claim (in milliseconds, so that the JavaScript Date it answers names it exactly). Two
+   * instances updating the one row at once queue on its lock, and the second re-reads the first's
+   * new start time, fails the condition and gets no row.
    */
   async claimScheduledTurn(intervalSeconds: number): Promise<Date | null> {
-    const rows: Array<{ started_at: Date }> = await this.rows.query(
-      `WITH claimed AS (
-         UPDATE backup_schedule SET last_started_at = date_trunc('milliseconds', now())
-         WHERE id = 1 AND (last_started_at IS NULL OR last_started_at <= now() - make_interval(secs => $1))
-         RETURNING last_started_at
-       )
-       SELECT last_started_at AS started_at FROM claimed`,
-      [intervalSeconds],
-    );
-    return rows.length ? new Date(rows[0].started_at) : null;
+    const { raw } = await this.schedule
+      .createQueryBuilder()
+      .update()
+      .set({ lastStartedAt: () => "date_trunc('milliseconds', now())" })
+      .where('id = 1 AND (last_started_at IS NULL OR last_started_at <= now() - make_interval(secs => :interval))', {
+        interval: intervalSeconds,
+      })
+      .returning(['lastStartedAt'])
+      .execute();
+    const rows = raw as Array<{ last_started_at: Date | string }>;
+    return rows.length ? new Date(rows[0].last_started_at) : null;
   }
 
   /**

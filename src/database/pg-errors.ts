@@ -18,3 +18,8 @@ export function isForeignKeyViolation(error: unknown): boolean {
 export function isDeadlock(error: unknown): boolean {
   return hasSqlState(error, '40P01');
 }
+
+/** SQLSTATE 42P01: the table does not exist (a database no start has migrated yet). */
+export function isUndefinedTable(error: unknown): boolean {
+  return hasSqlState(error, '42P01');
+}

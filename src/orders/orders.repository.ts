@@ -75,8 +75,8 @@ export class OrdersRepository {
   /**
    * Sells unsold stock cards of the type to the order (decisions §26): each still `stock` turns
    * `unused`, out of any reservation, and remembers the order and its agent; answers their ids in
-   * id order. Raw: the reservation columns are not the Card entity's (no login reads them), and the
-   * conditional UPDATE … RETURNING sells each card once, to whichever transaction gets it.
+   * id order. The conditional UPDATE … RETURNING sells each card once, to whichever transaction
+   * gets it.
    */
   async sellStockCards(
     orderId: string,
@@ -85,13 +85,18 @@ export class OrdersRepository {
     cardTypeId: number,
     cardIds: number[],
   ): Promise<number[]> {
-    const [sold] = (await this.em.query(
-      `UPDATE cards SET status = 'unused', order_id = $1, agent_id = $2, reserved_by = NULL, reserved_until = NULL
-       WHERE project_id = $3 AND card_type_id = $4 AND id = ANY($5::int[]) AND status = 'stock'
-       RETURNING id`,
-      [orderId, agentId, projectId, cardTypeId, cardIds],
-    )) as [Array<{ id: number }>, number];
-    return sold.map((c) => Number(c.id)).sort((a, b) => a - b);
+    const { raw } = await this.em
+      .createQueryBuilder()
+      .update(Card)
+      .set({ status: 'unused', orderId, agentId, reservedBy: null, reservedUntil: null })
+      .where("project_id = :projectId AND card_type_id = :cardTypeId AND id = ANY(:cardIds) AND status = 'stock'", {
+        projectId,
+        cardTypeId,
+        cardIds,
+      })
+      .returning(['id'])
+      .execute();
+    return (raw as Array<{ id: number }>).map((c) => Number(c.id)).sort((a, b) => a - b);
   }
 
   /**

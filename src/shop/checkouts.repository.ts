@@ -32,26 +32,16 @@ export class CheckoutsRepository {
 
   /** Inserts a pending checkout expiring CHECKOUT_MINUTES from the database's now; answers its expiry. */
   async insertPending(em: EntityManager, c: NewCheckout): Promise<Date> {
-    // Raw: INSERT … RETURNING the expiry the database set (one clock for the checkout and its reservations).
-    const [row] = (await em.query(
-      `INSERT INTO checkouts (id, project_id, card_type_id, provider, count, email, unit_price_cents, amount_cents, currency, stock, token_hash, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now() + make_interval(mins => $12)) RETURNING expires_at`,
-      [
-        c.id,
-        c.projectId,
-        c.cardTypeId,
-        c.provider,
-        c.count,
-        c.email,
-        c.unitPriceCents,
-        c.amountCents,
-        c.currency,
-        c.stock,
-        c.tokenHash,
-        CHECKOUT_MINUTES,
-      ],
-    )) as Array<{ expires_at: Date | string }>;
-    return new Date(row.expires_at);
+    // RETURNING the expiry the database set: one clock for the checkout and its reservations.
+    const { raw } = await em
+      .createQueryBuilder()
+      .insert()
+      .into(Checkout)
+      .values({ ...c, expiresAt: () => `now() + make_interval(mins => ${CHECKOUT_MINUTES})` })
+      .returning(['expiresAt'])
+      .updateEntity(false)
+      .execute();
+    return new Date((raw as Array<{ expires_at: Date | string }>)[0].expires_at);
   }
 
   find(id: string): Promise<Checkout | null> {
@@ -64,12 +54,15 @@ export class CheckoutsRepository {
   }
 
   async markPaid(em: EntityManager, id: string, orderId: string, tradeNo: string | null): Promise<Date> {
-    // Raw: UPDATE … RETURNING the time the database set.
-    const [rows] = (await em.query(
-      `UPDATE checkouts SET status = 'paid', order_id = $2, trade_no = $3, paid_at = now(), problem = NULL WHERE id = $1 RETURNING paid_at`,
-      [id, orderId, tradeNo],
-    )) as [Array<{ paid_at: Date | string }>, number];
-    return new Date(rows[0].paid_at);
+    // RETURNING the time the database set.
+    const { raw } = await em
+      .createQueryBuilder()
+      .update(Checkout)
+      .set({ status: 'paid', orderId, tradeNo, paidAt: () => 'now()', problem: null })
+      .where('id = :id', { id })
+      .returning(['paidAt'])
+      .execute();
+    return new Date((raw as Array<{ paid_at: Date | string }>)[0].paid_at);
   }
 
   /** Paid, but no cards can be handed out: the author refunds the buyer. */

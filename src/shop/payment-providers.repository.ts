@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { Repository, type QueryDeepPartialEntity } from 'typeorm';
 import { PaymentProviderSetting } from './payment-provider-setting.entity';
 
 /** The `payment_providers` table: every query the storefront makes on it. */
@@ -21,18 +21,20 @@ export class PaymentProvidersRepository {
   async save(
     row: Pick<PaymentProviderSetting, 'projectId' | 'provider' | 'enabled' | 'settings' | 'secretsEnc'>,
   ): Promise<PaymentProviderSetting> {
-    // Raw: INSERT … ON CONFLICT DO UPDATE … RETURNING, so the answer is the row as stored.
-    const [saved]: Array<Record<string, unknown>> = await this.rows.query(
-      `INSERT INTO payment_providers (project_id, provider, enabled, settings, secrets_enc) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (project_id, provider) DO UPDATE
-         SET enabled = EXCLUDED.enabled, settings = EXCLUDED.settings, secrets_enc = EXCLUDED.secrets_enc, updated_at = now()
-       RETURNING created_at, updated_at`,
-      [row.projectId, row.provider, row.enabled, JSON.stringify(row.settings), row.secretsEnc],
-    );
+    // INSERT … ON CONFLICT DO UPDATE (TypeORM sets updated_at itself) … RETURNING, so the answer is the row as stored.
+    const { raw } = await this.rows
+      .createQueryBuilder()
+      .insert()
+      .values(row as QueryDeepPartialEntity<PaymentProviderSetting>)
+      .orUpdate(['enabled', 'settings', 'secrets_enc'], ['project_id', 'provider'])
+      .returning(['createdAt', 'updatedAt'])
+      .updateEntity(false)
+      .execute();
+    const [saved] = raw as Array<{ created_at: Date | string; updated_at: Date | string }>;
     return this.rows.create({
       ...row,
-      createdAt: new Date(saved.created_at as string),
-      updatedAt: new Date(saved.updated_at as string),
+      createdAt: new Date(saved.created_at),
+      updatedAt: new Date(saved.updated_at),
     });
   }
 

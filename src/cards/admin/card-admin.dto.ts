@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
 import { IsBoolean, IsEmail, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { MAX_CARD_USES, MAX_INT32 } from '../../common/limits';
 import { Optional } from '../../common/optional';
@@ -104,19 +104,32 @@ export class CreateCardsDto {
 /**
  * PATCH: any subset. `banned` bans; `active` lifts a ban (back to active if ever activated, else
  * unused). `expires_at` and `extend_seconds` exclude each other; what each may change depends on the
- * card (activated or not, time or count), which the service checks before it changes anything.
+ * card (activated or not, time or count), which the service checks before it changes anything. The
+ * note and the two limits are the creation's fields, rules and all; the rest is the card's own.
  */
-export class UpdateCardDto {
+export class UpdateCardDto extends PartialType(PickType(CreateCardsDto, ['note', 'device_limit', 'concurrent_limit'] as const), {
+  skipNullProperties: false,
+}) {
   @ApiPropertyOptional({ enum: ['banned', 'active'] })
   @Optional()
   @IsIn(['banned', 'active'])
   status?: 'banned' | 'active';
 
+  // What a change of one card means, where the creation's text speaks of a batch's defaults.
   @ApiPropertyOptional({ type: String, maxLength: 200, nullable: true, description: 'null clears it' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  note?: string | null;
+  override note?: string | null;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 1000, description: 'devices already bound stay bound' })
+  override device_limit?: number;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 1000,
+    nullable: true,
+    description: 'live SDK sessions at once; null = unlimited',
+  })
+  override concurrent_limit?: number | null;
 
   @ApiPropertyOptional({
     type: String,
@@ -131,13 +144,6 @@ export class UpdateCardDto {
   @MaxLength(HOLDER_EMAIL_MAX)
   @IsEmail({}, { message: 'holder_email must be an e-mail address' })
   holder_email?: string | null;
-
-  @ApiPropertyOptional({ minimum: 1, maximum: 1000, description: 'devices already bound stay bound' })
-  @Optional()
-  @IsInt()
-  @Min(1)
-  @Max(1000)
-  device_limit?: number;
 
   @ApiPropertyOptional({
     type: String,
@@ -167,18 +173,4 @@ export class UpdateCardDto {
   @Min(0)
   @Max(MAX_CARD_USES)
   uses_left?: number;
-
-  @ApiPropertyOptional({
-    type: 'integer',
-    minimum: 1,
-    maximum: 1000,
-    nullable: true,
-    description: 'live SDK sessions at once; null = unlimited',
-  })
-  @IsOptional()
-  @ValidateIf((_, v) => v !== null)
-  @IsInt()
-  @Min(1)
-  @Max(1000)
-  concurrent_limit?: number | null;
 }

@@ -16,10 +16,14 @@ export async function checkDatabase(dataSource: DataSource): Promise<Finding[]> 
     ];
   }
   const findings = [ok('database', 'reachable and takes writes')];
-  // Raw: TypeORM's migrations table has no entity, and a database made before any start has none at all.
-  const applied = new Set(
-    ((await dataSource.query(`SELECT name FROM migrations`).catch(() => [])) as Array<{ name: string }>).map((row) => row.name),
-  );
+  // TypeORM's migrations table has no entity (read by name), and a database made before any start has none at all.
+  const names: Array<{ name: string }> = await dataSource
+    .createQueryBuilder()
+    .select('m.name', 'name')
+    .from('migrations', 'm')
+    .getRawMany()
+    .catch(() => []);
+  const applied = new Set(names.map((row) => row.name));
   const known = dataSource.migrations.map((migration) => migration.name ?? migration.constructor.name);
   const pending = known.filter((name) => !applied.has(name));
   const unknown = [...applied].filter((name) => !known.includes(name));

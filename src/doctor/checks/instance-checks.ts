@@ -51,7 +51,7 @@ export async function instanceChecks(parts: {
   await guarded('redis', () => checkRedis(redis));
   if (config.REDIS_SENTINELS) await guarded('sentinel', () => checkSentinels(config));
   await guarded('encryption key', () => checkEncryptionKey(box, parts.keyFinding ?? null));
-  if (dataSource && databaseUp && box) await guarded('signing keys', () => checkSigningKeys(dataSource, box));
+  if (dataSource && databaseUp && box) await guarded('signing keys', () => checkSigningKeys(dataSource.manager, box));
   if (dataSource && databaseUp && !config.usesEmbeddedDatabase) await guarded('clock', () => checkClock(dataSource));
   if (dataSource && databaseUp && !config.usesEmbeddedDatabase) await guarded('pooler', () => checkPooler(dataSource, config));
   if (config.DATABASE_READ_URL) await guarded('replica', () => checkReplica(config));

@@ -1,41 +1,49 @@
 import { createPublicKey, verify } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
 import { SecretBox } from '../../core/crypto/secret-box';
+import { isUndefinedTable } from '../../database/pg-errors';
 import { kidOf, privateKeyFromDer, signEd25519 } from '../../signing/ed25519';
-import { fail, Finding, ok, Queryable, safeMessage } from './finding';
+import { SigningKey } from '../../signing/signing-key.entity';
+import { fail, Finding, ok, safeMessage } from './finding';
 
-/** Opens, signs with and verifies every project's active signing key: a key that fails would sign answers no pinned client accepts. */
-export async function checkSigningKeys(dataSource: Queryable, box: SecretBox): Promise<Finding[]> {
-  // Raw: a Queryable (a data source or a test's query runner) before the schema may exist, so no repository.
-  const [table] = (await dataSource.query(`SELECT to_regclass('signing_keys') IS NOT NULL AS present`)) as Array<{
-    present: boolean;
-  }>;
-  if (!table?.present) return [ok('signing keys', 'none yet: the schema is made at the first start')];
-  // Raw: the same Queryable, and the key's columns as stored.
-  const rows = (await dataSource.query(
-    `SELECT project_id, kid, public_key, private_key_enc FROM signing_keys WHERE status = 'active' ORDER BY project_id`,
-  )) as Array<{ project_id: string; kid: string; public_key: string; private_key_enc: string }>;
+/**
+ * Opens, signs with and verifies every project's active signing key: a key that fails would sign
+ * answers no pinned client accepts. Takes a data source's manager, or a test transaction's.
+ */
+export async function checkSigningKeys(db: EntityManager, box: SecretBox): Promise<Finding[]> {
+  let rows: SigningKey[];
+  try {
+    rows = await db.getRepository(SigningKey).find({
+      select: { projectId: true, kid: true, publicKey: true, privateKeyEnc: true },
+      where: { status: 'active' },
+      order: { projectId: 'ASC' },
+    });
+  } catch (error) {
+    if (isUndefinedTable(error)) return [ok('signing keys', 'none yet: the schema is made at the first start')];
+    throw error;
+  }
   const failures: string[] = [];
   let unopened = 0;
   const message = Buffer.from(`cardkey-doctor-self-test ${Date.now()}`);
   for (const row of rows) {
     let der: string;
     try {
-      der = box.decrypt(row.private_key_enc);
+      der = box.decrypt(row.privateKeyEnc);
     } catch {
       unopened += 1;
-      failures.push(`project ${row.project_id}: the private key does not open with this encryption key`);
+      failures.push(`project ${row.projectId}: the private key does not open with this encryption key`);
       continue;
     }
     try {
-      const raw = Buffer.from(row.public_key, 'base64url');
+      const raw = Buffer.from(row.publicKey, 'base64url');
       const signature = Buffer.from(signEd25519(privateKeyFromDer(der), message), 'base64url');
-      const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: row.public_key }, format: 'jwk' });
+      const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: row.publicKey }, format: 'jwk' });
       if (!verify(null, message, publicKey, signature))
-        failures.push(`project ${row.project_id}: a signature does not verify with the published key ${row.kid}`);
+        failures.push(`project ${row.projectId}: a signature does not verify with the published key ${row.kid}`);
       else if (kidOf(raw) !== row.kid.trim())
-        failures.push(`project ${row.project_id}: kid ${row.kid} is not that of its public key`);
+        failures.push(`project ${row.projectId}: kid ${row.kid} is not that of its public key`);
     } catch (error) {
-      failures.push(`project ${row.project_id}: ${safeMessage(error)}`);
+      failures.push(`project ${row.projectId}: ${safeMessage(error)}`);
     }
   }
   if (!rows.length) return [ok('signing keys', 'none yet: a project gets its key when it is created')];
