@@ -4,7 +4,7 @@
 # UndefinedBehaviorSanitizer (clients/c/build-asan) — runs its ctest suite (the shared vectors, a
 # scripted fake service, the heartbeat thread, the offline example, the C++ view of the header) on
 # both, and runs the offline example under valgrind. The live tests against the service run in
-# Jest (test/c-client.e2e-spec.ts), which needs both builds: run this first. Then a Windows compile
+# Jest (test/e2e/clients/c-client.e2e-spec.ts), which needs both builds: run this first. Then a Windows compile
 # check: every source, test and example compiled by MinGW-w64's GCC (syntax only: Debian packages no
 # Windows builds of libcurl, libsodium, cJSON or OpenSSL to link against, so their Linux headers
 # stand in), which keeps the `#ifdef _WIN32` parts (the machine code's registry read, the wait

@@ -2,7 +2,7 @@
 # The official Go client (clients/go, issue 38): installs Go (and gcc, which -race needs) from the
 # system's packages if missing, then runs `go vet ./...` and `go test -race ./...` offline (the
 # shared vectors, a scripted fake service, the heartbeat goroutine; the live tests skip without
-# CARDKEY_LIVE_URL: Jest's test/go-client.e2e-spec.ts runs them against the service).
+# CARDKEY_LIVE_URL: Jest's test/e2e/clients/go-client.e2e-spec.ts runs them against the service).
 # Last line: "go client: N passed, N failed" (each Go test counts once, go vet as one more; skips
 # are not counted).
 set -uo pipefail

@@ -3,7 +3,7 @@
 # javac is missing, builds the client and its tests with the plain JDK tools (clients/java/build.sh:
 # javac and jar, nothing downloaded), then runs the unit tests offline (the shared vectors, a
 # scripted service, the heartbeat loop). The live tests need the service: Jest's
-# test/java-client.e2e-spec.ts runs them. Last line: "java client: N passed, N failed" (each unit
+# test/e2e/clients/java-client.e2e-spec.ts runs them. Last line: "java client: N passed, N failed" (each unit
 # test counts once, the build as one more).
 set -uo pipefail
 cd "$(dirname "$0")/../clients/java"

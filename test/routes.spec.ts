@@ -193,7 +193,7 @@ const ROUTES = [
 
 /**
  * The route snapshot, read from module and controller metadata without booting the application
- * (test/support/routes.ts); test/routing.e2e-spec.ts checks that the booted application's route
+ * (test/support/routes.ts); test/e2e/http/routing.e2e-spec.ts checks that the booted application's route
  * registry serves exactly these routes.
  */
 describe('route snapshot', () => {

@@ -1,6 +1,6 @@
 package cardkey
 
-// Live tests: the client against a real service, run by test/go-client.e2e-spec.ts, which starts
+// Live tests: the client against a real service, run by test/e2e/clients/go-client.e2e-spec.ts, which starts
 // the service, arranges a program (Connect open, unbinding on, offline_grace_seconds > 0, trials on), unused
 // cards, a program user, one program per transport encryption and a relay, then runs
 // `go test -race -run Live ./...` here with this environment. Without CARDKEY_LIVE_URL they skip.

@@ -70,7 +70,7 @@ for (const [language, texts] of [
       const stored = await page.evaluate(() => JSON.stringify({ ...sessionStorage }) + JSON.stringify({ ...localStorage }));
       for (const password of [author.password, next]) expect(stored).not.toContain(password);
 
-      // The other session ended; the new password signs in (the old one's refusal is test/own-password.e2e-spec.ts's:
+      // The other session ended; the new password signs in (the old one's refusal is test/e2e/admin/own-password.e2e-spec.ts's:
       // wrong passwords from this one address are limited per minute over the whole run).
       expect((await adminApi(service, elsewhere).GET('/admin/v1/auth/me')).response.status).toBe(401);
       await page.getByRole('button', { name: texts.app.signOut }).click();

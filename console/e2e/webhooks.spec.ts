@@ -165,7 +165,7 @@ for (const [language, texts] of [
         params: { path: { id: project!.id } },
         body: { url, events: ['card.banned'], format: 'json', enabled: false },
       });
-      // Three days of failures cannot pass in a browser test (test/webhooks.e2e-spec.ts makes the service
+      // Three days of failures cannot pass in a browser test (test/e2e/selling/webhooks.e2e-spec.ts makes the service
       // switch one off): here the list's answer says so, and enabling it again goes to the real service.
       const failingSince = new Date(Date.now() - 4 * 86400_000).toISOString();
       await page.route(`**/admin/v1/projects/${project!.id}/webhooks`, async (route) => {

@@ -4,7 +4,7 @@ import { BackupSchedule, CHECK_EVERY_MS, FIRST_CHECK_MS } from './backup-schedul
 import { BackupsRepository } from './backups.repository';
 import { BackupsService } from './backups.service';
 
-/** When the schedule looks: its timers, not the backup (test/backups-api.e2e-spec.ts takes real ones). */
+/** When the schedule looks: its timers, not the backup (test/e2e/operations/backups-api.e2e-spec.ts takes real ones). */
 describe(BackupSchedule.name, () => {
   let looks: number[];
 

@@ -9,7 +9,7 @@ import { buildOpenApiDocument } from '../http/openapi/openapi-document';
 
 /**
  * `npm run openapi`: writes the document the service serves at /docs-json to openapi.json, without
- * a database (Nest's preview mode resolves no provider). CI compares the two (test/openapi.e2e-spec.ts).
+ * a database (Nest's preview mode resolves no provider). CI compares the two (test/e2e/http/openapi.e2e-spec.ts).
  */
 async function main(): Promise<void> {
   const target = process.argv[2] ?? 'openapi.json';

@@ -4,7 +4,7 @@ import type { components, paths } from '../../console/src/api/schema';
 /**
  * Calls made through a client generated from openapi.json (openapi-typescript + openapi-fetch).
  * `npm run typecheck` compiles this file against the committed types, so a route, parameter or
- * field that the document loses or renames breaks the build; test/openapi.e2e-spec.ts runs the
+ * field that the document loses or renames breaks the build; test/e2e/http/openapi.e2e-spec.ts runs the
  * same calls against the service, so the document has to say what the service really answers.
  */
 export type CardView = components['schemas']['CardView'];

@@ -11,7 +11,7 @@ import { createAgent, createAuthor, createCardType, createProject } from '../sup
  * an agent's balance is its ledger's sum and never below zero, whoever moves it and however many at
  * once; an order debits exactly what it makes, pays the parent its commission, replays by its
  * order_id, and a refund gives back exactly what was paid. The admin API's codes and statuses for
- * the same refusals are the end-to-end tests' (test/orders.e2e-spec.ts, test/agents.e2e-spec.ts).
+ * the same refusals are the end-to-end tests' (test/e2e/selling/orders.e2e-spec.ts, test/e2e/selling/agents.e2e-spec.ts).
  */
 describe('orders and the agents ledger, through their services', () => {
   let t: ServiceContext;

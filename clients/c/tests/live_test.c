@@ -1,4 +1,4 @@
-/* Live tests: every client call against a real service (run by test/c-client.e2e-spec.ts, under
+/* Live tests: every client call against a real service (run by test/e2e/clients/c-client.e2e-spec.ts, under
  * the sanitizer build). The Jest spec boots the service, arranges a program, its cards, versions,
  * a program user and a relay, and runs this program with the environment below:
  *

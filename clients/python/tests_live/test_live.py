@@ -1,4 +1,4 @@
-"""Live tests: every client call against a real service (run by test/python-client.e2e-spec.ts).
+"""Live tests: every client call against a real service (run by test/e2e/clients/python-client.e2e-spec.ts).
 
 The Jest spec boots the service, arranges a program, its cards, versions and a program user, and
 runs this module with the environment below. Run by hand against a service of your own:

@@ -1,7 +1,7 @@
 import { loadConfig } from '../../config/app-config';
 import { checkTls } from './tls';
 
-// Certificates themselves: test/doctor.e2e-spec.ts (openssl makes them there).
+// Certificates themselves: test/e2e/operations/doctor.e2e-spec.ts (openssl makes them there).
 describe('checkTls without certificate files: where TLS ends', () => {
   it('at the proxy TRUST_PROXY names', () => {
     expect(checkTls(loadConfig({ TRUST_PROXY: '172.30.0.2' }), {})).toEqual([

@@ -5,7 +5,7 @@ import { Family } from '../envelope/family';
 /**
  * The four envelopes of render.ts as schemas (decisions §2): what every answer of a family looks
  * like, success and failure. render.spec.ts's shapes and these are checked against real answers by
- * the generated-client test (test/openapi.e2e-spec.ts).
+ * the generated-client test (test/e2e/http/openapi.e2e-spec.ts).
  */
 
 const REQUEST_ID: SchemaObject = { type: 'string', description: 'The request id, also in the X-Request-Id header' };

@@ -20,7 +20,7 @@ import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 /**
- * The client against a real service, run by test/java-client.e2e-spec.ts, which starts the service,
+ * The client against a real service, run by test/e2e/clients/java-client.e2e-spec.ts, which starts the service,
  * arranges a program (Connect open, unbinding on, offline_grace_seconds > 0), unused cards, a
  * program user, one program per transport encryption and a relay, then runs
  * {@code TestRunner live} with this environment. Without CARDKEY_LIVE_URL every test skips.
