@@ -10,13 +10,12 @@ import { Button, Drawer, Dropdown, Grid, Layout, Menu, Space, Typography, type M
 import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
-import { api } from '../api/client';
-import { unwrap } from '../api/errors';
 import { clearSession } from '../api/session';
 import { LanguageSwitch } from '../components/LanguageSwitch';
 import { TimeZoneSelect } from '../components/TimeZoneSelect';
 import { PageLoading } from '../components/PageLoading';
 import { StepUpPrompt } from '../components/StepUpPrompt';
+import { signOutAtService } from './app-queries';
 import { useMenuItems } from './menu-items';
 import { queryClient } from './query-client';
 import { useSession } from './use-session';
@@ -59,7 +58,7 @@ export function AppLayout() {
 
   const signOut = async () => {
     // The token stops working at the service too; the tab forgets it even if that call fails.
-    await unwrap(api.POST('/admin/v1/auth/logout')).catch(() => undefined);
+    await signOutAtService().catch(() => undefined);
     clearSession();
     queryClient.clear();
   };

@@ -4,18 +4,12 @@ import { Alert, Button, Card, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
-import { api } from '../api/client';
-import { unwrap } from '../api/errors';
-import { type AdminSession, saveSession, takeSessionEnded } from '../api/session';
+import { saveSession, takeSessionEnded } from '../api/session';
 import { queryClient } from '../app/query-client';
 import { useSession } from '../app/use-session';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { LanguageSwitch } from '../components/LanguageSwitch';
-
-interface Credentials {
-  username: string;
-  password: string;
-}
+import { type Credentials, login, loginWithCode, type SignInChallenge } from './sign-in-queries';
 
 /** Where to go after signing in: a page of the console only, never another site. */
 function safeNext(next: string | null): string {
@@ -29,18 +23,8 @@ export function SignInPage() {
   const session = useSession();
   const [ended] = useState(takeSessionEnded);
   const signIn = useMutation({
-    mutationFn: async ({ username, password }: Credentials): Promise<AdminSession | { challenge: string; username: string }> => {
-      const answer = await unwrap(api.POST('/admin/v1/auth/login', { body: { username, password } }));
-      // An account with two-factor sign-in answers a challenge: the code step below trades it for the token.
-      if ('challenge' in answer) return { challenge: answer.challenge, username };
-      return {
-        token: answer.token,
-        role: answer.role,
-        expiresAt: answer.expires_at,
-        username,
-        twoFactorEnrolmentRequired: answer.two_factor_enrolment_required === true,
-      };
-    },
+    // An account with two-factor sign-in answers a challenge: the code step below trades it for the token.
+    mutationFn: login,
     onSuccess: (signedIn) => {
       if ('challenge' in signedIn) return setChallenge(signedIn);
       queryClient.clear();
@@ -48,14 +32,9 @@ export function SignInPage() {
       void navigate(safeNext(params.get('next')), { replace: true });
     },
   });
-  const [challenge, setChallenge] = useState<{ challenge: string; username: string } | null>(null);
+  const [challenge, setChallenge] = useState<SignInChallenge | null>(null);
   const secondStep = useMutation({
-    mutationFn: async (code: string) => {
-      const answer = await unwrap(
-        api.POST('/admin/v1/auth/login/2fa', { body: { challenge: challenge!.challenge, code: code.trim() } }),
-      );
-      return { token: answer.token, role: answer.role, expiresAt: answer.expires_at, username: challenge!.username };
-    },
+    mutationFn: (code: string) => loginWithCode(challenge!, code),
     onSuccess: (signedIn) => {
       queryClient.clear();
       saveSession(signedIn);

@@ -1,13 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api, type Schemas } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { useConfirmDanger } from '../../components/confirm';
 import { ErrorAlert, useNotifyError } from '../../components/ErrorAlert';
 import { useFormat } from '../../components/format';
-
-type SigningKey = Schemas['SigningKeyView'];
+import { rotateSigningKey, signingKeysQuery, type SigningKey } from './access-queries';
 
 /** The program's answer-signing keys (decisions §15): public keys to pin, and a rotation with its retiring window. */
 export function SigningKeysTab({ projectId }: { projectId: string }) {
@@ -16,14 +13,10 @@ export function SigningKeysTab({ projectId }: { projectId: string }) {
   const confirmDanger = useConfirmDanger();
   const notifyError = useNotifyError();
   const queries = useQueryClient();
-  const path = { params: { path: { id: projectId } } };
-  const keys = useQuery({
-    queryKey: ['signing-keys', projectId],
-    queryFn: () => unwrap(api.GET('/admin/v1/projects/{id}/signing-keys', path)),
-  });
+  const keys = useQuery(signingKeysQuery(projectId));
   const rotate = useMutation({
-    mutationFn: () => unwrap(api.POST('/admin/v1/projects/{id}/signing-keys/rotate', { ...path, body: {} })), // the default retiring window
-    onSuccess: () => void queries.invalidateQueries({ queryKey: ['signing-keys', projectId] }),
+    mutationFn: () => rotateSigningKey(projectId),
+    onSuccess: () => void queries.invalidateQueries({ queryKey: signingKeysQuery(projectId).queryKey }),
     onError: notifyError,
   });
   const texts = 'access.keys';

@@ -1,14 +1,21 @@
 import { Button, Form, Input, Select, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api, type Schemas } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { useConfirmDanger } from '../../components/confirm';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useFormat } from '../../components/format';
 import { useAccessList } from './access-list';
-
-type Site = Schemas['SiteView'];
-type Entry = Schemas['BlacklistView'];
+import {
+  addBlacklistEntry,
+  addSite,
+  blacklistQuery,
+  removeBlacklistEntry,
+  removeSite,
+  sitesQuery,
+  type BlacklistEntry as Entry,
+  type NewBlacklistEntry,
+  type NewSite,
+  type Site,
+} from './access-queries';
 
 function DeleteButton({ label, title, onOk }: { label: string; title: string; onOk: () => Promise<unknown> }) {
   const { t } = useTranslation();
@@ -29,25 +36,15 @@ function DeleteButton({ label, title, onOk }: { label: string; title: string; on
 export function SitesTab({ projectId }: { projectId: string }) {
   const { t } = useTranslation();
   const format = useFormat();
-  const [form] = Form.useForm<Schemas['CreateSiteDto']>();
-  const { list, add, remove } = useAccessList<Site, Schemas['CreateSiteDto']>('sites', projectId, {
-    list: () =>
-      unwrap(
-        api.GET('/admin/v1/projects/{id}/sites', { params: { path: { id: projectId }, query: { page: 1, page_size: 100 } } }),
-      ),
-    add: (draft) =>
-      unwrap(
-        api.POST('/admin/v1/projects/{id}/sites', {
-          params: { path: { id: projectId } },
-          body: {
-            domain: draft.domain.trim(),
-            ...(draft.licence ? { licence: draft.licence } : {}),
-            ...(draft.note ? { note: draft.note } : {}),
-          },
-        }),
-      ).then(() => form.resetFields()),
-    remove: (item) =>
-      unwrap(api.DELETE('/admin/v1/projects/{id}/sites/{siteId}', { params: { path: { id: projectId, siteId: item.id } } })),
+  const [form] = Form.useForm<NewSite>();
+  const { list, add, remove } = useAccessList(sitesQuery(projectId), {
+    add: (draft: NewSite) =>
+      addSite(projectId, {
+        domain: draft.domain.trim(),
+        ...(draft.licence ? { licence: draft.licence } : {}),
+        ...(draft.note ? { note: draft.note } : {}),
+      }).then(() => form.resetFields()),
+    remove: (item) => removeSite(projectId, item.id),
   });
   const texts = 'access.sites';
   return (
@@ -112,23 +109,11 @@ export function SitesTab({ projectId }: { projectId: string }) {
 export function BlacklistTab({ projectId }: { projectId: string }) {
   const { t } = useTranslation();
   const format = useFormat();
-  const [form] = Form.useForm<Schemas['CreateBlacklistEntryDto']>();
-  const { list, add, remove } = useAccessList<Entry, Schemas['CreateBlacklistEntryDto']>('blacklist', projectId, {
-    list: () =>
-      unwrap(
-        api.GET('/admin/v1/projects/{id}/blacklist', { params: { path: { id: projectId }, query: { page: 1, page_size: 100 } } }),
-      ),
-    add: (draft) =>
-      unwrap(
-        api.POST('/admin/v1/projects/{id}/blacklist', {
-          params: { path: { id: projectId } },
-          body: { kind: draft.kind, value: draft.value.trim() },
-        }),
-      ).then(() => form.resetFields()),
-    remove: (item) =>
-      unwrap(
-        api.DELETE('/admin/v1/projects/{id}/blacklist/{entryId}', { params: { path: { id: projectId, entryId: item.id } } }),
-      ),
+  const [form] = Form.useForm<NewBlacklistEntry>();
+  const { list, add, remove } = useAccessList(blacklistQuery(projectId), {
+    add: (draft: NewBlacklistEntry) =>
+      addBlacklistEntry(projectId, { kind: draft.kind, value: draft.value.trim() }).then(() => form.resetFields()),
+    remove: (item) => removeBlacklistEntry(projectId, item.id),
   });
   const texts = 'access.blacklist';
   return (

@@ -1,13 +1,17 @@
 import { Button, Form, Input, Space, Switch, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api, type Schemas } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { useConfirmDanger } from '../../components/confirm';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useAccessList } from './access-list';
+import {
+  addVariable,
+  removeVariable,
+  setVariablePublic,
+  variablesQuery,
+  type NewVariable as Draft,
+  type Variable,
+} from './access-queries';
 
-type Variable = Schemas['RemoteVariableView'];
-type Draft = Schemas['CreateRemoteVariableDto'];
 const NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
 
 /** Remote variables: add, make public or not, delete. */
@@ -15,28 +19,11 @@ export function VariablesTab({ projectId }: { projectId: string }) {
   const { t } = useTranslation();
   const confirmDanger = useConfirmDanger();
   const [form] = Form.useForm<Draft>();
-  const path = { params: { path: { id: projectId } } };
-  const { list, add, remove, refresh } = useAccessList<Variable, Draft>('variables', projectId, {
-    list: () =>
-      unwrap(
-        api.GET('/admin/v1/projects/{id}/variables', { params: { path: { id: projectId }, query: { page: 1, page_size: 100 } } }),
-      ),
-    add: (draft) =>
-      unwrap(api.POST('/admin/v1/projects/{id}/variables', { ...path, body: draft })).then(() => form.resetFields()),
-    remove: (item) =>
-      unwrap(
-        api.DELETE('/admin/v1/projects/{id}/variables/{variableId}', {
-          params: { path: { id: projectId, variableId: item.id } },
-        }),
-      ),
+  const { list, add, remove, refresh } = useAccessList(variablesQuery(projectId), {
+    add: (draft: Draft) => addVariable(projectId, draft).then(() => form.resetFields()),
+    remove: (item) => removeVariable(projectId, item.id),
   });
-  const setPublic = (item: Variable, value: boolean) =>
-    void unwrap(
-      api.PATCH('/admin/v1/projects/{id}/variables/{variableId}', {
-        params: { path: { id: projectId, variableId: item.id } },
-        body: { public: value },
-      }),
-    ).then(refresh);
+  const setPublic = (item: Variable, value: boolean) => void setVariablePublic(projectId, item.id, value).then(refresh);
   const texts = 'access.variables';
 
   return (

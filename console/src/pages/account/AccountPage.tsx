@@ -2,10 +2,9 @@ import { LockOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
 import { App, Button, Card, Descriptions, Form, Input, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { useSession } from '../../app/use-session';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { changeOwnPassword } from './account-queries';
 
 const texts = 'account';
 /** The service's rule for an admin account's password (ChangePasswordDto): 8 to 128 characters. */
@@ -30,8 +29,7 @@ export function AccountPage() {
   const session = useSession();
   const [form] = Form.useForm<PasswordForm>();
   const change = useMutation({
-    mutationFn: ({ current, next }: PasswordForm) =>
-      unwrap(api.POST('/admin/v1/auth/password', { body: { current_password: current, new_password: next } })),
+    mutationFn: ({ current, next }: PasswordForm) => changeOwnPassword(current, next),
     onSuccess: () => {
       form.resetFields();
       void message.success(t(`${texts}.changed`));

@@ -2,18 +2,23 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Form, Select, Space, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api, type Card, type CardStatus } from '../../api/client';
-import { unwrap } from '../../api/errors';
+import type { Card, CardStatus } from '../../api/client';
 import { useConfirmDanger } from '../../components/confirm';
 import { ErrorAlert, useNotifyError } from '../../components/ErrorAlert';
-import { FilterButtons } from '../../components/FilterButtons';
 import { useFormat } from '../../components/format';
-import { serverPaging } from '../../components/paging';
-import { useUrlList } from '../../components/url-list';
+import { ListFilters, useListPage } from '../../components/list-page';
 import { useProjectOptions, useTypeNames } from '../agents/agent-labels';
 import { CardAllowance, CardStatusTag } from '../cards/card-labels';
 import { CardFilterFields } from '../cards/CardFilterFields';
-import { MY_CARD_FILTERS, downloadMyCardsCsv, meQuery, myCardsQuery, type MyCardFilters } from './me-queries';
+import {
+  MY_CARD_FILTERS,
+  downloadMyCardsCsv,
+  meQuery,
+  myCardsQuery,
+  setMyCardStatus,
+  unbindMyCardDevice,
+  type MyCardFilters,
+} from './me-queries';
 
 /**
  * The cards the signed-in agent ordered: filtered by project, status, code and order batch (in the
@@ -26,21 +31,19 @@ export function MyCardsPage() {
   const notifyError = useNotifyError();
   const confirmDanger = useConfirmDanger();
   const queries = useQueryClient();
-  const { filters, page, pageSize, show, key } = useUrlList<MyCardFilters>(MY_CARD_FILTERS, 20);
+  const cards = useListPage<MyCardFilters>(MY_CARD_FILTERS);
   const me = useQuery(meQuery());
-  const list = useQuery(myCardsQuery(filters, page, pageSize));
+  const list = useQuery(myCardsQuery(cards.filters, cards.page, cards.pageSize));
   const projects = useProjectOptions();
   const typeName = useTypeNames([]);
-  const [form] = Form.useForm<MyCardFilters>();
   const refresh = () => queries.invalidateQueries({ queryKey: ['agents', 'me', 'cards'] });
   const exportCsv = useMutation({
-    mutationFn: () => downloadMyCardsCsv(filters),
+    mutationFn: () => downloadMyCardsCsv(cards.filters),
     onSuccess: () => void message.success(t('cards.exported')),
     onError: notifyError,
   });
   const setStatus = useMutation({
-    mutationFn: ({ card, status }: { card: Card; status: 'banned' | 'active' }) =>
-      unwrap(api.PATCH('/admin/v1/agents/me/cards/{cardId}', { params: { path: { cardId: card.id } }, body: { status } })),
+    mutationFn: ({ card, status }: { card: Card; status: 'banned' | 'active' }) => setMyCardStatus(card, status),
     onSuccess: (card) => {
       void message.success(t(card.status === 'banned' ? 'cards.banned' : 'cards.unbanned'));
       return refresh();
@@ -48,10 +51,7 @@ export function MyCardsPage() {
     onError: notifyError,
   });
   const unbind = useMutation({
-    mutationFn: ({ card, machine }: { card: Card; machine: string }) =>
-      unwrap(
-        api.DELETE('/admin/v1/agents/me/cards/{cardId}/devices/{machine}', { params: { path: { cardId: card.id, machine } } }),
-      ),
+    mutationFn: ({ card, machine }: { card: Card; machine: string }) => unbindMyCardDevice(card, machine),
     onSuccess: () => {
       void message.success(t('cards.unbound'));
       return refresh();
@@ -95,15 +95,7 @@ export function MyCardsPage() {
         </Button>
       </div>
       <Typography.Paragraph type="secondary">{t('agents.myCards.help')}</Typography.Paragraph>
-      <Form
-        form={form}
-        name="my-card-filters"
-        layout="inline"
-        className="filters"
-        initialValues={filters}
-        onFinish={(values) => show(values)}
-        key={key}
-      >
+      <ListFilters list={cards} name="my-card-filters">
         {projectOptions.length > 1 && (
           <Form.Item name="project_id">
             <Select
@@ -116,8 +108,7 @@ export function MyCardsPage() {
           </Form.Item>
         )}
         <CardFilterFields />
-        <FilterButtons onReset={() => show({})} />
-      </Form>
+      </ListFilters>
       {list.error && <ErrorAlert error={list.error} />}
       <Table<Card>
         rowKey="id"
@@ -125,13 +116,7 @@ export function MyCardsPage() {
         dataSource={list.data?.items}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: t('cards.empty') }}
-        pagination={serverPaging(t, {
-          page,
-          pageSize,
-          total: list.data?.total,
-          sizes: [20, 50, 100],
-          onChange: (next, size) => show(filters, size === pageSize ? next : 1, size),
-        })}
+        pagination={cards.pagination(list.data?.total, [20, 50, 100])}
         columns={[
           {
             title: t('cards.code'),

@@ -3,12 +3,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Descriptions, Form, Input, InputNumber, Modal, Result, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
-import { ApiError, unwrap } from '../../api/errors';
+import { ApiError } from '../../api/errors';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useAllowance, useMoney } from '../card-types/card-type-labels';
 import { saveFile } from '../cards/card-queries';
-import { meKeys, type SellableType } from './me-queries';
+import { meKeys, placeOrder, type SellableType } from './me-queries';
 
 const INSUFFICIENT_BALANCE = 11301;
 /** The API's most cards in one order (decisions §19). */
@@ -53,13 +52,7 @@ export function OrderModal({
   const count = Form.useWatch('count', form) ?? 10;
   const texts = 'agents.order';
   const order = useMutation({
-    mutationFn: (cards: number) =>
-      unwrap(
-        api.POST('/admin/v1/projects/{id}/orders', {
-          params: { path: { id: type.project_id } },
-          body: { order_id: orderId, card_type_id: type.id, count: cards },
-        }),
-      ),
+    mutationFn: (cards: number) => placeOrder(type, orderId, cards),
     onSettled: () => queries.invalidateQueries({ queryKey: meKeys.me }),
   });
   const total = type.agent_price_cents * (Number.isInteger(count) ? count : 0);

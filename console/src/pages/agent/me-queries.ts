@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { api, type Schemas } from '../../api/client';
+import { api, type Card, type Schemas } from '../../api/client';
 import { unwrap } from '../../api/errors';
 import { saveFile } from '../cards/card-queries';
 
@@ -40,8 +40,30 @@ export function myCardsQuery(filters: MyCardFilters, page: number, pageSize: num
   });
 }
 
+/** Bans or unbans one of the agent's cards (the agent's `can_ban` right). */
+export function setMyCardStatus(card: Card, status: 'banned' | 'active') {
+  return unwrap(api.PATCH('/admin/v1/agents/me/cards/{cardId}', { params: { path: { cardId: card.id } }, body: { status } }));
+}
+
+/** Unbinds a device from one of the agent's cards (the agent's `can_unbind` right). */
+export function unbindMyCardDevice(card: Card, machine: string) {
+  return unwrap(
+    api.DELETE('/admin/v1/agents/me/cards/{cardId}/devices/{machine}', { params: { path: { cardId: card.id, machine } } }),
+  );
+}
+
 /** The CSV of the agent's cards the filters match (the project export's columns), saved by the browser. */
 export async function downloadMyCardsCsv(filters: MyCardFilters): Promise<void> {
   const csv = await unwrap(api.GET('/admin/v1/agents/me/cards/export.csv', { params: { query: filters }, parseAs: 'blob' }));
   saveFile(csv, 'my-cards.csv');
+}
+
+/** An order of `count` cards of a type at the agent's price; the same `orderId` gets the same order back. */
+export function placeOrder(type: SellableType, orderId: string, count: number) {
+  return unwrap(
+    api.POST('/admin/v1/projects/{id}/orders', {
+      params: { path: { id: type.project_id } },
+      body: { order_id: orderId, card_type_id: type.id, count },
+    }),
+  );
 }

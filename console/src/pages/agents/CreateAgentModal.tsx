@@ -2,11 +2,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Checkbox, Form, Input, InputNumber, Modal, Select } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { toCents } from '../card-types/card-type-form';
-import { agentKeys, type Agent } from './agent-queries';
+import { agentKeys, createAgent, type Agent } from './agent-queries';
 
 const USERNAME = /^[A-Za-z0-9_.-]{3,32}$/;
 const RIGHTS = ['can_create_sub_agents', 'can_ban', 'can_unbind'] as const;
@@ -51,19 +49,15 @@ export function CreateAgentModal({
   const field = (name: string) => ({ label: t(`${texts}.${name}.label`), extra: t(`${texts}.${name}.help`) });
   const create = useMutation({
     mutationFn: ({ rights, low_balance, parent_agent_id, ...draft }: AgentDraft) =>
-      unwrap(
-        api.POST('/admin/v1/agents', {
-          body: {
-            ...draft,
-            username: draft.username.trim(),
-            can_create_sub_agents: rights.includes('can_create_sub_agents'),
-            can_ban: rights.includes('can_ban'),
-            can_unbind: rights.includes('can_unbind'),
-            ...(parent_agent_id ? { parent_agent_id } : {}),
-            ...(low_balance ? { low_balance_cents: toCents(low_balance) } : {}),
-          },
-        }),
-      ),
+      createAgent({
+        ...draft,
+        username: draft.username.trim(),
+        can_create_sub_agents: rights.includes('can_create_sub_agents'),
+        can_ban: rights.includes('can_ban'),
+        can_unbind: rights.includes('can_unbind'),
+        ...(parent_agent_id ? { parent_agent_id } : {}),
+        ...(low_balance ? { low_balance_cents: toCents(low_balance) } : {}),
+      }),
     onSuccess: (agent) => {
       void queries.invalidateQueries({ queryKey: agentKeys.all });
       void message.success(t(`${texts}.created`, { name: agent.username }));

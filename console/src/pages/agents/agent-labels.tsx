@@ -2,7 +2,7 @@ import { useQueries, useQuery } from '@tanstack/react-query';
 import { Space, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/use-session';
-import { cardTypesQuery } from '../card-types/card-type-form';
+import { cardTypesQuery } from '../card-types/card-type-queries';
 import { projectListQuery } from '../projects/project-queries';
 import { meQuery, myCardTypesQuery } from '../agent/me-queries';
 import type { Agent } from './agent-queries';

@@ -51,6 +51,13 @@ export function ledgerQuery(id: string, page: number, pageSize: number) {
   });
 }
 
+export type NewAgent = Schemas['CreateAgentDto'];
+
+/** A new agent (an agent making one is its parent; the service checks what it may give). */
+export function createAgent(body: NewAgent) {
+  return unwrap(api.POST('/admin/v1/agents', { body }));
+}
+
 /** A credit (positive cents) or a debit (negative), with its note; one ledger entry either way. */
 export function credit(id: string, amountCents: number, note: string) {
   return unwrap(

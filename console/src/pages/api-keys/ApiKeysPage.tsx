@@ -3,8 +3,6 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Checkbox, Form, Input, Modal, Select, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, type Schemas } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { useConfirmDanger } from '../../components/confirm';
 import { ErrorAlert, useNotifyError } from '../../components/ErrorAlert';
 import { useFormat } from '../../components/format';
@@ -13,9 +11,15 @@ import { fromZoneInput } from '../../components/time-zone';
 import { looksLikeAddress } from '../login-blacklist/LoginBlacklistPage';
 import { useSession } from '../../app/use-session';
 import { useKeyProjectOptions } from '../agents/agent-labels';
+import {
+  apiKeyKeys,
+  apiKeyListQuery,
+  createApiKey,
+  revokeApiKey,
+  type ApiKey as Key,
+  type ApiKeyScope as Scope,
+} from './api-key-queries';
 
-type Key = Schemas['ApiKeyView'];
-type Scope = Key['scopes'][number];
 interface Draft {
   name: string;
   scopes: Scope[];
@@ -37,7 +41,6 @@ const SCOPES: Scope[] = [
 /** An agent's keys serve its shop: they place and read its orders (the only routes of its scope a key reaches). */
 const AGENT_SCOPES: Scope[] = ['orders:create', 'orders:read'];
 const texts = 'apiKeys';
-const QUERY_KEY = ['api-keys'];
 /** i18next reads a colon as a namespace: the texts name a scope with a hyphen instead. */
 const scopeText = (scope: string) => `${texts}.scopeHelp.${scope.replace(':', '-')}`;
 
@@ -56,14 +59,14 @@ export function ApiKeysPage() {
   const notifyError = useNotifyError();
   const [creating, setCreating] = useState(false);
   const [shown, setShown] = useState<string | null>(null);
-  const list = useQuery({ queryKey: QUERY_KEY, queryFn: () => unwrap(api.GET('/admin/v1/api-keys')) });
+  const list = useQuery(apiKeyListQuery());
   const projects = useKeyProjectOptions();
   const agent = useSession()?.role === 'agent';
   const revoke = useMutation({
-    mutationFn: (key: Key) => unwrap(api.DELETE('/admin/v1/api-keys/{keyId}', { params: { path: { keyId: key.id } } })),
+    mutationFn: (key: Key) => revokeApiKey(key.id),
     onSuccess: () => {
       void message.success(t(`${texts}.revoked`));
-      void client.invalidateQueries({ queryKey: QUERY_KEY });
+      void client.invalidateQueries({ queryKey: apiKeyKeys.all });
     },
     onError: notifyError,
   });
@@ -168,7 +171,7 @@ export function ApiKeysPage() {
           onCreated={(key) => {
             setCreating(false);
             setShown(key);
-            void client.invalidateQueries({ queryKey: QUERY_KEY });
+            void client.invalidateQueries({ queryKey: apiKeyKeys.all });
           }}
         />
       )}
@@ -201,17 +204,13 @@ function CreateKeyModal({
   const [form] = Form.useForm<Draft>();
   const create = useMutation({
     mutationFn: (draft: Draft) =>
-      unwrap(
-        api.POST('/admin/v1/api-keys', {
-          body: {
-            name: draft.name.trim(),
-            scopes: draft.scopes,
-            project_ids: draft.project_ids?.length ? draft.project_ids : null,
-            allowed_cidrs: draft.allowed_cidrs?.length ? draft.allowed_cidrs.map((c) => c.trim()) : null,
-            expires_at: draft.expires_at ? fromZoneInput(draft.expires_at, zone).toISOString() : null,
-          },
-        }),
-      ),
+      createApiKey({
+        name: draft.name.trim(),
+        scopes: draft.scopes,
+        project_ids: draft.project_ids?.length ? draft.project_ids : null,
+        allowed_cidrs: draft.allowed_cidrs?.length ? draft.allowed_cidrs.map((c) => c.trim()) : null,
+        expires_at: draft.expires_at ? fromZoneInput(draft.expires_at, zone).toISOString() : null,
+      }),
     onSuccess: (made) => onCreated(made.key),
   });
   const badAddress = (values: string[] | undefined) => values?.find((v) => !looksLikeAddress(v));

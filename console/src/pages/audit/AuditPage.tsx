@@ -4,10 +4,8 @@ import { App, Button, Form, Input, Select, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { FilterButtons } from '../../components/FilterButtons';
 import { useFormat } from '../../components/format';
-import { serverPaging } from '../../components/paging';
-import { useUrlList } from '../../components/url-list';
+import { ListFilters, useListPage } from '../../components/list-page';
 import { projectListQuery } from '../projects/project-queries';
 import { AUDIT_FILTER_NAMES, auditListQuery, downloadAuditCsv, type AuditEntry, type AuditFilters } from './audit-queries';
 
@@ -54,12 +52,12 @@ export function AuditPage() {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const format = useFormat();
-  const { filters, page, pageSize, show, key } = useUrlList<AuditFilters>(AUDIT_FILTER_NAMES, 50);
-  const list = useQuery(auditListQuery(filters, format.zone, page, pageSize));
+  const audit = useListPage<AuditFilters>(AUDIT_FILTER_NAMES, 50);
+  const list = useQuery(auditListQuery(audit.filters, format.zone, audit.page, audit.pageSize));
   const projects = useQuery(projectListQuery(1, 100, ''));
   const projectName = new Map((projects.data?.items ?? []).map((project) => [project.id, project.name]));
   const exportCsv = useMutation({
-    mutationFn: () => downloadAuditCsv(filters, format.zone),
+    mutationFn: () => downloadAuditCsv(audit.filters, format.zone),
     onSuccess: () => void message.success(t(`${texts}.exported`)),
   });
 
@@ -152,14 +150,7 @@ export function AuditPage() {
       </div>
       <Typography.Paragraph type="secondary">{t(`${texts}.help`, { zone: format.zone })}</Typography.Paragraph>
       {exportCsv.error && <ErrorAlert error={exportCsv.error} />}
-      <Form
-        name="audit-filters"
-        layout="inline"
-        className="filters"
-        initialValues={filters}
-        onFinish={(values: AuditFilters) => show(values)}
-        key={key}
-      >
+      <ListFilters list={audit} name="audit-filters">
         <Form.Item name="actor">
           <Input aria-label={t(`${texts}.filters.actor`)} placeholder={t(`${texts}.filters.actor`)} allowClear maxLength={64} />
         </Form.Item>
@@ -216,8 +207,7 @@ export function AuditPage() {
         <Form.Item name="to" label={t(`${texts}.filters.to`)}>
           <Input type="datetime-local" aria-label={t(`${texts}.filters.to`)} style={{ width: 200 }} />
         </Form.Item>
-        <FilterButtons onReset={() => show({})} />
-      </Form>
+      </ListFilters>
       {list.error && <ErrorAlert error={list.error} />}
       <Table<AuditEntry>
         rowKey="id"
@@ -227,13 +217,7 @@ export function AuditPage() {
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: t(`${texts}.empty`) }}
         expandable={{ expandedRowRender: (entry) => <Changes entry={entry} />, rowExpandable: () => true }}
-        pagination={serverPaging(t, {
-          page,
-          pageSize,
-          total: list.data?.total,
-          sizes: [20, 50, 100],
-          onChange: (nextPage, nextSize) => show(filters, nextSize === pageSize ? nextPage : 1, nextSize),
-        })}
+        pagination={audit.pagination(list.data?.total, [20, 50, 100])}
       />
     </>
   );

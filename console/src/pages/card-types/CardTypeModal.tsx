@@ -1,8 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { App, Form, Input, InputNumber, Modal, Radio, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { DurationInput } from '../../components/DurationInput';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useCurrencySign } from '../../components/format';
@@ -24,11 +22,11 @@ import {
   presetOf,
   toBody,
   toDraft,
-  type CardType,
   type CardTypeDraft,
   type KeyAlphabet,
   type Preset,
 } from './card-type-form';
+import { createCardType, updateCardType, type CardType } from './card-type-queries';
 
 const texts = 'cardTypes.form';
 
@@ -57,13 +55,7 @@ export function CardTypeModal({
   const save = useMutation({
     mutationFn: (draft: CardTypeDraft) => {
       const body = toBody(draft);
-      if (!type) return unwrap(api.POST('/admin/v1/projects/{id}/card-types', { params: { path: { id: projectId } }, body }));
-      return unwrap(
-        api.PATCH('/admin/v1/projects/{id}/card-types/{typeId}', {
-          params: { path: { id: projectId, typeId: type.id } },
-          body: changes(type, body),
-        }),
-      );
+      return type ? updateCardType(projectId, type.id, changes(type, body)) : createCardType(projectId, body);
     },
     onSuccess: () => {
       void message.success(t('cardTypes.saved'));

@@ -4,12 +4,11 @@ import { App, Button, Space, Switch, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { api } from '../../api/client';
-import { ApiError, unwrap } from '../../api/errors';
+import { ApiError } from '../../api/errors';
 import { useConfirmDanger } from '../../components/confirm';
 import { ErrorAlert, useNotifyError } from '../../components/ErrorAlert';
 import { useServerPage } from '../../components/use-server-page';
-import { cardTypeKeys, type CardType } from './card-type-form';
+import { cardTypeKeys, cardTypePageQuery, deleteCardType, updateCardType, type CardType } from './card-type-queries';
 import { useAllowance, useMoney } from './card-type-labels';
 import { CardTypeModal } from './CardTypeModal';
 
@@ -28,24 +27,9 @@ export function CardTypesPage() {
   const confirmDanger = useConfirmDanger();
   const notifyError = useNotifyError();
   const key = cardTypeKeys.ofProject(projectId);
-  const list = useQuery({
-    queryKey: [...key, 'page', paging.query],
-    queryFn: () =>
-      unwrap(
-        api.GET('/admin/v1/projects/{id}/card-types', {
-          params: { path: { id: projectId }, query: paging.query },
-        }),
-      ),
-    placeholderData: (previous) => previous,
-  });
+  const list = useQuery(cardTypePageQuery(projectId, paging.query));
   const setEnabled = useMutation({
-    mutationFn: ({ type, enabled }: { type: CardType; enabled: boolean }) =>
-      unwrap(
-        api.PATCH('/admin/v1/projects/{id}/card-types/{typeId}', {
-          params: { path: { id: projectId, typeId: type.id } },
-          body: { enabled },
-        }),
-      ),
+    mutationFn: ({ type, enabled }: { type: CardType; enabled: boolean }) => updateCardType(projectId, type.id, { enabled }),
     onSuccess: (saved) => {
       void message.success(t(saved.enabled ? 'cardTypes.enabledNow' : 'cardTypes.disabled'));
       return client.invalidateQueries({ queryKey: key });
@@ -53,8 +37,7 @@ export function CardTypesPage() {
     onError: notifyError,
   });
   const remove = useMutation({
-    mutationFn: (type: CardType) =>
-      unwrap(api.DELETE('/admin/v1/projects/{id}/card-types/{typeId}', { params: { path: { id: projectId, typeId: type.id } } })),
+    mutationFn: (type: CardType) => deleteCardType(projectId, type.id),
     onSuccess: () => client.invalidateQueries({ queryKey: key }),
     // A type cards were made from stays (they would lose its features): say so and offer what works instead.
     onError: (error, type) => {

@@ -1,8 +1,5 @@
-import { queryOptions } from '@tanstack/react-query';
-import { api, type Schemas } from '../../api/client';
-import { unwrap } from '../../api/errors';
-
-export type CardType = Schemas['CardTypeView'];
+import type { Schemas } from '../../api/client';
+import type { CardType } from './card-type-queries';
 
 const HOUR = 3600;
 const DAY = 86_400;
@@ -141,19 +138,4 @@ export function changes(type: CardType, body: Schemas['CreateCardTypeDto']): Sch
   return Object.fromEntries(
     Object.entries(next).filter(([name, value]) => JSON.stringify(value) !== JSON.stringify(type[name as keyof CardType])),
   ) as Schemas['UpdateCardTypeDto'];
-}
-
-export const cardTypeKeys = { ofProject: (projectId: string) => ['card-types', projectId] as const };
-
-/** The project's types, up to the API's page size: enough for a name per card and a choice per batch. */
-export function cardTypesQuery(projectId: string) {
-  return queryOptions({
-    queryKey: cardTypeKeys.ofProject(projectId),
-    queryFn: () =>
-      unwrap(
-        api.GET('/admin/v1/projects/{id}/card-types', {
-          params: { path: { id: projectId }, query: { page: 1, page_size: 100 } },
-        }),
-      ),
-  });
 }

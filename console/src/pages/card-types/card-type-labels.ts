@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useFormat } from '../../components/format';
-import { type CardType } from './card-type-form';
+import { type CardType } from './card-type-queries';
 
 /** The console's one money formatter, where the pages that show prices have always found it. */
 export { useMoney } from '../../components/format';

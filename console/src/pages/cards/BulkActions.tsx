@@ -2,10 +2,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Input, InputNumber, Modal, Radio, Select, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, type Schemas } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { useNotifyError } from '../../components/ErrorAlert';
-import { cardKeys, type CardFilters } from './card-queries';
+import { bulkCards, cardKeys, type BulkCards, type CardFilters } from './card-queries';
 
 type BulkAction = 'ban' | 'unban' | 'delete' | 'extend' | 'set_note';
 const ACTIONS: BulkAction[] = ['ban', 'unban', 'delete', 'extend', 'set_note'];
@@ -47,12 +45,7 @@ export function BulkActions({ projectId, selectedIds, filters, matching, onDone 
       const target = scope === 'selected' ? { ids: selectedIds } : { filter: filtered ? filters : { all: true } };
       const extra =
         chosen === 'extend' ? { extend_seconds: (days ?? 1) * DAY } : chosen === 'set_note' ? { note: note.trim() || null } : {};
-      return unwrap(
-        api.POST('/admin/v1/projects/{id}/cards/bulk', {
-          params: { path: { id: projectId } },
-          body: { action: chosen, ...target, ...extra } as Schemas['BulkCardsDto'],
-        }),
-      );
+      return bulkCards(projectId, { action: chosen, ...target, ...extra } as BulkCards);
     },
     onSuccess: (result) => {
       void queries.invalidateQueries({ queryKey: cardKeys.ofProject(projectId) });

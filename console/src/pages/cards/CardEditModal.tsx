@@ -1,11 +1,11 @@
 import { useMutation } from '@tanstack/react-query';
 import { App, Form, Input, InputNumber, Modal, Radio, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api, type Card } from '../../api/client';
-import { unwrap } from '../../api/errors';
+import type { Card } from '../../api/client';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useTimeZone } from '../../components/time-zone';
 import { SeatLimitInputs } from './SeatLimitInputs';
+import { updateCard } from './card-queries';
 import { LIMITS, changesOf, editableParts, expiryChanged, initialValues, type CardEditValues } from './card-edit';
 
 interface Props {
@@ -30,8 +30,7 @@ export function CardEditModal({ projectId, card, onSaved, onClose }: Props) {
   const expiry = Form.useWatch('expiry', form);
   const unlimitedSeats = Form.useWatch('unlimited_seats', form);
   const save = useMutation({
-    mutationFn: (body: ReturnType<typeof changesOf>) =>
-      unwrap(api.PATCH('/admin/v1/projects/{id}/cards/{cardId}', { params: { path: { id: projectId, cardId: card.id } }, body })),
+    mutationFn: (body: ReturnType<typeof changesOf>) => updateCard(projectId, card.id, body),
     onSuccess: (updated) => {
       void message.success(t('cardsManage.edit.saved'));
       onSaved(updated);

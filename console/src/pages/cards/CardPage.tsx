@@ -4,18 +4,15 @@ import { useState } from 'react';
 import { App, Button, Card as Panel, Descriptions, Space, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { api, type Card, type Schemas } from '../../api/client';
-import { unwrap } from '../../api/errors';
+import type { Card } from '../../api/client';
 import { useConfirmDanger } from '../../components/confirm';
 import { ErrorAlert, useNotifyError } from '../../components/ErrorAlert';
 import { useFormat } from '../../components/format';
 import { PageLoading } from '../../components/PageLoading';
 import { CardTimeline } from '../logs/CardTimeline';
 import { CardAllowance, CardStatusTag } from './card-labels';
-import { cardKeys, cardQuery } from './card-queries';
+import { cardKeys, cardQuery, unbindDevice, updateCard, type CardDevice } from './card-queries';
 import { CardEditModal } from './CardEditModal';
-
-type Device = Schemas['CardDeviceView'];
 
 /** One card: everything about it, its edits, its devices (unbind), ban and unban — each destructive step confirmed first. */
 export function CardPage() {
@@ -34,10 +31,7 @@ export function CardPage() {
     void queries.invalidateQueries({ queryKey: cardKeys.ofProject(projectId) });
   };
   const setStatus = useMutation({
-    mutationFn: (status: 'banned' | 'active') =>
-      unwrap(
-        api.PATCH('/admin/v1/projects/{id}/cards/{cardId}', { params: { path: { id: projectId, cardId } }, body: { status } }),
-      ),
+    mutationFn: (status: 'banned' | 'active') => updateCard(projectId, cardId, { status }),
     onSuccess: (updated, status) => {
       refresh(updated);
       void message.success(t(status === 'banned' ? 'cards.banned' : 'cards.unbanned'));
@@ -45,12 +39,7 @@ export function CardPage() {
     onError: notifyError,
   });
   const unbind = useMutation({
-    mutationFn: (machine: string) =>
-      unwrap(
-        api.DELETE('/admin/v1/projects/{id}/cards/{cardId}/devices/{machine}', {
-          params: { path: { id: projectId, cardId, machine } },
-        }),
-      ),
+    mutationFn: (machine: string) => unbindDevice(projectId, cardId, machine),
     onSuccess: () => {
       refresh();
       void message.success(t('cards.unbound'));
@@ -123,7 +112,7 @@ export function CardPage() {
         <Descriptions.Item label={t('cardsManage.edit.holderEmail.label')}>{c.holder_email ?? '—'}</Descriptions.Item>
       </Descriptions>
       <Panel title={`${t('cards.devices')} (${c.devices.length} / ${c.device_limit})`} size="small">
-        <Table<Device>
+        <Table<CardDevice>
           rowKey="machine_code"
           dataSource={c.devices}
           pagination={false}
@@ -143,7 +132,7 @@ export function CardPage() {
             {
               title: t('common.actions'),
               key: 'unbind',
-              render: (_: unknown, device: Device) => (
+              render: (_: unknown, device: CardDevice) => (
                 <Button
                   danger
                   size="small"

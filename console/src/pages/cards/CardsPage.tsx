@@ -8,8 +8,7 @@ import type { Card, CardStatus } from '../../api/client';
 import { FilterButtons } from '../../components/FilterButtons';
 import { ErrorAlert, useNotifyError } from '../../components/ErrorAlert';
 import { useFormat } from '../../components/format';
-import { serverPaging } from '../../components/paging';
-import { useUrlList } from '../../components/url-list';
+import { useListPage } from '../../components/list-page';
 import { CardAllowance, CardStatusTag } from './card-labels';
 import {
   FILTER_NAMES,
@@ -24,7 +23,7 @@ import { GenerateCardsModal } from './GenerateCardsModal';
 import { ImportCardsModal } from './ImportCardsModal';
 import { BulkActions } from './BulkActions';
 import { CardFilterFields } from './CardFilterFields';
-import { cardTypesQuery } from '../card-types/card-type-form';
+import { cardTypesQuery } from '../card-types/card-type-queries';
 
 const EXPORT_FORMATS: readonly CardExportFormat[] = ['excel', 'txt', 'data'];
 
@@ -35,17 +34,11 @@ export function CardsPage() {
   const { message } = App.useApp();
   const notifyError = useNotifyError();
   const { projectId = '' } = useParams();
-  const {
-    filters: listed,
-    page,
-    pageSize,
-    show: showList,
-    key,
-  } = useUrlList<CardFilters & { sort?: string }>([...FILTER_NAMES, 'sort'], 20);
+  const cards = useListPage<CardFilters & { sort?: string }>([...FILTER_NAMES, 'sort']);
   // The order is not a filter: the export and bulk actions get the filters only.
-  const { sort: sortParam, ...filters } = listed;
+  const { sort: sortParam, ...filters } = cards.filters;
   const sort = readSort(sortParam);
-  const list = useQuery(cardListQuery(projectId, filters, page, pageSize, sort));
+  const list = useQuery(cardListQuery(projectId, filters, cards.page, cards.pageSize, sort));
   const types = useQuery(cardTypesQuery(projectId));
   const typeName = (id: number) => types.data?.items.find((type) => type.id === id)?.name ?? `#${id}`;
   const [generating, setGenerating] = useState(false);
@@ -58,9 +51,9 @@ export function CardsPage() {
     onError: notifyError,
   });
 
-  const show = (next: CardFilters, nextPage = 1, nextSize = pageSize, nextSort: CardSort | undefined = sort) => {
+  const show = (next: CardFilters, nextPage = 1, nextSize = cards.pageSize, nextSort: CardSort | undefined = sort) => {
     setSelected([]); // a selection belongs to the list it was made in
-    showList({ ...next, sort: nextSort }, nextPage, nextSize);
+    cards.show({ ...next, sort: nextSort }, nextPage, nextSize);
   };
   const sortable = (column: SortableColumn) => ({
     key: column,
@@ -153,7 +146,7 @@ export function CardsPage() {
         className="filters"
         initialValues={filters}
         onFinish={(values) => show(values)}
-        key={key}
+        key={cards.key}
       >
         <CardFilterFields />
         <Form.Item name="machine">
@@ -183,15 +176,13 @@ export function CardsPage() {
         locale={{ emptyText: t('cards.empty') }}
         onChange={(_paging, _filters, sorter, { action }) => {
           if (action === 'sort' && !Array.isArray(sorter))
-            show(filters, 1, pageSize, sortOf(sorter.columnKey as SortableColumn, sorter.order));
+            show(filters, 1, cards.pageSize, sortOf(sorter.columnKey as SortableColumn, sorter.order));
         }}
-        pagination={serverPaging(t, {
-          page,
-          pageSize,
-          total: list.data?.total,
-          sizes: [20, 50, 100],
-          onChange: (nextPage, nextSize) => show(filters, nextSize === pageSize ? nextPage : 1, nextSize),
-        })}
+        pagination={{
+          ...cards.pagination(list.data?.total, [20, 50, 100]),
+          // Through `show`, so that another page drops the selection too.
+          onChange: (nextPage, nextSize) => show(filters, nextSize === cards.pageSize ? nextPage : 1, nextSize),
+        }}
       />
       {generating && (
         <GenerateCardsModal

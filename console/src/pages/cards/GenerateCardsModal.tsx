@@ -3,11 +3,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Form, Input, InputNumber, Modal, Radio, Result, Select, Space, Switch } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, type Schemas } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { cardKeys, saveFile } from './card-queries';
-import { cardTypesQuery } from '../card-types/card-type-form';
+import { cardKeys, generateCards, saveFile, type NewCards } from './card-queries';
+import { cardTypesQuery } from '../card-types/card-type-queries';
 import { useAllowance } from '../card-types/card-type-labels';
 import { SeatLimitInputs } from './SeatLimitInputs';
 
@@ -40,7 +38,7 @@ function idempotencyKey(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
-function toRequest(values: GenerateForm): Schemas['CreateCardsDto'] {
+function toRequest(values: GenerateForm): NewCards {
   // The API refuses a rule sent beside a type (docs/decisions.md, card types): only count and note go with it.
   if (values.source === 'type')
     return {
@@ -92,13 +90,7 @@ export function GenerateCardsModal({
   const source = Form.useWatch('source', form) ?? initialSource;
   const allowance = useAllowance();
   const generate = useMutation({
-    mutationFn: (body: Schemas['CreateCardsDto']) =>
-      unwrap(
-        api.POST('/admin/v1/projects/{id}/cards', {
-          params: { path: { id: projectId }, header: { 'Idempotency-Key': key } },
-          body,
-        }),
-      ),
+    mutationFn: (body: NewCards) => generateCards(projectId, body, key),
     onSuccess: () => void queries.invalidateQueries({ queryKey: cardKeys.ofProject(projectId) }),
   });
   const field = (name: string) => ({ label: t(`generate.${name}.label`), extra: t(`generate.${name}.help`) });

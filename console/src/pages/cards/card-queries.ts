@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { api, type CardStatus } from '../../api/client';
+import { api, type CardStatus, type Schemas } from '../../api/client';
 import type { paths } from '../../api/schema';
 import { unwrap } from '../../api/errors';
 
@@ -46,11 +46,46 @@ export function cardListQuery(projectId: string, filters: CardFilters, page: num
   });
 }
 
+export type CardDevice = Schemas['CardDeviceView'];
+export type CardChanges = Schemas['UpdateCardDto'];
+export type NewCards = Schemas['CreateCardsDto'];
+export type BulkCards = Schemas['BulkCardsDto'];
+
 export function cardQuery(projectId: string, cardId: number) {
   return queryOptions({
     queryKey: cardKeys.one(projectId, cardId),
     queryFn: () => unwrap(api.GET('/admin/v1/projects/{id}/cards/{cardId}', { params: { path: { id: projectId, cardId } } })),
   });
+}
+
+/** Only the fields in `changes` are changed (the edit form sends what differs; ban and unban send the status). */
+export function updateCard(projectId: string, cardId: number, changes: CardChanges) {
+  return unwrap(
+    api.PATCH('/admin/v1/projects/{id}/cards/{cardId}', { params: { path: { id: projectId, cardId } }, body: changes }),
+  );
+}
+
+export function unbindDevice(projectId: string, cardId: number, machine: string) {
+  return unwrap(
+    api.DELETE('/admin/v1/projects/{id}/cards/{cardId}/devices/{machine}', {
+      params: { path: { id: projectId, cardId, machine } },
+    }),
+  );
+}
+
+/** A batch; the same `idempotencyKey` (one per opened form) gets the same batch back on a retried submission. */
+export function generateCards(projectId: string, body: NewCards, idempotencyKey: string) {
+  return unwrap(
+    api.POST('/admin/v1/projects/{id}/cards', {
+      params: { path: { id: projectId }, header: { 'Idempotency-Key': idempotencyKey } },
+      body,
+    }),
+  );
+}
+
+/** One action on the listed ids, or on every card a filter matches (`{ all: true }`: the whole project). */
+export function bulkCards(projectId: string, body: BulkCards) {
+  return unwrap(api.POST('/admin/v1/projects/{id}/cards/bulk', { params: { path: { id: projectId } }, body }));
 }
 
 export type CardExportFormat = 'excel' | 'data' | 'txt';

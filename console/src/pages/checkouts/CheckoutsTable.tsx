@@ -3,15 +3,11 @@ import { Alert, Button, Form, Select, Space, Table, Tag, Typography } from 'antd
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { api, type Schemas } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useFormat } from '../../components/format';
 import { useServerPage } from '../../components/use-server-page';
 import { useAmount } from './amount';
-
-type Checkout = Schemas['CheckoutView'];
-type Status = Checkout['status'];
+import { checkoutListQuery, type Checkout, type CheckoutStatus as Status } from './checkout-queries';
 
 const STATUSES: Status[] = ['pending', 'paid', 'expired', 'failed', 'refund_needed'];
 const COLOURS: Record<Status, string> = {
@@ -30,15 +26,7 @@ export function CheckoutsTable({ projectId, onRefusals }: { projectId: string; o
   const amount = useAmount();
   const paging = useServerPage();
   const [status, setStatus] = useState<Status>();
-  const list = useQuery({
-    queryKey: ['checkouts', projectId, 'list', status, paging.query],
-    queryFn: () =>
-      unwrap(
-        api.GET('/admin/v1/projects/{id}/checkouts', {
-          params: { path: { id: projectId }, query: { ...paging.query, ...(status ? { status } : {}) } },
-        }),
-      ),
-  });
+  const list = useQuery(checkoutListQuery(projectId, status, paging.query));
   const anyRefund = list.data?.items.some((checkout) => checkout.status === 'refund_needed');
 
   return (

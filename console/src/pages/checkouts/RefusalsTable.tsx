@@ -1,13 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api, type Schemas } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useFormat } from '../../components/format';
 import { useServerPage } from '../../components/use-server-page';
-
-type Refusal = Schemas['PaymentRefusalView'];
+import { refusalListQuery, type Refusal } from './checkout-queries';
 const texts = 'selling.refusals';
 
 /** The refused gateway notifications, newest first: all of them, or one checkout's (keyed by it: a new filter starts on page 1). */
@@ -23,15 +20,7 @@ export function RefusalsTable({
   const { t } = useTranslation();
   const format = useFormat();
   const paging = useServerPage();
-  const list = useQuery({
-    queryKey: ['checkouts', projectId, 'refusals', checkoutId, paging.query],
-    queryFn: () =>
-      unwrap(
-        api.GET('/admin/v1/projects/{id}/payment-refusals', {
-          params: { path: { id: projectId }, query: { ...paging.query, ...(checkoutId ? { checkout_id: checkoutId } : {}) } },
-        }),
-      ),
-  });
+  const list = useQuery(refusalListQuery(projectId, checkoutId, paging.query));
 
   return (
     <>

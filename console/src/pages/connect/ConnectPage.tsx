@@ -2,12 +2,20 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Checkbox, Col, Form, Input, Row, Select, Switch, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { api, type Schemas } from '../../api/client';
-import { ApiError, unwrap } from '../../api/errors';
+import { ApiError } from '../../api/errors';
 import { useConfirmDanger } from '../../components/confirm';
 import { ErrorAlert, useNotifyError } from '../../components/ErrorAlert';
 import { PageLoading } from '../../components/PageLoading';
 import { projectKeys, projectQuery } from '../projects/project-queries';
+import {
+  connectKey,
+  customizationQuery,
+  previewQuery,
+  resetCustomization,
+  saveCustomization,
+  setConnect,
+  type ConnectCustomization,
+} from './connect-queries';
 
 const FIELDS = [
   'status',
@@ -36,7 +44,7 @@ interface Draft {
 }
 
 /** What the form sends: renames that differ from the default, the token rule, and the secret only when changed. */
-function toBody({ field_names, token_algorithm, token_template, secret, remove_secret }: Draft): Schemas['PutCustomizationDto'] {
+function toBody({ field_names, token_algorithm, token_template, secret, remove_secret }: Draft): ConnectCustomization {
   const renames = Object.fromEntries(
     Object.entries(field_names)
       .filter((entry): entry is [string, string] => Boolean(entry[1]?.trim()) && entry[1]!.trim() !== entry[0])
@@ -58,19 +66,12 @@ export function ConnectPage() {
   const notifyError = useNotifyError();
   const queries = useQueryClient();
   const { projectId = '' } = useParams();
-  const path = { params: { path: { id: projectId } } };
   const project = useQuery(projectQuery(projectId));
-  const custom = useQuery({
-    queryKey: ['connect', projectId, 'customization'],
-    queryFn: () => unwrap(api.GET('/admin/v1/projects/{id}/connect/customization', path)),
-  });
-  const preview = useQuery({
-    queryKey: ['connect', projectId, 'preview'],
-    queryFn: () => unwrap(api.POST('/admin/v1/projects/{id}/connect/customization/preview', path)),
-  });
-  const refresh = () => void queries.invalidateQueries({ queryKey: ['connect', projectId] });
+  const custom = useQuery(customizationQuery(projectId));
+  const preview = useQuery(previewQuery(projectId));
+  const refresh = () => void queries.invalidateQueries({ queryKey: connectKey(projectId) });
   const toggle = useMutation({
-    mutationFn: (enabled: boolean) => unwrap(api.PUT('/admin/v1/projects/{id}/connect', { ...path, body: { enabled } })),
+    mutationFn: (enabled: boolean) => setConnect(projectId, enabled),
     onSuccess: (saved) => {
       queries.setQueryData(projectKeys.one(projectId), saved);
       void message.success(t(saved.connect_enabled ? 'connect.switchedOn' : 'connect.switchedOff'));
@@ -84,15 +85,14 @@ export function ConnectPage() {
     },
   });
   const save = useMutation({
-    mutationFn: (draft: Draft) =>
-      unwrap(api.PUT('/admin/v1/projects/{id}/connect/customization', { ...path, body: toBody(draft) })),
+    mutationFn: (draft: Draft) => saveCustomization(projectId, toBody(draft)),
     onSuccess: () => {
       refresh();
       void message.success(t('common.saved'));
     },
   });
   const reset = useMutation({
-    mutationFn: () => unwrap(api.DELETE('/admin/v1/projects/{id}/connect/customization', path)),
+    mutationFn: () => resetCustomization(projectId),
     onSuccess: refresh,
     onError: notifyError,
   });

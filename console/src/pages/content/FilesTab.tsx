@@ -3,21 +3,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Progress, Table, Typography } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, type Schemas } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { useConfirmDanger } from '../../components/confirm';
 import { ErrorAlert, useNotifyError } from '../../components/ErrorAlert';
 import { useFormat } from '../../components/format';
-import { uploadWithProgress } from '../../components/upload';
+import { contentKeys, deleteFile, filesQuery, uploadFile, type StoredFile } from './content-queries';
 
-type StoredFile = Schemas['FileView'];
 const MAX_BYTES_SHOWN = '50 MiB'; // FILE_MAX_BYTES' default; the service's refusal says the real limit
-
-export const filesQuery = (projectId: string) => ({
-  queryKey: ['files', projectId],
-  queryFn: () =>
-    unwrap(api.GET('/admin/v1/projects/{id}/files', { params: { path: { id: projectId }, query: { page: 1, page_size: 100 } } })),
-});
 
 export const sizeOf = (bytes: number) =>
   bytes < 1024 ? `${bytes} B` : bytes < 1024 ** 2 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
@@ -34,20 +25,16 @@ export function FilesTab({ projectId }: { projectId: string }) {
   const files = useQuery(filesQuery(projectId));
   const [progress, setProgress] = useState<{ name: string; percent: number }>();
   const upload = useMutation({
-    mutationFn: (file: File) =>
-      uploadWithProgress<StoredFile>(`/admin/v1/projects/${projectId}/files`, file, (percent) =>
-        setProgress({ name: file.name, percent }),
-      ),
+    mutationFn: (file: File) => uploadFile(projectId, file, (percent) => setProgress({ name: file.name, percent })),
     onSuccess: (stored) => {
-      void queries.invalidateQueries({ queryKey: ['files', projectId] });
+      void queries.invalidateQueries({ queryKey: contentKeys.files(projectId) });
       void message.success(t('content.files.uploaded', { name: stored.name }));
     },
     onSettled: () => setProgress(undefined),
   });
   const remove = useMutation({
-    mutationFn: (file: StoredFile) =>
-      unwrap(api.DELETE('/admin/v1/projects/{id}/files/{fileId}', { params: { path: { id: projectId, fileId: file.id } } })),
-    onSuccess: () => void queries.invalidateQueries({ queryKey: ['files', projectId] }),
+    mutationFn: (file: StoredFile) => deleteFile(projectId, file.id),
+    onSuccess: () => void queries.invalidateQueries({ queryKey: contentKeys.files(projectId) }),
     onError: notifyError,
   });
 

@@ -3,15 +3,21 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Input, Modal, Select, Switch, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, type Schemas } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { useConfirmDanger } from '../../components/confirm';
 import { ErrorAlert, useNotifyError } from '../../components/ErrorAlert';
 import { useFormat } from '../../components/format';
-import { filesQuery, sizeOf } from './FilesTab';
+import {
+  contentKeys,
+  createVersion,
+  deleteVersion,
+  filesQuery,
+  setVersionEnabled,
+  versionsQuery,
+  type NewVersion as Draft,
+  type Version,
+} from './content-queries';
+import { sizeOf } from './FilesTab';
 
-type Version = Schemas['VersionView'];
-type Draft = Schemas['CreateVersionDto'];
 const VERSION = /^\d{1,9}(\.\d{1,9}){0,3}$/;
 
 /** The project's versions: publish one with an uploaded file or an address, force it, show or hide it, delete it. */
@@ -21,46 +27,24 @@ export function VersionsTab({ projectId }: { projectId: string }) {
   const confirmDanger = useConfirmDanger();
   const notifyError = useNotifyError();
   const queries = useQueryClient();
-  const key = ['versions', projectId];
-  const list = useQuery({
-    queryKey: key,
-    queryFn: () =>
-      unwrap(
-        api.GET('/admin/v1/projects/{id}/versions', { params: { path: { id: projectId }, query: { page: 1, page_size: 100 } } }),
-      ),
-  });
+  const list = useQuery(versionsQuery(projectId));
   const files = useQuery(filesQuery(projectId));
   const [creating, setCreating] = useState(false);
-  const refresh = () => void queries.invalidateQueries({ queryKey: key });
+  const refresh = () => void queries.invalidateQueries({ queryKey: contentKeys.versions(projectId) });
   const create = useMutation({
-    mutationFn: (draft: Draft) =>
-      unwrap(
-        api.POST('/admin/v1/projects/{id}/versions', {
-          params: { path: { id: projectId } },
-          body: { ...draft, download_url: draft.download_url?.trim() || undefined },
-        }),
-      ),
+    mutationFn: (draft: Draft) => createVersion(projectId, { ...draft, download_url: draft.download_url?.trim() || undefined }),
     onSuccess: () => {
       setCreating(false);
       refresh();
     },
   });
   const patch = useMutation({
-    mutationFn: ({ item, enabled }: { item: Version; enabled: boolean }) =>
-      unwrap(
-        api.PATCH('/admin/v1/projects/{id}/versions/{versionId}', {
-          params: { path: { id: projectId, versionId: item.id } },
-          body: { enabled },
-        }),
-      ),
+    mutationFn: ({ item, enabled }: { item: Version; enabled: boolean }) => setVersionEnabled(projectId, item.id, enabled),
     onSuccess: refresh,
     onError: notifyError,
   });
   const remove = useMutation({
-    mutationFn: (item: Version) =>
-      unwrap(
-        api.DELETE('/admin/v1/projects/{id}/versions/{versionId}', { params: { path: { id: projectId, versionId: item.id } } }),
-      ),
+    mutationFn: (item: Version) => deleteVersion(projectId, item.id),
     onSuccess: refresh,
     onError: notifyError,
   });

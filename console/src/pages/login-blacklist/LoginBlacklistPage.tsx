@@ -4,15 +4,20 @@ import { App, Button, Form, Input, Modal, Segmented, Select, Space, Table, Tag, 
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { api, type Schemas } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { useConfirmDanger } from '../../components/confirm';
 import { ErrorAlert, useNotifyError } from '../../components/ErrorAlert';
 import { useFormat } from '../../components/format';
 import { useServerPage } from '../../components/use-server-page';
 import { fromZoneInput, toZoneInput } from '../../components/time-zone';
+import {
+  addLoginBlacklistEntry,
+  loginBlacklistKey,
+  loginBlacklistQuery,
+  removeLoginBlacklistEntry,
+  updateLoginBlacklistEntry,
+  type LoginBlacklistEntry as Entry,
+} from './blacklist-queries';
 
-type Entry = Schemas['LoginBlacklistView'];
 type Kind = 'device' | 'address';
 interface Draft {
   kind: Kind;
@@ -39,27 +44,10 @@ export function LoginBlacklistPage() {
   const client = useQueryClient();
   const confirmDanger = useConfirmDanger();
   const notifyError = useNotifyError();
-  const key = ['login-blacklist', projectId];
-  const list = useQuery({
-    queryKey: [...key, kind, paging.query],
-    queryFn: () =>
-      unwrap(
-        api.GET('/admin/v1/projects/{id}/login-blacklist', {
-          params: {
-            path: { id: projectId },
-            query: { ...paging.query, ...(kind === 'all' ? {} : { kind }) },
-          },
-        }),
-      ),
-    placeholderData: (previous) => previous,
-  });
+  const key = loginBlacklistKey(projectId);
+  const list = useQuery(loginBlacklistQuery(projectId, kind, paging.query));
   const remove = useMutation({
-    mutationFn: (entry: Entry) =>
-      unwrap(
-        api.DELETE('/admin/v1/projects/{id}/login-blacklist/{entryId}', {
-          params: { path: { id: projectId, entryId: entry.id } },
-        }),
-      ),
+    mutationFn: (entry: Entry) => removeLoginBlacklistEntry(projectId, entry.id),
     onSuccess: () => client.invalidateQueries({ queryKey: key }),
     onError: notifyError,
   });
@@ -188,20 +176,8 @@ function EntryModal({
     mutationFn: async (draft: Draft) => {
       const expires_at = draft.expires_at ? fromZoneInput(draft.expires_at, zone).toISOString() : null;
       const note = draft.note?.trim() ? draft.note.trim() : null;
-      if (entry) {
-        return unwrap(
-          api.PATCH('/admin/v1/projects/{id}/login-blacklist/{entryId}', {
-            params: { path: { id: projectId, entryId: entry.id } },
-            body: { note, expires_at },
-          }),
-        );
-      }
-      return unwrap(
-        api.POST('/admin/v1/projects/{id}/login-blacklist', {
-          params: { path: { id: projectId } },
-          body: { kind: draft.kind, value: draft.value.trim(), note, expires_at },
-        }),
-      );
+      if (entry) return updateLoginBlacklistEntry(projectId, entry.id, { note, expires_at });
+      return addLoginBlacklistEntry(projectId, { kind: draft.kind, value: draft.value.trim(), note, expires_at });
     },
     onSuccess: () => {
       void message.success(t(`${texts}.saved`));

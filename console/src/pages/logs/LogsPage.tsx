@@ -6,8 +6,7 @@ import { Link, useParams } from 'react-router';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { FilterButtons } from '../../components/FilterButtons';
 import { useFormat } from '../../components/format';
-import { serverPaging } from '../../components/paging';
-import { useUrlList } from '../../components/url-list';
+import { useListPage } from '../../components/list-page';
 import { catalogEn } from '../../i18n/catalog';
 import { explanationText } from './explanation';
 import {
@@ -34,8 +33,8 @@ export function LogsPage() {
   const { t } = useTranslation();
   const format = useFormat();
   const { projectId = '' } = useParams();
-  const { filters, page, pageSize, show, key } = useUrlList<RequestFilters>(REQUEST_FILTER_NAMES, 50);
-  const list = useQuery(requestListQuery(projectId, filters, format.zone, page, pageSize));
+  const requests = useListPage<RequestFilters>(REQUEST_FILTER_NAMES, 50);
+  const list = useQuery(requestListQuery(projectId, requests.filters, format.zone, requests.page, requests.pageSize));
   const [form] = Form.useForm<RequestFilters>();
   const [opened, setOpened] = useState<string | null>(null);
 
@@ -102,9 +101,9 @@ export function LogsPage() {
         name="request-filters"
         layout="inline"
         className="filters"
-        initialValues={filters}
-        onFinish={(values) => show(values)}
-        key={key}
+        initialValues={requests.filters}
+        onFinish={(values) => requests.show(values)}
+        key={requests.key}
       >
         <Form.Item name="request_id">
           <Input
@@ -162,11 +161,12 @@ export function LogsPage() {
         <Form.Item name="to" label={t(`${texts}.filters.to`)}>
           <Input type="datetime-local" aria-label={t(`${texts}.filters.to`)} style={{ width: 200 }} />
         </Form.Item>
-        {/* The form instance outlives the remount (key), so its fields are emptied here, not by initialValues. */}
+        {/* The form instance outlives the remount (key), so its fields are emptied here, not by initialValues; also
+            when the address stays the same (ListFilters's Reset would leave what was typed), hence this own form. */}
         <FilterButtons
           onReset={() => {
             form.setFieldsValue(Object.fromEntries(REQUEST_FILTER_NAMES.map((name) => [name, undefined])));
-            show({});
+            requests.show({});
           }}
         />
       </Form>
@@ -178,13 +178,7 @@ export function LogsPage() {
         columns={columns}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: t(`${texts}.empty`) }}
-        pagination={serverPaging(t, {
-          page,
-          pageSize,
-          total: list.data?.total,
-          sizes: [20, 50, 100],
-          onChange: (nextPage, nextSize) => show(filters, nextSize === pageSize ? nextPage : 1, nextSize),
-        })}
+        pagination={requests.pagination(list.data?.total, [20, 50, 100])}
       />
       {opened && <RequestDrawer projectId={projectId} requestId={opened} onClose={() => setOpened(null)} />}
     </>

@@ -3,14 +3,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { api, type Schemas } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { ErrorAlert, useNotifyError } from '../../components/ErrorAlert';
 import { useFormat } from '../../components/format';
 import { useServerPage } from '../../components/use-server-page';
-
-type Mail = Schemas['MailView'];
-type Attempt = Schemas['MailAttemptView'];
+import { mailKeys, mailListQuery, resendMail, type Mail, type MailAttempt as Attempt } from './mail-queries';
 
 const STATUS_COLOURS: Record<Mail['status'], string> = { pending: 'gold', sent: 'green', failed: 'red' };
 const texts = 'mail';
@@ -60,16 +56,10 @@ export function MailLogPage() {
   const queries = useQueryClient();
   const { projectId = '' } = useParams();
   const paging = useServerPage();
-  const key = ['mails', projectId];
-  const list = useQuery({
-    queryKey: [...key, paging.query],
-    queryFn: () => unwrap(api.GET('/admin/v1/projects/{id}/mails', { params: { path: { id: projectId }, query: paging.query } })),
-    // A queued mail is usually sent within seconds: look again while one waits.
-    refetchInterval: (query) => (query.state.data?.items.some((m) => m.status === 'pending') ? 3000 : false),
-  });
+  const key = mailKeys.ofProject(projectId);
+  const list = useQuery(mailListQuery(projectId, paging.query));
   const resend = useMutation({
-    mutationFn: (mail: Mail) =>
-      unwrap(api.POST('/admin/v1/projects/{id}/mails/{mailId}/resend', { params: { path: { id: projectId, mailId: mail.id } } })),
+    mutationFn: (mail: Mail) => resendMail(projectId, mail.id),
     onSuccess: () => {
       void queries.invalidateQueries({ queryKey: key });
       void message.success(t(`${texts}.resent`));

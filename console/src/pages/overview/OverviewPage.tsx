@@ -3,14 +3,14 @@ import { Card, Col, Row, Statistic, Table, Tag, Typography } from 'antd';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { api, type CardStatus } from '../../api/client';
-import { unwrap } from '../../api/errors';
+import type { CardStatus } from '../../api/client';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { PageLoading } from '../../components/PageLoading';
 import { cardListQuery } from '../cards/card-queries';
 import { CardStatusTag } from '../cards/card-labels';
 import { isSuccessCode, statsQuery } from '../logs/log-queries';
 import type { ChartSeries } from './LoginsChart';
+import { expiringSoonQuery } from './overview-queries';
 import { ProjectSales } from './ProjectSales';
 import { StatsRange, daysBetween, lastDaysRange } from './StatsRange';
 import { UsageCards } from './UsageCards';
@@ -20,7 +20,6 @@ import { formatInZone, useTimeZone } from '../../components/time-zone';
 const LoginsChart = lazy(async () => ({ default: (await import('./LoginsChart')).LoginsChart }));
 const DAYS = 14;
 const STATUSES: CardStatus[] = ['unused', 'active', 'banned', 'consumed'];
-const WEEK_MS = 7 * 86_400_000;
 /** Refusals in warm colours, successes in green: the chart reads at a glance. */
 const REFUSAL_COLORS = ['#ff4d4f', '#fa8c16', '#faad14', '#eb2f96', '#722ed1', '#a8071a'];
 
@@ -52,19 +51,7 @@ export function OverviewPage() {
   // Shared with UsageCards (one request): the trials given come with the live figures.
   const usage = useQuery(usageQuery(projectId));
   const byStatus = useQueries({ queries: STATUSES.map((status) => cardListQuery(projectId, { status }, 1, 1)) });
-  const expiring = useQuery({
-    queryKey: ['cards', projectId, 'expiring-soon'],
-    queryFn: () => {
-      const now = Date.now();
-      const query = {
-        expires_from: new Date(now).toISOString(),
-        expires_to: new Date(now + WEEK_MS).toISOString(),
-        page: 1,
-        page_size: 1,
-      };
-      return unwrap(api.GET('/admin/v1/projects/{id}/cards', { params: { path: { id: projectId }, query } }));
-    },
-  });
+  const expiring = useQuery(expiringSoonQuery(projectId));
   const texts = 'operations.overview';
 
   const items = useMemo(() => stats.data?.items ?? [], [stats.data]);

@@ -2,10 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { projectQuery } from '../projects/project-queries';
+import { paymentSettingsQuery } from './payment-queries';
 import { ProviderCard } from './ProviderCard';
 import { providerNames } from './provider-fields';
 import { StorefrontCard } from './StorefrontCard';
@@ -21,10 +20,7 @@ export function PaymentsPage() {
   const { t } = useTranslation();
   const { projectId = '' } = useParams();
   const project = useQuery(projectQuery(projectId));
-  const list = useQuery({
-    queryKey: ['payments', projectId],
-    queryFn: () => unwrap(api.GET('/admin/v1/projects/{id}/payments', { params: { path: { id: projectId } } })),
-  });
+  const list = useQuery(paymentSettingsQuery(projectId));
   const stored = list.data?.items ?? [];
   const noPublicUrl = stored.some((row) => row.notify_url === null);
 

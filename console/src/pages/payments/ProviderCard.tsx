@@ -2,11 +2,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Form, Input, Space, Switch, Tag, Typography } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { useConfirmDanger } from '../../components/confirm';
 import { ErrorAlert, useNotifyError } from '../../components/ErrorAlert';
 import { useFormat } from '../../components/format';
+import { deleteProvider, paymentKeys, saveProvider } from './payment-queries';
 import { providerFields, settingsBody, type ProviderSettings } from './provider-fields';
 
 const texts = 'selling.payments';
@@ -29,7 +28,7 @@ export function ProviderCard({ projectId, name, stored }: { projectId: string; n
   const [form] = Form.useForm<Record<string, unknown>>();
   const fields = providerFields(name, stored);
   const title = t(`${texts}.providers.${name}`, { defaultValue: name });
-  const refresh = () => void queries.invalidateQueries({ queryKey: ['payments', projectId] });
+  const refresh = () => void queries.invalidateQueries({ queryKey: paymentKeys.ofProject(projectId) });
 
   // The form shows what is stored; secrets start empty (their mask is said under the field).
   useEffect(() => {
@@ -38,22 +37,14 @@ export function ProviderCard({ projectId, name, stored }: { projectId: string; n
   }, [form, stored]);
 
   const save = useMutation({
-    mutationFn: (values: Record<string, unknown>) =>
-      unwrap(
-        api.PUT('/admin/v1/projects/{id}/payments/{provider}', {
-          params: { path: { id: projectId, provider: name } },
-          // Each provider's own settings; the service checks them against the provider's fields.
-          body: settingsBody(fields, values) as never,
-        }),
-      ),
+    mutationFn: (values: Record<string, unknown>) => saveProvider(projectId, name, settingsBody(fields, values)),
     onSuccess: () => {
       refresh();
       void message.success(t(`${texts}.saved`));
     },
   });
   const remove = useMutation({
-    mutationFn: () =>
-      unwrap(api.DELETE('/admin/v1/projects/{id}/payments/{provider}', { params: { path: { id: projectId, provider: name } } })),
+    mutationFn: () => deleteProvider(projectId, name),
     onSuccess: () => {
       refresh();
       void message.success(t(`${texts}.deleted`));

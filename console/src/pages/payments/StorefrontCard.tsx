@@ -3,9 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { useMoney } from '../../components/format';
+import { storefrontTypesQuery } from './payment-queries';
 
 const texts = 'selling.storefront';
 
@@ -17,15 +16,7 @@ export function StorefrontCard({ projectId, programId, version }: { projectId: s
   const { t } = useTranslation();
   const money = useMoney();
   const address = `${window.location.origin}/shop/${programId}`;
-  const types = useQuery({
-    queryKey: ['card-types', projectId, 'for-sale'],
-    queryFn: () =>
-      unwrap(
-        api.GET('/admin/v1/projects/{id}/card-types', {
-          params: { path: { id: projectId }, query: { page: 1, page_size: 100 } },
-        }),
-      ),
-  });
+  const types = useQuery(storefrontTypesQuery(projectId));
   const forSale = (types.data?.items ?? []).filter((type) => type.for_sale && type.enabled);
 
   return (

@@ -1,10 +1,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Form, Input, InputNumber, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { authorKeys, quotaValue, updateAuthor, type Author, type AuthorChange } from './author-queries';
+import {
+  authorKeys,
+  createAuthor,
+  quotaValue,
+  updateAuthor,
+  type Author,
+  type AuthorChange,
+  type NewAuthor,
+} from './platform-queries';
 
 const MAX_INT32 = 2_147_483_647;
 const USERNAME = /^[A-Za-z0-9_.-]{3,32}$/;
@@ -23,13 +29,6 @@ function QuotaFields() {
   );
 }
 
-interface NewAuthor {
-  username: string;
-  password: string;
-  daily_api_quota?: number | null;
-  daily_verify_quota?: number | null;
-}
-
 /** A new author account: user name, password (given to the author out of band) and daily quotas. */
 export function CreateAuthorModal({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
@@ -38,15 +37,11 @@ export function CreateAuthorModal({ onClose }: { onClose: () => void }) {
   const [form] = Form.useForm<NewAuthor>();
   const create = useMutation({
     mutationFn: (values: NewAuthor) =>
-      unwrap(
-        api.POST('/admin/v1/authors', {
-          body: {
-            ...values,
-            daily_api_quota: quotaValue(values.daily_api_quota),
-            daily_verify_quota: quotaValue(values.daily_verify_quota),
-          },
-        }),
-      ),
+      createAuthor({
+        ...values,
+        daily_api_quota: quotaValue(values.daily_api_quota),
+        daily_verify_quota: quotaValue(values.daily_verify_quota),
+      }),
     onSuccess: (author) => {
       void queries.invalidateQueries({ queryKey: authorKeys.all });
       void message.success(t('platform.authors.createdNotice', { name: author.username }));

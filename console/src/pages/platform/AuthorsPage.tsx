@@ -3,12 +3,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Input, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { useConfirmDanger } from '../../components/confirm';
 import { ErrorAlert, useNotifyError } from '../../components/ErrorAlert';
 import { useFormat } from '../../components/format';
-import { serverPaging } from '../../components/paging';
-import { authorKeys, authorListQuery, updateAuthor, type Author } from './author-queries';
+import { useListPage } from '../../components/list-page';
+import { authorKeys, authorListQuery, updateAuthor, type Author } from './platform-queries';
 import { CreateAuthorModal, EditAuthorModal } from './AuthorModals';
 
 /** The platform admin's authors: search, create, disable or enable, reset a password, set daily quotas. */
@@ -18,11 +17,9 @@ export function AuthorsPage() {
   const confirmDanger = useConfirmDanger();
   const notifyError = useNotifyError();
   const queries = useQueryClient();
-  const [params, setParams] = useSearchParams();
-  const q = params.get('q') ?? '';
-  const page = Number(params.get('page') ?? 1);
-  const pageSize = Number(params.get('page_size') ?? 20);
-  const list = useQuery(authorListQuery(q, page, pageSize));
+  const authors = useListPage<{ q?: string }>(['q']);
+  const { q = '' } = authors.filters;
+  const list = useQuery(authorListQuery(q, authors.page, authors.pageSize));
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<{ author: Author; part: 'password' | 'quotas' }>();
   const setStatus = useMutation({
@@ -59,7 +56,7 @@ export function AuthorsPage() {
         allowClear
         enterButton={t('common.search')}
         style={{ maxWidth: 360 }}
-        onSearch={(value) => setParams({ ...(value.trim() ? { q: value.trim() } : {}), page: '1', page_size: String(pageSize) })}
+        onSearch={(value) => authors.show({ q: value })}
       />
       {list.error && <ErrorAlert error={list.error} />}
       <Table<Author>
@@ -68,12 +65,7 @@ export function AuthorsPage() {
         dataSource={list.data?.items}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: t(`${texts}.empty`) }}
-        pagination={serverPaging(t, {
-          page,
-          pageSize,
-          total: list.data?.total,
-          onChange: (next, size) => setParams({ ...(q ? { q } : {}), page: String(next), page_size: String(size) }),
-        })}
+        pagination={authors.pagination(list.data?.total)}
         columns={[
           { title: t(`${texts}.username`), dataIndex: 'username' },
           {

@@ -3,17 +3,13 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Checkbox, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, type Schemas } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { useConfirmDanger } from '../../components/confirm';
 import { ErrorAlert, useNotifyError } from '../../components/ErrorAlert';
 import { useFormat } from '../../components/format';
 import { saveFile } from '../cards/card-queries';
+import { backupListQuery, deleteBackup, downloadBackup, makeBackup, platformKeys, type Backup } from './platform-queries';
 
-type Backup = Schemas['BackupView'];
 const texts = 'backups';
-const QUERY_KEY = ['platform', 'backups'];
-const one = (id: string) => ({ params: { path: { id } } });
 
 /** "12.3 MB": decimal units, one decimal from kB on, in the console's language. */
 export function humanBytes(bytes: number, language: string): string {
@@ -45,10 +41,10 @@ export function BackupsPage() {
   const confirmDanger = useConfirmDanger();
   const notifyError = useNotifyError();
   const [withoutLogs, setWithoutLogs] = useState(false);
-  const list = useQuery({ queryKey: QUERY_KEY, queryFn: () => unwrap(api.GET('/admin/v1/platform/backups')) });
-  const refresh = () => void client.invalidateQueries({ queryKey: QUERY_KEY });
+  const list = useQuery(backupListQuery());
+  const refresh = () => void client.invalidateQueries({ queryKey: platformKeys.backups });
   const make = useMutation({
-    mutationFn: () => unwrap(api.POST('/admin/v1/platform/backups', { body: { without_logs: withoutLogs } })),
+    mutationFn: () => makeBackup(withoutLogs),
     onSuccess: (made) => {
       void message.success(t(`${texts}.made`, { file: made.file }));
       refresh();
@@ -56,15 +52,11 @@ export function BackupsPage() {
     onError: notifyError,
   });
   const download = useMutation({
-    mutationFn: async (backup: Backup) =>
-      saveFile(
-        await unwrap(api.GET('/admin/v1/platform/backups/{id}/download', { ...one(backup.id), parseAs: 'blob' })),
-        backup.file,
-      ),
+    mutationFn: async (backup: Backup) => saveFile(await downloadBackup(backup.id), backup.file),
     onError: notifyError,
   });
   const remove = useMutation({
-    mutationFn: (backup: Backup) => unwrap(api.DELETE('/admin/v1/platform/backups/{id}', one(backup.id))),
+    mutationFn: (backup: Backup) => deleteBackup(backup.id),
     onSuccess: () => {
       void message.success(t(`${texts}.deleted`));
       refresh();

@@ -1,14 +1,19 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Form, InputNumber, Radio, Switch, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api, type Schemas } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { ErrorAlert, useNotifyError } from '../../components/ErrorAlert';
 import { InterfaceLabel } from '../../components/InterfaceLabel';
 import { PageLoading } from '../../components/PageLoading';
+import {
+  platformInterfacesQuery,
+  platformKeys,
+  platformSettingsQuery,
+  savePlatformSettings,
+  setPlatformInterface,
+  type PlatformInterface,
+  type PlatformSettingsChange as Settings,
+} from './platform-queries';
 
-type Settings = Schemas['UpdatePlatformSettingsDto'];
-type PlatformInterface = Schemas['PlatformInterfaceView'];
 const MODES = ['base_package', 'entitlement', 'self_service'] as const;
 
 /** The platform's switches: how Connect opens, metering, and each client interface platform-wide. */
@@ -17,25 +22,18 @@ export function PlatformSettingsPage() {
   const { message } = App.useApp();
   const notifyError = useNotifyError();
   const queries = useQueryClient();
-  const settings = useQuery({
-    queryKey: ['platform', 'settings'],
-    queryFn: () => unwrap(api.GET('/admin/v1/platform/settings')),
-  });
-  const interfaces = useQuery({
-    queryKey: ['platform', 'interfaces'],
-    queryFn: () => unwrap(api.GET('/admin/v1/platform/interfaces')),
-  });
+  const settings = useQuery(platformSettingsQuery());
+  const interfaces = useQuery(platformInterfacesQuery());
   const save = useMutation({
-    mutationFn: (body: Settings) => unwrap(api.PUT('/admin/v1/platform/settings', { body })),
+    mutationFn: savePlatformSettings,
     onSuccess: (saved) => {
-      queries.setQueryData(['platform', 'settings'], saved);
+      queries.setQueryData(platformKeys.settings, saved);
       void message.success(t('common.saved'));
     },
   });
   const toggle = useMutation({
-    mutationFn: ({ name, enabled }: { name: PlatformInterface['name']; enabled: boolean }) =>
-      unwrap(api.PUT('/admin/v1/platform/interfaces/{name}', { params: { path: { name } }, body: { enabled } })),
-    onSuccess: () => void queries.invalidateQueries({ queryKey: ['platform', 'interfaces'] }),
+    mutationFn: ({ name, enabled }: { name: PlatformInterface['name']; enabled: boolean }) => setPlatformInterface(name, enabled),
+    onSuccess: () => void queries.invalidateQueries({ queryKey: platformKeys.interfaces }),
     onError: notifyError,
   });
   const texts = 'platform.settings';

@@ -1,10 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Form, Input, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api, type Project } from '../../api/client';
-import { unwrap } from '../../api/errors';
+import type { Project } from '../../api/client';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { projectKeys } from './project-queries';
+import { createProject, projectKeys } from './project-queries';
 
 /** A new project needs only its name; every setting starts at the service's default (editable afterwards). */
 export function CreateProjectModal({ onClose, onCreated }: { onClose: () => void; onCreated: (project: Project) => void }) {
@@ -12,7 +11,7 @@ export function CreateProjectModal({ onClose, onCreated }: { onClose: () => void
   const [form] = Form.useForm<{ name: string }>();
   const queries = useQueryClient();
   const create = useMutation({
-    mutationFn: (name: string) => unwrap(api.POST('/admin/v1/projects', { body: { name } })),
+    mutationFn: createProject,
     onSuccess: (project) => {
       void queries.invalidateQueries({ queryKey: projectKeys.all });
       onCreated(project);

@@ -2,12 +2,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, InputNumber, Switch, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, type Schemas } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { ErrorAlert, useNotifyError } from '../../components/ErrorAlert';
 import { InterfaceLabel } from '../../components/InterfaceLabel';
+import { interfacesQuery, projectKeys, setInterface, type ProjectInterface } from './project-queries';
 
-type ProjectInterface = Schemas['ProjectInterfaceView'];
 type Draft = { authorized: boolean; daily_quota: number | null };
 
 /** A project's interface authorizations and daily quotas: editable by a platform admin, read-only for its author. */
@@ -16,15 +14,11 @@ export function InterfacesPanel({ projectId, editable }: { projectId: string; ed
   const { message } = App.useApp();
   const notifyError = useNotifyError();
   const queries = useQueryClient();
-  const key = ['projects', projectId, 'interfaces'];
-  const list = useQuery({
-    queryKey: key,
-    queryFn: () => unwrap(api.GET('/admin/v1/projects/{id}/interfaces', { params: { path: { id: projectId } } })),
-  });
+  const key = projectKeys.interfaces(projectId);
+  const list = useQuery(interfacesQuery(projectId));
   const [drafts, setDrafts] = useState<Record<string, Draft>>({});
   const save = useMutation({
-    mutationFn: ({ name, draft }: { name: ProjectInterface['name']; draft: Draft }) =>
-      unwrap(api.PUT('/admin/v1/projects/{id}/interfaces/{name}', { params: { path: { id: projectId, name } }, body: draft })),
+    mutationFn: ({ name, draft }: { name: ProjectInterface['name']; draft: Draft }) => setInterface(projectId, name, draft),
     onSuccess: (_, { name }) => {
       setDrafts(({ [name]: _saved, ...rest }) => rest);
       void queries.invalidateQueries({ queryKey: key });

@@ -2,9 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { platformNoticesQuery } from './project-queries';
 
 /** Dismissed in this browser (a preference, never a secret): the ids of the announcements closed. */
 const DISMISSED_KEY = 'cardkey.console.dismissedAnnouncements';
@@ -26,10 +25,7 @@ function readDismissed(): number[] {
 export function PlatformNotices() {
   const { t } = useTranslation();
   const [dismissed, setDismissed] = useState(readDismissed);
-  const list = useQuery({
-    queryKey: ['platform', 'announcements', 'notices'],
-    queryFn: () => unwrap(api.GET('/admin/v1/platform/announcements', { params: { query: { page: 1, page_size: 20 } } })),
-  });
+  const list = useQuery(platformNoticesQuery());
   const dismiss = (id: number) => {
     // Only ids still listed are kept, so the list cannot grow without end.
     const next = [...dismissed, id].filter((kept) => kept === id || list.data?.items.some((item) => item.id === kept));

@@ -3,12 +3,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Space, Tabs, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { useConfirmDanger } from '../../components/confirm';
 import { ErrorAlert, useNotifyError } from '../../components/ErrorAlert';
 import { PageLoading } from '../../components/PageLoading';
-import { projectKeys, projectQuery } from './project-queries';
+import { deleteProject, projectKeys, projectQuery } from './project-queries';
 import { ProjectSettingsForm } from './ProjectSettingsForm';
 import { SecretsPanel } from './SecretsPanel';
 import { InterfacesPanel } from './InterfacesPanel';
@@ -26,7 +24,7 @@ export function ProjectPage() {
   const project = useQuery(projectQuery(projectId));
   const platformAdmin = useSession()?.role === 'platform_admin';
   const remove = useMutation({
-    mutationFn: () => unwrap(api.DELETE('/admin/v1/projects/{id}', { params: { path: { id: projectId } } })),
+    mutationFn: () => deleteProject(projectId),
     onSuccess: () => {
       queries.removeQueries({ queryKey: projectKeys.one(projectId) });
       void queries.invalidateQueries({ queryKey: projectKeys.all });

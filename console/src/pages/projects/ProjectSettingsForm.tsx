@@ -3,14 +3,13 @@ import { App, Button, Card, Col, Form, Input, InputNumber, Row, Select, Switch }
 import type { Rule } from 'antd/es/form';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { api, type Project } from '../../api/client';
-import { unwrap } from '../../api/errors';
+import type { Project } from '../../api/client';
 import { useSession } from '../../app/use-session';
 import { DurationInput } from '../../components/DurationInput';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useFormat } from '../../components/format';
-import { cardTypesQuery } from '../card-types/card-type-form';
-import { projectKeys } from './project-queries';
+import { cardTypesQuery } from '../card-types/card-type-queries';
+import { projectKeys, updateProject } from './project-queries';
 import { SETTING_GROUPS, changedSettings, isIpAddress, type SettingField, type SettingValues } from './project-settings';
 
 function optionLabel(t: TFunction, name: string, option: string): string {
@@ -128,8 +127,7 @@ export function ProjectSettingsForm({ project }: { project: Project }) {
   const [form] = Form.useForm<SettingValues>();
   const queries = useQueryClient();
   const save = useMutation({
-    mutationFn: (changes: SettingValues) =>
-      unwrap(api.PATCH('/admin/v1/projects/{id}', { params: { path: { id: project.id } }, body: changes })),
+    mutationFn: (changes: SettingValues) => updateProject(project.id, changes),
     onSuccess: (saved) => {
       queries.setQueryData(projectKeys.one(project.id), saved);
       void queries.invalidateQueries({ queryKey: projectKeys.all });

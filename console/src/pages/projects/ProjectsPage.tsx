@@ -3,11 +3,11 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Input, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import type { Project } from '../../api/client';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useFormat } from '../../components/format';
-import { serverPaging } from '../../components/paging';
+import { useListPage } from '../../components/list-page';
 import { ShownOnce } from '../../components/ShownOnce';
 import { useSession } from '../../app/use-session';
 import { CreateProjectModal } from './CreateProjectModal';
@@ -21,10 +21,9 @@ export function ProjectsPage() {
   const { t } = useTranslation();
   const format = useFormat();
   const navigate = useNavigate();
-  const [params, setParams] = useSearchParams();
-  const page = Number(params.get('page') ?? 1);
-  const q = params.get('q') ?? '';
-  const list = useQuery(projectListQuery(page, PAGE_SIZE, q));
+  const projects = useListPage<{ q?: string }>(['q'], PAGE_SIZE);
+  const { q = '' } = projects.filters;
+  const list = useQuery(projectListQuery(projects.page, projects.pageSize, q));
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<Project | null>(null);
   const author = useSession()?.role === 'author';
@@ -71,7 +70,7 @@ export function ProjectsPage() {
         defaultValue={q}
         allowClear
         enterButton={t('common.search')}
-        onSearch={(value) => setParams(value ? { q: value } : {})}
+        onSearch={(value) => projects.show({ q: value })}
         style={{ maxWidth: 420 }}
       />
       {list.error && <ErrorAlert error={list.error} />}
@@ -82,12 +81,7 @@ export function ProjectsPage() {
         columns={columns}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: t('projects.empty') }}
-        pagination={serverPaging(t, {
-          page,
-          pageSize: PAGE_SIZE,
-          total: list.data?.total,
-          onChange: (next) => setParams({ ...(q ? { q } : {}), page: String(next) }),
-        })}
+        pagination={projects.pagination(list.data?.total)}
       />
       {creating && (
         <CreateProjectModal

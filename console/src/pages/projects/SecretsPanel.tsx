@@ -2,15 +2,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Button, List, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, type Project } from '../../api/client';
-import { unwrap } from '../../api/errors';
+import type { Project } from '../../api/client';
 import { useConfirmDanger } from '../../components/confirm';
 import { useNotifyError } from '../../components/ErrorAlert';
 import { ShownOnce } from '../../components/ShownOnce';
-import { projectKeys } from './project-queries';
-
-const SECRET_NAMES = ['api_secret', 'legacy_secret', 'transport_key'] as const;
-type SecretName = (typeof SECRET_NAMES)[number];
+import { projectKeys, rotateSecret, SECRET_NAMES, type SecretName } from './project-queries';
 
 /** The project's secrets, masked; rotating one (after a confirmation) shows the new value once. */
 export function SecretsPanel({ project }: { project: Project }) {
@@ -20,8 +16,7 @@ export function SecretsPanel({ project }: { project: Project }) {
   const queries = useQueryClient();
   const [rotated, setRotated] = useState<{ name: SecretName; value: string } | null>(null);
   const rotate = useMutation({
-    mutationFn: (name: SecretName) =>
-      unwrap(api.POST('/admin/v1/projects/{id}/secrets/{name}/rotate', { params: { path: { id: project.id, name } } })),
+    mutationFn: (name: SecretName) => rotateSecret(project.id, name),
     onSuccess: (answer, name) => {
       setRotated({ name, value: answer.value });
       void queries.invalidateQueries({ queryKey: projectKeys.one(project.id) });

@@ -3,19 +3,17 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Descriptions, Form, Input, Modal, QRCode, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, type Schemas } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { setEnrolmentRequired } from '../../api/session';
 import { useSession } from '../../app/use-session';
 import { useConfirmDanger } from '../../components/confirm';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { PageLoading } from '../../components/PageLoading';
 import { saveFile } from '../cards/card-queries';
+import { confirmTwoFactor, disableTwoFactor, enrolTwoFactor, meKey, meQuery, type TwoFactorEnrolment } from './security-queries';
 
 const texts = 'twoFactor.security';
 /** 6 digits of the app, or a recovery code (letters, digits, a hyphen). */
 const CODE = /^[\s\dA-Za-z-]{6,24}$/;
-const meQuery = { queryKey: ['auth', 'me'], queryFn: () => unwrap(api.GET('/admin/v1/auth/me')) };
 
 /**
  * The signed-in account's two-factor sign-in: set up with a QR code (or the key typed by hand) and a
@@ -25,20 +23,20 @@ const meQuery = { queryKey: ['auth', 'me'], queryFn: () => unwrap(api.GET('/admi
 export function SecurityPage() {
   const { t } = useTranslation();
   const session = useSession();
-  const me = useQuery(meQuery);
+  const me = useQuery(meQuery());
   const queries = useQueryClient();
-  const [enrolment, setEnrolment] = useState<Schemas['TwoFactorEnrolmentView'] | null>(null);
+  const [enrolment, setEnrolment] = useState<TwoFactorEnrolment | null>(null);
   const [recovery, setRecovery] = useState<string[] | null>(null);
 
-  const enrol = useMutation({ mutationFn: () => unwrap(api.POST('/admin/v1/auth/2fa/enrol')), onSuccess: setEnrolment });
+  const enrol = useMutation({ mutationFn: enrolTwoFactor, onSuccess: setEnrolment });
   const confirm = useMutation({
-    mutationFn: (code: string) => unwrap(api.POST('/admin/v1/auth/2fa/confirm', { body: { code } })),
+    mutationFn: confirmTwoFactor,
     onSuccess: ({ recovery_codes }) => {
       setEnrolment(null);
       setRecovery(recovery_codes);
     },
   });
-  const refresh = () => void queries.invalidateQueries({ queryKey: ['auth', 'me'] });
+  const refresh = () => void queries.invalidateQueries({ queryKey: meKey });
 
   if (me.error) return <ErrorAlert error={me.error} />;
   if (!me.data) return <PageLoading />;
@@ -104,7 +102,7 @@ function Enrolment({
   error,
   onCode,
 }: {
-  enrolment: Schemas['TwoFactorEnrolmentView'];
+  enrolment: TwoFactorEnrolment;
   pending: boolean;
   error: Error | null;
   onCode: (code: string) => void;
@@ -157,7 +155,7 @@ function Disable({ onDone }: { onDone: () => void }) {
   const { message } = App.useApp();
   const confirmDanger = useConfirmDanger();
   const disable = useMutation({
-    mutationFn: (code: string) => unwrap(api.POST('/admin/v1/auth/2fa/disable', { body: { code } })),
+    mutationFn: disableTwoFactor,
     onSuccess: () => {
       void message.success(t(`${texts}.disabled`));
       onDone();

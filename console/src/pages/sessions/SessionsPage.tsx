@@ -3,25 +3,21 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Form, Input, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { useConfirmDanger } from '../../components/confirm';
-import { FilterButtons } from '../../components/FilterButtons';
 import { ErrorAlert, useNotifyError } from '../../components/ErrorAlert';
 import { useFormat } from '../../components/format';
-import { serverPaging } from '../../components/paging';
-import { useUrlList } from '../../components/url-list';
+import { ListFilters, useListPage } from '../../components/list-page';
 import { projectQuery } from '../projects/project-queries';
 import {
   SESSION_FILTER_NAMES,
   SESSION_TYPES,
+  revokeSessions,
   sessionListQuery,
+  type RevokeTarget,
   usageQuery,
   type LiveSession,
   type SessionFilters,
 } from './session-queries';
-
-type Target = { card_id: number } | { user_id: number } | Record<string, never>;
 
 /** The live SDK sessions of a project, filtered by type and device; force one card or user offline, or everyone. */
 export function SessionsPage() {
@@ -32,8 +28,8 @@ export function SessionsPage() {
   const notifyError = useNotifyError();
   const queries = useQueryClient();
   const { projectId = '' } = useParams();
-  const { filters, page, pageSize, show, key } = useUrlList<SessionFilters>(SESSION_FILTER_NAMES, 20);
-  const list = useQuery(sessionListQuery(projectId, filters, page, pageSize));
+  const sessions = useListPage<SessionFilters>(SESSION_FILTER_NAMES);
+  const list = useQuery(sessionListQuery(projectId, sessions.filters, sessions.page, sessions.pageSize));
   const usage = useQuery(usageQuery(projectId));
   const project = useQuery(projectQuery(projectId));
   const interval = project.data?.heartbeat_interval_seconds ?? 60;
@@ -48,14 +44,13 @@ export function SessionsPage() {
   const texts = 'sessions';
 
   const revoke = useMutation({
-    mutationFn: (target: Target) =>
-      unwrap(api.POST('/admin/v1/projects/{id}/sessions/revoke', { params: { path: { id: projectId } }, body: target })),
+    mutationFn: (target: RevokeTarget) => revokeSessions(projectId, target),
     onSuccess: ({ revoked }) => {
       void queries.invalidateQueries({ queryKey: ['sessions', projectId] });
       void message.success(t(`${texts}.ended`, { count: revoked }));
     },
   });
-  const revokeOrNotify = (target: Target) => revoke.mutateAsync(target).catch(notifyError);
+  const revokeOrNotify = (target: RevokeTarget) => revoke.mutateAsync(target).catch(notifyError);
 
   const forceOffline = (session: LiveSession) => {
     const isCard = session.type === 'card';
@@ -104,14 +99,7 @@ export function SessionsPage() {
         </Space>
       </div>
       <Typography.Paragraph type="secondary">{t(`${texts}.intro`)}</Typography.Paragraph>
-      <Form
-        name="session-filters"
-        layout="inline"
-        className="filters"
-        initialValues={filters}
-        onFinish={(values: SessionFilters) => show(values)}
-        key={key}
-      >
+      <ListFilters list={sessions} name="session-filters">
         <Form.Item name="type">
           <Select
             aria-label={t(`${texts}.filters.type`)}
@@ -129,8 +117,7 @@ export function SessionsPage() {
             maxLength={128}
           />
         </Form.Item>
-        <FilterButtons onReset={() => show({})} />
-      </Form>
+      </ListFilters>
       {list.error && <ErrorAlert error={list.error} />}
       {usage.error && <ErrorAlert error={usage.error} />}
       <Table<LiveSession>
@@ -139,12 +126,7 @@ export function SessionsPage() {
         dataSource={list.data?.items}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: t(`${texts}.empty`) }}
-        pagination={serverPaging(t, {
-          page,
-          pageSize,
-          total: list.data?.total,
-          onChange: (next, size) => show(filters, size === pageSize ? next : 1, size),
-        })}
+        pagination={sessions.pagination(list.data?.total)}
         columns={[
           {
             title: t(`${texts}.type`),

@@ -33,3 +33,10 @@ export function usageQuery(projectId: string) {
     queryFn: () => unwrap(api.GET('/admin/v1/projects/{id}/usage', { params: { path: { id: projectId } } })),
   });
 }
+
+/** Whose sessions to end: one card's, one program user's, or (empty) everyone's. */
+export type RevokeTarget = { card_id: number } | { user_id: number } | Record<string, never>;
+
+export function revokeSessions(projectId: string, target: RevokeTarget) {
+  return unwrap(api.POST('/admin/v1/projects/{id}/sessions/revoke', { params: { path: { id: projectId } }, body: target }));
+}

@@ -2,16 +2,19 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Form, Input, Modal, Select, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams, useSearchParams } from 'react-router';
-import { api, type Schemas } from '../../api/client';
-import { unwrap } from '../../api/errors';
+import { useParams } from 'react-router';
 import { useConfirmDanger } from '../../components/confirm';
 import { ErrorAlert, useNotifyError } from '../../components/ErrorAlert';
 import { useFormat } from '../../components/format';
-import { serverPaging } from '../../components/paging';
+import { useListPage } from '../../components/list-page';
+import { revokeSessions } from '../sessions/session-queries';
+import { appUserKey, appUserListQuery, updateAppUser, type AppUser, type AppUserChange as Change } from './user-queries';
 
-type AppUser = Schemas['AppUserView'];
-type Change = Schemas['UpdateAppUserDto'];
+interface UserFilters {
+  q?: string;
+  status?: AppUser['status'];
+}
+
 const STATUSES = ['active', 'banned'] as const;
 
 /** The users a project's program registered: search, ban or unban, reset a password, unbind the device, force offline. */
@@ -23,62 +26,28 @@ export function UsersPage() {
   const notifyError = useNotifyError();
   const queries = useQueryClient();
   const { projectId = '' } = useParams();
-  const [params, setParams] = useSearchParams();
-  const q = params.get('q') ?? '';
-  const status = (params.get('status') ?? undefined) as AppUser['status'] | undefined;
-  const page = Number(params.get('page') ?? 1);
-  const pageSize = Number(params.get('page_size') ?? 20);
-  const list = useQuery({
-    queryKey: ['app-users', projectId, q, status, page, pageSize],
-    queryFn: () =>
-      unwrap(
-        api.GET('/admin/v1/projects/{id}/app-users', {
-          params: {
-            path: { id: projectId },
-            query: { ...(q ? { q } : {}), ...(status ? { status } : {}), page, page_size: pageSize },
-          },
-        }),
-      ),
-    placeholderData: (previous) => previous,
-  });
+  // The search and the status apply as they change: no filter form, the list page's address state only.
+  const users = useListPage<UserFilters>(['q', 'status']);
+  const { q = '', status } = users.filters;
+  const list = useQuery(appUserListQuery(projectId, q, status, users.page, users.pageSize));
   const [resetting, setResetting] = useState<AppUser>();
   const done = () => {
-    void queries.invalidateQueries({ queryKey: ['app-users', projectId] });
+    void queries.invalidateQueries({ queryKey: appUserKey(projectId) });
     void message.success(t('users.done'));
   };
   const change = useMutation({
-    // openapi-fetch's body type drops a null-only field (`machine_id: null` unbinds): the schema's own type is the check here.
-    mutationFn: ({ user, body }: { user: AppUser; body: Change }) =>
-      unwrap(
-        api.PATCH('/admin/v1/projects/{id}/app-users/{userId}', {
-          params: { path: { id: projectId, userId: user.user_id } },
-          body: body as Omit<Change, 'machine_id'>,
-        }),
-      ),
+    mutationFn: ({ user, body }: { user: AppUser; body: Change }) => updateAppUser(projectId, user.user_id, body),
     onSuccess: () => {
       setResetting(undefined);
       done();
     },
   });
   const offline = useMutation({
-    mutationFn: (user: AppUser) =>
-      unwrap(
-        api.POST('/admin/v1/projects/{id}/sessions/revoke', {
-          params: { path: { id: projectId } },
-          body: { user_id: user.user_id },
-        }),
-      ),
+    mutationFn: (user: AppUser) => revokeSessions(projectId, { user_id: user.user_id }),
     onSuccess: done,
     onError: notifyError,
   });
-  const show = (next: Record<string, string | undefined>) =>
-    setParams(
-      Object.fromEntries(
-        Object.entries({ q, status, page: '1', page_size: String(pageSize), ...next }).filter(
-          (entry): entry is [string, string] => Boolean(entry[1]),
-        ),
-      ),
-    );
+  const show = (next: UserFilters) => users.show({ ...users.filters, ...next });
   const ask = (title: string, content: string, okText: string, onOk: () => Promise<unknown>) =>
     confirmDanger({ title, content, okText, onOk });
   const mutateOrNotify = (user: AppUser, body: Change) => change.mutateAsync({ user, body }).catch(notifyError);
@@ -149,7 +118,7 @@ export function UsersPage() {
           defaultValue={q}
           allowClear
           enterButton={t('common.search')}
-          onSearch={(value) => show({ q: value.trim() || undefined })}
+          onSearch={(value) => show({ q: value })}
         />
         <Select
           aria-label={t('users.status')}
@@ -157,7 +126,7 @@ export function UsersPage() {
           allowClear
           value={status}
           style={{ width: 140 }}
-          onChange={(value?: string) => show({ status: value })}
+          onChange={(value?: AppUser['status']) => show({ status: value })}
           options={STATUSES.map((value) => ({ value, label: t(`users.statuses.${value}`) }))}
         />
       </Space>
@@ -168,12 +137,7 @@ export function UsersPage() {
         dataSource={list.data?.items}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: t('users.empty') }}
-        pagination={serverPaging(t, {
-          page,
-          pageSize,
-          total: list.data?.total,
-          onChange: (next, size) => show({ page: String(next), page_size: String(size) }),
-        })}
+        pagination={users.pagination(list.data?.total)}
         columns={[
           { title: t('users.username'), dataIndex: 'username' },
           {

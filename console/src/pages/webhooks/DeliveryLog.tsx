@@ -2,19 +2,19 @@ import { ReloadOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Space, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api, type Schemas } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { ErrorAlert, useNotifyError } from '../../components/ErrorAlert';
 import { useFormat } from '../../components/format';
 import { useServerPage } from '../../components/use-server-page';
-import type { Webhook } from './WebhookModal';
-
-type Delivery = Schemas['WebhookDeliveryView'];
-type Attempt = Schemas['WebhookAttemptView'];
+import {
+  deliveriesKey,
+  deliveryListQuery,
+  redeliverDelivery,
+  type Delivery,
+  type DeliveryAttempt as Attempt,
+  type Webhook,
+} from './webhook-queries';
 
 const STATUS_COLOURS: Record<Delivery['status'], string> = { pending: 'gold', delivered: 'green', failed: 'red' };
-
-export const deliveriesKey = (projectId: string, webhookId: string) => ['webhook-deliveries', projectId, webhookId];
 
 /** A 2xx answer is a success (a chat robot may still refuse in its body: the excerpt shows it). */
 function HttpStatus({ attempt }: { attempt: Attempt }) {
@@ -71,24 +71,9 @@ export function DeliveryLog({ projectId, webhook, onClose }: { projectId: string
   const paging = useServerPage();
   const texts = 'webhooks.log';
   const key = deliveriesKey(projectId, webhook.id);
-  const list = useQuery({
-    queryKey: [...key, paging.query],
-    queryFn: () =>
-      unwrap(
-        api.GET('/admin/v1/projects/{id}/webhooks/{wid}/deliveries', {
-          params: { path: { id: projectId, wid: webhook.id }, query: paging.query },
-        }),
-      ),
-    // A queued delivery is usually sent within a second or two: look again while one waits.
-    refetchInterval: (query) => (query.state.data?.items.some((d) => d.status === 'pending') ? 2000 : false),
-  });
+  const list = useQuery(deliveryListQuery(projectId, webhook.id, paging.query));
   const redeliver = useMutation({
-    mutationFn: (delivery: Delivery) =>
-      unwrap(
-        api.POST('/admin/v1/projects/{id}/webhooks/{wid}/deliveries/{did}/redeliver', {
-          params: { path: { id: projectId, wid: webhook.id, did: delivery.id } },
-        }),
-      ),
+    mutationFn: (delivery: Delivery) => redeliverDelivery(projectId, webhook.id, delivery.id),
     onSuccess: () => {
       void queries.invalidateQueries({ queryKey: key });
       void message.success(t(`${texts}.redelivered`));

@@ -1,10 +1,9 @@
 import { Checkbox, Form, Input, Modal, Select, Space, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { Schemas } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { ErrorAlert, type OwnTexts } from '../../components/ErrorAlert';
+import type { Webhook } from './webhook-queries';
 
-export type Webhook = Schemas['WebhookView'];
 export type WebhookFormat = Webhook['format'];
 export type WebhookEvent = Webhook['events'][number];
 

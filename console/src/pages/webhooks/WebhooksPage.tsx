@@ -4,13 +4,21 @@ import { Alert, App, Button, Space, Switch, Table, Tag, Tooltip, Typography } fr
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
-import { api } from '../../api/client';
-import { unwrap } from '../../api/errors';
 import { useConfirmDanger } from '../../components/confirm';
 import { ErrorAlert, useNotifyError } from '../../components/ErrorAlert';
 import { useFormat } from '../../components/format';
-import { DeliveryLog, deliveriesKey } from './DeliveryLog';
-import { WebhookModal, type Webhook, type WebhookDraft } from './WebhookModal';
+import { DeliveryLog } from './DeliveryLog';
+import {
+  createWebhook,
+  deleteWebhook,
+  deliveriesKey,
+  testWebhook,
+  updateWebhook,
+  webhookKeys,
+  webhookListQuery,
+  type Webhook,
+} from './webhook-queries';
+import { WebhookModal, type WebhookDraft } from './WebhookModal';
 
 /**
  * A project's webhook endpoints (decisions §20): add, edit, switch on and off, delete, send a test
@@ -28,26 +36,15 @@ export function WebhooksPage() {
   const [params, setParams] = useSearchParams();
   const [editing, setEditing] = useState<Webhook | 'new'>();
   const texts = 'webhooks';
-  const key = ['webhooks', projectId];
-  const refresh = () => void queries.invalidateQueries({ queryKey: key });
-  const list = useQuery({
-    queryKey: key,
-    queryFn: () => unwrap(api.GET('/admin/v1/projects/{id}/webhooks', { params: { path: { id: projectId } } })),
-  });
+  const refresh = () => void queries.invalidateQueries({ queryKey: webhookKeys.ofProject(projectId) });
+  const list = useQuery(webhookListQuery(projectId));
   const endpoints = list.data?.items ?? [];
   const shown = endpoints.find((endpoint) => endpoint.id === params.get('endpoint'));
   const showLog = (endpoint?: Webhook) => setParams(endpoint ? { endpoint: endpoint.id } : {}, { replace: true });
 
   const save = useMutation({
     mutationFn: (draft: WebhookDraft) =>
-      editing === 'new' || editing === undefined
-        ? unwrap(api.POST('/admin/v1/projects/{id}/webhooks', { params: { path: { id: projectId } }, body: draft }))
-        : unwrap(
-            api.PATCH('/admin/v1/projects/{id}/webhooks/{wid}', {
-              params: { path: { id: projectId, wid: editing.id } },
-              body: draft,
-            }),
-          ),
+      editing === 'new' || editing === undefined ? createWebhook(projectId, draft) : updateWebhook(projectId, editing.id, draft),
     onSuccess: () => {
       setEditing(undefined);
       refresh();
@@ -56,12 +53,7 @@ export function WebhooksPage() {
   });
   const toggle = useMutation({
     mutationFn: ({ endpoint, enabled }: { endpoint: Webhook; enabled: boolean }) =>
-      unwrap(
-        api.PATCH('/admin/v1/projects/{id}/webhooks/{wid}', {
-          params: { path: { id: projectId, wid: endpoint.id } },
-          body: { enabled },
-        }),
-      ),
+      updateWebhook(projectId, endpoint.id, { enabled }),
     onSuccess: (endpoint, { endpoint: before }) => {
       refresh();
       if (endpoint.enabled && before.disabled_reason) void message.success(t(`${texts}.enabledAgain`));
@@ -69,8 +61,7 @@ export function WebhooksPage() {
     onError: notifyError,
   });
   const remove = useMutation({
-    mutationFn: (endpoint: Webhook) =>
-      unwrap(api.DELETE('/admin/v1/projects/{id}/webhooks/{wid}', { params: { path: { id: projectId, wid: endpoint.id } } })),
+    mutationFn: (endpoint: Webhook) => deleteWebhook(projectId, endpoint.id),
     onSuccess: (_, endpoint) => {
       if (shown?.id === endpoint.id) showLog();
       refresh();
@@ -78,8 +69,7 @@ export function WebhooksPage() {
     onError: notifyError,
   });
   const test = useMutation({
-    mutationFn: (endpoint: Webhook) =>
-      unwrap(api.POST('/admin/v1/projects/{id}/webhooks/{wid}/test', { params: { path: { id: projectId, wid: endpoint.id } } })),
+    mutationFn: (endpoint: Webhook) => testWebhook(projectId, endpoint.id),
     onSuccess: (_, endpoint) => {
       showLog(endpoint);
       void queries.invalidateQueries({ queryKey: deliveriesKey(projectId, endpoint.id) });
