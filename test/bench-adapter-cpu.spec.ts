@@ -11,7 +11,7 @@ const cpu = (service: number): CpuPerRequest => ({
   serviceCores: 0.9,
 });
 
-describe("the bench's Express against Fastify CPU line (issue 39)", () => {
+describe("the bench's Express against Fastify CPU line", () => {
   it("states both adapters' service CPU per bound-device login and their ratio against the 1.25× target", () => {
     const line = adapterCpuLine([
       { adapter: 'express', scenario: 'baseline', cpu: cpu(0.3) },

@@ -5,7 +5,7 @@ import { MetricsService } from '../src/http/metrics/metrics.service';
 /**
  * docs/grafana-dashboard.json against what the service exports: every series it charts exists
  * (a renamed metric would leave a panel empty without a word), every panel follows the `instance`
- * variable, the panels do not overlap, and the operator's questions of issue 54 have a panel:
+ * variable, the panels do not overlap, and an operator's first questions have a panel:
  * webhook failures and cluster worker restarts.
  */
 
@@ -78,7 +78,7 @@ describe('docs/grafana-dashboard.json', () => {
     for (const panel of panels) expect(panel.gridPos.x + panel.gridPos.w).toBeLessThanOrEqual(24);
   });
 
-  it('shows webhook failures and cluster worker restarts (issue 54)', () => {
+  it('shows webhook failures and cluster worker restarts', () => {
     const charting = (pattern: RegExp) => exprs.filter(({ expr }) => pattern.test(expr)).map(({ panel }) => panel.title);
     expect(charting(/webhook_attempts_total\{[^}]*outcome=~"retry\|failed"/)).toEqual(['Webhook failures (range)']);
     expect(charting(/webhook_attempts_total\{[^}]*outcome="failed"/)).toEqual(['Webhook deliveries given up (range)']);

@@ -30,7 +30,7 @@ export interface Relay {
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding']);
 
 /**
- * The attack of issue 33, scripted: a proxy in front of the service that forwards each client
+ * The relay attack of the red team's review, scripted: a proxy in front of the service that forwards each client
  * request with the card key typed swapped for a valid card of its own (Connect `user_key`, legacy
  * and V3 `kami`, SDK `card_key`), and a heartbeat's Bearer token swapped for that card's session,
  * keeping the client's nonce and re-signing with the program's secrets, then hands back the

@@ -26,7 +26,7 @@ function fakeConsoleBuild(): string {
 }
 
 /**
- * The web console (issue 14) is served by the service itself at /console on either adapter: the page
+ * The web console is served by the service itself at /console on either adapter: the page
  * with its Content-Security-Policy, deep links falling back to the page, hashed assets cached for
  * good, `/` redirecting there — and the API, its 404 envelope and its OpenAPI document unchanged.
  */

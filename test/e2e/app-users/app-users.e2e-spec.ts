@@ -156,7 +156,7 @@ describe('program users: SDK and compatibility register, login, heartbeat (e2e)'
       expect(Math.abs(res.body.data.server_time - Date.now() / 1000)).toBeLessThan(10);
     });
 
-    it('files a refused heartbeat (another machine) under user_heartbeat like an accepted one (issue 54 item 10)', async () => {
+    it('files a refused heartbeat (another machine) under user_heartbeat like an accepted one', async () => {
       const { token } = await session();
       const refused = await heartbeat(token, 'm-other').expect(200);
       expect(refused.body.code).not.toBe(0);

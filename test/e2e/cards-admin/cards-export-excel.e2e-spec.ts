@@ -6,7 +6,7 @@ import { parseCsv } from '../../support/csv';
 import { startTestApp, TestApp } from '../../support/test-app';
 
 /**
- * The card export for a spreadsheet (issue 54 item 8): `export.csv?format=excel` starts with a UTF-8
+ * The card export for a spreadsheet: `export.csv?format=excel` starts with a UTF-8
  * BOM, names each card's type, gives days beside seconds and writes times in APP_TIMEZONE (named in
  * the header); `export.txt` gives the keys of a filtered list, one a line. The default CSV is unchanged.
  */

@@ -26,7 +26,7 @@ const run = (file: string, args: string[], env: Record<string, string>, cwd = RO
 /**
  * The official C client (clients/c) against the real service over real HTTP: the Jest side
  * arranges the live world of test/support/client-live.ts (a program, its cards, versions, a
- * program user, one program per transport encryption and a relay that swaps card keys, issue 33),
+ * program user, one program per transport encryption and a relay that swaps card keys),
  * then the live test program, built with AddressSanitizer and UndefinedBehaviorSanitizer, calls
  * every client function and must pass every test with no sanitizer report. The quickstart's
  * first_login.c is compiled against the library and run as written. Where the C client is not

@@ -21,7 +21,7 @@ const go = (args: string[], cwd: string, env: Record<string, string>) =>
 /**
  * The official Go client (clients/go) against the real service over real HTTP: the Jest side
  * arranges a program, its cards, versions, a program user, one program per transport encryption
- * and the relay of issue 33, then `go test -race -run Live` must pass every live test; the
+ * and the card-swapping relay, then `go test -race -run Live` must pass every live test; the
  * quickstart's Go first login must run as written. Where `go` is missing, CI fails and elsewhere
  * the suite is skipped (test/support/toolchains.ts).
  */

@@ -22,7 +22,7 @@ const run = (command: string, args: string[], cwd: string, env: Record<string, s
 /**
  * The official Java client (clients/java) against the real service over real HTTP: the Jest side
  * arranges a program, its cards, versions, a program user, one program per transport encryption
- * and the relay of issue 33, builds the client with its build.sh (plain javac), then
+ * and the card-swapping relay, builds the client with its build.sh (plain javac), then
  * `TestRunner live` must pass every live test; the quickstart's Java first login must compile
  * against the jar and run as written. Where no JDK is installed, CI fails and elsewhere the suite
  * is skipped (test/support/toolchains.ts).

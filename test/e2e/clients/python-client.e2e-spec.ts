@@ -15,7 +15,7 @@ const python = (args: string[], env: Record<string, string>) =>
 /**
  * The official Python client (clients/python) against the real service over real HTTP: the Jest
  * side arranges the live world of test/support/client-live.ts (a program, its cards, versions, a
- * program user, one program per transport encryption and the relay of issue 33), then the Python
+ * program user, one program per transport encryption and the card-swapping relay), then the Python
  * live tests call every client method and must all pass. Where python3 is missing, CI fails and
  * elsewhere the suite is skipped (test/support/toolchains.ts).
  */

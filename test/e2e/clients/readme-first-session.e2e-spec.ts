@@ -32,7 +32,7 @@ function paste(
 }
 
 /**
- * The README's "A first session" (issue 37: `$ALICE` was never set, so the project call went out
+ * The README's "A first session" (once, `$ALICE` was never set, so the project call went out
  * unauthenticated): pasted against a running service, it creates the author and her first project.
  */
 describe("README's first session (e2e)", () => {

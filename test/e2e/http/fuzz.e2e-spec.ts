@@ -12,7 +12,7 @@ import { openConnectInEveryMode } from '../../support/connect';
 import { startTestApp, TestApp } from '../../support/test-app';
 
 /**
- * The input boundary, kept true by generated bad input (issue 11): for every route of the route
+ * The input boundary, kept true by generated bad input: for every route of the route
  * registry, requests that each carry at least one thing the boundary refuses (a control character
  * or unpaired surrogate, a broken encoding, a wrong content type, nesting too deep, a field name
  * that reaches object internals, an oversized body) plus random noise fields of wrong types, sent

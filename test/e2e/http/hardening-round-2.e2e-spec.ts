@@ -58,7 +58,7 @@ async function rawExchange(
   return { status: Number(statusLine.split(' ')[1]), headers, body };
 }
 
-/** Issue 33's findings 5-9 (the operator's side), through the real HTTP stack on the run's adapter and stores. */
+/** The red team's findings 5-9 (the operator's side), through the real HTTP stack on the run's adapter and stores. */
 describe('hardening, second round (e2e)', () => {
   let t: TestApp;
   let author: AdminClient;
@@ -112,7 +112,7 @@ describe('hardening, second round (e2e)', () => {
         warnings: [expect.stringContaining('appendonly yes')],
       });
       // At start it is one finding of the start checks (printed once, by the first worker), and the
-      // app's own modules say nothing of it besides (issue 54: it was printed twice).
+      // app's own modules say nothing of it besides (it was once printed twice).
       const atStart = (await startFindings(t.app, t.app.get(AppConfig), {})).filter((finding) => finding.check === 'redis');
       expect(atStart).toEqual([
         expect.objectContaining({ severity: 'warn', message: expect.stringContaining('Redis has no persistence') }),

@@ -15,7 +15,7 @@ import { ADMIN_PASSWORD, startTestApp, TestApp, unique, uniqueAddress } from '..
 
 type Project = Awaited<ReturnType<AdminClient['createProject']>>;
 
-/** Each numbered finding of the hardening review (issue 11), through the real HTTP stack. */
+/** Each numbered finding of the first hardening review, through the real HTTP stack. */
 describe('hardening (e2e)', () => {
   let t: TestApp;
   let admin: AdminClient;

@@ -15,7 +15,7 @@ const TYPES = join(ROOT, 'console', 'src', 'api', 'schema.d.ts');
 const REGENERATE = 'run `npm run openapi` and commit openapi.json and console/src/api/schema.d.ts';
 
 /**
- * The API contract (issue 13): the document the service serves is the committed openapi.json,
+ * The API contract: the document the service serves is the committed openapi.json,
  * Redocly's recommended rules find nothing in it, the committed generated types are those of the
  * document, and calls typed by them (test/openapi/typed-calls.ts, type-checked by `npm run
  * typecheck`) get what the document promises from the real service.

@@ -14,7 +14,7 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+08:00$/;
 const shanghai = (local: string) => Date.parse(`${local.replace(' ', 'T')}+08:00`);
 
 /**
- * docs/protocol.md "Times and zones" (issue 54): every time of a client answer keeps its spec form in
+ * docs/protocol.md "Times and zones": every time of a client answer keeps its spec form in
  * APP_TIMEZONE and gains `<name>_iso`, the same instant with the offset, in every family.
  */
 describe('client answers: each time with its ISO 8601 sibling (e2e)', () => {

@@ -10,7 +10,7 @@ import { CODES, expectStandardFailure, SDK_LOGIN, V3_LOGIN } from '../../support
 import { startTestApp, TestApp, unique, uniqueAddress } from '../../support/test-app';
 
 /**
- * Guessing limits (decisions §23, issue 33 findings 3, 4 and 9): every route that looks a card key
+ * Guessing limits (decisions §23; the red team's findings 3, 4 and 9): every route that looks a card key
  * up counts keys that match no card per program and client address, atomically, so that a burst of
  * parallel wrong guesses from one address gets no more than the limit answered with a card verdict
  * and the rest 429 RATE_LIMITED with Retry-After, in the family's envelope. Program-user passwords,

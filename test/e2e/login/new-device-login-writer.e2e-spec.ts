@@ -7,7 +7,7 @@ import { cardRepos, insertCard, loginWriterFixture, pendingLogin } from '../../s
 import { startTestApp, TestApp } from '../../support/test-app';
 
 /**
- * Group commit of the new-device login (issue 17) on a real database: concurrent first uses and new
+ * Group commit of the new-device login on a real database: concurrent first uses and new
  * devices share statements, each card is activated once, binds its device and counts it, with one
  * log row per login; a card the statement does not admit is left untouched for the locked path.
  */

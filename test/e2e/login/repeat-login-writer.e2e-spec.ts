@@ -6,7 +6,7 @@ import { cardRepos, insertCard, loginWriterFixture, pendingLogin } from '../../s
 import { startTestApp, TestApp, unique } from '../../support/test-app';
 
 /**
- * Group commit of the repeat-login fast path (issue 17) on a real database: concurrent repeat logins
+ * Group commit of the repeat-login fast path on a real database: concurrent repeat logins
  * share statements, each still counts exactly once with its own log row, and a statement that fails
  * for one request is retried one request at a time so that the others still log in.
  */

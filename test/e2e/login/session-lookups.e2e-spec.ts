@@ -5,7 +5,7 @@ import { cardRepos, insertCard } from '../../support/cards';
 import { buildWorld, World } from '../../support/world';
 
 /**
- * Heartbeats pending at the same time share the session lookup (issue 17: statement-batcher.ts):
+ * Heartbeats pending at the same time share the session lookup (statement-batcher.ts):
  * each still gets its own session and its own refusal, on a real database.
  */
 describe('session lookups of concurrent heartbeats', () => {

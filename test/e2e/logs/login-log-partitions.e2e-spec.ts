@@ -10,7 +10,7 @@ import { buildWorld, World } from '../../support/world';
 type StatsItem = { day: string; interface: string; result_code: number; count: number };
 
 /**
- * Issue 17, scale: the login log partitioned by month, a retention that drops whole months, and daily
+ * At scale: the login log partitioned by month, a retention that drops whole months, and daily
  * counts kept by every write so that statistics never scan the log (they outlive the rows dropped).
  */
 describe('login log partitions, retention and daily counts (e2e)', () => {

@@ -9,7 +9,7 @@ import { buildWorld, Project, World } from '../../support/world';
 /**
  * A card login's request has exactly one row in the request log: the login-log row the login wrote
  * itself, or, when the login wrote none, the request log's own. The login says which in its answer
- * or refusal (issue 40: the rule never touches the request context), and card_logins_total counts
+ * or refusal (the rule never touches the request context), and card_logins_total counts
  * the logins that wrote their row, one per login-log row (docs/operations.md).
  */
 let world: World;

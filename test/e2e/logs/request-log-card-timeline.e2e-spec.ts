@@ -7,7 +7,7 @@ import { buildWorld, World } from '../../support/world';
 /**
  * A card's timeline in the request log (decisions §22): every client request that acted on a card
  * shows on it, answered or refused, whichever family asked. The domain services name the card in
- * their answer or refusal and the HTTP layer records it (issue 40), so this pins each of them.
+ * their answer or refusal and the HTTP layer records it, so this pins each of them.
  */
 let world: World;
 

@@ -198,7 +198,7 @@ describe('request log (e2e)', () => {
     expect((await world.author.get(`${requestsPath()}?from=yesterday`)).status).toBe(400);
   });
 
-  it('writes a refused heartbeat like an accepted one: card_heartbeat and its card, whatever refused it (issue 54 item 10)', async () => {
+  it('writes a refused heartbeat like an accepted one: card_heartbeat and its card, whatever refused it', async () => {
     const card = await insertCard(world.t, world.project.id);
     const ok = await login(card.code, 'hb-refused');
     expect(ok.body.code).toBe(0);

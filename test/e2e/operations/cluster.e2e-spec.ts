@@ -14,7 +14,7 @@ import { ADMIN_PASSWORD } from '../../support/test-app';
 import { MetricSample as Sample, parseMetrics } from '../../support/metrics';
 
 /**
- * Issue 17, "Every core": with PostgreSQL and Redis the service runs one worker process per core
+ * Every core: with PostgreSQL and Redis the service runs one worker process per core
  * (WORKERS, src/bootstrap/cluster-primary.ts); the embedded default stays one process. Everything
  * here goes through HTTP and signals to a real service process, as an operator would see it.
  */

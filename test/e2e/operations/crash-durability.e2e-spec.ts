@@ -14,7 +14,7 @@ function connectLogin(service: ServiceProcess, programId: string, cardKey: strin
 }
 
 /**
- * Issue 17: a login answered as a success is in the database, whatever happens to the service
+ * A login answered as a success is in the database, whatever happens to the service
  * after the answer. Repeat logins (the group-committed path) run at full speed while the service
  * process is killed with SIGKILL; after a restart on the same database, every answered login has
  * its log row and every card counts at least its answered logins.

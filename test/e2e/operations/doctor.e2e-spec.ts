@@ -339,7 +339,7 @@ describe('npm run doctor and the start checks', () => {
       expect(code).toBe(0);
     });
 
-    it('ends at once on a DATA_DIR under /proc, naming it (it hung there at full CPU: issue 54)', async () => {
+    it('ends at once on a DATA_DIR under /proc, naming it (it once hung there at full CPU)', async () => {
       const started = Date.now();
       const { code, output } = await runDoctor({ DATA_DIR: '/proc/ck-doctor/data' });
       expect(output).toMatch(/^FAIL {2}configuration: DATA_DIR: \/proc\/ck-doctor\/data is on \/proc, a kernel file system/m);

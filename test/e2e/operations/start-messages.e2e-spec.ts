@@ -10,7 +10,7 @@ import { acquireStores, AppStores, EMBEDDED_TEMPLATE_ENV } from '../../support/s
 import { ADMIN_PASSWORD } from '../../support/test-app';
 
 /**
- * What a start says, as an operator reads it on the terminal (issue 54, item 3): a port in use is one
+ * What a start says, as an operator reads it on the terminal: a port in use is one
  * line naming PORT, on either adapter and from a cluster's primary; Redis without AOF is said once.
  * Real service processes.
  */

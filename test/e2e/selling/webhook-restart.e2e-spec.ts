@@ -10,7 +10,7 @@ interface Delivery {
 }
 
 /**
- * Issue 35: a delivery whose receiver failed is retried after the service restarts, on either
+ * A delivery whose receiver failed is retried after the service restarts, on either
  * database. The outbox lives in the database, so a real service process is killed (SIGKILL: no
  * chance to flush anything) between the failed attempt and its retry, and a new one started on the
  * same data. On the embedded database a second instance cannot share it; a restart is all it has.

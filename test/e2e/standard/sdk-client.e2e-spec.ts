@@ -526,7 +526,7 @@ describe('official client against the service (e2e)', () => {
     });
   });
 
-  describe('a relay that swaps the card key for a valid one of its own (issue 33, decisions §17)', () => {
+  describe('a relay that swaps the card key for a valid one of its own (decisions §17)', () => {
     it('is refused as untrusted on Connect, legacy MD5, V3 and SDK logins and on a heartbeat, although the service answered each with a signed success', async () => {
       const target = await author.createProject();
       await openConnectInEveryMode(t, target.id);

@@ -3,7 +3,7 @@ import type { CardType } from './card-type-queries';
 
 const HOUR = 3600;
 const DAY = 86_400;
-/** The presets of decisions §19 / issue 34: a month is 30 days, a quarter 90, a year 365. */
+/** The presets of decisions §19: a month is 30 days, a quarter 90, a year 365. */
 export const PRESETS = {
   hour: { kind: 'time', duration_seconds: HOUR },
   day: { kind: 'time', duration_seconds: DAY },
