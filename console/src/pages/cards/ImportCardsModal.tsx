@@ -5,7 +5,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useConfirmDanger } from '../../components/confirm';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { IMPORT_COLUMNS, importCards, reportOf, type ImportReport } from './card-import';
+import { IMPORT_COLUMNS, reportOf } from './card-import';
+import { importCards, type ImportReport } from './card-queries';
 import { cardKeys } from './card-queries';
 
 type Problem = ImportReport['problems'][number];

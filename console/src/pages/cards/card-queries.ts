@@ -121,3 +121,23 @@ export function saveFile(content: Blob, fileName: string): void {
   link.click();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
+
+export type ImportReport = Schemas['ImportReport'];
+export type ImportDone = Schemas['ImportDone'];
+
+/**
+ * Sends the file as it is (`text/csv`, its bytes untouched, so a file that is not UTF-8 is reported
+ * by the service rather than silently repaired by the browser). The dry run answers the report.
+ */
+export function importCards(projectId: string, file: Blob, dryRun: true): Promise<ImportReport>;
+export function importCards(projectId: string, file: Blob, dryRun: false): Promise<ImportDone>;
+export async function importCards(projectId: string, file: Blob, dryRun: boolean): Promise<ImportReport | ImportDone> {
+  return unwrap(
+    api.POST('/admin/v1/projects/{id}/cards/import', {
+      params: { path: { id: projectId }, query: dryRun ? { dry_run: true } : {} },
+      body: file as unknown as string,
+      bodySerializer: (body) => body,
+      headers: { 'Content-Type': 'text/csv' },
+    }),
+  );
+}
