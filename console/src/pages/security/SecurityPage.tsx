@@ -9,7 +9,8 @@ import { useConfirmDanger } from '../../components/confirm';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { PageLoading } from '../../components/PageLoading';
 import { saveFile } from '../cards/card-queries';
-import { confirmTwoFactor, disableTwoFactor, enrolTwoFactor, meKey, meQuery, type TwoFactorEnrolment } from './security-queries';
+import { identityQuery } from '../../components/format';
+import { confirmTwoFactor, disableTwoFactor, enrolTwoFactor, meQuery, type TwoFactorEnrolment } from './security-queries';
 
 const texts = 'twoFactor.security';
 /** 6 digits of the app, or a recovery code (letters, digits, a hyphen). */
@@ -36,7 +37,7 @@ export function SecurityPage() {
       setRecovery(recovery_codes);
     },
   });
-  const refresh = () => void queries.invalidateQueries({ queryKey: meKey });
+  const refresh = () => void queries.invalidateQueries({ queryKey: identityQuery.queryKey });
 
   if (me.error) return <ErrorAlert error={me.error} />;
   if (!me.data) return <PageLoading />;

@@ -1,17 +1,16 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, type Schemas } from '../../api/client';
 import { unwrap } from '../../api/errors';
+import { identityQuery } from '../../components/format';
 
 export type TwoFactorEnrolment = Schemas['TwoFactorEnrolmentView'];
 
-export const meKey = ['auth', 'me'];
-
 /**
- * The signed-in account with its two-factor state. Shares its key with `identityQuery` (components/format)
- * but not its `staleTime: Infinity`: the state changes on this page, so it is read as fresh as any other.
+ * The signed-in account with its two-factor state: the console's one identity query, but read as
+ * fresh as any other here (not once for good), since the state changes on this page.
  */
 export function meQuery() {
-  return queryOptions({ queryKey: meKey, queryFn: () => unwrap(api.GET('/admin/v1/auth/me')) });
+  return queryOptions({ ...identityQuery, staleTime: 0 });
 }
 
 /** A new secret (the QR code's and the typed key), pending until a first code confirms it. */
