@@ -28,6 +28,9 @@ export default defineConfig({
     // that looked stable between two slow frames): the click missed, no request left the page, and
     // portal.spec.ts waited in vain for the unbind (CI) or top-up (reproduced) answer.
     reducedMotion: 'reduce',
-    trace: 'retain-on-failure',
+    // A trace is recorded on the retry only: recording one for every test (DOM snapshots at each
+    // action) cost a fifth of the suite's time on two cores. A first failure still shows its error;
+    // one that fails again leaves its trace in test-results/.
+    trace: 'on-first-retry',
   },
 });
