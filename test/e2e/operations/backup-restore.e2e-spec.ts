@@ -143,6 +143,8 @@ describe(`backup and restore on ${onPostgres ? 'PostgreSQL' : 'the embedded data
   let source: Record<string, string>;
   let seeded: Seeded;
   let service: ServiceProcess;
+  let moved: ServiceProcess;
+  let movedTo: Record<string, string>;
 
   beforeAll(async () => {
     source = await freshStores();
@@ -262,8 +264,12 @@ describe(`backup and restore on ${onPostgres ? 'PostgreSQL' : 'the embedded data
       expect({ name, code: outcome.code }).toEqual({ name, code: 1 });
       expect(outcome.output).toMatch(why);
     }
-    // Nothing was written: the target still starts empty, and then holds no project.
-    if (!onPostgres) expect(existsSync(join(target.DATA_DIR, 'pgdata'))).toBe(false);
+    // Nothing was written: an embedded target still has no database at all; a PostgreSQL one starts
+    // and holds no project.
+    if (!onPostgres) {
+      expect(existsSync(join(target.DATA_DIR, 'pgdata'))).toBe(false);
+      return;
+    }
     const empty = await startOn(target);
     const admin = await signIn(empty, 'admin', ADMIN_PASSWORD);
     expect((await call<{ total: number }>(empty, 'GET', '/admin/v1/projects', undefined, admin, 200)).total).toBe(0);
@@ -292,18 +298,17 @@ describe(`backup and restore on ${onPostgres ? 'PostgreSQL' : 'the embedded data
     expect(restored.code).toBe(0);
     expect(restored.output).toMatch(/^\s+login_logs\s+left out of the archive/m);
     expect(readFileSync(join(into.DATA_DIR, 'encryption.key'), 'utf8').trim()).toMatch(/^[0-9a-f]{64}$/);
-    const moved = await startOn(into);
+    movedTo = into;
+    moved = await startOn(into);
     await expectSameCards(moved, seeded);
-    await moved.kill('SIGTERM');
   }, 300_000);
 
   it('refuses a restore into an embedded database a running service holds, naming it', async () => {
-    const target = await freshStores('embedded');
-    const running = await startOn(target);
-    const outcome = await runBackupCommand('restore', [archive('sealed.ckb'), '--passphrase-file', passphraseFile], target);
+    // The service the test above started on the embedded database it restored into, still running.
+    const outcome = await runBackupCommand('restore', [archive('sealed.ckb'), '--passphrase-file', passphraseFile], movedTo);
     expect(outcome.code).toBe(1);
-    expect(outcome.output).toContain(`port ${new URL(running.url).port}`);
-    await running.kill('SIGTERM');
+    expect(outcome.output).toContain(`port ${new URL(moved.url).port}`);
+    await moved.kill('SIGTERM');
   }, 120_000);
 
   (onPostgres ? it : it.skip)(
