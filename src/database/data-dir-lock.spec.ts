@@ -60,7 +60,7 @@ describe('the data directory lock', () => {
         '-e',
         `require(${JSON.stringify(join(__dirname, 'data-dir-lock.ts'))})
           .lockDataDir(${JSON.stringify(dataDir)}, 4000)
-          .then(() => { console.log('locked'); setInterval(() => undefined, 1000); });`,
+          .then(() => { process.stdout.write('locked\\n'); setInterval(() => undefined, 1000); });`,
       ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
