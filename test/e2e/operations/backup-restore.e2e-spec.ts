@@ -143,7 +143,7 @@ describe(`backup and restore on ${onPostgres ? 'PostgreSQL' : 'the embedded data
   let source: Record<string, string>;
   let seeded: Seeded;
   let service: ServiceProcess;
-  let moved: ServiceProcess;
+  let moved: ServiceProcess | undefined;
   let movedTo: Record<string, string>;
 
   beforeAll(async () => {
@@ -305,6 +305,7 @@ describe(`backup and restore on ${onPostgres ? 'PostgreSQL' : 'the embedded data
 
   it('refuses a restore into an embedded database a running service holds, naming it', async () => {
     // The service the test above started on the embedded database it restored into, still running.
+    if (!moved) throw new Error('needs the service that the encrypting test above leaves running (run the file whole)');
     const outcome = await runBackupCommand('restore', [archive('sealed.ckb'), '--passphrase-file', passphraseFile], movedTo);
     expect(outcome.code).toBe(1);
     expect(outcome.output).toContain(`port ${new URL(moved.url).port}`);
