@@ -34,7 +34,8 @@ const swc = [
 ];
 const common = {
   testEnvironment: 'node',
-  // Jest's runtime with V8's code cache shared by the test files of a worker (its header says why).
+  // Jest's runtime with V8's code cache, package sources and resolutions shared by the test files of a
+  // worker (its header says why).
   runtime: '<rootDir>/test/support/code-cache-runtime.cjs',
   transform: { '^.+\\.(t|j|mj)s$': swc },
   transformIgnorePatterns: [`/node_modules/(?!(${esmPackages.join('|')})/)`],
