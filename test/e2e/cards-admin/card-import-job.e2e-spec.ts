@@ -21,6 +21,12 @@ const MIB = 1024 * 1024;
  * figures are printed on every run.
  */
 const WORK_ADDS_MS = 1000;
+/**
+ * How soon a 19 MiB cell is refused, upload included. The refusal itself takes tens of milliseconds;
+ * sending 19 MiB from the test's own busy worker took up to 1.1 s on a loaded 2-core host. The
+ * stall this guards against was 4.5 s at least.
+ */
+const REFUSED_WITHIN_MS = 3000;
 let quietP99 = 0;
 
 type Project = Awaited<ReturnType<AdminClient['createProject']>>;
@@ -138,7 +144,7 @@ describe('card import as a job: no stall, caps, pending batches, sweep (e2e)', (
     }
   }
 
-  it('refuses a 19 MiB cell in well under a second, naming its line and column, while another project logs in as fast as ever', async () => {
+  it('refuses a 19 MiB cell at once, upload included, naming its line and column, while another project logs in as fast as ever', async () => {
     const p = await a.createProject();
     // Bytes made once, so that the test's own client does not stall the loop preparing them.
     const csv = Buffer.from('code,duration_seconds,note\nOK-1,60,fine\nBIG-1,60,"' + 'x'.repeat(19 * MIB) + '"\n');
@@ -172,7 +178,7 @@ describe('card import as a job: no stall, caps, pending batches, sweep (e2e)', (
       process.stdout.write(
         `import-job: 19 MiB cell${query} refused in ${ms.toFixed(0)} ms; other project's logins: ${logins}, p99 ${p99.toFixed(1)} ms, max ${max.toFixed(1)} ms; loop stalled at most ${loopMaxMs.toFixed(0)} ms\n`,
       );
-      expect(ms).toBeLessThan(1000);
+      expect(ms).toBeLessThan(REFUSED_WITHIN_MS);
       expect(p99).toBeLessThan(quietP99 + WORK_ADDS_MS);
     }
     const grownMb = (process.memoryUsage().heapUsed - heapBefore) / MIB;
