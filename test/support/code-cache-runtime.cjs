@@ -51,7 +51,9 @@ const resolutions = new Map();
  * own: every file opened, read and resolved again the same ~3,000 modules that the file before it
  * had (about a quarter of a second a file). Within a worker, the installed packages' sources and
  * every resolution are kept for the next files of the same project configuration: neither changes
- * during a run, and each file still evaluates its modules afresh in its own registry.
+ * during a run, and each file still evaluates its modules afresh in its own registry. `fileCache` and
+ * `_resolution` are jest-runtime 30's own fields: a Jest that renames them fails every file here at
+ * once, rather than running without the sharing.
  */
 class SharedLoadingRuntime extends Runtime {
   constructor(config, ...rest) {
