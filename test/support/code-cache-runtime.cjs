@@ -52,8 +52,8 @@ const resolutions = new Map();
  * had (about a quarter of a second a file). Within a worker, the installed packages' sources and
  * every resolution are kept for the next files of the same project configuration: neither changes
  * during a run, and each file still evaluates its modules afresh in its own registry. `fileCache` and
- * `_resolution` are jest-runtime 30's own fields: a Jest that renames them fails every file here at
- * once, rather than running without the sharing.
+ * `_resolution`'s caches are jest-runtime 30's own fields: a Jest that renames them fails every file
+ * here at once, rather than running without the sharing.
  */
 class SharedLoadingRuntime extends Runtime {
   constructor(config, ...rest) {
@@ -66,10 +66,13 @@ class SharedLoadingRuntime extends Runtime {
       if (source === undefined) packageSources.set(filename, (source = readFile(filename)));
       return source;
     };
+    const resolution = this._resolution;
+    if (!(resolution?.cjsCache instanceof Map && resolution.esmCache instanceof Map))
+      throw new Error('jest-runtime has no _resolution.cjsCache/esmCache: share the resolutions another way');
     let shared = resolutions.get(config.id);
     if (!shared) resolutions.set(config.id, (shared = { cjs: new Map(), esm: new Map() }));
-    this._resolution.cjsCache = shared.cjs;
-    this._resolution.esmCache = shared.esm;
+    resolution.cjsCache = shared.cjs;
+    resolution.esmCache = shared.esm;
   }
 }
 
