@@ -1,7 +1,5 @@
-import { cpSync } from 'node:fs';
-import { join } from 'node:path';
 import { ServiceProcess, startServiceProcess } from './service-process';
-import { acquireStores, AppStores, EMBEDDED_TEMPLATE_ENV } from './stores';
+import { acquireStores, AppStores, copyEmbeddedTemplate } from './stores';
 import { ADMIN_PASSWORD } from './test-app';
 
 export interface ServiceProcessStores {
@@ -22,8 +20,7 @@ export function serviceProcessStores(extraEnv: Record<string, string> = {}): Ser
   let last: ServiceProcess | undefined;
   beforeAll(async () => {
     stores = await acquireStores({ ...process.env });
-    const template = process.env[EMBEDDED_TEMPLATE_ENV];
-    if (!stores.env.DATABASE_URL && template) cpSync(template, join(stores.env.DATA_DIR, 'pgdata'), { recursive: true });
+    if (!stores.env.DATABASE_URL) copyEmbeddedTemplate(stores.env.DATA_DIR);
   });
   afterAll(async () => {
     await last?.kill('SIGTERM');

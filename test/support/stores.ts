@@ -26,6 +26,16 @@ export const EMBEDDED_TEMPLATE_ENV = 'CK_TEST_EMBEDDED_TEMPLATE';
 /** Set by global-setup.ts: the migrated template database of this run (DATABASE_URL). */
 export const PG_TEMPLATE_ENV = 'CK_TEST_PG_TEMPLATE';
 
+/**
+ * Puts a copy of the run's migrated embedded template in `dataDir` (its `pgdata`), as a real service
+ * process or command-line tool of a test then opens it: PGlite's initdb and the migrations (about 3 s
+ * of CPU) are paid once per run. No-op outside the e2e global setup, which makes the template.
+ */
+export function copyEmbeddedTemplate(dataDir: string): void {
+  const template = process.env[EMBEDDED_TEMPLATE_ENV];
+  if (template) cpSync(template, join(dataDir, 'pgdata'), { recursive: true });
+}
+
 /** The prefix of every database a run makes next to the one DATABASE_URL names. */
 export function runDatabasePrefix(databaseUrl: string, runId: string): string {
   return `${databaseName(databaseUrl).slice(0, 30)}_cktest_${runId}`;
@@ -92,9 +102,8 @@ export async function acquireStores(wanted: { DATABASE_URL?: string; REDIS_URL?:
       env.DATABASE_URL = throughTestPooler(database.url);
       releases.push(database.release);
     } else {
-      const template = process.env[EMBEDDED_TEMPLATE_ENV];
       // With the worker's pool (embedded-environment.ts) the app takes a database from it instead.
-      if (template && !embeddedPool()) cpSync(template, join(dataDir, 'pgdata'), { recursive: true });
+      if (!embeddedPool()) copyEmbeddedTemplate(dataDir);
       env.DATABASE_URL = '';
     }
     if (wanted.REDIS_URL) {

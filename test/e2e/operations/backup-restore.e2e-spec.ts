@@ -9,7 +9,7 @@ import { migrationName } from '../../../src/backup/restore-rows';
 import { EmbeddedPostgres, useEmbeddedSource } from '../../../src/database/embedded-postgres';
 import { archiveContents, repackedWith, runBackupCommand, tableText } from '../../support/archives';
 import { callService as call, ServiceProcess, signInService as signIn, startServiceProcess } from '../../support/service-process';
-import { acquireStores, AppStores, EMBEDDED_TEMPLATE_ENV } from '../../support/stores';
+import { acquireStores, AppStores, copyEmbeddedTemplate } from '../../support/stores';
 import { ADMIN_PASSWORD } from '../../support/test-app';
 
 /**
@@ -148,8 +148,7 @@ describe(`backup and restore on ${onPostgres ? 'PostgreSQL' : 'the embedded data
 
   beforeAll(async () => {
     source = await freshStores();
-    const template = process.env[EMBEDDED_TEMPLATE_ENV];
-    if (!onPostgres && template) cpSync(template, join(source.DATA_DIR, 'pgdata'), { recursive: true });
+    if (!onPostgres) copyEmbeddedTemplate(source.DATA_DIR);
     service = await startOn(source);
     seeded = await seed(service);
     // An uploaded file, as the files module keeps them.
@@ -210,6 +209,8 @@ describe(`backup and restore on ${onPostgres ? 'PostgreSQL' : 'the embedded data
 
   it('a start that finds migrations to run on a database with projects takes a backup first, listed as an upgrade', async () => {
     const target = await freshStores();
+    // An empty migrated database: the restore into a DATA_DIR with none at all is the test's above.
+    if (!onPostgres) copyEmbeddedTemplate(target.DATA_DIR);
     if (!onPostgres) cpSync(join(source.DATA_DIR, 'encryption.key'), join(target.DATA_DIR, 'encryption.key'));
     expect((await runBackupCommand('restore', [archive('first.tar.gz')], target)).code).toBe(0);
     // The database as the release before the last migration left it.
@@ -288,12 +289,13 @@ describe(`backup and restore on ${onPostgres ? 'PostgreSQL' : 'the embedded data
 
     writeFileSync(join(work, 'wrong'), 'not the passphrase at all\n');
     const into = await freshStores('embedded');
+    copyEmbeddedTemplate(into.DATA_DIR);
     const wrong = await runBackupCommand('restore', [archive('sealed.ckb'), '--passphrase-file', join(work, 'wrong')], into);
     expect(wrong).toEqual({ code: 1, output: expect.stringContaining('does not open with this passphrase') });
     const noPassphrase = await runBackupCommand('restore', [archive('sealed.ckb')], into);
     expect(noPassphrase).toEqual({ code: 1, output: expect.stringContaining('--passphrase-file') });
 
-    // Into a fresh embedded DATA_DIR with no key: the archive's own key comes with it.
+    // Into an embedded DATA_DIR with no key (its database empty): the archive's own key comes with it.
     const restored = await runBackupCommand('restore', [archive('sealed.ckb'), '--passphrase-file', passphraseFile], into);
     expect(restored.code).toBe(0);
     expect(restored.output).toMatch(/^\s+login_logs\s+left out of the archive/m);

@@ -1,5 +1,3 @@
-import { cpSync } from 'node:fs';
-import { join } from 'node:path';
 import {
   callService as call,
   childPids,
@@ -9,7 +7,7 @@ import {
   signInService as signIn,
   startSignalledService,
 } from '../../support/service-process';
-import { acquireStores, AppStores, EMBEDDED_TEMPLATE_ENV } from '../../support/stores';
+import { acquireStores, AppStores, copyEmbeddedTemplate } from '../../support/stores';
 import { ADMIN_PASSWORD } from '../../support/test-app';
 import { MetricSample as Sample, parseMetrics } from '../../support/metrics';
 
@@ -66,8 +64,7 @@ describe('WORKERS: how many processes serve (e2e, a real service process)', () =
     'runs the embedded default as one process, with no cluster primary',
     async () => {
       const stores = await acquireStores({ DATABASE_URL: '', REDIS_URL: '' });
-      const template = process.env[EMBEDDED_TEMPLATE_ENV];
-      if (template) cpSync(template, join(stores.env.DATA_DIR, 'pgdata'), { recursive: true });
+      copyEmbeddedTemplate(stores.env.DATA_DIR);
       let service: SignalledService | undefined;
       try {
         service = await startSignalledService({ ...stores.env, ADMIN_PASSWORD, LOG_LEVEL: 'info', ACCESS_LOG: 'off' });

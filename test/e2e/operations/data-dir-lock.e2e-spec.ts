@@ -1,9 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { cpSync, realpathSync } from 'node:fs';
-import { join } from 'node:path';
+import { realpathSync } from 'node:fs';
 import { callService as call, Exit, freePort, signInService as signIn, spawnService } from '../../support/service-process';
-import { acquireStores, AppStores, EMBEDDED_TEMPLATE_ENV } from '../../support/stores';
+import { acquireStores, AppStores, copyEmbeddedTemplate } from '../../support/stores';
 import { ADMIN_PASSWORD } from '../../support/test-app';
 
 /**
@@ -82,8 +81,7 @@ async function race(env: Record<string, string>, ports: [number, number]) {
 
   beforeAll(async () => {
     stores = await acquireStores({ DATABASE_URL: '', REDIS_URL: '' });
-    const template = process.env[EMBEDDED_TEMPLATE_ENV];
-    if (template) cpSync(template, join(stores.env.DATA_DIR, 'pgdata'), { recursive: true });
+    copyEmbeddedTemplate(stores.env.DATA_DIR);
     // At info, a start that opened the database or listened would say so.
     env = { ...stores.env, ADMIN_USERNAME: 'admin', ADMIN_PASSWORD, LOG_LEVEL: 'info', ACCESS_LOG: 'off' };
     dataDir = realpathSync(stores.env.DATA_DIR);

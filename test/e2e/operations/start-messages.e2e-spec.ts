@@ -1,12 +1,12 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import { Exit, freePort, spawnService, startSignalledService } from '../../support/service-process';
-import { acquireStores, AppStores, EMBEDDED_TEMPLATE_ENV } from '../../support/stores';
+import { acquireStores, AppStores, copyEmbeddedTemplate } from '../../support/stores';
 import { ADMIN_PASSWORD } from '../../support/test-app';
 
 /**
@@ -46,8 +46,7 @@ describe('what the start says (e2e, real service processes)', () => {
 
   beforeAll(async () => {
     stores = await acquireStores({ DATABASE_URL: '', REDIS_URL: '' });
-    const template = process.env[EMBEDDED_TEMPLATE_ENV];
-    if (template) cpSync(template, join(stores.env.DATA_DIR, 'pgdata'), { recursive: true });
+    copyEmbeddedTemplate(stores.env.DATA_DIR);
     env = { ...stores.env, ADMIN_USERNAME: 'admin', ADMIN_PASSWORD, LOG_LEVEL: 'info', ACCESS_LOG: 'off', WORKERS: '1' };
   });
 

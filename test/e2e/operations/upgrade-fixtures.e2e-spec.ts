@@ -5,14 +5,14 @@ import { join } from 'node:path';
 import { Client, ErrorCode } from '../../../sdk/src';
 import { CommandOutcome, runBackupCommand, unpackForTest } from '../../support/archives';
 import { callService as call, ServiceProcess, signInService as signIn, startServiceProcess } from '../../support/service-process';
-import { acquireStores, AppStores } from '../../support/stores';
+import { acquireStores, AppStores, copyEmbeddedTemplate } from '../../support/stores';
 
 /**
  * Upgrades (decisions §24): an archive made by an earlier release restores into this one. Each
  * fixture under test/fixtures/upgrade is the data an earlier commit wrote through its own API
  * (seed.mjs, make-fixture.sh), archived, and a side file saying what is in it. Each is restored here
- * by `npm run restore` (the command, run as a process, as an operator runs it) into a fresh database of
- * the pass (embedded DATA_DIR, or PostgreSQL), then this release's service starts on it and the
+ * by `npm run restore` (the command, run as a process, as an operator runs it) into an empty database
+ * of the pass (embedded DATA_DIR, or PostgreSQL), then this release's service starts on it and the
  * cards bound back then log in on their devices through the official client, pinned to the
  * project's signing keys of back then; the admin, the author and (where the release had them) the
  * agent sign in with their old passwords and find what they had.
@@ -100,10 +100,14 @@ describe('upgrade fixtures: archives of earlier releases restore into this one (
         DATABASE_URL: onPostgres ? process.env.DATABASE_URL : '',
         REDIS_URL: process.env.REDIS_URL ?? '',
       });
-      // A DATA_DIR of our own (the embedded database, the files), empty: the restore makes what it needs.
+      // A DATA_DIR of our own (the embedded database, the files). Its database is empty and migrated,
+      // as the PostgreSQL pass's clone of the template is: the restore replaces the schema with the
+      // archive's. A restore into a DATA_DIR with no database yet is backup-restore.e2e-spec.ts's.
+      const dataDir = join(work, 'data');
+      if (!onPostgres) copyEmbeddedTemplate(dataDir);
       env = {
         ...stores.env,
-        DATA_DIR: join(work, 'data'),
+        DATA_DIR: dataDir,
         APP_ENCRYPTION_KEY: fixture.encryption_key,
         ...(process.env.DATABASE_PREPARED_STATEMENTS
           ? { DATABASE_PREPARED_STATEMENTS: process.env.DATABASE_PREPARED_STATEMENTS }
