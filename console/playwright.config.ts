@@ -11,10 +11,10 @@ const chromium = process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEAD
 
 /**
  * Browser tests of the console (npm run test:console) in Debian's Chromium (Playwright's own browser
- * download cannot be reached here), against a real service started by the
- * global setup's build on the embedded database. Each worker starts a service of its own, so workers
- * share no state. One worker by default: on this two-core machine two were slower (11.8 min against
- * 8.5 for the suite: two Chromiums render on the CPU) and timed out; CONSOLE_E2E_WORKERS raises it.
+ * download cannot be reached here), against a real service started by the global setup's build on
+ * the embedded database. Each worker starts a service of its own, so workers share no state. One
+ * worker by default: on this two-core machine two were slower (11.8 min against 8.5 for the suite:
+ * two Chromiums render on the CPU) and timed out; CONSOLE_E2E_WORKERS raises it.
  */
 export default defineConfig({
   testDir: './e2e',

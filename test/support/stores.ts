@@ -28,8 +28,8 @@ export const PG_TEMPLATE_ENV = 'CK_TEST_PG_TEMPLATE';
 
 /**
  * Puts a copy of the run's migrated embedded template in `dataDir` (its `pgdata`), as a real service
- * process or command-line tool of a test then opens it: PGlite's initdb and the migrations (about 3 s
- * of CPU) are paid once per run. No-op outside the e2e global setup, which makes the template.
+ * process or command-line tool of a test then opens it: PGlite's initdb and the migrations (4-6 s of
+ * CPU) are paid once per run. No-op outside the e2e global setup, which makes the template.
  */
 export function copyEmbeddedTemplate(dataDir: string): void {
   const template = process.env[EMBEDDED_TEMPLATE_ENV];
