@@ -209,9 +209,11 @@ describe(`backup and restore on ${onPostgres ? 'PostgreSQL' : 'the embedded data
 
   it('a start that finds migrations to run on a database with projects takes a backup first, listed as an upgrade', async () => {
     const target = await freshStores();
-    // An empty migrated database: the restore into a DATA_DIR with none at all is the test's above.
-    if (!onPostgres) copyEmbeddedTemplate(target.DATA_DIR);
-    if (!onPostgres) cpSync(join(source.DATA_DIR, 'encryption.key'), join(target.DATA_DIR, 'encryption.key'));
+    if (!onPostgres) {
+      // An empty migrated database: the restore into a DATA_DIR with none at all is the test's above.
+      copyEmbeddedTemplate(target.DATA_DIR);
+      cpSync(join(source.DATA_DIR, 'encryption.key'), join(target.DATA_DIR, 'encryption.key'));
+    }
     expect((await runBackupCommand('restore', [archive('first.tar.gz')], target)).code).toBe(0);
     // The database as the release before the last migration left it.
     const older = await undoLastMigration(target);
