@@ -13,6 +13,7 @@ import { FailureLimiter } from '../core/throttling/failure-limiter';
 import { isUniqueViolation } from '../database/pg-errors';
 import { AdminToken } from './admin-token.entity';
 import { AdminUser } from '../admin-kernel/admin-user.entity';
+import { newAdminSessionToken } from './admin-session-token';
 import { AdminSessionView } from './admin-auth.view';
 import { AdminPrincipal } from '../admin-kernel/admin-principal';
 import { SharedStore } from '../core/store/shared-store';
@@ -137,7 +138,7 @@ export class AdminAuthService implements OnApplicationBootstrap, AccountSessions
   }
 
   async issueToken(user: AdminUser): Promise<AdminSessionView> {
-    const token = newToken();
+    const token = newAdminSessionToken();
     const expiresAt = new Date(Date.now() + this.config.ADMIN_TOKEN_TTL_SECONDS * 1000);
     await this.tokens.insert({ tokenHash: hashToken(token), userId: user.id, expiresAt });
     await this.tokens.delete({ userId: user.id, expiresAt: LessThan(new Date()) });
