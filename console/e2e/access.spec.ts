@@ -7,7 +7,7 @@ import {
   newAuthor,
   platformAdmin,
   screenshot,
-  signIn,
+  signInThroughApi,
   test,
   type Account,
   type Service,
@@ -46,7 +46,7 @@ test('sites authorized and blacklisted in the console decide what licence verifi
   const project = await verifyingProject(service, author);
   expect(await verify(service, project.program_id, 'www.example.com')).toMatchObject({ code: SITE_NOT_AUTHORIZED });
 
-  await signIn(page, author);
+  await signInThroughApi(page, service, author);
   await page.goto(`/console/projects/${project.id}/access?tab=sites`);
   await page.getByLabel('Domain').fill('*.example.com');
   await page.getByLabel('Note').fill('customer site');
@@ -97,7 +97,7 @@ for (const [language, texts] of [
         params: { path: { id: project.id } },
         body: { domain: '*.example.com', note: 'customer' },
       });
-      await signIn(page, author);
+      await signInThroughApi(page, service, author);
       await page.goto(`/console/projects/${project.id}/access`);
       await expect(page.getByRole('row').filter({ hasText: 'update_channel' })).toHaveCount(1);
       await screenshot(page, 'access-variables', language);

@@ -1,7 +1,19 @@
 import type { Page } from '@playwright/test';
 import { en } from '../src/i18n/en';
 import { zhCN } from '../src/i18n/zh-CN';
-import { adminApi, apiToken, expect, fill, menu, money, newAuthor, screenshot, signIn, test, type Account } from './support';
+import {
+  adminApi,
+  apiToken,
+  expect,
+  fill,
+  menu,
+  money,
+  newAuthor,
+  screenshot,
+  signInThroughApi,
+  test,
+  type Account,
+} from './support';
 
 for (const [language, texts] of [
   ['en', en],
@@ -51,7 +63,7 @@ for (const [language, texts] of [
       await call(authorToken, 'POST', `/admin/v1/agents/${made.id}/credits`, { amount_cents: 10_000 });
 
       // The author's page of the agent: its prices per type, 5.00 less 20 %, then 3.50 of its own.
-      await signIn(page, author);
+      await signInThroughApi(page, service, author);
       await page.goto(`/console/agents/${made.id}`);
       await expect(page.getByRole('heading', { level: 1, name: fill(a.detail.title, { name: agent.username }) })).toBeVisible();
       await page.getByRole('tab', { name: p.tab }).click();

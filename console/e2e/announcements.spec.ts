@@ -9,6 +9,7 @@ import {
   platformAdmin,
   screenshot,
   signIn,
+  signInThroughApi,
   test,
   type Account,
   type Service,
@@ -147,7 +148,7 @@ for (const [language, texts] of [
         },
       });
       try {
-        await signIn(page, platformAdmin(service));
+        await signInThroughApi(page, service, platformAdmin(service));
         await page.goto('/console/platform/announcements');
         await expect(page.getByRole('row').filter({ hasText: hidden })).toHaveCount(1);
         await screenshot(page, 'platform-announcements', language);

@@ -1,6 +1,6 @@
 import { en } from '../src/i18n/en';
 import { zhCN } from '../src/i18n/zh-CN';
-import { adminApi, apiToken, expect, newAuthor, signIn, test } from './support';
+import { adminApi, apiToken, expect, newAuthor, signInThroughApi, test } from './support';
 
 for (const [language, texts] of [
   ['en', en],
@@ -19,7 +19,7 @@ for (const [language, texts] of [
       const api = adminApi(service, await apiToken(service, author));
       const { data: project } = await api.POST('/admin/v1/projects', { body: { name: 'Digits Program' } });
       const projectId = project!.id;
-      await signIn(page, author);
+      await signInThroughApi(page, service, author);
       await page.goto(`/console/projects/${projectId}/card-types`);
       await page.getByRole('button', { name: ct.add }).click();
       const dialog = page.getByRole('dialog', { name: ct.addTitle });

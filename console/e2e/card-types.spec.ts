@@ -1,6 +1,6 @@
 import { en } from '../src/i18n/en';
 import { zhCN } from '../src/i18n/zh-CN';
-import { adminApi, apiToken, expect, menu, money, newAuthor, screenshot, signIn, test } from './support';
+import { adminApi, apiToken, expect, menu, money, newAuthor, screenshot, signInThroughApi, test } from './support';
 
 const MONTH = 30 * 86_400;
 
@@ -26,7 +26,7 @@ for (const [language, texts] of [
         body: { name: language === 'en' ? 'Shop Program' : '商店程序' },
       });
       const projectId = project!.id;
-      await signIn(page, author);
+      await signInThroughApi(page, service, author);
       await page.goto(`/console/projects/${projectId}/overview`);
       await page.getByRole('menuitem', { name: menu(ct.menu) }).click();
       await expect(page.getByRole('heading', { level: 1, name: ct.title })).toBeVisible();

@@ -9,7 +9,7 @@ import {
   newAuthor,
   openConnect,
   screenshot,
-  signIn,
+  signInThroughApi,
   test,
   type Account,
   type Service,
@@ -44,7 +44,7 @@ test('an author bans everything a filter matches, and one selected card; the pro
 }) => {
   const author = await newAuthor(service);
   const { project, first, second } = await twoBatches(service, author);
-  await signIn(page, author);
+  await signInThroughApi(page, service, author);
   await page.goto(`/console/projects/${project.id}/cards?batch_id=${first.batch_id}`);
   await expect(page.getByRole('row')).toHaveCount(4);
 
@@ -90,7 +90,7 @@ for (const [language, texts] of [
     }) => {
       const author = await newAuthor(service);
       const { project, first, second } = await twoBatches(service, author);
-      await signIn(page, author);
+      await signInThroughApi(page, service, author);
       await page.goto(`/console/projects/${project.id}/cards`);
       await expect(page.getByRole('row')).toHaveCount(7);
 

@@ -10,7 +10,7 @@ import {
   newAuthor,
   openConnect,
   screenshot,
-  signIn,
+  signInThroughApi,
   test,
   type Account,
   type Service,
@@ -60,7 +60,7 @@ test('the card list is ordered by clicking a column header, and the order is kep
   const author = await newAuthor(service);
   const { project, later, soon, fresh } = await threeCards(service, author);
   const codes = [later.code, soon.code, fresh.code];
-  await signIn(page, author);
+  await signInThroughApi(page, service, author);
   await page.goto(`/console/projects/${project.id}/cards`);
   await expect(page.locator('tbody tr.ant-table-row')).toHaveCount(3);
   expect(await listedCodes(page, codes)).toEqual([fresh.code, soon.code, later.code]); // newest first
@@ -93,7 +93,7 @@ test.describe('a card edited in the console', () => {
   test('changes what was edited, and only that, as the API reads it', async ({ page, service }) => {
     const author = await newAuthor(service);
     const { project, soon, card } = await threeCards(service, author);
-    await signIn(page, author);
+    await signInThroughApi(page, service, author);
     await page.goto(`/console/projects/${project.id}/cards/${soon.id}`);
     await page.getByRole('button', { name: 'Edit' }).click();
     const dialog = page.getByRole('dialog', { name: `Edit card ${soon.code}` });
@@ -153,7 +153,7 @@ test.describe('a card edited in the console', () => {
       body: { count: 1, duration_seconds: 0, kind: 'count', uses: 5 },
     });
     const counted = data!.items[0];
-    await signIn(page, author);
+    await signInThroughApi(page, service, author);
     await page.goto(`/console/projects/${project.id}/cards/${counted.id}`);
     await page.getByRole('button', { name: 'Edit' }).click();
     const dialog = page.getByRole('dialog', { name: `Edit card ${counted.code}` });
@@ -196,7 +196,7 @@ test('a CSV is checked, its problems shown by line, then imported after a confir
   const author = await newAuthor(service);
   const { api, project } = await threeCards(service, author);
   const tag = Date.now().toString(36).toUpperCase();
-  await signIn(page, author);
+  await signInThroughApi(page, service, author);
   await page.goto(`/console/projects/${project.id}/cards`);
   await page.getByRole('button', { name: 'Import CSV' }).click();
   const dialog = page.getByRole('dialog', { name: 'Import cards from a CSV file' });
@@ -246,7 +246,7 @@ for (const [language, texts] of [
     test(`sorted list, edit form and import report in ${language}`, async ({ page, service }) => {
       const author = await newAuthor(service);
       const { project, soon } = await threeCards(service, author);
-      await signIn(page, author);
+      await signInThroughApi(page, service, author);
       await page.goto(`/console/projects/${project.id}/cards?sort=expires_at`);
       await expect(page.locator('tbody tr.ant-table-row')).toHaveCount(3);
       await screenshot(page, 'cards-sorted', language);
@@ -269,7 +269,7 @@ for (const [language, texts] of [
     test(`exports the filtered list for Excel and as card keys in ${language}`, async ({ page, service }) => {
       const author = await newAuthor(service);
       const { project, soon, later } = await threeCards(service, author);
-      await signIn(page, author);
+      await signInThroughApi(page, service, author);
       await page.goto(`/console/projects/${project.id}/cards?status=active`);
       await expect(page.locator('tbody tr.ant-table-row')).toHaveCount(2);
       const exported = async (format: 'excel' | 'txt') => {

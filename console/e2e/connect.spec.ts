@@ -7,7 +7,7 @@ import {
   newAuthor,
   openConnect,
   screenshot,
-  signIn,
+  signInThroughApi,
   test,
   type Account,
   type Service,
@@ -40,7 +40,7 @@ test('an author renames the Connect answer fields, sees them in the preview and 
 }) => {
   const author = await newAuthor(service);
   const { project, card } = await projectWithCard(service, author);
-  await signIn(page, author);
+  await signInThroughApi(page, service, author);
   await page.goto(`/console/projects/${project.id}/connect`);
   await expect(page.getByTestId('preview-success')).toContainText('"status": true');
 
@@ -78,7 +78,7 @@ for (const [language, texts] of [
     test(`Connect in ${language}`, async ({ page, service }) => {
       const author = await newAuthor(service);
       const { project } = await projectWithCard(service, author);
-      await signIn(page, author);
+      await signInThroughApi(page, service, author);
       await page.goto(`/console/projects/${project.id}/connect`);
       await expect(page.getByRole('heading', { level: 1, name: new RegExp(texts.connect.title) })).toBeVisible();
       await expect(page.getByTestId('preview-success')).toContainText('"status": true');

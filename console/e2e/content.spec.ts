@@ -7,7 +7,7 @@ import {
   newAuthor,
   openConnect,
   screenshot,
-  signIn,
+  signInThroughApi,
   test,
   type Account,
   type Service,
@@ -36,7 +36,7 @@ async function legacyGet(
 test('an announcement written in the console is what the program reads, until it is hidden', async ({ page, service }) => {
   const author = await newAuthor(service);
   const project = await newProject(service, author);
-  await signIn(page, author);
+  await signInThroughApi(page, service, author);
   await page.goto(`/console/projects/${project.id}/content`);
   await page.getByRole('button', { name: 'New announcement' }).click();
   const dialog = page.getByRole('dialog', { name: 'New announcement' });
@@ -60,7 +60,7 @@ test('a file uploaded in the console becomes a version the program is told to do
   const author = await newAuthor(service);
   const project = await newProject(service, author);
   const bytes = Buffer.alloc(3 * 1024 * 1024, 7);
-  await signIn(page, author);
+  await signInThroughApi(page, service, author);
   await page.goto(`/console/projects/${project.id}/content?tab=files`);
   await page
     .getByTestId('file-picker')
@@ -110,7 +110,7 @@ for (const [language, texts] of [
           download_url: 'https://example.com/setup.exe',
         },
       });
-      await signIn(page, author);
+      await signInThroughApi(page, service, author);
       await page.goto(`/console/projects/${project.id}/content`);
       await expect(page.getByRole('tab', { name: texts.content.tabs.announcements })).toBeVisible();
       await screenshot(page, 'content-announcements', language);

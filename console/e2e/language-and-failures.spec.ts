@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { expect, newAuthor, signIn, test } from './support';
+import { expect, newAuthor, signIn, signInThroughApi, test } from './support';
 
 test.describe('language', () => {
   test.use({ locale: 'zh-CN' });
@@ -71,7 +71,7 @@ test.describe('failures', () => {
   });
 
   test('a page of a project that is not there shows the refusal with its request id', async ({ page, service }) => {
-    await signIn(page, await newAuthor(service));
+    await signInThroughApi(page, service, await newAuthor(service));
     await page.goto(`/console/projects/${randomUUID()}/settings`);
     const alert = page.getByRole('alert');
     await expect(alert).toContainText('Code: 11101');

@@ -1,6 +1,6 @@
 import { en } from '../src/i18n/en';
 import { zhCN } from '../src/i18n/zh-CN';
-import { adminApi, apiToken, connectLogin, expect, newAuthor, openConnect, screenshot, signIn, test } from './support';
+import { adminApi, apiToken, connectLogin, expect, newAuthor, openConnect, screenshot, signInThroughApi, test } from './support';
 
 const BLACKLISTED = 40002;
 
@@ -26,7 +26,7 @@ for (const [language, texts] of [
       const key = batch!.items[0].code;
       const t = texts.loginBlacklist;
 
-      await signIn(page, author);
+      await signInThroughApi(page, service, author);
       await page.goto(`/console/projects/${project!.id}/overview`);
       await page.getByRole('menuitem', { name: t.menu }).click();
       await expect(page.getByRole('heading', { level: 1, name: t.title })).toBeVisible();

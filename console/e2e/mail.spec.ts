@@ -12,7 +12,7 @@ import {
   newAuthor,
   openConnect,
   screenshot,
-  signIn,
+  signInThroughApi,
   test as base,
   type Service,
 } from './support';
@@ -90,7 +90,7 @@ for (const [language, texts] of [
       const holder = `holder-${language.toLowerCase()}-${Date.now().toString(36)}@example.com`;
 
       // The card's edit form: a malformed address is refused in the form, a good one saved and shown.
-      await signIn(page, author);
+      await signInThroughApi(page, service, author);
       await page.goto(`/console/projects/${project!.id}/cards/${card.id}`);
       await page.getByRole('button', { name: edit.open }).click();
       const dialog = page.getByRole('dialog');

@@ -8,7 +8,7 @@ import {
   newAuthor,
   openConnect,
   screenshot,
-  signIn,
+  signInThroughApi,
   test,
   type Account,
   type Service,
@@ -37,7 +37,7 @@ test('the log finds an attempt by its request id, and a refusal by its code', as
     body: new URLSearchParams({ user_key: 'ANOTHER-WRONG-KEY', serial: 'SUPPORT-CASE' }),
   });
   const { request_id: requestId } = (await res.json()) as { request_id: string };
-  await signIn(page, author);
+  await signInThroughApi(page, service, author);
   await page.goto(`/console/projects/${project.id}/logs`);
   await expect(page.getByRole('row')).toHaveCount(4); // the header and three attempts
   await page.getByRole('textbox', { name: 'Request id' }).fill(requestId);
@@ -68,7 +68,7 @@ for (const [language, texts] of [
     test(`overview and log in ${language}`, async ({ page, service }) => {
       const author = await newAuthor(service);
       const { project } = await projectWithLogins(service, author);
-      await signIn(page, author);
+      await signInThroughApi(page, service, author);
       await page.goto(`/console/projects/${project.id}/overview`);
       await expect(page.getByRole('heading', { level: 1, name: texts.operations.overview.title })).toBeVisible();
       await expect(page.getByTestId('logins-today')).toContainText('2');

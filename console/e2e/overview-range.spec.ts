@@ -1,6 +1,6 @@
 import { en } from '../src/i18n/en';
 import { zhCN } from '../src/i18n/zh-CN';
-import { adminApi, apiToken, connectLogin, expect, newAuthor, openConnect, screenshot, signIn, test } from './support';
+import { adminApi, apiToken, connectLogin, expect, newAuthor, openConnect, screenshot, signInThroughApi, test } from './support';
 
 /** `YYYY-MM-DD` of the UTC day `back` days before today (the browser's and the service's zone here). */
 const daysAgo = (back: number) => new Date(Date.now() - back * 86_400_000).toISOString().slice(0, 10);
@@ -29,7 +29,7 @@ for (const [language, texts] of [
       expect((await connectLogin(service, project!.program_id, batch!.items[0].code, 'PC-1')).status).toBe(true);
 
       await page.addInitScript(() => localStorage.setItem('cardkey.console.time-zone', 'UTC'));
-      await signIn(page, author);
+      await signInThroughApi(page, service, author);
       await page.goto(`/console/projects/${project!.id}/overview`);
       const card = page.getByTestId('logins-chart-card');
       const chart = page.getByTestId('logins-chart');

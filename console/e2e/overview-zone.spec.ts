@@ -1,6 +1,6 @@
 import { en } from '../src/i18n/en';
 import { zhCN } from '../src/i18n/zh-CN';
-import { adminApi, apiToken, connectLogin, expect, newAuthor, openConnect, signIn, test } from './support';
+import { adminApi, apiToken, connectLogin, expect, newAuthor, openConnect, signInThroughApi, test } from './support';
 
 /** `YYYY-MM-DD` of now in a zone. */
 const dayIn = (zone: string, at = new Date()) =>
@@ -38,7 +38,7 @@ for (const [language, texts] of [
       expect(today).not.toBe(dayIn('UTC'));
 
       await page.addInitScript((picked) => localStorage.setItem('cardkey.console.time-zone', picked), zone);
-      await signIn(page, author);
+      await signInThroughApi(page, service, author);
       await page.goto(`/console/projects/${project!.id}/overview`);
       await expect(page.getByRole('heading', { level: 1, name: texts.operations.overview.title })).toBeVisible();
       await expect(page.getByRole('combobox', { name: texts.time.zone })).toBeAttached();

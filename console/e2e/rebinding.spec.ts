@@ -1,6 +1,16 @@
 import { en } from '../src/i18n/en';
 import { zhCN } from '../src/i18n/zh-CN';
-import { adminApi, apiToken, connectLogin, expect, newAuthor, openConnect, signIn, test, type Service } from './support';
+import {
+  adminApi,
+  apiToken,
+  connectLogin,
+  expect,
+  newAuthor,
+  openConnect,
+  signInThroughApi,
+  test,
+  type Service,
+} from './support';
 
 const DAY = 86_400;
 
@@ -58,7 +68,7 @@ for (const [language, texts] of [
 
     test('the project settings form sets the rebinding rules and the idle window', async ({ page, service }) => {
       const { author, api, projectId } = await programWithRules(service);
-      await signIn(page, author);
+      await signInThroughApi(page, service, author);
       await page.goto(`/console/projects/${projectId}/settings`);
       const fields = texts.settings.fields;
       await expect(page.getByText(fields.device_idle_release_seconds.help)).toBeVisible();

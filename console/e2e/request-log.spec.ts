@@ -9,7 +9,7 @@ import {
   newAuthor,
   openConnect,
   screenshot,
-  signIn,
+  signInThroughApi,
   test,
   type Account,
   type Service,
@@ -88,7 +88,7 @@ for (const [language, texts] of [
     }) => {
       const author = await newAuthor(service);
       const { id, card } = await projectWithRequests(service, author);
-      await signIn(page, author);
+      await signInThroughApi(page, service, author);
       await page.goto(`/console/projects/${id}/overview`);
       await page.getByRole('menuitem', { name: texts.operations.menu.logs }).click();
       await expect(page.getByRole('heading', { level: 1, name: texts.requests.title })).toBeVisible();

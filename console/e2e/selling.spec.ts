@@ -13,7 +13,7 @@ import {
   newAuthor,
   openConnect,
   screenshot,
-  signIn,
+  signInThroughApi,
   signInWithCode,
   test as base,
   type Service,
@@ -238,7 +238,7 @@ for (const [language, texts] of [
         const author = await newAuthor(service);
         const api = adminApi(service, await apiToken(service, author));
         const { data: project } = await api.POST('/admin/v1/projects', { body: { name: 'No Public URL' } });
-        await signIn(page, author);
+        await signInThroughApi(page, service, author);
         await page.goto(`/console/projects/${project!.id}/payments`);
         const epay = page.getByTestId('provider-epay');
         await epay.getByRole('switch', { name: p.enabled }).click();

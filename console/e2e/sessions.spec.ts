@@ -10,6 +10,7 @@ import {
   platformAdmin,
   screenshot,
   signIn,
+  signInThroughApi,
   test,
   type Account,
   type Service,
@@ -121,7 +122,7 @@ for (const [language, texts] of [
     test(`sessions and overview in ${language}`, async ({ page, service }) => {
       const author = await newAuthor(service);
       const { projectId, cardKey, user } = await programWithSessions(service, author);
-      await signIn(page, author);
+      await signInThroughApi(page, service, author);
       await page.goto(`/console/projects/${projectId}/sessions`);
       await expect(page.getByRole('heading', { level: 1, name: texts.sessions.title })).toBeVisible();
       await expect(page.getByRole('row').filter({ hasText: cardKey })).toBeVisible();

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { en } from '../src/i18n/en';
 import { zhCN } from '../src/i18n/zh-CN';
-import { adminApi, apiToken, expect, newAuthor, openConnect, signIn, test, type Service } from './support';
+import { adminApi, apiToken, expect, newAuthor, openConnect, signInThroughApi, test, type Service } from './support';
 
 // The official client (sdk/, CommonJS TypeScript) asks for a trial as a real program does.
 const { Client } = createRequire(import.meta.url)('../../sdk/src') as typeof import('../../sdk/src');
@@ -46,7 +46,7 @@ for (const [language, texts] of [
       service,
     }) => {
       const { author, api, projectId, programId, trialType, client } = await programWithTypes(service);
-      await signIn(page, author);
+      await signInThroughApi(page, service, author);
       await page.goto(`/console/projects/${projectId}/settings`);
       const field = texts.settings.fields.trial_card_type_id;
       await expect(page.getByText(field.help)).toBeVisible();

@@ -13,6 +13,7 @@ import {
   screenshot,
   screenshotOf,
   signIn,
+  signInThroughApi,
   test,
   type Account,
   type Service,
@@ -129,7 +130,7 @@ for (const [language, texts] of [
     test(`durations are shown and set in minutes, hours and days with presets (${language})`, async ({ page, service }) => {
       const author = await newAuthor(service);
       const { api, project } = await newProject(service, author, 'Durations');
-      await signIn(page, author);
+      await signInThroughApi(page, service, author);
       await page.goto(`/console/projects/${project.id}/settings`);
       const lifetime = texts.settings.fields.session_ttl_seconds.label;
       const heartbeat = texts.settings.fields.heartbeat_interval_seconds.label;
@@ -165,7 +166,7 @@ for (const [language, texts] of [
     test(`each interface is shown with what it is for (${language})`, async ({ page, service }) => {
       const author = await newAuthor(service);
       const { project } = await newProject(service, author, 'Interfaces');
-      await signIn(page, author);
+      await signInThroughApi(page, service, author);
       await page.goto(`/console/projects/${project.id}/settings`);
       await page.getByRole('tab', { name: texts.platform.interfaces.tab }).click();
       for (const name of ['card_login', 'paycheck', 'licence_verify'] as const) {
@@ -211,7 +212,7 @@ for (const [language, texts] of [
         retries: 0,
       });
       expect(await client.cardLogin({ cardKey: batch!.items[0].code, machineId: 'SHOP-PC-7' })).toMatchObject({ success: true });
-      await signIn(page, author);
+      await signInThroughApi(page, service, author);
       await page.goto(`/console/projects/${project.id}/sessions`);
       const row = page.getByRole('row').filter({ hasText: 'SHOP-PC-7' });
       await expect(row).toContainText(/127\.0\.0\.1|::1/);

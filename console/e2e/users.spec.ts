@@ -8,7 +8,7 @@ import {
   newAuthor,
   openConnect,
   screenshot,
-  signIn,
+  signInThroughApi,
   test,
   type Account,
   type Service,
@@ -36,7 +36,7 @@ test('an author bans a program user, forces them offline and unbinds their devic
   const { project, client, user } = await programWithUser(service, author);
   expect(await client.userLogin(user)).toMatchObject({ success: true });
 
-  await signIn(page, author);
+  await signInThroughApi(page, service, author);
   await page.goto(`/console/projects/${project.id}/users`);
   const row = page.getByRole('row').filter({ hasText: user.username });
   await expect(row).toContainText('GAME-PC-1');
@@ -89,7 +89,7 @@ for (const [language, texts] of [
     test(`program users in ${language}`, async ({ page, service }) => {
       const author = await newAuthor(service);
       const { project, user } = await programWithUser(service, author);
-      await signIn(page, author);
+      await signInThroughApi(page, service, author);
       await page.goto(`/console/projects/${project.id}/users`);
       await expect(page.getByRole('row').filter({ hasText: user.username })).toBeVisible();
       await expect(page.getByRole('heading', { level: 1, name: texts.users.title })).toBeVisible();

@@ -11,6 +11,7 @@ import {
   screenshot,
   screenshotOf,
   signIn,
+  signInThroughApi,
   test,
   type Service,
 } from './support';
@@ -81,7 +82,7 @@ for (const [language, texts] of [
         const { data: project } = await api.POST('/admin/v1/projects', {
           body: { name: language === 'en' ? 'Shop Program' : '商店程序' },
         });
-        await signIn(page, author);
+        await signInThroughApi(page, service, author);
         await page.goto(`/console/projects/${project!.id}/overview`);
         await page.getByRole('menuitem', { name: w.menu }).click();
         await expect(page.getByRole('heading', { level: 1, name: w.title })).toBeVisible();
@@ -177,7 +178,7 @@ for (const [language, texts] of [
             Object.assign(item, { disabled_reason: 'failing', failing_since: failingSince });
         await route.fulfill({ response: answer, json: body });
       });
-      await signIn(page, author);
+      await signInThroughApi(page, service, author);
       await page.goto(`/console/projects/${project!.id}/webhooks`);
       const flag = page.getByRole('alert').filter({ hasText: url });
       await expect(flag).toContainText(w.disabledFailing.replace('{{since}}', inZone(failingSince, ZONE)));
@@ -207,7 +208,7 @@ for (const [language, texts] of [
         const api = adminApi(service, await apiToken(service, author));
         const { data: project } = await api.POST('/admin/v1/projects', { body: { name: `Local ${language}` } });
         const url = 'http://127.0.0.1:9/hook';
-        await signIn(page, author);
+        await signInThroughApi(page, service, author);
         await page.goto(`/console/projects/${project!.id}/webhooks`);
         await page.getByRole('button', { name: w.new }).click();
         const dialog = page.getByRole('dialog', { name: w.createTitle });

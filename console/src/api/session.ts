@@ -1,3 +1,5 @@
+import type { components } from './schema';
+
 /**
  * The signed-in admin: the token of the admin API and who it belongs to. It lives in sessionStorage
  * only — the one secret the console keeps — so it goes with the tab and never reaches localStorage.
@@ -12,16 +14,28 @@ export interface AdminSession {
   twoFactorEnrolmentRequired?: boolean;
 }
 
-const KEY = 'cardkey.console.session';
+/** Where the tab keeps it (the browser tests sign in through the API and put it here). */
+export const SESSION_KEY = 'cardkey.console.session';
 /** Set when the service ended the session (401), so the sign-in page can say why it is shown. */
 const ENDED_KEY = 'cardkey.console.session-ended';
+/** The session a sign-in answer opens (`POST /admin/v1/auth/login`, or its code step) for `username`. */
+export function sessionFromAnswer(answer: components['schemas']['AdminSessionView'], username: string): AdminSession {
+  return {
+    token: answer.token,
+    role: answer.role,
+    expiresAt: answer.expires_at,
+    username,
+    twoFactorEnrolmentRequired: answer.two_factor_enrolment_required === true,
+  };
+}
+
 const listeners = new Set<() => void>();
 /** The admin signed out in this tab (rather than the session ending): sign-in then needs no way back. */
 let signedOut = false;
 
 /** The stored text itself: a stable snapshot for useSyncExternalStore. */
 export function sessionSnapshot(): string | null {
-  return sessionStorage.getItem(KEY);
+  return sessionStorage.getItem(SESSION_KEY);
 }
 
 export function parseSession(raw: string | null): AdminSession | null {
@@ -39,7 +53,7 @@ export function readSession(): AdminSession | null {
 }
 
 export function saveSession(session: AdminSession): void {
-  sessionStorage.setItem(KEY, JSON.stringify(session));
+  sessionStorage.setItem(SESSION_KEY, JSON.stringify(session));
   sessionStorage.removeItem(ENDED_KEY);
   signedOut = false;
   listeners.forEach((listener) => listener());
@@ -53,7 +67,7 @@ export function setEnrolmentRequired(required: boolean): void {
 }
 
 export function clearSession(endedByService = false): void {
-  sessionStorage.removeItem(KEY);
+  sessionStorage.removeItem(SESSION_KEY);
   if (endedByService) sessionStorage.setItem(ENDED_KEY, '1');
   signedOut = !endedByService;
   listeners.forEach((listener) => listener());

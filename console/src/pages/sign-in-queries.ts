@@ -1,6 +1,6 @@
 import { api } from '../api/client';
 import { unwrap } from '../api/errors';
-import type { AdminSession } from '../api/session';
+import { type AdminSession, sessionFromAnswer } from '../api/session';
 
 export interface Credentials {
   username: string;
@@ -17,13 +17,7 @@ export interface SignInChallenge {
 export async function login({ username, password }: Credentials): Promise<AdminSession | SignInChallenge> {
   const answer = await unwrap(api.POST('/admin/v1/auth/login', { body: { username, password } }));
   if ('challenge' in answer) return { challenge: answer.challenge, username };
-  return {
-    token: answer.token,
-    role: answer.role,
-    expiresAt: answer.expires_at,
-    username,
-    twoFactorEnrolmentRequired: answer.two_factor_enrolment_required === true,
-  };
+  return sessionFromAnswer(answer, username);
 }
 
 /** Trades the challenge and a code (of the app, or a recovery code) for the session. */
@@ -31,5 +25,5 @@ export async function loginWithCode(challenge: SignInChallenge, code: string): P
   const answer = await unwrap(
     api.POST('/admin/v1/auth/login/2fa', { body: { challenge: challenge.challenge, code: code.trim() } }),
   );
-  return { token: answer.token, role: answer.role, expiresAt: answer.expires_at, username: challenge.username };
+  return sessionFromAnswer(answer, challenge.username);
 }
