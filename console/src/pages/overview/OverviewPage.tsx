@@ -127,8 +127,12 @@ export function OverviewPage() {
             <div className="stats-range">
               <StatsRange today={asked[DAYS - 1]} value={range} onChange={setChosen} />
             </div>
-            {ranged.error && <ErrorAlert error={ranged.error} />}
-            {rangeItems.length === 0 && !ranged.isPending ? (
+            {/* A newly chosen range is charted once its answer is in: drawn before, its days showed no logins. */}
+            {ranged.error ? (
+              <ErrorAlert error={ranged.error} />
+            ) : ranged.isPending ? (
+              <PageLoading />
+            ) : rangeItems.length === 0 ? (
               <Typography.Text type="secondary">{t(`${texts}.noLogins`)}</Typography.Text>
             ) : (
               <Suspense fallback={<PageLoading />}>
