@@ -14,9 +14,9 @@ const chromium = process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEAD
  * Browser tests of the console (npm run test:console) in Debian's Chromium (Playwright's own browser
  * download cannot be reached here), against a real service started by the global setup's build on
  * the embedded database. Each worker starts a service of its own, so workers share no state. Two
- * workers (one on a one-core machine): on two cores, in the headless shell, they ran the suite in
- * 10.4 min against 11.9 for one, which leaves the cores a third idle (between pages, in waits for the
- * network to settle). CONSOLE_E2E_WORKERS sets another number.
+ * workers (one on a one-core machine): one leaves two cores a third idle (between pages, while a
+ * page's requests settle), and in the headless shell two ran the suite in 10.4 min against 11.9.
+ * CONSOLE_E2E_WORKERS sets another number.
  */
 export default defineConfig({
   testDir: './e2e',
