@@ -26,11 +26,16 @@ export function adminApi(service: Service, token?: string) {
   return createClient<paths>({ baseUrl: service.url, headers: token ? { authorization: `Bearer ${token}` } : {} });
 }
 
-export async function apiToken(service: Service, account: Account): Promise<string> {
+/** The sign-in answer of an account without two-factor sign-in (`POST /admin/v1/auth/login`). */
+async function signInAnswer(service: Service, account: Account) {
   const { data, error } = await adminApi(service).POST('/admin/v1/auth/login', { body: account });
   if (!data) throw new Error(`sign-in of ${account.username} refused: ${JSON.stringify(error)}`);
   if (!('token' in data)) throw new Error(`${account.username} signs in with two-factor codes; this helper does not`);
-  return data.token;
+  return data;
+}
+
+export async function apiToken(service: Service, account: Account): Promise<string> {
+  return (await signInAnswer(service, account)).token;
 }
 
 export const platformAdmin = (service: Service): Account => ({ username: 'admin', password: service.adminPassword });
@@ -105,8 +110,7 @@ export async function signIn(page: Page, account: Account): Promise<void> {
  * platform, a second account's turn in one tab), by signInWithCode and by screenshots.spec.ts.
  */
 export async function signInThroughApi(page: Page, service: Service, account: Account): Promise<void> {
-  const { data, error } = await adminApi(service).POST('/admin/v1/auth/login', { body: account });
-  if (!data || !('token' in data)) throw new Error(`sign-in of ${account.username} refused: ${JSON.stringify(error ?? data)}`);
+  const answer = await signInAnswer(service, account);
   await page.addInitScript(
     ({ origin, key, session }) => {
       const seeded = 'console-e2e.session-seeded';
@@ -114,7 +118,7 @@ export async function signInThroughApi(page: Page, service: Service, account: Ac
       sessionStorage.setItem(seeded, '1');
       sessionStorage.setItem(key, session);
     },
-    { origin: service.url, key: SESSION_KEY, session: JSON.stringify(sessionFromAnswer(data, account.username)) },
+    { origin: service.url, key: SESSION_KEY, session: JSON.stringify(sessionFromAnswer(answer, account.username)) },
   );
 }
 
