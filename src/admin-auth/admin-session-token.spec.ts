@@ -10,9 +10,10 @@ describe('newAdminSessionToken', () => {
     expect(draws).toEqual([]);
   });
 
-  it('keeps the first draw otherwise: 32 random bytes in base64url', () => {
-    const token = newAdminSessionToken();
-    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(token.startsWith('ck_')).toBe(false);
+  it('keeps the first draw otherwise, and draws 32 random bytes in base64url by default', () => {
+    const draws = ['ck-is-not-the-prefix', 'never-drawn'];
+    expect(newAdminSessionToken(() => draws.shift()!)).toBe('ck-is-not-the-prefix');
+    expect(draws).toEqual(['never-drawn']);
+    expect(newAdminSessionToken()).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 });
